@@ -1,0 +1,121 @@
+# dropjudge: build, run and test.
+#
+#   make            build build/dropjudge
+#   make run        install missing build dependencies, build, serve on 0.0.0.0:8080
+#   make test       install missing dependencies, build, run every test
+#   make bench      micro-benchmarks of the cores and codecs
+#   make SANITIZER=address test   the same under AddressSanitizer (or undefined, thread)
+#
+# Layers, each compiled with only the include paths it may use:
+#   src/core   -Iinclude                  (pure simulators, checker, generators)
+#   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
+#   src/route  + jansson                  (routing table, handlers: request -> response)
+#   src/http   + libmicrohttpd            (sockets, lifecycle, limits)
+#   src/main   everything                 (flags, environment, signals, subcommands)
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+BUILD ?= build
+SANITIZER ?=
+OPT ?= -O2
+
+WARN := -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wvla -Werror
+CFLAGS ?= $(OPT) -g
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
+LDFLAGS ?=
+ifneq ($(SANITIZER),)
+ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZER)
+endif
+
+have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson 2>/dev/null && echo yes)
+JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
+LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson 2>/dev/null) -lpthread
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+CORE_SRC := $(wildcard src/core/*.c)
+CODEC_SRC := $(wildcard src/codec/*.c)
+ROUTE_SRC := $(wildcard src/route/*.c)
+HTTP_SRC := $(wildcard src/http/*.c)
+MAIN_SRC := $(wildcard src/main/*.c)
+LIB_SRC := $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard tests/bench/*.c)
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all run test unit http lint-spec bench deps deps-test format format-check clean
+all: $(BUILD)/dropjudge
+
+$(BUILD)/src/core/%.o: src/core/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -c $< -o $@
+$(BUILD)/src/codec/%.o: src/codec/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
+$(BUILD)/src/route/%.o: src/route/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
+$(BUILD)/src/http/%.o: src/http/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) $(MHD_CFLAGS) -c $< -o $@
+$(BUILD)/src/main/%.o: src/main/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) $(MHD_CFLAGS) -c $< -o $@
+# The spec is served from the binary: openapi.yaml is assembled in as bytes.
+$(BUILD)/src/route/openapi_blob.o: src/route/openapi_blob.S openapi.yaml
+	@mkdir -p $(@D)
+	$(CC) -c -DOPENAPI_PATH='"openapi.yaml"' $< -o $@
+
+$(BUILD)/libdropjudge.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+$(BUILD)/dropjudge: $(BUILD)/src/main/main.o $(BUILD)/libdropjudge.a
+	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdropjudge.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc -Itests/unit $(JANSSON_CFLAGS) $(MHD_CFLAGS) \
+		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) $(CMOCKA_LIBS) -o $@
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdropjudge.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc $(JANSSON_CFLAGS) \
+		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) -o $@
+
+deps:
+	@scripts/deps.sh build
+deps-test:
+	@scripts/deps.sh test
+
+# Recursive make so that the pkg-config queries above run after deps installed them.
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/dropjudge serve
+
+test: deps-test
+	@$(MAKE) --no-print-directory all units
+	@scripts/run-tests.sh $(BUILD)
+
+units: $(UNIT_BIN)
+unit: units
+	@scripts/run-tests.sh $(BUILD) unit
+http: all
+	@scripts/run-tests.sh $(BUILD) http
+lint-spec:
+	@scripts/run-tests.sh $(BUILD) lint
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+format:
+	clang-format -i $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h src/*/*.h tests/unit/*.c
+format-check:
+	clang-format --dry-run --Werror $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h src/*/*.h tests/unit/*.c
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what dropjudge needs to build (and, with "test", to test) when a
+# check shows it missing. As root it runs apt-get; otherwise it prints the
+# exact apt-get line and fails, so nothing is half-done silently.
+#
+#   scripts/deps.sh build|test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-build}
+
+missing=()
+need_cmd() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need_pkg() { pkg-config --exists "$1" 2>/dev/null || missing+=("$2"); }
+
+need_cmd cc gcc
+need_cmd make make
+need_cmd pkg-config pkg-config
+if command -v pkg-config >/dev/null 2>&1; then
+	need_pkg libmicrohttpd libmicrohttpd-dev
+	need_pkg jansson libjansson-dev
+else
+	missing+=(libmicrohttpd-dev libjansson-dev)
+fi
+if [ "$what" = test ]; then
+	if command -v pkg-config >/dev/null 2>&1; then need_pkg cmocka libcmocka-dev; else missing+=(libcmocka-dev); fi
+	need_cmd curl curl
+	need_cmd node nodejs
+	need_cmd npm npm
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	line="apt-get install -y --no-install-recommends ${missing[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "dropjudge needs: ${missing[*]}" >&2
+		echo "run as root:  apt-get update && $line" >&2
+		exit 1
+	fi
+	echo "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Test tooling from npm (OpenAPI linter, JSON Schema validator), pinned by the lock file.
+if [ "$what" = test ] && [ ! -f node_modules/.package-lock.json -o package-lock.json -nt node_modules/.package-lock.json ]; then
+	echo "installing test tooling from npm (npm ci)"
+	npm ci --no-audit --no-fund --loglevel=error
+fi
+exit 0

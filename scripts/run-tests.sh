@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs dropjudge's tests and ends with one summary line "N passed, M failed".
+#
+#   scripts/run-tests.sh BUILD_DIR [unit|http|lint|all]
+#
+# unit: every build/tests/test_* (cmocka); http: the integration suite in
+# tests/http against the real binary (node's test runner, curl as the
+# client); lint: the OpenAPI description with Redocly's linter.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+what=${2:-all}
+passed=0
+failed=0
+failures=()
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+count_cmocka() { # file name
+	local p f
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$1" | tail -n1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$1" | tail -n1)
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+}
+
+if [ "$what" = unit ] || [ "$what" = all ]; then
+	echo "== unit tests"
+	for t in "$build"/tests/test_*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		if CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$log/$name" 2>&1; then
+			count_cmocka "$log/$name"
+			echo "   ok    $name"
+		else
+			count_cmocka "$log/$name"
+			grep -q '^\[  FAILED  \]' "$log/$name" || failed=$((failed + 1))
+			failures+=("$name")
+			echo "   FAIL  $name"
+			sed 's/^/         /' "$log/$name"
+		fi
+	done
+fi
+
+if [ "$what" = http ] || [ "$what" = all ]; then
+	echo "== HTTP integration tests (real binary, curl)"
+	DROPJUDGE_BIN="$build/dropjudge" node --test --test-reporter=tap tests/http/ >"$log/http" 2>&1
+	rc=$?
+	p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/http" | tail -n1)
+	f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$log/http" | tail -n1)
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+	if [ $rc -ne 0 ]; then
+		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+		failures+=("http")
+		grep -v '^ *\(# Subtest\|ok \)' "$log/http" | sed 's/^/   /' | tail -n 150
+	fi
+	echo "   http: ${p:-0} passed, ${f:-0} failed"
+fi
+
+if [ "$what" = lint ] || [ "$what" = all ]; then
+	echo "== OpenAPI lint (@redocly/cli)"
+	if npx --no-install redocly lint openapi.yaml >"$log/lint" 2>&1; then
+		passed=$((passed + 1))
+		echo "   ok    openapi.yaml"
+	else
+		failed=$((failed + 1))
+		failures+=("openapi lint")
+		sed 's/^/   /' "$log/lint"
+	fi
+fi
+
+echo
+[ ${#failures[@]} -gt 0 ] && echo "failing: ${failures[*]}"
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ ${#failures[@]} -eq 0 ]

@@ -1,0 +1,148 @@
+/*
+ * The error type shared by every decoder and handler: first error wins,
+ * faults located by JSON pointer or text line, optional collection of all
+ * faults for validation. See error.h.
+ */
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void codec_error_init(struct codec_error *err, unsigned max_faults)
+{
+	if (!err)
+		return;
+	err->status = CODEC_OK;
+	err->detail[0] = '\0';
+	if (max_faults < 1)
+		max_faults = 1;
+	if (max_faults > CODEC_FAULTS_MAX)
+		max_faults = CODEC_FAULTS_MAX;
+	err->max_faults = max_faults;
+	err->nfaults = 0;
+	err->dropped = 0;
+}
+
+bool codec_error_is_set(const struct codec_error *err)
+{
+	return err && err->status != CODEC_OK;
+}
+
+bool codec_error_is_full(const struct codec_error *err)
+{
+	if (!err)
+		return false;
+	return err->status != CODEC_OK && err->max_faults <= 1;
+}
+
+/* Sets status and summary when no error is set yet: the first one wins. */
+static void error_vset(struct codec_error *err, enum codec_status status,
+		       const char *where, const char *fmt, va_list ap)
+{
+	if (err->status != CODEC_OK)
+		return;
+	err->status = status;
+	char text[CODEC_DETAIL_MAX];
+	vsnprintf(text, sizeof text, fmt, ap);
+	if (where && where[0])
+		snprintf(err->detail, sizeof err->detail, "%s: %s", where, text);
+	else
+		snprintf(err->detail, sizeof err->detail, "%s", text);
+}
+
+/* The next free fault slot, or NULL (counting it as dropped) when full. */
+static struct codec_fault *error_next_fault(struct codec_error *err)
+{
+	if (err->nfaults >= err->max_faults) {
+		err->dropped++;
+		return NULL;
+	}
+	struct codec_fault *f = &err->faults[err->nfaults++];
+	memset(f, 0, sizeof *f);
+	return f;
+}
+
+void codec_error_set(struct codec_error *err, enum codec_status status,
+		     const char *fmt, ...)
+{
+	if (!err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(err, status, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void codec_error_at_pointer(struct codec_error *err, enum codec_status status,
+			    const char *pointer, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(err, status, pointer[0] ? pointer : "/", fmt, ap);
+	va_end(ap);
+	struct codec_fault *f = error_next_fault(err);
+	if (!f)
+		return;
+	snprintf(f->pointer, sizeof f->pointer, "%s", pointer);
+	va_start(ap, fmt);
+	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+	va_end(ap);
+}
+
+void codec_error_at_line(struct codec_error *err, enum codec_status status,
+			 unsigned line, unsigned column, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	char where[48];
+	if (column)
+		snprintf(where, sizeof where, "line %u, column %u", line, column);
+	else
+		snprintf(where, sizeof where, "line %u", line);
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(err, status, where, fmt, ap);
+	va_end(ap);
+	struct codec_fault *f = error_next_fault(err);
+	if (!f)
+		return;
+	f->line = line;
+	f->column = column;
+	va_start(ap, fmt);
+	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+	va_end(ap);
+}
+
+void codec_error_at_param(struct codec_error *err, enum codec_status status,
+			  const char *name, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	char where[48];
+	snprintf(where, sizeof where, "query parameter %s", name);
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(err, status, where, fmt, ap);
+	va_end(ap);
+	struct codec_fault *f = error_next_fault(err);
+	if (!f)
+		return;
+	snprintf(f->parameter, sizeof f->parameter, "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+	va_end(ap);
+}
+
+void codec_error_locate(struct codec_error *err, unsigned from, const char *pointer)
+{
+	if (!err)
+		return;
+	for (unsigned i = from; i < err->nfaults; i++) {
+		struct codec_fault *f = &err->faults[i];
+		if (f->line && !f->pointer[0])
+			snprintf(f->pointer, sizeof f->pointer, "%s", pointer);
+	}
+}

@@ -1,0 +1,104 @@
+/*
+ * The one error type of dropjudge: a status, a summary and the faults that
+ * caused it, each located by a JSON pointer (RFC 6901) or a text line.
+ *
+ * Modelled on jansson's json_error_t: the caller owns it, any function that
+ * can fail takes a pointer to it (NULL allowed), and the first error wins:
+ * later calls never overwrite the status or summary. In "collect" mode
+ * (validation) further faults are appended, up to CODEC_FAULTS_MAX; the
+ * count of those that did not fit is kept in `dropped`.
+ *
+ * What HTTP status a codec_status becomes is decided in one place only:
+ * problem.c.
+ */
+#ifndef DROPJUDGE_CODEC_ERROR_H
+#define DROPJUDGE_CODEC_ERROR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum codec_status {
+	CODEC_OK = 0,
+	CODEC_E_SYNTAX,         /* not parseable: bad JSON, not the Baekjoon text format */
+	CODEC_E_INVALID,        /* parseable but impossible: out of range, wrong size */
+	CODEC_E_TOO_LARGE,      /* over a configured limit (body, batch) */
+	CODEC_E_MEDIA_TYPE,     /* a Content-Type we do not take */
+	CODEC_E_NOT_ACCEPTABLE, /* an Accept we cannot answer */
+	CODEC_E_NOT_FOUND,      /* no such path */
+	CODEC_E_METHOD,         /* path exists, method does not */
+	CODEC_E_UNAVAILABLE,    /* shutting down */
+	CODEC_E_INTERNAL,       /* out of memory or a bug; never for client input */
+	CODEC_STATUS_COUNT
+};
+
+#define CODEC_POINTER_MAX 96
+#define CODEC_DETAIL_MAX 160
+#define CODEC_FAULTS_MAX 100
+/* A summary holds "<location>: <detail>". */
+#define CODEC_SUMMARY_MAX (CODEC_POINTER_MAX + CODEC_DETAIL_MAX + 16)
+
+/*
+ * One located fault: by a JSON pointer, a text line, or both (a Baekjoon
+ * text held in a JSON string: pointer to the string, line inside it), or by
+ * a query parameter.
+ */
+struct codec_fault {
+	char pointer[CODEC_POINTER_MAX]; /* RFC 6901 pointer, "" when none */
+	char parameter[32];              /* query parameter name, "" when none */
+	unsigned line;                   /* 1-based text line, 0 when none */
+	unsigned column;                 /* 1-based column, 0 when unknown */
+	char detail[CODEC_DETAIL_MAX];   /* what is wrong there */
+};
+
+struct codec_error {
+	enum codec_status status;         /* of the first error, CODEC_OK while none */
+	char detail[CODEC_SUMMARY_MAX];   /* summary of the first error */
+	unsigned max_faults;              /* 1: first wins; up to CODEC_FAULTS_MAX: collect */
+	unsigned nfaults;                 /* faults[0..nfaults) are set */
+	unsigned dropped;                 /* faults that did not fit */
+	struct codec_fault faults[CODEC_FAULTS_MAX];
+};
+
+/* Clears an error; max_faults is clamped to 1..CODEC_FAULTS_MAX. */
+void codec_error_init(struct codec_error *err, unsigned max_faults);
+
+/* Whether an error has been recorded. NULL counts as none. */
+bool codec_error_is_set(const struct codec_error *err);
+
+/*
+ * Whether a decoder should stop: an error is set and the error is in
+ * first-wins mode (max_faults 1). A collecting error is never full: decoders
+ * go on so that validation lists every fault (those past CODEC_FAULTS_MAX
+ * are only counted). NULL is never full, but decoders must stop at their
+ * first error when they cannot record it.
+ */
+bool codec_error_is_full(const struct codec_error *err);
+
+/* Records an error without a location. */
+void codec_error_set(struct codec_error *err, enum codec_status status,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Records a fault located by a JSON pointer. */
+void codec_error_at_pointer(struct codec_error *err, enum codec_status status,
+			    const char *pointer, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Records a fault located by a text line and column (0: no column). */
+void codec_error_at_line(struct codec_error *err, enum codec_status status,
+			 unsigned line, unsigned column, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Records a fault in query parameter `name`. */
+void codec_error_at_param(struct codec_error *err, enum codec_status status,
+			  const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Prefixes `pointer` to every fault recorded after fault index `from` that
+ * has a line but no pointer: a Baekjoon text read from a JSON string is then
+ * located as {"pointer": "/input", "line": 3}. Also used to locate faults of
+ * a case inside a batch.
+ */
+void codec_error_locate(struct codec_error *err, unsigned from, const char *pointer);
+
+#endif

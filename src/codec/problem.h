@@ -1,0 +1,32 @@
+/*
+ * RFC 9457 problem details, and the one table that maps a codec_status to
+ * an HTTP status, a problem type and a title. Nothing else in dropjudge
+ * chooses an HTTP status.
+ */
+#ifndef DROPJUDGE_CODEC_PROBLEM_H
+#define DROPJUDGE_CODEC_PROBLEM_H
+
+#include <jansson.h>
+
+#include "codec/error.h"
+
+#define PROBLEM_MEDIA_TYPE "application/problem+json"
+
+/* The HTTP status of a codec status (200 for CODEC_OK). */
+unsigned problem_http_status(enum codec_status status);
+
+/* The problem type URI of a codec status. */
+const char *problem_type(enum codec_status status);
+
+/*
+ * New problem object {"type", "title", "status", "detail", "errors"?} for an
+ * error that is set. "errors" lists the faults, each {"pointer"} or
+ * {"line", "column"?} with "detail"; when faults were dropped the object
+ * also has "errors_omitted". Returns NULL when out of memory.
+ */
+json_t *problem_json(const struct codec_error *err);
+
+/* New array of the faults only (for validation answers); NULL on OOM. */
+json_t *problem_faults_json(const struct codec_error *err);
+
+#endif

@@ -1,0 +1,208 @@
+/*
+ * Monomino-Domino behind HTTP: decoders feed each block straight into the
+ * simulator (no list of blocks is built), the outcome is encoded as JSON or
+ * Baekjoon text, and the generator streams blocks into the answer.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "codec/md_codec.h"
+#include "dropjudge/gen.h"
+#include "route/handlers.h"
+
+/* One case being simulated. */
+struct md_run {
+	struct md_game *game;
+	json_t *steps;     /* trace, or NULL */
+	bool trace_full;   /* stopped: the trace would pass ROUTE_MAX_TRACE_STEPS */
+	bool out_of_memory; /* stopped: a trace entry could not be built */
+};
+
+static int md_run_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct md_run *run = ctx;
+	unsigned gained = md_place(run->game, block);
+	if (!run->steps)
+		return 0;
+	if (index >= ROUTE_MAX_TRACE_STEPS) {
+		run->trace_full = true;
+		return 1;
+	}
+	json_t *step = json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
+				 (json_int_t)run->game->score, "tiles",
+				 (json_int_t)md_tiles(run->game));
+	if (!step || md_json_add_boards(step, run->game) != 0) {
+		json_decref(step);
+		run->out_of_memory = true;
+		return 1;
+	}
+	if (json_array_append_new(run->steps, step) != 0) { /* the step is freed */
+		run->out_of_memory = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* Prepares a run; false when the trace array cannot be made. */
+static bool md_run_start(struct md_run *run, struct route_outcome *out, bool trace)
+{
+	md_init(&out->u.md);
+	out->steps = trace ? json_array() : NULL;
+	run->game = &out->u.md;
+	run->steps = out->steps;
+	run->trace_full = false;
+	run->out_of_memory = false;
+	return !trace || out->steps;
+}
+
+/* The status of a finished run whose decoder said `st`. */
+static enum codec_status md_run_end(struct md_run *run, struct route_outcome *out,
+				    enum codec_status st, struct codec_error *err)
+{
+	if (st == CODEC_OK && run->trace_full)
+		codec_error_set(err, CODEC_E_INVALID,
+				"a trace covers at most %d placements; ask without trace",
+				ROUTE_MAX_TRACE_STEPS);
+	else if (st == CODEC_OK && run->out_of_memory)
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
+	if (st == CODEC_OK && codec_error_is_set(err))
+		st = err->status;
+	if (st != CODEC_OK) {
+		json_decref(out->steps);
+		out->steps = NULL;
+	}
+	return st;
+}
+
+static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
+				       const struct route_limits *limits, bool trace,
+				       struct route_outcome *out, struct codec_error *err)
+{
+	struct md_run run;
+	if (!md_run_start(&run, out, trace)) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	enum codec_status st = md_json_read(case_obj, pointer, &opt, err, md_run_block, &run);
+	return md_run_end(&run, out, st, err);
+}
+
+static enum codec_status md_solve_text(const char *text, size_t len,
+				       const struct route_limits *limits, bool trace,
+				       struct route_outcome *out, struct codec_error *err)
+{
+	struct md_run run;
+	if (!md_run_start(&run, out, trace)) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	struct md_text_reader reader;
+	md_text_init(&reader, &opt, err);
+	enum codec_status st = md_text_feed(&reader, text, len, md_run_block, &run);
+	if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
+		st = md_text_finish(&reader, md_run_block, &run);
+	return md_run_end(&run, out, st, err);
+}
+
+static json_t *md_outcome_json(struct route_outcome *out)
+{
+	json_t *result = md_json_result(&out->u.md);
+	json_t *steps = out->steps;
+	out->steps = NULL;
+	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
+		json_decref(result);
+		return NULL;
+	}
+	if (!result)
+		json_decref(steps);
+	return result;
+}
+
+static int md_outcome_text(const struct route_outcome *out, char *buf, size_t size)
+{
+	return md_text_result(&out->u.md, buf, size);
+}
+
+/* Validation reads every block but simulates none. */
+static int md_ignore_block(void *ctx, struct md_block block, unsigned long index)
+{
+	(void)ctx;
+	(void)block;
+	(void)index;
+	return 0;
+}
+
+static const struct md_read_options md_strict = {.max_blocks = ULONG_MAX, .strict = true};
+
+static void md_validate_json(const json_t *case_obj, const char *pointer,
+			     struct codec_error *err)
+{
+	md_json_read(case_obj, pointer, &md_strict, err, md_ignore_block, NULL);
+}
+
+static void md_validate_text(const char *text, size_t len, struct codec_error *err)
+{
+	struct md_text_reader reader;
+	md_text_init(&reader, &md_strict, err);
+	md_text_feed(&reader, text, len, md_ignore_block, NULL);
+	md_text_finish(&reader, md_ignore_block, NULL);
+}
+
+static const char *const md_generate_params[] = {"n", NULL};
+
+static void md_generate(const struct route_request *req, uint64_t seed, bool text,
+			struct route_response *resp)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	uint64_t n;
+	if (!route_param_u64(req, "n", MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, 10, &n, &err)) {
+		route_respond_error(resp, &err);
+		return;
+	}
+	struct gen_rng rng;
+	gen_rng_init(&rng, seed);
+	if (text) {
+		/* "N\n" then at most "t x y\n" (6 bytes) a block. */
+		size_t cap = 16 + (size_t)n * 6;
+		char *buf = malloc(cap);
+		if (!buf) {
+			route_respond_oom(resp);
+			return;
+		}
+		size_t len = (size_t)snprintf(buf, cap, "%llu\n", (unsigned long long)n);
+		for (uint64_t i = 0; i < n; i++) {
+			struct md_block b = gen_md_block(&rng);
+			len += (size_t)snprintf(buf + len, cap - len, "%u %u %u\n", b.t, b.x, b.y);
+		}
+		route_respond_text(resp, "text/plain; charset=utf-8", buf, len);
+		free(buf);
+		return;
+	}
+	json_t *blocks = json_array();
+	for (uint64_t i = 0; blocks && i < n; i++) {
+		struct md_block b = gen_md_block(&rng);
+		if (json_array_append_new(blocks, json_pack("[iii]", b.t, b.x, b.y)) != 0) {
+			json_decref(blocks);
+			blocks = NULL;
+		}
+	}
+	route_respond_json(resp, CODEC_OK, blocks ? json_pack("{so}", "blocks", blocks) : NULL);
+}
+
+const struct route_problem route_md = {
+	.id = "monomino-domino",
+	.title = "Monomino-Domino",
+	.baekjoon = 20061,
+	.solve_json = md_solve_json,
+	.solve_text = md_solve_text,
+	.outcome_json = md_outcome_json,
+	.outcome_text = md_outcome_text,
+	.validate_json = md_validate_json,
+	.validate_text = md_validate_text,
+	.generate_params = md_generate_params,
+	.generate = md_generate,
+};

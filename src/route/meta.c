@@ -1,0 +1,60 @@
+/*
+ * The service's own resources: liveness, readiness, the description of the
+ * API version and the OpenAPI document.
+ */
+#include <string.h>
+
+#include "dropjudge/version.h"
+#include "route/handlers.h"
+
+/* openapi.yaml, assembled into the binary (openapi_blob.S). */
+extern const char route_openapi_yaml[];
+extern const char route_openapi_yaml_end[];
+
+void route_livez(const struct route_request *req, struct route_response *resp)
+{
+	(void)req;
+	route_respond_json(resp, CODEC_OK, json_pack("{ss}", "status", "ok"));
+}
+
+void route_readyz(const struct route_request *req, struct route_response *resp)
+{
+	if (req->draining) {
+		struct codec_error err;
+		codec_error_init(&err, 1);
+		codec_error_set(&err, CODEC_E_UNAVAILABLE,
+				"shutdown has begun: requests in flight complete, new ones go elsewhere");
+		route_respond_error(resp, &err);
+		return;
+	}
+	route_respond_json(resp, CODEC_OK, json_pack("{ss}", "status", "ready"));
+}
+
+static json_t *problem_info(const struct route_problem *p)
+{
+	char path[64];
+	strcpy(path, "/v1/");
+	strncat(path, p->id, sizeof path - strlen(path) - 1);
+	return json_pack("{ss ss sI ss}", "id", p->id, "title", p->title, "baekjoon",
+			 (json_int_t)p->baekjoon, "path", path);
+}
+
+void route_info(const struct route_request *req, struct route_response *resp)
+{
+	const struct route_limits *l = req->limits;
+	route_respond_json(
+		resp, CODEC_OK,
+		json_pack("{ss ss s[oo] s{sI sI sI sI}}", "name", "dropjudge", "version",
+			  DROPJUDGE_VERSION, "problems", problem_info(&route_md),
+			  problem_info(&route_puyo), "limits", "max_body", (json_int_t)l->max_body,
+			  "max_blocks", (json_int_t)l->max_blocks, "max_batch",
+			  (json_int_t)l->max_batch, "max_trace_steps",
+			  (json_int_t)ROUTE_MAX_TRACE_STEPS));
+}
+
+void route_openapi(const struct route_request *req, struct route_response *resp)
+{
+	(void)req;
+	route_respond_text(resp, "application/yaml", route_openapi_yaml,
+			   (size_t)(route_openapi_yaml_end - route_openapi_yaml));
+}

@@ -1,0 +1,163 @@
+/*
+ * Puyo behind HTTP: decode a field, run the chain steps (recording each one
+ * for a trace), encode the outcome; and the field generator.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "codec/puyo_codec.h"
+#include "dropjudge/gen.h"
+#include "route/handlers.h"
+
+/* Largest Baekjoon text of a field: 13 rows of 6 characters and '\n'. */
+#define PUYO_TEXT_MAX (PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1)
+
+static bool puyo_field_is_empty(const struct puyo_field *field)
+{
+	for (unsigned r = 0; r < field->rows; r++)
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			if (field->cell[r][c] != PUYO_EMPTY)
+				return false;
+	return true;
+}
+
+/* A trace entry for one chain step: its counts and the field after it. */
+static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_field *field)
+{
+	return json_pack("{sI sI sI sI sI sI so}", "chain", (json_int_t)step->chain, "popped",
+			 (json_int_t)step->popped, "garbage", (json_int_t)step->garbage, "groups",
+			 (json_int_t)step->groups, "colors", (json_int_t)step->colors, "score",
+			 (json_int_t)step->score, "field", puyo_json_rows(field));
+}
+
+/*
+ * Runs the chain on out->u.puyo.field (settling it first), the same steps
+ * as puyo_run(), recording each step when tracing.
+ */
+static enum codec_status puyo_chain(struct route_outcome *out, bool trace,
+				    struct codec_error *err)
+{
+	struct puyo_field *field = &out->u.puyo.field;
+	struct puyo_result *result = &out->u.puyo.result;
+	*result = (struct puyo_result){0};
+	out->steps = trace ? json_array() : NULL;
+	if (trace && !out->steps)
+		goto out_of_memory;
+	puyo_settle(field);
+	struct puyo_step step;
+	while (puyo_step(field, result->chains + 1, &step)) {
+		result->chains++;
+		result->score += step.score;
+		if (out->steps && json_array_append_new(out->steps, puyo_step_json(&step, field)))
+			goto out_of_memory;
+	}
+	result->all_clear = result->chains > 0 && puyo_field_is_empty(field);
+	return CODEC_OK;
+out_of_memory:
+	json_decref(out->steps);
+	out->steps = NULL;
+	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return CODEC_E_INTERNAL;
+}
+
+static enum codec_status puyo_solve_json(const json_t *case_obj, const char *pointer,
+					 const struct route_limits *limits, bool trace,
+					 struct route_outcome *out, struct codec_error *err)
+{
+	(void)limits;
+	enum codec_status st = puyo_json_read(case_obj, pointer, false, &out->u.puyo.field, err);
+	return st != CODEC_OK ? st : puyo_chain(out, trace, err);
+}
+
+static enum codec_status puyo_solve_text(const char *text, size_t len,
+					 const struct route_limits *limits, bool trace,
+					 struct route_outcome *out, struct codec_error *err)
+{
+	(void)limits;
+	enum codec_status st = puyo_text_read(text, len, false, &out->u.puyo.field, err);
+	return st != CODEC_OK ? st : puyo_chain(out, trace, err);
+}
+
+static json_t *puyo_outcome_json(struct route_outcome *out)
+{
+	const struct puyo_result *r = &out->u.puyo.result;
+	json_t *steps = out->steps;
+	out->steps = NULL;
+	json_t *result = json_pack("{sI sI sb so}", "chains", (json_int_t)r->chains, "score",
+				   (json_int_t)r->score, "all_clear", r->all_clear, "field",
+				   puyo_json_rows(&out->u.puyo.field));
+	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
+		json_decref(result);
+		return NULL;
+	}
+	if (!result)
+		json_decref(steps);
+	return result;
+}
+
+static int puyo_outcome_text(const struct route_outcome *out, char *buf, size_t size)
+{
+	return puyo_text_result(&out->u.puyo.result, buf, size);
+}
+
+static void puyo_validate_json(const json_t *case_obj, const char *pointer,
+			       struct codec_error *err)
+{
+	struct puyo_field field;
+	puyo_json_read(case_obj, pointer, true, &field, err);
+}
+
+static void puyo_validate_text(const char *text, size_t len, struct codec_error *err)
+{
+	struct puyo_field field;
+	puyo_text_read(text, len, true, &field, err);
+}
+
+static const char *const puyo_generate_params[] = {"colors", "min_chains", NULL};
+
+static void puyo_generate(const struct route_request *req, uint64_t seed, bool text,
+			  struct route_response *resp)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	uint64_t colors, min_chains;
+	if (!route_param_u64(req, "colors", 1, PUYO_COLORS, 4, &colors, &err) ||
+	    !route_param_u64(req, "min_chains", 0, GEN_PUYO_MAX_CHAINS, 0, &min_chains, &err)) {
+		route_respond_error(resp, &err);
+		return;
+	}
+	struct puyo_field field;
+	if (!gen_puyo_field(seed, (unsigned)colors, (unsigned)min_chains, &field)) {
+		codec_error_at_param(&err, CODEC_E_INVALID, "min_chains",
+				     "no field of %llu colours with at least %llu chains was found "
+				     "within the search bound for this seed",
+				     (unsigned long long)colors, (unsigned long long)min_chains);
+		route_respond_error(resp, &err);
+		return;
+	}
+	if (text) {
+		char buf[PUYO_TEXT_MAX];
+		int n = puyo_text_field(&field, buf, sizeof buf);
+		if (n < 0 || (size_t)n >= sizeof buf) {
+			route_respond_oom(resp);
+			return;
+		}
+		route_respond_text(resp, "text/plain; charset=utf-8", buf, (size_t)n);
+		return;
+	}
+	route_respond_json(resp, CODEC_OK, json_pack("{so}", "field", puyo_json_rows(&field)));
+}
+
+const struct route_problem route_puyo = {
+	.id = "puyo",
+	.title = "Puyo Puyo",
+	.baekjoon = 11559,
+	.solve_json = puyo_solve_json,
+	.solve_text = puyo_solve_text,
+	.outcome_json = puyo_outcome_json,
+	.outcome_text = puyo_outcome_text,
+	.validate_json = puyo_validate_json,
+	.validate_text = puyo_validate_text,
+	.generate_params = puyo_generate_params,
+	.generate = puyo_generate,
+};

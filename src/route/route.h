@@ -1,0 +1,90 @@
+/*
+ * The request path without sockets: a parsed request in, a complete
+ * response out. route_handle() is what the HTTP layer calls once a request
+ * (headers and whole body) has arrived; tests and fuzz targets call it
+ * directly. It owns the routing table, content negotiation and the
+ * handlers; it keeps no mutable state, so any number of threads may call it.
+ */
+#ifndef DROPJUDGE_ROUTE_ROUTE_H
+#define DROPJUDGE_ROUTE_ROUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "codec/error.h"
+
+#define ROUTE_MAX_PARAMS 16
+
+/* Limits in force, from the configuration. */
+struct route_limits {
+	size_t max_body;          /* bytes of a request body */
+	unsigned long max_blocks; /* placements in one Monomino-Domino case */
+	unsigned long max_batch;  /* cases in one batch */
+};
+
+struct route_param {
+	const char *key;   /* NUL-terminated, not owned */
+	const char *value; /* NUL-terminated, not owned; "" for a bare key */
+};
+
+/* A request. Nothing in it is owned by the router. */
+struct route_request {
+	const char *method;       /* "GET", "POST", ... */
+	const char *path;         /* without the query, e.g. "/v1/puyo" */
+	const char *content_type; /* Content-Type header or NULL */
+	const char *accept;       /* Accept header or NULL */
+	const char *body;         /* the body; need not be NUL-terminated */
+	size_t body_len;
+	size_t nparams; /* query parameters, in order */
+	struct route_param params[ROUTE_MAX_PARAMS];
+	const struct route_limits *limits;
+	bool draining; /* shutdown has begun */
+};
+
+#define ROUTE_MAX_HEADERS 4
+
+struct route_header {
+	const char *name;  /* static string */
+	char value[64];
+};
+
+/* A response. route_response_free() releases what it owns. */
+struct route_response {
+	unsigned status;          /* HTTP status */
+	const char *content_type; /* static string */
+	char *body;               /* malloc'ed, owned; NULL for an empty body */
+	size_t body_len;
+	size_t nheaders;
+	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
+};
+
+/*
+ * Answers a request. Always fills *resp with a complete response (an error
+ * is a problem+json response); *resp must then be released with
+ * route_response_free(). Never fails: out of memory becomes a fixed 500.
+ */
+void route_handle(const struct route_request *req, struct route_response *resp);
+
+/* Releases the body of a response; safe on a zeroed response. */
+void route_response_free(struct route_response *resp);
+
+/*
+ * Decides from the headers alone whether a request with a body can be
+ * taken: CODEC_OK, or the status to answer (404, 405, 415, 413 when
+ * content_length exceeds the limit; content_length < 0 when unknown).
+ * The HTTP layer calls it before reading a body so that it never reads one
+ * it would refuse.
+ */
+enum codec_status route_precheck(const struct route_request *req,
+				 long long content_length);
+
+/*
+ * Fills *resp with the problem response for `err` (a set error). Used by
+ * the HTTP layer for errors found outside route_handle (body too large).
+ */
+void route_error_response(const struct codec_error *err, struct route_response *resp);
+
+/* Value of query parameter `key`, or NULL when absent. */
+const char *route_param(const struct route_request *req, const char *key);
+
+#endif
