@@ -1,0 +1,274 @@
+/*
+ * The Baekjoon text form of a Puyo field (the rows, top first, one per line)
+ * in, and the Baekjoon output ("C\n") and the field as text out.
+ *
+ * Lenient mode (solving): 12 rows, or 13 with the hidden row on top, of
+ * `.RGBPYO`; CR LF line ends, spaces or tabs at the end of a line, a missing
+ * final newline and blank lines after the last row are all accepted.
+ * Strict mode (validation, Baekjoon 11559 as testlib would hold it): exactly
+ * 12 lines of 6 characters from `.RGBPY`, each ended by a lone '\n', nothing
+ * after, and no puyo above an empty cell.
+ *
+ * Every fault is CODEC_E_INVALID, located by line and, for a bad character,
+ * column (1-based, counted in characters). The reader goes on after a fault
+ * as long as the error collects (codec/error.h), so validation lists them all.
+ */
+#include "codec/puyo_codec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ALPHABET_LENIENT ".RGBPYO"
+#define ALPHABET_STRICT ".RGBPY"
+#define UNKNOWN_CELL "unknown cell %s at column %u (expected one of %s)"
+#define FLOATING "puyo at column %u floats above an empty cell"
+/* Lines looked at one by one: 13 rows and the first line too many. */
+#define LINES_KEPT (PUYO_ROWS_MAX + 1)
+
+/* One line of the text, without its '\n'. */
+struct text_line {
+	const char *s;
+	size_t len;
+};
+
+struct text_reader {
+	struct codec_error *err;              /* not owned; NULL allowed */
+	bool strict;                          /* validation mode */
+	bool failed;                          /* some fault was found */
+	struct puyo_field *field;             /* not owned; receives the good cells */
+	bool known[PUYO_ROWS_MAX][PUYO_COLS]; /* cell read from a good character */
+};
+
+/* Records a fault; returns whether reading must stop now. */
+static bool text_fault(struct text_reader *rd, unsigned line, unsigned column,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static bool text_fault(struct text_reader *rd, unsigned line, unsigned column,
+		       const char *fmt, ...)
+{
+	char detail[CODEC_DETAIL_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	rd->failed = true;
+	codec_error_at_line(rd->err, CODEC_E_INVALID, line, column, "%s", detail);
+	return !rd->err || codec_error_is_full(rd->err);
+}
+
+/*
+ * Measures the character at s[0..n) (n >= 1): returns its length in bytes
+ * (1 for a byte that does not start valid UTF-8) and, when `shown` is not
+ * NULL, writes how a fault names it: 'X' for printable ASCII, U+XXXX for any
+ * other character, "byte 0xNN" for a byte that is not UTF-8.
+ */
+static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t size)
+{
+	unsigned long cp = s[0];
+	size_t len = 1;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else if (s[0] >= 0x80)
+		len = 0; /* not a lead byte */
+	if (len > 1) {
+		cp = s[0] & (0x7fu >> len);
+		for (size_t i = 1; i < len; i++) {
+			if (i >= n || (s[i] & 0xc0) != 0x80) {
+				len = 0;
+				break;
+			}
+			cp = cp << 6 | (s[i] & 0x3fu);
+		}
+	}
+	if (shown) {
+		if (len == 0)
+			snprintf(shown, size, "byte 0x%02X", s[0]);
+		else if (cp >= 0x20 && cp < 0x7f)
+			snprintf(shown, size, "'%c'", (char)cp);
+		else
+			snprintf(shown, size, "U+%04lX", cp);
+	}
+	return len ? len : 1;
+}
+
+/* Characters in a line. */
+static unsigned line_chars(const struct text_line *tl)
+{
+	unsigned chars = 0;
+	for (size_t pos = 0; pos < tl->len; chars++)
+		pos += char_measure((const unsigned char *)tl->s + pos, tl->len - pos, NULL, 0);
+	return chars;
+}
+
+/*
+ * Checks text line `line` as row `row` of the field (row >= PUYO_ROWS_MAX:
+ * check only) and stores its good cells. Returns whether reading must stop.
+ */
+static bool read_row(struct text_reader *rd, const struct text_line *tl, unsigned line,
+		     unsigned row)
+{
+	const unsigned char *s = (const unsigned char *)tl->s;
+	const char *alphabet = rd->strict ? ALPHABET_STRICT : ALPHABET_LENIENT;
+	unsigned chars = line_chars(tl);
+
+	if (chars != PUYO_COLS &&
+	    text_fault(rd, line, 0, "expected %u characters, found %u", PUYO_COLS, chars))
+		return true;
+
+	size_t pos = 0;
+	for (unsigned col = 0; col < PUYO_COLS && pos < tl->len; col++) {
+		char shown[24];
+		size_t used = char_measure(s + pos, tl->len - pos, shown, sizeof shown);
+		int cell = used == 1 ? puyo_cell_from_char(tl->s[pos]) : -1;
+		if (cell == PUYO_GARBAGE && rd->strict)
+			cell = -1;
+		pos += used;
+		if (cell < 0) {
+			if (text_fault(rd, line, col + 1, UNKNOWN_CELL, shown, col + 1, alphabet))
+				return true;
+			continue;
+		}
+		if (row < PUYO_ROWS_MAX) {
+			rd->field->cell[row][col] = (uint8_t)cell;
+			rd->known[row][col] = true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Strict mode: reports, for each column, the lowest puyo that has a known
+ * empty cell somewhere below it, at its line. Cells whose character was bad
+ * are skipped.
+ */
+static void check_floating(struct text_reader *rd)
+{
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		bool gap = false;
+		for (unsigned r = PUYO_ROWS; r-- > 0;) {
+			if (!rd->known[r][c])
+				continue;
+			if (rd->field->cell[r][c] == PUYO_EMPTY) {
+				gap = true;
+			} else if (gap) {
+				if (text_fault(rd, r + 1, 0, FLOATING, c + 1))
+					return;
+				break;
+			}
+		}
+	}
+}
+
+static bool line_is_blank(const struct text_line *tl)
+{
+	for (size_t i = 0; i < tl->len; i++)
+		if (tl->s[i] != ' ' && tl->s[i] != '\t' && tl->s[i] != '\r')
+			return false;
+	return true;
+}
+
+/*
+ * Lenient mode: the rows are the lines up to the last non-blank one, of
+ * which there are `nrows`; lines[] holds the first LINES_KEPT of them.
+ */
+static void read_lenient(struct text_reader *rd, const struct text_line *lines, unsigned nrows)
+{
+	bool size_ok = nrows == PUYO_ROWS || nrows == PUYO_ROWS_MAX;
+
+	puyo_field_init(rd->field, size_ok ? nrows : PUYO_ROWS);
+	for (unsigned i = 0; i < nrows && i < PUYO_ROWS_MAX; i++) {
+		struct text_line tl = lines[i];
+		while (tl.len && (tl.s[tl.len - 1] == ' ' || tl.s[tl.len - 1] == '\t' ||
+				  tl.s[tl.len - 1] == '\r'))
+			tl.len--;
+		if (read_row(rd, &tl, i + 1, size_ok ? i : PUYO_ROWS_MAX))
+			return;
+	}
+	if (!size_ok)
+		text_fault(rd, nrows < PUYO_ROWS ? nrows + 1 : PUYO_ROWS_MAX + 1, 0,
+			   "expected %u rows (%u with the hidden row), found %u", PUYO_ROWS,
+			   PUYO_ROWS_MAX, nrows);
+}
+
+/* Strict mode: exactly 12 lines, each ended by a lone '\n'. */
+static void read_strict(struct text_reader *rd, const struct text_line *lines,
+			unsigned nlines, bool final_newline)
+{
+	puyo_field_init(rd->field, PUYO_ROWS);
+	for (unsigned i = 0; i < nlines && i < PUYO_ROWS; i++) {
+		struct text_line tl = lines[i];
+		bool cr = tl.len && tl.s[tl.len - 1] == '\r';
+		if (cr)
+			tl.len--;
+		if (read_row(rd, &tl, i + 1, i))
+			return;
+		if (cr && text_fault(rd, i + 1, line_chars(&tl) + 1,
+				     "carriage return at the end of the line (lines must end with "
+				     "\"\\n\" only)"))
+			return;
+		if (i + 1 == nlines && !final_newline &&
+		    text_fault(rd, i + 1, 0, "missing newline at the end of the line"))
+			return;
+	}
+	if (nlines != PUYO_ROWS &&
+	    text_fault(rd, nlines < PUYO_ROWS ? nlines + 1 : PUYO_ROWS + 1, 0,
+		       "expected %u rows, found %u", PUYO_ROWS, nlines))
+		return;
+	if (nlines >= PUYO_ROWS)
+		check_floating(rd);
+}
+
+enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
+				 struct puyo_field *field, struct codec_error *err)
+{
+	struct text_reader rd = {.err = err, .strict = strict, .field = field};
+	struct text_line lines[LINES_KEPT];
+	unsigned nlines = 0; /* lines, counting a last one without '\n' */
+	unsigned nrows = 0;  /* lines up to the last non-blank one */
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		struct text_line tl = {text + pos, end - pos};
+		if (nlines < LINES_KEPT)
+			lines[nlines] = tl;
+		nlines++;
+		if (!line_is_blank(&tl))
+			nrows = nlines;
+		pos = nl ? end + 1 : len;
+	}
+
+	if (strict)
+		read_strict(&rd, lines, nlines, len > 0 && text[len - 1] == '\n');
+	else
+		read_lenient(&rd, lines, nrows);
+	return rd.failed ? CODEC_E_INVALID : CODEC_OK;
+}
+
+int puyo_text_result(const struct puyo_result *result, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%u\n", result->chains);
+}
+
+int puyo_text_field(const struct puyo_field *field, char *buf, size_t size)
+{
+	char text[PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1];
+	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
+	size_t n = 0;
+
+	for (unsigned r = 0; r < rows; r++) {
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			text[n++] = puyo_cell_to_char(field->cell[r][c]);
+		text[n++] = '\n';
+	}
+	text[n] = '\0';
+	return snprintf(buf, size, "%s", text);
+}
