@@ -31,8 +31,9 @@ typedef int (*md_block_fn)(void *ctx, struct md_block block, unsigned long index
 #define MD_BAEKJOON_MAX_N 10000
 
 struct md_read_options {
-	unsigned long max_blocks; /* more blocks is CODEC_E_INVALID ("too many blocks") */
-	bool strict;              /* validation: Baekjoon's 1 <= N <= 10000 and, for text,
+	unsigned long max_blocks; /* more blocks is CODEC_E_INVALID ("too many blocks");
+				     0: no limit */
+	bool strict;		  /* validation: Baekjoon's 1 <= N <= 10000 and, for text,
 				     testlib-strict layout (single spaces, final newline) */
 };
 
@@ -41,39 +42,77 @@ struct md_read_options {
  * "trace": bool (optional)}. `pointer` is the JSON pointer of the case in the
  * request ("" for the root, "/cases/3" in a batch); faults are reported at
  * pointer + "/blocks/17/0" and so on. Unknown members are CODEC_E_INVALID.
- * Returns the status of the first error, CODEC_OK when none.
+ * Every fault here is CODEC_E_INVALID (jansson already parsed the text).
+ * NULL is allowed for pointer (""), opt (no limit, lenient), err and fn.
+ * Nothing is owned or kept. Returns the status of the first error, CODEC_OK
+ * when none.
  */
 enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
-			       const struct md_read_options *opt,
-			       struct codec_error *err, md_block_fn fn, void *ctx);
+			       const struct md_read_options *opt, struct codec_error *err,
+			       md_block_fn fn, void *ctx);
 
-/* Push parser state for the Baekjoon input text ("N", then N lines "t x y"). */
+/* Push parser state for the Baekjoon input text ("N", then N lines "t x y").
+ * Private: read and written only by md_text.c. Columns count bytes. */
+#define MD_TEXT_TOKEN_SHOWN 16 /* bytes of a bad token quoted in its error */
+
 struct md_text_reader {
 	struct md_read_options opt;
-	struct codec_error *err;  /* not owned */
-	unsigned line;            /* 1-based line being read */
-	unsigned long declared;   /* N from line 1 */
-	unsigned long blocks;     /* block lines read so far */
-	bool have_n;              /* line 1 was read */
-	bool stopped;             /* callback asked to stop, or first-wins error */
-	bool failed;              /* some fault was recorded */
-	size_t len;               /* bytes of the current line held in buf */
-	char buf[80];             /* the current line, if it fits */
-	bool overlong;            /* current line did not fit in buf */
-	bool last_was_cr;
+	struct codec_error *err;  /* not owned; NULL: stop at the first fault */
+	enum codec_status status; /* of this reader's first fault, CODEC_OK while none */
+	unsigned line;		  /* 1-based line being read (saturates) */
+	unsigned column;	  /* 1-based column of the next byte (saturates) */
+	unsigned long declared;	  /* N from line 1, when have_n */
+	unsigned long blocks;	  /* placement lines read so far, good or bad */
+	bool have_n;		  /* line 1 gave a usable N: line counts are checked */
+	bool stopped;		  /* callback asked to stop, or first-wins error */
+	bool failed;		  /* some fault was recorded: no more callbacks */
+	bool done;		  /* the rest of the input is ignored (extra line reported) */
+	unsigned blank_from;	  /* lenient: first held-back blank line, 0 when none */
+	unsigned long blanks;	  /* lenient: held-back blank lines from blank_from on */
+
+	/* The current line. */
+	bool line_claimed;	/* lenient: this line was found to be a placement */
+	bool line_bad;		/* a token of this line is not an integer */
+	unsigned ntokens;	/* tokens so far (saturates) */
+	unsigned extra_column;	/* column of the first token past the expected count */
+	long long values[3];	/* the first three integers (saturated) */
+	unsigned columns[3];	/* and their columns */
+	unsigned ws_column;	/* strict: start of the current blank run, 0 when none */
+	unsigned ws_bad_column; /* strict: first wrong byte of that run, 0 when none */
+
+	/* The current token. */
+	bool in_token;
+	unsigned tok_column;		    /* column of its first byte */
+	unsigned tok_len;		    /* bytes (saturates) */
+	unsigned tok_digits;		    /* decimal digits in it */
+	bool tok_plus;			    /* starts with '+' */
+	bool tok_minus;			    /* starts with '-' */
+	bool tok_zero_first;		    /* first digit is '0' */
+	bool tok_bad;			    /* holds a byte that cannot be in an integer */
+	unsigned long long tok_value;	    /* magnitude, saturated at 10^18 */
+	char tok_text[MD_TEXT_TOKEN_SHOWN]; /* its first bytes, for messages */
 };
 
-/* Starts a reader; `err` (not owned) receives the faults. */
+/* Starts a reader; `err` (not owned, NULL allowed) receives the faults;
+ * opt NULL means no limit, lenient. Nothing to free afterwards. */
 void md_text_init(struct md_text_reader *r, const struct md_read_options *opt,
 		  struct codec_error *err);
 
 /* Feeds the next chunk. Returns the status so far (CODEC_OK while none). */
-enum codec_status md_text_feed(struct md_text_reader *r, const char *data,
-			       size_t len, md_block_fn fn, void *ctx);
+enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_t len,
+			       md_block_fn fn, void *ctx);
 
-/* Ends the input: checks the last line and that N lines were read. */
-enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn,
-				 void *ctx);
+/* Ends the input: checks the last line and that N lines were read.
+ * Returns the reader's status; calling it again adds nothing. */
+enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void *ctx);
+
+/*
+ * The detail text of a placement fault, which for x and y depends on the
+ * block type: "t must be 1, 2 or 3", "x must be 0..3", "x must be 0..2 for
+ * a vertical domino (t = 3)", "y must be 0..3", "y must be 0..2 for a
+ * horizontal domino (t = 2)". A static string.
+ */
+const char *md_fault_detail(enum md_fault fault, long long t);
 
 /* Adds "green" (6 strings of 4) and "blue" (4 strings of 6) to obj, '#' for
  * a tile, '.' for empty. Returns 0, or -1 when out of memory. */

@@ -1,0 +1,318 @@
+/*
+ * Monomino-Domino JSON codec: reads a case object, streaming each legal
+ * block to a callback, and writes the result object and the boards.
+ *
+ * Every fault is located by an RFC 6901 pointer below the case's own
+ * pointer: "/blocks" for the list, "/blocks/17/0" (array form, 0 = t,
+ * 1 = x, 2 = y) or "/blocks/17/t" (object form) for a value, "/name" for an
+ * unknown member. Every fault here is CODEC_E_INVALID: the JSON itself was
+ * already parsed by jansson, so what is left is the shape and the rules.
+ */
+#include "codec/md_codec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* State of one md_json_read() call. */
+struct json_reader {
+	const char *pointer;	  /* of the case, not owned */
+	struct codec_error *err;  /* not owned, may be NULL */
+	enum codec_status status; /* first fault of this read */
+	bool stop;		  /* first-wins error recorded: read no further */
+};
+
+/* Records a fault at `pointer`; stops the read unless errors are collected. */
+static void json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
+{
+	char detail[CODEC_DETAIL_MAX];
+	va_list ap;
+
+	if (jr->stop)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	if (jr->status == CODEC_OK)
+		jr->status = CODEC_E_INVALID;
+	codec_error_at_pointer(jr->err, CODEC_E_INVALID, pointer, "%s", detail);
+	if (!jr->err || jr->err->max_faults <= 1)
+		jr->stop = true;
+}
+
+/*
+ * Writes the case pointer, then "/" and each of the `n` reference tokens,
+ * escaped as RFC 6901 says ('~' as "~0", '/' as "~1"), into out. A pointer
+ * too long for out is cut short.
+ */
+static void json_pointer(char out[CODEC_POINTER_MAX], const char *base, size_t n,
+			 const char *const tokens[])
+{
+	size_t len = (size_t)snprintf(out, CODEC_POINTER_MAX, "%s", base);
+	for (size_t i = 0; i < n; i++) {
+		const char *p = tokens[i];
+		char esc[3] = {'/', '\0', '\0'};
+		const char *piece = esc;
+		size_t piece_len = 1;
+		for (;;) {
+			if (len + piece_len >= CODEC_POINTER_MAX)
+				return;
+			memcpy(out + len, piece, piece_len);
+			len += piece_len;
+			out[len] = '\0';
+			if (!*p)
+				break;
+			if (*p == '~' || *p == '/') {
+				esc[0] = '~';
+				esc[1] = *p == '~' ? '0' : '1';
+				piece_len = 2;
+			} else {
+				esc[0] = *p;
+				piece_len = 1;
+			}
+			p++;
+		}
+	}
+}
+
+const char *md_fault_detail(enum md_fault fault, long long t)
+{
+	switch (fault) {
+	case MD_FAULT_TYPE:
+		return "t must be 1, 2 or 3";
+	case MD_FAULT_X:
+		return t == MD_TYPE_DOMINO_V ? "x must be 0..2 for a vertical domino (t = 3)"
+					     : "x must be 0..3";
+	case MD_FAULT_Y:
+		return t == MD_TYPE_DOMINO_H ? "y must be 0..2 for a horizontal domino (t = 2)"
+					     : "y must be 0..3";
+	case MD_FAULT_NONE:
+		break;
+	}
+	return md_fault_text(fault);
+}
+
+static const char *const block_names[3] = {"t", "x", "y"};
+
+/*
+ * Reads one block, array or object form, at index i. Stores it in *out and
+ * returns true when it is legal; otherwise records every fault found (only
+ * the first in first-wins mode) and returns false.
+ */
+static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i,
+			    struct md_block *out)
+{
+	char index[24];
+	char ptr[CODEC_POINTER_MAX];
+	const json_t *value[3] = {NULL, NULL, NULL};
+	const char *key[3]; /* pointer token of each value: "0" or "t" ... */
+	bool ok = true;
+
+	snprintf(index, sizeof index, "%zu", i);
+	if (json_is_array(item)) {
+		static const char *const positions[3] = {"0", "1", "2"};
+		size_t n = json_array_size(item);
+		if (n != 3) {
+			json_pointer(ptr, jr->pointer, 2, (const char *const[]){"blocks", index});
+			json_fault(jr, ptr, "expected 3 integers [t, x, y], found %zu value%s", n,
+				   n == 1 ? "" : "s");
+			return false;
+		}
+		for (size_t k = 0; k < 3; k++) {
+			value[k] = json_array_get(item, k);
+			key[k] = positions[k];
+		}
+	} else if (json_is_object(item)) {
+		const char *name;
+		json_t *member;
+		json_object_foreach((json_t *)item, name, member)
+		{
+			size_t k = 0;
+			while (k < 3 && strcmp(name, block_names[k]) != 0)
+				k++;
+			if (k < 3) {
+				value[k] = member;
+				continue;
+			}
+			json_pointer(ptr, jr->pointer, 3,
+				     (const char *const[]){"blocks", index, name});
+			json_fault(jr, ptr, "unknown member (expected \"t\", \"x\" and \"y\")");
+			ok = false;
+			if (jr->stop)
+				return false;
+		}
+		for (size_t k = 0; k < 3; k++) {
+			key[k] = block_names[k];
+			if (value[k])
+				continue;
+			json_pointer(ptr, jr->pointer, 3,
+				     (const char *const[]){"blocks", index, key[k]});
+			json_fault(jr, ptr, "required");
+			ok = false;
+			if (jr->stop)
+				return false;
+		}
+	} else {
+		json_pointer(ptr, jr->pointer, 2, (const char *const[]){"blocks", index});
+		json_fault(jr, ptr, "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}");
+		return false;
+	}
+
+	long long v[3] = {0, 0, 0};
+	for (size_t k = 0; k < 3; k++) {
+		if (!value[k])
+			continue;
+		if (json_is_integer(value[k])) {
+			v[k] = json_integer_value(value[k]);
+			continue;
+		}
+		json_pointer(ptr, jr->pointer, 3, (const char *const[]){"blocks", index, key[k]});
+		json_fault(jr, ptr, "%s must be an integer", block_names[k]);
+		ok = false;
+		if (jr->stop)
+			return false;
+		value[k] = NULL;
+	}
+
+	/*
+	 * Range, one value at a time, so that validation names each wrong
+	 * value: x and y are judged with the block's t when t is legal.
+	 */
+	bool t_ok = value[0] && md_check(v[0], 0, 0) == MD_FAULT_NONE;
+	long long t = t_ok ? v[0] : MD_TYPE_MONO;
+	enum md_fault fault[3] = {
+	    value[0] && !t_ok ? MD_FAULT_TYPE : MD_FAULT_NONE,
+	    value[1] ? md_check(t, v[1], 0) : MD_FAULT_NONE,
+	    value[2] ? md_check(t, 0, v[2]) : MD_FAULT_NONE,
+	};
+	for (size_t k = 0; k < 3; k++) {
+		if (fault[k] == MD_FAULT_NONE)
+			continue;
+		json_pointer(ptr, jr->pointer, 3, (const char *const[]){"blocks", index, key[k]});
+		json_fault(jr, ptr, "%s", md_fault_detail(fault[k], v[0]));
+		ok = false;
+		if (jr->stop)
+			return false;
+	}
+	if (!ok || !value[0] || !value[1] || !value[2])
+		return false;
+	out->t = (uint8_t)v[0];
+	out->x = (uint8_t)v[1];
+	out->y = (uint8_t)v[2];
+	return true;
+}
+
+enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
+			       const struct md_read_options *opt, struct codec_error *err,
+			       md_block_fn fn, void *ctx)
+{
+	static const struct md_read_options defaults = {0, false};
+	struct json_reader jr = {pointer ? pointer : "", err, CODEC_OK, false};
+	char ptr[CODEC_POINTER_MAX];
+
+	if (!opt)
+		opt = &defaults;
+	if (!json_is_object(case_obj)) {
+		json_fault(&jr, jr.pointer, "expected an object {\"blocks\": [...]}");
+		return jr.status;
+	}
+
+	const char *name;
+	json_t *member;
+	json_object_foreach((json_t *)case_obj, name, member)
+	{
+		if (strcmp(name, "blocks") == 0 || strcmp(name, "trace") == 0)
+			continue;
+		json_pointer(ptr, jr.pointer, 1, (const char *const[]){name});
+		json_fault(&jr, ptr, "unknown member (expected \"blocks\" or \"trace\")");
+		if (jr.stop)
+			return jr.status;
+	}
+
+	const json_t *trace = json_object_get(case_obj, "trace");
+	if (trace && !json_is_boolean(trace)) {
+		json_pointer(ptr, jr.pointer, 1, (const char *const[]){"trace"});
+		json_fault(&jr, ptr, "trace must be true or false");
+		if (jr.stop)
+			return jr.status;
+	}
+
+	const json_t *blocks = json_object_get(case_obj, "blocks");
+	json_pointer(ptr, jr.pointer, 1, (const char *const[]){"blocks"});
+	if (!blocks) {
+		json_fault(&jr, ptr, "required");
+		return jr.status;
+	}
+	if (!json_is_array(blocks)) {
+		json_fault(&jr, ptr, "must be an array");
+		return jr.status;
+	}
+	size_t n = json_array_size(blocks);
+	if (opt->max_blocks && n > opt->max_blocks)
+		json_fault(&jr, ptr, "too many blocks: more than the limit of %lu",
+			   opt->max_blocks);
+	else if (opt->strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
+		json_fault(&jr, ptr, "expected %d..%d blocks, found %zu", MD_BAEKJOON_MIN_N,
+			   MD_BAEKJOON_MAX_N, n);
+	if (jr.stop)
+		return jr.status;
+
+	for (size_t i = 0; i < n; i++) {
+		struct md_block block;
+		bool ok = json_read_block(&jr, json_array_get(blocks, i), i, &block);
+		if (jr.stop)
+			return jr.status;
+		if (ok && jr.status == CODEC_OK && fn && fn(ctx, block, (unsigned long)i) != 0)
+			return CODEC_OK;
+	}
+	return jr.status;
+}
+
+/* New array of `rows` strings of `cols` characters, '#' where has() holds. */
+static json_t *json_board(const struct md_game *game, unsigned rows, unsigned cols,
+			  bool (*has)(const struct md_game *, unsigned, unsigned))
+{
+	json_t *list = json_array();
+	if (!list)
+		return NULL;
+	for (unsigned r = 0; r < rows; r++) {
+		char text[MD_LINES + 1];
+		for (unsigned c = 0; c < cols; c++)
+			text[c] = has(game, r, c) ? '#' : '.';
+		text[cols] = '\0';
+		if (json_array_append_new(list, json_string(text)) != 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list;
+}
+
+int md_json_add_boards(json_t *obj, const struct md_game *game)
+{
+	if (json_object_set_new(obj, "green",
+				json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_has)) != 0)
+		return -1;
+	if (json_object_set_new(obj, "blue",
+				json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_has)) != 0)
+		return -1;
+	return 0;
+}
+
+json_t *md_json_result(const struct md_game *game)
+{
+	json_t *obj = json_object();
+	if (!obj)
+		return NULL;
+	if (json_object_set_new(obj, "score", json_integer((json_int_t)game->score)) != 0 ||
+	    json_object_set_new(obj, "tiles", json_integer((json_int_t)md_tiles(game))) != 0 ||
+	    md_json_add_boards(obj, game) != 0)
+		goto out_free;
+	return obj;
+out_free:
+	json_decref(obj);
+	return NULL;
+}

@@ -1,0 +1,379 @@
+/*
+ * Monomino-Domino Baekjoon text codec: a push parser for the input ("N",
+ * then N lines "t x y") and the writer of the output ("S\nT\n").
+ *
+ * The parser is a byte-at-a-time state machine with no line buffer, so
+ * chunk boundaries never matter and a line of any length is read in
+ * constant memory. Each line is split into tokens; a token is judged when
+ * it ends and a line when its newline (or the end of input) arrives, and
+ * only then is its block handed to the callback.
+ *
+ * Lenient mode (solving) takes blanks and tabs between tokens, CRLF, a
+ * missing final newline and blank lines after the last placement. Strict
+ * mode (validation) wants the testlib layout: single spaces, no CR, no
+ * '+', leading zeros or "-0", a final newline, nothing after line N+1, and
+ * 1 <= N <= 10000. Lines and columns are 1-based; columns count bytes.
+ */
+#include "codec/md_codec.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
+
+/* Records a fault at (line, column); stops the reader unless errors are collected. */
+static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
+		       unsigned column, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
+		       unsigned column, const char *fmt, ...)
+{
+	char detail[CODEC_DETAIL_MAX];
+	va_list ap;
+
+	if (r->stopped)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	if (r->status == CODEC_OK)
+		r->status = status;
+	r->failed = true;
+	codec_error_at_line(r->err, status, line, column, "%s", detail);
+	if (!r->err || r->err->max_faults <= 1)
+		r->stopped = true;
+}
+
+/* Writes the bytes kept of the current token, printable ASCII as is and any
+ * other byte as \xNN, with "..." when the token was longer. */
+static void token_show(const struct md_text_reader *r, char *out, size_t size)
+{
+	size_t len = 0;
+	unsigned kept = r->tok_len < MD_TEXT_TOKEN_SHOWN ? r->tok_len : MD_TEXT_TOKEN_SHOWN;
+	out[0] = '\0';
+	for (unsigned i = 0; i < kept && len + 5 < size; i++) {
+		unsigned char c = (unsigned char)r->tok_text[i];
+		int n;
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			n = snprintf(out + len, size - len, "%c", c);
+		else
+			n = snprintf(out + len, size - len, "\\x%02X", c);
+		len += (size_t)n;
+	}
+	if (r->tok_len > kept && len + 4 <= size)
+		memcpy(out + len, "...", 4);
+}
+
+static bool is_blank(unsigned char c, bool strict)
+{
+	return c == ' ' || c == '\t' || (c == '\r' && !strict);
+}
+
+static unsigned saturating_inc(unsigned n)
+{
+	return n < UINT_MAX ? n + 1 : n;
+}
+
+static void token_start(struct md_text_reader *r)
+{
+	r->in_token = true;
+	r->tok_column = r->column;
+	r->tok_len = 0;
+	r->tok_digits = 0;
+	r->tok_plus = false;
+	r->tok_minus = false;
+	r->tok_zero_first = false;
+	r->tok_bad = false;
+	r->tok_value = 0;
+}
+
+static void token_byte(struct md_text_reader *r, unsigned char c)
+{
+	if (r->tok_len < MD_TEXT_TOKEN_SHOWN)
+		r->tok_text[r->tok_len] = (char)c;
+	if (c >= '0' && c <= '9') {
+		unsigned d = (unsigned)(c - '0');
+		if (r->tok_digits == 0)
+			r->tok_zero_first = d == 0;
+		r->tok_digits = saturating_inc(r->tok_digits);
+		if (r->tok_value > (TOKEN_VALUE_MAX - d) / 10)
+			r->tok_value = TOKEN_VALUE_MAX;
+		else
+			r->tok_value = r->tok_value * 10 + d;
+	} else if ((c == '+' || c == '-') && r->tok_len == 0) {
+		r->tok_plus = c == '+';
+		r->tok_minus = c == '-';
+	} else {
+		r->tok_bad = true;
+	}
+	r->tok_len = saturating_inc(r->tok_len);
+}
+
+/* Judges the token that just ended and adds it to the line. */
+static void token_end(struct md_text_reader *r)
+{
+	char shown[4 * MD_TEXT_TOKEN_SHOWN + 4];
+	unsigned index = r->ntokens;
+
+	r->in_token = false;
+	r->ntokens = saturating_inc(r->ntokens);
+	if (r->tok_bad || r->tok_digits == 0) {
+		r->line_bad = true;
+		token_show(r, shown, sizeof shown);
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok_column,
+			   "expected an integer, found '%s'", shown);
+	} else if (r->opt.strict && (r->tok_plus || (r->tok_zero_first && r->tok_digits > 1) ||
+				     (r->tok_minus && r->tok_value == 0))) {
+		token_show(r, shown, sizeof shown);
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok_column,
+			   "expected an integer without '+', leading zeros or '-0', found '%s'",
+			   shown);
+	}
+	if (index < 3) {
+		long long v = (long long)r->tok_value;
+		r->values[index] = r->tok_minus ? -v : v;
+		r->columns[index] = r->tok_column;
+	}
+}
+
+/* Line 1 has ended: take N. */
+static void line_first_end(struct md_text_reader *r)
+{
+	if (r->ntokens == 0) {
+		text_fault(r, CODEC_E_SYNTAX, 1, 0, "expected N, the number of placements");
+		return;
+	}
+	if (r->ntokens > 1)
+		text_fault(r, CODEC_E_SYNTAX, 1, r->extra_column, "expected 1 integer, found %u",
+			   r->ntokens);
+	if (r->line_bad || r->ntokens > 1)
+		return;
+
+	long long n = r->values[0];
+	unsigned col = r->columns[0];
+	if (n < 0)
+		text_fault(r, CODEC_E_INVALID, 1, col, "N must be 0 or more");
+	else if (r->opt.max_blocks && (unsigned long long)n > r->opt.max_blocks)
+		text_fault(r, CODEC_E_INVALID, 1, col,
+			   "too many blocks: more than the limit of %lu", r->opt.max_blocks);
+	else if (r->opt.strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
+		text_fault(r, CODEC_E_INVALID, 1, col, "N must be %d..%d", MD_BAEKJOON_MIN_N,
+			   MD_BAEKJOON_MAX_N);
+	else {
+		r->have_n = true;
+		r->declared = (unsigned long)n;
+	}
+}
+
+/* A placement line has ended: judge it and hand its block on. */
+static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
+{
+	unsigned long index = r->blocks++;
+
+	if (r->ntokens != 3) {
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->ntokens > 3 ? r->extra_column : 0,
+			   "expected 3 integers, found %u", r->ntokens);
+		return;
+	}
+	if (r->line_bad)
+		return;
+
+	long long t = r->values[0];
+	bool t_ok = md_check(t, 0, 0) == MD_FAULT_NONE;
+	long long tt = t_ok ? t : MD_TYPE_MONO;
+	enum md_fault fault[3] = {
+	    t_ok ? MD_FAULT_NONE : MD_FAULT_TYPE,
+	    md_check(tt, r->values[1], 0),
+	    md_check(tt, 0, r->values[2]),
+	};
+	for (unsigned k = 0; k < 3 && !r->stopped; k++) {
+		if (fault[k] != MD_FAULT_NONE)
+			text_fault(r, CODEC_E_INVALID, r->line, r->columns[k], "%s",
+				   md_fault_detail(fault[k], t));
+	}
+	if (r->failed || !fn)
+		return;
+	struct md_block block = {(uint8_t)t, (uint8_t)r->values[1], (uint8_t)r->values[2]};
+	if (fn(ctx, block, index) != 0)
+		r->stopped = true;
+}
+
+/*
+ * Lenient: the held-back blank lines turn out to lie among the placements
+ * (a non-blank line follows, or the input ends early). Each one that still
+ * falls within N is a placement line with no integers.
+ */
+static void blanks_flush(struct md_text_reader *r)
+{
+	for (unsigned long i = 0; i < r->blanks && !r->stopped; i++) {
+		if (r->blocks >= r->declared)
+			break;
+		r->blocks++;
+		text_fault(r, CODEC_E_SYNTAX, (unsigned)(r->blank_from + i), 0,
+			   "expected 3 integers, found 0");
+	}
+	r->blanks = 0;
+	r->blank_from = 0;
+}
+
+static void line_reset(struct md_text_reader *r)
+{
+	r->line_claimed = false;
+	r->line_bad = false;
+	r->ntokens = 0;
+	r->extra_column = 0;
+	r->ws_column = 0;
+	r->ws_bad_column = 0;
+	r->in_token = false;
+}
+
+/* The current line has ended (newline or end of input). */
+static void line_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
+{
+	if (r->in_token)
+		token_end(r);
+	if (r->opt.strict && r->ws_column && !r->stopped)
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column, "trailing whitespace");
+	if (r->stopped)
+		return;
+	if (r->line == 1) {
+		line_first_end(r);
+	} else if (r->opt.strict || r->line_claimed) {
+		line_block_end(r, fn, ctx);
+	} else if (r->have_n) {
+		/* lenient blank line: judged once we know what follows */
+		if (r->blanks == 0)
+			r->blank_from = r->line;
+		r->blanks++;
+	}
+}
+
+/* Lenient, first non-blank byte of a line after line 1: a placement or one too many. */
+static void line_claim(struct md_text_reader *r)
+{
+	r->line_claimed = true;
+	if (!r->have_n)
+		return;
+	if (r->blanks)
+		blanks_flush(r);
+	if (r->stopped || r->blocks < r->declared)
+		return;
+	text_fault(r, CODEC_E_SYNTAX, r->line, r->column, "more than %lu placement%s", r->declared,
+		   r->declared == 1 ? "" : "s");
+	r->done = true;
+}
+
+static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn, void *ctx)
+{
+	bool strict = r->opt.strict;
+
+	if (strict && r->have_n && r->line > r->declared + 1) {
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
+			   "expected the end of the input after line %lu", r->declared + 1);
+		r->done = true;
+		return;
+	}
+	if (c == '\n') {
+		line_end(r, fn, ctx);
+		line_reset(r);
+		r->line = saturating_inc(r->line);
+		r->column = 1;
+		return;
+	}
+
+	if (is_blank(c, strict)) {
+		if (r->in_token)
+			token_end(r);
+		if (strict && !r->stopped) {
+			if (!r->ws_column)
+				r->ws_column = r->column;
+			if (!r->ws_bad_column && (c == '\t' || r->column != r->ws_column))
+				r->ws_bad_column = r->column;
+		}
+	} else if (c == '\r') { /* strict only */
+		if (r->in_token)
+			token_end(r);
+		if (!r->stopped)
+			text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
+				   "unexpected carriage return (lines must end with \\n alone)");
+	} else {
+		if (!r->in_token) {
+			if (!strict && r->line > 1 && !r->line_claimed) {
+				line_claim(r);
+				if (r->done || r->stopped)
+					goto out;
+			}
+			if (strict && r->ws_column && !r->stopped) {
+				if (r->ntokens == 0)
+					text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column,
+						   "leading whitespace");
+				else if (r->ws_bad_column)
+					text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_bad_column,
+						   "expected a single space between integers");
+			}
+			r->ws_column = 0;
+			r->ws_bad_column = 0;
+			unsigned want = r->line == 1 ? 1 : 3;
+			if (r->ntokens == want)
+				r->extra_column = r->column;
+			token_start(r);
+		}
+		token_byte(r, c);
+	}
+out:
+	r->column = saturating_inc(r->column);
+}
+
+void md_text_init(struct md_text_reader *r, const struct md_read_options *opt,
+		  struct codec_error *err)
+{
+	memset(r, 0, sizeof *r);
+	if (opt)
+		r->opt = *opt;
+	r->err = err;
+	r->status = CODEC_OK;
+	r->line = 1;
+	r->column = 1;
+	line_reset(r);
+}
+
+enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_t len,
+			       md_block_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < len && !r->stopped && !r->done; i++)
+		text_byte(r, (unsigned char)data[i], fn, ctx);
+	return r->status;
+}
+
+enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void *ctx)
+{
+	if (r->stopped || r->done)
+		goto out;
+	bool partial = r->column > 1;
+	if (partial || r->line == 1) {
+		/* The last line had no newline (or the input was empty). */
+		line_end(r, fn, ctx);
+		if (partial && r->opt.strict && !r->stopped)
+			text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
+				   "missing newline at the end of the input");
+		line_reset(r);
+		r->line = saturating_inc(r->line);
+		r->column = 1;
+	}
+	if (r->stopped || !r->have_n || r->blocks >= r->declared)
+		goto out;
+	unsigned at = r->blanks ? r->blank_from : r->line;
+	text_fault(r, CODEC_E_SYNTAX, at, 0, "expected %lu placement%s, found %lu", r->declared,
+		   r->declared == 1 ? "" : "s", r->blocks);
+out:
+	r->done = true;
+	return r->status;
+}
+
+int md_text_result(const struct md_game *game, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%" PRIu64 "\n%u\n", game->score, md_tiles(game));
+}

@@ -1,0 +1,969 @@
+/*
+ * Unit tests of the Monomino-Domino codecs (md_codec.h): the JSON case
+ * reader, the Baekjoon text push parser in its lenient and strict modes,
+ * the result writers, and the data-driven cases of
+ * tests/cases/monomino-domino (run from the repository root).
+ *
+ * Expected statuses, locations and texts are the contract's; expected
+ * answers come from the problem statement or are worked out by hand.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/md_codec.h"
+#include "codec/problem.h"
+
+#define CASES_DIR	   "tests/cases/monomino-domino"
+#define DEFAULT_MAX_BLOCKS 1000000ul /* the server's default --max-blocks */
+#define MAX_FAULTS	   12
+
+/* ---- collecting what a decoder hands out -------------------------------- */
+
+struct sink {
+	size_t n;	   /* blocks received */
+	size_t stop_after; /* ask to stop after this many; 0: never */
+	struct md_block blocks[64];
+	unsigned long index[64];
+	struct md_game game; /* every block played */
+	bool index_ok;	     /* indexes were 0, 1, 2, ... */
+};
+
+static void sink_init(struct sink *s, size_t stop_after)
+{
+	memset(s, 0, sizeof *s);
+	s->stop_after = stop_after;
+	s->index_ok = true;
+	md_init(&s->game);
+}
+
+static int sink_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct sink *s = ctx;
+	if (index != s->n)
+		s->index_ok = false;
+	if (s->n < 64) {
+		s->blocks[s->n] = block;
+		s->index[s->n] = index;
+	}
+	s->n++;
+	md_place(&s->game, block);
+	return s->stop_after && s->n >= s->stop_after;
+}
+
+struct want_fault {
+	const char *pointer; /* JSON cases */
+	unsigned line;	     /* text cases */
+	unsigned column;
+	const char *detail;
+};
+
+static void assert_faults(const struct codec_error *err, const struct want_fault *want,
+			  const char *name)
+{
+	unsigned n = 0;
+	while (n < MAX_FAULTS && (want[n].pointer || want[n].line))
+		n++;
+	if (err->nfaults != n) {
+		for (unsigned i = 0; i < err->nfaults; i++)
+			print_message("  got %s line %u column %u: %s\n", err->faults[i].pointer,
+				      err->faults[i].line, err->faults[i].column,
+				      err->faults[i].detail);
+		fail_msg("%s: %u faults, want %u", name, err->nfaults, n);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct codec_fault *f = &err->faults[i];
+		const struct want_fault *w = &want[i];
+		bool ok = strcmp(f->detail, w->detail) == 0 && f->line == w->line &&
+			  f->column == w->column &&
+			  strcmp(f->pointer, w->pointer ? w->pointer : "") == 0;
+		if (!ok)
+			fail_msg("%s: fault %u is '%s' line %u column %u: %s; want '%s' line %u "
+				 "column %u: %s",
+				 name, i, f->pointer, f->line, f->column, f->detail,
+				 w->pointer ? w->pointer : "", w->line, w->column, w->detail);
+	}
+}
+
+/* ---- the text reader ------------------------------------------------------- */
+
+struct text_case {
+	const char *name;
+	const char *input;
+	bool strict;
+	bool collect;
+	unsigned long max_blocks; /* 0: the server default */
+	enum codec_status status;
+	size_t blocks; /* handed to the callback */
+	struct want_fault faults[MAX_FAULTS];
+};
+
+#define SYN CODEC_E_SYNTAX
+#define INV CODEC_E_INVALID
+
+static const struct text_case text_cases[] = {
+    /* lenient, accepted */
+    {"example 7", "8\n1 1 1\n2 3 0\n3 2 2\n3 2 3\n3 1 3\n2 0 0\n3 2 0\n3 1 2\n", .blocks = 8},
+    {"CRLF", "2\r\n1 1 1\r\n2 3 0\r\n", .blocks = 2},
+    {"tabs, runs of blanks, no final newline", " 2 \n\t1\t1  1\n2 3 0", .blocks = 2},
+    {"blank and whitespace lines after the last", "1\n1 1 1\n\n \t \n\r\n\n", .blocks = 1},
+    {"N = 0", "0\n", .blocks = 0},
+    {"N = 0 without newline", "0", .blocks = 0},
+    {"N = 0 and blank lines", "0\n\n\n", .blocks = 0},
+    {"'+', leading zeros and -0", "+1\n01 +1 -0\n", .blocks = 1},
+    /* lenient, first fault wins */
+    {"empty input", "", .status = SYN,
+     .faults = {{NULL, 1, 0, "expected N, the number of placements"}}},
+    {"blank line 1", "\n1 1 1\n", .status = SYN,
+     .faults = {{NULL, 1, 0, "expected N, the number of placements"}}},
+    {"whitespace line 1", "  \t\n", .status = SYN,
+     .faults = {{NULL, 1, 0, "expected N, the number of placements"}}},
+    {"N not an integer", "abc\n", .status = SYN,
+     .faults = {{NULL, 1, 1, "expected an integer, found 'abc'"}}},
+    {"N with a decimal point", " 1.0\n1 1 1\n", .status = SYN,
+     .faults = {{NULL, 1, 2, "expected an integer, found '1.0'"}}},
+    {"two integers on line 1", "3 4\n", .status = SYN,
+     .faults = {{NULL, 1, 3, "expected 1 integer, found 2"}}},
+    {"N negative", "-1\n", .status = INV, .faults = {{NULL, 1, 1, "N must be 0 or more"}}},
+    {"N over max_blocks", "5\n", .max_blocks = 4, .status = INV,
+     .faults = {{NULL, 1, 1, "too many blocks: more than the limit of 4"}}},
+    {"N far over any limit", "  99999999999999999999999999\n", .status = INV,
+     .faults = {{NULL, 1, 3, "too many blocks: more than the limit of 1000000"}}},
+    {"two integers", "2\n1 1\n", .status = SYN,
+     .faults = {{NULL, 2, 0, "expected 3 integers, found 2"}}},
+    {"four integers", "1\n1 1 1 1\n", .status = SYN,
+     .faults = {{NULL, 2, 7, "expected 3 integers, found 4"}}},
+    {"a letter", "1\n1 x 1\n", .status = SYN,
+     .faults = {{NULL, 2, 3, "expected an integer, found 'x'"}}},
+    {"a sign alone", "1\n1 - 1\n", .status = SYN,
+     .faults = {{NULL, 2, 3, "expected an integer, found '-'"}}},
+    {"a sign inside", "1\n1 1-1 1\n", .status = SYN,
+     .faults = {{NULL, 2, 3, "expected an integer, found '1-1'"}}},
+    {"bad token before a short line", "1\n1 x\n", .status = SYN,
+     .faults = {{NULL, 2, 3, "expected an integer, found 'x'"}}},
+    {"fewer lines", "3\n1 1 1\n", .status = SYN, .blocks = 1,
+     .faults = {{NULL, 3, 0, "expected 3 placements, found 1"}}},
+    {"fewer lines, no final newline", "3\n1 1 1", .status = SYN, .blocks = 1,
+     .faults = {{NULL, 3, 0, "expected 3 placements, found 1"}}},
+    {"N but no lines", "1", .status = SYN,
+     .faults = {{NULL, 2, 0, "expected 1 placement, found 0"}}},
+    {"fewer lines, blank lines at the end", "2\n1 1 1\n\n\n", .status = SYN, .blocks = 1,
+     .faults = {{NULL, 3, 0, "expected 2 placements, found 1"}}},
+    {"a blank line among the placements", "2\n\n1 1 1\n", .status = SYN,
+     .faults = {{NULL, 2, 0, "expected 3 integers, found 0"}}},
+    {"an extra line", "1\n1 1 1\n2 0 0\n", .status = SYN, .blocks = 1,
+     .faults = {{NULL, 3, 1, "more than 1 placement"}}},
+    {"an extra line after blank lines", "1\n1 1 1\n\n  2 0 0\n", .status = SYN, .blocks = 1,
+     .faults = {{NULL, 4, 3, "more than 1 placement"}}},
+    {"an extra line of garbage", "2\n1 1 1\n1 1 1\nxyz", .status = SYN, .blocks = 2,
+     .faults = {{NULL, 4, 1, "more than 2 placements"}}},
+    {"a line when N = 0", "0\n\nx\n", .status = SYN,
+     .faults = {{NULL, 3, 1, "more than 0 placements"}}},
+    {"t = 4", "1\n4 0 0\n", .status = INV, .faults = {{NULL, 2, 1, "t must be 1, 2 or 3"}}},
+    {"t = 0", "1\n0 0 0\n", .status = INV, .faults = {{NULL, 2, 1, "t must be 1, 2 or 3"}}},
+    {"vertical domino at x = 3", "1\n3 3 0\n", .status = INV,
+     .faults = {{NULL, 2, 3, "x must be 0..2 for a vertical domino (t = 3)"}}},
+    {"x = 4", "1\n1 4 0\n", .status = INV, .faults = {{NULL, 2, 3, "x must be 0..3"}}},
+    {"horizontal domino at y = 3", "1\n2 0 3\n", .status = INV,
+     .faults = {{NULL, 2, 5, "y must be 0..2 for a horizontal domino (t = 2)"}}},
+    {"y = -1", "1\n1 0 -1\n", .status = INV, .faults = {{NULL, 2, 5, "y must be 0..3"}}},
+    {"columns count tabs as one byte", "1\n1\t\t0  9\n", .status = INV,
+     .faults = {{NULL, 2, 7, "y must be 0..3"}}},
+    {"a huge x", "1\n1 123456789012345678901234567890 0\n", .status = INV,
+     .faults = {{NULL, 2, 3, "x must be 0..3"}}},
+    {"blocks before the fault are handed on", "3\n1 1 1\n2 0 0\n9 9 9\n", .status = INV,
+     .blocks = 2, .faults = {{NULL, 4, 1, "t must be 1, 2 or 3"}}},
+    {"x is reported before y", "1\n1 9 9\n", .status = INV,
+     .faults = {{NULL, 2, 3, "x must be 0..3"}}},
+    {"non-ASCII and control bytes are escaped", "1\n1 \xC3\xA9\x01 1\n", .status = SYN,
+     .faults = {{NULL, 2, 3, "expected an integer, found '\\xC3\\xA9\\x01'"}}},
+    {"a long token is cut short", "1\n1 abcdefghijklmnopqrstuvwxyz 1\n", .status = SYN,
+     .faults = {{NULL, 2, 3, "expected an integer, found 'abcdefghijklmnop...'"}}},
+    /* lenient, collecting */
+    {"lenient collects every fault", "3\n1 9 1\nx 1 1\n4 4 4\n", .collect = true, .status = INV,
+     .faults = {{NULL, 2, 3, "x must be 0..3"},
+		{NULL, 3, 1, "expected an integer, found 'x'"},
+		{NULL, 4, 1, "t must be 1, 2 or 3"},
+		{NULL, 4, 3, "x must be 0..3"},
+		{NULL, 4, 5, "y must be 0..3"}}},
+    {"lenient collects blank lines among the placements", "3\n\n\n1 1 1\n", .collect = true,
+     .status = SYN,
+     .faults = {{NULL, 2, 0, "expected 3 integers, found 0"},
+		{NULL, 3, 0, "expected 3 integers, found 0"}}},
+    {"lenient with a bad N checks the lines' form only", "x\n1 1\n\n1 1 1\n9 0 0\n",
+     .collect = true, .status = SYN,
+     .faults = {{NULL, 1, 1, "expected an integer, found 'x'"},
+		{NULL, 2, 0, "expected 3 integers, found 2"},
+		{NULL, 5, 1, "t must be 1, 2 or 3"}}},
+    /* strict */
+    {"strict, accepted", "2\n1 1 1\n2 0 0\n", .strict = true, .collect = true, .blocks = 2},
+    {"strict N = 0", "0\n", .strict = true, .collect = true, .status = INV,
+     .faults = {{NULL, 1, 1, "N must be 1..10000"}}},
+    {"strict N = 10001", "10001\n", .strict = true, .collect = true, .status = INV,
+     .faults = {{NULL, 1, 1, "N must be 1..10000"}}},
+    {"strict empty input", "", .strict = true, .collect = true, .status = SYN,
+     .faults = {{NULL, 1, 0, "expected N, the number of placements"}}},
+    {"strict leading whitespace", "1\n 1 1 1\n", .strict = true, .collect = true, .status = SYN,
+     .faults = {{NULL, 2, 1, "leading whitespace"}}},
+    {"strict tab", "1\n1\t1 1\n", .strict = true, .collect = true, .status = SYN,
+     .faults = {{NULL, 2, 2, "expected a single space between integers"}}},
+    {"strict two spaces", "1\n1 1  1\n", .strict = true, .collect = true, .status = SYN,
+     .faults = {{NULL, 2, 5, "expected a single space between integers"}}},
+    {"strict trailing space", "1 \n1 1 1\n", .strict = true, .collect = true, .status = SYN,
+     .faults = {{NULL, 1, 2, "trailing whitespace"}}},
+    {"strict missing final newline", "1\n1 1 1", .strict = true, .collect = true, .status = SYN,
+     .blocks = 1, .faults = {{NULL, 2, 6, "missing newline at the end of the input"}}},
+    {"strict blank line after the last", "1\n1 1 1\n\n", .strict = true, .collect = true,
+     .status = SYN, .blocks = 1,
+     .faults = {{NULL, 3, 1, "expected the end of the input after line 2"}}},
+    {"strict extra line", "1\n1 1 1\n2 0 0\n1 1 1\n", .strict = true, .collect = true,
+     .status = SYN, .blocks = 1,
+     .faults = {{NULL, 3, 1, "expected the end of the input after line 2"}}},
+    {"strict blank line among the placements", "2\n1 1 1\n\n", .strict = true, .collect = true,
+     .status = SYN, .blocks = 1, .faults = {{NULL, 3, 0, "expected 3 integers, found 0"}}},
+    {"strict collects several faults at once", "3\r\n1  1 1 \n01 +1 -0\n", .strict = true,
+     .collect = true, .status = SYN,
+     .faults = {{NULL, 1, 2, "unexpected carriage return (lines must end with \\n alone)"},
+		{NULL, 2, 3, "expected a single space between integers"},
+		{NULL, 2, 7, "trailing whitespace"},
+		{NULL, 3, 1, "expected an integer without '+', leading zeros or '-0', found '01'"},
+		{NULL, 3, 4, "expected an integer without '+', leading zeros or '-0', found '+1'"},
+		{NULL, 3, 7, "expected an integer without '+', leading zeros or '-0', found '-0'"},
+		{NULL, 4, 0, "expected 3 placements, found 2"}}},
+    {"strict collects every value fault of a line", "2\n4 4 4\n1 1\n", .strict = true,
+     .collect = true, .status = INV,
+     .faults = {{NULL, 2, 1, "t must be 1, 2 or 3"},
+		{NULL, 2, 3, "x must be 0..3"},
+		{NULL, 2, 5, "y must be 0..3"},
+		{NULL, 3, 0, "expected 3 integers, found 2"}}},
+    {"strict, first fault wins when not collecting", "1\n 1  1 1 \n", .strict = true, .status = SYN,
+     .faults = {{NULL, 2, 1, "leading whitespace"}}},
+    {"strict with a bad N still checks every line", "0\n1 1\n\n", .strict = true, .collect = true,
+     .status = INV,
+     .faults = {{NULL, 1, 1, "N must be 1..10000"},
+		{NULL, 2, 0, "expected 3 integers, found 2"},
+		{NULL, 3, 0, "expected 3 integers, found 0"}}},
+};
+
+enum chunking { WHOLE, BYTES, RANDOM };
+
+struct text_run {
+	enum codec_status fed;	    /* last md_text_feed() answer */
+	enum codec_status finished; /* md_text_finish() answer */
+	struct codec_error err;
+	struct sink sink;
+};
+
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static void text_run(struct text_run *run, const char *input, size_t len,
+		     const struct md_read_options *opt, bool collect, enum chunking how,
+		     uint64_t seed, size_t stop_after)
+{
+	struct md_text_reader r;
+	codec_error_init(&run->err, collect ? CODEC_FAULTS_MAX : 1);
+	sink_init(&run->sink, stop_after);
+	md_text_init(&r, opt, &run->err);
+	run->fed = CODEC_OK;
+	for (size_t at = 0; at < len;) {
+		size_t n = len - at;
+		if (how == BYTES)
+			n = 1;
+		else if (how == RANDOM)
+			n = 1 + (size_t)(rng_next(&seed) % 7);
+		if (n > len - at)
+			n = len - at;
+		run->fed = md_text_feed(&r, input + at, n, sink_block, &run->sink);
+		at += n;
+	}
+	/* feeding nothing changes nothing */
+	md_text_feed(&r, input, 0, sink_block, &run->sink);
+	run->finished = md_text_finish(&r, sink_block, &run->sink);
+}
+
+static void assert_same_runs(const struct text_run *a, const struct text_run *b, const char *name)
+{
+	if (a->finished != b->finished || a->sink.n != b->sink.n ||
+	    a->err.nfaults != b->err.nfaults || a->err.status != b->err.status)
+		fail_msg("%s: chunked run differs", name);
+	assert_string_equal(a->err.detail, b->err.detail);
+	for (unsigned i = 0; i < a->err.nfaults; i++) {
+		assert_int_equal(a->err.faults[i].line, b->err.faults[i].line);
+		assert_int_equal(a->err.faults[i].column, b->err.faults[i].column);
+		assert_string_equal(a->err.faults[i].detail, b->err.faults[i].detail);
+	}
+	for (size_t i = 0; i < a->sink.n && i < 64; i++) {
+		assert_memory_equal(&a->sink.blocks[i], &b->sink.blocks[i],
+				    sizeof(struct md_block));
+	}
+}
+
+static void md_text_should_answer_each_case_of_the_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof text_cases / sizeof text_cases[0]; i++) {
+		const struct text_case *c = &text_cases[i];
+		struct md_read_options opt = {c->max_blocks ? c->max_blocks : DEFAULT_MAX_BLOCKS,
+					      c->strict};
+		struct text_run run;
+		text_run(&run, c->input, strlen(c->input), &opt, c->collect, WHOLE, 0, 0);
+		if (run.finished != c->status)
+			fail_msg("%s: status %d, want %d", c->name, (int)run.finished,
+				 (int)c->status);
+		if (run.sink.n != c->blocks)
+			fail_msg("%s: %zu blocks, want %zu", c->name, run.sink.n, c->blocks);
+		assert_true(run.sink.index_ok);
+		assert_faults(&run.err, c->faults, c->name);
+		assert_int_equal(run.err.dropped, 0);
+	}
+}
+
+static void md_text_should_not_care_where_the_chunks_end(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof text_cases / sizeof text_cases[0]; i++) {
+		const struct text_case *c = &text_cases[i];
+		struct md_read_options opt = {c->max_blocks ? c->max_blocks : DEFAULT_MAX_BLOCKS,
+					      c->strict};
+		size_t len = strlen(c->input);
+		struct text_run whole, part;
+		text_run(&whole, c->input, len, &opt, c->collect, WHOLE, 0, 0);
+		text_run(&part, c->input, len, &opt, c->collect, BYTES, 0, 0);
+		assert_same_runs(&whole, &part, c->name);
+		for (uint64_t seed = 1; seed <= 25; seed++) {
+			text_run(&part, c->input, len, &opt, c->collect, RANDOM, seed, 0);
+			assert_same_runs(&whole, &part, c->name);
+		}
+	}
+}
+
+static void md_text_should_read_the_public_example_whatever_the_chunks(void **state)
+{
+	(void)state;
+	static const char input[] =
+	    "8\r\n1 1 1\r\n2 3 0\r\n3 2 2\r\n3 2 3\r\n3 1 3\r\n2 0 0\r\n3 2 0\r\n3 1 2";
+	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	for (int how = WHOLE; how <= RANDOM; how++) {
+		for (uint64_t seed = 1; seed <= (how == RANDOM ? 50u : 1u); seed++) {
+			struct text_run run;
+			text_run(&run, input, sizeof input - 1, &opt, false, (enum chunking)how,
+				 seed, 0);
+			assert_int_equal(run.finished, CODEC_OK);
+			assert_int_equal(run.sink.n, 8);
+			assert_int_equal(run.sink.game.score, 2);
+			assert_int_equal(md_tiles(&run.sink.game), 15);
+			assert_int_equal(run.sink.blocks[7].t, 3);
+			assert_int_equal(run.sink.blocks[7].x, 1);
+			assert_int_equal(run.sink.blocks[7].y, 2);
+		}
+	}
+}
+
+static void md_text_should_read_lines_longer_than_any_buffer(void **state)
+{
+	(void)state;
+	size_t pad = 100000;
+	char *buf = malloc(pad + 64);
+	if (!buf) {
+		fail_msg("out of memory");
+		return;
+	}
+	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct text_run run;
+
+	/* blanks before the integers: fine in lenient mode */
+	memcpy(buf, "1\n", 2);
+	memset(buf + 2, ' ', pad);
+	memcpy(buf + 2 + pad, "1 1 1\n", 6);
+	text_run(&run, buf, pad + 8, &opt, false, RANDOM, 7, 0);
+	assert_int_equal(run.finished, CODEC_OK);
+	assert_int_equal(run.sink.n, 1);
+
+	/* a huge token of letters: an error naming a cut-short token */
+	memcpy(buf, "1\n1 ", 4);
+	memset(buf + 4, 'a', pad);
+	memcpy(buf + 4 + pad, " 1\n", 3);
+	text_run(&run, buf, pad + 7, &opt, false, WHOLE, 0, 0);
+	assert_int_equal(run.finished, CODEC_E_SYNTAX);
+	assert_int_equal(run.err.faults[0].line, 2);
+	assert_int_equal(run.err.faults[0].column, 3);
+	assert_string_equal(run.err.faults[0].detail,
+			    "expected an integer, found 'aaaaaaaaaaaaaaaa...'");
+
+	/* a huge number of digits: an integer out of range */
+	memcpy(buf, "1\n1 1 ", 6);
+	memset(buf + 6, '7', pad);
+	memcpy(buf + 6 + pad, "\n", 1);
+	text_run(&run, buf, pad + 7, &opt, false, BYTES, 0, 0);
+	assert_int_equal(run.finished, CODEC_E_INVALID);
+	assert_int_equal(run.err.faults[0].column, 5);
+	assert_string_equal(run.err.faults[0].detail, "y must be 0..3");
+
+	/* strict: the column of a fault far along a line */
+	memcpy(buf, "1\n1 1 1", 7);
+	memset(buf + 7, ' ', pad);
+	memcpy(buf + 7 + pad, "\n", 1);
+	text_run(&run, buf, pad + 8, &(struct md_read_options){0, true}, true, WHOLE, 0, 0);
+	assert_int_equal(run.err.nfaults, 1);
+	assert_int_equal(run.err.faults[0].column, 6);
+	assert_string_equal(run.err.faults[0].detail, "trailing whitespace");
+	free(buf);
+}
+
+static void md_text_should_take_a_nul_byte_as_a_bad_character(void **state)
+{
+	(void)state;
+	static const char input[] = "1\n1 \0 1\n";
+	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct text_run run;
+	text_run(&run, input, sizeof input - 1, &opt, false, WHOLE, 0, 0);
+	assert_int_equal(run.finished, CODEC_E_SYNTAX);
+	assert_string_equal(run.err.faults[0].detail, "expected an integer, found '\\x00'");
+	assert_int_equal(run.err.faults[0].column, 3);
+}
+
+static void md_text_should_stop_reading_when_the_callback_asks(void **state)
+{
+	(void)state;
+	static const char input[] = "5\n1 1 1\n1 1 1\n1 1 1\n9 9 9\n";
+	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	for (int how = WHOLE; how <= BYTES; how++) {
+		struct text_run run;
+		text_run(&run, input, sizeof input - 1, &opt, false, (enum chunking)how, 0, 2);
+		assert_int_equal(run.finished, CODEC_OK);
+		assert_int_equal(run.fed, CODEC_OK);
+		assert_int_equal(run.sink.n, 2);
+		assert_false(codec_error_is_set(&run.err));
+	}
+}
+
+static void md_text_should_report_its_status_without_an_error_struct(void **state)
+{
+	(void)state;
+	struct md_text_reader r;
+	struct sink s;
+	sink_init(&s, 0);
+	md_text_init(&r, NULL, NULL);
+	assert_int_equal(md_text_feed(&r, "2\n1 1 1\n5 0 0\n1 1 1\n", 20, sink_block, &s),
+			 CODEC_E_INVALID);
+	assert_int_equal(md_text_finish(&r, sink_block, &s), CODEC_E_INVALID);
+	assert_int_equal(s.n, 1);
+
+	md_text_init(&r, NULL, NULL);
+	assert_int_equal(md_text_feed(&r, "2\n", 2, NULL, NULL), CODEC_OK);
+	assert_int_equal(md_text_finish(&r, NULL, NULL), CODEC_E_SYNTAX);
+	/* finishing twice adds nothing */
+	assert_int_equal(md_text_finish(&r, NULL, NULL), CODEC_E_SYNTAX);
+}
+
+static void md_text_should_count_the_faults_that_did_not_fit(void **state)
+{
+	(void)state;
+	/* 150 lines of three faults each */
+	size_t size = 8 + 150 * 6;
+	char *buf = malloc(size);
+	if (!buf) {
+		fail_msg("out of memory");
+		return;
+	}
+	size_t len = (size_t)snprintf(buf, size, "150\n");
+	for (int i = 0; i < 150; i++)
+		len += (size_t)snprintf(buf + len, size - len, "9 9 9\n");
+	struct text_run run;
+	text_run(&run, buf, len, &(struct md_read_options){0, true}, true, WHOLE, 0, 0);
+	assert_int_equal(run.finished, CODEC_E_INVALID);
+	assert_int_equal(run.err.nfaults, CODEC_FAULTS_MAX);
+	assert_int_equal(run.err.dropped, 450 - CODEC_FAULTS_MAX);
+	assert_int_equal(run.sink.n, 0);
+	free(buf);
+}
+
+static void md_text_should_write_the_baekjoon_output(void **state)
+{
+	(void)state;
+	struct md_game g;
+	char buf[64];
+	md_init(&g);
+	assert_int_equal(md_text_result(&g, buf, sizeof buf), 4);
+	assert_string_equal(buf, "0\n0\n");
+	static const int moves[8][3] = {{1, 1, 1}, {2, 3, 0}, {3, 2, 2}, {3, 2, 3},
+					{3, 1, 3}, {2, 0, 0}, {3, 2, 0}, {3, 1, 2}};
+	for (int i = 0; i < 8; i++)
+		md_place(&g, (struct md_block){(uint8_t)moves[i][0], (uint8_t)moves[i][1],
+					       (uint8_t)moves[i][2]});
+	assert_int_equal(md_text_result(&g, buf, sizeof buf), 5);
+	assert_string_equal(buf, "2\n15\n");
+	/* too small: cut short, the full length is still returned */
+	assert_int_equal(md_text_result(&g, buf, 3), 5);
+	assert_string_equal(buf, "2\n");
+}
+
+/* ---- the JSON reader ---------------------------------------------------------- */
+
+struct json_case {
+	const char *name;
+	const char *json;
+	const char *pointer; /* of the case; NULL: "" */
+	bool strict;
+	bool collect;
+	unsigned long max_blocks; /* 0: the server default */
+	enum codec_status status;
+	size_t blocks;
+	struct want_fault faults[MAX_FAULTS];
+};
+
+#define UNKNOWN_CASE  "unknown member (expected \"blocks\" or \"trace\")"
+#define UNKNOWN_BLOCK "unknown member (expected \"t\", \"x\" and \"y\")"
+
+static const struct json_case json_cases[] = {
+    {"array and object forms", "{\"blocks\": [[1, 1, 1], {\"t\": 2, \"x\": 3, \"y\": 0}]}",
+     .blocks = 2},
+    {"members in any order", "{\"blocks\": [{\"y\": 2, \"x\": 0, \"t\": 3}], \"trace\": true}",
+     .blocks = 1},
+    {"no blocks", "{\"blocks\": [], \"trace\": false}", .blocks = 0},
+    {"not an object", "[[1, 1, 1]]", .status = INV,
+     .faults = {{"", 0, 0, "expected an object {\"blocks\": [...]}"}}},
+    {"missing blocks", "{}", .status = INV, .faults = {{"/blocks", 0, 0, "required"}}},
+    {"blocks not an array", "{\"blocks\": {}}", .status = INV,
+     .faults = {{"/blocks", 0, 0, "must be an array"}}},
+    {"unknown member", "{\"blocks\": [], \"foo\": 1}", .status = INV,
+     .faults = {{"/foo", 0, 0, UNKNOWN_CASE}}},
+    {"unknown member escaped", "{\"a/b~c\": 1, \"blocks\": []}", .status = INV,
+     .faults = {{"/a~1b~0c", 0, 0, UNKNOWN_CASE}}},
+    {"trace not a boolean", "{\"blocks\": [], \"trace\": 1}", .status = INV,
+     .faults = {{"/trace", 0, 0, "trace must be true or false"}}},
+    {"t = 4", "{\"blocks\": [[4, 0, 0]]}", .status = INV,
+     .faults = {{"/blocks/0/0", 0, 0, "t must be 1, 2 or 3"}}},
+    {"vertical domino at x = 3", "{\"blocks\": [[1, 1, 1], [3, 3, 0]]}", .status = INV, .blocks = 1,
+     .faults = {{"/blocks/1/1", 0, 0, "x must be 0..2 for a vertical domino (t = 3)"}}},
+    {"horizontal domino at y = 3", "{\"blocks\": [[2, 0, 3]]}", .status = INV,
+     .faults = {{"/blocks/0/2", 0, 0, "y must be 0..2 for a horizontal domino (t = 2)"}}},
+    {"object form x = 4", "{\"blocks\": [{\"t\": 1, \"x\": 4, \"y\": 0}]}", .status = INV,
+     .faults = {{"/blocks/0/x", 0, 0, "x must be 0..3"}}},
+    {"object form y = -1", "{\"blocks\": [{\"t\": 1, \"x\": 0, \"y\": -1}]}", .status = INV,
+     .faults = {{"/blocks/0/y", 0, 0, "y must be 0..3"}}},
+    {"x before y", "{\"blocks\": [[1, 9, 9]]}", .status = INV,
+     .faults = {{"/blocks/0/1", 0, 0, "x must be 0..3"}}},
+    {"a real", "{\"blocks\": [[1.5, 0, 0]]}", .status = INV,
+     .faults = {{"/blocks/0/0", 0, 0, "t must be an integer"}}},
+    {"a real with no fraction", "{\"blocks\": [[1, 1.0, 0]]}", .status = INV,
+     .faults = {{"/blocks/0/1", 0, 0, "x must be an integer"}}},
+    {"a string", "{\"blocks\": [[1, \"1\", 0]]}", .status = INV,
+     .faults = {{"/blocks/0/1", 0, 0, "x must be an integer"}}},
+    {"a boolean", "{\"blocks\": [[1, 0, true]]}", .status = INV,
+     .faults = {{"/blocks/0/2", 0, 0, "y must be an integer"}}},
+    {"a null", "{\"blocks\": [{\"t\": null, \"x\": 0, \"y\": 0}]}", .status = INV,
+     .faults = {{"/blocks/0/t", 0, 0, "t must be an integer"}}},
+    {"two values", "{\"blocks\": [[1, 1]]}", .status = INV,
+     .faults = {{"/blocks/0", 0, 0, "expected 3 integers [t, x, y], found 2 values"}}},
+    {"one value", "{\"blocks\": [[1]]}", .status = INV,
+     .faults = {{"/blocks/0", 0, 0, "expected 3 integers [t, x, y], found 1 value"}}},
+    {"a number for a block", "{\"blocks\": [5]}", .status = INV,
+     .faults = {{"/blocks/0", 0, 0, "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}"}}},
+    {"missing y", "{\"blocks\": [[1, 1, 1], {\"t\": 1, \"x\": 0}]}", .status = INV, .blocks = 1,
+     .faults = {{"/blocks/1/y", 0, 0, "required"}}},
+    {"unknown block member", "{\"blocks\": [{\"t\": 1, \"x\": 0, \"y\": 0, \"z\": 0}]}",
+     .status = INV, .faults = {{"/blocks/0/z", 0, 0, UNKNOWN_BLOCK}}},
+    {"too many blocks", "{\"blocks\": [[1, 1, 1], [1, 1, 1], [1, 1, 1]]}", .max_blocks = 2,
+     .status = INV, .faults = {{"/blocks", 0, 0, "too many blocks: more than the limit of 2"}}},
+    {"exactly max_blocks", "{\"blocks\": [[1, 1, 1], [1, 1, 1]]}", .max_blocks = 2, .blocks = 2},
+    {"inside a batch", "{\"blocks\": [[0, 0, 0]]}", .pointer = "/cases/3", .status = INV,
+     .faults = {{"/cases/3/blocks/0/0", 0, 0, "t must be 1, 2 or 3"}}},
+    {"strict, no blocks", "{\"blocks\": []}", .strict = true, .collect = true, .status = INV,
+     .faults = {{"/blocks", 0, 0, "expected 1..10000 blocks, found 0"}}},
+    {"strict, accepted", "{\"blocks\": [[3, 2, 3]]}", .strict = true, .collect = true, .blocks = 1},
+    {"collects every fault",
+     "{\"foo\": 1, \"bar\": 2, \"blocks\": [[0, 9, 9], {\"t\": 1, \"q\": 1}, \"x\", [1, 1, 1], "
+     "[1.5, \"a\", 0]], \"trace\": \"yes\"}",
+     .collect = true, .status = INV,
+     .faults = {{"/foo", 0, 0, UNKNOWN_CASE},
+		{"/bar", 0, 0, UNKNOWN_CASE},
+		{"/trace", 0, 0, "trace must be true or false"},
+		{"/blocks/0/0", 0, 0, "t must be 1, 2 or 3"},
+		{"/blocks/0/1", 0, 0, "x must be 0..3"},
+		{"/blocks/0/2", 0, 0, "y must be 0..3"},
+		{"/blocks/1/q", 0, 0, UNKNOWN_BLOCK},
+		{"/blocks/1/x", 0, 0, "required"},
+		{"/blocks/1/y", 0, 0, "required"},
+		{"/blocks/2", 0, 0, "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}"},
+		{"/blocks/4/0", 0, 0, "t must be an integer"},
+		{"/blocks/4/1", 0, 0, "x must be an integer"}}},
+    {"collects the limit and the blocks", "{\"blocks\": [[1, 1, 1], [1, 1, 9], [2, 0, 3]]}",
+     .collect = true, .max_blocks = 2, .status = INV,
+     .faults = {{"/blocks", 0, 0, "too many blocks: more than the limit of 2"},
+		{"/blocks/1/2", 0, 0, "y must be 0..3"},
+		{"/blocks/2/2", 0, 0, "y must be 0..2 for a horizontal domino (t = 2)"}}},
+};
+
+static enum codec_status json_run(const char *text, const char *pointer,
+				  const struct md_read_options *opt, bool collect,
+				  struct codec_error *err, struct sink *sink, size_t stop_after)
+{
+	json_error_t jerr;
+	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		fail_msg("bad JSON in a test: %s: %s", text, jerr.text);
+	codec_error_init(err, collect ? CODEC_FAULTS_MAX : 1);
+	sink_init(sink, stop_after);
+	enum codec_status st =
+	    md_json_read(root, pointer ? pointer : "", opt, err, sink_block, sink);
+	json_decref(root);
+	return st;
+}
+
+static void md_json_should_answer_each_case_of_the_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof json_cases / sizeof json_cases[0]; i++) {
+		const struct json_case *c = &json_cases[i];
+		struct md_read_options opt = {c->max_blocks ? c->max_blocks : DEFAULT_MAX_BLOCKS,
+					      c->strict};
+		struct codec_error err;
+		struct sink sink;
+		enum codec_status st =
+		    json_run(c->json, c->pointer, &opt, c->collect, &err, &sink, 0);
+		if (st != c->status)
+			fail_msg("%s: status %d, want %d", c->name, (int)st, (int)c->status);
+		if (sink.n != c->blocks)
+			fail_msg("%s: %zu blocks, want %zu", c->name, sink.n, c->blocks);
+		assert_true(sink.index_ok);
+		assert_faults(&err, c->faults, c->name);
+		assert_int_equal(err.dropped, 0);
+		assert_int_equal(err.status, c->status);
+	}
+}
+
+static void md_json_should_hand_on_the_blocks_it_read(void **state)
+{
+	(void)state;
+	struct codec_error err;
+	struct sink sink;
+	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	assert_int_equal(json_run("{\"blocks\": [[1, 1, 1], {\"t\": 2, \"x\": 3, \"y\": 0}, "
+				  "[3, 2, 3]]}",
+				  "", &opt, false, &err, &sink, 0),
+			 CODEC_OK);
+	assert_int_equal(sink.n, 3);
+	struct md_block want[3] = {{1, 1, 1}, {2, 3, 0}, {3, 2, 3}};
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(sink.blocks[i].t, want[i].t);
+		assert_int_equal(sink.blocks[i].x, want[i].x);
+		assert_int_equal(sink.blocks[i].y, want[i].y);
+		assert_int_equal(sink.index[i], i);
+	}
+}
+
+static void md_json_should_check_the_baekjoon_limit_in_strict_mode(void **state)
+{
+	(void)state;
+	json_t *blocks = json_array();
+	for (int i = 0; i < MD_BAEKJOON_MAX_N; i++)
+		json_array_append_new(blocks, json_pack("[iii]", 1, 0, 0));
+	json_t *root = json_pack("{sO}", "blocks", blocks);
+	struct codec_error err;
+	struct md_read_options strict = {0, true};
+	codec_error_init(&err, CODEC_FAULTS_MAX);
+	assert_int_equal(md_json_read(root, "", &strict, &err, NULL, NULL), CODEC_OK);
+	json_array_append_new(blocks, json_pack("[iii]", 1, 0, 0));
+	codec_error_init(&err, CODEC_FAULTS_MAX);
+	assert_int_equal(md_json_read(root, "", &strict, &err, NULL, NULL), CODEC_E_INVALID);
+	assert_int_equal(err.nfaults, 1);
+	assert_string_equal(err.faults[0].pointer, "/blocks");
+	assert_string_equal(err.faults[0].detail, "expected 1..10000 blocks, found 10001");
+	/* lenient: no Baekjoon limit */
+	struct md_read_options lenient = {0, false};
+	codec_error_init(&err, 1);
+	assert_int_equal(md_json_read(root, "", &lenient, &err, NULL, NULL), CODEC_OK);
+	json_decref(blocks);
+	json_decref(root);
+}
+
+static void md_json_should_stop_reading_when_the_callback_asks(void **state)
+{
+	(void)state;
+	struct codec_error err;
+	struct sink sink;
+	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	assert_int_equal(json_run("{\"blocks\": [[1, 1, 1], [1, 1, 1], [1, 1, 1], [9, 9, 9]]}", "",
+				  &opt, false, &err, &sink, 2),
+			 CODEC_OK);
+	assert_int_equal(sink.n, 2);
+	assert_false(codec_error_is_set(&err));
+}
+
+static void md_json_should_report_its_status_without_an_error_struct(void **state)
+{
+	(void)state;
+	json_t *root = json_loads("{\"blocks\": [[1, 1, 1], [1, 7, 1], [9, 1, 1]]}", 0, NULL);
+	struct sink sink;
+	sink_init(&sink, 0);
+	assert_int_equal(md_json_read(root, NULL, NULL, NULL, sink_block, &sink), CODEC_E_INVALID);
+	assert_int_equal(sink.n, 1);
+	json_decref(root);
+}
+
+static void md_json_should_write_the_result_with_both_boards(void **state)
+{
+	(void)state;
+	static const int moves[8][3] = {{1, 1, 1}, {2, 3, 0}, {3, 2, 2}, {3, 2, 3},
+					{3, 1, 3}, {2, 0, 0}, {3, 2, 0}, {3, 1, 2}};
+	struct md_game g;
+	md_init(&g);
+	for (int i = 0; i < 8; i++)
+		md_place(&g, (struct md_block){(uint8_t)moves[i][0], (uint8_t)moves[i][1],
+					       (uint8_t)moves[i][2]});
+	json_t *result = md_json_result(&g);
+	assert_non_null(result);
+	char *text = json_dumps(result, JSON_COMPACT);
+	assert_string_equal(text,
+			    "{\"score\":2,\"tiles\":15,"
+			    "\"green\":[\"....\",\"....\",\"....\",\"#...\",\"#.##\",\".###\"],"
+			    "\"blue\":[\"......\",\"..#.#.\",\"..####\",\"...#.#\"]}");
+	free(text);
+	json_decref(result);
+
+	json_t *step = json_object();
+	md_init(&g);
+	md_place(&g, (struct md_block){1, 1, 1});
+	assert_int_equal(md_json_add_boards(step, &g), 0);
+	text = json_dumps(step, JSON_COMPACT);
+	assert_string_equal(text,
+			    "{\"green\":[\"....\",\"....\",\"....\",\"....\",\"....\",\".#..\"],"
+			    "\"blue\":[\"......\",\".....#\",\"......\",\"......\"]}");
+	free(text);
+	json_decref(step);
+}
+
+/* Failure injection: an allocator that fails after `alloc_budget` calls. */
+static long alloc_budget;
+
+static void *failing_malloc(size_t size)
+{
+	if (alloc_budget-- <= 0)
+		return NULL;
+	return malloc(size);
+}
+
+static void md_json_should_return_null_and_leak_nothing_when_memory_runs_out(void **state)
+{
+	(void)state;
+	struct md_game g;
+	md_init(&g);
+	md_place(&g, (struct md_block){3, 2, 3});
+	bool succeeded = false;
+	for (long budget = 0; budget < 200 && !succeeded; budget++) {
+		alloc_budget = budget;
+		json_set_alloc_funcs(failing_malloc, free);
+		json_t *result = md_json_result(&g);
+		json_set_alloc_funcs(malloc, free);
+		succeeded = result != NULL;
+		json_decref(result);
+	}
+	assert_true(succeeded);
+
+	succeeded = false;
+	for (long budget = 0; budget < 200 && !succeeded; budget++) {
+		json_t *obj = json_object();
+		assert_non_null(obj);
+		alloc_budget = budget;
+		json_set_alloc_funcs(failing_malloc, free);
+		int rc = md_json_add_boards(obj, &g);
+		json_set_alloc_funcs(malloc, free);
+		assert_true(rc == 0 || rc == -1);
+		succeeded = rc == 0;
+		if (succeeded) {
+			assert_int_equal(json_array_size(json_object_get(obj, "green")), 6);
+			assert_int_equal(json_array_size(json_object_get(obj, "blue")), 4);
+		}
+		json_decref(obj);
+	}
+	assert_true(succeeded);
+}
+
+/* ---- the data-driven cases ----------------------------------------------------- */
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1);
+	assert_non_null(buf);
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		cap *= 2;
+		buf = realloc(buf, cap + 1);
+		assert_non_null(buf);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+struct case_run {
+	enum codec_status status;
+	struct codec_error err;
+	struct sink sink;
+};
+
+/* Solves a case the way the service does: first fault wins, default limits. */
+static void case_solve(const char *dir, bool text, const char *input, size_t len, enum chunking how,
+		       struct case_run *run)
+{
+	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	codec_error_init(&run->err, 1);
+	sink_init(&run->sink, 0);
+	if (text) {
+		struct text_run tr;
+		text_run(&tr, input, len, &opt, false, how, 99, 0);
+		run->status = tr.finished;
+		run->err = tr.err;
+		run->sink = tr.sink;
+		return;
+	}
+	json_error_t jerr;
+	json_t *root = json_loadb(input, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		fail_msg("%s: input.json does not parse: %s", dir, jerr.text);
+	run->status = md_json_read(root, "", &opt, &run->err, sink_block, &run->sink);
+	json_decref(root);
+}
+
+static void case_check_error(const char *dir, const struct case_run *run, const char *want_text)
+{
+	json_error_t jerr;
+	json_t *want = json_loads(want_text, 0, &jerr);
+	if (!want)
+		fail_msg("%s: expected-error.json does not parse: %s", dir, jerr.text);
+	json_int_t status = json_integer_value(json_object_get(want, "status"));
+	if (problem_http_status(run->status) != (unsigned)status)
+		fail_msg("%s: HTTP status %u, want %lld", dir, problem_http_status(run->status),
+			 (long long)status);
+	json_t *errors = json_object_get(want, "errors");
+	if (json_array_size(errors) != run->err.nfaults)
+		fail_msg("%s: %u faults, want %zu (first: %s)", dir, run->err.nfaults,
+			 json_array_size(errors), run->err.detail);
+	size_t i;
+	json_t *e;
+	json_array_foreach(errors, i, e)
+	{
+		const struct codec_fault *f = &run->err.faults[i];
+		const char *pointer = json_string_value(json_object_get(e, "pointer"));
+		json_int_t line = json_integer_value(json_object_get(e, "line"));
+		json_int_t column = json_integer_value(json_object_get(e, "column"));
+		if (strcmp(f->pointer, pointer ? pointer : "") != 0 || f->line != line ||
+		    f->column != column)
+			fail_msg("%s: fault at '%s' line %u column %u (%s), want '%s' line %lld "
+				 "column %lld",
+				 dir, f->pointer, f->line, f->column, f->detail,
+				 pointer ? pointer : "", (long long)line, (long long)column);
+	}
+	json_decref(want);
+}
+
+static void md_codec_should_answer_every_data_driven_case(void **state)
+{
+	(void)state;
+	DIR *d = opendir(CASES_DIR);
+	if (!d)
+		fail_msg("cannot open %s (run the tests from the repository root)", CASES_DIR);
+	unsigned checked = 0, answers = 0, errors = 0;
+	struct dirent *ent;
+	while ((ent = readdir(d))) {
+		if (ent->d_name[0] == '.')
+			continue;
+		char path[512], dir[300];
+		snprintf(dir, sizeof dir, "%s/%s", CASES_DIR, ent->d_name);
+		size_t len, want_len;
+		bool text = true;
+		snprintf(path, sizeof path, "%s/input.txt", dir);
+		char *input = read_file(path, &len);
+		if (!input) {
+			text = false;
+			snprintf(path, sizeof path, "%s/input.json", dir);
+			input = read_file(path, &len);
+		}
+		if (!input)
+			fail_msg("%s: no input.txt or input.json", dir);
+		snprintf(path, sizeof path, "%s/expected.txt", dir);
+		char *want = read_file(path, &want_len);
+		bool want_error = false;
+		if (!want) {
+			snprintf(path, sizeof path, "%s/expected-error.json", dir);
+			want = read_file(path, &want_len);
+			want_error = true;
+		}
+		if (!want)
+			fail_msg("%s: no expected.txt or expected-error.json", dir);
+
+		for (int how = WHOLE; how <= (text ? RANDOM : WHOLE); how++) {
+			struct case_run run;
+			case_solve(dir, text, input, len, (enum chunking)how, &run);
+			if (want_error) {
+				case_check_error(dir, &run, want);
+				continue;
+			}
+			if (run.status != CODEC_OK)
+				fail_msg("%s: %s", dir, run.err.detail);
+			char got[64];
+			md_text_result(&run.sink.game, got, sizeof got);
+			if (strcmp(got, want) != 0)
+				fail_msg("%s: answered %s, want %s", dir, got, want);
+		}
+		checked++;
+		if (want_error)
+			errors++;
+		else
+			answers++;
+		free(input);
+		free(want);
+	}
+	closedir(d);
+	print_message("%u data-driven cases: %u answers, %u errors\n", checked, answers, errors);
+	assert_true(answers >= 16);
+	assert_true(errors >= 15);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(md_text_should_answer_each_case_of_the_table),
+	    cmocka_unit_test(md_text_should_not_care_where_the_chunks_end),
+	    cmocka_unit_test(md_text_should_read_the_public_example_whatever_the_chunks),
+	    cmocka_unit_test(md_text_should_read_lines_longer_than_any_buffer),
+	    cmocka_unit_test(md_text_should_take_a_nul_byte_as_a_bad_character),
+	    cmocka_unit_test(md_text_should_stop_reading_when_the_callback_asks),
+	    cmocka_unit_test(md_text_should_report_its_status_without_an_error_struct),
+	    cmocka_unit_test(md_text_should_count_the_faults_that_did_not_fit),
+	    cmocka_unit_test(md_text_should_write_the_baekjoon_output),
+	    cmocka_unit_test(md_json_should_answer_each_case_of_the_table),
+	    cmocka_unit_test(md_json_should_hand_on_the_blocks_it_read),
+	    cmocka_unit_test(md_json_should_check_the_baekjoon_limit_in_strict_mode),
+	    cmocka_unit_test(md_json_should_stop_reading_when_the_callback_asks),
+	    cmocka_unit_test(md_json_should_report_its_status_without_an_error_struct),
+	    cmocka_unit_test(md_json_should_write_the_result_with_both_boards),
+	    cmocka_unit_test(md_json_should_return_null_and_leak_nothing_when_memory_runs_out),
+	    cmocka_unit_test(md_codec_should_answer_every_data_driven_case),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
