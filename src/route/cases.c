@@ -252,8 +252,11 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	struct judge_report report;
 	judge_compare(expected, (size_t)n, json_string_value(output), json_string_length(output),
 		      &report);
-	return json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict), "expected",
-			 expected, (size_t)n, "message", report.message);
+	json_t *verdict = json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict),
+				    "expected", expected, (size_t)n, "message", report.message);
+	if (!verdict)
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return verdict;
 }
 
 void route_judge(const struct route_problem *p, const struct route_request *req,

@@ -210,9 +210,12 @@ bool route_param_bool(const struct route_request *req, const char *key, bool dfl
 
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 {
-	json_error_t jerr;
+	json_error_t jerr = {.line = 0};
 	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
+	/* jansson leaves the error empty when its first allocation fails */
+	if (!root && (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0])) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	} else if (!root) {
 		unsigned line = jerr.line > 0 ? (unsigned)jerr.line : 1;
 		unsigned column = jerr.column > 0 ? (unsigned)jerr.column : 0;
 		codec_error_at_line(err, CODEC_E_SYNTAX, line, column, "invalid JSON: %s", jerr.text);

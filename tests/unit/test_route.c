@@ -1,0 +1,532 @@
+/*
+ * The request path without sockets: content negotiation, the routing table,
+ * and every handler through route_handle(), the same entry point the HTTP
+ * layer uses. Expected answers come from the problem statements.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "route/handlers.h"
+#include "route/route.h"
+
+static const struct route_limits limits = {
+	.max_body = 1 << 20,
+	.max_blocks = 1000000,
+	.max_batch = 1000,
+};
+
+/* The seven public examples are prefixes of this list (problem 20061). */
+static const char *const md_moves = "1 1 1\n2 3 0\n3 2 2\n3 2 3\n3 1 3\n2 0 0\n3 2 0\n3 1 2\n";
+static const unsigned md_example_n[] = {1, 2, 4, 5, 6, 7, 8};
+static const unsigned md_example_score[] = {0, 0, 1, 1, 1, 1, 2};
+static const unsigned md_example_tiles[] = {2, 6, 10, 12, 16, 18, 15};
+
+static const char *const puyo_example = "......\n......\n......\n......\n......\n......\n"
+					"......\n......\n.Y....\n.YG...\nRRYG..\nRRYGG.\n";
+
+struct call {
+	struct route_request req;
+	struct route_response resp;
+	json_t *json; /* parsed body when JSON */
+};
+
+/* Builds and answers a request; query is "k=v&k2=v2" or NULL. */
+static void call(struct call *c, const char *method, const char *path, const char *query,
+		 const char *content_type, const char *accept, const char *body)
+{
+	static char qbuf[256];
+	memset(c, 0, sizeof *c);
+	c->req.method = method;
+	c->req.path = path;
+	c->req.content_type = content_type;
+	c->req.accept = accept;
+	c->req.body = body;
+	c->req.body_len = body ? strlen(body) : 0;
+	c->req.limits = &limits;
+	if (query) {
+		snprintf(qbuf, sizeof qbuf, "%s", query);
+		char *save = NULL;
+		for (char *kv = strtok_r(qbuf, "&", &save); kv && c->req.nparams < ROUTE_MAX_PARAMS;
+		     kv = strtok_r(NULL, "&", &save)) {
+			char *eq = strchr(kv, '=');
+			if (eq)
+				*eq = '\0';
+			c->req.params[c->req.nparams].key = kv;
+			c->req.params[c->req.nparams].value = eq ? eq + 1 : "";
+			c->req.nparams++;
+		}
+	}
+	route_handle(&c->req, &c->resp);
+	c->json = NULL;
+	if (c->resp.content_type && strstr(c->resp.content_type, "json"))
+		c->json = json_loadb(c->resp.body, c->resp.body_len, 0, NULL);
+}
+
+static void call_done(struct call *c)
+{
+	json_decref(c->json);
+	route_response_free(&c->resp);
+}
+
+static json_int_t int_at(const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	assert_non_null(v);
+	assert_true(json_is_integer(v));
+	return json_integer_value(v);
+}
+
+static const char *header(const struct route_response *r, const char *name)
+{
+	for (size_t i = 0; i < r->nheaders; i++)
+		if (strcmp(r->headers[i].name, name) == 0)
+			return r->headers[i].value;
+	return NULL;
+}
+
+/* First N moves of the example list, in the Baekjoon text form. */
+static void md_example_text(unsigned n, char *buf, size_t size)
+{
+	int len = snprintf(buf, size, "%u\n", n);
+	const char *p = md_moves;
+	for (unsigned i = 0; i < n; i++) {
+		const char *nl = strchr(p, '\n');
+		len += snprintf(buf + len, size - (size_t)len, "%.*s\n", (int)(nl - p), p);
+		p = nl + 1;
+	}
+}
+
+static void negotiation_should_follow_q_values_and_specificity(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *accept;
+		bool text_ok;
+		enum route_format want;
+	} cases[] = {
+		{NULL, true, ROUTE_FORMAT_JSON},
+		{"", true, ROUTE_FORMAT_JSON},
+		{"*/*", true, ROUTE_FORMAT_JSON},
+		{"application/json", true, ROUTE_FORMAT_JSON},
+		{"text/plain", true, ROUTE_FORMAT_TEXT},
+		{"TEXT/PLAIN", true, ROUTE_FORMAT_TEXT},
+		{"text/*", true, ROUTE_FORMAT_TEXT},
+		{"text/plain;q=0.5, application/json", true, ROUTE_FORMAT_JSON},
+		{"text/plain, application/json;q=0.9", true, ROUTE_FORMAT_TEXT},
+		{"text/plain, application/json", true, ROUTE_FORMAT_JSON},
+		{"*/*;q=0.1, text/plain", true, ROUTE_FORMAT_TEXT},
+		{"text/plain; charset=utf-8", true, ROUTE_FORMAT_TEXT},
+		{"image/png", true, ROUTE_FORMAT_NONE},
+		{"application/json;q=0", true, ROUTE_FORMAT_NONE},
+		{"*/*, application/json;q=0", true, ROUTE_FORMAT_TEXT},
+		{"text/plain", false, ROUTE_FORMAT_NONE},
+		{"text/plain, */*;q=0.1", false, ROUTE_FORMAT_JSON},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		enum route_format got = route_negotiate(cases[i].accept, cases[i].text_ok);
+		if (got != cases[i].want)
+			fail_msg("Accept \"%s\": got %d, want %d", cases[i].accept ? cases[i].accept : "(none)",
+				 got, cases[i].want);
+	}
+}
+
+static void content_type_should_take_json_and_text_in_utf8_only(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *type;
+		enum route_body want;
+	} cases[] = {
+		{"application/json", ROUTE_BODY_JSON},
+		{"Application/JSON; charset=UTF-8", ROUTE_BODY_JSON},
+		{"text/plain", ROUTE_BODY_TEXT},
+		{"text/plain;charset=\"utf-8\"", ROUTE_BODY_TEXT},
+		{"text/plain; charset=latin1", ROUTE_BODY_UNSUPPORTED},
+		{"application/x-www-form-urlencoded", ROUTE_BODY_UNSUPPORTED},
+		{"application/jsonx", ROUTE_BODY_UNSUPPORTED},
+		{"", ROUTE_BODY_UNSUPPORTED},
+		{NULL, ROUTE_BODY_UNSUPPORTED},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		if (route_body_kind(cases[i].type) != cases[i].want)
+			fail_msg("Content-Type \"%s\"", cases[i].type ? cases[i].type : "(none)");
+}
+
+static void unknown_path_should_be_404_problem(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "GET", "/v2/nothing", NULL, NULL, NULL, NULL);
+	assert_int_equal(c.resp.status, 404);
+	assert_string_equal(c.resp.content_type, "application/problem+json");
+	assert_int_equal(int_at(c.json, "status"), 404);
+	assert_non_null(json_object_get(c.json, "type"));
+	assert_non_null(json_object_get(c.json, "title"));
+	assert_non_null(json_object_get(c.json, "detail"));
+	call_done(&c);
+}
+
+static void wrong_method_should_be_405_with_allow(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "GET", "/v1/puyo", NULL, NULL, NULL, NULL);
+	assert_int_equal(c.resp.status, 405);
+	assert_string_equal(header(&c.resp, "Allow"), "POST");
+	call_done(&c);
+	call(&c, "DELETE", "/livez", NULL, NULL, NULL, NULL);
+	assert_int_equal(c.resp.status, 405);
+	assert_string_equal(header(&c.resp, "Allow"), "GET, HEAD");
+	call_done(&c);
+}
+
+static void other_content_types_should_be_415(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/puyo", NULL, "application/x-www-form-urlencoded", NULL, "a=b");
+	assert_int_equal(c.resp.status, 415);
+	call_done(&c);
+	call(&c, "POST", "/v1/puyo/judge", NULL, "text/plain", NULL, puyo_example);
+	assert_int_equal(c.resp.status, 415);
+	call_done(&c);
+}
+
+static void unacceptable_accept_should_be_406(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/puyo", NULL, "text/plain", "image/png", puyo_example);
+	assert_int_equal(c.resp.status, 406);
+	call_done(&c);
+}
+
+static void md_examples_should_be_answered_in_both_forms(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof md_example_n / sizeof md_example_n[0]; i++) {
+		char text[256], want[32];
+		md_example_text(md_example_n[i], text, sizeof text);
+		snprintf(want, sizeof want, "%u\n%u\n", md_example_score[i], md_example_tiles[i]);
+		struct call c;
+		call(&c, "POST", "/v1/monomino-domino", NULL, "text/plain", "text/plain", text);
+		assert_int_equal(c.resp.status, 200);
+		assert_int_equal(c.resp.body_len, strlen(want));
+		assert_memory_equal(c.resp.body, want, strlen(want));
+		call_done(&c);
+		call(&c, "POST", "/v1/monomino-domino", NULL, "text/plain", NULL, text);
+		assert_int_equal(c.resp.status, 200);
+		assert_int_equal(int_at(c.json, "score"), md_example_score[i]);
+		assert_int_equal(int_at(c.json, "tiles"), md_example_tiles[i]);
+		assert_int_equal(json_array_size(json_object_get(c.json, "green")), 6);
+		assert_int_equal(json_array_size(json_object_get(c.json, "blue")), 4);
+		call_done(&c);
+	}
+}
+
+static void md_board_strings_should_count_the_tiles(void **state)
+{
+	(void)state;
+	/* Example 7 leaves 15 tiles: the '#' in green and blue must add up. */
+	struct call c;
+	call(&c, "POST", "/v1/monomino-domino", NULL, "application/json", NULL,
+	     "{\"blocks\":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],[3,1,2]]}");
+	assert_int_equal(c.resp.status, 200);
+	unsigned tiles = 0;
+	const char *boards[] = {"green", "blue"};
+	for (int b = 0; b < 2; b++) {
+		size_t i;
+		json_t *row;
+		json_array_foreach(json_object_get(c.json, boards[b]), i, row) {
+			assert_int_equal(strlen(json_string_value(row)), b == 0 ? 4 : 6);
+			for (const char *p = json_string_value(row); *p; p++)
+				tiles += *p == '#';
+			if (i < 2 && b == 0) /* the light rows are empty after every placement */
+				assert_null(strchr(json_string_value(row), '#'));
+		}
+	}
+	assert_int_equal(tiles, 15);
+	call_done(&c);
+}
+
+static void md_trace_should_end_at_the_final_answer(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/monomino-domino", "trace=true", "text/plain", NULL,
+	     "8\n1 1 1\n2 3 0\n3 2 2\n3 2 3\n3 1 3\n2 0 0\n3 2 0\n3 1 2\n");
+	assert_int_equal(c.resp.status, 200);
+	json_t *steps = json_object_get(c.json, "steps");
+	assert_int_equal(json_array_size(steps), 8);
+	json_int_t sum = 0;
+	size_t i;
+	json_t *s;
+	json_array_foreach(steps, i, s) {
+		sum += int_at(s, "gained");
+		assert_int_equal(int_at(s, "score"), sum);
+	}
+	/* Each public example is a prefix: step n-1 shows its score and tiles. */
+	for (i = 0; i < sizeof md_example_n / sizeof md_example_n[0]; i++) {
+		s = json_array_get(steps, md_example_n[i] - 1);
+		assert_int_equal(int_at(s, "score"), md_example_score[i]);
+		assert_int_equal(int_at(s, "tiles"), md_example_tiles[i]);
+	}
+	assert_int_equal(int_at(c.json, "score"), 2);
+	call_done(&c);
+}
+
+static void md_errors_should_name_the_pointer_or_line(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/monomino-domino", NULL, "application/json", NULL,
+	     "{\"blocks\":[[1,0,0],[4,0,0]]}");
+	assert_int_equal(c.resp.status, 422);
+	json_t *e = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "pointer")), "/blocks/1/0");
+	call_done(&c);
+
+	call(&c, "POST", "/v1/monomino-domino", NULL, "text/plain", NULL, "2\n1 0 0\n1 0\n");
+	assert_int_equal(c.resp.status, 400);
+	e = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_int_equal(int_at(e, "line"), 3);
+	call_done(&c);
+
+	call(&c, "POST", "/v1/monomino-domino", NULL, "application/json", NULL, "{\"blocks\": [");
+	assert_int_equal(c.resp.status, 400);
+	e = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_int_equal(int_at(e, "line"), 1);
+	call_done(&c);
+}
+
+static void puyo_example_should_give_three_chains(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/puyo", NULL, "text/plain", "text/plain", puyo_example);
+	assert_int_equal(c.resp.status, 200);
+	assert_int_equal(c.resp.body_len, 2);
+	assert_memory_equal(c.resp.body, "3\n", 2);
+	call_done(&c);
+	call(&c, "POST", "/v1/puyo", "trace=1", "text/plain", NULL, puyo_example);
+	assert_int_equal(c.resp.status, 200);
+	assert_int_equal(int_at(c.json, "chains"), 3);
+	json_t *steps = json_object_get(c.json, "steps");
+	assert_int_equal(json_array_size(steps), 3);
+	json_int_t sum = 0;
+	size_t i;
+	json_t *s;
+	json_array_foreach(steps, i, s) {
+		assert_int_equal(int_at(s, "chain"), (json_int_t)i + 1);
+		sum += int_at(s, "score");
+	}
+	assert_int_equal(sum, int_at(c.json, "score"));
+	call_done(&c);
+}
+
+static void batch_should_answer_every_case_in_order_with_partial_failure(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/monomino-domino", NULL, "application/json", NULL,
+	     "{\"cases\":[{\"blocks\":[[1,1,1]]},{\"blocks\":[[3,3,0]]},"
+	     "{\"blocks\":[{\"t\":1,\"x\":1,\"y\":1},[2,3,0]]}]}");
+	assert_int_equal(c.resp.status, 200);
+	json_t *results = json_object_get(c.json, "results");
+	assert_int_equal(json_array_size(results), 3);
+	assert_int_equal(int_at(json_array_get(results, 0), "tiles"), 2);
+	json_t *err = json_object_get(json_array_get(results, 1), "error");
+	assert_non_null(err);
+	assert_int_equal(int_at(err, "status"), 422);
+	json_t *e = json_array_get(json_object_get(err, "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "pointer")), "/cases/1/blocks/0/1");
+	assert_int_equal(int_at(json_array_get(results, 2), "tiles"), 6);
+	call_done(&c);
+}
+
+static void batch_over_the_limit_should_be_413(void **state)
+{
+	(void)state;
+	size_t n = limits.max_batch + 1;
+	char *body = malloc(16 + n * 16);
+	size_t len = (size_t)sprintf(body, "{\"cases\":[");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(body + len, "%s{\"blocks\":[]}", i ? "," : "");
+	strcpy(body + len, "]}");
+	struct call c;
+	call(&c, "POST", "/v1/monomino-domino", NULL, "application/json", NULL, body);
+	assert_int_equal(c.resp.status, 413);
+	assert_non_null(strstr(json_string_value(json_object_get(c.json, "detail")), "1000"));
+	call_done(&c);
+	free(body);
+}
+
+static void judge_should_give_each_verdict(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *output;
+		const char *verdict;
+	} cases[] = {
+		{"2\\n15\\n", "accepted"},
+		{"2  \\n15\\n\\n\\n", "accepted"},
+		{"2 15", "presentation_error"},
+		{"2\\n16\\n", "wrong_answer"},
+		{"2\\n", "wrong_answer"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char body[512];
+		snprintf(body, sizeof body,
+			 "{\"input\":\"8\\n1 1 1\\n2 3 0\\n3 2 2\\n3 2 3\\n3 1 3\\n2 0 0\\n3 2 0\\n3 1 2\\n\","
+			 "\"output\":\"%s\"}",
+			 cases[i].output);
+		struct call c;
+		call(&c, "POST", "/v1/monomino-domino/judge", NULL, "application/json", NULL, body);
+		assert_int_equal(c.resp.status, 200);
+		assert_string_equal(json_string_value(json_object_get(c.json, "verdict")),
+				    cases[i].verdict);
+		assert_string_equal(json_string_value(json_object_get(c.json, "expected")), "2\n15\n");
+		call_done(&c);
+	}
+}
+
+static void judge_with_a_bad_input_should_be_a_jury_error(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/monomino-domino/judge", NULL, "application/json", NULL,
+	     "{\"input\":\"2\\n1 1 1\\n\",\"output\":\"0\\n2\\n\"}");
+	assert_int_equal(c.resp.status, 422);
+	json_t *e = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "pointer")), "/input");
+	assert_true(int_at(e, "line") >= 2);
+	call_done(&c);
+}
+
+static void validate_should_list_every_fault(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/monomino-domino/validate", NULL, "text/plain", NULL,
+	     "3\n1 1 1\n4 0 0\n2 0 3\n");
+	assert_int_equal(c.resp.status, 200);
+	assert_true(json_is_false(json_object_get(c.json, "valid")));
+	assert_true(json_array_size(json_object_get(c.json, "errors")) >= 2);
+	call_done(&c);
+	call(&c, "POST", "/v1/puyo/validate", NULL, "text/plain", NULL, puyo_example);
+	assert_int_equal(c.resp.status, 200);
+	assert_true(json_is_true(json_object_get(c.json, "valid")));
+	call_done(&c);
+}
+
+static void generate_should_be_reproducible_and_valid(void **state)
+{
+	(void)state;
+	struct call a, b, v;
+	call(&a, "GET", "/v1/monomino-domino/generate", "seed=42&n=50", NULL, "text/plain", NULL);
+	call(&b, "GET", "/v1/monomino-domino/generate", "n=50&seed=42", NULL, "text/plain", NULL);
+	assert_int_equal(a.resp.status, 200);
+	assert_string_equal(header(&a.resp, "Dropjudge-Seed"), "42");
+	assert_int_equal(a.resp.body_len, b.resp.body_len);
+	assert_memory_equal(a.resp.body, b.resp.body, a.resp.body_len);
+	char *text = strndup(a.resp.body, a.resp.body_len);
+	call(&v, "POST", "/v1/monomino-domino/validate", NULL, "text/plain", NULL, text);
+	assert_true(json_is_true(json_object_get(v.json, "valid")));
+	free(text);
+	call_done(&a);
+	call_done(&b);
+	call_done(&v);
+
+	call(&a, "GET", "/v1/puyo/generate", "seed=7&colors=4&min_chains=3", NULL, NULL, NULL);
+	assert_int_equal(a.resp.status, 200);
+	text = strndup(a.resp.body, a.resp.body_len);
+	call(&v, "POST", "/v1/puyo/validate", NULL, "application/json", NULL, text);
+	assert_true(json_is_true(json_object_get(v.json, "valid")));
+	call_done(&v);
+	call(&v, "POST", "/v1/puyo", NULL, "application/json", NULL, text);
+	assert_true(int_at(v.json, "chains") >= 3);
+	call_done(&v);
+	free(text);
+	call_done(&a);
+}
+
+static void bad_query_parameters_should_be_named(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "GET", "/v1/puyo/generate", "seed=abc", NULL, NULL, NULL);
+	assert_int_equal(c.resp.status, 400);
+	json_t *e = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "parameter")), "seed");
+	call_done(&c);
+	call(&c, "GET", "/v1/puyo/generate", "colors=9", NULL, NULL, NULL);
+	assert_int_equal(c.resp.status, 422);
+	call_done(&c);
+	call(&c, "POST", "/v1/puyo", "trase=true", "text/plain", NULL, puyo_example);
+	assert_int_equal(c.resp.status, 400);
+	call_done(&c);
+}
+
+static void readyz_should_turn_503_when_draining(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "GET", "/readyz", NULL, NULL, NULL, NULL);
+	assert_int_equal(c.resp.status, 200);
+	call_done(&c);
+	memset(&c, 0, sizeof c);
+	c.req.method = "GET";
+	c.req.path = "/readyz";
+	c.req.limits = &limits;
+	c.req.draining = true;
+	route_handle(&c.req, &c.resp);
+	assert_int_equal(c.resp.status, 503);
+	route_response_free(&c.resp);
+}
+
+static void precheck_should_refuse_a_large_body_before_reading_it(void **state)
+{
+	(void)state;
+	struct route_request req = {.method = "POST", .path = "/v1/puyo",
+				    .content_type = "text/plain", .limits = &limits};
+	assert_int_equal(route_precheck(&req, (long long)limits.max_body + 1), CODEC_E_TOO_LARGE);
+	assert_int_equal(route_precheck(&req, 10), CODEC_OK);
+	assert_int_equal(route_precheck(&req, -1), CODEC_OK);
+	req.path = "/nope";
+	assert_int_equal(route_precheck(&req, 10), CODEC_E_NOT_FOUND);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(negotiation_should_follow_q_values_and_specificity),
+		cmocka_unit_test(content_type_should_take_json_and_text_in_utf8_only),
+		cmocka_unit_test(unknown_path_should_be_404_problem),
+		cmocka_unit_test(wrong_method_should_be_405_with_allow),
+		cmocka_unit_test(other_content_types_should_be_415),
+		cmocka_unit_test(unacceptable_accept_should_be_406),
+		cmocka_unit_test(md_examples_should_be_answered_in_both_forms),
+		cmocka_unit_test(md_board_strings_should_count_the_tiles),
+		cmocka_unit_test(md_trace_should_end_at_the_final_answer),
+		cmocka_unit_test(md_errors_should_name_the_pointer_or_line),
+		cmocka_unit_test(puyo_example_should_give_three_chains),
+		cmocka_unit_test(batch_should_answer_every_case_in_order_with_partial_failure),
+		cmocka_unit_test(batch_over_the_limit_should_be_413),
+		cmocka_unit_test(judge_should_give_each_verdict),
+		cmocka_unit_test(judge_with_a_bad_input_should_be_a_jury_error),
+		cmocka_unit_test(validate_should_list_every_fault),
+		cmocka_unit_test(generate_should_be_reproducible_and_valid),
+		cmocka_unit_test(bad_query_parameters_should_be_named),
+		cmocka_unit_test(readyz_should_turn_503_when_draining),
+		cmocka_unit_test(precheck_should_refuse_a_large_body_before_reading_it),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
