@@ -1,0 +1,455 @@
+/*
+ * libmicrohttpd plumbing: starts and stops the daemon, reads each request
+ * (headers, then the body in chunks, then the end, as in libmicrohttpd's
+ * doc/examples/simplepost.c), hands the whole request to route_handle()
+ * and turns its route_response into an MHD response. Per-request state
+ * lives in the connection's con_cls and is freed only by the
+ * request-completed callback, which also runs after errors, timeouts and
+ * aborts. Handlers run on many threads at once; the only shared mutable
+ * state is the atomic drain flag and the atomic count of requests in
+ * flight. See server.h.
+ */
+#include "http/server.h"
+
+#include <arpa/inet.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "codec/error.h"
+
+/* First allocation for a body; it doubles from there as bytes arrive. */
+#define HTTP_BODY_START 16384
+/*
+ * Bytes of a body that will not be kept (refused by the route, or past
+ * max_body when its length was not declared) read and dropped so that the
+ * answer can still be sent once the request ends; libmicrohttpd cannot
+ * answer in the middle of a body. A sender that goes on past this is cut
+ * off without an answer.
+ */
+#define HTTP_DISCARD_MAX ((size_t)64 << 20)
+
+struct http_server {
+	struct MHD_Daemon *daemon;  /* running daemon */
+	MHD_socket quiesced_fd;     /* listen socket handed back by quiesce, or invalid */
+	unsigned port;              /* port bound */
+	struct route_limits limits; /* read-only once started */
+	atomic_bool draining;       /* shutdown has begun */
+	atomic_uint in_flight;      /* requests between their headers and completion */
+};
+
+/* What one request accumulates between the calls of the access handler. */
+struct http_request {
+	char *body;               /* body kept so far, malloc'ed, NULL while empty */
+	size_t len;               /* bytes in body */
+	size_t cap;               /* bytes allocated for body */
+	size_t limit;             /* most body bytes that may be kept: the declared
+				     length when known, else max_body */
+	size_t dropped;           /* bytes of body read and not kept */
+	enum codec_status refused; /* route_precheck() verdict; CODEC_OK: keep the body */
+	bool too_large;           /* the body passed max_body: nothing more is kept */
+	bool out_of_memory;       /* growing the body failed: nothing more is kept */
+};
+
+static void __attribute__((format(printf, 3, 4)))
+http_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || errlen == 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
+static void __attribute__((format(printf, 2, 0)))
+http_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	char line[512];
+	vsnprintf(line, sizeof line, fmt, ap);
+	size_t n = strlen(line);
+	while (n > 0 && line[n - 1] == '\n')
+		line[--n] = '\0';
+	fprintf(stderr, "dropjudge: libmicrohttpd: %s\n", line);
+}
+
+/*
+ * The declared body length: Content-Length when present and no
+ * Transfer-Encoding is, -1 otherwise (absent, chunked). A length too large
+ * to represent reads as LLONG_MAX, which is over any limit.
+ */
+static long long http_content_length(struct MHD_Connection *conn)
+{
+	if (MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return -1;
+	const char *text =
+		MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	if (!text)
+		return -1;
+	while (*text == ' ' || *text == '\t')
+		text++;
+	if (*text < '0' || *text > '9')
+		return -1;
+	long long v = 0;
+	for (; *text >= '0' && *text <= '9'; text++) {
+		int digit = *text - '0';
+		if (v > (LLONG_MAX - digit) / 10)
+			return LLONG_MAX;
+		v = v * 10 + digit;
+	}
+	return v;
+}
+
+/* Fills the header part of a route request; body and parameters come later. */
+static void http_route_request(struct http_server *srv, struct MHD_Connection *conn,
+			       const char *url, const char *method, struct route_request *req)
+{
+	memset(req, 0, sizeof *req);
+	req->method = method;
+	req->path = url;
+	req->content_type =
+		MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+	req->accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	req->limits = &srv->limits;
+	req->draining = atomic_load(&srv->draining);
+}
+
+/* MHD_KeyValueIterator: appends a query parameter, stops after the first
+ * ROUTE_MAX_PARAMS. */
+static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const char *key,
+				      const char *value)
+{
+	struct route_request *req = cls;
+	(void)kind;
+	if (req->nparams >= ROUTE_MAX_PARAMS)
+		return MHD_NO;
+	req->params[req->nparams].key = key;
+	req->params[req->nparams].value = value ? value : "";
+	req->nparams++;
+	return MHD_YES;
+}
+
+/*
+ * Sends `resp` (whose body the MHD response takes over) with its content
+ * type and extra headers, plus "Connection: close" once draining. Releases
+ * *resp in every case. Returns MHD_NO only when out of memory.
+ */
+static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
+				 struct route_response *resp)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret = MHD_NO;
+
+	if (resp->body && resp->body_len > 0) {
+		r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body,
+									free);
+		if (r)
+			resp->body = NULL; /* owned by r now */
+	} else {
+		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	}
+	if (!r)
+		goto out_resp;
+	if (resp->content_type &&
+	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)
+		goto out_response;
+	for (size_t i = 0; i < resp->nheaders && i < ROUTE_MAX_HEADERS; i++) {
+		if (MHD_add_response_header(r, resp->headers[i].name, resp->headers[i].value) !=
+		    MHD_YES)
+			goto out_response;
+	}
+	if (atomic_load(&srv->draining) &&
+	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES)
+		goto out_response;
+	ret = MHD_queue_response(conn, resp->status, r);
+out_response:
+	MHD_destroy_response(r);
+out_resp:
+	route_response_free(resp);
+	return ret;
+}
+
+/* Sends the problem answer for a status found here rather than by the route. */
+static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Connection *conn,
+				       enum codec_status status)
+{
+	struct codec_error err;
+	struct route_response resp;
+
+	codec_error_init(&err, 1);
+	if (status == CODEC_E_TOO_LARGE)
+		codec_error_set(&err, status, "the request body is larger than the limit of %zu bytes",
+				srv->limits.max_body);
+	else
+		codec_error_set(&err, status, "out of memory while reading the request body");
+	memset(&resp, 0, sizeof resp);
+	route_error_response(&err, &resp);
+	return http_send(srv, conn, &resp);
+}
+
+/*
+ * Takes a chunk of body. It is kept while the route accepted the headers
+ * and the body stays within max_body; otherwise (or when memory runs out)
+ * it is dropped and the request marked so that the end answers 413 or 500.
+ * Returns false when too much has been dropped: the sender is cut off.
+ */
+static bool http_take_body(struct http_server *srv, struct http_request *rq, const char *data,
+			   size_t size)
+{
+	if (rq->refused != CODEC_OK || rq->too_large || rq->out_of_memory)
+		goto out_drop;
+	if (size > srv->limits.max_body - rq->len) {
+		rq->too_large = true;
+		goto out_free;
+	}
+	if (size > rq->cap - rq->len) {
+		size_t cap = rq->cap ? rq->cap : HTTP_BODY_START;
+		while (cap - rq->len < size)
+			cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+		if (cap > rq->limit)
+			cap = rq->limit;
+		if (cap - rq->len < size) /* more than announced: never from MHD */
+			cap = rq->len + size;
+		char *p = realloc(rq->body, cap);
+		if (!p) {
+			rq->out_of_memory = true;
+			goto out_free;
+		}
+		rq->body = p;
+		rq->cap = cap;
+	}
+	memcpy(rq->body + rq->len, data, size);
+	rq->len += size;
+	return true;
+out_free:
+	free(rq->body);
+	rq->body = NULL;
+	rq->len = 0;
+	rq->cap = 0;
+out_drop:
+	rq->dropped = size > HTTP_DISCARD_MAX - rq->dropped ? HTTP_DISCARD_MAX + 1
+							     : rq->dropped + size;
+	return rq->dropped <= HTTP_DISCARD_MAX;
+}
+
+/* Answers from the route without a body: for a request it refused. */
+static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Connection *conn,
+					 const char *url, const char *method)
+{
+	struct route_request req;
+	struct route_response resp;
+
+	http_route_request(srv, conn, url, method, &req);
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
+	memset(&resp, 0, sizeof resp);
+	route_handle(&req, &resp);
+	return http_send(srv, conn, &resp);
+}
+
+/*
+ * First call of a request: headers only. Sets up the per-request state and
+ * asks the route whether it would take a body. A declared length over
+ * max_body is answered at once, before any of the body is read (413, or
+ * the route's refusal when it refused the headers anyway); libmicrohttpd
+ * then closes the connection after the answer.
+ */
+static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection *conn,
+				  const char *url, const char *method, void **con_cls)
+{
+	struct route_request req;
+	struct http_request *rq = calloc(1, sizeof *rq);
+	if (!rq)
+		return MHD_NO;
+	*con_cls = rq;
+	atomic_fetch_add(&srv->in_flight, 1u);
+
+	http_route_request(srv, conn, url, method, &req);
+	long long length = http_content_length(conn);
+	rq->refused = route_precheck(&req, length);
+	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;
+	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && over))
+		return http_send_error(srv, conn, CODEC_E_TOO_LARGE);
+	if (rq->refused != CODEC_OK && over)
+		return http_send_refusal(srv, conn, url, method);
+	/* Memory follows the bytes that arrive, not the length announced. */
+	rq->limit = length >= 0 ? (size_t)length : srv->limits.max_body;
+	return MHD_YES;
+}
+
+/* Last call: the whole request is in; answer it. */
+static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connection *conn,
+				   const char *url, const char *method, struct http_request *rq)
+{
+	struct route_request req;
+	struct route_response resp;
+
+	if (rq->refused != CODEC_OK)
+		return http_send_refusal(srv, conn, url, method);
+	if (rq->too_large)
+		return http_send_error(srv, conn, CODEC_E_TOO_LARGE);
+	if (rq->out_of_memory)
+		return http_send_error(srv, conn, CODEC_E_INTERNAL);
+	http_route_request(srv, conn, url, method, &req);
+	req.body = rq->body;
+	req.body_len = rq->len;
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
+	memset(&resp, 0, sizeof resp);
+	route_handle(&req, &resp);
+	return http_send(srv, conn, &resp);
+}
+
+/* MHD_AccessHandlerCallback: headers, then body chunks, then the end. */
+static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url,
+				   const char *method, const char *version,
+				   const char *upload_data, size_t *upload_data_size,
+				   void **con_cls)
+{
+	struct http_server *srv = cls;
+	struct http_request *rq = *con_cls;
+	(void)version;
+
+	if (!rq)
+		return http_begin(srv, conn, url, method, con_cls);
+	if (*upload_data_size > 0) {
+		bool go_on = http_take_body(srv, rq, upload_data, *upload_data_size);
+		*upload_data_size = 0;
+		return go_on ? MHD_YES : MHD_NO;
+	}
+	return http_finish(srv, conn, url, method, rq);
+}
+
+/* MHD_RequestCompletedCallback: the one place per-request state is freed. */
+static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			   enum MHD_RequestTerminationCode toe)
+{
+	struct http_server *srv = cls;
+	struct http_request *rq = *con_cls;
+	(void)conn;
+	(void)toe;
+
+	if (!rq)
+		return;
+	free(rq->body);
+	free(rq);
+	*con_cls = NULL;
+	atomic_fetch_sub(&srv->in_flight, 1u);
+}
+
+struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen)
+{
+	struct sockaddr_in in4;
+	struct sockaddr_in6 in6;
+	const struct sockaddr *addr;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+			 MHD_USE_ERROR_LOG;
+
+	if (cfg->port > 65535 || cfg->threads < 1 || cfg->timeout < 1 ||
+	    cfg->max_connections < cfg->threads || cfg->limits.max_body < 1) {
+		http_error(err, errlen, "invalid server configuration");
+		return NULL;
+	}
+	memset(&in4, 0, sizeof in4);
+	memset(&in6, 0, sizeof in6);
+	if (inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
+		in4.sin_family = AF_INET;
+		in4.sin_port = htons((uint16_t)cfg->port);
+		addr = (const struct sockaddr *)&in4;
+	} else if (inet_pton(AF_INET6, cfg->host, &in6.sin6_addr) == 1) {
+		in6.sin6_family = AF_INET6;
+		in6.sin6_port = htons((uint16_t)cfg->port);
+		addr = (const struct sockaddr *)&in6;
+		flags |= MHD_USE_DUAL_STACK;
+	} else {
+		http_error(err, errlen, "'%s' is not an IPv4 or IPv6 address", cfg->host);
+		return NULL;
+	}
+
+	struct http_server *srv = calloc(1, sizeof *srv);
+	if (!srv) {
+		http_error(err, errlen, "out of memory");
+		return NULL;
+	}
+	srv->quiesced_fd = MHD_INVALID_SOCKET;
+	srv->limits = cfg->limits;
+	atomic_init(&srv->draining, false);
+	atomic_init(&srv->in_flight, 0u);
+
+	/* The logger must come first to catch what the other options say. */
+	srv->daemon = MHD_start_daemon(
+		flags, (uint16_t)cfg->port, NULL, NULL, http_access, srv,
+		MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL, MHD_OPTION_SOCK_ADDR, addr,
+		MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
+		MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_END);
+	if (!srv->daemon) {
+		http_error(err, errlen, "cannot listen on %s port %u (see the message above)",
+			   cfg->host, cfg->port);
+		goto out_srv;
+	}
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+	if (!info || info->port == 0) {
+		http_error(err, errlen, "cannot read back the port listened on");
+		goto out_daemon;
+	}
+	srv->port = info->port;
+	return srv;
+
+out_daemon:
+	MHD_stop_daemon(srv->daemon);
+out_srv:
+	free(srv);
+	return NULL;
+}
+
+unsigned http_server_port(const struct http_server *srv)
+{
+	return srv->port;
+}
+
+void http_server_begin_drain(struct http_server *srv)
+{
+	if (atomic_exchange(&srv->draining, true))
+		return;
+	MHD_socket fd = MHD_quiesce_daemon(srv->daemon);
+	if (fd == MHD_INVALID_SOCKET)
+		return;
+	/*
+	 * The workers may still hold the number, so it is closed only after
+	 * MHD_stop_daemon(); shutting it down now makes the kernel refuse new
+	 * connections at once instead of queueing them in the backlog.
+	 */
+	shutdown(fd, SHUT_RDWR);
+	srv->quiesced_fd = fd;
+}
+
+bool http_server_is_idle(struct http_server *srv)
+{
+	if (atomic_load(&srv->in_flight) == 0)
+		return true;
+	const union MHD_DaemonInfo *info =
+		MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+	return info && info->num_connections == 0;
+}
+
+void http_server_stop(struct http_server *srv)
+{
+	if (!srv)
+		return;
+	MHD_stop_daemon(srv->daemon);
+	if (srv->quiesced_fd != MHD_INVALID_SOCKET)
+		close(srv->quiesced_fd);
+	free(srv);
+}

@@ -1,0 +1,70 @@
+/*
+ * The HTTP server: libmicrohttpd's lifecycle around route_handle().
+ *
+ * A pool of threads (epoll) reads requests, hands each whole request to the
+ * route layer and sends back what it answers. Bodies are taken only when
+ * route_precheck() accepts the headers, and never beyond the body limit:
+ * a Content-Length over it is answered 413 before any of the body is read,
+ * a chunked body that grows past it is answered 413 without being kept.
+ * Keep-alive, chunked request bodies and HEAD work.
+ *
+ * Shutdown in three steps, driven by the caller (main): begin_drain stops
+ * accepting connections and makes /readyz answer 503 and every response
+ * carry "Connection: close"; the caller polls http_server_is_idle() until
+ * the requests in flight are done or its deadline passes; stop ends
+ * everything. The only state shared between requests is that drain flag
+ * and a count of requests in flight, both atomic.
+ */
+#ifndef DROPJUDGE_HTTP_SERVER_H
+#define DROPJUDGE_HTTP_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "route/route.h"
+
+/* What the server needs to start. */
+struct http_config {
+	const char *host;            /* IPv4 or IPv6 address literal; copied */
+	unsigned port;               /* 0..65535; 0: any free port */
+	unsigned threads;            /* worker threads, >= 1, <= max_connections */
+	unsigned timeout;            /* idle connection timeout, seconds, >= 1 */
+	unsigned max_connections;    /* open connections at once, >= 1 */
+	struct route_limits limits;  /* copied; passed to every request */
+};
+
+struct http_server;
+
+/*
+ * Binds, listens and starts the worker threads. Returns a new server that
+ * the caller releases with http_server_stop(); on failure returns NULL and
+ * writes the reason to err (errlen bytes, may be 0). Signals the caller
+ * wants to receive only in its own thread must be blocked before this call
+ * (the workers inherit the signal mask).
+ */
+struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen);
+
+/* The port the server listens on (the real one when 0 was asked). */
+unsigned http_server_port(const struct http_server *srv);
+
+/*
+ * Begins shutdown: stops accepting connections (new ones are refused by
+ * the kernel), /readyz answers 503, and every response from now on closes
+ * its connection. Connections already open keep being served. Idempotent.
+ */
+void http_server_begin_drain(struct http_server *srv);
+
+/*
+ * Whether no request is in flight: none received in part (headers read),
+ * being handled or being sent, or no connection is open at all. An idle
+ * keep-alive connection does not count.
+ */
+bool http_server_is_idle(struct http_server *srv);
+
+/*
+ * Stops the server: closes every connection (a request still in flight is
+ * cut), joins the threads and frees the server. NULL is ignored.
+ */
+void http_server_stop(struct http_server *srv);
+
+#endif

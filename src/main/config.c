@@ -1,0 +1,371 @@
+/*
+ * Flags and environment variables of `dropjudge serve` and `healthcheck`,
+ * and the usage text. One table describes every setting (flag, variable,
+ * range, default, help line), so that parsing and --help cannot disagree.
+ * See config.h for the conventions.
+ */
+#include "main/config.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "dropjudge/version.h"
+
+enum config_key {
+	KEY_HOST,
+	KEY_PORT,
+	KEY_THREADS,
+	KEY_MAX_BODY,
+	KEY_MAX_BLOCKS,
+	KEY_MAX_BATCH,
+	KEY_TIMEOUT,
+	KEY_MAX_CONNECTIONS,
+	KEY_DRAIN_TIMEOUT,
+	KEY_COUNT
+};
+
+/* One setting of `serve`. Numbers must lie in [min, max]. */
+struct config_option {
+	enum config_key key;
+	const char *flag;       /* "--port" */
+	const char *env;        /* "PORT" */
+	const char *metavar;    /* "N" in the usage */
+	unsigned long long min; /* smallest value taken */
+	unsigned long long max; /* largest value taken */
+	const char *help;       /* for --help, lines of at most 60 columns, default included */
+};
+
+static const struct config_option config_options[KEY_COUNT] = {
+	{KEY_HOST, "--host", "HOST", "ADDR", 0, 0,
+	 "IPv4 or IPv6 address to listen on. Default " CONFIG_DEFAULT_HOST "."},
+	{KEY_PORT, "--port", "PORT", "N", 0, 65535,
+	 "TCP port, 0..65535; 0 picks a free one. Default 8080."},
+	{KEY_THREADS, "--threads", "THREADS", "N", 1, CONFIG_MAX_THREADS,
+	 "Worker threads, 1..1024 (at most --max-connections).\n"
+	 "Default: one per CPU the process may use."},
+	{KEY_MAX_BODY, "--max-body", "MAX_BODY", "BYTES", 1, 1ull << 30,
+	 "Largest request body, 1..1073741824 bytes; more is 413.\n"
+	 "Default 1048576 (1 MiB)."},
+	{KEY_MAX_BLOCKS, "--max-blocks", "MAX_BLOCKS", "N", 1, 4294967295ull,
+	 "Placements in one Monomino-Domino case, 1..4294967295;\n"
+	 "more is 422. Default 1000000."},
+	{KEY_MAX_BATCH, "--max-batch", "MAX_BATCH", "N", 1, 1000000,
+	 "Cases in one batch, 1..1000000; more is 413. Default 1000."},
+	{KEY_TIMEOUT, "--timeout", "TIMEOUT", "SECONDS", 1, 86400,
+	 "Idle connection timeout, 1..86400 seconds. Default 10."},
+	{KEY_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", "N", 1, 1000000,
+	 "Open connections at once, 1..1000000; more are refused.\n"
+	 "Default 1024."},
+	{KEY_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", "SECONDS", 0, 3600,
+	 "At shutdown, how long requests in flight may take to\n"
+	 "finish, 0..3600 seconds. Default 8 (under Docker's 10 s\n"
+	 "grace before SIGKILL)."},
+};
+
+/* Writes a message into err, as snprintf does; err may be NULL when errlen is 0. */
+static void __attribute__((format(printf, 3, 4)))
+config_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || errlen == 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Reads a plain decimal number (digits only) into *out. Returns 0, -1 when
+ * the text is not a number, -2 when it overflows an unsigned long long.
+ */
+static int config_read_number(const char *text, unsigned long long *out)
+{
+	if (!text[0])
+		return -1;
+	unsigned long long v = 0;
+	bool overflow = false;
+	for (const char *p = text; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		unsigned digit = (unsigned)(*p - '0');
+		if (v > (~0ull - digit) / 10)
+			overflow = true;
+		else
+			v = v * 10 + digit;
+	}
+	if (overflow)
+		return -2;
+	*out = v;
+	return 0;
+}
+
+/* Whether text is an IPv4 or IPv6 address literal. */
+static bool config_is_address(const char *text)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+	return inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1;
+}
+
+/*
+ * Checks `value` for option `opt` and stores it in *cfg. `source` names
+ * where it came from ("--port" or "PORT (environment)") for the message.
+ * Returns false with err set when the value is bad.
+ */
+static bool config_set(struct config *cfg, const struct config_option *opt, const char *value,
+		       const char *source, char *err, size_t errlen)
+{
+	if (opt->key == KEY_HOST) {
+		if (strlen(value) >= sizeof cfg->host || !config_is_address(value)) {
+			config_error(err, errlen, "%s: '%s' is not an IPv4 or IPv6 address",
+				     source, value);
+			return false;
+		}
+		memcpy(cfg->host, value, strlen(value) + 1);
+		return true;
+	}
+	unsigned long long v = 0;
+	int rc = config_read_number(value, &v);
+	if (rc == -1) {
+		config_error(err, errlen, "%s: '%s' is not a number (expected digits only)", source,
+			     value);
+		return false;
+	}
+	if (rc == -2 || v < opt->min || v > opt->max) {
+		config_error(err, errlen, "%s: %s is out of range (%llu..%llu)", source, value,
+			     opt->min, opt->max);
+		return false;
+	}
+	switch (opt->key) {
+	case KEY_PORT:
+		cfg->port = (unsigned)v;
+		break;
+	case KEY_THREADS:
+		cfg->threads = (unsigned)v;
+		break;
+	case KEY_MAX_BODY:
+		cfg->max_body = (size_t)v;
+		break;
+	case KEY_MAX_BLOCKS:
+		cfg->max_blocks = (unsigned long)v;
+		break;
+	case KEY_MAX_BATCH:
+		cfg->max_batch = (unsigned long)v;
+		break;
+	case KEY_TIMEOUT:
+		cfg->timeout = (unsigned)v;
+		break;
+	case KEY_MAX_CONNECTIONS:
+		cfg->max_connections = (unsigned)v;
+		break;
+	case KEY_DRAIN_TIMEOUT:
+		cfg->drain_timeout = (unsigned)v;
+		break;
+	case KEY_HOST:
+	case KEY_COUNT:
+		break;
+	}
+	return true;
+}
+
+void config_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	memcpy(cfg->host, CONFIG_DEFAULT_HOST, sizeof CONFIG_DEFAULT_HOST);
+	cfg->port = CONFIG_DEFAULT_PORT;
+	cfg->threads = 0;
+	cfg->max_body = CONFIG_DEFAULT_MAX_BODY;
+	cfg->max_blocks = CONFIG_DEFAULT_MAX_BLOCKS;
+	cfg->max_batch = CONFIG_DEFAULT_MAX_BATCH;
+	cfg->timeout = CONFIG_DEFAULT_TIMEOUT;
+	cfg->max_connections = CONFIG_DEFAULT_MAX_CONNECTIONS;
+	cfg->drain_timeout = CONFIG_DEFAULT_DRAIN_TIMEOUT;
+}
+
+/*
+ * Matches argv[*i] against `flag`: "--flag VALUE" (consuming argv[*i + 1])
+ * or "--flag=VALUE". Returns 1 with *value set, 0 when it is another
+ * argument, -1 with err set when the value is missing.
+ */
+static int config_match_flag(const char *flag, int argc, char *const argv[], int *i,
+			     const char **value, char *err, size_t errlen)
+{
+	const char *arg = argv[*i];
+	size_t n = strlen(flag);
+	if (strncmp(arg, flag, n) != 0)
+		return 0;
+	if (arg[n] == '=') {
+		*value = arg + n + 1;
+		return 1;
+	}
+	if (arg[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		config_error(err, errlen, "%s: missing value", flag);
+		return -1;
+	}
+	*i += 1;
+	*value = argv[*i];
+	return 1;
+}
+
+/* Whether arg is --help or -h. */
+static bool config_is_help(const char *arg)
+{
+	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+/* The message for an argument no option matched. */
+static void config_unknown(const char *arg, char *err, size_t errlen)
+{
+	if (arg[0] == '-')
+		config_error(err, errlen, "unknown flag '%s'", arg);
+	else
+		config_error(err, errlen, "unexpected argument '%s'", arg);
+}
+
+enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
+				      config_lookup_fn lookup, void *ctx, char *err,
+				      size_t errlen)
+{
+	bool given[KEY_COUNT] = {false};
+
+	config_defaults(cfg);
+	if (err && errlen)
+		err[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		if (config_is_help(argv[i]))
+			return CONFIG_HELP;
+		int matched = 0;
+		for (size_t k = 0; k < KEY_COUNT && !matched; k++) {
+			const struct config_option *opt = &config_options[k];
+			const char *value = NULL;
+			matched = config_match_flag(opt->flag, argc, argv, &i, &value, err, errlen);
+			if (matched < 0)
+				return CONFIG_ERROR;
+			if (matched && !config_set(cfg, opt, value, opt->flag, err, errlen))
+				return CONFIG_ERROR;
+			if (matched)
+				given[k] = true;
+		}
+		if (!matched) {
+			config_unknown(argv[i], err, errlen);
+			return CONFIG_ERROR;
+		}
+	}
+	for (size_t k = 0; k < KEY_COUNT && lookup; k++) {
+		const struct config_option *opt = &config_options[k];
+		if (given[k])
+			continue;
+		const char *value = lookup(ctx, opt->env);
+		if (!value || !value[0])
+			continue;
+		char source[48];
+		snprintf(source, sizeof source, "%s (environment)", opt->env);
+		if (!config_set(cfg, opt, value, source, err, errlen))
+			return CONFIG_ERROR;
+	}
+	return CONFIG_OK;
+}
+
+enum config_result config_parse_healthcheck(unsigned *port, int argc, char *const argv[],
+					    config_lookup_fn lookup, void *ctx, char *err,
+					    size_t errlen)
+{
+	/* Same name and variable as serve's --port, but 0 cannot be asked. */
+	static const struct config_option hc_port = {KEY_PORT, "--port", "PORT", "N", 1, 65535,
+						     NULL};
+	struct config cfg;
+	const char *value = NULL;
+	const char *source = hc_port.flag;
+
+	config_defaults(&cfg);
+	if (err && errlen)
+		err[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		if (config_is_help(argv[i]))
+			return CONFIG_HELP;
+		int matched = config_match_flag(hc_port.flag, argc, argv, &i, &value, err, errlen);
+		if (matched < 0)
+			return CONFIG_ERROR;
+		if (!matched) {
+			config_unknown(argv[i], err, errlen);
+			return CONFIG_ERROR;
+		}
+	}
+	if (!value && lookup) {
+		value = lookup(ctx, hc_port.env);
+		if (value && !value[0])
+			value = NULL;
+		source = "PORT (environment)";
+	}
+	if (value && !config_set(&cfg, &hc_port, value, source, err, errlen))
+		return CONFIG_ERROR;
+	*port = cfg.port;
+	return CONFIG_OK;
+}
+
+void config_usage(FILE *out)
+{
+	fprintf(out,
+		"dropjudge " DROPJUDGE_VERSION
+		": Monomino-Domino (Baekjoon 20061) and Puyo Puyo (Baekjoon 11559)\n"
+		"as an HTTP judging service.\n"
+		"\n"
+		"Usage:\n"
+		"  dropjudge [serve] [FLAGS]                 serve the HTTP API (the default)\n"
+		"  dropjudge solve monomino-domino [FILE]    solve one Baekjoon 20061 input\n"
+		"  dropjudge solve puyo [FILE]               solve one Baekjoon 11559 input\n"
+		"  dropjudge healthcheck [--port N]          check a running server\n"
+		"  dropjudge --help | -h                     this text\n"
+		"  dropjudge --version                       print \"dropjudge " DROPJUDGE_VERSION
+		"\"\n"
+		"\n"
+		"serve\n"
+		"  Prints one line to stdout once it listens:\n"
+		"    dropjudge " DROPJUDGE_VERSION " listening on http://HOST:PORT\n"
+		"  (with the real port when --port is 0; an IPv6 HOST is in brackets).\n"
+		"  Flags, each also read from an environment variable; the flag wins, and an\n"
+		"  empty variable counts as unset. Write --flag VALUE or --flag=VALUE; numbers\n"
+		"  are plain decimal digits (no sign, suffix or spaces).\n"
+		"\n");
+	for (size_t k = 0; k < KEY_COUNT; k++) {
+		const struct config_option *opt = &config_options[k];
+		fprintf(out, "  %s %s, %s=%s\n", opt->flag, opt->metavar, opt->env, opt->metavar);
+		for (const char *line = opt->help; *line;) {
+			size_t n = strcspn(line, "\n");
+			fprintf(out, "      %.*s\n", (int)n, line);
+			line += n + (line[n] == '\n');
+		}
+	}
+	fprintf(out,
+		"\n"
+		"  A body over --max-body is answered 413: before it is read when\n"
+		"  Content-Length announces it, else (chunked) once it has ended; a body\n"
+		"  that is not kept but goes on past 64 MiB is cut off without an answer.\n"
+		"  Keep-alive, chunked request bodies and HEAD work.\n"
+		"  SIGTERM or SIGINT starts a drain: /readyz answers 503, no new connections\n"
+		"  are accepted, requests in flight complete (each answered with\n"
+		"  \"Connection: close\") for up to --drain-timeout seconds, then the process\n"
+		"  exits 0. A second signal ends the drain at once.\n"
+		"\n"
+		"solve monomino-domino|puyo [FILE]\n"
+		"  Reads the Baekjoon input from FILE (stdin when FILE is absent or \"-\") and\n"
+		"  prints the Baekjoon output (\"S\\nT\\n\" or \"C\\n\"), using the server's\n"
+		"  simulators and lenient reader (CRLF, a missing final newline and trailing\n"
+		"  blank lines are fine; floating puyos fall first). Monomino-Domino input is\n"
+		"  streamed, so any N runs in constant memory. A bad input prints\n"
+		"    dropjudge: FILE:LINE:COLUMN: detail\n"
+		"  to stderr (\"<stdin>\" for FILE, COLUMN when known) and exits 1.\n"
+		"\n"
+		"healthcheck [--port N]\n"
+		"  Sends GET /livez to 127.0.0.1:N (N from --port, else PORT, else 8080;\n"
+		"  1..65535) over a raw socket with a 2 second timeout. Exits 0 when the answer\n"
+		"  is 200, 1 otherwise (the reason on stderr).\n"
+		"\n"
+		"Exit status: 0 success; 1 failure (cannot listen, bad solve input, unreadable\n"
+		"FILE, unhealthy); 2 bad usage (unknown subcommand or flag, bad value; the\n"
+		"message names the flag or variable).\n");
+}

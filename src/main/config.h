@@ -1,0 +1,83 @@
+/*
+ * Configuration of `dropjudge serve` and `dropjudge healthcheck`: flags and
+ * environment variables in, a filled struct or a message naming the bad
+ * flag or variable out.
+ *
+ * Parsing is a pure function: it reads only its arguments and the
+ * environment through a caller-supplied lookup, so that tests can drive it
+ * with tables. A flag wins over its environment variable; an environment
+ * variable that is set but empty counts as unset. Numbers are plain
+ * decimal (no sign, no spaces, no suffix); anything else, a value out of
+ * range, an unknown flag or a stray argument is an error (exit status 2).
+ */
+#ifndef DROPJUDGE_MAIN_CONFIG_H
+#define DROPJUDGE_MAIN_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define CONFIG_HOST_MAX 64   /* bytes of a host address, with the NUL */
+#define CONFIG_ERROR_MAX 256 /* bytes of an error message, with the NUL */
+
+/* Defaults, also shown by --help. */
+#define CONFIG_DEFAULT_HOST "0.0.0.0"
+#define CONFIG_DEFAULT_PORT 8080u
+#define CONFIG_DEFAULT_MAX_BODY ((size_t)1 << 20)
+#define CONFIG_DEFAULT_MAX_BLOCKS 1000000ul
+#define CONFIG_DEFAULT_MAX_BATCH 1000ul
+#define CONFIG_DEFAULT_TIMEOUT 10u
+#define CONFIG_DEFAULT_MAX_CONNECTIONS 1024u
+/* Below Docker's 10 s grace between SIGTERM and SIGKILL, so that a drain
+ * that runs out still ends in an orderly exit. */
+#define CONFIG_DEFAULT_DRAIN_TIMEOUT 8u
+#define CONFIG_MAX_THREADS 1024u
+
+/* Settings of `dropjudge serve`. */
+struct config {
+	char host[CONFIG_HOST_MAX]; /* IPv4 or IPv6 address literal to listen on */
+	unsigned port;              /* 0..65535; 0: any free port */
+	unsigned threads;           /* 1..CONFIG_MAX_THREADS; 0: one per CPU (caller resolves) */
+	size_t max_body;            /* bytes of a request body, >= 1 */
+	unsigned long max_blocks;   /* placements in one Monomino-Domino case, >= 1 */
+	unsigned long max_batch;    /* cases in one batch, >= 1 */
+	unsigned timeout;           /* idle connection timeout, seconds, >= 1 */
+	unsigned max_connections;   /* open connections at once, >= 1 */
+	unsigned drain_timeout;     /* seconds to wait for requests at shutdown */
+};
+
+/* Reads environment variable `name` (getenv-like); NULL when unset. */
+typedef const char *(*config_lookup_fn)(void *ctx, const char *name);
+
+enum config_result {
+	CONFIG_OK = 0, /* settings filled */
+	CONFIG_HELP,   /* --help or -h was given: print the usage, exit 0 */
+	CONFIG_ERROR,  /* a bad flag or value: message written, exit 2 */
+};
+
+/* Fills *cfg with the defaults (threads 0: one per CPU). */
+void config_defaults(struct config *cfg);
+
+/*
+ * Parses the arguments of `serve` (argv[0..argc), without the program or
+ * subcommand name) and the environment read through `lookup` (NULL: no
+ * environment) into *cfg, starting from the defaults. Flags take their
+ * value as `--flag VALUE` or `--flag=VALUE`. On CONFIG_ERROR a message
+ * naming the flag or variable is written to err (errlen bytes, may be 0)
+ * and *cfg is unspecified.
+ */
+enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
+				      config_lookup_fn lookup, void *ctx, char *err,
+				      size_t errlen);
+
+/*
+ * Parses the arguments of `healthcheck`: `--port N` (1..65535), else the
+ * PORT variable, else 8080. Same conventions as config_parse_serve().
+ */
+enum config_result config_parse_healthcheck(unsigned *port, int argc, char *const argv[],
+					    config_lookup_fn lookup, void *ctx, char *err,
+					    size_t errlen);
+
+/* Writes the complete usage (every subcommand, flag, variable, default). */
+void config_usage(FILE *out);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * The dropjudge program: picks the subcommand (serve, solve, healthcheck,
+ * --help, --version) and, for serve, owns the process: configuration,
+ * signals and the shutdown sequence around the HTTP server.
+ *
+ * SIGTERM and SIGINT are blocked before any server thread starts and
+ * received with sigwait() in the main thread only. The first one starts
+ * the drain (see http/server.h); the main thread then waits, up to the
+ * drain timeout, for the requests in flight, and a second signal cuts the
+ * wait short. Either way the process stops the server and exits 0.
+ */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dropjudge/version.h"
+#include "http/server.h"
+#include "main/config.h"
+#include "main/healthcheck.h"
+#include "main/solve.h"
+
+/* How often the drain checks for requests in flight, in milliseconds. */
+#define MAIN_DRAIN_POLL_MS 50
+/* Consecutive idle checks that end the drain: a connection accepted just
+ * before the drain gets a moment to deliver its request headers. */
+#define MAIN_DRAIN_IDLE_POLLS 2
+
+/* config_lookup_fn over the real environment. */
+static const char *main_getenv(void *ctx, const char *name)
+{
+	(void)ctx;
+	return getenv(name);
+}
+
+/* CPUs this process may run on (its affinity mask), at least 1. */
+static unsigned main_cpu_count(void)
+{
+	cpu_set_t set;
+	int n = 0;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		n = CPU_COUNT(&set);
+	if (n < 1) {
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+		n = online > 0 && online < (long)CONFIG_MAX_THREADS ? (int)online : 1;
+	}
+	return (unsigned)n;
+}
+
+/* Raises the soft limit on open files towards what `connections` need,
+ * never above the hard limit and never lower than it was. */
+static void main_raise_fd_limit(unsigned connections, unsigned threads)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	rlim_t want = (rlim_t)connections + 4 * (rlim_t)threads + 64;
+	if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
+		want = rl.rlim_max;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		rl.rlim_cur = want;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static long long main_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * After the first signal: waits until no request is in flight, the drain
+ * timeout passes, or another signal from `signals` arrives.
+ */
+static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset_t *signals)
+{
+	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
+	unsigned idle = 0;
+
+	for (;;) {
+		idle = http_server_is_idle(srv) ? idle + 1 : 0;
+		if (idle >= MAIN_DRAIN_IDLE_POLLS)
+			return;
+		long long left = deadline - main_now_ms();
+		if (left <= 0) {
+			if (!idle)
+				fprintf(stderr, "dropjudge: drain timeout (%u s) reached with requests "
+						"in flight; closing them\n",
+					timeout_s);
+			return;
+		}
+		if (left > MAIN_DRAIN_POLL_MS)
+			left = MAIN_DRAIN_POLL_MS;
+		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
+		int sig = sigtimedwait(signals, NULL, &wait);
+		if (sig > 0) {
+			fprintf(stderr, "dropjudge: second signal (%s); stopping now\n",
+				strsignal(sig));
+			return;
+		}
+	}
+}
+
+/* `dropjudge serve`: returns the exit status. */
+static int main_serve(int argc, char *const argv[])
+{
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	sigset_t signals;
+	int sig = 0;
+
+	switch (config_parse_serve(&cfg, argc, argv, main_getenv, NULL, err, sizeof err)) {
+	case CONFIG_OK:
+		break;
+	case CONFIG_HELP:
+		config_usage(stdout);
+		return 0;
+	case CONFIG_ERROR:
+		fprintf(stderr, "dropjudge: %s; try 'dropjudge --help'\n", err);
+		return 2;
+	}
+	if (cfg.threads == 0)
+		cfg.threads = main_cpu_count();
+	if (cfg.threads > CONFIG_MAX_THREADS)
+		cfg.threads = CONFIG_MAX_THREADS;
+	if (cfg.threads > cfg.max_connections)
+		cfg.threads = cfg.max_connections;
+	main_raise_fd_limit(cfg.max_connections, cfg.threads);
+
+	/* Before any thread exists, so that every thread inherits the mask. */
+	sigemptyset(&signals);
+	sigaddset(&signals, SIGTERM);
+	sigaddset(&signals, SIGINT);
+	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
+		fprintf(stderr, "dropjudge: cannot block signals\n");
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+
+	const struct http_config hc = {
+		.host = cfg.host,
+		.port = cfg.port,
+		.threads = cfg.threads,
+		.timeout = cfg.timeout,
+		.max_connections = cfg.max_connections,
+		.limits = {.max_body = cfg.max_body,
+			   .max_blocks = cfg.max_blocks,
+			   .max_batch = cfg.max_batch},
+	};
+	struct http_server *srv = http_server_start(&hc, err, sizeof err);
+	if (!srv) {
+		fprintf(stderr, "dropjudge: %s\n", err);
+		return 1;
+	}
+	const char *lb = strchr(cfg.host, ':') ? "[" : "";
+	const char *rb = strchr(cfg.host, ':') ? "]" : "";
+	printf("dropjudge " DROPJUDGE_VERSION " listening on http://%s%s%s:%u\n", lb, cfg.host,
+	       rb, http_server_port(srv));
+	fflush(stdout);
+
+	while (sigwait(&signals, &sig) != 0)
+		;
+	fprintf(stderr, "dropjudge: %s; draining (up to %u s)\n", strsignal(sig),
+		cfg.drain_timeout);
+	http_server_begin_drain(srv);
+	main_drain(srv, cfg.drain_timeout, &signals);
+	http_server_stop(srv);
+	fprintf(stderr, "dropjudge: stopped\n");
+	return 0;
+}
+
+/* `dropjudge healthcheck [--port N]`: returns the exit status. */
+static int main_healthcheck(int argc, char *const argv[])
+{
+	char err[CONFIG_ERROR_MAX];
+	unsigned port = 0;
+
+	switch (config_parse_healthcheck(&port, argc, argv, main_getenv, NULL, err, sizeof err)) {
+	case CONFIG_OK:
+		break;
+	case CONFIG_HELP:
+		config_usage(stdout);
+		return 0;
+	case CONFIG_ERROR:
+		fprintf(stderr, "dropjudge: healthcheck: %s; try 'dropjudge --help'\n", err);
+		return 2;
+	}
+	if (healthcheck_run(port, HEALTHCHECK_TIMEOUT_MS, err, sizeof err) != 0) {
+		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	if (argc < 2)
+		return main_serve(0, argv + 1);
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--version") == 0) {
+		printf("dropjudge " DROPJUDGE_VERSION "\n");
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		config_usage(stdout);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (strcmp(cmd, "serve") == 0)
+		return main_serve(argc - 2, argv + 2);
+	if (strcmp(cmd, "solve") == 0) {
+		if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+			config_usage(stdout);
+			return 0;
+		}
+		return solve_main(argc - 2, argv + 2, stdout, stderr);
+	}
+	if (strcmp(cmd, "healthcheck") == 0)
+		return main_healthcheck(argc - 2, argv + 2);
+	if (cmd[0] == '-')
+		return main_serve(argc - 1, argv + 1);
+	fprintf(stderr, "dropjudge: unknown subcommand '%s'; try 'dropjudge --help'\n", cmd);
+	return 2;
+}

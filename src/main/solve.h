@@ -1,0 +1,33 @@
+/*
+ * `dropjudge solve`: the Baekjoon input format in, the Baekjoon output
+ * format out, through the same codecs and cores as the server. It reads
+ * Monomino-Domino input in chunks through the push parser and places each
+ * block as soon as it is read, so memory stays flat whatever N is.
+ */
+#ifndef DROPJUDGE_MAIN_SOLVE_H
+#define DROPJUDGE_MAIN_SOLVE_H
+
+#include <stdio.h>
+
+/* Largest Puyo input read (its text is read whole). */
+#define SOLVE_PUYO_MAX_INPUT ((size_t)16 << 20)
+
+/*
+ * Solves a Monomino-Domino input read from `in` (named `name` in messages)
+ * and writes "S\nT\n" to out. On a bad input writes
+ * "dropjudge: NAME:LINE:COLUMN: detail" (COLUMN when known) to errout and
+ * returns 1; on a read or write error also 1; 0 when solved.
+ */
+int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout);
+
+/* The same for Puyo: writes "C\n". Inputs over SOLVE_PUYO_MAX_INPUT fail. */
+int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout);
+
+/*
+ * Runs `dropjudge solve PROBLEM [FILE]`; argv holds the arguments after
+ * "solve". FILE absent or "-" reads stdin. Returns the exit status: 0
+ * solved, 1 bad input or I/O error, 2 bad usage (message on errout).
+ */
+int solve_main(int argc, char *const argv[], FILE *out, FILE *errout);
+
+#endif

@@ -1,0 +1,449 @@
+/*
+ * Unit tests of the configuration parser (src/main/config.c): defaults,
+ * every flag in both spellings, every environment variable, the flag
+ * winning over its variable, and every kind of bad value failing with a
+ * message that names the flag or variable. Expected values come from the
+ * documented defaults and ranges (issue 2, --help), written out here.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "main/config.h"
+
+/* A fake environment: NULL-terminated name/value pairs. */
+struct fake_env {
+	const char *pairs[16][2];
+};
+
+static const char *fake_getenv(void *ctx, const char *name)
+{
+	const struct fake_env *env = ctx;
+	for (size_t i = 0; env && i < 16 && env->pairs[i][0]; i++)
+		if (strcmp(env->pairs[i][0], name) == 0)
+			return env->pairs[i][1];
+	return NULL;
+}
+
+/* Parses a NULL-terminated argument list with an optional environment. */
+static enum config_result parse(struct config *cfg, const char *const *args,
+				const struct fake_env *env, char *err, size_t errlen)
+{
+	char *argv[32];
+	int argc = 0;
+	while (args && args[argc]) {
+		argv[argc] = (char *)args[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	return config_parse_serve(cfg, argc, argv, fake_getenv, (void *)env, err, errlen);
+}
+
+/* The settings of every flag, as a flat view for tables. */
+enum field {
+	F_PORT,
+	F_THREADS,
+	F_MAX_BODY,
+	F_MAX_BLOCKS,
+	F_MAX_BATCH,
+	F_TIMEOUT,
+	F_MAX_CONNECTIONS,
+	F_DRAIN_TIMEOUT,
+};
+
+static unsigned long long field_value(const struct config *cfg, enum field f)
+{
+	switch (f) {
+	case F_PORT:
+		return cfg->port;
+	case F_THREADS:
+		return cfg->threads;
+	case F_MAX_BODY:
+		return cfg->max_body;
+	case F_MAX_BLOCKS:
+		return cfg->max_blocks;
+	case F_MAX_BATCH:
+		return cfg->max_batch;
+	case F_TIMEOUT:
+		return cfg->timeout;
+	case F_MAX_CONNECTIONS:
+		return cfg->max_connections;
+	case F_DRAIN_TIMEOUT:
+		return cfg->drain_timeout;
+	}
+	return 0;
+}
+
+/* Every numeric setting with its documented range. */
+static const struct numeric {
+	enum field field;
+	const char *flag;
+	const char *env;
+	unsigned long long min;
+	unsigned long long max;
+} numerics[] = {
+	{F_PORT, "--port", "PORT", 0, 65535},
+	{F_THREADS, "--threads", "THREADS", 1, 1024},
+	{F_MAX_BODY, "--max-body", "MAX_BODY", 1, 1073741824ull},
+	{F_MAX_BLOCKS, "--max-blocks", "MAX_BLOCKS", 1, 4294967295ull},
+	{F_MAX_BATCH, "--max-batch", "MAX_BATCH", 1, 1000000},
+	{F_TIMEOUT, "--timeout", "TIMEOUT", 1, 86400},
+	{F_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", 1, 1000000},
+	{F_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", 0, 3600},
+};
+#define NUMERICS (sizeof numerics / sizeof numerics[0])
+
+static void config_should_start_from_the_documented_defaults(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	const char *args[] = {NULL};
+	assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_OK);
+	assert_string_equal(cfg.host, "0.0.0.0");
+	assert_int_equal(cfg.port, 8080);
+	assert_int_equal(cfg.threads, 0); /* one per CPU, resolved by main */
+	assert_int_equal(cfg.max_body, 1048576);
+	assert_int_equal(cfg.max_blocks, 1000000);
+	assert_int_equal(cfg.max_batch, 1000);
+	assert_int_equal(cfg.timeout, 10);
+	assert_int_equal(cfg.max_connections, 1024);
+	assert_int_equal(cfg.drain_timeout, 8);
+}
+
+static void config_should_take_every_flag_in_both_spellings(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NUMERICS; i++) {
+		const struct numeric *n = &numerics[i];
+		unsigned long long values[] = {n->min, n->max, (n->min + n->max) / 2};
+		for (size_t v = 0; v < 3; v++) {
+			struct config cfg;
+			char err[CONFIG_ERROR_MAX], text[32], joined[64];
+			snprintf(text, sizeof text, "%llu", values[v]);
+			const char *separate[] = {n->flag, text, NULL};
+			assert_int_equal(parse(&cfg, separate, NULL, err, sizeof err), CONFIG_OK);
+			assert_true(field_value(&cfg, n->field) == values[v]);
+
+			snprintf(joined, sizeof joined, "%s=%llu", n->flag, values[v]);
+			const char *together[] = {joined, NULL};
+			assert_int_equal(parse(&cfg, together, NULL, err, sizeof err), CONFIG_OK);
+			assert_true(field_value(&cfg, n->field) == values[v]);
+		}
+	}
+}
+
+static void config_should_read_every_environment_variable(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NUMERICS; i++) {
+		const struct numeric *n = &numerics[i];
+		struct config cfg;
+		char err[CONFIG_ERROR_MAX], text[32];
+		snprintf(text, sizeof text, "%llu", n->max);
+		struct fake_env env = {{{n->env, text}}};
+		const char *args[] = {NULL};
+		assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_OK);
+		assert_true(field_value(&cfg, n->field) == n->max);
+	}
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	struct fake_env env = {{{"HOST", "127.0.0.1"}}};
+	const char *args[] = {NULL};
+	assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_OK);
+	assert_string_equal(cfg.host, "127.0.0.1");
+}
+
+static void config_should_let_the_flag_win_over_the_environment(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NUMERICS; i++) {
+		const struct numeric *n = &numerics[i];
+		struct config cfg;
+		char err[CONFIG_ERROR_MAX], flag_text[32], env_text[32];
+		snprintf(flag_text, sizeof flag_text, "%llu", n->min);
+		snprintf(env_text, sizeof env_text, "%llu", n->max);
+		struct fake_env env = {{{n->env, env_text}}};
+		const char *args[] = {n->flag, flag_text, NULL};
+		assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_OK);
+		assert_true(field_value(&cfg, n->field) == n->min);
+
+		/* A bad variable is not even read when the flag is given. */
+		struct fake_env bad = {{{n->env, "not-a-number"}}};
+		assert_int_equal(parse(&cfg, args, &bad, err, sizeof err), CONFIG_OK);
+		assert_true(field_value(&cfg, n->field) == n->min);
+	}
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	struct fake_env env = {{{"HOST", "127.0.0.1"}, {"PORT", "9000"}}};
+	const char *args[] = {"--host=::1", NULL};
+	assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_OK);
+	assert_string_equal(cfg.host, "::1");
+	assert_int_equal(cfg.port, 9000);
+}
+
+static void config_should_let_the_last_flag_win(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	const char *args[] = {"--port", "1", "--port=2", NULL};
+	assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_OK);
+	assert_int_equal(cfg.port, 2);
+}
+
+static void config_should_treat_an_empty_variable_as_unset(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	struct fake_env env = {{{"PORT", ""}, {"HOST", ""}, {"THREADS", ""}}};
+	const char *args[] = {NULL};
+	assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_OK);
+	assert_int_equal(cfg.port, 8080);
+	assert_string_equal(cfg.host, "0.0.0.0");
+	assert_int_equal(cfg.threads, 0);
+}
+
+/* Values that are not plain decimal numbers. */
+static const char *const not_numbers[] = {
+	"", "abc", "12x", "x12", "-1", "+1", " 1", "1 ", "1.5", "0x10", "1e3", "١",
+};
+
+static void config_should_refuse_a_bad_number_naming_the_flag(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NUMERICS; i++) {
+		const struct numeric *n = &numerics[i];
+		for (size_t b = 0; b < sizeof not_numbers / sizeof not_numbers[0]; b++) {
+			struct config cfg;
+			char err[CONFIG_ERROR_MAX], joined[64];
+			snprintf(joined, sizeof joined, "%s=%s", n->flag, not_numbers[b]);
+			const char *args[] = {joined, NULL};
+			assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_ERROR);
+			assert_non_null(strstr(err, n->flag));
+
+			const char *separate[] = {n->flag, not_numbers[b], NULL};
+			assert_int_equal(parse(&cfg, separate, NULL, err, sizeof err), CONFIG_ERROR);
+			assert_non_null(strstr(err, n->flag));
+		}
+	}
+}
+
+static void config_should_refuse_a_bad_variable_naming_it(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NUMERICS; i++) {
+		const struct numeric *n = &numerics[i];
+		for (size_t b = 1; b < sizeof not_numbers / sizeof not_numbers[0]; b++) {
+			struct config cfg;
+			char err[CONFIG_ERROR_MAX];
+			struct fake_env env = {{{n->env, not_numbers[b]}}};
+			const char *args[] = {NULL};
+			assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_ERROR);
+			assert_non_null(strstr(err, n->env));
+		}
+	}
+}
+
+static void config_should_refuse_values_out_of_range_and_overflow(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NUMERICS; i++) {
+		const struct numeric *n = &numerics[i];
+		char above[32], below[32];
+		snprintf(above, sizeof above, "%llu", n->max + 1);
+		snprintf(below, sizeof below, "%llu", n->min - 1);
+		const char *bad[] = {above, n->min > 0 ? below : NULL, "18446744073709551615",
+				     "18446744073709551616", "99999999999999999999999999"};
+		for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+			if (!bad[b])
+				continue;
+			struct config cfg;
+			char err[CONFIG_ERROR_MAX];
+			const char *args[] = {n->flag, bad[b], NULL};
+			assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_ERROR);
+			assert_non_null(strstr(err, n->flag));
+			assert_non_null(strstr(err, "range"));
+
+			struct fake_env env = {{{n->env, bad[b]}}};
+			const char *none[] = {NULL};
+			assert_int_equal(parse(&cfg, none, &env, err, sizeof err), CONFIG_ERROR);
+			assert_non_null(strstr(err, n->env));
+		}
+	}
+}
+
+static void config_should_take_ipv4_and_ipv6_hosts_only(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *host;
+		bool ok;
+	} cases[] = {
+		{"0.0.0.0", true},    {"127.0.0.1", true}, {"::", true},
+		{"::1", true},        {"fe80::1", true},   {"192.168.1.255", true},
+		{"localhost", false}, {"1.2.3", false},    {"256.0.0.1", false},
+		{"", false},          {"1.2.3.4 ", false}, {"example.com", false},
+		{"[::1]", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct config cfg;
+		char err[CONFIG_ERROR_MAX];
+		const char *args[] = {"--host", cases[i].host, NULL};
+		enum config_result r = parse(&cfg, args, NULL, err, sizeof err);
+		if (cases[i].ok) {
+			assert_int_equal(r, CONFIG_OK);
+			assert_string_equal(cfg.host, cases[i].host);
+		} else {
+			assert_int_equal(r, CONFIG_ERROR);
+			assert_non_null(strstr(err, "--host"));
+		}
+	}
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	struct fake_env env = {{{"HOST", "myhost"}}};
+	const char *none[] = {NULL};
+	assert_int_equal(parse(&cfg, none, &env, err, sizeof err), CONFIG_ERROR);
+	assert_non_null(strstr(err, "HOST"));
+}
+
+static void config_should_refuse_unknown_flags_and_stray_arguments(void **state)
+{
+	(void)state;
+	static const char *const cases[][3] = {
+		{"--nope", NULL, "--nope"},        {"--port8080", NULL, "--port8080"},
+		{"-p", NULL, "-p"},                {"serve", NULL, "serve"},
+		{"--port", "1 extra", "--port"},   {"--max-bodyx=1", NULL, "--max-bodyx"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct config cfg;
+		char err[CONFIG_ERROR_MAX];
+		const char *args[] = {cases[i][0], cases[i][1], NULL};
+		assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_ERROR);
+		assert_non_null(strstr(err, cases[i][2]));
+	}
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	const char *stray[] = {"--port", "80", "extra", NULL};
+	assert_int_equal(parse(&cfg, stray, NULL, err, sizeof err), CONFIG_ERROR);
+	assert_non_null(strstr(err, "extra"));
+}
+
+static void config_should_refuse_a_flag_without_its_value(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NUMERICS; i++) {
+		struct config cfg;
+		char err[CONFIG_ERROR_MAX];
+		const char *args[] = {numerics[i].flag, NULL};
+		assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_ERROR);
+		assert_non_null(strstr(err, numerics[i].flag));
+		assert_non_null(strstr(err, "missing"));
+	}
+}
+
+static void config_should_ask_for_help(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	const char *long_form[] = {"--port", "1", "--help", NULL};
+	assert_int_equal(parse(&cfg, long_form, NULL, err, sizeof err), CONFIG_HELP);
+	const char *short_form[] = {"-h", NULL};
+	assert_int_equal(parse(&cfg, short_form, NULL, err, sizeof err), CONFIG_HELP);
+}
+
+static void config_should_not_need_an_error_buffer(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char *argv[] = {(char *)"--port", (char *)"x", NULL};
+	assert_int_equal(config_parse_serve(&cfg, 2, argv, NULL, NULL, NULL, 0), CONFIG_ERROR);
+	assert_int_equal(config_parse_serve(&cfg, 0, argv, NULL, NULL, NULL, 0), CONFIG_OK);
+}
+
+static enum config_result parse_hc(unsigned *port, const char *const *args,
+				   const struct fake_env *env, char *err, size_t errlen)
+{
+	char *argv[8];
+	int argc = 0;
+	while (args[argc]) {
+		argv[argc] = (char *)args[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	return config_parse_healthcheck(port, argc, argv, fake_getenv, (void *)env, err, errlen);
+}
+
+static void healthcheck_should_take_its_port_from_flag_then_variable_then_default(void **state)
+{
+	(void)state;
+	unsigned port = 0;
+	char err[CONFIG_ERROR_MAX];
+	const char *none[] = {NULL};
+	assert_int_equal(parse_hc(&port, none, NULL, err, sizeof err), CONFIG_OK);
+	assert_int_equal(port, 8080);
+
+	struct fake_env env = {{{"PORT", "9001"}}};
+	assert_int_equal(parse_hc(&port, none, &env, err, sizeof err), CONFIG_OK);
+	assert_int_equal(port, 9001);
+
+	const char *flag[] = {"--port", "9002", NULL};
+	assert_int_equal(parse_hc(&port, flag, &env, err, sizeof err), CONFIG_OK);
+	assert_int_equal(port, 9002);
+	const char *joined[] = {"--port=65535", NULL};
+	assert_int_equal(parse_hc(&port, joined, &env, err, sizeof err), CONFIG_OK);
+	assert_int_equal(port, 65535);
+}
+
+static void healthcheck_should_refuse_port_zero_and_bad_arguments(void **state)
+{
+	(void)state;
+	unsigned port = 0;
+	char err[CONFIG_ERROR_MAX];
+	static const char *const cases[][3] = {
+		{"--port", "0", "--port"},     {"--port", "65536", "--port"},
+		{"--port", "http", "--port"},  {"--host", "::1", "--host"},
+		{"extra", NULL, "extra"},      {"--port", NULL, "--port"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *args[] = {cases[i][0], cases[i][1], NULL};
+		assert_int_equal(parse_hc(&port, args, NULL, err, sizeof err), CONFIG_ERROR);
+		assert_non_null(strstr(err, cases[i][2]));
+	}
+	struct fake_env env = {{{"PORT", "0"}}};
+	const char *none[] = {NULL};
+	assert_int_equal(parse_hc(&port, none, &env, err, sizeof err), CONFIG_ERROR);
+	assert_non_null(strstr(err, "PORT"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(config_should_start_from_the_documented_defaults),
+		cmocka_unit_test(config_should_take_every_flag_in_both_spellings),
+		cmocka_unit_test(config_should_read_every_environment_variable),
+		cmocka_unit_test(config_should_let_the_flag_win_over_the_environment),
+		cmocka_unit_test(config_should_let_the_last_flag_win),
+		cmocka_unit_test(config_should_treat_an_empty_variable_as_unset),
+		cmocka_unit_test(config_should_refuse_a_bad_number_naming_the_flag),
+		cmocka_unit_test(config_should_refuse_a_bad_variable_naming_it),
+		cmocka_unit_test(config_should_refuse_values_out_of_range_and_overflow),
+		cmocka_unit_test(config_should_take_ipv4_and_ipv6_hosts_only),
+		cmocka_unit_test(config_should_refuse_unknown_flags_and_stray_arguments),
+		cmocka_unit_test(config_should_refuse_a_flag_without_its_value),
+		cmocka_unit_test(config_should_ask_for_help),
+		cmocka_unit_test(config_should_not_need_an_error_buffer),
+		cmocka_unit_test(healthcheck_should_take_its_port_from_flag_then_variable_then_default),
+		cmocka_unit_test(healthcheck_should_refuse_port_zero_and_bad_arguments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
