@@ -13,6 +13,7 @@
 
 /* One case being simulated. */
 struct md_run {
+	const char *trace_pointer; /* where the trace was asked for: "" for ?trace= */
 	struct md_game *game;
 	json_t *steps;     /* trace, or NULL */
 	bool trace_full;   /* stopped: the trace would pass ROUTE_MAX_TRACE_STEPS */
@@ -51,6 +52,7 @@ static bool md_run_start(struct md_run *run, struct route_outcome *out, bool tra
 	out->steps = trace ? json_array() : NULL;
 	run->game = &out->u.md;
 	run->steps = out->steps;
+	run->trace_pointer = "";
 	run->trace_full = false;
 	run->out_of_memory = false;
 	return !trace || out->steps;
@@ -60,10 +62,14 @@ static bool md_run_start(struct md_run *run, struct route_outcome *out, bool tra
 static enum codec_status md_run_end(struct md_run *run, struct route_outcome *out,
 				    enum codec_status st, struct codec_error *err)
 {
-	if (st == CODEC_OK && run->trace_full)
-		codec_error_set(err, CODEC_E_INVALID,
-				"a trace covers at most %d placements; ask without trace",
-				ROUTE_MAX_TRACE_STEPS);
+	if (st == CODEC_OK && run->trace_full && run->trace_pointer[0])
+		codec_error_at_pointer(err, CODEC_E_INVALID, run->trace_pointer,
+				       "a trace covers at most %d placements; ask without trace",
+				       ROUTE_MAX_TRACE_STEPS);
+	else if (st == CODEC_OK && run->trace_full)
+		codec_error_at_param(err, CODEC_E_INVALID, "trace",
+				     "a trace covers at most %d placements; ask without trace",
+				     ROUTE_MAX_TRACE_STEPS);
 	else if (st == CODEC_OK && run->out_of_memory)
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
 	if (st == CODEC_OK && codec_error_is_set(err))
@@ -83,6 +89,11 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 	if (!md_run_start(&run, out, trace)) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
+	}
+	char trace_at[CODEC_POINTER_MAX];
+	if (json_is_true(json_object_get(case_obj, "trace"))) {
+		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
+		run.trace_pointer = trace_at;
 	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	enum codec_status st = md_json_read(case_obj, pointer, &opt, err, md_run_block, &run);
