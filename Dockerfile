@@ -1,0 +1,34 @@
+# dropjudge: the HTTP judging service in a small image.
+#
+#   docker build -t dropjudge .
+#   docker run --rm -p 8080:8080 dropjudge
+#
+# Build stage: Debian's compiler and -dev packages, then `make`.
+FROM debian:bookworm-slim AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      build-essential pkg-config libmicrohttpd-dev libjansson-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Makefile openapi.yaml ./
+COPY include include
+COPY src src
+RUN make -j"$(nproc)" && build/dropjudge --version
+
+# Runtime stage: only the two runtime libraries and the binary.
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin dropjudge
+COPY --from=build /src/build/dropjudge /usr/local/bin/dropjudge
+USER dropjudge:dropjudge
+ENV HOST=0.0.0.0 PORT=8080
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=2s --retries=3 \
+  CMD ["dropjudge", "healthcheck"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["dropjudge"]
+CMD ["serve"]

@@ -1,0 +1,393 @@
+// The integration suite's plumbing: start the real binary on a free port,
+// talk to it with real curl, and check every response against openapi.yaml.
+//
+// - startServer() runs DROPJUDGE_BIN (default build/dropjudge) with
+//   `--port 0`, reads the port from its start line, polls GET /livez until
+//   200 and registers an after() hook that stops it by PID.
+// - request() is the only way tests talk HTTP: it runs curl, parses status,
+//   headers and body, and validates the response (status documented for
+//   that path and method, documented headers present, body valid against the
+//   schema of that status and content type) before returning it. So no
+//   response the suite receives escapes the spec.
+// - curlSequence() runs several requests in one curl process (`--next`), so
+//   that they share a keep-alive connection; each response is validated the
+//   same way.
+import { spawn, execFile } from 'node:child_process';
+import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.resolve(ROOT, process.env.DROPJUDGE_BIN ?? 'build/dropjudge');
+export const SPEC_TEXT = fs.readFileSync(path.join(ROOT, 'openapi.yaml'), 'utf8');
+export const SPEC = YAML.parse(SPEC_TEXT);
+export const CASES_DIR = path.join(ROOT, 'tests/cases');
+
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'dropjudge-http-'));
+let tmpCounter = 0;
+process.on('exit', () => fs.rmSync(TMP, { recursive: true, force: true }));
+
+export function tmpFile(content) {
+	const file = path.join(TMP, `f${tmpCounter++}`);
+	if (content !== undefined) fs.writeFileSync(file, content);
+	return file;
+}
+
+// --- the spec -----------------------------------------------------------------
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+addFormats(ajv);
+ajv.addSchema(SPEC, 'openapi');
+const validators = new Map();
+
+const esc = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function at(ptr) {
+	let node = SPEC;
+	for (const part of ptr.split('/').slice(1)) {
+		node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+	}
+	return node;
+}
+
+// Follows $ref chains inside the spec; returns [object, pointer].
+function deref(ptr) {
+	let node = at(ptr);
+	while (node && typeof node.$ref === 'string') {
+		assert.ok(node.$ref.startsWith('#/'), `external $ref ${node.$ref}`);
+		ptr = node.$ref.slice(1);
+		node = at(ptr);
+	}
+	return [node, ptr];
+}
+
+// Validates `data` against the schema at JSON pointer `ptr` of the spec.
+export function validateAt(ptr, data, what) {
+	let v = validators.get(ptr);
+	if (!v) {
+		v = ajv.compile({ $ref: `openapi#${ptr}` });
+		validators.set(ptr, v);
+	}
+	if (!v(data)) {
+		const shown = typeof data === 'string' ? data : JSON.stringify(data);
+		assert.fail(`${what}: does not match ${ptr}:\n` +
+			`${ajv.errorsText(v.errors, { separator: '\n' })}\nbody: ${shown.slice(0, 600)}`);
+	}
+}
+
+export const stats = { validated: 0 };
+
+// Checks one response against openapi.yaml; throws an AssertionError naming
+// the mismatch.
+export function checkResponse(method, urlPath, res) {
+	const m = method.toLowerCase();
+	const what = `${method} ${urlPath} -> ${res.status}`;
+	const pathItem = SPEC.paths[urlPath];
+	let respPtr;
+	if (!pathItem) {
+		assert.equal(res.status, 404, `${what}: a path not in the spec must be 404`);
+		assert.equal(res.mediaType, 'application/problem+json', `${what}: content type`);
+		const json = parseJson(res, what);
+		validateAt('/components/schemas/Problem', json, what);
+		assert.equal(json.status, 404, `${what}: problem status`);
+		res.json = json;
+		stats.validated++;
+		return;
+	}
+	const opMethod = m === 'head' && !pathItem.head && pathItem.get ? 'get' : m;
+	if (!pathItem[opMethod]) {
+		assert.equal(res.status, 405, `${what}: a method not in the spec must be 405`);
+		respPtr = '/components/responses/MethodNotAllowed';
+	} else {
+		const key = String(res.status);
+		assert.ok(pathItem[opMethod].responses[key],
+			`${what}: status ${key} is not documented for ${method} ${urlPath}` +
+			` (body: ${res.body.slice(0, 300)})`);
+		respPtr = `/paths/${esc(urlPath)}/${opMethod}/responses/${key}`;
+	}
+	const [resp, rptr] = deref(respPtr);
+	for (const [name, h] of Object.entries(resp.headers ?? {})) {
+		const value = res.headers[name.toLowerCase()];
+		assert.ok(value !== undefined, `${what}: header ${name} is documented but missing`);
+		const [hdr, hptr] = deref(`${rptr}/headers/${esc(name)}`);
+		if (hdr.schema) validateAt(`${hptr}/schema`, value, `${what}: header ${name}`);
+	}
+	if (!resp.content) {
+		assert.equal(res.body, '', `${what}: no content documented, body sent`);
+	} else if (m === 'head') {
+		assert.equal(res.body, '', `${what}: HEAD answered with a body`);
+	} else {
+		const mt = res.mediaType;
+		assert.ok(resp.content[mt], `${what}: content type ${res.headers['content-type']} is not ` +
+			`documented (documented: ${Object.keys(resp.content).join(', ')}; body: ${res.body.slice(0, 300)})`);
+		const sptr = `${rptr}/content/${esc(mt)}/schema`;
+		let data = res.body;
+		if (mt === 'application/json' || mt.endsWith('+json')) {
+			data = parseJson(res, what);
+			res.json = data;
+		}
+		if (at(sptr) !== undefined) validateAt(sptr, data, what);
+		if (mt === 'application/problem+json') {
+			assert.equal(data.status, res.status, `${what}: problem status differs from the HTTP status`);
+		}
+	}
+	stats.validated++;
+}
+
+function parseJson(res, what) {
+	try {
+		return JSON.parse(res.body);
+	} catch (e) {
+		assert.fail(`${what}: body is not JSON (${e.message}): ${res.body.slice(0, 300)}`);
+	}
+}
+
+// --- curl ---------------------------------------------------------------------
+
+// Builds curl arguments for one request. req: {method, path, query (object or
+// string), headers (object; value null removes a curl default), body (string
+// or Buffer), contentType (null: none), accept (null: none), chunked,
+// expectContinue, stdinBody}.
+function requestArgs(base, req, files) {
+	const args = ['-s', '-S', '-D', files.headers, '-o', files.body, '-w', '%{http_code}\\n'];
+	const method = req.method ?? (req.body !== undefined || req.stdinBody ? 'POST' : 'GET');
+	if (method === 'HEAD') args.push('-I');
+	else if (method !== 'GET' || req.body !== undefined) args.push('-X', method);
+	const headers = {};
+	if (!req.expectContinue) headers.Expect = '';
+	if ('accept' in req) headers.Accept = req.accept === null ? '' : req.accept;
+	if (req.body !== undefined || req.stdinBody) {
+		headers['Content-Type'] = req.contentType === null ? '' : (req.contentType ?? 'application/json');
+	}
+	if (req.chunked) headers['Transfer-Encoding'] = 'chunked';
+	Object.assign(headers, req.headers ?? {});
+	for (const [k, v] of Object.entries(headers)) args.push('-H', v === '' || v === null ? `${k}:` : `${k}: ${v}`);
+	if (req.body !== undefined) {
+		const body = typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : JSON.stringify(req.body);
+		args.push('--data-binary', `@${tmpFile(body)}`);
+	} else if (req.stdinBody) {
+		args.push('-T', '-');
+	}
+	let url = base + req.path;
+	if (req.query !== undefined) {
+		url += '?' + (typeof req.query === 'string' ? req.query : new URLSearchParams(req.query).toString());
+	}
+	args.push(url);
+	return { args, method };
+}
+
+function parseHeaderBlock(text) {
+	// The last block is the final response (after any 100 Continue).
+	const blocks = text.split(/\r\n\r\n/).filter((b) => b.startsWith('HTTP/'));
+	assert.ok(blocks.length > 0, `no response headers: ${JSON.stringify(text)}`);
+	const lines = blocks[blocks.length - 1].split('\r\n');
+	const status = Number(lines[0].split(' ')[1]);
+	const headers = {};
+	for (const line of lines.slice(1)) {
+		const i = line.indexOf(':');
+		if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+	}
+	return { status, headers, statusLine: lines[0] };
+}
+
+// Runs requests in one curl process. Returns {child, done}; done resolves to
+// {responses, stderr, code}. Responses are validated against the spec.
+export function curlSequence(server, requests, { verbose = false, stdin = false, globalArgs = [] } = {}) {
+	const args = [...globalArgs];
+	const parts = [];
+	requests.forEach((req, i) => {
+		if (i > 0) args.push('--next');
+		const files = { headers: tmpFile(), body: tmpFile() };
+		const { args: a, method } = requestArgs(server.base, req, files);
+		if (verbose) args.push('-v');
+		args.push(...a);
+		parts.push({ req, files, method });
+	});
+	const child = spawn('curl', args, { stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (d) => { stdout += d; });
+	child.stderr.on('data', (d) => { stderr += d; });
+	const done = new Promise((resolve, reject) => {
+		child.on('error', reject);
+		child.on('close', (code) => {
+			try {
+				resolve(collect(code));
+			} catch (e) {
+				reject(e);
+			}
+		});
+		const collect = (code) => {
+			const responses = parts.map(({ req, files, method }) => {
+				let headerText = '';
+				try { headerText = fs.readFileSync(files.headers, 'latin1'); } catch { /* no response */ }
+				if (!headerText.startsWith('HTTP/')) return null;
+				const { status, headers, statusLine } = parseHeaderBlock(headerText);
+				let body = '';
+				// With -I curl writes the headers to -o too and reads no body.
+				if (method !== 'HEAD') {
+					try { body = fs.readFileSync(files.body, 'utf8'); } catch { /* empty */ }
+				}
+				const ct = headers['content-type'] ?? '';
+				const res = {
+					status, headers, statusLine, body,
+					mediaType: ct.split(';')[0].trim().toLowerCase(),
+				};
+				checkResponse(method, req.path, res);
+				return res;
+			});
+			return { responses, stderr, stdout, code, args };
+		};
+	});
+	return { child, done };
+}
+
+// One request; resolves to the validated response. Rejects when curl fails.
+export async function request(server, req) {
+	const { done } = curlSequence(server, [req]);
+	const { responses, stderr, code } = await done;
+	if (code !== 0 || !responses[0]) {
+		throw new Error(`curl failed (exit ${code}) for ${req.method ?? ''} ${req.path}: ${stderr}`);
+	}
+	return responses[0];
+}
+
+export function run(file, args, { input, timeout = 60000 } = {}) {
+	return new Promise((resolve) => {
+		const child = execFile(file, args, { timeout, maxBuffer: 64 << 20, encoding: 'utf8' },
+			(error, stdout, stderr) => {
+				resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+					signal: error?.signal ?? null, stdout, stderr });
+			});
+		if (input !== undefined) {
+			child.stdin.on('error', () => {}); // the program may exit without reading
+			child.stdin.end(input);
+		}
+	});
+}
+
+// --- the server -----------------------------------------------------------
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export { sleep };
+
+// Starts the binary; resolves to {base, port, pid, proc, exited, stop, log}.
+export async function startServer({ args = [], env = {}, autoStop = true } = {}) {
+	const proc = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+		env: { ...process.env, ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const server = { proc, pid: proc.pid, log: '' };
+	server.exited = new Promise((resolve) => {
+		proc.on('exit', (code, signal) => {
+			server.exitStatus = { code, signal };
+			resolve(server.exitStatus);
+		});
+	});
+	proc.stderr.on('data', (d) => { server.log += d; });
+	const started = new Promise((resolve, reject) => {
+		let out = '';
+		const timer = setTimeout(() => reject(new Error(`no start line within 10 s: ${out}${server.log}`)), 10000);
+		proc.stdout.on('data', (d) => {
+			out += d;
+			server.log += d;
+			const m = out.match(/listening on http:\/\/([^\s:]+|\[[^\]]+\]):(\d+)/);
+			if (m) {
+				clearTimeout(timer);
+				resolve({ host: m[1], port: Number(m[2]), line: out.split('\n')[0] });
+			}
+		});
+		proc.on('error', (e) => { clearTimeout(timer); reject(e); });
+		proc.on('exit', (code, signal) => {
+			clearTimeout(timer);
+			reject(new Error(`server exited (${code ?? signal}) before listening: ${out}${server.log}`));
+		});
+	});
+	const { host, port, line } = await started;
+	Object.assign(server, { host, port, startLine: line, base: `http://127.0.0.1:${port}` });
+	server.stop = async () => {
+		if (!server.exitStatus) {
+			try { process.kill(server.pid, 'SIGTERM'); } catch { /* gone */ }
+			const timer = setTimeout(() => { try { process.kill(server.pid, 'SIGKILL'); } catch { /* gone */ } }, 10000);
+			await server.exited;
+			clearTimeout(timer);
+		}
+		return server.exitStatus;
+	};
+	if (autoStop) after(() => server.stop());
+	for (let i = 0; ; i++) {
+		try {
+			const res = await request(server, { path: '/livez' });
+			if (res.status === 200) break;
+		} catch (e) {
+			if (i >= 100) throw e;
+		}
+		await sleep(50);
+	}
+	return server;
+}
+
+// --- data --------------------------------------------------------------------
+
+// The data-driven cases of a problem: [{name, dir, inputFile, inputKind,
+// input, expected (text) | expectedError (object)}].
+export function loadCases(problem) {
+	const dir = path.join(CASES_DIR, problem);
+	if (!fs.existsSync(dir)) return [];
+	const out = [];
+	for (const name of fs.readdirSync(dir).sort()) {
+		const d = path.join(dir, name);
+		if (!fs.statSync(d).isDirectory()) continue;
+		const c = { name, dir: d };
+		if (fs.existsSync(path.join(d, 'input.txt'))) {
+			c.inputKind = 'text';
+			c.inputFile = path.join(d, 'input.txt');
+		} else if (fs.existsSync(path.join(d, 'input.json'))) {
+			c.inputKind = 'json';
+			c.inputFile = path.join(d, 'input.json');
+		} else {
+			continue;
+		}
+		c.input = fs.readFileSync(c.inputFile, 'utf8');
+		if (fs.existsSync(path.join(d, 'expected.txt'))) {
+			c.expected = fs.readFileSync(path.join(d, 'expected.txt'), 'utf8');
+		} else if (fs.existsSync(path.join(d, 'expected-error.json'))) {
+			c.expectedError = JSON.parse(fs.readFileSync(path.join(d, 'expected-error.json'), 'utf8'));
+		} else {
+			continue;
+		}
+		out.push(c);
+	}
+	return out;
+}
+
+// Asserts that every fault listed in `expected` (objects with some of
+// pointer, line, column, parameter and optionally detail) appears in the
+// problem's errors array.
+export function assertFaults(errors, expected, what) {
+	assert.ok(Array.isArray(errors), `${what}: no errors array`);
+	for (const e of expected) {
+		const found = errors.some((f) => ['pointer', 'line', 'column', 'parameter', 'detail']
+			.every((k) => e[k] === undefined || f[k] === e[k]));
+		assert.ok(found, `${what}: expected a fault ${JSON.stringify(e)} in ${JSON.stringify(errors)}`);
+	}
+}
+
+// A small deterministic PRNG for test data (mulberry32).
+export function rng(seed) {
+	let a = seed >>> 0;
+	const next = () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+	return { next, int: (n) => Math.floor(next() * n), pick: (arr) => arr[Math.floor(next() * arr.length)] };
+}
