@@ -102,9 +102,22 @@ static bool require_json_answer(const struct route_request *req, struct codec_er
 	return false;
 }
 
-static void solve_batch(const struct route_problem *p, const struct route_request *req,
-			json_t *root, bool trace, struct route_response *resp,
-			struct codec_error *err)
+/*
+ * Answers one case of a batch at `ptr`: the slot for the results array (a
+ * result, or {"error": problem} for a case that failed), or NULL when out of
+ * memory. `err` is initialised for the case by the caller.
+ */
+typedef json_t *(*batch_case_fn)(const struct route_problem *p, const struct route_request *req,
+				 const json_t *c, const char *ptr, bool trace,
+				 struct codec_error *err);
+
+/*
+ * Answers a batch request: {"results": [...]}, one slot per case in order.
+ * `max_faults` sets how each case's error collects (1: first wins).
+ */
+static void respond_batch(const struct route_problem *p, const struct route_request *req,
+			  json_t *root, bool trace, unsigned max_faults, batch_case_fn one,
+			  struct route_response *resp, struct codec_error *err)
 {
 	json_t *cases = batch_cases(root, req->limits, err);
 	if (!cases) {
@@ -117,15 +130,8 @@ static void solve_batch(const struct route_problem *p, const struct route_reques
 	json_array_foreach(cases, i, c) {
 		char ptr[CODEC_POINTER_MAX];
 		snprintf(ptr, sizeof ptr, "/cases/%zu", i);
-		struct route_outcome out = {.steps = NULL};
-		codec_error_init(err, 1);
-		json_t *slot;
-		if (p->solve_json(c, ptr, req->limits, case_wants_trace(c, trace), &out, err) ==
-		    CODEC_OK)
-			slot = p->outcome_json(&out);
-		else
-			slot = error_slot(err);
-		if (json_array_append_new(results, slot) != 0)
+		codec_error_init(err, max_faults);
+		if (json_array_append_new(results, one(p, req, c, ptr, trace, err)) != 0)
 			break;
 	}
 	if (json_array_size(results) != json_array_size(cases)) {
@@ -134,6 +140,15 @@ static void solve_batch(const struct route_problem *p, const struct route_reques
 		return;
 	}
 	route_respond_json(resp, CODEC_OK, json_pack("{so}", "results", results));
+}
+
+static json_t *solve_case(const struct route_problem *p, const struct route_request *req,
+			  const json_t *c, const char *ptr, bool trace, struct codec_error *err)
+{
+	struct route_outcome out = {.steps = NULL};
+	if (p->solve_json(c, ptr, req->limits, case_wants_trace(c, trace), &out, err) != CODEC_OK)
+		return error_slot(err);
+	return p->outcome_json(&out);
 }
 
 void route_solve(const struct route_problem *p, const struct route_request *req,
@@ -171,7 +186,7 @@ void route_solve(const struct route_problem *p, const struct route_request *req,
 						"a batch is answered in application/json only");
 				goto out_error;
 			}
-			solve_batch(p, req, root, trace, resp, &err);
+			respond_batch(p, req, root, trace, 1, solve_case, resp, &err);
 			json_decref(root);
 			return;
 		}
@@ -259,6 +274,14 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	return verdict;
 }
 
+static json_t *judge_case(const struct route_problem *p, const struct route_request *req,
+			  const json_t *c, const char *ptr, bool trace, struct codec_error *err)
+{
+	(void)trace;
+	json_t *verdict = judge_one(p, c, ptr, req->limits, err);
+	return verdict ? verdict : error_slot(err);
+}
+
 void route_judge(const struct route_problem *p, const struct route_request *req,
 		 struct route_response *resp)
 {
@@ -283,30 +306,8 @@ void route_judge(const struct route_problem *p, const struct route_request *req,
 		route_respond_json(resp, CODEC_OK, verdict);
 		return;
 	}
-	json_t *cases = batch_cases(root, req->limits, &err);
-	if (!cases) {
-		json_decref(root);
-		goto out_error;
-	}
-	json_t *results = json_array();
-	size_t i;
-	json_t *c;
-	json_array_foreach(cases, i, c) {
-		char ptr[CODEC_POINTER_MAX];
-		snprintf(ptr, sizeof ptr, "/cases/%zu", i);
-		codec_error_init(&err, 1);
-		json_t *slot = judge_one(p, c, ptr, req->limits, &err);
-		if (json_array_append_new(results, slot ? slot : error_slot(&err)) != 0)
-			break;
-	}
-	bool complete = json_array_size(results) == json_array_size(cases);
+	respond_batch(p, req, root, false, 1, judge_case, resp, &err);
 	json_decref(root);
-	if (!complete) {
-		json_decref(results);
-		route_respond_oom(resp);
-		return;
-	}
-	route_respond_json(resp, CODEC_OK, json_pack("{so}", "results", results));
 	return;
 out_error:
 	route_respond_error(resp, &err);
@@ -324,6 +325,15 @@ static json_t *validity_json(const struct codec_error *err)
 		return NULL;
 	}
 	return obj;
+}
+
+static json_t *validate_case(const struct route_problem *p, const struct route_request *req,
+			     const json_t *c, const char *ptr, bool trace, struct codec_error *err)
+{
+	(void)req;
+	(void)trace;
+	p->validate_json(c, ptr, err);
+	return validity_json(err);
 }
 
 void route_validate(const struct route_problem *p, const struct route_request *req,
@@ -355,30 +365,8 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 			route_respond_json(resp, CODEC_OK, validity_json(err));
 			goto out_free;
 		}
-		json_t *cases = batch_cases(root, req->limits, err);
-		if (!cases) {
-			json_decref(root);
-			goto out_error;
-		}
-		json_t *results = json_array();
-		size_t i;
-		json_t *c;
-		json_array_foreach(cases, i, c) {
-			char ptr[CODEC_POINTER_MAX];
-			snprintf(ptr, sizeof ptr, "/cases/%zu", i);
-			codec_error_init(err, CODEC_FAULTS_MAX);
-			p->validate_json(c, ptr, err);
-			if (json_array_append_new(results, validity_json(err)) != 0)
-				break;
-		}
-		bool complete = json_array_size(results) == json_array_size(cases);
+		respond_batch(p, req, root, false, CODEC_FAULTS_MAX, validate_case, resp, err);
 		json_decref(root);
-		if (!complete) {
-			json_decref(results);
-			route_respond_oom(resp);
-			goto out_free;
-		}
-		route_respond_json(resp, CODEC_OK, json_pack("{so}", "results", results));
 		goto out_free;
 	}
 	case ROUTE_BODY_UNSUPPORTED:
