@@ -14,18 +14,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ALPHABET_LENIENT ".RGBPYO"
-#define ALPHABET_STRICT ".RGBPY"
-#define UNKNOWN_CELL "unknown cell %s at column %u (expected one of %s)"
-#define FLOATING "puyo at column %u floats above an empty cell"
+#include "codec/puyo_rows.h"
 
 struct json_reader {
-	struct codec_error *err;              /* not owned; NULL allowed */
-	const char *pointer;                  /* of the case object */
-	bool strict;                          /* validation mode */
-	bool failed;                          /* some fault was found */
-	struct puyo_field *field;             /* not owned; receives the good cells */
-	bool known[PUYO_ROWS_MAX][PUYO_COLS]; /* cell read from a good character */
+	struct codec_error *err;  /* not owned; NULL allowed */
+	const char *pointer;      /* of the case object */
+	bool strict;              /* validation mode */
+	bool failed;              /* some fault was found */
+	struct puyo_field *field; /* not owned; receives the good cells */
+	struct puyo_rows rows;    /* checks the rows into field */
 };
 
 /*
@@ -69,44 +66,14 @@ static void pointer_token(char *out, size_t size, const char *name)
 	out[n] = '\0';
 }
 
-/*
- * Measures the character at s[0..n) (n >= 1): returns its length in bytes
- * (1 for a byte that does not start valid UTF-8) and, when `shown` is not
- * NULL, writes how a fault names it: 'X' for printable ASCII, U+XXXX for any
- * other character, "byte 0xNN" for a byte that is not UTF-8.
- */
-static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t size)
+/* puyo_rows_fault_fn: element `index` of "field". */
+static bool json_row_fault(void *ctx, unsigned index, unsigned column, const char *detail)
 {
-	unsigned long cp = s[0];
-	size_t len = 1;
+	char where[32];
 
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else if (s[0] >= 0x80)
-		len = 0; /* not a lead byte */
-	if (len > 1) {
-		cp = s[0] & (0x7fu >> len);
-		for (size_t i = 1; i < len; i++) {
-			if (i >= n || (s[i] & 0xc0) != 0x80) {
-				len = 0;
-				break;
-			}
-			cp = cp << 6 | (s[i] & 0x3fu);
-		}
-	}
-	if (shown) {
-		if (len == 0)
-			snprintf(shown, size, "byte 0x%02X", s[0]);
-		else if (cp >= 0x20 && cp < 0x7f)
-			snprintf(shown, size, "'%c'", (char)cp);
-		else
-			snprintf(shown, size, "U+%04lX", cp);
-	}
-	return len ? len : 1;
+	(void)column; /* a pointer names the whole string */
+	snprintf(where, sizeof where, "/field/%u", index);
+	return json_fault(ctx, where, "%s", detail);
 }
 
 /*
@@ -116,67 +83,13 @@ static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t
  */
 static bool read_row(struct json_reader *rd, const json_t *value, size_t index, unsigned row)
 {
-	const char *alphabet = rd->strict ? ALPHABET_STRICT : ALPHABET_LENIENT;
-	char where[32];
-
-	snprintf(where, sizeof where, "/field/%zu", index);
-	if (!json_is_string(value))
+	if (!json_is_string(value)) {
+		char where[32];
+		snprintf(where, sizeof where, "/field/%zu", index);
 		return json_fault(rd, where, "expected a string");
-
-	const char *text = json_string_value(value);
-	const unsigned char *s = (const unsigned char *)text;
-	size_t len = json_string_length(value);
-	unsigned chars = 0;
-	for (size_t pos = 0; pos < len; chars++)
-		pos += char_measure(s + pos, len - pos, NULL, 0);
-	if (chars != PUYO_COLS &&
-	    json_fault(rd, where, "expected %u characters, found %u", PUYO_COLS, chars))
-		return true;
-
-	size_t pos = 0;
-	for (unsigned col = 0; col < PUYO_COLS && pos < len; col++) {
-		char shown[24];
-		size_t used = char_measure(s + pos, len - pos, shown, sizeof shown);
-		int cell = used == 1 ? puyo_cell_from_char(text[pos]) : -1;
-		if (cell == PUYO_GARBAGE && rd->strict)
-			cell = -1;
-		pos += used;
-		if (cell < 0) {
-			if (json_fault(rd, where, UNKNOWN_CELL, shown, col + 1, alphabet))
-				return true;
-			continue;
-		}
-		if (row < PUYO_ROWS_MAX) {
-			rd->field->cell[row][col] = (uint8_t)cell;
-			rd->known[row][col] = true;
-		}
 	}
-	return false;
-}
-
-/*
- * Strict mode: reports, for each column, the lowest puyo that has a known
- * empty cell somewhere below it, at its row. Cells whose character was bad
- * are skipped.
- */
-static void check_floating(struct json_reader *rd)
-{
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		bool gap = false;
-		for (unsigned r = PUYO_ROWS; r-- > 0;) {
-			if (!rd->known[r][c])
-				continue;
-			if (rd->field->cell[r][c] == PUYO_EMPTY) {
-				gap = true;
-			} else if (gap) {
-				char where[32];
-				snprintf(where, sizeof where, "/field/%u", r);
-				if (json_fault(rd, where, FLOATING, c + 1))
-					return;
-				break;
-			}
-		}
-	}
+	return puyo_rows_check(&rd->rows, json_string_value(value), json_string_length(value),
+			       (unsigned)index, row);
 }
 
 /* Reads the "field" member, which is present. */
@@ -212,7 +125,7 @@ static void read_field(struct json_reader *rd, const json_t *rows)
 			return;
 	}
 	if (rd->strict && n >= PUYO_ROWS)
-		check_floating(rd);
+		puyo_rows_check_floating(&rd->rows);
 }
 
 enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer,
@@ -225,6 +138,7 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer,
 	json_t *value;
 
 	puyo_field_init(field, PUYO_ROWS);
+	puyo_rows_init(&rd.rows, field, strict, json_row_fault, &rd);
 	if (!json_is_object(case_obj)) {
 		json_fault(&rd, "", "expected an object");
 		return CODEC_E_INVALID;

@@ -19,10 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ALPHABET_LENIENT ".RGBPYO"
-#define ALPHABET_STRICT ".RGBPY"
-#define UNKNOWN_CELL "unknown cell %s at column %u (expected one of %s)"
-#define FLOATING "puyo at column %u floats above an empty cell"
+#include "codec/puyo_rows.h"
+
 /* Lines looked at one by one: 13 rows and the first line too many. */
 #define LINES_KEPT (PUYO_ROWS_MAX + 1)
 
@@ -33,11 +31,10 @@ struct text_line {
 };
 
 struct text_reader {
-	struct codec_error *err;              /* not owned; NULL allowed */
-	bool strict;                          /* validation mode */
-	bool failed;                          /* some fault was found */
-	struct puyo_field *field;             /* not owned; receives the good cells */
-	bool known[PUYO_ROWS_MAX][PUYO_COLS]; /* cell read from a good character */
+	struct codec_error *err;  /* not owned; NULL allowed */
+	bool failed;              /* some fault was found */
+	struct puyo_field *field; /* not owned; receives the good cells */
+	struct puyo_rows rows;    /* checks the rows into field */
 };
 
 /* Records a fault; returns whether reading must stop now. */
@@ -58,112 +55,10 @@ static bool text_fault(struct text_reader *rd, unsigned line, unsigned column,
 	return !rd->err || codec_error_is_full(rd->err);
 }
 
-/*
- * Measures the character at s[0..n) (n >= 1): returns its length in bytes
- * (1 for a byte that does not start valid UTF-8) and, when `shown` is not
- * NULL, writes how a fault names it: 'X' for printable ASCII, U+XXXX for any
- * other character, "byte 0xNN" for a byte that is not UTF-8.
- */
-static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t size)
+/* puyo_rows_fault_fn: row `index` is on line index + 1. */
+static bool text_row_fault(void *ctx, unsigned index, unsigned column, const char *detail)
 {
-	unsigned long cp = s[0];
-	size_t len = 1;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else if (s[0] >= 0x80)
-		len = 0; /* not a lead byte */
-	if (len > 1) {
-		cp = s[0] & (0x7fu >> len);
-		for (size_t i = 1; i < len; i++) {
-			if (i >= n || (s[i] & 0xc0) != 0x80) {
-				len = 0;
-				break;
-			}
-			cp = cp << 6 | (s[i] & 0x3fu);
-		}
-	}
-	if (shown) {
-		if (len == 0)
-			snprintf(shown, size, "byte 0x%02X", s[0]);
-		else if (cp >= 0x20 && cp < 0x7f)
-			snprintf(shown, size, "'%c'", (char)cp);
-		else
-			snprintf(shown, size, "U+%04lX", cp);
-	}
-	return len ? len : 1;
-}
-
-/* Characters in a line. */
-static unsigned line_chars(const struct text_line *tl)
-{
-	unsigned chars = 0;
-	for (size_t pos = 0; pos < tl->len; chars++)
-		pos += char_measure((const unsigned char *)tl->s + pos, tl->len - pos, NULL, 0);
-	return chars;
-}
-
-/*
- * Checks text line `line` as row `row` of the field (row >= PUYO_ROWS_MAX:
- * check only) and stores its good cells. Returns whether reading must stop.
- */
-static bool read_row(struct text_reader *rd, const struct text_line *tl, unsigned line,
-		     unsigned row)
-{
-	const unsigned char *s = (const unsigned char *)tl->s;
-	const char *alphabet = rd->strict ? ALPHABET_STRICT : ALPHABET_LENIENT;
-	unsigned chars = line_chars(tl);
-
-	if (chars != PUYO_COLS &&
-	    text_fault(rd, line, 0, "expected %u characters, found %u", PUYO_COLS, chars))
-		return true;
-
-	size_t pos = 0;
-	for (unsigned col = 0; col < PUYO_COLS && pos < tl->len; col++) {
-		char shown[24];
-		size_t used = char_measure(s + pos, tl->len - pos, shown, sizeof shown);
-		int cell = used == 1 ? puyo_cell_from_char(tl->s[pos]) : -1;
-		if (cell == PUYO_GARBAGE && rd->strict)
-			cell = -1;
-		pos += used;
-		if (cell < 0) {
-			if (text_fault(rd, line, col + 1, UNKNOWN_CELL, shown, col + 1, alphabet))
-				return true;
-			continue;
-		}
-		if (row < PUYO_ROWS_MAX) {
-			rd->field->cell[row][col] = (uint8_t)cell;
-			rd->known[row][col] = true;
-		}
-	}
-	return false;
-}
-
-/*
- * Strict mode: reports, for each column, the lowest puyo that has a known
- * empty cell somewhere below it, at its line. Cells whose character was bad
- * are skipped.
- */
-static void check_floating(struct text_reader *rd)
-{
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		bool gap = false;
-		for (unsigned r = PUYO_ROWS; r-- > 0;) {
-			if (!rd->known[r][c])
-				continue;
-			if (rd->field->cell[r][c] == PUYO_EMPTY) {
-				gap = true;
-			} else if (gap) {
-				if (text_fault(rd, r + 1, 0, FLOATING, c + 1))
-					return;
-				break;
-			}
-		}
-	}
+	return text_fault(ctx, index + 1, column, "%s", detail);
 }
 
 static bool line_is_blank(const struct text_line *tl)
@@ -188,7 +83,7 @@ static void read_lenient(struct text_reader *rd, const struct text_line *lines, 
 		while (tl.len && (tl.s[tl.len - 1] == ' ' || tl.s[tl.len - 1] == '\t' ||
 				  tl.s[tl.len - 1] == '\r'))
 			tl.len--;
-		if (read_row(rd, &tl, i + 1, size_ok ? i : PUYO_ROWS_MAX))
+		if (puyo_rows_check(&rd->rows, tl.s, tl.len, i, size_ok ? i : PUYO_ROWS_MAX))
 			return;
 	}
 	if (!size_ok)
@@ -207,9 +102,9 @@ static void read_strict(struct text_reader *rd, const struct text_line *lines,
 		bool cr = tl.len && tl.s[tl.len - 1] == '\r';
 		if (cr)
 			tl.len--;
-		if (read_row(rd, &tl, i + 1, i))
+		if (puyo_rows_check(&rd->rows, tl.s, tl.len, i, i))
 			return;
-		if (cr && text_fault(rd, i + 1, line_chars(&tl) + 1,
+		if (cr && text_fault(rd, i + 1, puyo_rows_chars(tl.s, tl.len) + 1,
 				     "carriage return at the end of the line (lines must end with "
 				     "\"\\n\" only)"))
 			return;
@@ -222,18 +117,19 @@ static void read_strict(struct text_reader *rd, const struct text_line *lines,
 		       "expected %u rows, found %u", PUYO_ROWS, nlines))
 		return;
 	if (nlines >= PUYO_ROWS)
-		check_floating(rd);
+		puyo_rows_check_floating(&rd->rows);
 }
 
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err)
 {
-	struct text_reader rd = {.err = err, .strict = strict, .field = field};
+	struct text_reader rd = {.err = err, .field = field};
 	struct text_line lines[LINES_KEPT];
 	unsigned nlines = 0; /* lines, counting a last one without '\n' */
 	unsigned nrows = 0;  /* lines up to the last non-blank one */
 	size_t pos = 0;
 
+	puyo_rows_init(&rd.rows, field, strict, text_row_fault, &rd);
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;

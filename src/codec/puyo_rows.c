@@ -1,0 +1,142 @@
+/*
+ * The row checks both Puyo readers share: the width of a row and its
+ * characters (UTF-8 aware, so that a bad character is named and counted as
+ * one), and the floating check of strict mode. See puyo_rows.h.
+ */
+#include "codec/puyo_rows.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/error.h"
+
+#define ALPHABET_LENIENT ".RGBPYO"
+#define ALPHABET_STRICT	 ".RGBPY"
+#define UNKNOWN_CELL	 "unknown cell %s at column %u (expected one of %s)"
+#define FLOATING	 "puyo at column %u floats above an empty cell"
+
+/* Formats a fault's message and hands it to the reader's callback. */
+static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt,
+		       ...) __attribute__((format(printf, 4, 5)));
+
+static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt,
+		       ...)
+{
+	char detail[CODEC_DETAIL_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	return rows->fault(rows->ctx, index, column, detail);
+}
+
+/*
+ * Measures the character at s[0..n) (n >= 1): returns its length in bytes
+ * (1 for a byte that does not start valid UTF-8) and, when `shown` is not
+ * NULL, writes how a fault names it: 'X' for printable ASCII, U+XXXX for any
+ * other character, "byte 0xNN" for a byte that is not UTF-8.
+ */
+static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t size)
+{
+	unsigned long cp = s[0];
+	size_t len = 1;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else if (s[0] >= 0x80)
+		len = 0; /* not a lead byte */
+	if (len > 1) {
+		cp = s[0] & (0x7fu >> len);
+		for (size_t i = 1; i < len; i++) {
+			if (i >= n || (s[i] & 0xc0) != 0x80) {
+				len = 0;
+				break;
+			}
+			cp = cp << 6 | (s[i] & 0x3fu);
+		}
+	}
+	if (shown) {
+		if (len == 0)
+			snprintf(shown, size, "byte 0x%02X", s[0]);
+		else if (cp >= 0x20 && cp < 0x7f)
+			snprintf(shown, size, "'%c'", (char)cp);
+		else
+			snprintf(shown, size, "U+%04lX", cp);
+	}
+	return len ? len : 1;
+}
+
+void puyo_rows_init(struct puyo_rows *rows, struct puyo_field *field, bool strict,
+		    puyo_rows_fault_fn *fault, void *ctx)
+{
+	rows->fault = fault;
+	rows->ctx = ctx;
+	rows->strict = strict;
+	rows->field = field;
+	memset(rows->known, 0, sizeof rows->known);
+}
+
+unsigned puyo_rows_chars(const char *s, size_t len)
+{
+	unsigned chars = 0;
+	for (size_t pos = 0; pos < len; chars++)
+		pos += char_measure((const unsigned char *)s + pos, len - pos, NULL, 0);
+	return chars;
+}
+
+bool puyo_rows_check(struct puyo_rows *rows, const char *s, size_t len, unsigned index,
+		     unsigned row)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	const char *alphabet = rows->strict ? ALPHABET_STRICT : ALPHABET_LENIENT;
+	unsigned chars = puyo_rows_chars(s, len);
+
+	if (chars != PUYO_COLS &&
+	    rows_fault(rows, index, 0, "expected %u characters, found %u", PUYO_COLS, chars))
+		return true;
+
+	size_t pos = 0;
+	for (unsigned col = 0; col < PUYO_COLS && pos < len; col++) {
+		char shown[24];
+		size_t used = char_measure(u + pos, len - pos, shown, sizeof shown);
+		int cell = used == 1 ? puyo_cell_from_char(s[pos]) : -1;
+		if (cell == PUYO_GARBAGE && rows->strict)
+			cell = -1;
+		pos += used;
+		if (cell < 0) {
+			if (rows_fault(rows, index, col + 1, UNKNOWN_CELL, shown, col + 1,
+				       alphabet))
+				return true;
+			continue;
+		}
+		if (row < PUYO_ROWS_MAX) {
+			rows->field->cell[row][col] = (uint8_t)cell;
+			rows->known[row][col] = true;
+		}
+	}
+	return false;
+}
+
+void puyo_rows_check_floating(struct puyo_rows *rows)
+{
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		bool gap = false;
+		for (unsigned r = PUYO_ROWS; r-- > 0;) {
+			if (!rows->known[r][c])
+				continue;
+			if (rows->field->cell[r][c] == PUYO_EMPTY) {
+				gap = true;
+			} else if (gap) {
+				if (rows_fault(rows, r, 0, FLOATING, c + 1))
+					return;
+				break;
+			}
+		}
+	}
+}

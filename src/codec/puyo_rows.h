@@ -1,0 +1,58 @@
+/*
+ * Checking of Puyo rows, shared by the JSON and the text reader (private to
+ * the codec layer): one row string against the alphabet and the width, and
+ * the floating check of strict mode. What a fault says is decided here; where
+ * it is (a JSON pointer, a text line) is decided by the reader, through a
+ * callback that receives the row's 0-based index in the input.
+ */
+#ifndef DROPJUDGE_CODEC_PUYO_ROWS_H
+#define DROPJUDGE_CODEC_PUYO_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dropjudge/puyo.h"
+
+/*
+ * Records a fault of input row `index` (0-based, top first) at character
+ * `column` (1-based; 0 for the whole row). `detail` is the finished message.
+ * Returns whether reading must stop now.
+ */
+typedef bool puyo_rows_fault_fn(void *ctx, unsigned index, unsigned column, const char *detail);
+
+/* The cells read so far. Caller-owned; set up with puyo_rows_init(). */
+struct puyo_rows {
+	puyo_rows_fault_fn *fault;	      /* where faults go */
+	void *ctx;			      /* passed to fault, not owned */
+	bool strict;			      /* validation mode: no garbage 'O' */
+	struct puyo_field *field;	      /* not owned; receives the good cells */
+	bool known[PUYO_ROWS_MAX][PUYO_COLS]; /* cell read from a good character */
+};
+
+/*
+ * Prepares *rows to check rows into `field` (not owned, and not cleared
+ * here: the reader sizes it with puyo_field_init()). No cell is known yet.
+ */
+void puyo_rows_init(struct puyo_rows *rows, struct puyo_field *field, bool strict,
+		    puyo_rows_fault_fn *fault, void *ctx);
+
+/* Characters in s[0..len): UTF-8 characters, a byte that is not UTF-8 counting as one. */
+unsigned puyo_rows_chars(const char *s, size_t len);
+
+/*
+ * Checks s[0..len), input row `index`, as row `row` of the field (row >=
+ * PUYO_ROWS_MAX: check only) and stores its good cells. Reports a width
+ * other than PUYO_COLS, then each bad character, left to right. Returns
+ * whether reading must stop.
+ */
+bool puyo_rows_check(struct puyo_rows *rows, const char *s, size_t len, unsigned index,
+		     unsigned row);
+
+/*
+ * Strict mode: reports, for each column, the lowest puyo of the 12 visible
+ * rows that has a known empty cell somewhere below it, at its row. Cells
+ * whose character was bad are skipped.
+ */
+void puyo_rows_check_floating(struct puyo_rows *rows);
+
+#endif
