@@ -1,0 +1,498 @@
+/*
+ * Test-data generators for both problems, reproducible on every machine.
+ *
+ * The stream is xoshiro256** seeded by splitmix64, both exactly as published
+ * by Blackman and Vigna (prng.di.unimi.it); only fixed-width integer
+ * arithmetic is used, so a seed gives the same case on every machine, build
+ * and compiler. What a seed gives is part of the interface: any change to the
+ * draws below (their order, their bounds, the search limits of the Puyo
+ * generator) must bump GEN_VERSION.
+ *
+ * Monomino-Domino cases are drawn block by block. Puyo fields with a chain
+ * are built backwards, from the last group to pop to the first; see
+ * gen_puyo_field(). Pure: no allocation, no I/O, no global state.
+ */
+#include "dropjudge/gen.h"
+
+#include <string.h>
+
+/*
+ * One step of splitmix64 (Steele, Lea and Flood; Vigna's splitmix64.c): adds
+ * the golden-ratio increment to the state and returns the mixed state.
+ */
+static uint64_t gen_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+void gen_rng_init(struct gen_rng *rng, uint64_t seed)
+{
+	uint64_t state = seed;
+
+	/* Four successive outputs of a bijection: never all zero. */
+	for (unsigned i = 0; i < 4; i++)
+		rng->s[i] = gen_splitmix64(&state);
+}
+
+static uint64_t gen_rotl(uint64_t x, unsigned k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256** 1.0 (Blackman and Vigna, xoshiro256starstar.c). */
+uint64_t gen_rng_next(struct gen_rng *rng)
+{
+	uint64_t *s = rng->s;
+	const uint64_t result = gen_rotl(s[1] * 5, 7) * 9;
+	const uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = gen_rotl(s[3], 45);
+	return result;
+}
+
+/*
+ * Draws r until r >= 2^64 mod bound, then returns r mod bound: the accepted
+ * range holds a whole number of copies of [0, bound), so there is no modulo
+ * bias. A draw is rejected with probability below bound / 2^64. A bound of 0
+ * (outside the contract) gives 0 without drawing.
+ */
+uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound)
+{
+	if (bound == 0)
+		return 0;
+	const uint64_t threshold = (0 - bound) % bound;
+	uint64_t r;
+
+	do
+		r = gen_rng_next(rng);
+	while (r < threshold);
+	return r % bound;
+}
+
+/* A draw in [0, bound) for the small bounds of this file. */
+static unsigned gen_below(struct gen_rng *rng, unsigned bound)
+{
+	return (unsigned)gen_rng_below(rng, bound);
+}
+
+/*
+ * t = 1 + below(3); then p = below(rows * cols), where rows x cols are the
+ * top-left positions that keep the block in red (4x4, 4x3 for t = 2, 3x4 for
+ * t = 3), and x = p / cols, y = p % cols.
+ */
+struct md_block gen_md_block(struct gen_rng *rng)
+{
+	struct md_block block;
+	unsigned t = 1 + gen_below(rng, 3);
+	unsigned rows = t == MD_TYPE_DOMINO_V ? MD_RED_SIZE - 1 : MD_RED_SIZE;
+	unsigned cols = t == MD_TYPE_DOMINO_H ? MD_RED_SIZE - 1 : MD_RED_SIZE;
+	unsigned p = gen_below(rng, rows * cols);
+
+	block.t = (uint8_t)t;
+	block.x = (uint8_t)(p / cols);
+	block.y = (uint8_t)(p % cols);
+	return block;
+}
+
+/*
+ * Puyo.
+ *
+ * The search works on columns seen from the floor: level 0 is the bottom
+ * cell. A field of c chains becomes one of c + 1 chains by inserting a new
+ * group of four of one colour into the columns (the puyos at and above the
+ * insertion level move up) so that it splits the group that popped first
+ * before. The new group then pops first, and once it is gone gravity gives
+ * back the old field, whose first group joins up again: one more chain.
+ *
+ * A candidate is a placement (tetromino, leftmost column, lowest level) and a
+ * colour. Placements are visited in a random order; cheap checks drop those
+ * that leave the old first group in one piece and the colours that would
+ * touch a puyo of their own colour; the real simulator (puyo_run on a copy)
+ * decides whether a survivor adds a chain. The search is depth first and
+ * tries at most GEN_PUYO_BRANCH successful candidates per field before
+ * backing up. Every placement looked at costs one unit of work, every
+ * simulation GEN_PUYO_SIM_COST. An attempt that spends its share of work
+ * (GEN_PUYO_ATTEMPT, doubled at each new attempt) starts over from an empty
+ * field with fresh random choices; at GEN_PUYO_BUDGET units in all the search
+ * gives up. Stack use: one placement order (about 3 KB) per level of depth,
+ * at most GEN_PUYO_MAX_CHAINS deep.
+ *
+ * Measured on one core of a 2-CPU x86-64 machine, with the real simulator:
+ * with 3 to 5 colours every min_chains up to 12 succeeded on every seed
+ * tried; 12 chains take about 0.4 ms on average and 7 ms at worst (4
+ * colours, 10,000 seeds). Two colours are much harder, since a group may
+ * only touch the other colour: up to 9 chains always succeeded (1,000
+ * seeds), 10 about 99 times in 100, 11 about 90 and 12 about 58; a failure
+ * costs the whole budget, about 60 ms. With one colour the search is never
+ * started for more than one chain (see gen_puyo_field()).
+ */
+
+#define GEN_GROUP      PUYO_POP_SIZE   /* puyos in an inserted group */
+#define GEN_SHAPE_COLS 4	       /* widest group */
+#define GEN_LEVELS     (PUYO_ROWS + 1) /* insertion levels of a column, 0..PUYO_ROWS */
+
+/*
+ * The limits of the search. Changing any of them changes what a seed gives:
+ * bump GEN_VERSION.
+ */
+#define GEN_PUYO_BRANCH	  4	   /* successful candidates tried per field */
+#define GEN_PUYO_SIM_COST 16	   /* work units of one simulation */
+#define GEN_PUYO_ATTEMPT  20000u   /* work of the first attempt, doubled after each */
+#define GEN_PUYO_BUDGET	  2000000u /* work units in all before giving up */
+#define GEN_PUYO_NOISE	  24	   /* puyos offered on top of a finished chain */
+
+/* A field as columns. */
+struct gen_stack {
+	uint8_t height[PUYO_COLS];	    /* puyos in the column, 0..PUYO_ROWS */
+	uint8_t cell[PUYO_COLS][PUYO_ROWS]; /* colour at [col][level], level 0 on the floor */
+};
+
+struct gen_cell {
+	uint8_t col;   /* 0..PUYO_COLS-1 */
+	uint8_t level; /* 0..PUYO_ROWS-1, 0 on the floor */
+};
+
+/* A group of four whose cells are contiguous in each column (a tetromino). */
+struct gen_shape {
+	uint8_t width;		     /* columns spanned, 1..GEN_SHAPE_COLS */
+	uint8_t n[GEN_SHAPE_COLS];   /* cells in each column */
+	uint8_t off[GEN_SHAPE_COLS]; /* each column's lowest cell, above the shape's lowest */
+};
+
+/* The 19 fixed tetrominoes. */
+static const struct gen_shape gen_shapes[] = {
+    {1, {4}, {0}},
+    {4, {1, 1, 1, 1}, {0, 0, 0, 0}},
+    {2, {3, 1}, {0, 0}},
+    {2, {3, 1}, {0, 1}},
+    {2, {3, 1}, {0, 2}},
+    {2, {1, 3}, {0, 0}},
+    {2, {1, 3}, {1, 0}},
+    {2, {1, 3}, {2, 0}},
+    {2, {2, 2}, {0, 0}},
+    {2, {2, 2}, {0, 1}},
+    {2, {2, 2}, {1, 0}},
+    {3, {2, 1, 1}, {0, 0, 0}},
+    {3, {2, 1, 1}, {0, 1, 1}},
+    {3, {1, 1, 2}, {0, 0, 0}},
+    {3, {1, 1, 2}, {1, 1, 0}},
+    {3, {1, 2, 1}, {0, 0, 0}},
+    {3, {1, 2, 1}, {1, 0, 1}},
+    {3, {1, 2, 1}, {0, 0, 1}},
+    {3, {1, 2, 1}, {1, 0, 0}},
+};
+
+#define GEN_SHAPES ((unsigned)(sizeof gen_shapes / sizeof gen_shapes[0]))
+/* Placements: shape, leftmost column, lowest level. */
+#define GEN_PLACEMENTS (GEN_SHAPES * PUYO_COLS * GEN_LEVELS)
+
+/* Where a placement puts the new group, column by column. */
+struct gen_insertion {
+	uint8_t at[PUYO_COLS];		  /* insertion level in the column */
+	uint8_t n[PUYO_COLS];		  /* puyos inserted there, 0 for none */
+	struct gen_cell group[GEN_GROUP]; /* the new group, after insertion */
+};
+
+/* The state of one search. */
+struct gen_search {
+	struct gen_rng rng;
+	unsigned colors;		  /* colours in use, 1..PUYO_COLORS */
+	struct gen_stack stack;		  /* the field built so far */
+	struct gen_cell first[GEN_GROUP]; /* the group that pops first in it */
+	unsigned chains;		  /* chain count of the field */
+	uint64_t work;			  /* work units spent */
+	uint64_t limit;			  /* work at which this attempt stops */
+};
+
+static void gen_stack_to_field(const struct gen_stack *stack, struct puyo_field *field)
+{
+	puyo_field_init(field, PUYO_ROWS);
+	for (unsigned c = 0; c < PUYO_COLS; c++)
+		for (unsigned l = 0; l < stack->height[c]; l++)
+			field->cell[PUYO_ROWS - 1 - l][c] = stack->cell[c][l];
+}
+
+/* Chain count of a field, by the real simulator on a copy. */
+static unsigned gen_stack_chains(const struct gen_stack *stack)
+{
+	struct puyo_field field;
+	struct puyo_result result;
+
+	gen_stack_to_field(stack, &field);
+	puyo_run(&field, &result);
+	return result.chains;
+}
+
+static unsigned gen_distance(const struct gen_cell *a, const struct gen_cell *b)
+{
+	unsigned dc = a->col > b->col ? a->col - b->col : b->col - a->col;
+	unsigned dl = a->level > b->level ? a->level - b->level : b->level - a->level;
+	return dc + dl;
+}
+
+/* Whether four cells form one orthogonally connected piece. */
+static bool gen_group_is_connected(const struct gen_cell *g)
+{
+	bool reached[GEN_GROUP] = {true};
+	unsigned done = 1;
+	bool grew = true;
+
+	while (grew) {
+		grew = false;
+		for (unsigned i = 0; i < GEN_GROUP; i++) {
+			for (unsigned j = 0; !reached[i] && j < GEN_GROUP; j++) {
+				if (reached[j] && gen_distance(&g[i], &g[j]) == 1) {
+					reached[i] = true;
+					done++;
+					grew = true;
+				}
+			}
+		}
+	}
+	return done == GEN_GROUP;
+}
+
+/*
+ * Decodes placement `p` against the field. Returns false when it does not fit
+ * (a column would overflow or the group would float) or, once there is a
+ * chain, when it would not move the first group apart.
+ */
+static bool gen_place(const struct gen_search *s, unsigned p, struct gen_insertion *ins)
+{
+	const struct gen_shape *shape = &gen_shapes[p / (PUYO_COLS * GEN_LEVELS)];
+	unsigned x0 = p / GEN_LEVELS % PUYO_COLS;
+	unsigned base = p % GEN_LEVELS;
+	unsigned k = 0;
+
+	if (x0 + shape->width > PUYO_COLS)
+		return false;
+	memset(ins, 0, sizeof *ins);
+	for (unsigned i = 0; i < shape->width; i++) {
+		unsigned c = x0 + i, at = base + shape->off[i];
+		unsigned h = s->stack.height[c];
+
+		if (at > h || h + shape->n[i] > PUYO_ROWS)
+			return false;
+		ins->at[c] = (uint8_t)at;
+		ins->n[c] = shape->n[i];
+		for (unsigned j = 0; j < shape->n[i]; j++) {
+			ins->group[k].col = (uint8_t)c;
+			ins->group[k].level = (uint8_t)(at + j);
+			k++;
+		}
+	}
+	if (s->chains == 0)
+		return true;
+
+	struct gen_cell moved[GEN_GROUP];
+	bool any = false;
+
+	for (unsigned j = 0; j < GEN_GROUP; j++) {
+		unsigned c = s->first[j].col, l = s->first[j].level;
+
+		moved[j] = s->first[j];
+		if (ins->n[c] && l >= ins->at[c]) {
+			moved[j].level = (uint8_t)(l + ins->n[c]);
+			any = true;
+		}
+	}
+	return any && !gen_group_is_connected(moved);
+}
+
+/*
+ * Colours of the puyos next to the new group once inserted, as a bit mask
+ * (bit k for colour k): the colours the group must not take.
+ */
+static unsigned gen_neighbour_colors(const struct gen_stack *stack, const struct gen_insertion *ins)
+{
+	static const int dc[4] = {-1, 1, 0, 0};
+	static const int dl[4] = {0, 0, -1, 1};
+	unsigned mask = 0;
+
+	for (unsigned i = 0; i < GEN_GROUP; i++) {
+		for (unsigned d = 0; d < 4; d++) {
+			int c = ins->group[i].col + dc[d];
+			int l = ins->group[i].level + dl[d];
+
+			if (c < 0 || c >= PUYO_COLS || l < 0)
+				continue;
+			unsigned at = ins->at[c], n = ins->n[c];
+			unsigned lv = (unsigned)l;
+
+			if (n && lv >= at && lv < at + n)
+				continue; /* the group itself */
+			if (n && lv >= at)
+				lv -= n;
+			if (lv < stack->height[c])
+				mask |= 1u << stack->cell[c][lv];
+		}
+	}
+	return mask;
+}
+
+/* Writes the field with the new group of colour `color` inserted. */
+static void gen_insert(const struct gen_stack *in, const struct gen_insertion *ins, uint8_t color,
+		       struct gen_stack *out)
+{
+	*out = *in;
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		unsigned at = ins->at[c], n = ins->n[c], h = in->height[c];
+
+		if (!n)
+			continue;
+		memcpy(&out->cell[c][at + n], &in->cell[c][at], h - at);
+		memset(&out->cell[c][at], color, n);
+		out->height[c] = (uint8_t)(h + n);
+	}
+}
+
+/*
+ * Grows the search's field to `target` chains, depth first. Returns true with
+ * the field in place; false, with the field as it was, when this branch or
+ * the budget ran out.
+ */
+static bool gen_grow(struct gen_search *s, unsigned target)
+{
+	if (s->chains >= target)
+		return true;
+
+	const struct gen_stack saved = s->stack;
+	struct gen_cell saved_first[GEN_GROUP];
+	const unsigned saved_chains = s->chains;
+	uint16_t order[GEN_PLACEMENTS];
+	unsigned kids = 0;
+
+	memcpy(saved_first, s->first, sizeof saved_first);
+	for (unsigned i = 0; i < GEN_PLACEMENTS; i++)
+		order[i] = (uint16_t)i;
+	/* Visit the placements in a random order: Fisher-Yates, step by step. */
+	for (unsigned i = 0; i < GEN_PLACEMENTS && kids < GEN_PUYO_BRANCH; i++) {
+		struct gen_insertion ins;
+		unsigned pick = i + gen_below(&s->rng, GEN_PLACEMENTS - i);
+		unsigned p = order[pick];
+
+		order[pick] = order[i];
+		order[i] = (uint16_t)p;
+		if (s->work >= s->limit)
+			return false;
+		s->work++;
+		if (!gen_place(s, p, &ins))
+			continue;
+		unsigned banned = gen_neighbour_colors(&s->stack, &ins);
+		unsigned rot = gen_below(&s->rng, s->colors);
+
+		for (unsigned k = 0; k < s->colors && kids < GEN_PUYO_BRANCH; k++) {
+			unsigned color = 1 + (rot + k) % s->colors;
+			struct gen_stack next;
+
+			if (banned & (1u << color))
+				continue;
+			if (s->work >= s->limit)
+				return false;
+			s->work += GEN_PUYO_SIM_COST;
+			gen_insert(&s->stack, &ins, (uint8_t)color, &next);
+			unsigned chains = gen_stack_chains(&next);
+			if (chains <= saved_chains)
+				continue;
+			kids++;
+			s->stack = next;
+			memcpy(s->first, ins.group, sizeof s->first);
+			s->chains = chains;
+			if (gen_grow(s, target))
+				return true;
+			s->stack = saved;
+			memcpy(s->first, saved_first, sizeof s->first);
+			s->chains = saved_chains;
+			break; /* the next child elsewhere, not in another colour */
+		}
+	}
+	return false;
+}
+
+/*
+ * Offers GEN_PUYO_NOISE random puyos on top of random columns of a finished
+ * field; each one stays only if the chain count does not drop, so fields do
+ * not always clear completely.
+ */
+static void gen_add_noise(struct gen_search *s)
+{
+	for (unsigned i = 0; i < GEN_PUYO_NOISE; i++) {
+		unsigned c = gen_below(&s->rng, PUYO_COLS);
+		unsigned color = 1 + gen_below(&s->rng, s->colors);
+		unsigned h = s->stack.height[c];
+		struct gen_stack next;
+
+		if (h >= PUYO_ROWS)
+			continue;
+		next = s->stack;
+		next.cell[c][h] = (uint8_t)color;
+		next.height[c] = (uint8_t)(h + 1);
+		unsigned chains = gen_stack_chains(&next);
+		if (chains >= s->chains) {
+			s->stack = next;
+			s->chains = chains;
+		}
+	}
+}
+
+/* A settled field of random column heights and random colours. */
+static void gen_random_stack(struct gen_search *s)
+{
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		unsigned h = gen_below(&s->rng, PUYO_ROWS + 1);
+
+		s->stack.height[c] = (uint8_t)h;
+		for (unsigned l = 0; l < h; l++)
+			s->stack.cell[c][l] = (uint8_t)(1 + gen_below(&s->rng, s->colors));
+	}
+}
+
+/*
+ * min_chains 0: one random settled field (column heights 0..12, colours
+ * uniform). Otherwise the search above from an empty field, then the noise.
+ * Returns false at once, without searching, for colours outside 1..5,
+ * min_chains above GEN_PUYO_MAX_CHAINS, and one colour with more than one
+ * chain: a one-colour settled field pops all its big groups in its first
+ * step (its columns are solid, so every group is a run of whole columns).
+ * Otherwise false means the budget ran out; *field is then untouched.
+ */
+bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct puyo_field *field)
+{
+	struct gen_search s;
+
+	if (colors < 1 || colors > PUYO_COLORS || min_chains > GEN_PUYO_MAX_CHAINS ||
+	    (colors == 1 && min_chains > 1))
+		return false;
+	memset(&s, 0, sizeof s);
+	gen_rng_init(&s.rng, seed);
+	s.colors = colors;
+	if (min_chains == 0) {
+		gen_random_stack(&s);
+	} else {
+		uint64_t attempt = GEN_PUYO_ATTEMPT;
+
+		s.limit = attempt;
+		while (!gen_grow(&s, min_chains)) {
+			if (s.work >= GEN_PUYO_BUDGET)
+				return false;
+			memset(&s.stack, 0, sizeof s.stack);
+			s.chains = 0;
+			attempt *= 2;
+			s.limit = s.work + attempt;
+			if (s.limit > GEN_PUYO_BUDGET)
+				s.limit = GEN_PUYO_BUDGET;
+		}
+		gen_add_noise(&s);
+	}
+	gen_stack_to_field(&s.stack, field);
+	return true;
+}

@@ -1,0 +1,265 @@
+/*
+ * The checker behind POST /v1/{problem}/judge: compares a contestant's output
+ * with the expected output the way a judge does. Equal after trimming
+ * trailing blanks is accepted; the same whitespace-separated tokens in another
+ * layout is a presentation error; anything else is a wrong answer, explained
+ * by the first token that differs (or the tokens missing or in excess).
+ *
+ * Both buffers are plain bytes: no terminating NUL needed, NUL bytes allowed.
+ * Messages are plain ASCII (other bytes are shown as \xNN, long tokens are
+ * cut), so that they always fit JUDGE_MESSAGE_MAX and are valid UTF-8.
+ * Pure: no allocation, no I/O, no global state.
+ */
+#include "dropjudge/judge.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* At most this many characters of a token are shown in a message. */
+#define JUDGE_SHOW_MAX 40
+
+/*
+ * Room for a shown token: quote, JUDGE_SHOW_MAX characters, then "...' (N
+ * bytes)" with N up to 20 digits, or the closing quote; and the NUL.
+ */
+#define JUDGE_QUOTED_MAX (1 + JUDGE_SHOW_MAX + 6 + 20 + 7 + 1)
+
+/* A read position in one of the two outputs. */
+struct judge_cursor {
+	const char *buf; /* the output, not NUL-terminated */
+	size_t len;	 /* bytes in buf */
+	size_t pos;	 /* next byte to read, 0..len */
+	size_t line;	 /* 1-based line of buf[pos] */
+};
+
+/* One whitespace-separated token. */
+struct judge_token {
+	const char *text; /* first byte, inside the cursor's buffer */
+	size_t len;	  /* bytes, >= 1 */
+	size_t line;	  /* 1-based line it starts on */
+};
+
+static bool judge_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* What is trimmed at the end of a line: spaces, tabs, carriage returns. */
+static bool judge_is_trailing_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static void judge_cursor_init(struct judge_cursor *cur, const char *buf, size_t len)
+{
+	cur->buf = buf;
+	cur->len = buf ? len : 0;
+	cur->pos = 0;
+	cur->line = 1;
+}
+
+/* Reads the next token; returns false at the end of the output. */
+static bool judge_next_token(struct judge_cursor *cur, struct judge_token *tok)
+{
+	while (cur->pos < cur->len && judge_is_space(cur->buf[cur->pos])) {
+		if (cur->buf[cur->pos] == '\n')
+			cur->line++;
+		cur->pos++;
+	}
+	if (cur->pos == cur->len)
+		return false;
+	tok->text = cur->buf + cur->pos;
+	tok->line = cur->line;
+	while (cur->pos < cur->len && !judge_is_space(cur->buf[cur->pos]))
+		cur->pos++;
+	tok->len = (size_t)(cur->buf + cur->pos - tok->text);
+	return true;
+}
+
+/* Tokens left after the cursor. */
+static size_t judge_count_tokens(struct judge_cursor *cur)
+{
+	struct judge_token tok;
+	size_t n = 0;
+
+	while (judge_next_token(cur, &tok))
+		n++;
+	return n;
+}
+
+/* Length of the output once its trailing blank lines and blanks are cut. */
+static size_t judge_content_len(const char *buf, size_t len)
+{
+	while (len > 0 && (judge_is_trailing_blank(buf[len - 1]) || buf[len - 1] == '\n'))
+		len--;
+	return len;
+}
+
+/* Length of the line starting at buf[pos], without its '\n'. */
+static size_t judge_line_len(const char *buf, size_t len, size_t pos)
+{
+	const char *nl = memchr(buf + pos, '\n', len - pos);
+
+	return nl ? (size_t)(nl - (buf + pos)) : len - pos;
+}
+
+/*
+ * Whether the outputs are equal line by line after trimming; when not, sets
+ * *line to the first line (1-based) that differs.
+ */
+static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t blen, size_t *line)
+{
+	size_t apos = 0, bpos = 0;
+
+	alen = a ? judge_content_len(a, alen) : 0;
+	blen = b ? judge_content_len(b, blen) : 0;
+	*line = 1;
+	for (;;) {
+		if (apos >= alen && bpos >= blen)
+			return true;
+		if (apos >= alen || bpos >= blen)
+			return false;
+		size_t al = judge_line_len(a, alen, apos);
+		size_t bl = judge_line_len(b, blen, bpos);
+		size_t at = al, bt = bl;
+
+		while (at > 0 && judge_is_trailing_blank(a[apos + at - 1]))
+			at--;
+		while (bt > 0 && judge_is_trailing_blank(b[bpos + bt - 1]))
+			bt--;
+		if (at != bt || memcmp(a + apos, b + bpos, at) != 0)
+			return false;
+		apos += al + 1;
+		bpos += bl + 1;
+		(*line)++;
+	}
+}
+
+/*
+ * Writes a token for a message: quoted, printable ASCII kept, backslash and
+ * other bytes escaped, cut after JUDGE_SHOW_MAX characters with its length.
+ */
+static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, i;
+
+	dst[n++] = '\'';
+	for (i = 0; i < tok->len; i++) {
+		unsigned char c = (unsigned char)tok->text[i];
+		size_t need = (c >= 0x20 && c < 0x7f && c != '\\') ? 1 : c == '\\' ? 2 : 4;
+		if (n - 1 + need > JUDGE_SHOW_MAX)
+			break;
+		if (need == 1) {
+			dst[n++] = (char)c;
+		} else if (need == 2) {
+			dst[n++] = '\\';
+			dst[n++] = '\\';
+		} else {
+			dst[n++] = '\\';
+			dst[n++] = 'x';
+			dst[n++] = hex[c >> 4];
+			dst[n++] = hex[c & 0xf];
+		}
+	}
+	if (i < tok->len) {
+		snprintf(dst + n, cap - n, "...' (%zu bytes)", tok->len);
+		return;
+	}
+	dst[n++] = '\'';
+	dst[n] = '\0';
+}
+
+static bool judge_tokens_equal(const struct judge_token *a, const struct judge_token *b)
+{
+	return a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
+}
+
+void judge_compare(const char *expected, size_t expected_len, const char *found, size_t found_len,
+		   struct judge_report *report)
+{
+	struct judge_cursor exp, out;
+	struct judge_token et, ft;
+	char eq[JUDGE_QUOTED_MAX], fq[JUDGE_QUOTED_MAX];
+	size_t line, index = 0;
+
+	/* Two tokens, two numbers and the words of the longest message. */
+	_Static_assert(2 * JUDGE_QUOTED_MAX + 2 * 20 + 48 <= JUDGE_MESSAGE_MAX,
+		       "a differing-token message fits its buffer");
+	if (!expected)
+		expected_len = 0;
+	if (!found)
+		found_len = 0;
+	if (judge_lines_equal(expected, expected_len, found, found_len, &line)) {
+		judge_cursor_init(&exp, expected, expected_len);
+		report->verdict = JUDGE_ACCEPTED;
+		size_t n = judge_count_tokens(&exp);
+
+		snprintf(report->message, sizeof report->message, "ok: %zu token%s", n,
+			 n == 1 ? "" : "s");
+		return;
+	}
+
+	judge_cursor_init(&exp, expected, expected_len);
+	judge_cursor_init(&out, found, found_len);
+	for (;;) {
+		bool have_e = judge_next_token(&exp, &et);
+		bool have_f = judge_next_token(&out, &ft);
+
+		if (!have_e && !have_f) {
+			report->verdict = JUDGE_PRESENTATION_ERROR;
+			snprintf(report->message, sizeof report->message,
+				 "the tokens are right but the layout differs "
+				 "from the expected output at line %zu "
+				 "(spaces or line breaks)",
+				 line);
+			return;
+		}
+		index++;
+		if (have_e && have_f) {
+			if (judge_tokens_equal(&et, &ft))
+				continue;
+			judge_quote(eq, sizeof eq, &et);
+			judge_quote(fq, sizeof fq, &ft);
+			report->verdict = JUDGE_WRONG_ANSWER;
+			snprintf(report->message, sizeof report->message,
+				 "token %zu (line %zu of the output): "
+				 "expected %s, found %s",
+				 index, ft.line, eq, fq);
+			return;
+		}
+		report->verdict = JUDGE_WRONG_ANSWER;
+		if (have_e) {
+			size_t missing = 1 + judge_count_tokens(&exp);
+
+			judge_quote(eq, sizeof eq, &et);
+			snprintf(report->message, sizeof report->message,
+				 "missing tokens: expected %zu, the output has %zu; "
+				 "token %zu should be %s",
+				 index - 1 + missing, index - 1, index, eq);
+		} else {
+			size_t extra = 1 + judge_count_tokens(&out);
+
+			judge_quote(fq, sizeof fq, &ft);
+			snprintf(report->message, sizeof report->message,
+				 "extra tokens: expected %zu, the output has %zu; "
+				 "token %zu (line %zu of the output) is %s",
+				 index - 1, index - 1 + extra, index, ft.line, fq);
+		}
+		return;
+	}
+}
+
+const char *judge_verdict_name(enum judge_verdict verdict)
+{
+	switch (verdict) {
+	case JUDGE_ACCEPTED:
+		return "accepted";
+	case JUDGE_PRESENTATION_ERROR:
+		return "presentation_error";
+	case JUDGE_WRONG_ANSWER:
+		return "wrong_answer";
+	}
+	return "unknown";
+}
