@@ -128,10 +128,16 @@ static void puyo_generate(const struct route_request *req, uint64_t seed, bool t
 	}
 	struct puyo_field field;
 	if (!gen_puyo_field(seed, (unsigned)colors, (unsigned)min_chains, &field)) {
-		codec_error_at_param(&err, CODEC_E_INVALID, "min_chains",
-				     "no field of %llu colours with at least %llu chains was found "
-				     "within the search bound for this seed",
-				     (unsigned long long)colors, (unsigned long long)min_chains);
+		if (colors == 1 && min_chains > 1)
+			codec_error_at_param(&err, CODEC_E_INVALID, "min_chains",
+					     "a field of one colour pops everything in its first "
+					     "chain: ask for at most 1 chain, or more colours");
+		else
+			codec_error_at_param(&err, CODEC_E_INVALID, "min_chains",
+					     "no field of %llu colours with at least %llu chains was "
+					     "found within the search bound for this seed; try "
+					     "another seed or more colours",
+					     (unsigned long long)colors, (unsigned long long)min_chains);
 		route_respond_error(resp, &err);
 		return;
 	}
