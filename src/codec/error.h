@@ -101,4 +101,13 @@ void codec_error_at_param(struct codec_error *err, enum codec_status status,
  */
 void codec_error_locate(struct codec_error *err, unsigned from, const char *pointer);
 
+/*
+ * Appends "/" and `token`, escaped as RFC 6901 says ('~' as "~0", '/' as
+ * "~1"), to the pointer held in out[0..size) (a NUL-terminated string, ""
+ * for the root). A piece that does not fit, with everything after it, is
+ * left out, so an escape is never cut in half. Returns whether the whole
+ * token fit.
+ */
+bool codec_pointer_append(char *out, size_t size, const char *token);
+
 #endif

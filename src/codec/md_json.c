@@ -45,37 +45,16 @@ static void json_fault(struct json_reader *jr, const char *pointer, const char *
 
 /*
  * Writes the case pointer, then "/" and each of the `n` reference tokens,
- * escaped as RFC 6901 says ('~' as "~0", '/' as "~1"), into out. A pointer
- * too long for out is cut short.
+ * escaped as RFC 6901 says, into out. A pointer too long for out is cut
+ * short (codec_pointer_append).
  */
 static void json_pointer(char out[CODEC_POINTER_MAX], const char *base, size_t n,
 			 const char *const tokens[])
 {
-	size_t len = (size_t)snprintf(out, CODEC_POINTER_MAX, "%s", base);
-	for (size_t i = 0; i < n; i++) {
-		const char *p = tokens[i];
-		char esc[3] = {'/', '\0', '\0'};
-		const char *piece = esc;
-		size_t piece_len = 1;
-		for (;;) {
-			if (len + piece_len >= CODEC_POINTER_MAX)
-				return;
-			memcpy(out + len, piece, piece_len);
-			len += piece_len;
-			out[len] = '\0';
-			if (!*p)
-				break;
-			if (*p == '~' || *p == '/') {
-				esc[0] = '~';
-				esc[1] = *p == '~' ? '0' : '1';
-				piece_len = 2;
-			} else {
-				esc[0] = *p;
-				piece_len = 1;
-			}
-			p++;
-		}
-	}
+	snprintf(out, CODEC_POINTER_MAX, "%s", base);
+	for (size_t i = 0; i < n; i++)
+		if (!codec_pointer_append(out, CODEC_POINTER_MAX, tokens[i]))
+			return;
 }
 
 const char *md_fault_detail(enum md_fault fault, long long t)

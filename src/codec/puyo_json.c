@@ -47,25 +47,6 @@ static bool json_fault(struct json_reader *rd, const char *where, const char *fm
 	return !rd->err || codec_error_is_full(rd->err);
 }
 
-/* Writes "/" and the member name escaped as RFC 6901 says (~0, ~1). */
-static void pointer_token(char *out, size_t size, const char *name)
-{
-	size_t n = 0;
-
-	if (size < 2)
-		return;
-	out[n++] = '/';
-	for (const char *p = name; *p && n + 3 < size; p++) {
-		if (*p == '~' || *p == '/') {
-			out[n++] = '~';
-			out[n++] = *p == '~' ? '0' : '1';
-		} else {
-			out[n++] = *p;
-		}
-	}
-	out[n] = '\0';
-}
-
 /* puyo_rows_fault_fn: element `index` of "field". */
 static bool json_row_fault(void *ctx, unsigned index, unsigned column, const char *detail)
 {
@@ -148,8 +129,8 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer,
 	json_object_foreach((json_t *)case_obj, key, value) {
 		if (strcmp(key, "field") == 0 || strcmp(key, "trace") == 0)
 			continue;
-		char where[CODEC_POINTER_MAX];
-		pointer_token(where, sizeof where, key);
+		char where[CODEC_POINTER_MAX] = "";
+		codec_pointer_append(where, sizeof where, key);
 		if (json_fault(&rd, where, "unknown member"))
 			return CODEC_E_INVALID;
 	}
