@@ -171,3 +171,13 @@ bool codec_pointer_append(char *out, size_t size, const char *token)
 		}
 	}
 }
+
+void codec_format(char *buf, size_t size, const char *fmt, ...)
+{
+	if (!buf || size == 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}

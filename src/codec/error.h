@@ -110,4 +110,12 @@ void codec_error_locate(struct codec_error *err, unsigned from, const char *poin
  */
 bool codec_pointer_append(char *out, size_t size, const char *token);
 
+/*
+ * Writes a message into buf as snprintf does (cut to size - 1 bytes and
+ * terminated); writes nothing when buf is NULL or size is 0. For the
+ * "char *err, size_t errlen" reasons that http and main hand back.
+ */
+void codec_format(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

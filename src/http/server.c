@@ -61,17 +61,6 @@ struct http_request {
 	bool out_of_memory;       /* growing the body failed: nothing more is kept */
 };
 
-static void __attribute__((format(printf, 3, 4)))
-http_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
 static void __attribute__((format(printf, 2, 0)))
 http_log(void *cls, const char *fmt, va_list ap)
@@ -357,7 +346,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 
 	if (cfg->port > 65535 || cfg->threads < 1 || cfg->timeout < 1 ||
 	    cfg->max_connections < cfg->threads || cfg->limits.max_body < 1) {
-		http_error(err, errlen, "invalid server configuration");
+		codec_format(err, errlen, "invalid server configuration");
 		return NULL;
 	}
 	memset(&in4, 0, sizeof in4);
@@ -372,13 +361,13 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		addr = (const struct sockaddr *)&in6;
 		flags |= MHD_USE_DUAL_STACK;
 	} else {
-		http_error(err, errlen, "'%s' is not an IPv4 or IPv6 address", cfg->host);
+		codec_format(err, errlen, "'%s' is not an IPv4 or IPv6 address", cfg->host);
 		return NULL;
 	}
 
 	struct http_server *srv = calloc(1, sizeof *srv);
 	if (!srv) {
-		http_error(err, errlen, "out of memory");
+		codec_format(err, errlen, "out of memory");
 		return NULL;
 	}
 	srv->quiesced_fd = MHD_INVALID_SOCKET;
@@ -395,13 +384,13 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
 		MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_END);
 	if (!srv->daemon) {
-		http_error(err, errlen, "cannot listen on %s port %u (see the message above)",
-			   cfg->host, cfg->port);
+		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
+			     cfg->host, cfg->port);
 		goto out_srv;
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	if (!info || info->port == 0) {
-		http_error(err, errlen, "cannot read back the port listened on");
+		codec_format(err, errlen, "cannot read back the port listened on");
 		goto out_daemon;
 	}
 	srv->port = info->port;

@@ -8,10 +8,10 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 
+#include "codec/error.h"
 #include "dropjudge/version.h"
 
 enum config_key {
@@ -65,18 +65,6 @@ static const struct config_option config_options[KEY_COUNT] = {
 	 "grace before SIGKILL)."},
 };
 
-/* Writes a message into err, as snprintf does; err may be NULL when errlen is 0. */
-static void __attribute__((format(printf, 3, 4)))
-config_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * Reads a plain decimal number (digits only) into *out. Returns 0, -1 when
  * the text is not a number, -2 when it overflows an unsigned long long.
@@ -119,8 +107,8 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 {
 	if (opt->key == KEY_HOST) {
 		if (strlen(value) >= sizeof cfg->host || !config_is_address(value)) {
-			config_error(err, errlen, "%s: '%s' is not an IPv4 or IPv6 address",
-				     source, value);
+			codec_format(err, errlen, "%s: '%s' is not an IPv4 or IPv6 address", source,
+				     value);
 			return false;
 		}
 		memcpy(cfg->host, value, strlen(value) + 1);
@@ -129,12 +117,12 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	unsigned long long v = 0;
 	int rc = config_read_number(value, &v);
 	if (rc == -1) {
-		config_error(err, errlen, "%s: '%s' is not a number (expected digits only)", source,
+		codec_format(err, errlen, "%s: '%s' is not a number (expected digits only)", source,
 			     value);
 		return false;
 	}
 	if (rc == -2 || v < opt->min || v > opt->max) {
-		config_error(err, errlen, "%s: %s is out of range (%llu..%llu)", source, value,
+		codec_format(err, errlen, "%s: %s is out of range (%llu..%llu)", source, value,
 			     opt->min, opt->max);
 		return false;
 	}
@@ -203,7 +191,7 @@ static int config_match_flag(const char *flag, int argc, char *const argv[], int
 	if (arg[n] != '\0')
 		return 0;
 	if (*i + 1 >= argc) {
-		config_error(err, errlen, "%s: missing value", flag);
+		codec_format(err, errlen, "%s: missing value", flag);
 		return -1;
 	}
 	*i += 1;
@@ -221,9 +209,9 @@ static bool config_is_help(const char *arg)
 static void config_unknown(const char *arg, char *err, size_t errlen)
 {
 	if (arg[0] == '-')
-		config_error(err, errlen, "unknown flag '%s'", arg);
+		codec_format(err, errlen, "unknown flag '%s'", arg);
 	else
-		config_error(err, errlen, "unexpected argument '%s'", arg);
+		codec_format(err, errlen, "unexpected argument '%s'", arg);
 }
 
 enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],

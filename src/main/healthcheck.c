@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,16 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void __attribute__((format(printf, 3, 4)))
-healthcheck_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#include "codec/error.h"
 
 /* Milliseconds on the monotonic clock. */
 static long long healthcheck_now_ms(void)
@@ -81,12 +71,12 @@ int healthcheck_run(unsigned port, unsigned timeout_ms, char *err, size_t errlen
 	int ret = 1;
 
 	if (port < 1 || port > 65535) {
-		healthcheck_error(err, errlen, "port %u is out of range (1..65535)", port);
+		codec_format(err, errlen, "port %u is out of range (1..65535)", port);
 		return 1;
 	}
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		healthcheck_error(err, errlen, "socket: %s", strerror(errno));
+		codec_format(err, errlen, "socket: %s", strerror(errno));
 		return 1;
 	}
 	memset(&addr, 0, sizeof addr);
@@ -100,8 +90,8 @@ int healthcheck_run(unsigned port, unsigned timeout_ms, char *err, size_t errlen
 		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0) {
 			if (soerr)
 				errno = soerr;
-			healthcheck_error(err, errlen, "cannot connect to 127.0.0.1:%u: %s", port,
-					  strerror(errno));
+			codec_format(err, errlen, "cannot connect to 127.0.0.1:%u: %s", port,
+				     strerror(errno));
 			goto out_fd;
 		}
 	}
@@ -118,7 +108,7 @@ int healthcheck_run(unsigned port, unsigned timeout_ms, char *err, size_t errlen
 		if (w < 0 && (errno == EAGAIN || errno == EINTR) &&
 		    healthcheck_wait(fd, POLLOUT, deadline) == 0)
 			continue;
-		healthcheck_error(err, errlen, "cannot send the request: %s", strerror(errno));
+		codec_format(err, errlen, "cannot send the request: %s", strerror(errno));
 		goto out_fd;
 	}
 
@@ -132,14 +122,14 @@ int healthcheck_run(unsigned port, unsigned timeout_ms, char *err, size_t errlen
 			break;
 		if ((errno == EAGAIN || errno == EINTR) && healthcheck_wait(fd, POLLIN, deadline) == 0)
 			continue;
-		healthcheck_error(err, errlen, "no answer: %s", strerror(errno));
+		codec_format(err, errlen, "no answer: %s", strerror(errno));
 		goto out_fd;
 	}
 	int status = healthcheck_status(reply, got);
 	if (status < 0)
-		healthcheck_error(err, errlen, "not an HTTP answer from 127.0.0.1:%u", port);
+		codec_format(err, errlen, "not an HTTP answer from 127.0.0.1:%u", port);
 	else if (status != 200)
-		healthcheck_error(err, errlen, "GET /livez answered %d", status);
+		codec_format(err, errlen, "GET /livez answered %d", status);
 	else
 		ret = 0;
 out_fd:

@@ -1,6 +1,7 @@
 /*
  * Unit tests of the small helpers of codec/error.h that are not about the
- * error struct itself: RFC 6901 pointer building (codec_pointer_append).
+ * error struct itself: RFC 6901 pointer building (codec_pointer_append) and
+ * the message writer of http and main (codec_format).
  * The error struct is exercised through the decoders in test_md_codec.c and
  * test_puyo_codec.c.
  *
@@ -108,12 +109,32 @@ static void codec_pointer_append_should_match_the_rfc_6901_reference_on_random_t
 	}
 }
 
+static void codec_format_should_write_like_snprintf_and_nothing_without_a_buffer(void **state)
+{
+	(void)state;
+	char buf[8];
+
+	codec_format(buf, sizeof buf, "port %u", 80u);
+	assert_string_equal(buf, "port 80");
+
+	memset(buf, 'x', sizeof buf);
+	codec_format(buf, sizeof buf, "%s", "too long to fit");
+	assert_string_equal(buf, "too lon");
+
+	memset(buf, 'x', sizeof buf);
+	codec_format(buf, 0, "%s", "nothing");
+	assert_int_equal(buf[0], 'x');
+
+	codec_format(NULL, 16, "%s", "nothing"); /* must not crash */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(codec_pointer_append_should_escape_and_cut_as_the_table_says),
 	    cmocka_unit_test(
 		codec_pointer_append_should_match_the_rfc_6901_reference_on_random_tokens),
+	    cmocka_unit_test(codec_format_should_write_like_snprintf_and_nothing_without_a_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
