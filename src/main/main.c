@@ -110,6 +110,27 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset
 	}
 }
 
+/*
+ * Acts on what a config_parse_*() call returned: prints the usage for
+ * CONFIG_HELP, or the message in err, after `who` ("" or "healthcheck: "),
+ * for CONFIG_ERROR. Returns the exit status for those, -1 when the
+ * subcommand goes on (CONFIG_OK).
+ */
+static int main_config_exit(enum config_result result, const char *who, const char *err)
+{
+	switch (result) {
+	case CONFIG_OK:
+		break;
+	case CONFIG_HELP:
+		config_usage(stdout);
+		return 0;
+	case CONFIG_ERROR:
+		fprintf(stderr, "dropjudge: %s%s; try 'dropjudge --help'\n", who, err);
+		return 2;
+	}
+	return -1;
+}
+
 /* `dropjudge serve`: returns the exit status. */
 static int main_serve(int argc, char *const argv[])
 {
@@ -118,16 +139,11 @@ static int main_serve(int argc, char *const argv[])
 	sigset_t signals;
 	int sig = 0;
 
-	switch (config_parse_serve(&cfg, argc, argv, main_getenv, NULL, err, sizeof err)) {
-	case CONFIG_OK:
-		break;
-	case CONFIG_HELP:
-		config_usage(stdout);
-		return 0;
-	case CONFIG_ERROR:
-		fprintf(stderr, "dropjudge: %s; try 'dropjudge --help'\n", err);
-		return 2;
-	}
+	enum config_result parsed =
+	    config_parse_serve(&cfg, argc, argv, main_getenv, NULL, err, sizeof err);
+	int status = main_config_exit(parsed, "", err);
+	if (status >= 0)
+		return status;
 	if (cfg.threads == 0)
 		cfg.threads = main_cpu_count();
 	if (cfg.threads > CONFIG_MAX_THREADS)
@@ -184,16 +200,11 @@ static int main_healthcheck(int argc, char *const argv[])
 	char err[CONFIG_ERROR_MAX];
 	unsigned port = 0;
 
-	switch (config_parse_healthcheck(&port, argc, argv, main_getenv, NULL, err, sizeof err)) {
-	case CONFIG_OK:
-		break;
-	case CONFIG_HELP:
-		config_usage(stdout);
-		return 0;
-	case CONFIG_ERROR:
-		fprintf(stderr, "dropjudge: healthcheck: %s; try 'dropjudge --help'\n", err);
-		return 2;
-	}
+	enum config_result parsed =
+	    config_parse_healthcheck(&port, argc, argv, main_getenv, NULL, err, sizeof err);
+	int status = main_config_exit(parsed, "healthcheck: ", err);
+	if (status >= 0)
+		return status;
 	if (healthcheck_run(port, HEALTHCHECK_TIMEOUT_MS, err, sizeof err) != 0) {
 		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
 		return 1;
