@@ -4,7 +4,9 @@
 #   make run        install missing build dependencies, build, serve on 0.0.0.0:8080
 #   make test       install missing dependencies, build, run every test
 #   make bench      micro-benchmarks of the cores and codecs
-#   make SANITIZER=address test   the same under AddressSanitizer (or undefined, thread)
+#   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
+#   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
+#   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
 # Layers, each compiled with only the include paths it may use:
 #   src/core   -Iinclude                  (pure simulators, checker, generators)
@@ -25,7 +27,7 @@ CFLAGS ?= $(OPT) -g
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
 LDFLAGS ?=
 ifneq ($(SANITIZER),)
-ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer
+ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 
@@ -44,10 +46,11 @@ LIB_SRC := $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/ma
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-BENCH_SRC := $(wildcard tests/bench/*.c)
+# bare_server is a server, not a micro-benchmark: bench-http builds and runs it.
+BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test unit http lint-spec bench deps deps-test format format-check clean
+.PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -99,6 +102,13 @@ test: deps-test
 	@$(MAKE) --no-print-directory all units
 	@scripts/run-tests.sh $(BUILD)
 
+# Every unit and HTTP test again, on a build with AddressSanitizer (leaks
+# included) and UndefinedBehaviorSanitizer: any report fails the run.
+test-sanitize: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-sanitize SANITIZER=address,undefined all units
+	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
+	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
+
 units: $(UNIT_BIN)
 unit: units
 	@scripts/run-tests.sh $(BUILD) unit
@@ -109,6 +119,14 @@ lint-spec:
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+# The baseline of bench-http: libmicrohttpd alone, without the library.
+$(BUILD)/bench/bare_server: tests/bench/bare_server.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(MHD_CFLAGS) $< $(LDFLAGS) $(LIBS) -o $@
+bench-http: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server
+	@scripts/bench-http.sh $(BUILD)
 
 format:
 	clang-format -i $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h src/*/*.h tests/unit/*.c
