@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# Requests/s of dropjudge against a bare libmicrohttpd server
+# (tests/bench/bare_server.c: same daemon flags, thread pool and request
+# lifecycle, a fixed answer of the same size), measured with wrk on
+# loopback, side by side. The goal is dropjudge >= 0.9 x bare on each path.
+#
+#   scripts/bench-http.sh [BUILD_DIR]      (make bench-http builds and runs it)
+#
+# The machine may be small, shared and noisy, so the two servers run
+# alternately (A B, then B A, ...) for ROUNDS rounds of DURATION each, and
+# the table shows the median of the rounds for each server, the ratio of
+# the medians, and the median of the per-round ratios. Beside requests/s it
+# shows the CPU time (user + system, from /proc) each server spent per
+# request, which other load on the machine disturbs less. Both servers run
+# the whole time; only the one being measured gets requests. Nothing is
+# pinned. Environment (defaults):
+#
+#   ROUNDS=5  DURATION=5s  WARMUP=1s  CONNECTIONS=64  WRK_THREADS=2
+#   SERVER_THREADS=<CPUs>  TARGET=0.9  STRICT=0 (1: exit 1 below TARGET)
+#
+# Exits 1 when a server does not start or answers anything but 2xx.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+rounds=${ROUNDS:-5}
+duration=${DURATION:-5s}
+warmup=${WARMUP:-1s}
+connections=${CONNECTIONS:-64}
+wrk_threads=${WRK_THREADS:-2}
+server_threads=${SERVER_THREADS:-$(nproc)}
+target=${TARGET:-0.9}
+strict=${STRICT:-0}
+
+dropjudge=$build/dropjudge
+bare=$build/bench/bare_server
+for bin in "$dropjudge" "$bare"; do
+	if [ ! -x "$bin" ]; then
+		echo "bench-http: $bin is missing; run: make bench-http" >&2
+		exit 1
+	fi
+done
+
+if ! command -v wrk >/dev/null 2>&1; then
+	line="apt-get install -y --no-install-recommends wrk"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "bench-http needs wrk; run as root:  apt-get update && $line" >&2
+		exit 1
+	fi
+	echo "installing: wrk"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends wrk
+fi
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start NAME CMD...: runs a server on 127.0.0.1 port 0, sets port_NAME from
+# its "listening on http://HOST:PORT" line.
+start() {
+	local name=$1 i port=
+	shift
+	"$@" --host 127.0.0.1 --port 0 --threads "$server_threads" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" &
+	pids+=($!)
+	printf -v "pid_$name" '%s' "$!"
+	for i in $(seq 100); do
+		port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\)$|\1|p' "$tmp/$name.out")
+		[ -n "$port" ] && break
+		if ! kill -0 "${pids[-1]}" 2>/dev/null; then
+			break
+		fi
+		sleep 0.05
+	done
+	if [ -z "$port" ]; then
+		echo "bench-http: $name did not start:" >&2
+		cat "$tmp/$name.out" "$tmp/$name.err" >&2
+		exit 1
+	fi
+	printf -v "port_$name" '%s' "$port"
+}
+
+start dropjudge "$dropjudge" serve
+start bare "$bare"
+
+# The cases: label, path, body file ("-": a plain GET), Content-Type, Accept.
+# The bodies are the README's examples: the public Puyo example (the
+# data-driven test case) and the 8-block Monomino-Domino example as JSON.
+labels=("GET /livez" "POST /v1/puyo (text)" "POST /v1/monomino-domino (JSON)")
+paths=(/livez /v1/puyo /v1/monomino-domino)
+bodies=(- tests/cases/puyo/example-text/input.txt
+	scripts/bench/md-8-blocks.json)
+types=(- text/plain application/json)
+accepts=(- text/plain application/json)
+ncases=${#labels[@]}
+
+# CPU clock ticks (user + system) a process has used so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+
+# wrk_run SERVER CASE DURATION: prints requests/s and the server's CPU
+# microseconds a request; fails on errors.
+wrk_run() {
+	local server=$1 c=$2 d=$3 port out pid t0 t1
+	port=port_$server
+	pid=pid_$server
+	local args=(-t "$wrk_threads" -c "$connections" -d "$d")
+	[ "${bodies[$c]}" = - ] || args+=(-s scripts/bench/post.lua)
+	out=$tmp/wrk.$server.$c
+	t0=$(cpu_ticks "${!pid}")
+	if ! BENCH_BODY=${bodies[$c]} BENCH_CONTENT_TYPE=${types[$c]} BENCH_ACCEPT=${accepts[$c]} \
+		wrk "${args[@]}" "http://127.0.0.1:${!port}${paths[$c]}" >"$out" 2>&1; then
+		echo "bench-http: wrk failed against $server ${labels[$c]}:" >&2
+		cat "$out" >&2
+		return 1
+	fi
+	t1=$(cpu_ticks "${!pid}")
+	if grep -q 'Non-2xx or 3xx responses' "$out"; then
+		echo "bench-http: $server answered non-2xx on ${labels[$c]}:" >&2
+		cat "$out" >&2
+		return 1
+	fi
+	if grep -q 'Socket errors' "$out"; then
+		echo "bench-http: note: $server ${labels[$c]}: $(grep 'Socket errors' "$out")" >&2
+	fi
+	awk -v ticks=$((t1 - t0)) -v hz="$hz" '
+		/requests in/ {n = $1}
+		/^Requests\/sec:/ {rps = $2}
+		END {printf "%s %.2f\n", rps, n ? ticks / hz / n * 1e6 : 0}' "$out"
+}
+
+echo "bench-http: dropjudge on port $port_dropjudge, bare_server on port $port_bare;" \
+	"$server_threads server threads; wrk -t$wrk_threads -c$connections -d$duration;" \
+	"$rounds alternating rounds"
+
+# What each server answers on each case, once: both must say 200, and the
+# bare answers have dropjudge's sizes, so that the table compares like with like.
+if command -v curl >/dev/null 2>&1; then
+	for c in $(seq 0 $((ncases - 1))); do
+		for server in dropjudge bare; do
+			port=port_$server
+			args=(-s -o /dev/null -w '%{http_code}, %{size_download} bytes')
+			[ "${bodies[$c]}" = - ] || args+=(--data-binary "@${bodies[$c]}" \
+				-H "Content-Type: ${types[$c]}" -H "Accept: ${accepts[$c]}")
+			printf '  %-34s %-10s %s\n' "${labels[$c]}" "$server" \
+				"$(curl "${args[@]}" "http://127.0.0.1:${!port}${paths[$c]}")"
+		done
+	done
+fi
+
+# Warm-up, discarded: page in both servers and every path.
+for c in $(seq 0 $((ncases - 1))); do
+	wrk_run dropjudge "$c" "$warmup" >/dev/null
+	wrk_run bare "$c" "$warmup" >/dev/null
+done
+
+# results: CASE SERVER ROUND RPS CPU_US_PER_REQUEST
+: >"$tmp/results"
+for r in $(seq "$rounds"); do
+	if [ $((r % 2)) -eq 1 ]; then order=(dropjudge bare); else order=(bare dropjudge); fi
+	line="round $r:"
+	for c in $(seq 0 $((ncases - 1))); do
+		for server in "${order[@]}"; do
+			m=$(wrk_run "$server" "$c" "$duration")
+			echo "$c $server $r $m" >>"$tmp/results"
+		done
+		line+=" [${paths[$c]} $(awk -v c="$c" -v r="$r" \
+			'$1==c && $3==r {v[$2]=$4} END {printf "%.0f/%.0f", v["dropjudge"], v["bare"]}' \
+			"$tmp/results")]"
+	done
+	echo "  $line"
+done
+
+median() { sort -g | awk '{v[NR]=$1} END {print NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+echo
+echo "requests/s and server CPU us a request, medians of $rounds runs of $duration;"
+echo "ratio: dropjudge/bare requests/s of the medians; paired: median of each round's ratio"
+printf '%-32s %10s %10s %7s %7s %10s %10s  %s\n' "case" "dj r/s" "bare r/s" "ratio" \
+	"paired" "cpu dj" "cpu bare" "goal >= $target"
+below=0
+for c in $(seq 0 $((ncases - 1))); do
+	dj=$(awk -v c="$c" '$1==c && $2=="dropjudge" {print $4}' "$tmp/results" | median)
+	bb=$(awk -v c="$c" '$1==c && $2=="bare" {print $4}' "$tmp/results" | median)
+	paired=$(awk -v c="$c" '$1==c {v[$3,$2]=$4; if ($3>n) n=$3}
+		END {for (r=1;r<=n;r++) print v[r,"dropjudge"]/v[r,"bare"]}' "$tmp/results" | median)
+	ratio=$(awk -v a="$dj" -v b="$bb" 'BEGIN {printf "%.3f", a/b}')
+	cdj=$(awk -v c="$c" '$1==c && $2=="dropjudge" {print $5}' "$tmp/results" | median)
+	cbb=$(awk -v c="$c" '$1==c && $2=="bare" {print $5}' "$tmp/results" | median)
+	verdict=ok
+	if awk -v x="$ratio" -v t="$target" 'BEGIN {exit !(x < t)}'; then
+		verdict="BELOW $target"
+		below=1
+	fi
+	printf '%-32s %10.0f %10.0f %7s %7.3f %10.2f %10.2f  %s\n' "${labels[$c]}" "$dj" "$bb" \
+		"$ratio" "$paired" "$cdj" "$cbb" "$verdict"
+done
+if [ "$below" -eq 1 ] && [ "$strict" = 1 ]; then
+	exit 1
+fi
+exit 0
