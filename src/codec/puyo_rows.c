@@ -85,7 +85,11 @@ void puyo_rows_init(struct puyo_rows *rows, struct puyo_field *field, bool stric
 unsigned puyo_rows_chars(const char *s, size_t len)
 {
 	unsigned chars = 0;
-	for (size_t pos = 0; pos < len; chars++)
+	size_t pos = 0;
+	while (pos < len && (unsigned char)s[pos] < 0x80) /* the common all-ASCII row */
+		pos++;
+	chars = (unsigned)pos;
+	for (; pos < len; chars++)
 		pos += char_measure((const unsigned char *)s + pos, len - pos, NULL, 0);
 	return chars;
 }
@@ -103,18 +107,19 @@ bool puyo_rows_check(struct puyo_rows *rows, const char *s, size_t len, unsigned
 
 	size_t pos = 0;
 	for (unsigned col = 0; col < PUYO_COLS && pos < len; col++) {
-		char shown[24];
-		size_t used = char_measure(u + pos, len - pos, shown, sizeof shown);
-		int cell = used == 1 ? puyo_cell_from_char(s[pos]) : -1;
+		/* Good cells are ASCII: the character is named only for a fault. */
+		int cell = u[pos] < 0x80 ? puyo_cell_from_char(s[pos]) : -1;
 		if (cell == PUYO_GARBAGE && rows->strict)
 			cell = -1;
-		pos += used;
 		if (cell < 0) {
+			char shown[24];
+			pos += char_measure(u + pos, len - pos, shown, sizeof shown);
 			if (rows_fault(rows, index, col + 1, UNKNOWN_CELL, shown, col + 1,
 				       alphabet))
 				return true;
 			continue;
 		}
+		pos++;
 		if (row < PUYO_ROWS_MAX) {
 			rows->field->cell[row][col] = (uint8_t)cell;
 			rows->known[row][col] = true;

@@ -52,10 +52,24 @@ void puyo_field_init(struct puyo_field *field, unsigned rows)
 
 int puyo_cell_from_char(char c)
 {
-	if (c == '\0')
+	switch (c) {
+	case '.':
+		return PUYO_EMPTY;
+	case 'R':
+		return PUYO_RED;
+	case 'G':
+		return PUYO_GREEN;
+	case 'B':
+		return PUYO_BLUE;
+	case 'P':
+		return PUYO_PURPLE;
+	case 'Y':
+		return PUYO_YELLOW;
+	case 'O':
+		return PUYO_GARBAGE;
+	default:
 		return -1;
-	const char *p = strchr(puyo_chars, c);
-	return p ? (int)(p - puyo_chars) : -1;
+	}
 }
 
 char puyo_cell_to_char(uint8_t cell)

@@ -11,10 +11,14 @@
 extern const char route_openapi_yaml[];
 extern const char route_openapi_yaml_end[];
 
+/* Constant answers are sent as they are, without building JSON. */
+static const char livez_body[] = "{\"status\":\"ok\"}\n";
+static const char readyz_body[] = "{\"status\":\"ready\"}\n";
+
 void route_livez(const struct route_request *req, struct route_response *resp)
 {
 	(void)req;
-	route_respond_json(resp, CODEC_OK, json_pack("{ss}", "status", "ok"));
+	route_respond_text(resp, "application/json", livez_body, sizeof livez_body - 1);
 }
 
 void route_readyz(const struct route_request *req, struct route_response *resp)
@@ -27,7 +31,7 @@ void route_readyz(const struct route_request *req, struct route_response *resp)
 		route_respond_error(resp, &err);
 		return;
 	}
-	route_respond_json(resp, CODEC_OK, json_pack("{ss}", "status", "ready"));
+	route_respond_text(resp, "application/json", readyz_body, sizeof readyz_body - 1);
 }
 
 static json_t *problem_info(const struct route_problem *p)
