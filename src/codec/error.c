@@ -36,6 +36,58 @@ bool codec_error_is_full(const struct codec_error *err)
 	return err->status != CODEC_OK && err->max_faults <= 1;
 }
 
+/*
+ * Length of the UTF-8 character at s as jansson judges it (no overlong
+ * form, no surrogate, nothing above U+10FFFF), 0 when s does not start one.
+ */
+static size_t utf8_char_len(const unsigned char *s)
+{
+	unsigned long cp;
+	size_t len;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		cp = s[0] & 0x1fu;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		cp = s[0] & 0x0fu;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		cp = s[0] & 0x07u;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80) /* the terminating NUL stops here too */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (len == 3 && cp < 0x800) ||
+	    (len == 4 && cp < 0x10000))
+		return 0;
+	return len;
+}
+
+/*
+ * Replaces with '?' every byte of s that does not start a UTF-8 character:
+ * bytes of the request (a query parameter's name) and characters cut in
+ * half where a text was cut to fit. jansson refuses a string that is not
+ * UTF-8, and problem_json() would then fail as if out of memory.
+ */
+static void text_make_utf8(char *s)
+{
+	unsigned char *u = (unsigned char *)s;
+	while (*u) {
+		size_t len = utf8_char_len(u);
+		if (len == 0)
+			*u++ = '?';
+		else
+			u += len;
+	}
+}
+
 /* Sets status and summary when no error is set yet: the first one wins. */
 static void error_vset(struct codec_error *err, enum codec_status status,
 		       const char *where, const char *fmt, va_list ap)
@@ -49,6 +101,7 @@ static void error_vset(struct codec_error *err, enum codec_status status,
 		snprintf(err->detail, sizeof err->detail, "%s: %s", where, text);
 	else
 		snprintf(err->detail, sizeof err->detail, "%s", text);
+	text_make_utf8(err->detail);
 }
 
 /* The next free fault slot, or NULL (counting it as dropped) when full. */
@@ -87,9 +140,11 @@ void codec_error_at_pointer(struct codec_error *err, enum codec_status status,
 	if (!f)
 		return;
 	snprintf(f->pointer, sizeof f->pointer, "%s", pointer);
+	text_make_utf8(f->pointer);
 	va_start(ap, fmt);
 	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
 	va_end(ap);
+	text_make_utf8(f->detail);
 }
 
 void codec_error_at_line(struct codec_error *err, enum codec_status status,
@@ -114,6 +169,7 @@ void codec_error_at_line(struct codec_error *err, enum codec_status status,
 	va_start(ap, fmt);
 	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
 	va_end(ap);
+	text_make_utf8(f->detail);
 }
 
 void codec_error_at_param(struct codec_error *err, enum codec_status status,
@@ -131,9 +187,11 @@ void codec_error_at_param(struct codec_error *err, enum codec_status status,
 	if (!f)
 		return;
 	snprintf(f->parameter, sizeof f->parameter, "%s", name);
+	text_make_utf8(f->parameter);
 	va_start(ap, fmt);
 	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
 	va_end(ap);
+	text_make_utf8(f->detail);
 }
 
 void codec_error_locate(struct codec_error *err, unsigned from, const char *pointer)
@@ -142,8 +200,10 @@ void codec_error_locate(struct codec_error *err, unsigned from, const char *poin
 		return;
 	for (unsigned i = from; i < err->nfaults; i++) {
 		struct codec_fault *f = &err->faults[i];
-		if (f->line && !f->pointer[0])
+		if (f->line && !f->pointer[0]) {
 			snprintf(f->pointer, sizeof f->pointer, "%s", pointer);
+			text_make_utf8(f->pointer);
+		}
 	}
 }
 

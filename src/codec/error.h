@@ -6,7 +6,10 @@
  * can fail takes a pointer to it (NULL allowed), and the first error wins:
  * later calls never overwrite the status or summary. In "collect" mode
  * (validation) further faults are appended, up to CODEC_FAULTS_MAX; the
- * count of those that did not fit is kept in `dropped`.
+ * count of those that did not fit is kept in `dropped`. Every text stored
+ * is valid UTF-8, so that it can go into JSON: a byte that does not start a
+ * UTF-8 character (from the request, or a character cut where a text was
+ * cut to fit) is stored as '?'.
  *
  * What HTTP status a codec_status becomes is decided in one place only:
  * problem.c.

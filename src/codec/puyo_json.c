@@ -129,8 +129,11 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer,
 	json_object_foreach((json_t *)case_obj, key, value) {
 		if (strcmp(key, "field") == 0 || strcmp(key, "trace") == 0)
 			continue;
+		/* Only as much as fits after the case pointer, which json_fault()
+		 * puts first: cutting there could split an escape ("~1"). */
 		char where[CODEC_POINTER_MAX] = "";
-		codec_pointer_append(where, sizeof where, key);
+		codec_pointer_append(where, sizeof where - strnlen(rd.pointer, sizeof where - 1),
+				     key);
 		if (json_fault(&rd, where, "unknown member"))
 			return CODEC_E_INVALID;
 	}

@@ -61,8 +61,8 @@ static json_t *batch_cases(json_t *root, const struct route_limits *limits,
 	json_t *value;
 	json_object_foreach(root, key, value) {
 		if (strcmp(key, "cases") != 0) {
-			char ptr[CODEC_POINTER_MAX];
-			snprintf(ptr, sizeof ptr, "/%s", key);
+			char ptr[CODEC_POINTER_MAX] = "";
+			codec_pointer_append(ptr, sizeof ptr, key);
 			codec_error_at_pointer(err, CODEC_E_INVALID, ptr,
 					       "unknown member (a batch holds only \"cases\")");
 			return NULL;
@@ -225,7 +225,8 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	json_t *value;
 	json_object_foreach((json_t *)item, key, value) {
 		if (strcmp(key, "input") != 0 && strcmp(key, "output") != 0) {
-			snprintf(at, sizeof at, "%s/%s", ptr, key);
+			snprintf(at, sizeof at, "%s", ptr);
+			codec_pointer_append(at, sizeof at, key);
 			codec_error_at_pointer(err, CODEC_E_INVALID, at, "unknown member");
 			return NULL;
 		}

@@ -1,9 +1,10 @@
 /*
  * Unit tests of the small helpers of codec/error.h that are not about the
  * error struct itself: RFC 6901 pointer building (codec_pointer_append) and
- * the message writer of http and main (codec_format).
- * The error struct is exercised through the decoders in test_md_codec.c and
- * test_puyo_codec.c.
+ * the message writer of http and main (codec_format); and of the one rule
+ * every text stored in the struct follows (valid UTF-8).
+ * The error struct is otherwise exercised through the decoders in
+ * test_md_codec.c and test_puyo_codec.c.
  *
  * Expected pointers come from RFC 6901 section 3 ('~' is written "~0", '/'
  * is written "~1") and, for buffers too small, from the rule that a pointer
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "codec/error.h"
+#include "codec/problem.h"
 
 struct pointer_case {
 	const char *base;     /* pointer before the call */
@@ -128,6 +130,67 @@ static void codec_format_should_write_like_snprintf_and_nothing_without_a_buffer
 	codec_format(NULL, 16, "%s", "nothing"); /* must not crash */
 }
 
+/*
+ * Found by fuzz_route: a query parameter named by a byte that is not UTF-8
+ * ("?%FF") made problem_json() fail (jansson refuses such a string), and the
+ * client got a 500 "out of memory" for a 400. Every text the error stores is
+ * now UTF-8, a byte that does not start a character becoming '?'.
+ */
+struct utf8_case {
+	const char *name;     /* the case */
+	const char *text;     /* given as a parameter name, a pointer and a detail */
+	const char *expected; /* what is stored */
+};
+
+static const struct utf8_case utf8_cases[] = {
+    {"ASCII and control characters are kept", "ab\x01c", "ab\x01c"},
+    {"valid characters of 2, 3 and 4 bytes are kept", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+     "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"},
+    {"a stray byte", "t\x9e\x01", "t?\x01"},
+    {"0xFF and 0xFE", "\xff\xfe", "??"},
+    {"an overlong '/'", "\xc0\xaf", "??"},
+    {"an overlong 3-byte form", "\xe0\x80\xaf", "???"},
+    {"a surrogate", "\xed\xa0\x80", "???"},
+    {"past U+10FFFF", "\xf4\x90\x80\x80", "????"},
+    {"a lead byte without its continuation", "a\xc3", "a?"},
+};
+
+static void codec_error_should_store_only_utf8_so_that_problem_json_never_fails(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof utf8_cases / sizeof utf8_cases[0]; i++) {
+		const struct utf8_case *c = &utf8_cases[i];
+		struct codec_error err;
+		codec_error_init(&err, 4);
+		codec_error_at_param(&err, CODEC_E_SYNTAX, c->text, "%s", c->text);
+		codec_error_at_pointer(&err, CODEC_E_SYNTAX, c->text, "%s", c->text);
+		codec_error_at_line(&err, CODEC_E_SYNTAX, 1, 1, "%s", c->text);
+		print_message("%s\n", c->name);
+		assert_int_equal(err.nfaults, 3);
+		assert_string_equal(err.faults[0].parameter, c->expected);
+		assert_string_equal(err.faults[0].detail, c->expected);
+		assert_string_equal(err.faults[1].pointer, c->expected);
+		assert_string_equal(err.faults[1].detail, c->expected);
+		assert_string_equal(err.faults[2].detail, c->expected);
+		json_t *problem = problem_json(&err);
+		assert_non_null(problem);
+		json_decref(problem);
+	}
+
+	/* A pointer cut to fit inside a 2-byte character ends in '?'. */
+	char pointer[CODEC_POINTER_MAX + 8];
+	memset(pointer, 'a', CODEC_POINTER_MAX - 2);
+	strcpy(pointer + CODEC_POINTER_MAX - 2, "\xc3\xa9");
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	codec_error_at_pointer(&err, CODEC_E_INVALID, pointer, "unknown member");
+	assert_int_equal(strlen(err.faults[0].pointer), CODEC_POINTER_MAX - 1);
+	assert_int_equal(err.faults[0].pointer[CODEC_POINTER_MAX - 2], '?');
+	json_t *problem = problem_json(&err);
+	assert_non_null(problem);
+	json_decref(problem);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +198,7 @@ int main(void)
 	    cmocka_unit_test(
 		codec_pointer_append_should_match_the_rfc_6901_reference_on_random_tokens),
 	    cmocka_unit_test(codec_format_should_write_like_snprintf_and_nothing_without_a_buffer),
+	    cmocka_unit_test(codec_error_should_store_only_utf8_so_that_problem_json_never_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

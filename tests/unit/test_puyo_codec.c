@@ -175,6 +175,41 @@ static void puyo_json_should_put_the_case_pointer_first(void **state)
 	assert_string_equal(err.detail, "/cases/3/x: unknown member");
 }
 
+/*
+ * Found by fuzz_puyo_json: an unknown member whose escaped name filled the
+ * pointer was cut again after the case pointer was put first, and the cut
+ * could fall inside an escape ("/cases/7/~1~1...~"), which is not an RFC
+ * 6901 pointer. The name is now cut to what fits after the case pointer.
+ */
+static void puyo_json_should_not_cut_an_escape_after_the_case_pointer(void **state)
+{
+	(void)state;
+	char text[256];
+	char name[100];
+	memset(name, '/', sizeof name - 1);
+	name[sizeof name - 1] = '\0';
+	snprintf(text, sizeof text, "{\"%s\": 1, \"field\": [" R12 "]}", name);
+	for (size_t k = 0; k < 4; k++) {
+		/* Case pointers of each length modulo 2, the length of an escape. */
+		const char *pointers[] = {"/cases/7", "/cases/17", "/cases/7/input", "/cases/17/input"};
+		struct codec_error err;
+		struct puyo_field field;
+		json_t *root = load(text);
+		codec_error_init(&err, 1);
+		assert_int_equal(puyo_json_read(root, pointers[k], false, &field, &err),
+				 CODEC_E_INVALID);
+		json_decref(root);
+		const char *p = err.faults[0].pointer;
+		size_t len = strlen(p);
+		assert_true(strncmp(p, pointers[k], strlen(pointers[k])) == 0);
+		assert_true(len < CODEC_POINTER_MAX);
+		assert_true(len >= CODEC_POINTER_MAX - 3);
+		for (size_t i = strlen(pointers[k]) + 1; i < len; i += 2)
+			assert_memory_equal(p + i, "~1", 2);
+		assert_int_equal((len - strlen(pointers[k]) - 1) % 2, 0);
+	}
+}
+
 static void puyo_json_should_fail_without_an_error_to_fill(void **state)
 {
 	(void)state;
@@ -628,6 +663,7 @@ int main(void)
 		cmocka_unit_test(puyo_json_should_report_the_first_fault_where_it_is),
 		cmocka_unit_test(puyo_json_should_read_rows_top_first_with_the_hidden_row),
 		cmocka_unit_test(puyo_json_should_put_the_case_pointer_first),
+		cmocka_unit_test(puyo_json_should_not_cut_an_escape_after_the_case_pointer),
 		cmocka_unit_test(puyo_json_should_fail_without_an_error_to_fill),
 		cmocka_unit_test(puyo_json_should_collect_every_fault_in_strict_mode),
 		cmocka_unit_test(puyo_json_should_report_one_floating_puyo_per_column),

@@ -475,6 +475,54 @@ static void bad_query_parameters_should_be_named(void **state)
 	call_done(&c);
 }
 
+/*
+ * Found by fuzz_route: a parameter named by a byte that is not UTF-8
+ * ("?%FF=1") was answered 500 "out of memory", because jansson refused the
+ * name in the problem; it is a 400 naming the parameter, the byte as '?'.
+ */
+static void a_parameter_name_that_is_not_utf8_should_be_400_not_500(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/puyo", "\xff=1", "text/plain", NULL, puyo_example);
+	assert_int_equal(c.resp.status, 400);
+	assert_non_null(c.json);
+	json_t *e = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "parameter")), "?");
+	call_done(&c);
+}
+
+/*
+ * Found by fuzz_route: the judge and the batch reader put an unknown
+ * member's name into the pointer as is, so "o~tput" gave "/o~tput", which
+ * is not an RFC 6901 pointer; '~' and '/' are now escaped.
+ */
+static void unknown_members_should_be_escaped_in_pointers(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "POST", "/v1/monomino-domino/judge", NULL, "application/json", NULL,
+	     "{\"input\": \"0\\n\", \"o~tput\": \"0\\n0\\n\"}");
+	assert_int_equal(c.resp.status, 422);
+	json_t *e = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "pointer")), "/o~0tput");
+	call_done(&c);
+
+	call(&c, "POST", "/v1/puyo", NULL, "application/json", NULL, "{\"cases\": [], \"a/b\": 1}");
+	assert_int_equal(c.resp.status, 422);
+	e = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "pointer")), "/a~1b");
+	call_done(&c);
+
+	call(&c, "POST", "/v1/monomino-domino/judge", NULL, "application/json", NULL,
+	     "{\"cases\": [{\"input\": \"0\\n\", \"out/put\": \"\"}]}");
+	assert_int_equal(c.resp.status, 200);
+	json_t *slot = json_array_get(json_object_get(c.json, "results"), 0);
+	e = json_array_get(json_object_get(json_object_get(slot, "error"), "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "pointer")), "/cases/0/out~1put");
+	call_done(&c);
+}
+
 static void readyz_should_turn_503_when_draining(void **state)
 {
 	(void)state;
@@ -525,6 +573,8 @@ int main(void)
 		cmocka_unit_test(validate_should_list_every_fault),
 		cmocka_unit_test(generate_should_be_reproducible_and_valid),
 		cmocka_unit_test(bad_query_parameters_should_be_named),
+		cmocka_unit_test(a_parameter_name_that_is_not_utf8_should_be_400_not_500),
+		cmocka_unit_test(unknown_members_should_be_escaped_in_pointers),
 		cmocka_unit_test(readyz_should_turn_503_when_draining),
 		cmocka_unit_test(precheck_should_refuse_a_large_body_before_reading_it),
 	};
