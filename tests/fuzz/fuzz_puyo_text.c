@@ -1,0 +1,78 @@
+/*
+ * libFuzzer target: the Puyo text reader (puyo_text_read).
+ *
+ * Input: the text itself, in an exact-size buffer. It is read lenient and
+ * strict, first-wins, collecting and without an error struct. Checked:
+ * - the status is CODEC_OK or CODEC_E_INVALID, the same with and without
+ *   an error struct; collect mode reports first what first-wins mode does;
+ * - every error builds a problem+json document;
+ * - a field read leniently runs to an end that holds (fuzz_puyo.h: chains
+ *   within what the puyos allow, at most 18 on 12 rows, the final field
+ *   settled and without a group, puyo_run() and stepping agree) and reads
+ *   back the same through both codecs;
+ * - what strict mode accepts, lenient mode accepts as the same field, and
+ *   it is Baekjoon's: 12 rows, no garbage, nothing floating.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "fuzz_puyo.h"
+
+struct run {
+	enum codec_status status;
+	struct codec_error err;
+	struct puyo_field field;
+};
+
+static void run_read(struct run *run, const char *text, size_t len, bool strict,
+		     unsigned max_faults, bool with_err)
+{
+	memset(run, 0, sizeof *run);
+	codec_error_init(&run->err, max_faults);
+	run->status = puyo_text_read(text, len, strict, &run->field, with_err ? &run->err : NULL);
+	FUZZ_CHECK(run->status == CODEC_OK || run->status == CODEC_E_INVALID, "status %d",
+		   run->status);
+	if (!with_err)
+		return;
+	FUZZ_CHECK(run->err.status == run->status, "error status %d, returned %d", run->err.status,
+		   run->status);
+	fuzz_check_error(&run->err, puyo_statuses, 1);
+	for (unsigned i = 0; i < run->err.nfaults; i++)
+		FUZZ_CHECK(run->err.faults[i].line >= 1 && !run->err.faults[i].pointer[0],
+			   "fault %u without a line", i);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_dup(data, size);
+	static struct run first, collect, bare, lenient;
+	for (int strict = 0; strict <= 1; strict++) {
+		run_read(&first, text, size, strict, 1, true);
+		run_read(&collect, text, size, strict, CODEC_FAULTS_MAX, true);
+		run_read(&bare, text, size, strict, 1, false);
+		FUZZ_CHECK(bare.status == first.status, "without an error struct %d, with %d",
+			   bare.status, first.status);
+		FUZZ_CHECK(fuzz_same_first_fault(&first.err, &collect.err),
+			   "strict %d: first-wins says '%s', collect mode first says '%s'", strict,
+			   first.err.detail, collect.err.detail);
+		if (first.status == CODEC_OK)
+			FUZZ_CHECK(same_field(&first.field, &collect.field) &&
+				       same_field(&first.field, &bare.field),
+				   "the error mode changed the field");
+		if (!strict) {
+			lenient = first;
+			if (first.status == CODEC_OK) {
+				check_accepted_field(&first.field);
+				check_round_trips(&first.field);
+			}
+		} else if (first.status == CODEC_OK) {
+			check_strict_field(&first.field, &lenient.field, lenient.status);
+		}
+	}
+	free(text);
+	return 0;
+}

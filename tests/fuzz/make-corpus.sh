@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Builds the seed corpus of each fuzz target from the data-driven cases in
+# tests/cases, in the input layout each target reads (see the head comment
+# of tests/fuzz/fuzz_*.c), plus a few requests the cases do not cover and
+# the inputs that found bugs (tests/fuzz/regressions/<target>/).
+#
+#   tests/fuzz/make-corpus.sh OUT_DIR     writes OUT_DIR/<target>/<seed>
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:?usage: make-corpus.sh OUT_DIR}
+rm -rf "$out"
+mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route}
+
+# The text of a file as a JSON string (every line ended by \n).
+json_string() {
+	printf '"'
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\r/\\r/g' -e 's/\t/\\t/g' "$1" |
+		awk '{ printf "%s\\n", $0 }'
+	printf '"'
+}
+
+# A fuzz_route input: flags byte, method, path, Content-Type, Accept, query, body file.
+route_seed() { # name flags method path content_type accept query [body_file]
+	local f="$out/fuzz_route/$1"
+	{
+		printf "\\x$2"
+		printf '%s\n%s\n%s\n%s\n%s\n' "$3" "$4" "$5" "$6" "$7"
+		if [ $# -ge 8 ]; then cat "$8"; fi
+	} >"$f"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for dir in tests/cases/*/*/; do
+	dir=${dir%/}
+	problem=$(basename "$(dirname "$dir")")
+	name=$(basename "$dir")
+	short=md
+	[ "$problem" = puyo ] && short=puyo
+	if [ -f "$dir/input.txt" ]; then
+		if [ "$short" = md ]; then
+			# Options byte, chunk seed, text: no limit; and max_blocks 3, stop after 2.
+			{ printf '\x00\x00'; cat "$dir/input.txt"; } >"$out/fuzz_md_text/$name"
+			{ printf '\x23\x07'; cat "$dir/input.txt"; } >"$out/fuzz_md_text/$name-limited"
+		else
+			cp "$dir/input.txt" "$out/fuzz_puyo_text/$name"
+		fi
+		route_seed "$short-$name" 00 POST "/v1/$problem" text/plain '' '' "$dir/input.txt"
+		route_seed "$short-$name-as-text" 02 POST "/v1/$problem" 'text/plain; charset=utf-8' \
+			'text/plain' '' "$dir/input.txt"
+		route_seed "$short-$name-validate" 00 POST "/v1/$problem/validate" text/plain '' '' \
+			"$dir/input.txt"
+		if [ -f "$dir/expected.txt" ]; then
+			{
+				printf '{"input": '
+				json_string "$dir/input.txt"
+				printf ', "output": '
+				json_string "$dir/expected.txt"
+				printf '}'
+			} >"$tmp/judge"
+			route_seed "$short-$name-judge" 00 POST "/v1/$problem/judge" application/json '' '' \
+				"$tmp/judge"
+		fi
+	fi
+	if [ -f "$dir/input.json" ]; then
+		cp "$dir/input.json" "$out/fuzz_${short}_json/$name"
+		route_seed "$short-$name" 00 POST "/v1/$problem" application/json '' 'trace=true' \
+			"$dir/input.json"
+		route_seed "$short-$name-validate" 00 POST "/v1/$problem/validate" application/json '' '' \
+			"$dir/input.json"
+		{ printf '{"cases": ['; cat "$dir/input.json"; printf ', {}]}'; } >"$tmp/batch"
+		route_seed "$short-$name-batch" 02 POST "/v1/$problem" application/json '' '' "$tmp/batch"
+	fi
+done
+
+# What the cases do not reach.
+printf '{"blocks": [{"t": 3, "x": 2, "y": 0}, [2, 0, 2]], "trace": true}' \
+	>"$out/fuzz_md_json/object-blocks-trace"
+printf '{"blocks": [[1, 0, 0], [1, 0, 1], [1, 0, 2], [1, 0, 3]], "x~/y": 1}' \
+	>"$out/fuzz_md_json/full-row-and-escaped-member"
+printf '{"field": ["......","......","......","......","......","......","......","......","......","......","......","......","RRRR.."], "trace": false}' \
+	>"$out/fuzz_puyo_json/thirteen-rows"
+printf '{"cases": [{"input": "1\\n1 1 1\\n", "output": "0\\n2\\n"}, {"input": {"blocks": []}, "output": "0 0"}]}' \
+	>"$tmp/judge-batch"
+route_seed meta-livez 00 GET /livez '' '' ''
+route_seed meta-healthz 00 HEAD /healthz '' 'application/json' ''
+route_seed meta-readyz-draining 01 GET /readyz '' '' ''
+route_seed meta-info 02 GET /v1 '' '*/*' ''
+route_seed meta-openapi 00 GET /openapi.yaml '' 'application/yaml' ''
+route_seed not-found 00 GET /v2 '' '' ''
+route_seed wrong-method 00 PUT /v1/puyo application/json '' '' "$tmp/judge-batch"
+route_seed unsupported-media 00 POST /v1/puyo/judge text/plain '' '' "$tmp/judge-batch"
+route_seed not-acceptable 00 POST /v1/monomino-domino/judge application/json 'text/html' '' \
+	"$tmp/judge-batch"
+route_seed md-judge-batch 00 POST /v1/monomino-domino/judge 'application/json; charset="UTF-8"' \
+	'application/*;q=0.5, text/plain;q=0.1' '' "$tmp/judge-batch"
+route_seed md-generate 00 GET /v1/monomino-domino/generate '' 'text/plain' 'seed=42&n=5'
+route_seed md-generate-json 00 GET /v1/monomino-domino/generate '' '' 'seed=18446744073709551615&n=1'
+route_seed puyo-generate 00 GET /v1/puyo/generate '' '' 'seed=7&colors=4&min_chains=3'
+route_seed puyo-generate-text 00 GET /v1/puyo/generate '' 'text/*' 'seed=1&colors=1&min_chains=1'
+route_seed bad-parameter 00 GET /v1/puyo/generate '' '' 'seed=7&seed=8&x'
+
+# The inputs that found bugs (see the regression tests named in their
+# commits), replayed by every run.
+for dir in tests/fuzz/regressions/*/; do
+	t=$(basename "$dir")
+	for f in "$dir"*; do
+		cp "$f" "$out/$t/regression-$(basename "$f")"
+	done
+done

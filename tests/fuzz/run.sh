@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs each fuzz target for SECONDS on its corpus: the seeds built from
+# tests/cases (make-corpus.sh) and what earlier runs found, kept in
+# BUILD/corpus/<target>. A crash, leak, sanitizer report, broken invariant
+# or input slower than FUZZ_TIMEOUT seconds (default 2) fails the run; the
+# input is saved in BUILD/artifacts/<target>/. Ends with one line per target.
+#
+#   tests/fuzz/run.sh BUILD SECONDS TARGET...
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:?usage: run.sh BUILD SECONDS TARGET...}
+seconds=${2:?usage: run.sh BUILD SECONDS TARGET...}
+shift 2
+timeout=${FUZZ_TIMEOUT:-2}
+
+tests/fuzz/make-corpus.sh "$build/seeds" || exit 1
+failed=()
+summary=()
+for t in "$@"; do
+	bin="$build/$t"
+	[ -x "$bin" ] || { echo "no $bin (make fuzz builds it)" >&2; exit 1; }
+	case $t in
+	fuzz_route) dict=tests/fuzz/route.dict ;;
+	fuzz_*_json) dict=tests/fuzz/json.dict ;;
+	*) dict=tests/fuzz/text.dict ;;
+	esac
+	mkdir -p "$build/corpus/$t" "$build/artifacts/$t"
+	log="$build/$t.log"
+	echo "== $t: ${seconds}s"
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+		"$bin" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
+		-max_len=8192 -dict="$dict" -print_final_stats=1 \
+		-artifact_prefix="$build/artifacts/$t/" \
+		"$build/corpus/$t" "$build/seeds/$t" >"$log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
+	if [ $rc -ne 0 ]; then
+		failed+=("$t")
+		summary+=("FAIL  $t (exit $rc, ${execs:-?} execs; log $log)")
+		grep -E '^(==[0-9]+==|==fuzz==|SUMMARY|artifact_prefix|Test unit written|.*runtime error)' "$log" | head -n 20
+	else
+		summary+=("ok    $t (${execs:-?} execs, corpus $(ls "$build/corpus/$t" | wc -l))")
+	fi
+done
+echo
+printf '%s\n' "${summary[@]}"
+[ ${#failed[@]} -eq 0 ]
