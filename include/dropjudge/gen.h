@@ -55,7 +55,6 @@ struct md_block gen_md_block(struct gen_rng *rng);
  * With 3 to 5 colours every chain count up to 12 is found; with 2 colours
  * some seeds fail from 10 chains on.
  */
-bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains,
-		    struct puyo_field *field);
+bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct puyo_field *field);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 enum judge_verdict {
-	JUDGE_ACCEPTED = 0,           /* equal after trimming trailing blanks */
+	JUDGE_ACCEPTED = 0,	      /* equal after trimming trailing blanks */
 	JUDGE_PRESENTATION_ERROR = 1, /* same tokens, other layout */
 	JUDGE_WRONG_ANSWER = 2,
 };
@@ -31,8 +31,8 @@ struct judge_report {
  *   line in `found`, expected vs found, or the missing or extra tokens.
  * Neither buffer needs a terminating NUL.
  */
-void judge_compare(const char *expected, size_t expected_len, const char *found,
-		   size_t found_len, struct judge_report *report);
+void judge_compare(const char *expected, size_t expected_len, const char *found, size_t found_len,
+		   struct judge_report *report);
 
 /* "accepted", "presentation_error" or "wrong_answer". */
 const char *judge_verdict_name(enum judge_verdict verdict);

@@ -17,16 +17,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MD_RED_SIZE 4 /* the red board is MD_RED_SIZE x MD_RED_SIZE */
-#define MD_LINES 6    /* lines of a falling board (green rows, blue columns) */
-#define MD_CELLS 4    /* cells of a line */
+#define MD_RED_SIZE    4 /* the red board is MD_RED_SIZE x MD_RED_SIZE */
+#define MD_LINES       6 /* lines of a falling board (green rows, blue columns) */
+#define MD_CELLS       4 /* cells of a line */
 #define MD_LIGHT_LINES 2 /* lines 0 and 1 are the light area */
 
 /* Green is MD_GREEN_ROWS x MD_GREEN_COLS, blue MD_BLUE_ROWS x MD_BLUE_COLS. */
 #define MD_GREEN_ROWS MD_LINES
 #define MD_GREEN_COLS MD_CELLS
-#define MD_BLUE_ROWS MD_CELLS
-#define MD_BLUE_COLS MD_LINES
+#define MD_BLUE_ROWS  MD_CELLS
+#define MD_BLUE_COLS  MD_LINES
 
 /* Block types, the t of a placement `t x y`. */
 enum md_type {
@@ -53,7 +53,7 @@ struct md_block {
 /* A game in progress. Caller-owned; start it with md_init(). */
 struct md_game {
 	uint32_t green; /* falling board, lines = green rows, bits 0..23 */
-	uint32_t blue;  /* falling board, lines = blue columns, bits 0..23 */
+	uint32_t blue;	/* falling board, lines = blue columns, bits 0..23 */
 	uint64_t score; /* rows and columns cleared so far */
 	uint64_t moves; /* placements made so far */
 };

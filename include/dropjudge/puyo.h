@@ -15,11 +15,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PUYO_COLS 6
-#define PUYO_ROWS 12     /* visible rows */
+#define PUYO_COLS     6
+#define PUYO_ROWS     12 /* visible rows */
 #define PUYO_ROWS_MAX 13 /* with the hidden row */
-#define PUYO_POP_SIZE 4  /* a group this large or larger pops */
-#define PUYO_COLORS 5
+#define PUYO_POP_SIZE 4	 /* a group this large or larger pops */
+#define PUYO_COLORS   5
 
 /* Cell contents. Colours are 1..PUYO_COLORS. */
 enum puyo_cell {
@@ -34,25 +34,25 @@ enum puyo_cell {
 
 /* A field. Caller-owned; fill it with puyo_field_init() and cell writes. */
 struct puyo_field {
-	uint8_t rows;                              /* 12, or 13 with the hidden row */
-	uint8_t cell[PUYO_ROWS_MAX][PUYO_COLS];    /* enum puyo_cell, [row][col], row 0 on top */
+	uint8_t rows;				/* 12, or 13 with the hidden row */
+	uint8_t cell[PUYO_ROWS_MAX][PUYO_COLS]; /* enum puyo_cell, [row][col], row 0 on top */
 };
 
 /* What one chain step did. */
 struct puyo_step {
-	unsigned chain;   /* 1 for the first step that pops */
+	unsigned chain;	  /* 1 for the first step that pops */
 	unsigned popped;  /* colour puyos popped (PC) */
 	unsigned garbage; /* garbage puyos removed */
 	unsigned groups;  /* groups of 4 or more that popped */
 	unsigned colors;  /* distinct colours among them */
-	unsigned score;   /* points of this step */
+	unsigned score;	  /* points of this step */
 };
 
 /* The outcome of a whole run. */
 struct puyo_result {
 	unsigned chains; /* steps in which something popped */
-	uint64_t score;  /* sum of the steps' points */
-	bool all_clear;  /* the field ended empty after at least one chain */
+	uint64_t score;	 /* sum of the steps' points */
+	bool all_clear;	 /* the field ended empty after at least one chain */
 };
 
 /* Empties a field of `rows` rows (12 or 13). */
@@ -86,7 +86,7 @@ void puyo_run(struct puyo_field *field, struct puyo_result *result);
  * Points of one step: 10 * popped * clamp(chain power + colour bonus + group
  * bonus, 1, 999). `sizes` holds the sizes of the `groups` popped groups.
  */
-unsigned puyo_step_score(unsigned chain, unsigned popped, unsigned colors,
-			 const unsigned *sizes, unsigned groups);
+unsigned puyo_step_score(unsigned chain, unsigned popped, unsigned colors, const unsigned *sizes,
+			 unsigned groups);
 
 #endif

@@ -89,8 +89,9 @@ static void text_make_utf8(char *s)
 }
 
 /* Sets status and summary when no error is set yet: the first one wins. */
-static void error_vset(struct codec_error *err, enum codec_status status,
-		       const char *where, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 4, 0)))
+error_vset(struct codec_error *err, enum codec_status status, const char *where, const char *fmt,
+	   va_list ap)
 {
 	if (err->status != CODEC_OK)
 		return;
@@ -116,8 +117,7 @@ static struct codec_fault *error_next_fault(struct codec_error *err)
 	return f;
 }
 
-void codec_error_set(struct codec_error *err, enum codec_status status,
-		     const char *fmt, ...)
+void codec_error_set(struct codec_error *err, enum codec_status status, const char *fmt, ...)
 {
 	if (!err)
 		return;
@@ -127,8 +127,8 @@ void codec_error_set(struct codec_error *err, enum codec_status status,
 	va_end(ap);
 }
 
-void codec_error_at_pointer(struct codec_error *err, enum codec_status status,
-			    const char *pointer, const char *fmt, ...)
+void codec_error_at_pointer(struct codec_error *err, enum codec_status status, const char *pointer,
+			    const char *fmt, ...)
 {
 	if (!err)
 		return;
@@ -147,8 +147,8 @@ void codec_error_at_pointer(struct codec_error *err, enum codec_status status,
 	text_make_utf8(f->detail);
 }
 
-void codec_error_at_line(struct codec_error *err, enum codec_status status,
-			 unsigned line, unsigned column, const char *fmt, ...)
+void codec_error_at_line(struct codec_error *err, enum codec_status status, unsigned line,
+			 unsigned column, const char *fmt, ...)
 {
 	if (!err)
 		return;
@@ -172,8 +172,8 @@ void codec_error_at_line(struct codec_error *err, enum codec_status status,
 	text_make_utf8(f->detail);
 }
 
-void codec_error_at_param(struct codec_error *err, enum codec_status status,
-			  const char *name, const char *fmt, ...)
+void codec_error_at_param(struct codec_error *err, enum codec_status status, const char *name,
+			  const char *fmt, ...)
 {
 	if (!err)
 		return;

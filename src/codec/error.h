@@ -22,21 +22,21 @@
 
 enum codec_status {
 	CODEC_OK = 0,
-	CODEC_E_SYNTAX,         /* not parseable: bad JSON, not the Baekjoon text format */
-	CODEC_E_INVALID,        /* parseable but impossible: out of range, wrong size */
-	CODEC_E_TOO_LARGE,      /* over a configured limit (body, batch) */
-	CODEC_E_MEDIA_TYPE,     /* a Content-Type we do not take */
+	CODEC_E_SYNTAX,		/* not parseable: bad JSON, not the Baekjoon text format */
+	CODEC_E_INVALID,	/* parseable but impossible: out of range, wrong size */
+	CODEC_E_TOO_LARGE,	/* over a configured limit (body, batch) */
+	CODEC_E_MEDIA_TYPE,	/* a Content-Type we do not take */
 	CODEC_E_NOT_ACCEPTABLE, /* an Accept we cannot answer */
-	CODEC_E_NOT_FOUND,      /* no such path */
-	CODEC_E_METHOD,         /* path exists, method does not */
-	CODEC_E_UNAVAILABLE,    /* shutting down */
-	CODEC_E_INTERNAL,       /* out of memory or a bug; never for client input */
+	CODEC_E_NOT_FOUND,	/* no such path */
+	CODEC_E_METHOD,		/* path exists, method does not */
+	CODEC_E_UNAVAILABLE,	/* shutting down */
+	CODEC_E_INTERNAL,	/* out of memory or a bug; never for client input */
 	CODEC_STATUS_COUNT
 };
 
 #define CODEC_POINTER_MAX 96
-#define CODEC_DETAIL_MAX 160
-#define CODEC_FAULTS_MAX 100
+#define CODEC_DETAIL_MAX  160
+#define CODEC_FAULTS_MAX  100
 /* A summary holds "<location>: <detail>". */
 #define CODEC_SUMMARY_MAX (CODEC_POINTER_MAX + CODEC_DETAIL_MAX + 16)
 
@@ -47,18 +47,18 @@ enum codec_status {
  */
 struct codec_fault {
 	char pointer[CODEC_POINTER_MAX]; /* RFC 6901 pointer, "" when none */
-	char parameter[32];              /* query parameter name, "" when none */
-	unsigned line;                   /* 1-based text line, 0 when none */
-	unsigned column;                 /* 1-based column, 0 when unknown */
-	char detail[CODEC_DETAIL_MAX];   /* what is wrong there */
+	char parameter[32];		 /* query parameter name, "" when none */
+	unsigned line;			 /* 1-based text line, 0 when none */
+	unsigned column;		 /* 1-based column, 0 when unknown */
+	char detail[CODEC_DETAIL_MAX];	 /* what is wrong there */
 };
 
 struct codec_error {
-	enum codec_status status;         /* of the first error, CODEC_OK while none */
-	char detail[CODEC_SUMMARY_MAX];   /* summary of the first error */
-	unsigned max_faults;              /* 1: first wins; up to CODEC_FAULTS_MAX: collect */
-	unsigned nfaults;                 /* faults[0..nfaults) are set */
-	unsigned dropped;                 /* faults that did not fit */
+	enum codec_status status;	/* of the first error, CODEC_OK while none */
+	char detail[CODEC_SUMMARY_MAX]; /* summary of the first error */
+	unsigned max_faults;		/* 1: first wins; up to CODEC_FAULTS_MAX: collect */
+	unsigned nfaults;		/* faults[0..nfaults) are set */
+	unsigned dropped;		/* faults that did not fit */
 	struct codec_fault faults[CODEC_FAULTS_MAX];
 };
 
@@ -78,23 +78,21 @@ bool codec_error_is_set(const struct codec_error *err);
 bool codec_error_is_full(const struct codec_error *err);
 
 /* Records an error without a location. */
-void codec_error_set(struct codec_error *err, enum codec_status status,
-		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void codec_error_set(struct codec_error *err, enum codec_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Records a fault located by a JSON pointer. */
-void codec_error_at_pointer(struct codec_error *err, enum codec_status status,
-			    const char *pointer, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+void codec_error_at_pointer(struct codec_error *err, enum codec_status status, const char *pointer,
+			    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Records a fault located by a text line and column (0: no column). */
-void codec_error_at_line(struct codec_error *err, enum codec_status status,
-			 unsigned line, unsigned column, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+void codec_error_at_line(struct codec_error *err, enum codec_status status, unsigned line,
+			 unsigned column, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Records a fault in query parameter `name`. */
-void codec_error_at_param(struct codec_error *err, enum codec_status status,
-			  const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+void codec_error_at_param(struct codec_error *err, enum codec_status status, const char *name,
+			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
  * Prefixes `pointer` to every fault recorded after fault index `from` that
@@ -119,6 +117,6 @@ bool codec_pointer_append(char *out, size_t size, const char *token);
  * "char *err, size_t errlen" reasons that http and main hand back.
  */
 void codec_format(char *buf, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 #endif

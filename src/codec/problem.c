@@ -5,7 +5,7 @@
 #include "codec/problem.h"
 
 struct problem_kind {
-	unsigned http;     /* HTTP status */
+	unsigned http;	   /* HTTP status */
 	const char *type;  /* problem type URI */
 	const char *title; /* short, the same for every occurrence */
 };
@@ -13,16 +13,19 @@ struct problem_kind {
 #define PROBLEM_TYPE_BASE "https://dropjudge.dev/problems/"
 
 static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
-	[CODEC_OK] = {200, "about:blank", "OK"},
-	[CODEC_E_SYNTAX] = {400, PROBLEM_TYPE_BASE "malformed-input", "The input cannot be parsed"},
-	[CODEC_E_INVALID] = {422, PROBLEM_TYPE_BASE "invalid-input", "The input breaks the problem's rules"},
-	[CODEC_E_TOO_LARGE] = {413, PROBLEM_TYPE_BASE "too-large", "The request is over a limit"},
-	[CODEC_E_MEDIA_TYPE] = {415, PROBLEM_TYPE_BASE "unsupported-media-type", "Unsupported Content-Type"},
-	[CODEC_E_NOT_ACCEPTABLE] = {406, PROBLEM_TYPE_BASE "not-acceptable", "No acceptable representation"},
-	[CODEC_E_NOT_FOUND] = {404, PROBLEM_TYPE_BASE "not-found", "No such resource"},
-	[CODEC_E_METHOD] = {405, PROBLEM_TYPE_BASE "method-not-allowed", "Method not allowed"},
-	[CODEC_E_UNAVAILABLE] = {503, PROBLEM_TYPE_BASE "unavailable", "The service is shutting down"},
-	[CODEC_E_INTERNAL] = {500, PROBLEM_TYPE_BASE "internal", "Internal error"},
+    [CODEC_OK] = {200, "about:blank", "OK"},
+    [CODEC_E_SYNTAX] = {400, PROBLEM_TYPE_BASE "malformed-input", "The input cannot be parsed"},
+    [CODEC_E_INVALID] = {422, PROBLEM_TYPE_BASE "invalid-input",
+			 "The input breaks the problem's rules"},
+    [CODEC_E_TOO_LARGE] = {413, PROBLEM_TYPE_BASE "too-large", "The request is over a limit"},
+    [CODEC_E_MEDIA_TYPE] = {415, PROBLEM_TYPE_BASE "unsupported-media-type",
+			    "Unsupported Content-Type"},
+    [CODEC_E_NOT_ACCEPTABLE] = {406, PROBLEM_TYPE_BASE "not-acceptable",
+				"No acceptable representation"},
+    [CODEC_E_NOT_FOUND] = {404, PROBLEM_TYPE_BASE "not-found", "No such resource"},
+    [CODEC_E_METHOD] = {405, PROBLEM_TYPE_BASE "method-not-allowed", "Method not allowed"},
+    [CODEC_E_UNAVAILABLE] = {503, PROBLEM_TYPE_BASE "unavailable", "The service is shutting down"},
+    [CODEC_E_INTERNAL] = {500, PROBLEM_TYPE_BASE "internal", "Internal error"},
 };
 
 static const struct problem_kind *problem_kind_of(enum codec_status status)
@@ -58,7 +61,8 @@ json_t *problem_faults_json(const struct codec_error *err)
 		if (f->line)
 			rc |= json_object_set_new(item, "line", json_integer((json_int_t)f->line));
 		if (f->column)
-			rc |= json_object_set_new(item, "column", json_integer((json_int_t)f->column));
+			rc |= json_object_set_new(item, "column",
+						  json_integer((json_int_t)f->column));
 		rc |= json_object_set_new(item, "detail", json_string(f->detail));
 		if (rc != 0) {
 			json_decref(item);
@@ -76,9 +80,9 @@ json_t *problem_faults_json(const struct codec_error *err)
 json_t *problem_json(const struct codec_error *err)
 {
 	const struct problem_kind *kind = problem_kind_of(err->status);
-	json_t *obj = json_pack("{ss ss sI ss}", "type", kind->type, "title", kind->title,
-				"status", (json_int_t)kind->http, "detail",
-				err->detail[0] ? err->detail : kind->title);
+	json_t *obj =
+	    json_pack("{ss ss sI ss}", "type", kind->type, "title", kind->title, "status",
+		      (json_int_t)kind->http, "detail", err->detail[0] ? err->detail : kind->title);
 	if (!obj)
 		return NULL;
 	if (err->nfaults) {

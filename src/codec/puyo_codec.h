@@ -26,9 +26,8 @@
  * "/cases/3"); faults are reported at pointer + "/field/4" etc. Unknown
  * members are CODEC_E_INVALID. Returns the first error's status.
  */
-enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer,
-				 bool strict, struct puyo_field *field,
-				 struct codec_error *err);
+enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
+				 struct puyo_field *field, struct codec_error *err);
 
 /* Reads the Baekjoon text (the rows, top first) into *field. */
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,

@@ -18,11 +18,11 @@
 
 struct json_reader {
 	struct codec_error *err;  /* not owned; NULL allowed */
-	const char *pointer;      /* of the case object */
-	bool strict;              /* validation mode */
-	bool failed;              /* some fault was found */
+	const char *pointer;	  /* of the case object */
+	bool strict;		  /* validation mode */
+	bool failed;		  /* some fault was found */
 	struct puyo_field *field; /* not owned; receives the good cells */
-	struct puyo_rows rows;    /* checks the rows into field */
+	struct puyo_rows rows;	  /* checks the rows into field */
 };
 
 /*
@@ -30,7 +30,7 @@ struct json_reader {
  * 6901 suffix such as "/field/3"); returns whether reading must stop now.
  */
 static bool json_fault(struct json_reader *rd, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static bool json_fault(struct json_reader *rd, const char *where, const char *fmt, ...)
 {
@@ -86,8 +86,8 @@ static void read_field(struct json_reader *rd, const json_t *rows)
 	if (!size_ok) {
 		bool stop;
 		if (rd->strict)
-			stop = json_fault(rd, "/field", "expected %u rows, found %zu", PUYO_ROWS,
-					  n);
+			stop =
+			    json_fault(rd, "/field", "expected %u rows, found %zu", PUYO_ROWS, n);
 		else
 			stop = json_fault(rd, "/field",
 					  "expected %u rows (%u with the hidden row), found %zu",
@@ -109,12 +109,11 @@ static void read_field(struct json_reader *rd, const json_t *rows)
 		puyo_rows_check_floating(&rd->rows);
 }
 
-enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer,
-				 bool strict, struct puyo_field *field,
-				 struct codec_error *err)
+enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
+				 struct puyo_field *field, struct codec_error *err)
 {
 	struct json_reader rd = {
-		.err = err, .pointer = pointer ? pointer : "", .strict = strict, .field = field};
+	    .err = err, .pointer = pointer ? pointer : "", .strict = strict, .field = field};
 	const char *key;
 	json_t *value;
 
@@ -126,7 +125,8 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer,
 	}
 
 	/* json_object_foreach wants a non-const object; it does not modify it. */
-	json_object_foreach((json_t *)case_obj, key, value) {
+	json_object_foreach((json_t *)case_obj, key, value)
+	{
 		if (strcmp(key, "field") == 0 || strcmp(key, "trace") == 0)
 			continue;
 		/* Only as much as fits after the case pointer, which json_fault()

@@ -32,17 +32,16 @@ struct text_line {
 
 struct text_reader {
 	struct codec_error *err;  /* not owned; NULL allowed */
-	bool failed;              /* some fault was found */
+	bool failed;		  /* some fault was found */
 	struct puyo_field *field; /* not owned; receives the good cells */
-	struct puyo_rows rows;    /* checks the rows into field */
+	struct puyo_rows rows;	  /* checks the rows into field */
 };
 
 /* Records a fault; returns whether reading must stop now. */
-static bool text_fault(struct text_reader *rd, unsigned line, unsigned column,
-		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-static bool text_fault(struct text_reader *rd, unsigned line, unsigned column,
-		       const char *fmt, ...)
+static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
 {
 	char detail[CODEC_DETAIL_MAX];
 	va_list ap;
@@ -93,8 +92,8 @@ static void read_lenient(struct text_reader *rd, const struct text_line *lines, 
 }
 
 /* Strict mode: exactly 12 lines, each ended by a lone '\n'. */
-static void read_strict(struct text_reader *rd, const struct text_line *lines,
-			unsigned nlines, bool final_newline)
+static void read_strict(struct text_reader *rd, const struct text_line *lines, unsigned nlines,
+			bool final_newline)
 {
 	puyo_field_init(rd->field, PUYO_ROWS);
 	for (unsigned i = 0; i < nlines && i < PUYO_ROWS; i++) {
@@ -112,9 +111,8 @@ static void read_strict(struct text_reader *rd, const struct text_line *lines,
 		    text_fault(rd, i + 1, 0, "missing newline at the end of the line"))
 			return;
 	}
-	if (nlines != PUYO_ROWS &&
-	    text_fault(rd, nlines < PUYO_ROWS ? nlines + 1 : PUYO_ROWS + 1, 0,
-		       "expected %u rows, found %u", PUYO_ROWS, nlines))
+	if (nlines != PUYO_ROWS && text_fault(rd, nlines < PUYO_ROWS ? nlines + 1 : PUYO_ROWS + 1,
+					      0, "expected %u rows, found %u", PUYO_ROWS, nlines))
 		return;
 	if (nlines >= PUYO_ROWS)
 		puyo_rows_check_floating(&rd->rows);

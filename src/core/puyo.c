@@ -21,13 +21,13 @@
 #define PUYO_MAX_GROUPS (PUYO_VISIBLE_CELLS / PUYO_POP_SIZE)
 /* Steps a run can have: every step removes at least 4 of at most 78 puyos. */
 #define PUYO_MAX_CHAINS ((PUYO_ROWS_MAX * PUYO_COLS) / PUYO_POP_SIZE)
-#define PUYO_BONUS_MAX 999
+#define PUYO_BONUS_MAX	999
 
 static const char puyo_chars[] = ".RGBPYO";
 
 /* Chain power by chain number 1..19; later chains use the last entry. */
 static const unsigned short puyo_chain_power[] = {
-	0, 8, 16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512,
+    0, 8, 16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512,
 };
 
 /* Colour bonus by distinct colours popped 0..5 (0 never happens in a step). */
@@ -111,9 +111,8 @@ void puyo_settle(struct puyo_field *field)
  * Floods the group of visible cell (r, c) (visible row numbers, 0 on top),
  * marking it in `seen`; leaves its cells in queue[0..size) and returns size.
  */
-static unsigned flood(const struct puyo_field *field, unsigned top,
-		      bool seen[PUYO_ROWS][PUYO_COLS], unsigned r, unsigned c,
-		      uint8_t queue[PUYO_VISIBLE_CELLS])
+static unsigned flood(const struct puyo_field *field, unsigned top, bool seen[PUYO_ROWS][PUYO_COLS],
+		      unsigned r, unsigned c, uint8_t queue[PUYO_VISIBLE_CELLS])
 {
 	uint8_t color = field->cell[top + r][c];
 	unsigned head = 0, tail = 0;
@@ -239,8 +238,8 @@ static unsigned group_bonus(unsigned size)
 	return size - 3; /* 5:2, 6:3, ..., 10:7 */
 }
 
-unsigned puyo_step_score(unsigned chain, unsigned popped, unsigned colors,
-			 const unsigned *sizes, unsigned groups)
+unsigned puyo_step_score(unsigned chain, unsigned popped, unsigned colors, const unsigned *sizes,
+			 unsigned groups)
 {
 	const unsigned nchain = sizeof puyo_chain_power / sizeof puyo_chain_power[0];
 	const unsigned ncolor = sizeof puyo_color_bonus / sizeof puyo_color_bonus[0];

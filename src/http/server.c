@@ -41,29 +41,28 @@
 
 struct http_server {
 	struct MHD_Daemon *daemon;  /* running daemon */
-	MHD_socket quiesced_fd;     /* listen socket handed back by quiesce, or invalid */
-	unsigned port;              /* port bound */
+	MHD_socket quiesced_fd;	    /* listen socket handed back by quiesce, or invalid */
+	unsigned port;		    /* port bound */
 	struct route_limits limits; /* read-only once started */
-	atomic_bool draining;       /* shutdown has begun */
-	atomic_uint in_flight;      /* requests between their headers and completion */
+	atomic_bool draining;	    /* shutdown has begun */
+	atomic_uint in_flight;	    /* requests between their headers and completion */
 };
 
 /* What one request accumulates between the calls of the access handler. */
 struct http_request {
-	char *body;               /* body kept so far, malloc'ed, NULL while empty */
-	size_t len;               /* bytes in body */
-	size_t cap;               /* bytes allocated for body */
-	size_t limit;             /* most body bytes that may be kept: the declared
-				     length when known, else max_body */
-	size_t dropped;           /* bytes of body read and not kept */
+	char *body;		   /* body kept so far, malloc'ed, NULL while empty */
+	size_t len;		   /* bytes in body */
+	size_t cap;		   /* bytes allocated for body */
+	size_t limit;		   /* most body bytes that may be kept: the declared
+				      length when known, else max_body */
+	size_t dropped;		   /* bytes of body read and not kept */
 	enum codec_status refused; /* route_precheck() verdict; CODEC_OK: keep the body */
-	bool too_large;           /* the body passed max_body: nothing more is kept */
-	bool out_of_memory;       /* growing the body failed: nothing more is kept */
+	bool too_large;		   /* the body passed max_body: nothing more is kept */
+	bool out_of_memory;	   /* growing the body failed: nothing more is kept */
 };
 
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
-static void __attribute__((format(printf, 2, 0)))
-http_log(void *cls, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 2, 0))) http_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
 	char line[512];
@@ -84,7 +83,7 @@ static long long http_content_length(struct MHD_Connection *conn)
 	if (MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
 		return -1;
 	const char *text =
-		MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	if (!text)
 		return -1;
 	while (*text == ' ' || *text == '\t')
@@ -109,7 +108,7 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->method = method;
 	req->path = url;
 	req->content_type =
-		MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 	req->accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
@@ -143,7 +142,7 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 
 	if (resp->body && resp->body_len > 0) {
 		r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body,
-									free);
+								       free);
 		if (r)
 			resp->body = NULL; /* owned by r now */
 	} else {
@@ -179,7 +178,8 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 
 	codec_error_init(&err, 1);
 	if (status == CODEC_E_TOO_LARGE)
-		codec_error_set(&err, status, "the request body is larger than the limit of %zu bytes",
+		codec_error_set(&err, status,
+				"the request body is larger than the limit of %zu bytes",
 				srv->limits.max_body);
 	else
 		codec_error_set(&err, status, "out of memory while reading the request body");
@@ -228,8 +228,8 @@ out_free:
 	rq->len = 0;
 	rq->cap = 0;
 out_drop:
-	rq->dropped = size > HTTP_DISCARD_MAX - rq->dropped ? HTTP_DISCARD_MAX + 1
-							     : rq->dropped + size;
+	rq->dropped =
+	    size > HTTP_DISCARD_MAX - rq->dropped ? HTTP_DISCARD_MAX + 1 : rq->dropped + size;
 	return rq->dropped <= HTTP_DISCARD_MAX;
 }
 
@@ -301,9 +301,8 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 
 /* MHD_AccessHandlerCallback: headers, then body chunks, then the end. */
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url,
-				   const char *method, const char *version,
-				   const char *upload_data, size_t *upload_data_size,
-				   void **con_cls)
+				   const char *method, const char *version, const char *upload_data,
+				   size_t *upload_data_size, void **con_cls)
 {
 	struct http_server *srv = cls;
 	struct http_request *rq = *con_cls;
@@ -341,8 +340,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct sockaddr_in in4;
 	struct sockaddr_in6 in6;
 	const struct sockaddr *addr;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
-			 MHD_USE_ERROR_LOG;
+	unsigned flags =
+	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
 
 	if (cfg->port > 65535 || cfg->threads < 1 || cfg->timeout < 1 ||
 	    cfg->max_connections < cfg->threads || cfg->limits.max_body < 1) {
@@ -377,18 +376,18 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 
 	/* The logger must come first to catch what the other options say. */
 	srv->daemon = MHD_start_daemon(
-		flags, (uint16_t)cfg->port, NULL, NULL, http_access, srv,
-		MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL, MHD_OPTION_SOCK_ADDR, addr,
-		MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
-		MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_END);
+	    flags, (uint16_t)cfg->port, NULL, NULL, http_access, srv, MHD_OPTION_EXTERNAL_LOGGER,
+	    http_log, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE,
+	    (unsigned int)cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
+	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_END);
 	if (!srv->daemon) {
 		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
 			     cfg->host, cfg->port);
 		goto out_srv;
 	}
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+	const union MHD_DaemonInfo *info =
+	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	if (!info || info->port == 0) {
 		codec_format(err, errlen, "cannot read back the port listened on");
 		goto out_daemon;
@@ -429,7 +428,7 @@ bool http_server_is_idle(struct http_server *srv)
 	if (atomic_load(&srv->in_flight) == 0)
 		return true;
 	const union MHD_DaemonInfo *info =
-		MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
 	return info && info->num_connections == 0;
 }
 

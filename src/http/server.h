@@ -25,12 +25,12 @@
 
 /* What the server needs to start. */
 struct http_config {
-	const char *host;            /* IPv4 or IPv6 address literal; copied */
-	unsigned port;               /* 0..65535; 0: any free port */
-	unsigned threads;            /* worker threads, >= 1, <= max_connections */
-	unsigned timeout;            /* idle connection timeout, seconds, >= 1 */
-	unsigned max_connections;    /* open connections at once, >= 1 */
-	struct route_limits limits;  /* copied; passed to every request */
+	const char *host;	    /* IPv4 or IPv6 address literal; copied */
+	unsigned port;		    /* 0..65535; 0: any free port */
+	unsigned threads;	    /* worker threads, >= 1, <= max_connections */
+	unsigned timeout;	    /* idle connection timeout, seconds, >= 1 */
+	unsigned max_connections;   /* open connections at once, >= 1 */
+	struct route_limits limits; /* copied; passed to every request */
 };
 
 struct http_server;

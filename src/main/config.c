@@ -30,39 +30,39 @@ enum config_key {
 /* One setting of `serve`. Numbers must lie in [min, max]. */
 struct config_option {
 	enum config_key key;
-	const char *flag;       /* "--port" */
-	const char *env;        /* "PORT" */
-	const char *metavar;    /* "N" in the usage */
+	const char *flag;	/* "--port" */
+	const char *env;	/* "PORT" */
+	const char *metavar;	/* "N" in the usage */
 	unsigned long long min; /* smallest value taken */
 	unsigned long long max; /* largest value taken */
-	const char *help;       /* for --help, lines of at most 60 columns, default included */
+	const char *help;	/* for --help, lines of at most 60 columns, default included */
 };
 
 static const struct config_option config_options[KEY_COUNT] = {
-	{KEY_HOST, "--host", "HOST", "ADDR", 0, 0,
-	 "IPv4 or IPv6 address to listen on. Default " CONFIG_DEFAULT_HOST "."},
-	{KEY_PORT, "--port", "PORT", "N", 0, 65535,
-	 "TCP port, 0..65535; 0 picks a free one. Default 8080."},
-	{KEY_THREADS, "--threads", "THREADS", "N", 1, CONFIG_MAX_THREADS,
-	 "Worker threads, 1..1024 (at most --max-connections).\n"
-	 "Default: one per CPU the process may use."},
-	{KEY_MAX_BODY, "--max-body", "MAX_BODY", "BYTES", 1, 1ull << 30,
-	 "Largest request body, 1..1073741824 bytes; more is 413.\n"
-	 "Default 1048576 (1 MiB)."},
-	{KEY_MAX_BLOCKS, "--max-blocks", "MAX_BLOCKS", "N", 1, 4294967295ull,
-	 "Placements in one Monomino-Domino case, 1..4294967295;\n"
-	 "more is 422. Default 1000000."},
-	{KEY_MAX_BATCH, "--max-batch", "MAX_BATCH", "N", 1, 1000000,
-	 "Cases in one batch, 1..1000000; more is 413. Default 1000."},
-	{KEY_TIMEOUT, "--timeout", "TIMEOUT", "SECONDS", 1, 86400,
-	 "Idle connection timeout, 1..86400 seconds. Default 10."},
-	{KEY_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", "N", 1, 1000000,
-	 "Open connections at once, 1..1000000; more are refused.\n"
-	 "Default 1024."},
-	{KEY_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", "SECONDS", 0, 3600,
-	 "At shutdown, how long requests in flight may take to\n"
-	 "finish, 0..3600 seconds. Default 8 (under Docker's 10 s\n"
-	 "grace before SIGKILL)."},
+    {KEY_HOST, "--host", "HOST", "ADDR", 0, 0,
+     "IPv4 or IPv6 address to listen on. Default " CONFIG_DEFAULT_HOST "."},
+    {KEY_PORT, "--port", "PORT", "N", 0, 65535,
+     "TCP port, 0..65535; 0 picks a free one. Default 8080."},
+    {KEY_THREADS, "--threads", "THREADS", "N", 1, CONFIG_MAX_THREADS,
+     "Worker threads, 1..1024 (at most --max-connections).\n"
+     "Default: one per CPU the process may use."},
+    {KEY_MAX_BODY, "--max-body", "MAX_BODY", "BYTES", 1, 1ull << 30,
+     "Largest request body, 1..1073741824 bytes; more is 413.\n"
+     "Default 1048576 (1 MiB)."},
+    {KEY_MAX_BLOCKS, "--max-blocks", "MAX_BLOCKS", "N", 1, 4294967295ull,
+     "Placements in one Monomino-Domino case, 1..4294967295;\n"
+     "more is 422. Default 1000000."},
+    {KEY_MAX_BATCH, "--max-batch", "MAX_BATCH", "N", 1, 1000000,
+     "Cases in one batch, 1..1000000; more is 413. Default 1000."},
+    {KEY_TIMEOUT, "--timeout", "TIMEOUT", "SECONDS", 1, 86400,
+     "Idle connection timeout, 1..86400 seconds. Default 10."},
+    {KEY_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", "N", 1, 1000000,
+     "Open connections at once, 1..1000000; more are refused.\n"
+     "Default 1024."},
+    {KEY_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", "SECONDS", 0, 3600,
+     "At shutdown, how long requests in flight may take to\n"
+     "finish, 0..3600 seconds. Default 8 (under Docker's 10 s\n"
+     "grace before SIGKILL)."},
 };
 
 /*
@@ -215,8 +215,7 @@ static void config_unknown(const char *arg, char *err, size_t errlen)
 }
 
 enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
-				      config_lookup_fn lookup, void *ctx, char *err,
-				      size_t errlen)
+				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
 {
 	bool given[KEY_COUNT] = {false};
 
@@ -263,8 +262,8 @@ enum config_result config_parse_healthcheck(unsigned *port, int argc, char *cons
 					    size_t errlen)
 {
 	/* Same name and variable as serve's --port, but 0 cannot be asked. */
-	static const struct config_option hc_port = {KEY_PORT, "--port", "PORT", "N", 1, 65535,
-						     NULL};
+	static const struct config_option hc_port = {KEY_PORT, "--port", "PORT", "N",
+						     1,	       65535,	 NULL};
 	struct config cfg;
 	const char *value = NULL;
 	const char *source = hc_port.flag;

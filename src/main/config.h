@@ -16,33 +16,33 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define CONFIG_HOST_MAX 64   /* bytes of a host address, with the NUL */
+#define CONFIG_HOST_MAX	 64  /* bytes of a host address, with the NUL */
 #define CONFIG_ERROR_MAX 256 /* bytes of an error message, with the NUL */
 
 /* Defaults, also shown by --help. */
-#define CONFIG_DEFAULT_HOST "0.0.0.0"
-#define CONFIG_DEFAULT_PORT 8080u
-#define CONFIG_DEFAULT_MAX_BODY ((size_t)1 << 20)
-#define CONFIG_DEFAULT_MAX_BLOCKS 1000000ul
-#define CONFIG_DEFAULT_MAX_BATCH 1000ul
-#define CONFIG_DEFAULT_TIMEOUT 10u
+#define CONFIG_DEFAULT_HOST	       "0.0.0.0"
+#define CONFIG_DEFAULT_PORT	       8080u
+#define CONFIG_DEFAULT_MAX_BODY	       ((size_t)1 << 20)
+#define CONFIG_DEFAULT_MAX_BLOCKS      1000000ul
+#define CONFIG_DEFAULT_MAX_BATCH       1000ul
+#define CONFIG_DEFAULT_TIMEOUT	       10u
 #define CONFIG_DEFAULT_MAX_CONNECTIONS 1024u
 /* Below Docker's 10 s grace between SIGTERM and SIGKILL, so that a drain
  * that runs out still ends in an orderly exit. */
 #define CONFIG_DEFAULT_DRAIN_TIMEOUT 8u
-#define CONFIG_MAX_THREADS 1024u
+#define CONFIG_MAX_THREADS	     1024u
 
 /* Settings of `dropjudge serve`. */
 struct config {
 	char host[CONFIG_HOST_MAX]; /* IPv4 or IPv6 address literal to listen on */
-	unsigned port;              /* 0..65535; 0: any free port */
-	unsigned threads;           /* 1..CONFIG_MAX_THREADS; 0: one per CPU (caller resolves) */
-	size_t max_body;            /* bytes of a request body, >= 1 */
+	unsigned port;		    /* 0..65535; 0: any free port */
+	unsigned threads;	    /* 1..CONFIG_MAX_THREADS; 0: one per CPU (caller resolves) */
+	size_t max_body;	    /* bytes of a request body, >= 1 */
 	unsigned long max_blocks;   /* placements in one Monomino-Domino case, >= 1 */
 	unsigned long max_batch;    /* cases in one batch, >= 1 */
-	unsigned timeout;           /* idle connection timeout, seconds, >= 1 */
+	unsigned timeout;	    /* idle connection timeout, seconds, >= 1 */
 	unsigned max_connections;   /* open connections at once, >= 1 */
-	unsigned drain_timeout;     /* seconds to wait for requests at shutdown */
+	unsigned drain_timeout;	    /* seconds to wait for requests at shutdown */
 };
 
 /* Reads environment variable `name` (getenv-like); NULL when unset. */
@@ -66,8 +66,7 @@ void config_defaults(struct config *cfg);
  * and *cfg is unspecified.
  */
 enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
-				      config_lookup_fn lookup, void *ctx, char *err,
-				      size_t errlen);
+				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen);
 
 /*
  * Parses the arguments of `healthcheck`: `--port N` (1..65535), else the

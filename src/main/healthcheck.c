@@ -120,7 +120,8 @@ int healthcheck_run(unsigned port, unsigned timeout_ms, char *err, size_t errlen
 		}
 		if (r == 0)
 			break;
-		if ((errno == EAGAIN || errno == EINTR) && healthcheck_wait(fd, POLLIN, deadline) == 0)
+		if ((errno == EAGAIN || errno == EINTR) &&
+		    healthcheck_wait(fd, POLLIN, deadline) == 0)
 			continue;
 		codec_format(err, errlen, "no answer: %s", strerror(errno));
 		goto out_fd;

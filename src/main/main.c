@@ -93,8 +93,9 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset
 		long long left = deadline - main_now_ms();
 		if (left <= 0) {
 			if (!idle)
-				fprintf(stderr, "dropjudge: drain timeout (%u s) reached with requests "
-						"in flight; closing them\n",
+				fprintf(stderr,
+					"dropjudge: drain timeout (%u s) reached with requests "
+					"in flight; closing them\n",
 					timeout_s);
 			return;
 		}
@@ -163,14 +164,14 @@ static int main_serve(int argc, char *const argv[])
 	signal(SIGPIPE, SIG_IGN);
 
 	const struct http_config hc = {
-		.host = cfg.host,
-		.port = cfg.port,
-		.threads = cfg.threads,
-		.timeout = cfg.timeout,
-		.max_connections = cfg.max_connections,
-		.limits = {.max_body = cfg.max_body,
-			   .max_blocks = cfg.max_blocks,
-			   .max_batch = cfg.max_batch},
+	    .host = cfg.host,
+	    .port = cfg.port,
+	    .threads = cfg.threads,
+	    .timeout = cfg.timeout,
+	    .max_connections = cfg.max_connections,
+	    .limits = {.max_body = cfg.max_body,
+		       .max_blocks = cfg.max_blocks,
+		       .max_batch = cfg.max_batch},
 	};
 	struct http_server *srv = http_server_start(&hc, err, sizeof err);
 	if (!srv) {
@@ -179,8 +180,8 @@ static int main_serve(int argc, char *const argv[])
 	}
 	const char *lb = strchr(cfg.host, ':') ? "[" : "";
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
-	printf("dropjudge " DROPJUDGE_VERSION " listening on http://%s%s%s:%u\n", lb, cfg.host,
-	       rb, http_server_port(srv));
+	printf("dropjudge " DROPJUDGE_VERSION " listening on http://%s%s%s:%u\n", lb, cfg.host, rb,
+	       http_server_port(srv));
 	fflush(stdout);
 
 	while (sigwait(&signals, &sig) != 0)

@@ -98,8 +98,7 @@ out_chunk:
 
 /* Reads all of `in` (up to `limit` bytes) into a new buffer; NULL with a
  * message when it cannot. */
-static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *len,
-			    FILE *errout)
+static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *len, FILE *errout)
 {
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
@@ -108,8 +107,8 @@ static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *le
 	for (;;) {
 		if (n == cap) {
 			if (cap >= limit) {
-				fprintf(errout, "dropjudge: %s: input larger than %zu bytes\n", name,
-					limit);
+				fprintf(errout, "dropjudge: %s: input larger than %zu bytes\n",
+					name, limit);
 				goto out_buf;
 			}
 			char *p = realloc(buf, cap * 2);
@@ -181,7 +180,8 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 		return 2;
 	}
 	if (argc > 2) {
-		fprintf(errout, "dropjudge: solve: unexpected argument '%s'; try 'dropjudge --help'\n",
+		fprintf(errout,
+			"dropjudge: solve: unexpected argument '%s'; try 'dropjudge --help'\n",
 			argv[2]);
 		return 2;
 	}

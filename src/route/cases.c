@@ -54,12 +54,12 @@ static bool case_wants_trace(const json_t *case_obj, bool query_trace)
  * The "cases" array of a batch request, or NULL with err set: the root may
  * hold nothing but "cases", and at most max_batch of them.
  */
-static json_t *batch_cases(json_t *root, const struct route_limits *limits,
-			   struct codec_error *err)
+static json_t *batch_cases(json_t *root, const struct route_limits *limits, struct codec_error *err)
 {
 	const char *key;
 	json_t *value;
-	json_object_foreach(root, key, value) {
+	json_object_foreach(root, key, value)
+	{
 		if (strcmp(key, "cases") != 0) {
 			char ptr[CODEC_POINTER_MAX] = "";
 			codec_pointer_append(ptr, sizeof ptr, key);
@@ -127,7 +127,8 @@ static void respond_batch(const struct route_problem *p, const struct route_requ
 	json_t *results = json_array();
 	size_t i;
 	json_t *c;
-	json_array_foreach(cases, i, c) {
+	json_array_foreach(cases, i, c)
+	{
 		char ptr[CODEC_POINTER_MAX];
 		snprintf(ptr, sizeof ptr, "/cases/%zu", i);
 		codec_error_init(err, max_faults);
@@ -223,7 +224,8 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	}
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)item, key, value) {
+	json_object_foreach((json_t *)item, key, value)
+	{
 		if (strcmp(key, "input") != 0 && strcmp(key, "output") != 0) {
 			snprintf(at, sizeof at, "%s", ptr);
 			codec_pointer_append(at, sizeof at, key);

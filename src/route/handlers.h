@@ -34,7 +34,7 @@ struct route_outcome {
 
 /* What a problem offers. All functions are pure apart from allocation. */
 struct route_problem {
-	const char *id;    /* path segment, "monomino-domino" */
+	const char *id;	   /* path segment, "monomino-domino" */
 	const char *title; /* "Monomino-Domino" */
 	unsigned baekjoon; /* problem number */
 	/* Solve one case from a JSON object at `pointer`; trace fills ->steps. */
@@ -51,8 +51,7 @@ struct route_problem {
 	int (*outcome_text)(const struct route_outcome *out, char *buf, size_t size);
 	/* Check a case against the strict Baekjoon constraints, every fault into
 	 * `err` (collect mode). */
-	void (*validate_json)(const json_t *case_obj, const char *pointer,
-			      struct codec_error *err);
+	void (*validate_json)(const json_t *case_obj, const char *pointer, struct codec_error *err);
 	void (*validate_text)(const char *text, size_t len, struct codec_error *err);
 	/* Query parameters of GET .../generate besides "seed", NULL-terminated. */
 	const char *const *generate_params;
@@ -108,8 +107,8 @@ void route_openapi(const struct route_request *req, struct route_response *resp)
  * Out of memory becomes the fixed 500 answer.
  */
 void route_respond_json(struct route_response *resp, enum codec_status status, json_t *body);
-void route_respond_text(struct route_response *resp, const char *content_type,
-			const char *text, size_t len);
+void route_respond_text(struct route_response *resp, const char *content_type, const char *text,
+			size_t len);
 void route_respond_error(struct route_response *resp, const struct codec_error *err);
 void route_respond_oom(struct route_response *resp);
 /* Adds a header; the value is copied (truncated to fit). */
@@ -123,11 +122,11 @@ bool route_check_params(const struct route_request *req, const char *const *allo
 			struct codec_error *err);
 /* Reads an unsigned decimal parameter in [min, max]; absent gives `dflt`.
  * Not a number: 400; out of range: 422. Returns false with err set. */
-bool route_param_u64(const struct route_request *req, const char *key, uint64_t min,
-		     uint64_t max, uint64_t dflt, uint64_t *out, struct codec_error *err);
+bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
+		     uint64_t dflt, uint64_t *out, struct codec_error *err);
 /* Reads a boolean parameter (true/false/1/0); absent gives `dflt`. */
-bool route_param_bool(const struct route_request *req, const char *key, bool dflt,
-		      bool *out, struct codec_error *err);
+bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
+		      struct codec_error *err);
 
 /* Parses a JSON body; bad JSON is CODEC_E_SYNTAX located by line/column.
  * Returns a new reference or NULL with err set. */

@@ -15,8 +15,8 @@
 struct md_run {
 	const char *trace_pointer; /* where the trace was asked for: "" for ?trace= */
 	struct md_game *game;
-	json_t *steps;     /* trace, or NULL */
-	bool trace_full;   /* stopped: the trace would pass ROUTE_MAX_TRACE_STEPS */
+	json_t *steps;	    /* trace, or NULL */
+	bool trace_full;    /* stopped: the trace would pass ROUTE_MAX_TRACE_STEPS */
 	bool out_of_memory; /* stopped: a trace entry could not be built */
 };
 
@@ -30,9 +30,9 @@ static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 		run->trace_full = true;
 		return 1;
 	}
-	json_t *step = json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
-				 (json_int_t)run->game->score, "tiles",
-				 (json_int_t)md_tiles(run->game));
+	json_t *step =
+	    json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
+		      (json_int_t)run->game->score, "tiles", (json_int_t)md_tiles(run->game));
 	if (!step || md_json_add_boards(step, run->game) != 0) {
 		json_decref(step);
 		run->out_of_memory = true;
@@ -148,8 +148,7 @@ static int md_ignore_block(void *ctx, struct md_block block, unsigned long index
 
 static const struct md_read_options md_strict = {.max_blocks = ULONG_MAX, .strict = true};
 
-static void md_validate_json(const json_t *case_obj, const char *pointer,
-			     struct codec_error *err)
+static void md_validate_json(const json_t *case_obj, const char *pointer, struct codec_error *err)
 {
 	md_json_read(case_obj, pointer, &md_strict, err, md_ignore_block, NULL);
 }
@@ -205,15 +204,15 @@ static void md_generate(const struct route_request *req, uint64_t seed, bool tex
 }
 
 const struct route_problem route_md = {
-	.id = "monomino-domino",
-	.title = "Monomino-Domino",
-	.baekjoon = 20061,
-	.solve_json = md_solve_json,
-	.solve_text = md_solve_text,
-	.outcome_json = md_outcome_json,
-	.outcome_text = md_outcome_text,
-	.validate_json = md_validate_json,
-	.validate_text = md_validate_text,
-	.generate_params = md_generate_params,
-	.generate = md_generate,
+    .id = "monomino-domino",
+    .title = "Monomino-Domino",
+    .baekjoon = 20061,
+    .solve_json = md_solve_json,
+    .solve_text = md_solve_text,
+    .outcome_json = md_outcome_json,
+    .outcome_text = md_outcome_text,
+    .validate_json = md_validate_json,
+    .validate_text = md_validate_text,
+    .generate_params = md_generate_params,
+    .generate = md_generate,
 };

@@ -26,8 +26,9 @@ void route_readyz(const struct route_request *req, struct route_response *resp)
 	if (req->draining) {
 		struct codec_error err;
 		codec_error_init(&err, 1);
-		codec_error_set(&err, CODEC_E_UNAVAILABLE,
-				"shutdown has begun: requests in flight complete, new ones go elsewhere");
+		codec_error_set(
+		    &err, CODEC_E_UNAVAILABLE,
+		    "shutdown has begun: requests in flight complete, new ones go elsewhere");
 		route_respond_error(resp, &err);
 		return;
 	}
@@ -46,14 +47,14 @@ static json_t *problem_info(const struct route_problem *p)
 void route_info(const struct route_request *req, struct route_response *resp)
 {
 	const struct route_limits *l = req->limits;
-	route_respond_json(
-		resp, CODEC_OK,
-		json_pack("{ss ss s[oo] s{sI sI sI sI}}", "name", "dropjudge", "version",
-			  DROPJUDGE_VERSION, "problems", problem_info(&route_md),
-			  problem_info(&route_puyo), "limits", "max_body", (json_int_t)l->max_body,
-			  "max_blocks", (json_int_t)l->max_blocks, "max_batch",
-			  (json_int_t)l->max_batch, "max_trace_steps",
-			  (json_int_t)ROUTE_MAX_TRACE_STEPS));
+	route_respond_json(resp, CODEC_OK,
+			   json_pack("{ss ss s[oo] s{sI sI sI sI}}", "name", "dropjudge", "version",
+				     DROPJUDGE_VERSION, "problems", problem_info(&route_md),
+				     problem_info(&route_puyo), "limits", "max_body",
+				     (json_int_t)l->max_body, "max_blocks",
+				     (json_int_t)l->max_blocks, "max_batch",
+				     (json_int_t)l->max_batch, "max_trace_steps",
+				     (json_int_t)ROUTE_MAX_TRACE_STEPS));
 }
 
 void route_openapi(const struct route_request *req, struct route_response *resp)

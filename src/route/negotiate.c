@@ -106,9 +106,9 @@ enum route_body route_body_kind(const char *content_type)
 
 /* Best match so far for one offered type. */
 struct offer {
-	const char *type;    /* "application/json" */
-	size_t major_len;    /* length of "application" */
-	int specificity;     /* of the range that set q: -1 none, 0 star, 1 type, 2 exact */
+	const char *type; /* "application/json" */
+	size_t major_len; /* length of "application" */
+	int specificity;  /* of the range that set q: -1 none, 0 star, 1 type, 2 exact */
 	int q;
 };
 
@@ -146,8 +146,8 @@ enum route_format route_negotiate(const char *accept, bool text_ok)
 		const char *type_end = trim_end(t, semi ? semi : item_end);
 		int q;
 		bool charset_ok;
-		if (type_end > t && read_params(semi ? semi : item_end, trim_end(t, item_end), &q,
-						&charset_ok)) {
+		if (type_end > t &&
+		    read_params(semi ? semi : item_end, trim_end(t, item_end), &q, &charset_ok)) {
 			any = true;
 			offer_match(&json, t, type_end, q);
 			offer_match(&text, t, type_end, q);
@@ -155,7 +155,8 @@ enum route_format route_negotiate(const char *accept, bool text_ok)
 		s = comma ? comma + 1 : end;
 	}
 	if (!any)
-		return ROUTE_FORMAT_JSON; /* an empty or unreadable Accept asks for nothing in particular */
+		return ROUTE_FORMAT_JSON; /* an empty or unreadable Accept asks for nothing in
+					     particular */
 	if (!text_ok)
 		text.q = 0;
 	if (json.q == 0 && text.q == 0)

@@ -34,8 +34,7 @@ static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_fi
  * Runs the chain on out->u.puyo.field (settling it first), the same steps
  * as puyo_run(), recording each step when tracing.
  */
-static enum codec_status puyo_chain(struct route_outcome *out, bool trace,
-				    struct codec_error *err)
+static enum codec_status puyo_chain(struct route_outcome *out, bool trace, struct codec_error *err)
 {
 	struct puyo_field *field = &out->u.puyo.field;
 	struct puyo_result *result = &out->u.puyo.result;
@@ -100,8 +99,7 @@ static int puyo_outcome_text(const struct route_outcome *out, char *buf, size_t 
 	return puyo_text_result(&out->u.puyo.result, buf, size);
 }
 
-static void puyo_validate_json(const json_t *case_obj, const char *pointer,
-			       struct codec_error *err)
+static void puyo_validate_json(const json_t *case_obj, const char *pointer, struct codec_error *err)
 {
 	struct puyo_field field;
 	puyo_json_read(case_obj, pointer, true, &field, err);
@@ -133,11 +131,12 @@ static void puyo_generate(const struct route_request *req, uint64_t seed, bool t
 					     "a field of one colour pops everything in its first "
 					     "chain: ask for at most 1 chain, or more colours");
 		else
-			codec_error_at_param(&err, CODEC_E_INVALID, "min_chains",
-					     "no field of %llu colours with at least %llu chains was "
-					     "found within the search bound for this seed; try "
-					     "another seed or more colours",
-					     (unsigned long long)colors, (unsigned long long)min_chains);
+			codec_error_at_param(
+			    &err, CODEC_E_INVALID, "min_chains",
+			    "no field of %llu colours with at least %llu chains was "
+			    "found within the search bound for this seed; try "
+			    "another seed or more colours",
+			    (unsigned long long)colors, (unsigned long long)min_chains);
 		route_respond_error(resp, &err);
 		return;
 	}
@@ -155,15 +154,15 @@ static void puyo_generate(const struct route_request *req, uint64_t seed, bool t
 }
 
 const struct route_problem route_puyo = {
-	.id = "puyo",
-	.title = "Puyo Puyo",
-	.baekjoon = 11559,
-	.solve_json = puyo_solve_json,
-	.solve_text = puyo_solve_text,
-	.outcome_json = puyo_outcome_json,
-	.outcome_text = puyo_outcome_text,
-	.validate_json = puyo_validate_json,
-	.validate_text = puyo_validate_text,
-	.generate_params = puyo_generate_params,
-	.generate = puyo_generate,
+    .id = "puyo",
+    .title = "Puyo Puyo",
+    .baekjoon = 11559,
+    .solve_json = puyo_solve_json,
+    .solve_text = puyo_solve_text,
+    .outcome_json = puyo_outcome_json,
+    .outcome_text = puyo_outcome_text,
+    .validate_json = puyo_validate_json,
+    .validate_text = puyo_validate_text,
+    .generate_params = puyo_generate_params,
+    .generate = puyo_generate,
 };

@@ -14,8 +14,8 @@
 
 /* The answer when even building an error fails. */
 static const char oom_body[] =
-	"{\"type\":\"https://dropjudge.dev/problems/internal\",\"title\":\"Internal error\","
-	"\"status\":500,\"detail\":\"out of memory\"}\n";
+    "{\"type\":\"https://dropjudge.dev/problems/internal\",\"title\":\"Internal error\","
+    "\"status\":500,\"detail\":\"out of memory\"}\n";
 
 void route_respond_oom(struct route_response *resp)
 {
@@ -84,8 +84,8 @@ void route_respond_json(struct route_response *resp, enum codec_status status, j
 	resp->content_type = "application/json";
 }
 
-void route_respond_text(struct route_response *resp, const char *content_type,
-			const char *text, size_t len)
+void route_respond_text(struct route_response *resp, const char *content_type, const char *text,
+			size_t len)
 {
 	char *copy = malloc(len ? len : 1);
 	if (!copy) {
@@ -160,8 +160,8 @@ bool route_check_params(const struct route_request *req, const char *const *allo
 	return true;
 }
 
-bool route_param_u64(const struct route_request *req, const char *key, uint64_t min,
-		     uint64_t max, uint64_t dflt, uint64_t *out, struct codec_error *err)
+bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
+		     uint64_t dflt, uint64_t *out, struct codec_error *err)
 {
 	const char *v = route_param(req, key);
 	if (!v) {
@@ -169,14 +169,16 @@ bool route_param_u64(const struct route_request *req, const char *key, uint64_t 
 		return true;
 	}
 	if (*v < '0' || *v > '9') {
-		codec_error_at_param(err, CODEC_E_SYNTAX, key, "expected an unsigned decimal integer");
+		codec_error_at_param(err, CODEC_E_SYNTAX, key,
+				     "expected an unsigned decimal integer");
 		return false;
 	}
 	errno = 0;
 	char *end;
 	unsigned long long n = strtoull(v, &end, 10);
 	if (*end != '\0') {
-		codec_error_at_param(err, CODEC_E_SYNTAX, key, "expected an unsigned decimal integer");
+		codec_error_at_param(err, CODEC_E_SYNTAX, key,
+				     "expected an unsigned decimal integer");
 		return false;
 	}
 	if (errno == ERANGE || n < min || n > max) {
@@ -188,8 +190,8 @@ bool route_param_u64(const struct route_request *req, const char *key, uint64_t 
 	return true;
 }
 
-bool route_param_bool(const struct route_request *req, const char *key, bool dflt,
-		      bool *out, struct codec_error *err)
+bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
+		      struct codec_error *err)
 {
 	const char *v = route_param(req, key);
 	if (!v) {
@@ -218,7 +220,8 @@ json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 	} else if (!root) {
 		unsigned line = jerr.line > 0 ? (unsigned)jerr.line : 1;
 		unsigned column = jerr.column > 0 ? (unsigned)jerr.column : 0;
-		codec_error_at_line(err, CODEC_E_SYNTAX, line, column, "invalid JSON: %s", jerr.text);
+		codec_error_at_line(err, CODEC_E_SYNTAX, line, column, "invalid JSON: %s",
+				    jerr.text);
 	}
 	return root;
 }

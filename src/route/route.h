@@ -17,7 +17,7 @@
 
 /* Limits in force, from the configuration. */
 struct route_limits {
-	size_t max_body;          /* bytes of a request body */
+	size_t max_body;	  /* bytes of a request body */
 	unsigned long max_blocks; /* placements in one Monomino-Domino case */
 	unsigned long max_batch;  /* cases in one batch */
 };
@@ -29,11 +29,11 @@ struct route_param {
 
 /* A request. Nothing in it is owned by the router. */
 struct route_request {
-	const char *method;       /* "GET", "POST", ... */
-	const char *path;         /* without the query, e.g. "/v1/puyo" */
+	const char *method;	  /* "GET", "POST", ... */
+	const char *path;	  /* without the query, e.g. "/v1/puyo" */
 	const char *content_type; /* Content-Type header or NULL */
-	const char *accept;       /* Accept header or NULL */
-	const char *body;         /* the body; need not be NUL-terminated */
+	const char *accept;	  /* Accept header or NULL */
+	const char *body;	  /* the body; need not be NUL-terminated */
 	size_t body_len;
 	size_t nparams; /* query parameters, in order */
 	struct route_param params[ROUTE_MAX_PARAMS];
@@ -44,15 +44,15 @@ struct route_request {
 #define ROUTE_MAX_HEADERS 4
 
 struct route_header {
-	const char *name;  /* static string */
+	const char *name; /* static string */
 	char value[64];
 };
 
 /* A response. route_response_free() releases what it owns. */
 struct route_response {
-	unsigned status;          /* HTTP status */
+	unsigned status;	  /* HTTP status */
 	const char *content_type; /* static string */
-	char *body;               /* malloc'ed, owned; NULL for an empty body */
+	char *body;		  /* malloc'ed, owned; NULL for an empty body */
 	size_t body_len;
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
@@ -75,8 +75,7 @@ void route_response_free(struct route_response *resp);
  * The HTTP layer calls it before reading a body so that it never reads one
  * it would refuse.
  */
-enum codec_status route_precheck(const struct route_request *req,
-				 long long content_length);
+enum codec_status route_precheck(const struct route_request *req, long long content_length);
 
 /*
  * Fills *resp with the problem response for `err` (a set error). Used by

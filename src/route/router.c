@@ -17,20 +17,23 @@ struct route_entry {
 	const struct route_problem *problem;
 };
 
-#define PROBLEM_ROUTES(prefix, p)                                          \
-	{prefix, true, false, NULL, route_solve, p},                       \
-		{prefix "/judge", true, true, NULL, route_judge, p},       \
-		{prefix "/validate", true, false, NULL, route_validate, p}, \
-		{prefix "/generate", false, false, NULL, route_generate, p}
+/* The four resources of a problem. */
+/* clang-format off */
+#define PROBLEM_ROUTES(prefix, p)                                         \
+	{prefix, true, false, NULL, route_solve, p},                      \
+	{prefix "/judge", true, true, NULL, route_judge, p},              \
+	{prefix "/validate", true, false, NULL, route_validate, p},       \
+	{prefix "/generate", false, false, NULL, route_generate, p}
+/* clang-format on */
 
 static const struct route_entry route_table[] = {
-	{"/livez", false, false, route_livez, NULL, NULL},
-	{"/healthz", false, false, route_livez, NULL, NULL},
-	{"/readyz", false, false, route_readyz, NULL, NULL},
-	{"/v1", false, false, route_info, NULL, NULL},
-	{"/openapi.yaml", false, false, route_openapi, NULL, NULL},
-	PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
-	PROBLEM_ROUTES("/v1/puyo", &route_puyo),
+    {"/livez", false, false, route_livez, NULL, NULL},
+    {"/healthz", false, false, route_livez, NULL, NULL},
+    {"/readyz", false, false, route_readyz, NULL, NULL},
+    {"/v1", false, false, route_info, NULL, NULL},
+    {"/openapi.yaml", false, false, route_openapi, NULL, NULL},
+    PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
+    PROBLEM_ROUTES("/v1/puyo", &route_puyo),
 };
 
 static const struct route_entry *route_find(const char *path)
@@ -77,8 +80,9 @@ static enum codec_status route_check(const struct route_request *req,
 		enum route_body kind = route_body_kind(req->content_type);
 		if (kind == ROUTE_BODY_UNSUPPORTED || (e->judge && kind != ROUTE_BODY_JSON)) {
 			codec_error_set(err, CODEC_E_MEDIA_TYPE, "%s takes %s", e->path,
-					e->judge ? "application/json"
-						 : "application/json or text/plain (charset utf-8)");
+					e->judge
+					    ? "application/json"
+					    : "application/json or text/plain (charset utf-8)");
 			return CODEC_E_MEDIA_TYPE;
 		}
 	}

@@ -37,9 +37,13 @@ static double time_route(const char *type, const char *body, size_t len, int rep
 	for (int r = 0; r < ROUNDS; r++) {
 		double t0 = now();
 		for (int i = 0; i < reps; i++) {
-			struct route_request req = {.method = "POST", .path = "/v1/monomino-domino",
-						    .content_type = type, .accept = "application/json",
-						    .body = body, .body_len = len, .limits = &limits};
+			struct route_request req = {.method = "POST",
+						    .path = "/v1/monomino-domino",
+						    .content_type = type,
+						    .accept = "application/json",
+						    .body = body,
+						    .body_len = len,
+						    .limits = &limits};
 			struct route_response resp;
 			route_handle(&req, &resp);
 			if (resp.status != 200) {
@@ -118,8 +122,9 @@ int main(void)
 		if (t < best)
 			best = t;
 	}
-	printf("puyo, generated fields of 0..7 chains: %.2f us a field, %.0f fields/s (%lu chains)\n",
-	       best * 1e6, 1.0 / best, chains);
+	printf(
+	    "puyo, generated fields of 0..7 chains: %.2f us a field, %.0f fields/s (%lu chains)\n",
+	    best * 1e6, 1.0 / best, chains);
 	free(json);
 	free(text);
 	return 0;

@@ -18,7 +18,7 @@
 #include "route/route.h"
 
 static int allocs_left; /* allocations to allow before failing; < 0: never fail */
-static int failed;      /* whether an allocation was refused in this run */
+static int failed;	/* whether an allocation was refused in this run */
 
 static void *chaos_malloc(size_t size)
 {
@@ -37,9 +37,9 @@ static void chaos_free(void *p)
 }
 
 static const struct route_limits limits = {
-	.max_body = 1 << 20,
-	.max_blocks = 1000000,
-	.max_batch = 1000,
+    .max_body = 1 << 20,
+    .max_blocks = 1000000,
+    .max_batch = 1000,
 };
 
 struct chaos_case {
@@ -53,27 +53,25 @@ struct chaos_case {
 };
 
 static const struct chaos_case cases[] = {
-	{"GET", "/v1", NULL, NULL, NULL, NULL, 200},
-	{"GET", "/readyz", NULL, NULL, NULL, NULL, 200},
-	{"POST", "/v1/monomino-domino", "trace", "true", "application/json",
-	 "{\"blocks\":[[1,1,1],[2,3,0],[3,2,2],[3,2,3]]}", 200},
-	{"POST", "/v1/monomino-domino", NULL, NULL, "application/json",
-	 "{\"cases\":[{\"blocks\":[[1,1,1]]},{\"blocks\":[[9,1,1]]}]}", 200},
-	{"POST", "/v1/monomino-domino", NULL, NULL, "application/json", "{\"blocks\":[[9,1,1]]}",
-	 422},
-	{"POST", "/v1/puyo", "trace", "true", "text/plain",
-	 "......\n......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\n"
-	 "RRYG..\nRRYGG.\n",
-	 200},
-	{"POST", "/v1/puyo/judge", NULL, NULL, "application/json",
-	 "{\"cases\":[{\"input\":{\"field\":[\"......\",\"......\",\"......\",\"......\",\"......\","
-	 "\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"RRRR..\"]},"
-	 "\"output\":\"1\"},{\"input\":3,\"output\":\"1\"}]}",
-	 200},
-	{"POST", "/v1/monomino-domino/validate", NULL, NULL, "text/plain", "2\n4 0 0\n1 9 9\n",
-	 200},
-	{"GET", "/v1/monomino-domino/generate", "n", "20", NULL, NULL, 200},
-	{"GET", "/v1/puyo/generate", "min_chains", "2", NULL, NULL, 200},
+    {"GET", "/v1", NULL, NULL, NULL, NULL, 200},
+    {"GET", "/readyz", NULL, NULL, NULL, NULL, 200},
+    {"POST", "/v1/monomino-domino", "trace", "true", "application/json",
+     "{\"blocks\":[[1,1,1],[2,3,0],[3,2,2],[3,2,3]]}", 200},
+    {"POST", "/v1/monomino-domino", NULL, NULL, "application/json",
+     "{\"cases\":[{\"blocks\":[[1,1,1]]},{\"blocks\":[[9,1,1]]}]}", 200},
+    {"POST", "/v1/monomino-domino", NULL, NULL, "application/json", "{\"blocks\":[[9,1,1]]}", 422},
+    {"POST", "/v1/puyo", "trace", "true", "text/plain",
+     "......\n......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\n"
+     "RRYG..\nRRYGG.\n",
+     200},
+    {"POST", "/v1/puyo/judge", NULL, NULL, "application/json",
+     "{\"cases\":[{\"input\":{\"field\":[\"......\",\"......\",\"......\",\"......\",\"......\","
+     "\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"RRRR..\"]},"
+     "\"output\":\"1\"},{\"input\":3,\"output\":\"1\"}]}",
+     200},
+    {"POST", "/v1/monomino-domino/validate", NULL, NULL, "text/plain", "2\n4 0 0\n1 9 9\n", 200},
+    {"GET", "/v1/monomino-domino/generate", "n", "20", NULL, NULL, 200},
+    {"GET", "/v1/puyo/generate", "min_chains", "2", NULL, NULL, 200},
 };
 
 static void every_allocation_failure_should_end_in_the_answer_or_a_500(void **state)
@@ -84,12 +82,12 @@ static void every_allocation_failure_should_end_in_the_answer_or_a_500(void **st
 		const struct chaos_case *c = &cases[i];
 		for (int budget = 0;; budget++) {
 			struct route_request req = {
-				.method = c->method,
-				.path = c->path,
-				.content_type = c->content_type,
-				.body = c->body,
-				.body_len = c->body ? strlen(c->body) : 0,
-				.limits = &limits,
+			    .method = c->method,
+			    .path = c->path,
+			    .content_type = c->content_type,
+			    .body = c->body,
+			    .body_len = c->body ? strlen(c->body) : 0,
+			    .limits = &limits,
 			};
 			if (c->query_key) {
 				req.params[0].key = c->query_key;
@@ -119,7 +117,7 @@ static void every_allocation_failure_should_end_in_the_answer_or_a_500(void **st
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_allocation_failure_should_end_in_the_answer_or_a_500),
+	    cmocka_unit_test(every_allocation_failure_should_end_in_the_answer_or_a_500),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,14 +89,14 @@ static const struct numeric {
 	unsigned long long min;
 	unsigned long long max;
 } numerics[] = {
-	{F_PORT, "--port", "PORT", 0, 65535},
-	{F_THREADS, "--threads", "THREADS", 1, 1024},
-	{F_MAX_BODY, "--max-body", "MAX_BODY", 1, 1073741824ull},
-	{F_MAX_BLOCKS, "--max-blocks", "MAX_BLOCKS", 1, 4294967295ull},
-	{F_MAX_BATCH, "--max-batch", "MAX_BATCH", 1, 1000000},
-	{F_TIMEOUT, "--timeout", "TIMEOUT", 1, 86400},
-	{F_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", 1, 1000000},
-	{F_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", 0, 3600},
+    {F_PORT, "--port", "PORT", 0, 65535},
+    {F_THREADS, "--threads", "THREADS", 1, 1024},
+    {F_MAX_BODY, "--max-body", "MAX_BODY", 1, 1073741824ull},
+    {F_MAX_BLOCKS, "--max-blocks", "MAX_BLOCKS", 1, 4294967295ull},
+    {F_MAX_BATCH, "--max-batch", "MAX_BATCH", 1, 1000000},
+    {F_TIMEOUT, "--timeout", "TIMEOUT", 1, 86400},
+    {F_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", 1, 1000000},
+    {F_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", 0, 3600},
 };
 #define NUMERICS (sizeof numerics / sizeof numerics[0])
 
@@ -214,7 +214,7 @@ static void config_should_treat_an_empty_variable_as_unset(void **state)
 
 /* Values that are not plain decimal numbers. */
 static const char *const not_numbers[] = {
-	"", "abc", "12x", "x12", "-1", "+1", " 1", "1 ", "1.5", "0x10", "1e3", "١",
+    "", "abc", "12x", "x12", "-1", "+1", " 1", "1 ", "1.5", "0x10", "1e3", "١",
 };
 
 static void config_should_refuse_a_bad_number_naming_the_flag(void **state)
@@ -231,7 +231,8 @@ static void config_should_refuse_a_bad_number_naming_the_flag(void **state)
 			assert_non_null(strstr(err, n->flag));
 
 			const char *separate[] = {n->flag, not_numbers[b], NULL};
-			assert_int_equal(parse(&cfg, separate, NULL, err, sizeof err), CONFIG_ERROR);
+			assert_int_equal(parse(&cfg, separate, NULL, err, sizeof err),
+					 CONFIG_ERROR);
 			assert_non_null(strstr(err, n->flag));
 		}
 	}
@@ -288,11 +289,11 @@ static void config_should_take_ipv4_and_ipv6_hosts_only(void **state)
 		const char *host;
 		bool ok;
 	} cases[] = {
-		{"0.0.0.0", true},    {"127.0.0.1", true}, {"::", true},
-		{"::1", true},        {"fe80::1", true},   {"192.168.1.255", true},
-		{"localhost", false}, {"1.2.3", false},    {"256.0.0.1", false},
-		{"", false},          {"1.2.3.4 ", false}, {"example.com", false},
-		{"[::1]", false},
+	    {"0.0.0.0", true},	  {"127.0.0.1", true}, {"::", true},
+	    {"::1", true},	  {"fe80::1", true},   {"192.168.1.255", true},
+	    {"localhost", false}, {"1.2.3", false},    {"256.0.0.1", false},
+	    {"", false},	  {"1.2.3.4 ", false}, {"example.com", false},
+	    {"[::1]", false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct config cfg;
@@ -319,9 +320,12 @@ static void config_should_refuse_unknown_flags_and_stray_arguments(void **state)
 {
 	(void)state;
 	static const char *const cases[][3] = {
-		{"--nope", NULL, "--nope"},        {"--port8080", NULL, "--port8080"},
-		{"-p", NULL, "-p"},                {"serve", NULL, "serve"},
-		{"--port", "1 extra", "--port"},   {"--max-bodyx=1", NULL, "--max-bodyx"},
+	    {"--nope", NULL, "--nope"},
+	    {"--port8080", NULL, "--port8080"},
+	    {"-p", NULL, "-p"},
+	    {"serve", NULL, "serve"},
+	    {"--port", "1 extra", "--port"},
+	    {"--max-bodyx=1", NULL, "--max-bodyx"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct config cfg;
@@ -410,9 +414,9 @@ static void healthcheck_should_refuse_port_zero_and_bad_arguments(void **state)
 	unsigned port = 0;
 	char err[CONFIG_ERROR_MAX];
 	static const char *const cases[][3] = {
-		{"--port", "0", "--port"},     {"--port", "65536", "--port"},
-		{"--port", "http", "--port"},  {"--host", "::1", "--host"},
-		{"extra", NULL, "extra"},      {"--port", NULL, "--port"},
+	    {"--port", "0", "--port"},	  {"--port", "65536", "--port"},
+	    {"--port", "http", "--port"}, {"--host", "::1", "--host"},
+	    {"extra", NULL, "extra"},	  {"--port", NULL, "--port"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *args[] = {cases[i][0], cases[i][1], NULL};
@@ -428,22 +432,22 @@ static void healthcheck_should_refuse_port_zero_and_bad_arguments(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(config_should_start_from_the_documented_defaults),
-		cmocka_unit_test(config_should_take_every_flag_in_both_spellings),
-		cmocka_unit_test(config_should_read_every_environment_variable),
-		cmocka_unit_test(config_should_let_the_flag_win_over_the_environment),
-		cmocka_unit_test(config_should_let_the_last_flag_win),
-		cmocka_unit_test(config_should_treat_an_empty_variable_as_unset),
-		cmocka_unit_test(config_should_refuse_a_bad_number_naming_the_flag),
-		cmocka_unit_test(config_should_refuse_a_bad_variable_naming_it),
-		cmocka_unit_test(config_should_refuse_values_out_of_range_and_overflow),
-		cmocka_unit_test(config_should_take_ipv4_and_ipv6_hosts_only),
-		cmocka_unit_test(config_should_refuse_unknown_flags_and_stray_arguments),
-		cmocka_unit_test(config_should_refuse_a_flag_without_its_value),
-		cmocka_unit_test(config_should_ask_for_help),
-		cmocka_unit_test(config_should_not_need_an_error_buffer),
-		cmocka_unit_test(healthcheck_should_take_its_port_from_flag_then_variable_then_default),
-		cmocka_unit_test(healthcheck_should_refuse_port_zero_and_bad_arguments),
+	    cmocka_unit_test(config_should_start_from_the_documented_defaults),
+	    cmocka_unit_test(config_should_take_every_flag_in_both_spellings),
+	    cmocka_unit_test(config_should_read_every_environment_variable),
+	    cmocka_unit_test(config_should_let_the_flag_win_over_the_environment),
+	    cmocka_unit_test(config_should_let_the_last_flag_win),
+	    cmocka_unit_test(config_should_treat_an_empty_variable_as_unset),
+	    cmocka_unit_test(config_should_refuse_a_bad_number_naming_the_flag),
+	    cmocka_unit_test(config_should_refuse_a_bad_variable_naming_it),
+	    cmocka_unit_test(config_should_refuse_values_out_of_range_and_overflow),
+	    cmocka_unit_test(config_should_take_ipv4_and_ipv6_hosts_only),
+	    cmocka_unit_test(config_should_refuse_unknown_flags_and_stray_arguments),
+	    cmocka_unit_test(config_should_refuse_a_flag_without_its_value),
+	    cmocka_unit_test(config_should_ask_for_help),
+	    cmocka_unit_test(config_should_not_need_an_error_buffer),
+	    cmocka_unit_test(healthcheck_should_take_its_port_from_flag_then_variable_then_default),
+	    cmocka_unit_test(healthcheck_should_refuse_port_zero_and_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,7 +34,11 @@ static void field_set(struct puyo_field *f, unsigned rows, const char *const *li
 	}
 }
 
-#define LINES(...) (const char *const[]){__VA_ARGS__}
+#define LINES(...)                                                                                 \
+	(const char *const[])                                                                      \
+	{                                                                                          \
+		__VA_ARGS__                                                                        \
+	}
 #define NLINES(...) (unsigned)(sizeof(LINES(__VA_ARGS__)) / sizeof(const char *))
 /* FIELD(f, rows, "bottom rows", ..., top first) */
 #define FIELD(f, rows, ...) field_set((f), (rows), LINES(__VA_ARGS__), NLINES(__VA_ARGS__))
@@ -308,7 +312,7 @@ static void puyo_should_use_the_chain_power_table(void **state)
 {
 	(void)state;
 	/* A single 4-group of one colour: 10 * 4 * max(CP, 1). */
-	static const unsigned cp[] = {0,   8,   16,  32,  64,  96,  128, 160, 192, 224,
+	static const unsigned cp[] = {0,   8,	16,  32,  64,  96,  128, 160, 192, 224,
 				      256, 288, 320, 352, 384, 416, 448, 480, 512};
 	const unsigned four[] = {4};
 	for (unsigned k = 1; k <= 19; k++) {
@@ -353,7 +357,7 @@ static void puyo_should_add_the_group_bonus(void **state)
 {
 	(void)state;
 	/* size: bonus, from the table 4:0 5:2 6:3 7:4 8:5 9:6 10:7 11+:10 */
-	static const unsigned table[][2] = {{4, 0},  {5, 2},  {6, 3},  {7, 4},   {8, 5},  {9, 6},
+	static const unsigned table[][2] = {{4, 0},  {5, 2},   {6, 3},	 {7, 4},   {8, 5},  {9, 6},
 					    {10, 7}, {11, 10}, {12, 10}, {30, 10}, {72, 10}};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
 		unsigned size = table[i][0];
@@ -639,11 +643,11 @@ static void puyo_should_tell_floating_fields(void **state)
  * nothing moves. Score from the tables of the issue.
  */
 struct ref {
-	int rows;          /* 12 or 13 */
+	int rows;	   /* 12 or 13 */
 	char g[13][6 + 1]; /* '.', RGBPY, 'O' */
 };
 
-static const int ref_chain_power[] = {0,   8,   16,  32,  64,  96,  128, 160, 192, 224,
+static const int ref_chain_power[] = {0,   8,	16,  32,  64,  96,  128, 160, 192, 224,
 				      256, 288, 320, 352, 384, 416, 448, 480, 512};
 static const int ref_color_bonus[] = {0, 3, 6, 12, 24}; /* 1..5 colours */
 
@@ -692,8 +696,8 @@ static void ref_fall(struct ref *f)
 }
 
 /* Visits the group of (r, c); appends its cells to list; returns its size. */
-static int ref_visit(const struct ref *f, int r, int c, char color, bool seen[13][6],
-		     int list[][2], int n)
+static int ref_visit(const struct ref *f, int r, int c, char color, bool seen[13][6], int list[][2],
+		     int n)
 {
 	int top = f->rows - 12;
 	if (r < top || r >= f->rows || c < 0 || c >= 6)
@@ -767,8 +771,8 @@ static bool ref_step(struct ref *f, int k, struct ref_step *out)
 				f->g[r][c] = '.';
 	ref_fall(f);
 
-	int bonus = ref_chain_power[k <= 19 ? k - 1 : 18] + ref_color_bonus[out->colors - 1] +
-		    group_bonus;
+	int bonus =
+	    ref_chain_power[k <= 19 ? k - 1 : 18] + ref_color_bonus[out->colors - 1] + group_bonus;
 	if (bonus < 1)
 		bonus = 1;
 	if (bonus > 999)
@@ -831,7 +835,7 @@ static void random_settled(struct puyo_field *f, uint64_t *s, unsigned colors)
 static void random_any(struct puyo_field *f, uint64_t *s)
 {
 	unsigned colors = 1 + rng_below(s, 5);
-	unsigned empty = rng_below(s, 60);  /* percent */
+	unsigned empty = rng_below(s, 60);   /* percent */
 	unsigned garbage = rng_below(s, 25); /* percent */
 	puyo_field_init(f, 12 + rng_below(s, 2));
 	for (unsigned r = 0; r < f->rows; r++) {
@@ -937,36 +941,36 @@ static void puyo_should_match_the_reference_with_garbage_13_rows_and_floating(vo
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(puyo_should_answer_three_for_the_public_example),
-		cmocka_unit_test(puyo_should_step_the_public_example_one_chain_at_a_time),
-		cmocka_unit_test(puyo_should_count_simultaneous_groups_as_one_chain),
-		cmocka_unit_test(puyo_should_not_connect_diagonally),
-		cmocka_unit_test(puyo_should_not_pop_exactly_three),
-		cmocka_unit_test(puyo_should_pop_groups_of_five_or_more),
-		cmocka_unit_test(puyo_should_keep_column_order_under_gravity),
-		cmocka_unit_test(puyo_should_settle_floating_input_before_the_first_pop),
-		cmocka_unit_test(puyo_should_leave_the_field_unchanged_when_nothing_pops),
-		cmocka_unit_test(puyo_should_total_40_360_1000_2280_4840_for_single_four_chains),
-		cmocka_unit_test(puyo_should_use_the_chain_power_table),
-		cmocka_unit_test(puyo_should_add_the_colour_bonus),
-		cmocka_unit_test(puyo_should_add_the_group_bonus),
-		cmocka_unit_test(puyo_should_clamp_the_bonus_to_1_and_999),
-		cmocka_unit_test(puyo_should_remove_garbage_next_to_a_popped_puyo),
-		cmocka_unit_test(puyo_should_keep_garbage_that_only_touches_diagonally),
-		cmocka_unit_test(puyo_should_never_pop_garbage),
-		cmocka_unit_test(puyo_should_count_garbage_once_when_it_touches_several_pops),
-		cmocka_unit_test(puyo_should_not_count_the_hidden_row_in_groups),
-		cmocka_unit_test(puyo_should_never_pop_a_group_in_the_hidden_row),
-		cmocka_unit_test(puyo_should_drop_hidden_row_puyos_after_a_clear),
-		cmocka_unit_test(puyo_should_not_pop_a_hidden_puyo_next_to_a_popping_group),
-		cmocka_unit_test(puyo_should_keep_hidden_row_garbage),
-		cmocka_unit_test(puyo_should_settle_a_floating_hidden_row),
-		cmocka_unit_test(puyo_should_report_all_clear_only_after_a_chain),
-		cmocka_unit_test(puyo_should_map_cells_to_characters_and_back),
-		cmocka_unit_test(puyo_should_init_to_twelve_or_thirteen_empty_rows),
-		cmocka_unit_test(puyo_should_tell_floating_fields),
-		cmocka_unit_test(puyo_should_match_the_reference_on_random_settled_fields),
-		cmocka_unit_test(puyo_should_match_the_reference_with_garbage_13_rows_and_floating),
+	    cmocka_unit_test(puyo_should_answer_three_for_the_public_example),
+	    cmocka_unit_test(puyo_should_step_the_public_example_one_chain_at_a_time),
+	    cmocka_unit_test(puyo_should_count_simultaneous_groups_as_one_chain),
+	    cmocka_unit_test(puyo_should_not_connect_diagonally),
+	    cmocka_unit_test(puyo_should_not_pop_exactly_three),
+	    cmocka_unit_test(puyo_should_pop_groups_of_five_or_more),
+	    cmocka_unit_test(puyo_should_keep_column_order_under_gravity),
+	    cmocka_unit_test(puyo_should_settle_floating_input_before_the_first_pop),
+	    cmocka_unit_test(puyo_should_leave_the_field_unchanged_when_nothing_pops),
+	    cmocka_unit_test(puyo_should_total_40_360_1000_2280_4840_for_single_four_chains),
+	    cmocka_unit_test(puyo_should_use_the_chain_power_table),
+	    cmocka_unit_test(puyo_should_add_the_colour_bonus),
+	    cmocka_unit_test(puyo_should_add_the_group_bonus),
+	    cmocka_unit_test(puyo_should_clamp_the_bonus_to_1_and_999),
+	    cmocka_unit_test(puyo_should_remove_garbage_next_to_a_popped_puyo),
+	    cmocka_unit_test(puyo_should_keep_garbage_that_only_touches_diagonally),
+	    cmocka_unit_test(puyo_should_never_pop_garbage),
+	    cmocka_unit_test(puyo_should_count_garbage_once_when_it_touches_several_pops),
+	    cmocka_unit_test(puyo_should_not_count_the_hidden_row_in_groups),
+	    cmocka_unit_test(puyo_should_never_pop_a_group_in_the_hidden_row),
+	    cmocka_unit_test(puyo_should_drop_hidden_row_puyos_after_a_clear),
+	    cmocka_unit_test(puyo_should_not_pop_a_hidden_puyo_next_to_a_popping_group),
+	    cmocka_unit_test(puyo_should_keep_hidden_row_garbage),
+	    cmocka_unit_test(puyo_should_settle_a_floating_hidden_row),
+	    cmocka_unit_test(puyo_should_report_all_clear_only_after_a_chain),
+	    cmocka_unit_test(puyo_should_map_cells_to_characters_and_back),
+	    cmocka_unit_test(puyo_should_init_to_twelve_or_thirteen_empty_rows),
+	    cmocka_unit_test(puyo_should_tell_floating_fields),
+	    cmocka_unit_test(puyo_should_match_the_reference_on_random_settled_fields),
+	    cmocka_unit_test(puyo_should_match_the_reference_with_garbage_13_rows_and_floating),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,20 +24,20 @@
 #define CASES_DIR "tests/cases/puyo"
 
 /* JSON rows: E an empty row, Rn n of them, comma-separated. */
-#define E "\"......\""
-#define R2 E "," E
-#define R4 R2 "," R2
-#define R8 R4 "," R4
-#define R11 R8 "," R2 "," E
-#define R12 R8 "," R4
+#define E	     "\"......\""
+#define R2	     E "," E
+#define R4	     R2 "," R2
+#define R8	     R4 "," R4
+#define R11	     R8 "," R2 "," E
+#define R12	     R8 "," R4
 #define EXAMPLE_ROWS R8 ",\".Y....\",\".YG...\",\"RRYG..\",\"RRYGG.\""
 
 /* Text rows. */
-#define T "......\n"
-#define T4 T T T T
-#define T8 T4 T4
-#define T11 T8 T T T
-#define T12 T8 T4
+#define T	     "......\n"
+#define T4	     T T T T
+#define T8	     T4 T4
+#define T11	     T8 T T T
+#define T12	     T8 T4
 #define EXAMPLE_TEXT T8 ".Y....\n.YG...\nRRYG..\nRRYGG.\n"
 
 struct json_case {
@@ -48,49 +48,49 @@ struct json_case {
 };
 
 static const struct json_case json_cases[] = {
-	{"{\"field\":[" R12 "]}", false, NULL, NULL},
-	{"{\"field\":[" EXAMPLE_ROWS "],\"trace\":true}", false, NULL, NULL},
-	{"{\"trace\":false,\"field\":[" EXAMPLE_ROWS "]}", true, NULL, NULL},
-	{"{\"field\":[" R12 "," E "]}", false, NULL, NULL},
-	{"{\"field\":[" R8 ",\"OOOOOO\"," R2 "," E "]}", false, NULL, NULL},
-	{"[]", false, "", "expected an object"},
-	{"{}", false, "/field", "required"},
-	{"{\"field\":null}", false, "/field", "must be an array"},
-	{"{\"field\":{}}", false, "/field", "must be an array"},
-	{"{\"field\":\"......\"}", false, "/field", "must be an array"},
-	{"{\"field\":[" R11 "]}", false, "/field",
-	 "expected 12 rows (13 with the hidden row), found 11"},
-	{"{\"field\":[]}", false, "/field", "expected 12 rows (13 with the hidden row), found 0"},
-	{"{\"field\":[" R12 "," R2 "]}", false, "/field",
-	 "expected 12 rows (13 with the hidden row), found 14"},
-	{"{\"field\":[" R12 "," E "]}", true, "/field", "expected 12 rows, found 13"},
-	{"{\"field\":[" E "," E "," E ",123," R8 "]}", false, "/field/3", "expected a string"},
-	{"{\"field\":[" R11 ",null]}", false, "/field/11", "expected a string"},
-	{"{\"field\":[\".....\"," R11 "]}", false, "/field/0", "expected 6 characters, found 5"},
-	{"{\"field\":[" R11 ",\".......\"]}", false, "/field/11", "expected 6 characters, found 7"},
-	{"{\"field\":[" R11 ",\"\"]}", false, "/field/11", "expected 6 characters, found 0"},
-	{"{\"field\":[" R4 ",\"...X..\"," R4 "," R2 "," E "]}", false, "/field/4",
-	 "unknown cell 'X' at column 4 (expected one of .RGBPYO)"},
-	{"{\"field\":[" R4 ",\"r.....\"," R4 "," R2 "," E "]}", false, "/field/4",
-	 "unknown cell 'r' at column 1 (expected one of .RGBPYO)"},
-	{"{\"field\":[" R11 ",\".....O\"]}", true, "/field/11",
-	 "unknown cell 'O' at column 6 (expected one of .RGBPY)"},
-	{"{\"field\":[\"\xc3\xa9.....\"," R11 "]}", false, "/field/0",
-	 "unknown cell U+00E9 at column 1 (expected one of .RGBPYO)"},
-	{"{\"field\":[\"..\\t...\"," R11 "]}", false, "/field/0",
-	 "unknown cell U+0009 at column 3 (expected one of .RGBPYO)"},
-	{"{\"field\":[\"..\\u0000...\"," R11 "]}", false, "/field/0",
-	 "unknown cell U+0000 at column 3 (expected one of .RGBPYO)"},
-	{"{\"field\":[" R12 "],\"colour\":1}", false, "/colour", "unknown member"},
-	{"{\"field\":[" R12 "],\"a/b~c\":1}", false, "/a~1b~0c", "unknown member"},
-	{"{\"field\":[" R12 "],\"\":1}", false, "/", "unknown member"},
-	{"{\"field\":[" R12 "],\"trace\":\"yes\"}", false, "/trace", "expected a boolean"},
-	{"{\"field\":[" R12 "],\"trace\":1}", true, "/trace", "expected a boolean"},
-	{"{\"field\":[" R12 "],\"trace\":null}", false, "/trace", "expected a boolean"},
-	/* Floating puyos: fine when solving, a fault when validating. */
-	{"{\"field\":[" R8 ",\"R.....\"," R2 ",\".RRR..\"]}", false, NULL, NULL},
-	{"{\"field\":[" R8 ",\"R.....\"," R2 ",\".RRR..\"]}", true, "/field/8",
-	 "puyo at column 1 floats above an empty cell"},
+    {"{\"field\":[" R12 "]}", false, NULL, NULL},
+    {"{\"field\":[" EXAMPLE_ROWS "],\"trace\":true}", false, NULL, NULL},
+    {"{\"trace\":false,\"field\":[" EXAMPLE_ROWS "]}", true, NULL, NULL},
+    {"{\"field\":[" R12 "," E "]}", false, NULL, NULL},
+    {"{\"field\":[" R8 ",\"OOOOOO\"," R2 "," E "]}", false, NULL, NULL},
+    {"[]", false, "", "expected an object"},
+    {"{}", false, "/field", "required"},
+    {"{\"field\":null}", false, "/field", "must be an array"},
+    {"{\"field\":{}}", false, "/field", "must be an array"},
+    {"{\"field\":\"......\"}", false, "/field", "must be an array"},
+    {"{\"field\":[" R11 "]}", false, "/field",
+     "expected 12 rows (13 with the hidden row), found 11"},
+    {"{\"field\":[]}", false, "/field", "expected 12 rows (13 with the hidden row), found 0"},
+    {"{\"field\":[" R12 "," R2 "]}", false, "/field",
+     "expected 12 rows (13 with the hidden row), found 14"},
+    {"{\"field\":[" R12 "," E "]}", true, "/field", "expected 12 rows, found 13"},
+    {"{\"field\":[" E "," E "," E ",123," R8 "]}", false, "/field/3", "expected a string"},
+    {"{\"field\":[" R11 ",null]}", false, "/field/11", "expected a string"},
+    {"{\"field\":[\".....\"," R11 "]}", false, "/field/0", "expected 6 characters, found 5"},
+    {"{\"field\":[" R11 ",\".......\"]}", false, "/field/11", "expected 6 characters, found 7"},
+    {"{\"field\":[" R11 ",\"\"]}", false, "/field/11", "expected 6 characters, found 0"},
+    {"{\"field\":[" R4 ",\"...X..\"," R4 "," R2 "," E "]}", false, "/field/4",
+     "unknown cell 'X' at column 4 (expected one of .RGBPYO)"},
+    {"{\"field\":[" R4 ",\"r.....\"," R4 "," R2 "," E "]}", false, "/field/4",
+     "unknown cell 'r' at column 1 (expected one of .RGBPYO)"},
+    {"{\"field\":[" R11 ",\".....O\"]}", true, "/field/11",
+     "unknown cell 'O' at column 6 (expected one of .RGBPY)"},
+    {"{\"field\":[\"\xc3\xa9.....\"," R11 "]}", false, "/field/0",
+     "unknown cell U+00E9 at column 1 (expected one of .RGBPYO)"},
+    {"{\"field\":[\"..\\t...\"," R11 "]}", false, "/field/0",
+     "unknown cell U+0009 at column 3 (expected one of .RGBPYO)"},
+    {"{\"field\":[\"..\\u0000...\"," R11 "]}", false, "/field/0",
+     "unknown cell U+0000 at column 3 (expected one of .RGBPYO)"},
+    {"{\"field\":[" R12 "],\"colour\":1}", false, "/colour", "unknown member"},
+    {"{\"field\":[" R12 "],\"a/b~c\":1}", false, "/a~1b~0c", "unknown member"},
+    {"{\"field\":[" R12 "],\"\":1}", false, "/", "unknown member"},
+    {"{\"field\":[" R12 "],\"trace\":\"yes\"}", false, "/trace", "expected a boolean"},
+    {"{\"field\":[" R12 "],\"trace\":1}", true, "/trace", "expected a boolean"},
+    {"{\"field\":[" R12 "],\"trace\":null}", false, "/trace", "expected a boolean"},
+    /* Floating puyos: fine when solving, a fault when validating. */
+    {"{\"field\":[" R8 ",\"R.....\"," R2 ",\".RRR..\"]}", false, NULL, NULL},
+    {"{\"field\":[" R8 ",\"R.....\"," R2 ",\".RRR..\"]}", true, "/field/8",
+     "puyo at column 1 floats above an empty cell"},
 };
 
 static json_t *load(const char *text)
@@ -191,7 +191,8 @@ static void puyo_json_should_not_cut_an_escape_after_the_case_pointer(void **sta
 	snprintf(text, sizeof text, "{\"%s\": 1, \"field\": [" R12 "]}", name);
 	for (size_t k = 0; k < 4; k++) {
 		/* Case pointers of each length modulo 2, the length of an escape. */
-		const char *pointers[] = {"/cases/7", "/cases/17", "/cases/7/input", "/cases/17/input"};
+		const char *pointers[] = {"/cases/7", "/cases/17", "/cases/7/input",
+					  "/cases/17/input"};
 		struct codec_error err;
 		struct puyo_field field;
 		json_t *root = load(text);
@@ -254,13 +255,13 @@ static void puyo_json_should_collect_every_fault_in_strict_mode(void **state)
 	assert_int_equal(puyo_json_read(root, "", true, &field, &err), CODEC_E_INVALID);
 	json_decref(root);
 	const struct fault want[] = {
-		{"/extra", 0, 0, "unknown member"},
-		{"/trace", 0, 0, "expected a boolean"},
-		{"/field", 0, 0, "expected 12 rows, found 13"},
-		{"/field/0", 0, 0, "unknown cell 'O' at column 3 (expected one of .RGBPY)"},
-		{"/field/1", 0, 0, "expected 6 characters, found 7"},
-		{"/field/2", 0, 0, "expected a string"},
-		{"/field/5", 0, 0, "puyo at column 2 floats above an empty cell"},
+	    {"/extra", 0, 0, "unknown member"},
+	    {"/trace", 0, 0, "expected a boolean"},
+	    {"/field", 0, 0, "expected 12 rows, found 13"},
+	    {"/field/0", 0, 0, "unknown cell 'O' at column 3 (expected one of .RGBPY)"},
+	    {"/field/1", 0, 0, "expected 6 characters, found 7"},
+	    {"/field/2", 0, 0, "expected a string"},
+	    {"/field/5", 0, 0, "puyo at column 2 floats above an empty cell"},
 	};
 	expect_faults(&err, want, sizeof want / sizeof want[0]);
 	assert_string_equal(err.detail, "/extra: unknown member");
@@ -272,14 +273,13 @@ static void puyo_json_should_report_one_floating_puyo_per_column(void **state)
 	struct codec_error err;
 	struct puyo_field field;
 	/* Column 1: R over G over a hole; column 6: Y over a hole. */
-	json_t *root =
-		load("{\"field\":[" R4 ",\"R.....\",\"G....Y\"," R4 "," E ",\".B....\"]}");
+	json_t *root = load("{\"field\":[" R4 ",\"R.....\",\"G....Y\"," R4 "," E ",\".B....\"]}");
 	codec_error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(puyo_json_read(root, "", true, &field, &err), CODEC_E_INVALID);
 	json_decref(root);
 	const struct fault want[] = {
-		{"/field/5", 0, 0, "puyo at column 1 floats above an empty cell"},
-		{"/field/5", 0, 0, "puyo at column 6 floats above an empty cell"},
+	    {"/field/5", 0, 0, "puyo at column 1 floats above an empty cell"},
+	    {"/field/5", 0, 0, "puyo at column 6 floats above an empty cell"},
 	};
 	expect_faults(&err, want, 2);
 }
@@ -295,43 +295,41 @@ struct text_case {
 };
 
 static const struct text_case text_cases[] = {
-	{EXAMPLE_TEXT, false, 0, 0, NULL},
-	{EXAMPLE_TEXT, true, 0, 0, NULL},
-	{T12 T, false, 0, 0, NULL},                  /* 13 rows */
-	{T12 "\n\n  \n\t\r\n", false, 0, 0, NULL},   /* blank lines after the rows */
-	{T11 "......", false, 0, 0, NULL},           /* no final newline */
-	{T11 "......\r\n", false, 0, 0, NULL},       /* CR LF */
-	{T11 "...... \t\r\n", false, 0, 0, NULL},    /* trailing spaces */
-	{T11 "OOOOOO\n", false, 0, 0, NULL},
-	{"", false, 1, 0, "expected 12 rows (13 with the hidden row), found 0"},
-	{"\n\n", false, 1, 0, "expected 12 rows (13 with the hidden row), found 0"},
-	{T11, false, 12, 0, "expected 12 rows (13 with the hidden row), found 11"},
-	{T12 T T, false, 14, 0, "expected 12 rows (13 with the hidden row), found 14"},
-	{T12 T "\n" T, false, 14, 0, "expected 12 rows (13 with the hidden row), found 15"},
-	{T T ".X....\n" T8 T, false, 3, 2,
-	 "unknown cell 'X' at column 2 (expected one of .RGBPYO)"},
-	{T11 "rr....\n", false, 12, 1, "unknown cell 'r' at column 1 (expected one of .RGBPYO)"},
-	{T T T ".....\n" T8, false, 4, 0, "expected 6 characters, found 5"},
-	{T4 ".......\n" T4 T T T, false, 5, 0, "expected 6 characters, found 7"},
-	{T4 T "\n" T4 T T, false, 6, 0, "expected 6 characters, found 0"},
-	{T "\xc3\xa9.....\n" T8 T T, false, 2, 1,
-	 "unknown cell U+00E9 at column 1 (expected one of .RGBPYO)"},
-	{T "\xff.....\n" T8 T T, false, 2, 1,
-	 "unknown cell byte 0xFF at column 1 (expected one of .RGBPYO)"},
-	{T ". ....\n" T8 T T, false, 2, 2,
-	 "unknown cell ' ' at column 2 (expected one of .RGBPYO)"},
-	/* strict */
-	{T12 T, true, 13, 0, "expected 12 rows, found 13"},
-	{T12 "\n", true, 13, 0, "expected 12 rows, found 13"},
-	{T11, true, 12, 0, "expected 12 rows, found 11"},
-	{"", true, 1, 0, "expected 12 rows, found 0"},
-	{T11 "......", true, 12, 0, "missing newline at the end of the line"},
-	{"......\r\n" T11, true, 1, 7,
-	 "carriage return at the end of the line (lines must end with \"\\n\" only)"},
-	{T11 "...... \n", true, 12, 0, "expected 6 characters, found 7"},
-	{T11 "O.....\n", true, 12, 1, "unknown cell 'O' at column 1 (expected one of .RGBPY)"},
-	{T8 "..Y...\n" T T T, true, 9, 0, "puyo at column 3 floats above an empty cell"},
-	{T8 "..Y...\n" T T T, false, 0, 0, NULL},
+    {EXAMPLE_TEXT, false, 0, 0, NULL},
+    {EXAMPLE_TEXT, true, 0, 0, NULL},
+    {T12 T, false, 0, 0, NULL},		       /* 13 rows */
+    {T12 "\n\n  \n\t\r\n", false, 0, 0, NULL}, /* blank lines after the rows */
+    {T11 "......", false, 0, 0, NULL},	       /* no final newline */
+    {T11 "......\r\n", false, 0, 0, NULL},     /* CR LF */
+    {T11 "...... \t\r\n", false, 0, 0, NULL},  /* trailing spaces */
+    {T11 "OOOOOO\n", false, 0, 0, NULL},
+    {"", false, 1, 0, "expected 12 rows (13 with the hidden row), found 0"},
+    {"\n\n", false, 1, 0, "expected 12 rows (13 with the hidden row), found 0"},
+    {T11, false, 12, 0, "expected 12 rows (13 with the hidden row), found 11"},
+    {T12 T T, false, 14, 0, "expected 12 rows (13 with the hidden row), found 14"},
+    {T12 T "\n" T, false, 14, 0, "expected 12 rows (13 with the hidden row), found 15"},
+    {T T ".X....\n" T8 T, false, 3, 2, "unknown cell 'X' at column 2 (expected one of .RGBPYO)"},
+    {T11 "rr....\n", false, 12, 1, "unknown cell 'r' at column 1 (expected one of .RGBPYO)"},
+    {T T T ".....\n" T8, false, 4, 0, "expected 6 characters, found 5"},
+    {T4 ".......\n" T4 T T T, false, 5, 0, "expected 6 characters, found 7"},
+    {T4 T "\n" T4 T T, false, 6, 0, "expected 6 characters, found 0"},
+    {T "\xc3\xa9.....\n" T8 T T, false, 2, 1,
+     "unknown cell U+00E9 at column 1 (expected one of .RGBPYO)"},
+    {T "\xff.....\n" T8 T T, false, 2, 1,
+     "unknown cell byte 0xFF at column 1 (expected one of .RGBPYO)"},
+    {T ". ....\n" T8 T T, false, 2, 2, "unknown cell ' ' at column 2 (expected one of .RGBPYO)"},
+    /* strict */
+    {T12 T, true, 13, 0, "expected 12 rows, found 13"},
+    {T12 "\n", true, 13, 0, "expected 12 rows, found 13"},
+    {T11, true, 12, 0, "expected 12 rows, found 11"},
+    {"", true, 1, 0, "expected 12 rows, found 0"},
+    {T11 "......", true, 12, 0, "missing newline at the end of the line"},
+    {"......\r\n" T11, true, 1, 7,
+     "carriage return at the end of the line (lines must end with \"\\n\" only)"},
+    {T11 "...... \n", true, 12, 0, "expected 6 characters, found 7"},
+    {T11 "O.....\n", true, 12, 1, "unknown cell 'O' at column 1 (expected one of .RGBPY)"},
+    {T8 "..Y...\n" T T T, true, 9, 0, "puyo at column 3 floats above an empty cell"},
+    {T8 "..Y...\n" T T T, false, 0, 0, NULL},
 };
 
 static void puyo_text_should_report_the_first_fault_where_it_is(void **state)
@@ -343,7 +341,7 @@ static void puyo_text_should_report_the_first_fault_where_it_is(void **state)
 		struct puyo_field field;
 		codec_error_init(&err, 1);
 		enum codec_status st =
-			puyo_text_read(tc->text, strlen(tc->text), tc->strict, &field, &err);
+		    puyo_text_read(tc->text, strlen(tc->text), tc->strict, &field, &err);
 		if (!tc->line) {
 			if (st != CODEC_OK)
 				print_error("case %zu: unexpected fault %s\n", i, err.detail);
@@ -403,22 +401,15 @@ static void puyo_text_should_collect_every_fault_in_strict_mode(void **state)
 	struct codec_error err;
 	struct puyo_field field;
 	const char *text = "..O...\n"
-			   ".....\n"
-			   T T
-			   "......\r\n"
-			   T4
-			   ".....R\n"
-			   T
-			   "R.....";
+			   ".....\n" T T "......\r\n" T4 ".....R\n" T "R.....";
 	codec_error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(puyo_text_read(text, strlen(text), true, &field, &err), CODEC_E_INVALID);
 	const struct fault want[] = {
-		{"", 1, 3, "unknown cell 'O' at column 3 (expected one of .RGBPY)"},
-		{"", 2, 0, "expected 6 characters, found 5"},
-		{"", 5, 7,
-		 "carriage return at the end of the line (lines must end with \"\\n\" only)"},
-		{"", 12, 0, "missing newline at the end of the line"},
-		{"", 10, 0, "puyo at column 6 floats above an empty cell"},
+	    {"", 1, 3, "unknown cell 'O' at column 3 (expected one of .RGBPY)"},
+	    {"", 2, 0, "expected 6 characters, found 5"},
+	    {"", 5, 7, "carriage return at the end of the line (lines must end with \"\\n\" only)"},
+	    {"", 12, 0, "missing newline at the end of the line"},
+	    {"", 10, 0, "puyo at column 6 floats above an empty cell"},
 	};
 	expect_faults(&err, want, sizeof want / sizeof want[0]);
 	assert_string_equal(err.detail, "line 1, column 3: unknown cell 'O' at column 3 "
@@ -440,10 +431,10 @@ static void puyo_text_should_collect_in_lenient_mode_when_asked(void **state)
 	codec_error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(puyo_text_read(text, strlen(text), false, &field, &err), CODEC_E_INVALID);
 	const struct fault want[] = {
-		{"", 1, 1, "unknown cell 'X' at column 1 (expected one of .RGBPYO)"},
-		{"", 3, 0, "expected 6 characters, found 3"},
-		{"", 3, 2, "unknown cell 'Z' at column 2 (expected one of .RGBPYO)"},
-		{"", 12, 0, "expected 12 rows (13 with the hidden row), found 11"},
+	    {"", 1, 1, "unknown cell 'X' at column 1 (expected one of .RGBPYO)"},
+	    {"", 3, 0, "expected 6 characters, found 3"},
+	    {"", 3, 2, "unknown cell 'Z' at column 2 (expected one of .RGBPYO)"},
+	    {"", 12, 0, "expected 12 rows (13 with the hidden row), found 11"},
 	};
 	expect_faults(&err, want, sizeof want / sizeof want[0]);
 }
@@ -660,20 +651,20 @@ static void puyo_should_pass_every_data_driven_case(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(puyo_json_should_report_the_first_fault_where_it_is),
-		cmocka_unit_test(puyo_json_should_read_rows_top_first_with_the_hidden_row),
-		cmocka_unit_test(puyo_json_should_put_the_case_pointer_first),
-		cmocka_unit_test(puyo_json_should_not_cut_an_escape_after_the_case_pointer),
-		cmocka_unit_test(puyo_json_should_fail_without_an_error_to_fill),
-		cmocka_unit_test(puyo_json_should_collect_every_fault_in_strict_mode),
-		cmocka_unit_test(puyo_json_should_report_one_floating_puyo_per_column),
-		cmocka_unit_test(puyo_text_should_report_the_first_fault_where_it_is),
-		cmocka_unit_test(puyo_text_should_read_rows_top_first),
-		cmocka_unit_test(puyo_text_should_collect_every_fault_in_strict_mode),
-		cmocka_unit_test(puyo_text_should_collect_in_lenient_mode_when_asked),
-		cmocka_unit_test(puyo_text_should_count_faults_past_the_limit),
-		cmocka_unit_test(puyo_should_write_results_and_fields),
-		cmocka_unit_test(puyo_should_pass_every_data_driven_case),
+	    cmocka_unit_test(puyo_json_should_report_the_first_fault_where_it_is),
+	    cmocka_unit_test(puyo_json_should_read_rows_top_first_with_the_hidden_row),
+	    cmocka_unit_test(puyo_json_should_put_the_case_pointer_first),
+	    cmocka_unit_test(puyo_json_should_not_cut_an_escape_after_the_case_pointer),
+	    cmocka_unit_test(puyo_json_should_fail_without_an_error_to_fill),
+	    cmocka_unit_test(puyo_json_should_collect_every_fault_in_strict_mode),
+	    cmocka_unit_test(puyo_json_should_report_one_floating_puyo_per_column),
+	    cmocka_unit_test(puyo_text_should_report_the_first_fault_where_it_is),
+	    cmocka_unit_test(puyo_text_should_read_rows_top_first),
+	    cmocka_unit_test(puyo_text_should_collect_every_fault_in_strict_mode),
+	    cmocka_unit_test(puyo_text_should_collect_in_lenient_mode_when_asked),
+	    cmocka_unit_test(puyo_text_should_count_faults_past_the_limit),
+	    cmocka_unit_test(puyo_should_write_results_and_fields),
+	    cmocka_unit_test(puyo_should_pass_every_data_driven_case),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

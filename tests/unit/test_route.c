@@ -18,9 +18,9 @@
 #include "route/route.h"
 
 static const struct route_limits limits = {
-	.max_body = 1 << 20,
-	.max_blocks = 1000000,
-	.max_batch = 1000,
+    .max_body = 1 << 20,
+    .max_blocks = 1000000,
+    .max_batch = 1000,
 };
 
 /* The seven public examples are prefixes of this list (problem 20061). */
@@ -112,29 +112,29 @@ static void negotiation_should_follow_q_values_and_specificity(void **state)
 		bool text_ok;
 		enum route_format want;
 	} cases[] = {
-		{NULL, true, ROUTE_FORMAT_JSON},
-		{"", true, ROUTE_FORMAT_JSON},
-		{"*/*", true, ROUTE_FORMAT_JSON},
-		{"application/json", true, ROUTE_FORMAT_JSON},
-		{"text/plain", true, ROUTE_FORMAT_TEXT},
-		{"TEXT/PLAIN", true, ROUTE_FORMAT_TEXT},
-		{"text/*", true, ROUTE_FORMAT_TEXT},
-		{"text/plain;q=0.5, application/json", true, ROUTE_FORMAT_JSON},
-		{"text/plain, application/json;q=0.9", true, ROUTE_FORMAT_TEXT},
-		{"text/plain, application/json", true, ROUTE_FORMAT_JSON},
-		{"*/*;q=0.1, text/plain", true, ROUTE_FORMAT_TEXT},
-		{"text/plain; charset=utf-8", true, ROUTE_FORMAT_TEXT},
-		{"image/png", true, ROUTE_FORMAT_NONE},
-		{"application/json;q=0", true, ROUTE_FORMAT_NONE},
-		{"*/*, application/json;q=0", true, ROUTE_FORMAT_TEXT},
-		{"text/plain", false, ROUTE_FORMAT_NONE},
-		{"text/plain, */*;q=0.1", false, ROUTE_FORMAT_JSON},
+	    {NULL, true, ROUTE_FORMAT_JSON},
+	    {"", true, ROUTE_FORMAT_JSON},
+	    {"*/*", true, ROUTE_FORMAT_JSON},
+	    {"application/json", true, ROUTE_FORMAT_JSON},
+	    {"text/plain", true, ROUTE_FORMAT_TEXT},
+	    {"TEXT/PLAIN", true, ROUTE_FORMAT_TEXT},
+	    {"text/*", true, ROUTE_FORMAT_TEXT},
+	    {"text/plain;q=0.5, application/json", true, ROUTE_FORMAT_JSON},
+	    {"text/plain, application/json;q=0.9", true, ROUTE_FORMAT_TEXT},
+	    {"text/plain, application/json", true, ROUTE_FORMAT_JSON},
+	    {"*/*;q=0.1, text/plain", true, ROUTE_FORMAT_TEXT},
+	    {"text/plain; charset=utf-8", true, ROUTE_FORMAT_TEXT},
+	    {"image/png", true, ROUTE_FORMAT_NONE},
+	    {"application/json;q=0", true, ROUTE_FORMAT_NONE},
+	    {"*/*, application/json;q=0", true, ROUTE_FORMAT_TEXT},
+	    {"text/plain", false, ROUTE_FORMAT_NONE},
+	    {"text/plain, */*;q=0.1", false, ROUTE_FORMAT_JSON},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		enum route_format got = route_negotiate(cases[i].accept, cases[i].text_ok);
 		if (got != cases[i].want)
-			fail_msg("Accept \"%s\": got %d, want %d", cases[i].accept ? cases[i].accept : "(none)",
-				 got, cases[i].want);
+			fail_msg("Accept \"%s\": got %d, want %d",
+				 cases[i].accept ? cases[i].accept : "(none)", got, cases[i].want);
 	}
 }
 
@@ -145,15 +145,15 @@ static void content_type_should_take_json_and_text_in_utf8_only(void **state)
 		const char *type;
 		enum route_body want;
 	} cases[] = {
-		{"application/json", ROUTE_BODY_JSON},
-		{"Application/JSON; charset=UTF-8", ROUTE_BODY_JSON},
-		{"text/plain", ROUTE_BODY_TEXT},
-		{"text/plain;charset=\"utf-8\"", ROUTE_BODY_TEXT},
-		{"text/plain; charset=latin1", ROUTE_BODY_UNSUPPORTED},
-		{"application/x-www-form-urlencoded", ROUTE_BODY_UNSUPPORTED},
-		{"application/jsonx", ROUTE_BODY_UNSUPPORTED},
-		{"", ROUTE_BODY_UNSUPPORTED},
-		{NULL, ROUTE_BODY_UNSUPPORTED},
+	    {"application/json", ROUTE_BODY_JSON},
+	    {"Application/JSON; charset=UTF-8", ROUTE_BODY_JSON},
+	    {"text/plain", ROUTE_BODY_TEXT},
+	    {"text/plain;charset=\"utf-8\"", ROUTE_BODY_TEXT},
+	    {"text/plain; charset=latin1", ROUTE_BODY_UNSUPPORTED},
+	    {"application/x-www-form-urlencoded", ROUTE_BODY_UNSUPPORTED},
+	    {"application/jsonx", ROUTE_BODY_UNSUPPORTED},
+	    {"", ROUTE_BODY_UNSUPPORTED},
+	    {NULL, ROUTE_BODY_UNSUPPORTED},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		if (route_body_kind(cases[i].type) != cases[i].want)
@@ -245,7 +245,8 @@ static void md_board_strings_should_count_the_tiles(void **state)
 	for (int b = 0; b < 2; b++) {
 		size_t i;
 		json_t *row;
-		json_array_foreach(json_object_get(c.json, boards[b]), i, row) {
+		json_array_foreach(json_object_get(c.json, boards[b]), i, row)
+		{
 			assert_int_equal(strlen(json_string_value(row)), b == 0 ? 4 : 6);
 			for (const char *p = json_string_value(row); *p; p++)
 				tiles += *p == '#';
@@ -269,7 +270,8 @@ static void md_trace_should_end_at_the_final_answer(void **state)
 	json_int_t sum = 0;
 	size_t i;
 	json_t *s;
-	json_array_foreach(steps, i, s) {
+	json_array_foreach(steps, i, s)
+	{
 		sum += int_at(s, "gained");
 		assert_int_equal(int_at(s, "score"), sum);
 	}
@@ -324,7 +326,8 @@ static void puyo_example_should_give_three_chains(void **state)
 	json_int_t sum = 0;
 	size_t i;
 	json_t *s;
-	json_array_foreach(steps, i, s) {
+	json_array_foreach(steps, i, s)
+	{
 		assert_int_equal(int_at(s, "chain"), (json_int_t)i + 1);
 		sum += int_at(s, "score");
 	}
@@ -347,7 +350,8 @@ static void batch_should_answer_every_case_in_order_with_partial_failure(void **
 	assert_non_null(err);
 	assert_int_equal(int_at(err, "status"), 422);
 	json_t *e = json_array_get(json_object_get(err, "errors"), 0);
-	assert_string_equal(json_string_value(json_object_get(e, "pointer")), "/cases/1/blocks/0/1");
+	assert_string_equal(json_string_value(json_object_get(e, "pointer")),
+			    "/cases/1/blocks/0/1");
 	assert_int_equal(int_at(json_array_get(results, 2), "tiles"), 6);
 	call_done(&c);
 }
@@ -376,16 +380,15 @@ static void judge_should_give_each_verdict(void **state)
 		const char *output;
 		const char *verdict;
 	} cases[] = {
-		{"2\\n15\\n", "accepted"},
-		{"2  \\n15\\n\\n\\n", "accepted"},
-		{"2 15", "presentation_error"},
-		{"2\\n16\\n", "wrong_answer"},
-		{"2\\n", "wrong_answer"},
+	    {"2\\n15\\n", "accepted"},	    {"2  \\n15\\n\\n\\n", "accepted"},
+	    {"2 15", "presentation_error"}, {"2\\n16\\n", "wrong_answer"},
+	    {"2\\n", "wrong_answer"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char body[512];
 		snprintf(body, sizeof body,
-			 "{\"input\":\"8\\n1 1 1\\n2 3 0\\n3 2 2\\n3 2 3\\n3 1 3\\n2 0 0\\n3 2 0\\n3 1 2\\n\","
+			 "{\"input\":\"8\\n1 1 1\\n2 3 0\\n3 2 2\\n3 2 3\\n3 1 3\\n2 0 0\\n3 2 "
+			 "0\\n3 1 2\\n\","
 			 "\"output\":\"%s\"}",
 			 cases[i].output);
 		struct call c;
@@ -393,7 +396,8 @@ static void judge_should_give_each_verdict(void **state)
 		assert_int_equal(c.resp.status, 200);
 		assert_string_equal(json_string_value(json_object_get(c.json, "verdict")),
 				    cases[i].verdict);
-		assert_string_equal(json_string_value(json_object_get(c.json, "expected")), "2\n15\n");
+		assert_string_equal(json_string_value(json_object_get(c.json, "expected")),
+				    "2\n15\n");
 		call_done(&c);
 	}
 }
@@ -543,8 +547,8 @@ static void readyz_should_turn_503_when_draining(void **state)
 static void precheck_should_refuse_a_large_body_before_reading_it(void **state)
 {
 	(void)state;
-	struct route_request req = {.method = "POST", .path = "/v1/puyo",
-				    .content_type = "text/plain", .limits = &limits};
+	struct route_request req = {
+	    .method = "POST", .path = "/v1/puyo", .content_type = "text/plain", .limits = &limits};
 	assert_int_equal(route_precheck(&req, (long long)limits.max_body + 1), CODEC_E_TOO_LARGE);
 	assert_int_equal(route_precheck(&req, 10), CODEC_OK);
 	assert_int_equal(route_precheck(&req, -1), CODEC_OK);
@@ -555,28 +559,28 @@ static void precheck_should_refuse_a_large_body_before_reading_it(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(negotiation_should_follow_q_values_and_specificity),
-		cmocka_unit_test(content_type_should_take_json_and_text_in_utf8_only),
-		cmocka_unit_test(unknown_path_should_be_404_problem),
-		cmocka_unit_test(wrong_method_should_be_405_with_allow),
-		cmocka_unit_test(other_content_types_should_be_415),
-		cmocka_unit_test(unacceptable_accept_should_be_406),
-		cmocka_unit_test(md_examples_should_be_answered_in_both_forms),
-		cmocka_unit_test(md_board_strings_should_count_the_tiles),
-		cmocka_unit_test(md_trace_should_end_at_the_final_answer),
-		cmocka_unit_test(md_errors_should_name_the_pointer_or_line),
-		cmocka_unit_test(puyo_example_should_give_three_chains),
-		cmocka_unit_test(batch_should_answer_every_case_in_order_with_partial_failure),
-		cmocka_unit_test(batch_over_the_limit_should_be_413),
-		cmocka_unit_test(judge_should_give_each_verdict),
-		cmocka_unit_test(judge_with_a_bad_input_should_be_a_jury_error),
-		cmocka_unit_test(validate_should_list_every_fault),
-		cmocka_unit_test(generate_should_be_reproducible_and_valid),
-		cmocka_unit_test(bad_query_parameters_should_be_named),
-		cmocka_unit_test(a_parameter_name_that_is_not_utf8_should_be_400_not_500),
-		cmocka_unit_test(unknown_members_should_be_escaped_in_pointers),
-		cmocka_unit_test(readyz_should_turn_503_when_draining),
-		cmocka_unit_test(precheck_should_refuse_a_large_body_before_reading_it),
+	    cmocka_unit_test(negotiation_should_follow_q_values_and_specificity),
+	    cmocka_unit_test(content_type_should_take_json_and_text_in_utf8_only),
+	    cmocka_unit_test(unknown_path_should_be_404_problem),
+	    cmocka_unit_test(wrong_method_should_be_405_with_allow),
+	    cmocka_unit_test(other_content_types_should_be_415),
+	    cmocka_unit_test(unacceptable_accept_should_be_406),
+	    cmocka_unit_test(md_examples_should_be_answered_in_both_forms),
+	    cmocka_unit_test(md_board_strings_should_count_the_tiles),
+	    cmocka_unit_test(md_trace_should_end_at_the_final_answer),
+	    cmocka_unit_test(md_errors_should_name_the_pointer_or_line),
+	    cmocka_unit_test(puyo_example_should_give_three_chains),
+	    cmocka_unit_test(batch_should_answer_every_case_in_order_with_partial_failure),
+	    cmocka_unit_test(batch_over_the_limit_should_be_413),
+	    cmocka_unit_test(judge_should_give_each_verdict),
+	    cmocka_unit_test(judge_with_a_bad_input_should_be_a_jury_error),
+	    cmocka_unit_test(validate_should_list_every_fault),
+	    cmocka_unit_test(generate_should_be_reproducible_and_valid),
+	    cmocka_unit_test(bad_query_parameters_should_be_named),
+	    cmocka_unit_test(a_parameter_name_that_is_not_utf8_should_be_400_not_500),
+	    cmocka_unit_test(unknown_members_should_be_escaped_in_pointers),
+	    cmocka_unit_test(readyz_should_turn_503_when_draining),
+	    cmocka_unit_test(precheck_should_refuse_a_large_body_before_reading_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
