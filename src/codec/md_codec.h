@@ -121,6 +121,15 @@ int md_json_add_boards(json_t *obj, const struct md_game *game);
 /* New {"score", "tiles", "green", "blue"}, or NULL when out of memory. */
 json_t *md_json_result(const struct md_game *game);
 
+/*
+ * Writes into buf exactly the bytes of the compact dump of md_json_result()
+ * followed by a newline: {"score":S,"tiles":T,"green":[..],"blue":[..]}\n.
+ * No allocation. Returns the length as snprintf does: at most size - 1
+ * bytes and a NUL are written (nothing when size is 0), and a return value
+ * of size or more means the output was cut.
+ */
+int md_json_write_result(const struct md_game *game, char *buf, size_t size);
+
 /* Writes the Baekjoon output "S\nT\n" into buf; returns its length as
  * snprintf does. */
 int md_text_result(const struct md_game *game, char *buf, size_t size);

@@ -295,3 +295,39 @@ out_free:
 	json_decref(obj);
 	return NULL;
 }
+
+/* Appends `rows` quoted strings of `cols` characters, comma-separated, at
+ * text + n; returns the new length. */
+static size_t write_board(char *text, size_t n, const struct md_game *game, unsigned rows,
+			  unsigned cols, bool (*has)(const struct md_game *, unsigned, unsigned))
+{
+	for (unsigned r = 0; r < rows; r++) {
+		if (r > 0)
+			text[n++] = ',';
+		text[n++] = '"';
+		for (unsigned c = 0; c < cols; c++)
+			text[n++] = has(game, r, c) ? '#' : '.';
+		text[n++] = '"';
+	}
+	return n;
+}
+
+/* Longest result: two 20-digit numbers, the keys and both boards. */
+#define MD_RESULT_MAX 192
+
+int md_json_write_result(const struct md_game *game, char *buf, size_t size)
+{
+	char text[MD_RESULT_MAX];
+	/* The same integers as md_json_result(), printed as jansson does. */
+	int head = snprintf(text, sizeof text,
+			    "{\"score\":%" JSON_INTEGER_FORMAT ",\"tiles\":%" JSON_INTEGER_FORMAT
+			    ",\"green\":[",
+			    (json_int_t)game->score, (json_int_t)md_tiles(game));
+	size_t n = (size_t)head;
+	n = write_board(text, n, game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_has);
+	memcpy(text + n, "],\"blue\":[", 10);
+	n += 10;
+	n = write_board(text, n, game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_has);
+	memcpy(text + n, "]}\n", 4);
+	return snprintf(buf, size, "%s", text);
+}

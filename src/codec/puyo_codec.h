@@ -37,6 +37,16 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
  * memory. */
 json_t *puyo_json_rows(const struct puyo_field *field);
 
+/*
+ * Writes into buf exactly the bytes of the compact dump of the result object
+ * {"chains":C,"score":S,"all_clear":B,"field":[rows]} (rows as
+ * puyo_json_rows() gives them) followed by a newline. No allocation.
+ * Returns the length as snprintf does (a value of size or more means the
+ * output was cut; size 0 writes nothing).
+ */
+int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
+			   char *buf, size_t size);
+
 /* Writes the Baekjoon output "C\n"; returns its length as snprintf does. */
 int puyo_text_result(const struct puyo_result *result, char *buf, size_t size);
 

@@ -171,3 +171,30 @@ out_free_array:
 	json_decref(array);
 	return NULL;
 }
+
+/* Longest result: a 20-digit score, the keys and 13 quoted rows. */
+#define PUYO_RESULT_MAX 256
+
+int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
+			   char *buf, size_t size)
+{
+	char text[PUYO_RESULT_MAX];
+	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
+	/* The same integers as the route's result object, printed as jansson does. */
+	int head = snprintf(text, sizeof text,
+			    "{\"chains\":%" JSON_INTEGER_FORMAT ",\"score\":%" JSON_INTEGER_FORMAT
+			    ",\"all_clear\":%s,\"field\":[",
+			    (json_int_t)result->chains, (json_int_t)result->score,
+			    result->all_clear ? "true" : "false");
+	size_t n = (size_t)head;
+	for (unsigned r = 0; r < rows; r++) {
+		if (r > 0)
+			text[n++] = ',';
+		text[n++] = '"';
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			text[n++] = puyo_cell_to_char(field->cell[r][c]);
+		text[n++] = '"';
+	}
+	memcpy(text + n, "]}\n", 4);
+	return snprintf(buf, size, "%s", text);
+}

@@ -14,6 +14,8 @@
 #define TEXT_MEDIA_TYPE "text/plain; charset=utf-8"
 /* Longest Baekjoon output of either problem, with room to spare. */
 #define OUTPUT_TEXT_MAX 64
+/* Longest JSON result without steps of either problem, with room to spare. */
+#define OUTPUT_JSON_MAX 256
 
 /* Frees what an outcome owns. */
 static void outcome_release(struct route_outcome *out)
@@ -36,6 +38,15 @@ static void respond_outcome(const struct route_problem *p, struct route_outcome 
 		}
 		route_respond_text(resp, TEXT_MEDIA_TYPE, text, (size_t)n);
 		return;
+	}
+	if (!out->steps && p->outcome_write) {
+		/* A fixed-shape answer: no jansson object to build and dump. */
+		char json[OUTPUT_JSON_MAX];
+		int n = p->outcome_write(out, json, sizeof json);
+		if (n >= 0 && (size_t)n < sizeof json) {
+			route_respond_text(resp, "application/json", json, (size_t)n);
+			return;
+		}
 	}
 	route_respond_json(resp, CODEC_OK, p->outcome_json(out));
 }

@@ -47,6 +47,10 @@ struct route_problem {
 					struct route_outcome *out, struct codec_error *err);
 	/* New result object; takes out->steps. NULL when out of memory. */
 	json_t *(*outcome_json)(struct route_outcome *out);
+	/* Optional: the bytes outcome_json would give, dumped compact with a
+	 * final newline, written straight into buf for an outcome without
+	 * steps; returns the length as snprintf does. NULL: use outcome_json. */
+	int (*outcome_write)(const struct route_outcome *out, char *buf, size_t size);
 	/* The Baekjoon output text; returns its length as snprintf does. */
 	int (*outcome_text)(const struct route_outcome *out, char *buf, size_t size);
 	/* Check a case against the strict Baekjoon constraints, every fault into

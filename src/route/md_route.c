@@ -132,6 +132,11 @@ static json_t *md_outcome_json(struct route_outcome *out)
 	return result;
 }
 
+static int md_outcome_write(const struct route_outcome *out, char *buf, size_t size)
+{
+	return md_json_write_result(&out->u.md, buf, size);
+}
+
 static int md_outcome_text(const struct route_outcome *out, char *buf, size_t size)
 {
 	return md_text_result(&out->u.md, buf, size);
@@ -210,6 +215,7 @@ const struct route_problem route_md = {
     .solve_json = md_solve_json,
     .solve_text = md_solve_text,
     .outcome_json = md_outcome_json,
+    .outcome_write = md_outcome_write,
     .outcome_text = md_outcome_text,
     .validate_json = md_validate_json,
     .validate_text = md_validate_text,

@@ -94,6 +94,11 @@ static json_t *puyo_outcome_json(struct route_outcome *out)
 	return result;
 }
 
+static int puyo_outcome_write(const struct route_outcome *out, char *buf, size_t size)
+{
+	return puyo_json_write_result(&out->u.puyo.field, &out->u.puyo.result, buf, size);
+}
+
 static int puyo_outcome_text(const struct route_outcome *out, char *buf, size_t size)
 {
 	return puyo_text_result(&out->u.puyo.result, buf, size);
@@ -160,6 +165,7 @@ const struct route_problem route_puyo = {
     .solve_json = puyo_solve_json,
     .solve_text = puyo_solve_text,
     .outcome_json = puyo_outcome_json,
+    .outcome_write = puyo_outcome_write,
     .outcome_text = puyo_outcome_text,
     .validate_json = puyo_validate_json,
     .validate_text = puyo_validate_text,

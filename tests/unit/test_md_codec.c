@@ -22,6 +22,7 @@
 
 #include "codec/md_codec.h"
 #include "codec/problem.h"
+#include "dropjudge/gen.h"
 
 #define CASES_DIR	   "tests/cases/monomino-domino"
 #define DEFAULT_MAX_BLOCKS 1000000ul /* the server's default --max-blocks */
@@ -749,6 +750,77 @@ static void md_json_should_write_the_result_with_both_boards(void **state)
 	json_decref(step);
 }
 
+/* The compact dump of md_json_result() and a newline, as the route sent it. */
+static char *md_dump_result(const struct md_game *g)
+{
+	json_t *result = md_json_result(g);
+	assert_non_null(result);
+	char *text = json_dumps(result, JSON_COMPACT);
+	assert_non_null(text);
+	json_decref(result);
+	size_t len = strlen(text);
+	char *line = malloc(len + 2);
+	assert_non_null(line);
+	memcpy(line, text, len);
+	memcpy(line + len, "\n", 2);
+	free(text);
+	return line;
+}
+
+/* Checks md_json_write_result() against the dump, whole and cut short. */
+static void md_assert_writes_like_the_dump(const struct md_game *g)
+{
+	char *want = md_dump_result(g);
+	int len = (int)strlen(want);
+	char buf[256];
+	assert_int_equal(md_json_write_result(g, buf, sizeof buf), len);
+	assert_string_equal(buf, want);
+	assert_int_equal(md_json_write_result(g, NULL, 0), len);
+	for (int size = 1; size <= len + 1; size++) {
+		char small[256];
+		memset(small, 'X', sizeof small);
+		assert_int_equal(md_json_write_result(g, small, (size_t)size), len);
+		assert_memory_equal(small, want, (size_t)size - 1);
+		assert_int_equal(small[size - 1], '\0');
+		assert_int_equal(small[size], 'X');
+	}
+	free(want);
+}
+
+static void md_json_write_result_should_give_the_bytes_of_the_dump(void **state)
+{
+	(void)state;
+	struct md_game g;
+	md_init(&g);
+	md_assert_writes_like_the_dump(&g);
+	unsigned checked = 0;
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		struct gen_rng rng;
+		gen_rng_init(&rng, seed);
+		md_init(&g);
+		unsigned moves = (unsigned)gen_rng_below(&rng, 60);
+		for (unsigned i = 0; i < moves; i++) {
+			md_place(&g, gen_md_block(&rng));
+			char *want = md_dump_result(&g);
+			char buf[256];
+			int len = md_json_write_result(&g, buf, sizeof buf);
+			assert_int_equal(len, (int)strlen(want));
+			assert_string_equal(buf, want);
+			free(want);
+			checked++;
+		}
+		md_assert_writes_like_the_dump(&g);
+	}
+	/* Scores far past any game, up to the wrap jansson's signed integer gives. */
+	static const uint64_t scores[] = {
+	    9, 10, 99999, 4294967296u, INT64_MAX, (uint64_t)INT64_MAX + 1, UINT64_MAX};
+	for (size_t i = 0; i < sizeof scores / sizeof scores[0]; i++) {
+		g.score = scores[i];
+		md_assert_writes_like_the_dump(&g);
+	}
+	assert_true(checked >= 2000);
+}
+
 /* Failure injection: an allocator that fails after `alloc_budget` calls. */
 static long alloc_budget;
 
@@ -962,6 +1034,7 @@ int main(void)
 	    cmocka_unit_test(md_json_should_stop_reading_when_the_callback_asks),
 	    cmocka_unit_test(md_json_should_report_its_status_without_an_error_struct),
 	    cmocka_unit_test(md_json_should_write_the_result_with_both_boards),
+	    cmocka_unit_test(md_json_write_result_should_give_the_bytes_of_the_dump),
 	    cmocka_unit_test(md_json_should_return_null_and_leak_nothing_when_memory_runs_out),
 	    cmocka_unit_test(md_codec_should_answer_every_data_driven_case),
 	};

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "codec/error.h"
 #include "codec/problem.h"
 #include "codec/puyo_codec.h"
+#include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"
 
 #define CASES_DIR "tests/cases/puyo"
@@ -495,6 +497,79 @@ static void puyo_should_write_results_and_fields(void **state)
 	json_decref(rows);
 }
 
+/* The compact dump of the route's result object and a newline. */
+static char *puyo_dump_result(const struct puyo_field *field, const struct puyo_result *r)
+{
+	json_t *result = json_pack("{sI sI sb so}", "chains", (json_int_t)r->chains, "score",
+				   (json_int_t)r->score, "all_clear", r->all_clear, "field",
+				   puyo_json_rows(field));
+	assert_non_null(result);
+	char *text = json_dumps(result, JSON_COMPACT);
+	assert_non_null(text);
+	json_decref(result);
+	size_t len = strlen(text);
+	char *line = malloc(len + 2);
+	assert_non_null(line);
+	memcpy(line, text, len);
+	memcpy(line + len, "\n", 2);
+	free(text);
+	return line;
+}
+
+/* Checks puyo_json_write_result() against the dump, whole and cut short. */
+static void puyo_assert_writes_like_the_dump(const struct puyo_field *field,
+					     const struct puyo_result *r, bool cut)
+{
+	char *want = puyo_dump_result(field, r);
+	int len = (int)strlen(want);
+	char buf[320];
+	assert_int_equal(puyo_json_write_result(field, r, buf, sizeof buf), len);
+	assert_string_equal(buf, want);
+	assert_int_equal(puyo_json_write_result(field, r, NULL, 0), len);
+	for (int size = 1; cut && size <= len + 1; size++) {
+		char small[320];
+		memset(small, 'X', sizeof small);
+		assert_int_equal(puyo_json_write_result(field, r, small, (size_t)size), len);
+		assert_memory_equal(small, want, (size_t)size - 1);
+		assert_int_equal(small[size - 1], '\0');
+		assert_int_equal(small[size], 'X');
+	}
+	free(want);
+}
+
+static void puyo_json_write_result_should_give_the_bytes_of_the_dump(void **state)
+{
+	(void)state;
+	struct puyo_field field;
+	struct puyo_result r = {0, 0, false};
+	puyo_field_init(&field, PUYO_ROWS);
+	puyo_assert_writes_like_the_dump(&field, &r, true);
+	struct gen_rng rng;
+	gen_rng_init(&rng, 11559);
+	for (unsigned i = 0; i < 3000; i++) {
+		/* Random cells of every kind, 12 or 13 rows, then the real run. */
+		puyo_field_init(&field, gen_rng_below(&rng, 2) ? PUYO_ROWS_MAX : PUYO_ROWS);
+		for (unsigned row = 0; row < field.rows; row++)
+			for (unsigned c = 0; c < PUYO_COLS; c++)
+				field.cell[row][c] = (uint8_t)gen_rng_below(&rng, PUYO_GARBAGE + 1);
+		puyo_assert_writes_like_the_dump(&field, &r, i < 20);
+		puyo_run(&field, &r);
+		puyo_assert_writes_like_the_dump(&field, &r, i < 20);
+	}
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		if (!gen_puyo_field(seed, 4, (unsigned)(seed % 4), &field))
+			continue;
+		puyo_run(&field, &r);
+		puyo_assert_writes_like_the_dump(&field, &r, false);
+	}
+	/* A cell outside enum puyo_cell, an all clear, and the widest numbers. */
+	field.cell[0][0] = 200;
+	r = (struct puyo_result){UINT_MAX, UINT64_MAX, true};
+	puyo_assert_writes_like_the_dump(&field, &r, true);
+	r = (struct puyo_result){7, (uint64_t)INT64_MAX + 1, false};
+	puyo_assert_writes_like_the_dump(&field, &r, true);
+}
+
 /* ---- data-driven cases ----------------------------------------------- */
 
 /* Reads a whole file into a new NUL-terminated buffer; NULL if absent. */
@@ -664,6 +739,7 @@ int main(void)
 	    cmocka_unit_test(puyo_text_should_collect_in_lenient_mode_when_asked),
 	    cmocka_unit_test(puyo_text_should_count_faults_past_the_limit),
 	    cmocka_unit_test(puyo_should_write_results_and_fields),
+	    cmocka_unit_test(puyo_json_write_result_should_give_the_bytes_of_the_dump),
 	    cmocka_unit_test(puyo_should_pass_every_data_driven_case),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
