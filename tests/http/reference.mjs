@@ -1,7 +1,6 @@
 // Naive reference simulators for the integration suite, written straight
 // from the rules of Baekjoon 20061 and 11559 and the Puyo Puyo Tsu rules in
-// openapi.yaml (not from the C
-// code): expected answers for generated and hand-built cases come from
+// openapi.yaml (not from the C code): expected answers for generated and hand-built cases come from
 // here or from the problem statements, never from the server itself.
 
 // --- Monomino-Domino -----------------------------------------------------
