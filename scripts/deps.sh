@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs what dropjudge needs to build (and, with "test", to test) when a
-# check shows it missing. As root it runs apt-get; otherwise it prints the
-# exact apt-get line and fails, so nothing is half-done silently.
+# Installs what dropjudge needs to build (with "test", to test; with "fuzz",
+# to build the libFuzzer targets) when a check shows it missing. As root it
+# runs apt-get; otherwise it prints the exact apt-get line and fails, so
+# nothing is half-done silently.
 #
-#   scripts/deps.sh build|test
+#   scripts/deps.sh build|test|fuzz [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -28,6 +29,28 @@ if [ "$what" = test ]; then
 	need_cmd npm npm
 fi
 
+# Whether the fuzz compiler links a libFuzzer target with ASan and UBSan.
+fuzz_cc=${2:-clang}
+can_link_fuzzer() {
+	local dir rc
+	dir=$(mktemp -d)
+	printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$dir/t.c"
+	"$fuzz_cc" -fsanitize=fuzzer,address,undefined "$dir/t.c" -o "$dir/t" >/dev/null 2>&1
+	rc=$?
+	rm -rf "$dir"
+	return $rc
+}
+if [ "$what" = fuzz ] && ! { command -v "$fuzz_cc" >/dev/null 2>&1 && can_link_fuzzer; }; then
+	# Debian 12: clang is clang-14; libFuzzer and the sanitizer runtimes are
+	# in libclang-rt-<major>-dev.
+	if command -v "$fuzz_cc" >/dev/null 2>&1; then
+		major=$("$fuzz_cc" -dumpversion 2>/dev/null | cut -d. -f1)
+		missing+=("libclang-rt-${major:-14}-dev")
+	else
+		missing+=(clang libclang-rt-14-dev)
+	fi
+fi
+
 if [ ${#missing[@]} -gt 0 ]; then
 	line="apt-get install -y --no-install-recommends ${missing[*]}"
 	if [ "$(id -u)" -ne 0 ]; then
@@ -39,6 +62,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$what" = fuzz ] && ! can_link_fuzzer; then
+	echo "$fuzz_cc still cannot build a libFuzzer target" >&2
+	exit 1
 fi
 
 # Test tooling from npm (OpenAPI linter, JSON Schema validator), pinned by the lock file.

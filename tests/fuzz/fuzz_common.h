@@ -56,6 +56,16 @@ static inline char *fuzz_dup(const uint8_t *data, size_t len)
 	return copy;
 }
 
+/* The input as any JSON value, as the route would parse it; NULL when it
+ * is not JSON. The caller owns the reference. */
+static inline json_t *fuzz_json_value(const uint8_t *data, size_t len)
+{
+	char *text = fuzz_dup(data, len);
+	json_t *value = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+	free(text);
+	return value;
+}
+
 /* The same, NUL-terminated. */
 static inline char *fuzz_strndup(const uint8_t *data, size_t len)
 {

@@ -100,9 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = fuzz_dup(data, size);
-	json_t *value = json_loadb(text, size, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
-	free(text);
+	json_t *value = fuzz_json_value(data, size);
 	if (!value)
 		return 0;
 

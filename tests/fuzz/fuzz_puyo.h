@@ -166,4 +166,37 @@ static inline void check_strict_field(const struct puyo_field *strict,
 			FUZZ_CHECK(strict->cell[r][c] != PUYO_GARBAGE, "strict field has garbage");
 }
 
+/* One read of the input by a Puyo reader, in one error mode. */
+struct puyo_read {
+	enum codec_status status;
+	struct codec_error err;
+	struct puyo_field field;
+};
+
+/*
+ * What must hold across the error modes of one strictness: first-wins,
+ * collecting and without an error struct read the same field, and a field
+ * the lenient reader took passes the run and round-trip checks; a field the
+ * strict reader took was taken leniently too. `lenient` keeps the lenient
+ * read for the strict pass that follows it.
+ */
+static inline void check_modes_agree(const struct puyo_read *first, const struct puyo_read *collect,
+				     const struct puyo_read *bare, struct puyo_read *lenient,
+				     bool strict)
+{
+	if (first->status == CODEC_OK)
+		FUZZ_CHECK(same_field(&first->field, &collect->field) &&
+			       same_field(&first->field, &bare->field),
+			   "the error mode changed the field");
+	if (!strict) {
+		*lenient = *first;
+		if (first->status == CODEC_OK) {
+			check_accepted_field(&first->field);
+			check_round_trips(&first->field);
+		}
+	} else if (first->status == CODEC_OK) {
+		check_strict_field(&first->field, &lenient->field, lenient->status);
+	}
+}
+
 #endif

@@ -22,13 +22,7 @@
 
 #define CASE_POINTER "/cases/7"
 
-struct run {
-	enum codec_status status;
-	struct codec_error err;
-	struct puyo_field field;
-};
-
-static void run_read(struct run *run, const json_t *value, const char *pointer, bool strict,
+static void run_read(struct puyo_read *run, const json_t *value, const char *pointer, bool strict,
 		     unsigned max_faults, bool with_err)
 {
 	memset(run, 0, sizeof *run);
@@ -54,13 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = fuzz_dup(data, size);
-	json_t *value = json_loadb(text, size, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
-	free(text);
+	json_t *value = fuzz_json_value(data, size);
 	if (!value)
 		return 0;
 
-	static struct run first, collect, bare, lenient;
+	static struct puyo_read first, collect, bare, lenient;
 	for (int strict = 0; strict <= 1; strict++) {
 		run_read(&first, value, "", strict, 1, true);
 		run_read(&collect, value, CASE_POINTER, strict, CODEC_FAULTS_MAX, true);
@@ -79,19 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				   "first-wins '%s' at '%s', collect mode '%s' at '%s'", a->detail,
 				   a->pointer, b->detail, b->pointer);
 		}
-		if (first.status == CODEC_OK)
-			FUZZ_CHECK(same_field(&first.field, &collect.field) &&
-				       same_field(&first.field, &bare.field),
-				   "the error mode changed the field");
-		if (!strict) {
-			lenient = first;
-			if (first.status == CODEC_OK) {
-				check_accepted_field(&first.field);
-				check_round_trips(&first.field);
-			}
-		} else if (first.status == CODEC_OK) {
-			check_strict_field(&first.field, &lenient.field, lenient.status);
-		}
+		check_modes_agree(&first, &collect, &bare, &lenient, strict);
 	}
 	json_decref(value);
 	return 0;

@@ -20,13 +20,7 @@
 
 #include "fuzz_puyo.h"
 
-struct run {
-	enum codec_status status;
-	struct codec_error err;
-	struct puyo_field field;
-};
-
-static void run_read(struct run *run, const char *text, size_t len, bool strict,
+static void run_read(struct puyo_read *run, const char *text, size_t len, bool strict,
 		     unsigned max_faults, bool with_err)
 {
 	memset(run, 0, sizeof *run);
@@ -49,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_dup(data, size);
-	static struct run first, collect, bare, lenient;
+	static struct puyo_read first, collect, bare, lenient;
 	for (int strict = 0; strict <= 1; strict++) {
 		run_read(&first, text, size, strict, 1, true);
 		run_read(&collect, text, size, strict, CODEC_FAULTS_MAX, true);
@@ -59,19 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(fuzz_same_first_fault(&first.err, &collect.err),
 			   "strict %d: first-wins says '%s', collect mode first says '%s'", strict,
 			   first.err.detail, collect.err.detail);
-		if (first.status == CODEC_OK)
-			FUZZ_CHECK(same_field(&first.field, &collect.field) &&
-				       same_field(&first.field, &bare.field),
-				   "the error mode changed the field");
-		if (!strict) {
-			lenient = first;
-			if (first.status == CODEC_OK) {
-				check_accepted_field(&first.field);
-				check_round_trips(&first.field);
-			}
-		} else if (first.status == CODEC_OK) {
-			check_strict_field(&first.field, &lenient.field, lenient.status);
-		}
+		check_modes_agree(&first, &collect, &bare, &lenient, strict);
 	}
 	free(text);
 	return 0;

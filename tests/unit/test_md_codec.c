@@ -13,6 +13,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "writer_check.h"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -750,40 +752,16 @@ static void md_json_should_write_the_result_with_both_boards(void **state)
 	json_decref(step);
 }
 
-/* The compact dump of md_json_result() and a newline, as the route sent it. */
-static char *md_dump_result(const struct md_game *g)
+static int md_write(const void *ctx, char *buf, size_t size)
 {
-	json_t *result = md_json_result(g);
-	assert_non_null(result);
-	char *text = json_dumps(result, JSON_COMPACT);
-	assert_non_null(text);
-	json_decref(result);
-	size_t len = strlen(text);
-	char *line = malloc(len + 2);
-	assert_non_null(line);
-	memcpy(line, text, len);
-	memcpy(line + len, "\n", 2);
-	free(text);
-	return line;
+	return md_json_write_result(ctx, buf, size);
 }
 
-/* Checks md_json_write_result() against the dump, whole and cut short. */
+/* Checks md_json_write_result() against the dump of md_json_result(). */
 static void md_assert_writes_like_the_dump(const struct md_game *g)
 {
-	char *want = md_dump_result(g);
-	int len = (int)strlen(want);
-	char buf[256];
-	assert_int_equal(md_json_write_result(g, buf, sizeof buf), len);
-	assert_string_equal(buf, want);
-	assert_int_equal(md_json_write_result(g, NULL, 0), len);
-	for (int size = 1; size <= len + 1; size++) {
-		char small[256];
-		memset(small, 'X', sizeof small);
-		assert_int_equal(md_json_write_result(g, small, (size_t)size), len);
-		assert_memory_equal(small, want, (size_t)size - 1);
-		assert_int_equal(small[size - 1], '\0');
-		assert_int_equal(small[size], 'X');
-	}
+	char *want = dump_line(md_json_result(g));
+	assert_writes(want, md_write, g, true);
 	free(want);
 }
 
@@ -801,11 +779,8 @@ static void md_json_write_result_should_give_the_bytes_of_the_dump(void **state)
 		unsigned moves = (unsigned)gen_rng_below(&rng, 60);
 		for (unsigned i = 0; i < moves; i++) {
 			md_place(&g, gen_md_block(&rng));
-			char *want = md_dump_result(&g);
-			char buf[256];
-			int len = md_json_write_result(&g, buf, sizeof buf);
-			assert_int_equal(len, (int)strlen(want));
-			assert_string_equal(buf, want);
+			char *want = dump_line(md_json_result(&g));
+			assert_writes(want, md_write, &g, false);
 			free(want);
 			checked++;
 		}

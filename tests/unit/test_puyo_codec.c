@@ -11,6 +11,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "writer_check.h"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -497,43 +499,27 @@ static void puyo_should_write_results_and_fields(void **state)
 	json_decref(rows);
 }
 
-/* The compact dump of the route's result object and a newline. */
-static char *puyo_dump_result(const struct puyo_field *field, const struct puyo_result *r)
+struct puyo_answer {
+	const struct puyo_field *field;
+	const struct puyo_result *result;
+};
+
+static int puyo_write(const void *ctx, char *buf, size_t size)
 {
-	json_t *result = json_pack("{sI sI sb so}", "chains", (json_int_t)r->chains, "score",
-				   (json_int_t)r->score, "all_clear", r->all_clear, "field",
-				   puyo_json_rows(field));
-	assert_non_null(result);
-	char *text = json_dumps(result, JSON_COMPACT);
-	assert_non_null(text);
-	json_decref(result);
-	size_t len = strlen(text);
-	char *line = malloc(len + 2);
-	assert_non_null(line);
-	memcpy(line, text, len);
-	memcpy(line + len, "\n", 2);
-	free(text);
-	return line;
+	const struct puyo_answer *a = ctx;
+	return puyo_json_write_result(a->field, a->result, buf, size);
 }
 
-/* Checks puyo_json_write_result() against the dump, whole and cut short. */
+/* Checks puyo_json_write_result() against the dump of the route's result
+ * object, whole and (when cut) in every shorter buffer. */
 static void puyo_assert_writes_like_the_dump(const struct puyo_field *field,
 					     const struct puyo_result *r, bool cut)
 {
-	char *want = puyo_dump_result(field, r);
-	int len = (int)strlen(want);
-	char buf[320];
-	assert_int_equal(puyo_json_write_result(field, r, buf, sizeof buf), len);
-	assert_string_equal(buf, want);
-	assert_int_equal(puyo_json_write_result(field, r, NULL, 0), len);
-	for (int size = 1; cut && size <= len + 1; size++) {
-		char small[320];
-		memset(small, 'X', sizeof small);
-		assert_int_equal(puyo_json_write_result(field, r, small, (size_t)size), len);
-		assert_memory_equal(small, want, (size_t)size - 1);
-		assert_int_equal(small[size - 1], '\0');
-		assert_int_equal(small[size], 'X');
-	}
+	char *want = dump_line(json_pack("{sI sI sb so}", "chains", (json_int_t)r->chains, "score",
+					 (json_int_t)r->score, "all_clear", r->all_clear, "field",
+					 puyo_json_rows(field)));
+	struct puyo_answer a = {field, r};
+	assert_writes(want, puyo_write, &a, cut);
 	free(want);
 }
 
