@@ -7,6 +7,7 @@
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
 #   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
+#   make test-container  build the Dockerfile, run the image locked down, check it (root, podman)
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
 # Layers, each compiled with only the include paths it may use:
@@ -51,7 +52,8 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean \
+	test-container
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -109,6 +111,14 @@ test-sanitize: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-sanitize SANITIZER=address,undefined all units
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
+
+# The Dockerfile built and its image run for real with podman, buildah and
+# runc (no registry): every endpoint through the published port, the
+# HEALTHCHECK, non-root, read-only root, no capabilities, a clean stop.
+# Podman's storage and the base rootfs are cached in $(BUILD)/container.
+test-container:
+	@scripts/deps.sh container
+	@scripts/container-test.sh $(BUILD)
 
 units: $(UNIT_BIN)
 unit: units
@@ -189,4 +199,5 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# The container test keeps its podman storage in $(BUILD)/container: not searched.
+-include $(shell find $(BUILD) -path $(BUILD)/container -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what dropjudge needs to build (with "test", to test; with "fuzz",
-# to build the libFuzzer targets) when a check shows it missing. As root it
+# to build the libFuzzer targets; with "container", to build and run the
+# image with podman) when a check shows it missing. As root it
 # runs apt-get; otherwise it prints the exact apt-get line and fails, so
 # nothing is half-done silently.
 #
-#   scripts/deps.sh build|test|fuzz [FUZZ_CC]
+#   scripts/deps.sh build|test|fuzz|container [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -27,6 +28,16 @@ if [ "$what" = test ]; then
 	need_cmd curl curl
 	need_cmd node nodejs
 	need_cmd npm npm
+fi
+
+if [ "$what" = container ]; then
+	missing=()
+	need_cmd podman podman
+	need_cmd buildah buildah
+	need_cmd runc runc
+	need_cmd debootstrap debootstrap
+	need_cmd newuidmap uidmap
+	need_cmd curl curl
 fi
 
 # Whether the fuzz compiler links a libFuzzer target with ASan and UBSan.
