@@ -27,6 +27,7 @@
 #include <microhttpd.h>
 
 #include "codec/error.h"
+#include "http/observe.h"
 
 /* First allocation for a body; it doubles from there as bytes arrive. */
 #define HTTP_BODY_START 16384
@@ -40,12 +41,13 @@
 #define HTTP_DISCARD_MAX ((size_t)64 << 20)
 
 struct http_server {
-	struct MHD_Daemon *daemon;  /* running daemon */
-	MHD_socket quiesced_fd;	    /* listen socket handed back by quiesce, or invalid */
-	unsigned port;		    /* port bound */
-	struct route_limits limits; /* read-only once started */
-	atomic_bool draining;	    /* shutdown has begun */
-	atomic_uint in_flight;	    /* requests between their headers and completion */
+	struct MHD_Daemon *daemon;     /* running daemon */
+	MHD_socket quiesced_fd;	       /* listen socket handed back by quiesce, or invalid */
+	unsigned port;		       /* port bound */
+	struct route_limits limits;    /* read-only once started */
+	atomic_bool draining;	       /* shutdown has begun */
+	atomic_uint in_flight;	       /* requests between their headers and completion */
+	struct http_observer observer; /* metrics and access log, not owned */
 };
 
 /* What one request accumulates between the calls of the access handler. */
@@ -59,6 +61,7 @@ struct http_request {
 	enum codec_status refused; /* route_precheck() verdict; CODEC_OK: keep the body */
 	bool too_large;		   /* the body passed max_body: nothing more is kept */
 	bool out_of_memory;	   /* growing the body failed: nothing more is kept */
+	struct http_observed seen; /* id, clock and answer, for metrics and the log */
 };
 
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
@@ -135,7 +138,7 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
  * *resp in every case. Returns MHD_NO only when out of memory.
  */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
-				 struct route_response *resp)
+				 struct http_request *rq, struct route_response *resp)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
@@ -150,6 +153,9 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	}
 	if (!r)
 		goto out_resp;
+	http_observe_answer(&rq->seen, resp->status, NULL, resp->body_len);
+	if (MHD_add_response_header(r, "X-Request-Id", rq->seen.request_id) != MHD_YES)
+		goto out_response;
 	if (resp->content_type &&
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)
 		goto out_response;
@@ -171,7 +177,7 @@ out_resp:
 
 /* Sends the problem answer for a status found here rather than by the route. */
 static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Connection *conn,
-				       enum codec_status status)
+				       struct http_request *rq, enum codec_status status)
 {
 	struct codec_error err;
 	struct route_response resp;
@@ -185,7 +191,7 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 		codec_error_set(&err, status, "out of memory while reading the request body");
 	memset(&resp, 0, sizeof resp);
 	route_error_response(&err, &resp);
-	return http_send(srv, conn, &resp);
+	return http_send(srv, conn, rq, &resp);
 }
 
 /*
@@ -235,7 +241,8 @@ out_drop:
 
 /* Answers from the route without a body: for a request it refused. */
 static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Connection *conn,
-					 const char *url, const char *method)
+					 struct http_request *rq, const char *url,
+					 const char *method)
 {
 	struct route_request req;
 	struct route_response resp;
@@ -244,7 +251,7 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
 	memset(&resp, 0, sizeof resp);
 	route_handle(&req, &resp);
-	return http_send(srv, conn, &resp);
+	return http_send(srv, conn, rq, &resp);
 }
 
 /*
@@ -263,15 +270,16 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		return MHD_NO;
 	*con_cls = rq;
 	atomic_fetch_add(&srv->in_flight, 1u);
+	http_observe_begin(&srv->observer, &rq->seen, conn, url, method);
 
 	http_route_request(srv, conn, url, method, &req);
 	long long length = http_content_length(conn);
 	rq->refused = route_precheck(&req, length);
 	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;
 	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && over))
-		return http_send_error(srv, conn, CODEC_E_TOO_LARGE);
+		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->refused != CODEC_OK && over)
-		return http_send_refusal(srv, conn, url, method);
+		return http_send_refusal(srv, conn, rq, url, method);
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : srv->limits.max_body;
 	return MHD_YES;
@@ -285,18 +293,18 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	struct route_response resp;
 
 	if (rq->refused != CODEC_OK)
-		return http_send_refusal(srv, conn, url, method);
+		return http_send_refusal(srv, conn, rq, url, method);
 	if (rq->too_large)
-		return http_send_error(srv, conn, CODEC_E_TOO_LARGE);
+		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->out_of_memory)
-		return http_send_error(srv, conn, CODEC_E_INTERNAL);
+		return http_send_error(srv, conn, rq, CODEC_E_INTERNAL);
 	http_route_request(srv, conn, url, method, &req);
 	req.body = rq->body;
 	req.body_len = rq->len;
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
 	memset(&resp, 0, sizeof resp);
 	route_handle(&req, &resp);
-	return http_send(srv, conn, &resp);
+	return http_send(srv, conn, rq, &resp);
 }
 
 /* MHD_AccessHandlerCallback: headers, then body chunks, then the end. */
@@ -324,11 +332,11 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 {
 	struct http_server *srv = cls;
 	struct http_request *rq = *con_cls;
-	(void)conn;
 	(void)toe;
 
 	if (!rq)
 		return;
+	http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped);
 	free(rq->body);
 	free(rq);
 	*con_cls = NULL;
@@ -371,6 +379,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	}
 	srv->quiesced_fd = MHD_INVALID_SOCKET;
 	srv->limits = cfg->limits;
+	srv->observer.metrics = cfg->metrics;
+	srv->observer.log = cfg->log;
 	atomic_init(&srv->draining, false);
 	atomic_init(&srv->in_flight, 0u);
 
@@ -380,7 +390,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    http_log, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE,
 	    (unsigned int)cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
-	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_END);
+	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_NOTIFY_CONNECTION,
+	    http_observe_connection, &srv->observer, MHD_OPTION_END);
 	if (!srv->daemon) {
 		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
 			     cfg->host, cfg->port);

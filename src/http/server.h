@@ -21,16 +21,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "http/accesslog.h"
+#include "http/metrics.h"
 #include "route/route.h"
 
 /* What the server needs to start. */
 struct http_config {
-	const char *host;	    /* IPv4 or IPv6 address literal; copied */
-	unsigned port;		    /* 0..65535; 0: any free port */
-	unsigned threads;	    /* worker threads, >= 1, <= max_connections */
-	unsigned timeout;	    /* idle connection timeout, seconds, >= 1 */
-	unsigned max_connections;   /* open connections at once, >= 1 */
-	struct route_limits limits; /* copied; passed to every request */
+	const char *host;	      /* IPv4 or IPv6 address literal; copied */
+	unsigned port;		      /* 0..65535; 0: any free port */
+	unsigned threads;	      /* worker threads, >= 1, <= max_connections */
+	unsigned timeout;	      /* idle connection timeout, seconds, >= 1 */
+	unsigned max_connections;     /* open connections at once, >= 1 */
+	struct route_limits limits;   /* copied; passed to every request */
+	struct http_metrics *metrics; /* counted into; NULL: none; not owned */
+	struct http_accesslog *log;   /* one line per request; NULL: none; not owned */
 };
 
 struct http_server;

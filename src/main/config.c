@@ -13,6 +13,7 @@
 
 #include "codec/error.h"
 #include "dropjudge/version.h"
+#include "http/accesslog.h"
 
 enum config_key {
 	KEY_HOST,
@@ -24,6 +25,7 @@ enum config_key {
 	KEY_TIMEOUT,
 	KEY_MAX_CONNECTIONS,
 	KEY_DRAIN_TIMEOUT,
+	KEY_LOG_FORMAT,
 	KEY_COUNT
 };
 
@@ -63,6 +65,10 @@ static const struct config_option config_options[KEY_COUNT] = {
      "At shutdown, how long requests in flight may take to\n"
      "finish, 0..3600 seconds. Default 8 (under Docker's 10 s\n"
      "grace before SIGKILL)."},
+    {KEY_LOG_FORMAT, "--log-format", "LOG_FORMAT", "json|text|off", 0, 0,
+     "Access log on stdout, one line per request: json, text\n"
+     "or off. Default json (then the start, drain and stop\n"
+     "lines are JSON too)."},
 };
 
 /*
@@ -114,6 +120,16 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		memcpy(cfg->host, value, strlen(value) + 1);
 		return true;
 	}
+	if (opt->key == KEY_LOG_FORMAT) {
+		enum http_log_format format;
+		if (!http_log_format_parse(value, &format)) {
+			codec_format(err, errlen, "%s: '%s' is not json, text or off", source,
+				     value);
+			return false;
+		}
+		cfg->log_format = format;
+		return true;
+	}
 	unsigned long long v = 0;
 	int rc = config_read_number(value, &v);
 	if (rc == -1) {
@@ -152,6 +168,7 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		cfg->drain_timeout = (unsigned)v;
 		break;
 	case KEY_HOST:
+	case KEY_LOG_FORMAT:
 	case KEY_COUNT:
 		break;
 	}
@@ -170,6 +187,7 @@ void config_defaults(struct config *cfg)
 	cfg->timeout = CONFIG_DEFAULT_TIMEOUT;
 	cfg->max_connections = CONFIG_DEFAULT_MAX_CONNECTIONS;
 	cfg->drain_timeout = CONFIG_DEFAULT_DRAIN_TIMEOUT;
+	cfg->log_format = HTTP_LOG_JSON;
 }
 
 /*

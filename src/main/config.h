@@ -43,6 +43,7 @@ struct config {
 	unsigned timeout;	    /* idle connection timeout, seconds, >= 1 */
 	unsigned max_connections;   /* open connections at once, >= 1 */
 	unsigned drain_timeout;	    /* seconds to wait for requests at shutdown */
+	int log_format;		    /* enum http_log_format of http/accesslog.h */
 };
 
 /* Reads environment variable `name` (getenv-like); NULL when unset. */

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@
 #include <unistd.h>
 
 #include "dropjudge/version.h"
+#include "http/accesslog.h"
+#include "http/metrics.h"
 #include "http/server.h"
 #include "main/config.h"
 #include "main/healthcheck.h"
@@ -70,6 +73,22 @@ static void main_raise_fd_limit(unsigned connections, unsigned threads)
 	}
 }
 
+/*
+ * A line of the process's life: through the access log as JSON in JSON
+ * mode, else as plain text on fd (the start line on stdout, the others on
+ * stderr, prefixed "dropjudge: ").
+ */
+static void __attribute__((format(printf, 4, 5)))
+main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	http_accesslog_event(log, event, text, fd);
+}
+
 static long long main_now_ms(void)
 {
 	struct timespec ts;
@@ -81,7 +100,8 @@ static long long main_now_ms(void)
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
  */
-static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset_t *signals)
+static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset_t *signals,
+		       struct http_accesslog *log)
 {
 	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
 	unsigned idle = 0;
@@ -93,10 +113,10 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset
 		long long left = deadline - main_now_ms();
 		if (left <= 0) {
 			if (!idle)
-				fprintf(stderr,
-					"dropjudge: drain timeout (%u s) reached with requests "
-					"in flight; closing them\n",
-					timeout_s);
+				main_say(log, "drain", 2,
+					 "dropjudge: drain timeout (%u s) reached with requests "
+					 "in flight; closing them",
+					 timeout_s);
 			return;
 		}
 		if (left > MAIN_DRAIN_POLL_MS)
@@ -104,8 +124,8 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset
 		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
 		int sig = sigtimedwait(signals, NULL, &wait);
 		if (sig > 0) {
-			fprintf(stderr, "dropjudge: second signal (%s); stopping now\n",
-				strsignal(sig));
+			main_say(log, "drain", 2, "dropjudge: second signal (%s); stopping now",
+				 strsignal(sig));
 			return;
 		}
 	}
@@ -163,6 +183,14 @@ static int main_serve(int argc, char *const argv[])
 	}
 	signal(SIGPIPE, SIG_IGN);
 
+	struct http_metrics *metrics = http_metrics_new(DROPJUDGE_VERSION);
+	struct http_accesslog *log = http_accesslog_new((enum http_log_format)cfg.log_format,
+							STDOUT_FILENO, HTTP_ACCESSLOG_BUFFER);
+	if (!metrics || !log) {
+		fprintf(stderr, "dropjudge: out of memory\n");
+		status = 1;
+		goto out_observe;
+	}
 	const struct http_config hc = {
 	    .host = cfg.host,
 	    .port = cfg.port,
@@ -172,27 +200,33 @@ static int main_serve(int argc, char *const argv[])
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch},
+	    .metrics = metrics,
+	    .log = log,
 	};
 	struct http_server *srv = http_server_start(&hc, err, sizeof err);
 	if (!srv) {
-		fprintf(stderr, "dropjudge: %s\n", err);
-		return 1;
+		main_say(log, "error", 2, "dropjudge: %s", err);
+		status = 1;
+		goto out_observe;
 	}
 	const char *lb = strchr(cfg.host, ':') ? "[" : "";
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
-	printf("dropjudge " DROPJUDGE_VERSION " listening on http://%s%s%s:%u\n", lb, cfg.host, rb,
-	       http_server_port(srv));
-	fflush(stdout);
+	main_say(log, "start", 1, "dropjudge " DROPJUDGE_VERSION " listening on http://%s%s%s:%u",
+		 lb, cfg.host, rb, http_server_port(srv));
 
 	while (sigwait(&signals, &sig) != 0)
 		;
-	fprintf(stderr, "dropjudge: %s; draining (up to %u s)\n", strsignal(sig),
-		cfg.drain_timeout);
+	main_say(log, "drain", 2, "dropjudge: %s; draining (up to %u s)", strsignal(sig),
+		 cfg.drain_timeout);
 	http_server_begin_drain(srv);
-	main_drain(srv, cfg.drain_timeout, &signals);
+	main_drain(srv, cfg.drain_timeout, &signals, log);
 	http_server_stop(srv);
-	fprintf(stderr, "dropjudge: stopped\n");
-	return 0;
+	main_say(log, "stop", 2, "dropjudge: stopped");
+	status = 0;
+out_observe:
+	http_accesslog_free(log);
+	http_metrics_free(metrics);
+	return status;
 }
 
 /* `dropjudge healthcheck [--port N]`: returns the exit status. */

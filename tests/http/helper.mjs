@@ -280,7 +280,8 @@ export { sleep };
 // Starts the binary; resolves to {base, port, pid, proc, exited, stop, log}.
 export async function startServer({ args = [], env = {}, autoStop = true } = {}) {
 	const proc = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0', ...args], {
-		env: { ...process.env, ...env },
+		// Access lines as text unless a test asks for JSON (LOG_FORMAT in env).
+		env: { ...process.env, LOG_FORMAT: 'text', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	const server = { proc, pid: proc.pid, log: '' };

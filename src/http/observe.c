@@ -1,0 +1,98 @@
+/*
+ * The per-request observation of observe.h: request id, clock, metrics
+ * and access log line.
+ */
+#include "http/observe.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
+			struct MHD_Connection *conn, const char *url, const char *method)
+{
+	http_request_id_take(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
+			     o->request_id);
+	clock_gettime(CLOCK_REALTIME, &o->start_real);
+	clock_gettime(CLOCK_MONOTONIC, &o->start_mono);
+	o->method = method;
+	o->path = url;
+	o->route = NULL;
+	o->status = 0;
+	o->bytes_out = 0;
+	if (ob->metrics)
+		http_metrics_request_started(ob->metrics);
+}
+
+void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
+			 size_t body_len)
+{
+	o->status = status;
+	o->route = route;
+	o->bytes_out = body_len;
+}
+
+/* The client's address as text, "-" when unknown. */
+static void http_observe_client(struct MHD_Connection *conn, char *out, size_t size)
+{
+	const union MHD_ConnectionInfo *info =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = info ? info->client_addr : NULL;
+	const char *text = NULL;
+	if (sa && sa->sa_family == AF_INET)
+		text = inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr,
+				 out, (socklen_t)size);
+	else if (sa && sa->sa_family == AF_INET6)
+		text =
+		    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
+			      out, (socklen_t)size);
+	if (!text)
+		snprintf(out, size, "-");
+}
+
+void http_observe_end(const struct http_observer *ob, struct http_observed *o,
+		      struct MHD_Connection *conn, uint64_t bytes_in)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t ns = (int64_t)(now.tv_sec - o->start_mono.tv_sec) * 1000000000 +
+		     (now.tv_nsec - o->start_mono.tv_nsec);
+	uint64_t duration = ns > 0 ? (uint64_t)ns : 0;
+
+	if (ob->metrics) {
+		const struct http_metrics_request r = {o->route, o->method,    o->status,
+						       bytes_in, o->bytes_out, duration};
+		http_metrics_request_done(ob->metrics, &r);
+	}
+	if (ob->log && http_accesslog_format(ob->log) != HTTP_LOG_OFF) {
+		char client[INET6_ADDRSTRLEN];
+		http_observe_client(conn, client, sizeof client);
+		const struct http_access_entry e = {
+		    .start = o->start_real,
+		    .request_id = o->request_id,
+		    .client = client,
+		    .method = o->method,
+		    .route = o->route,
+		    .path = o->path,
+		    .user_agent = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							      MHD_HTTP_HEADER_USER_AGENT),
+		    .status = o->status,
+		    .bytes_in = bytes_in,
+		    .bytes_out = o->bytes_out,
+		    .duration_ns = duration,
+		};
+		http_accesslog_request(ob->log, &e);
+	}
+}
+
+void http_observe_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			     enum MHD_ConnectionNotificationCode toe)
+{
+	const struct http_observer *ob = cls;
+	(void)conn;
+	(void)socket_context;
+	if (ob->metrics)
+		http_metrics_connection(ob->metrics, toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+}
