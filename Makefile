@@ -8,6 +8,7 @@
 #   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
 #   make test-container  build the Dockerfile, run the image locked down, check it (root, podman)
+#   make test-scale three replicas behind nginx (deploy/nginx.conf), two stopped under load
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
 # Layers, each compiled with only the include paths it may use:
@@ -53,7 +54,7 @@ BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean \
-	test-container
+	test-container test-scale
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -119,6 +120,14 @@ test-sanitize: deps-test
 test-container:
 	@scripts/deps.sh container
 	@scripts/container-test.sh $(BUILD)
+
+# Three replicas behind a real nginx configured from deploy/nginx.conf, on
+# loopback; a bounded load of checked answers while one replica is stopped
+# (SIGTERM) and another killed (SIGKILL): no request may fail.
+test-scale: deps-test
+	@scripts/deps.sh scale
+	@$(MAKE) --no-print-directory all
+	@tests/ops/scale-test.sh $(BUILD)
 
 units: $(UNIT_BIN)
 unit: units

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what dropjudge needs to build (with "test", to test; with "fuzz",
 # to build the libFuzzer targets; with "container", to build and run the
-# image with podman) when a check shows it missing. As root it
+# image with podman; with "scale", to run
+# replicas behind nginx) when a check shows it missing. As root it
 # runs apt-get; otherwise it prints the exact apt-get line and fails, so
 # nothing is half-done silently.
 #
-#   scripts/deps.sh build|test|fuzz|container [FUZZ_CC]
+#   scripts/deps.sh build|test|fuzz|container|scale [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -38,6 +39,13 @@ if [ "$what" = container ]; then
 	need_cmd debootstrap debootstrap
 	need_cmd newuidmap uidmap
 	need_cmd curl curl
+fi
+
+if [ "$what" = scale ]; then
+	missing=()
+	need_cmd nginx nginx
+	need_cmd curl curl
+	need_cmd node nodejs
 fi
 
 # Whether the fuzz compiler links a libFuzzer target with ASan and UBSan.
