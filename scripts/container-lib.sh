@@ -99,9 +99,12 @@ fi
 podman tag localhost/debian:bookworm-slim docker.io/library/debian:bookworm-slim
 
 
-# container_build IMAGE: builds the Dockerfile of the current folder into
-# IMAGE; the log is $dir/build.log, its tail shown on failure.
+# container_build IMAGE [BUILDAH ARGS]: builds the Dockerfile of the
+# current folder (or the one given with -f) into IMAGE; the log is
+# $dir/build.log, its tail shown on failure.
 container_build() {
-	buildah bud --format docker --network host --pull=never -t "$1" . >"$dir/build.log" 2>&1 ||
+	local image=$1
+	shift
+	buildah bud --format docker --network host --pull=never "$@" -t "$image" . >"$dir/build.log" 2>&1 ||
 		{ tail -n 40 "$dir/build.log" >&2; return 1; }
 }

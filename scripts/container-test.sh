@@ -10,8 +10,11 @@
 # capabilities and cannot write its root filesystem, that the runtime image
 # holds no compiler and no -dev package, and that `podman stop` ends it
 # with exit 0 within the drain timeout while a request is in flight (which
-# is answered). Prints the image size and the time of each step. Any failed
-# check fails the run.
+# is answered). Then deploy/compose.yaml runs as written with podman-compose
+# (three replicas behind nginx: answers right, spread over the replicas,
+# health checks, one replica stopped), and deploy/k8s/deployment.yaml under
+# podman kube play (probes answered, pod running, locked down). Prints the
+# image size and the time of each step. Any failed check fails the run.
 #
 #   scripts/container-test.sh [BUILD_DIR]      (as root; default build)
 #
@@ -56,6 +59,8 @@ cid=$(podman run -d --read-only --cap-drop=ALL --security-opt=no-new-privileges 
 work=$(mktemp -d)
 cleanup() {
 	podman rm -f "$cid" >/dev/null 2>&1 || true
+	[ -z "${project:-}" ] || podman-compose -p "$project" -f deploy/compose.yaml down >/dev/null 2>&1 || true
+	[ ! -f "$work/deployment.yaml" ] || podman kube down "$work/deployment.yaml" >/dev/null 2>&1 || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -176,6 +181,92 @@ if [ "$(cat "$work/inflight.code")" = 200 ] && [ "$(cat "$work/inflight")" = $'2
 	ok "the request in flight was answered: $(tr '\n' ' ' <"$work/inflight")"
 else
 	fail "the request in flight got $(cat "$work/inflight.code"): $(cat "$work/inflight")"
+fi
+podman rm -f "$cid" >/dev/null 2>&1 || true
+
+# A free loopback TCP port: bound with port 0, read back, released.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+# wait_ok URL: up to 20 s for a 200.
+wait_ok() {
+	for _ in $(seq 200); do
+		curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+md_text=$'8\n1 1 1\n2 3 0\n3 2 2\n3 2 3\n3 1 3\n2 0 0\n3 2 0\n3 1 2\n'
+
+step "nginx image (deploy/nginx.Dockerfile)"
+podman tag "$image" localhost/dropjudge:latest
+container_build localhost/dropjudge-nginx:latest -f deploy/nginx.Dockerfile
+
+step "compose: replicas behind nginx"
+project=djtest$$
+compose() { podman-compose -p "$project" -f deploy/compose.yaml "$@" >>"$dir/compose.log" 2>&1; }
+lb_port=$(free_port)
+: >"$dir/compose.log"
+DROPJUDGE_PORT=$lb_port compose up -d --no-build || { tail -n 20 "$dir/compose.log" >&2; fail "podman-compose up"; }
+lb=http://127.0.0.1:$lb_port
+if wait_ok "$lb/readyz"; then ok "nginx answers on $lb"; else fail "nginx never ready on $lb"; fi
+answered=0
+for i in $(seq 30); do
+	got=$(curl -sS -H "X-Request-Id: $project-$i" -H 'Content-Type: text/plain' -H 'Accept: text/plain' \
+		--data-binary "$md_text" "$lb/v1/monomino-domino" 2>/dev/null) || got=
+	[ "$got" = $'2\n15' ] && answered=$((answered + 1))
+done
+if [ "$answered" = 30 ]; then ok "30 of 30 answers right through nginx"; else fail "$answered of 30 answers right through nginx"; fi
+spread=
+for n in 1 2 3; do
+	c=${project}_dropjudge_$n
+	lines=$(podman logs "$c" 2>/dev/null | grep -c "\"request_id\":\"$project-" || true)
+	spread="$spread $lines"
+	[ "$lines" -gt 0 ] || fail "replica $n logged none of the requests"
+	if podman healthcheck run "$c" >/dev/null 2>&1; then :; else fail "replica $n unhealthy"; fi
+done
+ok "requests per replica (from their JSON access logs):$spread; replicas healthy"
+if podman healthcheck run "${project}_lb_1" >/dev/null 2>&1; then ok "nginx healthy"; else fail "nginx unhealthy"; fi
+podman stop -t 10 "${project}_dropjudge_1" >/dev/null 2>&1
+answered=0
+for i in $(seq 20); do
+	got=$(curl -sS -H 'Content-Type: text/plain' -H 'Accept: text/plain' --data-binary "$md_text" "$lb/v1/monomino-domino" 2>/dev/null) || got=
+	[ "$got" = $'2\n15' ] && answered=$((answered + 1))
+done
+if [ "$answered" = 20 ]; then ok "replica 1 stopped: 20 of 20 answers right"; else fail "replica 1 stopped: $answered of 20 answers right"; fi
+compose down || true
+podman network rm -f "${project}_default" >/dev/null 2>&1 || true
+
+step "podman kube play deploy/k8s/deployment.yaml"
+# The Deployment as written, with one replica and its port published on
+# loopback (hostPort, hostIP): podman plays every replica as a pod.
+kube_port=$(free_port)
+awk -v hp="$kube_port" '/^  replicas:/ { print "  replicas: 1"; next } { print }
+	/containerPort: 8080/ { ind = $0; sub(/[^ ].*/, "", ind); print ind "hostPort: " hp; print ind "hostIP: 127.0.0.1" }' \
+	deploy/k8s/deployment.yaml >"$work/deployment.yaml"
+kube_ok=
+if podman kube play "$work/deployment.yaml" >"$dir/kube.log" 2>&1; then kube_ok=1; else tail -n 20 "$dir/kube.log" >&2; fail "podman kube play"; fi
+kube=http://127.0.0.1:$kube_port
+if [ -n "$kube_ok" ]; then
+	# The kubelet's probes, made here: startup and liveness /livez, readiness /readyz.
+	if wait_ok "$kube/livez"; then ok "startup probe: GET /livez 200"; else fail "startup probe: /livez never answered"; fi
+	if wait_ok "$kube/readyz"; then ok "readiness probe: GET /readyz 200"; else fail "readiness probe: /readyz never 200"; fi
+	kc=dropjudge-pod-0-dropjudge
+	if podman healthcheck run "$kc" >/dev/null 2>&1; then ok "liveness probe (exec dropjudge healthcheck): healthy"; else fail "liveness probe failed"; fi
+	state=$(podman pod inspect dropjudge-pod-0 --format '{{.State}}' 2>/dev/null)
+	[ "$state" = Running ] && ok "pod dropjudge-pod-0 $state" || fail "pod state '$state'"
+	kstatus=$(podman exec "$kc" cat /proc/1/status)
+	kuid=$(awk '/^Uid:/ {print $2}' <<<"$kstatus")
+	keff=$(awk '/^CapEff:/ {print $2}' <<<"$kstatus")
+	kro=$(podman inspect "$kc" --format '{{.HostConfig.ReadonlyRootfs}}')
+	if [ "$kuid" != 0 ] && [ "$keff" = 0000000000000000 ] && [ "$kro" = true ]; then
+		ok "pod runs as uid $kuid, CapEff $keff, read-only root"
+	else
+		fail "pod: uid $kuid CapEff $keff ReadonlyRootfs $kro"
+	fi
+	got=$(curl -sS -H 'Content-Type: text/plain' -H 'Accept: text/plain' --data-binary "$md_text" "$kube/v1/monomino-domino" 2>/dev/null) || got=
+	[ "$got" = $'2\n15' ] && ok "the pod answers right" || fail "the pod answered '$got'"
+	podman kube down "$work/deployment.yaml" >>"$dir/kube.log" 2>&1 || true
 fi
 step done
 unset step_name

@@ -39,6 +39,11 @@ if [ "$what" = container ]; then
 	need_cmd debootstrap debootstrap
 	need_cmd newuidmap uidmap
 	need_cmd curl curl
+	need_cmd podman-compose podman-compose
+	need_cmd python3 python3
+	need_cmd catatonit catatonit # the pause process of podman kube play's pods
+	# DNS between the containers of a compose network (CNI).
+	[ -x /usr/lib/cni/dnsname ] || missing+=(golang-github-containernetworking-plugin-dnsname)
 fi
 
 if [ "$what" = scale ]; then

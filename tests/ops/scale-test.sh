@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make test-scale: three dropjudge processes behind a real nginx, all on
 # loopback, nginx configured from deploy/nginx.conf itself (only its
-# upstream `server` lines and its `listen` line are replaced by free
-# loopback ports). A bounded load of correct-answer checks goes through
+# upstream line `server dropjudge:8080 ...` is replaced by one line per
+# replica, and its `listen` line by a free loopback port). A bounded load of correct-answer checks goes through
 # nginx (tests/ops/scale-load.mjs); midway one replica gets SIGTERM and
 # another SIGKILL. Passes when every request was answered 200 with the
 # right answer; prints the figures. Needs no container.
@@ -47,11 +47,15 @@ done
 # deploy/nginx.conf with the replicas' addresses and a free port.
 listen=$(free_port)
 mkdir -p "$work/nginx"
-awk -v p1="${ports[0]}" -v p2="${ports[1]}" -v p3="${ports[2]}" -v listen="$listen" '
-	/^[ \t]*server 127\.0\.0\.1:808[123] / { n++; port = n == 1 ? p1 : n == 2 ? p2 : p3; sub(/127\.0\.0\.1:808[123]/, "127.0.0.1:" port) }
+awk -v ports="${ports[*]}" -v listen="$listen" '
+	/^[ \t]*server dropjudge:8080 / {
+		n = split(ports, p, " ")
+		for (i = 1; i <= n; i++) { line = $0; sub(/dropjudge:8080/, "127.0.0.1:" p[i], line); print line }
+		next
+	}
 	/^[ \t]*listen 8080;/ { sub(/listen 8080;/, "listen 127.0.0.1:" listen ";") }
 	{ print }' deploy/nginx.conf >"$work/nginx/nginx.conf"
-[ "$(grep -c "server 127.0.0.1:" "$work/nginx/nginx.conf")" = 3 ] || { echo "deploy/nginx.conf: expected three upstream servers" >&2; exit 1; }
+[ "$(grep -c "server 127.0.0.1:" "$work/nginx/nginx.conf")" = 3 ] || { echo "deploy/nginx.conf: no upstream line 'server dropjudge:8080 ...'" >&2; exit 1; }
 grep -q "listen 127.0.0.1:$listen;" "$work/nginx/nginx.conf" || { echo "deploy/nginx.conf: no 'listen 8080;' line" >&2; exit 1; }
 nginx -p "$work/nginx/" -c "$work/nginx/nginx.conf" -g 'daemon off;' 2>"$work/nginx.err" &
 nginx_pid=$!
