@@ -13,7 +13,6 @@
 
 #include <arpa/inet.h>
 #include <limits.h>
-#include <malloc.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -424,7 +423,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	*con_cls = NULL;
 	/* A large request leaves large free blocks: give them back. */
 	if (heavy)
-		malloc_trim(0);
+		http_workers_trim(srv->workers);
 }
 
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen)

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* syscall(SYS_gettid) */
 #include "http/workers.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ struct http_workers {
 	struct http_job *tail; /* last job queued */
 	bool stopping;	       /* no more jobs are taken */
 	bool joined;	       /* http_workers_stop() has been called */
+	bool trim;	       /* memory should be given back when a worker is free */
 	unsigned nthreads;     /* threads started */
 	pthread_t *threads;    /* nthreads entries */
 };
@@ -35,8 +37,16 @@ static void *workers_main(void *arg)
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKERS_NICE);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (!w->head && !w->stopping)
+		while (!w->head && !w->stopping && !w->trim)
 			pthread_cond_wait(&w->ready, &w->lock);
+		if (!w->head && w->trim) {
+			/* Off the event loops: trimming a large heap takes a while. */
+			w->trim = false;
+			pthread_mutex_unlock(&w->lock);
+			malloc_trim(0);
+			pthread_mutex_lock(&w->lock);
+			continue;
+		}
 		struct http_job *job = w->head;
 		if (!job)
 			break; /* stopping and nothing left */
@@ -99,6 +109,16 @@ bool http_workers_submit(struct http_workers *w, struct http_job *job)
 	}
 	pthread_mutex_unlock(&w->lock);
 	return taken;
+}
+
+void http_workers_trim(struct http_workers *w)
+{
+	pthread_mutex_lock(&w->lock);
+	if (!w->stopping) {
+		w->trim = true;
+		pthread_cond_signal(&w->ready);
+	}
+	pthread_mutex_unlock(&w->lock);
 }
 
 void http_workers_stop(struct http_workers *w)

@@ -35,6 +35,13 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 bool http_workers_submit(struct http_workers *w, struct http_job *job);
 
 /*
+ * Asks a free worker to give the memory the heap no longer uses back to
+ * the system (malloc_trim), once no job is waiting. Cheap to call; the
+ * trimming itself never runs on the caller's thread.
+ */
+void http_workers_trim(struct http_workers *w);
+
+/*
  * Stops taking jobs, runs those still queued and joins the threads; later
  * submits return false. The pool stays valid until http_workers_free().
  * Idempotent; call from one thread.

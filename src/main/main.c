@@ -84,8 +84,7 @@ static long long main_now_ms(void)
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
  */
-static void main_drain(struct http_server *srv, const struct config *cfg,
-		       const sigset_t *signals)
+static void main_drain(struct http_server *srv, const struct config *cfg, const sigset_t *signals)
 {
 	unsigned timeout_s = cfg->drain_timeout;
 	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
