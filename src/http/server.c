@@ -13,6 +13,7 @@
 
 #include <arpa/inet.h>
 #include <limits.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -48,6 +49,20 @@
  * judge grows with both.
  */
 #define HTTP_HEAVY_BODY ((size_t)4096)
+/*
+ * glibc's heap, set once at start so that memory goes back to the system
+ * after a large request: blocks from this size up (bodies, answers) get
+ * their own mapping, returned when freed, and free memory past this much
+ * at the top of a heap is returned too. Fixed values also stop glibc from
+ * raising both thresholds after each large free, which would keep tens of
+ * megabytes per thread for good. Fast bins are off: a freed small block
+ * (a JSON node) merges with its free neighbours at once, so that the end
+ * of a request leaves one free top the heap can return, rather than a
+ * sea of small blocks that malloc_trim() does not give back from a
+ * thread's heap.
+ */
+#define HTTP_MMAP_THRESHOLD (256 * 1024)
+#define HTTP_TRIM_THRESHOLD (1024 * 1024)
 
 struct http_server {
 	struct MHD_Daemon *daemon;    /* running daemon */
@@ -456,6 +471,9 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		return NULL;
 	}
 
+	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
+	mallopt(M_TRIM_THRESHOLD, HTTP_TRIM_THRESHOLD);
+	mallopt(M_MXFAST, 0);
 	struct http_server *srv = calloc(1, sizeof *srv);
 	if (!srv) {
 		codec_format(err, errlen, "out of memory");
