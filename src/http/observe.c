@@ -4,6 +4,8 @@
  */
 #include "http/observe.h"
 
+#include "http/clock.h"
+
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <netinet/in.h>
@@ -16,7 +18,7 @@ void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
 	http_request_id_take(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
 			     o->request_id);
 	clock_gettime(CLOCK_REALTIME, &o->start_real);
-	clock_gettime(CLOCK_MONOTONIC, &o->start_mono);
+	o->start_ns = http_clock_ns();
 	o->method = method;
 	o->path = url;
 	o->route = NULL;
@@ -55,10 +57,7 @@ static void http_observe_client(struct MHD_Connection *conn, char *out, size_t s
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		      struct MHD_Connection *conn, uint64_t bytes_in)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	int64_t ns = (int64_t)(now.tv_sec - o->start_mono.tv_sec) * 1000000000 +
-		     (now.tv_nsec - o->start_mono.tv_nsec);
+	long long ns = http_clock_ns() - o->start_ns;
 	uint64_t duration = ns > 0 ? (uint64_t)ns : 0;
 
 	if (ob->metrics) {

@@ -28,7 +28,7 @@ struct http_observer {
 struct http_observed {
 	char request_id[HTTP_REQUEST_ID_MAX + 1]; /* taken or generated at the start */
 	struct timespec start_real;		  /* CLOCK_REALTIME at the start */
-	struct timespec start_mono;		  /* CLOCK_MONOTONIC at the start */
+	long long start_ns;			  /* http_clock_ns() at the start */
 	const char *method;			  /* libmicrohttpd's, valid until completion */
 	const char *path;			  /* libmicrohttpd's, valid until completion */
 	const char *route;			  /* route name of the answer; NULL: none */

@@ -3,11 +3,13 @@
  * --help, --version) and, for serve, owns the process: configuration,
  * signals and the shutdown sequence around the HTTP server.
  *
- * SIGTERM and SIGINT are blocked before any server thread starts and
- * received with sigwait() in the main thread only. The first one starts
- * the drain (see http/server.h); the main thread then waits, up to the
- * drain timeout, for the requests in flight, and a second signal cuts the
- * wait short. Either way the process stops the server and exits 0.
+ * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
+ * and received with sigwait() in the main thread only. SIGHUP runs
+ * reload_run() and the service goes on. The first SIGTERM or SIGINT
+ * starts the drain (see http/server.h); the main thread then waits, up to
+ * the drain timeout, for the requests in flight, and a second one ends the
+ * wait at once (connections still open are cut). Either way the process
+ * stops the server and exits 0.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
@@ -28,6 +30,7 @@
 #include "http/server.h"
 #include "main/config.h"
 #include "main/healthcheck.h"
+#include "main/reload.h"
 #include "main/solve.h"
 
 /* How often the drain checks for requests in flight, in milliseconds. */
@@ -100,9 +103,10 @@ static long long main_now_ms(void)
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
  */
-static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset_t *signals,
+static void main_drain(struct http_server *srv, const struct config *cfg, const sigset_t *signals,
 		       struct http_accesslog *log)
 {
+	unsigned timeout_s = cfg->drain_timeout;
 	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
 	unsigned idle = 0;
 
@@ -123,7 +127,9 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset
 			left = MAIN_DRAIN_POLL_MS;
 		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
 		int sig = sigtimedwait(signals, NULL, &wait);
-		if (sig > 0) {
+		if (sig == SIGHUP) {
+			reload_run(cfg);
+		} else if (sig > 0) {
 			main_say(log, "drain", 2, "dropjudge: second signal (%s); stopping now",
 				 strsignal(sig));
 			return;
@@ -177,6 +183,7 @@ static int main_serve(int argc, char *const argv[])
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
 		fprintf(stderr, "dropjudge: cannot block signals\n");
 		return 1;
@@ -197,6 +204,9 @@ static int main_serve(int argc, char *const argv[])
 	    .threads = cfg.threads,
 	    .timeout = cfg.timeout,
 	    .max_connections = cfg.max_connections,
+	    .max_per_ip = cfg.max_per_ip,
+	    .header_timeout = cfg.header_timeout,
+	    .body_timeout = cfg.body_timeout,
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch},
@@ -214,12 +224,17 @@ static int main_serve(int argc, char *const argv[])
 	main_say(log, "start", 1, "dropjudge " DROPJUDGE_VERSION " listening on http://%s%s%s:%u",
 		 lb, cfg.host, rb, http_server_port(srv));
 
-	while (sigwait(&signals, &sig) != 0)
-		;
+	for (;;) {
+		if (sigwait(&signals, &sig) != 0)
+			continue;
+		if (sig != SIGHUP)
+			break;
+		reload_run(&cfg);
+	}
 	main_say(log, "drain", 2, "dropjudge: %s; draining (up to %u s)", strsignal(sig),
 		 cfg.drain_timeout);
 	http_server_begin_drain(srv);
-	main_drain(srv, cfg.drain_timeout, &signals, log);
+	main_drain(srv, &cfg, &signals, log);
 	http_server_stop(srv);
 	main_say(log, "stop", 2, "dropjudge: stopped");
 	status = 0;
