@@ -33,6 +33,7 @@ free_port() {
 ports=()
 for i in 1 2 3; do
 	"$build/dropjudge" serve --host 127.0.0.1 --port 0 --threads 2 --log-format off \
+		--max-connections-per-ip 0 \
 		>"$work/replica$i.out" 2>"$work/replica$i.err" &
 	pids+=($!)
 	for _ in $(seq 100); do
