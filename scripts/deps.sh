@@ -29,6 +29,7 @@ if [ "$what" = test ]; then
 	need_cmd curl curl
 	need_cmd node nodejs
 	need_cmd npm npm
+	need_cmd promtool prometheus # checks GET /metrics
 fi
 
 if [ "$what" = container ]; then

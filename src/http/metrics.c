@@ -195,10 +195,13 @@ void http_metrics_cases(struct http_metrics *m, const char *problem, const char 
 	mt_add(i >= 0 ? &m->cases[i] : &m->overflow, i >= 0 ? n : 1);
 }
 
-void http_metrics_verdict(struct http_metrics *m, const char *problem, const char *verdict)
+void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
+			   uint64_t n)
 {
+	if (n == 0)
+		return;
 	long i = mt_slot(m->verdict_keys, MT_PAIR_SLOTS, problem, verdict, 0);
-	mt_add(i >= 0 ? &m->verdicts[i] : &m->overflow, 1);
+	mt_add(i >= 0 ? &m->verdicts[i] : &m->overflow, i >= 0 ? n : 1);
 }
 
 /* --- rendering ----------------------------------------------------------- */

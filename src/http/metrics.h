@@ -66,8 +66,9 @@ void http_metrics_connection(struct http_metrics *m, int delta);
 void http_metrics_cases(struct http_metrics *m, const char *problem, const char *outcome,
 			uint64_t n);
 
-/* One judge verdict ("accepted", ...) for `problem`. */
-void http_metrics_verdict(struct http_metrics *m, const char *problem, const char *verdict);
+/* `n` judge verdicts `verdict` ("accepted", ...) for `problem`. */
+void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
+			   uint64_t n);
 
 /*
  * The exposition text of every series, with `log_dropped` as the access

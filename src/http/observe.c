@@ -4,6 +4,7 @@
  */
 #include "http/observe.h"
 
+#include "dropjudge/judge.h"
 #include "http/clock.h"
 
 #include <arpa/inet.h>
@@ -24,8 +25,24 @@ void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
 	o->route = NULL;
 	o->status = 0;
 	o->bytes_out = 0;
+	memset(&o->tally, 0, sizeof o->tally);
 	if (ob->metrics)
 		http_metrics_request_started(ob->metrics);
+}
+
+/* route_request.metrics: the exposition text, with the log's drop count. */
+static char *http_observe_metrics_text(void *ctx, size_t *len)
+{
+	const struct http_observer *ob = ctx;
+	return http_metrics_render(ob->metrics, http_accesslog_dropped(ob->log), len);
+}
+
+void http_observe_request(const struct http_observer *ob, struct http_observed *o,
+			  struct route_request *req)
+{
+	req->metrics = ob->metrics ? http_observe_metrics_text : NULL;
+	req->metrics_ctx = (void *)ob;
+	req->tally = &o->tally;
 }
 
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
@@ -33,7 +50,8 @@ void http_observe_answer(struct http_observed *o, unsigned status, const char *r
 {
 	o->status = status;
 	o->route = route;
-	o->bytes_out = body_len;
+	/* libmicrohttpd sends no body for HEAD. */
+	o->bytes_out = o->method && strcmp(o->method, "HEAD") == 0 ? 0 : body_len;
 }
 
 /* The client's address as text, "-" when unknown. */
@@ -64,6 +82,15 @@ void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		const struct http_metrics_request r = {o->route, o->method,    o->status,
 						       bytes_in, o->bytes_out, duration};
 		http_metrics_request_done(ob->metrics, &r);
+		const struct route_tally *t = &o->tally;
+		if (t->problem) {
+			http_metrics_cases(ob->metrics, t->problem, "solved", t->solved);
+			http_metrics_cases(ob->metrics, t->problem, "rejected", t->rejected);
+			for (unsigned v = 0; v < ROUTE_VERDICTS; v++)
+				http_metrics_verdicts(ob->metrics, t->problem,
+						      judge_verdict_name((enum judge_verdict)v),
+						      t->verdicts[v]);
+		}
 	}
 	if (ob->log && http_accesslog_format(ob->log) != HTTP_LOG_OFF) {
 		char client[INET6_ADDRSTRLEN];

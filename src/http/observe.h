@@ -17,6 +17,7 @@
 #include "http/accesslog.h"
 #include "http/metrics.h"
 #include "http/request_id.h"
+#include "route/route.h"
 
 /* Where observations go; either may be NULL. Not owned. */
 struct http_observer {
@@ -34,11 +35,17 @@ struct http_observed {
 	const char *route;			  /* route name of the answer; NULL: none */
 	unsigned status;			  /* status queued; 0 while none */
 	uint64_t bytes_out;			  /* body bytes of the answer */
+	struct route_tally tally;		  /* cases and verdicts the handlers counted */
 };
 
 /* The request's headers are in: takes or makes its id, starts its clock. */
 void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
 			struct MHD_Connection *conn, const char *url, const char *method);
+
+/* Its route request is being made: hands it the metrics (GET /metrics)
+ * and the tally of cases and verdicts. */
+void http_observe_request(const struct http_observer *ob, struct http_observed *o,
+			  struct route_request *req);
 
 /* Its answer was queued with `status`, from route `route`, `body_len` bytes. */
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,

@@ -185,7 +185,7 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	}
 	if (!r)
 		goto out_resp;
-	http_observe_answer(&rq->seen, resp->status, NULL, resp->body_len);
+	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
 	if (MHD_add_response_header(r, "X-Request-Id", rq->seen.request_id) != MHD_YES)
 		goto out_response;
 	if (resp->content_type &&
@@ -368,6 +368,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	if (rq->out_of_memory)
 		return http_send_error(srv, conn, rq, CODEC_E_INTERNAL);
 	http_route_request(srv, conn, url, method, req);
+	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);

@@ -101,6 +101,8 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 void route_generate(const struct route_problem *p, const struct route_request *req,
 		    struct route_response *resp);
 void route_livez(const struct route_request *req, struct route_response *resp);
+/* GET /metrics: the exposition text from req->metrics. */
+void route_metrics(const struct route_request *req, struct route_response *resp);
 void route_readyz(const struct route_request *req, struct route_response *resp);
 void route_info(const struct route_request *req, struct route_response *resp);
 void route_openapi(const struct route_request *req, struct route_response *resp);

@@ -14,6 +14,10 @@
 #include "codec/error.h"
 
 #define ROUTE_MAX_PARAMS 16
+/* Judge verdicts counted by a route_tally: enum judge_verdict's values. */
+#define ROUTE_VERDICTS 3
+/* route_response.route_name when no route matched. */
+#define ROUTE_NAME_UNKNOWN "unknown"
 
 /* Limits in force, from the configuration. */
 struct route_limits {
@@ -25,6 +29,14 @@ struct route_limits {
 struct route_param {
 	const char *key;   /* NUL-terminated, not owned */
 	const char *value; /* NUL-terminated, not owned; "" for a bare key */
+};
+
+/* What the handlers counted in one request, for the metrics. */
+struct route_tally {
+	const char *problem;			/* route_problem id (static); NULL: none */
+	unsigned long solved;			/* cases answered */
+	unsigned long rejected;			/* cases refused for their input */
+	unsigned long verdicts[ROUTE_VERDICTS]; /* judge verdicts, by enum judge_verdict */
 };
 
 /* A request. Nothing in it is owned by the router. */
@@ -39,6 +51,11 @@ struct route_request {
 	struct route_param params[ROUTE_MAX_PARAMS];
 	const struct route_limits *limits;
 	bool draining; /* shutdown has begun */
+	/* GET /metrics: renders the exposition text, malloc'ed, its length in
+	 * *len; NULL when out of memory. NULL: no metrics (404). */
+	char *(*metrics)(void *ctx, size_t *len);
+	void *metrics_ctx;	   /* handed to metrics */
+	struct route_tally *tally; /* counted into by the handlers; NULL: not counted */
 };
 
 #define ROUTE_MAX_HEADERS 4
@@ -54,6 +71,8 @@ struct route_response {
 	const char *content_type; /* static string */
 	char *body;		  /* malloc'ed, owned; NULL for an empty body */
 	size_t body_len;
+	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
+				   none: a static string for logs and metrics */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };

@@ -9,8 +9,9 @@
 
 struct route_entry {
 	const char *path;
-	bool post;  /* POST with a body; otherwise GET (and HEAD) */
-	bool judge; /* takes application/json only */
+	const char *name; /* for logs and metrics */
+	bool post;	  /* POST with a body; otherwise GET (and HEAD) */
+	bool judge;	  /* takes application/json only */
 	void (*handle)(const struct route_request *req, struct route_response *resp);
 	void (*handle_problem)(const struct route_problem *p, const struct route_request *req,
 			       struct route_response *resp);
@@ -19,21 +20,22 @@ struct route_entry {
 
 /* The four resources of a problem. */
 /* clang-format off */
-#define PROBLEM_ROUTES(prefix, p)                                         \
-	{prefix, true, false, NULL, route_solve, p},                      \
-	{prefix "/judge", true, true, NULL, route_judge, p},              \
-	{prefix "/validate", true, false, NULL, route_validate, p},       \
-	{prefix "/generate", false, false, NULL, route_generate, p}
+#define PROBLEM_ROUTES(prefix, id, p)                                         \
+	{prefix, id "_solve", true, false, NULL, route_solve, p},                 \
+	{prefix "/judge", id "_judge", true, true, NULL, route_judge, p},         \
+	{prefix "/validate", id "_validate", true, false, NULL, route_validate, p}, \
+	{prefix "/generate", id "_generate", false, false, NULL, route_generate, p}
 /* clang-format on */
 
 static const struct route_entry route_table[] = {
-    {"/livez", false, false, route_livez, NULL, NULL},
-    {"/healthz", false, false, route_livez, NULL, NULL},
-    {"/readyz", false, false, route_readyz, NULL, NULL},
-    {"/v1", false, false, route_info, NULL, NULL},
-    {"/openapi.yaml", false, false, route_openapi, NULL, NULL},
-    PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
-    PROBLEM_ROUTES("/v1/puyo", &route_puyo),
+    {"/livez", "livez", false, false, route_livez, NULL, NULL},
+    {"/healthz", "healthz", false, false, route_livez, NULL, NULL},
+    {"/readyz", "readyz", false, false, route_readyz, NULL, NULL},
+    {"/metrics", "metrics", false, false, route_metrics, NULL, NULL},
+    {"/v1", "v1", false, false, route_info, NULL, NULL},
+    {"/openapi.yaml", "openapi", false, false, route_openapi, NULL, NULL},
+    PROBLEM_ROUTES("/v1/monomino-domino", "monomino_domino", &route_md),
+    PROBLEM_ROUTES("/v1/puyo", "puyo", &route_puyo),
 };
 
 static const struct route_entry *route_find(const char *path)
@@ -115,7 +117,9 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	const struct route_entry *e;
-	if (route_check(req, &e, &err) != CODEC_OK) {
+	enum codec_status st = route_check(req, &e, &err);
+	resp->route_name = e ? e->name : ROUTE_NAME_UNKNOWN;
+	if (st != CODEC_OK) {
 		route_respond_error(resp, &err);
 		if (err.status == CODEC_E_METHOD)
 			route_add_header(resp, "Allow", allow_value(e));

@@ -64,9 +64,10 @@ static void metrics_should_count_a_known_mix_exactly(void **state)
 	http_metrics_cases(m, "puyo", "solved", 2);
 	http_metrics_cases(m, "puyo", "rejected", 1);
 	http_metrics_cases(m, "puyo", "rejected", 0);
-	http_metrics_verdict(m, "monomino-domino", "accepted");
-	http_metrics_verdict(m, "monomino-domino", "wrong_answer");
-	http_metrics_verdict(m, "monomino-domino", "wrong_answer");
+	http_metrics_verdicts(m, "monomino-domino", "accepted", 1);
+	http_metrics_verdicts(m, "monomino-domino", "wrong_answer", 1);
+	http_metrics_verdicts(m, "monomino-domino", "wrong_answer", 1);
+	http_metrics_verdicts(m, "monomino-domino", "presentation_error", 0);
 
 	char *t = render(m, 4);
 	assert_int_equal(
