@@ -2,12 +2,16 @@
  * The per-request observation of observe.h: request id, clock, metrics
  * and access log line.
  */
+#define _GNU_SOURCE /* memmem */
+
 #include "http/observe.h"
 
 #include "dropjudge/judge.h"
+#include "codec/problem.h"
 #include "http/clock.h"
 
 #include <arpa/inet.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <netinet/in.h>
 #include <string.h>
@@ -43,6 +47,32 @@ void http_observe_request(const struct http_observer *ob, struct http_observed *
 	req->metrics = ob->metrics ? http_observe_metrics_text : NULL;
 	req->metrics_ctx = (void *)ob;
 	req->tally = &o->tally;
+}
+
+void http_observe_stamp(const struct http_observed *o, struct route_response *resp)
+{
+	static const char key[] = ",\"request_id\":\"";
+	if (!resp->content_type || strcmp(resp->content_type, PROBLEM_MEDIA_TYPE) != 0 ||
+	    !resp->body)
+		return;
+	size_t end = resp->body_len;
+	while (end > 0 && (resp->body[end - 1] == '\n' || resp->body[end - 1] == ' '))
+		end--;
+	if (end < 2 || resp->body[end - 1] != '}' ||
+	    memmem(resp->body, resp->body_len, key + 1, sizeof key - 2))
+		return;
+	/* The id is [A-Za-z0-9._:-] only: nothing to escape. */
+	size_t idlen = strlen(o->request_id);
+	size_t add = sizeof key - 1 + idlen + 1;
+	char *body = realloc(resp->body, resp->body_len + add);
+	if (!body)
+		return;
+	memmove(body + end - 1 + add, body + end - 1, resp->body_len - (end - 1));
+	memcpy(body + end - 1, key, sizeof key - 1);
+	memcpy(body + end - 1 + sizeof key - 1, o->request_id, idlen);
+	body[end - 1 + add - 1] = '"';
+	resp->body = body;
+	resp->body_len += add;
 }
 
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,

@@ -47,6 +47,13 @@ void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
 void http_observe_request(const struct http_observer *ob, struct http_observed *o,
 			  struct route_request *req);
 
+/*
+ * Adds "request_id" to a problem+json answer's body (the last member), so
+ * that every problem a client gets names the request. Leaves the body as it
+ * is when it is not problem+json, already has one, or memory runs out.
+ */
+void http_observe_stamp(const struct http_observed *o, struct route_response *resp);
+
 /* Its answer was queued with `status`, from route `route`, `body_len` bytes. */
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
 			 size_t body_len);

@@ -175,6 +175,7 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
 
+	http_observe_stamp(&rq->seen, resp);
 	if (resp->body && resp->body_len > 0) {
 		r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body,
 								       free);

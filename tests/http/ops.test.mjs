@@ -119,7 +119,7 @@ test('metrics: promtool finds nothing to say, and a known mix moves every counte
 	assert.equal(check.out.trim(), '', `promtool said: ${check.out}`);
 });
 
-test('X-Request-Id: a sane one is echoed, anything else is replaced by 128 random bits, on every answer', async () => {
+test('X-Request-Id: a sane one is echoed, anything else is replaced by 128 random bits, on every answer and in every problem body', async () => {
 	const server = await startServer({ env: { LOG_FORMAT: 'json' } });
 	const max = 'a'.repeat(128);
 	const cases = [
@@ -129,10 +129,16 @@ test('X-Request-Id: a sane one is echoed, anything else is replaced by 128 rando
 		[{ path: '/v1/puyo', body: '{', headers: { 'X-Request-Id': 'bad-json' } }, 'bad-json'],
 		[{ path: '/v1/puyo', body: 'x'.repeat(1100000), headers: { 'X-Request-Id': 'too-large' } }, 'too-large'],
 	];
+	let problems = 0;
 	for (const [req, want] of cases) {
 		const res = await request(server, req);
 		assert.equal(res.headers['x-request-id'], want, `${req.path}`);
+		if (res.mediaType === 'application/problem+json') {
+			assert.equal(JSON.parse(res.body).request_id, want, `${req.path}: problem body`);
+			problems++;
+		}
 	}
+	assert.equal(problems, 3, '404, 400 and 413 are problems');
 	const generated = new Set();
 	for (const bad of [undefined, 'has space', 'a'.repeat(129), 'semi;colon', 'quote"']) {
 		const res = await request(server, { path: '/readyz', headers: bad === undefined ? {} : { 'X-Request-Id': bad } });
