@@ -114,9 +114,15 @@ check "wrong method" 405 '"status":405' "$base/v1/puyo"
 check "wrong media type" 415 '"status":415' -H 'Content-Type: application/xml' --data-binary '<x/>' "$base/v1/puyo"
 head -c 1200000 /dev/zero | tr '\0' ' ' >"$work/big.json"
 check "body over --max-body" 413 '"status":413' -H 'Content-Type: application/json' --data-binary "@$work/big.json" "$base/v1/monomino-domino"
-if curl -fsS "$base/metrics" -o "$work/metrics" 2>/dev/null; then
-	if grep -q '^dropjudge_build_info{' "$work/metrics"; then ok "GET /metrics: 200"; else fail "GET /metrics has no dropjudge_build_info"; fi
+check "GET /metrics" 200 '^dropjudge_build_info\{version="' "$base/metrics"
+if command -v promtool >/dev/null; then
+	if out=$(curl -fsS "$base/metrics" | promtool check metrics 2>&1) && [ -z "$out" ]; then
+		ok "promtool check metrics: clean"
+	else
+		fail "promtool check metrics: $out"
+	fi
 fi
+check "X-Request-Id echoed in a problem" 404 '"request_id":"ct-1"' -H 'X-Request-Id: ct-1' "$base/nowhere"
 # Every data-driven case: the expected Baekjoon answer, or the expected status.
 cases_ok=0
 for c in tests/cases/*/*/; do
