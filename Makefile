@@ -6,6 +6,7 @@
 #   make bench      micro-benchmarks of the cores and codecs
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
 #   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
+#   make test-hardening attack tests: slow clients, framing, memory, head-of-line, signals
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
@@ -51,7 +52,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-sanitize test-hardening unit http lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -109,6 +110,15 @@ test-sanitize: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-sanitize SANITIZER=address,undefined all units
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
+
+# Attacks on loopback (tests/hardening): 2,060 slow connections from
+# 127.0.0.2 against the Puyo example, raw framing cases, peak and
+# after-load RSS from /proc, four clients looping the heaviest request
+# against /livez, signals. About three minutes; HARDENING_SECONDS (30)
+# sets the length of the two load runs.
+test-hardening: deps-test
+	@$(MAKE) --no-print-directory all
+	@scripts/run-tests.sh $(BUILD) hardening
 
 units: $(UNIT_BIN)
 unit: units

@@ -62,7 +62,7 @@
  * thread's heap.
  */
 #define HTTP_MMAP_THRESHOLD (256 * 1024)
-#define HTTP_TRIM_THRESHOLD (1024 * 1024)
+#define HTTP_TRIM_THRESHOLD (128 * 1024)
 
 struct http_server {
 	struct MHD_Daemon *daemon;    /* running daemon */

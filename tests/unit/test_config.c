@@ -56,6 +56,9 @@ enum field {
 	F_TIMEOUT,
 	F_MAX_CONNECTIONS,
 	F_DRAIN_TIMEOUT,
+	F_MAX_PER_IP,
+	F_HEADER_TIMEOUT,
+	F_BODY_TIMEOUT,
 };
 
 static unsigned long long field_value(const struct config *cfg, enum field f)
@@ -77,6 +80,12 @@ static unsigned long long field_value(const struct config *cfg, enum field f)
 		return cfg->max_connections;
 	case F_DRAIN_TIMEOUT:
 		return cfg->drain_timeout;
+	case F_MAX_PER_IP:
+		return cfg->max_per_ip;
+	case F_HEADER_TIMEOUT:
+		return cfg->header_timeout;
+	case F_BODY_TIMEOUT:
+		return cfg->body_timeout;
 	}
 	return 0;
 }
@@ -97,6 +106,9 @@ static const struct numeric {
     {F_TIMEOUT, "--timeout", "TIMEOUT", 1, 86400},
     {F_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", 1, 1000000},
     {F_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", 0, 3600},
+    {F_MAX_PER_IP, "--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", 0, 1000000},
+    {F_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", 1, 3600},
+    {F_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", 1, 86400},
 };
 #define NUMERICS (sizeof numerics / sizeof numerics[0])
 
@@ -116,6 +128,9 @@ static void config_should_start_from_the_documented_defaults(void **state)
 	assert_int_equal(cfg.timeout, 10);
 	assert_int_equal(cfg.max_connections, 1024);
 	assert_int_equal(cfg.drain_timeout, 8);
+	assert_int_equal(cfg.max_per_ip, 32);
+	assert_int_equal(cfg.header_timeout, 10);
+	assert_int_equal(cfg.body_timeout, 60);
 }
 
 static void config_should_take_every_flag_in_both_spellings(void **state)
