@@ -11,10 +11,16 @@
 #
 # Layers, each compiled with only the include paths it may use:
 #   src/core   -Iinclude                  (pure simulators, checker, generators)
+#   src/mem    -Isrc                      (the allocation seam: dj_malloc and kin)
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
 #   src/route  + jansson                  (routing table, handlers: request -> response)
-#   src/http   + libmicrohttpd            (sockets, lifecycle, limits)
+#   src/http   + libmicrohttpd, GnuTLS    (sockets, lifecycle, limits, tokens, TLS)
 #   src/main   everything                 (flags, environment, signals, subcommands)
+#
+# The build is hardened (HARDEN=1, the default): stack protector, fortified
+# libc calls, a position-independent executable with read-only relocations
+# bound at start, and control-flow protection where the compiler has it;
+# `make hardening-check` verifies build/dropjudge. HARDEN=0 turns it off.
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -31,19 +37,30 @@ ifneq ($(SANITIZER),)
 ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
+HARDEN ?= 1
+ifeq ($(HARDEN),1)
+cc_has = $(shell $(CC) $(1) -Werror -E -x c /dev/null >/dev/null 2>&1 && echo $(1))
+ALL_CFLAGS += -fstack-protector-strong -fPIE $(call cc_has,-fcf-protection)
+# _FORTIFY_SOURCE needs the optimiser, and is left to ASan in sanitizer builds.
+ifeq ($(SANITIZER)$(filter -O0,$(OPT)),)
+ALL_CFLAGS += -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
+endif
+LDFLAGS += -pie -Wl,-z,relro,-z,now
+endif
 
 have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson 2>/dev/null && echo yes)
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
-MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
-LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson 2>/dev/null) -lpthread
+MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd gnutls 2>/dev/null)
+LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson 2>/dev/null) -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 CORE_SRC := $(wildcard src/core/*.c)
+MEM_SRC := $(wildcard src/mem/*.c)
 CODEC_SRC := $(wildcard src/codec/*.c)
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
-LIB_SRC := $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -57,6 +74,9 @@ all: $(BUILD)/dropjudge
 $(BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -c $< -o $@
+$(BUILD)/src/mem/%.o: src/mem/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
 $(BUILD)/src/codec/%.o: src/codec/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
@@ -129,7 +149,7 @@ bench-http: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server
 	@scripts/bench-http.sh $(BUILD)
 
-FORMAT_FILES = $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
+FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
 	src/*/*.h tests/unit/*.c tests/unit/*.h tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
@@ -155,7 +175,7 @@ FUZZ_TIMEOUT ?= 2
 FUZZ_TARGETS ?= fuzz_md_text fuzz_md_json fuzz_puyo_text fuzz_puyo_json fuzz_route
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
-FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
 	$(FUZZ_BUILD)/src/route/openapi_blob.o
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
@@ -170,6 +190,9 @@ fuzz: deps
 $(FUZZ_BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -c $< -o $@
+$(FUZZ_BUILD)/src/mem/%.o: src/mem/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
 $(FUZZ_BUILD)/src/codec/%.o: src/codec/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@

@@ -19,8 +19,9 @@ need_cmd pkg-config pkg-config
 if command -v pkg-config >/dev/null 2>&1; then
 	need_pkg libmicrohttpd libmicrohttpd-dev
 	need_pkg jansson libjansson-dev
+	need_pkg gnutls libgnutls28-dev
 else
-	missing+=(libmicrohttpd-dev libjansson-dev)
+	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev)
 fi
 if [ "$what" = test ]; then
 	if command -v pkg-config >/dev/null 2>&1; then need_pkg cmocka libcmocka-dev; else missing+=(libcmocka-dev); fi

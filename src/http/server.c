@@ -27,6 +27,8 @@
 #include <microhttpd.h>
 
 #include "codec/error.h"
+#include "http/auth.h"
+#include "http/tls.h"
 
 /* First allocation for a body; it doubles from there as bytes arrive. */
 #define HTTP_BODY_START 16384
@@ -44,6 +46,7 @@ struct http_server {
 	MHD_socket quiesced_fd;	    /* listen socket handed back by quiesce, or invalid */
 	unsigned port;		    /* port bound */
 	struct route_limits limits; /* read-only once started */
+	struct http_auth *auth;	    /* bearer tokens or NULL; borrowed */
 	atomic_bool draining;	    /* shutdown has begun */
 	atomic_uint in_flight;	    /* requests between their headers and completion */
 };
@@ -112,6 +115,7 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
+	req->auth = http_auth_request(srv->auth, conn);
 }
 
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first
@@ -340,6 +344,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct sockaddr_in in4;
 	struct sockaddr_in6 in6;
 	const struct sockaddr *addr;
+	struct MHD_OptionItem tls_opts[HTTP_TLS_OPTIONS];
 	unsigned flags =
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
 
@@ -371,6 +376,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	}
 	srv->quiesced_fd = MHD_INVALID_SOCKET;
 	srv->limits = cfg->limits;
+	srv->auth = cfg->auth;
+	flags |= http_tls_options(cfg->tls, tls_opts);
 	atomic_init(&srv->draining, false);
 	atomic_init(&srv->in_flight, 0u);
 
@@ -380,7 +387,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    http_log, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE,
 	    (unsigned int)cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
-	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_END);
+	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_ARRAY, tls_opts,
+	    MHD_OPTION_END);
 	if (!srv->daemon) {
 		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
 			     cfg->host, cfg->port);
