@@ -40,7 +40,8 @@ endif
 HARDEN ?= 1
 ifeq ($(HARDEN),1)
 cc_has = $(shell $(CC) $(1) -Werror -E -x c /dev/null >/dev/null 2>&1 && echo $(1))
-ALL_CFLAGS += -fstack-protector-strong -fPIE $(call cc_has,-fcf-protection)
+ALL_CFLAGS += -fstack-protector-strong -fPIE $(call cc_has,-fstack-clash-protection) \
+	$(call cc_has,-fcf-protection)
 # _FORTIFY_SOURCE needs the optimiser, and is left to ASan in sanitizer builds.
 ifeq ($(SANITIZER)$(filter -O0,$(OPT)),)
 ALL_CFLAGS += -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
@@ -68,7 +69,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-sanitize test-valgrind hardening-check unit http lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -130,6 +131,24 @@ test-sanitize: deps-test
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
 
+# The HTTP suite against the server under valgrind memcheck: 0 errors and
+# 0 bytes definitely or indirectly lost in every server started.
+test-valgrind: deps-test
+	@scripts/deps.sh valgrind
+	@$(MAKE) --no-print-directory all
+	@scripts/test-valgrind.sh $(BUILD)
+
+# build/dropjudge carries every hardening flag (hardening-check, devscripts).
+# Debian 12's crt1.o and crti.o have no IBT/SHSTK property, so no program
+# linked with them can show one: the check of -fcf-protection is that its
+# endbr64 landing pads are in the code instead.
+hardening-check: all
+	@scripts/deps.sh hardening
+	hardening-check --nocfprotection $(BUILD)/dropjudge
+	@if $(CC) -fcf-protection -Werror -E -x c /dev/null >/dev/null 2>&1; then \
+		n=$$(objdump -d $(BUILD)/dropjudge | grep -c endbr64); \
+		echo " -fcf-protection: $$n endbr64 landing pads"; [ $$n -gt 0 ]; fi
+
 units: $(UNIT_BIN)
 unit: units
 	@scripts/run-tests.sh $(BUILD) unit
@@ -172,7 +191,15 @@ FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 30
 FUZZ_TIMEOUT ?= 2
-FUZZ_TARGETS ?= fuzz_md_text fuzz_md_json fuzz_puyo_text fuzz_puyo_json fuzz_route
+# Every tests/fuzz/fuzz_*.c is a target.
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+# CI (fuzz-ci): the seeds and regression inputs replayed, then every target
+# for FUZZ_CI_SECONDS (30), fewer when the targets together would pass
+# FUZZ_CI_BUDGET seconds (300).
+FUZZ_CI_SECONDS ?= 30
+FUZZ_CI_BUDGET ?= 300
+fuzz_ci_seconds = $(shell n=$(words $(FUZZ_TARGETS)); s=$$(( $(FUZZ_CI_BUDGET) / (n > 0 ? n : 1) )); \
+	echo $$(( s < $(FUZZ_CI_SECONDS) ? (s > 0 ? s : 1) : $(FUZZ_CI_SECONDS) )))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
@@ -181,11 +208,17 @@ FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
 
-.PHONY: fuzz
+.PHONY: fuzz fuzz-regressions fuzz-ci
 fuzz: deps
 	@scripts/deps.sh fuzz $(FUZZ_CC)
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+# Every seed and regression input once per target, no fuzzing: seconds.
+fuzz-regressions:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=0
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz-regressions
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(fuzz_ci_seconds)
 
 $(FUZZ_BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(@D)

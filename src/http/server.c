@@ -29,6 +29,7 @@
 #include "codec/error.h"
 #include "http/auth.h"
 #include "http/tls.h"
+#include "mem/alloc.h"
 
 /* First allocation for a body; it doubles from there as bytes arrive. */
 #define HTTP_BODY_START 16384
@@ -47,6 +48,7 @@ struct http_server {
 	unsigned port;		    /* port bound */
 	struct route_limits limits; /* read-only once started */
 	struct http_auth *auth;	    /* bearer tokens or NULL; borrowed */
+	struct MHD_Response *oom;   /* the 500 for out of memory, made at start */
 	atomic_bool draining;	    /* shutdown has begun */
 	atomic_uint in_flight;	    /* requests between their headers and completion */
 };
@@ -134,9 +136,34 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 }
 
 /*
+ * The preallocated 500 problem for out of memory: made once at start, so
+ * that it can still be sent when nothing more can be allocated.
+ */
+static struct MHD_Response *http_oom_response_new(void)
+{
+	size_t len;
+	const char *body = route_oom_body(&len);
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_PERSISTENT);
+	if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+					 "application/problem+json") != MHD_YES) {
+		MHD_destroy_response(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/* Answers the preallocated 500; MHD_NO (drop) only when even that fails. */
+static enum MHD_Result http_send_oom(struct http_server *srv, struct MHD_Connection *conn)
+{
+	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, srv->oom);
+}
+
+/*
  * Sends `resp` (whose body the MHD response takes over) with its content
  * type and extra headers, plus "Connection: close" once draining. Releases
- * *resp in every case. Returns MHD_NO only when out of memory.
+ * *resp in every case. When the response cannot be built for want of
+ * memory the preallocated 500 goes instead.
  */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
 				 struct route_response *resp)
@@ -144,16 +171,21 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
 
-	if (resp->body && resp->body_len > 0) {
+	if (resp->body && resp->body_len > 0 && resp->body_static) {
+		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
+						    MHD_RESPMEM_PERSISTENT);
+	} else if (resp->body && resp->body_len > 0) {
 		r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body,
-								       free);
+								       dj_free);
 		if (r)
 			resp->body = NULL; /* owned by r now */
 	} else {
 		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 	}
-	if (!r)
+	if (!r) {
+		ret = http_send_oom(srv, conn);
 		goto out_resp;
+	}
 	if (resp->content_type &&
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)
 		goto out_response;
@@ -166,8 +198,11 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES)
 		goto out_response;
 	ret = MHD_queue_response(conn, resp->status, r);
+	MHD_destroy_response(r);
+	goto out_resp;
 out_response:
 	MHD_destroy_response(r);
+	ret = http_send_oom(srv, conn);
 out_resp:
 	route_response_free(resp);
 	return ret;
@@ -215,7 +250,7 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 			cap = rq->limit;
 		if (cap - rq->len < size) /* more than announced: never from MHD */
 			cap = rq->len + size;
-		char *p = realloc(rq->body, cap);
+		char *p = dj_realloc(rq->body, cap);
 		if (!p) {
 			rq->out_of_memory = true;
 			goto out_free;
@@ -227,7 +262,7 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 	rq->len += size;
 	return true;
 out_free:
-	free(rq->body);
+	dj_free(rq->body);
 	rq->body = NULL;
 	rq->len = 0;
 	rq->cap = 0;
@@ -262,9 +297,9 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 				  const char *url, const char *method, void **con_cls)
 {
 	struct route_request req;
-	struct http_request *rq = calloc(1, sizeof *rq);
+	struct http_request *rq = dj_calloc(1, sizeof *rq);
 	if (!rq)
-		return MHD_NO;
+		return http_send_oom(srv, conn);
 	*con_cls = rq;
 	atomic_fetch_add(&srv->in_flight, 1u);
 
@@ -333,8 +368,8 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 
 	if (!rq)
 		return;
-	free(rq->body);
-	free(rq);
+	dj_free(rq->body);
+	dj_free(rq);
 	*con_cls = NULL;
 	atomic_fetch_sub(&srv->in_flight, 1u);
 }
@@ -369,12 +404,17 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		return NULL;
 	}
 
-	struct http_server *srv = calloc(1, sizeof *srv);
+	struct http_server *srv = dj_calloc(1, sizeof *srv);
 	if (!srv) {
 		codec_format(err, errlen, "out of memory");
 		return NULL;
 	}
 	srv->quiesced_fd = MHD_INVALID_SOCKET;
+	srv->oom = http_oom_response_new();
+	if (!srv->oom) {
+		codec_format(err, errlen, "out of memory");
+		goto out_srv;
+	}
 	srv->limits = cfg->limits;
 	srv->auth = cfg->auth;
 	flags |= http_tls_options(cfg->tls, tls_opts);
@@ -406,7 +446,9 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 out_daemon:
 	MHD_stop_daemon(srv->daemon);
 out_srv:
-	free(srv);
+	if (srv->oom)
+		MHD_destroy_response(srv->oom);
+	dj_free(srv);
 	return NULL;
 }
 
@@ -447,5 +489,6 @@ void http_server_stop(struct http_server *srv)
 	MHD_stop_daemon(srv->daemon);
 	if (srv->quiesced_fd != MHD_INVALID_SOCKET)
 		close(srv->quiesced_fd);
-	free(srv);
+	MHD_destroy_response(srv->oom);
+	dj_free(srv);
 }

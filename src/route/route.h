@@ -66,8 +66,10 @@ struct route_header {
 struct route_response {
 	unsigned status;	  /* HTTP status */
 	const char *content_type; /* static string */
-	char *body;		  /* malloc'ed, owned; NULL for an empty body */
+	char *body;		  /* dj_malloc'ed and owned, or static when body_static;
+				     NULL for an empty body */
 	size_t body_len;
+	bool body_static; /* body is the static out-of-memory problem: never freed */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };
@@ -81,6 +83,13 @@ void route_handle(const struct route_request *req, struct route_response *resp);
 
 /* Releases the body of a response; safe on a zeroed response. */
 void route_response_free(struct route_response *resp);
+
+/*
+ * The fixed problem+json body of the 500 answered when memory runs out,
+ * in static storage (*len bytes), so that it can be sent without
+ * allocating. Its status is 500 and its type ".../problems/internal".
+ */
+const char *route_oom_body(size_t *len);
 
 /*
  * Decides from the headers alone whether a request with a body can be
