@@ -3,14 +3,13 @@
  * --help, --version) and, for serve, owns the process: configuration,
  * signals and the shutdown sequence around the HTTP server.
  *
- * SIGTERM and SIGINT are blocked before any server thread starts and
- * received with sigwait() in the main thread only. The first one starts
- * the drain (see http/server.h); the main thread then waits, up to the
- * drain timeout, for the requests in flight, and a second signal cuts the
- * wait short. Either way the process stops the server and exits 0.
- * SIGHUP, received the same way, re-reads the token file and does not
- * stop the service: a file that cannot be read then leaves the tokens in
- * force and the reason is logged.
+ * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
+ * and received with sigwait() in the main thread only. SIGHUP runs
+ * reload_run() (the token file is read again) and the service goes on. The first SIGTERM or SIGINT
+ * starts the drain (see http/server.h); the main thread then waits, up to
+ * the drain timeout, for the requests in flight, and a second one ends the
+ * wait at once (connections still open are cut). Either way the process
+ * stops the server and exits 0.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
@@ -32,6 +31,7 @@
 #include "http/tls.h"
 #include "main/config.h"
 #include "main/healthcheck.h"
+#include "main/reload.h"
 #include "main/solve.h"
 #include "mem/alloc.h"
 
@@ -89,8 +89,10 @@ static long long main_now_ms(void)
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
  */
-static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset_t *signals)
+static void main_drain(struct http_server *srv, const struct config *cfg, struct http_auth *auth,
+		       const sigset_t *signals)
 {
+	unsigned timeout_s = cfg->drain_timeout;
 	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
 	unsigned idle = 0;
 
@@ -111,7 +113,9 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset
 			left = MAIN_DRAIN_POLL_MS;
 		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
 		int sig = sigtimedwait(signals, NULL, &wait);
-		if (sig > 0) {
+		if (sig == SIGHUP) {
+			reload_run(cfg, auth);
+		} else if (sig > 0) {
 			fprintf(stderr, "dropjudge: second signal (%s); stopping now\n",
 				strsignal(sig));
 			return;
@@ -138,23 +142,6 @@ static int main_config_exit(enum config_result result, const char *who, const ch
 		return 2;
 	}
 	return -1;
-}
-
-/* SIGHUP: re-reads the token file; the old tokens stay when it fails. */
-static void main_reload(struct http_auth *auth)
-{
-	char err[CONFIG_ERROR_MAX];
-	if (!auth) {
-		fprintf(stderr, "dropjudge: SIGHUP: no --auth-token-file, nothing to reload\n");
-		return;
-	}
-	if (http_auth_reload(auth, err, sizeof err) != 0) {
-		fprintf(stderr, "dropjudge: SIGHUP: %s; keeping the %zu tokens in force\n", err,
-			http_auth_count(auth));
-		return;
-	}
-	fprintf(stderr, "dropjudge: SIGHUP: token file reloaded, %zu tokens\n",
-		http_auth_count(auth));
 }
 
 /*
@@ -194,7 +181,6 @@ static int main_serve(int argc, char *const argv[])
 	struct config cfg;
 	char err[CONFIG_ERROR_MAX];
 	sigset_t signals;
-	sigset_t stops;
 	int sig = 0;
 	struct http_auth *auth = NULL;
 	struct http_tls tls;
@@ -217,10 +203,9 @@ static int main_serve(int argc, char *const argv[])
 		return status;
 
 	/* Before any thread exists, so that every thread inherits the mask. */
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGINT);
-	signals = stops;
+	sigemptyset(&signals);
+	sigaddset(&signals, SIGTERM);
+	sigaddset(&signals, SIGINT);
 	sigaddset(&signals, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
 		fprintf(stderr, "dropjudge: cannot block signals\n");
@@ -235,6 +220,9 @@ static int main_serve(int argc, char *const argv[])
 	    .threads = cfg.threads,
 	    .timeout = cfg.timeout,
 	    .max_connections = cfg.max_connections,
+	    .max_per_ip = cfg.max_per_ip,
+	    .header_timeout = cfg.header_timeout,
+	    .body_timeout = cfg.body_timeout,
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch},
@@ -254,16 +242,16 @@ static int main_serve(int argc, char *const argv[])
 	fflush(stdout);
 
 	for (;;) {
-		while (sigwait(&signals, &sig) != 0)
-			;
+		if (sigwait(&signals, &sig) != 0)
+			continue;
 		if (sig != SIGHUP)
 			break;
-		main_reload(auth);
+		reload_run(&cfg, auth);
 	}
 	fprintf(stderr, "dropjudge: %s; draining (up to %u s)\n", strsignal(sig),
 		cfg.drain_timeout);
 	http_server_begin_drain(srv);
-	main_drain(srv, cfg.drain_timeout, &stops);
+	main_drain(srv, &cfg, auth, &signals);
 	http_server_stop(srv);
 	fprintf(stderr, "dropjudge: stopped\n");
 	status = 0;

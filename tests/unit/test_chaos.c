@@ -269,6 +269,8 @@ static void every_http_allocation_failure_should_end_in_the_answer_or_a_500(void
 	    .threads = 2,
 	    .timeout = 10,
 	    .max_connections = 8,
+	    .header_timeout = 10,
+	    .body_timeout = 10,
 	    .limits = limits,
 	};
 	struct http_server *srv = http_server_start(&cfg, err, sizeof err);
