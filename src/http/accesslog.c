@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mem/alloc.h"
+
 #include "codec/error.h"
 
 /* Longest line; a longer path or user agent is cut (at a character). */
@@ -233,14 +235,14 @@ static bool al_append(struct http_accesslog *log, const char *s, size_t n, bool 
 
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer)
 {
-	struct http_accesslog *log = calloc(1, sizeof *log);
+	struct http_accesslog *log = dj_calloc(1, sizeof *log);
 	if (!log)
 		return NULL;
 	log->format = format;
 	log->fd = fd;
 	log->cap = buffer < AL_LINE_MAX ? AL_LINE_MAX : buffer;
-	log->fill = malloc(log->cap);
-	log->spare = malloc(log->cap);
+	log->fill = dj_malloc(log->cap);
+	log->spare = dj_malloc(log->cap);
 	if (!log->fill || !log->spare)
 		goto out_buffers;
 	atomic_init(&log->dropped, 0);
@@ -261,9 +263,9 @@ out_ready:
 out_mutex:
 	pthread_mutex_destroy(&log->mu);
 out_buffers:
-	free(log->fill);
-	free(log->spare);
-	free(log);
+	dj_free(log->fill);
+	dj_free(log->spare);
+	dj_free(log);
 	return NULL;
 }
 
@@ -330,7 +332,7 @@ void http_accesslog_free(struct http_accesslog *log)
 	pthread_cond_destroy(&log->room);
 	pthread_cond_destroy(&log->ready);
 	pthread_mutex_destroy(&log->mu);
-	free(log->fill);
-	free(log->spare);
-	free(log);
+	dj_free(log->fill);
+	dj_free(log->spare);
+	dj_free(log);
 }

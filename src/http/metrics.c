@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem/alloc.h"
+
 /* Slots of each table; powers of two. */
 #define MT_REQUEST_SLOTS 1024
 #define MT_ROUTE_SLOTS	 64
@@ -136,7 +138,7 @@ static uint64_t mt_get(atomic_uint_fast64_t *c)
 
 struct http_metrics *http_metrics_new(const char *version)
 {
-	struct http_metrics *m = calloc(1, sizeof *m);
+	struct http_metrics *m = dj_calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
 	snprintf(m->version, sizeof m->version, "%s", version ? version : "");
@@ -145,7 +147,7 @@ struct http_metrics *http_metrics_new(const char *version)
 
 void http_metrics_free(struct http_metrics *m)
 {
-	free(m);
+	dj_free(m);
 }
 
 void http_metrics_request_started(struct http_metrics *m)
@@ -231,7 +233,7 @@ static void __attribute__((format(printf, 2, 3))) mt_printf(struct mt_text *t, c
 		}
 		size_t cap =
 		    t->cap * 2 > t->len + (size_t)n + 1 ? t->cap * 2 : t->len + (size_t)n + 1;
-		char *p = realloc(t->s, cap);
+		char *p = dj_realloc(t->s, cap);
 		if (!p) {
 			t->failed = true;
 			return;
@@ -318,7 +320,7 @@ static void mt_histograms(struct mt_text *t, struct http_metrics *m)
 
 char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *len)
 {
-	struct mt_text t = {.s = malloc(16384), .len = 0, .cap = 16384, .failed = false};
+	struct mt_text t = {.s = dj_malloc(16384), .len = 0, .cap = 16384, .failed = false};
 	if (!t.s)
 		return NULL;
 	t.s[0] = '\0';
@@ -374,7 +376,7 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_printf(&t, "\"} 1\n");
 
 	if (t.failed) {
-		free(t.s);
+		dj_free(t.s);
 		return NULL;
 	}
 	*len = t.len;

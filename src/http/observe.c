@@ -9,6 +9,7 @@
 #include "dropjudge/judge.h"
 #include "codec/problem.h"
 #include "http/clock.h"
+#include "mem/alloc.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -53,7 +54,7 @@ void http_observe_stamp(const struct http_observed *o, struct route_response *re
 {
 	static const char key[] = ",\"request_id\":\"";
 	if (!resp->content_type || strcmp(resp->content_type, PROBLEM_MEDIA_TYPE) != 0 ||
-	    !resp->body)
+	    !resp->body || resp->body_static)
 		return;
 	size_t end = resp->body_len;
 	while (end > 0 && (resp->body[end - 1] == '\n' || resp->body[end - 1] == ' '))
@@ -64,7 +65,7 @@ void http_observe_stamp(const struct http_observed *o, struct route_response *re
 	/* The id is [A-Za-z0-9._:-] only: nothing to escape. */
 	size_t idlen = strlen(o->request_id);
 	size_t add = sizeof key - 1 + idlen + 1;
-	char *body = realloc(resp->body, resp->body_len + add);
+	char *body = dj_realloc(resp->body, resp->body_len + add);
 	if (!body)
 		return;
 	memmove(body + end - 1 + add, body + end - 1, resp->body_len - (end - 1));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dropjudge/version.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* openapi.yaml, assembled into the binary (openapi_blob.S). */
@@ -53,7 +54,7 @@ void route_metrics(const struct route_request *req, struct route_response *resp)
 	}
 	/* Prometheus' text exposition format 0.0.4. */
 	route_respond_text(resp, "text/plain; version=0.0.4; charset=utf-8", text, len);
-	free(text);
+	dj_free(text);
 }
 
 static json_t *problem_info(const struct route_problem *p)
