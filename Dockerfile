@@ -1,7 +1,12 @@
 # dropjudge: the HTTP judging service in a small image.
 #
 #   docker build -t dropjudge .
-#   docker run --rm -p 8080:8080 dropjudge
+#   docker run --rm --read-only --cap-drop=ALL --security-opt=no-new-privileges \
+#     -p 8080:8080 dropjudge
+#
+# The service writes no file and needs no capability: it runs as the
+# non-root user dropjudge with a read-only root filesystem (make
+# test-container checks both, and that it is healthy and stops cleanly).
 #
 # Build stage: Debian's compiler and -dev packages, then `make`.
 FROM debian:bookworm-slim AS build
