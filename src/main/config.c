@@ -27,6 +27,7 @@ enum config_key {
 	KEY_MAX_PER_IP,
 	KEY_HEADER_TIMEOUT,
 	KEY_BODY_TIMEOUT,
+	KEY_MAX_TRACE_STEPS,
 	KEY_COUNT
 };
 
@@ -76,6 +77,9 @@ static const struct config_option config_options[KEY_COUNT] = {
     {KEY_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", "SECONDS", 1, 86400,
      "A request's body must be complete within this many seconds\n"
      "of its headers; 1..86400. Default 60."},
+    {KEY_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", "N", 1, 100000000,
+     "Trace steps in all of one request (every case of a batch\n"
+     "counted), 1..100000000; more is 422. Default 100000."},
 };
 
 /*
@@ -173,6 +177,9 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_BODY_TIMEOUT:
 		cfg->body_timeout = (unsigned)v;
 		break;
+	case KEY_MAX_TRACE_STEPS:
+		cfg->max_trace_steps = (unsigned long)v;
+		break;
 	case KEY_HOST:
 	case KEY_COUNT:
 		break;
@@ -195,6 +202,7 @@ void config_defaults(struct config *cfg)
 	cfg->max_per_ip = CONFIG_DEFAULT_MAX_PER_IP;
 	cfg->header_timeout = CONFIG_DEFAULT_HEADER_TIMEOUT;
 	cfg->body_timeout = CONFIG_DEFAULT_BODY_TIMEOUT;
+	cfg->max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS;
 }
 
 /*

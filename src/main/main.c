@@ -181,7 +181,8 @@ static int main_serve(int argc, char *const argv[])
 	    .body_timeout = cfg.body_timeout,
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
-		       .max_batch = cfg.max_batch},
+		       .max_batch = cfg.max_batch,
+		       .max_trace_steps = cfg.max_trace_steps},
 	};
 	struct http_server *srv = http_server_start(&hc, err, sizeof err);
 	if (!srv) {
