@@ -11,6 +11,7 @@
 #
 # Layers, each compiled with only the include paths it may use:
 #   src/core   -Iinclude                  (pure simulators, checker, generators)
+#   src/render -Iinclude                  (pure SVG pictures of the core's structs)
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
 #   src/route  + jansson                  (routing table, handlers: request -> response)
 #   src/http   + libmicrohttpd            (sockets, lifecycle, limits)
@@ -39,14 +40,18 @@ LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson 2>/dev/null) -lpthrea
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 CORE_SRC := $(wildcard src/core/*.c)
+RENDER_SRC := $(wildcard src/render/*.c)
 CODEC_SRC := $(wildcard src/codec/*.c)
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
-LIB_SRC := $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+LIB_SRC := $(CORE_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# The pictures' and the Puyo links' unit tests live beside their fixtures.
+RENDER_TEST_SRC := $(wildcard tests/render/test_*.c)
+UNIT_BIN += $(RENDER_TEST_SRC:tests/render/%.c=$(BUILD)/tests/%)
 # bare_server is a server, not a micro-benchmark: bench-http builds and runs it.
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -55,6 +60,9 @@ BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -c $< -o $@
+$(BUILD)/src/render/%.o: src/render/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -c $< -o $@
 $(BUILD)/src/codec/%.o: src/codec/%.c
@@ -83,6 +91,10 @@ $(BUILD)/dropjudge: $(BUILD)/src/main/main.o $(BUILD)/libdropjudge.a
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc -Itests/unit $(JANSSON_CFLAGS) $(MHD_CFLAGS) \
+		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) $(CMOCKA_LIBS) -o $@
+$(BUILD)/tests/%: tests/render/%.c $(BUILD)/libdropjudge.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc -Itests/unit $(JANSSON_CFLAGS) \
 		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) $(CMOCKA_LIBS) -o $@
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
@@ -129,8 +141,8 @@ bench-http: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server
 	@scripts/bench-http.sh $(BUILD)
 
-FORMAT_FILES = $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
-	src/*/*.h tests/unit/*.c tests/unit/*.h tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
+FORMAT_FILES = $(CORE_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
+	src/*/*.h tests/unit/*.c tests/unit/*.h $(RENDER_TEST_SRC) tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
 # Checked in CI: the tree is formatted as .clang-format says.
@@ -155,7 +167,7 @@ FUZZ_TIMEOUT ?= 2
 FUZZ_TARGETS ?= fuzz_md_text fuzz_md_json fuzz_puyo_text fuzz_puyo_json fuzz_route
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
-FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
 	$(FUZZ_BUILD)/src/route/openapi_blob.o
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
@@ -168,6 +180,9 @@ fuzz: deps
 	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 $(FUZZ_BUILD)/src/core/%.o: src/core/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -c $< -o $@
+$(FUZZ_BUILD)/src/render/%.o: src/render/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -c $< -o $@
 $(FUZZ_BUILD)/src/codec/%.o: src/codec/%.c

@@ -27,6 +27,9 @@ if [ "$what" = test ]; then
 	need_cmd curl curl
 	need_cmd node nodejs
 	need_cmd npm npm
+	# The pictures' tests validate SVG with xmllint against the W3C SVG 1.1 DTD.
+	need_cmd xmllint libxml2-utils
+	[ -r /usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd ] || missing+=(w3c-sgml-lib)
 fi
 
 # Whether the fuzz compiler links a libFuzzer target with ASan and UBSan.
