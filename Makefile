@@ -46,7 +46,8 @@ ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
 LIB_SRC := $(CORE_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
+WWW_FILES := src/www/index.html src/www/viewer.css src/www/viewer.js
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/www/www_blob.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # The pictures' and the Puyo links' unit tests live beside their fixtures.
@@ -81,6 +82,11 @@ $(BUILD)/src/main/%.o: src/main/%.c
 $(BUILD)/src/route/openapi_blob.o: src/route/openapi_blob.S openapi.yaml
 	@mkdir -p $(@D)
 	$(CC) -c -DOPENAPI_PATH='"openapi.yaml"' $< -o $@
+
+# So is the viewer (src/www): its page, style sheet and script.
+$(BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
+	@mkdir -p $(@D)
+	$(CC) -c -Wa,-Isrc/www $< -o $@
 
 $(BUILD)/libdropjudge.a: $(LIB_OBJ)
 	rm -f $@
@@ -168,7 +174,7 @@ FUZZ_TARGETS ?= fuzz_md_text fuzz_md_json fuzz_puyo_text fuzz_puyo_json fuzz_rou
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
-	$(FUZZ_BUILD)/src/route/openapi_blob.o
+	$(FUZZ_BUILD)/src/route/openapi_blob.o $(FUZZ_BUILD)/src/www/www_blob.o
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
@@ -194,6 +200,9 @@ $(FUZZ_BUILD)/src/route/%.o: src/route/%.c
 $(FUZZ_BUILD)/src/route/openapi_blob.o: src/route/openapi_blob.S openapi.yaml
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -c -DOPENAPI_PATH='"openapi.yaml"' $< -o $@
+$(FUZZ_BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c -Wa,-Isrc/www $< -o $@
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iinclude -Isrc -Itests/fuzz $(JANSSON_CFLAGS) \

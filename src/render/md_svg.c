@@ -71,24 +71,49 @@ static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, un
 		   landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
 }
 
-/* A band over line `line` of a board: cleared (red) or pushed out (grey, dashed). */
+/*
+ * A band over line `line` of a board: cleared (red) or pushed out by the
+ * light area (grey, dashed). The fill goes under the tiles, the edge
+ * (`edge`) over them, so that the blocks keep their colours.
+ */
 static void line_band(struct svg_out *o, const struct layout *l, const struct board_style *st,
-		      unsigned ox, unsigned oy, unsigned line, bool cleared)
+		      unsigned ox, unsigned oy, unsigned line, bool cleared, bool edge)
 {
 	unsigned sx, sy;
 	screen_of(st, line, 0, &sx, &sy);
 	unsigned w = st->blue ? 1 : MD_CELLS, h = st->blue ? MD_CELLS : 1;
+	const char *color = cleared ? "#d62728" : "#333333";
+	if (!edge) {
+		svg_printf(o,
+			   "<rect class=\"%s\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+			   "fill=\"%s\" fill-opacity=\"%s\"/>\n",
+			   cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s, w * l->s,
+			   h * l->s, color, cleared ? "0.45" : "0.3");
+		return;
+	}
 	svg_printf(o,
-		   "<rect class=\"%s\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" "
-		   "fill-opacity=\"0.35\" stroke=\"%s\" stroke-width=\"%u\"%s/>\n",
-		   cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s, w * l->s,
-		   h * l->s, cleared ? "#d62728" : "#222222", cleared ? "#d62728" : "#222222",
+		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
+		   "stroke=\"%s\" stroke-width=\"%u\"%s/>\n",
+		   ox + sx * l->s + 1, oy + sy * l->s + 1, w * l->s - 2, h * l->s - 2, color,
 		   l->stroke, cleared ? "" : " stroke-dasharray=\"6 4\"");
 }
 
+/* The bands of the lines in `cleared` and `pushed`: fills, or edges. */
+static void draw_bands(struct svg_out *o, const struct layout *l, const struct board_style *st,
+		       unsigned ox, unsigned oy, uint8_t cleared, uint8_t pushed, bool edge)
+{
+	for (unsigned line = 0; line < MD_LINES; line++) {
+		if (cleared & (1u << line))
+			line_band(o, l, st, ox, oy, line, true, edge);
+		if (pushed & (1u << line))
+			line_band(o, l, st, ox, oy, line, false, edge);
+	}
+}
+
 /*
- * Draws a falling board at (ox, oy): cells, light area, tiles (a domino as
- * one piece), then the bands of the lines in `cleared` and `pushed`.
+ * Draws a falling board at (ox, oy): cells, light area, the bands of the
+ * lines in `cleared` and `pushed` under the tiles (a domino as one piece)
+ * and their edges over them.
  * `landing` is the placement to outline, 0 for none.
  */
 static void draw_board(struct svg_out *o, const struct layout *l, const struct board_style *st,
@@ -112,6 +137,7 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
 		   "stroke=\"%s\" stroke-width=\"2\"/>\n",
 		   ox, oy, bw * l->s, bh * l->s, st->edge);
+	draw_bands(o, l, st, ox, oy, cleared, pushed, false);
 	for (unsigned line = 0; line < MD_LINES; line++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
 			uint32_t id = board[line][c];
@@ -130,12 +156,7 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 				  id == landing);
 		}
 	}
-	for (unsigned line = 0; line < MD_LINES; line++) {
-		if (cleared & (1u << line))
-			line_band(o, l, st, ox, oy, line, true);
-		if (pushed & (1u << line))
-			line_band(o, l, st, ox, oy, line, false);
-	}
+	draw_bands(o, l, st, ox, oy, cleared, pushed, true);
 	svg_printf(o, "</g>\n");
 }
 

@@ -32,6 +32,11 @@ static const struct route_entry route_table[] = {
     {"/readyz", false, false, route_readyz, NULL, NULL},
     {"/v1", false, false, route_info, NULL, NULL},
     {"/openapi.yaml", false, false, route_openapi, NULL, NULL},
+    {"/", false, false, route_www, NULL, NULL},
+    {"/viewer.css", false, false, route_www, NULL, NULL},
+    {"/viewer.js", false, false, route_www, NULL, NULL},
+    {"/v1/monomino-domino/render.svg", false, false, route_md_render, NULL, NULL},
+    {"/v1/puyo/render.svg", false, false, route_puyo_render, NULL, NULL},
     PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
     PROBLEM_ROUTES("/v1/puyo", &route_puyo),
 };
