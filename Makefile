@@ -7,6 +7,7 @@
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
 #   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
+#   make docs-images  docs/images: the public examples drawn, the viewer's screenshots
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
 # Layers, each compiled with only the include paths it may use:
@@ -57,7 +58,7 @@ UNIT_BIN += $(RENDER_TEST_SRC:tests/render/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-sanitize unit http browser docs-images lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -135,6 +136,10 @@ http: all
 	@scripts/run-tests.sh $(BUILD) http
 lint-spec:
 	@scripts/run-tests.sh $(BUILD) lint
+browser: all
+	@scripts/run-tests.sh $(BUILD) browser
+docs-images: all
+	@scripts/docs-images.sh $(BUILD)
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done

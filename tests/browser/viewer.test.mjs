@@ -82,7 +82,7 @@ async function matchScreenshot(name, locator) {
 	const { PNG } = await import('pngjs');
 	const pixelmatch = (await import('pixelmatch')).default;
 	const shot = await locator.screenshot({ animations: 'disabled', caret: 'hide' });
-	if (DOCS) fs.writeFileSync(path.join(DOCS, `${name}.png`), shot);
+	if (DOCS) fs.writeFileSync(path.join(DOCS, `viewer-${name}.png`), shot);
 	const file = path.join(REF, `${name}.png`);
 	if (UPDATE || !fs.existsSync(file)) {
 		assert.ok(UPDATE, `no reference ${file}; run with UPDATE_SCREENSHOTS=1 and commit it`);
