@@ -6,12 +6,12 @@
  * (a field string or link, codec/puyo_links.h). Both take cell= (pixels a
  * cell), step=k (one step) or strip=true (every step, then the final state).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "codec/md_codec.h"
 #include "codec/puyo_codec.h"
 #include "codec/puyo_links.h"
+#include "mem/alloc.h"
 #include "render/render.h"
 #include "route/handlers.h"
 
@@ -64,9 +64,9 @@ static void respond_svg(struct route_response *resp, draw_fn draw, const void *c
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	int n = draw(ctx, opt, NULL, 0);
-	char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	char *buf = n >= 0 ? dj_malloc((size_t)n + 1) : NULL;
 	if (n < 0 || !buf || draw(ctx, opt, buf, (size_t)n + 1) != n) {
-		free(buf);
+		dj_free(buf);
 		if (n < 0) {
 			codec_error_set(&err, CODEC_E_INTERNAL, "the picture could not be drawn");
 			route_respond_error(resp, &err);
@@ -75,7 +75,7 @@ static void respond_svg(struct route_response *resp, draw_fn draw, const void *c
 		}
 		return;
 	}
-	free(resp->body);
+	dj_free(resp->body);
 	resp->status = 200;
 	resp->content_type = SVG_MEDIA_TYPE;
 	resp->body = buf;
@@ -107,7 +107,7 @@ static bool read_blocks(const char *v, unsigned long max, struct md_block **out,
 				     "%zu placements, more than the limit of %lu", count, max);
 		return false;
 	}
-	struct md_block *blocks = malloc((count ? count : 1) * sizeof *blocks);
+	struct md_block *blocks = dj_malloc((count ? count : 1) * sizeof *blocks);
 	if (!blocks) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return false;
@@ -141,7 +141,7 @@ static bool read_blocks(const char *v, unsigned long max, struct md_block **out,
 	*n = count;
 	return true;
 out_free:
-	free(blocks);
+	dj_free(blocks);
 	return false;
 }
 
@@ -167,10 +167,10 @@ void route_md_render(const struct route_request *req, struct route_response *res
 	if (!read_view(req, (unsigned long)c.n, &opt, &err))
 		goto out_error;
 	respond_svg(resp, draw_md, &c, &opt);
-	free(blocks);
+	dj_free(blocks);
 	return;
 out_error:
-	free(blocks);
+	dj_free(blocks);
 	route_respond_error(resp, &err);
 }
 
