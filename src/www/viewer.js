@@ -224,6 +224,18 @@ function clearErrors() {
 	drawGutter();
 }
 
+// ---- a bearer token, when the service runs with one ----------------------
+
+// Kept for the tab only, never in the address.
+function authHeaders() {
+	const token = sessionStorage.getItem('dropjudge-token');
+	return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+function askToken(problem) {
+	if (problem.status === 401) $('token-row').hidden = false;
+}
+
 // ---- the case as render.svg's query ---------------------------------------
 
 // The case the service has accepted, as the query of render.svg, and its
@@ -260,7 +272,7 @@ async function fetchPicture(query, strip) {
 	const q = new URLSearchParams(query);
 	q.set('cell', '28');
 	if (strip) q.set('strip', 'true');
-	const res = await fetch(`/v1/${state.problem}/render.svg?${q}`);
+	const res = await fetch(`/v1/${state.problem}/render.svg?${q}`, { headers: authHeaders() });
 	if (!res.ok) throw await res.json();
 	const doc = new DOMParser().parseFromString(await res.text(), 'image/svg+xml');
 	return document.importNode(doc.documentElement, true);
@@ -374,6 +386,7 @@ async function solve() {
 			headers: {
 				'Content-Type': state.format === 'json' ? 'application/json' : 'text/plain; charset=utf-8',
 				Accept: 'application/json',
+				...authHeaders(),
 			},
 			body: input.value,
 		});
@@ -384,6 +397,7 @@ async function solve() {
 	const body = await res.json();
 	if (ticket !== solving) return;
 	if (!res.ok) {
+		askToken(body);
 		showErrors(body);
 		$('picture').textContent = '';
 		$('controls').hidden = true;
@@ -449,6 +463,11 @@ function init() {
 	input.addEventListener('scroll', () => { $('gutter').scrollTop = input.scrollTop; drawMarks(); });
 	$('example').addEventListener('click', () => { loadExample(); solve(); });
 	$('solve').addEventListener('click', solve);
+	$('token-use').addEventListener('click', () => {
+		sessionStorage.setItem('dropjudge-token', $('token').value.trim());
+		$('token-row').hidden = true;
+		solve();
+	});
 	$('first').addEventListener('click', () => showFrame(0));
 	$('prev').addEventListener('click', () => showFrame(state.frame - 1));
 	$('next').addEventListener('click', () => showFrame(state.frame + 1));

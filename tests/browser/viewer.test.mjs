@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../http/helper.mjs';
+import { startServer, tmpFile } from '../http/helper.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REF = path.join(HERE, 'ref');
@@ -187,11 +187,37 @@ test('the address holds the case: opening it solves the same case', { skip }, as
 	assert.equal(await page.getAttribute('#answer', 'data-answer'), '3');
 });
 
+test('with a token file the viewer asks for the token, and solves with it', { skip }, async () => {
+	const token = 'viewer-test-token-0042';
+	const guarded = await startServer({ args: ['--auth-token-file', tmpFile(`${token}\n`)], autoStop: false });
+	try {
+		await page.goto(`${guarded.base}/`);
+		await page.waitForFunction(() => document.body.dataset.state);
+		assert.match(await page.textContent('#answer'), /^401 /);
+		assert.equal(await page.isVisible('#token-row'), true);
+		await page.fill('#token', token);
+		await page.evaluate(() => { delete document.body.dataset.state; });
+		await page.click('#token-use');
+		await page.waitForFunction(() => document.body.dataset.state);
+		assert.equal(await page.getAttribute('#answer', 'data-answer'), '2 15');
+		assert.equal(await page.locator('#picture svg.frame').count(), 9);
+		assert.equal(await page.isVisible('#token-row'), false);
+	} finally {
+		await guarded.stop();
+	}
+	// The token stays with the tab, never in the address.
+	assert.doesNotMatch(page.url(), new RegExp(token));
+	await page.goto('about:blank');
+});
+
 test('the page keeps the service index links and makes no request elsewhere', { skip }, async () => {
+	await open();
 	const links = await page.locator('#index a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
 	assert.ok(links.includes('/v1') && links.includes('/openapi.yaml'), links.join(' '));
 	assert.ok(requests.length > 10, `${requests.length} requests seen`);
-	const outside = requests.filter((u) => !u.startsWith(`${server.base}/`) && u !== 'about:blank');
+	const outside = requests.filter((u) => !/^http:\/\/127\.0\.0\.1:\d+\//.test(u) && u !== 'about:blank');
+	const ports = new Set(requests.filter((u) => u.startsWith('http')).map((u) => new URL(u).port));
+	assert.ok(ports.size <= 2, `requests to ${[...ports].join(', ')}: only the two services of this test`);
 	assert.deepEqual(outside, []);
 	assert.deepEqual(pageErrors, [], 'script errors in the page');
 });
