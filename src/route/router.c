@@ -35,6 +35,12 @@ static const struct route_entry route_table[] = {
     {"/metrics", "metrics", false, false, route_metrics, NULL, NULL, false},
     {"/v1", "v1", false, false, route_info, NULL, NULL, true},
     {"/openapi.yaml", "openapi", false, false, route_openapi, NULL, NULL, false},
+    {"/", "index", false, false, route_www, NULL, NULL, false},
+    {"/viewer.css", "viewer_css", false, false, route_www, NULL, NULL, false},
+    {"/viewer.js", "viewer_js", false, false, route_www, NULL, NULL, false},
+    {"/v1/monomino-domino/render.svg", "monomino_domino_render", false, false, route_md_render,
+     NULL, NULL, true},
+    {"/v1/puyo/render.svg", "puyo_render", false, false, route_puyo_render, NULL, NULL, true},
     PROBLEM_ROUTES("/v1/monomino-domino", "monomino_domino", &route_md),
     PROBLEM_ROUTES("/v1/puyo", "puyo", &route_puyo),
 };
