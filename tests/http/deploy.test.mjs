@@ -114,3 +114,14 @@ test('compose runs locked-down replicas behind nginx, with the same limits and d
 	assert.match(nginx, /keepalive \d+;/);
 	assert.match(nginx, /max_fails=1 fail_timeout=\d+s/);
 });
+
+test('the README\'s configuration table lists every flag and variable of --help, with its default', () => {
+	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+	const table = readme.slice(readme.indexOf('### Configuration'), readme.indexOf('### Health'));
+	const flags = [...HELP.matchAll(/^  (--[a-z-]+) [^,]+, ([A-Z_]+)=/gm)];
+	assert.ok(flags.length >= 15, `${flags.length} flags in --help`);
+	for (const [, flag, env] of flags) {
+		assert.match(table, new RegExp(`\\| [^|]*\`${flag}\`[^|]*\\| [^|]*\`${env}\`[^|]*\\| `), `${flag} / ${env} in the README table`);
+	}
+	for (const [, def] of HELP.matchAll(/Default (\d+)[ .]/g)) assert.ok(table.includes(`\`${def}\``), `default ${def} in the table`);
+});
