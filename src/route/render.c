@@ -323,8 +323,8 @@ static bool solve_view(bool trace, unsigned long steps, const char *trace_pointe
 	return true;
 }
 
-void route_render_body(const struct route_problem *p, const struct route_request *req,
-		       bool trace, struct route_response *resp)
+void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
+		       struct route_response *resp)
 {
 	struct codec_error err;
 	codec_error_init(&err, 1);
@@ -347,8 +347,8 @@ void route_render_body(const struct route_problem *p, const struct route_request
 	}
 	struct render_options opt;
 	if (p == &route_md) {
-		struct md_read_options ro = {.max_blocks = req->limits ? req->limits->max_blocks : 0,
-					     .strict = false};
+		struct md_read_options ro = {
+		    .max_blocks = req->limits ? req->limits->max_blocks : 0, .strict = false};
 		enum codec_status st;
 		if (json) {
 			st = md_json_read(root, "", &ro, &err, collect_block, &list);
@@ -368,9 +368,9 @@ void route_render_body(const struct route_problem *p, const struct route_request
 		respond_svg(resp, draw_md, &c, &opt);
 	} else {
 		struct puyo_field field;
-		enum codec_status st = json ? puyo_links_read_case(root, "", &field, &err)
-					    : puyo_text_read(req->body, req->body_len, false, &field,
-							     &err);
+		enum codec_status st =
+		    json ? puyo_links_read_case(root, "", &field, &err)
+			 : puyo_text_read(req->body, req->body_len, false, &field, &err);
 		if (st != CODEC_OK)
 			goto out_error;
 		struct puyo_field run = field;
