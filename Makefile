@@ -5,13 +5,15 @@
 #   make test       install missing dependencies, build, run every test
 #   make bench      micro-benchmarks of the cores and codecs
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
-#   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
+#   make judges     the judge-protocol and package suite (tests/judges)
+#   make test-sanitize  unit, HTTP and judge tests on an AddressSanitizer + UBSan build
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
 # Layers, each compiled with only the include paths it may use:
 #   src/core   -Iinclude                  (pure simulators, checker, generators)
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
+#   src/package + jansson, libarchive     (problem packages for judges: tests, layouts, archives)
 #   src/route  + jansson                  (routing table, handlers: request -> response)
 #   src/http   + libmicrohttpd            (sockets, lifecycle, limits)
 #   src/main   everything                 (flags, environment, signals, subcommands)
@@ -32,26 +34,30 @@ ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 
-have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson 2>/dev/null && echo yes)
+have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson libarchive 2>/dev/null && echo yes)
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
-LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson 2>/dev/null) -lpthread
+ARCHIVE_CFLAGS := $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
+LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson libarchive 2>/dev/null) -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 CORE_SRC := $(wildcard src/core/*.c)
 CODEC_SRC := $(wildcard src/codec/*.c)
+PACKAGE_SRC := $(wildcard src/package/*.c)
+# Copied into packages as they are (assembled in by blobs.S), never compiled here.
+PACKAGE_FILES := $(wildcard src/package/files/*)
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
-LIB_SRC := $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
+LIB_SRC := $(CORE_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/package/blobs.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # bare_server is a server, not a micro-benchmark: bench-http builds and runs it.
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-sanitize unit http judges lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -60,6 +66,12 @@ $(BUILD)/src/core/%.o: src/core/%.c
 $(BUILD)/src/codec/%.o: src/codec/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
+$(BUILD)/src/package/%.o: src/package/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) $(ARCHIVE_CFLAGS) -c $< -o $@
+$(BUILD)/src/package/blobs.o: src/package/blobs.S $(PACKAGE_FILES)
+	@mkdir -p $(@D)
+	$(CC) -c $< -o $@
 $(BUILD)/src/route/%.o: src/route/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
@@ -109,12 +121,15 @@ test-sanitize: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-sanitize SANITIZER=address,undefined all units
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
+	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize judges
 
 units: $(UNIT_BIN)
 unit: units
 	@scripts/run-tests.sh $(BUILD) unit
 http: all
 	@scripts/run-tests.sh $(BUILD) http
+judges: all
+	@scripts/run-tests.sh $(BUILD) judges
 lint-spec:
 	@scripts/run-tests.sh $(BUILD) lint
 
@@ -129,7 +144,7 @@ bench-http: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server
 	@scripts/bench-http.sh $(BUILD)
 
-FORMAT_FILES = $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
+FORMAT_FILES = $(CORE_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
 	src/*/*.h tests/unit/*.c tests/unit/*.h tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
