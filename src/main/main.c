@@ -244,6 +244,12 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "healthcheck") == 0)
 		return main_healthcheck(argc - 2, argv + 2);
+	if ((strcmp(cmd, "check") == 0 || strcmp(cmd, "validate") == 0 ||
+	     strcmp(cmd, "package") == 0) &&
+	    argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+		config_usage(stdout);
+		return 0;
+	}
 	if (strcmp(cmd, "check") == 0)
 		return check_main(argc - 2, argv + 2);
 	if (strcmp(cmd, "validate") == 0)
