@@ -96,6 +96,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc -Itests/unit $(JANSSON_CFLAGS) $(MHD_CFLAGS) \
 		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) $(CMOCKA_LIBS) -o $@
+# The package test injects allocation failures into the builder's own calls.
+$(BUILD)/tests/test_package: LDFLAGS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc $(JANSSON_CFLAGS) \

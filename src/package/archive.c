@@ -28,12 +28,18 @@ struct pkg_sink {
 	bool memory;
 };
 
+/*
+ * Appends to the memory archive. Out of memory is remembered in s->mem and
+ * reported by pkg_sink_close(), but the write is not refused: libarchive
+ * leaks its deflate state when a write fails in the middle of an entry, so
+ * the archive is finished normally and then discarded.
+ */
 static la_ssize_t pkg_sink_write_mem(struct archive *a, void *ctx, const void *buf, size_t n)
 {
 	(void)a;
 	struct pkg_sink *s = ctx;
 	pkg_text_put(&s->mem, buf, n);
-	return s->mem.failed ? -1 : (la_ssize_t)n;
+	return (la_ssize_t)n;
 }
 
 static void pkg_sink_fail(struct pkg_sink *s, struct codec_error *err, const char *what)
