@@ -61,6 +61,8 @@ struct check_protocol {
 	int input, answer, output;     /* their positions; output -1: stdin */
 	int exit_code[CHECK_OUTCOMES]; /* of check, by outcome */
 	int valid_exit, invalid_exit;  /* of validate; both 0: no validator */
+	const char *fault_prefix;      /* before a validator's first message ("FAIL ") */
+	bool report_appes;	       /* a fifth argument must be -appes (testlib) */
 	/* Reports a check outcome; returns false when the report could not be
 	 * written (the run is then a judge error). */
 	bool (*report)(const struct check_run *run, enum check_outcome outcome, const char *msg);
@@ -177,11 +179,12 @@ static bool check_report_dmoj(const struct check_run *run, enum check_outcome ou
 
 /* clang-format off */
 static const struct check_protocol check_protocols[] = {
-    /* name, args, input, answer, output, exits (ok, wa, pe, fail), validate, report */
-    {"testlib", 3, 5, 0, 2, 1, {0, 1, 2, 3}, 0, 3, check_report_testlib},
-    {"kattis", 3, UINT_MAX, 0, 1, -1, {42, 43, 43, 1}, 42, 43, check_report_kattis},
-    {"cms", 3, 3, 0, 1, 2, {0, 0, 0, 1}, 0, 0, check_report_cms},
-    {"dmoj", 3, 3, 0, 2, 1, {0, 1, 1, 2}, 0, 0, check_report_dmoj},
+    /* name, args, input, answer, output, exits (ok, wa, pe, fail), validate, prefix, appes,
+     * report */
+    {"testlib", 3, 5, 0, 2, 1, {0, 1, 2, 3}, 0, 3, "FAIL ", true, check_report_testlib},
+    {"kattis", 3, UINT_MAX, 0, 1, -1, {42, 43, 43, 1}, 42, 43, "", false, check_report_kattis},
+    {"cms", 3, 3, 0, 1, 2, {0, 0, 0, 1}, 0, 0, "", false, check_report_cms},
+    {"dmoj", 3, 3, 0, 2, 1, {0, 1, 1, 2}, 0, 0, "", false, check_report_dmoj},
 };
 /* clang-format on */
 
@@ -393,7 +396,7 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 			     run->npos + run->extra, run->npos + run->extra == 1 ? "" : "s");
 		return CHECK_FAIL;
 	}
-	if (pr == &check_protocols[0] && run->npos == 5 && strcmp(run->pos[4], "-appes") != 0 &&
+	if (pr->report_appes && run->npos == 5 && strcmp(run->pos[4], "-appes") != 0 &&
 	    strcmp(run->pos[4], "-APPES") != 0) {
 		codec_format(msg, size, "the fifth argument must be -appes, not '%s'", run->pos[4]);
 		return CHECK_FAIL;
@@ -501,7 +504,7 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	size_t len;
 	char *text = check_read(path, &len, msg, sizeof msg);
 	if (!text) {
-		fprintf(stderr, "%s%s\n", pr == &check_protocols[0] ? "FAIL " : "", msg);
+		fprintf(stderr, "%s%s\n", pr->fault_prefix, msg);
 		return pr->invalid_exit;
 	}
 	struct codec_error *err = malloc(sizeof *err);
@@ -516,11 +519,10 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	bool valid = !codec_error_is_set(err);
 	for (unsigned i = 0; i < err->nfaults; i++) {
 		check_format_fault(msg, sizeof msg, name, &err->faults[i]);
-		fprintf(stderr, "%s%s\n", pr == &check_protocols[0] && i == 0 ? "FAIL " : "", msg);
+		fprintf(stderr, "%s%s\n", i == 0 ? pr->fault_prefix : "", msg);
 	}
 	if (!valid && err->nfaults == 0)
-		fprintf(stderr, "%s%s: %s\n", pr == &check_protocols[0] ? "FAIL " : "", name,
-			err->detail);
+		fprintf(stderr, "%s%s: %s\n", pr->fault_prefix, name, err->detail);
 	if (err->dropped)
 		fprintf(stderr, "%s: %u more faults not shown\n", name, err->dropped);
 	free(err);
