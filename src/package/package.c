@@ -74,6 +74,17 @@ bool package_has_problem(const char *problem)
 	return pkg_problem_find(problem) != NULL;
 }
 
+int package_file_name(const struct package_request *req, enum package_sink sink, char *buf,
+		      size_t size)
+{
+	const struct pkg_problem *p = pkg_problem_find(req->problem);
+	return snprintf(buf, size, "%s%s%s", p ? p->short_name : "package",
+			req->format == PACKAGE_POLYGON ? "-polygon" : "",
+			sink == PACKAGE_TAR_GZ ? ".tar.gz"
+			: sink == PACKAGE_ZIP  ? ".zip"
+					       : "");
+}
+
 enum codec_status package_check(const struct package_request *req, struct codec_error *err)
 {
 	const struct pkg_problem *p = pkg_problem_find(req->problem);

@@ -63,6 +63,16 @@ bool package_format_from_name(const char *name, enum package_format *format);
 bool package_has_problem(const char *problem);
 
 /*
+ * The file name a package is best saved under (for Content-Disposition):
+ * the problem's short name, which DOMjudge takes from the zip's name and
+ * Kattis wants as the package directory's ("monominodomino.zip"), with
+ * "-polygon" for Polygon, and ".zip" or ".tar.gz". Writes it as snprintf
+ * does; an unknown problem gives "package".
+ */
+int package_file_name(const struct package_request *req, enum package_sink sink, char *buf,
+		      size_t size);
+
+/*
  * Checks a request: the problem exists, tests and min_chains are in range.
  * Faults are located at the query parameter of the same name ("problem",
  * "format", "tests", "min_chains"): CODEC_E_INVALID. Returns the status.

@@ -229,6 +229,21 @@ static void statements_should_escape_each_language_and_keep_the_structure(void *
 	assert_non_null(strstr(out, "### Example 1\n\nInput:\n\n```\n1\n_\n```\n"));
 }
 
+static void package_file_names_should_be_what_each_judge_expects(void **state)
+{
+	(void)state;
+	char name[64];
+	struct package_request req = request("monomino-domino", PACKAGE_DOMJUDGE);
+	package_file_name(&req, PACKAGE_ZIP, name, sizeof name);
+	assert_string_equal(name, "monominodomino.zip");
+	req.format = PACKAGE_POLYGON;
+	package_file_name(&req, PACKAGE_TAR_GZ, name, sizeof name);
+	assert_string_equal(name, "monominodomino-polygon.tar.gz");
+	req = request("puyo", PACKAGE_KATTIS);
+	package_file_name(&req, PACKAGE_ZIP, name, sizeof name);
+	assert_string_equal(name, "puyo.zip");
+}
+
 static void templates_should_expand_known_keys_and_keep_the_rest(void **state)
 {
 	(void)state;
@@ -250,6 +265,7 @@ int main(void)
 	    cmocka_unit_test(package_build_memory_should_refuse_a_directory),
 	    cmocka_unit_test(every_allocation_failure_should_end_in_an_internal_error),
 	    cmocka_unit_test(statements_should_escape_each_language_and_keep_the_structure),
+	    cmocka_unit_test(package_file_names_should_be_what_each_judge_expects),
 	    cmocka_unit_test(templates_should_expand_known_keys_and_keep_the_rest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
