@@ -14,7 +14,8 @@
 #   src/core   -Iinclude                  (pure simulators, checker, generators)
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
 #   src/package + jansson, libarchive     (problem packages for judges: tests, layouts, archives)
-#   src/route  + jansson                  (routing table, handlers: request -> response)
+#   src/route  + jansson                  (routing table, handlers: request -> response;
+#                                          the package route builds through src/package)
 #   src/http   + libmicrohttpd            (sockets, lifecycle, limits)
 #   src/main   everything                 (flags, environment, signals, subcommands)
 
@@ -172,8 +173,8 @@ FUZZ_TIMEOUT ?= 2
 FUZZ_TARGETS ?= fuzz_md_text fuzz_md_json fuzz_puyo_text fuzz_puyo_json fuzz_route
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
-FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
-	$(FUZZ_BUILD)/src/route/openapi_blob.o
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC)) \
+	$(FUZZ_BUILD)/src/route/openapi_blob.o $(FUZZ_BUILD)/src/package/blobs.o
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
@@ -190,6 +191,12 @@ $(FUZZ_BUILD)/src/core/%.o: src/core/%.c
 $(FUZZ_BUILD)/src/codec/%.o: src/codec/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/src/package/%.o: src/package/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) $(ARCHIVE_CFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/src/package/blobs.o: src/package/blobs.S $(PACKAGE_FILES)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c $< -o $@
 $(FUZZ_BUILD)/src/route/%.o: src/route/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
@@ -199,7 +206,7 @@ $(FUZZ_BUILD)/src/route/openapi_blob.o: src/route/openapi_blob.S openapi.yaml
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iinclude -Isrc -Itests/fuzz $(JANSSON_CFLAGS) \
-		$< $(FUZZ_LIB_OBJ) $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -o $@
+		$< $(FUZZ_LIB_OBJ) $(shell $(PKG_CONFIG) --libs jansson libarchive 2>/dev/null) -o $@
 
 -include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/src/*/*.d)
 

@@ -100,6 +100,8 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 		    struct route_response *resp);
 void route_generate(const struct route_problem *p, const struct route_request *req,
 		    struct route_response *resp);
+void route_package(const struct route_problem *p, const struct route_request *req,
+		   struct route_response *resp);
 void route_livez(const struct route_request *req, struct route_response *resp);
 void route_readyz(const struct route_request *req, struct route_response *resp);
 void route_info(const struct route_request *req, struct route_response *resp);

@@ -17,13 +17,14 @@ struct route_entry {
 	const struct route_problem *problem;
 };
 
-/* The four resources of a problem. */
+/* The five resources of a problem. */
 /* clang-format off */
 #define PROBLEM_ROUTES(prefix, p)                                         \
 	{prefix, true, false, NULL, route_solve, p},                      \
 	{prefix "/judge", true, true, NULL, route_judge, p},              \
 	{prefix "/validate", true, false, NULL, route_validate, p},       \
-	{prefix "/generate", false, false, NULL, route_generate, p}
+	{prefix "/generate", false, false, NULL, route_generate, p},    \
+	{prefix "/package", false, false, NULL, route_package, p}
 /* clang-format on */
 
 static const struct route_entry route_table[] = {
