@@ -326,12 +326,14 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 }
 
 /*
- * Whether a request's work may be large: by its body size, or because it
- * asks for a trace. Those run on the worker pool.
+ * Whether a request's work may be large: by its body size, because it
+ * asks for a trace, or because its resource says so (a package). Those run
+ * on the worker pool.
  */
 static bool http_is_heavy(const struct route_request *req)
 {
-	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL;
+	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL ||
+	       route_is_heavy(req);
 }
 
 /* http_job.run: answers a heavy request on a worker thread, then hands the

@@ -77,6 +77,10 @@ void route_response_free(struct route_response *resp);
  */
 enum codec_status route_precheck(const struct route_request *req, long long content_length);
 
+/* Whether the resource a request names does long work whatever its body
+ * (a package build): the HTTP layer then answers it on its worker pool. */
+bool route_is_heavy(const struct route_request *req);
+
 /*
  * Fills *resp with the problem response for `err` (a set error). Used by
  * the HTTP layer for errors found outside route_handle (body too large).

@@ -15,24 +15,25 @@ struct route_entry {
 	void (*handle_problem)(const struct route_problem *p, const struct route_request *req,
 			       struct route_response *resp);
 	const struct route_problem *problem;
+	bool heavy; /* its work may take long whatever the body: run off the event loops */
 };
 
 /* The five resources of a problem. */
 /* clang-format off */
-#define PROBLEM_ROUTES(prefix, p)                                         \
-	{prefix, true, false, NULL, route_solve, p},                      \
-	{prefix "/judge", true, true, NULL, route_judge, p},              \
-	{prefix "/validate", true, false, NULL, route_validate, p},       \
-	{prefix "/generate", false, false, NULL, route_generate, p},    \
-	{prefix "/package", false, false, NULL, route_package, p}
+#define PROBLEM_ROUTES(prefix, p)                                           \
+	{prefix, true, false, NULL, route_solve, p, false},                 \
+	{prefix "/judge", true, true, NULL, route_judge, p, false},         \
+	{prefix "/validate", true, false, NULL, route_validate, p, false},  \
+	{prefix "/generate", false, false, NULL, route_generate, p, false}, \
+	{prefix "/package", false, false, NULL, route_package, p, true}
 /* clang-format on */
 
 static const struct route_entry route_table[] = {
-    {"/livez", false, false, route_livez, NULL, NULL},
-    {"/healthz", false, false, route_livez, NULL, NULL},
-    {"/readyz", false, false, route_readyz, NULL, NULL},
-    {"/v1", false, false, route_info, NULL, NULL},
-    {"/openapi.yaml", false, false, route_openapi, NULL, NULL},
+    {"/livez", false, false, route_livez, NULL, NULL, false},
+    {"/healthz", false, false, route_livez, NULL, NULL, false},
+    {"/readyz", false, false, route_readyz, NULL, NULL, false},
+    {"/v1", false, false, route_info, NULL, NULL, false},
+    {"/openapi.yaml", false, false, route_openapi, NULL, NULL, false},
     PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
     PROBLEM_ROUTES("/v1/puyo", &route_puyo),
 };
@@ -88,6 +89,12 @@ static enum codec_status route_check(const struct route_request *req,
 		}
 	}
 	return CODEC_OK;
+}
+
+bool route_is_heavy(const struct route_request *req)
+{
+	const struct route_entry *e = route_find(req->path);
+	return e && e->heavy;
 }
 
 enum codec_status route_precheck(const struct route_request *req, long long content_length)
