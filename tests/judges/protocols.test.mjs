@@ -263,3 +263,31 @@ test('bad usage names what is wrong', () => {
 	assert.match(r.stderr, /no validator/);
 	assert.ok(fs.existsSync(ROOT));
 });
+
+test('every name a judge may run the binary under picks its protocol', () => {
+	const o = outputs('puyo');
+	const env = { DROPJUDGE_PROBLEM: 'puyo' };
+	const dir = writeFiles(tmpDir('names'), { in: o.input, out: o.wrong, ans: o.answer });
+	fs.mkdirSync(path.join(dir, 'fb'));
+	const cases = [
+		['check', ['in', 'out', 'ans'], { status: 1, stderr: /^wrong answer / }],
+		['checker', ['in', 'ans', 'out'], { status: 0, stdout: '0.0\n' }],
+		['output_validator', ['in', 'ans', 'fb/'], { status: 43 }],
+		['dropjudge-checker-kattis', ['in', 'ans', 'fb/'], { status: 43 }],
+		['dropjudge-checker-testlib', ['in', 'out', 'ans'], { status: 1 }],
+		['dropjudge-checker-dmoj-puyo', ['in', 'out', 'ans'], { status: 1, stdout: 'wrong answer\n' }],
+		['validator', [], { status: 0, input: o.input }],
+		['input_validator', [], { status: 42, input: o.input }],
+		['dropjudge-validator-kattis-puyo', [], { status: 43, input: 'RRRR\n' }],
+	];
+	for (const [name, args, want] of cases) {
+		const r = run(linkAs(name), args, { cwd: dir, env, input: want.input ?? o.wrong });
+		assert.equal(r.status, want.status, `${name}: ${r.stderr}`);
+		if (want.stderr) assert.match(r.stderr, want.stderr, name);
+		if (want.stdout) assert.equal(r.stdout, want.stdout, name);
+	}
+	// Any other name is the ordinary program.
+	const r = run(linkAs('dropjudge'), ['--version']);
+	assert.equal(r.status, 0);
+	assert.match(r.stdout, /^dropjudge /);
+});
