@@ -28,6 +28,7 @@
 #include "codec/error.h"
 #include "dropjudge/judge.h"
 #include "route/handlers.h"
+#include "mem/alloc.h"
 
 /* Largest input, answer or output file read. */
 #define CHECK_MAX_FILE ((size_t)256 << 20)
@@ -319,7 +320,7 @@ static char *check_read(const char *path, size_t *len, char *why, size_t whylen)
 		if (n + 1 >= cap || !buf) {
 			if (buf)
 				cap *= 2;
-			char *p = cap <= CHECK_MAX_FILE + 1 ? realloc(buf, cap) : NULL;
+			char *p = cap <= CHECK_MAX_FILE + 1 ? dj_realloc(buf, cap) : NULL;
 			if (!p) {
 				codec_format(why, whylen, "%s: %s", name,
 					     cap > CHECK_MAX_FILE + 1 ? "file too large"
@@ -345,7 +346,7 @@ static char *check_read(const char *path, size_t *len, char *why, size_t whylen)
 out_fail:
 	if (path)
 		fclose(f);
-	free(buf);
+	dj_free(buf);
 	return NULL;
 }
 
@@ -406,7 +407,7 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		codec_format(msg, size, "the input: %s", why);
 		goto out_free;
 	}
-	struct codec_error *err = malloc(sizeof *err);
+	struct codec_error *err = dj_malloc(sizeof *err);
 	if (!err) {
 		codec_format(msg, size, "out of memory");
 		goto out_free;
@@ -421,10 +422,10 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		check_format_error(why, sizeof why, run->pos[pr->input], err);
 		codec_format(msg, size, "the input is not a valid %s case: %s", run->problem->title,
 			     why);
-		free(err);
+		dj_free(err);
 		goto out_free;
 	}
-	free(err);
+	dj_free(err);
 	answer = check_read(run->pos[pr->answer], &answer_len, why, sizeof why);
 	if (!answer) {
 		codec_format(msg, size, "the answer file: %s", why);
@@ -451,9 +452,9 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		  : report.verdict == JUDGE_PRESENTATION_ERROR ? CHECK_PRESENTATION
 							       : CHECK_WRONG;
 out_free:
-	free(input);
-	free(answer);
-	free(output);
+	dj_free(input);
+	dj_free(answer);
+	dj_free(output);
 	return outcome;
 }
 
@@ -507,15 +508,15 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 		fprintf(stderr, "%s%s\n", pr->fault_prefix, msg);
 		return pr->invalid_exit;
 	}
-	struct codec_error *err = malloc(sizeof *err);
+	struct codec_error *err = dj_malloc(sizeof *err);
 	if (!err) {
-		free(text);
+		dj_free(text);
 		fprintf(stderr, "out of memory\n");
 		return pr->invalid_exit;
 	}
 	codec_error_init(err, CODEC_FAULTS_MAX);
 	run.problem->validate_text(text, len, err);
-	free(text);
+	dj_free(text);
 	bool valid = !codec_error_is_set(err);
 	for (unsigned i = 0; i < err->nfaults; i++) {
 		check_format_fault(msg, sizeof msg, name, &err->faults[i]);
@@ -525,7 +526,7 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 		fprintf(stderr, "%s%s: %s\n", pr->fault_prefix, name, err->detail);
 	if (err->dropped)
 		fprintf(stderr, "%s: %u more faults not shown\n", name, err->dropped);
-	free(err);
+	dj_free(err);
 	return valid ? pr->valid_exit : pr->invalid_exit;
 out_usage:
 	fprintf(stderr, "dropjudge: validate: %s; try 'dropjudge --help'\n", msg);

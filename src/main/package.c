@@ -12,6 +12,7 @@
 
 #include "dropjudge/gen.h"
 #include "package/package.h"
+#include "mem/alloc.h"
 
 /* Reads plain decimal digits into *out, up to max; false otherwise. */
 static bool package_number(const char *text, uint64_t max, uint64_t *out)
@@ -123,7 +124,7 @@ int package_main(int argc, char *const argv[])
 		sink = PACKAGE_ZIP;
 	else if (package_ends_with(out, ".tar.gz") || package_ends_with(out, ".tgz"))
 		sink = PACKAGE_TAR_GZ;
-	struct codec_error *err = malloc(sizeof *err);
+	struct codec_error *err = dj_malloc(sizeof *err);
 	if (!err) {
 		fprintf(stderr, "dropjudge: package: out of memory\n");
 		return 1;
@@ -134,6 +135,6 @@ int package_main(int argc, char *const argv[])
 		fprintf(stderr, "dropjudge: package: %s\n", err->detail);
 		status = 1;
 	}
-	free(err);
+	dj_free(err);
 	return status;
 }

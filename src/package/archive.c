@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "package/text.h"
+#include "mem/alloc.h"
 
 /* Every entry's modification time: 2024-01-01T00:00:00Z (zip's DOS times
  * cannot hold 1970). */
@@ -51,7 +52,7 @@ static void pkg_sink_fail(struct pkg_sink *s, struct codec_error *err, const cha
 struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const char *prefix,
 			       struct codec_error *err)
 {
-	struct pkg_sink *s = calloc(1, sizeof *s);
+	struct pkg_sink *s = dj_calloc(1, sizeof *s);
 	if (!s) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return NULL;
@@ -109,7 +110,7 @@ out_archive:
 		archive_write_free(s->a);
 out_free:
 	pkg_text_free(&s->mem);
-	free(s);
+	dj_free(s);
 	return NULL;
 }
 
@@ -173,6 +174,6 @@ enum codec_status pkg_sink_close(struct pkg_sink *s, bool ok, char **data, size_
 		pkg_text_init(&s->mem);
 	}
 	pkg_text_free(&s->mem);
-	free(s);
+	dj_free(s);
 	return ok ? CODEC_OK : CODEC_E_INTERNAL;
 }

@@ -26,6 +26,7 @@
 #include "package/problems.h"
 #include "package/statement.h"
 #include "package/text.h"
+#include "mem/alloc.h"
 
 extern const char pkg_wrapper_c[], pkg_wrapper_c_end[];
 extern const char pkg_run_sh[], pkg_run_sh_end[];
@@ -109,7 +110,7 @@ static void pkg_tests_free(struct pkg_tests *tests)
 {
 	for (unsigned i = 0; i < tests->count; i++)
 		pkg_text_free(&tests->test[i].input);
-	free(tests->test);
+	dj_free(tests->test);
 	tests->test = NULL;
 	tests->count = 0;
 }
@@ -121,9 +122,9 @@ static void pkg_tests_free(struct pkg_tests *tests)
 static bool pkg_test_finish(const struct pkg_problem *p, struct pkg_test *t,
 			    struct codec_error *err)
 {
-	struct codec_error *check = malloc(sizeof *check);
+	struct codec_error *check = dj_malloc(sizeof *check);
 	if (t->input.failed || !check) {
-		free(check);
+		dj_free(check);
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return false;
 	}
@@ -135,10 +136,10 @@ static bool pkg_test_finish(const struct pkg_problem *p, struct pkg_test *t,
 	if (n < 0 || (size_t)n >= sizeof t->answer) {
 		codec_error_set(err, CODEC_E_INTERNAL, "test %s is not a valid input: %s", t->name,
 				codec_error_is_set(check) ? check->detail : "answer too long");
-		free(check);
+		dj_free(check);
 		return false;
 	}
-	free(check);
+	dj_free(check);
 	t->answer_len = (size_t)n;
 	return true;
 }
@@ -161,7 +162,7 @@ static enum codec_status pkg_tests_make(const struct pkg_problem *p,
 
 	tests->samples = p->nsamples;
 	tests->count = 0;
-	tests->test = calloc(p->nsamples + req->tests, sizeof *tests->test);
+	tests->test = dj_calloc(p->nsamples + req->tests, sizeof *tests->test);
 	if (!tests->test) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
@@ -444,7 +445,7 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	b.p = pkg_problem_find(req->problem);
 	if ((st = pkg_tests_make(b.p, req, &tests, err)) != CODEC_OK)
 		return st;
-	b.examples = calloc(tests.samples ? tests.samples : 1, sizeof *b.examples);
+	b.examples = dj_calloc(tests.samples ? tests.samples : 1, sizeof *b.examples);
 	if (!b.examples) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		st = CODEC_E_INTERNAL;
@@ -480,7 +481,7 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	if (!b.ok)
 		st = err ? err->status : CODEC_E_INTERNAL;
 out_examples:
-	free(b.examples);
+	dj_free(b.examples);
 out_tests:
 	pkg_tests_free(&tests);
 	return st;

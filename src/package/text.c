@@ -2,6 +2,7 @@
  * The growing text buffer of the package builder (see text.h).
  */
 #include "package/text.h"
+#include "mem/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ void pkg_text_init(struct pkg_text *t)
 
 void pkg_text_free(struct pkg_text *t)
 {
-	free(t->data);
+	dj_free(t->data);
 	pkg_text_init(t);
 }
 
@@ -32,7 +33,7 @@ static bool pkg_text_reserve(struct pkg_text *t, size_t more)
 	size_t cap = t->cap ? t->cap : 256;
 	while (cap < t->len + more + 1)
 		cap *= 2;
-	char *p = realloc(t->data, cap);
+	char *p = dj_realloc(t->data, cap);
 	if (!p) {
 		t->failed = true;
 		return false;

@@ -9,6 +9,7 @@
 
 #include "codec/problem.h"
 #include "dropjudge/judge.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 #define TEXT_MEDIA_TYPE "text/plain; charset=utf-8"
@@ -354,7 +355,7 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 		    struct route_response *resp)
 {
 	static const char *const params[] = {NULL};
-	struct codec_error *err = malloc(sizeof *err);
+	struct codec_error *err = dj_malloc(sizeof *err);
 	if (!err) {
 		route_respond_oom(resp);
 		return;
@@ -391,5 +392,5 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 out_error:
 	route_respond_error(resp, err);
 out_free:
-	free(err);
+	dj_free(err);
 }

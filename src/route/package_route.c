@@ -15,6 +15,7 @@
 #include "dropjudge/gen.h"
 #include "package/package.h"
 #include "route/handlers.h"
+#include "mem/alloc.h"
 
 /*
  * The archive Accept asks for: zip unless application/gzip (or
@@ -51,7 +52,7 @@ void route_package(const struct route_problem *p, const struct route_request *re
 	static const char *const md_params[] = {"format", "tests", "seed", NULL};
 	static const char *const puyo_params[] = {"format", "tests", "seed", "min_chains", NULL};
 	struct package_request pkg = {.problem = p->id};
-	struct codec_error *err = malloc(sizeof *err);
+	struct codec_error *err = dj_malloc(sizeof *err);
 	uint64_t tests, seed, min_chains;
 	if (!err) {
 		route_respond_oom(resp);
@@ -85,7 +86,7 @@ void route_package(const struct route_problem *p, const struct route_request *re
 	size_t len;
 	if (package_build_memory(&pkg, sink, &data, &len, err) != CODEC_OK)
 		goto out_error;
-	free(resp->body);
+	dj_free(resp->body);
 	resp->body = data;
 	resp->body_len = len;
 	resp->status = 200;
@@ -98,9 +99,9 @@ void route_package(const struct route_problem *p, const struct route_request *re
 	route_add_header(resp, "Dropjudge-Seed", value);
 	snprintf(value, sizeof value, "%d", GEN_VERSION);
 	route_add_header(resp, "Dropjudge-Generator", value);
-	free(err);
+	dj_free(err);
 	return;
 out_error:
 	route_respond_error(resp, err);
-	free(err);
+	dj_free(err);
 }

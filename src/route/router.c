@@ -15,25 +15,26 @@ struct route_entry {
 	void (*handle_problem)(const struct route_problem *p, const struct route_request *req,
 			       struct route_response *resp);
 	const struct route_problem *problem;
+	bool auth;  /* needs a bearer token when a token file is in force */
 	bool heavy; /* its work may take long whatever the body: run off the event loops */
 };
 
 /* The five resources of a problem. */
 /* clang-format off */
-#define PROBLEM_ROUTES(prefix, p)                                           \
-	{prefix, true, false, NULL, route_solve, p, false},                 \
-	{prefix "/judge", true, true, NULL, route_judge, p, false},         \
-	{prefix "/validate", true, false, NULL, route_validate, p, false},  \
-	{prefix "/generate", false, false, NULL, route_generate, p, false}, \
-	{prefix "/package", false, false, NULL, route_package, p, true}
+#define PROBLEM_ROUTES(prefix, p)                                                 \
+	{prefix, true, false, NULL, route_solve, p, true, false},                 \
+	{prefix "/judge", true, true, NULL, route_judge, p, true, false},         \
+	{prefix "/validate", true, false, NULL, route_validate, p, true, false},  \
+	{prefix "/generate", false, false, NULL, route_generate, p, true, true},  \
+	{prefix "/package", false, false, NULL, route_package, p, true, true}
 /* clang-format on */
 
 static const struct route_entry route_table[] = {
-    {"/livez", false, false, route_livez, NULL, NULL, false},
-    {"/healthz", false, false, route_livez, NULL, NULL, false},
-    {"/readyz", false, false, route_readyz, NULL, NULL, false},
-    {"/v1", false, false, route_info, NULL, NULL, false},
-    {"/openapi.yaml", false, false, route_openapi, NULL, NULL, false},
+    {"/livez", false, false, route_livez, NULL, NULL, false, false},
+    {"/healthz", false, false, route_livez, NULL, NULL, false, false},
+    {"/readyz", false, false, route_readyz, NULL, NULL, false, false},
+    {"/v1", false, false, route_info, NULL, NULL, true, false},
+    {"/openapi.yaml", false, false, route_openapi, NULL, NULL, false, false},
     PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
     PROBLEM_ROUTES("/v1/puyo", &route_puyo),
 };
@@ -78,6 +79,9 @@ static enum codec_status route_check(const struct route_request *req,
 		codec_error_set(err, CODEC_E_METHOD, "%s takes %s only", e->path, allow_value(e));
 		return CODEC_E_METHOD;
 	}
+	/* After the method: what a path takes is public (GET /openapi.yaml). */
+	if (e->auth && route_auth_check(req->auth, err) != CODEC_OK)
+		return err->status;
 	if (e->post) {
 		enum route_body kind = route_body_kind(req->content_type);
 		if (kind == ROUTE_BODY_UNSUPPORTED || (e->judge && kind != ROUTE_BODY_JSON)) {
@@ -127,6 +131,9 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		route_respond_error(resp, &err);
 		if (err.status == CODEC_E_METHOD)
 			route_add_header(resp, "Allow", allow_value(e));
+		/* route_check's only 401 and 400 are the credentials' */
+		if (err.status == CODEC_E_UNAUTHORIZED || err.status == CODEC_E_SYNTAX)
+			route_auth_challenge(req->auth, resp);
 		return;
 	}
 	if (e->handle)

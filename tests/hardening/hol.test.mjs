@@ -85,7 +85,7 @@ test(`four clients looping the heaviest request for ${SECONDS} s: GET /livez and
 	await heavyDone;
 	fs.rmSync(path.dirname(file), { recursive: true, force: true });
 	const stats = JSON.parse(out);
-	const p = (l) => `${l.latencies.length} requests, p50 ${percentile(l.latencies, 50).toFixed(2)} ms, p99 ${percentile(l.latencies, 99).toFixed(2)} ms, max ${Math.max(...l.latencies).toFixed(2)} ms`;
+	const p = (l) => `${l.latencies.length} requests, p50 ${percentile(l.latencies, 50).toFixed(2)} ms, p99 ${percentile(l.latencies, 99).toFixed(2)} ms, max ${l.latencies.reduce((a, b) => Math.max(a, b), 0).toFixed(2)} ms`;
 	console.log(`heavy: ${body.length} bytes, 1000 cases x ${per} blocks, traced: ${JSON.stringify(stats)}`);
 	console.log(`livez: ${p(livez)}`);
 	console.log(`puyo:  ${p(puyo)}`);
