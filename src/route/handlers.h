@@ -107,6 +107,10 @@ void route_livez(const struct route_request *req, struct route_response *resp);
 void route_readyz(const struct route_request *req, struct route_response *resp);
 void route_info(const struct route_request *req, struct route_response *resp);
 void route_openapi(const struct route_request *req, struct route_response *resp);
+/* The viewer's page and files (www.c); GET .../render.svg (render.c). */
+void route_www(const struct route_request *req, struct route_response *resp);
+void route_md_render(const struct route_request *req, struct route_response *resp);
+void route_puyo_render(const struct route_request *req, struct route_response *resp);
 
 /*
  * Response helpers. route_respond_json takes `body` (a reference, even on

@@ -17,9 +17,10 @@
 
 /* Limits in force, from the configuration. */
 struct route_limits {
-	size_t max_body;	  /* bytes of a request body */
-	unsigned long max_blocks; /* placements in one Monomino-Domino case */
-	unsigned long max_batch;  /* cases in one batch */
+	size_t max_body;	       /* bytes of a request body */
+	unsigned long max_blocks;      /* placements in one Monomino-Domino case */
+	unsigned long max_batch;       /* cases in one batch */
+	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
 };
 
 struct route_param {

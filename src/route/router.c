@@ -35,6 +35,11 @@ static const struct route_entry route_table[] = {
     {"/readyz", false, false, route_readyz, NULL, NULL, false, false},
     {"/v1", false, false, route_info, NULL, NULL, true, false},
     {"/openapi.yaml", false, false, route_openapi, NULL, NULL, false, false},
+    {"/", false, false, route_www, NULL, NULL, false, false},
+    {"/viewer.css", false, false, route_www, NULL, NULL, false, false},
+    {"/viewer.js", false, false, route_www, NULL, NULL, false, false},
+    {"/v1/monomino-domino/render.svg", false, false, route_md_render, NULL, NULL, true, false},
+    {"/v1/puyo/render.svg", false, false, route_puyo_render, NULL, NULL, true, false},
     PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
     PROBLEM_ROUTES("/v1/puyo", &route_puyo),
 };
