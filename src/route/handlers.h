@@ -111,6 +111,11 @@ void route_openapi(const struct route_request *req, struct route_response *resp)
 void route_www(const struct route_request *req, struct route_response *resp);
 void route_md_render(const struct route_request *req, struct route_response *resp);
 void route_puyo_render(const struct route_request *req, struct route_response *resp);
+/* Answers solve's single case (the body of `req`) as SVG: the final state,
+ * or with a trace (the case's "trace", else `trace`) every step; ?cell=
+ * sizes it. A batch is 406. */
+void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
+		       struct route_response *resp);
 
 /*
  * Response helpers. route_respond_json takes `body` (a reference, even on
