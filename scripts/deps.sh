@@ -23,12 +23,14 @@ if command -v pkg-config >/dev/null 2>&1; then
 	need_pkg libmicrohttpd libmicrohttpd-dev
 	need_pkg jansson libjansson-dev
 	need_pkg gnutls libgnutls28-dev
+	need_pkg libarchive libarchive-dev
 else
-	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev)
+	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev libarchive-dev)
 fi
 if [ "$what" = test ]; then
 	if command -v pkg-config >/dev/null 2>&1; then need_pkg cmocka libcmocka-dev; else missing+=(libcmocka-dev); fi
 	need_cmd curl curl
+	need_cmd unzip unzip
 	need_cmd node nodejs
 	need_cmd npm npm
 	need_cmd openssl openssl

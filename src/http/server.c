@@ -377,18 +377,14 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 
 /*
  * Whether a request's work may be large: by its body size, because it
- * asks for a trace, or because it is a generator's search (bounded in
- * work, yet up to tens of milliseconds). Those run on the worker pool.
- * (The route table is the place to declare this; until it can, the
- * generators are known by their path.)
+ * asks for a trace, or because its resource says so in the route table
+ * (a generator's search, a package build: bounded in work, yet from tens
+ * of milliseconds to seconds). Those run on the worker pool.
  */
 static bool http_is_heavy(const struct route_request *req)
 {
-	static const char generate[] = "/generate";
-	size_t n = req->path ? strlen(req->path) : 0;
-	bool generator = n >= sizeof generate - 1 &&
-			 strcmp(req->path + n - (sizeof generate - 1), generate) == 0;
-	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL || generator;
+	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL ||
+	       route_is_heavy(req);
 }
 
 /* http_job.run: answers a heavy request on a worker thread, then hands the

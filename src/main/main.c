@@ -1,6 +1,7 @@
 /*
  * The dropjudge program: picks the subcommand (serve, solve, healthcheck,
- * --help, --version) and, for serve, owns the process: configuration,
+ * check, validate, package, --help, --version; or a checker or validator
+ * by the name it runs under) and, for serve, owns the process: configuration,
  * signals and the shutdown sequence around the HTTP server.
  *
  * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
@@ -33,8 +34,10 @@
 #include "http/auth.h"
 #include "http/server.h"
 #include "http/tls.h"
+#include "main/check.h"
 #include "main/config.h"
 #include "main/healthcheck.h"
+#include "main/package.h"
 #include "main/reload.h"
 #include "main/solve.h"
 #include "mem/alloc.h"
@@ -323,6 +326,10 @@ int main(int argc, char *argv[])
 {
 	/* jansson allocates through the same seam as the rest (mem/alloc.h). */
 	json_set_alloc_funcs(dj_malloc, dj_free);
+	/* Run as a checker or validator under the name a judge gives it. */
+	int by_name = check_main_by_name(argc, argv);
+	if (by_name >= 0)
+		return by_name;
 	if (argc < 2)
 		return main_serve(0, argv + 1);
 	const char *cmd = argv[1];
@@ -345,6 +352,18 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "healthcheck") == 0)
 		return main_healthcheck(argc - 2, argv + 2);
+	if ((strcmp(cmd, "check") == 0 || strcmp(cmd, "validate") == 0 ||
+	     strcmp(cmd, "package") == 0) &&
+	    argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+		config_usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "check") == 0)
+		return check_main(argc - 2, argv + 2);
+	if (strcmp(cmd, "validate") == 0)
+		return validate_main(argc - 2, argv + 2);
+	if (strcmp(cmd, "package") == 0)
+		return package_main(argc - 2, argv + 2);
 	if (cmd[0] == '-')
 		return main_serve(argc - 1, argv + 1);
 	fprintf(stderr, "dropjudge: unknown subcommand '%s'; try 'dropjudge --help'\n", cmd);

@@ -2,7 +2,8 @@
  * What the route layer's files share: the operations each problem offers
  * (implemented in md.c and puyo.c), the handlers built on them (cases.c,
  * generate handlers, meta.c), content negotiation (negotiate.c) and the
- * response helpers (respond.c). Private to src/route.
+ * response helpers (respond.c). Private to src/route, but for main/check.c,
+ * whose checker protocols solve and validate through the same operations.
  */
 #ifndef DROPJUDGE_ROUTE_HANDLERS_H
 #define DROPJUDGE_ROUTE_HANDLERS_H
@@ -100,6 +101,8 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 		    struct route_response *resp);
 void route_generate(const struct route_problem *p, const struct route_request *req,
 		    struct route_response *resp);
+void route_package(const struct route_problem *p, const struct route_request *req,
+		   struct route_response *resp);
 void route_livez(const struct route_request *req, struct route_response *resp);
 /* GET /metrics: the exposition text from req->metrics. */
 void route_metrics(const struct route_request *req, struct route_response *resp);

@@ -120,6 +120,10 @@ const char *route_oom_body(size_t *len);
  */
 enum codec_status route_precheck(const struct route_request *req, long long content_length);
 
+/* Whether the resource a request names does long work whatever its body
+ * (a package build): the HTTP layer then answers it on its worker pool. */
+bool route_is_heavy(const struct route_request *req);
+
 /*
  * Fills *resp with the problem response for `err` (a set error). Used by
  * the HTTP layer for errors found outside route_handle (body too large).

@@ -16,31 +16,34 @@ struct route_entry {
 	void (*handle_problem)(const struct route_problem *p, const struct route_request *req,
 			       struct route_response *resp);
 	const struct route_problem *problem;
-	bool auth; /* needs a bearer token when a token file is in force */
+	bool auth;  /* needs a bearer token when a token file is in force */
+	bool heavy; /* its work may take long whatever the body: run off the event loops */
 };
 
-/* The four resources of a problem. */
+/* The five resources of a problem. */
 /* clang-format off */
-#define PROBLEM_ROUTES(prefix, id, p)                                               \
-	{prefix, id "_solve", true, false, NULL, route_solve, p, true},                 \
-	{prefix "/judge", id "_judge", true, true, NULL, route_judge, p, true},         \
-	{prefix "/validate", id "_validate", true, false, NULL, route_validate, p, true}, \
-	{prefix "/generate", id "_generate", false, false, NULL, route_generate, p, true}
+#define PROBLEM_ROUTES(prefix, id, p)                                                      \
+	{prefix, id "_solve", true, false, NULL, route_solve, p, true, false},                 \
+	{prefix "/judge", id "_judge", true, true, NULL, route_judge, p, true, false},         \
+	{prefix "/validate", id "_validate", true, false, NULL, route_validate, p, true, false}, \
+	{prefix "/generate", id "_generate", false, false, NULL, route_generate, p, true, true}, \
+	{prefix "/package", id "_package", false, false, NULL, route_package, p, true, true}
 /* clang-format on */
 
 static const struct route_entry route_table[] = {
-    {"/livez", "livez", false, false, route_livez, NULL, NULL, false},
-    {"/healthz", "healthz", false, false, route_livez, NULL, NULL, false},
-    {"/readyz", "readyz", false, false, route_readyz, NULL, NULL, false},
-    {"/metrics", "metrics", false, false, route_metrics, NULL, NULL, false},
-    {"/v1", "v1", false, false, route_info, NULL, NULL, true},
-    {"/openapi.yaml", "openapi", false, false, route_openapi, NULL, NULL, false},
-    {"/", "index", false, false, route_www, NULL, NULL, false},
-    {"/viewer.css", "viewer_css", false, false, route_www, NULL, NULL, false},
-    {"/viewer.js", "viewer_js", false, false, route_www, NULL, NULL, false},
+    {"/livez", "livez", false, false, route_livez, NULL, NULL, false, false},
+    {"/healthz", "healthz", false, false, route_livez, NULL, NULL, false, false},
+    {"/readyz", "readyz", false, false, route_readyz, NULL, NULL, false, false},
+    {"/metrics", "metrics", false, false, route_metrics, NULL, NULL, false, false},
+    {"/v1", "v1", false, false, route_info, NULL, NULL, true, false},
+    {"/openapi.yaml", "openapi", false, false, route_openapi, NULL, NULL, false, false},
+    {"/", "index", false, false, route_www, NULL, NULL, false, false},
+    {"/viewer.css", "viewer_css", false, false, route_www, NULL, NULL, false, false},
+    {"/viewer.js", "viewer_js", false, false, route_www, NULL, NULL, false, false},
     {"/v1/monomino-domino/render.svg", "monomino_domino_render", false, false, route_md_render,
-     NULL, NULL, true},
-    {"/v1/puyo/render.svg", "puyo_render", false, false, route_puyo_render, NULL, NULL, true},
+     NULL, NULL, true, false},
+    {"/v1/puyo/render.svg", "puyo_render", false, false, route_puyo_render, NULL, NULL, true,
+     false},
     PROBLEM_ROUTES("/v1/monomino-domino", "monomino_domino", &route_md),
     PROBLEM_ROUTES("/v1/puyo", "puyo", &route_puyo),
 };
@@ -99,6 +102,12 @@ static enum codec_status route_check(const struct route_request *req,
 		}
 	}
 	return CODEC_OK;
+}
+
+bool route_is_heavy(const struct route_request *req)
+{
+	const struct route_entry *e = route_find(req->path);
+	return e && e->heavy;
 }
 
 enum codec_status route_precheck(const struct route_request *req, long long content_length)

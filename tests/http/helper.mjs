@@ -242,6 +242,7 @@ export function curlSequence(server, requests, { verbose = false, stdin = false,
 				const ct = headers['content-type'] ?? '';
 				const res = {
 					status, headers, statusLine, body,
+					bodyFile: files.body, // the raw bytes, for binary answers
 					mediaType: ct.split(';')[0].trim().toLowerCase(),
 				};
 				checkResponse(method, req.path, res);
