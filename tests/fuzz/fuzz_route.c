@@ -158,7 +158,11 @@ static void check_response(const struct route_request *req, const struct route_r
 	else
 		FUZZ_CHECK(has_prefix(resp->content_type, "application/json") ||
 			       has_prefix(resp->content_type, "text/plain") ||
-			       has_prefix(resp->content_type, "application/yaml"),
+			       has_prefix(resp->content_type, "application/yaml") ||
+			       has_prefix(resp->content_type, "image/svg+xml") ||
+			       has_prefix(resp->content_type, "text/html") ||
+			       has_prefix(resp->content_type, "text/css") ||
+			       has_prefix(resp->content_type, "text/javascript"),
 			   "content type %s", resp->content_type);
 	if (!json)
 		return;
