@@ -161,7 +161,11 @@ static void check_response(const struct route_request *req, const struct route_r
 			       has_prefix(resp->content_type, "text/plain") ||
 			       has_prefix(resp->content_type, "application/yaml") ||
 			       strcmp(resp->content_type, "application/zip") == 0 ||
-			       strcmp(resp->content_type, "application/gzip") == 0,
+			       strcmp(resp->content_type, "application/gzip") == 0 ||
+			       has_prefix(resp->content_type, "image/svg+xml") ||
+			       has_prefix(resp->content_type, "text/html") ||
+			       has_prefix(resp->content_type, "text/css") ||
+			       has_prefix(resp->content_type, "text/javascript"),
 			   "content type %s", resp->content_type);
 	if (!json)
 		return;
