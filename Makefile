@@ -5,6 +5,7 @@
 #   make test       install missing dependencies, build, run every test
 #   make bench      micro-benchmarks of the cores and codecs
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
+#   make test-long  the unit tests with the full differential runs (10^6 random cases)
 #   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
@@ -51,7 +52,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-long test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -102,6 +103,13 @@ run: deps
 test: deps-test
 	@$(MAKE) --no-print-directory all units
 	@scripts/run-tests.sh $(BUILD)
+
+# The unit tests with every differential test (fast cores and fast paths
+# against their straightforward references) at full size: 10^6 random cases
+# each. Minutes, not seconds: not part of `make test`.
+test-long: deps-test
+	@$(MAKE) --no-print-directory all units
+	@DROPJUDGE_TEST_LONG=1 scripts/run-tests.sh $(BUILD) unit
 
 # Every unit and HTTP test again, on a build with AddressSanitizer (leaks
 # included) and UndefinedBehaviorSanitizer: any report fails the run.

@@ -52,7 +52,8 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 			       md_block_fn fn, void *ctx);
 
 /* Push parser state for the Baekjoon input text ("N", then N lines "t x y").
- * Private: read and written only by md_text.c. Columns count bytes. */
+ * Private: read and written only by md_text.c and its fast path
+ * md_text_fast.c. Columns count bytes. */
 #define MD_TEXT_TOKEN_SHOWN 16 /* bytes of a bad token quoted in its error */
 
 struct md_text_reader {

@@ -2,8 +2,8 @@
  * `dropjudge solve monomino-domino|puyo [FILE]`: reads the Baekjoon input
  * with the server's lenient text readers, runs the cores and prints the
  * Baekjoon output. Monomino-Domino streams (chunks into md_text_feed(),
- * each block placed from the callback); a Puyo field is small and is read
- * whole. See solve.h.
+ * blocks held in a fixed batch and played by md_play()); a Puyo field is
+ * small and is read whole. See solve.h.
  */
 #include "main/solve.h"
 
@@ -47,11 +47,26 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-/* md_block_fn: places each block as soon as the reader has it. */
-static int solve_md_place(void *ctx, struct md_block block, unsigned long index)
+/* Blocks held back to be played together by md_play(). */
+#define SOLVE_MD_BATCH 16384
+
+/* A game and the blocks read but not played yet. */
+struct solve_md {
+	struct md_game game;
+	size_t held;				/* blocks[0..held) wait for md_play() */
+	struct md_block blocks[SOLVE_MD_BATCH]; /* in reading order */
+};
+
+/* md_block_fn: holds each block, plays them a batch at a time. */
+static int solve_md_hold(void *ctx, struct md_block block, unsigned long index)
 {
+	struct solve_md *s = ctx;
 	(void)index;
-	md_place(ctx, block);
+	s->blocks[s->held++] = block;
+	if (s->held == SOLVE_MD_BATCH) {
+		md_play(&s->game, s->blocks, s->held);
+		s->held = 0;
+	}
 	return 0;
 }
 
@@ -60,22 +75,24 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 	const struct md_read_options opt = {.max_blocks = ULONG_MAX, .strict = false};
 	struct md_text_reader reader;
 	struct codec_error err;
-	struct md_game game;
+	struct solve_md *s;
 	char *chunk;
 	char answer[64];
 	int ret = 1;
 
 	chunk = malloc(SOLVE_CHUNK);
-	if (!chunk) {
+	s = malloc(sizeof *s);
+	if (!chunk || !s) {
 		fprintf(errout, "dropjudge: out of memory\n");
-		return 1;
+		goto out_chunk;
 	}
 	codec_error_init(&err, 1);
-	md_init(&game);
+	md_init(&s->game);
+	s->held = 0;
 	md_text_init(&reader, &opt, &err);
 	for (;;) {
 		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		if (n > 0 && md_text_feed(&reader, chunk, n, solve_md_place, &game) != CODEC_OK) {
+		if (n > 0 && md_text_feed(&reader, chunk, n, solve_md_hold, s) != CODEC_OK) {
 			solve_report(errout, name, &err);
 			goto out_chunk;
 		}
@@ -86,12 +103,14 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 		goto out_chunk;
 	}
-	if (md_text_finish(&reader, solve_md_place, &game) != CODEC_OK) {
+	if (md_text_finish(&reader, solve_md_hold, s) != CODEC_OK) {
 		solve_report(errout, name, &err);
 		goto out_chunk;
 	}
-	ret = solve_write(out, errout, answer, md_text_result(&game, answer, sizeof answer));
+	md_play(&s->game, s->blocks, s->held);
+	ret = solve_write(out, errout, answer, md_text_result(&s->game, answer, sizeof answer));
 out_chunk:
+	free(s);
 	free(chunk);
 	return ret;
 }
