@@ -83,6 +83,27 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 void puyo_run(struct puyo_field *field, struct puyo_result *result);
 
 /*
+ * The instruction sets the chain loop can run on. PUYO_IMPL_AUTO (what
+ * puyo_step() and puyo_run() use) takes BMI2 when the CPU has it; the
+ * others force one, so that tests and benchmarks can hold each against
+ * the reference. Every implementation gives the same answers.
+ */
+enum puyo_impl {
+	PUYO_IMPL_AUTO = 0,
+	PUYO_IMPL_PORTABLE, /* C only */
+	PUYO_IMPL_BMI2,	    /* x86-64 with BMI2 and POPCNT (pext/pdep gravity) */
+};
+
+/* Whether `impl` can run on this CPU. */
+bool puyo_impl_supported(enum puyo_impl impl);
+
+/* puyo_step() and puyo_run() on a given implementation, which must be
+ * supported (puyo_impl_supported()). */
+bool puyo_step_impl(struct puyo_field *field, unsigned chain, struct puyo_step *step,
+		    enum puyo_impl impl);
+void puyo_run_impl(struct puyo_field *field, struct puyo_result *result, enum puyo_impl impl);
+
+/*
  * Points of one step: 10 * popped * clamp(chain power + colour bonus + group
  * bonus, 1, 999). `sizes` holds the sizes of the `groups` popped groups.
  */
