@@ -125,36 +125,68 @@ void puyo_settle(struct puyo_field *field)
 
 /* ---- bit planes -------------------------------------------------------- */
 
-__extension__ typedef unsigned __int128 plane_t;
+/*
+ * A plane: a column per 16-bit lane (lanes 6 and 7 stay empty). Vector
+ * extensions of GCC and Clang: one SSE2 instruction per operation on
+ * x86-64, plain C code elsewhere.
+ */
+typedef uint16_t plane_t __attribute__((vector_size(16)));
 
-#define LANE_BITS  16
 #define LANE_CELLS 0x1FFFu /* h = 0..12 */
 #define LANE_SEEN  0x1FFEu /* h = 1..12, the visible rows */
 
-/* A 16-bit pattern in each of the PUYO_COLS columns. */
-static inline plane_t lanes(uint64_t lane)
-{
-	plane_t x = 0;
-	for (unsigned c = 0; c < PUYO_COLS; c++)
-		x |= (plane_t)lane << (LANE_BITS * c);
-	return x;
-}
-
-/* Column c of a plane. */
-static inline unsigned lane_of(plane_t x, unsigned c)
-{
-	return (unsigned)(x >> (LANE_BITS * c)) & 0xFFFFu;
-}
+static const plane_t plane_seen = {LANE_SEEN, LANE_SEEN, LANE_SEEN, LANE_SEEN,
+				   LANE_SEEN, LANE_SEEN, 0,	    0};
 
 /* A field as planes: bit k of each cell value (enum puyo_cell) in bit[k]. */
 struct planes {
 	plane_t bit[3];
 };
 
+/* The two 64-bit halves of a plane: columns 0-3 and columns 4-5. */
+static inline uint64_t half(plane_t x, unsigned i)
+{
+	uint64_t h[2];
+	memcpy(h, &x, sizeof h);
+	return h[i];
+}
+
+static inline plane_t from_halves(uint64_t lo, uint64_t hi)
+{
+	uint64_t h[2] = {lo, hi};
+	plane_t x;
+	memcpy(&x, h, sizeof x);
+	return x;
+}
+
+static inline bool plane_any(plane_t x)
+{
+	return (half(x, 0) | half(x, 1)) != 0;
+}
+
+static inline unsigned count_cells(plane_t x)
+{
+	return (unsigned)__builtin_popcountll(half(x, 0)) +
+	       (unsigned)__builtin_popcountll(half(x, 1));
+}
+
+/* Each column moved to the next (column c to c + 1) or the previous one. */
+static inline plane_t to_right(plane_t x)
+{
+	const plane_t zero = {0};
+	return __builtin_shufflevector(x, zero, 8, 0, 1, 2, 3, 4, 5, 6);
+}
+
+static inline plane_t to_left(plane_t x)
+{
+	const plane_t zero = {0};
+	return __builtin_shufflevector(x, zero, 1, 2, 3, 4, 5, 6, 7, 8);
+}
+
 /* The cells of the four neighbours of x (not x itself). */
 static inline plane_t neighbours(plane_t x)
 {
-	return (x << 1) | (x >> 1) | (x << LANE_BITS) | (x >> LANE_BITS);
+	return (x << 1) | (x >> 1) | to_right(x) | to_left(x);
 }
 
 /* Grows `seed` within `within` to all the cells connected to it. */
@@ -163,7 +195,7 @@ static inline plane_t grow(plane_t seed, plane_t within)
 	plane_t g = seed;
 	for (unsigned i = 0; i < PUYO_ROWS_MAX * PUYO_COLS; i++) {
 		plane_t n = (g | neighbours(g)) & within;
-		if (n == g)
+		if (!plane_any(n ^ g))
 			break;
 		g = n;
 	}
@@ -171,45 +203,79 @@ static inline plane_t grow(plane_t seed, plane_t within)
 }
 
 /*
- * The cells of p (one colour, visible rows) that belong to a group of four
- * or more: seeds are the cells with three neighbours of their colour and
- * neighbouring pairs with two each; the fill grows them to their groups.
+ * Which colour puyos of the visible rows have a neighbour of their own
+ * colour above, below, on the left, on the right. Computed once for all
+ * colours: two cells have the same colour when all three bit planes agree,
+ * and "the cell below has the same colour as its upper neighbour" is the
+ * same fact seen from the other cell, so two directions give all four.
  */
-static inline plane_t popping(plane_t p)
+struct same {
+	plane_t up, down, left, right;
+};
+
+static inline void same_colour(const struct planes *p, plane_t colour, struct same *s)
 {
-	plane_t up = p & (p << 1), down = p & (p >> 1);
-	plane_t left = p & (p << LANE_BITS), right = p & (p >> LANE_BITS);
-	plane_t ud = up & down, lr = left & right;
-	plane_t v = up | down, h = left | right;
-	plane_t two = ud | lr | (v & h);
-	plane_t three = (ud & h) | (lr & v);
-	plane_t seed = three | (two & neighbours(two));
-	return seed ? grow(seed, p) : 0;
+	const plane_t *b = p->bit;
+	plane_t diff_up = ((b[0] << 1) ^ b[0]) | ((b[1] << 1) ^ b[1]) | ((b[2] << 1) ^ b[2]);
+	plane_t diff_left =
+	    (to_right(b[0]) ^ b[0]) | (to_right(b[1]) ^ b[1]) | (to_right(b[2]) ^ b[2]);
+	s->up = colour & (colour << 1) & ~diff_up;
+	s->down = s->up >> 1;
+	s->left = colour & to_right(colour) & ~diff_left;
+	s->right = to_left(s->left);
 }
 
-static inline unsigned count_cells(plane_t x)
+/* The cells joined to g through same-colour neighbours. */
+static inline plane_t same_spread(const struct same *s, plane_t g)
 {
-	return (unsigned)__builtin_popcountll((uint64_t)x) +
-	       (unsigned)__builtin_popcountll((uint64_t)(x >> 64));
+	return (s->up & (g << 1)) | (s->down & (g >> 1)) | (s->left & to_right(g)) |
+	       (s->right & to_left(g));
+}
+
+/*
+ * The colour puyos that belong to a group of four or more, all colours at
+ * once: seeds are the puyos with three neighbours of their colour and
+ * same-colour neighbouring pairs with two each; the fill grows them,
+ * through same-colour neighbours only, to their whole groups.
+ */
+static inline plane_t popping(const struct same *s)
+{
+	plane_t ud = s->up & s->down, lr = s->left & s->right;
+	plane_t v = s->up | s->down, h = s->left | s->right;
+	plane_t two = ud | lr | (v & h);
+	plane_t three = (ud & h) | (lr & v);
+	plane_t g = three | (two & same_spread(s, two));
+	if (!plane_any(g))
+		return g;
+	for (unsigned i = 0; i < PUYO_ROWS_MAX * PUYO_COLS; i++) {
+		plane_t n = g | same_spread(s, g);
+		if (!plane_any(n ^ g))
+			break;
+		g = n;
+	}
+	return g;
+}
+
+/* The one-cell plane of the lowest cell of a nonempty plane. */
+static inline plane_t lowest_cell(plane_t x)
+{
+	uint64_t lo = half(x, 0), hi = half(x, 1);
+	return lo ? from_halves(lo & (~lo + 1), 0) : from_halves(0, hi & (~hi + 1));
 }
 
 static void planes_from_field(struct planes *p, const struct puyo_field *field)
 {
 	unsigned rows = field_rows(field);
 	unsigned h0 = PUYO_ROWS_MAX - rows;
-	uint64_t lane[3][PUYO_COLS] = {{0}};
+	plane_t bit[3] = {{0}, {0}, {0}};
 	for (unsigned r = 0; r < rows; r++) {
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			unsigned v = field->cell[r][c] & 7u;
+			unsigned v = field->cell[r][c];
 			for (unsigned k = 0; k < 3; k++)
-				lane[k][c] |= (uint64_t)((v >> k) & 1u) << (h0 + r);
+				bit[k][c] = (uint16_t)(bit[k][c] | ((v >> k) & 1u) << (h0 + r));
 		}
 	}
-	for (unsigned k = 0; k < 3; k++) {
-		p->bit[k] = 0;
-		for (unsigned c = 0; c < PUYO_COLS; c++)
-			p->bit[k] |= (plane_t)lane[k][c] << (LANE_BITS * c);
-	}
+	memcpy(p->bit, bit, sizeof bit);
 }
 
 static void planes_to_field(const struct planes *p, struct puyo_field *field)
@@ -217,12 +283,12 @@ static void planes_to_field(const struct planes *p, struct puyo_field *field)
 	unsigned rows = field_rows(field);
 	unsigned h0 = PUYO_ROWS_MAX - rows;
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned lane[3] = {lane_of(p->bit[0], c), lane_of(p->bit[1], c),
-				    lane_of(p->bit[2], c)};
+		unsigned lane[3] = {p->bit[0][c], p->bit[1][c], p->bit[2][c]};
 		for (unsigned r = 0; r < rows; r++) {
 			unsigned h = h0 + r;
-			field->cell[r][c] = (uint8_t)(((lane[0] >> h) & 1u) | ((lane[1] >> h) & 1u) << 1 |
-						      ((lane[2] >> h) & 1u) << 2);
+			field->cell[r][c] =
+			    (uint8_t)(((lane[0] >> h) & 1u) | ((lane[1] >> h) & 1u) << 1 |
+				      ((lane[2] >> h) & 1u) << 2);
 		}
 	}
 }
@@ -240,25 +306,23 @@ static inline plane_t planes_occupied(const struct planes *p)
  */
 static void gravity_portable(struct planes *p, plane_t keep)
 {
-	struct planes out = {{0, 0, 0}};
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned k = lane_of(keep, c);
-		if (!k)
-			continue;
-		unsigned lane[3] = {lane_of(p->bit[0], c) & k, lane_of(p->bit[1], c) & k,
-				    lane_of(p->bit[2], c) & k};
-		unsigned top = (unsigned)__builtin_ctz(k);
-		unsigned holes = ~k & LANE_CELLS & ~((1u << top) - 1u);
-		for (; holes; holes &= holes - 1u) {
-			unsigned h = (unsigned)__builtin_ctz(holes);
-			unsigned above = (1u << h) - 1u;
-			for (unsigned b = 0; b < 3; b++)
-				lane[b] = (lane[b] & ~(above | 1u << h)) | (lane[b] & above) << 1;
+		unsigned k = keep[c];
+		unsigned lane[3] = {p->bit[0][c] & k, p->bit[1][c] & k, p->bit[2][c] & k};
+		if (k) {
+			unsigned top = (unsigned)__builtin_ctz(k);
+			unsigned holes = ~k & LANE_CELLS & ~((1u << top) - 1u);
+			for (; holes; holes &= holes - 1u) {
+				unsigned h = (unsigned)__builtin_ctz(holes);
+				unsigned above = (1u << h) - 1u;
+				for (unsigned b = 0; b < 3; b++)
+					lane[b] = (lane[b] & ~(above | 1u << h)) | (lane[b] & above)
+										       << 1;
+			}
 		}
 		for (unsigned b = 0; b < 3; b++)
-			out.bit[b] |= (plane_t)lane[b] << (LANE_BITS * c);
+			p->bit[b][c] = (uint16_t)lane[b];
 	}
-	*p = out;
 }
 
 #if PUYO_HAVE_BMI2
@@ -267,67 +331,79 @@ static void gravity_portable(struct planes *p, plane_t keep)
  * kept cells of every plane and pdep lays them, in order, on the floor of
  * each column (the lowest popcount(column) cells of its 13).
  */
-__attribute__((target("bmi2,popcnt"))) static void gravity_bmi2(struct planes *p, plane_t keep)
+__attribute__((target("bmi2,popcnt"))) static inline void gravity_bmi2(struct planes *p,
+								       plane_t keep)
 {
-	uint64_t keep_half[2] = {(uint64_t)keep, (uint64_t)(keep >> 64)};
+	uint64_t keep_half[2] = {half(keep, 0), half(keep, 1)};
 	uint64_t floor_half[2] = {0, 0};
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned n = (unsigned)__builtin_popcount(lane_of(keep, c));
+		unsigned n = (unsigned)__builtin_popcount(keep[c]);
 		uint64_t lane = ((1ull << n) - 1u) << (PUYO_ROWS_MAX - n);
-		floor_half[c / 4] |= lane << (LANE_BITS * (c % 4));
+		floor_half[c / 4] |= lane << (16 * (c % 4));
 	}
 	for (unsigned b = 0; b < 3; b++) {
-		uint64_t lo = _pdep_u64(_pext_u64((uint64_t)p->bit[b], keep_half[0]), floor_half[0]);
-		uint64_t hi =
-		    _pdep_u64(_pext_u64((uint64_t)(p->bit[b] >> 64), keep_half[1]), floor_half[1]);
-		p->bit[b] = (plane_t)hi << 64 | lo;
+		uint64_t lo = _pdep_u64(_pext_u64(half(p->bit[b], 0), keep_half[0]), floor_half[0]);
+		uint64_t hi = _pdep_u64(_pext_u64(half(p->bit[b], 1), keep_half[1]), floor_half[1]);
+		p->bit[b] = from_halves(lo, hi);
 	}
 }
 #endif
 
 /* Cell values as a plane, from the three bit planes. */
-#define PLANE_OF(p, v)                                                                            \
-	((((v) & 1) ? (p)->bit[0] : ~(p)->bit[0]) & (((v) & 2) ? (p)->bit[1] : ~(p)->bit[1]) &    \
-	 (((v) & 4) ? (p)->bit[2] : ~(p)->bit[2]))
+#define PLANE_OF(p, v)                                                                             \
+	((((v)&1) ? (p)->bit[0] : ~(p)->bit[0]) & (((v)&2) ? (p)->bit[1] : ~(p)->bit[1]) &         \
+	 (((v)&4) ? (p)->bit[2] : ~(p)->bit[2]))
 
 /*
- * One chain step on settled planes, as puyo_step() says. Always inlined
- * into the portable and the BMI2 chain loops below, so that each is
- * compiled for its instruction set.
+ * One chain step on settled planes, as puyo_step() says; step NULL only
+ * counts (no colours, groups or score). Always inlined into the portable
+ * and the BMI2 chain loops below, so that each is compiled for its
+ * instruction set.
  */
 static inline __attribute__((always_inline)) bool planes_step(struct planes *p, unsigned chain,
 							      struct puyo_step *step, bool bmi2)
 {
-	const plane_t seen = lanes(LANE_SEEN);
-	unsigned sizes[PUYO_MAX_GROUPS];
-	unsigned groups = 0, popped = 0, colors = 0;
-	plane_t pop = 0;
+	const plane_t *b = p->bit;
+	plane_t occupied = planes_occupied(p);
+	/* values 6 (garbage) and 7 (none) have bits 1 and 2 set */
+	plane_t colour = occupied & ~(b[1] & b[2]) & plane_seen;
+	struct same same;
 
-	for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
-		plane_t g = popping(PLANE_OF(p, v) & seen);
-		if (!g)
-			continue;
-		unsigned n = count_cells(g);
-		pop |= g;
-		popped += n;
-		colors++;
-		if (!step)
-			continue;
-		if (n < 2 * PUYO_POP_SIZE) { /* one group: two would have 8 or more */
-			sizes[groups++] = n;
-			continue;
-		}
-		while (g && groups < PUYO_MAX_GROUPS) {
-			plane_t one = grow(g & (~g + 1), g);
-			sizes[groups++] = count_cells(one);
-			g &= ~one;
-		}
-	}
-	if (!pop)
+	same_colour(p, colour, &same);
+	plane_t pop = popping(&same);
+	if (!plane_any(pop))
 		return false;
 
-	plane_t garbage = PLANE_OF(p, PUYO_GARBAGE) & seen & neighbours(pop);
-	plane_t keep = planes_occupied(p) & ~(pop | garbage);
+	plane_t garbage = b[1] & b[2] & ~b[0] & plane_seen & neighbours(pop);
+	if (step) {
+		unsigned sizes[PUYO_MAX_GROUPS];
+		unsigned groups = 0, colors = 0;
+		for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
+			plane_t g = pop & PLANE_OF(p, v);
+			if (!plane_any(g))
+				continue;
+			unsigned n = count_cells(g);
+			colors++;
+			if (n < 2 * PUYO_POP_SIZE) { /* one group: two would have 8 or more */
+				sizes[groups++] = n;
+				continue;
+			}
+			while (plane_any(g) && groups < PUYO_MAX_GROUPS) {
+				plane_t one = grow(lowest_cell(g), g);
+				sizes[groups++] = count_cells(one);
+				g &= ~one;
+			}
+		}
+		unsigned popped = count_cells(pop);
+		step->chain = chain;
+		step->popped = popped;
+		step->garbage = count_cells(garbage);
+		step->groups = groups;
+		step->colors = colors;
+		step->score = puyo_step_score(chain, popped, colors, sizes, groups);
+	}
+
+	plane_t keep = occupied & ~(pop | garbage);
 #if PUYO_HAVE_BMI2
 	if (bmi2)
 		gravity_bmi2(p, keep);
@@ -337,15 +413,31 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 	(void)bmi2;
 	gravity_portable(p, keep);
 #endif
-	if (step) {
-		step->chain = chain;
-		step->popped = popped;
-		step->garbage = count_cells(garbage);
-		step->groups = groups;
-		step->colors = colors;
-		step->score = puyo_step_score(chain, popped, colors, sizes, groups);
-	}
 	return true;
+}
+
+/* Settles the planes (BMI2 or not). */
+static inline __attribute__((always_inline)) void planes_settle(struct planes *p, bool bmi2)
+{
+#if PUYO_HAVE_BMI2
+	if (bmi2)
+		gravity_bmi2(p, planes_occupied(p));
+	else
+		gravity_portable(p, planes_occupied(p));
+#else
+	(void)bmi2;
+	gravity_portable(p, planes_occupied(p));
+#endif
+}
+
+/* Settles the planes, then counts the steps that pop. */
+static inline __attribute__((always_inline)) unsigned planes_chains(struct planes *p, bool bmi2)
+{
+	unsigned chains = 0;
+	planes_settle(p, bmi2);
+	while (chains < PUYO_MAX_CHAINS && planes_step(p, chains + 1, NULL, bmi2))
+		chains++;
+	return chains;
 }
 
 /* Settles the planes, then steps until nothing pops; fills *res. */
@@ -355,21 +447,14 @@ static inline __attribute__((always_inline)) void planes_run(struct planes *p,
 	struct puyo_step step;
 	res->chains = 0;
 	res->score = 0;
-#if PUYO_HAVE_BMI2
-	if (bmi2)
-		gravity_bmi2(p, planes_occupied(p));
-	else
-		gravity_portable(p, planes_occupied(p));
-#else
-	gravity_portable(p, planes_occupied(p));
-#endif
+	planes_settle(p, bmi2);
 	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
 		if (!planes_step(p, chain, &step, bmi2))
 			break;
 		res->chains = chain;
 		res->score += step.score;
 	}
-	res->all_clear = res->chains > 0 && planes_occupied(p) == 0;
+	res->all_clear = res->chains > 0 && !plane_any(planes_occupied(p));
 }
 
 static bool step_portable(struct planes *p, unsigned chain, struct puyo_step *step)
@@ -382,24 +467,35 @@ static void run_portable(struct planes *p, struct puyo_result *res)
 	planes_run(p, res, false);
 }
 
+static unsigned chains_portable(struct planes *p)
+{
+	return planes_chains(p, false);
+}
+
 #if PUYO_HAVE_BMI2
 __attribute__((target("bmi2,popcnt"))) static bool step_bmi2(struct planes *p, unsigned chain,
-							      struct puyo_step *step)
+							     struct puyo_step *step)
 {
 	return planes_step(p, chain, step, true);
 }
 
 __attribute__((target("bmi2,popcnt"))) static void run_bmi2(struct planes *p,
-							     struct puyo_result *res)
+							    struct puyo_result *res)
 {
 	planes_run(p, res, true);
+}
+
+__attribute__((target("bmi2,popcnt"))) static unsigned chains_bmi2(struct planes *p)
+{
+	return planes_chains(p, true);
 }
 #endif
 
 /* Whether to take the BMI2 path for `impl`. */
 static bool use_bmi2(enum puyo_impl impl)
 {
-	return impl == PUYO_IMPL_BMI2 || (impl == PUYO_IMPL_AUTO && puyo_impl_supported(PUYO_IMPL_BMI2));
+	return impl == PUYO_IMPL_BMI2 ||
+	       (impl == PUYO_IMPL_AUTO && puyo_impl_supported(PUYO_IMPL_BMI2));
 }
 
 bool puyo_impl_supported(enum puyo_impl impl)
@@ -450,6 +546,31 @@ void puyo_run_impl(struct puyo_field *field, struct puyo_result *result, enum pu
 	planes_to_field(&p, field);
 	if (result)
 		*result = res;
+}
+
+unsigned puyo_planes_chains_impl(const struct puyo_planes *planes, enum puyo_impl impl)
+{
+	struct planes p;
+	memcpy(p.bit, planes->word, sizeof p.bit);
+#if PUYO_HAVE_BMI2
+	if (use_bmi2(impl))
+		return chains_bmi2(&p);
+#else
+	(void)impl;
+#endif
+	return chains_portable(&p);
+}
+
+unsigned puyo_planes_chains(const struct puyo_planes *planes)
+{
+	return puyo_planes_chains_impl(planes, PUYO_IMPL_AUTO);
+}
+
+void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field *field)
+{
+	struct planes p;
+	planes_from_field(&p, field);
+	memcpy(planes->word, p.bit, sizeof planes->word);
 }
 
 bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)

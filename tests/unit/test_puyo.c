@@ -904,6 +904,10 @@ static unsigned compare_impl_with_reference(const struct puyo_field *start, uint
 		assert_true(k <= 19);
 	}
 
+	struct puyo_planes planes;
+	puyo_planes_from_field(&planes, start);
+	assert_int_equal(puyo_planes_chains_impl(&planes, impl), k - 1);
+
 	struct puyo_field g = *start;
 	struct puyo_result res;
 	puyo_run_impl(&g, &res, impl);
@@ -958,7 +962,8 @@ static void puyo_should_match_the_reference_on_long_generated_chains(void **stat
 			for (unsigned r = 0; r < 12; r++)
 				memcpy(g.cell[r + 1], f.cell[r], PUYO_COLS);
 			for (unsigned c = 0; c < PUYO_COLS; c++)
-				g.cell[0][c] = (uint8_t)(c % 2 ? PUYO_GARBAGE : 1 + (seed + c) % colors);
+				g.cell[0][c] =
+				    (uint8_t)(c % 2 ? PUYO_GARBAGE : 1 + (seed + c) % colors);
 			compare_with_reference(&g, seed);
 		}
 	}
