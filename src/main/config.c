@@ -24,6 +24,9 @@ enum config_key {
 	KEY_TIMEOUT,
 	KEY_MAX_CONNECTIONS,
 	KEY_DRAIN_TIMEOUT,
+	KEY_MAX_PER_IP,
+	KEY_HEADER_TIMEOUT,
+	KEY_BODY_TIMEOUT,
 	KEY_COUNT
 };
 
@@ -63,6 +66,16 @@ static const struct config_option config_options[KEY_COUNT] = {
      "At shutdown, how long requests in flight may take to\n"
      "finish, 0..3600 seconds. Default 8 (under Docker's 10 s\n"
      "grace before SIGKILL)."},
+    {KEY_MAX_PER_IP, "--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", "N", 0, 1000000,
+     "Open connections from one client address, 0..1000000;\n"
+     "more are refused; 0: no limit. Default 32."},
+    {KEY_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", "SECONDS", 1, 3600,
+     "A request's headers must be complete within this many\n"
+     "seconds of the connection opening (or of the previous\n"
+     "answer), however slowly they arrive; 1..3600. Default 10."},
+    {KEY_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", "SECONDS", 1, 86400,
+     "A request's body must be complete within this many seconds\n"
+     "of its headers; 1..86400. Default 60."},
 };
 
 /*
@@ -151,6 +164,15 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_DRAIN_TIMEOUT:
 		cfg->drain_timeout = (unsigned)v;
 		break;
+	case KEY_MAX_PER_IP:
+		cfg->max_per_ip = (unsigned)v;
+		break;
+	case KEY_HEADER_TIMEOUT:
+		cfg->header_timeout = (unsigned)v;
+		break;
+	case KEY_BODY_TIMEOUT:
+		cfg->body_timeout = (unsigned)v;
+		break;
 	case KEY_HOST:
 	case KEY_COUNT:
 		break;
@@ -170,6 +192,9 @@ void config_defaults(struct config *cfg)
 	cfg->timeout = CONFIG_DEFAULT_TIMEOUT;
 	cfg->max_connections = CONFIG_DEFAULT_MAX_CONNECTIONS;
 	cfg->drain_timeout = CONFIG_DEFAULT_DRAIN_TIMEOUT;
+	cfg->max_per_ip = CONFIG_DEFAULT_MAX_PER_IP;
+	cfg->header_timeout = CONFIG_DEFAULT_HEADER_TIMEOUT;
+	cfg->body_timeout = CONFIG_DEFAULT_BODY_TIMEOUT;
 }
 
 /*
@@ -337,7 +362,9 @@ void config_usage(FILE *out)
 		"  SIGTERM or SIGINT starts a drain: /readyz answers 503, no new connections\n"
 		"  are accepted, requests in flight complete (each answered with\n"
 		"  \"Connection: close\") for up to --drain-timeout seconds, then the process\n"
-		"  exits 0. A second signal ends the drain at once.\n"
+		"  exits 0. A second SIGTERM or SIGINT ends the drain at once (connections\n"
+		"  still open are cut). SIGHUP reloads what can change without a restart\n"
+		"  and the service goes on.\n"
 		"\n"
 		"solve monomino-domino|puyo [FILE]\n"
 		"  Reads the Baekjoon input from FILE (stdin when FILE is absent or \"-\") and\n"

@@ -27,6 +27,9 @@
 #define CONFIG_DEFAULT_MAX_BATCH       1000ul
 #define CONFIG_DEFAULT_TIMEOUT	       10u
 #define CONFIG_DEFAULT_MAX_CONNECTIONS 1024u
+#define CONFIG_DEFAULT_MAX_PER_IP      32u
+#define CONFIG_DEFAULT_HEADER_TIMEOUT  10u
+#define CONFIG_DEFAULT_BODY_TIMEOUT    60u
 /* Below Docker's 10 s grace between SIGTERM and SIGKILL, so that a drain
  * that runs out still ends in an orderly exit. */
 #define CONFIG_DEFAULT_DRAIN_TIMEOUT 8u
@@ -43,6 +46,9 @@ struct config {
 	unsigned timeout;	    /* idle connection timeout, seconds, >= 1 */
 	unsigned max_connections;   /* open connections at once, >= 1 */
 	unsigned drain_timeout;	    /* seconds to wait for requests at shutdown */
+	unsigned max_per_ip;	    /* open connections from one address; 0: no limit */
+	unsigned header_timeout;    /* seconds for a request's headers, >= 1 */
+	unsigned body_timeout;	    /* seconds for a request's body after its headers, >= 1 */
 };
 
 /* Reads environment variable `name` (getenv-like); NULL when unset. */

@@ -3,11 +3,13 @@
  * --help, --version) and, for serve, owns the process: configuration,
  * signals and the shutdown sequence around the HTTP server.
  *
- * SIGTERM and SIGINT are blocked before any server thread starts and
- * received with sigwait() in the main thread only. The first one starts
- * the drain (see http/server.h); the main thread then waits, up to the
- * drain timeout, for the requests in flight, and a second signal cuts the
- * wait short. Either way the process stops the server and exits 0.
+ * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
+ * and received with sigwait() in the main thread only. SIGHUP runs
+ * reload_run() and the service goes on. The first SIGTERM or SIGINT
+ * starts the drain (see http/server.h); the main thread then waits, up to
+ * the drain timeout, for the requests in flight, and a second one ends the
+ * wait at once (connections still open are cut). Either way the process
+ * stops the server and exits 0.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
@@ -25,6 +27,7 @@
 #include "http/server.h"
 #include "main/config.h"
 #include "main/healthcheck.h"
+#include "main/reload.h"
 #include "main/solve.h"
 
 /* How often the drain checks for requests in flight, in milliseconds. */
@@ -81,8 +84,9 @@ static long long main_now_ms(void)
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
  */
-static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset_t *signals)
+static void main_drain(struct http_server *srv, const struct config *cfg, const sigset_t *signals)
 {
+	unsigned timeout_s = cfg->drain_timeout;
 	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
 	unsigned idle = 0;
 
@@ -103,7 +107,9 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset
 			left = MAIN_DRAIN_POLL_MS;
 		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
 		int sig = sigtimedwait(signals, NULL, &wait);
-		if (sig > 0) {
+		if (sig == SIGHUP) {
+			reload_run(cfg);
+		} else if (sig > 0) {
 			fprintf(stderr, "dropjudge: second signal (%s); stopping now\n",
 				strsignal(sig));
 			return;
@@ -157,6 +163,7 @@ static int main_serve(int argc, char *const argv[])
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
 		fprintf(stderr, "dropjudge: cannot block signals\n");
 		return 1;
@@ -169,6 +176,9 @@ static int main_serve(int argc, char *const argv[])
 	    .threads = cfg.threads,
 	    .timeout = cfg.timeout,
 	    .max_connections = cfg.max_connections,
+	    .max_per_ip = cfg.max_per_ip,
+	    .header_timeout = cfg.header_timeout,
+	    .body_timeout = cfg.body_timeout,
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch},
@@ -184,12 +194,17 @@ static int main_serve(int argc, char *const argv[])
 	       http_server_port(srv));
 	fflush(stdout);
 
-	while (sigwait(&signals, &sig) != 0)
-		;
+	for (;;) {
+		if (sigwait(&signals, &sig) != 0)
+			continue;
+		if (sig != SIGHUP)
+			break;
+		reload_run(&cfg);
+	}
 	fprintf(stderr, "dropjudge: %s; draining (up to %u s)\n", strsignal(sig),
 		cfg.drain_timeout);
 	http_server_begin_drain(srv);
-	main_drain(srv, cfg.drain_timeout, &signals);
+	main_drain(srv, &cfg, &signals);
 	http_server_stop(srv);
 	fprintf(stderr, "dropjudge: stopped\n");
 	return 0;
