@@ -3,7 +3,7 @@
 #   make            build build/dropjudge
 #   make run        install missing build dependencies, build, serve on 0.0.0.0:8080
 #   make test       install missing dependencies, build, run every test
-#   make bench      micro-benchmarks of the cores and codecs
+#   make bench      goals 1-5 of the performance issue as ratios against their baselines
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
 #   make test-long  the unit tests with the full differential runs (10^6 random cases)
 #   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
@@ -48,9 +48,12 @@ LIB_SRC := $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/ma
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-# bare_server is a server, not a micro-benchmark: bench-http builds and runs it.
-BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
-BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+# Micro-benchmarks, run by `make bench` one after another; the baselines and
+# input writers beside them are run by scripts/bench.sh.
+BENCH_MICRO := bench_gen bench_request
+BENCH_TOOLS := bench_input json_parse
+BENCH_BASELINES := md_naive puyo_naive
+BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)
 
 .PHONY: all run test test-long test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
@@ -126,8 +129,22 @@ http: all
 lint-spec:
 	@scripts/run-tests.sh $(BUILD) lint
 
-bench: $(BENCH_BIN)
+# Goals 1-5 of the performance issue, each as a ratio against a baseline
+# built here (tests/bench: the fixed-answer server, jansson's bare parse,
+# the straightforward solver and BFS counter), medians of interleaved runs;
+# then the micro-benchmarks. Minutes; not part of `make test` or CI.
+bench: deps $(BENCH_BIN) $(BENCH_TOOLS:%=$(BUILD)/bench/%) $(BENCH_BASELINES:%=$(BUILD)/bench/%) \
+		$(BUILD)/bench/bare_server all
+	@scripts/bench.sh $(BUILD)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+# The straightforward baselines use nothing of ours: the C library only.
+$(BUILD)/bench/md_naive: tests/bench/md_naive.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(LDFLAGS) -o $@
+$(BUILD)/bench/puyo_naive: tests/bench/puyo_naive.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(LDFLAGS) -o $@
 
 # The baseline of bench-http: libmicrohttpd alone, without the library.
 $(BUILD)/bench/bare_server: tests/bench/bare_server.c

@@ -3,13 +3,17 @@
  * machine (gen.h's streams):
  *
  *   bench_input md N SEED          Baekjoon 20061 text: N, then N placements
+ *   bench_input md-json N SEED     the same case as JSON {"blocks": [[t,x,y], ...]}
  *   bench_input puyo-lines N SEED  N Puyo fields, one per line (the input of
  *                                  `dropjudge solve puyo --lines`)
+ *   bench_input puyo-batch N SEED  the first N of those fields as a JSON batch
+ *                                  {"cases": [{"field": [...]}, ...]}
  *
  * The Puyo fields are settled, 12 rows (one in eight with the hidden 13th
  * row), 3 to 5 colours, one in four with garbage, columns of random height
  * with many tall ones, so that most fields chain (0 to 6 chains, a few more).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,19 @@ static int write_md(unsigned long n, struct gen_rng *rng)
 	return 0;
 }
 
-static int write_puyo_lines(unsigned long n, struct gen_rng *rng)
+static int write_md_json(unsigned long n, struct gen_rng *rng)
+{
+	printf("{\"blocks\":[");
+	for (unsigned long i = 0; i < n; i++) {
+		struct md_block b = gen_md_block(rng);
+		printf("%s[%u,%u,%u]", i ? "," : "", b.t, b.x, b.y);
+	}
+	printf("]}\n");
+	return 0;
+}
+
+/* Writes one field as a line (json false) or as a JSON case (json true). */
+static int write_puyo(unsigned long n, struct gen_rng *rng, bool json)
 {
 	static const char colors[] = "RGBPY";
 	char line[13 * 7 + 1];
@@ -47,6 +63,13 @@ static int write_puyo_lines(unsigned long n, struct gen_rng *rng)
 				grid[rows - 1 - k][c] = v;
 			}
 		}
+		if (json) {
+			printf("%s{\"field\": [", i ? ", " : "{\"cases\": [");
+			for (unsigned r = 0; r < rows; r++)
+				printf("%s\"%.6s\"", r ? ", " : "", grid[r]);
+			printf("]}");
+			continue;
+		}
 		size_t len = 0;
 		for (unsigned r = 0; r < rows; r++) {
 			memcpy(line + len, grid[r], 6);
@@ -55,13 +78,15 @@ static int write_puyo_lines(unsigned long n, struct gen_rng *rng)
 		}
 		fwrite(line, 1, len, stdout);
 	}
+	if (json)
+		printf("%s]}\n", n ? "" : "{\"cases\": [");
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		fprintf(stderr, "usage: bench_input md|puyo-lines N SEED\n");
+		fprintf(stderr, "usage: bench_input md|md-json|puyo-lines|puyo-batch N SEED\n");
 		return 2;
 	}
 	unsigned long n = strtoul(argv[2], NULL, 10);
@@ -69,8 +94,12 @@ int main(int argc, char **argv)
 	gen_rng_init(&rng, strtoull(argv[3], NULL, 10));
 	if (strcmp(argv[1], "md") == 0)
 		return write_md(n, &rng);
+	if (strcmp(argv[1], "md-json") == 0)
+		return write_md_json(n, &rng);
 	if (strcmp(argv[1], "puyo-lines") == 0)
-		return write_puyo_lines(n, &rng);
+		return write_puyo(n, &rng, false);
+	if (strcmp(argv[1], "puyo-batch") == 0)
+		return write_puyo(n, &rng, true);
 	fprintf(stderr, "bench_input: unknown input '%s'\n", argv[1]);
 	return 2;
 }
