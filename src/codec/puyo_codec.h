@@ -29,6 +29,17 @@
 enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
 
+/*
+ * The fast path of a JSON request body (codec/puyo_json_fast.c): returns
+ * true when body[0..len) is exactly a case {"field": [12 or 13 strings of 6
+ * characters of `.RGBPYO`]} with JSON whitespace where JSON allows it and
+ * nothing else, having filled *field, which is then what jansson and
+ * puyo_json_read() (lenient) make of it. Returns false for any other body,
+ * reporting nothing and leaving *field unspecified: the caller reads the
+ * body through jansson, whose path decides every other answer and error.
+ */
+bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field);
+
 /* Reads the Baekjoon text (the rows, top first) into *field. */
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err);

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: make-corpus.sh OUT_DIR}
 rm -rf "$out"
-mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route}
+mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route,fuzz_json_fast}
 
 # The text of a file as a JSON string (every line ended by \n).
 json_string() {
@@ -100,6 +100,22 @@ route_seed md-generate-json 00 GET /v1/monomino-domino/generate '' '' 'seed=1844
 route_seed puyo-generate 00 GET /v1/puyo/generate '' '' 'seed=7&colors=4&min_chains=3'
 route_seed puyo-generate-text 00 GET /v1/puyo/generate '' 'text/*' 'seed=1&colors=1&min_chains=1'
 route_seed bad-parameter 00 GET /v1/puyo/generate '' '' 'seed=7&seed=8&x'
+
+# fuzz_json_fast: flags byte (bit 0 Puyo, bit 1 Accept text/plain, bit 2 a
+# limit of 3 blocks), then a body in the canonical shapes and near them.
+fast_seed() { # name flags body
+	{ printf "\\x$2"; printf '%s' "$3"; } >"$out/fuzz_json_fast/$1"
+}
+fast_seed md-compact 00 '{"blocks":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],[3,1,2]]}'
+fast_seed md-spaced 02 ' { "blocks" : [ [ 1 , 1 , 1 ] ,[2, 3, 0]]
+} '
+fast_seed md-limit 04 '{"blocks":[[1,1,1],[1,1,1],[1,1,1],[1,1,1]]}'
+fast_seed md-trace 00 '{"blocks":[[1,1,1]],"trace":true}'
+fast_seed md-object 00 '{"blocks":[{"t":1,"x":1,"y":1}]}'
+fast_seed md-big 00 '{"blocks":[[3,3,0],[2,0,3],[1,0,12],[1.0,0,0]]}'
+fast_seed puyo-example 01 '{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]}'
+fast_seed puyo-13 03 '{ "field" : [ "OOOOOO","......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG." ] }'
+fast_seed puyo-escape 01 '{"field":["\u002e.....","......","......","......","......","......","......","......","......","......","......","......"]}'
 
 # The inputs that found bugs (see the regression tests named in their
 # commits), replayed by every run.

@@ -1050,6 +1050,63 @@ static void md_codec_should_answer_every_data_driven_case(void **state)
 	assert_true(errors >= 15);
 }
 
+/* ---- the JSON fast path (md_json_fast.c) ------------------------------- */
+
+static void md_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *body;
+		bool taken;
+	} cases[] = {
+	    {"{\"blocks\":[[1,1,1],[2,3,0],[3,2,2]]}", true},
+	    {" {\n\t\"blocks\" : [ [ 1 , 1 , 1 ] , [3,2,3] ] }\r\n", true},
+	    {"{\"blocks\":[[2,3,2]]}", true},
+	    {"{\"blocks\":[]}", false},			      /* left to jansson */
+	    {"{\"blocks\":[[2,3,3]]}", false},		      /* outside red */
+	    {"{\"blocks\":[[0,0,0]]}", false},		      /* bad type */
+	    {"{\"blocks\":[[1,1,12]]}", false},		      /* two digits */
+	    {"{\"blocks\":[[1,1,1.0]]}", false},	      /* a real */
+	    {"{\"blocks\":[[1,1,1e0]]}", false},	      /* an exponent */
+	    {"{\"blocks\":[[1,1,-0]]}", false},		      /* a sign */
+	    {"{\"blocks\":[[1,1,1]],\"trace\":true}", false}, /* another member */
+	    {"{\"trace\":false,\"blocks\":[[1,1,1]]}", false},
+	    {"{\"blocks\":[{\"t\":1,\"x\":1,\"y\":1}]}", false},
+	    {"{\"blocks\":[[1,1,1]]} x", false},
+	    {"{\"blocks\":[[1,1,1]],}", false},
+	    {"{\"blocks\":[[1,1,1],]}", false},
+	    {"{\"blocks\":[[1,1,1]]", false},
+	    {"{\"blocks\":[[1,1,1]]}\v", false},     /* not JSON whitespace */
+	    {"{\"block\\u0073\":[[1,1,1]]}", false}, /* an escape */
+	    {"{\"cases\":[{\"blocks\":[[1,1,1]]}]}", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *body = cases[i].body;
+		struct sink fast, full;
+		sink_init(&fast, 0);
+		bool taken = md_json_fast_read(body, strlen(body), 0, sink_block, &fast);
+		if (taken != cases[i].taken)
+			fail_msg("'%s': taken %d, want %d", body, taken, cases[i].taken);
+		if (!taken)
+			continue;
+		json_t *root = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
+		assert_non_null(root);
+		sink_init(&full, 0);
+		assert_int_equal(md_json_read(root, "", NULL, NULL, sink_block, &full), CODEC_OK);
+		json_decref(root);
+		assert_int_equal(fast.n, full.n);
+		assert_memory_equal(fast.blocks, full.blocks, fast.n * sizeof fast.blocks[0]);
+		assert_memory_equal(&fast.game, &full.game, sizeof fast.game);
+	}
+	/* over the limit: left to jansson, which names it */
+	const char *three = "{\"blocks\":[[1,1,1],[1,1,1],[1,1,1]]}";
+	struct sink s;
+	sink_init(&s, 0);
+	assert_false(md_json_fast_read(three, strlen(three), 2, sink_block, &s));
+	sink_init(&s, 0);
+	assert_true(md_json_fast_read(three, strlen(three), 3, sink_block, &s));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1072,6 +1129,8 @@ int main(void)
 	    cmocka_unit_test(md_json_write_result_should_give_the_bytes_of_the_dump),
 	    cmocka_unit_test(md_json_should_return_null_and_leak_nothing_when_memory_runs_out),
 	    cmocka_unit_test(md_codec_should_answer_every_data_driven_case),
+	    cmocka_unit_test(
+		md_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -860,6 +860,46 @@ static void puyo_lines_should_name_what_is_wrong_and_where(void **state)
 	assert_int_equal(err.faults[0].column, (unsigned)(strchr(l, 'X') - l) + 1);
 }
 
+/* ---- the JSON fast path (puyo_json_fast.c) ----------------------------- */
+
+static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson(void **state)
+{
+	(void)state;
+#define ROWS11                                                                                     \
+	"\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\"," \
+	"\".Y....\",\".YG...\",\"RRYG..\""
+	static const struct {
+		const char *body;
+		bool taken;
+	} cases[] = {
+	    {"{\"field\":[" ROWS11 ",\"RRYGG.\"]}", true},
+	    {" { \"field\" : [ \"OOOOOO\" , " ROWS11 " ,\n\"RRYGG.\" ] }\n", true},
+	    {"{\"field\":[" ROWS11 "]}", false},			    /* 11 rows */
+	    {"{\"field\":[" ROWS11 ",\"RRYGG\"]}", false},		    /* short row */
+	    {"{\"field\":[" ROWS11 ",\"RRYGGX\"]}", false},		    /* bad cell */
+	    {"{\"field\":[" ROWS11 ",\"RRYGG\\u002e\"]}", false},	    /* an escape */
+	    {"{\"field\":[" ROWS11 ",\"RRYGG.\"],\"trace\":false}", false}, /* another member */
+	    {"{\"field\":[" ROWS11 ",\"RRYGG.\"]}]", false},
+	    {"{\"cases\":[{\"field\":[" ROWS11 ",\"RRYGG.\"]}]}", false},
+	};
+#undef ROWS11
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *body = cases[i].body;
+		struct puyo_field fast, full;
+		bool taken = puyo_json_fast_read(body, strlen(body), &fast);
+		if (taken != cases[i].taken)
+			fail_msg("'%s': taken %d, want %d", body, taken, cases[i].taken);
+		if (!taken)
+			continue;
+		json_t *root = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
+		assert_non_null(root);
+		assert_int_equal(puyo_json_read(root, "", false, &full, NULL), CODEC_OK);
+		json_decref(root);
+		assert_int_equal(fast.rows, full.rows);
+		assert_memory_equal(fast.cell, full.cell, fast.rows * sizeof fast.cell[0]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -880,6 +920,8 @@ int main(void)
 	    cmocka_unit_test(puyo_should_pass_every_data_driven_case),
 	    cmocka_unit_test(puyo_lines_should_read_like_the_reference_and_alike_on_every_path),
 	    cmocka_unit_test(puyo_lines_should_name_what_is_wrong_and_where),
+	    cmocka_unit_test(
+		puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
