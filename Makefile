@@ -7,15 +7,24 @@
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
 #   make test-long  the unit tests with the full differential runs (10^6 random cases)
 #   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
+#   make test-hardening attack tests: slow clients, framing, memory, head-of-line, signals
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
+#   make docs-images  docs/images: the public examples drawn, the viewer's screenshots
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
 # Layers, each compiled with only the include paths it may use:
 #   src/core   -Iinclude                  (pure simulators, checker, generators)
+#   src/mem    -Isrc                      (the allocation seam: dj_malloc and kin)
+#   src/render -Iinclude                  (pure SVG pictures of the core's structs)
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
 #   src/route  + jansson                  (routing table, handlers: request -> response)
-#   src/http   + libmicrohttpd            (sockets, lifecycle, limits)
+#   src/http   + libmicrohttpd, GnuTLS    (sockets, lifecycle, limits, tokens, TLS)
 #   src/main   everything                 (flags, environment, signals, subcommands)
+#
+# The build is hardened (HARDEN=1, the default): stack protector, fortified
+# libc calls, a position-independent executable with read-only relocations
+# bound at start, and control-flow protection where the compiler has it;
+# `make hardening-check` verifies build/dropjudge. HARDEN=0 turns it off.
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -32,22 +41,39 @@ ifneq ($(SANITIZER),)
 ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
+HARDEN ?= 1
+ifeq ($(HARDEN),1)
+cc_has = $(shell $(CC) $(1) -Werror -E -x c /dev/null >/dev/null 2>&1 && echo $(1))
+ALL_CFLAGS += -fstack-protector-strong -fPIE $(call cc_has,-fstack-clash-protection) \
+	$(call cc_has,-fcf-protection)
+# _FORTIFY_SOURCE needs the optimiser, and is left to ASan in sanitizer builds.
+ifeq ($(SANITIZER)$(filter -O0,$(OPT)),)
+ALL_CFLAGS += -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
+endif
+LDFLAGS += -pie -Wl,-z,relro,-z,now
+endif
 
 have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson 2>/dev/null && echo yes)
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
-MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
-LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson 2>/dev/null) -lpthread
+MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd gnutls 2>/dev/null)
+LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson 2>/dev/null) -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 CORE_SRC := $(wildcard src/core/*.c)
+MEM_SRC := $(wildcard src/mem/*.c)
+RENDER_SRC := $(wildcard src/render/*.c)
 CODEC_SRC := $(wildcard src/codec/*.c)
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
-LIB_SRC := $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
+LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+WWW_FILES := src/www/index.html src/www/viewer.css src/www/viewer.js
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/www/www_blob.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# The pictures' and the Puyo links' unit tests live beside their fixtures.
+RENDER_TEST_SRC := $(wildcard tests/render/test_*.c)
+UNIT_BIN += $(RENDER_TEST_SRC:tests/render/%.c=$(BUILD)/tests/%)
 # Micro-benchmarks, run by `make bench` one after another; the baselines and
 # input writers beside them are run by scripts/bench.sh.
 BENCH_MICRO := bench_gen bench_request
@@ -55,10 +81,16 @@ BENCH_TOOLS := bench_input json_parse
 BENCH_BASELINES := md_naive puyo_naive
 BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)
 
-.PHONY: all run test test-long test-sanitize unit http lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-long test-sanitize test-hardening test-valgrind hardening-check unit http browser docs-images lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -c $< -o $@
+$(BUILD)/src/mem/%.o: src/mem/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+$(BUILD)/src/render/%.o: src/render/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -c $< -o $@
 $(BUILD)/src/codec/%.o: src/codec/%.c
@@ -78,6 +110,11 @@ $(BUILD)/src/route/openapi_blob.o: src/route/openapi_blob.S openapi.yaml
 	@mkdir -p $(@D)
 	$(CC) -c -DOPENAPI_PATH='"openapi.yaml"' $< -o $@
 
+# So is the viewer (src/www): its page, style sheet and script.
+$(BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
+	@mkdir -p $(@D)
+	$(CC) -c -Wa,-Isrc/www $< -o $@
+
 $(BUILD)/libdropjudge.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
@@ -87,6 +124,10 @@ $(BUILD)/dropjudge: $(BUILD)/src/main/main.o $(BUILD)/libdropjudge.a
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc -Itests/unit $(JANSSON_CFLAGS) $(MHD_CFLAGS) \
+		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) $(CMOCKA_LIBS) -o $@
+$(BUILD)/tests/%: tests/render/%.c $(BUILD)/libdropjudge.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc -Itests/unit $(JANSSON_CFLAGS) \
 		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) $(CMOCKA_LIBS) -o $@
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
@@ -121,6 +162,32 @@ test-sanitize: deps-test
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
 
+# Attacks on loopback (tests/hardening): 2,060 slow connections from
+# 127.0.0.2 against the Puyo example, raw framing cases, peak and
+# after-load RSS from /proc, four clients looping the heaviest request
+# against /livez, signals. About three minutes; HARDENING_SECONDS (30)
+# sets the length of the two load runs.
+test-hardening: deps-test
+	@$(MAKE) --no-print-directory all
+	@scripts/run-tests.sh $(BUILD) hardening
+# The HTTP suite against the server under valgrind memcheck: 0 errors and
+# 0 bytes definitely or indirectly lost in every server started.
+test-valgrind: deps-test
+	@scripts/deps.sh valgrind
+	@$(MAKE) --no-print-directory all
+	@scripts/test-valgrind.sh $(BUILD)
+
+# build/dropjudge carries every hardening flag (hardening-check, devscripts).
+# Debian 12's crt1.o and crti.o have no IBT/SHSTK property, so no program
+# linked with them can show one: the check of -fcf-protection is that its
+# endbr64 landing pads are in the code instead.
+hardening-check: all
+	@scripts/deps.sh hardening
+	hardening-check --nocfprotection $(BUILD)/dropjudge
+	@if $(CC) -fcf-protection -Werror -E -x c /dev/null >/dev/null 2>&1; then \
+		n=$$(objdump -d $(BUILD)/dropjudge | grep -c endbr64); \
+		echo " -fcf-protection: $$n endbr64 landing pads"; [ $$n -gt 0 ]; fi
+
 units: $(UNIT_BIN)
 unit: units
 	@scripts/run-tests.sh $(BUILD) unit
@@ -128,6 +195,10 @@ http: all
 	@scripts/run-tests.sh $(BUILD) http
 lint-spec:
 	@scripts/run-tests.sh $(BUILD) lint
+browser: all
+	@scripts/run-tests.sh $(BUILD) browser
+docs-images: all
+	@scripts/docs-images.sh $(BUILD)
 
 # Goals 1-5 of the performance issue, each as a ratio against a baseline
 # built here (tests/bench: the fixed-answer server, jansson's bare parse,
@@ -154,8 +225,8 @@ bench-http: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server
 	@scripts/bench-http.sh $(BUILD)
 
-FORMAT_FILES = $(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
-	src/*/*.h tests/unit/*.c tests/unit/*.h tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
+FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
+	src/*/*.h tests/unit/*.c tests/unit/*.h $(RENDER_TEST_SRC) tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
 # Checked in CI: the tree is formatted as .clang-format says.
@@ -177,22 +248,42 @@ FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 30
 FUZZ_TIMEOUT ?= 2
-FUZZ_TARGETS ?= fuzz_md_text fuzz_md_json fuzz_puyo_text fuzz_puyo_json fuzz_route fuzz_json_fast
+# Every tests/fuzz/fuzz_*.c is a target.
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+# CI (fuzz-ci): the seeds and regression inputs replayed, then every target
+# for FUZZ_CI_SECONDS (30), fewer when the targets together would pass
+# FUZZ_CI_BUDGET seconds (300).
+FUZZ_CI_SECONDS ?= 30
+FUZZ_CI_BUDGET ?= 300
+fuzz_ci_seconds = $(shell n=$(words $(FUZZ_TARGETS)); s=$$(( $(FUZZ_CI_BUDGET) / (n > 0 ? n : 1) )); \
+	echo $$(( s < $(FUZZ_CI_SECONDS) ? (s > 0 ? s : 1) : $(FUZZ_CI_SECONDS) )))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
-FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
-	$(FUZZ_BUILD)/src/route/openapi_blob.o
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
+	$(FUZZ_BUILD)/src/route/openapi_blob.o $(FUZZ_BUILD)/src/www/www_blob.o
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
 
-.PHONY: fuzz
+.PHONY: fuzz fuzz-regressions fuzz-ci
 fuzz: deps
 	@scripts/deps.sh fuzz $(FUZZ_CC)
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+# Every seed and regression input once per target, no fuzzing: seconds.
+fuzz-regressions:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=0
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz-regressions
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(fuzz_ci_seconds)
 
 $(FUZZ_BUILD)/src/core/%.o: src/core/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -c $< -o $@
+$(FUZZ_BUILD)/src/mem/%.o: src/mem/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
+$(FUZZ_BUILD)/src/render/%.o: src/render/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -c $< -o $@
 $(FUZZ_BUILD)/src/codec/%.o: src/codec/%.c
@@ -204,6 +295,9 @@ $(FUZZ_BUILD)/src/route/%.o: src/route/%.c
 $(FUZZ_BUILD)/src/route/openapi_blob.o: src/route/openapi_blob.S openapi.yaml
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -c -DOPENAPI_PATH='"openapi.yaml"' $< -o $@
+$(FUZZ_BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c -Wa,-Isrc/www $< -o $@
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iinclude -Isrc -Itests/fuzz $(JANSSON_CFLAGS) \

@@ -30,6 +30,7 @@ enum codec_status {
 	CODEC_E_NOT_FOUND,	 /* no such path */
 	CODEC_E_METHOD,		 /* path exists, method does not */
 	CODEC_E_UNAVAILABLE,	 /* shutting down */
+	CODEC_E_UNAUTHORIZED,	 /* no valid bearer token where one is needed */
 	CODEC_E_INTERNAL,	 /* out of memory or a bug; never for client input */
 	CODEC_E_BAD_REQUEST,	 /* the HTTP message itself is malformed or ambiguous */
 	CODEC_E_NOT_IMPLEMENTED, /* an HTTP feature we do not support (a transfer coding) */

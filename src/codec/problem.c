@@ -25,6 +25,7 @@ static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
     [CODEC_E_NOT_FOUND] = {404, PROBLEM_TYPE_BASE "not-found", "No such resource"},
     [CODEC_E_METHOD] = {405, PROBLEM_TYPE_BASE "method-not-allowed", "Method not allowed"},
     [CODEC_E_UNAVAILABLE] = {503, PROBLEM_TYPE_BASE "unavailable", "The service is shutting down"},
+    [CODEC_E_UNAUTHORIZED] = {401, PROBLEM_TYPE_BASE "unauthorized", "Authentication required"},
     [CODEC_E_INTERNAL] = {500, PROBLEM_TYPE_BASE "internal", "Internal error"},
     [CODEC_E_BAD_REQUEST] = {400, PROBLEM_TYPE_BASE "malformed-request",
 			     "The HTTP request is malformed"},

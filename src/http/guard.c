@@ -4,8 +4,8 @@
  * watchdog thread that enforces them. See guard.h for the design.
  */
 #include "http/guard.h"
+#include "mem/alloc.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -89,7 +89,7 @@ static void *guard_watchdog(void *arg)
 
 struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err, size_t errlen)
 {
-	struct http_guard *g = calloc(1, sizeof *g);
+	struct http_guard *g = dj_calloc(1, sizeof *g);
 	if (!g) {
 		codec_format(err, errlen, "out of memory");
 		return NULL;
@@ -114,7 +114,7 @@ out_cond:
 out_lock:
 	pthread_mutex_destroy(&g->lock);
 out_guard:
-	free(g);
+	dj_free(g);
 	if (err && errlen && !err[0])
 		codec_format(err, errlen, "cannot set up the connection guard");
 	return NULL;
@@ -132,7 +132,7 @@ void http_guard_free(struct http_guard *g)
 	/* The daemon has stopped: every connection has been notified closed. */
 	pthread_cond_destroy(&g->wake);
 	pthread_mutex_destroy(&g->lock);
-	free(g);
+	dj_free(g);
 }
 
 enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
@@ -173,7 +173,7 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		atomic_fetch_add(&g->open, 1u);
 		const union MHD_ConnectionInfo *info =
 		    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-		c = info ? calloc(1, sizeof *c) : NULL;
+		c = info ? dj_calloc(1, sizeof *c) : NULL;
 		*socket_context = c;
 		if (!c) /* no deadline for this one; the idle timeout still holds */
 			return;
@@ -204,10 +204,11 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 	if (c->next)
 		c->next->prev = c->prev;
 	pthread_mutex_unlock(&g->lock);
-	free(c);
+	dj_free(c);
 }
 
-/* Sets the deadline of conn's record to `seconds` from now (0: none). */
+/* Sets the deadline of conn's record: none, or the header (else body)
+ * timeout from now. */
 static void guard_set_deadline(struct MHD_Connection *conn, bool header, bool none)
 {
 	struct guard_conn *c = guard_conn_of(conn);

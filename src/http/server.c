@@ -28,6 +28,9 @@
 #include <microhttpd.h>
 
 #include "codec/error.h"
+#include "http/auth.h"
+#include "http/tls.h"
+#include "mem/alloc.h"
 #include "http/framing.h"
 #include "http/guard.h"
 #include "http/ratelog.h"
@@ -62,13 +65,15 @@
  * thread's heap.
  */
 #define HTTP_MMAP_THRESHOLD (256 * 1024)
-#define HTTP_TRIM_THRESHOLD (1024 * 1024)
+#define HTTP_TRIM_THRESHOLD (128 * 1024)
 
 struct http_server {
 	struct MHD_Daemon *daemon;    /* running daemon */
 	MHD_socket quiesced_fd;	      /* listen socket handed back by quiesce, or invalid */
 	unsigned port;		      /* port bound */
 	struct route_limits limits;   /* read-only once started */
+	struct http_auth *auth;	      /* bearer tokens or NULL; borrowed */
+	struct MHD_Response *oom;     /* the 500 for out of memory, made at start */
 	struct http_guard *guard;     /* admission and request deadlines */
 	struct http_workers *workers; /* runs the heavy requests */
 	atomic_bool draining;	      /* shutdown has begun */
@@ -85,7 +90,7 @@ struct http_request {
 	struct route_request req;    /* what the job answers */
 	struct route_response resp;  /* the job's answer, owned until sent */
 	atomic_bool answered;	     /* the job has filled resp */
-	char *body;		     /* body kept so far, malloc'ed, NULL while empty */
+	char *body;		     /* body kept so far, dj_malloc'ed, NULL while empty */
 	size_t len;		     /* bytes in body */
 	size_t cap;		     /* bytes allocated for body */
 	size_t limit;		     /* most body bytes that may be kept: the declared
@@ -144,6 +149,7 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
+	req->auth = http_auth_request(srv->auth, conn);
 }
 
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first
@@ -162,9 +168,34 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 }
 
 /*
+ * The preallocated 500 problem for out of memory: made once at start, so
+ * that it can still be sent when nothing more can be allocated.
+ */
+static struct MHD_Response *http_oom_response_new(void)
+{
+	size_t len;
+	const char *body = route_oom_body(&len);
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_PERSISTENT);
+	if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+					 "application/problem+json") != MHD_YES) {
+		MHD_destroy_response(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/* Answers the preallocated 500; MHD_NO (drop) only when even that fails. */
+static enum MHD_Result http_send_oom(struct http_server *srv, struct MHD_Connection *conn)
+{
+	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, srv->oom);
+}
+
+/*
  * Sends `resp` (whose body the MHD response takes over) with its content
  * type and extra headers, plus "Connection: close" once draining. Releases
- * *resp in every case. Returns MHD_NO only when out of memory.
+ * *resp in every case. When the response cannot be built for want of
+ * memory the preallocated 500 goes instead.
  */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
 				 struct route_response *resp, bool close)
@@ -172,16 +203,21 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
 
-	if (resp->body && resp->body_len > 0) {
+	if (resp->body && resp->body_len > 0 && resp->body_static) {
+		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
+						    MHD_RESPMEM_PERSISTENT);
+	} else if (resp->body && resp->body_len > 0) {
 		r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body,
-								       free);
+								       dj_free);
 		if (r)
 			resp->body = NULL; /* owned by r now */
 	} else {
 		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 	}
-	if (!r)
+	if (!r) {
+		ret = http_send_oom(srv, conn);
 		goto out_resp;
+	}
 	if (resp->content_type &&
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)
 		goto out_response;
@@ -194,8 +230,11 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES)
 		goto out_response;
 	ret = MHD_queue_response(conn, resp->status, r);
+	MHD_destroy_response(r);
+	goto out_resp;
 out_response:
 	MHD_destroy_response(r);
+	ret = http_send_oom(srv, conn);
 out_resp:
 	route_response_free(resp);
 	return ret;
@@ -253,7 +292,7 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 			cap = rq->limit;
 		if (cap - rq->len < size) /* more than announced: never from MHD */
 			cap = rq->len + size;
-		char *p = realloc(rq->body, cap);
+		char *p = dj_realloc(rq->body, cap);
 		if (!p) {
 			rq->out_of_memory = true;
 			goto out_free;
@@ -265,7 +304,7 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 	rq->len += size;
 	return true;
 out_free:
-	free(rq->body);
+	dj_free(rq->body);
 	rq->body = NULL;
 	rq->len = 0;
 	rq->cap = 0;
@@ -326,12 +365,19 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 }
 
 /*
- * Whether a request's work may be large: by its body size, or because it
- * asks for a trace. Those run on the worker pool.
+ * Whether a request's work may be large: by its body size, because it
+ * asks for a trace, or because it is a generator's search (bounded in
+ * work, yet up to tens of milliseconds). Those run on the worker pool.
+ * (The route table is the place to declare this; until it can, the
+ * generators are known by their path.)
  */
 static bool http_is_heavy(const struct route_request *req)
 {
-	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL;
+	static const char generate[] = "/generate";
+	size_t n = req->path ? strlen(req->path) : 0;
+	bool generator = n >= sizeof generate - 1 &&
+			 strcmp(req->path + n - (sizeof generate - 1), generate) == 0;
+	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL || generator;
 }
 
 /* http_job.run: answers a heavy request on a worker thread, then hands the
@@ -388,7 +434,7 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 	struct http_request *rq = *con_cls;
 
 	if (!rq) /* the URI log callback could not allocate */
-		return MHD_NO;
+		return http_send_oom(srv, conn);
 	if (!rq->begun)
 		return http_begin(srv, conn, url, method, version, con_cls);
 	if (*upload_data_size > 0) {
@@ -410,7 +456,7 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 {
 	(void)cls;
 	(void)conn;
-	struct http_request *rq = calloc(1, sizeof *rq);
+	struct http_request *rq = dj_calloc(1, sizeof *rq);
 	if (!rq)
 		return NULL;
 	http_target_note(&rq->target, uri);
@@ -433,8 +479,8 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	if (rq->begun)
 		atomic_fetch_sub(&srv->in_flight, 1u);
 	route_response_free(&rq->resp);
-	free(rq->body);
-	free(rq);
+	dj_free(rq->body);
+	dj_free(rq);
 	*con_cls = NULL;
 	/* A large request leaves large free blocks: give them back. */
 	if (heavy)
@@ -446,6 +492,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct sockaddr_in in4;
 	struct sockaddr_in6 in6;
 	const struct sockaddr *addr;
+	struct MHD_OptionItem tls_opts[HTTP_TLS_OPTIONS];
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
 			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 
@@ -474,13 +521,20 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
 	mallopt(M_TRIM_THRESHOLD, HTTP_TRIM_THRESHOLD);
 	mallopt(M_MXFAST, 0);
-	struct http_server *srv = calloc(1, sizeof *srv);
+	struct http_server *srv = dj_calloc(1, sizeof *srv);
 	if (!srv) {
 		codec_format(err, errlen, "out of memory");
 		return NULL;
 	}
 	srv->quiesced_fd = MHD_INVALID_SOCKET;
+	srv->oom = http_oom_response_new();
+	if (!srv->oom) {
+		codec_format(err, errlen, "out of memory");
+		goto out_srv;
+	}
 	srv->limits = cfg->limits;
+	srv->auth = cfg->auth;
+	flags |= http_tls_options(cfg->tls, tls_opts);
 	atomic_init(&srv->draining, false);
 	atomic_init(&srv->in_flight, 0u);
 	const struct http_guard_config gc = {.max_connections = cfg->max_connections,
@@ -507,7 +561,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    (unsigned int)(cfg->max_connections + cfg->threads), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 	    (unsigned int)cfg->max_per_ip, MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify,
 	    srv->guard, MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, NULL,
-	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_END);
+	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_ARRAY, tls_opts,
+	    MHD_OPTION_END);
 	if (!srv->daemon) {
 		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
 			     cfg->host, cfg->port);
@@ -529,7 +584,9 @@ out_workers:
 out_guard:
 	http_guard_free(srv->guard);
 out_srv:
-	free(srv);
+	if (srv->oom)
+		MHD_destroy_response(srv->oom);
+	dj_free(srv);
 	return NULL;
 }
 
@@ -575,5 +632,6 @@ void http_server_stop(struct http_server *srv)
 	http_guard_free(srv->guard);
 	if (srv->quiesced_fd != MHD_INVALID_SOCKET)
 		close(srv->quiesced_fd);
-	free(srv);
+	MHD_destroy_response(srv->oom);
+	dj_free(srv);
 }

@@ -23,6 +23,9 @@
 
 #include "route/route.h"
 
+struct http_auth;
+struct http_tls;
+
 /* What the server needs to start. */
 struct http_config {
 	const char *host;	    /* IPv4 or IPv6 address literal; copied */
@@ -34,6 +37,10 @@ struct http_config {
 	unsigned header_timeout;    /* seconds for a request's headers, >= 1 */
 	unsigned body_timeout;	    /* seconds for a request's body after its headers, >= 1 */
 	struct route_limits limits; /* copied; passed to every request */
+	struct http_auth *auth;	    /* bearer tokens, NULL: none needed; borrowed,
+				       must outlive the server */
+	const struct http_tls *tls; /* HTTPS settings, NULL: plain HTTP; borrowed,
+				       must outlive the server */
 };
 
 struct http_server;

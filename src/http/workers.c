@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE /* syscall(SYS_gettid) */
 #include "http/workers.h"
+#include "mem/alloc.h"
 
 #include <malloc.h>
 #include <pthread.h>
@@ -64,10 +65,10 @@ static void *workers_main(void *arg)
 
 struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen)
 {
-	struct http_workers *w = calloc(1, sizeof *w);
+	struct http_workers *w = dj_calloc(1, sizeof *w);
 	if (!w || threads < 1)
 		goto out_nomem;
-	w->threads = calloc(threads, sizeof *w->threads);
+	w->threads = dj_calloc(threads, sizeof *w->threads);
 	if (!w->threads)
 		goto out_nomem;
 	if (pthread_mutex_init(&w->lock, NULL) != 0)
@@ -88,8 +89,8 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 
 out_nomem:
 	if (w)
-		free(w->threads);
-	free(w);
+		dj_free(w->threads);
+	dj_free(w);
 	codec_format(err, errlen, threads < 1 ? "no worker threads" : "out of memory");
 	return NULL;
 }
@@ -142,6 +143,6 @@ void http_workers_free(struct http_workers *w)
 	http_workers_stop(w);
 	pthread_cond_destroy(&w->ready);
 	pthread_mutex_destroy(&w->lock);
-	free(w->threads);
-	free(w);
+	dj_free(w->threads);
+	dj_free(w);
 }

@@ -7,12 +7,15 @@
 #ifndef DROPJUDGE_MAIN_RELOAD_H
 #define DROPJUDGE_MAIN_RELOAD_H
 
+#include "http/auth.h"
 #include "main/config.h"
 
 /*
- * Reloads after SIGHUP with the settings the server started with. A
- * failure keeps the old state and logs why; it never stops the service.
+ * Reloads after SIGHUP with the settings the server started with: the
+ * bearer tokens of `auth` (NULL: no token file) are read again from their
+ * file. A failure keeps the old state and logs why; it never stops the
+ * service.
  */
-void reload_run(const struct config *cfg);
+void reload_run(const struct config *cfg, struct http_auth *auth);
 
 #endif

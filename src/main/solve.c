@@ -17,6 +17,7 @@
 #include "codec/puyo_codec.h"
 #include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
+#include "mem/alloc.h"
 
 /* Bytes read from the input at a time. */
 #define SOLVE_CHUNK 65536
@@ -80,8 +81,8 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 	char answer[64];
 	int ret = 1;
 
-	chunk = malloc(SOLVE_CHUNK);
-	s = malloc(sizeof *s);
+	chunk = dj_malloc(SOLVE_CHUNK);
+	s = dj_malloc(sizeof *s);
 	if (!chunk || !s) {
 		fprintf(errout, "dropjudge: out of memory\n");
 		goto out_chunk;
@@ -110,8 +111,8 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 	md_play(&s->game, s->blocks, s->held);
 	ret = solve_write(out, errout, answer, md_text_result(&s->game, answer, sizeof answer));
 out_chunk:
-	free(s);
-	free(chunk);
+	dj_free(s);
+	dj_free(chunk);
 	return ret;
 }
 
@@ -120,7 +121,7 @@ out_chunk:
 static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *len, FILE *errout)
 {
 	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
+	char *buf = dj_malloc(cap);
 	if (!buf)
 		goto out_oom;
 	for (;;) {
@@ -130,7 +131,7 @@ static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *le
 					name, limit);
 				goto out_buf;
 			}
-			char *p = realloc(buf, cap * 2);
+			char *p = dj_realloc(buf, cap * 2);
 			if (!p)
 				goto out_oom;
 			buf = p;
@@ -150,7 +151,7 @@ static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *le
 out_oom:
 	fprintf(errout, "dropjudge: out of memory\n");
 out_buf:
-	free(buf);
+	dj_free(buf);
 	return NULL;
 }
 
@@ -174,7 +175,7 @@ int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout)
 	puyo_run(&field, &result);
 	ret = solve_write(out, errout, answer, puyo_text_result(&result, answer, sizeof answer));
 out_text:
-	free(text);
+	dj_free(text);
 	return ret;
 }
 
@@ -228,8 +229,8 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
 
 int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 {
-	struct solve_out *o = malloc(sizeof *o);
-	char *buf = malloc(SOLVE_LINES_IN);
+	struct solve_out *o = dj_malloc(sizeof *o);
+	char *buf = dj_malloc(SOLVE_LINES_IN);
 	size_t held = 0;
 	unsigned line = 1;
 	int ret = 1;
@@ -276,8 +277,8 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		goto out_buf;
 	ret = solve_out_flush(o);
 out_buf:
-	free(buf);
-	free(o);
+	dj_free(buf);
+	dj_free(o);
 	return ret;
 }
 

@@ -9,6 +9,7 @@
 
 #include "codec/problem.h"
 #include "dropjudge/judge.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 #define TEXT_MEDIA_TYPE "text/plain; charset=utf-8"
@@ -114,6 +115,32 @@ static bool require_json_answer(const struct route_request *req, struct codec_er
 }
 
 /*
+ * Adds the steps of a result's trace (its "steps" member, when it has one)
+ * to *used. Returns false with err set (422 at `pointer`, or at the trace
+ * parameter for "") once the steps of the whole request pass
+ * max_trace_steps: traces, not cases, are what cost memory and time.
+ */
+static bool trace_within_limit(const struct route_limits *limits, const json_t *result,
+			       const char *pointer, size_t *used, struct codec_error *err)
+{
+	const json_t *steps = json_is_object(result) ? json_object_get(result, "steps") : NULL;
+	*used += json_array_size(steps);
+	if (!limits || limits->max_trace_steps == 0 || *used <= limits->max_trace_steps)
+		return true;
+	if (pointer[0])
+		codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
+				       "the traces of this request pass %lu steps in all "
+				       "(--max-trace-steps); ask fewer traces",
+				       limits->max_trace_steps);
+	else
+		codec_error_at_param(err, CODEC_E_INVALID, "trace",
+				     "the traces of this request pass %lu steps in all "
+				     "(--max-trace-steps); ask fewer traces",
+				     limits->max_trace_steps);
+	return false;
+}
+
+/*
  * Answers one case of a batch at `ptr`: the slot for the results array (a
  * result, or {"error": problem} for a case that failed), or NULL when out of
  * memory. `err` is initialised for the case by the caller.
@@ -137,13 +164,21 @@ static void respond_batch(const struct route_problem *p, const struct route_requ
 	}
 	json_t *results = json_array();
 	size_t i;
+	size_t steps = 0;
 	json_t *c;
 	json_array_foreach(cases, i, c)
 	{
 		char ptr[CODEC_POINTER_MAX];
 		snprintf(ptr, sizeof ptr, "/cases/%zu", i);
 		codec_error_init(err, max_faults);
-		if (json_array_append_new(results, one(p, req, c, ptr, trace, err)) != 0)
+		json_t *slot = one(p, req, c, ptr, trace, err);
+		if (!trace_within_limit(req->limits, slot, ptr, &steps, err)) {
+			json_decref(slot);
+			json_decref(results);
+			route_respond_error(resp, err);
+			return;
+		}
+		if (json_array_append_new(results, slot) != 0)
 			break;
 	}
 	if (json_array_size(results) != json_array_size(cases)) {
@@ -359,7 +394,7 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 		    struct route_response *resp)
 {
 	static const char *const params[] = {NULL};
-	struct codec_error *err = malloc(sizeof *err);
+	struct codec_error *err = dj_malloc(sizeof *err);
 	if (!err) {
 		route_respond_oom(resp);
 		return;
@@ -396,5 +431,5 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 out_error:
 	route_respond_error(resp, err);
 out_free:
-	free(err);
+	dj_free(err);
 }

@@ -109,6 +109,10 @@ void route_livez(const struct route_request *req, struct route_response *resp);
 void route_readyz(const struct route_request *req, struct route_response *resp);
 void route_info(const struct route_request *req, struct route_response *resp);
 void route_openapi(const struct route_request *req, struct route_response *resp);
+/* The viewer's page and files (www.c); GET .../render.svg (render.c). */
+void route_www(const struct route_request *req, struct route_response *resp);
+void route_md_render(const struct route_request *req, struct route_response *resp);
+void route_puyo_render(const struct route_request *req, struct route_response *resp);
 
 /*
  * Response helpers. route_respond_json takes `body` (a reference, even on
@@ -122,6 +126,16 @@ void route_respond_error(struct route_response *resp, const struct codec_error *
 void route_respond_oom(struct route_response *resp);
 /* Adds a header; the value is copied (truncated to fit). */
 void route_add_header(struct route_response *resp, const char *name, const char *value);
+
+/*
+ * Credentials (route/auth.c). route_auth_check returns CODEC_OK for
+ * ROUTE_AUTH_OK, else records the 401 (400 for a malformed header) in err
+ * and returns its status. route_auth_challenge adds the RFC 6750
+ * WWW-Authenticate header that goes with such an answer (nothing for
+ * ROUTE_AUTH_OK).
+ */
+enum codec_status route_auth_check(enum route_auth auth, struct codec_error *err);
+void route_auth_challenge(enum route_auth auth, struct route_response *resp);
 
 /*
  * Query parameters: rejects (400, at the parameter) any not in `allowed`

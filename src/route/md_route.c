@@ -9,6 +9,7 @@
 
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* One case being simulated. */
@@ -199,7 +200,7 @@ static void md_generate(const struct route_request *req, uint64_t seed, bool tex
 	if (text) {
 		/* "N\n" then at most "t x y\n" (6 bytes) a block. */
 		size_t cap = 16 + (size_t)n * 6;
-		char *buf = malloc(cap);
+		char *buf = dj_malloc(cap);
 		if (!buf) {
 			route_respond_oom(resp);
 			return;
@@ -210,7 +211,7 @@ static void md_generate(const struct route_request *req, uint64_t seed, bool tex
 			len += (size_t)snprintf(buf + len, cap - len, "%u %u %u\n", b.t, b.x, b.y);
 		}
 		route_respond_text(resp, "text/plain; charset=utf-8", buf, len);
-		free(buf);
+		dj_free(buf);
 		return;
 	}
 	json_t *blocks = json_array();

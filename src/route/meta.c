@@ -48,13 +48,14 @@ void route_info(const struct route_request *req, struct route_response *resp)
 {
 	const struct route_limits *l = req->limits;
 	route_respond_json(resp, CODEC_OK,
-			   json_pack("{ss ss s[oo] s{sI sI sI sI}}", "name", "dropjudge", "version",
-				     DROPJUDGE_VERSION, "problems", problem_info(&route_md),
-				     problem_info(&route_puyo), "limits", "max_body",
-				     (json_int_t)l->max_body, "max_blocks",
+			   json_pack("{ss ss s[oo] s{sI sI sI sI sI}}", "name", "dropjudge",
+				     "version", DROPJUDGE_VERSION, "problems",
+				     problem_info(&route_md), problem_info(&route_puyo), "limits",
+				     "max_body", (json_int_t)l->max_body, "max_blocks",
 				     (json_int_t)l->max_blocks, "max_batch",
 				     (json_int_t)l->max_batch, "max_trace_steps",
-				     (json_int_t)ROUTE_MAX_TRACE_STEPS));
+				     (json_int_t)ROUTE_MAX_TRACE_STEPS, "max_request_trace_steps",
+				     (json_int_t)l->max_trace_steps));
 }
 
 void route_openapi(const struct route_request *req, struct route_response *resp)

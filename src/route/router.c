@@ -15,23 +15,29 @@ struct route_entry {
 	void (*handle_problem)(const struct route_problem *p, const struct route_request *req,
 			       struct route_response *resp);
 	const struct route_problem *problem;
+	bool auth; /* needs a bearer token when a token file is in force */
 };
 
 /* The four resources of a problem. */
 /* clang-format off */
 #define PROBLEM_ROUTES(prefix, p)                                         \
-	{prefix, true, false, NULL, route_solve, p},                      \
-	{prefix "/judge", true, true, NULL, route_judge, p},              \
-	{prefix "/validate", true, false, NULL, route_validate, p},       \
-	{prefix "/generate", false, false, NULL, route_generate, p}
+	{prefix, true, false, NULL, route_solve, p, true},                \
+	{prefix "/judge", true, true, NULL, route_judge, p, true},        \
+	{prefix "/validate", true, false, NULL, route_validate, p, true}, \
+	{prefix "/generate", false, false, NULL, route_generate, p, true}
 /* clang-format on */
 
 static const struct route_entry route_table[] = {
-    {"/livez", false, false, route_livez, NULL, NULL},
-    {"/healthz", false, false, route_livez, NULL, NULL},
-    {"/readyz", false, false, route_readyz, NULL, NULL},
-    {"/v1", false, false, route_info, NULL, NULL},
-    {"/openapi.yaml", false, false, route_openapi, NULL, NULL},
+    {"/livez", false, false, route_livez, NULL, NULL, false},
+    {"/healthz", false, false, route_livez, NULL, NULL, false},
+    {"/readyz", false, false, route_readyz, NULL, NULL, false},
+    {"/v1", false, false, route_info, NULL, NULL, true},
+    {"/openapi.yaml", false, false, route_openapi, NULL, NULL, false},
+    {"/", false, false, route_www, NULL, NULL, false},
+    {"/viewer.css", false, false, route_www, NULL, NULL, false},
+    {"/viewer.js", false, false, route_www, NULL, NULL, false},
+    {"/v1/monomino-domino/render.svg", false, false, route_md_render, NULL, NULL, true},
+    {"/v1/puyo/render.svg", false, false, route_puyo_render, NULL, NULL, true},
     PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
     PROBLEM_ROUTES("/v1/puyo", &route_puyo),
 };
@@ -76,6 +82,9 @@ static enum codec_status route_check(const struct route_request *req,
 		codec_error_set(err, CODEC_E_METHOD, "%s takes %s only", e->path, allow_value(e));
 		return CODEC_E_METHOD;
 	}
+	/* After the method: what a path takes is public (GET /openapi.yaml). */
+	if (e->auth && route_auth_check(req->auth, err) != CODEC_OK)
+		return err->status;
 	if (e->post) {
 		enum route_body kind = route_body_kind(req->content_type);
 		if (kind == ROUTE_BODY_UNSUPPORTED || (e->judge && kind != ROUTE_BODY_JSON)) {
@@ -119,6 +128,9 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		route_respond_error(resp, &err);
 		if (err.status == CODEC_E_METHOD)
 			route_add_header(resp, "Allow", allow_value(e));
+		/* route_check's only 401 and 400 are the credentials' */
+		if (err.status == CODEC_E_UNAUTHORIZED || err.status == CODEC_E_SYNTAX)
+			route_auth_challenge(req->auth, resp);
 		return;
 	}
 	if (e->handle)

@@ -79,7 +79,8 @@ static const struct bare_answer *bare_answer_for(const char *url, const char *ac
 	size_t n = sizeof bare_answers / sizeof bare_answers[0];
 	for (size_t i = 0; i + 1 < n; i++)
 		if (strcmp(bare_answers[i].path, url) == 0 &&
-		    (!bare_answers[i].accept || (accept && strcmp(bare_answers[i].accept, accept) == 0)))
+		    (!bare_answers[i].accept ||
+		     (accept && strcmp(bare_answers[i].accept, accept) == 0)))
 			return &bare_answers[i];
 	return &bare_answers[n - 1];
 }

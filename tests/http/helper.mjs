@@ -12,6 +12,11 @@
 // - curlSequence() runs several requests in one curl process (`--next`), so
 //   that they share a keep-alive connection; each response is validated the
 //   same way.
+// - DROPJUDGE_WRAP (e.g. "valgrind --leak-check=full") runs the server under
+//   that command line; DROPJUDGE_TIME_SCALE (default 1) multiplies the
+//   start-up waits for such slow runs (see timeScale).
+// - An HTTPS server (start line "listening on https://...") is reached
+//   with curl --cacert startServer's `caFile`.
 import { spawn, execFile } from 'node:child_process';
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -199,7 +204,7 @@ function parseHeaderBlock(text) {
 // Runs requests in one curl process. Returns {child, done}; done resolves to
 // {responses, stderr, code}. Responses are validated against the spec.
 export function curlSequence(server, requests, { verbose = false, stdin = false, globalArgs = [] } = {}) {
-	const args = [...globalArgs];
+	const args = [...(server.curlArgs ?? []), ...globalArgs];
 	const parts = [];
 	requests.forEach((req, i) => {
 		if (i > 0) args.push('--next');
@@ -277,13 +282,20 @@ export function run(file, args, { input, timeout = 60000 } = {}) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export { sleep };
 
-// Starts the binary; resolves to {base, port, pid, proc, exited, stop, log}.
-export async function startServer({ args = [], env = {}, autoStop = true } = {}) {
-	const proc = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+// How much slower than usual the server runs (under DROPJUDGE_WRAP).
+export const timeScale = Math.max(1, Number(process.env.DROPJUDGE_TIME_SCALE ?? 1) || 1);
+const WRAP = (process.env.DROPJUDGE_WRAP ?? '').split(' ').filter((w) => w !== '');
+
+// Starts the binary (under DROPJUDGE_WRAP when set); resolves to {base,
+// port, pid, proc, exited, stop, log}. caFile: the certificate curl trusts
+// for an HTTPS server.
+export async function startServer({ args = [], env = {}, autoStop = true, caFile } = {}) {
+	const cmd = [...WRAP, BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args];
+	const proc = spawn(cmd[0], cmd.slice(1), {
 		env: { ...process.env, ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
-	const server = { proc, pid: proc.pid, log: '' };
+	const server = { proc, pid: proc.pid, log: '', curlArgs: caFile ? ['--cacert', caFile] : [] };
 	server.exited = new Promise((resolve) => {
 		proc.on('exit', (code, signal) => {
 			server.exitStatus = { code, signal };
@@ -293,14 +305,14 @@ export async function startServer({ args = [], env = {}, autoStop = true } = {})
 	proc.stderr.on('data', (d) => { server.log += d; });
 	const started = new Promise((resolve, reject) => {
 		let out = '';
-		const timer = setTimeout(() => reject(new Error(`no start line within 10 s: ${out}${server.log}`)), 10000);
+		const timer = setTimeout(() => reject(new Error(`no start line within ${10 * timeScale} s: ${out}${server.log}`)), 10000 * timeScale);
 		proc.stdout.on('data', (d) => {
 			out += d;
 			server.log += d;
-			const m = out.match(/listening on http:\/\/([^\s:]+|\[[^\]]+\]):(\d+)/);
+			const m = out.match(/listening on (https?):\/\/([^\s:]+|\[[^\]]+\]):(\d+)/);
 			if (m) {
 				clearTimeout(timer);
-				resolve({ host: m[1], port: Number(m[2]), line: out.split('\n')[0] });
+				resolve({ scheme: m[1], host: m[2], port: Number(m[3]), line: out.split('\n')[0] });
 			}
 		});
 		proc.on('error', (e) => { clearTimeout(timer); reject(e); });
@@ -309,12 +321,12 @@ export async function startServer({ args = [], env = {}, autoStop = true } = {})
 			reject(new Error(`server exited (${code ?? signal}) before listening: ${out}${server.log}`));
 		});
 	});
-	const { host, port, line } = await started;
-	Object.assign(server, { host, port, startLine: line, base: `http://127.0.0.1:${port}` });
+	const { scheme, host, port, line } = await started;
+	Object.assign(server, { scheme, host, port, startLine: line, base: `${scheme}://127.0.0.1:${port}` });
 	server.stop = async () => {
 		if (!server.exitStatus) {
 			try { process.kill(server.pid, 'SIGTERM'); } catch { /* gone */ }
-			const timer = setTimeout(() => { try { process.kill(server.pid, 'SIGKILL'); } catch { /* gone */ } }, 10000);
+			const timer = setTimeout(() => { try { process.kill(server.pid, 'SIGKILL'); } catch { /* gone */ } }, 10000 * timeScale);
 			await server.exited;
 			clearTimeout(timer);
 		}
@@ -326,7 +338,7 @@ export async function startServer({ args = [], env = {}, autoStop = true } = {})
 			const res = await request(server, { path: '/livez' });
 			if (res.status === 200) break;
 		} catch (e) {
-			if (i >= 100) throw e;
+			if (i >= 100 * timeScale) throw e;
 		}
 		await sleep(50);
 	}

@@ -68,7 +68,7 @@ test('HEAD on a GET resource answers the headers without a body', async () => {
 	assert.equal(res.body, '');
 });
 
-for (const p of ['/', '/v2', '/v1/tetris', '/v1/puyo/solve', '/livez/', '/v1/monomino-domino/judge/x', '/V1/puyo']) {
+for (const p of ['/index.html', '/v2', '/v1/tetris', '/v1/puyo/solve', '/livez/', '/v1/monomino-domino/judge/x', '/V1/puyo']) {
 	test(`an unknown path (${p}) is 404 problem+json`, async () => {
 		const res = await request(server, { path: p });
 		assert.equal(res.status, 404);
