@@ -51,8 +51,8 @@ static bool same_blocks(const struct sink *a, const struct sink *b)
 	return kept == 0 || memcmp(a->blocks, b->blocks, kept * sizeof a->blocks[0]) == 0;
 }
 
-static const struct route_limits limits_default = {1u << 20, 1000000, 1000};
-static const struct route_limits limits_small = {1u << 20, 3, 1000};
+static const struct route_limits limits_default = {1u << 20, 1000000, 1000, 0};
+static const struct route_limits limits_small = {1u << 20, 3, 1000, 0};
 
 /* route_handle() on a POST of body to path. */
 static void post(const char *path, const char *body, size_t len, bool text,
