@@ -92,7 +92,9 @@ start() {
 	printf -v "port_$name" '%s' "$port"
 }
 
-start dropjudge "$dropjudge" serve
+# No per-address limit: every wrk connection comes from 127.0.0.1, and the
+# bare server has none either.
+start dropjudge "$dropjudge" serve --max-connections-per-ip 0
 start bare "$bare"
 
 # The cases: label, path, body file ("-": a plain GET), Content-Type, Accept.

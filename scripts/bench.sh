@@ -176,7 +176,7 @@ if want 2 || want 5; then
 		fi
 		printf -v "port_$name" '%s' "$port"
 	}
-	start dropjudge "$dropjudge" serve
+	start dropjudge "$dropjudge" serve --max-connections-per-ip 0
 	start bare "$bench/bare_server"
 	# http_us SERVER PATH BODY TYPE: microseconds a request, wrk -t1 -c1.
 	http_us() {
