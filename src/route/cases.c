@@ -239,6 +239,7 @@ void route_solve(const struct route_problem *p, const struct route_request *req,
 	case ROUTE_BODY_JSON: {
 		if (!trace && p->solve_json_fast &&
 		    p->solve_json_fast(req->body, req->body_len, req->limits, &out)) {
+			tally_case(p, req, true);
 			respond_outcome(p, &out, fmt, resp);
 			return;
 		}
