@@ -3,9 +3,10 @@
 #   make            build build/dropjudge
 #   make run        install missing build dependencies, build, serve on 0.0.0.0:8080
 #   make test       install missing dependencies, build, run every test
-#   make bench      micro-benchmarks of the cores and codecs
+#   make bench      goals 1-5 of the performance issue as ratios against their baselines
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
 #   make judges     the judge-protocol and package suite (tests/judges)
+#   make test-long  the unit tests with the full differential runs (10^6 random cases)
 #   make test-sanitize  unit, HTTP and judge tests on an AddressSanitizer + UBSan build
 #   make test-hardening attack tests: slow clients, framing, memory, head-of-line, signals
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
@@ -83,11 +84,14 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # The pictures' and the Puyo links' unit tests live beside their fixtures.
 RENDER_TEST_SRC := $(wildcard tests/render/test_*.c)
 UNIT_BIN += $(RENDER_TEST_SRC:tests/render/%.c=$(BUILD)/tests/%)
-# bare_server is a server, not a micro-benchmark: bench-http builds and runs it.
-BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
-BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+# Micro-benchmarks, run by `make bench` one after another; the baselines and
+# input writers beside them are run by scripts/bench.sh.
+BENCH_MICRO := bench_gen bench_request
+BENCH_TOOLS := bench_input json_parse
+BENCH_BASELINES := md_naive puyo_naive
+BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize test-hardening test-valgrind hardening-check unit http judges browser docs-images lint-spec bench bench-http deps deps-test format format-check clean \
+.PHONY: all run test test-long test-sanitize test-hardening test-valgrind hardening-check unit http judges browser docs-images lint-spec bench bench-http deps deps-test format format-check clean \
 	test-container test-scale
 all: $(BUILD)/dropjudge
 
@@ -161,6 +165,13 @@ test: deps-test
 	@$(MAKE) --no-print-directory all units
 	@scripts/run-tests.sh $(BUILD)
 
+# The unit tests with every differential test (fast cores and fast paths
+# against their straightforward references) at full size: 10^6 random cases
+# each. Minutes, not seconds: not part of `make test`.
+test-long: deps-test
+	@$(MAKE) --no-print-directory all units
+	@DROPJUDGE_TEST_LONG=1 scripts/run-tests.sh $(BUILD) unit
+
 # Every unit and HTTP test again, on a build with AddressSanitizer (leaks
 # included) and UndefinedBehaviorSanitizer: any report fails the run.
 test-sanitize: deps-test
@@ -225,8 +236,22 @@ browser: all
 docs-images: all
 	@scripts/docs-images.sh $(BUILD)
 
-bench: $(BENCH_BIN)
+# Goals 1-5 of the performance issue, each as a ratio against a baseline
+# built here (tests/bench: the fixed-answer server, jansson's bare parse,
+# the straightforward solver and BFS counter), medians of interleaved runs;
+# then the micro-benchmarks. Minutes; not part of `make test` or CI.
+bench: deps $(BENCH_BIN) $(BENCH_TOOLS:%=$(BUILD)/bench/%) $(BENCH_BASELINES:%=$(BUILD)/bench/%) \
+		$(BUILD)/bench/bare_server all
+	@scripts/bench.sh $(BUILD)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+# The straightforward baselines use nothing of ours: the C library only.
+$(BUILD)/bench/md_naive: tests/bench/md_naive.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(LDFLAGS) -o $@
+$(BUILD)/bench/puyo_naive: tests/bench/puyo_naive.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(LDFLAGS) -o $@
 
 # The baseline of bench-http: libmicrohttpd alone, without the library.
 $(BUILD)/bench/bare_server: tests/bench/bare_server.c

@@ -83,6 +83,50 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 void puyo_run(struct puyo_field *field, struct puyo_result *result);
 
 /*
+ * The instruction sets the chain loop can run on. PUYO_IMPL_AUTO (what
+ * puyo_step() and puyo_run() use) takes BMI2 when the CPU has it; the
+ * others force one, so that tests and benchmarks can hold each against
+ * the reference. Every implementation gives the same answers.
+ */
+enum puyo_impl {
+	PUYO_IMPL_AUTO = 0,
+	PUYO_IMPL_PORTABLE, /* C only */
+	PUYO_IMPL_BMI2,	    /* x86-64 with BMI2 and POPCNT (pext/pdep gravity) */
+};
+
+/* Whether `impl` can run on this CPU. */
+bool puyo_impl_supported(enum puyo_impl impl);
+
+/* puyo_step() and puyo_run() on a given implementation, which must be
+ * supported (puyo_impl_supported()). */
+bool puyo_step_impl(struct puyo_field *field, unsigned chain, struct puyo_step *step,
+		    enum puyo_impl impl);
+void puyo_run_impl(struct puyo_field *field, struct puyo_result *result, enum puyo_impl impl);
+
+/*
+ * A field as the bit planes the chain loop works on, for readers that can
+ * build them faster than cell by cell. Bit k of the value (enum puyo_cell)
+ * of the cell in column c at row h is bit 16 * (c % 4) + h of
+ * word[k][c / 4], h counted from the top of a 13-row field: h = 0 is the
+ * hidden row (always empty in a 12-row field), h = 12 the floor row. Every
+ * other bit is zero. Caller-owned.
+ */
+struct puyo_planes {
+	uint64_t word[3][2]; /* [bit of the value][columns 0-3, columns 4-5] */
+};
+
+/* The planes of a field. */
+void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field *field);
+
+/*
+ * The chain count puyo_run() gives for the field of these planes, and
+ * nothing else (no score, no field written back): the fast path of chain
+ * counting. puyo_planes_chains_impl() on a given supported implementation.
+ */
+unsigned puyo_planes_chains(const struct puyo_planes *planes);
+unsigned puyo_planes_chains_impl(const struct puyo_planes *planes, enum puyo_impl impl);
+
+/*
  * Points of one step: 10 * popped * clamp(chain power + colour bonus + group
  * bonus, 1, 999). `sizes` holds the sizes of the `groups` popped groups.
  */

@@ -51,8 +51,24 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 			       const struct md_read_options *opt, struct codec_error *err,
 			       md_block_fn fn, void *ctx);
 
+/*
+ * The fast path of a JSON request body (codec/md_json_fast.c): returns true
+ * when body[0..len) is exactly a case {"blocks": [[t, x, y], ...]} of one
+ * or more legal single-digit blocks, at most max_blocks (0: no limit), with
+ * JSON whitespace where JSON allows it and nothing else, having handed
+ * every block to fn in order (fn returning nonzero makes it return false).
+ * Such a body means to jansson and md_json_read() exactly these blocks.
+ * Returns false for any other body, reporting nothing: fn may have been
+ * called for some blocks, so the caller starts its game again and reads the
+ * body through jansson, whose path decides every other answer and every
+ * error. Nothing is allocated or kept.
+ */
+bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,
+		       void *ctx);
+
 /* Push parser state for the Baekjoon input text ("N", then N lines "t x y").
- * Private: read and written only by md_text.c. Columns count bytes. */
+ * Private: read and written only by md_text.c and its fast path
+ * md_text_fast.c. Columns count bytes. */
 #define MD_TEXT_TOKEN_SHOWN 16 /* bytes of a bad token quoted in its error */
 
 struct md_text_reader {

@@ -15,6 +15,7 @@
  * 1 <= N <= 10000. Lines and columns are 1-based; columns count bytes.
  */
 #include "codec/md_codec.h"
+#include "codec/md_text_fast.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -343,8 +344,16 @@ void md_text_init(struct md_text_reader *r, const struct md_read_options *opt,
 enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_t len,
 			       md_block_fn fn, void *ctx)
 {
-	for (size_t i = 0; i < len && !r->stopped && !r->done; i++)
+	for (size_t i = 0; i < len && !r->stopped && !r->done;) {
+		size_t fast =
+		    r->column == 1 ? md_text_fast_lines(r, data + i, len - i, fn, ctx) : 0;
+		if (fast) {
+			i += fast;
+			continue;
+		}
 		text_byte(r, (unsigned char)data[i], fn, ctx);
+		i++;
+	}
 	return r->status;
 }
 

@@ -29,9 +29,40 @@
 enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
 
+/*
+ * The fast path of a JSON request body (codec/puyo_json_fast.c): returns
+ * true when body[0..len) is exactly a case {"field": [12 or 13 strings of 6
+ * characters of `.RGBPYO`]} with JSON whitespace where JSON allows it and
+ * nothing else, having filled *field, which is then what jansson and
+ * puyo_json_read() (lenient) make of it. Returns false for any other body,
+ * reporting nothing and leaving *field unspecified: the caller reads the
+ * body through jansson, whose path decides every other answer and error.
+ */
+bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field);
+
 /* Reads the Baekjoon text (the rows, top first) into *field. */
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
+
+/*
+ * Reads one line of `dropjudge solve puyo --lines`: s[0..len), without its
+ * line end, is 12 rows (or 13, the hidden row first) of 6 characters of
+ * `.RGBPYO`, separated by single spaces, top row first. `line` is its
+ * 1-based number, where faults are reported (CODEC_E_INVALID, the column
+ * counted in characters), into the planes of the field (puyo_planes_chains()
+ * counts its chains). A line of exactly that layout is read by a fast path
+ * straight into the planes; anything else goes through the shared row
+ * checks (codec/puyo_rows.c), which decide the wording of every fault.
+ * Returns the first fault's status, CODEC_OK when none.
+ */
+enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
+				  struct puyo_planes *planes, struct codec_error *err);
+
+/* puyo_lines_read() with the fast path of a given supported implementation
+ * (dropjudge/puyo.h), for the tests that hold them against each other. */
+enum codec_status puyo_lines_read_impl(const char *s, size_t len, unsigned line,
+				       struct puyo_planes *planes, struct codec_error *err,
+				       enum puyo_impl impl);
 
 /* New array of the field's rows as strings, top first; NULL when out of
  * memory. */

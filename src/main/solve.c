@@ -2,8 +2,8 @@
  * `dropjudge solve monomino-domino|puyo [FILE]`: reads the Baekjoon input
  * with the server's lenient text readers, runs the cores and prints the
  * Baekjoon output. Monomino-Domino streams (chunks into md_text_feed(),
- * each block placed from the callback); a Puyo field is small and is read
- * whole. See solve.h.
+ * blocks held in a fixed batch and played by md_play()); a Puyo field is
+ * small and is read whole. See solve.h.
  */
 #include "main/solve.h"
 
@@ -48,11 +48,26 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-/* md_block_fn: places each block as soon as the reader has it. */
-static int solve_md_place(void *ctx, struct md_block block, unsigned long index)
+/* Blocks held back to be played together by md_play(). */
+#define SOLVE_MD_BATCH 16384
+
+/* A game and the blocks read but not played yet. */
+struct solve_md {
+	struct md_game game;
+	size_t held;				/* blocks[0..held) wait for md_play() */
+	struct md_block blocks[SOLVE_MD_BATCH]; /* in reading order */
+};
+
+/* md_block_fn: holds each block, plays them a batch at a time. */
+static int solve_md_hold(void *ctx, struct md_block block, unsigned long index)
 {
+	struct solve_md *s = ctx;
 	(void)index;
-	md_place(ctx, block);
+	s->blocks[s->held++] = block;
+	if (s->held == SOLVE_MD_BATCH) {
+		md_play(&s->game, s->blocks, s->held);
+		s->held = 0;
+	}
 	return 0;
 }
 
@@ -61,22 +76,24 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 	const struct md_read_options opt = {.max_blocks = ULONG_MAX, .strict = false};
 	struct md_text_reader reader;
 	struct codec_error err;
-	struct md_game game;
+	struct solve_md *s;
 	char *chunk;
 	char answer[64];
 	int ret = 1;
 
 	chunk = dj_malloc(SOLVE_CHUNK);
-	if (!chunk) {
+	s = dj_malloc(sizeof *s);
+	if (!chunk || !s) {
 		fprintf(errout, "dropjudge: out of memory\n");
-		return 1;
+		goto out_chunk;
 	}
 	codec_error_init(&err, 1);
-	md_init(&game);
+	md_init(&s->game);
+	s->held = 0;
 	md_text_init(&reader, &opt, &err);
 	for (;;) {
 		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		if (n > 0 && md_text_feed(&reader, chunk, n, solve_md_place, &game) != CODEC_OK) {
+		if (n > 0 && md_text_feed(&reader, chunk, n, solve_md_hold, s) != CODEC_OK) {
 			solve_report(errout, name, &err);
 			goto out_chunk;
 		}
@@ -87,12 +104,14 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 		goto out_chunk;
 	}
-	if (md_text_finish(&reader, solve_md_place, &game) != CODEC_OK) {
+	if (md_text_finish(&reader, solve_md_hold, s) != CODEC_OK) {
 		solve_report(errout, name, &err);
 		goto out_chunk;
 	}
-	ret = solve_write(out, errout, answer, md_text_result(&game, answer, sizeof answer));
+	md_play(&s->game, s->blocks, s->held);
+	ret = solve_write(out, errout, answer, md_text_result(&s->game, answer, sizeof answer));
 out_chunk:
+	dj_free(s);
 	dj_free(chunk);
 	return ret;
 }
@@ -160,6 +179,109 @@ out_text:
 	return ret;
 }
 
+/* Input and output buffers of `solve puyo --lines`. */
+#define SOLVE_LINES_IN	((size_t)1 << 20) /* also the longest line taken */
+#define SOLVE_LINES_OUT ((size_t)1 << 16)
+
+/* Answers waiting to be written. */
+struct solve_out {
+	FILE *out;
+	FILE *errout;
+	size_t len;
+	char buf[SOLVE_LINES_OUT];
+};
+
+/* Writes what is held; 0, or 1 with a message. */
+static int solve_out_flush(struct solve_out *o)
+{
+	int ret = solve_write(o->out, o->errout, o->buf, (int)o->len);
+	o->len = 0;
+	return ret;
+}
+
+/* Solves one line of --lines; 0, or 1 with a message. */
+static int solve_line(struct solve_out *o, const char *name, const char *s, size_t len,
+		      unsigned line)
+{
+	struct puyo_planes planes;
+
+	if (len > 0 && s[len - 1] == '\r')
+		len--;
+	if (puyo_lines_read(s, len, line, &planes, NULL) != CODEC_OK) {
+		/* Read again to say why: an error struct is filled only on the way out. */
+		struct codec_error err;
+		codec_error_init(&err, 1);
+		puyo_lines_read(s, len, line, &planes, &err);
+		solve_out_flush(o);
+		solve_report(o->errout, name, &err);
+		return 1;
+	}
+	unsigned chains = puyo_planes_chains(&planes);
+	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
+		return 1;
+	/* at most PUYO_MAX_CHAINS (19): one or two digits */
+	if (chains >= 10)
+		o->buf[o->len++] = (char)('0' + chains / 10);
+	o->buf[o->len++] = (char)('0' + chains % 10);
+	o->buf[o->len++] = '\n';
+	return 0;
+}
+
+int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
+{
+	struct solve_out *o = dj_malloc(sizeof *o);
+	char *buf = dj_malloc(SOLVE_LINES_IN);
+	size_t held = 0;
+	unsigned line = 1;
+	int ret = 1;
+
+	if (!o || !buf) {
+		fprintf(errout, "dropjudge: out of memory\n");
+		goto out_buf;
+	}
+	o->out = out;
+	o->errout = errout;
+	o->len = 0;
+	for (;;) {
+		size_t got = fread(buf + held, 1, SOLVE_LINES_IN - held, in);
+		held += got;
+		size_t at = 0;
+		for (;;) {
+			const char *nl = memchr(buf + at, '\n', held - at);
+			if (!nl)
+				break;
+			size_t len = (size_t)(nl - (buf + at));
+			if (solve_line(o, name, buf + at, len, line) != 0)
+				goto out_buf;
+			line += line < UINT_MAX;
+			at += len + 1;
+		}
+		memmove(buf, buf + at, held - at);
+		held -= at;
+		if (got == 0)
+			break;
+		if (held == SOLVE_LINES_IN) {
+			solve_out_flush(o);
+			fprintf(errout, "dropjudge: %s:%u: line longer than %zu bytes\n", name,
+				line, SOLVE_LINES_IN);
+			goto out_buf;
+		}
+	}
+	if (ferror(in)) {
+		solve_out_flush(o);
+		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
+		goto out_buf;
+	}
+	/* A last line without its newline. */
+	if (held > 0 && solve_line(o, name, buf, held, line) != 0)
+		goto out_buf;
+	ret = solve_out_flush(o);
+out_buf:
+	dj_free(buf);
+	dj_free(o);
+	return ret;
+}
+
 int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 {
 	int (*solve)(FILE *, const char *, FILE *, FILE *);
@@ -173,6 +295,11 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 		solve = solve_monomino_domino;
 	} else if (strcmp(argv[0], "puyo") == 0) {
 		solve = solve_puyo;
+		if (argc > 1 && strcmp(argv[1], "--lines") == 0) {
+			solve = solve_puyo_lines;
+			argc--;
+			argv++;
+		}
 	} else {
 		fprintf(errout,
 			"dropjudge: solve: unknown problem '%s' (expected monomino-domino or "

@@ -24,9 +24,19 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout);
 int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout);
 
 /*
- * Runs `dropjudge solve PROBLEM [FILE]`; argv holds the arguments after
- * "solve". FILE absent or "-" reads stdin. Returns the exit status: 0
- * solved, 1 bad input or I/O error, 2 bad usage (message on errout).
+ * `solve puyo --lines`: one field per line (12 or 13 rows of 6 characters,
+ * top first, separated by single spaces; CR LF and a last line without its
+ * newline are taken), one chain count per line out, in order. At the first
+ * bad line writes the counts before it, then "dropjudge: NAME:LINE:COLUMN:
+ * detail" to errout, and returns 1; 0 when every line was solved. Memory
+ * stays flat whatever the number of lines.
+ */
+int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout);
+
+/*
+ * Runs `dropjudge solve PROBLEM [--lines] [FILE]` (--lines for puyo only); argv holds the arguments
+ * after "solve". FILE absent or "-" reads stdin. Returns the exit status: 0 solved, 1 bad input or
+ * I/O error, 2 bad usage (message on errout).
  */
 int solve_main(int argc, char *const argv[], FILE *out, FILE *errout);
 

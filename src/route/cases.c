@@ -237,6 +237,12 @@ void route_solve(const struct route_problem *p, const struct route_request *req,
 		respond_outcome(p, &out, fmt, resp);
 		return;
 	case ROUTE_BODY_JSON: {
+		if (!trace && p->solve_json_fast &&
+		    p->solve_json_fast(req->body, req->body_len, req->limits, &out)) {
+			tally_case(p, req, true);
+			respond_outcome(p, &out, fmt, resp);
+			return;
+		}
 		json_t *root = route_parse_json(req->body, req->body_len, &err);
 		if (!root)
 			goto out_rejected;

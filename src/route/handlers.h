@@ -42,6 +42,11 @@ struct route_problem {
 	enum codec_status (*solve_json)(const json_t *case_obj, const char *pointer,
 					const struct route_limits *limits, bool trace,
 					struct route_outcome *out, struct codec_error *err);
+	/* Optional fast path of a JSON body asked without ?trace: true when the
+	 * body is the canonical case and *out holds its outcome; false (nothing
+	 * reported) sends the body down the jansson path, solve_json. */
+	bool (*solve_json_fast)(const char *body, size_t len, const struct route_limits *limits,
+				struct route_outcome *out);
 	/* Solve one case from the Baekjoon input text. */
 	enum codec_status (*solve_text)(const char *text, size_t len,
 					const struct route_limits *limits, bool trace,

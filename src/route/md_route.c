@@ -101,6 +101,22 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 	return md_run_end(&run, out, st, err);
 }
 
+/* md_block_fn of the fast path: no trace, only the game. */
+static int md_fast_block(void *ctx, struct md_block block, unsigned long index)
+{
+	(void)index;
+	md_place(ctx, block);
+	return 0;
+}
+
+static bool md_solve_json_fast(const char *body, size_t len, const struct route_limits *limits,
+			       struct route_outcome *out)
+{
+	md_init(&out->u.md);
+	out->steps = NULL;
+	return md_json_fast_read(body, len, limits->max_blocks, md_fast_block, &out->u.md);
+}
+
 static enum codec_status md_solve_text(const char *text, size_t len,
 				       const struct route_limits *limits, bool trace,
 				       struct route_outcome *out, struct codec_error *err)
@@ -214,6 +230,7 @@ const struct route_problem route_md = {
     .title = "Monomino-Domino",
     .baekjoon = 20061,
     .solve_json = md_solve_json,
+    .solve_json_fast = md_solve_json_fast,
     .solve_text = md_solve_text,
     .outcome_json = md_outcome_json,
     .outcome_write = md_outcome_write,

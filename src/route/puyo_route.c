@@ -70,6 +70,16 @@ static enum codec_status puyo_solve_json(const json_t *case_obj, const char *poi
 	return st != CODEC_OK ? st : puyo_chain(out, trace, err);
 }
 
+static bool puyo_solve_json_fast(const char *body, size_t len, const struct route_limits *limits,
+				 struct route_outcome *out)
+{
+	(void)limits;
+	if (!puyo_json_fast_read(body, len, &out->u.puyo.field))
+		return false;
+	/* without a trace the chain allocates nothing and cannot fail */
+	return puyo_chain(out, false, NULL) == CODEC_OK;
+}
+
 static enum codec_status puyo_solve_text(const char *text, size_t len,
 					 const struct route_limits *limits, bool trace,
 					 struct route_outcome *out, struct codec_error *err)
@@ -165,6 +175,7 @@ const struct route_problem route_puyo = {
     .title = "Puyo Puyo",
     .baekjoon = 11559,
     .solve_json = puyo_solve_json,
+    .solve_json_fast = puyo_solve_json_fast,
     .solve_text = puyo_solve_text,
     .outcome_json = puyo_outcome_json,
     .outcome_write = puyo_outcome_write,

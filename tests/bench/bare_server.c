@@ -43,16 +43,22 @@
 /* A fixed answer: the same size and type as dropjudge's on that path. */
 struct bare_answer {
 	const char *path;	  /* request path, or NULL for any other */
+	const char *accept;	  /* Accept header it is for, NULL for any */
 	const char *content_type; /* static string */
 	const char *body;	  /* static string */
 };
 
 static const struct bare_answer bare_answers[] = {
-    {"/livez", "application/json", "{\"status\":\"ok\"}\n"},
+    {"/livez", NULL, "application/json", "{\"status\":\"ok\"}\n"},
+    /* Accept: application/json answer to the public Puyo example (161 bytes). */
+    {"/v1/puyo", "application/json", "application/json",
+     "{\"chains\":3,\"score\":1000,\"all_clear\":true,\"field\":[\"......\",\"......\","
+     "\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\","
+     "\"......\",\"......\"]}\n"},
     /* Accept: text/plain answer to the public Puyo example: "3\n". */
-    {"/v1/puyo", "text/plain; charset=utf-8", "3\n"},
+    {"/v1/puyo", NULL, "text/plain; charset=utf-8", "3\n"},
     /* 120 bytes with its newline, the JSON answer to the 8-block Monomino-Domino example. */
-    {NULL, "application/json",
+    {NULL, NULL, "application/json",
      "{\"score\":2,\"tiles\":15,\"green\":[\"....\",\"....\",\"....\",\"#...\",\"#.##\","
      "\".###\"],\"blue\":[\"......\",\"..#.#.\",\"..####\",\"...#.#\"]}\n"},
 };
@@ -68,11 +74,13 @@ struct bare_request {
 	bool no_memory; /* growing the body failed: nothing more kept */
 };
 
-static const struct bare_answer *bare_answer_for(const char *url)
+static const struct bare_answer *bare_answer_for(const char *url, const char *accept)
 {
 	size_t n = sizeof bare_answers / sizeof bare_answers[0];
 	for (size_t i = 0; i + 1 < n; i++)
-		if (strcmp(bare_answers[i].path, url) == 0)
+		if (strcmp(bare_answers[i].path, url) == 0 &&
+		    (!bare_answers[i].accept ||
+		     (accept && strcmp(bare_answers[i].accept, accept) == 0)))
 			return &bare_answers[i];
 	return &bare_answers[n - 1];
 }
@@ -132,7 +140,8 @@ static enum MHD_Result bare_access(void *cls, struct MHD_Connection *conn, const
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
-	const struct bare_answer *a = bare_answer_for(url);
+	const struct bare_answer *a = bare_answer_for(
+	    url, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	unsigned status = rq->too_large	  ? MHD_HTTP_CONTENT_TOO_LARGE
 			  : rq->no_memory ? MHD_HTTP_INTERNAL_SERVER_ERROR
 					  : MHD_HTTP_OK;

@@ -9,6 +9,9 @@
  * - the same status, error and blocks whether the text comes whole or in
  *   chunks (each chunk in its own exact-size buffer, so that a read past a
  *   chunk's end is caught);
+ * - the fast path (md_text_fast.c, whole lines from chunks of 8 bytes or
+ *   more) against the byte-at-a-time reader alone (one-byte chunks): the
+ *   same status, error and blocks, in both modes;
  * - every block handed to the callback passes md_check(), indexes count
  *   0, 1, 2, ..., and no block is handed on after a fault or a stop;
  * - collect mode reports first what first-wins mode reports; no error
@@ -80,10 +83,13 @@ struct run {
 	struct sink sink;
 };
 
+/* chunk_seed of a read one byte at a time, which never takes the fast path. */
+#define CHUNK_BYTEWISE 0xFFFFFFFFu
+
 /*
- * Reads text[0..len). chunk_seed 0: whole, in one feed; otherwise in chunks
- * of 1..16 bytes whose sizes come from the seed and the text. with_err
- * false: no error struct.
+ * Reads text[0..len). chunk_seed 0: whole, in one feed; CHUNK_BYTEWISE: one
+ * byte per feed; otherwise in chunks of 1..16 bytes whose sizes come from
+ * the seed and the text. with_err false: no error struct.
  */
 static void run_read(struct run *run, const uint8_t *text, size_t len,
 		     const struct md_read_options *opt, unsigned max_faults, bool with_err,
@@ -104,7 +110,7 @@ static void run_read(struct run *run, const uint8_t *text, size_t len,
 		unsigned state = chunk_seed;
 		for (size_t pos = 0; pos < len;) {
 			state = state * 1103515245u + 12345u + text[pos];
-			size_t n = 1 + (state >> 16) % 16;
+			size_t n = chunk_seed == CHUNK_BYTEWISE ? 1 : 1 + (state >> 16) % 16;
 			if (n > len - pos)
 				n = len - pos;
 			char *copy = fuzz_dup(text + pos, n);
@@ -216,7 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *text = data + 2;
 	size_t len = size - 2;
 
-	static struct run whole, chunked, collect, collect_chunked, bare, lenient_ok;
+	static struct run whole, chunked, bytewise, collect, collect_chunked, bare, lenient_ok;
 	for (int strict = 0; strict <= 1; strict++) {
 		struct md_read_options opt = {max_blocks, strict == 1};
 
@@ -232,8 +238,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "strict %d: whole gave %lu blocks, chunks %lu", strict, whole.sink.n,
 			   chunked.sink.n);
 
+		run_read(&bytewise, text, len, &opt, 1, true, CHUNK_BYTEWISE, stop_after);
+		FUZZ_CHECK(whole.status == bytewise.status &&
+			       fuzz_same_error(&whole.err, &bytewise.err) &&
+			       same_blocks(&whole.sink, &bytewise.sink),
+			   "strict %d: fast path gave %d '%s' and %lu blocks, bytewise %d '%s' "
+			   "and %lu",
+			   strict, whole.status, whole.err.detail, whole.sink.n, bytewise.status,
+			   bytewise.err.detail, bytewise.sink.n);
+
 		run_read(&collect, text, len, &opt, CODEC_FAULTS_MAX, true, 0, stop_after);
 		check_run(&collect, &opt, true);
+		run_read(&bytewise, text, len, &opt, CODEC_FAULTS_MAX, true, CHUNK_BYTEWISE,
+			 stop_after);
+		FUZZ_CHECK(fuzz_same_error(&collect.err, &bytewise.err) &&
+			       same_blocks(&collect.sink, &bytewise.sink),
+			   "strict %d, collecting: fast path '%s', bytewise '%s'", strict,
+			   collect.err.detail, bytewise.err.detail);
 		run_read(&collect_chunked, text, len, &opt, CODEC_FAULTS_MAX, true, chunk_seed,
 			 stop_after);
 		check_run(&collect_chunked, &opt, true);

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: make-corpus.sh OUT_DIR}
 rm -rf "$out"
-mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route,fuzz_render}
+mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route,fuzz_render,fuzz_json_fast}
 
 # The text of a file as a JSON string (every line ended by \n).
 json_string() {
@@ -115,6 +115,22 @@ route_seed auth-missing 04 GET /v1 '' '' ''
 route_seed auth-wrong 08 POST /v1/puyo/judge application/json '' '' "$tmp/judge-batch"
 route_seed auth-malformed 0c GET /v1/monomino-domino/generate '' '' 'n=3'
 route_seed auth-open 04 GET /readyz '' '' ''
+
+# fuzz_json_fast: flags byte (bit 0 Puyo, bit 1 Accept text/plain, bit 2 a
+# limit of 3 blocks), then a body in the canonical shapes and near them.
+fast_seed() { # name flags body
+	{ printf "\\x$2"; printf '%s' "$3"; } >"$out/fuzz_json_fast/$1"
+}
+fast_seed md-compact 00 '{"blocks":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],[3,1,2]]}'
+fast_seed md-spaced 02 ' { "blocks" : [ [ 1 , 1 , 1 ] ,[2, 3, 0]]
+} '
+fast_seed md-limit 04 '{"blocks":[[1,1,1],[1,1,1],[1,1,1],[1,1,1]]}'
+fast_seed md-trace 00 '{"blocks":[[1,1,1]],"trace":true}'
+fast_seed md-object 00 '{"blocks":[{"t":1,"x":1,"y":1}]}'
+fast_seed md-big 00 '{"blocks":[[3,3,0],[2,0,3],[1,0,12],[1.0,0,0]]}'
+fast_seed puyo-example 01 '{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]}'
+fast_seed puyo-13 03 '{ "field" : [ "OOOOOO","......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG." ] }'
+fast_seed puyo-escape 01 '{"field":["\u002e.....","......","......","......","......","......","......","......","......","......","......","......"]}'
 
 # The inputs that found bugs (see the regression tests named in their
 # commits), replayed by every run.

@@ -26,6 +26,7 @@ for t in "$@"; do
 	[ -x "$bin" ] || { echo "no $bin (make fuzz builds it)" >&2; exit 1; }
 	case $t in
 	fuzz_route) dict=tests/fuzz/route.dict ;;
+	fuzz_json_fast) dict=tests/fuzz/json.dict ;;
 	fuzz_*_json) dict=tests/fuzz/json.dict ;;
 	*) dict=tests/fuzz/text.dict ;;
 	esac

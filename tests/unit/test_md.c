@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dropjudge/md.h"
@@ -518,11 +519,22 @@ static void md_should_play_blue_as_the_mirror_of_green(void **state)
 
 /* ---- against the reference, and properties ---------------------------- */
 
+/*
+ * How many random cases a differential test runs: `sample` in `make test`,
+ * `full` under `make test-long` (DROPJUDGE_TEST_LONG=1 in the environment).
+ */
+static long test_cases(long sample, long full)
+{
+	const char *v = getenv("DROPJUDGE_TEST_LONG");
+	return v && strcmp(v, "1") == 0 ? full : sample;
+}
+
 static void md_should_agree_with_the_reference_on_random_games(void **state)
 {
 	(void)state;
 	uint64_t seed = 20061;
-	for (int game = 0; game < 5000; game++) {
+	long games = test_cases(5000, 1000000);
+	for (long game = 0; game < games; game++) {
 		struct md_game g;
 		struct ref_game ref;
 		md_init(&g);
@@ -567,6 +579,69 @@ static void md_should_agree_with_the_reference_on_long_games(void **state)
 		}
 		assert_same_as_ref(&g, &ref);
 		assert_int_equal(g.moves, 10000);
+	}
+}
+
+/* Plays blocks[0..n) with md_play() from g and one md_place() at a time from
+ * a copy; both must end the same, and md_play() return the points. */
+static void assert_play_like_place(const struct md_game *g, const struct md_block *blocks, size_t n)
+{
+	struct md_game a = *g, b = *g;
+	uint64_t points = 0;
+	for (size_t i = 0; i < n; i++)
+		points += md_place(&a, blocks[i]);
+	assert_int_equal(md_play(&b, blocks, n), points);
+	assert_memory_equal(&a, &b, sizeof a);
+}
+
+static void md_play_should_end_as_md_place_one_block_after_another(void **state)
+{
+	(void)state;
+	static struct md_block blocks[20000];
+	uint64_t seed = 9;
+	long runs = test_cases(300, 20000);
+	for (long run = 0; run < runs; run++) {
+		/* lengths around the lane cut-offs, and long ones */
+		size_t n = (size_t)rng_below(&seed, run % 3 == 0 ? 20000 : 600);
+		for (size_t i = 0; i < n; i++)
+			blocks[i] = random_block(&seed);
+		/* from an empty game and from the middle of one */
+		struct md_game g;
+		md_init(&g);
+		assert_play_like_place(&g, blocks, n);
+		for (int i = 0; i < 37; i++)
+			md_place(&g, random_block(&seed));
+		assert_play_like_place(&g, blocks, n);
+	}
+}
+
+static void md_play_should_agree_when_stretches_never_meet_their_guess(void **state)
+{
+	(void)state;
+	/*
+	 * Repeating patterns keep boards apart for long: the same block again
+	 * and again, and two alternating. Whatever the lanes guess, the
+	 * answer must be that of md_place().
+	 */
+	static struct md_block blocks[4096];
+	for (unsigned t = 1; t <= 3; t++) {
+		for (unsigned x = 0; x < 4; x++) {
+			for (unsigned y = 0; y < 4; y++) {
+				if (md_check(t, x, y) != MD_FAULT_NONE)
+					continue;
+				struct md_block one = {(uint8_t)t, (uint8_t)x, (uint8_t)y};
+				struct md_block two = {MD_TYPE_MONO, (uint8_t)(3 - x),
+						       (uint8_t)(3 - y)};
+				for (size_t i = 0; i < 4096; i++)
+					blocks[i] = i % 2 ? two : one;
+				struct md_game g;
+				md_init(&g);
+				assert_play_like_place(&g, blocks, 4096);
+				for (size_t i = 0; i < 4096; i++)
+					blocks[i] = one;
+				assert_play_like_place(&g, blocks, 4096);
+			}
+		}
 	}
 }
 
@@ -666,6 +741,8 @@ int main(void)
 	    cmocka_unit_test(md_should_play_blue_as_the_mirror_of_green),
 	    cmocka_unit_test(md_should_agree_with_the_reference_on_random_games),
 	    cmocka_unit_test(md_should_agree_with_the_reference_on_long_games),
+	    cmocka_unit_test(md_play_should_end_as_md_place_one_block_after_another),
+	    cmocka_unit_test(md_play_should_agree_when_stretches_never_meet_their_guess),
 	    cmocka_unit_test(md_should_check_placements_in_the_order_t_x_y),
 	    cmocka_unit_test(md_should_explain_each_fault),
 	    cmocka_unit_test(md_should_start_empty_and_answer_false_outside_the_boards),

@@ -355,6 +355,65 @@ static void md_text_should_not_care_where_the_chunks_end(void **state)
 	}
 }
 
+/*
+ * Differential test of the fast path (md_text_fast.c): a text fed whole
+ * takes it for every canonical line, fed one byte at a time never does.
+ * Random cases of canonical lines, then a few bytes changed, inserted or
+ * dropped, so that the fast path meets every kind of line it must refuse:
+ * both reads must agree on status, every fault and every block.
+ */
+static void md_text_fast_path_should_read_like_the_byte_at_a_time_reader(void **state)
+{
+	(void)state;
+	static const char noise[] = " \t\r\n0123456789+-x";
+	static char text[4096];
+	uint64_t seed = 0x20061;
+	for (unsigned iter = 0; iter < 3000; iter++) {
+		struct gen_rng rng;
+		gen_rng_init(&rng, iter);
+		unsigned n = (unsigned)(rng_next(&seed) % 60);
+		unsigned declared = n + (unsigned)(rng_next(&seed) % 3) - 1u;
+		int len = snprintf(text, sizeof text, "%u\n", iter % 17 == 0 ? n : declared);
+		for (unsigned i = 0; i < n; i++) {
+			struct md_block b = gen_md_block(&rng);
+			len += snprintf(text + len, sizeof text - (size_t)len, "%u %u %u\n", b.t,
+					b.x, b.y);
+		}
+		unsigned edits = (unsigned)(rng_next(&seed) % 4);
+		for (unsigned e = 0; e < edits && len > 1; e++) {
+			size_t at = (size_t)(rng_next(&seed) % (uint64_t)len);
+			char c = noise[rng_next(&seed) % (sizeof noise - 1)];
+			switch (rng_next(&seed) % 3) {
+			case 0:
+				text[at] = c;
+				break;
+			case 1:
+				memmove(text + at + 1, text + at, (size_t)len - at);
+				text[at] = c;
+				len++;
+				break;
+			default:
+				memmove(text + at, text + at + 1, (size_t)len - at - 1);
+				len--;
+			}
+		}
+		size_t stop_after = rng_next(&seed) % 5 == 0 ? rng_next(&seed) % 20 : 0;
+		for (int strict = 0; strict <= 1; strict++) {
+			for (int collect = 0; collect <= 1; collect++) {
+				struct md_read_options opt = {DEFAULT_MAX_BLOCKS, strict == 1};
+				static struct text_run fast, slow;
+				text_run(&fast, text, (size_t)len, &opt, collect, WHOLE, 0,
+					 stop_after);
+				text_run(&slow, text, (size_t)len, &opt, collect, BYTES, 0,
+					 stop_after);
+				assert_same_runs(&fast, &slow, "fast path against bytewise");
+				assert_memory_equal(&fast.sink.game, &slow.sink.game,
+						    sizeof fast.sink.game);
+			}
+		}
+	}
+}
+
 static void md_text_should_read_the_public_example_whatever_the_chunks(void **state)
 {
 	(void)state;
@@ -991,12 +1050,70 @@ static void md_codec_should_answer_every_data_driven_case(void **state)
 	assert_true(errors >= 15);
 }
 
+/* ---- the JSON fast path (md_json_fast.c) ------------------------------- */
+
+static void md_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *body;
+		bool taken;
+	} cases[] = {
+	    {"{\"blocks\":[[1,1,1],[2,3,0],[3,2,2]]}", true},
+	    {" {\n\t\"blocks\" : [ [ 1 , 1 , 1 ] , [3,2,3] ] }\r\n", true},
+	    {"{\"blocks\":[[2,3,2]]}", true},
+	    {"{\"blocks\":[]}", false},			      /* left to jansson */
+	    {"{\"blocks\":[[2,3,3]]}", false},		      /* outside red */
+	    {"{\"blocks\":[[0,0,0]]}", false},		      /* bad type */
+	    {"{\"blocks\":[[1,1,12]]}", false},		      /* two digits */
+	    {"{\"blocks\":[[1,1,1.0]]}", false},	      /* a real */
+	    {"{\"blocks\":[[1,1,1e0]]}", false},	      /* an exponent */
+	    {"{\"blocks\":[[1,1,-0]]}", false},		      /* a sign */
+	    {"{\"blocks\":[[1,1,1]],\"trace\":true}", false}, /* another member */
+	    {"{\"trace\":false,\"blocks\":[[1,1,1]]}", false},
+	    {"{\"blocks\":[{\"t\":1,\"x\":1,\"y\":1}]}", false},
+	    {"{\"blocks\":[[1,1,1]]} x", false},
+	    {"{\"blocks\":[[1,1,1]],}", false},
+	    {"{\"blocks\":[[1,1,1],]}", false},
+	    {"{\"blocks\":[[1,1,1]]", false},
+	    {"{\"blocks\":[[1,1,1]]}\v", false},     /* not JSON whitespace */
+	    {"{\"block\\u0073\":[[1,1,1]]}", false}, /* an escape */
+	    {"{\"cases\":[{\"blocks\":[[1,1,1]]}]}", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *body = cases[i].body;
+		struct sink fast, full;
+		sink_init(&fast, 0);
+		bool taken = md_json_fast_read(body, strlen(body), 0, sink_block, &fast);
+		if (taken != cases[i].taken)
+			fail_msg("'%s': taken %d, want %d", body, taken, cases[i].taken);
+		if (!taken)
+			continue;
+		json_t *root = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
+		assert_non_null(root);
+		sink_init(&full, 0);
+		assert_int_equal(md_json_read(root, "", NULL, NULL, sink_block, &full), CODEC_OK);
+		json_decref(root);
+		assert_int_equal(fast.n, full.n);
+		assert_memory_equal(fast.blocks, full.blocks, fast.n * sizeof fast.blocks[0]);
+		assert_memory_equal(&fast.game, &full.game, sizeof fast.game);
+	}
+	/* over the limit: left to jansson, which names it */
+	const char *three = "{\"blocks\":[[1,1,1],[1,1,1],[1,1,1]]}";
+	struct sink s;
+	sink_init(&s, 0);
+	assert_false(md_json_fast_read(three, strlen(three), 2, sink_block, &s));
+	sink_init(&s, 0);
+	assert_true(md_json_fast_read(three, strlen(three), 3, sink_block, &s));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(md_text_should_answer_each_case_of_the_table),
 	    cmocka_unit_test(md_text_should_not_care_where_the_chunks_end),
 	    cmocka_unit_test(md_text_should_read_the_public_example_whatever_the_chunks),
+	    cmocka_unit_test(md_text_fast_path_should_read_like_the_byte_at_a_time_reader),
 	    cmocka_unit_test(md_text_should_read_lines_longer_than_any_buffer),
 	    cmocka_unit_test(md_text_should_take_a_nul_byte_as_a_bad_character),
 	    cmocka_unit_test(md_text_should_stop_reading_when_the_callback_asks),
@@ -1012,6 +1129,8 @@ int main(void)
 	    cmocka_unit_test(md_json_write_result_should_give_the_bytes_of_the_dump),
 	    cmocka_unit_test(md_json_should_return_null_and_leak_nothing_when_memory_runs_out),
 	    cmocka_unit_test(md_codec_should_answer_every_data_driven_case),
+	    cmocka_unit_test(
+		md_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,8 +14,10 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"
 
 /* Fills a field of `rows` rows; `lines` (top first) are its bottom n rows. */
@@ -851,8 +853,23 @@ static void random_any(struct puyo_field *f, uint64_t *s)
 	}
 }
 
-/* Runs the core and the reference side by side, step by step. */
-static unsigned compare_with_reference(const struct puyo_field *start, uint64_t seed)
+/* The implementations to hold against the reference: every one this CPU runs. */
+static const enum puyo_impl impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_BMI2};
+#define NIMPLS (sizeof impls / sizeof impls[0])
+
+/*
+ * How many random cases a differential test runs: `sample` in `make test`,
+ * `full` under `make test-long` (DROPJUDGE_TEST_LONG=1 in the environment).
+ */
+static unsigned test_cases(unsigned sample, unsigned full)
+{
+	const char *v = getenv("DROPJUDGE_TEST_LONG");
+	return v && strcmp(v, "1") == 0 ? full : sample;
+}
+
+/* Runs implementation `impl` and the reference side by side, step by step. */
+static unsigned compare_impl_with_reference(const struct puyo_field *start, uint64_t seed,
+					    enum puyo_impl impl)
 {
 	struct puyo_field f = *start;
 	struct ref r;
@@ -866,7 +883,7 @@ static unsigned compare_with_reference(const struct puyo_field *start, uint64_t 
 	for (;; k++) {
 		struct puyo_step s;
 		struct ref_step rs;
-		bool popped = puyo_step(&f, (unsigned)k, &s);
+		bool popped = puyo_step_impl(&f, (unsigned)k, &s, impl);
 		bool ref_popped = ref_step(&r, k, &rs);
 		field_text(&f, got);
 		ref_text(&r, want);
@@ -887,9 +904,13 @@ static unsigned compare_with_reference(const struct puyo_field *start, uint64_t 
 		assert_true(k <= 19);
 	}
 
+	struct puyo_planes planes;
+	puyo_planes_from_field(&planes, start);
+	assert_int_equal(puyo_planes_chains_impl(&planes, impl), k - 1);
+
 	struct puyo_field g = *start;
 	struct puyo_result res;
-	puyo_run(&g, &res);
+	puyo_run_impl(&g, &res, impl);
 	assert_int_equal(res.chains, k - 1);
 	assert_int_equal(res.score, total);
 	bool empty = true;
@@ -900,12 +921,63 @@ static unsigned compare_with_reference(const struct puyo_field *start, uint64_t 
 	return (unsigned)(k - 1);
 }
 
+/* Every supported implementation against the reference; returns the chains. */
+static unsigned compare_with_reference(const struct puyo_field *start, uint64_t seed)
+{
+	unsigned chains = 0;
+	for (size_t i = 0; i < NIMPLS; i++)
+		if (puyo_impl_supported(impls[i]))
+			chains = compare_impl_with_reference(start, seed, impls[i]);
+	return chains;
+}
+
+static void puyo_should_run_the_portable_path_everywhere(void **state)
+{
+	(void)state;
+	assert_true(puyo_impl_supported(PUYO_IMPL_PORTABLE));
+	assert_true(puyo_impl_supported(PUYO_IMPL_AUTO));
+	print_message("BMI2 path %s on this CPU\n",
+		      puyo_impl_supported(PUYO_IMPL_BMI2) ? "tested" : "not supported");
+}
+
+static void puyo_should_match_the_reference_on_long_generated_chains(void **state)
+{
+	(void)state;
+	unsigned found = 0, longest = 0;
+	unsigned seeds = test_cases(12, 400);
+	for (unsigned colors = 3; colors <= 5; colors++) {
+		for (uint64_t seed = 0; seed < seeds; seed++) {
+			struct puyo_field f;
+			unsigned want = 8 + (unsigned)(seed % 5); /* 8..12 chains */
+			if (!gen_puyo_field(seed, colors, want, &f))
+				continue;
+			found++;
+			unsigned chains = compare_with_reference(&f, seed);
+			assert_true(chains >= want);
+			if (chains > longest)
+				longest = chains;
+			/* the same field with the hidden row on top and garbage in it */
+			struct puyo_field g;
+			puyo_field_init(&g, 13);
+			for (unsigned r = 0; r < 12; r++)
+				memcpy(g.cell[r + 1], f.cell[r], PUYO_COLS);
+			for (unsigned c = 0; c < PUYO_COLS; c++)
+				g.cell[0][c] =
+				    (uint8_t)(c % 2 ? PUYO_GARBAGE : 1 + (seed + c) % colors);
+			compare_with_reference(&g, seed);
+		}
+	}
+	assert_true(found > 0);
+	assert_true(longest >= 12);
+}
+
 static void puyo_should_match_the_reference_on_random_settled_fields(void **state)
 {
 	(void)state;
 	unsigned histogram[20] = {0};
 	uint64_t s = 11559;
-	for (unsigned i = 0; i < 20000; i++) {
+	unsigned fields = test_cases(20000, 1000000);
+	for (unsigned i = 0; i < fields; i++) {
 		struct puyo_field f;
 		uint64_t seed = s;
 		random_settled(&f, &s, 2 + i % 4);
@@ -927,7 +999,8 @@ static void puyo_should_match_the_reference_with_garbage_13_rows_and_floating(vo
 	(void)state;
 	unsigned chains = 0, thirteen = 0;
 	uint64_t s = 20061;
-	for (unsigned i = 0; i < 20000; i++) {
+	unsigned fields = test_cases(20000, 1000000);
+	for (unsigned i = 0; i < fields; i++) {
 		struct puyo_field f;
 		uint64_t seed = s;
 		random_any(&f, &s);
@@ -969,7 +1042,9 @@ int main(void)
 	    cmocka_unit_test(puyo_should_map_cells_to_characters_and_back),
 	    cmocka_unit_test(puyo_should_init_to_twelve_or_thirteen_empty_rows),
 	    cmocka_unit_test(puyo_should_tell_floating_fields),
+	    cmocka_unit_test(puyo_should_run_the_portable_path_everywhere),
 	    cmocka_unit_test(puyo_should_match_the_reference_on_random_settled_fields),
+	    cmocka_unit_test(puyo_should_match_the_reference_on_long_generated_chains),
 	    cmocka_unit_test(puyo_should_match_the_reference_with_garbage_13_rows_and_floating),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

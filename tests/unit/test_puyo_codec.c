@@ -709,6 +709,197 @@ static void puyo_should_pass_every_data_driven_case(void **state)
 	assert_true(errors >= 10);
 }
 
+/* ---- one field per line (solve puyo --lines) --------------------------- */
+
+/* xorshift64*: a fixed sequence, so a failure can be replayed. */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static const enum puyo_impl line_impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_BMI2};
+
+/* The reference reading of a line: split at single spaces, the rows through
+ * the Baekjoon text reader, then into planes. */
+static enum codec_status lines_reference(const char *s, size_t len, struct puyo_planes *planes)
+{
+	char text[256];
+	if (len + 2 > sizeof text)
+		return CODEC_E_INVALID;
+	unsigned rows = 1;
+	for (size_t i = 0; i < len; i++) {
+		text[i] = s[i] == ' ' ? '\n' : s[i];
+		rows += s[i] == ' ';
+		/* the text reader takes what this format does not */
+		if (s[i] == '\n' || s[i] == '\r' || s[i] == '\t')
+			return CODEC_E_INVALID;
+	}
+	text[len] = '\n';
+	/* every row must be 6 bytes, and 12 or 13 of them */
+	if ((rows != 12 && rows != 13) || len != rows * 7 - 1)
+		return CODEC_E_INVALID;
+	for (unsigned r = 0; r + 1 < rows; r++)
+		if (s[r * 7 + 6] != ' ')
+			return CODEC_E_INVALID;
+	struct puyo_field f;
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	enum codec_status st = puyo_text_read(text, len + 1, false, &f, &err);
+	if (st == CODEC_OK)
+		puyo_planes_from_field(planes, &f);
+	return st;
+}
+
+static void puyo_lines_should_read_like_the_reference_and_alike_on_every_path(void **state)
+{
+	(void)state;
+	static const char cells[] = ".RGBPYO";
+	static const char noise[] = ".RGBPYO ROxr\t\x80-";
+	uint64_t seed = 84;
+	unsigned good = 0, bad = 0;
+	for (unsigned iter = 0; iter < 20000; iter++) {
+		char line[128];
+		unsigned rows = rng_next(&seed) % 2 ? 13 : 12;
+		size_t len = 0;
+		for (unsigned r = 0; r < rows; r++) {
+			for (unsigned c = 0; c < 6; c++)
+				line[len++] = cells[rng_next(&seed) % 7];
+			if (r + 1 < rows)
+				line[len++] = ' ';
+		}
+		unsigned edits = (unsigned)(rng_next(&seed) % 3);
+		for (unsigned e = 0; e < edits; e++) {
+			size_t at = (size_t)(rng_next(&seed) % len);
+			char c = noise[rng_next(&seed) % (sizeof noise - 1)];
+			if (rng_next(&seed) % 4 == 0 && len + 1 < sizeof line) {
+				memmove(line + at + 1, line + at, len - at);
+				line[at] = c;
+				len++;
+			} else if (rng_next(&seed) % 4 == 0 && len > 1) {
+				memmove(line + at, line + at + 1, len - at - 1);
+				len--;
+			} else {
+				line[at] = c;
+			}
+		}
+		struct puyo_planes want;
+		enum codec_status want_st = lines_reference(line, len, &want);
+		struct codec_error first;
+		codec_error_init(&first, 1);
+		for (size_t i = 0; i < sizeof line_impls / sizeof line_impls[0]; i++) {
+			if (!puyo_impl_supported(line_impls[i]))
+				continue;
+			struct puyo_planes got;
+			struct codec_error err;
+			codec_error_init(&err, 1);
+			enum codec_status st =
+			    puyo_lines_read_impl(line, len, 7, &got, &err, line_impls[i]);
+			if (st != want_st)
+				fail_msg("'%.*s': status %d, reference %d (%s)", (int)len, line, st,
+					 want_st, err.detail);
+			if (st == CODEC_OK) {
+				assert_memory_equal(&got, &want, sizeof got);
+				continue;
+			}
+			assert_int_equal(err.nfaults, 1);
+			assert_int_equal(err.faults[0].line, 7);
+			if (i == 0)
+				first = err;
+			else
+				assert_string_equal(err.detail, first.detail);
+		}
+		if (want_st == CODEC_OK)
+			good++;
+		else
+			bad++;
+	}
+	assert_true(good > 3000);
+	assert_true(bad > 3000);
+}
+
+static void puyo_lines_should_name_what_is_wrong_and_where(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		const char *detail;
+	} cases[] = {
+	    {"", "expected 12 or 13 rows separated by single spaces, found 0"},
+	    {"...... ......", "expected 12 or 13 rows separated by single spaces, found 2"},
+	    {"...... ...... ...... ...... ...... ...... ...... ...... ...... ...... ...... "
+	     "....X.",
+	     "row 12: unknown cell 'X' at column 5 (expected one of .RGBPYO)"},
+	    {"...... ...... ...... ...... ...... ...... ...... ...... ...... ...... ...... "
+	     ".....",
+	     "row 12: expected 6 characters, found 5"},
+	    {"...... ...... ...... ...... ...... ...... ...... ...... ...... ...... ......  "
+	     "......",
+	     "row 12: expected 6 characters, found 0"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct puyo_planes planes;
+		struct codec_error err;
+		codec_error_init(&err, 1);
+		assert_int_equal(
+		    puyo_lines_read(cases[i].line, strlen(cases[i].line), 3, &planes, &err),
+		    CODEC_E_INVALID);
+		assert_int_equal(err.faults[0].line, 3);
+		assert_non_null(strstr(err.detail, cases[i].detail));
+	}
+	/* a bad cell's column counts characters from the start of the line */
+	const char *l =
+	    "...... ...... ...... ...... ...... ...... ...... ...... ...... ...... ...... "
+	    "....X.";
+	struct puyo_planes planes;
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	puyo_lines_read(l, strlen(l), 1, &planes, &err);
+	assert_int_equal(err.faults[0].column, (unsigned)(strchr(l, 'X') - l) + 1);
+}
+
+/* ---- the JSON fast path (puyo_json_fast.c) ----------------------------- */
+
+static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson(void **state)
+{
+	(void)state;
+#define ROWS11                                                                                     \
+	"\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\"," \
+	"\".Y....\",\".YG...\",\"RRYG..\""
+	static const struct {
+		const char *body;
+		bool taken;
+	} cases[] = {
+	    {"{\"field\":[" ROWS11 ",\"RRYGG.\"]}", true},
+	    {" { \"field\" : [ \"OOOOOO\" , " ROWS11 " ,\n\"RRYGG.\" ] }\n", true},
+	    {"{\"field\":[" ROWS11 "]}", false},			    /* 11 rows */
+	    {"{\"field\":[" ROWS11 ",\"RRYGG\"]}", false},		    /* short row */
+	    {"{\"field\":[" ROWS11 ",\"RRYGGX\"]}", false},		    /* bad cell */
+	    {"{\"field\":[" ROWS11 ",\"RRYGG\\u002e\"]}", false},	    /* an escape */
+	    {"{\"field\":[" ROWS11 ",\"RRYGG.\"],\"trace\":false}", false}, /* another member */
+	    {"{\"field\":[" ROWS11 ",\"RRYGG.\"]}]", false},
+	    {"{\"cases\":[{\"field\":[" ROWS11 ",\"RRYGG.\"]}]}", false},
+	};
+#undef ROWS11
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *body = cases[i].body;
+		struct puyo_field fast, full;
+		bool taken = puyo_json_fast_read(body, strlen(body), &fast);
+		if (taken != cases[i].taken)
+			fail_msg("'%s': taken %d, want %d", body, taken, cases[i].taken);
+		if (!taken)
+			continue;
+		json_t *root = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
+		assert_non_null(root);
+		assert_int_equal(puyo_json_read(root, "", false, &full, NULL), CODEC_OK);
+		json_decref(root);
+		assert_int_equal(fast.rows, full.rows);
+		assert_memory_equal(fast.cell, full.cell, fast.rows * sizeof fast.cell[0]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -727,6 +918,10 @@ int main(void)
 	    cmocka_unit_test(puyo_should_write_results_and_fields),
 	    cmocka_unit_test(puyo_json_write_result_should_give_the_bytes_of_the_dump),
 	    cmocka_unit_test(puyo_should_pass_every_data_driven_case),
+	    cmocka_unit_test(puyo_lines_should_read_like_the_reference_and_alike_on_every_path),
+	    cmocka_unit_test(puyo_lines_should_name_what_is_wrong_and_where),
+	    cmocka_unit_test(
+		puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# `make bench`: the goals of the performance issue, each as a ratio against
+# a baseline that `make bench` builds from tests/bench, measured side by
+# side in this run (absolute times vary; a shared machine makes them vary
+# more: read the medians and the CPU columns).
+#
+#   goal 1  requests/s of GET /livez, POST /v1/puyo, POST /v1/monomino-domino
+#           against the fixed-answer server (scripts/bench-http.sh)
+#   goal 2  a 10,000-placement case end to end over HTTP, JSON and text:
+#           against jansson's bare parse of the body and against posting the
+#           same body to the fixed-answer server
+#   goal 3  dropjudge solve monomino-domino, 10^6 placements, against the
+#           straightforward solver (tests/bench/md_naive.c); peak RSS at
+#           10^5 and 10^6 placements
+#   goal 4  dropjudge solve puyo --lines, 10^6 fields, against the
+#           straightforward BFS counter (tests/bench/puyo_naive.c)
+#   goal 5  a 1000-case Puyo batch end to end over HTTP against jansson's
+#           bare parse of the body
+#
+# Every timing is the median of ROUNDS runs, the two sides alternating
+# (A B, B A, ...). Over HTTP a "time" is 1 / requests/s of wrk with one
+# connection and one thread for DURATION. Environment (defaults):
+#
+#   ROUNDS=3  DURATION=3s  GOALS="1 2 3 4 5"  HTTP_ROUNDS=3 HTTP_DURATION=3s (goal 1)
+#
+#   scripts/bench.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+rounds=${ROUNDS:-3}
+duration=${DURATION:-3s}
+goals=${GOALS:-1 2 3 4 5}
+bench=$build/bench
+dropjudge=$build/dropjudge
+for bin in "$dropjudge" "$bench/bare_server" "$bench/md_naive" "$bench/puyo_naive" \
+	"$bench/bench_input" "$bench/json_parse"; do
+	if [ ! -x "$bin" ]; then
+		echo "bench: $bin is missing; run: make bench" >&2
+		exit 1
+	fi
+done
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+median() { sort -g | awk '{v[NR]=$1} END {print NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+# ratio A B: A / B to three places
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", b ? a / b : 0}'; }
+# verdict VALUE OP TARGET: "met" or "NOT met"
+verdict() { awk -v x="$1" -v t="$3" -v op="$2" \
+	'BEGIN {ok = op == ">=" ? x >= t : x <= t; print ok ? "met" : "NOT met"}'; }
+summary=()
+say() { summary+=("$(printf '%-6s %-58s %8s  %s %-5s %s' "$@")"); }
+
+# wall_run OUT CMD...: runs CMD with stdin from $input, stdout to OUT;
+# prints "wall_seconds user_seconds".
+wall_run() {
+	local out=$1 t0 t1
+	shift
+	t0=$(date +%s%N)
+	local tf=$tmp/times
+	( "$@" <"$input" >"$out"; times >"$tf" ) 
+	t1=$(date +%s%N)
+	# the second line of `times` is the children's user and system time
+	awk -v w=$(( (t1 - t0) / 1000 )) 'NR == 2 {
+		split($1, u, /[ms]/); printf "%.4f %.4f\n", w / 1e6, u[1] * 60 + u[2]}' "$tf"
+}
+
+# cli_goal NAME NAIVE_CMD -- DROPJUDGE_CMD: interleaved runs on $input,
+# checks both print the same, sets cli_ratio (naive / dropjudge wall time,
+# medians) and cli_cpu (the same for user CPU).
+cli_goal() {
+	local name=$1 r first=1 a b
+	shift
+	local naive=() dj=()
+	while [ "$1" != -- ]; do naive+=("$1"); shift; done
+	shift
+	dj=("$@")
+	: >"$tmp/$name.naive"
+	: >"$tmp/$name.dj"
+	for r in $(seq "$rounds"); do
+		if [ $((r % 2)) -eq 1 ]; then
+			wall_run "$tmp/out.naive" "${naive[@]}" >>"$tmp/$name.naive"
+			wall_run "$tmp/out.dj" "${dj[@]}" >>"$tmp/$name.dj"
+		else
+			wall_run "$tmp/out.dj" "${dj[@]}" >>"$tmp/$name.dj"
+			wall_run "$tmp/out.naive" "${naive[@]}" >>"$tmp/$name.naive"
+		fi
+		if [ "$first" = 1 ] && ! cmp -s "$tmp/out.naive" "$tmp/out.dj"; then
+			echo "bench: $name: dropjudge and the baseline disagree" >&2
+			exit 1
+		fi
+		first=0
+	done
+	a=$(awk '{print $1}' "$tmp/$name.naive" | median)
+	b=$(awk '{print $1}' "$tmp/$name.dj" | median)
+	cli_ratio=$(ratio "$a" "$b")
+	cli_wall="$a s / $b s"
+	a=$(awk '{print $2}' "$tmp/$name.naive" | median)
+	b=$(awk '{print $2}' "$tmp/$name.dj" | median)
+	cli_cpu=$(ratio "$a" "$b")
+}
+
+# peak_rss CMD...: the peak resident set of CMD on $input, in KiB.
+peak_rss() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M "$@" <"$input" 2>&1 >/dev/null | tail -n1
+	else
+		echo "?"
+	fi
+}
+
+want() { case " $goals " in *" $1 "*) return 0 ;; esac; return 1; }
+
+echo "bench: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); medians of $rounds" \
+	"interleaved runs"
+
+if want 3; then
+	"$bench/bench_input" md 1000000 3 >"$tmp/md1m.txt"
+	"$bench/bench_input" md 100000 3 >"$tmp/md100k.txt"
+	input=$tmp/md1m.txt
+	cli_goal md "$bench/md_naive" -- "$dropjudge" solve monomino-domino
+	echo "goal 3: solve monomino-domino, 10^6 placements: naive/dropjudge wall $cli_ratio" \
+		"($cli_wall), user CPU $cli_cpu"
+	say "3" "solve monomino-domino 10^6 placements (x the naive solver)" "$cli_ratio" ">=" 25 \
+		"$(verdict "$cli_ratio" ">=" 25)"
+	rss_big=$(peak_rss "$dropjudge" solve monomino-domino)
+	input=$tmp/md100k.txt
+	rss_small=$(peak_rss "$dropjudge" solve monomino-domino)
+	echo "goal 3: peak RSS $rss_small KiB at 10^5 placements, $rss_big KiB at 10^6"
+	say "3" "peak RSS KiB, 10^6 placements minus 10^5 (flat in N)" \
+		"$(( ${rss_big/\?/0} - ${rss_small/\?/0} ))" "<=" 512 \
+		"$(verdict "$(( ${rss_big/\?/0} - ${rss_small/\?/0} ))" "<=" 512)"
+fi
+
+if want 4; then
+	"$bench/bench_input" puyo-lines 1000000 4 >"$tmp/puyo1m.txt"
+	input=$tmp/puyo1m.txt
+	cli_goal puyo "$bench/puyo_naive" -- "$dropjudge" solve puyo --lines
+	echo "goal 4: solve puyo --lines, 10^6 fields: naive/dropjudge wall $cli_ratio" \
+		"($cli_wall), user CPU $cli_cpu"
+	say "4" "solve puyo --lines 10^6 fields (x the BFS counter)" "$cli_ratio" ">=" 25 \
+		"$(verdict "$cli_ratio" ">=" 25)"
+fi
+
+if want 2 || want 5; then
+	if ! command -v wrk >/dev/null 2>&1; then
+		echo "bench: goals 2 and 5 need wrk (apt-get install wrk)" >&2
+		exit 1
+	fi
+	# start NAME CMD...: a server on 127.0.0.1 port 0; sets port_NAME.
+	start() {
+		local name=$1 i port=
+		shift
+		"$@" --host 127.0.0.1 --port 0 >"$tmp/$name.out" 2>"$tmp/$name.err" &
+		pids+=($!)
+		for i in $(seq 100); do
+			port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\)$|\1|p' \
+				"$tmp/$name.out")
+			[ -n "$port" ] && break
+			kill -0 "${pids[-1]}" 2>/dev/null || break
+			sleep 0.05
+		done
+		if [ -z "$port" ]; then
+			echo "bench: $name did not start:" >&2
+			cat "$tmp/$name.out" "$tmp/$name.err" >&2
+			exit 1
+		fi
+		printf -v "port_$name" '%s' "$port"
+	}
+	start dropjudge "$dropjudge" serve --max-connections-per-ip 0
+	start bare "$bench/bare_server"
+	# http_us SERVER PATH BODY TYPE: microseconds a request, wrk -t1 -c1.
+	http_us() {
+		local port=port_$1 out=$tmp/wrk.out
+		BENCH_BODY=$3 BENCH_CONTENT_TYPE=$4 BENCH_ACCEPT=$4 wrk -t1 -c1 -d "$duration" \
+			-s scripts/bench/post.lua "http://127.0.0.1:${!port}$2" >"$out" 2>&1
+		if grep -q 'Non-2xx' "$out"; then
+			echo "bench: $1 $2 answered non-2xx" >&2
+			exit 1
+		fi
+		awk '/^Requests\/sec:/ {printf "%.2f\n", 1e6 / $2}' "$out"
+	}
+	# http_goal NAME PATH BODY TYPE: medians of dropjudge and bare, interleaved.
+	http_goal() {
+		local r
+		: >"$tmp/$1.dj"
+		: >"$tmp/$1.bare"
+		for r in $(seq "$rounds"); do
+			http_us dropjudge "$2" "$3" "$4" >>"$tmp/$1.dj"
+			http_us bare "$2" "$3" "$4" >>"$tmp/$1.bare"
+		done
+		http_dj=$(median <"$tmp/$1.dj")
+		http_bare=$(median <"$tmp/$1.bare")
+	}
+fi
+
+if want 2; then
+	"$bench/bench_input" md-json 10000 2 >"$tmp/md10k.json"
+	"$bench/bench_input" md 10000 2 >"$tmp/md10k.txt"
+	parse=$("$bench/json_parse" "$tmp/md10k.json" 100)
+	http_goal md-json /v1/monomino-domino "$tmp/md10k.json" application/json
+	j_parse=$(ratio "$http_dj" "$parse")
+	j_floor=$(ratio "$http_dj" "$http_bare")
+	echo "goal 2: 10,000 placements JSON ($(wc -c <"$tmp/md10k.json") bytes): dropjudge" \
+		"$http_dj us, fixed-answer server $http_bare us, bare jansson parse $parse us"
+	http_goal md-text /v1/monomino-domino "$tmp/md10k.txt" text/plain
+	t_floor=$(ratio "$http_dj" "$http_bare")
+	echo "goal 2: 10,000 placements text ($(wc -c <"$tmp/md10k.txt") bytes): dropjudge" \
+		"$http_dj us, fixed-answer server $http_bare us"
+	say "2" "10^4 placements JSON over HTTP (x jansson's bare parse)" "$j_parse" "<=" 0.10 \
+		"$(verdict "$j_parse" "<=" 0.10)"
+	say "2" "10^4 placements JSON over HTTP (x posting to fixed server)" "$j_floor" "<=" 1.5 \
+		"$(verdict "$j_floor" "<=" 1.5)"
+	say "2" "10^4 placements text over HTTP (x posting to fixed server)" "$t_floor" "<=" 1.25 \
+		"$(verdict "$t_floor" "<=" 1.25)"
+fi
+
+if want 5; then
+	"$bench/bench_input" puyo-batch 1000 5 >"$tmp/puyo-batch.json"
+	parse=$("$bench/json_parse" "$tmp/puyo-batch.json" 100)
+	http_goal puyo-batch /v1/puyo "$tmp/puyo-batch.json" application/json
+	b_parse=$(ratio "$http_dj" "$parse")
+	echo "goal 5: 1000-case Puyo batch ($(wc -c <"$tmp/puyo-batch.json") bytes): dropjudge" \
+		"$http_dj us, fixed-answer server $http_bare us, bare jansson parse $parse us"
+	say "5" "1000-case Puyo batch over HTTP (x jansson's bare parse)" "$b_parse" "<=" 0.30 \
+		"$(verdict "$b_parse" "<=" 0.30)"
+fi
+
+if want 1; then
+	echo "goal 1: scripts/bench-http.sh (requests/s against the fixed-answer server)"
+	ROUNDS=${HTTP_ROUNDS:-3} DURATION=${HTTP_DURATION:-3s} scripts/bench-http.sh "$build" |
+		tee "$tmp/http.txt"
+	while read -r label; do
+		# the row: the label in 32 columns, then r/s, r/s, ratio, ...
+		v=$(grep -F "$label" "$tmp/http.txt" | tail -n1 | cut -c33- | awk '{print $3}')
+		t=0.90
+		[ "$label" = "GET /livez" ] && t=0.97
+		say "1" "$label (x fixed-answer server requests/s)" "$v" ">=" "$t" \
+			"$(verdict "$v" ">=" "$t")"
+	done <<'LABELS'
+GET /livez
+POST /v1/puyo (JSON)
+POST /v1/puyo (text)
+POST /v1/monomino-domino (JSON)
+LABELS
+fi
+
+echo
+printf '%-6s %-58s %8s  %s\n' "goal" "figure" "ratio" "target"
+for line in "${summary[@]}"; do echo "$line"; done

@@ -1,0 +1,237 @@
+/*
+ * One field per line, the input of `dropjudge solve puyo --lines`: the rows
+ * of a field on one line, top first, separated by single spaces. See
+ * puyo_lines_read() in puyo_codec.h.
+ *
+ * The fast path takes a line of exactly 12 or 13 rows of 6 characters of
+ * `.RGBPYO` and single spaces, byte by byte through a table, straight into
+ * the bit planes of the core (dropjudge/puyo.h). Any other line
+ * is split at its spaces and its rows go through the row checks the other
+ * Puyo readers use, so a fault reads the same here as in a text or JSON
+ * case ("unknown cell ...", "expected 6 characters ..."), with the row it
+ * is in.
+ */
+#include "codec/puyo_codec.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/puyo_rows.h"
+
+#define ROW_BYTES (PUYO_COLS + 1) /* a row and the space after it */
+
+/*
+ * What each byte adds to the accumulator of its column (row 0 of a 13-row
+ * field), once XORed with CELL_BAD: bit k of the cell value at bit 16 * k,
+ * and bit 48 for a byte that is not one of `.RGBPYO` (stored flipped, so
+ * that the bytes left out of the table are the bad ones).
+ */
+#define CELL_BAD ((uint64_t)1 << 48)
+#define CELL(v)                                                                                    \
+	(CELL_BAD ^                                                                                \
+	 ((uint64_t)((v)&1) | (uint64_t)(((v) >> 1) & 1) << 16 | (uint64_t)((v) >> 2) << 32))
+
+static const uint64_t cell_bits[256] = {
+    ['.'] = CELL(PUYO_EMPTY),	['R'] = CELL(PUYO_RED),	   ['G'] = CELL(PUYO_GREEN),
+    ['B'] = CELL(PUYO_BLUE),	['P'] = CELL(PUYO_PURPLE), ['Y'] = CELL(PUYO_YELLOW),
+    ['O'] = CELL(PUYO_GARBAGE),
+};
+
+/*
+ * Reads a line of the exact layout straight into planes; false (planes
+ * unspecified) for any other line. Each column gathers its cells' bits in
+ * one accumulator, the three planes 16 bits apart, a row at a time.
+ */
+static bool lines_fast(const unsigned char *u, size_t len, struct puyo_planes *planes)
+{
+	unsigned rows;
+	if (len == PUYO_ROWS * ROW_BYTES - 1)
+		rows = PUYO_ROWS;
+	else if (len == PUYO_ROWS_MAX * ROW_BYTES - 1)
+		rows = PUYO_ROWS_MAX;
+	else
+		return false;
+	/* bottom row first: each row shifts what is above it one row up */
+	uint64_t acc[PUYO_COLS] = {0};
+	unsigned spaces = 0;
+	for (unsigned r = rows; r-- > 0;) {
+		const unsigned char *row = u + r * ROW_BYTES;
+#pragma GCC unroll 6
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			acc[c] = acc[c] << 1 | (cell_bits[row[c]] ^ CELL_BAD);
+		if (r + 1 < rows)
+			spaces |= row[PUYO_COLS] ^ (unsigned)' ';
+	}
+	/* row 0 is now at h = 0: a 12-row field starts at h = 1 */
+	unsigned h0 = PUYO_ROWS_MAX - rows;
+	uint64_t any = 0;
+	memset(planes, 0, sizeof *planes);
+#pragma GCC unroll 6
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		any |= acc[c];
+#pragma GCC unroll 3
+		for (unsigned k = 0; k < 3; k++)
+			planes->word[k][c / 4] |= ((acc[c] >> (16 * k)) & 0xFFFFu)
+						  << (16 * (c % 4) + h0);
+	}
+	return !spaces && !(any >> 48);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define LINES_HAVE_BMI2 1
+
+/* Byte positions of the cells and of the spaces of a line, bit i for byte i. */
+static const uint64_t cells_at[2][2] = {{0xbf7efdfbf7efdfbfull, 0x7efdfull},
+					{0xbf7efdfbf7efdfbfull, 0x3f7efdfull}};
+static const uint64_t spaces_at[2][2] = {{0x4081020408102040ull, 0x1020ull},
+					 {0x4081020408102040ull, 0x81020ull}};
+#define ROWS_0_TO_8  0x0102040810204081ull /* bytes 7r, r = 0..8 */
+#define ROWS_9_TO_12 0x204081ull	   /* bytes 7(r - 9) of the line from byte 63 */
+
+/*
+ * lines_fast() with SSE2 and BMI2: sixteen bytes at a time, a compare per
+ * character gives the three bit planes and the good bytes as row-major
+ * masks (bit 7r + c); pext gathers each column out of them.
+ */
+__attribute__((target("bmi2"))) static bool lines_fast_bmi2(const unsigned char *u, size_t len,
+							    struct puyo_planes *planes)
+{
+	unsigned rows;
+	if (len == PUYO_ROWS * ROW_BYTES - 1)
+		rows = PUYO_ROWS;
+	else if (len == PUYO_ROWS_MAX * ROW_BYTES - 1)
+		rows = PUYO_ROWS_MAX;
+	else
+		return false;
+	unsigned char buf[6 * 16] = {0};
+	memcpy(buf, u, len);
+	uint64_t bit[3][2] = {{0}}, good[2] = {0}, space[2] = {0};
+#pragma GCC unroll 6
+	for (unsigned i = 0; i < 6; i++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + 16 * i));
+		__m128i r = _mm_cmpeq_epi8(v, _mm_set1_epi8('R'));
+		__m128i g = _mm_cmpeq_epi8(v, _mm_set1_epi8('G'));
+		__m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('B'));
+		__m128i p = _mm_cmpeq_epi8(v, _mm_set1_epi8('P'));
+		__m128i y = _mm_cmpeq_epi8(v, _mm_set1_epi8('Y'));
+		__m128i o = _mm_cmpeq_epi8(v, _mm_set1_epi8('O'));
+		__m128i e = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
+		__m128i s = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+		/* RED 1, GREEN 2, BLUE 3, PURPLE 4, YELLOW 5, GARBAGE 6 */
+		__m128i b0 = _mm_or_si128(_mm_or_si128(r, b), y);
+		__m128i b1 = _mm_or_si128(_mm_or_si128(g, b), o);
+		__m128i b2 = _mm_or_si128(_mm_or_si128(p, y), o);
+		__m128i ok = _mm_or_si128(_mm_or_si128(b0, b1), _mm_or_si128(b2, e));
+		unsigned w = i / 4, at = 16 * (i % 4);
+		bit[0][w] |= (uint64_t)(unsigned)_mm_movemask_epi8(b0) << at;
+		bit[1][w] |= (uint64_t)(unsigned)_mm_movemask_epi8(b1) << at;
+		bit[2][w] |= (uint64_t)(unsigned)_mm_movemask_epi8(b2) << at;
+		good[w] |= (uint64_t)(unsigned)_mm_movemask_epi8(ok) << at;
+		space[w] |= (uint64_t)(unsigned)_mm_movemask_epi8(s) << at;
+	}
+	unsigned t = rows == PUYO_ROWS_MAX;
+	if ((good[0] & cells_at[t][0]) != cells_at[t][0] ||
+	    (good[1] & cells_at[t][1]) != cells_at[t][1] ||
+	    (space[0] & spaces_at[t][0]) != spaces_at[t][0] ||
+	    (space[1] & spaces_at[t][1]) != spaces_at[t][1])
+		return false;
+	unsigned h0 = PUYO_ROWS_MAX - rows;
+	memset(planes, 0, sizeof *planes);
+#pragma GCC unroll 3
+	for (unsigned k = 0; k < 3; k++) {
+		uint64_t top = bit[k][0] & cells_at[t][0];
+		uint64_t low =
+		    (top >> 63 | bit[k][1] << 1) & (cells_at[t][0] >> 63 | cells_at[t][1] << 1);
+#pragma GCC unroll 6
+		for (unsigned c = 0; c < PUYO_COLS; c++) {
+			uint64_t lane = _pext_u64(top, ROWS_0_TO_8 << c) |
+					_pext_u64(low, ROWS_9_TO_12 << c) << 9;
+			planes->word[k][c / 4] |= lane << (16 * (c % 4) + h0);
+		}
+	}
+	return true;
+}
+#else
+#define LINES_HAVE_BMI2 0
+#endif
+
+static bool lines_fast_impl(const unsigned char *u, size_t len, struct puyo_planes *planes,
+			    enum puyo_impl impl)
+{
+#if LINES_HAVE_BMI2
+	if (impl == PUYO_IMPL_BMI2 ||
+	    (impl == PUYO_IMPL_AUTO && puyo_impl_supported(PUYO_IMPL_BMI2)))
+		return lines_fast_bmi2(u, len, planes);
+#else
+	(void)impl;
+#endif
+	return lines_fast(u, len, planes);
+}
+
+/* Where the slow path's row faults go. */
+struct lines_ctx {
+	struct codec_error *err;
+	unsigned line;
+	unsigned start[PUYO_ROWS_MAX + 1]; /* character column before each row */
+	bool failed;
+};
+
+static bool lines_row_fault(void *ctx, unsigned index, unsigned column, const char *detail)
+{
+	struct lines_ctx *lc = ctx;
+	lc->failed = true;
+	codec_error_at_line(lc->err, CODEC_E_INVALID, lc->line,
+			    column ? lc->start[index] + column : lc->start[index] + 1, "row %u: %s",
+			    index + 1, detail);
+	return true;
+}
+
+enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
+				  struct puyo_planes *planes, struct codec_error *err)
+{
+	return puyo_lines_read_impl(s, len, line, planes, err, PUYO_IMPL_AUTO);
+}
+
+enum codec_status puyo_lines_read_impl(const char *s, size_t len, unsigned line,
+				       struct puyo_planes *planes, struct codec_error *err,
+				       enum puyo_impl impl)
+{
+	if (lines_fast_impl((const unsigned char *)s, len, planes, impl))
+		return CODEC_OK;
+
+	/* Count the rows first: their number decides the field. */
+	unsigned nrows = 1;
+	for (size_t i = 0; i < len; i++)
+		nrows += s[i] == ' ';
+	if (len == 0 || (nrows != PUYO_ROWS && nrows != PUYO_ROWS_MAX)) {
+		codec_error_at_line(err, CODEC_E_INVALID, line, 0,
+				    "expected %u or %u rows separated by single spaces, found %u",
+				    PUYO_ROWS, PUYO_ROWS_MAX, len == 0 ? 0 : nrows);
+		return CODEC_E_INVALID;
+	}
+
+	struct lines_ctx lc = {.err = err, .line = line};
+	struct puyo_rows rows;
+	struct puyo_field field;
+	puyo_field_init(&field, nrows);
+	puyo_rows_init(&rows, &field, false, lines_row_fault, &lc);
+	size_t from = 0;
+	unsigned chars = 0;
+	for (unsigned r = 0; r < nrows; r++) {
+		size_t to = from;
+		while (to < len && s[to] != ' ')
+			to++;
+		lc.start[r] = chars;
+		if (puyo_rows_check(&rows, s + from, to - from, r, r))
+			break;
+		chars += puyo_rows_chars(s + from, to - from) + 1;
+		from = to + 1;
+	}
+	if (lc.failed)
+		return CODEC_E_INVALID;
+	puyo_planes_from_field(planes, &field);
+	return CODEC_OK;
+}

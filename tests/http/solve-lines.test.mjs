@@ -1,0 +1,71 @@
+// `dropjudge solve puyo --lines`: one field per line in, one chain count per
+// line out, checked against the reference simulator (reference.mjs, written
+// from the rules); a bad line is named by its number, exit status 1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { run, BIN, tmpFile } from './helper.mjs';
+import { puyoSolve } from './reference.mjs';
+
+const EXAMPLE = ['......', '......', '......', '......', '......', '......', '......', '......',
+	'.Y....', '.YG...', 'RRYG..', 'RRYGG.'];
+
+// A small deterministic stream (not the server's): fields of every kind.
+function* fields(n) {
+	let s = 12345;
+	const next = (m) => {
+		s = (s * 1103515245 + 12345) % 2147483648;
+		return Math.floor((s / 2147483648) * m);
+	};
+	for (let i = 0; i < n; i++) {
+		const rows = next(4) === 0 ? 13 : 12;
+		const colors = 'RGBPY'.slice(0, 2 + next(4));
+		const f = [];
+		for (let r = 0; r < rows; r++) {
+			let row = '';
+			for (let c = 0; c < 6; c++) {
+				const roll = next(100);
+				row += roll < 30 ? '.' : roll < 38 ? 'O' : colors[next(colors.length)];
+			}
+			f.push(row);
+		}
+		yield f;
+	}
+}
+
+test('solve puyo --lines answers the public example', async () => {
+	const r = await run(BIN, ['solve', 'puyo', '--lines'], { input: `${EXAMPLE.join(' ')}\n` });
+	assert.equal(r.code, 0, r.stderr);
+	assert.equal(r.stdout, '3\n');
+});
+
+test('solve puyo --lines agrees with the reference on 3000 fields, from a file and stdin', async () => {
+	const list = [...fields(3000)];
+	const input = list.map((f) => f.join(' ')).join('\n') + '\n';
+	const want = list.map((f) => `${puyoSolve(f).chains}\n`).join('');
+	const file = tmpFile(input);
+	const a = await run(BIN, ['solve', 'puyo', '--lines', file]);
+	assert.equal(a.code, 0, a.stderr);
+	assert.equal(a.stdout, want);
+	const b = await run(BIN, ['solve', 'puyo', '--lines'], { input: input.replace(/\n/g, '\r\n').slice(0, -2) });
+	assert.equal(b.code, 0, b.stderr);
+	assert.equal(b.stdout, want, 'CR LF and no final newline');
+	assert.ok(want.split('\n').some((l) => Number(l) >= 2), 'the sample chains');
+});
+
+test('solve puyo --lines names the first bad line and stops there', async () => {
+	const good = EXAMPLE.join(' ');
+	const bad = EXAMPLE.slice(0, 11).join(' ') + ' RRYGX.';
+	const r = await run(BIN, ['solve', 'puyo', '--lines'], { input: `${good}\n${bad}\n${good}\n` });
+	assert.equal(r.code, 1);
+	assert.equal(r.stdout, '3\n');
+	assert.match(r.stderr, /<stdin>:2:82: row 12: unknown cell 'X'/);
+	const e = await run(BIN, ['solve', 'puyo', '--lines'], { input: `${good}\n\n` });
+	assert.equal(e.code, 1);
+	assert.match(e.stderr, /<stdin>:2: expected 12 or 13 rows separated by single spaces, found 0/);
+});
+
+test('solve puyo --lines with an empty input prints nothing', async () => {
+	const r = await run(BIN, ['solve', 'puyo', '--lines'], { input: '' });
+	assert.equal(r.code, 0, r.stderr);
+	assert.equal(r.stdout, '');
+});
