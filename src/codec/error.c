@@ -70,6 +70,11 @@ static size_t utf8_char_len(const unsigned char *s)
 	return len;
 }
 
+size_t codec_utf8_char_len(const unsigned char *s)
+{
+	return utf8_char_len(s);
+}
+
 /*
  * Replaces with '?' every byte of s that does not start a UTF-8 character:
  * bytes of the request (a query parameter's name) and characters cut in

@@ -122,4 +122,11 @@ bool codec_pointer_append(char *out, size_t size, const char *token);
 void codec_format(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/*
+ * Length of the UTF-8 character at s (1..4), 0 when s does not start a
+ * well-formed one (overlong forms, surrogates and code points above
+ * U+10FFFF are not). Reads no further than a NUL.
+ */
+size_t codec_utf8_char_len(const unsigned char *s);
+
 #endif

@@ -58,6 +58,7 @@ struct config {
 	const char *tls_cert;	     /* PEM certificate (chain) file; with tls_key */
 	const char *tls_key;	     /* PEM private key file; with tls_cert */
 	const char *tls_priorities;  /* GnuTLS priority string, never NULL */
+	int log_format;		     /* enum http_log_format of http/accesslog.h */
 };
 
 /* Reads environment variable `name` (getenv-like); NULL when unset. */

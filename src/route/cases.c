@@ -56,6 +56,18 @@ static void respond_outcome(const struct route_problem *p, struct route_outcome 
  * Whether a case asks for a trace: its own "trace" member when it is a
  * boolean (the codec rejects other types), else the query's choice.
  */
+/* Counts one case of `p` for the metrics: solved, or refused for its input. */
+static void tally_case(const struct route_problem *p, const struct route_request *req, bool solved)
+{
+	if (!req->tally)
+		return;
+	req->tally->problem = p->id;
+	if (solved)
+		req->tally->solved++;
+	else
+		req->tally->rejected++;
+}
+
 static bool case_wants_trace(const json_t *case_obj, bool query_trace)
 {
 	const json_t *t = json_is_object(case_obj) ? json_object_get(case_obj, "trace") : NULL;
@@ -193,9 +205,10 @@ static json_t *solve_case(const struct route_problem *p, const struct route_requ
 			  const json_t *c, const char *ptr, bool trace, struct codec_error *err)
 {
 	struct route_outcome out = {.steps = NULL};
-	if (p->solve_json(c, ptr, req->limits, case_wants_trace(c, trace), &out, err) != CODEC_OK)
-		return error_slot(err);
-	return p->outcome_json(&out);
+	bool solved =
+	    p->solve_json(c, ptr, req->limits, case_wants_trace(c, trace), &out, err) == CODEC_OK;
+	tally_case(p, req, solved);
+	return solved ? p->outcome_json(&out) : error_slot(err);
 }
 
 void route_solve(const struct route_problem *p, const struct route_request *req,
@@ -219,18 +232,20 @@ void route_solve(const struct route_problem *p, const struct route_request *req,
 	case ROUTE_BODY_TEXT:
 		if (p->solve_text(req->body, req->body_len, req->limits,
 				  trace && fmt == ROUTE_FORMAT_JSON, &out, &err) != CODEC_OK)
-			goto out_error;
+			goto out_rejected;
+		tally_case(p, req, true);
 		respond_outcome(p, &out, fmt, resp);
 		return;
 	case ROUTE_BODY_JSON: {
 		if (!trace && p->solve_json_fast &&
 		    p->solve_json_fast(req->body, req->body_len, req->limits, &out)) {
+			tally_case(p, req, true);
 			respond_outcome(p, &out, fmt, resp);
 			return;
 		}
 		json_t *root = route_parse_json(req->body, req->body_len, &err);
 		if (!root)
-			goto out_error;
+			goto out_rejected;
 		if (is_batch(root)) {
 			if (fmt != ROUTE_FORMAT_JSON) {
 				json_decref(root);
@@ -246,7 +261,8 @@ void route_solve(const struct route_problem *p, const struct route_request *req,
 		enum codec_status st = p->solve_json(root, "", req->limits, case_trace, &out, &err);
 		json_decref(root);
 		if (st != CODEC_OK)
-			goto out_error;
+			goto out_rejected;
+		tally_case(p, req, true);
 		respond_outcome(p, &out, fmt, resp);
 		return;
 	}
@@ -255,6 +271,9 @@ void route_solve(const struct route_problem *p, const struct route_request *req,
 	}
 	codec_error_set(&err, CODEC_E_MEDIA_TYPE,
 			"send application/json or text/plain (charset utf-8)");
+	goto out_error;
+out_rejected:
+	tally_case(p, req, false);
 out_error:
 	route_respond_error(resp, &err);
 }
@@ -265,7 +284,8 @@ out_error:
  * fault is reported as CODEC_E_INVALID.
  */
 static json_t *judge_one(const struct route_problem *p, const json_t *item, const char *ptr,
-			 const struct route_limits *limits, struct codec_error *err)
+			 const struct route_limits *limits, struct route_tally *tally,
+			 struct codec_error *err)
 {
 	char at[CODEC_POINTER_MAX];
 	if (!json_is_object(item)) {
@@ -321,6 +341,10 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	struct judge_report report;
 	judge_compare(expected, (size_t)n, json_string_value(output), json_string_length(output),
 		      &report);
+	if (tally && (unsigned)report.verdict < ROUTE_VERDICTS) {
+		tally->problem = p->id;
+		tally->verdicts[report.verdict]++;
+	}
 	json_t *verdict = json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict),
 				    "expected", expected, (size_t)n, "message", report.message);
 	if (!verdict)
@@ -332,7 +356,7 @@ static json_t *judge_case(const struct route_problem *p, const struct route_requ
 			  const json_t *c, const char *ptr, bool trace, struct codec_error *err)
 {
 	(void)trace;
-	json_t *verdict = judge_one(p, c, ptr, req->limits, err);
+	json_t *verdict = judge_one(p, c, ptr, req->limits, req->tally, err);
 	return verdict ? verdict : error_slot(err);
 }
 
@@ -353,7 +377,7 @@ void route_judge(const struct route_problem *p, const struct route_request *req,
 	if (!root)
 		goto out_error;
 	if (!is_batch(root)) {
-		json_t *verdict = judge_one(p, root, "", req->limits, &err);
+		json_t *verdict = judge_one(p, root, "", req->limits, req->tally, &err);
 		json_decref(root);
 		if (!verdict)
 			goto out_error;

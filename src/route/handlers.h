@@ -2,7 +2,8 @@
  * What the route layer's files share: the operations each problem offers
  * (implemented in md.c and puyo.c), the handlers built on them (cases.c,
  * generate handlers, meta.c), content negotiation (negotiate.c) and the
- * response helpers (respond.c). Private to src/route.
+ * response helpers (respond.c). Private to src/route, but for main/check.c,
+ * whose checker protocols solve and validate through the same operations.
  */
 #ifndef DROPJUDGE_ROUTE_HANDLERS_H
 #define DROPJUDGE_ROUTE_HANDLERS_H
@@ -105,7 +106,11 @@ void route_validate(const struct route_problem *p, const struct route_request *r
 		    struct route_response *resp);
 void route_generate(const struct route_problem *p, const struct route_request *req,
 		    struct route_response *resp);
+void route_package(const struct route_problem *p, const struct route_request *req,
+		   struct route_response *resp);
 void route_livez(const struct route_request *req, struct route_response *resp);
+/* GET /metrics: the exposition text from req->metrics. */
+void route_metrics(const struct route_request *req, struct route_response *resp);
 void route_readyz(const struct route_request *req, struct route_response *resp);
 void route_info(const struct route_request *req, struct route_response *resp);
 void route_openapi(const struct route_request *req, struct route_response *resp);
@@ -113,6 +118,11 @@ void route_openapi(const struct route_request *req, struct route_response *resp)
 void route_www(const struct route_request *req, struct route_response *resp);
 void route_md_render(const struct route_request *req, struct route_response *resp);
 void route_puyo_render(const struct route_request *req, struct route_response *resp);
+/* Answers solve's single case (the body of `req`) as SVG: the final state,
+ * or with a trace (the case's "trace", else `trace`) every step; ?cell=
+ * sizes it. A batch is 406. */
+void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
+		       struct route_response *resp);
 
 /*
  * Response helpers. route_respond_json takes `body` (a reference, even on

@@ -1,10 +1,12 @@
 /*
- * The service's own resources: liveness, readiness, the description of the
- * API version and the OpenAPI document.
+ * The service's own resources: liveness, readiness, metrics, the
+ * description of the API version and the OpenAPI document.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dropjudge/version.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* openapi.yaml, assembled into the binary (openapi_blob.S). */
@@ -33,6 +35,26 @@ void route_readyz(const struct route_request *req, struct route_response *resp)
 		return;
 	}
 	route_respond_text(resp, "application/json", readyz_body, sizeof readyz_body - 1);
+}
+
+void route_metrics(const struct route_request *req, struct route_response *resp)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	if (!req->metrics) {
+		codec_error_set(&err, CODEC_E_NOT_FOUND, "this server keeps no metrics");
+		route_respond_error(resp, &err);
+		return;
+	}
+	size_t len = 0;
+	char *text = req->metrics(req->metrics_ctx, &len);
+	if (!text) {
+		route_respond_oom(resp);
+		return;
+	}
+	/* Prometheus' text exposition format 0.0.4. */
+	route_respond_text(resp, "text/plain; version=0.0.4; charset=utf-8", text, len);
+	dj_free(text);
 }
 
 static json_t *problem_info(const struct route_problem *p)

@@ -4,7 +4,8 @@
  * placement, as the Baekjoon line "t x y" without spaces); Puyo takes
  * field=ROW,ROW,... (12 or 13 rows, top first), or puyop= / puyo_nexus=
  * (a field string or link, codec/puyo_links.h). Both take cell= (pixels a
- * cell), step=k (one step) or strip=true (every step, then the final state).
+ * cell), step=k (one step), strip=true (every step, then the final state)
+ * or animate=true (the strip's frames shown in turn, looping).
  */
 #include <string.h>
 
@@ -22,10 +23,11 @@ static bool read_view(const struct route_request *req, unsigned long steps,
 		      struct render_options *opt, struct codec_error *err)
 {
 	uint64_t cell, step = 0;
-	bool strip;
+	bool strip, animate;
 	if (!route_param_u64(req, "cell", RENDER_CELL_MIN, RENDER_CELL_MAX, RENDER_CELL_DEFAULT,
 			     &cell, err) ||
-	    !route_param_bool(req, "strip", false, &strip, err))
+	    !route_param_bool(req, "strip", false, &strip, err) ||
+	    !route_param_bool(req, "animate", false, &animate, err))
 		return false;
 	if (route_param(req, "step")) {
 		if (steps == 0) {
@@ -35,15 +37,17 @@ static bool read_view(const struct route_request *req, unsigned long steps,
 		}
 		if (!route_param_u64(req, "step", 1, steps, 1, &step, err))
 			return false;
-		if (strip) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, "strip",
-					     "give step=k for one step or strip=true for all, "
-					     "not both");
+		if (strip || animate) {
+			codec_error_at_param(
+			    err, CODEC_E_SYNTAX, strip ? "strip" : "animate",
+			    "give step=k for one step or %s=true for all, not both",
+			    strip ? "strip" : "animate");
 			return false;
 		}
 	}
+	strip = strip || animate; /* an animation plays the strip's frames */
 	if (strip && steps > RENDER_STRIP_MAX) {
-		codec_error_at_param(err, CODEC_E_INVALID, "strip",
+		codec_error_at_param(err, CODEC_E_INVALID, animate ? "animate" : "strip",
 				     "a strip draws at most %d steps and this case has %lu; ask "
 				     "for them one by one with step=k",
 				     RENDER_STRIP_MAX, steps);
@@ -52,6 +56,7 @@ static bool read_view(const struct route_request *req, unsigned long steps,
 	opt->cell = (unsigned)cell;
 	opt->view = step ? RENDER_STEP : strip ? RENDER_STRIP : RENDER_FINAL;
 	opt->step = (unsigned long)step;
+	opt->animate = animate;
 	return true;
 }
 
@@ -147,7 +152,7 @@ out_free:
 
 void route_md_render(const struct route_request *req, struct route_response *resp)
 {
-	static const char *const params[] = {"blocks", "cell", "step", "strip", NULL};
+	static const char *const params[] = {"blocks", "cell", "step", "strip", "animate", NULL};
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	struct md_case c = {NULL, 0};
@@ -217,7 +222,7 @@ static bool read_rows(const char *v, struct puyo_field *field, struct codec_erro
 void route_puyo_render(const struct route_request *req, struct route_response *resp)
 {
 	static const char *const params[] = {"field", "puyop", "puyo_nexus", "cell",
-					     "step",  "strip", NULL};
+					     "step",  "strip", "animate",    NULL};
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	struct puyo_field field;
@@ -255,5 +260,137 @@ void route_puyo_render(const struct route_request *req, struct route_response *r
 	respond_svg(resp, draw_puyo, &field, &opt);
 	return;
 out_error:
+	route_respond_error(resp, &err);
+}
+
+/* ---- solve answered as SVG -------------------------------------------- */
+
+/* Collects the blocks a decoder reads into a growing array. */
+struct block_list {
+	struct md_block *blocks; /* dj_malloc'ed, owned */
+	size_t n, cap;
+	bool out_of_memory;
+};
+
+static int collect_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct block_list *l = ctx;
+	(void)index;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct md_block *grown = dj_realloc(l->blocks, cap * sizeof *grown);
+		if (!grown) {
+			l->out_of_memory = true;
+			return 1;
+		}
+		l->blocks = grown;
+		l->cap = cap;
+	}
+	l->blocks[l->n++] = block;
+	return 0;
+}
+
+/* Whether a JSON case asks for its steps: its "trace" member, else the query's. */
+static bool wants_trace(const json_t *root, bool query_trace)
+{
+	const json_t *t = json_object_get(root, "trace");
+	return json_is_boolean(t) ? json_is_true(t) : query_trace;
+}
+
+/* The view of a solve answer: every step with a trace (at most a strip's
+ * worth, else 422 at `where`), the final state without. */
+static bool solve_view(bool trace, unsigned long steps, const char *trace_pointer,
+		       const struct route_request *req, struct render_options *opt,
+		       struct codec_error *err)
+{
+	uint64_t cell;
+	if (!route_param_u64(req, "cell", RENDER_CELL_MIN, RENDER_CELL_MAX, RENDER_CELL_DEFAULT,
+			     &cell, err))
+		return false;
+	if (trace && steps > RENDER_STRIP_MAX) {
+		if (trace_pointer)
+			codec_error_at_pointer(err, CODEC_E_INVALID, trace_pointer,
+					       "a picture of the trace draws at most %d steps and "
+					       "this case has %lu; ask without trace, or for steps "
+					       "with GET .../render.svg?step=k",
+					       RENDER_STRIP_MAX, steps);
+		else
+			codec_error_at_param(err, CODEC_E_INVALID, "trace",
+					     "a picture of the trace draws at most %d steps and "
+					     "this case has %lu; ask without trace, or for steps "
+					     "with GET .../render.svg?step=k",
+					     RENDER_STRIP_MAX, steps);
+		return false;
+	}
+	opt->cell = (unsigned)cell;
+	opt->view = trace ? RENDER_STRIP : RENDER_FINAL;
+	opt->step = 0;
+	opt->animate = false;
+	return true;
+}
+
+void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
+		       struct route_response *resp)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	struct block_list list = {NULL, 0, 0, false};
+	json_t *root = NULL;
+	bool json = route_body_kind(req->content_type) == ROUTE_BODY_JSON;
+	const char *trace_pointer = NULL;
+	if (json) {
+		root = route_parse_json(req->body, req->body_len, &err);
+		if (!root)
+			goto out_error;
+		if (json_is_object(root) && json_object_get(root, "cases")) {
+			codec_error_set(&err, CODEC_E_NOT_ACCEPTABLE,
+					"a batch is answered in application/json only");
+			goto out_error;
+		}
+		if (json_is_true(json_object_get(root, "trace")))
+			trace_pointer = "/trace";
+		trace = wants_trace(root, trace);
+	}
+	struct render_options opt;
+	if (p == &route_md) {
+		struct md_read_options ro = {
+		    .max_blocks = req->limits ? req->limits->max_blocks : 0, .strict = false};
+		enum codec_status st;
+		if (json) {
+			st = md_json_read(root, "", &ro, &err, collect_block, &list);
+		} else {
+			struct md_text_reader reader;
+			md_text_init(&reader, &ro, &err);
+			st = md_text_feed(&reader, req->body, req->body_len, collect_block, &list);
+			if (st == CODEC_OK && !list.out_of_memory)
+				st = md_text_finish(&reader, collect_block, &list);
+		}
+		if (st == CODEC_OK && list.out_of_memory)
+			codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
+		if (codec_error_is_set(&err) ||
+		    !solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
+			goto out_error;
+		struct md_case c = {list.blocks, list.n};
+		respond_svg(resp, draw_md, &c, &opt);
+	} else {
+		struct puyo_field field;
+		enum codec_status st =
+		    json ? puyo_links_read_case(root, "", &field, &err)
+			 : puyo_text_read(req->body, req->body_len, false, &field, &err);
+		if (st != CODEC_OK)
+			goto out_error;
+		struct puyo_field run = field;
+		struct puyo_result result;
+		puyo_run(&run, &result);
+		if (!solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
+			goto out_error;
+		respond_svg(resp, draw_puyo, &field, &opt);
+	}
+	json_decref(root);
+	dj_free(list.blocks);
+	return;
+out_error:
+	json_decref(root);
+	dj_free(list.blocks);
 	route_respond_error(resp, &err);
 }

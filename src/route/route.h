@@ -14,6 +14,10 @@
 #include "codec/error.h"
 
 #define ROUTE_MAX_PARAMS 16
+/* Judge verdicts counted by a route_tally: enum judge_verdict's values. */
+#define ROUTE_VERDICTS 3
+/* route_response.route_name when no route matched. */
+#define ROUTE_NAME_UNKNOWN "unknown"
 
 /* Limits in force, from the configuration. */
 struct route_limits {
@@ -41,6 +45,14 @@ enum route_auth {
 	ROUTE_AUTH_MALFORMED, /* several headers, or "Bearer" without a b64token */
 };
 
+/* What the handlers counted in one request, for the metrics. */
+struct route_tally {
+	const char *problem;			/* route_problem id (static); NULL: none */
+	unsigned long solved;			/* cases answered */
+	unsigned long rejected;			/* cases refused for their input */
+	unsigned long verdicts[ROUTE_VERDICTS]; /* judge verdicts, by enum judge_verdict */
+};
+
 /* A request. Nothing in it is owned by the router. */
 struct route_request {
 	const char *method;	  /* "GET", "POST", ... */
@@ -54,6 +66,11 @@ struct route_request {
 	const struct route_limits *limits;
 	bool draining;	      /* shutdown has begun */
 	enum route_auth auth; /* the credentials' verdict */
+	/* GET /metrics: renders the exposition text, malloc'ed, its length in
+	 * *len; NULL when out of memory. NULL: no metrics (404). */
+	char *(*metrics)(void *ctx, size_t *len);
+	void *metrics_ctx;	   /* handed to metrics */
+	struct route_tally *tally; /* counted into by the handlers; NULL: not counted */
 };
 
 #define ROUTE_MAX_HEADERS 4
@@ -70,7 +87,9 @@ struct route_response {
 	char *body;		  /* dj_malloc'ed and owned, or static when body_static;
 				     NULL for an empty body */
 	size_t body_len;
-	bool body_static; /* body is the static out-of-memory problem: never freed */
+	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
+				   none: a static string for logs and metrics */
+	bool body_static;	/* body is the static out-of-memory problem: never freed */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };
@@ -100,6 +119,10 @@ const char *route_oom_body(size_t *len);
  * it would refuse.
  */
 enum codec_status route_precheck(const struct route_request *req, long long content_length);
+
+/* Whether the resource a request names does long work whatever its body
+ * (a package build): the HTTP layer then answers it on its worker pool. */
+bool route_is_heavy(const struct route_request *req);
 
 /*
  * Fills *resp with the problem response for `err` (a set error). Used by

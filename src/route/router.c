@@ -9,37 +9,43 @@
 
 struct route_entry {
 	const char *path;
-	bool post;  /* POST with a body; otherwise GET (and HEAD) */
-	bool judge; /* takes application/json only */
+	const char *name; /* for logs and metrics */
+	bool post;	  /* POST with a body; otherwise GET (and HEAD) */
+	bool judge;	  /* takes application/json only */
 	void (*handle)(const struct route_request *req, struct route_response *resp);
 	void (*handle_problem)(const struct route_problem *p, const struct route_request *req,
 			       struct route_response *resp);
 	const struct route_problem *problem;
-	bool auth; /* needs a bearer token when a token file is in force */
+	bool auth;  /* needs a bearer token when a token file is in force */
+	bool heavy; /* its work may take long whatever the body: run off the event loops */
 };
 
-/* The four resources of a problem. */
+/* The five resources of a problem. */
 /* clang-format off */
-#define PROBLEM_ROUTES(prefix, p)                                         \
-	{prefix, true, false, NULL, route_solve, p, true},                \
-	{prefix "/judge", true, true, NULL, route_judge, p, true},        \
-	{prefix "/validate", true, false, NULL, route_validate, p, true}, \
-	{prefix "/generate", false, false, NULL, route_generate, p, true}
+#define PROBLEM_ROUTES(prefix, id, p)                                                      \
+	{prefix, id "_solve", true, false, NULL, route_solve, p, true, false},                 \
+	{prefix "/judge", id "_judge", true, true, NULL, route_judge, p, true, false},         \
+	{prefix "/validate", id "_validate", true, false, NULL, route_validate, p, true, false}, \
+	{prefix "/generate", id "_generate", false, false, NULL, route_generate, p, true, true}, \
+	{prefix "/package", id "_package", false, false, NULL, route_package, p, true, true}
 /* clang-format on */
 
 static const struct route_entry route_table[] = {
-    {"/livez", false, false, route_livez, NULL, NULL, false},
-    {"/healthz", false, false, route_livez, NULL, NULL, false},
-    {"/readyz", false, false, route_readyz, NULL, NULL, false},
-    {"/v1", false, false, route_info, NULL, NULL, true},
-    {"/openapi.yaml", false, false, route_openapi, NULL, NULL, false},
-    {"/", false, false, route_www, NULL, NULL, false},
-    {"/viewer.css", false, false, route_www, NULL, NULL, false},
-    {"/viewer.js", false, false, route_www, NULL, NULL, false},
-    {"/v1/monomino-domino/render.svg", false, false, route_md_render, NULL, NULL, true},
-    {"/v1/puyo/render.svg", false, false, route_puyo_render, NULL, NULL, true},
-    PROBLEM_ROUTES("/v1/monomino-domino", &route_md),
-    PROBLEM_ROUTES("/v1/puyo", &route_puyo),
+    {"/livez", "livez", false, false, route_livez, NULL, NULL, false, false},
+    {"/healthz", "healthz", false, false, route_livez, NULL, NULL, false, false},
+    {"/readyz", "readyz", false, false, route_readyz, NULL, NULL, false, false},
+    {"/metrics", "metrics", false, false, route_metrics, NULL, NULL, false, false},
+    {"/v1", "v1", false, false, route_info, NULL, NULL, true, false},
+    {"/openapi.yaml", "openapi", false, false, route_openapi, NULL, NULL, false, false},
+    {"/", "index", false, false, route_www, NULL, NULL, false, false},
+    {"/viewer.css", "viewer_css", false, false, route_www, NULL, NULL, false, false},
+    {"/viewer.js", "viewer_js", false, false, route_www, NULL, NULL, false, false},
+    {"/v1/monomino-domino/render.svg", "monomino_domino_render", false, false, route_md_render,
+     NULL, NULL, true, false},
+    {"/v1/puyo/render.svg", "puyo_render", false, false, route_puyo_render, NULL, NULL, true,
+     false},
+    PROBLEM_ROUTES("/v1/monomino-domino", "monomino_domino", &route_md),
+    PROBLEM_ROUTES("/v1/puyo", "puyo", &route_puyo),
 };
 
 static const struct route_entry *route_find(const char *path)
@@ -98,6 +104,12 @@ static enum codec_status route_check(const struct route_request *req,
 	return CODEC_OK;
 }
 
+bool route_is_heavy(const struct route_request *req)
+{
+	const struct route_entry *e = route_find(req->path);
+	return e && e->heavy;
+}
+
 enum codec_status route_precheck(const struct route_request *req, long long content_length)
 {
 	const struct route_entry *e;
@@ -124,7 +136,9 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	const struct route_entry *e;
-	if (route_check(req, &e, &err) != CODEC_OK) {
+	enum codec_status st = route_check(req, &e, &err);
+	resp->route_name = e ? e->name : ROUTE_NAME_UNKNOWN;
+	if (st != CODEC_OK) {
 		route_respond_error(resp, &err);
 		if (err.status == CODEC_E_METHOD)
 			route_add_header(resp, "Allow", allow_value(e));
