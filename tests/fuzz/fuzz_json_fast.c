@@ -9,9 +9,10 @@
  *   service does) and the full decoder reads without a fault into exactly
  *   the same blocks or field;
  * - route_handle() answers a body the fast path takes with the same
- *   status, Content-Type and bytes as the same case that only the jansson
- *   path can take: "trace": false put first, which changes nothing for the
- *   full decoder and which the fast path never takes.
+ *   status, Content-Type and bytes, and counts the same for the metrics,
+ *   as the same case that only the jansson path can take: "trace": false
+ *   put first, which changes nothing for the full decoder and which the
+ *   fast path never takes.
  * Bodies the fast path refuses go down the jansson path in both cases, so
  * every error is the jansson path's by construction.
  */
@@ -54,12 +55,15 @@ static bool same_blocks(const struct sink *a, const struct sink *b)
 static const struct route_limits limits_default = {1u << 20, 1000000, 1000, 0};
 static const struct route_limits limits_small = {1u << 20, 3, 1000, 0};
 
-/* route_handle() on a POST of body to path. */
+/* route_handle() on a POST of body to path; what it counted into *tally. */
 static void post(const char *path, const char *body, size_t len, bool text,
-		 const struct route_limits *limits, struct route_response *resp)
+		 const struct route_limits *limits, struct route_response *resp,
+		 struct route_tally *tally)
 {
 	struct route_request req;
 	memset(&req, 0, sizeof req);
+	memset(tally, 0, sizeof *tally);
+	req.tally = tally;
 	req.method = "POST";
 	req.path = path;
 	req.content_type = "application/json";
@@ -89,10 +93,13 @@ static void check_route(const char *path, const char *body, size_t len, bool tex
 			const struct route_limits *limits)
 {
 	struct route_response fast, full;
+	struct route_tally fast_tally, full_tally;
 	size_t len2;
 	char *body2 = with_trace_false(body, len, &len2);
-	post(path, body, len, text, limits, &fast);
-	post(path, body2, len2, text, limits, &full);
+	post(path, body, len, text, limits, &fast, &fast_tally);
+	post(path, body2, len2, text, limits, &full, &full_tally);
+	FUZZ_CHECK(memcmp(&fast_tally, &full_tally, sizeof fast_tally) == 0,
+		   "the fast path counted otherwise for the metrics");
 	FUZZ_CHECK(fast.status == full.status, "fast path %u, jansson path %u", fast.status,
 		   full.status);
 	FUZZ_CHECK(fast.status == 200, "the fast path took a body answered %u", fast.status);
