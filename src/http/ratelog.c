@@ -11,21 +11,20 @@
 #include "http/clock.h"
 
 static pthread_mutex_t ratelog_lock = PTHREAD_MUTEX_INITIALIZER;
-static long long ratelog_window_ms;		/* start of the current window */
-static unsigned ratelog_written;		/* lines written in the window */
-static unsigned long long ratelog_pending;	/* suppressed, not yet reported */
-static unsigned long long ratelog_total;	/* suppressed since the start */
-static long long ratelog_reported_ms = -100000; /* last count written */
+static long long ratelog_window_ms;	   /* start of the current window */
+static unsigned ratelog_written;	   /* lines written in the window */
+static unsigned long long ratelog_pending; /* suppressed, not yet reported */
+static unsigned long long ratelog_total;   /* suppressed since the start */
 
-/* Writes the pending count once a second at most; lock held. */
+/* Writes the count of the lines suppressed in the window once it has
+ * ended (so once a second at most); lock held. */
 static void ratelog_report_locked(long long now)
 {
-	if (ratelog_pending == 0 || now - ratelog_reported_ms < 1000)
+	if (ratelog_pending == 0 || now - ratelog_window_ms < 1000)
 		return;
 	fprintf(stderr, "dropjudge: %llu log lines suppressed (more than %d a second)\n",
 		ratelog_pending, RATELOG_BURST);
 	ratelog_pending = 0;
-	ratelog_reported_ms = now;
 }
 
 void http_ratelog_v(const char *fmt, va_list ap)
@@ -38,11 +37,11 @@ void http_ratelog_v(const char *fmt, va_list ap)
 
 	long long now = http_clock_ms();
 	pthread_mutex_lock(&ratelog_lock);
+	ratelog_report_locked(now);
 	if (now - ratelog_window_ms >= 1000) {
 		ratelog_window_ms = now;
 		ratelog_written = 0;
 	}
-	ratelog_report_locked(now);
 	if (ratelog_written < RATELOG_BURST) {
 		ratelog_written++;
 		fprintf(stderr, "dropjudge: %s\n", line);

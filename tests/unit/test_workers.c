@@ -1,0 +1,103 @@
+/*
+ * Unit tests of the worker pool (http/workers.h): every job submitted runs
+ * exactly once, in the order queued when there is one worker; stopping
+ * runs the jobs still queued and refuses new ones; a trim request is
+ * served without a job.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "http/workers.h"
+
+#define JOBS 200
+
+struct counted {
+	struct http_job job; /* first: the pool hands this back */
+	atomic_int *runs;    /* times each job ran, indexed by id */
+	atomic_int *order;   /* next position in `seen` */
+	int *seen;	     /* ids in the order they ran */
+	int id;		     /* this job's index */
+	useconds_t sleep_us; /* work to simulate */
+};
+
+static void counted_run(struct http_job *job)
+{
+	struct counted *c = (struct counted *)job;
+	if (c->sleep_us)
+		usleep(c->sleep_us);
+	atomic_fetch_add(&c->runs[c->id], 1);
+	c->seen[atomic_fetch_add(c->order, 1)] = c->id;
+}
+
+static void run_all(unsigned threads, useconds_t sleep_us, bool check_order)
+{
+	static struct counted jobs[JOBS];
+	static atomic_int runs[JOBS];
+	static int seen[JOBS];
+	atomic_int order;
+	char err[128];
+
+	atomic_init(&order, 0);
+	struct http_workers *w = http_workers_new(threads, err, sizeof err);
+	assert_non_null(w);
+	for (int i = 0; i < JOBS; i++) {
+		atomic_init(&runs[i], 0);
+		jobs[i] = (struct counted){.job = {.run = counted_run},
+					   .runs = runs,
+					   .order = &order,
+					   .seen = seen,
+					   .id = i,
+					   .sleep_us = sleep_us};
+		assert_true(http_workers_submit(w, &jobs[i].job));
+	}
+	http_workers_trim(w);
+	http_workers_stop(w); /* runs what is still queued */
+	assert_int_equal(atomic_load(&order), JOBS);
+	for (int i = 0; i < JOBS; i++) {
+		assert_int_equal(atomic_load(&runs[i]), 1);
+		if (check_order)
+			assert_int_equal(seen[i], i);
+	}
+	struct counted late = {.job = {.run = counted_run}};
+	assert_false(http_workers_submit(w, &late.job));
+	http_workers_stop(w); /* idempotent */
+	http_workers_free(w);
+}
+
+static void workers_should_run_every_job_once_in_order_with_one_thread(void **state)
+{
+	(void)state;
+	run_all(1, 0, true);
+}
+
+static void workers_should_run_every_job_once_with_several_threads(void **state)
+{
+	(void)state;
+	run_all(4, 100, false);
+}
+
+static void workers_should_refuse_zero_threads(void **state)
+{
+	(void)state;
+	char err[128] = "";
+	assert_null(http_workers_new(0, err, sizeof err));
+	assert_true(err[0] != '\0');
+	http_workers_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(workers_should_run_every_job_once_in_order_with_one_thread),
+	    cmocka_unit_test(workers_should_run_every_job_once_with_several_threads),
+	    cmocka_unit_test(workers_should_refuse_zero_threads),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
