@@ -3,11 +3,13 @@
  * faults located by JSON pointer or text line, optional collection of all
  * faults for validation. See error.h.
  */
-#include "error.h"
+#include "codec/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "codec/utf8.h"
 
 void codec_error_init(struct codec_error *err, unsigned max_faults)
 {
@@ -37,40 +39,6 @@ bool codec_error_is_full(const struct codec_error *err)
 }
 
 /*
- * Length of the UTF-8 character at s as jansson judges it (no overlong
- * form, no surrogate, nothing above U+10FFFF), 0 when s does not start one.
- */
-static size_t utf8_char_len(const unsigned char *s)
-{
-	unsigned long cp;
-	size_t len;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1fu;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0fu;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80) /* the terminating NUL stops here too */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (len == 3 && cp < 0x800) ||
-	    (len == 4 && cp < 0x10000))
-		return 0;
-	return len;
-}
-
-/*
  * Replaces with '?' every byte of s that does not start a UTF-8 character:
  * bytes of the request (a query parameter's name) and characters cut in
  * half where a text was cut to fit. jansson refuses a string that is not
@@ -78,13 +46,10 @@ static size_t utf8_char_len(const unsigned char *s)
  */
 static void text_make_utf8(char *s)
 {
-	unsigned char *u = (unsigned char *)s;
-	while (*u) {
-		size_t len = utf8_char_len(u);
-		if (len == 0)
-			*u++ = '?';
-		else
-			u += len;
+	size_t n = strlen(s);
+	for (size_t pos = codec_utf8_invalid_at(s, n); pos < n;) {
+		s[pos++] = '?';
+		pos += codec_utf8_invalid_at(s + pos, n - pos);
 	}
 }
 

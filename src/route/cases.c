@@ -11,7 +11,6 @@
 #include "dropjudge/judge.h"
 #include "route/handlers.h"
 
-#define TEXT_MEDIA_TYPE "text/plain; charset=utf-8"
 /* Longest Baekjoon output of either problem, with room to spare. */
 #define OUTPUT_TEXT_MAX 64
 /* Longest JSON result without steps of either problem, with room to spare. */
@@ -24,31 +23,29 @@ static void outcome_release(struct route_outcome *out)
 	out->steps = NULL;
 }
 
-/* Answers one solved case in the negotiated format; releases the outcome. */
-static void respond_outcome(const struct route_problem *p, struct route_outcome *out,
-			    enum route_format fmt, struct route_response *resp)
+/* Answers one solved case in the decided format; releases the outcome. */
+static enum codec_status respond_outcome(const struct route_problem *p, struct route_outcome *out,
+					 enum route_format fmt, struct route_response *resp,
+					 struct codec_error *err)
 {
 	if (fmt == ROUTE_FORMAT_TEXT) {
 		char text[OUTPUT_TEXT_MAX];
 		int n = p->outcome_text(out, text, sizeof text);
 		outcome_release(out);
 		if (n < 0 || (size_t)n >= sizeof text) {
-			route_respond_oom(resp);
-			return;
+			codec_error_set(err, CODEC_E_INTERNAL, "the answer does not fit");
+			return CODEC_E_INTERNAL;
 		}
-		route_respond_text(resp, TEXT_MEDIA_TYPE, text, (size_t)n);
-		return;
+		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
 	}
 	if (!out->steps && p->outcome_write) {
 		/* A fixed-shape answer: no jansson object to build and dump. */
 		char json[OUTPUT_JSON_MAX];
 		int n = p->outcome_write(out, json, sizeof json);
-		if (n >= 0 && (size_t)n < sizeof json) {
-			route_respond_text(resp, "application/json", json, (size_t)n);
-			return;
-		}
+		if (n >= 0 && (size_t)n < sizeof json)
+			return route_respond_text(resp, "application/json", json, (size_t)n, err);
 	}
-	route_respond_json(resp, CODEC_OK, p->outcome_json(out));
+	return route_respond_json(resp, p->outcome_json(out), err);
 }
 
 /*
@@ -104,15 +101,6 @@ static json_t *error_slot(const struct codec_error *err)
 	return json_pack("{so}", "error", problem_json(err));
 }
 
-/* Checks Accept for an endpoint that answers JSON only. */
-static bool require_json_answer(const struct route_request *req, struct codec_error *err)
-{
-	if (route_negotiate(req->accept, false) == ROUTE_FORMAT_JSON)
-		return true;
-	codec_error_set(err, CODEC_E_NOT_ACCEPTABLE, "this resource answers application/json");
-	return false;
-}
-
 /*
  * Answers one case of a batch at `ptr`: the slot for the results array (a
  * result, or {"error": problem} for a case that failed), or NULL when out of
@@ -126,15 +114,14 @@ typedef json_t *(*batch_case_fn)(const struct route_problem *p, const struct rou
  * Answers a batch request: {"results": [...]}, one slot per case in order.
  * `max_faults` sets how each case's error collects (1: first wins).
  */
-static void respond_batch(const struct route_problem *p, const struct route_request *req,
-			  json_t *root, bool trace, unsigned max_faults, batch_case_fn one,
-			  struct route_response *resp, struct codec_error *err)
+static enum codec_status respond_batch(const struct route_problem *p,
+				       const struct route_request *req, json_t *root, bool trace,
+				       unsigned max_faults, batch_case_fn one,
+				       struct route_response *resp, struct codec_error *err)
 {
 	json_t *cases = batch_cases(root, req->limits, err);
-	if (!cases) {
-		route_respond_error(resp, err);
-		return;
-	}
+	if (!cases)
+		return err->status;
 	json_t *results = json_array();
 	size_t i;
 	json_t *c;
@@ -148,10 +135,12 @@ static void respond_batch(const struct route_problem *p, const struct route_requ
 	}
 	if (json_array_size(results) != json_array_size(cases)) {
 		json_decref(results);
-		route_respond_oom(resp);
-		return;
+		codec_error_init(err, 1);
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
 	}
-	route_respond_json(resp, CODEC_OK, json_pack("{so}", "results", results));
+	codec_error_init(err, 1);
+	return route_respond_json(resp, json_pack("{so}", "results", results), err);
 }
 
 static json_t *solve_case(const struct route_problem *p, const struct route_request *req,
@@ -163,60 +152,41 @@ static json_t *solve_case(const struct route_problem *p, const struct route_requ
 	return p->outcome_json(&out);
 }
 
-void route_solve(const struct route_problem *p, const struct route_request *req,
-		 struct route_response *resp)
+enum codec_status route_solve(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
 {
-	static const char *const params[] = {"trace", NULL};
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	bool trace;
-	if (!route_check_params(req, params, &err) ||
-	    !route_param_bool(req, "trace", false, &trace, &err))
-		goto out_error;
-	enum route_format fmt = route_negotiate(req->accept, true);
-	if (fmt == ROUTE_FORMAT_NONE) {
-		codec_error_set(&err, CODEC_E_NOT_ACCEPTABLE,
-				"this resource answers application/json or text/plain");
-		goto out_error;
-	}
+	const struct route_problem *p = call->entry->data;
+	const struct route_request *req = call->req;
+	enum route_format fmt = call->format;
+	bool trace = route_arg(call, "trace") != 0;
 	struct route_outcome out = {.steps = NULL};
-	switch (route_body_kind(req->content_type)) {
-	case ROUTE_BODY_TEXT:
-		if (p->solve_text(req->body, req->body_len, req->limits,
-				  trace && fmt == ROUTE_FORMAT_JSON, &out, &err) != CODEC_OK)
-			goto out_error;
-		respond_outcome(p, &out, fmt, resp);
-		return;
-	case ROUTE_BODY_JSON: {
-		json_t *root = route_parse_json(req->body, req->body_len, &err);
-		if (!root)
-			goto out_error;
-		if (is_batch(root)) {
-			if (fmt != ROUTE_FORMAT_JSON) {
-				json_decref(root);
-				codec_error_set(&err, CODEC_E_NOT_ACCEPTABLE,
-						"a batch is answered in application/json only");
-				goto out_error;
-			}
-			respond_batch(p, req, root, trace, 1, solve_case, resp, &err);
-			json_decref(root);
-			return;
+	const char *body = req->body;
+	size_t len = req->body_len;
+	enum codec_status st;
+
+	route_skip_bom(&body, &len);
+	if (call->body == ROUTE_BODY_TEXT) {
+		st = p->solve_text(body, len, req->limits, trace, &out, err);
+		return st != CODEC_OK ? st : respond_outcome(p, &out, fmt, resp, err);
+	}
+	json_t *root = route_parse_json(body, len, err);
+	if (!root)
+		return err->status;
+	if (is_batch(root)) {
+		if (fmt != ROUTE_FORMAT_JSON) {
+			codec_error_set(err, CODEC_E_NOT_ACCEPTABLE,
+					"a batch is answered in application/json only");
+			st = CODEC_E_NOT_ACCEPTABLE;
+		} else {
+			st = respond_batch(p, req, root, trace, 1, solve_case, resp, err);
 		}
-		bool case_trace = case_wants_trace(root, trace) && fmt == ROUTE_FORMAT_JSON;
-		enum codec_status st = p->solve_json(root, "", req->limits, case_trace, &out, &err);
 		json_decref(root);
-		if (st != CODEC_OK)
-			goto out_error;
-		respond_outcome(p, &out, fmt, resp);
-		return;
+		return st;
 	}
-	case ROUTE_BODY_UNSUPPORTED:
-		break;
-	}
-	codec_error_set(&err, CODEC_E_MEDIA_TYPE,
-			"send application/json or text/plain (charset utf-8)");
-out_error:
-	route_respond_error(resp, &err);
+	bool case_trace = case_wants_trace(root, trace) && fmt == ROUTE_FORMAT_JSON;
+	st = p->solve_json(root, "", req->limits, case_trace, &out, err);
+	json_decref(root);
+	return st != CODEC_OK ? st : respond_outcome(p, &out, fmt, resp, err);
 }
 
 /*
@@ -225,7 +195,7 @@ out_error:
  * fault is reported as CODEC_E_INVALID.
  */
 static json_t *judge_one(const struct route_problem *p, const json_t *item, const char *ptr,
-			 const struct route_limits *limits, struct codec_error *err)
+			 const struct route_limits *limits, bool trace, struct codec_error *err)
 {
 	char at[CODEC_POINTER_MAX];
 	if (!json_is_object(item)) {
@@ -250,10 +220,10 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	struct route_outcome out = {.steps = NULL};
 	enum codec_status st;
 	if (json_is_object(input)) {
-		st = p->solve_json(input, at, limits, false, &out, err);
+		st = p->solve_json(input, at, limits, case_wants_trace(input, trace), &out, err);
 	} else if (json_is_string(input)) {
 		st = p->solve_text(json_string_value(input), json_string_length(input), limits,
-				   false, &out, err);
+				   trace, &out, err);
 		codec_error_locate(err, 0, at);
 	} else {
 		codec_error_at_pointer(err, CODEC_E_INVALID, at,
@@ -266,6 +236,7 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 		return NULL;
 	}
 	if (!json_is_string(output)) {
+		outcome_release(&out);
 		snprintf(at, sizeof at, "%s/output", ptr);
 		codec_error_at_pointer(err, CODEC_E_INVALID, at,
 				       output ? "must be a string (the contestant's output)"
@@ -275,6 +246,7 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	char expected[OUTPUT_TEXT_MAX];
 	int n = p->outcome_text(&out, expected, sizeof expected);
 	if (n < 0 || (size_t)n >= sizeof expected) {
+		outcome_release(&out);
 		codec_error_set(err, CODEC_E_INTERNAL, "expected output does not fit");
 		return NULL;
 	}
@@ -283,6 +255,11 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 		      &report);
 	json_t *verdict = json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict),
 				    "expected", expected, (size_t)n, "message", report.message);
+	if (verdict && out.steps && json_object_set(verdict, "steps", out.steps) != 0) {
+		json_decref(verdict);
+		verdict = NULL;
+	}
+	outcome_release(&out);
 	if (!verdict)
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 	return verdict;
@@ -291,40 +268,32 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 static json_t *judge_case(const struct route_problem *p, const struct route_request *req,
 			  const json_t *c, const char *ptr, bool trace, struct codec_error *err)
 {
-	(void)trace;
-	json_t *verdict = judge_one(p, c, ptr, req->limits, err);
+	json_t *verdict = judge_one(p, c, ptr, req->limits, trace, err);
 	return verdict ? verdict : error_slot(err);
 }
 
-void route_judge(const struct route_problem *p, const struct route_request *req,
-		 struct route_response *resp)
+enum codec_status route_judge(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
 {
-	static const char *const params[] = {NULL};
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	if (!route_check_params(req, params, &err) || !require_json_answer(req, &err))
-		goto out_error;
-	if (route_body_kind(req->content_type) != ROUTE_BODY_JSON) {
-		codec_error_set(&err, CODEC_E_MEDIA_TYPE,
-				"send application/json: {\"input\": ..., \"output\": \"...\"}");
-		goto out_error;
-	}
-	json_t *root = route_parse_json(req->body, req->body_len, &err);
+	const struct route_problem *p = call->entry->data;
+	const struct route_request *req = call->req;
+	const char *body = req->body;
+	size_t len = req->body_len;
+	bool trace = route_arg(call, "trace") != 0;
+	enum codec_status st;
+
+	route_skip_bom(&body, &len);
+	json_t *root = route_parse_json(body, len, err);
 	if (!root)
-		goto out_error;
+		return err->status;
 	if (!is_batch(root)) {
-		json_t *verdict = judge_one(p, root, "", req->limits, &err);
+		json_t *verdict = judge_one(p, root, "", req->limits, trace, err);
 		json_decref(root);
-		if (!verdict)
-			goto out_error;
-		route_respond_json(resp, CODEC_OK, verdict);
-		return;
+		return verdict ? route_respond_json(resp, verdict, err) : err->status;
 	}
-	respond_batch(p, req, root, false, 1, judge_case, resp, &err);
+	st = respond_batch(p, req, root, trace, 1, judge_case, resp, err);
 	json_decref(root);
-	return;
-out_error:
-	route_respond_error(resp, &err);
+	return st;
 }
 
 /* {"valid": true} or {"valid": false, "errors": [...], "errors_omitted"?}. */
@@ -350,46 +319,40 @@ static json_t *validate_case(const struct route_problem *p, const struct route_r
 	return validity_json(err);
 }
 
-void route_validate(const struct route_problem *p, const struct route_request *req,
-		    struct route_response *resp)
+enum codec_status route_validate(const struct route_call *call, struct route_response *resp,
+				 struct codec_error *err)
 {
-	static const char *const params[] = {NULL};
-	struct codec_error *err = malloc(sizeof *err);
-	if (!err) {
-		route_respond_oom(resp);
-		return;
+	const struct route_problem *p = call->entry->data;
+	const struct route_request *req = call->req;
+	enum codec_status st;
+	/* Collect mode: room for every fault, off the stack. */
+	struct codec_error *all = malloc(sizeof *all);
+	if (!all) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
 	}
-	codec_error_init(err, 1);
-	if (!route_check_params(req, params, err) || !require_json_answer(req, err))
-		goto out_error;
-	switch (route_body_kind(req->content_type)) {
-	case ROUTE_BODY_TEXT:
-		codec_error_init(err, CODEC_FAULTS_MAX);
-		p->validate_text(req->body, req->body_len, err);
-		route_respond_json(resp, CODEC_OK, validity_json(err));
+	codec_error_init(all, CODEC_FAULTS_MAX);
+	if (call->body == ROUTE_BODY_TEXT) {
+		p->validate_text(req->body, req->body_len, all);
+		st = route_respond_json(resp, validity_json(all), err);
 		goto out_free;
-	case ROUTE_BODY_JSON: {
-		json_t *root = route_parse_json(req->body, req->body_len, err);
-		if (!root)
-			goto out_error;
-		if (!is_batch(root)) {
-			codec_error_init(err, CODEC_FAULTS_MAX);
-			p->validate_json(root, "", err);
-			json_decref(root);
-			route_respond_json(resp, CODEC_OK, validity_json(err));
-			goto out_free;
-		}
-		respond_batch(p, req, root, false, CODEC_FAULTS_MAX, validate_case, resp, err);
+	}
+	json_t *root = route_parse_json(req->body, req->body_len, err);
+	if (!root) {
+		st = err->status;
+		goto out_free;
+	}
+	if (!is_batch(root)) {
+		p->validate_json(root, "", all);
 		json_decref(root);
+		st = route_respond_json(resp, validity_json(all), err);
 		goto out_free;
 	}
-	case ROUTE_BODY_UNSUPPORTED:
-		break;
-	}
-	codec_error_set(err, CODEC_E_MEDIA_TYPE,
-			"send application/json or text/plain (charset utf-8)");
-out_error:
-	route_respond_error(resp, err);
+	st = respond_batch(p, req, root, false, CODEC_FAULTS_MAX, validate_case, resp, all);
+	json_decref(root);
+	if (st != CODEC_OK)
+		*err = *all;
 out_free:
-	free(err);
+	free(all);
+	return st;
 }

@@ -116,46 +116,55 @@ static void puyo_validate_text(const char *text, size_t len, struct codec_error 
 	puyo_text_read(text, len, true, &field, err);
 }
 
-static const char *const puyo_generate_params[] = {"colors", "min_chains", NULL};
-
-static void puyo_generate(const struct route_request *req, uint64_t seed, bool text,
-			  struct route_response *resp)
+/*
+ * Answers GET .../generate: a field from `seed` with the asked colours and
+ * at least min_chains chains, as JSON or the Baekjoon input text;
+ * with_answer adds the solve result and the Baekjoon output.
+ */
+static enum codec_status puyo_generate(const struct route_call *call, uint64_t seed,
+				       bool with_answer, struct route_response *resp,
+				       struct codec_error *err)
 {
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	uint64_t colors, min_chains;
-	if (!route_param_u64(req, "colors", 1, PUYO_COLORS, 4, &colors, &err) ||
-	    !route_param_u64(req, "min_chains", 0, GEN_PUYO_MAX_CHAINS, 0, &min_chains, &err)) {
-		route_respond_error(resp, &err);
-		return;
-	}
+	uint64_t colors = route_arg(call, "colors");
+	uint64_t min_chains = route_arg(call, "min_chains");
 	struct puyo_field field;
 	if (!gen_puyo_field(seed, (unsigned)colors, (unsigned)min_chains, &field)) {
 		if (colors == 1 && min_chains > 1)
-			codec_error_at_param(&err, CODEC_E_INVALID, "min_chains",
+			codec_error_at_param(err, CODEC_E_INVALID, "min_chains",
 					     "a field of one colour pops everything in its first "
 					     "chain: ask for at most 1 chain, or more colours");
 		else
 			codec_error_at_param(
-			    &err, CODEC_E_INVALID, "min_chains",
+			    err, CODEC_E_INVALID, "min_chains",
 			    "no field of %llu colours with at least %llu chains was "
 			    "found within the search bound for this seed; try "
 			    "another seed or more colours",
 			    (unsigned long long)colors, (unsigned long long)min_chains);
-		route_respond_error(resp, &err);
-		return;
+		return CODEC_E_INVALID;
 	}
-	if (text) {
+	if (call->format == ROUTE_FORMAT_TEXT) {
 		char buf[PUYO_TEXT_MAX];
 		int n = puyo_text_field(&field, buf, sizeof buf);
 		if (n < 0 || (size_t)n >= sizeof buf) {
-			route_respond_oom(resp);
-			return;
+			codec_error_set(err, CODEC_E_INTERNAL, "the field does not fit");
+			return CODEC_E_INTERNAL;
 		}
-		route_respond_text(resp, "text/plain; charset=utf-8", buf, (size_t)n);
-		return;
+		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, buf, (size_t)n, err);
 	}
-	route_respond_json(resp, CODEC_OK, json_pack("{so}", "field", puyo_json_rows(&field)));
+	json_t *obj = json_pack("{so}", "field", puyo_json_rows(&field));
+	if (obj && with_answer) {
+		struct route_outcome out = {.steps = NULL};
+		out.u.puyo.field = field;
+		puyo_run(&out.u.puyo.field, &out.u.puyo.result);
+		char text[32];
+		int len = puyo_text_result(&out.u.puyo.result, text, sizeof text);
+		if (json_object_set_new(obj, "answer", puyo_outcome_json(&out)) != 0 ||
+		    json_object_set_new(obj, "expected", json_stringn(text, (size_t)len)) != 0) {
+			json_decref(obj);
+			obj = NULL;
+		}
+	}
+	return route_respond_json(resp, obj, err);
 }
 
 const struct route_problem route_puyo = {
@@ -169,6 +178,6 @@ const struct route_problem route_puyo = {
     .outcome_text = puyo_outcome_text,
     .validate_json = puyo_validate_json,
     .validate_text = puyo_validate_text,
-    .generate_params = puyo_generate_params,
+    .case_members = "\"field\", \"trace\"",
     .generate = puyo_generate,
 };

@@ -1,0 +1,35 @@
+/*
+ * GET /: what this service offers, as JSON (links to the API, its
+ * description and the problems) or, for a browser, a small HTML page.
+ */
+#include <stdio.h>
+
+#include "dropjudge/version.h"
+#include "route/handlers.h"
+
+/* {"path", "title"} for a problem of the API. */
+static json_t *problem_link(const struct route_problem *p)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/v1/%s", p->id);
+	return json_pack("{ss ss sI}", "path", path, "title", p->title, "baekjoon",
+			 (json_int_t)p->baekjoon);
+}
+
+enum codec_status route_index(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
+{
+	if (call->format == ROUTE_FORMAT_HTML) {
+		size_t len;
+		const char *html = route_index_html(&len);
+		return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, len,
+					  err);
+	}
+	return route_respond_json(resp,
+				  json_pack("{ss ss s{ss ss ss ss} s[oo]}", "name", "dropjudge",
+					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
+					    "openapi", "/openapi.yaml", "problem_types",
+					    "/problems", "health", "/livez", "problems",
+					    problem_link(&route_md), problem_link(&route_puyo)),
+				  err);
+}
