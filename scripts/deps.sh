@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what dropjudge needs to build (with "test", to test; with "fuzz",
-# to build the libFuzzer targets) when a check shows it missing. As root it
+# to build the libFuzzer targets; "valgrind" and "hardening" for those
+# checks) when a check shows it missing. As root it
 # runs apt-get; otherwise it prints the exact apt-get line and fails, so
 # nothing is half-done silently.
 #
-#   scripts/deps.sh build|test|fuzz [FUZZ_CC]
+#   scripts/deps.sh build|test|fuzz|valgrind|hardening [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -19,15 +20,19 @@ need_cmd pkg-config pkg-config
 if command -v pkg-config >/dev/null 2>&1; then
 	need_pkg libmicrohttpd libmicrohttpd-dev
 	need_pkg jansson libjansson-dev
+	need_pkg gnutls libgnutls28-dev
 else
-	missing+=(libmicrohttpd-dev libjansson-dev)
+	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev)
 fi
 if [ "$what" = test ]; then
 	if command -v pkg-config >/dev/null 2>&1; then need_pkg cmocka libcmocka-dev; else missing+=(libcmocka-dev); fi
 	need_cmd curl curl
 	need_cmd node nodejs
 	need_cmd npm npm
+	need_cmd openssl openssl
 fi
+if [ "$what" = valgrind ]; then need_cmd valgrind valgrind; fi
+if [ "$what" = hardening ]; then need_cmd hardening-check devscripts; fi
 
 # Whether the fuzz compiler links a libFuzzer target with ASan and UBSan.
 fuzz_cc=${2:-clang}

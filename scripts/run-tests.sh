@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs dropjudge's tests and ends with one summary line "N passed, M failed".
 #
-#   scripts/run-tests.sh BUILD_DIR [unit|http|lint|all]
+#   scripts/run-tests.sh BUILD_DIR [unit|http|lint|all|hardening]
 #
 # unit: every build/tests/test_* (cmocka); http: the integration suite in
 # tests/http against the real binary (node's test runner, curl as the
-# client); lint: the OpenAPI description with Redocly's linter.
+# client); lint: the OpenAPI description with Redocly's linter; hardening
+# (not part of all): the attack tests in tests/hardening, one file at a
+# time (they measure latency and memory).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -56,6 +58,26 @@ if [ "$what" = http ] || [ "$what" = all ]; then
 		grep -v '^ *\(# Subtest\|ok \)' "$log/http" | sed 's/^/   /' | tail -n 150
 	fi
 	echo "   http: ${p:-0} passed, ${f:-0} failed"
+fi
+
+if [ "$what" = hardening ]; then
+	echo "== hardening tests (lock-out, framing, memory, head-of-line, signals)"
+	# 1,030 + 1,030 slow connections and their server need descriptors.
+	ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+	DROPJUDGE_BIN="$build/dropjudge" node --test --test-concurrency=1 --test-reporter=tap tests/hardening/ >"$log/hardening" 2>&1
+	rc=$?
+	p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/hardening" | tail -n1)
+	f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$log/hardening" | tail -n1)
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+	# The figures each test printed (latencies, RSS, counts).
+	grep -E '^# (puyo|livez|heavy|slow|stderr|RSS|a |an )' "$log/hardening" | sed 's/^# /   /'
+	if [ $rc -ne 0 ]; then
+		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+		failures+=("hardening")
+		grep -v '^ *\(# Subtest\|ok \)' "$log/hardening" | sed 's/^/   /' | tail -n 150
+	fi
+	echo "   hardening: ${p:-0} passed, ${f:-0} failed"
 fi
 
 if [ "$what" = lint ] || [ "$what" = all ]; then

@@ -99,7 +99,7 @@ void codec_error_at_pointer(struct codec_error *err, enum codec_status status, c
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	error_vset(err, status, pointer[0] ? pointer : "/", fmt, ap);
+	error_vset(err, status, pointer, fmt, ap); /* the root: no prefix */
 	va_end(ap);
 	struct codec_fault *f = error_next_fault(err);
 	if (!f)

@@ -22,15 +22,18 @@
 
 enum codec_status {
 	CODEC_OK = 0,
-	CODEC_E_SYNTAX,		/* not parseable: bad JSON, not the Baekjoon text format */
-	CODEC_E_INVALID,	/* parseable but impossible: out of range, wrong size */
-	CODEC_E_TOO_LARGE,	/* over a configured limit (body, batch) */
-	CODEC_E_MEDIA_TYPE,	/* a Content-Type we do not take */
-	CODEC_E_NOT_ACCEPTABLE, /* an Accept we cannot answer */
-	CODEC_E_NOT_FOUND,	/* no such path */
-	CODEC_E_METHOD,		/* path exists, method does not */
-	CODEC_E_UNAVAILABLE,	/* shutting down */
-	CODEC_E_INTERNAL,	/* out of memory or a bug; never for client input */
+	CODEC_E_SYNTAX,		 /* not parseable: bad JSON, not the Baekjoon text format */
+	CODEC_E_INVALID,	 /* parseable but impossible: out of range, wrong size */
+	CODEC_E_TOO_LARGE,	 /* over a configured limit (body, batch) */
+	CODEC_E_MEDIA_TYPE,	 /* a Content-Type we do not take */
+	CODEC_E_NOT_ACCEPTABLE,	 /* an Accept we cannot answer */
+	CODEC_E_NOT_FOUND,	 /* no such path */
+	CODEC_E_METHOD,		 /* path exists, method does not */
+	CODEC_E_UNAVAILABLE,	 /* shutting down */
+	CODEC_E_UNAUTHORIZED,	 /* no valid bearer token where one is needed */
+	CODEC_E_INTERNAL,	 /* out of memory or a bug; never for client input */
+	CODEC_E_BAD_REQUEST,	 /* the HTTP message itself is malformed or ambiguous */
+	CODEC_E_NOT_IMPLEMENTED, /* an HTTP feature we do not support (a transfer coding) */
 	CODEC_STATUS_COUNT
 };
 

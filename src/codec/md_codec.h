@@ -71,12 +71,13 @@ struct md_text_reader {
 	unsigned long blanks;	  /* lenient: held-back blank lines from blank_from on */
 
 	/* The current line. */
-	bool line_claimed;	/* lenient: this line was found to be a placement */
-	bool line_bad;		/* a token of this line is not an integer */
-	unsigned ntokens;	/* tokens so far (saturates) */
-	unsigned extra_column;	/* column of the first token past the expected count */
-	long long values[3];	/* the first three integers (saturated) */
-	unsigned columns[3];	/* and their columns */
+	bool line_claimed;     /* lenient: this line was found to be a placement */
+	bool line_bad;	       /* a token of this line is not an integer */
+	unsigned ntokens;      /* tokens so far (saturates) */
+	unsigned extra_column; /* column of the first token past the expected count */
+	long long values[3];   /* the first three integers (saturated) */
+	unsigned columns[3];   /* and their columns */
+	char shown[3][4 * MD_TEXT_TOKEN_SHOWN + 4]; /* and their text, for messages */
 	unsigned ws_column;	/* strict: start of the current blank run, 0 when none */
 	unsigned ws_bad_column; /* strict: first wrong byte of that run, 0 when none */
 

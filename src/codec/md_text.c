@@ -136,6 +136,7 @@ static void token_end(struct md_text_reader *r)
 		long long v = (long long)r->tok_value;
 		r->values[index] = r->tok_minus ? -v : v;
 		r->columns[index] = r->tok_column;
+		token_show(r, r->shown[index], sizeof r->shown[index]);
 	}
 }
 
@@ -155,13 +156,13 @@ static void line_first_end(struct md_text_reader *r)
 	long long n = r->values[0];
 	unsigned col = r->columns[0];
 	if (n < 0)
-		text_fault(r, CODEC_E_INVALID, 1, col, "N must be 0 or more");
+		text_fault(r, CODEC_E_INVALID, 1, col, "N must be 0 or more, got %s", r->shown[0]);
 	else if (r->opt.max_blocks && (unsigned long long)n > r->opt.max_blocks)
 		text_fault(r, CODEC_E_INVALID, 1, col,
 			   "too many blocks: more than the limit of %lu", r->opt.max_blocks);
 	else if (r->opt.strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
-		text_fault(r, CODEC_E_INVALID, 1, col, "N must be %d..%d", MD_BAEKJOON_MIN_N,
-			   MD_BAEKJOON_MAX_N);
+		text_fault(r, CODEC_E_INVALID, 1, col, "N must be %d..%d, got %s",
+			   MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, r->shown[0]);
 	else {
 		r->have_n = true;
 		r->declared = (unsigned long)n;
@@ -191,8 +192,8 @@ static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 	};
 	for (unsigned k = 0; k < 3 && !r->stopped; k++) {
 		if (fault[k] != MD_FAULT_NONE)
-			text_fault(r, CODEC_E_INVALID, r->line, r->columns[k], "%s",
-				   md_fault_detail(fault[k], t));
+			text_fault(r, CODEC_E_INVALID, r->line, r->columns[k], "%s, got %s",
+				   md_fault_detail(fault[k], t), r->shown[k]);
 	}
 	if (r->failed || !fn)
 		return;

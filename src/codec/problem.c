@@ -57,6 +57,21 @@ static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
 			     "The server has begun to drain: requests in flight complete, new "
 			     "ones should go elsewhere.",
 			     "Retry against another instance, or after the restart."},
+    [CODEC_E_UNAUTHORIZED] = {401, "unauthorized", "Authentication required",
+			      "The resource needs a bearer token (the server runs with "
+			      "--auth-token-file) and the request has none, or one that is not "
+			      "valid.",
+			      "Send 'Authorization: Bearer <token>' with a token the operator gave "
+			      "you; the WWW-Authenticate header says what was wrong."},
+    [CODEC_E_BAD_REQUEST] = {400, "malformed-request", "The HTTP request is malformed",
+			     "The HTTP message itself is malformed or ambiguous (RFC 9112 framing: "
+			     "conflicting lengths, bad header syntax).",
+			     "Send one well-formed Content-Length or chunked body; a usual HTTP "
+			     "client does."},
+    [CODEC_E_NOT_IMPLEMENTED] = {501, "not-implemented", "Not implemented",
+				 "The request uses an HTTP feature dropjudge does not support, "
+				 "such as a transfer coding other than chunked.",
+				 "Send the body plainly or chunked."},
     [CODEC_E_INTERNAL] = {500, "internal", "Internal error",
 			  "The server ran out of memory or met a bug; the request was not at "
 			  "fault.",

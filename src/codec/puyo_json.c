@@ -127,14 +127,19 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bo
 	/* json_object_foreach wants a non-const object; it does not modify it. */
 	json_object_foreach((json_t *)case_obj, key, value)
 	{
-		if (strcmp(key, "field") == 0 || strcmp(key, "trace") == 0)
+		if (strcmp(key, "field") == 0 || strcmp(key, "trace") == 0 ||
+		    (strcmp(key, "id") == 0 && (json_is_string(value) || json_is_integer(value))))
 			continue;
 		/* Only as much as fits after the case pointer, which json_fault()
 		 * puts first: cutting there could split an escape ("~1"). */
 		char where[CODEC_POINTER_MAX] = "";
 		codec_pointer_append(where, sizeof where - strnlen(rd.pointer, sizeof where - 1),
 				     key);
-		if (json_fault(&rd, where, "unknown member"))
+		if (json_fault(
+			&rd, where,
+			strcmp(key, "id") == 0
+			    ? "id must be a string or an integer"
+			    : "unknown member; a case holds \"field\", \"trace\" and \"id\""))
 			return CODEC_E_INVALID;
 	}
 

@@ -13,6 +13,7 @@
 
 #include <arpa/inet.h>
 #include <limits.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -27,6 +28,13 @@
 #include <microhttpd.h>
 
 #include "codec/error.h"
+#include "http/auth.h"
+#include "http/tls.h"
+#include "mem/alloc.h"
+#include "http/framing.h"
+#include "http/guard.h"
+#include "http/ratelog.h"
+#include "http/workers.h"
 
 /* First allocation for a body; it doubles from there as bytes arrive. */
 #define HTTP_BODY_START 16384
@@ -38,39 +46,68 @@
  * off without an answer.
  */
 #define HTTP_DISCARD_MAX ((size_t)64 << 20)
+/*
+ * A request is run on the worker pool rather than in the event loop when
+ * its body is at least this large or it asks for a trace: the work of the
+ * judge grows with both.
+ */
+#define HTTP_HEAVY_BODY ((size_t)4096)
+/*
+ * glibc's heap, set once at start so that memory goes back to the system
+ * after a large request: blocks from this size up (bodies, answers) get
+ * their own mapping, returned when freed, and free memory past this much
+ * at the top of a heap is returned too. Fixed values also stop glibc from
+ * raising both thresholds after each large free, which would keep tens of
+ * megabytes per thread for good. Fast bins are off: a freed small block
+ * (a JSON node) merges with its free neighbours at once, so that the end
+ * of a request leaves one free top the heap can return, rather than a
+ * sea of small blocks that malloc_trim() does not give back from a
+ * thread's heap.
+ */
+#define HTTP_MMAP_THRESHOLD (256 * 1024)
+#define HTTP_TRIM_THRESHOLD (128 * 1024)
 
 struct http_server {
-	struct MHD_Daemon *daemon;  /* running daemon */
-	MHD_socket quiesced_fd;	    /* listen socket handed back by quiesce, or invalid */
-	unsigned port;		    /* port bound */
-	struct route_limits limits; /* read-only once started */
-	atomic_bool draining;	    /* shutdown has begun */
-	atomic_uint in_flight;	    /* requests between their headers and completion */
+	struct MHD_Daemon *daemon;    /* running daemon */
+	MHD_socket quiesced_fd;	      /* listen socket handed back by quiesce, or invalid */
+	unsigned port;		      /* port bound */
+	struct route_limits limits;   /* read-only once started */
+	struct http_auth *auth;	      /* bearer tokens or NULL; borrowed */
+	struct MHD_Response *oom;     /* the 500 for out of memory, made at start */
+	struct http_guard *guard;     /* admission and request deadlines */
+	struct http_workers *workers; /* runs the heavy requests */
+	atomic_bool draining;	      /* shutdown has begun */
+	atomic_uint in_flight;	      /* requests between their headers and completion */
 };
 
 /* What one request accumulates between the calls of the access handler. */
 struct http_request {
-	char *body;		   /* body kept so far, malloc'ed, NULL while empty */
-	size_t len;		   /* bytes in body */
-	size_t cap;		   /* bytes allocated for body */
-	size_t limit;		   /* most body bytes that may be kept: the declared
-				      length when known, else max_body */
-	size_t dropped;		   /* bytes of body read and not kept */
-	enum codec_status refused; /* route_precheck() verdict; CODEC_OK: keep the body */
-	bool too_large;		   /* the body passed max_body: nothing more is kept */
-	bool out_of_memory;	   /* growing the body failed: nothing more is kept */
+	struct http_target target;   /* the raw request target, seen before decoding */
+	bool begun;		     /* the headers call has been made */
+	bool heavy;		     /* handed to the worker pool */
+	struct http_job job;	     /* the worker pool's link, when heavy */
+	struct MHD_Connection *conn; /* resumed by the job */
+	struct route_request req;    /* what the job answers */
+	struct route_response resp;  /* the job's answer, owned until sent */
+	atomic_bool answered;	     /* the job has filled resp */
+	char *body;		     /* body kept so far, dj_malloc'ed, NULL while empty */
+	size_t len;		     /* bytes in body */
+	size_t cap;		     /* bytes allocated for body */
+	size_t limit;		     /* most body bytes that may be kept: the declared
+					length when known, else max_body */
+	size_t dropped;		     /* bytes of body read and not kept */
+	enum codec_status refused;   /* route_precheck() verdict; CODEC_OK: keep the body */
+	bool too_large;		     /* the body passed max_body: nothing more is kept */
+	bool out_of_memory;	     /* growing the body failed: nothing more is kept */
 };
 
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
 static void __attribute__((format(printf, 2, 0))) http_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
-	char line[512];
+	char line[480];
 	vsnprintf(line, sizeof line, fmt, ap);
-	size_t n = strlen(line);
-	while (n > 0 && line[n - 1] == '\n')
-		line[--n] = '\0';
-	fprintf(stderr, "dropjudge: libmicrohttpd: %s\n", line);
+	http_ratelog("libmicrohttpd: %s", line);
 }
 
 /*
@@ -112,6 +149,7 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
+	req->auth = http_auth_request(srv->auth, conn);
 }
 
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first
@@ -130,26 +168,56 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 }
 
 /*
+ * The preallocated 500 problem for out of memory: made once at start, so
+ * that it can still be sent when nothing more can be allocated.
+ */
+static struct MHD_Response *http_oom_response_new(void)
+{
+	size_t len;
+	const char *body = route_oom_body(&len);
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_PERSISTENT);
+	if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+					 "application/problem+json") != MHD_YES) {
+		MHD_destroy_response(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/* Answers the preallocated 500; MHD_NO (drop) only when even that fails. */
+static enum MHD_Result http_send_oom(struct http_server *srv, struct MHD_Connection *conn)
+{
+	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, srv->oom);
+}
+
+/*
  * Sends `resp` (whose body the MHD response takes over) with its content
  * type and extra headers, plus "Connection: close" once draining. Releases
- * *resp in every case. Returns MHD_NO only when out of memory.
+ * *resp in every case. When the response cannot be built for want of
+ * memory the preallocated 500 goes instead.
  */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
-				 struct route_response *resp)
+				 struct route_response *resp, bool close)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
 
-	if (resp->body && resp->body_len > 0) {
+	if (resp->body && resp->body_len > 0 && resp->body_static) {
+		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
+						    MHD_RESPMEM_PERSISTENT);
+	} else if (resp->body && resp->body_len > 0) {
 		r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body,
-								       free);
+								       dj_free);
 		if (r)
 			resp->body = NULL; /* owned by r now */
 	} else {
 		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 	}
-	if (!r)
+	if (!r) {
+		ret = http_send_oom(srv, conn);
 		goto out_resp;
+	}
 	if (resp->content_type &&
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)
 		goto out_response;
@@ -158,12 +226,15 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 		    MHD_YES)
 			goto out_response;
 	}
-	if (atomic_load(&srv->draining) &&
+	if ((close || atomic_load(&srv->draining)) &&
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES)
 		goto out_response;
 	ret = MHD_queue_response(conn, resp->status, r);
+	MHD_destroy_response(r);
+	goto out_resp;
 out_response:
 	MHD_destroy_response(r);
+	ret = http_send_oom(srv, conn);
 out_resp:
 	route_response_free(resp);
 	return ret;
@@ -185,7 +256,17 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 		codec_error_set(&err, status, "out of memory while reading the request body");
 	memset(&resp, 0, sizeof resp);
 	route_error_response(&err, &resp);
-	return http_send(srv, conn, &resp);
+	return http_send(srv, conn, &resp, false);
+}
+
+/* Answers a request whose framing http_framing_check() refused, and
+ * closes the connection after the answer. */
+static enum MHD_Result http_send_framing(struct http_server *srv, struct MHD_Connection *conn,
+					 const struct codec_error *err)
+{
+	struct route_response resp;
+	route_error_response(err, &resp);
+	return http_send(srv, conn, &resp, true);
 }
 
 /*
@@ -211,7 +292,7 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 			cap = rq->limit;
 		if (cap - rq->len < size) /* more than announced: never from MHD */
 			cap = rq->len + size;
-		char *p = realloc(rq->body, cap);
+		char *p = dj_realloc(rq->body, cap);
 		if (!p) {
 			rq->out_of_memory = true;
 			goto out_free;
@@ -223,7 +304,7 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 	rq->len += size;
 	return true;
 out_free:
-	free(rq->body);
+	dj_free(rq->body);
 	rq->body = NULL;
 	rq->len = 0;
 	rq->cap = 0;
@@ -244,7 +325,7 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
 	memset(&resp, 0, sizeof resp);
 	route_handle(&req, &resp);
-	return http_send(srv, conn, &resp);
+	return http_send(srv, conn, &resp, false);
 }
 
 /*
@@ -255,15 +336,21 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
  * then closes the connection after the answer.
  */
 static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection *conn,
-				  const char *url, const char *method, void **con_cls)
+				  const char *url, const char *method, const char *version,
+				  void **con_cls)
 {
 	struct route_request req;
-	struct http_request *rq = calloc(1, sizeof *rq);
-	if (!rq)
-		return MHD_NO;
-	*con_cls = rq;
+	struct codec_error err;
+	struct http_request *rq = *con_cls;
+	rq->begun = true;
 	atomic_fetch_add(&srv->in_flight, 1u);
+	http_guard_headers_in(conn);
 
+	codec_error_init(&err, 1);
+	if (http_framing_check(conn, version, &rq->target, &err) != CODEC_OK) {
+		rq->refused = err.status;
+		return http_send_framing(srv, conn, &err);
+	}
 	http_route_request(srv, conn, url, method, &req);
 	long long length = http_content_length(conn);
 	rq->refused = route_precheck(&req, length);
@@ -277,45 +364,104 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	return MHD_YES;
 }
 
-/* Last call: the whole request is in; answer it. */
+/*
+ * Whether a request's work may be large: by its body size, because it
+ * asks for a trace, or because it is a generator's search (bounded in
+ * work, yet up to tens of milliseconds). Those run on the worker pool.
+ * (The route table is the place to declare this; until it can, the
+ * generators are known by their path.)
+ */
+static bool http_is_heavy(const struct route_request *req)
+{
+	static const char generate[] = "/generate";
+	size_t n = req->path ? strlen(req->path) : 0;
+	bool generator = n >= sizeof generate - 1 &&
+			 strcmp(req->path + n - (sizeof generate - 1), generate) == 0;
+	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL || generator;
+}
+
+/* http_job.run: answers a heavy request on a worker thread, then hands the
+ * connection back to its event loop, which sends the answer. */
+static void http_run_job(struct http_job *job)
+{
+	struct http_request *rq =
+	    (struct http_request *)((char *)job - offsetof(struct http_request, job));
+	route_handle(&rq->req, &rq->resp);
+	atomic_store(&rq->answered, true);
+	MHD_resume_connection(rq->conn);
+}
+
+/* Last call: the whole request is in; answer it, here or on a worker. */
 static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connection *conn,
 				   const char *url, const char *method, struct http_request *rq)
 {
-	struct route_request req;
+	struct route_request *req = &rq->req;
 	struct route_response resp;
 
+	http_guard_request_in(conn);
 	if (rq->refused != CODEC_OK)
 		return http_send_refusal(srv, conn, url, method);
 	if (rq->too_large)
 		return http_send_error(srv, conn, CODEC_E_TOO_LARGE);
 	if (rq->out_of_memory)
 		return http_send_error(srv, conn, CODEC_E_INTERNAL);
-	http_route_request(srv, conn, url, method, &req);
-	req.body = rq->body;
-	req.body_len = rq->len;
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
+	http_route_request(srv, conn, url, method, req);
+	req->body = rq->body;
+	req->body_len = rq->len;
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
+	if (http_is_heavy(req)) {
+		rq->heavy = true;
+		rq->conn = conn;
+		rq->job.run = http_run_job;
+		memset(&rq->resp, 0, sizeof rq->resp);
+		MHD_suspend_connection(conn);
+		if (http_workers_submit(srv->workers, &rq->job))
+			return MHD_YES; /* answered when the job resumes the connection */
+		MHD_resume_connection(conn);
+	}
 	memset(&resp, 0, sizeof resp);
-	route_handle(&req, &resp);
-	return http_send(srv, conn, &resp);
+	route_handle(req, &resp);
+	return http_send(srv, conn, &resp, false);
 }
 
-/* MHD_AccessHandlerCallback: headers, then body chunks, then the end. */
+/* MHD_AccessHandlerCallback: headers, then body chunks, then the end (and,
+ * for a heavy request, once more when its worker has answered). */
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url,
 				   const char *method, const char *version, const char *upload_data,
 				   size_t *upload_data_size, void **con_cls)
 {
 	struct http_server *srv = cls;
 	struct http_request *rq = *con_cls;
-	(void)version;
 
-	if (!rq)
-		return http_begin(srv, conn, url, method, con_cls);
+	if (!rq) /* the URI log callback could not allocate */
+		return http_send_oom(srv, conn);
+	if (!rq->begun)
+		return http_begin(srv, conn, url, method, version, con_cls);
 	if (*upload_data_size > 0) {
 		bool go_on = http_take_body(srv, rq, upload_data, *upload_data_size);
 		*upload_data_size = 0;
 		return go_on ? MHD_YES : MHD_NO;
 	}
+	if (rq->heavy) {
+		if (!atomic_load(&rq->answered))
+			return MHD_YES;
+		return http_send(srv, conn, &rq->resp, false);
+	}
 	return http_finish(srv, conn, url, method, rq);
+}
+
+/* MHD_OPTION_URI_LOG_CALLBACK: the start of every request, before the
+ * target is decoded. Its result is the request's con_cls. */
+static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	(void)cls;
+	(void)conn;
+	struct http_request *rq = dj_calloc(1, sizeof *rq);
+	if (!rq)
+		return NULL;
+	http_target_note(&rq->target, uri);
+	atomic_init(&rq->answered, false);
+	return rq;
 }
 
 /* MHD_RequestCompletedCallback: the one place per-request state is freed. */
@@ -324,15 +470,21 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 {
 	struct http_server *srv = cls;
 	struct http_request *rq = *con_cls;
-	(void)conn;
 	(void)toe;
 
+	http_guard_request_done(conn);
 	if (!rq)
 		return;
-	free(rq->body);
-	free(rq);
+	bool heavy = rq->heavy;
+	if (rq->begun)
+		atomic_fetch_sub(&srv->in_flight, 1u);
+	route_response_free(&rq->resp);
+	dj_free(rq->body);
+	dj_free(rq);
 	*con_cls = NULL;
-	atomic_fetch_sub(&srv->in_flight, 1u);
+	/* A large request leaves large free blocks: give them back. */
+	if (heavy)
+		http_workers_trim(srv->workers);
 }
 
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen)
@@ -340,11 +492,13 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct sockaddr_in in4;
 	struct sockaddr_in6 in6;
 	const struct sockaddr *addr;
-	unsigned flags =
-	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+	struct MHD_OptionItem tls_opts[HTTP_TLS_OPTIONS];
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 
 	if (cfg->port > 65535 || cfg->threads < 1 || cfg->timeout < 1 ||
-	    cfg->max_connections < cfg->threads || cfg->limits.max_body < 1) {
+	    cfg->max_connections < cfg->threads || cfg->limits.max_body < 1 ||
+	    cfg->header_timeout < 1 || cfg->body_timeout < 1) {
 		codec_format(err, errlen, "invalid server configuration");
 		return NULL;
 	}
@@ -364,27 +518,55 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		return NULL;
 	}
 
-	struct http_server *srv = calloc(1, sizeof *srv);
+	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
+	mallopt(M_TRIM_THRESHOLD, HTTP_TRIM_THRESHOLD);
+	mallopt(M_MXFAST, 0);
+	struct http_server *srv = dj_calloc(1, sizeof *srv);
 	if (!srv) {
 		codec_format(err, errlen, "out of memory");
 		return NULL;
 	}
 	srv->quiesced_fd = MHD_INVALID_SOCKET;
+	srv->oom = http_oom_response_new();
+	if (!srv->oom) {
+		codec_format(err, errlen, "out of memory");
+		goto out_srv;
+	}
 	srv->limits = cfg->limits;
+	srv->auth = cfg->auth;
+	flags |= http_tls_options(cfg->tls, tls_opts);
 	atomic_init(&srv->draining, false);
 	atomic_init(&srv->in_flight, 0u);
+	const struct http_guard_config gc = {.max_connections = cfg->max_connections,
+					     .header_timeout = cfg->header_timeout,
+					     .body_timeout = cfg->body_timeout};
+	srv->guard = http_guard_new(&gc, err, errlen);
+	if (!srv->guard)
+		goto out_srv;
+	srv->workers = http_workers_new(cfg->threads, err, errlen);
+	if (!srv->workers)
+		goto out_guard;
 
-	/* The logger must come first to catch what the other options say. */
+	/*
+	 * The logger must come first to catch what the other options say.
+	 * The total limit is the guard's (it closes at accept); the daemon's
+	 * own, which would leave connections in the backlog, is set past it
+	 * by the number of threads that may accept at the same moment.
+	 */
 	srv->daemon = MHD_start_daemon(
-	    flags, (uint16_t)cfg->port, NULL, NULL, http_access, srv, MHD_OPTION_EXTERNAL_LOGGER,
-	    http_log, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE,
-	    (unsigned int)cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
-	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_END);
+	    flags, (uint16_t)cfg->port, http_guard_accept, srv->guard, http_access, srv,
+	    MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL, MHD_OPTION_SOCK_ADDR, addr,
+	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT,
+	    (unsigned int)cfg->timeout, MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned int)(cfg->max_connections + cfg->threads), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    (unsigned int)cfg->max_per_ip, MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify,
+	    srv->guard, MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, NULL,
+	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_ARRAY, tls_opts,
+	    MHD_OPTION_END);
 	if (!srv->daemon) {
 		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
 			     cfg->host, cfg->port);
-		goto out_srv;
+		goto out_workers;
 	}
 	const union MHD_DaemonInfo *info =
 	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
@@ -397,8 +579,14 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 
 out_daemon:
 	MHD_stop_daemon(srv->daemon);
+out_workers:
+	http_workers_free(srv->workers);
+out_guard:
+	http_guard_free(srv->guard);
 out_srv:
-	free(srv);
+	if (srv->oom)
+		MHD_destroy_response(srv->oom);
+	dj_free(srv);
 	return NULL;
 }
 
@@ -436,8 +624,14 @@ void http_server_stop(struct http_server *srv)
 {
 	if (!srv)
 		return;
+	/* Jobs still running resume their connections before the daemon
+	 * stops: libmicrohttpd must not stop with a connection suspended. */
+	http_workers_stop(srv->workers);
 	MHD_stop_daemon(srv->daemon);
+	http_workers_free(srv->workers);
+	http_guard_free(srv->guard);
 	if (srv->quiesced_fd != MHD_INVALID_SOCKET)
 		close(srv->quiesced_fd);
-	free(srv);
+	MHD_destroy_response(srv->oom);
+	dj_free(srv);
 }

@@ -24,6 +24,13 @@ enum config_key {
 	KEY_TIMEOUT,
 	KEY_MAX_CONNECTIONS,
 	KEY_DRAIN_TIMEOUT,
+	KEY_MAX_PER_IP,
+	KEY_HEADER_TIMEOUT,
+	KEY_BODY_TIMEOUT,
+	KEY_AUTH_TOKEN_FILE,
+	KEY_TLS_CERT,
+	KEY_TLS_KEY,
+	KEY_TLS_PRIORITIES,
 	KEY_COUNT
 };
 
@@ -63,7 +70,44 @@ static const struct config_option config_options[KEY_COUNT] = {
      "At shutdown, how long requests in flight may take to\n"
      "finish, 0..3600 seconds. Default 8 (under Docker's 10 s\n"
      "grace before SIGKILL)."},
+    {KEY_MAX_PER_IP, "--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", "N", 0, 1000000,
+     "Open connections from one client address, 0..1000000;\n"
+     "more are refused; 0: no limit. Default 32."},
+    {KEY_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", "SECONDS", 1, 3600,
+     "A request's headers must be complete within this many\n"
+     "seconds of the connection opening (or of the previous\n"
+     "answer), however slowly they arrive; 1..3600. Default 10."},
+    {KEY_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", "SECONDS", 1, 86400,
+     "A request's body must be complete within this many seconds\n"
+     "of its headers; 1..86400. Default 60."},
+    {KEY_AUTH_TOKEN_FILE, "--auth-token-file", "AUTH_TOKEN_FILE", "FILE", 0, 0,
+     "Bearer tokens, one a line (blank lines and # comments\n"
+     "ignored): every /v1 path then needs 'Authorization:\n"
+     "Bearer <token>'. Re-read on SIGHUP. Default: none needed."},
+    {KEY_TLS_CERT, "--tls-cert", "TLS_CERT", "FILE", 0, 0,
+     "PEM certificate (chain): serve HTTPS. With --tls-key."},
+    {KEY_TLS_KEY, "--tls-key", "TLS_KEY", "FILE", 0, 0, "PEM private key of --tls-cert."},
+    {KEY_TLS_PRIORITIES, "--tls-priorities", "TLS_PRIORITIES", "TEXT", 0, 0,
+     "GnuTLS priority string for HTTPS. Default\n" CONFIG_DEFAULT_TLS_PRIORITIES "\n"
+     "(TLS 1.2 and 1.3 only)."},
 };
+
+/* Where a text setting is kept, NULL for a number or the host. */
+static const char **config_text(struct config *cfg, enum config_key key)
+{
+	switch (key) {
+	case KEY_AUTH_TOKEN_FILE:
+		return &cfg->auth_token_file;
+	case KEY_TLS_CERT:
+		return &cfg->tls_cert;
+	case KEY_TLS_KEY:
+		return &cfg->tls_key;
+	case KEY_TLS_PRIORITIES:
+		return &cfg->tls_priorities;
+	default:
+		return NULL;
+	}
+}
 
 /*
  * Reads a plain decimal number (digits only) into *out. Returns 0, -1 when
@@ -114,6 +158,15 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		memcpy(cfg->host, value, strlen(value) + 1);
 		return true;
 	}
+	const char **text = config_text(cfg, opt->key);
+	if (text) {
+		if (!value[0]) {
+			codec_format(err, errlen, "%s: empty value", source);
+			return false;
+		}
+		*text = value;
+		return true;
+	}
 	unsigned long long v = 0;
 	int rc = config_read_number(value, &v);
 	if (rc == -1) {
@@ -151,7 +204,20 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_DRAIN_TIMEOUT:
 		cfg->drain_timeout = (unsigned)v;
 		break;
+	case KEY_MAX_PER_IP:
+		cfg->max_per_ip = (unsigned)v;
+		break;
+	case KEY_HEADER_TIMEOUT:
+		cfg->header_timeout = (unsigned)v;
+		break;
+	case KEY_BODY_TIMEOUT:
+		cfg->body_timeout = (unsigned)v;
+		break;
 	case KEY_HOST:
+	case KEY_AUTH_TOKEN_FILE:
+	case KEY_TLS_CERT:
+	case KEY_TLS_KEY:
+	case KEY_TLS_PRIORITIES:
 	case KEY_COUNT:
 		break;
 	}
@@ -170,6 +236,10 @@ void config_defaults(struct config *cfg)
 	cfg->timeout = CONFIG_DEFAULT_TIMEOUT;
 	cfg->max_connections = CONFIG_DEFAULT_MAX_CONNECTIONS;
 	cfg->drain_timeout = CONFIG_DEFAULT_DRAIN_TIMEOUT;
+	cfg->max_per_ip = CONFIG_DEFAULT_MAX_PER_IP;
+	cfg->header_timeout = CONFIG_DEFAULT_HEADER_TIMEOUT;
+	cfg->body_timeout = CONFIG_DEFAULT_BODY_TIMEOUT;
+	cfg->tls_priorities = CONFIG_DEFAULT_TLS_PRIORITIES;
 }
 
 /*
@@ -214,20 +284,24 @@ static void config_unknown(const char *arg, char *err, size_t errlen)
 		codec_format(err, errlen, "unexpected argument '%s'", arg);
 }
 
-enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
-				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
+/*
+ * Fills *cfg (already holding the defaults) from the flags in argv, then
+ * from the environment for the options of `opts[0..n)` no flag gave.
+ */
+static enum config_result config_parse(struct config *cfg, const struct config_option *opts,
+				       size_t n, int argc, char *const argv[],
+				       config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
 {
 	bool given[KEY_COUNT] = {false};
 
-	config_defaults(cfg);
 	if (err && errlen)
 		err[0] = '\0';
 	for (int i = 0; i < argc; i++) {
 		if (config_is_help(argv[i]))
 			return CONFIG_HELP;
 		int matched = 0;
-		for (size_t k = 0; k < KEY_COUNT && !matched; k++) {
-			const struct config_option *opt = &config_options[k];
+		for (size_t k = 0; k < n && !matched; k++) {
+			const struct config_option *opt = &opts[k];
 			const char *value = NULL;
 			matched = config_match_flag(opt->flag, argc, argv, &i, &value, err, errlen);
 			if (matched < 0)
@@ -242,8 +316,8 @@ enum config_result config_parse_serve(struct config *cfg, int argc, char *const 
 			return CONFIG_ERROR;
 		}
 	}
-	for (size_t k = 0; k < KEY_COUNT && lookup; k++) {
-		const struct config_option *opt = &config_options[k];
+	for (size_t k = 0; k < n && lookup; k++) {
+		const struct config_option *opt = &opts[k];
 		if (given[k])
 			continue;
 		const char *value = lookup(ctx, opt->env);
@@ -257,40 +331,42 @@ enum config_result config_parse_serve(struct config *cfg, int argc, char *const 
 	return CONFIG_OK;
 }
 
-enum config_result config_parse_healthcheck(unsigned *port, int argc, char *const argv[],
-					    config_lookup_fn lookup, void *ctx, char *err,
-					    size_t errlen)
+enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
+				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
 {
-	/* Same name and variable as serve's --port, but 0 cannot be asked. */
-	static const struct config_option hc_port = {KEY_PORT, "--port", "PORT", "N",
-						     1,	       65535,	 NULL};
+	config_defaults(cfg);
+	enum config_result r =
+	    config_parse(cfg, config_options, KEY_COUNT, argc, argv, lookup, ctx, err, errlen);
+	if (r != CONFIG_OK)
+		return r;
+	if (!cfg->tls_cert != !cfg->tls_key) {
+		codec_format(err, errlen, "%s needs %s as well (or TLS_CERT and TLS_KEY)",
+			     cfg->tls_cert ? "--tls-cert" : "--tls-key",
+			     cfg->tls_cert ? "--tls-key" : "--tls-cert");
+		return CONFIG_ERROR;
+	}
+	return CONFIG_OK;
+}
+
+enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int argc,
+					    char *const argv[], config_lookup_fn lookup, void *ctx,
+					    char *err, size_t errlen)
+{
+	/* Same names and variables as serve's, but port 0 cannot be asked. */
+	static const struct config_option hc_options[] = {
+	    {KEY_PORT, "--port", "PORT", "N", 1, 65535, NULL},
+	    {KEY_TLS_CERT, "--tls-cert", "TLS_CERT", "FILE", 0, 0, NULL},
+	};
 	struct config cfg;
-	const char *value = NULL;
-	const char *source = hc_port.flag;
 
 	config_defaults(&cfg);
-	if (err && errlen)
-		err[0] = '\0';
-	for (int i = 0; i < argc; i++) {
-		if (config_is_help(argv[i]))
-			return CONFIG_HELP;
-		int matched = config_match_flag(hc_port.flag, argc, argv, &i, &value, err, errlen);
-		if (matched < 0)
-			return CONFIG_ERROR;
-		if (!matched) {
-			config_unknown(argv[i], err, errlen);
-			return CONFIG_ERROR;
-		}
-	}
-	if (!value && lookup) {
-		value = lookup(ctx, hc_port.env);
-		if (value && !value[0])
-			value = NULL;
-		source = "PORT (environment)";
-	}
-	if (value && !config_set(&cfg, &hc_port, value, source, err, errlen))
-		return CONFIG_ERROR;
-	*port = cfg.port;
+	enum config_result r =
+	    config_parse(&cfg, hc_options, sizeof hc_options / sizeof hc_options[0], argc, argv,
+			 lookup, ctx, err, errlen);
+	if (r != CONFIG_OK)
+		return r;
+	hc->port = cfg.port;
+	hc->tls_cert = cfg.tls_cert;
 	return CONFIG_OK;
 }
 
@@ -305,7 +381,7 @@ void config_usage(FILE *out)
 		"  dropjudge [serve] [FLAGS]                 serve the HTTP API (the default)\n"
 		"  dropjudge solve monomino-domino [FILE]    solve one Baekjoon 20061 input\n"
 		"  dropjudge solve puyo [FILE]               solve one Baekjoon 11559 input\n"
-		"  dropjudge healthcheck [--port N]          check a running server\n"
+		"  dropjudge healthcheck [--port N] [--tls-cert FILE]  check a running server\n"
 		"  dropjudge --help | -h                     this text\n"
 		"  dropjudge --version                       print \"dropjudge " DROPJUDGE_VERSION
 		"\"\n"
@@ -313,7 +389,8 @@ void config_usage(FILE *out)
 		"serve\n"
 		"  Prints one line to stdout once it listens:\n"
 		"    dropjudge " DROPJUDGE_VERSION " listening on http://HOST:PORT\n"
-		"  (with the real port when --port is 0; an IPv6 HOST is in brackets).\n"
+		"  (https:// with --tls-cert; with the real port when --port is 0; an IPv6\n"
+		"  HOST is in brackets).\n"
 		"  Flags, each also read from an environment variable; the flag wins, and an\n"
 		"  empty variable counts as unset. Write --flag VALUE or --flag=VALUE; numbers\n"
 		"  are plain decimal digits (no sign, suffix or spaces).\n"
@@ -336,7 +413,15 @@ void config_usage(FILE *out)
 		"  SIGTERM or SIGINT starts a drain: /readyz answers 503, no new connections\n"
 		"  are accepted, requests in flight complete (each answered with\n"
 		"  \"Connection: close\") for up to --drain-timeout seconds, then the process\n"
-		"  exits 0. A second signal ends the drain at once.\n"
+		"  exits 0. A second SIGTERM or SIGINT ends the drain at once (connections\n"
+		"  still open are cut). SIGHUP reloads what can change without a restart\n"
+		"  and the service goes on: the token file (below).\n"
+		"  With --auth-token-file, a /v1 request without a known token is 401 (with\n"
+		"  WWW-Authenticate: Bearer realm=\"dropjudge\"), a malformed Authorization\n"
+		"  header 400; /livez, /healthz, /readyz and /openapi.yaml stay open. Tokens\n"
+		"  are compared in constant time and never logged. SIGHUP re-reads the file;\n"
+		"  when it cannot be read the tokens in force stay and the reason is logged.\n"
+		"  With --tls-cert and --tls-key the port speaks HTTPS only (GnuTLS).\n"
 		"\n"
 		"solve monomino-domino|puyo [FILE]\n"
 		"  Reads the Baekjoon input from FILE (stdin when FILE is absent or \"-\") and\n"
@@ -347,12 +432,15 @@ void config_usage(FILE *out)
 		"    dropjudge: FILE:LINE:COLUMN: detail\n"
 		"  to stderr (\"<stdin>\" for FILE, COLUMN when known) and exits 1.\n"
 		"\n"
-		"healthcheck [--port N]\n"
+		"healthcheck [--port N] [--tls-cert FILE]\n"
 		"  Sends GET /livez to 127.0.0.1:N (N from --port, else PORT, else 8080;\n"
 		"  1..65535) over a raw socket with a 2 second timeout. Exits 0 when the answer\n"
-		"  is 200, 1 otherwise (the reason on stderr).\n"
+		"  is 200, 1 otherwise (the reason on stderr). With --tls-cert FILE (else\n"
+		"  TLS_CERT, as the server reads it) it speaks HTTPS and trusts only the\n"
+		"  certificates in FILE; no name is checked, the certificate is pinned.\n"
 		"\n"
 		"Exit status: 0 success; 1 failure (cannot listen, bad solve input, unreadable\n"
-		"FILE, unhealthy); 2 bad usage (unknown subcommand or flag, bad value; the\n"
-		"message names the flag or variable).\n");
+		"FILE, unhealthy); 2 bad usage (unknown subcommand or flag, bad value, a token,\n"
+		"certificate or key file that cannot be used; the message names the flag,\n"
+		"variable or file).\n");
 }

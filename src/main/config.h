@@ -27,10 +27,15 @@
 #define CONFIG_DEFAULT_MAX_BATCH       1000ul
 #define CONFIG_DEFAULT_TIMEOUT	       10u
 #define CONFIG_DEFAULT_MAX_CONNECTIONS 1024u
+#define CONFIG_DEFAULT_MAX_PER_IP      32u
+#define CONFIG_DEFAULT_HEADER_TIMEOUT  10u
+#define CONFIG_DEFAULT_BODY_TIMEOUT    60u
 /* Below Docker's 10 s grace between SIGTERM and SIGKILL, so that a drain
  * that runs out still ends in an orderly exit. */
 #define CONFIG_DEFAULT_DRAIN_TIMEOUT 8u
 #define CONFIG_MAX_THREADS	     1024u
+/* GnuTLS priorities: GnuTLS's defaults, with TLS 1.2 and 1.3 only. */
+#define CONFIG_DEFAULT_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
 /* Settings of `dropjudge serve`. */
 struct config {
@@ -43,6 +48,14 @@ struct config {
 	unsigned timeout;	    /* idle connection timeout, seconds, >= 1 */
 	unsigned max_connections;   /* open connections at once, >= 1 */
 	unsigned drain_timeout;	    /* seconds to wait for requests at shutdown */
+	unsigned max_per_ip;	    /* open connections from one address; 0: no limit */
+	unsigned header_timeout;    /* seconds for a request's headers, >= 1 */
+	unsigned body_timeout;	    /* seconds for a request's body after its headers, >= 1 */
+	/* Texts below point into argv or the environment (not copied); NULL: unset. */
+	const char *auth_token_file; /* bearer tokens, one a line */
+	const char *tls_cert;	     /* PEM certificate (chain) file; with tls_key */
+	const char *tls_key;	     /* PEM private key file; with tls_cert */
+	const char *tls_priorities;  /* GnuTLS priority string, never NULL */
 };
 
 /* Reads environment variable `name` (getenv-like); NULL when unset. */
@@ -68,13 +81,20 @@ void config_defaults(struct config *cfg);
 enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
 				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen);
 
+/* Settings of `dropjudge healthcheck`. */
+struct config_healthcheck {
+	unsigned port;	      /* 1..65535 */
+	const char *tls_cert; /* NULL: plain HTTP; else HTTPS trusting this PEM file only */
+};
+
 /*
  * Parses the arguments of `healthcheck`: `--port N` (1..65535), else the
- * PORT variable, else 8080. Same conventions as config_parse_serve().
+ * PORT variable, else 8080; `--tls-cert FILE`, else TLS_CERT. Same
+ * conventions as config_parse_serve().
  */
-enum config_result config_parse_healthcheck(unsigned *port, int argc, char *const argv[],
-					    config_lookup_fn lookup, void *ctx, char *err,
-					    size_t errlen);
+enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int argc,
+					    char *const argv[], config_lookup_fn lookup, void *ctx,
+					    char *err, size_t errlen);
 
 /* Writes the complete usage (every subcommand, flag, variable, default). */
 void config_usage(FILE *out);

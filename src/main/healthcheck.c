@@ -1,7 +1,8 @@
 /*
  * `dropjudge healthcheck`: one HTTP/1.1 GET /livez over a non-blocking
- * socket to 127.0.0.1, every step (connect, send, read the status line)
- * bounded by one deadline. Only the status line is read. See healthcheck.h.
+ * socket to 127.0.0.1, optionally inside TLS (GnuTLS), every step
+ * (connect, handshake, send, read the status line) bounded by one
+ * deadline. Only the status line is read. See healthcheck.h.
  */
 #include "main/healthcheck.h"
 
@@ -9,14 +10,26 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <gnutls/gnutls.h>
+
 #include "codec/error.h"
+
+/* One connection to the server, plain or TLS. */
+struct hc_conn {
+	int fd;				       /* connected non-blocking socket */
+	gnutls_session_t tls;		       /* TLS session, NULL for plain HTTP */
+	gnutls_certificate_credentials_t cred; /* trusted certificates, with tls */
+	long long deadline;		       /* monotonic milliseconds */
+};
 
 /* Milliseconds on the monotonic clock. */
 static long long healthcheck_now_ms(void)
@@ -47,6 +60,13 @@ static int healthcheck_wait(int fd, short events, long long deadline)
 	}
 }
 
+/* After GNUTLS_E_AGAIN: waits for the direction GnuTLS was blocked on. */
+static int healthcheck_wait_tls(const struct hc_conn *c)
+{
+	short events = gnutls_record_get_direction(c->tls) ? POLLOUT : POLLIN;
+	return healthcheck_wait(c->fd, events, c->deadline);
+}
+
 /* Reads the status code from a status line "HTTP/1.x SSS ..."; -1 if none. */
 static int healthcheck_status(const char *line, size_t len)
 {
@@ -61,59 +81,146 @@ static int healthcheck_status(const char *line, size_t len)
 	return status;
 }
 
-int healthcheck_run(unsigned port, unsigned timeout_ms, char *err, size_t errlen)
+/* Connects c->fd to 127.0.0.1:port. Returns 0, or -1 with err set. */
+static int healthcheck_connect(struct hc_conn *c, unsigned port, char *err, size_t errlen)
 {
-	long long deadline = healthcheck_now_ms() + timeout_ms;
 	struct sockaddr_in addr;
-	char request[128];
-	char reply[256];
-	size_t got = 0;
-	int ret = 1;
-
-	if (port < 1 || port > 65535) {
-		codec_format(err, errlen, "port %u is out of range (1..65535)", port);
-		return 1;
-	}
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		codec_format(err, errlen, "socket: %s", strerror(errno));
-		return 1;
-	}
 	memset(&addr, 0, sizeof addr);
 	addr.sin_family = AF_INET;
 	addr.sin_port = htons((uint16_t)port);
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (const struct sockaddr *)&addr, sizeof addr) != 0) {
-		int soerr = 0;
-		socklen_t solen = sizeof soerr;
-		if (errno != EINPROGRESS || healthcheck_wait(fd, POLLOUT, deadline) != 0 ||
-		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0) {
-			if (soerr)
-				errno = soerr;
-			codec_format(err, errlen, "cannot connect to 127.0.0.1:%u: %s", port,
-				     strerror(errno));
-			goto out_fd;
+	if (connect(c->fd, (const struct sockaddr *)&addr, sizeof addr) == 0)
+		return 0;
+	int soerr = 0;
+	socklen_t solen = sizeof soerr;
+	if (errno != EINPROGRESS || healthcheck_wait(c->fd, POLLOUT, c->deadline) != 0 ||
+	    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0) {
+		if (soerr)
+			errno = soerr;
+		codec_format(err, errlen, "cannot connect to 127.0.0.1:%u: %s", port,
+			     strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Sets up TLS on the connected socket, trusting the certificates in
+ * `cert_file`, and shakes hands; the server's certificate must verify
+ * (chain and dates, no name check). Returns 0, or -1 with err set.
+ */
+static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char *err, size_t errlen)
+{
+	int rc = gnutls_certificate_allocate_credentials(&c->cred);
+	if (rc < 0)
+		goto out_gnutls;
+	rc = gnutls_certificate_set_x509_trust_file(c->cred, cert_file, GNUTLS_X509_FMT_PEM);
+	if (rc <= 0) {
+		codec_format(err, errlen, "--tls-cert %s: no certificate to trust (%s)", cert_file,
+			     rc < 0 ? gnutls_strerror(rc) : "the file holds none");
+		return -1;
+	}
+	rc = gnutls_init(&c->tls, GNUTLS_CLIENT | GNUTLS_NONBLOCK);
+	if (rc < 0)
+		goto out_gnutls;
+	rc = gnutls_set_default_priority(c->tls);
+	if (rc >= 0)
+		rc = gnutls_credentials_set(c->tls, GNUTLS_CRD_CERTIFICATE, c->cred);
+	if (rc < 0)
+		goto out_gnutls;
+	gnutls_session_set_verify_cert(c->tls, NULL, 0);
+	gnutls_transport_set_int(c->tls, c->fd);
+	for (;;) {
+		rc = gnutls_handshake(c->tls);
+		if (rc == GNUTLS_E_SUCCESS)
+			return 0;
+		if ((rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED) &&
+		    healthcheck_wait_tls(c) == 0)
+			continue;
+		if (rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED) {
+			codec_format(err, errlen, "TLS handshake: %s", strerror(errno));
+			return -1;
+		}
+		if (gnutls_error_is_fatal(rc))
+			break;
+	}
+	if (rc == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR) {
+		gnutls_datum_t why = {NULL, 0};
+		unsigned status = gnutls_session_get_verify_cert_status(c->tls);
+		gnutls_certificate_type_t type = gnutls_certificate_type_get(c->tls);
+		if (gnutls_certificate_verification_status_print(status, type, &why, 0) == 0) {
+			codec_format(err, errlen,
+				     "TLS: the server's certificate is not trusted: %s",
+				     (const char *)why.data);
+			gnutls_free(why.data);
+			return -1;
 		}
 	}
+	codec_format(err, errlen, "TLS handshake: %s", gnutls_strerror(rc));
+	return -1;
+out_gnutls:
+	codec_format(err, errlen, "TLS: %s", gnutls_strerror(rc));
+	return -1;
+}
 
-	int n = snprintf(request, sizeof request,
-			 "GET /livez HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nConnection: close\r\n\r\n",
-			 port);
-	for (size_t sent = 0; sent < (size_t)n;) {
-		ssize_t w = send(fd, request + sent, (size_t)n - sent, MSG_NOSIGNAL);
+/* Sends all of buf. Returns 0, or -1 with err set. */
+static int healthcheck_send(struct hc_conn *c, const char *buf, size_t n, char *err, size_t errlen)
+{
+	for (size_t sent = 0; sent < n;) {
+		if (c->tls) {
+			ssize_t w = gnutls_record_send(c->tls, buf + sent, n - sent);
+			if (w > 0) {
+				sent += (size_t)w;
+				continue;
+			}
+			if ((w == GNUTLS_E_AGAIN || w == GNUTLS_E_INTERRUPTED) &&
+			    healthcheck_wait_tls(c) == 0)
+				continue;
+			codec_format(err, errlen, "cannot send the request: %s",
+				     w < 0 && w != GNUTLS_E_AGAIN ? gnutls_strerror((int)w)
+								  : strerror(errno));
+			return -1;
+		}
+		ssize_t w = send(c->fd, buf + sent, n - sent, MSG_NOSIGNAL);
 		if (w > 0) {
 			sent += (size_t)w;
 			continue;
 		}
 		if (w < 0 && (errno == EAGAIN || errno == EINTR) &&
-		    healthcheck_wait(fd, POLLOUT, deadline) == 0)
+		    healthcheck_wait(c->fd, POLLOUT, c->deadline) == 0)
 			continue;
 		codec_format(err, errlen, "cannot send the request: %s", strerror(errno));
-		goto out_fd;
+		return -1;
 	}
+	return 0;
+}
 
-	while (got < sizeof reply && !memchr(reply, '\n', got)) {
-		ssize_t r = recv(fd, reply + got, sizeof reply - got, 0);
+/*
+ * Reads into buf until a newline, the end of the stream or `size` bytes.
+ * Returns the bytes read, or -1 with err set.
+ */
+static ssize_t healthcheck_recv_line(struct hc_conn *c, char *buf, size_t size, char *err,
+				     size_t errlen)
+{
+	size_t got = 0;
+	while (got < size && !memchr(buf, '\n', got)) {
+		if (c->tls) {
+			ssize_t r = gnutls_record_recv(c->tls, buf + got, size - got);
+			if (r > 0) {
+				got += (size_t)r;
+				continue;
+			}
+			if (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION)
+				break;
+			if ((r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) &&
+			    healthcheck_wait_tls(c) == 0)
+				continue;
+			codec_format(err, errlen, "no answer: %s",
+				     r != GNUTLS_E_AGAIN ? gnutls_strerror((int)r)
+							 : strerror(errno));
+			return -1;
+		}
+		ssize_t r = recv(c->fd, buf + got, size - got, 0);
 		if (r > 0) {
 			got += (size_t)r;
 			continue;
@@ -121,19 +228,62 @@ int healthcheck_run(unsigned port, unsigned timeout_ms, char *err, size_t errlen
 		if (r == 0)
 			break;
 		if ((errno == EAGAIN || errno == EINTR) &&
-		    healthcheck_wait(fd, POLLIN, deadline) == 0)
+		    healthcheck_wait(c->fd, POLLIN, c->deadline) == 0)
 			continue;
 		codec_format(err, errlen, "no answer: %s", strerror(errno));
-		goto out_fd;
+		return -1;
 	}
-	int status = healthcheck_status(reply, got);
-	if (status < 0)
-		codec_format(err, errlen, "not an HTTP answer from 127.0.0.1:%u", port);
+	return (ssize_t)got;
+}
+
+int healthcheck_run(unsigned port, const char *tls_cert, unsigned timeout_ms, char *err,
+		    size_t errlen)
+{
+	struct hc_conn c = {.fd = -1, .tls = NULL, .cred = NULL};
+	char request[128];
+	char reply[256];
+	int ret = 1;
+
+	c.deadline = healthcheck_now_ms() + timeout_ms;
+	if (port < 1 || port > 65535) {
+		codec_format(err, errlen, "port %u is out of range (1..65535)", port);
+		return 1;
+	}
+	c.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c.fd < 0) {
+		codec_format(err, errlen, "socket: %s", strerror(errno));
+		return 1;
+	}
+	if (healthcheck_connect(&c, port, err, errlen) != 0)
+		goto out_conn;
+	if (tls_cert && healthcheck_tls_start(&c, tls_cert, err, errlen) != 0)
+		goto out_conn;
+
+	int n = snprintf(request, sizeof request,
+			 "GET /livez HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nConnection: close\r\n\r\n",
+			 port);
+	if (healthcheck_send(&c, request, (size_t)n, err, errlen) != 0)
+		goto out_conn;
+	ssize_t got = healthcheck_recv_line(&c, reply, sizeof reply, err, errlen);
+	if (got < 0)
+		goto out_conn;
+	int status = healthcheck_status(reply, (size_t)got);
+	if (status < 0 && tls_cert)
+		codec_format(err, errlen, "not an HTTPS answer from 127.0.0.1:%u", port);
+	else if (status < 0)
+		codec_format(err, errlen,
+			     "not an HTTP answer from 127.0.0.1:%u (if it serves HTTPS, give "
+			     "--tls-cert or TLS_CERT)",
+			     port);
 	else if (status != 200)
 		codec_format(err, errlen, "GET /livez answered %d", status);
 	else
 		ret = 0;
-out_fd:
-	close(fd);
+out_conn:
+	if (c.tls)
+		gnutls_deinit(c.tls);
+	if (c.cred)
+		gnutls_certificate_free_credentials(c.cred);
+	close(c.fd);
 	return ret;
 }

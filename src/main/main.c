@@ -3,11 +3,13 @@
  * --help, --version) and, for serve, owns the process: configuration,
  * signals and the shutdown sequence around the HTTP server.
  *
- * SIGTERM and SIGINT are blocked before any server thread starts and
- * received with sigwait() in the main thread only. The first one starts
- * the drain (see http/server.h); the main thread then waits, up to the
- * drain timeout, for the requests in flight, and a second signal cuts the
- * wait short. Either way the process stops the server and exits 0.
+ * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
+ * and received with sigwait() in the main thread only. SIGHUP runs
+ * reload_run() (the token file is read again) and the service goes on. The first SIGTERM or SIGINT
+ * starts the drain (see http/server.h); the main thread then waits, up to
+ * the drain timeout, for the requests in flight, and a second one ends the
+ * wait at once (connections still open are cut). Either way the process
+ * stops the server and exits 0.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
@@ -21,11 +23,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "dropjudge/version.h"
+#include "http/auth.h"
 #include "http/server.h"
+#include "http/tls.h"
 #include "main/config.h"
 #include "main/healthcheck.h"
+#include "main/reload.h"
 #include "main/solve.h"
+#include "mem/alloc.h"
 
 /* How often the drain checks for requests in flight, in milliseconds. */
 #define MAIN_DRAIN_POLL_MS 50
@@ -81,8 +89,10 @@ static long long main_now_ms(void)
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
  */
-static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset_t *signals)
+static void main_drain(struct http_server *srv, const struct config *cfg, struct http_auth *auth,
+		       const sigset_t *signals)
 {
+	unsigned timeout_s = cfg->drain_timeout;
 	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
 	unsigned idle = 0;
 
@@ -103,7 +113,9 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, const sigset
 			left = MAIN_DRAIN_POLL_MS;
 		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
 		int sig = sigtimedwait(signals, NULL, &wait);
-		if (sig > 0) {
+		if (sig == SIGHUP) {
+			reload_run(cfg, auth);
+		} else if (sig > 0) {
 			fprintf(stderr, "dropjudge: second signal (%s); stopping now\n",
 				strsignal(sig));
 			return;
@@ -132,6 +144,37 @@ static int main_config_exit(enum config_result result, const char *who, const ch
 	return -1;
 }
 
+/*
+ * Reads the token file and the TLS files named in cfg into *auth and *tls
+ * (either left NULL when not asked). Returns 0, or 2 (bad configuration)
+ * with the reason printed.
+ */
+static int main_load_security(const struct config *cfg, struct http_auth **auth,
+			      struct http_tls *tls, bool *use_tls)
+{
+	char err[CONFIG_ERROR_MAX + 256];
+	*auth = NULL;
+	*use_tls = false;
+	if (cfg->auth_token_file) {
+		*auth = http_auth_new(cfg->auth_token_file, err, sizeof err);
+		if (!*auth) {
+			fprintf(stderr, "dropjudge: --auth-token-file: %s\n", err);
+			return 2;
+		}
+	}
+	if (cfg->tls_cert) {
+		if (http_tls_load(tls, cfg->tls_cert, cfg->tls_key, cfg->tls_priorities, err,
+				  sizeof err) != 0) {
+			fprintf(stderr, "dropjudge: %s\n", err);
+			http_auth_free(*auth);
+			*auth = NULL;
+			return 2;
+		}
+		*use_tls = true;
+	}
+	return 0;
+}
+
 /* `dropjudge serve`: returns the exit status. */
 static int main_serve(int argc, char *const argv[])
 {
@@ -139,6 +182,9 @@ static int main_serve(int argc, char *const argv[])
 	char err[CONFIG_ERROR_MAX];
 	sigset_t signals;
 	int sig = 0;
+	struct http_auth *auth = NULL;
+	struct http_tls tls;
+	bool use_tls = false;
 
 	enum config_result parsed =
 	    config_parse_serve(&cfg, argc, argv, main_getenv, NULL, err, sizeof err);
@@ -152,14 +198,19 @@ static int main_serve(int argc, char *const argv[])
 	if (cfg.threads > cfg.max_connections)
 		cfg.threads = cfg.max_connections;
 	main_raise_fd_limit(cfg.max_connections, cfg.threads);
+	status = main_load_security(&cfg, &auth, &tls, &use_tls);
+	if (status != 0)
+		return status;
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
 		fprintf(stderr, "dropjudge: cannot block signals\n");
-		return 1;
+		status = 1;
+		goto out_security;
 	}
 	signal(SIGPIPE, SIG_IGN);
 
@@ -169,44 +220,60 @@ static int main_serve(int argc, char *const argv[])
 	    .threads = cfg.threads,
 	    .timeout = cfg.timeout,
 	    .max_connections = cfg.max_connections,
+	    .max_per_ip = cfg.max_per_ip,
+	    .header_timeout = cfg.header_timeout,
+	    .body_timeout = cfg.body_timeout,
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch},
+	    .auth = auth,
+	    .tls = use_tls ? &tls : NULL,
 	};
 	struct http_server *srv = http_server_start(&hc, err, sizeof err);
 	if (!srv) {
 		fprintf(stderr, "dropjudge: %s\n", err);
-		return 1;
+		status = 1;
+		goto out_security;
 	}
 	const char *lb = strchr(cfg.host, ':') ? "[" : "";
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
-	printf("dropjudge " DROPJUDGE_VERSION " listening on http://%s%s%s:%u\n", lb, cfg.host, rb,
-	       http_server_port(srv));
+	printf("dropjudge " DROPJUDGE_VERSION " listening on %s://%s%s%s:%u\n",
+	       use_tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
 	fflush(stdout);
 
-	while (sigwait(&signals, &sig) != 0)
-		;
+	for (;;) {
+		if (sigwait(&signals, &sig) != 0)
+			continue;
+		if (sig != SIGHUP)
+			break;
+		reload_run(&cfg, auth);
+	}
 	fprintf(stderr, "dropjudge: %s; draining (up to %u s)\n", strsignal(sig),
 		cfg.drain_timeout);
 	http_server_begin_drain(srv);
-	main_drain(srv, cfg.drain_timeout, &signals);
+	main_drain(srv, &cfg, auth, &signals);
 	http_server_stop(srv);
 	fprintf(stderr, "dropjudge: stopped\n");
-	return 0;
+	status = 0;
+out_security:
+	http_auth_free(auth);
+	if (use_tls)
+		http_tls_free(&tls);
+	return status;
 }
 
-/* `dropjudge healthcheck [--port N]`: returns the exit status. */
+/* `dropjudge healthcheck [--port N] [--tls-cert FILE]`: returns the exit status. */
 static int main_healthcheck(int argc, char *const argv[])
 {
-	char err[CONFIG_ERROR_MAX];
-	unsigned port = 0;
+	char err[CONFIG_ERROR_MAX + 256];
+	struct config_healthcheck hc;
 
 	enum config_result parsed =
-	    config_parse_healthcheck(&port, argc, argv, main_getenv, NULL, err, sizeof err);
+	    config_parse_healthcheck(&hc, argc, argv, main_getenv, NULL, err, sizeof err);
 	int status = main_config_exit(parsed, "healthcheck: ", err);
 	if (status >= 0)
 		return status;
-	if (healthcheck_run(port, HEALTHCHECK_TIMEOUT_MS, err, sizeof err) != 0) {
+	if (healthcheck_run(hc.port, hc.tls_cert, HEALTHCHECK_TIMEOUT_MS, err, sizeof err) != 0) {
 		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
 		return 1;
 	}
@@ -215,6 +282,8 @@ static int main_healthcheck(int argc, char *const argv[])
 
 int main(int argc, char *argv[])
 {
+	/* jansson allocates through the same seam as the rest (mem/alloc.h). */
+	json_set_alloc_funcs(dj_malloc, dj_free);
 	if (argc < 2)
 		return main_serve(0, argv + 1);
 	const char *cmd = argv[1];

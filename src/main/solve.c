@@ -17,6 +17,7 @@
 #include "codec/puyo_codec.h"
 #include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
+#include "mem/alloc.h"
 
 /* Bytes read from the input at a time. */
 #define SOLVE_CHUNK 65536
@@ -65,7 +66,7 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 	char answer[64];
 	int ret = 1;
 
-	chunk = malloc(SOLVE_CHUNK);
+	chunk = dj_malloc(SOLVE_CHUNK);
 	if (!chunk) {
 		fprintf(errout, "dropjudge: out of memory\n");
 		return 1;
@@ -92,7 +93,7 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 	}
 	ret = solve_write(out, errout, answer, md_text_result(&game, answer, sizeof answer));
 out_chunk:
-	free(chunk);
+	dj_free(chunk);
 	return ret;
 }
 
@@ -101,7 +102,7 @@ out_chunk:
 static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *len, FILE *errout)
 {
 	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
+	char *buf = dj_malloc(cap);
 	if (!buf)
 		goto out_oom;
 	for (;;) {
@@ -111,7 +112,7 @@ static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *le
 					name, limit);
 				goto out_buf;
 			}
-			char *p = realloc(buf, cap * 2);
+			char *p = dj_realloc(buf, cap * 2);
 			if (!p)
 				goto out_oom;
 			buf = p;
@@ -131,7 +132,7 @@ static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *le
 out_oom:
 	fprintf(errout, "dropjudge: out of memory\n");
 out_buf:
-	free(buf);
+	dj_free(buf);
 	return NULL;
 }
 
@@ -155,7 +156,7 @@ int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout)
 	puyo_run(&field, &result);
 	ret = solve_write(out, errout, answer, puyo_text_result(&result, answer, sizeof answer));
 out_text:
-	free(text);
+	dj_free(text);
 	return ret;
 }
 

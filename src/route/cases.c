@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/base64.h"
 #include "codec/problem.h"
 #include "dropjudge/judge.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* Longest Baekjoon output of either problem, with room to spare. */
@@ -123,24 +125,37 @@ static enum codec_status respond_batch(const struct route_problem *p,
 	if (!cases)
 		return err->status;
 	json_t *results = json_array();
-	size_t i;
+	size_t i, failed = 0;
 	json_t *c;
 	json_array_foreach(cases, i, c)
 	{
 		char ptr[CODEC_POINTER_MAX];
 		snprintf(ptr, sizeof ptr, "/cases/%zu", i);
 		codec_error_init(err, max_faults);
-		if (json_array_append_new(results, one(p, req, c, ptr, trace, err)) != 0)
+		json_t *slot = one(p, req, c, ptr, trace, err);
+		const json_t *id = json_is_object(c) ? json_object_get(c, "id") : NULL;
+		if (slot && (json_is_string(id) || json_is_integer(id)) &&
+		    json_object_set(slot, "id", (json_t *)id) != 0) {
+			json_decref(slot);
+			slot = NULL;
+		}
+		if (slot && json_object_get(slot, "error"))
+			failed++;
+		if (json_array_append_new(results, slot) != 0)
 			break;
 	}
+	codec_error_init(err, 1);
 	if (json_array_size(results) != json_array_size(cases)) {
 		json_decref(results);
-		codec_error_init(err, 1);
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
 	}
-	codec_error_init(err, 1);
-	return route_respond_json(resp, json_pack("{so}", "results", results), err);
+	size_t n = json_array_size(cases);
+	return route_respond_json(resp,
+				  json_pack("{so s{sI sI sI}}", "results", results, "summary",
+					    "cases", (json_int_t)n, "answered",
+					    (json_int_t)(n - failed), "failed", (json_int_t)failed),
+				  err);
 }
 
 static json_t *solve_case(const struct route_problem *p, const struct route_request *req,
@@ -189,6 +204,63 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	return st != CODEC_OK ? st : respond_outcome(p, &out, fmt, resp, err);
 }
 
+/* A contestant's output: the bytes of "output", or those "output_base64" holds. */
+struct contestant_output {
+	const char *bytes;	/* not NUL-terminated; may hold NUL and invalid UTF-8 */
+	size_t len;		/* bytes */
+	unsigned char *decoded; /* dj_malloc'ed for output_base64, else NULL */
+};
+
+/* Reads the output of a judge item at `ptr`; false with err set (422). */
+static bool read_output(const json_t *item, const char *ptr, struct contestant_output *found,
+			struct codec_error *err)
+{
+	char at[CODEC_POINTER_MAX];
+	const json_t *text = json_object_get(item, "output");
+	const json_t *b64 = json_object_get(item, "output_base64");
+	found->decoded = NULL;
+	snprintf(at, sizeof at, "%s/%s", ptr, b64 && !text ? "output_base64" : "output");
+	if (text && b64) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       "give \"output\" or \"output_base64\", not both");
+		return false;
+	}
+	if (!text && !b64) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       "required (or \"output_base64\" for bytes that are not "
+				       "UTF-8)");
+		return false;
+	}
+	const json_t *v = text ? text : b64;
+	if (!json_is_string(v)) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       "must be a string (the contestant's output)");
+		return false;
+	}
+	found->bytes = json_string_value(v);
+	found->len = json_string_length(v);
+	if (text)
+		return true;
+	found->decoded = dj_malloc(CODEC_BASE64_DECODED_MAX(found->len) + 1);
+	if (!found->decoded) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return false;
+	}
+	size_t bad = 0, n = 0;
+	if (!codec_base64_decode(found->bytes, found->len, found->decoded, &n, &bad)) {
+		unsigned char c = bad < found->len ? (unsigned char)found->bytes[bad] : 0;
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       "not base64: byte 0x%02X at offset %zu cannot be there", c,
+				       bad);
+		dj_free(found->decoded);
+		found->decoded = NULL;
+		return false;
+	}
+	found->bytes = (const char *)found->decoded;
+	found->len = n;
+	return true;
+}
+
 /*
  * Judges one {"input", "output"} item at `ptr`. Returns the verdict object,
  * or NULL with err set: a bad input is the jury's fault, so every input
@@ -207,15 +279,17 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	json_t *value;
 	json_object_foreach((json_t *)item, key, value)
 	{
-		if (strcmp(key, "input") != 0 && strcmp(key, "output") != 0) {
+		if (strcmp(key, "input") != 0 && strcmp(key, "output") != 0 &&
+		    strcmp(key, "output_base64") != 0 && strcmp(key, "id") != 0) {
 			snprintf(at, sizeof at, "%s", ptr);
 			codec_pointer_append(at, sizeof at, key);
-			codec_error_at_pointer(err, CODEC_E_INVALID, at, "unknown member");
+			codec_error_at_pointer(err, CODEC_E_INVALID, at,
+					       "unknown member; a judge case holds \"input\", "
+					       "\"output\" or \"output_base64\", and \"id\"");
 			return NULL;
 		}
 	}
 	const json_t *input = json_object_get(item, "input");
-	const json_t *output = json_object_get(item, "output");
 	snprintf(at, sizeof at, "%s/input", ptr);
 	struct route_outcome out = {.steps = NULL};
 	enum codec_status st;
@@ -235,12 +309,9 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 		err->status = CODEC_E_INVALID;
 		return NULL;
 	}
-	if (!json_is_string(output)) {
+	struct contestant_output found;
+	if (!read_output(item, ptr, &found, err)) {
 		outcome_release(&out);
-		snprintf(at, sizeof at, "%s/output", ptr);
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       output ? "must be a string (the contestant's output)"
-					      : "required");
 		return NULL;
 	}
 	char expected[OUTPUT_TEXT_MAX];
@@ -251,8 +322,8 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 		return NULL;
 	}
 	struct judge_report report;
-	judge_compare(expected, (size_t)n, json_string_value(output), json_string_length(output),
-		      &report);
+	judge_compare(expected, (size_t)n, found.bytes, found.len, &report);
+	dj_free(found.decoded);
 	json_t *verdict = json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict),
 				    "expected", expected, (size_t)n, "message", report.message);
 	if (verdict && out.steps && json_object_set(verdict, "steps", out.steps) != 0) {
@@ -326,7 +397,7 @@ enum codec_status route_validate(const struct route_call *call, struct route_res
 	const struct route_request *req = call->req;
 	enum codec_status st;
 	/* Collect mode: room for every fault, off the stack. */
-	struct codec_error *all = malloc(sizeof *all);
+	struct codec_error *all = dj_malloc(sizeof *all);
 	if (!all) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
@@ -353,6 +424,6 @@ enum codec_status route_validate(const struct route_call *call, struct route_res
 	if (st != CODEC_OK)
 		*err = *all;
 out_free:
-	free(all);
+	dj_free(all);
 	return st;
 }

@@ -133,6 +133,18 @@ void route_add_header(struct route_response *resp, const char *name, const char 
 /* Adds `token` to the response's Vary header, creating it when absent. */
 void route_add_vary(struct route_response *resp, const char *token);
 
+/* --- credentials (auth.c) --- */
+
+/*
+ * Credentials (route/auth.c). route_auth_check returns CODEC_OK for
+ * ROUTE_AUTH_OK, else records the 401 (400 for a malformed header) in err
+ * and returns its status. route_auth_challenge adds the RFC 6750
+ * WWW-Authenticate header that goes with such an answer (nothing for
+ * ROUTE_AUTH_OK).
+ */
+enum codec_status route_auth_check(enum route_auth auth, struct codec_error *err);
+void route_auth_challenge(enum route_auth auth, struct route_response *resp);
+
 /* --- query parameters (params.c) --- */
 
 /*

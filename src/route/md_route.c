@@ -9,6 +9,7 @@
 
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* One case being simulated. */
@@ -179,7 +180,7 @@ static enum codec_status md_generate(const struct route_call *call, uint64_t see
 	if (call->format == ROUTE_FORMAT_TEXT) {
 		/* "N\n" then at most "t x y\n" (6 bytes) a block. */
 		size_t cap = 16 + (size_t)n * 6;
-		char *buf = malloc(cap);
+		char *buf = dj_malloc(cap);
 		if (!buf) {
 			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 			return CODEC_E_INTERNAL;
@@ -191,7 +192,7 @@ static enum codec_status md_generate(const struct route_call *call, uint64_t see
 		}
 		enum codec_status st =
 		    route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, buf, len, err);
-		free(buf);
+		dj_free(buf);
 		return st;
 	}
 	struct md_game game;

@@ -9,25 +9,38 @@
 #include <string.h>
 
 #include "codec/problem.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* The answer when even building an error fails. */
 static const char oom_body[] = "{\"type\":\"/problems/internal\",\"title\":\"Internal error\","
 			       "\"status\":500,\"detail\":\"out of memory\"}\n";
 
-void route_respond_oom(struct route_response *resp)
+const char *route_oom_body(size_t *len)
 {
-	free(resp->body);
+	*len = sizeof oom_body - 1;
+	return oom_body;
+}
+
+/* Drops the body of resp, whatever owns it. */
+static void respond_drop_body(struct route_response *resp)
+{
+	if (!resp->body_static)
+		dj_free(resp->body);
 	resp->body = NULL;
 	resp->body_len = 0;
+	resp->body_static = false;
+}
+
+void route_respond_oom(struct route_response *resp)
+{
+	respond_drop_body(resp);
 	resp->status = problem_http_status(CODEC_E_INTERNAL);
 	resp->content_type = PROBLEM_MEDIA_TYPE;
-	char *copy = malloc(sizeof oom_body - 1);
-	if (!copy)
-		return; /* an empty 500 is all that is left */
-	memcpy(copy, oom_body, sizeof oom_body - 1);
-	resp->body = copy;
+	resp->body = (char *)oom_body; /* never written: body_static */
 	resp->body_len = sizeof oom_body - 1;
+	resp->body_static = true;
+	resp->nheaders = 0;
 }
 
 /* A growing buffer for json_dump_callback. */
@@ -44,7 +57,7 @@ static int dump_append(const char *buffer, size_t size, void *data)
 		size_t cap = b->cap ? b->cap : 256;
 		while (cap < b->len + size + 1)
 			cap *= 2;
-		char *p = realloc(b->data, cap);
+		char *p = dj_realloc(b->data, cap);
 		if (!p)
 			return -1;
 		b->data = p;
@@ -61,10 +74,10 @@ static bool respond_dump(struct route_response *resp, const json_t *body)
 	struct dump_buf b = {NULL, 0, 0};
 	if (json_dump_callback(body, dump_append, &b, JSON_COMPACT) != 0 ||
 	    dump_append("\n", 1, &b) != 0) {
-		free(b.data);
+		dj_free(b.data);
 		return false;
 	}
-	free(resp->body);
+	respond_drop_body(resp);
 	resp->body = b.data;
 	resp->body_len = b.len;
 	return true;
@@ -87,13 +100,13 @@ enum codec_status route_respond_json(struct route_response *resp, json_t *body,
 enum codec_status route_respond_text(struct route_response *resp, const char *content_type,
 				     const char *text, size_t len, struct codec_error *err)
 {
-	char *copy = malloc(len ? len : 1);
+	char *copy = dj_malloc(len ? len : 1);
 	if (!copy) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
 	}
 	memcpy(copy, text, len);
-	free(resp->body);
+	respond_drop_body(resp);
 	resp->body = copy;
 	resp->body_len = len;
 	resp->status = problem_http_status(CODEC_OK);
@@ -103,9 +116,7 @@ enum codec_status route_respond_text(struct route_response *resp, const char *co
 
 void route_respond_empty(struct route_response *resp, unsigned status)
 {
-	free(resp->body);
-	resp->body = NULL;
-	resp->body_len = 0;
+	respond_drop_body(resp);
 	resp->status = status;
 	resp->content_type = NULL;
 }
@@ -153,7 +164,5 @@ void route_add_vary(struct route_response *resp, const char *token)
 
 void route_response_free(struct route_response *resp)
 {
-	free(resp->body);
-	resp->body = NULL;
-	resp->body_len = 0;
+	respond_drop_body(resp);
 }

@@ -38,6 +38,19 @@ struct route_param {
 	const char *value; /* NUL-terminated, not owned; "" for a bare key */
 };
 
+/*
+ * What the HTTP layer found in the request's credentials (RFC 6750 bearer
+ * tokens). Routes whose table entry says `auth` answer anything but
+ * ROUTE_AUTH_OK with 401 (or 400 for MALFORMED); with no token file every
+ * request is ROUTE_AUTH_OK.
+ */
+enum route_auth {
+	ROUTE_AUTH_OK = 0,    /* a valid token, or none needed */
+	ROUTE_AUTH_MISSING,   /* no Authorization header, or another scheme */
+	ROUTE_AUTH_WRONG,     /* a well-formed token that is not known */
+	ROUTE_AUTH_MALFORMED, /* several headers, or "Bearer" without a b64token */
+};
+
 /* A request. Nothing in it is owned by the router. */
 struct route_request {
 	const char *method;	      /* "GET", "POST", ... */
@@ -53,7 +66,8 @@ struct route_request {
 	size_t nparams; /* query parameters, in order */
 	struct route_param params[ROUTE_MAX_PARAMS];
 	const struct route_limits *limits;
-	bool draining; /* shutdown has begun */
+	bool draining;	      /* shutdown has begun */
+	enum route_auth auth; /* the credentials' verdict */
 };
 
 #define ROUTE_MAX_HEADERS 12
@@ -68,8 +82,10 @@ struct route_header {
 struct route_response {
 	unsigned status;	  /* HTTP status */
 	const char *content_type; /* static string; NULL for no body (204, 308) */
-	char *body;		  /* malloc'ed, owned; NULL for an empty body */
+	char *body;		  /* dj_malloc'ed and owned, or static when body_static;
+				     NULL for an empty body */
 	size_t body_len;
+	bool body_static;	/* body is the static out-of-memory problem: never freed */
 	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
 				   none: a static string for logs and metrics */
 	size_t nheaders;
@@ -193,6 +209,13 @@ void route_handle(const struct route_request *req, struct route_response *resp);
 
 /* Releases the body of a response; safe on a zeroed response. */
 void route_response_free(struct route_response *resp);
+
+/*
+ * The fixed problem+json body of the 500 answered when memory runs out,
+ * in static storage (*len bytes), so that it can be sent without
+ * allocating. Its status is 500 and its type ".../problems/internal".
+ */
+const char *route_oom_body(size_t *len);
 
 /*
  * Fills *resp with the problem response for `err` (a set error). Used by

@@ -1,7 +1,8 @@
 /*
  * The checks of route.h in their one order, then the handler: find the
  * entry (404, or 308 for a trailing slash), answer OPTIONS (204 with Allow,
- * and CORS preflights), check the method (405 with Allow), the body's
+ * and CORS preflights), check the method (405 with Allow), the credentials
+ * where the entry asks for them (401, route/auth.c), the body's
  * encoding and kind (415), the answer format (406), the query parameters
  * (400/422), and only then call the entry's handler. Every error on the
  * way is a problem+json answer like any other.
@@ -134,6 +135,12 @@ void route_match(const struct route_request *req, long long content_length, stru
 		return;
 	if (!method_allowed(e, req->method)) {
 		m->refusal = CODEC_E_METHOD;
+		return;
+	}
+	if (e->auth && req->auth != ROUTE_AUTH_OK) {
+		struct codec_error err;
+		codec_error_init(&err, 1);
+		m->refusal = route_auth_check(req->auth, &err);
 		return;
 	}
 	if (!method_is(req->method, "POST"))
@@ -335,6 +342,12 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		codec_error_set(&err, CODEC_E_METHOD, "%s answers %s, not %s", e->path, allow,
 				req->method ? req->method : "this method");
 		goto out_error;
+	}
+	/* After the method: what a path takes is public (OPTIONS, 405). */
+	if (e->auth && route_auth_check(req->auth, &err) != CODEC_OK) {
+		route_respond_error(resp, &err, req->request_id);
+		route_auth_challenge(req->auth, resp);
+		goto out_cors;
 	}
 	if (method_is(req->method, "POST")) {
 		call.body = body_of(e, req);

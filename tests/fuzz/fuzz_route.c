@@ -1,7 +1,8 @@
 /*
  * libFuzzer target: the whole in-process request path, route_handle().
  *
- * Input: byte 0 holds flags (bit 0: draining; bit 1: small limits), then
+ * Input: byte 0 holds flags (bit 0: draining; bit 1: small limits; bits
+ * 2-3: the credentials' verdict, an enum route_auth), then
  * five lines, each ended by '\n': method, path, Content-Type, Accept and
  * query; the rest is the body. An empty Content-Type or Accept line means
  * the header is absent; the query is "k=v&k&..." (a bare key has the value
@@ -15,6 +16,9 @@
  *   pointers are RFC 6901;
  * - a body the content type calls JSON parses (json_loadb), and ends with
  *   a newline; 405 carries Allow;
+ * - 401 only with credentials that are not ROUTE_AUTH_OK, and then (as for
+ *   their 400) with the WWW-Authenticate challenge; health, readiness and
+ *   the description never ask for credentials;
  * - route_precheck() agrees with route_handle() on what it refuses;
  * - the same request answers the same (the generators are not asked twice).
  * Deep two-colour Puyo searches are skipped (is_slow_search).
@@ -40,7 +44,8 @@ static const struct route_limits small_limits = {
     .max_batch = 3,
 };
 
-static const unsigned known_statuses[] = {200, 204, 308, 400, 404, 405, 406, 413, 415, 422, 503};
+static const unsigned known_statuses[] = {200, 204, 308, 400, 401, 404,
+					  405, 406, 413, 415, 422, 503};
 
 /* Takes the next line of data[*pos..size) as a new string; NULL at the end. */
 static char *take_line(const uint8_t *data, size_t size, size_t *pos)
@@ -143,6 +148,18 @@ static void check_response(const struct route_request *req, const struct route_r
 		FUZZ_CHECK(req->draining, "503 while not draining");
 	if (resp->status == 405)
 		FUZZ_CHECK(header_of(resp, "Allow") != NULL, "405 without Allow");
+	if (resp->status == 401)
+		FUZZ_CHECK(req->auth == ROUTE_AUTH_MISSING || req->auth == ROUTE_AUTH_WRONG,
+			   "401 with credentials %d", (int)req->auth);
+	if (resp->status == 401 || (resp->status == 400 && req->auth == ROUTE_AUTH_MALFORMED &&
+				    strncmp(req->path, "/v1", 3) == 0))
+		FUZZ_CHECK(header_of(resp, "WWW-Authenticate") != NULL, "%u without a challenge",
+			   resp->status);
+	if (req->auth != ROUTE_AUTH_OK &&
+	    (strcmp(req->path, "/livez") == 0 || strcmp(req->path, "/healthz") == 0 ||
+	     strcmp(req->path, "/readyz") == 0 || strcmp(req->path, "/openapi.yaml") == 0))
+		FUZZ_CHECK(resp->status != 401 && header_of(resp, "WWW-Authenticate") == NULL,
+			   "%s asked for credentials", req->path);
 
 	bool json = strstr(resp->content_type, "json") != NULL;
 	if (resp->status >= 400)
@@ -214,6 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	req.body_len = body_len;
 	req.limits = flags & 2 ? &small_limits : &default_limits;
 	req.draining = flags & 1;
+	req.auth = (enum route_auth)((flags >> 2) & 3);
 
 	/* Split the query in place: each key and value is NUL-terminated. */
 	char *pieces[ROUTE_MAX_PARAMS];

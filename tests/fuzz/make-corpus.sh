@@ -100,6 +100,11 @@ route_seed md-generate-json 00 GET /v1/monomino-domino/generate '' '' 'seed=1844
 route_seed puyo-generate 00 GET /v1/puyo/generate '' '' 'seed=7&colors=4&min_chains=3'
 route_seed puyo-generate-text 00 GET /v1/puyo/generate '' 'text/*' 'seed=1&colors=1&min_chains=1'
 route_seed bad-parameter 00 GET /v1/puyo/generate '' '' 'seed=7&seed=8&x'
+# Credentials (bits 2-3 of the flags): missing, wrong, malformed.
+route_seed auth-missing 04 GET /v1 '' '' ''
+route_seed auth-wrong 08 POST /v1/puyo/judge application/json '' '' "$tmp/judge-batch"
+route_seed auth-malformed 0c GET /v1/monomino-domino/generate '' '' 'n=3'
+route_seed auth-open 04 GET /readyz '' '' ''
 
 # The inputs that found bugs (see the regression tests named in their
 # commits), replayed by every run.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs each fuzz target for SECONDS on its corpus: the seeds built from
 # tests/cases (make-corpus.sh) and what earlier runs found, kept in
-# BUILD/corpus/<target>. A crash, leak, sanitizer report, broken invariant
+# BUILD/corpus/<target>. SECONDS 0 only replays the seeds, the regression
+# inputs of tests/fuzz/regressions/<target>/ among them, once each. A crash, leak, sanitizer report, broken invariant
 # or input slower than FUZZ_TIMEOUT seconds (default 2) fails the run; the
 # input is saved in BUILD/artifacts/<target>/. Ends with one line per target.
 #
@@ -24,14 +25,22 @@ for t in "$@"; do
 	fuzz_*_json) dict=tests/fuzz/json.dict ;;
 	*) dict=tests/fuzz/text.dict ;;
 	esac
-	mkdir -p "$build/corpus/$t" "$build/artifacts/$t"
+	mkdir -p "$build/corpus/$t" "$build/artifacts/$t" "$build/seeds/$t"
 	log="$build/$t.log"
-	echo "== $t: ${seconds}s"
+	if [ "$seconds" = 0 ]; then
+		echo "== $t: replay of $(ls "$build/seeds/$t" | wc -l) seeds"
+		limit=(-runs=0)
+		corpora=("$build/seeds/$t")
+	else
+		echo "== $t: ${seconds}s"
+		limit=(-max_total_time="$seconds")
+		corpora=("$build/corpus/$t" "$build/seeds/$t")
+	fi
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-		"$bin" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
+		"$bin" "${limit[@]}" -timeout="$timeout" -rss_limit_mb=2048 \
 		-max_len=8192 -dict="$dict" -print_final_stats=1 \
 		-artifact_prefix="$build/artifacts/$t/" \
-		"$build/corpus/$t" "$build/seeds/$t" >"$log" 2>&1
+		"${corpora[@]}" >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
 	if [ $rc -ne 0 ]; then
@@ -39,7 +48,12 @@ for t in "$@"; do
 		summary+=("FAIL  $t (exit $rc, ${execs:-?} execs; log $log)")
 		grep -E '^(==[0-9]+==|==fuzz==|SUMMARY|artifact_prefix|Test unit written|.*runtime error)' "$log" | head -n 20
 	else
-		summary+=("ok    $t (${execs:-?} execs, corpus $(ls "$build/corpus/$t" | wc -l))")
+		rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n1)
+		if [ "$seconds" = 0 ]; then
+			summary+=("ok    $t (${execs:-?} inputs replayed)")
+		else
+			summary+=("ok    $t (${execs:-?} execs in ${seconds}s, ${rate:-?}/s, corpus $(ls "$build/corpus/$t" | wc -l))")
+		fi
 	fi
 done
 echo

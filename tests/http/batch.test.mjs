@@ -92,7 +92,7 @@ test('a Puyo batch: partial success', async () => {
 
 test('an empty batch answers an empty list', async () => {
 	const res = await request(server, { path: '/v1/puyo', body: { cases: [] } });
-	assert.deepEqual(res.json, { results: [] });
+	assert.deepEqual(res.json, { results: [], summary: { cases: 0, answered: 0, failed: 0 } });
 });
 
 test('?trace=true traces every case of a batch; a case\'s own "trace": false wins', async () => {

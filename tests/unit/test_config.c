@@ -56,6 +56,9 @@ enum field {
 	F_TIMEOUT,
 	F_MAX_CONNECTIONS,
 	F_DRAIN_TIMEOUT,
+	F_MAX_PER_IP,
+	F_HEADER_TIMEOUT,
+	F_BODY_TIMEOUT,
 };
 
 static unsigned long long field_value(const struct config *cfg, enum field f)
@@ -77,6 +80,12 @@ static unsigned long long field_value(const struct config *cfg, enum field f)
 		return cfg->max_connections;
 	case F_DRAIN_TIMEOUT:
 		return cfg->drain_timeout;
+	case F_MAX_PER_IP:
+		return cfg->max_per_ip;
+	case F_HEADER_TIMEOUT:
+		return cfg->header_timeout;
+	case F_BODY_TIMEOUT:
+		return cfg->body_timeout;
 	}
 	return 0;
 }
@@ -97,6 +106,9 @@ static const struct numeric {
     {F_TIMEOUT, "--timeout", "TIMEOUT", 1, 86400},
     {F_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", 1, 1000000},
     {F_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", 0, 3600},
+    {F_MAX_PER_IP, "--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", 0, 1000000},
+    {F_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", 1, 3600},
+    {F_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", 1, 86400},
 };
 #define NUMERICS (sizeof numerics / sizeof numerics[0])
 
@@ -116,6 +128,9 @@ static void config_should_start_from_the_documented_defaults(void **state)
 	assert_int_equal(cfg.timeout, 10);
 	assert_int_equal(cfg.max_connections, 1024);
 	assert_int_equal(cfg.drain_timeout, 8);
+	assert_int_equal(cfg.max_per_ip, 32);
+	assert_int_equal(cfg.header_timeout, 10);
+	assert_int_equal(cfg.body_timeout, 60);
 }
 
 static void config_should_take_every_flag_in_both_spellings(void **state)
@@ -377,6 +392,7 @@ static void config_should_not_need_an_error_buffer(void **state)
 static enum config_result parse_hc(unsigned *port, const char *const *args,
 				   const struct fake_env *env, char *err, size_t errlen)
 {
+	struct config_healthcheck hc = {.port = 0, .tls_cert = NULL};
 	char *argv[8];
 	int argc = 0;
 	while (args[argc]) {
@@ -384,7 +400,10 @@ static enum config_result parse_hc(unsigned *port, const char *const *args,
 		argc++;
 	}
 	argv[argc] = NULL;
-	return config_parse_healthcheck(port, argc, argv, fake_getenv, (void *)env, err, errlen);
+	enum config_result r =
+	    config_parse_healthcheck(&hc, argc, argv, fake_getenv, (void *)env, err, errlen);
+	*port = hc.port;
+	return r;
 }
 
 static void healthcheck_should_take_its_port_from_flag_then_variable_then_default(void **state)
@@ -429,6 +448,77 @@ static void healthcheck_should_refuse_port_zero_and_bad_arguments(void **state)
 	assert_non_null(strstr(err, "PORT"));
 }
 
+static void config_should_take_the_security_files_from_flags_or_variables(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	const char *none[] = {NULL};
+	assert_int_equal(parse(&cfg, none, NULL, err, sizeof err), CONFIG_OK);
+	assert_null(cfg.auth_token_file);
+	assert_null(cfg.tls_cert);
+	assert_null(cfg.tls_key);
+	assert_string_equal(cfg.tls_priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2");
+
+	const char *flags[] = {"--auth-token-file", "/t", "--tls-cert=/c",
+			       "--tls-key",	    "/k", "--tls-priorities",
+			       "SECURE256",	    NULL};
+	assert_int_equal(parse(&cfg, flags, NULL, err, sizeof err), CONFIG_OK);
+	assert_string_equal(cfg.auth_token_file, "/t");
+	assert_string_equal(cfg.tls_cert, "/c");
+	assert_string_equal(cfg.tls_key, "/k");
+	assert_string_equal(cfg.tls_priorities, "SECURE256");
+
+	struct fake_env env = {{{"AUTH_TOKEN_FILE", "/et"},
+				{"TLS_CERT", "/ec"},
+				{"TLS_KEY", "/ek"},
+				{"TLS_PRIORITIES", "NORMAL"}}};
+	assert_int_equal(parse(&cfg, none, &env, err, sizeof err), CONFIG_OK);
+	assert_string_equal(cfg.auth_token_file, "/et");
+	assert_string_equal(cfg.tls_cert, "/ec");
+	assert_string_equal(cfg.tls_key, "/ek");
+	assert_string_equal(cfg.tls_priorities, "NORMAL");
+	assert_int_equal(parse(&cfg, flags, &env, err, sizeof err), CONFIG_OK);
+	assert_string_equal(cfg.tls_cert, "/c");
+}
+
+static void config_should_want_the_tls_certificate_and_key_together(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	const char *cert[] = {"--tls-cert", "/c", NULL};
+	assert_int_equal(parse(&cfg, cert, NULL, err, sizeof err), CONFIG_ERROR);
+	assert_non_null(strstr(err, "--tls-key"));
+	struct fake_env env = {{{"TLS_KEY", "/k"}}};
+	const char *none[] = {NULL};
+	assert_int_equal(parse(&cfg, none, &env, err, sizeof err), CONFIG_ERROR);
+	assert_non_null(strstr(err, "--tls-cert"));
+	const char *empty[] = {"--auth-token-file=", NULL};
+	assert_int_equal(parse(&cfg, empty, NULL, err, sizeof err), CONFIG_ERROR);
+	assert_non_null(strstr(err, "--auth-token-file"));
+}
+
+static void healthcheck_should_take_the_certificate_from_flag_then_variable(void **state)
+{
+	(void)state;
+	struct config_healthcheck hc;
+	char err[CONFIG_ERROR_MAX];
+	char *none[] = {NULL};
+	assert_int_equal(config_parse_healthcheck(&hc, 0, none, fake_getenv, NULL, err, sizeof err),
+			 CONFIG_OK);
+	assert_null(hc.tls_cert);
+	struct fake_env env = {{{"TLS_CERT", "/ec"}, {"PORT", "8443"}}};
+	assert_int_equal(config_parse_healthcheck(&hc, 0, none, fake_getenv, &env, err, sizeof err),
+			 CONFIG_OK);
+	assert_string_equal(hc.tls_cert, "/ec");
+	assert_int_equal(hc.port, 8443);
+	char *flag[] = {(char *)"--tls-cert", (char *)"/c", NULL};
+	assert_int_equal(config_parse_healthcheck(&hc, 2, flag, fake_getenv, &env, err, sizeof err),
+			 CONFIG_OK);
+	assert_string_equal(hc.tls_cert, "/c");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +538,9 @@ int main(void)
 	    cmocka_unit_test(config_should_not_need_an_error_buffer),
 	    cmocka_unit_test(healthcheck_should_take_its_port_from_flag_then_variable_then_default),
 	    cmocka_unit_test(healthcheck_should_refuse_port_zero_and_bad_arguments),
+	    cmocka_unit_test(config_should_take_the_security_files_from_flags_or_variables),
+	    cmocka_unit_test(config_should_want_the_tls_certificate_and_key_together),
+	    cmocka_unit_test(healthcheck_should_take_the_certificate_from_flag_then_variable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

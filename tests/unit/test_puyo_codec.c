@@ -85,9 +85,12 @@ static const struct json_case json_cases[] = {
      "unknown cell U+0009 at column 3 (expected one of .RGBPYO)"},
     {"{\"field\":[\"..\\u0000...\"," R11 "]}", false, "/field/0",
      "unknown cell U+0000 at column 3 (expected one of .RGBPYO)"},
-    {"{\"field\":[" R12 "],\"colour\":1}", false, "/colour", "unknown member"},
-    {"{\"field\":[" R12 "],\"a/b~c\":1}", false, "/a~1b~0c", "unknown member"},
-    {"{\"field\":[" R12 "],\"\":1}", false, "/", "unknown member"},
+    {"{\"field\":[" R12 "],\"colour\":1}", false, "/colour",
+     "unknown member; a case holds \"field\", \"trace\" and \"id\""},
+    {"{\"field\":[" R12 "],\"a/b~c\":1}", false, "/a~1b~0c",
+     "unknown member; a case holds \"field\", \"trace\" and \"id\""},
+    {"{\"field\":[" R12 "],\"\":1}", false, "/",
+     "unknown member; a case holds \"field\", \"trace\" and \"id\""},
     {"{\"field\":[" R12 "],\"trace\":\"yes\"}", false, "/trace", "expected a boolean"},
     {"{\"field\":[" R12 "],\"trace\":1}", true, "/trace", "expected a boolean"},
     {"{\"field\":[" R12 "],\"trace\":null}", false, "/trace", "expected a boolean"},
@@ -176,7 +179,8 @@ static void puyo_json_should_put_the_case_pointer_first(void **state)
 	assert_int_equal(err.nfaults, 2);
 	assert_string_equal(err.faults[0].pointer, "/cases/3/x");
 	assert_string_equal(err.faults[1].pointer, "/cases/3/field/2");
-	assert_string_equal(err.detail, "/cases/3/x: unknown member");
+	assert_string_equal(
+	    err.detail, "/cases/3/x: unknown member; a case holds \"field\", \"trace\" and \"id\"");
 }
 
 /*
@@ -259,7 +263,7 @@ static void puyo_json_should_collect_every_fault_in_strict_mode(void **state)
 	assert_int_equal(puyo_json_read(root, "", true, &field, &err), CODEC_E_INVALID);
 	json_decref(root);
 	const struct fault want[] = {
-	    {"/extra", 0, 0, "unknown member"},
+	    {"/extra", 0, 0, "unknown member; a case holds \"field\", \"trace\" and \"id\""},
 	    {"/trace", 0, 0, "expected a boolean"},
 	    {"/field", 0, 0, "expected 12 rows, found 13"},
 	    {"/field/0", 0, 0, "unknown cell 'O' at column 3 (expected one of .RGBPY)"},
@@ -268,7 +272,8 @@ static void puyo_json_should_collect_every_fault_in_strict_mode(void **state)
 	    {"/field/5", 0, 0, "puyo at column 2 floats above an empty cell"},
 	};
 	expect_faults(&err, want, sizeof want / sizeof want[0]);
-	assert_string_equal(err.detail, "/extra: unknown member");
+	assert_string_equal(err.detail,
+			    "/extra: unknown member; a case holds \"field\", \"trace\" and \"id\"");
 }
 
 static void puyo_json_should_report_one_floating_puyo_per_column(void **state)

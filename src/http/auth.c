@@ -1,0 +1,284 @@
+/*
+ * The bearer token store: reads the token file into SHA-256 digests
+ * (GnuTLS), checks Authorization headers against them in constant time,
+ * and swaps in a new set on reload under a read-write lock. See auth.h.
+ */
+#include "http/auth.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
+#include <microhttpd.h>
+
+#include "codec/error.h"
+#include "http/file.h"
+#include "mem/alloc.h"
+
+#define AUTH_DIGEST 32 /* bytes of a SHA-256 digest */
+
+/* One set of tokens, as read from the file once. */
+struct auth_set {
+	size_t count;			/* digests in use, >= 1 */
+	uint8_t (*digest)[AUTH_DIGEST]; /* count digests, dj_malloc'ed */
+};
+
+struct http_auth {
+	char *path;	       /* the token file, dj_malloc'ed */
+	pthread_rwlock_t lock; /* guards set */
+	struct auth_set *set;  /* in force, never NULL */
+};
+
+/* RFC 6750 b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
+static bool auth_is_token_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/';
+}
+
+/* Whether s[0..n) is a b64token. */
+static bool auth_is_token(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && auth_is_token_char((unsigned char)s[i]))
+		i++;
+	if (i == 0)
+		return false;
+	while (i < n && s[i] == '=')
+		i++;
+	return i == n;
+}
+
+static bool auth_is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static void auth_set_free(struct auth_set *set)
+{
+	if (!set)
+		return;
+	dj_free_secret(set->digest, set->count * sizeof set->digest[0]);
+	dj_free(set);
+}
+
+/*
+ * Parses the text of a token file into a new set. Each line: trimmed, then
+ * blank or '#...' (skipped) or one token. NULL with err set on failure.
+ */
+static struct auth_set *auth_parse(const char *path, const char *text, size_t len, char *err,
+				   size_t errlen)
+{
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	if (lines > HTTP_AUTH_TOKENS_MAX)
+		lines = HTTP_AUTH_TOKENS_MAX;
+
+	struct auth_set *set = dj_calloc(1, sizeof *set);
+	if (!set)
+		goto out_oom;
+	set->digest = dj_calloc(lines, sizeof set->digest[0]);
+	if (!set->digest)
+		goto out_oom;
+
+	unsigned line = 0;
+	for (size_t at = 0; at < len;) {
+		size_t end = at;
+		while (end < len && text[end] != '\n')
+			end++;
+		line++;
+		size_t a = at, b = end;
+		at = end + 1;
+		while (a < b && auth_is_blank(text[a]))
+			a++;
+		while (b > a && (auth_is_blank(text[b - 1]) || text[b - 1] == '\r'))
+			b--;
+		if (a == b || text[a] == '#')
+			continue;
+		if (b - a > HTTP_AUTH_TOKEN_MAX || !auth_is_token(text + a, b - a)) {
+			codec_format(err, errlen,
+				     "%s:%u: not a bearer token (one token a line, at most %d "
+				     "characters from A-Z a-z 0-9 - . _ ~ + / then any '=')",
+				     path, line, HTTP_AUTH_TOKEN_MAX);
+			goto out_set;
+		}
+		if (set->count >= HTTP_AUTH_TOKENS_MAX) {
+			codec_format(err, errlen, "%s: more than %d tokens", path,
+				     HTTP_AUTH_TOKENS_MAX);
+			goto out_set;
+		}
+		if (gnutls_hash_fast(GNUTLS_DIG_SHA256, text + a, b - a, set->digest[set->count]) !=
+		    0) {
+			codec_format(err, errlen, "%s:%u: cannot hash the token", path, line);
+			goto out_set;
+		}
+		set->count++;
+	}
+	if (set->count == 0) {
+		codec_format(err, errlen, "the token file %s holds no token", path);
+		goto out_set;
+	}
+	return set;
+out_oom:
+	codec_format(err, errlen, "out of memory reading the token file %s", path);
+out_set:
+	auth_set_free(set);
+	return NULL;
+}
+
+/* Reads and parses the file: a new set or NULL with err set. */
+static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *text = http_read_file(path, "token file", HTTP_AUTH_FILE_MAX, &len, err, errlen);
+	if (!text)
+		return NULL;
+	struct auth_set *set = auth_parse(path, text, len, err, errlen);
+	dj_free_secret(text, len + 1);
+	return set;
+}
+
+struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
+{
+	struct http_auth *auth = dj_calloc(1, sizeof *auth);
+	if (!auth) {
+		codec_format(err, errlen, "out of memory");
+		return NULL;
+	}
+	auth->path = dj_strdup(path);
+	if (!auth->path) {
+		codec_format(err, errlen, "out of memory");
+		goto out_auth;
+	}
+	auth->set = auth_load(path, err, errlen);
+	if (!auth->set)
+		goto out_path;
+	if (pthread_rwlock_init(&auth->lock, NULL) != 0) {
+		codec_format(err, errlen, "cannot create a lock");
+		goto out_set;
+	}
+	return auth;
+out_set:
+	auth_set_free(auth->set);
+out_path:
+	dj_free(auth->path);
+out_auth:
+	dj_free(auth);
+	return NULL;
+}
+
+int http_auth_reload(struct http_auth *auth, char *err, size_t errlen)
+{
+	struct auth_set *set = auth_load(auth->path, err, errlen);
+	if (!set)
+		return -1;
+	pthread_rwlock_wrlock(&auth->lock);
+	struct auth_set *old = auth->set;
+	auth->set = set;
+	pthread_rwlock_unlock(&auth->lock);
+	auth_set_free(old);
+	return 0;
+}
+
+size_t http_auth_count(struct http_auth *auth)
+{
+	pthread_rwlock_rdlock(&auth->lock);
+	size_t n = auth->set->count;
+	pthread_rwlock_unlock(&auth->lock);
+	return n;
+}
+
+/*
+ * Whether `digest` is one of the set's, looking at every digest and every
+ * byte whatever matches, so that the time depends on the count only.
+ */
+static bool auth_set_has(const struct auth_set *set, const uint8_t digest[AUTH_DIGEST])
+{
+	unsigned found = 0;
+	for (size_t i = 0; i < set->count; i++) {
+		unsigned diff = 0;
+		for (size_t k = 0; k < AUTH_DIGEST; k++)
+			diff |= (unsigned)(set->digest[i][k] ^ digest[k]);
+		/* 1 when diff is 0, else 0, without a branch */
+		found |= 1u & ((diff - 1u) >> 8);
+	}
+	return found != 0;
+}
+
+enum route_auth http_auth_check(struct http_auth *auth, const char *const *values, size_t n)
+{
+	static const char scheme[] = "Bearer";
+	const size_t slen = sizeof scheme - 1;
+	uint8_t digest[AUTH_DIGEST];
+
+	if (!auth)
+		return ROUTE_AUTH_OK;
+	if (n == 0)
+		return ROUTE_AUTH_MISSING;
+	if (n > 1)
+		return ROUTE_AUTH_MALFORMED;
+	const char *v = values[0];
+	while (auth_is_blank(*v))
+		v++;
+	size_t name = strcspn(v, " \t");
+	if (name != slen || strncasecmp(v, scheme, slen) != 0)
+		return ROUTE_AUTH_MISSING; /* no credentials of our scheme */
+	const char *tok = v + slen;
+	if (*tok != ' ')
+		return ROUTE_AUTH_MALFORMED;
+	while (*tok == ' ')
+		tok++;
+	size_t len = strlen(tok);
+	while (len > 0 && auth_is_blank(tok[len - 1]))
+		len--;
+	if (len > HTTP_AUTH_TOKEN_MAX || !auth_is_token(tok, len))
+		return ROUTE_AUTH_MALFORMED;
+	if (gnutls_hash_fast(GNUTLS_DIG_SHA256, tok, len, digest) != 0)
+		return ROUTE_AUTH_WRONG;
+	pthread_rwlock_rdlock(&auth->lock);
+	bool ok = auth_set_has(auth->set, digest);
+	pthread_rwlock_unlock(&auth->lock);
+	return ok ? ROUTE_AUTH_OK : ROUTE_AUTH_WRONG;
+}
+
+/* Up to two Authorization values of a request: two already make it malformed. */
+struct auth_values {
+	const char *value[2];
+	size_t n;
+};
+
+/* MHD_KeyValueIterator: keeps the Authorization headers. */
+static enum MHD_Result auth_collect(void *cls, enum MHD_ValueKind kind, const char *key,
+				    const char *value)
+{
+	struct auth_values *vals = cls;
+	(void)kind;
+	if (strcasecmp(key, MHD_HTTP_HEADER_AUTHORIZATION) != 0)
+		return MHD_YES;
+	vals->value[vals->n++] = value ? value : "";
+	return vals->n < 2 ? MHD_YES : MHD_NO;
+}
+
+enum route_auth http_auth_request(struct http_auth *auth, struct MHD_Connection *conn)
+{
+	struct auth_values vals = {.n = 0};
+	if (!auth)
+		return ROUTE_AUTH_OK;
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, auth_collect, &vals);
+	return http_auth_check(auth, vals.value, vals.n);
+}
+
+void http_auth_free(struct http_auth *auth)
+{
+	if (!auth)
+		return;
+	pthread_rwlock_destroy(&auth->lock);
+	auth_set_free(auth->set);
+	dj_free(auth->path);
+	dj_free(auth);
+}

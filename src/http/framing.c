@@ -1,0 +1,184 @@
+/*
+ * Request framing checks: one pass over the header fields libmicrohttpd
+ * parsed, in the order they arrived, deciding whether the message has one
+ * reading only. See framing.h for what is refused and why the layout of
+ * libmicrohttpd's read buffer tells where a client sent a NUL byte.
+ */
+#include "http/framing.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* The one transfer coding a request body may have. */
+#define FRAMING_CHUNKED "chunked"
+
+/* What one pass over the header fields found. */
+struct framing_scan {
+	const char *end;	  /* where the previous field (or the version) ended */
+	unsigned hosts;		  /* Host fields */
+	unsigned lengths;	  /* Content-Length fields */
+	const char *length;	  /* value of the first Content-Length */
+	size_t length_len;	  /* bytes of that value without trailing blanks */
+	bool lengths_differ;	  /* a later Content-Length says something else */
+	unsigned encodings;	  /* Transfer-Encoding fields */
+	bool chunked;		  /* the first Transfer-Encoding is exactly "chunked" */
+	enum codec_status status; /* first fault found, CODEC_OK while none */
+	struct codec_error *err;  /* where that fault is described */
+};
+
+void http_target_note(struct http_target *t, const char *raw)
+{
+	memset(t, 0, sizeof *t);
+	t->seen = true;
+	if (!raw)
+		return;
+	bool in_path = true;
+	const char *p = raw;
+	for (; *p; p++) {
+		if (*p == '?')
+			in_path = false;
+		else if (*p == ' ')
+			t->space = true;
+		else if (*p == '%' && p[1] == '0' && p[2] == '0')
+			t->encoded_nul = true;
+		else if (in_path && *p == '%' && p[1] == '2' && (p[2] == 'F' || p[2] == 'f'))
+			t->encoded_slash = true;
+	}
+	t->raw_end = (uintptr_t)p;
+}
+
+/* Records the first fault of a scan. */
+static void __attribute__((format(printf, 3, 4)))
+framing_fault(struct framing_scan *s, enum codec_status status, const char *fmt, ...)
+{
+	if (s->status != CODEC_OK)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char detail[CODEC_DETAIL_MAX];
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	s->status = status;
+	codec_error_set(s->err, status, "%s", detail);
+}
+
+/*
+ * Whether `next` starts right after the line that ended at `end`: only
+ * the NUL bytes libmicrohttpd wrote over "\r\n" (two) or "\n" (one) lie
+ * between. Anything else means the field before held a NUL byte of its
+ * own (its string stopped early), or the fields were moved (a folded
+ * line, which libmicrohttpd joins into the name).
+ */
+static bool framing_adjacent(const char *end, const char *next)
+{
+	uintptr_t e = (uintptr_t)end;
+	uintptr_t n = (uintptr_t)next;
+	if (n <= e || n - e > 2)
+		return false;
+	for (const char *p = end; p < next; p++)
+		if (*p != '\0')
+			return false;
+	return true;
+}
+
+/* Bytes of `v` (length n) without trailing blanks. */
+static size_t framing_trim(const char *v, size_t n)
+{
+	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+/* MHD_KeyValueIteratorN over the header fields, in arrival order. */
+static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const char *key,
+				     size_t key_size, const char *value, size_t value_size)
+{
+	struct framing_scan *s = cls;
+	(void)kind;
+
+	if (!key || !value)
+		return MHD_YES;
+	if (s->end && !framing_adjacent(s->end, key))
+		framing_fault(s, CODEC_E_BAD_REQUEST,
+			      "the header field before '%.40s' holds a NUL byte or is folded "
+			      "over several lines",
+			      key);
+	s->end = value + value_size;
+	if (key_size == 0)
+		framing_fault(s, CODEC_E_BAD_REQUEST, "a header field has an empty name");
+	if (memchr(key, ' ', key_size) || memchr(key, '\t', key_size))
+		framing_fault(s, CODEC_E_BAD_REQUEST,
+			      "header '%.40s': whitespace between a field name and its colon", key);
+	if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+		s->hosts++;
+	} else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+		size_t n = framing_trim(value, value_size);
+		if (s->lengths++ == 0) {
+			s->length = value;
+			s->length_len = n;
+		} else if (n != s->length_len || memcmp(value, s->length, n) != 0) {
+			s->lengths_differ = true;
+		}
+	} else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+		/* The same test libmicrohttpd makes to read a chunked body. */
+		if (s->encodings++ == 0)
+			s->chunked = strcasecmp(value, FRAMING_CHUNKED) == 0;
+	}
+	return MHD_YES;
+}
+
+/* Checks the target noted by the URI log callback against the version
+ * that follows it on the request line. */
+static void framing_target(struct framing_scan *s, const struct http_target *t, const char *version)
+{
+	if (!t->seen) {
+		framing_fault(s, CODEC_E_BAD_REQUEST, "the request line cannot be read");
+		return;
+	}
+	if (t->raw_end && version[0] && t->raw_end + 1 != (uintptr_t)version)
+		framing_fault(s, CODEC_E_BAD_REQUEST, "the request target holds a NUL byte");
+	if (t->encoded_nul)
+		framing_fault(s, CODEC_E_BAD_REQUEST,
+			      "the request target holds an encoded NUL byte (%%00)");
+	if (t->space)
+		framing_fault(s, CODEC_E_BAD_REQUEST, "the request target holds a space");
+}
+
+enum codec_status http_framing_check(struct MHD_Connection *conn, const char *version,
+				     const struct http_target *t, struct codec_error *err)
+{
+	struct framing_scan s;
+	memset(&s, 0, sizeof s);
+	s.err = err;
+	if (!version)
+		version = "";
+
+	framing_target(&s, t, version);
+	if (version[0])
+		s.end = version + strlen(version);
+	MHD_get_connection_values_n(conn, MHD_HEADER_KIND, framing_field, &s);
+	/* After the last field come its line end and the empty line. */
+	if (s.end && version[0] && (s.end[0] != '\0' || s.end[1] != '\0'))
+		framing_fault(&s, CODEC_E_BAD_REQUEST, "the last header field holds a NUL byte");
+
+	if (s.lengths > 0 && s.encodings > 0)
+		framing_fault(&s, CODEC_E_BAD_REQUEST,
+			      "both Content-Length and Transfer-Encoding are present");
+	if (s.lengths_differ)
+		framing_fault(&s, CODEC_E_BAD_REQUEST, "several Content-Length values differ");
+	if (s.encodings > 1 || (s.encodings == 1 && !s.chunked))
+		framing_fault(&s, CODEC_E_NOT_IMPLEMENTED,
+			      "Transfer-Encoding: only a single \"chunked\" coding is supported");
+	if (s.hosts > 1)
+		framing_fault(&s, CODEC_E_BAD_REQUEST, "several Host header fields");
+	if (s.hosts == 0 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0)
+		framing_fault(&s, CODEC_E_BAD_REQUEST, "an HTTP/1.1 request without a Host header");
+	if (t->encoded_slash)
+		framing_fault(&s, CODEC_E_NOT_FOUND,
+			      "no resource at this path: an encoded slash (%%2F) is not a "
+			      "path separator");
+	return s.status;
+}

@@ -1,0 +1,248 @@
+/*
+ * The connection guard: an atomic count of open connections for
+ * admission, a list of connection records with their deadlines, and the
+ * watchdog thread that enforces them. See guard.h for the design.
+ */
+#include "http/guard.h"
+#include "mem/alloc.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "codec/error.h"
+#include "http/clock.h"
+#include "http/ratelog.h"
+
+/* How often the watchdog looks at the deadlines, in milliseconds. */
+#define GUARD_TICK_MS 100
+
+/* One open connection. */
+struct guard_conn {
+	struct guard_conn *prev; /* list links, under the guard's lock */
+	struct guard_conn *next;
+	struct http_guard *guard; /* owner */
+	MHD_socket fd;		  /* the connection's socket, open while listed */
+	atomic_llong deadline_ms; /* http_clock_ms() by which the request must be in; 0: none */
+	bool cut;		  /* shut down by the watchdog (under the lock) */
+};
+
+struct http_guard {
+	struct http_guard_config cfg; /* read-only */
+	atomic_uint open;	      /* connections between started and closed */
+	atomic_ullong refused;	      /* closed at accept for max_connections */
+	atomic_ullong cut;	      /* shut down by a deadline */
+	pthread_mutex_t lock;	      /* guards head and each record's cut */
+	pthread_cond_t wake;	      /* signalled to stop the watchdog */
+	struct guard_conn *head;      /* open connections */
+	bool stopping;		      /* under lock: the watchdog must end */
+	pthread_t watchdog;	      /* running while the guard lives */
+};
+
+/* Shuts down every connection past its deadline; lock held. Returns how
+ * many were cut. */
+static unsigned guard_sweep_locked(struct http_guard *g, long long now)
+{
+	unsigned n = 0;
+	for (struct guard_conn *c = g->head; c; c = c->next) {
+		long long d = atomic_load(&c->deadline_ms);
+		if (c->cut || d == 0 || now < d)
+			continue;
+		/* The record is listed, so libmicrohttpd has not closed fd yet. */
+		shutdown(c->fd, SHUT_RDWR);
+		c->cut = true;
+		n++;
+	}
+	return n;
+}
+
+static void *guard_watchdog(void *arg)
+{
+	struct http_guard *g = arg;
+	for (;;) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += GUARD_TICK_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&g->lock);
+		if (!g->stopping)
+			pthread_cond_timedwait(&g->wake, &g->lock, &until);
+		bool stop = g->stopping;
+		unsigned n = stop ? 0 : guard_sweep_locked(g, http_clock_ms());
+		pthread_mutex_unlock(&g->lock);
+		if (stop)
+			return NULL;
+		if (n > 0) {
+			atomic_fetch_add(&g->cut, (unsigned long long)n);
+			http_ratelog("closed %u connection(s) whose request did not arrive in time",
+				     n);
+		}
+		http_ratelog_tick();
+	}
+}
+
+struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err, size_t errlen)
+{
+	struct http_guard *g = dj_calloc(1, sizeof *g);
+	if (!g) {
+		codec_format(err, errlen, "out of memory");
+		return NULL;
+	}
+	g->cfg = *cfg;
+	atomic_init(&g->open, 0u);
+	atomic_init(&g->refused, 0ull);
+	atomic_init(&g->cut, 0ull);
+	if (pthread_mutex_init(&g->lock, NULL) != 0)
+		goto out_guard;
+	if (pthread_cond_init(&g->wake, NULL) != 0)
+		goto out_lock;
+	int rc = pthread_create(&g->watchdog, NULL, guard_watchdog, g);
+	if (rc != 0) {
+		codec_format(err, errlen, "cannot start the connection watchdog: %s", strerror(rc));
+		goto out_cond;
+	}
+	return g;
+
+out_cond:
+	pthread_cond_destroy(&g->wake);
+out_lock:
+	pthread_mutex_destroy(&g->lock);
+out_guard:
+	dj_free(g);
+	if (err && errlen && !err[0])
+		codec_format(err, errlen, "cannot set up the connection guard");
+	return NULL;
+}
+
+void http_guard_free(struct http_guard *g)
+{
+	if (!g)
+		return;
+	pthread_mutex_lock(&g->lock);
+	g->stopping = true;
+	pthread_cond_signal(&g->wake);
+	pthread_mutex_unlock(&g->lock);
+	pthread_join(g->watchdog, NULL);
+	/* The daemon has stopped: every connection has been notified closed. */
+	pthread_cond_destroy(&g->wake);
+	pthread_mutex_destroy(&g->lock);
+	dj_free(g);
+}
+
+enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+	struct http_guard *g = cls;
+	(void)addr;
+	(void)addrlen;
+	/*
+	 * Counted when libmicrohttpd reports the connection started, so a
+	 * connection it fails to set up is never counted. Threads accepting
+	 * at the same moment may each see the last free place: the total can
+	 * pass the limit by fewer than the number of threads, which the
+	 * daemon's own (larger) limit leaves room for.
+	 */
+	if (atomic_load(&g->open) < g->cfg.max_connections)
+		return MHD_YES;
+	atomic_fetch_add(&g->refused, 1ull);
+	http_ratelog("refused a connection: %u connections are open (--max-connections)",
+		     g->cfg.max_connections);
+	return MHD_NO;
+}
+
+/* The record of a connection, or NULL when it has none. */
+static struct guard_conn *guard_conn_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return info ? info->socket_context : NULL;
+}
+
+void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+		       enum MHD_ConnectionNotificationCode code)
+{
+	struct http_guard *g = cls;
+	struct guard_conn *c;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		atomic_fetch_add(&g->open, 1u);
+		const union MHD_ConnectionInfo *info =
+		    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		c = info ? dj_calloc(1, sizeof *c) : NULL;
+		*socket_context = c;
+		if (!c) /* no deadline for this one; the idle timeout still holds */
+			return;
+		c->guard = g;
+		c->fd = info->connect_fd;
+		atomic_init(&c->deadline_ms,
+			    http_clock_ms() + (long long)g->cfg.header_timeout * 1000);
+		pthread_mutex_lock(&g->lock);
+		c->next = g->head;
+		if (g->head)
+			g->head->prev = c;
+		g->head = c;
+		pthread_mutex_unlock(&g->lock);
+		return;
+	}
+	if (code != MHD_CONNECTION_NOTIFY_CLOSED)
+		return;
+	atomic_fetch_sub(&g->open, 1u);
+	c = *socket_context;
+	*socket_context = NULL;
+	if (!c)
+		return;
+	pthread_mutex_lock(&g->lock);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		g->head = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	pthread_mutex_unlock(&g->lock);
+	dj_free(c);
+}
+
+/* Sets the deadline of conn's record to `seconds` from now (0: none). */
+static void guard_set_deadline(struct MHD_Connection *conn, bool header, bool none)
+{
+	struct guard_conn *c = guard_conn_of(conn);
+	if (!c)
+		return;
+	long long d = 0;
+	if (!none) {
+		unsigned s = header ? c->guard->cfg.header_timeout : c->guard->cfg.body_timeout;
+		d = http_clock_ms() + (long long)s * 1000;
+	}
+	atomic_store(&c->deadline_ms, d);
+}
+
+void http_guard_headers_in(struct MHD_Connection *conn)
+{
+	guard_set_deadline(conn, false, false);
+}
+
+void http_guard_request_in(struct MHD_Connection *conn)
+{
+	guard_set_deadline(conn, false, true);
+}
+
+void http_guard_request_done(struct MHD_Connection *conn)
+{
+	guard_set_deadline(conn, true, false);
+}
+
+unsigned long long http_guard_cut_total(struct http_guard *g)
+{
+	return atomic_load(&g->cut);
+}
+
+unsigned long long http_guard_refused_total(struct http_guard *g)
+{
+	return atomic_load(&g->refused);
+}

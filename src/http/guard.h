@@ -1,0 +1,72 @@
+/*
+ * The connection guard: who may hold a connection and for how long before
+ * its request has arrived, so that no client can lock others out.
+ *
+ * - Admission: past max_connections open connections, a new one is closed
+ *   at once by libmicrohttpd's accept-policy callback (never left waiting
+ *   in the kernel's backlog). The per-address limit is libmicrohttpd's own
+ *   (MHD_OPTION_PER_IP_CONNECTION_LIMIT), which closes at accept as well.
+ * - Deadlines: a request's headers must be complete within header_timeout
+ *   seconds of the connection opening (or of the previous answer on a
+ *   kept-alive connection), and its body within body_timeout seconds of
+ *   its headers, however slowly the bytes drip. libmicrohttpd 0.9.75 has
+ *   only an idle timeout, which each byte resets; so every connection is
+ *   recorded when it opens (MHD_OPTION_NOTIFY_CONNECTION) and a watchdog
+ *   thread shuts down the socket of each one past its deadline. The
+ *   library then sees the socket end and closes the connection in its own
+ *   thread as for any client that hung up. The record is removed, under
+ *   the same lock, before libmicrohttpd closes the descriptor (it sends
+ *   the "closed" notification first), so the watchdog never touches a
+ *   descriptor number that has been reused.
+ */
+#ifndef DROPJUDGE_HTTP_GUARD_H
+#define DROPJUDGE_HTTP_GUARD_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
+
+struct http_guard_config {
+	unsigned max_connections; /* open at once, >= 1; more are closed at accept */
+	unsigned header_timeout;  /* seconds for a request's headers, >= 1 */
+	unsigned body_timeout;	  /* seconds for a body after its headers, >= 1 */
+};
+
+struct http_guard;
+
+/*
+ * Starts a guard and its watchdog thread. Returns NULL with the reason in
+ * err (errlen bytes) when out of memory or threads. Released with
+ * http_guard_free() after the daemon that uses it has stopped.
+ */
+struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err, size_t errlen);
+
+/* Stops the watchdog and frees the guard; NULL is ignored. */
+void http_guard_free(struct http_guard *g);
+
+/* MHD_AcceptPolicyCallback (cls: the guard): MHD_NO past max_connections. */
+enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen);
+
+/* MHD_NotifyConnectionCallback (cls: the guard): records and forgets
+ * connections. */
+void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+		       enum MHD_ConnectionNotificationCode code);
+
+/* The request's headers have arrived: its body deadline starts. */
+void http_guard_headers_in(struct MHD_Connection *conn);
+
+/* The whole request has arrived: no deadline while it is answered. */
+void http_guard_request_in(struct MHD_Connection *conn);
+
+/* The request is over (answered or aborted): the next request's header
+ * deadline starts. */
+void http_guard_request_done(struct MHD_Connection *conn);
+
+/* Connections cut by a deadline since the start. */
+unsigned long long http_guard_cut_total(struct http_guard *g);
+
+/* Connections refused for max_connections since the start. */
+unsigned long long http_guard_refused_total(struct http_guard *g);
+
+#endif

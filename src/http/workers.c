@@ -1,0 +1,148 @@
+/*
+ * The worker pool: a FIFO of jobs under one mutex and condition variable,
+ * and a fixed set of threads. See workers.h.
+ */
+#define _GNU_SOURCE /* syscall(SYS_gettid) */
+#include "http/workers.h"
+#include "mem/alloc.h"
+
+#include <malloc.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "codec/error.h"
+
+/* How much nicer than the event loops a worker is. */
+#define WORKERS_NICE 10
+
+struct http_workers {
+	pthread_mutex_t lock;  /* guards the queue and stopping */
+	pthread_cond_t ready;  /* a job was queued, or stopping was set */
+	struct http_job *head; /* next job to run */
+	struct http_job *tail; /* last job queued */
+	bool stopping;	       /* no more jobs are taken */
+	bool joined;	       /* http_workers_stop() has been called */
+	bool trim;	       /* memory should be given back when a worker is free */
+	unsigned nthreads;     /* threads started */
+	pthread_t *threads;    /* nthreads entries */
+};
+
+static void *workers_main(void *arg)
+{
+	struct http_workers *w = arg;
+	/* Linux: the nice value of one thread (its own task). */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKERS_NICE);
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->head && !w->stopping && !w->trim)
+			pthread_cond_wait(&w->ready, &w->lock);
+		if (!w->head && w->trim) {
+			/* Off the event loops: trimming a large heap takes a while. */
+			w->trim = false;
+			pthread_mutex_unlock(&w->lock);
+			malloc_trim(0);
+			pthread_mutex_lock(&w->lock);
+			continue;
+		}
+		struct http_job *job = w->head;
+		if (!job)
+			break; /* stopping and nothing left */
+		w->head = job->next;
+		if (!w->head)
+			w->tail = NULL;
+		pthread_mutex_unlock(&w->lock);
+		job->next = NULL;
+		job->run(job);
+		pthread_mutex_lock(&w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen)
+{
+	struct http_workers *w = dj_calloc(1, sizeof *w);
+	if (!w || threads < 1)
+		goto out_nomem;
+	w->threads = dj_calloc(threads, sizeof *w->threads);
+	if (!w->threads)
+		goto out_nomem;
+	if (pthread_mutex_init(&w->lock, NULL) != 0)
+		goto out_nomem;
+	if (pthread_cond_init(&w->ready, NULL) != 0) {
+		pthread_mutex_destroy(&w->lock);
+		goto out_nomem;
+	}
+	for (; w->nthreads < threads; w->nthreads++) {
+		int rc = pthread_create(&w->threads[w->nthreads], NULL, workers_main, w);
+		if (rc != 0) {
+			codec_format(err, errlen, "cannot start worker threads: %s", strerror(rc));
+			http_workers_free(w);
+			return NULL;
+		}
+	}
+	return w;
+
+out_nomem:
+	if (w)
+		dj_free(w->threads);
+	dj_free(w);
+	codec_format(err, errlen, threads < 1 ? "no worker threads" : "out of memory");
+	return NULL;
+}
+
+bool http_workers_submit(struct http_workers *w, struct http_job *job)
+{
+	pthread_mutex_lock(&w->lock);
+	bool taken = !w->stopping;
+	if (taken) {
+		job->next = NULL;
+		if (w->tail)
+			w->tail->next = job;
+		else
+			w->head = job;
+		w->tail = job;
+		pthread_cond_signal(&w->ready);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return taken;
+}
+
+void http_workers_trim(struct http_workers *w)
+{
+	pthread_mutex_lock(&w->lock);
+	if (!w->stopping) {
+		w->trim = true;
+		pthread_cond_signal(&w->ready);
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+void http_workers_stop(struct http_workers *w)
+{
+	pthread_mutex_lock(&w->lock);
+	bool joined = w->joined;
+	w->stopping = true;
+	w->joined = true;
+	pthread_cond_broadcast(&w->ready);
+	pthread_mutex_unlock(&w->lock);
+	if (joined)
+		return;
+	for (unsigned i = 0; i < w->nthreads; i++)
+		pthread_join(w->threads[i], NULL);
+}
+
+void http_workers_free(struct http_workers *w)
+{
+	if (!w)
+		return;
+	http_workers_stop(w);
+	pthread_cond_destroy(&w->ready);
+	pthread_mutex_destroy(&w->lock);
+	dj_free(w->threads);
+	dj_free(w);
+}

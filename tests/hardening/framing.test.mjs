@@ -1,0 +1,84 @@
+// No desync (RFC 9112 sections 3.2, 5, 6.1, 6.3): each ambiguous framing is
+// sent raw over a socket, with a complete request smuggled in its bytes
+// (GET /v1, whose answer is unmistakable) and followed on the same
+// connection by GET /livez. Whatever happens, no answer may come out of
+// the smuggled bytes: every response is the first request's verdict or
+// the /livez answer. Answers dropjudge chooses are problem+json and close
+// the connection; a few malformed framings are refused by libmicrohttpd
+// itself (text/html 400, connection closed) before dropjudge sees them,
+// and are checked for the same safety.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, exchange, parseResponses, PUYO_EXAMPLE } from './lib.mjs';
+
+const SMUGGLED = 'GET /v1 HTTP/1.1\r\nHost: x\r\n\r\n';
+const SECOND = 'GET /livez HTTP/1.1\r\nHost: x\r\n\r\n';
+const POST = 'POST /v1/puyo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n';
+const chunked = (s) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n0\r\n\r\n`;
+
+// [name, first request, expected status, who answers: 'service' | 'library' | 'accepted']
+const CASES = [
+	['Content-Length with Transfer-Encoding', `${POST}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['two different Content-Length values', `${POST}Content-Length: 0\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['space between a header name and its colon', `${POST}Transfer-Encoding : chunked\r\n\r\n0\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['tab between a header name and its colon', `${POST}Content-Length\t: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['Transfer-Encoding: identity', `${POST}Transfer-Encoding: identity\r\n\r\n${SMUGGLED}`, 501, 'service'],
+	['Transfer-Encoding: gzip, chunked', `${POST}Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n${SMUGGLED}`, 501, 'service'],
+	['Transfer-Encoding: chunked, gzip', `${POST}Transfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n${SMUGGLED}`, 501, 'service'],
+	['two Transfer-Encoding fields', `${POST}Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${SMUGGLED}`, 501, 'service'],
+	['HTTP/1.1 without Host', `GET /livez HTTP/1.1\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['two Host fields', `GET /livez HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['%00 in the path', `GET /livez%00abc HTTP/1.1\r\nHost: x\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['a raw NUL in the path', `GET /livez\0abc HTTP/1.1\r\nHost: x\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['%00 in a parameter', `GET /v1/puyo/generate?seed=1%00x HTTP/1.1\r\nHost: x\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['a raw NUL in a parameter', `GET /v1/puyo/generate?seed=1\0x HTTP/1.1\r\nHost: x\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['a raw NUL in the last header value', `GET /livez HTTP/1.1\r\nHost: x\r\nAccept: a\0b\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['a raw NUL in a header value', `GET /livez HTTP/1.1\r\nAccept: a\0b\r\nHost: x\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['a raw NUL ending the Host value', `GET /livez HTTP/1.1\r\nHost: x\0\r\nAccept: */*\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['a header folded over two lines', `GET /livez HTTP/1.1\r\nHost: x\r\nAccept: a\r\n b\r\n\r\n${SMUGGLED}`, 400, 'service'],
+	['an encoded slash (%2F) in the path', `GET /v1%2Fpuyo/generate HTTP/1.1\r\nHost: x\r\n\r\n${SMUGGLED}`, 404, 'service'],
+	['a list in Content-Length', `${POST}Content-Length: 0, ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`, 400, 'library'],
+	['a negative Content-Length', `${POST}Content-Length: -1\r\n\r\n${SMUGGLED}`, 400, 'library'],
+	['a chunk size that is not hexadecimal', `${POST}Transfer-Encoding: chunked\r\n\r\nzz\r\n${SMUGGLED}\r\n0\r\n\r\n`, 400, 'library'],
+	// Controls: unambiguous framings are answered and the connection goes on.
+	['the same Content-Length twice', `${POST}Content-Length: ${PUYO_EXAMPLE.length}\r\nContent-Length: ${PUYO_EXAMPLE.length}\r\n\r\n${PUYO_EXAMPLE}`, 200, 'accepted'],
+	['a chunked body', `${POST}Transfer-Encoding: chunked\r\n\r\n${chunked(PUYO_EXAMPLE)}`, 200, 'accepted'],
+	['a decoded path segment (%76 for v)', `GET /li%76ez HTTP/1.1\r\nHost: x\r\n\r\n`, 200, 'accepted'],
+];
+
+const server = await startServer();
+
+for (const [name, first, status, who] of CASES) {
+	test(`${name}: ${status}${who === 'accepted' ? ', then the next request' : ', connection closed'}; nothing answered from the smuggled bytes`, async () => {
+		const { data, closed } = await exchange(server.port, [first, SECOND], { ms: 2500, gap: 150, responses: who === 'accepted' ? 2 : Infinity });
+		const { responses, rest } = parseResponses(data);
+		assert.ok(responses.length >= 1, `no answer at all: ${JSON.stringify(data.toString('latin1'))}`);
+		const [r] = responses;
+		assert.equal(r.status, status, `${name}: ${r.body}`);
+		for (const x of responses) {
+			assert.doesNotMatch(x.body, /"problems"|monomino-domino/, 'an answer came from the smuggled GET /v1');
+		}
+		if (who === 'accepted') {
+			assert.equal(responses.length, 2, 'the second request was not answered');
+			assert.equal(responses[1].status, 200);
+			assert.deepEqual(JSON.parse(responses[1].body), { status: 'ok' });
+			return;
+		}
+		assert.ok(closed, 'the connection stayed open after the refusal');
+		assert.equal(r.headers.connection, 'close');
+		if (who === 'service') {
+			assert.equal(responses.length, 1, 'more than one answer on a refused connection');
+			assert.equal(rest.length, 0);
+			assert.equal(r.headers['content-type'], 'application/problem+json');
+			const p = JSON.parse(r.body);
+			assert.equal(p.status, status);
+			assert.ok(p.detail.length > 0);
+		} else {
+			// libmicrohttpd's own answer: its html page, then it closes. (0.9.75
+			// writes its header block twice inside it; the declared length covers
+			// the rest of what it sends, and nothing else follows.)
+			assert.match(data.toString('latin1'), /<html>/);
+			assert.doesNotMatch(data.toString('latin1'), /"status":"ok"/, 'the second request was answered');
+		}
+	});
+}

@@ -1,0 +1,52 @@
+// Heavy clients, for the head-of-line test: N connections each posting the
+// body in FILE to PATH in a loop for SECONDS, reading every answer whole.
+// Prints one JSON line: answers by status, and the slowest one in ms.
+//
+//   node heavy.mjs PORT PATH FILE N SECONDS
+import net from 'node:net';
+import fs from 'node:fs';
+
+const [port, path, file, n, seconds] = process.argv.slice(2).map((v, i) => (i === 1 || i === 2 ? v : Number(v)));
+const body = fs.readFileSync(file);
+const head = Buffer.from(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+const end = Date.now() + seconds * 1000;
+const stats = { statuses: {}, slowestMs: 0, answers: 0 };
+
+function client() {
+	return new Promise((resolve) => {
+		const s = net.connect({ port, host: '127.0.0.1' });
+		let buf = Buffer.alloc(0);
+		let want = -1;
+		let t0 = 0;
+		const send = () => {
+			if (Date.now() >= end) { s.destroy(); resolve(); return; }
+			t0 = Date.now();
+			s.write(Buffer.concat([head, body]));
+		};
+		s.on('connect', send);
+		s.on('data', (d) => {
+			buf = Buffer.concat([buf, d]);
+			for (;;) {
+				if (want < 0) {
+					const i = buf.indexOf('\r\n\r\n');
+					if (i < 0) return;
+					const h = buf.subarray(0, i).toString('latin1');
+					const status = h.slice(9, 12);
+					stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+					want = i + 4 + Number(h.match(/content-length: *(\d+)/i)[1]);
+				}
+				if (buf.length < want) return;
+				buf = buf.subarray(want);
+				want = -1;
+				stats.answers++;
+				stats.slowestMs = Math.max(stats.slowestMs, Date.now() - t0);
+				send();
+			}
+		});
+		s.on('error', () => resolve());
+		s.on('close', () => resolve());
+	});
+}
+
+await Promise.all(Array.from({ length: n }, client));
+console.log(JSON.stringify(stats));

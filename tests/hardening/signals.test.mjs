@@ -1,0 +1,43 @@
+// Signals: SIGHUP reloads and the service goes on serving; during a drain
+// a second SIGTERM ends the process at once, though a request is still in
+// flight and the drain timeout is far away.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { startServer, sleep, exchange, parseResponses } from './lib.mjs';
+
+const LIVEZ = 'GET /livez HTTP/1.1\r\nHost: x\r\n\r\n';
+
+test('SIGHUP does not stop the service: it logs the reload and keeps answering', async () => {
+	const server = await startServer();
+	for (let i = 0; i < 3; i++) {
+		process.kill(server.pid, 'SIGHUP');
+		await sleep(200);
+		const { data } = await exchange(server.port, [LIVEZ], { ms: 2000, responses: 1 });
+		assert.equal(parseResponses(data).responses[0]?.status, 200, `after SIGHUP ${i + 1}`);
+	}
+	assert.equal(server.exitStatus, undefined, 'the process ended');
+	assert.equal((server.log.match(/SIGHUP: reloaded/g) ?? []).length, 3);
+});
+
+test('a second SIGTERM during the drain ends the process at once, with a request still in flight', async () => {
+	const server = await startServer({ args: ['--drain-timeout', '30'], autoStop: false });
+	// Headers and part of a body: a request in flight that will not end.
+	const s = net.connect({ port: server.port, host: '127.0.0.1' });
+	s.on('error', () => {});
+	await new Promise((r) => s.on('connect', r));
+	s.write('POST /v1/puyo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n......\n');
+	await sleep(300);
+	process.kill(server.pid, 'SIGTERM');
+	await sleep(500);
+	assert.equal(server.exitStatus, undefined, 'the first SIGTERM did not wait for the request in flight');
+	const t0 = Date.now();
+	process.kill(server.pid, 'SIGTERM');
+	const status = await Promise.race([server.exited, sleep(3000).then(() => null)]);
+	s.destroy();
+	if (!status) process.kill(server.pid, 'SIGKILL');
+	assert.ok(status, 'still running 3 s after the second SIGTERM');
+	assert.equal(status.code, 0);
+	assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
+	assert.match(server.log, /second signal/);
+});
