@@ -53,7 +53,7 @@ endif
 have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson 2>/dev/null && echo yes)
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd gnutls 2>/dev/null)
-LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson 2>/dev/null) -lpthread
+LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson zlib 2>/dev/null) -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 CORE_SRC := $(wildcard src/core/*.c)

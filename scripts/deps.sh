@@ -21,8 +21,9 @@ if command -v pkg-config >/dev/null 2>&1; then
 	need_pkg libmicrohttpd libmicrohttpd-dev
 	need_pkg jansson libjansson-dev
 	need_pkg gnutls libgnutls28-dev
+	need_pkg zlib zlib1g-dev
 else
-	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev)
+	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev zlib1g-dev)
 fi
 if [ "$what" = test ]; then
 	if command -v pkg-config >/dev/null 2>&1; then need_pkg cmocka libcmocka-dev; else missing+=(libcmocka-dev); fi

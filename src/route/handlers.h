@@ -127,11 +127,48 @@ void route_respond_error(struct route_response *resp, const struct codec_error *
 void route_respond_oom(struct route_response *resp);
 /* Answers `status` (204, 308) without a body. */
 void route_respond_empty(struct route_response *resp, unsigned status);
-/* Adds a header; the value is copied (cut to fit). Beyond ROUTE_MAX_HEADERS
- * it is dropped. */
-void route_add_header(struct route_response *resp, const char *name, const char *value);
-/* Adds `token` to the response's Vary header, creating it when absent. */
-void route_add_vary(struct route_response *resp, const char *token);
+
+/* --- batches and outcomes (batch.c) --- */
+
+/* Longest Baekjoon output of either problem, with room to spare. */
+#define ROUTE_OUTPUT_TEXT_MAX 64
+
+/* Frees what an outcome owns (its trace). */
+void route_outcome_release(struct route_outcome *out);
+
+/* Whether a case asks for a trace: its own "trace" member when it is a
+ * boolean (the codec rejects other types), else the query's choice. */
+bool route_case_wants_trace(const json_t *case_obj, bool query_trace);
+
+/* Whether a parsed body is a batch {"cases": ...}. */
+bool route_is_batch(const json_t *root);
+
+/*
+ * Answers one case of a batch at `ptr`: the slot for the results array (a
+ * result, or route_error_slot() for a case that failed), or NULL when out
+ * of memory. `each` is a fresh first-wins error for this case.
+ */
+typedef json_t *route_case_fn(const struct route_call *call, const json_t *c, const char *ptr,
+			      bool trace, struct codec_error *each);
+
+/* The slot of a failed case, {"error": problem}, its faults sorted. */
+json_t *route_error_slot(struct codec_error *err);
+
+/*
+ * Answers a batch: {"results": [...], "summary": {...}}, one slot per case
+ * in order, each with its case's "id". Batch-level faults (not an array,
+ * over --max-batch) go into err.
+ */
+enum codec_status route_respond_batch(const struct route_call *call, json_t *root,
+				      route_case_fn *one, struct route_response *resp,
+				      struct codec_error *err);
+
+/*
+ * Puts err in collect mode, its faults in storage the request keeps until
+ * its answer is built (router.c; one array a request, reused). Returns
+ * false with err set (500) when out of memory.
+ */
+bool route_collect(const struct route_call *call, struct codec_error *err);
 
 /* --- credentials (auth.c) --- */
 

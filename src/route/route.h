@@ -175,6 +175,8 @@ struct route_call {
 	enum route_format format;	   /* the one format to answer in */
 	uint64_t args[ROUTE_ENTRY_PARAMS]; /* parameter values, entry->params order */
 	bool given[ROUTE_ENTRY_PARAMS];	   /* whether each was in the query */
+	struct codec_fault **faults;	   /* collect-mode storage of the request, NULL until
+					      route_collect() makes it; freed by route_handle() */
 };
 
 /* What the headers alone say about a request (route_match()). */
@@ -209,6 +211,12 @@ void route_handle(const struct route_request *req, struct route_response *resp);
 
 /* Releases the body of a response; safe on a zeroed response. */
 void route_response_free(struct route_response *resp);
+
+/* Adds a header; the value is copied (cut to fit). Beyond ROUTE_MAX_HEADERS
+ * it is dropped. */
+void route_add_header(struct route_response *resp, const char *name, const char *value);
+/* Adds `token` to the response's Vary header, creating it when absent. */
+void route_add_vary(struct route_response *resp, const char *token);
 
 /*
  * The fixed problem+json body of the 500 answered when memory runs out,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* Headers a browser may send cross-origin, and those it may read. */
@@ -301,10 +302,24 @@ static enum codec_status decide_format(struct route_call *call, struct codec_err
 	return err->status;
 }
 
+bool route_collect(const struct route_call *call, struct codec_error *err)
+{
+	if (!*call->faults)
+		*call->faults = dj_malloc(CODEC_FAULTS_MAX * sizeof **call->faults);
+	if (!*call->faults) {
+		codec_error_init(err, 1);
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return false;
+	}
+	codec_error_collect(err, *call->faults, CODEC_FAULTS_MAX);
+	return true;
+}
+
 void route_handle(const struct route_request *req, struct route_response *resp)
 {
 	struct codec_error err;
-	struct route_call call = {.req = req};
+	struct codec_fault *faults = NULL; /* route_collect() */
+	struct route_call call = {.req = req, .faults = &faults};
 	const char *path = req->path ? req->path : "";
 	char allow[64] = "";
 	bool vary = false, preflight = false;
@@ -370,6 +385,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	route_response_free(resp);
 	resp->nheaders = 0;
 out_error:
+	codec_error_sort(&err);
 	route_respond_error(resp, &err, req->request_id);
 	if (err.status == CODEC_E_METHOD)
 		route_add_header(resp, "Allow", allow);
@@ -378,4 +394,5 @@ out_vary:
 		route_add_vary(resp, "Accept");
 out_cors:
 	cors_headers(req, e, preflight, resp);
+	dj_free(faults);
 }

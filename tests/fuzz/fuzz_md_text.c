@@ -27,6 +27,20 @@
 #include "codec/md_codec.h"
 #include "fuzz_common.h"
 
+/* Errors of the tests: collect mode takes its storage from a small ring,
+ * so that two collecting errors can be alive at once. */
+static struct codec_fault fault_ring[4][CODEC_FAULTS_MAX];
+static unsigned fault_ring_next;
+
+static void error_init(struct codec_error *err, unsigned max_faults)
+{
+	if (max_faults <= 1) {
+		codec_error_init(err, 1);
+		return;
+	}
+	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
+}
+
 #define BLOCKS_KEPT 4096
 
 /* What a read handed to the callback. */
@@ -90,7 +104,7 @@ static void run_read(struct run *run, const uint8_t *text, size_t len,
 		     unsigned chunk_seed, unsigned long stop_after)
 {
 	memset(run, 0, sizeof *run);
-	codec_error_init(&run->err, max_faults);
+	error_init(&run->err, max_faults);
 	struct codec_error *err = with_err ? &run->err : NULL;
 	run->sink.reader = &run->reader;
 	run->sink.stop_after = stop_after;

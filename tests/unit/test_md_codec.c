@@ -26,6 +26,20 @@
 #include "codec/problem.h"
 #include "dropjudge/gen.h"
 
+/* Errors of the tests: collect mode takes its storage from a small ring,
+ * so that two collecting errors can be alive at once. */
+static struct codec_fault fault_ring[4][CODEC_FAULTS_MAX];
+static unsigned fault_ring_next;
+
+static void error_init(struct codec_error *err, unsigned max_faults)
+{
+	if (max_faults <= 1) {
+		codec_error_init(err, 1);
+		return;
+	}
+	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
+}
+
 #define CASES_DIR	   "tests/cases/monomino-domino"
 #define DEFAULT_MAX_BLOCKS 1000000ul /* the server's default --max-blocks */
 #define MAX_FAULTS	   12
@@ -279,7 +293,7 @@ static void text_run(struct text_run *run, const char *input, size_t len,
 		     uint64_t seed, size_t stop_after)
 {
 	struct md_text_reader r;
-	codec_error_init(&run->err, collect ? CODEC_FAULTS_MAX : 1);
+	error_init(&run->err, collect ? CODEC_FAULTS_MAX : 1);
 	sink_init(&run->sink, stop_after);
 	md_text_init(&r, opt, &run->err);
 	run->fed = CODEC_OK;
@@ -621,7 +635,7 @@ static enum codec_status json_run(const char *text, const char *pointer,
 	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
 		fail_msg("bad JSON in a test: %s: %s", text, jerr.text);
-	codec_error_init(err, collect ? CODEC_FAULTS_MAX : 1);
+	error_init(err, collect ? CODEC_FAULTS_MAX : 1);
 	sink_init(sink, stop_after);
 	enum codec_status st =
 	    md_json_read(root, pointer ? pointer : "", opt, err, sink_block, sink);
@@ -680,10 +694,10 @@ static void md_json_should_check_the_baekjoon_limit_in_strict_mode(void **state)
 	json_t *root = json_pack("{sO}", "blocks", blocks);
 	struct codec_error err;
 	struct md_read_options strict = {0, true};
-	codec_error_init(&err, CODEC_FAULTS_MAX);
+	error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(md_json_read(root, "", &strict, &err, NULL, NULL), CODEC_OK);
 	json_array_append_new(blocks, json_pack("[iii]", 1, 0, 0));
-	codec_error_init(&err, CODEC_FAULTS_MAX);
+	error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(md_json_read(root, "", &strict, &err, NULL, NULL), CODEC_E_INVALID);
 	assert_int_equal(err.nfaults, 1);
 	assert_string_equal(err.faults[0].pointer, "/blocks");
