@@ -39,7 +39,7 @@ enum codec_status {
 };
 
 #define CODEC_POINTER_MAX 96
-#define CODEC_DETAIL_MAX  160
+#define CODEC_DETAIL_MAX  240
 #define CODEC_FAULTS_MAX  100
 /* A summary holds "<location>: <detail>". */
 #define CODEC_SUMMARY_MAX (CODEC_POINTER_MAX + CODEC_DETAIL_MAX + 16)

@@ -28,17 +28,16 @@ static void json_fault(struct json_reader *jr, const char *pointer, const char *
 
 static void json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
 {
-	char detail[CODEC_DETAIL_MAX];
+	const struct codec_where where = {.pointer = pointer};
 	va_list ap;
 
 	if (jr->stop)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	codec_error_vadd(jr->err, CODEC_E_INVALID, &where, fmt, ap);
 	va_end(ap);
 	if (jr->status == CODEC_OK)
 		jr->status = CODEC_E_INVALID;
-	codec_error_at_pointer(jr->err, CODEC_E_INVALID, pointer, "%s", detail);
 	if (!jr->err || jr->err->max_faults <= 1)
 		jr->stop = true;
 }

@@ -31,18 +31,17 @@ static void text_fault(struct md_text_reader *r, enum codec_status status, unsig
 static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
 		       unsigned column, const char *fmt, ...)
 {
-	char detail[CODEC_DETAIL_MAX];
+	const struct codec_where where = {.line = line, .column = column};
 	va_list ap;
 
 	if (r->stopped)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	codec_error_vadd(r->err, status, &where, fmt, ap);
 	va_end(ap);
 	if (r->status == CODEC_OK)
 		r->status = status;
 	r->failed = true;
-	codec_error_at_line(r->err, status, line, column, "%s", detail);
 	if (!r->err || r->err->max_faults <= 1)
 		r->stopped = true;
 }

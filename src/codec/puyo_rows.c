@@ -24,13 +24,11 @@ static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, 
 static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt,
 		       ...)
 {
-	char detail[CODEC_DETAIL_MAX];
 	va_list ap;
-
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	bool stop = rows->fault(rows->ctx, index, column, fmt, ap);
 	va_end(ap);
-	return rows->fault(rows->ctx, index, column, detail);
+	return stop;
 }
 
 /*

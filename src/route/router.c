@@ -93,8 +93,7 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 	const char *hint = "";
 	if (req->content_type &&
 	    strncasecmp(req->content_type, "application/x-www-form-urlencoded", 33) == 0)
-		hint = " (curl -d sends application/x-www-form-urlencoded: add "
-		       "-H 'Content-Type: application/json')";
+		hint = " (curl -d sends a form: add -H 'Content-Type: application/json')";
 	if (!req->content_type || !req->content_type[0])
 		codec_error_set(err, CODEC_E_MEDIA_TYPE,
 				"the request has no Content-Type; %s takes %s", e->path, taken);

@@ -136,6 +136,18 @@ export function checkResponse(method, requestPath, res) {
 		stats.validated++;
 		return;
 	}
+	if (m === 'options') {
+		// OPTIONS on every path: 204, Allow naming the documented methods.
+		assert.equal(res.status, 204, `${what}: OPTIONS must be 204`);
+		const allow = (res.headers.allow ?? '').split(',').map((x) => x.trim());
+		for (const op of ['get', 'post']) {
+			if (pathItem[op]) assert.ok(allow.includes(op.toUpperCase()), `${what}: Allow ${res.headers.allow}`);
+		}
+		assert.ok(allow.includes('OPTIONS'), `${what}: Allow lists OPTIONS`);
+		assert.equal(res.body, '', `${what}: a 204 has no body`);
+		stats.validated++;
+		return;
+	}
 	const opMethod = m === 'head' && !pathItem.head && pathItem.get ? 'get' : m;
 	if (!pathItem[opMethod]) {
 		assert.equal(res.status, 405, `${what}: a method not in the spec must be 405`);
@@ -202,6 +214,7 @@ function requestArgs(base, req, files) {
 		headers['Content-Type'] = req.contentType === null ? '' : (req.contentType ?? 'application/json');
 	}
 	if (req.chunked) headers['Transfer-Encoding'] = 'chunked';
+	if (req.compressed) args.push('--compressed'); // asks for gzip and inflates the answer
 	Object.assign(headers, req.headers ?? {});
 	for (const [k, v] of Object.entries(headers)) args.push('-H', v === '' || v === null ? `${k}:` : `${k}: ${v}`);
 	if (req.body !== undefined) {
