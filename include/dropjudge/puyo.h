@@ -83,6 +83,17 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 void puyo_run(struct puyo_field *field, struct puyo_result *result);
 
 /*
+ * Told each step of a run with the field after it (settled); returns
+ * false to hear no more steps (the run itself goes on to the end).
+ */
+typedef bool puyo_step_fn(void *ctx, const struct puyo_step *step, const struct puyo_field *field);
+
+/* puyo_run(), telling every step to fn (NULL: none): the one chain loop,
+ * for traces too. */
+void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
+		    void *ctx);
+
+/*
  * Points of one step: 10 * popped * clamp(chain power + colour bonus + group
  * bonus, 1, 999). `sizes` holds the sizes of the `groups` popped groups.
  */

@@ -213,6 +213,12 @@ static bool field_is_empty(const struct puyo_field *field)
 
 void puyo_run(struct puyo_field *field, struct puyo_result *result)
 {
+	puyo_run_steps(field, result, NULL, NULL);
+}
+
+void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
+		    void *ctx)
+{
 	struct puyo_result res = {0, 0, false};
 	struct puyo_step step;
 
@@ -222,6 +228,8 @@ void puyo_run(struct puyo_field *field, struct puyo_result *result)
 			break;
 		res.chains = chain;
 		res.score += step.score;
+		if (fn && !fn(ctx, &step, field))
+			fn = NULL; /* the run goes on; only the telling stops */
 	}
 	res.all_clear = res.chains > 0 && field_is_empty(field);
 	if (result)

@@ -12,15 +12,6 @@
 /* Largest Baekjoon text of a field: 13 rows of 6 characters and '\n'. */
 #define PUYO_TEXT_MAX (PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1)
 
-static bool puyo_field_is_empty(const struct puyo_field *field)
-{
-	for (unsigned r = 0; r < field->rows; r++)
-		for (unsigned c = 0; c < PUYO_COLS; c++)
-			if (field->cell[r][c] != PUYO_EMPTY)
-				return false;
-	return true;
-}
-
 /* A trace entry for one chain step: its counts and the field after it. */
 static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_field *field)
 {
@@ -30,33 +21,30 @@ static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_fi
 			 (json_int_t)step->score, "field", puyo_json_rows(field));
 }
 
-/*
- * Runs the chain on out->u.puyo.field (settling it first), the same steps
- * as puyo_run(), recording each step when tracing.
- */
-static enum codec_status puyo_chain(struct route_outcome *out, bool trace, struct codec_error *err)
+/* puyo_step_fn: appends each step to the trace array; false when out of memory. */
+static bool puyo_trace_step(void *ctx, const struct puyo_step *step, const struct puyo_field *field)
 {
-	struct puyo_field *field = &out->u.puyo.field;
-	struct puyo_result *result = &out->u.puyo.result;
-	*result = (struct puyo_result){0};
+	json_t **steps = ctx;
+	if (*steps && json_array_append_new(*steps, puyo_step_json(step, field)) == 0)
+		return true;
+	json_decref(*steps);
+	*steps = NULL;
+	return false;
+}
+
+/* Runs the chain on out->u.puyo.field (the core's puyo_run_steps()),
+ * recording each step when tracing. */
+static enum codec_status puyo_solve_field(struct route_outcome *out, bool trace,
+					  struct codec_error *err)
+{
 	out->steps = trace ? json_array() : NULL;
-	if (trace && !out->steps)
-		goto out_of_memory;
-	puyo_settle(field);
-	struct puyo_step step;
-	while (puyo_step(field, result->chains + 1, &step)) {
-		result->chains++;
-		result->score += step.score;
-		if (out->steps && json_array_append_new(out->steps, puyo_step_json(&step, field)))
-			goto out_of_memory;
+	puyo_run_steps(&out->u.puyo.field, &out->u.puyo.result, trace ? puyo_trace_step : NULL,
+		       &out->steps);
+	if (trace && !out->steps) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
 	}
-	result->all_clear = result->chains > 0 && puyo_field_is_empty(field);
 	return CODEC_OK;
-out_of_memory:
-	json_decref(out->steps);
-	out->steps = NULL;
-	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-	return CODEC_E_INTERNAL;
 }
 
 static enum codec_status puyo_solve_json(const json_t *case_obj, const char *pointer,
@@ -65,7 +53,7 @@ static enum codec_status puyo_solve_json(const json_t *case_obj, const char *poi
 {
 	(void)limits;
 	enum codec_status st = puyo_json_read(case_obj, pointer, false, &out->u.puyo.field, err);
-	return st != CODEC_OK ? st : puyo_chain(out, trace, err);
+	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
 }
 
 static enum codec_status puyo_solve_text(const char *text, size_t len,
@@ -74,7 +62,7 @@ static enum codec_status puyo_solve_text(const char *text, size_t len,
 {
 	(void)limits;
 	enum codec_status st = puyo_text_read(text, len, false, &out->u.puyo.field, err);
-	return st != CODEC_OK ? st : puyo_chain(out, trace, err);
+	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
 }
 
 static json_t *puyo_outcome_json(struct route_outcome *out)
