@@ -22,7 +22,49 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mem/alloc.h"
+
 #define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
+
+/* The push parser's state. */
+struct md_text_reader {
+	struct md_read_options opt;
+	struct codec_error *err;  /* not owned; NULL: stop at the first fault */
+	enum codec_status status; /* of this reader's first fault, CODEC_OK while none */
+	unsigned line;		  /* 1-based line being read (saturates) */
+	unsigned column;	  /* 1-based column of the next byte (saturates) */
+	unsigned long declared;	  /* N from line 1, when have_n */
+	unsigned long blocks;	  /* placement lines read so far, good or bad */
+	bool have_n;		  /* line 1 gave a usable N: line counts are checked */
+	bool stopped;		  /* callback asked to stop, or first-wins error */
+	bool failed;		  /* some fault was recorded: no more callbacks */
+	bool done;		  /* the rest of the input is ignored (extra line reported) */
+	unsigned blank_from;	  /* lenient: first held-back blank line, 0 when none */
+	unsigned long blanks;	  /* lenient: held-back blank lines from blank_from on */
+
+	/* The current line. */
+	bool line_claimed;     /* lenient: this line was found to be a placement */
+	bool line_bad;	       /* a token of this line is not an integer */
+	unsigned ntokens;      /* tokens so far (saturates) */
+	unsigned extra_column; /* column of the first token past the expected count */
+	long long values[3];   /* the first three integers (saturated) */
+	unsigned columns[3];   /* and their columns */
+	char shown[3][4 * MD_TEXT_TOKEN_SHOWN + 4]; /* and their text, for messages */
+	unsigned ws_column;	/* strict: start of the current blank run, 0 when none */
+	unsigned ws_bad_column; /* strict: first wrong byte of that run, 0 when none */
+
+	/* The current token. */
+	bool in_token;
+	unsigned tok_column;		    /* column of its first byte */
+	unsigned tok_len;		    /* bytes (saturates) */
+	unsigned tok_digits;		    /* decimal digits in it */
+	bool tok_plus;			    /* starts with '+' */
+	bool tok_minus;			    /* starts with '-' */
+	bool tok_zero_first;		    /* first digit is '0' */
+	bool tok_bad;			    /* holds a byte that cannot be in an integer */
+	unsigned long long tok_value;	    /* magnitude, saturated at 10^18 */
+	char tok_text[MD_TEXT_TOKEN_SHOWN]; /* its first bytes, for messages */
+};
 
 /* Records a fault at (line, column); stops the reader unless errors are collected. */
 static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
@@ -266,69 +308,95 @@ static void line_claim(struct md_text_reader *r)
 	r->done = true;
 }
 
-static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn, void *ctx)
+/*
+ * The byte states: each byte is a newline, a blank (between tokens), a CR
+ * (strict mode: a fault) or a token byte, and each kind has its function.
+ */
+
+/* A newline: the line ends. */
+static void byte_newline(struct md_text_reader *r, md_block_fn fn, void *ctx)
+{
+	line_end(r, fn, ctx);
+	line_reset(r);
+	r->line = saturating_inc(r->line);
+	r->column = 1;
+}
+
+/* A blank: ends a token; strict mode remembers where the blank run began
+ * and its first byte out of place (a tab, a second space). */
+static void byte_blank(struct md_text_reader *r, unsigned char c)
+{
+	if (r->in_token)
+		token_end(r);
+	if (!r->opt.strict || r->stopped)
+		return;
+	if (!r->ws_column)
+		r->ws_column = r->column;
+	if (!r->ws_bad_column && (c == '\t' || r->column != r->ws_column))
+		r->ws_bad_column = r->column;
+}
+
+/* A carriage return in strict mode. */
+static void byte_cr(struct md_text_reader *r)
+{
+	if (r->in_token)
+		token_end(r);
+	if (!r->stopped)
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
+			   "unexpected carriage return (lines must end with \\n alone)");
+}
+
+/* The first byte of a token: judges the blanks before it (strict) and
+ * claims the line (lenient). Returns false when reading stops here. */
+static bool token_begin(struct md_text_reader *r)
 {
 	bool strict = r->opt.strict;
+	if (!strict && r->line > 1 && !r->line_claimed) {
+		line_claim(r);
+		if (r->done || r->stopped)
+			return false;
+	}
+	if (strict && r->ws_column && !r->stopped) {
+		if (r->ntokens == 0)
+			text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column, "leading whitespace");
+		else if (r->ws_bad_column)
+			text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_bad_column,
+				   "expected a single space between integers");
+	}
+	r->ws_column = 0;
+	r->ws_bad_column = 0;
+	unsigned want = r->line == 1 ? 1 : 3;
+	if (r->ntokens == want)
+		r->extra_column = r->column;
+	token_start(r);
+	return true;
+}
 
-	if (strict && r->have_n && r->line > r->declared + 1) {
+/* One byte of input, handed to the function of its kind. */
+static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn, void *ctx)
+{
+	if (r->opt.strict && r->have_n && r->line > r->declared + 1) {
 		text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
 			   "expected the end of the input after line %lu", r->declared + 1);
 		r->done = true;
 		return;
 	}
 	if (c == '\n') {
-		line_end(r, fn, ctx);
-		line_reset(r);
-		r->line = saturating_inc(r->line);
-		r->column = 1;
+		byte_newline(r, fn, ctx);
 		return;
 	}
-
-	if (is_blank(c, strict)) {
-		if (r->in_token)
-			token_end(r);
-		if (strict && !r->stopped) {
-			if (!r->ws_column)
-				r->ws_column = r->column;
-			if (!r->ws_bad_column && (c == '\t' || r->column != r->ws_column))
-				r->ws_bad_column = r->column;
-		}
-	} else if (c == '\r') { /* strict only */
-		if (r->in_token)
-			token_end(r);
-		if (!r->stopped)
-			text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
-				   "unexpected carriage return (lines must end with \\n alone)");
-	} else {
-		if (!r->in_token) {
-			if (!strict && r->line > 1 && !r->line_claimed) {
-				line_claim(r);
-				if (r->done || r->stopped)
-					goto out;
-			}
-			if (strict && r->ws_column && !r->stopped) {
-				if (r->ntokens == 0)
-					text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column,
-						   "leading whitespace");
-				else if (r->ws_bad_column)
-					text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_bad_column,
-						   "expected a single space between integers");
-			}
-			r->ws_column = 0;
-			r->ws_bad_column = 0;
-			unsigned want = r->line == 1 ? 1 : 3;
-			if (r->ntokens == want)
-				r->extra_column = r->column;
-			token_start(r);
-		}
+	if (is_blank(c, r->opt.strict))
+		byte_blank(r, c);
+	else if (c == '\r') /* strict only: lenient counts it a blank */
+		byte_cr(r);
+	else if (r->in_token || token_begin(r))
 		token_byte(r, c);
-	}
-out:
 	r->column = saturating_inc(r->column);
 }
 
-void md_text_init(struct md_text_reader *r, const struct md_read_options *opt,
-		  struct codec_error *err)
+/* Clears a reader for a new input. */
+static void text_init(struct md_text_reader *r, const struct md_read_options *opt,
+		      struct codec_error *err)
 {
 	memset(r, 0, sizeof *r);
 	if (opt)
@@ -338,6 +406,36 @@ void md_text_init(struct md_text_reader *r, const struct md_read_options *opt,
 	r->line = 1;
 	r->column = 1;
 	line_reset(r);
+}
+
+struct md_text_reader *md_text_new(const struct md_read_options *opt, struct codec_error *err)
+{
+	struct md_text_reader *r = dj_malloc(sizeof *r);
+	if (r)
+		text_init(r, opt, err);
+	return r;
+}
+
+void md_text_free(struct md_text_reader *r)
+{
+	dj_free(r);
+}
+
+enum codec_status md_text_status(const struct md_text_reader *r)
+{
+	return r->status;
+}
+
+bool md_text_failed(const struct md_text_reader *r)
+{
+	return r->failed;
+}
+
+bool md_text_declared(const struct md_text_reader *r, unsigned long *n)
+{
+	if (r->have_n)
+		*n = r->declared;
+	return r->have_n;
 }
 
 enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_t len,

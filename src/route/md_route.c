@@ -111,11 +111,15 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 		return CODEC_E_INTERNAL;
 	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	struct md_text_reader reader;
-	md_text_init(&reader, &opt, err);
-	enum codec_status st = md_text_feed(&reader, text, len, md_run_block, &run);
+	struct md_text_reader *reader = md_text_new(&opt, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return md_run_end(&run, out, CODEC_E_INTERNAL, err);
+	}
+	enum codec_status st = md_text_feed(reader, text, len, md_run_block, &run);
 	if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
-		st = md_text_finish(&reader, md_run_block, &run);
+		st = md_text_finish(reader, md_run_block, &run);
+	md_text_free(reader);
 	return md_run_end(&run, out, st, err);
 }
 
@@ -161,10 +165,14 @@ static void md_validate_json(const json_t *case_obj, const char *pointer, struct
 
 static void md_validate_text(const char *text, size_t len, struct codec_error *err)
 {
-	struct md_text_reader reader;
-	md_text_init(&reader, &md_strict, err);
-	md_text_feed(&reader, text, len, md_ignore_block, NULL);
-	md_text_finish(&reader, md_ignore_block, NULL);
+	struct md_text_reader *reader = md_text_new(&md_strict, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return;
+	}
+	md_text_feed(reader, text, len, md_ignore_block, NULL);
+	md_text_finish(reader, md_ignore_block, NULL);
+	md_text_free(reader);
 }
 
 /*

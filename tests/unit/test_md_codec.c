@@ -292,10 +292,10 @@ static void text_run(struct text_run *run, const char *input, size_t len,
 		     const struct md_read_options *opt, bool collect, enum chunking how,
 		     uint64_t seed, size_t stop_after)
 {
-	struct md_text_reader r;
 	error_init(&run->err, collect ? CODEC_FAULTS_MAX : 1);
 	sink_init(&run->sink, stop_after);
-	md_text_init(&r, opt, &run->err);
+	struct md_text_reader *r = md_text_new(opt, &run->err);
+	assert_non_null(r);
 	run->fed = CODEC_OK;
 	for (size_t at = 0; at < len;) {
 		size_t n = len - at;
@@ -305,12 +305,13 @@ static void text_run(struct text_run *run, const char *input, size_t len,
 			n = 1 + (size_t)(rng_next(&seed) % 7);
 		if (n > len - at)
 			n = len - at;
-		run->fed = md_text_feed(&r, input + at, n, sink_block, &run->sink);
+		run->fed = md_text_feed(r, input + at, n, sink_block, &run->sink);
 		at += n;
 	}
 	/* feeding nothing changes nothing */
-	md_text_feed(&r, input, 0, sink_block, &run->sink);
-	run->finished = md_text_finish(&r, sink_block, &run->sink);
+	md_text_feed(r, input, 0, sink_block, &run->sink);
+	run->finished = md_text_finish(r, sink_block, &run->sink);
+	md_text_free(r);
 }
 
 static void assert_same_runs(const struct text_run *a, const struct text_run *b, const char *name)
@@ -472,20 +473,21 @@ static void md_text_should_stop_reading_when_the_callback_asks(void **state)
 static void md_text_should_report_its_status_without_an_error_struct(void **state)
 {
 	(void)state;
-	struct md_text_reader r;
 	struct sink s;
 	sink_init(&s, 0);
-	md_text_init(&r, NULL, NULL);
-	assert_int_equal(md_text_feed(&r, "2\n1 1 1\n5 0 0\n1 1 1\n", 20, sink_block, &s),
+	struct md_text_reader *r = md_text_new(NULL, NULL);
+	assert_int_equal(md_text_feed(r, "2\n1 1 1\n5 0 0\n1 1 1\n", 20, sink_block, &s),
 			 CODEC_E_INVALID);
-	assert_int_equal(md_text_finish(&r, sink_block, &s), CODEC_E_INVALID);
+	assert_int_equal(md_text_finish(r, sink_block, &s), CODEC_E_INVALID);
 	assert_int_equal(s.n, 1);
 
-	md_text_init(&r, NULL, NULL);
-	assert_int_equal(md_text_feed(&r, "2\n", 2, NULL, NULL), CODEC_OK);
-	assert_int_equal(md_text_finish(&r, NULL, NULL), CODEC_E_SYNTAX);
+	md_text_free(r);
+	r = md_text_new(NULL, NULL);
+	assert_int_equal(md_text_feed(r, "2\n", 2, NULL, NULL), CODEC_OK);
+	assert_int_equal(md_text_finish(r, NULL, NULL), CODEC_E_SYNTAX);
 	/* finishing twice adds nothing */
-	assert_int_equal(md_text_finish(&r, NULL, NULL), CODEC_E_SYNTAX);
+	assert_int_equal(md_text_finish(r, NULL, NULL), CODEC_E_SYNTAX);
+	md_text_free(r);
 }
 
 static void md_text_should_count_the_faults_that_did_not_fit(void **state)
