@@ -53,7 +53,8 @@ static bool json_fault(struct json_reader *rd, const char *suffix, const char *f
 }
 
 /* puyo_rows_fault_fn: element `index` of "field". */
-static bool __attribute__((format(printf, 4, 0))) json_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
+static bool __attribute__((format(printf, 4, 0)))
+json_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
 {
 	char suffix[32];
 

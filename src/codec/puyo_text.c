@@ -60,7 +60,8 @@ static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, c
 }
 
 /* puyo_rows_fault_fn: row `index` is on line index + 1. */
-static bool __attribute__((format(printf, 4, 0))) text_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
+static bool __attribute__((format(printf, 4, 0)))
+text_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
 {
 	return text_vfault(ctx, index + 1, column, fmt, ap);
 }

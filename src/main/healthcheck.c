@@ -23,6 +23,7 @@
 #include <gnutls/gnutls.h>
 
 #include "codec/error.h"
+#include "http/clock.h"
 
 /* One connection to the server, plain or TLS. */
 struct hc_conn {
@@ -32,14 +33,6 @@ struct hc_conn {
 	long long deadline;		       /* monotonic milliseconds */
 };
 
-/* Milliseconds on the monotonic clock. */
-static long long healthcheck_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Waits until fd is ready for `events` or the deadline passes. Returns 0
  * when ready, -1 on timeout or error (errno set; ETIMEDOUT for timeout).
@@ -47,7 +40,7 @@ static long long healthcheck_now_ms(void)
 static int healthcheck_wait(int fd, short events, long long deadline)
 {
 	for (;;) {
-		long long left = deadline - healthcheck_now_ms();
+		long long left = deadline - http_clock_ms();
 		if (left <= 0) {
 			errno = ETIMEDOUT;
 			return -1;
@@ -263,7 +256,7 @@ int healthcheck_run(const char *host, unsigned port, const char *tls_cert, unsig
 	char reply[256];
 	int ret = 1;
 
-	c.deadline = healthcheck_now_ms() + timeout_ms;
+	c.deadline = http_clock_ms() + timeout_ms;
 	if (port < 1 || port > 65535) {
 		codec_format(err, errlen, "port %u is out of range (1..65535)", port);
 		return 1;

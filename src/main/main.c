@@ -32,6 +32,7 @@
 #include "codec/error.h"
 #include "dropjudge/version.h"
 #include "http/auth.h"
+#include "http/clock.h"
 #include "http/server.h"
 #include "http/tls.h"
 #include "main/config.h"
@@ -83,13 +84,6 @@ static void main_raise_fd_limit(unsigned connections, unsigned threads)
 	}
 }
 
-static long long main_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
@@ -98,14 +92,14 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 		       const sigset_t *signals)
 {
 	unsigned timeout_s = cfg->drain_timeout;
-	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
+	long long deadline = http_clock_ms() + (long long)timeout_s * 1000;
 	unsigned idle = 0;
 
 	for (;;) {
 		idle = http_server_is_idle(srv) ? idle + 1 : 0;
 		if (idle >= MAIN_DRAIN_IDLE_POLLS)
 			return;
-		long long left = deadline - main_now_ms();
+		long long left = deadline - http_clock_ms();
 		if (left <= 0) {
 			if (!idle)
 				fprintf(stderr,

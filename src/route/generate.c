@@ -1,22 +1,24 @@
 /*
  * GET /v1/{problem}/generate: the parts every generator shares — the seed
- * (given, or drawn from the clock and echoed), and the headers that make a
+ * (given, or drawn at random and echoed), and the headers that make a
  * case reproducible. The table has read every parameter already.
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <time.h>
+#include <sys/random.h>
+#include <sys/types.h>
 
 #include "dropjudge/gen.h"
 #include "route/handlers.h"
 
-/* A seed for a request that named none: the clock, mixed (splitmix64). */
+/* A seed for a request that named none: drawn at random (getrandom), with
+ * the address of a stack slot mixed in should the kernel refuse. No clock:
+ * the program has one (http/clock.c), and a seed needs none. */
 static uint64_t fresh_seed(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t z =
-	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + (uint64_t)(uintptr_t)&ts;
+	uint64_t z = 0;
+	if (getrandom(&z, sizeof z, GRND_NONBLOCK) != (ssize_t)sizeof z)
+		z ^= (uint64_t)(uintptr_t)&z;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
 	return z ^ (z >> 31);
