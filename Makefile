@@ -8,11 +8,13 @@
 #   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
 #   make test-hardening attack tests: slow clients, framing, memory, head-of-line, signals
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
+#   make docs-images  docs/images: the public examples drawn, the viewer's screenshots
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
 # Layers, each compiled with only the include paths it may use:
 #   src/core   -Iinclude                  (pure simulators, checker, generators)
 #   src/mem    -Isrc                      (the allocation seam: dj_malloc and kin)
+#   src/render -Iinclude                  (pure SVG pictures of the core's structs)
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
 #   src/route  + jansson                  (routing table, handlers: request -> response)
 #   src/http   + libmicrohttpd, GnuTLS    (sockets, lifecycle, limits, tokens, TLS)
@@ -58,19 +60,24 @@ CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 CORE_SRC := $(wildcard src/core/*.c)
 MEM_SRC := $(wildcard src/mem/*.c)
+RENDER_SRC := $(wildcard src/render/*.c)
 CODEC_SRC := $(wildcard src/codec/*.c)
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
-LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o
+LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+WWW_FILES := src/www/index.html src/www/viewer.css src/www/viewer.js
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/www/www_blob.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# The pictures' and the Puyo links' unit tests live beside their fixtures.
+RENDER_TEST_SRC := $(wildcard tests/render/test_*.c)
+UNIT_BIN += $(RENDER_TEST_SRC:tests/render/%.c=$(BUILD)/tests/%)
 # bare_server is a server, not a micro-benchmark: bench-http builds and runs it.
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize test-hardening test-valgrind hardening-check unit http lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-sanitize test-hardening test-valgrind hardening-check unit http browser docs-images lint-spec bench bench-http deps deps-test format format-check clean
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -79,6 +86,9 @@ $(BUILD)/src/core/%.o: src/core/%.c
 $(BUILD)/src/mem/%.o: src/mem/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+$(BUILD)/src/render/%.o: src/render/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -c $< -o $@
 $(BUILD)/src/codec/%.o: src/codec/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
@@ -96,6 +106,11 @@ $(BUILD)/src/route/openapi_blob.o: src/route/openapi_blob.S openapi.yaml
 	@mkdir -p $(@D)
 	$(CC) -c -DOPENAPI_PATH='"openapi.yaml"' $< -o $@
 
+# So is the viewer (src/www): its page, style sheet and script.
+$(BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
+	@mkdir -p $(@D)
+	$(CC) -c -Wa,-Isrc/www $< -o $@
+
 $(BUILD)/libdropjudge.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
@@ -105,6 +120,10 @@ $(BUILD)/dropjudge: $(BUILD)/src/main/main.o $(BUILD)/libdropjudge.a
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc -Itests/unit $(JANSSON_CFLAGS) $(MHD_CFLAGS) \
+		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) $(CMOCKA_LIBS) -o $@
+$(BUILD)/tests/%: tests/render/%.c $(BUILD)/libdropjudge.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc -Itests/unit $(JANSSON_CFLAGS) \
 		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(LIBS) $(CMOCKA_LIBS) -o $@
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
@@ -165,6 +184,10 @@ http: all
 	@scripts/run-tests.sh $(BUILD) http
 lint-spec:
 	@scripts/run-tests.sh $(BUILD) lint
+browser: all
+	@scripts/run-tests.sh $(BUILD) browser
+docs-images: all
+	@scripts/docs-images.sh $(BUILD)
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
@@ -177,8 +200,8 @@ bench-http: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server
 	@scripts/bench-http.sh $(BUILD)
 
-FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
-	src/*/*.h tests/unit/*.c tests/unit/*.h tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
+FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
+	src/*/*.h tests/unit/*.c tests/unit/*.h $(RENDER_TEST_SRC) tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
 # Checked in CI: the tree is formatted as .clang-format says.
@@ -211,8 +234,8 @@ fuzz_ci_seconds = $(shell n=$(words $(FUZZ_TARGETS)); s=$$(( $(FUZZ_CI_BUDGET) /
 	echo $$(( s < $(FUZZ_CI_SECONDS) ? (s > 0 ? s : 1) : $(FUZZ_CI_SECONDS) )))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
-FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
-	$(FUZZ_BUILD)/src/route/openapi_blob.o
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
+	$(FUZZ_BUILD)/src/route/openapi_blob.o $(FUZZ_BUILD)/src/www/www_blob.o
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
@@ -235,6 +258,9 @@ $(FUZZ_BUILD)/src/core/%.o: src/core/%.c
 $(FUZZ_BUILD)/src/mem/%.o: src/mem/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
+$(FUZZ_BUILD)/src/render/%.o: src/render/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -c $< -o $@
 $(FUZZ_BUILD)/src/codec/%.o: src/codec/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
@@ -244,6 +270,9 @@ $(FUZZ_BUILD)/src/route/%.o: src/route/%.c
 $(FUZZ_BUILD)/src/route/openapi_blob.o: src/route/openapi_blob.S openapi.yaml
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -c -DOPENAPI_PATH='"openapi.yaml"' $< -o $@
+$(FUZZ_BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c -Wa,-Isrc/www $< -o $@
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iinclude -Isrc -Itests/fuzz $(JANSSON_CFLAGS) \

@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 what=${1:-build}
 
 missing=()
+optional=()
 need_cmd() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
 need_pkg() { pkg-config --exists "$1" 2>/dev/null || missing+=("$2"); }
 
@@ -31,6 +32,12 @@ if [ "$what" = test ]; then
 	need_cmd node nodejs
 	need_cmd npm npm
 	need_cmd openssl openssl
+	# The pictures' tests validate SVG with xmllint against the W3C SVG 1.1 DTD.
+	need_cmd xmllint libxml2-utils
+	[ -r /usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd ] || missing+=(w3c-sgml-lib)
+	# The viewer's browser test: Debian's Chromium. Where it cannot be
+	# installed the test is skipped and says so; nothing else needs it.
+	command -v chromium >/dev/null 2>&1 || optional+=(chromium)
 fi
 if [ "$what" = valgrind ]; then need_cmd valgrind valgrind; fi
 if [ "$what" = hardening ]; then need_cmd hardening-check devscripts; fi
@@ -68,6 +75,17 @@ if [ ${#missing[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ${#optional[@]} -gt 0 ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "installing: ${optional[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends "${optional[@]}"; } ||
+			echo "could not install ${optional[*]}: the browser test will be skipped" >&2
+	else
+		echo "not installed: ${optional[*]} (as root: apt-get install -y --no-install-recommends ${optional[*]}); the browser test will be skipped" >&2
+	fi
 fi
 
 if [ "$what" = fuzz ] && ! can_link_fuzzer; then

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs dropjudge's tests and ends with one summary line "N passed, M failed".
 #
-#   scripts/run-tests.sh BUILD_DIR [unit|http|lint|all|hardening]
+#   scripts/run-tests.sh BUILD_DIR [unit|http|browser|lint|all|hardening]
 #
 # unit: every build/tests/test_* (cmocka); http: the integration suite in
-# tests/http against the real binary (node's test runner, curl as the
-# client); lint: the OpenAPI description with Redocly's linter; hardening
-# (not part of all): the attack tests in tests/hardening, one file at a
-# time (they measure latency and memory).
+# tests/http and tests/render against the real binary (node's test runner,
+# curl as the client); browser: the viewer in headless Chromium
+# (tests/browser, playwright-core), skipped with a message when Chromium is
+# not installed; lint: the OpenAPI description with Redocly's linter;
+# hardening (not part of all): the attack tests in tests/hardening, one
+# file at a time (they measure latency and memory).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -46,7 +48,7 @@ fi
 
 if [ "$what" = http ] || [ "$what" = all ]; then
 	echo "== HTTP integration tests (real binary, curl)"
-	DROPJUDGE_BIN="$build/dropjudge" node --test --test-reporter=tap tests/http/ >"$log/http" 2>&1
+	DROPJUDGE_BIN="$build/dropjudge" node --test --test-reporter=tap tests/http/ tests/render/ >"$log/http" 2>&1
 	rc=$?
 	p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/http" | tail -n1)
 	f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$log/http" | tail -n1)
@@ -58,6 +60,26 @@ if [ "$what" = http ] || [ "$what" = all ]; then
 		grep -v '^ *\(# Subtest\|ok \)' "$log/http" | sed 's/^/   /' | tail -n 150
 	fi
 	echo "   http: ${p:-0} passed, ${f:-0} failed"
+fi
+
+if [ "$what" = browser ] || [ "$what" = all ]; then
+	echo "== browser tests (the viewer in headless Chromium)"
+	DROPJUDGE_BIN="$build/dropjudge" node --test --test-reporter=tap tests/browser/ >"$log/browser" 2>&1
+	rc=$?
+	p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/browser" | tail -n1)
+	f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$log/browser" | tail -n1)
+	sk=$(sed -n 's/^# skipped \([0-9]*\)/\1/p' "$log/browser" | tail -n1)
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+	if [ $rc -ne 0 ]; then
+		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+		failures+=("browser")
+		grep -v '^ *\(# Subtest\|ok \)' "$log/browser" | sed 's/^/   /' | tail -n 150
+	fi
+	if [ "${sk:-0}" -gt 0 ]; then
+		echo "   SKIPPED ${sk} browser tests: $(sed -n 's/.*# SKIP \(.*\)/\1/p' "$log/browser" | head -n1)"
+	fi
+	echo "   browser: ${p:-0} passed, ${f:-0} failed, ${sk:-0} skipped"
 fi
 
 if [ "$what" = hardening ]; then

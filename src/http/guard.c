@@ -6,7 +6,6 @@
 #include "http/guard.h"
 #include "mem/alloc.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -208,7 +207,8 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 	dj_free(c);
 }
 
-/* Sets the deadline of conn's record to `seconds` from now (0: none). */
+/* Sets the deadline of conn's record: none, or the header (else body)
+ * timeout from now. */
 static void guard_set_deadline(struct MHD_Connection *conn, bool header, bool none)
 {
 	struct guard_conn *c = guard_conn_of(conn);

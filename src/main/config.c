@@ -27,6 +27,7 @@ enum config_key {
 	KEY_MAX_PER_IP,
 	KEY_HEADER_TIMEOUT,
 	KEY_BODY_TIMEOUT,
+	KEY_MAX_TRACE_STEPS,
 	KEY_AUTH_TOKEN_FILE,
 	KEY_TLS_CERT,
 	KEY_TLS_KEY,
@@ -81,6 +82,9 @@ static const struct config_option config_options[KEY_COUNT] = {
     {KEY_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", "SECONDS", 1, 86400,
      "A request's body must be complete within this many seconds\n"
      "of its headers; 1..86400. Default 60."},
+    {KEY_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", "N", 1, 100000000,
+     "Trace steps in all of one request (every case of a batch\n"
+     "counted), 1..100000000; more is 422. Default 100000."},
     {KEY_AUTH_TOKEN_FILE, "--auth-token-file", "AUTH_TOKEN_FILE", "FILE", 0, 0,
      "Bearer tokens, one a line (blank lines and # comments\n"
      "ignored): every /v1 path then needs 'Authorization:\n"
@@ -237,6 +241,9 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_BODY_TIMEOUT:
 		cfg->body_timeout = (unsigned)v;
 		break;
+	case KEY_MAX_TRACE_STEPS:
+		cfg->max_trace_steps = (unsigned long)v;
+		break;
 	case KEY_HOST:
 	case KEY_AUTH_TOKEN_FILE:
 	case KEY_TLS_CERT:
@@ -264,6 +271,7 @@ void config_defaults(struct config *cfg)
 	cfg->max_per_ip = CONFIG_DEFAULT_MAX_PER_IP;
 	cfg->header_timeout = CONFIG_DEFAULT_HEADER_TIMEOUT;
 	cfg->body_timeout = CONFIG_DEFAULT_BODY_TIMEOUT;
+	cfg->max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS;
 	cfg->tls_priorities = CONFIG_DEFAULT_TLS_PRIORITIES;
 }
 
@@ -467,14 +475,17 @@ void config_usage(FILE *out)
 		"  SIGTERM or SIGINT starts a drain: /readyz answers 503, no new connections\n"
 		"  are accepted, requests in flight complete (each answered with\n"
 		"  \"Connection: close\") for up to --drain-timeout seconds, then the process\n"
-		"  exits 0. A second SIGTERM or SIGINT ends the drain at once (connections\n"
-		"  still open are cut). SIGHUP reloads what can change without a restart\n"
+		"  exits 0. A second SIGTERM or SIGINT ends the process at once, exit 0\n"
+		"  (connections still open and work in progress are cut). SIGHUP reloads what can "
+		"change without a restart\n"
 		"  and the service goes on: the token file (below).\n"
 		"  With --auth-token-file, a /v1 request without a known token is 401 (with\n"
 		"  WWW-Authenticate: Bearer realm=\"dropjudge\"), a malformed Authorization\n"
-		"  header 400; /livez, /healthz, /readyz and /openapi.yaml stay open. Tokens\n"
-		"  are compared in constant time and never logged. SIGHUP re-reads the file;\n"
-		"  when it cannot be read the tokens in force stay and the reason is logged.\n"
+		"  header 400; /livez, /healthz, /readyz, /openapi.yaml and the viewer's\n"
+		"  files (/, /viewer.css, /viewer.js; the page asks for a token) stay open.\n"
+		"  Tokens are compared in constant time and never logged. SIGHUP re-reads the\n"
+		"  file; when it cannot be read the tokens in force stay and the reason is\n"
+		"  logged.\n"
 		"  With --tls-cert and --tls-key the port speaks HTTPS only (GnuTLS).\n"
 		"\n");
 	config_usage_solve(out);

@@ -30,6 +30,7 @@
 #define CONFIG_DEFAULT_MAX_PER_IP      32u
 #define CONFIG_DEFAULT_HEADER_TIMEOUT  10u
 #define CONFIG_DEFAULT_BODY_TIMEOUT    60u
+#define CONFIG_DEFAULT_MAX_TRACE_STEPS 100000ul
 /* Below Docker's 10 s grace between SIGTERM and SIGKILL, so that a drain
  * that runs out still ends in an orderly exit. */
 #define CONFIG_DEFAULT_DRAIN_TIMEOUT 8u
@@ -39,18 +40,19 @@
 
 /* Settings of `dropjudge serve`. */
 struct config {
-	char host[CONFIG_HOST_MAX]; /* IPv4 or IPv6 address, or a name, to listen on */
-	unsigned port;		    /* 0..65535; 0: any free port */
-	unsigned threads;	    /* 1..CONFIG_MAX_THREADS; 0: one per CPU (caller resolves) */
-	size_t max_body;	    /* bytes of a request body, >= 1 */
-	unsigned long max_blocks;   /* placements in one Monomino-Domino case, >= 1 */
-	unsigned long max_batch;    /* cases in one batch, >= 1 */
-	unsigned timeout;	    /* idle connection timeout, seconds, >= 1 */
-	unsigned max_connections;   /* open connections at once, >= 1 */
-	unsigned drain_timeout;	    /* seconds to wait for requests at shutdown */
-	unsigned max_per_ip;	    /* open connections from one address; 0: no limit */
-	unsigned header_timeout;    /* seconds for a request's headers, >= 1 */
-	unsigned body_timeout;	    /* seconds for a request's body after its headers, >= 1 */
+	char host[CONFIG_HOST_MAX];    /* IPv4 or IPv6 address, or a name, to listen on */
+	unsigned port;		       /* 0..65535; 0: any free port */
+	unsigned threads;	       /* 1..CONFIG_MAX_THREADS; 0: one per CPU (caller resolves) */
+	size_t max_body;	       /* bytes of a request body, >= 1 */
+	unsigned long max_blocks;      /* placements in one Monomino-Domino case, >= 1 */
+	unsigned long max_batch;       /* cases in one batch, >= 1 */
+	unsigned timeout;	       /* idle connection timeout, seconds, >= 1 */
+	unsigned max_connections;      /* open connections at once, >= 1 */
+	unsigned drain_timeout;	       /* seconds to wait for requests at shutdown */
+	unsigned max_per_ip;	       /* open connections from one address; 0: no limit */
+	unsigned header_timeout;       /* seconds for a request's headers, >= 1 */
+	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
+	unsigned long max_trace_steps; /* trace steps in all of one request, >= 1 */
 	/* Texts below point into argv or the environment (not copied); NULL: unset. */
 	const char *auth_token_file; /* bearer tokens, one a line */
 	const char *tls_cert;	     /* PEM certificate (chain) file; with tls_key */

@@ -7,9 +7,10 @@
  * and received with sigwait() in the main thread only. SIGHUP runs
  * reload_run() (the token file is read again) and the service goes on. The first SIGTERM or SIGINT
  * starts the drain (see http/server.h); the main thread then waits, up to
- * the drain timeout, for the requests in flight, and a second one ends the
- * wait at once (connections still open are cut). Either way the process
- * stops the server and exits 0.
+ * the drain timeout, for the requests in flight, then stops the server; a
+ * second one ends the process at once (exit 0 without the orderly stop,
+ * which would wait for the jobs on the workers; the kernel closes the
+ * connections still open). Either way the exit status is 0.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
@@ -115,9 +116,15 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 		if (sig == SIGHUP) {
 			reload_run(cfg, auth);
 		} else if (sig > 0) {
-			fprintf(stderr, "dropjudge: second signal (%s); stopping now\n",
+			/*
+			 * At once: an orderly stop would wait for the jobs
+			 * the workers are running. The kernel closes every
+			 * connection and frees everything.
+			 */
+			fprintf(stderr, "dropjudge: second signal (%s); exiting now\n",
 				strsignal(sig));
-			return;
+			fflush(stderr);
+			_exit(0);
 		}
 	}
 }
@@ -258,7 +265,8 @@ static int main_serve(int argc, char *const argv[])
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch,
-		       .cors_origins = cfg.cors_origins},
+		       .cors_origins = cfg.cors_origins,
+		       .max_trace_steps = cfg.max_trace_steps},
 	    .auth = auth,
 	    .tls = use_tls ? &tls : NULL,
 	};

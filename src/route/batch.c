@@ -54,6 +54,26 @@ static json_t *batch_cases(json_t *root, const struct route_limits *limits, stru
 	return cases;
 }
 
+/*
+ * Adds the steps of a result's trace (its "steps" member, when it has one)
+ * to *used. Returns false with err set (422 at `pointer`) once the steps of
+ * the whole request pass max_trace_steps: traces, not cases, are what cost
+ * memory and time.
+ */
+static bool trace_within_limit(const struct route_limits *limits, const json_t *result,
+			       const char *pointer, size_t *used, struct codec_error *err)
+{
+	const json_t *steps = json_is_object(result) ? json_object_get(result, "steps") : NULL;
+	*used += json_array_size(steps);
+	if (!limits || limits->max_trace_steps == 0 || *used <= limits->max_trace_steps)
+		return true;
+	codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
+			       "the traces of this request pass %lu steps in all "
+			       "(--max-trace-steps); ask fewer traces",
+			       limits->max_trace_steps);
+	return false;
+}
+
 bool route_is_batch(const json_t *root)
 {
 	return json_is_object(root) && json_object_get(root, "cases") != NULL;
@@ -74,7 +94,7 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
 		return err->status;
 	bool trace = route_arg(call, "trace") != 0;
 	json_t *results = json_array();
-	size_t i, failed = 0;
+	size_t i, failed = 0, steps = 0;
 	json_t *c;
 	json_array_foreach(cases, i, c)
 	{
@@ -88,6 +108,11 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
 		    json_object_set(slot, "id", (json_t *)id) != 0) {
 			json_decref(slot);
 			slot = NULL;
+		}
+		if (!trace_within_limit(call->req->limits, slot, ptr, &steps, err)) {
+			json_decref(slot);
+			json_decref(results);
+			return err->status;
 		}
 		if (slot && json_object_get(slot, "error"))
 			failed++;

@@ -105,8 +105,20 @@ route_handler_fn route_index;
 route_handler_fn route_problem_types;
 route_handler_fn route_problem_page;
 
-/* The HTML of GET / (index_html.c), a static string. */
-const char *route_index_html(size_t *len);
+/* The viewer's page and files (www.c), GET .../render.svg (render.c):
+ * handlers that answer in full, their own faults included. */
+route_handler_fn route_www;
+route_handler_fn route_md_render_call;
+route_handler_fn route_puyo_render_call;
+void route_md_render(const struct route_request *req, struct route_response *resp);
+void route_puyo_render(const struct route_request *req, struct route_response *resp);
+/* Answers solve's single case (the body of `req`) as SVG: the final state,
+ * or with a trace (the case's "trace", else `trace`) every step; ?cell=
+ * sizes it. A batch is 406. */
+void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
+		       struct route_response *resp);
+/* Fills *resp with the viewer's page (GET / for a browser). */
+enum codec_status route_www_page(struct route_response *resp, struct codec_error *err);
 
 /* --- responses (respond.c) --- */
 
@@ -196,6 +208,18 @@ enum codec_status route_read_params(struct route_call *call, struct codec_error 
  * must then be JSON); *name receives its name. */
 bool route_wants_json_only(const struct route_request *req, const struct route_entry *e,
 			   const char **name);
+
+/*
+ * Reads a parameter whose range depends on the request's data (a step of
+ * the case sent), for the few handlers that need one: an unsigned decimal
+ * in [min, max] (absent: dflt; not a number 400, out of range 422), or a
+ * boolean. Return false with err set. The table still decides which
+ * parameters a path takes.
+ */
+bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
+		     uint64_t dflt, uint64_t *out, struct codec_error *err);
+bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
+		      struct codec_error *err);
 
 /* The value of a declared parameter (its default when absent). */
 uint64_t route_arg(const struct route_call *call, const char *name);

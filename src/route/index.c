@@ -1,6 +1,6 @@
 /*
  * GET /: what this service offers, as JSON (links to the API, its
- * description and the problems) or, for a browser, a small HTML page.
+ * description and the problems) or, for a browser, the viewer's page.
  */
 #include <stdio.h>
 
@@ -19,12 +19,8 @@ static json_t *problem_link(const struct route_problem *p)
 enum codec_status route_index(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
-	if (call->format == ROUTE_FORMAT_HTML) {
-		size_t len;
-		const char *html = route_index_html(&len);
-		return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, len,
-					  err);
-	}
+	if (call->format == ROUTE_FORMAT_HTML)
+		return route_www_page(resp, err); /* the viewer (www.c) */
 	return route_respond_json(resp,
 				  json_pack("{ss ss s{ss ss ss ss} s[oo]}", "name", "dropjudge",
 					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",

@@ -47,15 +47,16 @@ enum codec_status route_info(const struct route_call *call, struct route_respons
 			     struct codec_error *err)
 {
 	const struct route_limits *l = call->req->limits;
-	return route_respond_json(resp,
-				  json_pack("{ss ss s[oo] s{sI sI sI sI}}", "name", "dropjudge",
-					    "version", DROPJUDGE_VERSION, "problems",
-					    problem_info(&route_md), problem_info(&route_puyo),
-					    "limits", "max_body", (json_int_t)l->max_body,
-					    "max_blocks", (json_int_t)l->max_blocks, "max_batch",
-					    (json_int_t)l->max_batch, "max_trace_steps",
-					    (json_int_t)ROUTE_MAX_TRACE_STEPS),
-				  err);
+	return route_respond_json(
+	    resp,
+	    json_pack("{ss ss s[oo] s{sI sI sI sI sI}}", "name", "dropjudge", "version",
+		      DROPJUDGE_VERSION, "problems", problem_info(&route_md),
+		      problem_info(&route_puyo), "limits", "max_body", (json_int_t)l->max_body,
+		      "max_blocks", (json_int_t)l->max_blocks, "max_batch",
+		      (json_int_t)l->max_batch, "max_trace_steps",
+		      (json_int_t)ROUTE_MAX_TRACE_STEPS, "max_request_trace_steps",
+		      (json_int_t)l->max_trace_steps),
+	    err);
 }
 
 enum codec_status route_openapi(const struct route_call *call, struct route_response *resp,

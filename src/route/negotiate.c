@@ -119,6 +119,9 @@ static const struct format_kind {
     {ROUTE_FORMAT_TEXT, "text/plain", ROUTE_TEXT_MEDIA_TYPE, 4},
     {ROUTE_FORMAT_HTML, "text/html", "text/html; charset=utf-8", 4},
     {ROUTE_FORMAT_YAML, "application/yaml", "application/yaml", 11},
+    {ROUTE_FORMAT_SVG, "image/svg+xml", "image/svg+xml", 5},
+    {ROUTE_FORMAT_CSS, "text/css", "text/css; charset=utf-8", 4},
+    {ROUTE_FORMAT_JS, "text/javascript", "text/javascript; charset=utf-8", 4},
 };
 
 #define FORMAT_COUNT (sizeof format_table / sizeof format_table[0])

@@ -87,6 +87,8 @@ static enum codec_status read_value(const struct route_param_spec *p, const char
 		*out = (uint64_t)b;
 		return CODEC_OK;
 	}
+	if (p->type == ROUTE_PARAM_TEXT)
+		return CODEC_OK;
 	unsigned long long n = 0;
 	enum codec_decimal rd = codec_decimal_read_str(v, &n);
 	if (rd == CODEC_DECIMAL_NOT_A_NUMBER) {
@@ -164,4 +166,26 @@ const char *route_param(const struct route_request *req, const char *key)
 		if (strcmp(req->params[i].key, key) == 0)
 			return req->params[i].value ? req->params[i].value : "";
 	return NULL;
+}
+
+bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
+		     uint64_t dflt, uint64_t *out, struct codec_error *err)
+{
+	const struct route_param_spec p = {
+	    .name = key, .type = ROUTE_PARAM_U64, .min = min, .max = max, .dflt = dflt};
+	const char *v = route_param(req, key);
+	*out = dflt;
+	return !v || read_value(&p, v, NULL, out, err) == CODEC_OK;
+}
+
+bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
+		      struct codec_error *err)
+{
+	const struct route_param_spec p = {.name = key, .type = ROUTE_PARAM_BOOL};
+	const char *v = route_param(req, key);
+	uint64_t b = dflt;
+	if (v && read_value(&p, v, NULL, &b, err) != CODEC_OK)
+		return false;
+	*out = b != 0;
+	return true;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "codec/puyo_codec.h"
+#include "codec/puyo_links.h"
 #include "dropjudge/gen.h"
 #include "route/handlers.h"
 
@@ -52,7 +53,8 @@ static enum codec_status puyo_solve_json(const json_t *case_obj, const char *poi
 					 struct route_outcome *out, struct codec_error *err)
 {
 	(void)limits;
-	enum codec_status st = puyo_json_read(case_obj, pointer, false, &out->u.puyo.field, err);
+	/* The rows, or a puyop.com / Puyo Nexus field string or link. */
+	enum codec_status st = puyo_links_read_case(case_obj, pointer, &out->u.puyo.field, err);
 	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
 }
 

@@ -26,11 +26,12 @@
 
 /* Limits and settings in force, from the configuration. */
 struct route_limits {
-	size_t max_body;	  /* bytes of a request body (inflated, when gzip) */
-	unsigned long max_blocks; /* placements in one Monomino-Domino case */
-	unsigned long max_batch;  /* cases in one batch */
-	const char *cors_origins; /* comma-separated origins allowed by CORS, "*" for
-				     any; NULL or "": no CORS header is ever sent */
+	size_t max_body;	       /* bytes of a request body (inflated, when gzip) */
+	unsigned long max_blocks;      /* placements in one Monomino-Domino case */
+	unsigned long max_batch;       /* cases in one batch */
+	const char *cors_origins;      /* comma-separated origins allowed by CORS, "*" for
+					  any; NULL or "": no CORS header is ever sent */
+	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
 };
 
 struct route_param {
@@ -101,6 +102,9 @@ enum route_format {
 	ROUTE_FORMAT_TEXT = 1u << 1, /* text/plain; charset=utf-8: the Baekjoon formats */
 	ROUTE_FORMAT_HTML = 1u << 2, /* text/html; charset=utf-8 */
 	ROUTE_FORMAT_YAML = 1u << 3, /* application/yaml */
+	ROUTE_FORMAT_SVG = 1u << 4,  /* image/svg+xml */
+	ROUTE_FORMAT_CSS = 1u << 5,  /* text/css; charset=utf-8 */
+	ROUTE_FORMAT_JS = 1u << 6,   /* text/javascript; charset=utf-8 */
 };
 
 /* Body kinds, as bits of a set, named by Content-Type. */
@@ -119,6 +123,7 @@ enum route_method {
 enum route_param_type {
 	ROUTE_PARAM_BOOL, /* true, false, 1, 0 (a bare key is true) */
 	ROUTE_PARAM_U64,  /* unsigned decimal in [min, max] */
+	ROUTE_PARAM_TEXT, /* any text; the handler reads it (route_param()) */
 };
 
 /* A configured limit that also bounds a parameter. */
@@ -138,7 +143,7 @@ struct route_param_spec {
 	bool json_only;		      /* BOOL: when true the answer can only be JSON */
 };
 
-#define ROUTE_ENTRY_PARAMS 4 /* parameters one entry may declare */
+#define ROUTE_ENTRY_PARAMS 8 /* parameters one entry may declare */
 #define ROUTE_NAME_UNKNOWN "unknown"
 
 struct route_call;

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: make-corpus.sh OUT_DIR}
 rm -rf "$out"
-mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route}
+mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route,fuzz_render}
 
 # The text of a file as a JSON string (every line ended by \n).
 json_string() {
@@ -108,6 +108,13 @@ route_seed auth-open 04 GET /readyz '' '' ''
 
 # The inputs that found bugs (see the regression tests named in their
 # commits), replayed by every run.
+# fuzz_render: a mode byte (0 puyop.com, 1 Puyo Nexus, 2 Monomino-Domino bytes), then the data.
+printf '\x00%s' 4004g09y09yg >"$out/fuzz_render/puyop-example"
+printf '\x00%s' http://www.puyop.com/s/4004g09y09yg_ >"$out/fuzz_render/puyop-link"
+printf '\x01%s' 60000067000446700446770 >"$out/fuzz_render/nexus-example"
+printf '\x01%s' 'https://puyonexus.com/chainsim/?w=6&h=12&chain=500000180000' >"$out/fuzz_render/nexus-link"
+printf '\x02\x00\x01\x02\x15\x26\x37\x3b\x1c\x2d\x3e\x0f' >"$out/fuzz_render/md-blocks"
+
 for dir in tests/fuzz/regressions/*/; do
 	t=$(basename "$dir")
 	for f in "$dir"*; do

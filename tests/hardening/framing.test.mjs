@@ -44,6 +44,9 @@ const CASES = [
 	['the same Content-Length twice', `${POST}Content-Length: ${PUYO_EXAMPLE.length}\r\nContent-Length: ${PUYO_EXAMPLE.length}\r\n\r\n${PUYO_EXAMPLE}`, 200, 'accepted'],
 	['a chunked body', `${POST}Transfer-Encoding: chunked\r\n\r\n${chunked(PUYO_EXAMPLE)}`, 200, 'accepted'],
 	['a decoded path segment (%76 for v)', `GET /li%76ez HTTP/1.1\r\nHost: x\r\n\r\n`, 200, 'accepted'],
+	['bare LF line ends', 'GET /livez HTTP/1.1\nHost: x\nAccept: */*\n\n', 200, 'accepted'],
+	['blanks after header values and an empty value', 'GET /livez HTTP/1.1\r\nHost: x  \r\nAccept: */*\t\r\nX-Empty:\r\n\r\n', 200, 'accepted'],
+	['26 kB of headers', `GET /livez HTTP/1.1\r\nHost: x\r\nX-A: ${'a'.repeat(16000)}\r\nX-B: ${'b'.repeat(10000)}\r\n\r\n`, 200, 'accepted'],
 ];
 
 const server = await startServer();

@@ -1,6 +1,7 @@
 // No head-of-line blocking: while four clients loop the heaviest request
 // the default limits allow (a 1000-case Monomino-Domino batch with every
-// trace, just under the 1 MiB body limit; its own process,
+// trace, 100,000 steps in all, the most --max-trace-steps lets through;
+// its own process,
 // tests/hardening/heavy.mjs), GET /livez and the Puyo example of the
 // problem statement from other clients keep p99 under 100 ms, and every
 // Puyo answer is right. The heavy requests run on the worker pool, not in
@@ -18,9 +19,10 @@ import { startServer, sleep, puyoRequest, parseResponses, percentile, PUYO_EXAMP
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.HARDENING_SECONDS ?? 30) * 2 / 3;
 const MAX_BODY = 1048576;
+const MAX_TRACE_STEPS = 100000;
 
 // 1000 cases of the same length, each block valid for its type, as long as
-// fits in MAX_BODY.
+// fits in MAX_BODY and keeps the traces within --max-trace-steps.
 export function heaviestBatch() {
 	let seed = 7;
 	const rnd = (n) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
@@ -33,7 +35,7 @@ export function heaviestBatch() {
 	for (let per = 1; ; per++) {
 		const cases = Array.from({ length: 1000 }, (_, c) => ({ blocks: blocks.slice(c % 50, c % 50 + per) }));
 		const body = JSON.stringify({ cases });
-		if (body.length > MAX_BODY) return best;
+		if (body.length > MAX_BODY || per * 1000 > MAX_TRACE_STEPS) return best;
 		best = { body, per };
 	}
 }

@@ -66,7 +66,7 @@ for (const [name, path, type, body] of KINDS) {
 }
 
 test('after a load of heavy requests, RSS returns within 10% of its level before the load', async () => {
-	const traced = JSON.stringify({ cases: Array.from({ length: 1000 }, (_, c) => ({ blocks: mdBlocks(120, c + 1) })) });
+	const traced = JSON.stringify({ cases: Array.from({ length: 1000 }, (_, c) => ({ blocks: mdBlocks(100, c + 1) })) });
 	const json = JSON.stringify({ blocks: mdBlocks(100_000) });
 	const load = () => Promise.all([
 		post(server.port, '/v1/monomino-domino?trace=true', 'application/json', traced),
@@ -85,4 +85,21 @@ test('after a load of heavy requests, RSS returns within 10% of its level before
 	console.log(`RSS before the load ${(before / MIB).toFixed(1)} MiB, peak ${(peak / MIB).toFixed(1)} MiB, after ${(after / MIB).toFixed(1)} MiB`);
 	assert.ok(peak > before + 50 * MIB, 'the load did not load');
 	assert.ok(after <= before * 1.1, `after ${after} > 1.1 x before ${before}`);
+});
+
+test('--max-trace-steps counts the traces of the whole request: 1000 traced cases of 101 placements are 422 at the case that passes 100,000 steps', async () => {
+	const over = JSON.stringify({ cases: Array.from({ length: 1000 }, (_, c) => ({ blocks: mdBlocks(101, c + 1) })) });
+	const res = await new Promise((resolve, reject) => {
+		const s = net.connect({ port: server.port, host: '127.0.0.1' });
+		let buf = Buffer.alloc(0);
+		s.on('connect', () => s.write(`POST /v1/monomino-domino?trace=true HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${over.length}\r\nConnection: close\r\n\r\n${over}`));
+		s.on('data', (d) => { buf = Buffer.concat([buf, d]); });
+		s.on('end', () => resolve(parseResponses(buf).responses[0]));
+		s.on('error', reject);
+	});
+	assert.equal(res.status, 422);
+	const p = JSON.parse(res.body);
+	// 990 cases of 101 steps are 99,990; the 991st (index 990) passes 100,000.
+	assert.equal(p.errors[0].pointer, '/cases/990');
+	assert.match(p.detail, /max-trace-steps/);
 });

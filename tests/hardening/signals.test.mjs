@@ -41,3 +41,35 @@ test('a second SIGTERM during the drain ends the process at once, with a request
 	assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
 	assert.match(server.log, /second signal/);
 });
+
+test('a second SIGTERM ends the process at once even while the workers are busy with heavy requests', async () => {
+	const server = await startServer({ args: ['--drain-timeout', '30', '--threads', '2'], autoStop: false });
+	// Eight traced batches of 100,000 steps: seconds of work queued on two workers.
+	let seed = 11;
+	const blocks = Array.from({ length: 100 }, () => {
+		seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+		const t = 1 + (seed % 3);
+		return [t, (seed >> 4) % (t === 3 ? 3 : 4), (seed >> 8) % (t === 2 ? 3 : 4)];
+	});
+	const body = JSON.stringify({ cases: Array.from({ length: 1000 }, () => ({ blocks })) });
+	const sockets = [];
+	for (let i = 0; i < 8; i++) {
+		const s = net.connect({ port: server.port, host: '127.0.0.1' });
+		s.on('error', () => {});
+		s.on('data', () => {});
+		s.on('connect', () => s.write(`POST /v1/monomino-domino?trace=true HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
+		sockets.push(s);
+	}
+	await sleep(800);
+	process.kill(server.pid, 'SIGTERM');
+	await sleep(300);
+	assert.equal(server.exitStatus, undefined, 'the first SIGTERM did not wait for the work in flight');
+	const t0 = Date.now();
+	process.kill(server.pid, 'SIGTERM');
+	const status = await Promise.race([server.exited, sleep(5000).then(() => null)]);
+	for (const s of sockets) s.destroy();
+	if (!status) process.kill(server.pid, 'SIGKILL');
+	assert.ok(status, 'still running 5 s after the second SIGTERM');
+	assert.equal(status.code, 0);
+	assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
+});

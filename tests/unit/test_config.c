@@ -59,6 +59,7 @@ enum field {
 	F_MAX_PER_IP,
 	F_HEADER_TIMEOUT,
 	F_BODY_TIMEOUT,
+	F_MAX_TRACE_STEPS,
 };
 
 static unsigned long long field_value(const struct config *cfg, enum field f)
@@ -86,6 +87,8 @@ static unsigned long long field_value(const struct config *cfg, enum field f)
 		return cfg->header_timeout;
 	case F_BODY_TIMEOUT:
 		return cfg->body_timeout;
+	case F_MAX_TRACE_STEPS:
+		return cfg->max_trace_steps;
 	}
 	return 0;
 }
@@ -109,6 +112,7 @@ static const struct numeric {
     {F_MAX_PER_IP, "--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", 0, 1000000},
     {F_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", 1, 3600},
     {F_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", 1, 86400},
+    {F_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", 1, 100000000},
 };
 #define NUMERICS (sizeof numerics / sizeof numerics[0])
 
@@ -131,6 +135,7 @@ static void config_should_start_from_the_documented_defaults(void **state)
 	assert_int_equal(cfg.max_per_ip, 32);
 	assert_int_equal(cfg.header_timeout, 10);
 	assert_int_equal(cfg.body_timeout, 60);
+	assert_int_equal(cfg.max_trace_steps, 100000);
 }
 
 static void config_should_take_every_flag_in_both_spellings(void **state)

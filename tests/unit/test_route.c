@@ -261,6 +261,48 @@ static void md_board_strings_should_count_the_tiles(void **state)
 	call_done(&c);
 }
 
+/*
+ * Traces count over the whole request: three traced cases of 8 placements
+ * each pass a limit of 20 steps at the third case, and the request is
+ * refused there; the same batch within the limit is answered.
+ */
+static void batch_traces_should_count_against_one_limit_for_the_request(void **state)
+{
+	(void)state;
+	static const char body[] =
+	    "{\"cases\":[{\"blocks\":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],"
+	    "[3,1,2]]},{\"blocks\":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],"
+	    "[3,1,2]]},{\"blocks\":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],"
+	    "[3,1,2]]}]}";
+	struct route_limits tight = limits;
+	struct call c;
+
+	tight.max_trace_steps = 20;
+	memset(&c, 0, sizeof c);
+	c.req.method = "POST";
+	c.req.path = "/v1/monomino-domino";
+	c.req.content_type = "application/json";
+	c.req.body = body;
+	c.req.body_len = strlen(body);
+	c.req.limits = &tight;
+	c.req.params[0].key = "trace";
+	c.req.params[0].value = "true";
+	c.req.nparams = 1;
+	route_handle(&c.req, &c.resp);
+	assert_int_equal(c.resp.status, 422);
+	c.json = json_loadb(c.resp.body, c.resp.body_len, 0, NULL);
+	assert_non_null(c.json);
+	const json_t *fault = json_array_get(json_object_get(c.json, "errors"), 0);
+	assert_string_equal(json_string_value(json_object_get(fault, "pointer")), "/cases/2");
+	call_done(&c);
+
+	tight.max_trace_steps = 24;
+	route_handle(&c.req, &c.resp);
+	assert_int_equal(c.resp.status, 200);
+	c.json = NULL;
+	call_done(&c);
+}
+
 static void md_trace_should_end_at_the_final_answer(void **state)
 {
 	(void)state;
@@ -583,8 +625,12 @@ static void head_should_work_wherever_get_does(void **state)
 		if (!(table[i].methods & ROUTE_GET))
 			continue;
 		struct call c;
-		bool gen = strstr(table[i].path, "generate") != NULL;
-		call(&c, "HEAD", table[i].path, gen ? "seed=1" : NULL, NULL, NULL, NULL);
+		/* the query each needs: a seed, or the case a picture draws */
+		const char *query = strstr(table[i].path, "generate")		      ? "seed=1"
+				    : strstr(table[i].path, "monomino-domino/render") ? "blocks=111"
+				    : strstr(table[i].path, "render")		      ? "puyop=a"
+										      : NULL;
+		call(&c, "HEAD", table[i].path, query, NULL, NULL, NULL);
 		if (c.resp.status != 200)
 			fail_msg("HEAD %s: %u", table[i].path, c.resp.status);
 		call_done(&c);
@@ -721,6 +767,7 @@ int main(void)
 	    cmocka_unit_test(md_examples_should_be_answered_in_both_forms),
 	    cmocka_unit_test(md_board_strings_should_count_the_tiles),
 	    cmocka_unit_test(md_trace_should_end_at_the_final_answer),
+	    cmocka_unit_test(batch_traces_should_count_against_one_limit_for_the_request),
 	    cmocka_unit_test(md_errors_should_name_the_pointer_or_line),
 	    cmocka_unit_test(puyo_example_should_give_three_chains),
 	    cmocka_unit_test(batch_should_answer_every_case_in_order_with_partial_failure),

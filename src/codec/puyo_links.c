@@ -1,0 +1,372 @@
+/*
+ * puyop.com and Puyo Nexus field strings and URLs <-> Puyo fields.
+ *
+ * The formats followed (read from public code, not copied):
+ * - puyop.com: the 64-character alphabet "0-9a-zA-Z[]", one character per
+ *   column pair worth left * 8 + right, rows from the 13th down, empty
+ *   pairs before the first puyo left out, and colour numbers 1 red,
+ *   2 green, 3 blue, 4 yellow, 5 purple, 6 garbage, as the puyoai project
+ *   writes its puyop.com links (src/solver/puyop.cc, makePuyopURL) and
+ *   several bots after it.
+ * - Puyo Nexus: PuyoSim's PuyoType numbers (0 none, 1 red, 2 green,
+ *   3 blue, 4 yellow, 5 purple, 6 garbage, 7 point, 8 sun, 9 hard,
+ *   10 iron, 11 block: puyonexus/puyosim src/Simulator/Puyo.php), written
+ *   in the URL alphabet of its ?chain= parameter, Constants.Puyo.URL in
+ *   the simulator's JavaScript and the "0475681BCA32" table indexed by
+ *   PuyoType in src/Service/LegacyChainParser.php; the string fills the
+ *   width x (height + hidden rows) board from its end, so leading empty
+ *   cells may be left out (src/Simulator/Board.php), and w, h, hr default
+ *   to 6, 12, 1.
+ */
+#include "codec/puyo_links.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/puyo_codec.h"
+
+#define BOARD_ROWS  PUYO_ROWS_MAX	     /* the hidden row and 12 visible */
+#define PAIRS	    (PUYO_COLS / 2)	     /* column pairs of a row */
+#define PUYOP_CHARS (BOARD_ROWS * PAIRS)     /* 39 */
+#define NEXUS_CHARS (BOARD_ROWS * PUYO_COLS) /* 78 */
+
+static const char puyop_alphabet[] =
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ[]";
+
+/* puyop.com colour number of each enum puyo_cell, and back (7: none). */
+static const unsigned char puyop_of_cell[] = {0, 1, 2, 3, 5, 4, 6};
+static const unsigned char cell_of_puyop[] = {PUYO_EMPTY,  PUYO_RED,	PUYO_GREEN,  PUYO_BLUE,
+					      PUYO_YELLOW, PUYO_PURPLE, PUYO_GARBAGE};
+
+/* Puyo Nexus URL character of each enum puyo_cell. */
+static const char nexus_of_cell[] = "0475861";
+/* PuyoType, indexed by URL character's place in this table (Puyo Nexus's). */
+static const char nexus_alphabet[] = "0475681BCA32";
+static const char *const nexus_names[] = {"none",    "red",   "green", "blue", "yellow", "purple",
+					  "garbage", "point", "sun",   "hard", "iron",	 "block"};
+/* enum puyo_cell of PuyoType 0..6. */
+static const unsigned char cell_of_nexus[] = {PUYO_EMPTY,  PUYO_RED,	PUYO_GREEN,  PUYO_BLUE,
+					      PUYO_YELLOW, PUYO_PURPLE, PUYO_GARBAGE};
+
+/* Cell (r, c) of the 13-row board, r = 0 the hidden row. */
+static uint8_t board_cell(const struct puyo_field *f, unsigned r, unsigned c)
+{
+	if (f->rows == PUYO_ROWS_MAX)
+		return f->cell[r][c];
+	return r == 0 ? PUYO_EMPTY : f->cell[r - 1][c];
+}
+
+static unsigned cell_index(uint8_t v)
+{
+	return v <= PUYO_GARBAGE ? v : PUYO_EMPTY;
+}
+
+int puyo_links_puyop(const struct puyo_field *field, char *buf, size_t size)
+{
+	char text[PUYO_LINKS_PUYOP_MAX];
+	size_t n = 0;
+	for (unsigned r = 0; r < BOARD_ROWS; r++)
+		for (unsigned p = 0; p < PAIRS; p++) {
+			unsigned left = puyop_of_cell[cell_index(board_cell(field, r, 2 * p))];
+			unsigned right = puyop_of_cell[cell_index(board_cell(field, r, 2 * p + 1))];
+			if (n == 0 && left == 0 && right == 0)
+				continue;
+			text[n++] = puyop_alphabet[left * 8 + right];
+		}
+	text[n] = '\0';
+	return snprintf(buf, size, "%s", text);
+}
+
+int puyo_links_nexus(const struct puyo_field *field, char *buf, size_t size)
+{
+	char text[PUYO_LINKS_NEXUS_MAX];
+	size_t n = 0;
+	for (unsigned r = 0; r < BOARD_ROWS; r++)
+		for (unsigned c = 0; c < PUYO_COLS; c++) {
+			char ch = nexus_of_cell[cell_index(board_cell(field, r, c))];
+			if (n == 0 && ch == '0')
+				continue;
+			text[n++] = ch;
+		}
+	if (n == 0)
+		text[n++] = '0'; /* as the site writes an empty board */
+	text[n] = '\0';
+	return snprintf(buf, size, "%s", text);
+}
+
+int puyo_links_puyop_url(const struct puyo_field *field, char *buf, size_t size)
+{
+	char text[PUYO_LINKS_PUYOP_MAX];
+	puyo_links_puyop(field, text, sizeof text);
+	return snprintf(buf, size, "%s%s", PUYO_LINKS_PUYOP_URL, text);
+}
+
+int puyo_links_nexus_url(const struct puyo_field *field, char *buf, size_t size)
+{
+	char text[PUYO_LINKS_NEXUS_MAX];
+	puyo_links_nexus(field, text, sizeof text);
+	return snprintf(buf, size, "%s%s", PUYO_LINKS_NEXUS_URL, text);
+}
+
+/* ---- decoding -------------------------------------------------------- */
+
+static enum codec_status fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static enum codec_status fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
+{
+	char detail[CODEC_DETAIL_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	if (pointer)
+		codec_error_at_pointer(err, CODEC_E_INVALID, pointer, "%s", detail);
+	else
+		codec_error_set(err, CODEC_E_INVALID, "%s", detail);
+	return CODEC_E_INVALID;
+}
+
+/* A character as a message shows it: 'x', or its byte value. */
+static void shown(char ch, char out[8])
+{
+	unsigned char b = (unsigned char)ch;
+	if (b > 0x20 && b < 0x7f && b != '\'')
+		snprintf(out, 8, "'%c'", ch);
+	else
+		snprintf(out, 8, "0x%02x", b);
+}
+
+/* Whether s[0..len) starts with `prefix`; advances past it when so. */
+static bool eat(const char **s, size_t *len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (*len < n || memcmp(*s, prefix, n) != 0)
+		return false;
+	*s += n;
+	*len -= n;
+	return true;
+}
+
+/* Skips "http://" or "https://" and "www."; true when a scheme was there. */
+static bool eat_scheme(const char **s, size_t *len)
+{
+	bool url = eat(s, len, "https://") || eat(s, len, "http://");
+	eat(s, len, "www.");
+	return url;
+}
+
+/* Sets the field's size from its hidden row: 13 rows only when it holds a puyo. */
+static void fit_rows(const uint8_t board[BOARD_ROWS][PUYO_COLS], struct puyo_field *field)
+{
+	bool hidden = false;
+	for (unsigned c = 0; c < PUYO_COLS; c++)
+		hidden = hidden || board[0][c] != PUYO_EMPTY;
+	puyo_field_init(field, hidden ? PUYO_ROWS_MAX : PUYO_ROWS);
+	unsigned from = hidden ? 0 : 1;
+	for (unsigned r = from; r < BOARD_ROWS; r++)
+		memcpy(field->cell[r - from], board[r], PUYO_COLS);
+}
+
+enum codec_status puyo_links_read_puyop(const char *s, size_t len, const char *pointer,
+					struct puyo_field *field, struct codec_error *err)
+{
+	puyo_field_init(field, PUYO_ROWS);
+	const char *p = s;
+	size_t n = len;
+	bool url = eat_scheme(&p, &n);
+	if (eat(&p, &n, "puyop.com/")) {
+		if (!eat(&p, &n, "s/"))
+			return fault(err, pointer,
+				     "a puyop.com link to a field is puyop.com/s/FIELD");
+	} else if (url) {
+		return fault(err, pointer, "not a puyop.com link (expected %sFIELD)",
+			     PUYO_LINKS_PUYOP_URL);
+	}
+	const char *moves = memchr(p, '_', n);
+	if (moves) {
+		if (moves + 1 < p + n)
+			return fault(err, pointer,
+				     "the link holds moves after '_'; only a field can be "
+				     "solved: leave them out");
+		n = (size_t)(moves - p);
+	}
+	if (n > PUYOP_CHARS)
+		return fault(err, pointer,
+			     "a puyop.com field has at most %d characters (13 rows of 3 column "
+			     "pairs), this one has %zu",
+			     PUYOP_CHARS, n);
+	uint8_t board[BOARD_ROWS][PUYO_COLS] = {{0}};
+	size_t first = PUYOP_CHARS - n; /* pair index of p[0] */
+	for (size_t i = 0; i < n; i++) {
+		const char *at = memchr(puyop_alphabet, p[i], sizeof puyop_alphabet - 1);
+		char ch[8];
+		shown(p[i], ch);
+		if (!at || p[i] == '\0')
+			return fault(err, pointer,
+				     "character %zu, %s, is not a puyop.com field character "
+				     "(0-9a-zA-Z[])",
+				     i + 1, ch);
+		unsigned v = (unsigned)(at - puyop_alphabet), left = v / 8, right = v % 8;
+		if (left > 6 || right > 6)
+			return fault(err, pointer,
+				     "character %zu, %s, holds colour 7, which puyop.com does "
+				     "not use (0 empty, 1-5 colours, 6 garbage)",
+				     i + 1, ch);
+		size_t pair = first + i;
+		board[pair / PAIRS][2 * (pair % PAIRS)] = cell_of_puyop[left];
+		board[pair / PAIRS][2 * (pair % PAIRS) + 1] = cell_of_puyop[right];
+	}
+	fit_rows(board, field);
+	return CODEC_OK;
+}
+
+/* Reads the query of a Puyo Nexus link into *chain; checks w, h, hr. */
+static enum codec_status nexus_query(const char *q, size_t n, const char *pointer,
+				     const char **chain, size_t *chain_len, struct codec_error *err)
+{
+	*chain = NULL;
+	const char *end = q + n;
+	while (q < end) {
+		const char *amp = memchr(q, '&', (size_t)(end - q));
+		const char *stop = amp ? amp : end;
+		const char *eq = memchr(q, '=', (size_t)(stop - q));
+		if (!eq)
+			return fault(err, pointer, "the link's query has a parameter without '='");
+		size_t klen = (size_t)(eq - q), vlen = (size_t)(stop - eq - 1);
+		const char *v = eq + 1;
+		if (klen == 5 && memcmp(q, "chain", 5) == 0) {
+			*chain = v;
+			*chain_len = vlen;
+		} else if (klen == 1 && *q == 'w') {
+			if (vlen != 1 || *v != '6')
+				return fault(err, pointer,
+					     "w must be 6: the field is 6 columns wide");
+		} else if (klen == 1 && *q == 'h') {
+			if (vlen != 2 || memcmp(v, "12", 2) != 0)
+				return fault(err, pointer,
+					     "h must be 12: the field is 12 rows high");
+		} else if (klen == 2 && memcmp(q, "hr", 2) == 0) {
+			if (vlen != 1 || *v != '1')
+				return fault(err, pointer, "hr must be 1: one hidden row");
+		} else {
+			return fault(err, pointer,
+				     "the link's query takes w, h, hr and chain only");
+		}
+		q = stop + (amp ? 1 : 0);
+	}
+	if (!*chain)
+		return fault(err, pointer, "the link has no chain= parameter");
+	return CODEC_OK;
+}
+
+enum codec_status puyo_links_read_nexus(const char *s, size_t len, const char *pointer,
+					struct puyo_field *field, struct codec_error *err)
+{
+	puyo_field_init(field, PUYO_ROWS);
+	const char *p = s;
+	size_t n = len;
+	bool url = eat_scheme(&p, &n);
+	if (eat(&p, &n, "puyonexus.com/chainsim/") || eat(&p, &n, "puyonexus.net/chainsim/")) {
+		if (eat(&p, &n, "chain/"))
+			return fault(err, pointer,
+				     "a saved chain (/chainsim/chain/ID) is kept by the site; "
+				     "open it there and share its ?chain= link instead");
+		eat(&p, &n, "index.php");
+		if (!eat(&p, &n, "?"))
+			return fault(err, pointer, "the link has no query (?w=6&h=12&chain=...)");
+		const char *chain;
+		size_t chain_len = 0;
+		enum codec_status st = nexus_query(p, n, pointer, &chain, &chain_len, err);
+		if (st != CODEC_OK)
+			return st;
+		p = chain;
+		n = chain_len;
+	} else if (url) {
+		return fault(err, pointer, "not a Puyo Nexus chain simulator link (expected %s...)",
+			     PUYO_LINKS_NEXUS_URL);
+	}
+	if (n > NEXUS_CHARS)
+		return fault(err, pointer,
+			     "a Puyo Nexus chain has at most %d characters (6 columns, 12 rows "
+			     "and the hidden row), this one has %zu",
+			     NEXUS_CHARS, n);
+	uint8_t board[BOARD_ROWS][PUYO_COLS] = {{0}};
+	size_t first = NEXUS_CHARS - n;
+	for (size_t i = 0; i < n; i++) {
+		const char *at = p[i] ? strchr(nexus_alphabet, p[i]) : NULL;
+		char ch[8];
+		shown(p[i], ch);
+		if (!at)
+			return fault(err, pointer,
+				     "character %zu, %s, is not a Puyo Nexus chain character "
+				     "(0-8, A-C)",
+				     i + 1, ch);
+		unsigned type = (unsigned)(at - nexus_alphabet);
+		if (type > 6)
+			return fault(err, pointer,
+				     "character %zu, %s, is a %s puyo, which Puyo Puyo Tsu "
+				     "does not have",
+				     i + 1, ch, nexus_names[type]);
+		size_t cell = first + i;
+		board[cell / PUYO_COLS][cell % PUYO_COLS] = cell_of_nexus[type];
+	}
+	fit_rows(board, field);
+	return CODEC_OK;
+}
+
+/* ---- a case given by a link ------------------------------------------ */
+
+enum codec_status puyo_links_read_case(const json_t *case_obj, const char *pointer,
+				       struct puyo_field *field, struct codec_error *err)
+{
+	const char *base = pointer ? pointer : "";
+	const json_t *puyop = json_object_get(case_obj, "puyop");
+	const json_t *nexus = json_object_get(case_obj, "puyo_nexus");
+	if (!json_is_object(case_obj) || (!puyop && !nexus))
+		return puyo_json_read(case_obj, pointer, false, field, err);
+
+	char at[CODEC_POINTER_MAX];
+	const char *key;
+	json_t *value;
+	puyo_field_init(field, PUYO_ROWS);
+	json_object_foreach((json_t *)case_obj, key, value)
+	{
+		if (strcmp(key, "puyop") == 0 || strcmp(key, "puyo_nexus") == 0 ||
+		    strcmp(key, "trace") == 0)
+			continue;
+		snprintf(at, sizeof at, "%s", base);
+		codec_pointer_append(at, sizeof at, key);
+		if (strcmp(key, "field") == 0)
+			return fault(err, at,
+				     "give the field one way only: field, puyop or puyo_nexus");
+		return fault(err, at, "unknown member");
+	}
+	const json_t *trace = json_object_get(case_obj, "trace");
+	if (trace && !json_is_boolean(trace)) {
+		snprintf(at, sizeof at, "%s/trace", base);
+		return fault(err, at, "expected a boolean");
+	}
+	if (puyop && nexus) {
+		snprintf(at, sizeof at, "%s/puyo_nexus", base);
+		return fault(err, at, "give the field one way only: field, puyop or puyo_nexus");
+	}
+	const json_t *link = puyop ? puyop : nexus;
+	snprintf(at, sizeof at, "%s/%s", base, puyop ? "puyop" : "puyo_nexus");
+	if (!json_is_string(link))
+		return fault(err, at, "expected a string: the field string or the link");
+	const char *s = json_string_value(link);
+	size_t len = json_string_length(link);
+	return puyop ? puyo_links_read_puyop(s, len, at, field, err)
+		     : puyo_links_read_nexus(s, len, at, field, err);
+}
+
+json_t *puyo_links_json(const struct puyo_field *field)
+{
+	char puyop[PUYO_LINKS_URL_MAX], nexus[PUYO_LINKS_URL_MAX];
+	puyo_links_puyop_url(field, puyop, sizeof puyop);
+	puyo_links_nexus_url(field, nexus, sizeof nexus);
+	return json_pack("{ss ss}", "puyop", puyop, "puyo_nexus", nexus);
+}

@@ -1,0 +1,140 @@
+/*
+ * Monomino-Domino with labelled tiles: the rules of md.h applied to boards
+ * whose cells hold the placement that put a tile there, so that a picture
+ * can give every block its own colour and join a domino's halves. Each
+ * placement also goes through the core (md_place), and the two must agree
+ * on every cell.
+ */
+#include "render.h"
+
+#include <string.h>
+
+typedef uint32_t board_t[MD_LINES][MD_CELLS];
+
+/* A piece on a falling board: its cells as (line offset, cell). */
+struct piece {
+	unsigned n;
+	unsigned dl[2]; /* 0 or 1 */
+	unsigned c[2];
+};
+
+/* The block as seen by green (lines = rows, cells = columns) or blue. */
+static struct piece piece_of(struct md_block b, bool blue)
+{
+	struct piece p = {.n = 1, .dl = {0, 0}, .c = {blue ? b.x : b.y, 0}};
+	if (b.t == MD_TYPE_MONO)
+		return p;
+	p.n = 2;
+	/* A horizontal domino spans two green cells but two blue lines; a
+	 * vertical one the reverse. */
+	bool across = (b.t == MD_TYPE_DOMINO_H) != blue;
+	p.dl[1] = across ? 0 : 1;
+	p.c[1] = across ? p.c[0] + 1 : p.c[0];
+	return p;
+}
+
+static bool piece_fits(const board_t board, const struct piece *p, unsigned top)
+{
+	for (unsigned i = 0; i < p->n; i++) {
+		unsigned line = top + p->dl[i];
+		if (line >= MD_LINES || board[line][p->c[i]] != 0)
+			return false;
+	}
+	return true;
+}
+
+static bool line_is_full(const board_t board, unsigned line)
+{
+	for (unsigned c = 0; c < MD_CELLS; c++)
+		if (board[line][c] == 0)
+			return false;
+	return true;
+}
+
+static bool line_is_empty(const board_t board, unsigned line)
+{
+	for (unsigned c = 0; c < MD_CELLS; c++)
+		if (board[line][c] != 0)
+			return false;
+	return true;
+}
+
+/* Removes line `line`; the lighter lines move one towards the floor. */
+static void remove_line(board_t board, unsigned line)
+{
+	memmove(board[1], board[0], sizeof board[0] * line);
+	memset(board[0], 0, sizeof board[0]);
+}
+
+/*
+ * Lands the piece, then scores and empties the light area. *landed gets the
+ * board after landing; *cleared and *pushed the lines (in landed numbering)
+ * that scoring and the light area remove. Returns the points.
+ */
+static unsigned board_place(board_t board, const struct piece *p, uint32_t id, board_t landed,
+			    uint8_t *cleared, uint8_t *pushed)
+{
+	unsigned top = 0; /* lines 0 and 1 are always empty between placements */
+	while (piece_fits(board, p, top + 1))
+		top++;
+	for (unsigned i = 0; i < p->n; i++)
+		board[top + p->dl[i]][p->c[i]] = id;
+	memcpy(landed, board, sizeof(board_t));
+
+	/* Lines move whole, so the lines full now are all that will score. */
+	unsigned points = 0;
+	uint8_t full = 0;
+	unsigned kept[MD_LINES]; /* landed numbers of the lines left, lightest first */
+	unsigned nkept = 0;
+	for (unsigned l = 0; l < MD_LINES; l++) {
+		if (line_is_full(board, l)) {
+			full |= (uint8_t)(1u << l);
+			remove_line(board, l);
+			points++;
+		} else {
+			kept[nkept++] = l;
+		}
+	}
+	unsigned k = 0;
+	for (unsigned l = 0; l < MD_LIGHT_LINES; l++)
+		k += !line_is_empty(board, l);
+	uint8_t out = 0;
+	for (unsigned i = 0; i < k; i++) {
+		out |= (uint8_t)(1u << kept[nkept - 1 - i]);
+		remove_line(board, MD_LINES - 1);
+	}
+	*cleared = full;
+	*pushed = out;
+	return points;
+}
+
+void render_md_scene_init(struct render_md_scene *scene)
+{
+	memset(scene, 0, sizeof *scene);
+	md_init(&scene->game);
+}
+
+void render_md_scene_place(struct render_md_scene *scene, struct md_block block,
+			   struct render_md_step *step)
+{
+	struct render_md_step local;
+	struct render_md_step *s = step ? step : &local;
+	uint32_t id = (uint32_t)(scene->game.moves + 1);
+	struct piece g = piece_of(block, false), b = piece_of(block, true);
+	s->block = block;
+	s->index = id;
+	unsigned points =
+	    board_place(scene->green, &g, id, s->green, &s->green_cleared, &s->green_pushed);
+	points += board_place(scene->blue, &b, id, s->blue, &s->blue_cleared, &s->blue_pushed);
+	s->gained = md_place(&scene->game, block);
+	if (s->gained != points)
+		scene->broken = true;
+	for (unsigned l = 0; l < MD_LINES; l++) {
+		for (unsigned c = 0; c < MD_CELLS; c++) {
+			/* green (row l, col c); blue (row c, col l) */
+			if ((scene->green[l][c] != 0) != md_green_has(&scene->game, l, c) ||
+			    (scene->blue[l][c] != 0) != md_blue_has(&scene->game, c, l))
+				scene->broken = true;
+		}
+	}
+}

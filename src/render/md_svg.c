@@ -1,0 +1,316 @@
+/*
+ * Monomino-Domino as SVG: the red, blue and green boards laid out as the
+ * problem statement draws them, from a labelled scene (md_scene.c).
+ */
+#include <stdio.h>
+
+#include "render.h"
+#include "svg.h"
+
+/* Block colours, by placement number. None is a board's own colour. */
+static const char *const block_colors[] = {
+    "#f28e2b", "#4e79a7", "#e15759", "#76b7b2", "#59a14f",
+    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d",
+};
+#define BLOCK_COLORS (sizeof block_colors / sizeof block_colors[0])
+
+/* How a falling board looks and sits on the picture. */
+struct board_style {
+	const char *fill;  /* cell */
+	const char *light; /* cell of the light area */
+	const char *edge;  /* border */
+	bool blue;	   /* lines are columns (blue), else rows (green) */
+};
+
+static const struct board_style green_style = {"#e3f4e1", "#b5dfb0", "#3c9a3c", false};
+static const struct board_style blue_style = {"#e3ecfb", "#b3caf2", "#3b6fd1", true};
+
+/* Sizes of the picture of one frame, all from the cell size. */
+struct layout {
+	unsigned s;	 /* cell */
+	unsigned m;	 /* margin */
+	unsigned g;	 /* gap between boards */
+	unsigned w, h;	 /* frame */
+	unsigned pad;	 /* tile inset */
+	unsigned stroke; /* heavy line */
+	unsigned font;	 /* text size */
+};
+
+static struct layout layout_of(unsigned s)
+{
+	struct layout l;
+	l.s = s;
+	l.m = s / 2;
+	l.g = s / 4;
+	l.w = 2 * l.m + 10 * s + l.g;
+	l.h = l.w;
+	l.pad = s / 16 + 1;
+	l.stroke = s / 12 + 1;
+	l.font = s / 2;
+	return l;
+}
+
+/* Screen cell of falling-board cell (line, cell). */
+static void screen_of(const struct board_style *st, unsigned line, unsigned cell, unsigned *sx,
+		      unsigned *sy)
+{
+	*sx = st->blue ? line : cell;
+	*sy = st->blue ? cell : line;
+}
+
+/* One block's rectangle: w x h cells from screen cell (sx, sy). */
+static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
+		      unsigned sx, unsigned sy, unsigned w, unsigned h, uint32_t id, bool landing)
+{
+	const char *fill = block_colors[(id - 1) % BLOCK_COLORS];
+	svg_printf(o,
+		   "<rect class=\"%s\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" rx=\"%u\" "
+		   "fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"/>\n",
+		   w * h == 2 ? "domino" : "tile", ox + sx * l->s + l->pad, oy + sy * l->s + l->pad,
+		   w * l->s - 2 * l->pad, h * l->s - 2 * l->pad, l->s / 8, fill,
+		   landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
+}
+
+/*
+ * A band over line `line` of a board: cleared (red) or pushed out by the
+ * light area (grey, dashed). The fill goes under the tiles, the edge
+ * (`edge`) over them, so that the blocks keep their colours.
+ */
+static void line_band(struct svg_out *o, const struct layout *l, const struct board_style *st,
+		      unsigned ox, unsigned oy, unsigned line, bool cleared, bool edge)
+{
+	unsigned sx, sy;
+	screen_of(st, line, 0, &sx, &sy);
+	unsigned w = st->blue ? 1 : MD_CELLS, h = st->blue ? MD_CELLS : 1;
+	const char *color = cleared ? "#d62728" : "#333333";
+	if (!edge) {
+		svg_printf(o,
+			   "<rect class=\"%s\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+			   "fill=\"%s\" fill-opacity=\"%s\"/>\n",
+			   cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s, w * l->s,
+			   h * l->s, color, cleared ? "0.45" : "0.3");
+		return;
+	}
+	svg_printf(o,
+		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
+		   "stroke=\"%s\" stroke-width=\"%u\"%s/>\n",
+		   ox + sx * l->s + 1, oy + sy * l->s + 1, w * l->s - 2, h * l->s - 2, color,
+		   l->stroke, cleared ? "" : " stroke-dasharray=\"6 4\"");
+}
+
+/* The bands of the lines in `cleared` and `pushed`: fills, or edges. */
+static void draw_bands(struct svg_out *o, const struct layout *l, const struct board_style *st,
+		       unsigned ox, unsigned oy, uint8_t cleared, uint8_t pushed, bool edge)
+{
+	for (unsigned line = 0; line < MD_LINES; line++) {
+		if (cleared & (1u << line))
+			line_band(o, l, st, ox, oy, line, true, edge);
+		if (pushed & (1u << line))
+			line_band(o, l, st, ox, oy, line, false, edge);
+	}
+}
+
+/*
+ * Draws a falling board at (ox, oy): cells, light area, the bands of the
+ * lines in `cleared` and `pushed` under the tiles (a domino as one piece)
+ * and their edges over them.
+ * `landing` is the placement to outline, 0 for none.
+ */
+static void draw_board(struct svg_out *o, const struct layout *l, const struct board_style *st,
+		       unsigned ox, unsigned oy, const uint32_t board[MD_LINES][MD_CELLS],
+		       uint32_t landing, uint8_t cleared, uint8_t pushed)
+{
+	unsigned bw = st->blue ? MD_LINES : MD_CELLS, bh = st->blue ? MD_CELLS : MD_LINES;
+	svg_printf(o, "<g class=\"board %s\">\n", st->blue ? "blue" : "green");
+	for (unsigned line = 0; line < MD_LINES; line++) {
+		for (unsigned c = 0; c < MD_CELLS; c++) {
+			unsigned sx, sy;
+			screen_of(st, line, c, &sx, &sy);
+			svg_printf(o,
+				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+				   "fill=\"%s\" stroke=\"#ffffff\"/>\n",
+				   ox + sx * l->s, oy + sy * l->s, l->s, l->s,
+				   line < MD_LIGHT_LINES ? st->light : st->fill);
+		}
+	}
+	svg_printf(o,
+		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
+		   "stroke=\"%s\" stroke-width=\"2\"/>\n",
+		   ox, oy, bw * l->s, bh * l->s, st->edge);
+	draw_bands(o, l, st, ox, oy, cleared, pushed, false);
+	for (unsigned line = 0; line < MD_LINES; line++) {
+		for (unsigned c = 0; c < MD_CELLS; c++) {
+			uint32_t id = board[line][c];
+			if (id == 0)
+				continue;
+			/* The second half of a domino is drawn with the first. */
+			if ((line > 0 && board[line - 1][c] == id) ||
+			    (c > 0 && board[line][c - 1] == id))
+				continue;
+			bool next_line = line + 1 < MD_LINES && board[line + 1][c] == id;
+			bool next_cell = c + 1 < MD_CELLS && board[line][c + 1] == id;
+			unsigned sx, sy;
+			screen_of(st, line, c, &sx, &sy);
+			unsigned dl = next_line ? 2 : 1, dc = next_cell ? 2 : 1;
+			tile_rect(o, l, ox, oy, sx, sy, st->blue ? dl : dc, st->blue ? dc : dl, id,
+				  id == landing);
+		}
+	}
+	draw_bands(o, l, st, ox, oy, cleared, pushed, true);
+	svg_printf(o, "</g>\n");
+}
+
+/* The red board with the block just placed (NULL: empty). */
+static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
+		     const struct render_md_step *step)
+{
+	svg_printf(o, "<g class=\"board red\">\n");
+	for (unsigned r = 0; r < MD_RED_SIZE; r++)
+		for (unsigned c = 0; c < MD_RED_SIZE; c++)
+			svg_printf(o,
+				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+				   "fill=\"#fbe3e3\" stroke=\"#ffffff\"/>\n",
+				   ox + c * l->s, oy + r * l->s, l->s, l->s);
+	svg_printf(o,
+		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
+		   "stroke=\"#d9534f\" stroke-width=\"2\"/>\n",
+		   ox, oy, MD_RED_SIZE * l->s, MD_RED_SIZE * l->s);
+	if (step) {
+		const struct md_block *b = &step->block;
+		unsigned w = b->t == MD_TYPE_DOMINO_H ? 2 : 1, h = b->t == MD_TYPE_DOMINO_V ? 2 : 1;
+		tile_rect(o, l, ox, oy, b->y, b->x, w, h, step->index, true);
+	}
+	svg_printf(o, "</g>\n");
+}
+
+/* One line of the caption, `row` lines down the free corner. */
+static void caption(struct svg_out *o, const struct layout *l, unsigned x, unsigned y, unsigned row,
+		    bool bold, const char *text)
+{
+	svg_printf(o, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s fill=\"#222222\">%s</text>\n", x,
+		   y + l->font + row * (l->font * 3 / 2), bold ? l->font + l->font / 4 : l->font,
+		   bold ? " font-weight=\"bold\"" : "", text);
+}
+
+/*
+ * One frame at (fx, fy): for a step, the boards as the block landed with
+ * its marks, and the counts after it; for the final frame (step NULL), the
+ * boards of the scene.
+ */
+static void draw_frame(struct svg_out *o, const struct layout *l, unsigned fx, unsigned fy,
+		       const struct render_md_scene *scene, const struct render_md_step *step,
+		       size_t n)
+{
+	char text[64];
+	if (step)
+		svg_printf(
+		    o,
+		    "<svg class=\"frame\" id=\"step-%u\" x=\"%u\" y=\"%u\" width=\"%u\" "
+		    "height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>placement %u of %zu</title>\n",
+		    step->index, fx, fy, l->w, l->h, l->w, l->h, step->index, n);
+	else
+		svg_printf(
+		    o,
+		    "<svg class=\"frame\" id=\"final\" x=\"%u\" y=\"%u\" width=\"%u\" "
+		    "height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>after %zu placements</title>\n",
+		    fx, fy, l->w, l->h, l->w, l->h, n);
+	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->h);
+	unsigned right = l->m + MD_RED_SIZE * l->s + l->g, below = right;
+	draw_red(o, l, l->m, l->m, step);
+	draw_board(o, l, &blue_style, right, l->m, step ? step->blue : scene->blue,
+		   step ? step->index : 0, step ? step->blue_cleared : 0,
+		   step ? step->blue_pushed : 0);
+	draw_board(o, l, &green_style, l->m, below, step ? step->green : scene->green,
+		   step ? step->index : 0, step ? step->green_cleared : 0,
+		   step ? step->green_pushed : 0);
+
+	unsigned tx = right + l->s / 2, ty = below + l->s / 4, row = 0;
+	const struct md_game *g = &scene->game;
+	if (step) {
+		snprintf(text, sizeof text, "placement %u of %zu", step->index, n);
+		caption(o, l, tx, ty, row++, true, text);
+		snprintf(text, sizeof text, "t=%u  x=%u  y=%u", step->block.t, step->block.x,
+			 step->block.y);
+		caption(o, l, tx, ty, row++, false, text);
+		snprintf(text, sizeof text, "+%u  score %llu", step->gained,
+			 (unsigned long long)g->score);
+		caption(o, l, tx, ty, row++, false, text);
+		snprintf(text, sizeof text, "tiles %u", md_tiles(g));
+		caption(o, l, tx, ty, row++, false, text);
+		if (step->green_cleared | step->blue_cleared)
+			caption(o, l, tx, ty, row++, false, "red band: cleared");
+		if (step->green_pushed | step->blue_pushed)
+			caption(o, l, tx, ty, row++, false, "dashed: light push");
+	} else {
+		snprintf(text, sizeof text, "%zu placement%s", n, n == 1 ? "" : "s");
+		caption(o, l, tx, ty, row++, false, text);
+		snprintf(text, sizeof text, "score %llu", (unsigned long long)g->score);
+		caption(o, l, tx, ty, row++, true, text);
+		snprintf(text, sizeof text, "tiles %u", md_tiles(g));
+		caption(o, l, tx, ty, row++, true, text);
+	}
+	svg_printf(o, "</svg>\n");
+}
+
+int render_md_svg(const struct md_block *blocks, size_t n, const struct render_options *opt,
+		  char *buf, size_t size)
+{
+	if (!opt || opt->cell < RENDER_CELL_MIN || opt->cell > RENDER_CELL_MAX)
+		return -1;
+	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > n))
+		return -1;
+	if (opt->view == RENDER_STRIP && n > RENDER_STRIP_MAX)
+		return -1;
+
+	/* The answer first: the description states it. */
+	struct render_md_scene scene;
+	render_md_scene_init(&scene);
+	for (size_t i = 0; i < n; i++)
+		render_md_scene_place(&scene, blocks[i], NULL);
+	if (scene.broken)
+		return -1;
+	unsigned green_tiles = 0, blue_tiles = 0;
+	for (unsigned line = 0; line < MD_LINES; line++)
+		for (unsigned c = 0; c < MD_CELLS; c++) {
+			green_tiles += scene.green[line][c] != 0;
+			blue_tiles += scene.blue[line][c] != 0;
+		}
+	char title[96], desc[256];
+	snprintf(title, sizeof title, "Monomino-Domino: score %llu, %u tiles",
+		 (unsigned long long)scene.game.score, md_tiles(&scene.game));
+	int dn = snprintf(desc, sizeof desc,
+			  "%zu placements. Answer: score %llu and %u tiles left (green %u, blue "
+			  "%u).",
+			  n, (unsigned long long)scene.game.score, md_tiles(&scene.game),
+			  green_tiles, blue_tiles);
+	if (opt->view == RENDER_STEP && dn > 0 && (size_t)dn < sizeof desc)
+		snprintf(desc + dn, sizeof desc - (size_t)dn,
+			 " Shown: placement %lu as it lands, lines it clears marked red, lines "
+			 "the light area pushes out marked dashed.",
+			 opt->step);
+
+	struct layout l = layout_of(opt->cell);
+	size_t frames = opt->view == RENDER_STRIP ? n + 1 : 1;
+	size_t cols = frames < 4 ? frames : 4, rows = (frames + cols - 1) / cols;
+	struct svg_out o;
+	svg_init(&o, buf, size);
+	svg_begin(&o, (unsigned)(cols * l.w), (unsigned)(rows * l.h), title, desc);
+
+	render_md_scene_init(&scene);
+	struct render_md_step step;
+	size_t last = opt->view == RENDER_STEP ? opt->step : n;
+	for (size_t i = 0; i < last; i++) {
+		render_md_scene_place(&scene, blocks[i], &step);
+		if (opt->view == RENDER_STRIP)
+			draw_frame(&o, &l, (unsigned)((i % cols) * l.w),
+				   (unsigned)((i / cols) * l.h), &scene, &step, n);
+	}
+	if (opt->view == RENDER_STEP)
+		draw_frame(&o, &l, 0, 0, &scene, &step, n);
+	else
+		draw_frame(&o, &l, (unsigned)((n % cols) * l.w) * (opt->view == RENDER_STRIP),
+			   (unsigned)((n / cols) * l.h) * (opt->view == RENDER_STRIP), &scene, NULL,
+			   n);
+	svg_end(&o);
+	return svg_result(&o);
+}

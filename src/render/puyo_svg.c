@@ -1,0 +1,343 @@
+/*
+ * Puyo as SVG: the 6x12 field under the dimmed hidden row, puyos of a colour
+ * linked where they touch, and for each chain step the groups that pop
+ * outlined. The steps themselves are the core's (puyo_step); the groups are
+ * found here for drawing, and must add up to what the core popped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+#include "svg.h"
+
+/* Fill and edge of each cell value, enum puyo_cell order. */
+static const char *const puyo_fill[] = {"none",	   "#e53935", "#43a047", "#1e88e5",
+					"#8e24aa", "#fdd835", "#a3a3ab"};
+static const char *const puyo_edge[] = {"none",	   "#8e1b19", "#1f5e22", "#0d4f8c",
+					"#51146a", "#a08300", "#5d5d66"};
+
+/* What pops in a step, on the visible rows (0 = top visible row). */
+struct pops {
+	bool cell[PUYO_ROWS][PUYO_COLS];    /* colour puyo in a group of 4 or more */
+	bool garbage[PUYO_ROWS][PUYO_COLS]; /* garbage next to one */
+	unsigned popped;		    /* colour puyos */
+	unsigned garbage_count;
+	unsigned groups;
+};
+
+static bool is_color(uint8_t v)
+{
+	return v >= PUYO_RED && v <= PUYO_YELLOW;
+}
+
+static unsigned rows_of(const struct puyo_field *f)
+{
+	return f->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
+}
+
+/* The same-colour group of visible cell (r, c) by depth-first search with
+ * an explicit stack; marks `seen`, returns the cells in `group`. */
+static unsigned group_of(const struct puyo_field *f, unsigned top, bool seen[PUYO_ROWS][PUYO_COLS],
+			 unsigned r, unsigned c, uint8_t group[PUYO_ROWS * PUYO_COLS])
+{
+	uint8_t color = f->cell[top + r][c];
+	unsigned n = 0, done = 0;
+	seen[r][c] = true;
+	group[n++] = (uint8_t)(r * PUYO_COLS + c);
+	while (done < n) {
+		unsigned at = group[done++], ar = at / PUYO_COLS, ac = at % PUYO_COLS;
+		const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+		for (unsigned k = 0; k < 4; k++) {
+			int nr = (int)ar + dr[k], nc = (int)ac + dc[k];
+			if (nr < 0 || nr >= PUYO_ROWS || nc < 0 || nc >= PUYO_COLS)
+				continue;
+			if (seen[nr][nc] || f->cell[top + (unsigned)nr][nc] != color)
+				continue;
+			seen[nr][nc] = true;
+			group[n++] = (uint8_t)(nr * PUYO_COLS + nc);
+		}
+	}
+	return n;
+}
+
+static void find_pops(const struct puyo_field *f, struct pops *p)
+{
+	unsigned top = rows_of(f) - PUYO_ROWS;
+	bool seen[PUYO_ROWS][PUYO_COLS] = {{false}};
+	uint8_t group[PUYO_ROWS * PUYO_COLS];
+	memset(p, 0, sizeof *p);
+	for (unsigned r = 0; r < PUYO_ROWS; r++)
+		for (unsigned c = 0; c < PUYO_COLS; c++) {
+			if (seen[r][c] || !is_color(f->cell[top + r][c]))
+				continue;
+			unsigned n = group_of(f, top, seen, r, c, group);
+			if (n < PUYO_POP_SIZE)
+				continue;
+			p->groups++;
+			p->popped += n;
+			for (unsigned i = 0; i < n; i++)
+				p->cell[group[i] / PUYO_COLS][group[i] % PUYO_COLS] = true;
+		}
+	for (unsigned r = 0; r < PUYO_ROWS; r++)
+		for (unsigned c = 0; c < PUYO_COLS; c++) {
+			if (f->cell[top + r][c] != PUYO_GARBAGE)
+				continue;
+			bool next = (r > 0 && p->cell[r - 1][c]) ||
+				    (r + 1 < PUYO_ROWS && p->cell[r + 1][c]) ||
+				    (c > 0 && p->cell[r][c - 1]) ||
+				    (c + 1 < PUYO_COLS && p->cell[r][c + 1]);
+			if (next) {
+				p->garbage[r][c] = true;
+				p->garbage_count++;
+			}
+		}
+}
+
+struct layout {
+	unsigned s;	  /* cell */
+	unsigned m;	  /* margin */
+	unsigned w, h;	  /* frame */
+	unsigned field_y; /* top of the hidden row */
+	unsigned radius;  /* puyo */
+	unsigned link;	  /* thickness of a link */
+	unsigned stroke;  /* outline of a popping group */
+	unsigned font;	  /* caption */
+};
+
+static struct layout layout_of(unsigned s)
+{
+	struct layout l;
+	l.s = s;
+	l.m = s / 2;
+	l.field_y = l.m;
+	l.w = 2 * l.m + PUYO_COLS * s;
+	l.font = s / 2;
+	l.h = l.field_y + PUYO_ROWS_MAX * s + l.m + 3 * l.font + l.font / 2;
+	l.radius = s * 43 / 100;
+	l.link = s / 2;
+	l.stroke = s / 10 + 1;
+	return l;
+}
+
+/* Screen position of drawn row d (0: hidden row, 1..12 visible) and column c. */
+static unsigned cx_of(const struct layout *l, unsigned c)
+{
+	return l->m + c * l->s + l->s / 2;
+}
+static unsigned cy_of(const struct layout *l, unsigned d)
+{
+	return l->field_y + d * l->s + l->s / 2;
+}
+
+/* Draws the field: background, links, puyos, then the outlines of `pops`
+ * (NULL: none). */
+static void draw_field(struct svg_out *o, const struct layout *l, const struct puyo_field *f,
+		       const struct pops *pops)
+{
+	unsigned top = rows_of(f) - PUYO_ROWS; /* field row of visible row 0 */
+	unsigned x0 = l->m, y0 = l->field_y;
+	/* The hidden row, dimmed; the visible field with its grid. */
+	svg_printf(o,
+		   "<rect class=\"hidden-row\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+		   "fill=\"#d5d5de\"/>\n",
+		   x0, y0, PUYO_COLS * l->s, l->s);
+	svg_printf(o,
+		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"#f4f4f8\" "
+		   "stroke=\"#55555f\" stroke-width=\"2\"/>\n",
+		   x0, y0 + l->s, PUYO_COLS * l->s, PUYO_ROWS * l->s);
+	for (unsigned c = 1; c < PUYO_COLS; c++)
+		svg_printf(o,
+			   "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#e2e2ea\"/>\n",
+			   x0 + c * l->s, y0 + l->s, x0 + c * l->s, y0 + (PUYO_ROWS + 1) * l->s);
+	for (unsigned r = 1; r < PUYO_ROWS; r++)
+		svg_printf(o,
+			   "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#e2e2ea\"/>\n",
+			   x0, y0 + (r + 1) * l->s, x0 + PUYO_COLS * l->s, y0 + (r + 1) * l->s);
+
+	/* Links between touching puyos of one colour, visible rows only. */
+	for (unsigned r = 0; r < PUYO_ROWS; r++)
+		for (unsigned c = 0; c < PUYO_COLS; c++) {
+			uint8_t v = f->cell[top + r][c];
+			if (!is_color(v))
+				continue;
+			if (c + 1 < PUYO_COLS && f->cell[top + r][c + 1] == v)
+				svg_printf(o,
+					   "<rect class=\"link\" x=\"%u\" y=\"%u\" width=\"%u\" "
+					   "height=\"%u\" fill=\"%s\"/>\n",
+					   cx_of(l, c), cy_of(l, r + 1) - l->link / 2, l->s,
+					   l->link, puyo_fill[v]);
+			if (r + 1 < PUYO_ROWS && f->cell[top + r + 1][c] == v)
+				svg_printf(o,
+					   "<rect class=\"link\" x=\"%u\" y=\"%u\" width=\"%u\" "
+					   "height=\"%u\" fill=\"%s\"/>\n",
+					   cx_of(l, c) - l->link / 2, cy_of(l, r + 1), l->link,
+					   l->s, puyo_fill[v]);
+		}
+
+	/* The puyos; the hidden row's at half opacity. */
+	for (unsigned fr = 0; fr < rows_of(f); fr++)
+		for (unsigned c = 0; c < PUYO_COLS; c++) {
+			uint8_t v = f->cell[fr][c];
+			if (v == PUYO_EMPTY || v > PUYO_GARBAGE)
+				continue;
+			unsigned d = fr + (rows_of(f) == PUYO_ROWS ? 1 : 0);
+			svg_printf(o,
+				   "<circle class=\"puyo %c\" cx=\"%u\" cy=\"%u\" r=\"%u\" "
+				   "fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"%s/>\n",
+				   puyo_cell_to_char(v), cx_of(l, c), cy_of(l, d), l->radius,
+				   puyo_fill[v], puyo_edge[v], l->s / 24 + 1,
+				   d == 0 ? " opacity=\"0.5\"" : "");
+		}
+	if (!pops)
+		return;
+
+	/* Outlines: the edges of popping cells that face a cell not popping. */
+	for (unsigned pass = 0; pass < 2; pass++) {
+		const bool(*in)[PUYO_COLS] = pass == 0 ? pops->cell : pops->garbage;
+		svg_printf(
+		    o,
+		    "<path class=\"%s\" fill=\"none\" stroke=\"#111111\" stroke-width=\"%u\" "
+		    "stroke-linecap=\"round\"%s d=\"",
+		    pass == 0 ? "pop" : "pop-garbage", pass == 0 ? l->stroke : 1 + l->stroke / 2,
+		    pass == 0 ? "" : " stroke-dasharray=\"4 3\"");
+		for (unsigned r = 0; r < PUYO_ROWS; r++)
+			for (unsigned c = 0; c < PUYO_COLS; c++) {
+				if (!in[r][c])
+					continue;
+				unsigned x = x0 + c * l->s, y = y0 + (r + 1) * l->s, s = l->s;
+				if (r == 0 || !in[r - 1][c])
+					svg_printf(o, "M%u %uh%u", x, y, s);
+				if (r + 1 == PUYO_ROWS || !in[r + 1][c])
+					svg_printf(o, "M%u %uh%u", x, y + s, s);
+				if (c == 0 || !in[r][c - 1])
+					svg_printf(o, "M%u %uv%u", x, y, s);
+				if (c + 1 == PUYO_COLS || !in[r][c + 1])
+					svg_printf(o, "M%u %uv%u", x + s, y, s);
+			}
+		svg_printf(o, "\"/>\n");
+	}
+}
+
+static void caption(struct svg_out *o, const struct layout *l, unsigned row, bool bold,
+		    const char *text)
+{
+	unsigned y =
+	    l->field_y + PUYO_ROWS_MAX * l->s + l->font + l->font / 2 + row * (l->font * 3 / 2);
+	svg_printf(o, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s fill=\"#222222\">%s</text>\n",
+		   l->m, y, l->font, bold ? " font-weight=\"bold\"" : "", text);
+}
+
+/* Opens a frame at (fx, fy); id "step-K" (step > 0) or "final". */
+static void frame_open(struct svg_out *o, const struct layout *l, unsigned fx, unsigned fy,
+		       unsigned step)
+{
+	if (step)
+		svg_printf(o, "<svg class=\"frame\" id=\"step-%u\"", step);
+	else
+		svg_printf(o, "<svg class=\"frame\" id=\"final\"");
+	svg_printf(o,
+		   " x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
+		   "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
+		   fx, fy, l->w, l->h, l->w, l->h, l->w, l->h);
+}
+
+/* The run of a field: its chain steps, checked against the drawing. */
+struct run {
+	unsigned chains;
+	unsigned long long score;
+	bool broken;
+};
+
+/* One chain step from `f`: what pops (drawn) and what the core did. */
+static bool run_step(struct puyo_field *f, unsigned chain, struct pops *p, struct puyo_step *st,
+		     bool *broken)
+{
+	find_pops(f, p);
+	bool popped = puyo_step(f, chain, st);
+	if (popped != (p->groups > 0) ||
+	    (popped && (st->popped != p->popped || st->garbage != p->garbage_count ||
+			st->groups != p->groups)))
+		*broken = true;
+	return popped;
+}
+
+/* Bounded by the core: every step removes at least 4 of at most 78 puyos. */
+#define RUN_MAX_STEPS ((PUYO_ROWS_MAX * PUYO_COLS) / PUYO_POP_SIZE + 1)
+
+int render_puyo_svg(const struct puyo_field *field, const struct render_options *opt, char *buf,
+		    size_t size)
+{
+	if (!opt || opt->cell < RENDER_CELL_MIN || opt->cell > RENDER_CELL_MAX)
+		return -1;
+	struct puyo_field f = *field;
+	puyo_settle(&f);
+	struct pops p;
+	struct puyo_step st;
+	struct run run = {0, 0, false};
+	struct puyo_field scratch = f;
+	while (run.chains < RUN_MAX_STEPS &&
+	       run_step(&scratch, run.chains + 1, &p, &st, &run.broken)) {
+		run.chains++;
+		run.score += st.score;
+	}
+	if (run.broken)
+		return -1;
+	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > run.chains))
+		return -1;
+
+	char title[96], desc[256], text[64];
+	snprintf(title, sizeof title, "Puyo Puyo: %u chain%s", run.chains,
+		 run.chains == 1 ? "" : "s");
+	int dn = snprintf(desc, sizeof desc, "A field of %u rows. Answer: %u chain%s, score %llu.",
+			  rows_of(field), run.chains, run.chains == 1 ? "" : "s", run.score);
+	if (opt->view == RENDER_STEP && dn > 0 && (size_t)dn < sizeof desc)
+		snprintf(desc + dn, sizeof desc - (size_t)dn,
+			 " Shown: the field before chain step %lu, the groups that pop outlined.",
+			 opt->step);
+
+	struct layout l = layout_of(opt->cell);
+	unsigned frames = opt->view == RENDER_STRIP ? run.chains + 1 : 1;
+	unsigned cols = frames < 8 ? frames : 8, rows = (frames + cols - 1) / cols;
+	struct svg_out o;
+	svg_init(&o, buf, size);
+	svg_begin(&o, cols * l.w, rows * l.h, title, desc);
+
+	unsigned long long score = 0;
+	for (unsigned k = 1; k <= run.chains; k++) {
+		bool draw =
+		    opt->view == RENDER_STRIP || (opt->view == RENDER_STEP && k == opt->step);
+		struct puyo_field before = f;
+		run_step(&f, k, &p, &st, &run.broken);
+		score += st.score;
+		if (!draw)
+			continue;
+		unsigned i = opt->view == RENDER_STRIP ? k - 1 : 0;
+		frame_open(&o, &l, (i % cols) * l.w, (i / cols) * l.h, k);
+		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, run.chains);
+		draw_field(&o, &l, &before, &p);
+		snprintf(text, sizeof text, "chain %u: +%u", k, st.score);
+		caption(&o, &l, 0, true, text);
+		snprintf(text, sizeof text, "%u popped, %u group%s", st.popped, st.groups,
+			 st.groups == 1 ? "" : "s");
+		caption(&o, &l, 1, false, text);
+		svg_printf(&o, "</svg>\n");
+	}
+	if (opt->view != RENDER_STEP) {
+		unsigned i = opt->view == RENDER_STRIP ? run.chains : 0;
+		frame_open(&o, &l, (i % cols) * l.w, (i / cols) * l.h, 0);
+		svg_printf(&o, "<title>after %u chain%s</title>\n", run.chains,
+			   run.chains == 1 ? "" : "s");
+		draw_field(&o, &l, &f, NULL);
+		snprintf(text, sizeof text, "%u chain%s", run.chains, run.chains == 1 ? "" : "s");
+		caption(&o, &l, 0, true, text);
+		bool all_clear = run.chains > 0;
+		for (unsigned r = 0; r < rows_of(&f); r++)
+			for (unsigned c = 0; c < PUYO_COLS; c++)
+				all_clear = all_clear && f.cell[r][c] == PUYO_EMPTY;
+		snprintf(text, sizeof text, "score %llu%s", score, all_clear ? ", all clear" : "");
+		caption(&o, &l, 1, false, text);
+		svg_printf(&o, "</svg>\n");
+	}
+	svg_end(&o);
+	return run.broken ? -1 : svg_result(&o);
+}

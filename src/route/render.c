@@ -1,0 +1,404 @@
+/*
+ * GET /v1/{problem}/render.svg: a case given in the query, drawn by
+ * src/render. Monomino-Domino takes blocks=txy,txy,... (three digits a
+ * placement, as the Baekjoon line "t x y" without spaces); Puyo takes
+ * field=ROW,ROW,... (12 or 13 rows, top first), or puyop= / puyo_nexus=
+ * (a field string or link, codec/puyo_links.h). Both take cell= (pixels a
+ * cell), step=k (one step) or strip=true (every step, then the final state).
+ */
+#include <string.h>
+
+#include "codec/md_codec.h"
+#include "codec/puyo_codec.h"
+#include "codec/puyo_links.h"
+#include "mem/alloc.h"
+#include "render/render.h"
+#include "route/handlers.h"
+
+#define SVG_MEDIA_TYPE "image/svg+xml"
+
+/* The picture options from cell, step and strip; `steps` is the case's. */
+static bool read_view(const struct route_request *req, unsigned long steps,
+		      struct render_options *opt, struct codec_error *err)
+{
+	uint64_t cell, step = 0;
+	bool strip;
+	if (!route_param_u64(req, "cell", RENDER_CELL_MIN, RENDER_CELL_MAX, RENDER_CELL_DEFAULT,
+			     &cell, err) ||
+	    !route_param_bool(req, "strip", false, &strip, err))
+		return false;
+	if (route_param(req, "step")) {
+		if (steps == 0) {
+			codec_error_at_param(err, CODEC_E_INVALID, "step",
+					     "this case has no steps to show");
+			return false;
+		}
+		if (!route_param_u64(req, "step", 1, steps, 1, &step, err))
+			return false;
+		if (strip) {
+			codec_error_at_param(err, CODEC_E_SYNTAX, "strip",
+					     "give step=k for one step or strip=true for all, "
+					     "not both");
+			return false;
+		}
+	}
+	if (strip && steps > RENDER_STRIP_MAX) {
+		codec_error_at_param(err, CODEC_E_INVALID, "strip",
+				     "a strip draws at most %d steps and this case has %lu; ask "
+				     "for them one by one with step=k",
+				     RENDER_STRIP_MAX, steps);
+		return false;
+	}
+	opt->cell = (unsigned)cell;
+	opt->view = step ? RENDER_STEP : strip ? RENDER_STRIP : RENDER_FINAL;
+	opt->step = (unsigned long)step;
+	return true;
+}
+
+/* Draws with `draw` into a buffer of the right size and answers with it. */
+typedef int (*draw_fn)(const void *ctx, const struct render_options *opt, char *buf, size_t size);
+
+static void respond_svg(struct route_response *resp, draw_fn draw, const void *ctx,
+			const struct render_options *opt)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	int n = draw(ctx, opt, NULL, 0);
+	char *buf = n >= 0 ? dj_malloc((size_t)n + 1) : NULL;
+	if (n < 0 || !buf || draw(ctx, opt, buf, (size_t)n + 1) != n) {
+		dj_free(buf);
+		if (n < 0) {
+			codec_error_set(&err, CODEC_E_INTERNAL, "the picture could not be drawn");
+			route_respond_error(resp, &err, NULL);
+		} else {
+			route_respond_oom(resp);
+		}
+		return;
+	}
+	dj_free(resp->body);
+	resp->status = 200;
+	resp->content_type = SVG_MEDIA_TYPE;
+	resp->body = buf;
+	resp->body_len = (size_t)n;
+}
+
+/* ---- Monomino-Domino ------------------------------------------------- */
+
+struct md_case {
+	const struct md_block *blocks;
+	size_t n;
+};
+
+static int draw_md(const void *ctx, const struct render_options *opt, char *buf, size_t size)
+{
+	const struct md_case *c = ctx;
+	return render_md_svg(c->blocks, c->n, opt, buf, size);
+}
+
+/* Reads blocks=txy,txy,... into a new array (*out, owned by the caller). */
+static bool read_blocks(const char *v, unsigned long max, struct md_block **out, size_t *n,
+			struct codec_error *err)
+{
+	size_t len = strlen(v), count = len ? 1 : 0;
+	for (size_t i = 0; i < len; i++)
+		count += v[i] == ',';
+	if (max && count > max) {
+		codec_error_at_param(err, CODEC_E_TOO_LARGE, "blocks",
+				     "%zu placements, more than the limit of %lu", count, max);
+		return false;
+	}
+	struct md_block *blocks = dj_malloc((count ? count : 1) * sizeof *blocks);
+	if (!blocks) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return false;
+	}
+	const char *p = v;
+	for (size_t i = 0; i < count; i++) {
+		const char *end = strchr(p, ',');
+		size_t k = end ? (size_t)(end - p) : strlen(p);
+		bool digits = k == 3;
+		for (size_t j = 0; j < k && digits; j++)
+			digits = p[j] >= '0' && p[j] <= '9';
+		if (!digits) {
+			codec_error_at_param(err, CODEC_E_SYNTAX, "blocks",
+					     "placement %zu must be three digits t, x, y (as 230 "
+					     "for \"2 3 0\")",
+					     i + 1);
+			goto out_free;
+		}
+		int t = p[0] - '0', x = p[1] - '0', y = p[2] - '0';
+		enum md_fault fault = md_check(t, x, y);
+		if (fault != MD_FAULT_NONE) {
+			codec_error_at_param(err, CODEC_E_INVALID, "blocks",
+					     "placement %zu (%.3s): %s", i + 1, p,
+					     md_fault_detail(fault, t));
+			goto out_free;
+		}
+		blocks[i] = (struct md_block){(uint8_t)t, (uint8_t)x, (uint8_t)y};
+		p += k + 1;
+	}
+	*out = blocks;
+	*n = count;
+	return true;
+out_free:
+	dj_free(blocks);
+	return false;
+}
+
+void route_md_render(const struct route_request *req, struct route_response *resp)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	struct md_case c = {NULL, 0};
+	struct md_block *blocks = NULL;
+	struct render_options opt;
+	const char *v = route_param(req, "blocks");
+	if (!v) {
+		codec_error_at_param(&err, CODEC_E_SYNTAX, "blocks",
+				     "required: the placements as txy,txy,...");
+		goto out_error;
+	}
+	if (!read_blocks(v, req->limits ? req->limits->max_blocks : 0, &blocks, &c.n, &err))
+		goto out_error;
+	c.blocks = blocks;
+	if (!read_view(req, (unsigned long)c.n, &opt, &err))
+		goto out_error;
+	respond_svg(resp, draw_md, &c, &opt);
+	dj_free(blocks);
+	return;
+out_error:
+	dj_free(blocks);
+	route_respond_error(resp, &err, req->request_id);
+}
+
+/* ---- Puyo ------------------------------------------------------------- */
+
+static int draw_puyo(const void *ctx, const struct render_options *opt, char *buf, size_t size)
+{
+	return render_puyo_svg(ctx, opt, buf, size);
+}
+
+/* Records the first fault of `from` at query parameter `param`, prefixed. */
+static void fault_at_param(const struct codec_error *from, const char *param, const char *prefix,
+			   struct codec_error *err)
+{
+	const struct codec_fault *f = &from->faults[0];
+	if (from->nfaults && f->line)
+		codec_error_at_param(err, from->status, param, "%s%u: %s", prefix, f->line,
+				     f->detail);
+	else
+		codec_error_at_param(err, from->status, param, "%s",
+				     from->nfaults ? f->detail : from->detail);
+}
+
+/* Reads field=ROW,ROW,... as the Baekjoon text, faults moved to the parameter. */
+static bool read_rows(const char *v, struct puyo_field *field, struct codec_error *err)
+{
+	char text[PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1];
+	size_t len = strlen(v);
+	if (len >= sizeof text) {
+		codec_error_at_param(err, CODEC_E_INVALID, "field",
+				     "12 or 13 rows of 6 cells, separated by commas");
+		return false;
+	}
+	for (size_t i = 0; i < len; i++)
+		text[i] = v[i] == ',' ? '\n' : v[i];
+	struct codec_error rows;
+	codec_error_init(&rows, 1);
+	if (puyo_text_read(text, len, false, field, &rows) == CODEC_OK)
+		return true;
+	fault_at_param(&rows, "field", "row ", err);
+	return false;
+}
+
+void route_puyo_render(const struct route_request *req, struct route_response *resp)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	struct puyo_field field;
+	struct render_options opt;
+	const char *rows = route_param(req, "field"), *puyop = route_param(req, "puyop"),
+		   *nexus = route_param(req, "puyo_nexus");
+	if ((rows != NULL) + (puyop != NULL) + (nexus != NULL) != 1) {
+		codec_error_at_param(&err, CODEC_E_SYNTAX,
+				     nexus && (rows || puyop) ? "puyo_nexus"
+				     : puyop && rows	      ? "puyop"
+							      : "field",
+				     "give the field one way: field=ROW,ROW,..., puyop= or "
+				     "puyo_nexus=");
+		goto out_error;
+	}
+	if (rows && !read_rows(rows, &field, &err))
+		goto out_error;
+	struct codec_error link;
+	codec_error_init(&link, 1);
+	if (puyop && puyo_links_read_puyop(puyop, strlen(puyop), NULL, &field, &link) != CODEC_OK) {
+		fault_at_param(&link, "puyop", "", &err);
+		goto out_error;
+	}
+	if (nexus && puyo_links_read_nexus(nexus, strlen(nexus), NULL, &field, &link) != CODEC_OK) {
+		fault_at_param(&link, "puyo_nexus", "", &err);
+		goto out_error;
+	}
+	struct puyo_field run = field;
+	struct puyo_result result;
+	puyo_run(&run, &result);
+	if (!read_view(req, result.chains, &opt, &err))
+		goto out_error;
+	respond_svg(resp, draw_puyo, &field, &opt);
+	return;
+out_error:
+	route_respond_error(resp, &err, req->request_id);
+}
+
+/* ---- solve answered as SVG -------------------------------------------- */
+
+/* Collects the blocks a decoder reads into a growing array. */
+struct block_list {
+	struct md_block *blocks; /* dj_malloc'ed, owned */
+	size_t n, cap;
+	bool out_of_memory;
+};
+
+static int collect_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct block_list *l = ctx;
+	(void)index;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct md_block *grown = dj_realloc(l->blocks, cap * sizeof *grown);
+		if (!grown) {
+			l->out_of_memory = true;
+			return 1;
+		}
+		l->blocks = grown;
+		l->cap = cap;
+	}
+	l->blocks[l->n++] = block;
+	return 0;
+}
+
+/* Whether a JSON case asks for its steps: its "trace" member, else the query's. */
+static bool wants_trace(const json_t *root, bool query_trace)
+{
+	const json_t *t = json_object_get(root, "trace");
+	return json_is_boolean(t) ? json_is_true(t) : query_trace;
+}
+
+/* The view of a solve answer: every step with a trace (at most a strip's
+ * worth, else 422 at `where`), the final state without. */
+static bool solve_view(bool trace, unsigned long steps, const char *trace_pointer,
+		       const struct route_request *req, struct render_options *opt,
+		       struct codec_error *err)
+{
+	uint64_t cell;
+	if (!route_param_u64(req, "cell", RENDER_CELL_MIN, RENDER_CELL_MAX, RENDER_CELL_DEFAULT,
+			     &cell, err))
+		return false;
+	if (trace && steps > RENDER_STRIP_MAX) {
+		if (trace_pointer)
+			codec_error_at_pointer(err, CODEC_E_INVALID, trace_pointer,
+					       "a picture of the trace draws at most %d steps and "
+					       "this case has %lu; ask without trace, or for steps "
+					       "with GET .../render.svg?step=k",
+					       RENDER_STRIP_MAX, steps);
+		else
+			codec_error_at_param(err, CODEC_E_INVALID, "trace",
+					     "a picture of the trace draws at most %d steps and "
+					     "this case has %lu; ask without trace, or for steps "
+					     "with GET .../render.svg?step=k",
+					     RENDER_STRIP_MAX, steps);
+		return false;
+	}
+	opt->cell = (unsigned)cell;
+	opt->view = trace ? RENDER_STRIP : RENDER_FINAL;
+	opt->step = 0;
+	return true;
+}
+
+void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
+		       struct route_response *resp)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	struct block_list list = {NULL, 0, 0, false};
+	json_t *root = NULL;
+	bool json = route_body_kind(req->content_type) == ROUTE_BODY_JSON;
+	const char *trace_pointer = NULL;
+	if (json) {
+		root = route_parse_json(req->body, req->body_len, &err);
+		if (!root)
+			goto out_error;
+		if (json_is_object(root) && json_object_get(root, "cases")) {
+			codec_error_set(&err, CODEC_E_NOT_ACCEPTABLE,
+					"a batch is answered in application/json only");
+			goto out_error;
+		}
+		if (json_is_true(json_object_get(root, "trace")))
+			trace_pointer = "/trace";
+		trace = wants_trace(root, trace);
+	}
+	struct render_options opt;
+	if (p == &route_md) {
+		struct md_read_options ro = {
+		    .max_blocks = req->limits ? req->limits->max_blocks : 0, .strict = false};
+		enum codec_status st;
+		if (json) {
+			st = md_json_read(root, "", &ro, &err, collect_block, &list);
+		} else {
+			struct md_text_reader *reader = md_text_new(&ro, &err);
+			if (!reader) {
+				codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
+				goto out_error;
+			}
+			st = md_text_feed(reader, req->body, req->body_len, collect_block, &list);
+			if (st == CODEC_OK && !list.out_of_memory)
+				st = md_text_finish(reader, collect_block, &list);
+			md_text_free(reader);
+		}
+		if (st == CODEC_OK && list.out_of_memory)
+			codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
+		if (codec_error_is_set(&err) ||
+		    !solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
+			goto out_error;
+		struct md_case c = {list.blocks, list.n};
+		respond_svg(resp, draw_md, &c, &opt);
+	} else {
+		struct puyo_field field;
+		enum codec_status st =
+		    json ? puyo_links_read_case(root, "", &field, &err)
+			 : puyo_text_read(req->body, req->body_len, false, &field, &err);
+		if (st != CODEC_OK)
+			goto out_error;
+		struct puyo_field run = field;
+		struct puyo_result result;
+		puyo_run(&run, &result);
+		if (!solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
+			goto out_error;
+		respond_svg(resp, draw_puyo, &field, &opt);
+	}
+	json_decref(root);
+	dj_free(list.blocks);
+	return;
+out_error:
+	json_decref(root);
+	dj_free(list.blocks);
+	route_respond_error(resp, &err, req->request_id);
+}
+
+/* route_handler_fn for the table: the render handlers answer in full. */
+enum codec_status route_md_render_call(const struct route_call *call, struct route_response *resp,
+				       struct codec_error *err)
+{
+	(void)err;
+	route_md_render(call->req, resp);
+	return CODEC_OK;
+}
+
+enum codec_status route_puyo_render_call(const struct route_call *call, struct route_response *resp,
+					 struct codec_error *err)
+{
+	(void)err;
+	route_puyo_render(call->req, resp);
+	return CODEC_OK;
+}
