@@ -37,6 +37,13 @@ void codec_error_collect(struct codec_error *err, struct codec_fault *faults, un
 	err->max_faults = max;
 }
 
+void codec_error_copy(struct codec_error *dst, const struct codec_error *src)
+{
+	*dst = *src;
+	if (src->faults == &src->first)
+		dst->faults = &dst->first;
+}
+
 bool codec_error_is_set(const struct codec_error *err)
 {
 	return err && err->status != CODEC_OK;
@@ -85,13 +92,29 @@ static void where_text(const struct codec_where *w, char *buf, size_t size)
 		snprintf(buf, size, "line %u", w->line);
 }
 
-/* "<where>: <text>", or the text alone. */
+/* Appends as much of s as fits to buf[0..size), kept NUL-terminated. */
+static size_t append_cut(char *buf, size_t size, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+	if (len + 1 >= size)
+		return len;
+	if (n > size - 1 - len)
+		n = size - 1 - len;
+	memcpy(buf + len, s, n);
+	buf[len + n] = '\0';
+	return len + n;
+}
+
+/* "<where>: <text>", or the text alone, cut to fit. */
 static void summary_write(char *buf, size_t size, const char *where, const char *text)
 {
-	if (where[0])
-		snprintf(buf, size, "%s: %s", where, text);
-	else
-		snprintf(buf, size, "%s", text);
+	size_t len = 0;
+	buf[0] = '\0';
+	if (where[0]) {
+		len = append_cut(buf, size, len, where);
+		len = append_cut(buf, size, len, ": ");
+	}
+	append_cut(buf, size, len, text);
 	text_make_utf8(buf);
 }
 

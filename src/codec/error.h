@@ -91,6 +91,10 @@ void codec_error_init(struct codec_error *err, unsigned max_faults);
  */
 void codec_error_collect(struct codec_error *err, struct codec_fault *faults, unsigned max);
 
+/* Copies a first-wins error (its one fault inline); a collecting one keeps
+ * pointing at the storage it was lent. */
+void codec_error_copy(struct codec_error *dst, const struct codec_error *src);
+
 /* Whether an error has been recorded. NULL counts as none. */
 bool codec_error_is_set(const struct codec_error *err);
 

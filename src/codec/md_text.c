@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "mem/alloc.h"
 
 #define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
@@ -140,10 +141,7 @@ static void token_byte(struct md_text_reader *r, unsigned char c)
 		if (r->tok_digits == 0)
 			r->tok_zero_first = d == 0;
 		r->tok_digits = saturating_inc(r->tok_digits);
-		if (r->tok_value > (TOKEN_VALUE_MAX - d) / 10)
-			r->tok_value = TOKEN_VALUE_MAX;
-		else
-			r->tok_value = r->tok_value * 10 + d;
+		codec_decimal_push(&r->tok_value, d, TOKEN_VALUE_MAX); /* saturates */
 	} else if ((c == '+' || c == '-') && r->tok_len == 0) {
 		r->tok_plus = c == '+';
 		r->tok_minus = c == '-';

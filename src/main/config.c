@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/error.h"
 #include "dropjudge/version.h"
 
@@ -122,28 +123,21 @@ static const char **config_text(struct config *cfg, enum config_key key)
 }
 
 /*
- * Reads a plain decimal number (digits only) into *out. Returns 0, -1 when
- * the text is not a number, -2 when it overflows an unsigned long long.
+ * Reads a plain decimal number (digits only) into *out: the program's one
+ * decimal reader. Returns 0, -1 when the text is not a number, -2 when it
+ * overflows an unsigned long long.
  */
 static int config_read_number(const char *text, unsigned long long *out)
 {
-	if (!text[0])
-		return -1;
-	unsigned long long v = 0;
-	bool overflow = false;
-	for (const char *p = text; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		unsigned digit = (unsigned)(*p - '0');
-		if (v > (~0ull - digit) / 10)
-			overflow = true;
-		else
-			v = v * 10 + digit;
-	}
-	if (overflow)
+	switch (codec_decimal_read_str(text, out)) {
+	case CODEC_DECIMAL_OK:
+		return 0;
+	case CODEC_DECIMAL_OVERFLOW:
 		return -2;
-	*out = v;
-	return 0;
+	case CODEC_DECIMAL_NOT_A_NUMBER:
+		break;
+	}
+	return -1;
 }
 
 /* Whether text is an IPv4 or IPv6 address literal. */

@@ -900,7 +900,7 @@ static void case_solve(const char *dir, bool text, const char *input, size_t len
 		struct text_run tr;
 		text_run(&tr, input, len, &opt, false, how, 99, 0);
 		run->status = tr.finished;
-		run->err = tr.err;
+		codec_error_copy(&run->err, &tr.err);
 		run->sink = tr.sink;
 		return;
 	}
