@@ -1,13 +1,18 @@
 # dropjudge: the HTTP judging service in a small image.
 #
 #   docker build -t dropjudge .
-#   docker run --rm -p 8080:8080 dropjudge
+#   docker run --rm --read-only --cap-drop=ALL --security-opt=no-new-privileges \
+#     -p 8080:8080 dropjudge
+#
+# The service writes no file and needs no capability: it runs as the
+# non-root user dropjudge with a read-only root filesystem (make
+# test-container checks both, and that it is healthy and stops cleanly).
 #
 # Build stage: Debian's compiler and -dev packages, then `make`.
 FROM debian:bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      build-essential pkg-config libmicrohttpd-dev libjansson-dev \
+      build-essential pkg-config libmicrohttpd-dev libjansson-dev libarchive-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile openapi.yaml ./
@@ -15,10 +20,10 @@ COPY include include
 COPY src src
 RUN make -j"$(nproc)" && build/dropjudge --version
 
-# Runtime stage: only the two runtime libraries and the binary.
+# Runtime stage: only the runtime libraries and the binary.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libarchive13 \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \

@@ -5,10 +5,13 @@
 #   make test       install missing dependencies, build, run every test
 #   make bench      micro-benchmarks of the cores and codecs
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
-#   make test-sanitize  unit and HTTP tests on an AddressSanitizer + UBSan build
+#   make judges     the judge-protocol and package suite (tests/judges)
+#   make test-sanitize  unit, HTTP and judge tests on an AddressSanitizer + UBSan build
 #   make test-hardening attack tests: slow clients, framing, memory, head-of-line, signals
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
 #   make docs-images  docs/images: the public examples drawn, the viewer's screenshots
+#   make test-container  build the Dockerfile, run the image locked down, check it (root, podman)
+#   make test-scale three replicas behind nginx (deploy/nginx.conf), two stopped under load
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
 # Layers, each compiled with only the include paths it may use:
@@ -16,7 +19,9 @@
 #   src/mem    -Isrc                      (the allocation seam: dj_malloc and kin)
 #   src/render -Iinclude                  (pure SVG pictures of the core's structs)
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
-#   src/route  + jansson                  (routing table, handlers: request -> response)
+#   src/package + jansson, libarchive     (problem packages for judges: tests, layouts, archives)
+#   src/route  + jansson                  (routing table, handlers: request -> response;
+#                                          the package route builds through src/package)
 #   src/http   + libmicrohttpd, GnuTLS    (sockets, lifecycle, limits, tokens, TLS)
 #   src/main   everything                 (flags, environment, signals, subcommands)
 #
@@ -52,22 +57,27 @@ endif
 LDFLAGS += -pie -Wl,-z,relro,-z,now
 endif
 
-have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson 2>/dev/null && echo yes)
+have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson libarchive 2>/dev/null && echo yes)
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd gnutls 2>/dev/null)
-LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson zlib 2>/dev/null) -lpthread
+ARCHIVE_CFLAGS := $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
+LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson libarchive zlib 2>/dev/null) -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 CORE_SRC := $(wildcard src/core/*.c)
 MEM_SRC := $(wildcard src/mem/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
 CODEC_SRC := $(wildcard src/codec/*.c)
+PACKAGE_SRC := $(wildcard src/package/*.c)
+# Copied into packages as they are (assembled in by blobs.S), never compiled here.
+PACKAGE_FILES := $(wildcard src/package/files/*)
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
-LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
 WWW_FILES := src/www/index.html src/www/viewer.css src/www/viewer.js
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/www/www_blob.o
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/www/www_blob.o \
+	$(BUILD)/src/package/blobs.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # The pictures' and the Puyo links' unit tests live beside their fixtures.
@@ -77,7 +87,8 @@ UNIT_BIN += $(RENDER_TEST_SRC:tests/render/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(filter-out tests/bench/bare_server.c,$(wildcard tests/bench/*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-sanitize test-hardening test-valgrind hardening-check unit http browser docs-images lint-spec bench bench-http deps deps-test format format-check clean
+.PHONY: all run test test-sanitize test-hardening test-valgrind hardening-check unit http judges browser docs-images lint-spec bench bench-http deps deps-test format format-check clean \
+	test-container test-scale
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -92,6 +103,12 @@ $(BUILD)/src/render/%.o: src/render/%.c
 $(BUILD)/src/codec/%.o: src/codec/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
+$(BUILD)/src/package/%.o: src/package/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) $(ARCHIVE_CFLAGS) -c $< -o $@
+$(BUILD)/src/package/blobs.o: src/package/blobs.S $(PACKAGE_FILES)
+	@mkdir -p $(@D)
+	$(CC) -c $< -o $@
 $(BUILD)/src/route/%.o: src/route/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
@@ -150,6 +167,23 @@ test-sanitize: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-sanitize SANITIZER=address,undefined all units
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
+	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize judges
+
+# The Dockerfile built and its image run for real with podman, buildah and
+# runc (no registry): every endpoint through the published port, the
+# HEALTHCHECK, non-root, read-only root, no capabilities, a clean stop.
+# Podman's storage and the base rootfs are cached in $(BUILD)/container.
+test-container:
+	@scripts/deps.sh container
+	@scripts/container-test.sh $(BUILD)
+
+# Three replicas behind a real nginx configured from deploy/nginx.conf, on
+# loopback; a bounded load of checked answers while one replica is stopped
+# (SIGTERM) and another killed (SIGKILL): no request may fail.
+test-scale: deps-test
+	@scripts/deps.sh scale
+	@$(MAKE) --no-print-directory all
+	@tests/ops/scale-test.sh $(BUILD)
 
 # Attacks on loopback (tests/hardening): 2,060 slow connections from
 # 127.0.0.2 against the Puyo example, raw framing cases, peak and
@@ -182,6 +216,8 @@ unit: units
 	@scripts/run-tests.sh $(BUILD) unit
 http: all
 	@scripts/run-tests.sh $(BUILD) http
+judges: all
+	@scripts/run-tests.sh $(BUILD) judges
 lint-spec:
 	@scripts/run-tests.sh $(BUILD) lint
 browser: all
@@ -200,7 +236,7 @@ bench-http: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server
 	@scripts/bench-http.sh $(BUILD)
 
-FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
+FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
 	src/*/*.h tests/unit/*.c tests/unit/*.h $(RENDER_TEST_SRC) tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
@@ -227,15 +263,16 @@ FUZZ_TIMEOUT ?= 2
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 # CI (fuzz-ci): the seeds and regression inputs replayed, then every target
 # for FUZZ_CI_SECONDS (30), fewer when the targets together would pass
-# FUZZ_CI_BUDGET seconds (300).
+# FUZZ_CI_BUDGET seconds (300), with a fixed seed so that each CI run explores
+# the same inputs.
 FUZZ_CI_SECONDS ?= 30
 FUZZ_CI_BUDGET ?= 300
 fuzz_ci_seconds = $(shell n=$(words $(FUZZ_TARGETS)); s=$$(( $(FUZZ_CI_BUDGET) / (n > 0 ? n : 1) )); \
 	echo $$(( s < $(FUZZ_CI_SECONDS) ? (s > 0 ? s : 1) : $(FUZZ_CI_SECONDS) )))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
-FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(ROUTE_SRC)) \
-	$(FUZZ_BUILD)/src/route/openapi_blob.o $(FUZZ_BUILD)/src/www/www_blob.o
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC)) \
+	$(FUZZ_BUILD)/src/route/openapi_blob.o $(FUZZ_BUILD)/src/www/www_blob.o $(FUZZ_BUILD)/src/package/blobs.o
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
@@ -250,7 +287,7 @@ fuzz-regressions:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=0
 fuzz-ci:
 	@$(MAKE) --no-print-directory fuzz-regressions
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(fuzz_ci_seconds)
+	@FUZZ_SEED=1 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(fuzz_ci_seconds)
 
 $(FUZZ_BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(@D)
@@ -264,6 +301,12 @@ $(FUZZ_BUILD)/src/render/%.o: src/render/%.c
 $(FUZZ_BUILD)/src/codec/%.o: src/codec/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/src/package/%.o: src/package/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) $(ARCHIVE_CFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/src/package/blobs.o: src/package/blobs.S $(PACKAGE_FILES)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c $< -o $@
 $(FUZZ_BUILD)/src/route/%.o: src/route/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
@@ -276,11 +319,12 @@ $(FUZZ_BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iinclude -Isrc -Itests/fuzz $(JANSSON_CFLAGS) \
-		$< $(FUZZ_LIB_OBJ) $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -o $@
+		$< $(FUZZ_LIB_OBJ) $(shell $(PKG_CONFIG) --libs jansson libarchive 2>/dev/null) -o $@
 
 -include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/src/*/*.d)
 
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# The container test keeps its podman storage in $(BUILD)/container: not searched.
+-include $(shell find $(BUILD) -path $(BUILD)/container -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what dropjudge needs to build (with "test", to test; with "fuzz",
 # to build the libFuzzer targets; "valgrind" and "hardening" for those
-# checks) when a check shows it missing. As root it
-# runs apt-get; otherwise it prints the exact apt-get line and fails, so
-# nothing is half-done silently.
+# checks; with "container", to build and run the image with podman; with
+# "scale", to run replicas behind nginx) when a check shows it missing. As
+# root it runs apt-get; otherwise it prints the exact apt-get line and
+# fails, so nothing is half-done silently.
 #
-#   scripts/deps.sh build|test|fuzz|valgrind|hardening [FUZZ_CC]
+#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -22,13 +23,15 @@ if command -v pkg-config >/dev/null 2>&1; then
 	need_pkg libmicrohttpd libmicrohttpd-dev
 	need_pkg jansson libjansson-dev
 	need_pkg gnutls libgnutls28-dev
+	need_pkg libarchive libarchive-dev
 	need_pkg zlib zlib1g-dev
 else
-	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev zlib1g-dev)
+	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev libarchive-dev zlib1g-dev)
 fi
 if [ "$what" = test ]; then
 	if command -v pkg-config >/dev/null 2>&1; then need_pkg cmocka libcmocka-dev; else missing+=(libcmocka-dev); fi
 	need_cmd curl curl
+	need_cmd unzip unzip
 	need_cmd node nodejs
 	need_cmd npm npm
 	need_cmd openssl openssl
@@ -38,6 +41,29 @@ if [ "$what" = test ]; then
 	# The viewer's browser test: Debian's Chromium. Where it cannot be
 	# installed the test is skipped and says so; nothing else needs it.
 	command -v chromium >/dev/null 2>&1 || optional+=(chromium)
+	need_cmd promtool prometheus # checks GET /metrics
+fi
+
+if [ "$what" = container ]; then
+	missing=()
+	need_cmd podman podman
+	need_cmd buildah buildah
+	need_cmd runc runc
+	need_cmd debootstrap debootstrap
+	need_cmd newuidmap uidmap
+	need_cmd curl curl
+	need_cmd podman-compose podman-compose
+	need_cmd python3 python3
+	need_cmd catatonit catatonit # the pause process of podman kube play's pods
+	# DNS between the containers of a compose network (CNI).
+	[ -x /usr/lib/cni/dnsname ] || missing+=(golang-github-containernetworking-plugin-dnsname)
+fi
+
+if [ "$what" = scale ]; then
+	missing=()
+	need_cmd nginx nginx
+	need_cmd curl curl
+	need_cmd node nodejs
 fi
 if [ "$what" = valgrind ]; then need_cmd valgrind valgrind; fi
 if [ "$what" = hardening ]; then need_cmd hardening-check devscripts; fi

@@ -33,6 +33,9 @@ get monomino-domino "$md&step=8" md-example-7-step-8
 get puyo "$puyo" puyo-example
 get puyo "$puyo&strip=true" puyo-example-trace
 get puyo "$puyo&step=1&cell=40" puyo-example-step-1
+# Plays in a browser (SMIL); the PNG of it is only the last frame, so none is kept.
+curl -sfS "$base/v1/puyo/render.svg?$puyo&animate=true" -o "$out/puyo-example-animated.svg"
+curl -sfS "$base/v1/monomino-domino/render.svg?$md&animate=true" -o "$out/md-example-7-animated.svg"
 
 DROPJUDGE_BIN="$build/dropjudge" DOCS_IMAGES="$out" node --test tests/browser/ >/dev/null
 ls -l "$out"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs dropjudge's tests and ends with one summary line "N passed, M failed".
 #
-#   scripts/run-tests.sh BUILD_DIR [unit|http|browser|lint|all|hardening]
+#   scripts/run-tests.sh BUILD_DIR [unit|http|judges|browser|lint|all|hardening]
 #
 # unit: every build/tests/test_* (cmocka); http: the integration suite in
 # tests/http and tests/render against the real binary (node's test runner,
-# curl as the client); browser: the viewer in headless Chromium
+# curl as the client); judges: tests/judges, the checker and validator
+# protocols and the problem packages run as contest systems run them (node's
+# test runner); browser: the viewer in headless Chromium
 # (tests/browser, playwright-core), skipped with a message when Chromium is
 # not installed; lint: the OpenAPI description with Redocly's linter;
 # hardening (not part of all): the attack tests in tests/hardening, one
@@ -60,6 +62,22 @@ if [ "$what" = http ] || [ "$what" = all ]; then
 		grep -v '^ *\(# Subtest\|ok \)' "$log/http" | sed 's/^/   /' | tail -n 150
 	fi
 	echo "   http: ${p:-0} passed, ${f:-0} failed"
+fi
+
+if [ "$what" = judges ] || [ "$what" = all ]; then
+	echo "== judge protocols and packages (real binary, wrappers, cc, unzip, tar)"
+	DROPJUDGE_BIN="$build/dropjudge" node --test --test-reporter=tap tests/judges/ >"$log/judges" 2>&1
+	rc=$?
+	p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/judges" | tail -n1)
+	f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$log/judges" | tail -n1)
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+	if [ $rc -ne 0 ]; then
+		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+		failures+=("judges")
+		grep -v '^ *\(# Subtest\|ok \)' "$log/judges" | sed 's/^/   /' | tail -n 150
+	fi
+	echo "   judges: ${p:-0} passed, ${f:-0} failed"
 fi
 
 if [ "$what" = browser ] || [ "$what" = all ]; then

@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "codec/utf8.h" /* codec_utf8_char_len(), once declared here */
+
 enum codec_status {
 	CODEC_OK = 0,
 	CODEC_E_SYNTAX,		 /* not parseable: bad JSON, not the Baekjoon text format */

@@ -52,3 +52,11 @@ size_t codec_utf8_invalid_at(const char *s, size_t len)
 	}
 	return len;
 }
+
+size_t codec_utf8_char_len(const unsigned char *s)
+{
+	size_t n = 1;
+	while (n < 4 && s[n - 1] != 0 && s[n] != 0)
+		n++;
+	return s[0] ? codec_utf8_decode((const char *)s, n, NULL) : 1;
+}

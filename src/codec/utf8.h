@@ -19,4 +19,11 @@ size_t codec_utf8_decode(const char *s, size_t n, unsigned long *cp);
  * character; len when the whole text is valid UTF-8. */
 size_t codec_utf8_invalid_at(const char *s, size_t len);
 
+/*
+ * Length of the UTF-8 character at the NUL-terminated s (1..4), 0 when s
+ * does not start a valid one: codec_utf8_decode() reading no further than
+ * the NUL.
+ */
+size_t codec_utf8_char_len(const unsigned char *s);
+
 #endif

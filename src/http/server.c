@@ -34,6 +34,7 @@
 #include "http/framing.h"
 #include "http/guard.h"
 #include "http/gzip.h"
+#include "http/observe.h"
 #include "http/ratelog.h"
 #include "http/workers.h"
 
@@ -69,16 +70,17 @@
 #define HTTP_TRIM_THRESHOLD (128 * 1024)
 
 struct http_server {
-	struct MHD_Daemon *daemon;    /* running daemon */
-	MHD_socket quiesced_fd;	      /* listen socket handed back by quiesce, or invalid */
-	unsigned port;		      /* port bound */
-	struct route_limits limits;   /* read-only once started */
-	struct http_auth *auth;	      /* bearer tokens or NULL; borrowed */
-	struct MHD_Response *oom;     /* the 500 for out of memory, made at start */
-	struct http_guard *guard;     /* admission and request deadlines */
-	struct http_workers *workers; /* runs the heavy requests */
-	atomic_bool draining;	      /* shutdown has begun */
-	atomic_uint in_flight;	      /* requests between their headers and completion */
+	struct MHD_Daemon *daemon;     /* running daemon */
+	MHD_socket quiesced_fd;	       /* listen socket handed back by quiesce, or invalid */
+	unsigned port;		       /* port bound */
+	struct route_limits limits;    /* read-only once started */
+	struct http_auth *auth;	       /* bearer tokens or NULL; borrowed */
+	struct MHD_Response *oom;      /* the 500 for out of memory, made at start */
+	struct http_guard *guard;      /* admission and request deadlines */
+	struct http_workers *workers;  /* runs the heavy requests */
+	atomic_bool draining;	       /* shutdown has begun */
+	atomic_uint in_flight;	       /* requests between their headers and completion */
+	struct http_observer observer; /* metrics and access log, not owned */
 };
 
 /* What one request accumulates between the calls of the access handler. */
@@ -102,6 +104,7 @@ struct http_request {
 	bool out_of_memory;		  /* growing the body failed: nothing more is kept */
 	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
 	struct http_server *srv_for_gzip; /* for the inflater's sink */
+	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
 };
 
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
@@ -204,13 +207,15 @@ static enum MHD_Result http_send_oom(struct http_server *srv, struct MHD_Connect
  * memory the preallocated 500 goes instead.
  */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
-				 struct route_response *resp, bool close)
+				 struct http_request *rq, struct route_response *resp, bool close)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
 
 	http_gzip_response(resp, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 							     MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	http_observe_stamp(&rq->seen, resp);
+	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
 	if (resp->body && resp->body_len > 0 && resp->body_static) {
 		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
 						    MHD_RESPMEM_PERSISTENT);
@@ -223,9 +228,12 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 	}
 	if (!r) {
+		http_observe_answer(&rq->seen, MHD_HTTP_INTERNAL_SERVER_ERROR, resp->route_name, 0);
 		ret = http_send_oom(srv, conn);
 		goto out_resp;
 	}
+	if (MHD_add_response_header(r, "X-Request-Id", rq->seen.request_id) != MHD_YES)
+		goto out_response;
 	if (resp->content_type &&
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)
 		goto out_response;
@@ -242,6 +250,7 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	goto out_resp;
 out_response:
 	MHD_destroy_response(r);
+	http_observe_answer(&rq->seen, MHD_HTTP_INTERNAL_SERVER_ERROR, resp->route_name, 0);
 	ret = http_send_oom(srv, conn);
 out_resp:
 	route_response_free(resp);
@@ -250,7 +259,7 @@ out_resp:
 
 /* Sends the problem answer for a status found here rather than by the route. */
 static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Connection *conn,
-				       enum codec_status status)
+				       struct http_request *rq, enum codec_status status)
 {
 	struct codec_error err;
 	struct route_response resp;
@@ -268,17 +277,17 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 		codec_error_set(&err, status, "out of memory while reading the request body");
 	memset(&resp, 0, sizeof resp);
 	route_error_response(&err, &resp);
-	return http_send(srv, conn, &resp, false);
+	return http_send(srv, conn, rq, &resp, false);
 }
 
 /* Answers a request whose framing http_framing_check() refused, and
  * closes the connection after the answer. */
 static enum MHD_Result http_send_framing(struct http_server *srv, struct MHD_Connection *conn,
-					 const struct codec_error *err)
+					 struct http_request *rq, const struct codec_error *err)
 {
 	struct route_response resp;
 	route_error_response(err, &resp);
-	return http_send(srv, conn, &resp, true);
+	return http_send(srv, conn, rq, &resp, true);
 }
 
 /*
@@ -348,7 +357,8 @@ static bool http_take_gzip(struct http_server *srv, struct http_request *rq, con
 
 /* Answers from the route without a body: for a request it refused. */
 static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Connection *conn,
-					 const char *url, const char *method)
+					 struct http_request *rq, const char *url,
+					 const char *method)
 {
 	struct route_request req;
 	struct route_response resp;
@@ -357,7 +367,7 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
 	memset(&resp, 0, sizeof resp);
 	route_handle(&req, &resp);
-	return http_send(srv, conn, &resp, false);
+	return http_send(srv, conn, rq, &resp, false);
 }
 
 /*
@@ -376,21 +386,22 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	struct http_request *rq = *con_cls;
 	rq->begun = true;
 	atomic_fetch_add(&srv->in_flight, 1u);
+	http_observe_begin(&srv->observer, &rq->seen, conn, url, method);
 	http_guard_headers_in(conn);
 
 	codec_error_init(&err, 1);
 	if (http_framing_check(conn, version, &rq->target, &err) != CODEC_OK) {
 		rq->refused = err.status;
-		return http_send_framing(srv, conn, &err);
+		return http_send_framing(srv, conn, rq, &err);
 	}
 	http_route_request(srv, conn, url, method, &req);
 	long long length = http_content_length(conn);
 	rq->refused = route_precheck(&req, length);
 	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;
 	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && over))
-		return http_send_error(srv, conn, CODEC_E_TOO_LARGE);
+		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->refused != CODEC_OK && over)
-		return http_send_refusal(srv, conn, url, method);
+		return http_send_refusal(srv, conn, rq, url, method);
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : srv->limits.max_body;
 	if (rq->refused == CODEC_OK && http_gzip_named(req.content_encoding)) {
@@ -403,18 +414,14 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 
 /*
  * Whether a request's work may be large: by its body size, because it
- * asks for a trace, or because it is a generator's search (bounded in
- * work, yet up to tens of milliseconds). Those run on the worker pool.
- * (The route table is the place to declare this; until it can, the
- * generators are known by their path.)
+ * asks for a trace, or because its resource says so in the route table
+ * (a generator's search, a package build: bounded in work, yet from tens
+ * of milliseconds to seconds). Those run on the worker pool.
  */
 static bool http_is_heavy(const struct route_request *req)
 {
-	static const char generate[] = "/generate";
-	size_t n = req->path ? strlen(req->path) : 0;
-	bool generator = n >= sizeof generate - 1 &&
-			 strcmp(req->path + n - (sizeof generate - 1), generate) == 0;
-	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL || generator;
+	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL ||
+	       route_is_heavy(req);
 }
 
 /* http_job.run: answers a heavy request on a worker thread, then hands the
@@ -437,14 +444,15 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 
 	http_guard_request_in(conn);
 	if (rq->refused != CODEC_OK)
-		return http_send_refusal(srv, conn, url, method);
+		return http_send_refusal(srv, conn, rq, url, method);
 	if (rq->too_large)
-		return http_send_error(srv, conn, CODEC_E_TOO_LARGE);
+		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->out_of_memory)
-		return http_send_error(srv, conn, CODEC_E_INTERNAL);
+		return http_send_error(srv, conn, rq, CODEC_E_INTERNAL);
 	if (rq->gunzip && !http_gunzip_done(rq->gunzip))
-		return http_send_error(srv, conn, CODEC_E_SYNTAX);
+		return http_send_error(srv, conn, rq, CODEC_E_SYNTAX);
 	http_route_request(srv, conn, url, method, req);
+	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
@@ -460,7 +468,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	}
 	memset(&resp, 0, sizeof resp);
 	route_handle(req, &resp);
-	return http_send(srv, conn, &resp, false);
+	return http_send(srv, conn, rq, &resp, false);
 }
 
 /* MHD_AccessHandlerCallback: headers, then body chunks, then the end (and,
@@ -485,7 +493,7 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 	if (rq->heavy) {
 		if (!atomic_load(&rq->answered))
 			return MHD_YES;
-		return http_send(srv, conn, &rq->resp, false);
+		return http_send(srv, conn, rq, &rq->resp, false);
 	}
 	return http_finish(srv, conn, url, method, rq);
 }
@@ -504,6 +512,15 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 	return rq;
 }
 
+/* MHD_NotifyConnectionCallback: the guard's bookkeeping, then the metrics'. */
+static void http_notify_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+				   enum MHD_ConnectionNotificationCode toe)
+{
+	struct http_server *srv = cls;
+	http_guard_notify(srv->guard, conn, socket_context, toe);
+	http_observe_connection(&srv->observer, conn, socket_context, toe);
+}
+
 /* MHD_RequestCompletedCallback: the one place per-request state is freed. */
 static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			   enum MHD_RequestTerminationCode toe)
@@ -516,8 +533,10 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	if (!rq)
 		return;
 	bool heavy = rq->heavy;
-	if (rq->begun)
+	if (rq->begun) {
+		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped);
 		atomic_fetch_sub(&srv->in_flight, 1u);
+	}
 	route_response_free(&rq->resp);
 	http_gunzip_free(rq->gunzip);
 	dj_free(rq->body);
@@ -574,6 +593,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		goto out_srv;
 	}
 	srv->limits = cfg->limits;
+	srv->observer.metrics = cfg->metrics;
+	srv->observer.log = cfg->log;
 	srv->auth = cfg->auth;
 	flags |= http_tls_options(cfg->tls, tls_opts);
 	atomic_init(&srv->draining, false);
@@ -600,10 +621,9 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned int)cfg->timeout, MHD_OPTION_CONNECTION_LIMIT,
 	    (unsigned int)(cfg->max_connections + cfg->threads), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-	    (unsigned int)cfg->max_per_ip, MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify,
-	    srv->guard, MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, NULL,
-	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv, MHD_OPTION_ARRAY, tls_opts,
-	    MHD_OPTION_END);
+	    (unsigned int)cfg->max_per_ip, MHD_OPTION_NOTIFY_CONNECTION, http_notify_connection,
+	    srv, MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, NULL, MHD_OPTION_NOTIFY_COMPLETED,
+	    http_completed, srv, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
 	if (!srv->daemon) {
 		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
 			     cfg->host, cfg->port);

@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "http/accesslog.h"
+#include "http/metrics.h"
 #include "route/route.h"
 
 struct http_auth;
@@ -28,19 +30,21 @@ struct http_tls;
 
 /* What the server needs to start. */
 struct http_config {
-	const char *host;	    /* IPv4 or IPv6 address literal; copied */
-	unsigned port;		    /* 0..65535; 0: any free port */
-	unsigned threads;	    /* worker threads, >= 1, <= max_connections */
-	unsigned timeout;	    /* idle connection timeout, seconds, >= 1 */
-	unsigned max_connections;   /* open connections at once, >= 1; more are closed */
-	unsigned max_per_ip;	    /* open connections from one address; 0: no limit */
-	unsigned header_timeout;    /* seconds for a request's headers, >= 1 */
-	unsigned body_timeout;	    /* seconds for a request's body after its headers, >= 1 */
-	struct route_limits limits; /* copied; passed to every request */
-	struct http_auth *auth;	    /* bearer tokens, NULL: none needed; borrowed,
-				       must outlive the server */
-	const struct http_tls *tls; /* HTTPS settings, NULL: plain HTTP; borrowed,
-				       must outlive the server */
+	const char *host;	      /* IPv4 or IPv6 address literal; copied */
+	unsigned port;		      /* 0..65535; 0: any free port */
+	unsigned threads;	      /* worker threads, >= 1, <= max_connections */
+	unsigned timeout;	      /* idle connection timeout, seconds, >= 1 */
+	unsigned max_connections;     /* open connections at once, >= 1; more are closed */
+	unsigned max_per_ip;	      /* open connections from one address; 0: no limit */
+	unsigned header_timeout;      /* seconds for a request's headers, >= 1 */
+	unsigned body_timeout;	      /* seconds for a request's body after its headers, >= 1 */
+	struct route_limits limits;   /* copied; passed to every request */
+	struct http_auth *auth;	      /* bearer tokens, NULL: none needed; borrowed,
+					 must outlive the server */
+	const struct http_tls *tls;   /* HTTPS settings, NULL: plain HTTP; borrowed,
+					 must outlive the server */
+	struct http_metrics *metrics; /* counted into; NULL: none; not owned */
+	struct http_accesslog *log;   /* one line per request; NULL: none; not owned */
 };
 
 struct http_server;

@@ -14,6 +14,7 @@
 #include "codec/decimal.h"
 #include "codec/error.h"
 #include "dropjudge/version.h"
+#include "http/accesslog.h"
 
 enum config_key {
 	KEY_HOST,
@@ -34,6 +35,7 @@ enum config_key {
 	KEY_TLS_KEY,
 	KEY_TLS_PRIORITIES,
 	KEY_CORS_ORIGINS,
+	KEY_LOG_FORMAT,
 	KEY_COUNT
 };
 
@@ -101,6 +103,10 @@ static const struct config_option config_options[KEY_COUNT] = {
      "browsers may call the API, or * for any: they get\n"
      "Access-Control-Allow-Origin, preflights 204. Default:\n"
      "none (no CORS header is sent)."},
+    {KEY_LOG_FORMAT, "--log-format", "LOG_FORMAT", "json|text|off", 0, 0,
+     "Access log on stdout, one line per request: json, text\n"
+     "or off. Default json (then the start, drain and stop\n"
+     "lines are JSON too)."},
 };
 
 /* Where a text setting is kept, NULL for a number or the host. */
@@ -180,6 +186,16 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		memcpy(cfg->host, value, strlen(value) + 1);
 		return true;
 	}
+	if (opt->key == KEY_LOG_FORMAT) {
+		enum http_log_format format;
+		if (!http_log_format_parse(value, &format)) {
+			codec_format(err, errlen, "%s: '%s' is not json, text or off", source,
+				     value);
+			return false;
+		}
+		cfg->log_format = format;
+		return true;
+	}
 	const char **text = config_text(cfg, opt->key);
 	if (text) {
 		if (!value[0]) {
@@ -244,6 +260,7 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_TLS_KEY:
 	case KEY_TLS_PRIORITIES:
 	case KEY_CORS_ORIGINS:
+	case KEY_LOG_FORMAT:
 	case KEY_COUNT:
 		break;
 	}
@@ -267,6 +284,7 @@ void config_defaults(struct config *cfg)
 	cfg->body_timeout = CONFIG_DEFAULT_BODY_TIMEOUT;
 	cfg->max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS;
 	cfg->tls_priorities = CONFIG_DEFAULT_TLS_PRIORITIES;
+	cfg->log_format = HTTP_LOG_JSON;
 }
 
 /*
@@ -438,6 +456,10 @@ void config_usage(FILE *out)
 		"  dropjudge solve puyo [FILE]               solve one Baekjoon 11559 input\n"
 		"  dropjudge healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
 		"                                            check a running server\n"
+		"  dropjudge check --problem P --protocol X ARGS    a checker for a judge\n"
+		"  dropjudge validate --problem P --protocol X [FILE]  a validator for a judge\n"
+		"  dropjudge package --problem P --format F [--tests N] [--seed S]\n"
+		"                    [--min-chains M] OUT   a problem package for a judge\n"
 		"  dropjudge --help | -h                     this text\n"
 		"  dropjudge --version                       print \"dropjudge " DROPJUDGE_VERSION
 		"\"\n"
@@ -485,6 +507,41 @@ void config_usage(FILE *out)
 	config_usage_solve(out);
 	fprintf(out,
 		"\n"
+		"check --problem monomino-domino|puyo --protocol testlib|kattis|cms|dmoj ARGS\n"
+		"  Judges a contestant's output as POST /v1/{problem}/judge does, speaking\n"
+		"  the protocol of a contest system (ARGS as that system passes them):\n"
+		"    testlib  INPUT OUTPUT ANSWER [REPORT [-appes]]; exit 0 ok, 1 wrong\n"
+		"             answer, 2 presentation error, 3 fail; verdict on stderr\n"
+		"    kattis   INPUT ANSWER FEEDBACK_DIR [FLAGS] < OUTPUT; exit 42 accepted,\n"
+		"             43 rejected, 1 judge error; FEEDBACK_DIR/judgemessage.txt\n"
+		"    cms      INPUT CORRECT_OUTPUT OUTPUT; score 1.0 or 0.0 on stdout,\n"
+		"             translate:success or translate:wrong on stderr; exit 1 on\n"
+		"             a judge error\n"
+		"    dmoj     INPUT OUTPUT ANSWER; exit 0 accepted, 1 wrong, 2 internal\n"
+		"             error; the verdict on stdout\n"
+		"  The ANSWER file is checked against dropjudge's own answer: when its\n"
+		"  tokens differ, the result is the protocol's judge error. Run under the\n"
+		"  name dropjudge-checker-PROTOCOL[-PROBLEM], output_validator (kattis),\n"
+		"  check (testlib) or checker (cms), the program is that checker; the\n"
+		"  problem then comes from the name, --problem or DROPJUDGE_PROBLEM.\n"
+		"\n"
+		"validate --problem monomino-domino|puyo --protocol testlib|kattis [FILE]\n"
+		"  The strict validator of POST /v1/{problem}/validate on FILE or stdin:\n"
+		"  testlib exits 0 valid, 3 invalid (testlib's --testset, --group ...\n"
+		"  flags are taken and ignored); kattis exits 42 valid, 43 invalid. Every\n"
+		"  fault goes to stderr as FILE:LINE:COLUMN: detail. Also run as\n"
+		"  dropjudge-validator-PROTOCOL[-PROBLEM], input_validator or validator.\n"
+		"\n"
+		"package --problem P --format kattis|polygon|domjudge [--tests N] [--seed S]\n"
+		"        [--min-chains M] OUT\n"
+		"  Writes a problem package a judge imports as it is: statement, the\n"
+		"  public examples as samples, N secret tests (1..500, default 20: edge\n"
+		"  cases, random, large, for Puyo long chains of at least M chains, 1..12,\n"
+		"  default 8) drawn from seed S (default 1) with their answers, input and\n"
+		"  output validator or checker wrappers that run dropjudge, Baekjoon's\n"
+		"  limits and the format's metadata. OUT ending in .zip or .kpp is a zip,\n"
+		"  in .tar.gz or .tgz a tar.gz, anything else a directory.\n"
+		"\n"
 		"healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
 		"  Sends GET /livez to ADDR:N (ADDR from --host, else HOST, else 127.0.0.1;\n"
 		"  a server's 0.0.0.0 is asked on 127.0.0.1 and :: on ::1, so the HOST a\n"
@@ -497,5 +554,5 @@ void config_usage(FILE *out)
 		"Exit status: 0 success; 1 failure (cannot listen, bad solve input, unreadable\n"
 		"FILE, unhealthy); 2 bad usage (unknown subcommand or flag, bad value, a token,\n"
 		"certificate or key file that cannot be used; the message names the flag,\n"
-		"variable or file).\n");
+		"variable or file). check and validate exit with their protocol's codes.\n");
 }

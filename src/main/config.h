@@ -59,6 +59,7 @@ struct config {
 	const char *tls_key;	     /* PEM private key file; with tls_cert */
 	const char *tls_priorities;  /* GnuTLS priority string, never NULL */
 	const char *cors_origins;    /* CORS origins, comma-separated, or "*"; NULL: none */
+	int log_format;		     /* enum http_log_format of http/accesslog.h */
 };
 
 /* Reads environment variable `name` (getenv-like); NULL when unset. */

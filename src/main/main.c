@@ -1,6 +1,7 @@
 /*
  * The dropjudge program: picks the subcommand (serve, solve, healthcheck,
- * --help, --version) and, for serve, owns the process: configuration,
+ * check, validate, package, --help, --version; or a checker or validator
+ * by the name it runs under) and, for serve, owns the process: configuration,
  * signals and the shutdown sequence around the HTTP server.
  *
  * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
@@ -18,6 +19,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -32,12 +34,16 @@
 
 #include "codec/error.h"
 #include "dropjudge/version.h"
+#include "http/accesslog.h"
+#include "http/metrics.h"
 #include "http/auth.h"
 #include "http/clock.h"
 #include "http/server.h"
 #include "http/tls.h"
+#include "main/check.h"
 #include "main/config.h"
 #include "main/healthcheck.h"
+#include "main/package.h"
 #include "main/reload.h"
 #include "main/solve.h"
 #include "mem/alloc.h"
@@ -86,11 +92,27 @@ static void main_raise_fd_limit(unsigned connections, unsigned threads)
 }
 
 /*
+ * A line of the process's life: through the access log as JSON in JSON
+ * mode, else as plain text on fd (the start line on stdout, the others on
+ * stderr, prefixed "dropjudge: ").
+ */
+static void __attribute__((format(printf, 4, 5)))
+main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	http_accesslog_event(log, event, text, fd);
+}
+
+/*
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
  */
 static void main_drain(struct http_server *srv, const struct config *cfg, struct http_auth *auth,
-		       const sigset_t *signals)
+		       const sigset_t *signals, struct http_accesslog *log)
 {
 	unsigned timeout_s = cfg->drain_timeout;
 	long long deadline = http_clock_ms() + (long long)timeout_s * 1000;
@@ -103,10 +125,10 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 		long long left = deadline - http_clock_ms();
 		if (left <= 0) {
 			if (!idle)
-				fprintf(stderr,
-					"dropjudge: drain timeout (%u s) reached with requests "
-					"in flight; closing them\n",
-					timeout_s);
+				main_say(log, "drain", 2,
+					 "dropjudge: drain timeout (%u s) reached with requests "
+					 "in flight; closing them",
+					 timeout_s);
 			return;
 		}
 		if (left > MAIN_DRAIN_POLL_MS)
@@ -253,6 +275,14 @@ static int main_serve(int argc, char *const argv[])
 	}
 	signal(SIGPIPE, SIG_IGN);
 
+	struct http_metrics *metrics = http_metrics_new(DROPJUDGE_VERSION);
+	struct http_accesslog *log = http_accesslog_new((enum http_log_format)cfg.log_format,
+							STDOUT_FILENO, HTTP_ACCESSLOG_BUFFER);
+	if (!metrics || !log) {
+		fprintf(stderr, "dropjudge: out of memory\n");
+		status = 1;
+		goto out_observe;
+	}
 	const struct http_config hc = {
 	    .host = cfg.host,
 	    .port = cfg.port,
@@ -269,18 +299,19 @@ static int main_serve(int argc, char *const argv[])
 		       .max_trace_steps = cfg.max_trace_steps},
 	    .auth = auth,
 	    .tls = use_tls ? &tls : NULL,
+	    .metrics = metrics,
+	    .log = log,
 	};
 	struct http_server *srv = http_server_start(&hc, err, sizeof err);
 	if (!srv) {
-		fprintf(stderr, "dropjudge: %s\n", err);
+		main_say(log, "error", 2, "dropjudge: %s", err);
 		status = 1;
-		goto out_security;
+		goto out_observe;
 	}
 	const char *lb = strchr(cfg.host, ':') ? "[" : "";
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
-	printf("dropjudge " DROPJUDGE_VERSION " listening on %s://%s%s%s:%u\n",
-	       use_tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
-	fflush(stdout);
+	main_say(log, "start", 1, "dropjudge " DROPJUDGE_VERSION " listening on %s://%s%s%s:%u",
+		 use_tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
 
 	for (;;) {
 		if (sigwait(&signals, &sig) != 0)
@@ -289,13 +320,16 @@ static int main_serve(int argc, char *const argv[])
 			break;
 		reload_run(&cfg, auth);
 	}
-	fprintf(stderr, "dropjudge: %s; draining (up to %u s)\n", strsignal(sig),
-		cfg.drain_timeout);
+	main_say(log, "drain", 2, "dropjudge: %s; draining (up to %u s)", strsignal(sig),
+		 cfg.drain_timeout);
 	http_server_begin_drain(srv);
-	main_drain(srv, &cfg, auth, &signals);
+	main_drain(srv, &cfg, auth, &signals, log);
 	http_server_stop(srv);
-	fprintf(stderr, "dropjudge: stopped\n");
+	main_say(log, "stop", 2, "dropjudge: stopped");
 	status = 0;
+out_observe:
+	http_accesslog_free(log);
+	http_metrics_free(metrics);
 out_security:
 	http_auth_free(auth);
 	if (use_tls)
@@ -326,6 +360,10 @@ int main(int argc, char *argv[])
 {
 	/* jansson allocates through the same seam as the rest (mem/alloc.h). */
 	json_set_alloc_funcs(dj_malloc, dj_free);
+	/* Run as a checker or validator under the name a judge gives it. */
+	int by_name = check_main_by_name(argc, argv);
+	if (by_name >= 0)
+		return by_name;
 	if (argc < 2)
 		return main_serve(0, argv + 1);
 	const char *cmd = argv[1];
@@ -359,6 +397,18 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "healthcheck") == 0)
 		return main_healthcheck(argc - 2, argv + 2);
+	if ((strcmp(cmd, "check") == 0 || strcmp(cmd, "validate") == 0 ||
+	     strcmp(cmd, "package") == 0) &&
+	    argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+		config_usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "check") == 0)
+		return check_main(argc - 2, argv + 2);
+	if (strcmp(cmd, "validate") == 0)
+		return validate_main(argc - 2, argv + 2);
+	if (strcmp(cmd, "package") == 0)
+		return package_main(argc - 2, argv + 2);
 	if (cmd[0] == '-')
 		return main_serve(argc - 1, argv + 1);
 	fprintf(stderr, "dropjudge: unknown subcommand '%s'; try 'dropjudge --help'\n", cmd);

@@ -197,11 +197,13 @@ static void caption(struct svg_out *o, const struct layout *l, unsigned x, unsig
  * its marks, and the counts after it; for the final frame (step NULL), the
  * boards of the scene.
  */
-static void draw_frame(struct svg_out *o, const struct layout *l, unsigned fx, unsigned fy,
-		       const struct render_md_scene *scene, const struct render_md_step *step,
-		       size_t n)
+static void draw_frame(struct svg_out *o, const struct layout *l, const struct svg_grid *grid,
+		       unsigned index, const struct render_md_scene *scene,
+		       const struct render_md_step *step, size_t n)
 {
 	char text[64];
+	unsigned fx, fy;
+	svg_grid_place(grid, index, &fx, &fy);
 	if (step)
 		svg_printf(
 		    o,
@@ -214,6 +216,7 @@ static void draw_frame(struct svg_out *o, const struct layout *l, unsigned fx, u
 		    "<svg class=\"frame\" id=\"final\" x=\"%u\" y=\"%u\" width=\"%u\" "
 		    "height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>after %zu placements</title>\n",
 		    fx, fy, l->w, l->h, l->w, l->h, n);
+	svg_grid_animate(o, grid, index);
 	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->h);
 	unsigned right = l->m + MD_RED_SIZE * l->s + l->g, below = right;
 	draw_red(o, l, l->m, l->m, step);
@@ -290,27 +293,25 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 			 opt->step);
 
 	struct layout l = layout_of(opt->cell);
-	size_t frames = opt->view == RENDER_STRIP ? n + 1 : 1;
-	size_t cols = frames < 4 ? frames : 4, rows = (frames + cols - 1) / cols;
+	bool strip = opt->view == RENDER_STRIP;
+	struct svg_grid grid;
+	svg_grid_init(&grid, strip ? (unsigned)n + 1 : 1, 4, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
 	svg_init(&o, buf, size);
-	svg_begin(&o, (unsigned)(cols * l.w), (unsigned)(rows * l.h), title, desc);
+	svg_begin(&o, svg_grid_width(&grid), svg_grid_height(&grid), title, desc);
 
 	render_md_scene_init(&scene);
 	struct render_md_step step;
 	size_t last = opt->view == RENDER_STEP ? opt->step : n;
 	for (size_t i = 0; i < last; i++) {
 		render_md_scene_place(&scene, blocks[i], &step);
-		if (opt->view == RENDER_STRIP)
-			draw_frame(&o, &l, (unsigned)((i % cols) * l.w),
-				   (unsigned)((i / cols) * l.h), &scene, &step, n);
+		if (strip)
+			draw_frame(&o, &l, &grid, (unsigned)i, &scene, &step, n);
 	}
 	if (opt->view == RENDER_STEP)
-		draw_frame(&o, &l, 0, 0, &scene, &step, n);
+		draw_frame(&o, &l, &grid, 0, &scene, &step, n);
 	else
-		draw_frame(&o, &l, (unsigned)((n % cols) * l.w) * (opt->view == RENDER_STRIP),
-			   (unsigned)((n / cols) * l.h) * (opt->view == RENDER_STRIP), &scene, NULL,
-			   n);
+		draw_frame(&o, &l, &grid, strip ? (unsigned)n : 0, &scene, NULL, n);
 	svg_end(&o);
 	return svg_result(&o);
 }

@@ -227,10 +227,12 @@ static void caption(struct svg_out *o, const struct layout *l, unsigned row, boo
 		   l->m, y, l->font, bold ? " font-weight=\"bold\"" : "", text);
 }
 
-/* Opens a frame at (fx, fy); id "step-K" (step > 0) or "final". */
-static void frame_open(struct svg_out *o, const struct layout *l, unsigned fx, unsigned fy,
-		       unsigned step)
+/* Opens frame `index` of the grid; id "step-K" (step > 0) or "final". */
+static void frame_open(struct svg_out *o, const struct layout *l, const struct svg_grid *grid,
+		       unsigned index, unsigned step)
 {
+	unsigned fx, fy;
+	svg_grid_place(grid, index, &fx, &fy);
 	if (step)
 		svg_printf(o, "<svg class=\"frame\" id=\"step-%u\"", step);
 	else
@@ -239,6 +241,7 @@ static void frame_open(struct svg_out *o, const struct layout *l, unsigned fx, u
 		   " x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
 		   "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
 		   fx, fy, l->w, l->h, l->w, l->h, l->w, l->h);
+	svg_grid_animate(o, grid, index);
 }
 
 /* The run of a field: its chain steps, checked against the drawing. */
@@ -296,23 +299,22 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 			 opt->step);
 
 	struct layout l = layout_of(opt->cell);
-	unsigned frames = opt->view == RENDER_STRIP ? run.chains + 1 : 1;
-	unsigned cols = frames < 8 ? frames : 8, rows = (frames + cols - 1) / cols;
+	bool strip = opt->view == RENDER_STRIP;
+	struct svg_grid grid;
+	svg_grid_init(&grid, strip ? run.chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
 	svg_init(&o, buf, size);
-	svg_begin(&o, cols * l.w, rows * l.h, title, desc);
+	svg_begin(&o, svg_grid_width(&grid), svg_grid_height(&grid), title, desc);
 
 	unsigned long long score = 0;
 	for (unsigned k = 1; k <= run.chains; k++) {
-		bool draw =
-		    opt->view == RENDER_STRIP || (opt->view == RENDER_STEP && k == opt->step);
+		bool draw = strip || (opt->view == RENDER_STEP && k == opt->step);
 		struct puyo_field before = f;
 		run_step(&f, k, &p, &st, &run.broken);
 		score += st.score;
 		if (!draw)
 			continue;
-		unsigned i = opt->view == RENDER_STRIP ? k - 1 : 0;
-		frame_open(&o, &l, (i % cols) * l.w, (i / cols) * l.h, k);
+		frame_open(&o, &l, &grid, strip ? k - 1 : 0, k);
 		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, run.chains);
 		draw_field(&o, &l, &before, &p);
 		snprintf(text, sizeof text, "chain %u: +%u", k, st.score);
@@ -323,8 +325,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		svg_printf(&o, "</svg>\n");
 	}
 	if (opt->view != RENDER_STEP) {
-		unsigned i = opt->view == RENDER_STRIP ? run.chains : 0;
-		frame_open(&o, &l, (i % cols) * l.w, (i / cols) * l.h, 0);
+		frame_open(&o, &l, &grid, strip ? run.chains : 0, 0);
 		svg_printf(&o, "<title>after %u chain%s</title>\n", run.chains,
 			   run.chains == 1 ? "" : "s");
 		draw_field(&o, &l, &f, NULL);

@@ -16,7 +16,9 @@
  *                 area pushes out marked; for Puyo the field before chain
  *                 step k with its popping groups outlined, and the step's
  *                 score;
- *   RENDER_STRIP  every step frame, then the final one.
+ *   RENDER_STRIP  every step frame, then the final one; with `animate`, all
+ *                 in one place, each shown in turn and looping (SMIL), so
+ *                 that an <img> plays the case.
  * Each frame is a nested <svg class="frame"> with id "step-K" or "final",
  * positioned by its x, y, width and height, so that a page can show one
  * frame at a time by setting the outer viewBox.
@@ -51,6 +53,7 @@ struct render_options {
 	unsigned cell; /* pixels per cell, RENDER_CELL_MIN..RENDER_CELL_MAX */
 	enum render_view view;
 	unsigned long step; /* RENDER_STEP: 1-based step, at most the case's steps */
+	bool animate;	    /* RENDER_STRIP: frames shown in turn, not side by side */
 };
 
 /* ---- Monomino-Domino ------------------------------------------------- */

@@ -52,6 +52,61 @@ void svg_end(struct svg_out *out)
 	svg_printf(out, "</svg>\n");
 }
 
+void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsigned w, unsigned h,
+		   bool animate)
+{
+	g->count = count ? count : 1;
+	g->cols = animate ? 1 : (g->count < max_cols ? g->count : max_cols);
+	g->w = w;
+	g->h = h;
+	g->animate = animate;
+}
+
+unsigned svg_grid_width(const struct svg_grid *g)
+{
+	return g->cols * g->w;
+}
+
+unsigned svg_grid_height(const struct svg_grid *g)
+{
+	return g->animate ? g->h : (g->count + g->cols - 1) / g->cols * g->h;
+}
+
+void svg_grid_place(const struct svg_grid *g, unsigned index, unsigned *x, unsigned *y)
+{
+	*x = g->animate ? 0 : index % g->cols * g->w;
+	*y = g->animate ? 0 : index / g->cols * g->h;
+}
+
+/* A key time i / count, as "0.1234". */
+static void key_time(char out[16], unsigned i, unsigned count)
+{
+	unsigned long t = (unsigned long)i * 10000u / count;
+	snprintf(out, 16, "%lu.%04lu", t / 10000u, t % 10000u);
+}
+
+void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned index)
+{
+	if (!g->animate || g->count < 2)
+		return;
+	char on[16], off[16];
+	key_time(on, index, g->count);
+	key_time(off, index + 1, g->count);
+	/* Discrete values hold from their key time to the next one. */
+	const char *values = index == 0		     ? "visible;hidden"
+			     : index + 1 == g->count ? "hidden;visible"
+						     : "hidden;visible;hidden";
+	svg_printf(out,
+		   "<animate attributeName=\"visibility\" calcMode=\"discrete\" dur=\"%lums\" "
+		   "repeatCount=\"indefinite\" values=\"%s\" keyTimes=\"0",
+		   (unsigned long)g->count * SVG_FRAME_MS, values);
+	if (index > 0)
+		svg_printf(out, ";%s", on);
+	if (index + 1 < g->count)
+		svg_printf(out, ";%s", off);
+	svg_printf(out, "\"/>\n");
+}
+
 int svg_result(const struct svg_out *out)
 {
 	return out->len > INT_MAX ? -1 : (int)out->len;

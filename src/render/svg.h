@@ -6,6 +6,7 @@
 #ifndef DROPJUDGE_RENDER_SVG_H
 #define DROPJUDGE_RENDER_SVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Output being written. len counts every byte asked for, written or not. */
@@ -28,6 +29,30 @@ void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char 
 
 /* Closes the root element. */
 void svg_end(struct svg_out *out);
+
+/*
+ * Where the frames of a picture go: `count` frames of w x h pixels in rows
+ * of at most `max_cols`, or, animated, all in one place, each shown in turn
+ * for SVG_FRAME_MS and the whole looping (SMIL).
+ */
+#define SVG_FRAME_MS 800
+
+struct svg_grid {
+	unsigned count; /* frames, at least 1 */
+	unsigned cols;	/* frames a row */
+	unsigned w, h;	/* pixels of a frame */
+	bool animate;	/* all frames at (0, 0), shown in turn */
+};
+
+void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsigned w, unsigned h,
+		   bool animate);
+/* Pixels of the whole picture. */
+unsigned svg_grid_width(const struct svg_grid *g);
+unsigned svg_grid_height(const struct svg_grid *g);
+/* Top left corner of frame `index` (0-based). */
+void svg_grid_place(const struct svg_grid *g, unsigned index, unsigned *x, unsigned *y);
+/* Animated: the <animate> that shows frame `index` in its turn (else nothing). */
+void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned index);
 
 /* The length to return: out->len, or -1 when it does not fit in an int. */
 int svg_result(const struct svg_out *out);

@@ -3,7 +3,9 @@
  * (md_route.c, puyo_route.c), the handlers the table names (solve.c,
  * judge.c, validate.c, generate.c, meta.c, index.c, pages.c), negotiation
  * (negotiate.c), query parameters (params.c), request bodies (body.c),
- * batches (batch.c) and responses (respond.c). Private to src/route.
+ * batches (batch.c) and responses (respond.c). Private to src/route, but for
+ * main/check.c, whose checker protocols solve and validate through the same
+ * operations.
  */
 #ifndef DROPJUDGE_ROUTE_HANDLERS_H
 #define DROPJUDGE_ROUTE_HANDLERS_H
@@ -107,6 +109,8 @@ route_handler_fn route_problem_page;
 
 /* The viewer's page and files (www.c), GET .../render.svg (render.c):
  * handlers that answer in full, their own faults included. */
+route_handler_fn route_metrics;
+route_handler_fn route_package;
 route_handler_fn route_www;
 route_handler_fn route_md_render_call;
 route_handler_fn route_puyo_render_call;

@@ -76,7 +76,8 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
  * fault is reported as CODEC_E_INVALID.
  */
 static json_t *judge_one(const struct route_problem *p, const json_t *item, const char *ptr,
-			 const struct route_limits *limits, bool trace, struct codec_error *err)
+			 const struct route_limits *limits, bool trace, struct route_tally *tally,
+			 struct codec_error *err)
 {
 	char at[CODEC_POINTER_MAX];
 	if (!json_is_object(item)) {
@@ -133,6 +134,10 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	}
 	struct judge_report report;
 	judge_compare(expected, (size_t)n, found.bytes, found.len, &report);
+	if (tally && (unsigned)report.verdict < ROUTE_VERDICTS) {
+		tally->problem = p->id;
+		tally->verdicts[report.verdict]++;
+	}
 	dj_free(found.decoded);
 	json_t *verdict = json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict),
 				    "expected", expected, (size_t)n, "message", report.message);
@@ -150,7 +155,8 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 static json_t *judge_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	json_t *verdict = judge_one(call->entry->data, c, ptr, call->req->limits, trace, each);
+	json_t *verdict =
+	    judge_one(call->entry->data, c, ptr, call->req->limits, trace, call->req->tally, each);
 	return verdict ? verdict : route_error_slot(each);
 }
 
@@ -168,7 +174,8 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {
-		json_t *verdict = judge_one(call->entry->data, root, "", req->limits, trace, err);
+		json_t *verdict =
+		    judge_one(call->entry->data, root, "", req->limits, trace, req->tally, err);
 		json_decref(root);
 		return verdict ? route_respond_json(resp, verdict, err) : err->status;
 	}

@@ -1,10 +1,13 @@
 /*
- * The service's own resources: liveness, readiness, the description of the
- * API version and the OpenAPI document.
+ * The service's own resources: liveness, readiness, metrics, the
+ * description of the API version and the OpenAPI document.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dropjudge/version.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* openapi.yaml, assembled into the binary (openapi_blob.S). */
@@ -33,6 +36,27 @@ enum codec_status route_readyz(const struct route_call *call, struct route_respo
 	}
 	return route_respond_text(resp, "application/json", readyz_body, sizeof readyz_body - 1,
 				  err);
+}
+
+enum codec_status route_metrics(const struct route_call *call, struct route_response *resp,
+				struct codec_error *err)
+{
+	const struct route_request *req = call->req;
+	if (!req->metrics) {
+		codec_error_set(err, CODEC_E_NOT_FOUND, "this server keeps no metrics");
+		return CODEC_E_NOT_FOUND;
+	}
+	size_t len = 0;
+	char *text = req->metrics(req->metrics_ctx, &len);
+	if (!text) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	/* Prometheus' text exposition format 0.0.4. */
+	enum codec_status st =
+	    route_respond_text(resp, "text/plain; version=0.0.4; charset=utf-8", text, len, err);
+	dj_free(text);
+	return st;
 }
 
 static json_t *problem_info(const struct route_problem *p)

@@ -122,6 +122,9 @@ static const struct format_kind {
     {ROUTE_FORMAT_SVG, "image/svg+xml", "image/svg+xml", 5},
     {ROUTE_FORMAT_CSS, "text/css", "text/css; charset=utf-8", 4},
     {ROUTE_FORMAT_JS, "text/javascript", "text/javascript; charset=utf-8", 4},
+    {ROUTE_FORMAT_ZIP, "application/zip", "application/zip", 11},
+    {ROUTE_FORMAT_TAR_GZ, "application/gzip", "application/gzip", 11},
+    {ROUTE_FORMAT_METRICS, "text/plain", "text/plain; version=0.0.4; charset=utf-8", 4},
 };
 
 #define FORMAT_COUNT (sizeof format_table / sizeof format_table[0])

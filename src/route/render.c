@@ -4,7 +4,8 @@
  * placement, as the Baekjoon line "t x y" without spaces); Puyo takes
  * field=ROW,ROW,... (12 or 13 rows, top first), or puyop= / puyo_nexus=
  * (a field string or link, codec/puyo_links.h). Both take cell= (pixels a
- * cell), step=k (one step) or strip=true (every step, then the final state).
+ * cell), step=k (one step), strip=true (every step, then the final state)
+ * or animate=true (the strip's frames shown in turn, looping).
  */
 #include <string.h>
 
@@ -22,10 +23,11 @@ static bool read_view(const struct route_request *req, unsigned long steps,
 		      struct render_options *opt, struct codec_error *err)
 {
 	uint64_t cell, step = 0;
-	bool strip;
+	bool strip, animate;
 	if (!route_param_u64(req, "cell", RENDER_CELL_MIN, RENDER_CELL_MAX, RENDER_CELL_DEFAULT,
 			     &cell, err) ||
-	    !route_param_bool(req, "strip", false, &strip, err))
+	    !route_param_bool(req, "strip", false, &strip, err) ||
+	    !route_param_bool(req, "animate", false, &animate, err))
 		return false;
 	if (route_param(req, "step")) {
 		if (steps == 0) {
@@ -35,15 +37,17 @@ static bool read_view(const struct route_request *req, unsigned long steps,
 		}
 		if (!route_param_u64(req, "step", 1, steps, 1, &step, err))
 			return false;
-		if (strip) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, "strip",
-					     "give step=k for one step or strip=true for all, "
-					     "not both");
+		if (strip || animate) {
+			codec_error_at_param(
+			    err, CODEC_E_SYNTAX, strip ? "strip" : "animate",
+			    "give step=k for one step or %s=true for all, not both",
+			    strip ? "strip" : "animate");
 			return false;
 		}
 	}
+	strip = strip || animate; /* an animation plays the strip's frames */
 	if (strip && steps > RENDER_STRIP_MAX) {
-		codec_error_at_param(err, CODEC_E_INVALID, "strip",
+		codec_error_at_param(err, CODEC_E_INVALID, animate ? "animate" : "strip",
 				     "a strip draws at most %d steps and this case has %lu; ask "
 				     "for them one by one with step=k",
 				     RENDER_STRIP_MAX, steps);
@@ -52,6 +56,7 @@ static bool read_view(const struct route_request *req, unsigned long steps,
 	opt->cell = (unsigned)cell;
 	opt->view = step ? RENDER_STEP : strip ? RENDER_STRIP : RENDER_FINAL;
 	opt->step = (unsigned long)step;
+	opt->animate = animate;
 	return true;
 }
 
@@ -313,6 +318,7 @@ static bool solve_view(bool trace, unsigned long steps, const char *trace_pointe
 	opt->cell = (unsigned)cell;
 	opt->view = trace ? RENDER_STRIP : RENDER_FINAL;
 	opt->step = 0;
+	opt->animate = false;
 	return true;
 }
 

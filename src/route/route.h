@@ -23,6 +23,8 @@
 #include "codec/error.h"
 
 #define ROUTE_MAX_PARAMS 16 /* query parameters read from one request */
+/* Judge verdicts counted by a route_tally: enum judge_verdict's values. */
+#define ROUTE_VERDICTS 3
 
 /* Limits and settings in force, from the configuration. */
 struct route_limits {
@@ -52,6 +54,14 @@ enum route_auth {
 	ROUTE_AUTH_MALFORMED, /* several headers, or "Bearer" without a b64token */
 };
 
+/* What the handlers counted in one request, for the metrics. */
+struct route_tally {
+	const char *problem;			/* route_problem id (static); NULL: none */
+	unsigned long solved;			/* cases answered */
+	unsigned long rejected;			/* cases refused for their input */
+	unsigned long verdicts[ROUTE_VERDICTS]; /* judge verdicts, by enum judge_verdict */
+};
+
 /* A request. Nothing in it is owned by the router. */
 struct route_request {
 	const char *method;	      /* "GET", "POST", ... */
@@ -69,6 +79,11 @@ struct route_request {
 	const struct route_limits *limits;
 	bool draining;	      /* shutdown has begun */
 	enum route_auth auth; /* the credentials' verdict */
+	/* GET /metrics: renders the exposition text, malloc'ed, its length in
+	 * *len; NULL when out of memory. NULL: no metrics (404). */
+	char *(*metrics)(void *ctx, size_t *len);
+	void *metrics_ctx;	   /* handed to metrics */
+	struct route_tally *tally; /* counted into by the handlers; NULL: not counted */
 };
 
 #define ROUTE_MAX_HEADERS 12
@@ -98,13 +113,16 @@ struct route_response {
  * the entries that send it. */
 enum route_format {
 	ROUTE_FORMAT_NONE = 0,
-	ROUTE_FORMAT_JSON = 1u << 0, /* application/json */
-	ROUTE_FORMAT_TEXT = 1u << 1, /* text/plain; charset=utf-8: the Baekjoon formats */
-	ROUTE_FORMAT_HTML = 1u << 2, /* text/html; charset=utf-8 */
-	ROUTE_FORMAT_YAML = 1u << 3, /* application/yaml */
-	ROUTE_FORMAT_SVG = 1u << 4,  /* image/svg+xml */
-	ROUTE_FORMAT_CSS = 1u << 5,  /* text/css; charset=utf-8 */
-	ROUTE_FORMAT_JS = 1u << 6,   /* text/javascript; charset=utf-8 */
+	ROUTE_FORMAT_JSON = 1u << 0,	/* application/json */
+	ROUTE_FORMAT_TEXT = 1u << 1,	/* text/plain; charset=utf-8: the Baekjoon formats */
+	ROUTE_FORMAT_HTML = 1u << 2,	/* text/html; charset=utf-8 */
+	ROUTE_FORMAT_YAML = 1u << 3,	/* application/yaml */
+	ROUTE_FORMAT_SVG = 1u << 4,	/* image/svg+xml */
+	ROUTE_FORMAT_CSS = 1u << 5,	/* text/css; charset=utf-8 */
+	ROUTE_FORMAT_JS = 1u << 6,	/* text/javascript; charset=utf-8 */
+	ROUTE_FORMAT_ZIP = 1u << 7,	/* application/zip */
+	ROUTE_FORMAT_TAR_GZ = 1u << 8,	/* application/gzip: a tar.gz */
+	ROUTE_FORMAT_METRICS = 1u << 9, /* text/plain; version=0.0.4 (Prometheus) */
 };
 
 /* Body kinds, as bits of a set, named by Content-Type. */
@@ -167,6 +185,7 @@ struct route_entry {
 	unsigned bodies;	  /* enum route_body bits taken by POST; 0: none */
 	unsigned formats;	  /* enum route_format bits it can answer, >= 1 */
 	bool auth;		  /* asks for authentication when it is configured */
+	bool heavy;		  /* long work whatever the body: answered on the worker pool */
 	route_handler_fn *handle; /* computes the answer */
 	const void *data;	  /* handed to the handler: the problem, the page... */
 	struct route_param_spec params[ROUTE_ENTRY_PARAMS]; /* ended by a NULL name */
@@ -229,6 +248,11 @@ void route_add_vary(struct route_response *resp, const char *token);
  * allocating. Its status is 500 and its type ".../problems/internal".
  */
 const char *route_oom_body(size_t *len);
+
+/* Whether the resource a request names does long work whatever its body
+ * (a generator's search, a package build): the HTTP layer then answers it
+ * on its worker pool. The table's `heavy` flag says. */
+bool route_is_heavy(const struct route_request *req);
 
 /*
  * Fills *resp with the problem response for `err` (a set error). Used by

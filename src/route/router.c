@@ -112,6 +112,13 @@ static enum route_body body_of(const struct route_entry *e, const struct route_r
 	return (e->bodies & kind) ? kind : ROUTE_BODY_NONE;
 }
 
+bool route_is_heavy(const struct route_request *req)
+{
+	const char *path = req->path ? req->path : "";
+	const struct route_entry *e = route_find(path, strlen(path));
+	return e && e->heavy;
+}
+
 void route_match(const struct route_request *req, long long content_length, struct route_match *m)
 {
 	const char *path = req->path ? req->path : "";

@@ -38,6 +38,19 @@ static enum codec_status respond_outcome(const struct route_problem *p, struct r
 	return route_respond_json(resp, p->outcome_json(out), err);
 }
 
+/* Counts one case for the metrics: solved, or refused for its input. */
+static void tally_case(const struct route_call *call, bool solved)
+{
+	struct route_tally *t = call->req->tally;
+	if (!t)
+		return;
+	t->problem = ((const struct route_problem *)call->entry->data)->id;
+	if (solved)
+		t->solved++;
+	else
+		t->rejected++;
+}
+
 /* Whether a solve failed on the input (not out of memory, not a limit). */
 static bool is_input_fault(enum codec_status st)
 {
@@ -52,6 +65,7 @@ static enum codec_status solve_object(const struct route_call *call, const json_
 	const struct route_problem *p = call->entry->data;
 	const struct route_limits *limits = call->req->limits;
 	enum codec_status st = p->solve_json(c, ptr, limits, trace, out, err);
+	tally_case(call, st == CODEC_OK);
 	if (!is_input_fault(st) || !route_collect(call, err))
 		return st;
 	struct route_outcome again = {.steps = NULL};
@@ -68,6 +82,7 @@ static enum codec_status solve_text(const struct route_call *call, const char *t
 	const struct route_problem *p = call->entry->data;
 	const struct route_limits *limits = call->req->limits;
 	enum codec_status st = p->solve_text(text, len, limits, trace, out, err);
+	tally_case(call, st == CODEC_OK);
 	if (!is_input_fault(st) || !route_collect(call, err))
 		return st;
 	struct route_outcome again = {.steps = NULL};

@@ -98,6 +98,16 @@ route_seed md-judge-batch 00 POST /v1/monomino-domino/judge 'application/json; c
 route_seed md-generate 00 GET /v1/monomino-domino/generate '' 'text/plain' 'seed=42&n=5'
 route_seed md-generate-json 00 GET /v1/monomino-domino/generate '' '' 'seed=18446744073709551615&n=1'
 route_seed puyo-generate 00 GET /v1/puyo/generate '' '' 'seed=7&colors=4&min_chains=3'
+# The pictures, the viewer and fields given as links.
+route_seed viewer 00 GET / '' 'text/html' ''
+route_seed viewer-script 00 GET /viewer.js '' '' ''
+route_seed md-render 00 GET /v1/monomino-domino/render.svg '' '' 'blocks=111,230,322,323&step=4&cell=8'
+route_seed md-render-strip 00 GET /v1/monomino-domino/render.svg '' '' 'blocks=111,230&strip=true&cell=8'
+route_seed puyo-render 00 GET /v1/puyo/render.svg '' '' \
+	'field=......,......,......,......,......,......,......,......,.Y....,.YG...,RRYG..,RRYGG.&animate=true&cell=8'
+route_seed puyo-render-link 00 GET /v1/puyo/render.svg '' '' 'puyop=4004g09y09yg&step=2&cell=8'
+printf '{"puyop": "http://www.puyop.com/s/4004g09y09yg", "trace": true}' >"$tmp/puyop"
+route_seed puyo-puyop 00 POST /v1/puyo application/json '' '' "$tmp/puyop"
 route_seed puyo-generate-text 00 GET /v1/puyo/generate '' 'text/*' 'seed=1&colors=1&min_chains=1'
 route_seed bad-parameter 00 GET /v1/puyo/generate '' '' 'seed=7&seed=8&x'
 # Credentials (bits 2-3 of the flags): missing, wrong, malformed.

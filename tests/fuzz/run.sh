@@ -13,6 +13,10 @@ build=${1:?usage: run.sh BUILD SECONDS TARGET...}
 seconds=${2:?usage: run.sh BUILD SECONDS TARGET...}
 shift 2
 timeout=${FUZZ_TIMEOUT:-2}
+# FUZZ_SEED fixes libFuzzer's random seed, so that a run (CI's) explores the
+# same inputs in the same order each time; unset, every run differs.
+seed=()
+[ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
 
 tests/fuzz/make-corpus.sh "$build/seeds" || exit 1
 failed=()
@@ -37,7 +41,7 @@ for t in "$@"; do
 		corpora=("$build/corpus/$t" "$build/seeds/$t")
 	fi
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-		"$bin" "${limit[@]}" -timeout="$timeout" -rss_limit_mb=2048 \
+		"$bin" "${limit[@]}" "${seed[@]}" -timeout="$timeout" -rss_limit_mb=2048 \
 		-max_len=8192 -dict="$dict" -print_final_stats=1 \
 		-artifact_prefix="$build/artifacts/$t/" \
 		"${corpora[@]}" >"$log" 2>&1

@@ -310,7 +310,7 @@ test('--host takes a name and resolves it', async () => {
 			});
 			proc.on('exit', (c) => { clearTimeout(timer); reject(new Error(`exited ${c}`)); });
 		});
-		const m = line.match(/listening on http:\/\/(\[[^\]]+\]|[^:]+):(\d+)$/);
+		const m = line.match(/listening on http:\/\/(\[[^\]]+\]|[0-9.]+):(\d+)/);
 		assert.ok(m, line);
 		assert.match(m[1], /^(127\.0\.0\.1|\[::1\])$/);
 		const hc = await run(BIN, ['healthcheck', '--host', m[1].replace(/[[\]]/g, ''), '--port', m[2]], { timeout: 10000 });

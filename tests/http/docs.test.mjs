@@ -63,7 +63,7 @@ for (const c of cmds) {
 test('README and --help name the same flags and variables of serve', async () => {
 	const { execFileSync } = await import('node:child_process');
 	const help = execFileSync(process.env.DROPJUDGE_BIN ?? 'build/dropjudge', ['--help'], { encoding: 'utf8' });
-	const fromHelp = new Set([...help.matchAll(/^ {2}(--[a-z-]+) [A-Z]+, ([A-Z_]+)=/gm)].map((m) => `${m[1]} ${m[2]}`));
+	const fromHelp = new Set([...help.matchAll(/^ {2}(--[a-z-]+) \S+, ([A-Z_]+)=/gm)].map((m) => `${m[1]} ${m[2]}`));
 	const fromReadme = new Set();
 	for (const m of README.matchAll(/^\| `(--[a-z-]+)`(?:, `(--[a-z-]+)`)? \| `([A-Z_]+)`(?:, `([A-Z_]+)`)? \|/gm)) {
 		fromReadme.add(`${m[1]} ${m[3]}`);

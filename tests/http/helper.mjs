@@ -286,6 +286,7 @@ export function curlSequence(server, requests, { verbose = false, stdin = false,
 				const ct = headers['content-type'] ?? '';
 				const res = {
 					status, headers, statusLine, body,
+					bodyFile: files.body, // the raw bytes, for binary answers
 					mediaType: ct.split(';')[0].trim().toLowerCase(),
 				};
 				checkResponse(method, req.path, res);
@@ -336,7 +337,8 @@ const WRAP = (process.env.DROPJUDGE_WRAP ?? '').split(' ').filter((w) => w !== '
 export async function startServer({ args = [], env = {}, autoStop = true, caFile } = {}) {
 	const cmd = [...WRAP, BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args];
 	const proc = spawn(cmd[0], cmd.slice(1), {
-		env: { ...process.env, ...env },
+		// Access lines as text unless a test asks for JSON (LOG_FORMAT in env).
+		env: { ...process.env, LOG_FORMAT: 'text', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	const server = { proc, pid: proc.pid, log: '', curlArgs: caFile ? ['--cacert', caFile] : [] };

@@ -92,6 +92,19 @@ test('render.svg takes the Puyo field as puyop.com and Puyo Nexus links', async 
 	}
 });
 
+test('render.svg?animate=true plays the strip in one frame\'s place, and is valid SVG 1.1', async () => {
+	const q = { field: '......,......,......,......,......,......,......,......,.Y....,.YG...,RRYG..,RRYGG.' };
+	const strip = await request(server, { path: '/v1/puyo/render.svg', query: { ...q, strip: 'true' } });
+	const anim = await request(server, { path: '/v1/puyo/render.svg', query: { ...q, animate: 'true' } });
+	assert.equal(anim.status, 200, anim.body);
+	assert.equal(frames(anim.body), frames(strip.body));
+	assert.equal((anim.body.match(/<animate /g) ?? []).length, 4);
+	assertValidSvg(anim.body, 'animated');
+	const md = await request(server, { path: '/v1/monomino-domino/render.svg', query: { blocks: '111,230', animate: '1' } });
+	assert.equal(md.status, 200, md.body);
+	assert.equal((md.body.match(/<animate /g) ?? []).length, 3);
+});
+
 const faults = [
 	['/v1/monomino-domino/render.svg', {}, 400, 'blocks', /required/],
 	['/v1/monomino-domino/render.svg', { blocks: '111,2x0' }, 400, 'blocks', /placement 2 must be three digits/],
@@ -101,6 +114,8 @@ const faults = [
 	['/v1/monomino-domino/render.svg', { blocks: '111', step: '1', strip: 'true' }, 400, 'strip', /not both/],
 	['/v1/monomino-domino/render.svg', { blocks: Array(501).fill('100').join(','), strip: 'true' }, 422, 'strip', /at most 500/],
 	['/v1/monomino-domino/render.svg', { blocks: '111', colour: 'red' }, 400, 'colour', /unknown/],
+	['/v1/monomino-domino/render.svg', { blocks: '111', step: '1', animate: 'true' }, 400, 'animate', /not both/],
+	['/v1/monomino-domino/render.svg', { blocks: Array(501).fill('100').join(','), animate: 'true' }, 422, 'animate', /at most 500/],
 	['/v1/puyo/render.svg', { field: '......' }, 422, 'field', /12 rows/],
 	['/v1/puyo/render.svg', { field: '......,......,......,......,......,......,......,......,......,......,......,..x...' }, 422, 'field', /row 12/],
 	['/v1/puyo/render.svg', { field: '......,......,......,......,......,......,......,......,......,......,......,......', puyop: '1' }, 400, 'puyop', /one way/],

@@ -426,6 +426,32 @@ static void puyo_svg_should_dim_the_hidden_row(void **state)
 	assert_int_equal(count(buf, "opacity=\"0.5\""), 6); /* the full hidden row */
 }
 
+/*
+ * Animated: the public example's 3 chain steps and the final state, all at
+ * (0, 0), each shown for 800 ms of a 3200 ms loop: frame i of 4 from key
+ * time i/4 to (i+1)/4.
+ */
+static void puyo_svg_should_animate_the_chain_frame_by_frame(void **state)
+{
+	(void)state;
+	struct puyo_field f;
+	field_from(&f, 12, example_rows);
+	struct render_options o = {.cell = 32, .view = RENDER_STRIP, .animate = true};
+	int len = render_puyo_svg(&f, &o, buf, BUF_SIZE);
+	assert_true(len > 0);
+	assert_int_equal(count(buf, "<svg class=\"frame\""), 4);
+	assert_int_equal(count(buf, " x=\"0\" y=\"0\" width=\"224\""), 4);
+	assert_int_equal(count(buf, "<animate "), 4);
+	assert_non_null(strstr(buf, "dur=\"3200ms\" repeatCount=\"indefinite\" "
+				    "values=\"visible;hidden\" keyTimes=\"0;0.2500\""));
+	assert_non_null(
+	    strstr(buf, "values=\"hidden;visible;hidden\" keyTimes=\"0;0.2500;0.5000\""));
+	assert_non_null(strstr(buf, "values=\"hidden;visible\" keyTimes=\"0;0.7500\""));
+	/* The picture is one frame big: 6 cells and two half-cell margins. */
+	assert_non_null(strstr(buf, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+				    "width=\"224\""));
+}
+
 /* ---- both ------------------------------------------------------------- */
 
 static void svg_should_be_deterministic_and_fit_a_small_buffer_on_retry(void **state)
@@ -478,6 +504,10 @@ static void svg_should_be_valid_svg_1_1(void **state)
 		random_field(&f);
 		assert_valid_svg(puyo_render(&f, RENDER_STRIP, 0, 12));
 	}
+	struct render_options animated = {.cell = 16, .view = RENDER_STRIP, .animate = true};
+	field_from(&f, 12, example_rows);
+	assert_valid_svg(render_puyo_svg(&f, &animated, buf, BUF_SIZE));
+	assert_valid_svg(render_md_svg(example_moves, 8, &animated, buf, BUF_SIZE));
 	/* And the check can fail: an attribute SVG 1.1 does not have. */
 	int len = md_render(example_moves, 1, RENDER_FINAL, 0, 32);
 	char *at = strstr(buf, "<rect ");
@@ -513,6 +543,7 @@ int main(void)
 	    cmocka_unit_test(puyo_svg_should_outline_the_popping_group),
 	    cmocka_unit_test(puyo_svg_should_outline_the_garbage_that_goes),
 	    cmocka_unit_test(puyo_svg_should_dim_the_hidden_row),
+	    cmocka_unit_test(puyo_svg_should_animate_the_chain_frame_by_frame),
 	    cmocka_unit_test(svg_should_be_deterministic_and_fit_a_small_buffer_on_retry),
 	    cmocka_unit_test(svg_should_be_valid_svg_1_1),
 	};

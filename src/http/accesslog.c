@@ -1,0 +1,338 @@
+/*
+ * The access log of accesslog.h: lines formatted on the caller's thread,
+ * a bounded buffer shared under a mutex, one writer thread.
+ */
+#include "http/accesslog.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mem/alloc.h"
+
+#include "codec/error.h"
+
+/* Longest line; a longer path or user agent is cut (at a character). */
+#define AL_LINE_MAX 4096
+/* Most bytes of one path or user agent, before escaping. */
+#define AL_FIELD_MAX 1024
+
+struct http_accesslog {
+	enum http_log_format format;
+	int fd;			      /* written by the writer thread only */
+	size_t cap;		      /* bytes of each of the two buffers */
+	pthread_mutex_t mu;	      /* guards fill, fill_len, stopping */
+	pthread_cond_t ready;	      /* fill has lines, or stopping */
+	pthread_cond_t room;	      /* fill was emptied */
+	char *fill;		      /* lines waiting to be written */
+	size_t fill_len;	      /* bytes in fill */
+	char *spare;		      /* the writer's buffer while it writes */
+	bool stopping;		      /* free has begun: write what is left, end */
+	atomic_uint_fast64_t dropped; /* request lines that did not fit */
+	pthread_t thread;	      /* the writer */
+};
+
+bool http_log_format_parse(const char *text, enum http_log_format *format)
+{
+	static const enum http_log_format all[] = {HTTP_LOG_JSON, HTTP_LOG_TEXT, HTTP_LOG_OFF};
+	for (size_t i = 0; text && i < sizeof all / sizeof all[0]; i++)
+		if (strcmp(text, http_log_format_name(all[i])) == 0) {
+			*format = all[i];
+			return true;
+		}
+	return false;
+}
+
+const char *http_log_format_name(enum http_log_format format)
+{
+	switch (format) {
+	case HTTP_LOG_JSON:
+		return "json";
+	case HTTP_LOG_TEXT:
+		return "text";
+	case HTTP_LOG_OFF:
+		return "off";
+	}
+	return "json";
+}
+
+/* --- one line ------------------------------------------------------------- */
+
+/* A line being formatted into a fixed buffer; `full` once it ran out. */
+struct al_line {
+	char s[AL_LINE_MAX];
+	size_t len;
+	bool full;
+};
+
+static void __attribute__((format(printf, 2, 3))) al_printf(struct al_line *l, const char *fmt, ...)
+{
+	if (l->full)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(l->s + l->len, sizeof l->s - l->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof l->s - l->len)
+		l->full = true;
+	else
+		l->len += (size_t)n;
+}
+
+/*
+ * Appends at most AL_FIELD_MAX bytes of s: for JSON as the inside of a
+ * string (", \ and controls escaped, a byte that is not UTF-8 as U+FFFD),
+ * for text with ", \, controls and non-UTF-8 bytes as \xHH.
+ */
+static void al_string(struct al_line *l, const char *s, bool json)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t taken = 0;
+	while (*u && taken < AL_FIELD_MAX && !l->full) {
+		size_t n = codec_utf8_char_len(u);
+		if (n == 0) {
+			if (json)
+				al_printf(l, "\\ufffd");
+			else
+				al_printf(l, "\\x%02x", *u);
+			n = 1;
+		} else if (*u == '"' || *u == '\\') {
+			al_printf(l, "\\%c", *u);
+		} else if (*u < 0x20 || *u == 0x7f) {
+			if (json)
+				al_printf(l, "\\u%04x", *u);
+			else
+				al_printf(l, "\\x%02x", *u);
+		} else if (l->len + n < sizeof l->s) {
+			memcpy(l->s + l->len, u, n);
+			l->len += n;
+		} else {
+			l->full = true;
+		}
+		u += n;
+		taken += n;
+	}
+}
+
+/* RFC 3339 UTC time with milliseconds: 2026-01-31T12:34:56.789Z. */
+static void al_time(struct al_line *l, const struct timespec *ts)
+{
+	struct tm tm;
+	time_t sec = ts->tv_sec;
+	gmtime_r(&sec, &tm);
+	al_printf(l, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts->tv_nsec / 1000000);
+}
+
+static void al_format_json(struct al_line *l, const struct http_access_entry *e)
+{
+	al_printf(l, "{\"time\":\"");
+	al_time(l, &e->start);
+	al_printf(l, "\",\"request_id\":\"");
+	al_string(l, e->request_id ? e->request_id : "", true);
+	al_printf(l, "\",\"client\":\"");
+	al_string(l, e->client ? e->client : "-", true);
+	al_printf(l, "\",\"method\":\"");
+	al_string(l, e->method ? e->method : "", true);
+	al_printf(l, "\",\"route\":\"");
+	al_string(l, e->route ? e->route : "-", true);
+	al_printf(l, "\",\"path\":\"");
+	al_string(l, e->path ? e->path : "", true);
+	al_printf(
+	    l, "\",\"status\":%u,\"bytes_in\":%llu,\"bytes_out\":%llu,\"duration_ms\":%llu.%03llu",
+	    e->status, (unsigned long long)e->bytes_in, (unsigned long long)e->bytes_out,
+	    (unsigned long long)(e->duration_ns / 1000000u),
+	    (unsigned long long)(e->duration_ns / 1000u % 1000u));
+	if (e->user_agent) {
+		al_printf(l, ",\"user_agent\":\"");
+		al_string(l, e->user_agent, true);
+		al_printf(l, "\"");
+	} else {
+		al_printf(l, ",\"user_agent\":null");
+	}
+	al_printf(l, "}\n");
+}
+
+static void al_format_text(struct al_line *l, const struct http_access_entry *e)
+{
+	al_time(l, &e->start);
+	al_printf(l, " %s %s \"", e->request_id ? e->request_id : "-", e->client ? e->client : "-");
+	al_string(l, e->method ? e->method : "", false);
+	al_printf(l, " ");
+	al_string(l, e->path ? e->path : "", false);
+	al_printf(l, "\" %u %llu %llu %llu.%03llums %s \"", e->status,
+		  (unsigned long long)e->bytes_in, (unsigned long long)e->bytes_out,
+		  (unsigned long long)(e->duration_ns / 1000000u),
+		  (unsigned long long)(e->duration_ns / 1000u % 1000u), e->route ? e->route : "-");
+	al_string(l, e->user_agent ? e->user_agent : "-", false);
+	al_printf(l, "\"\n");
+}
+
+/* --- the buffer and its writer ------------------------------------------- */
+
+/* Writes all n bytes, unless fd fails (then the rest is lost). */
+static void al_write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void *al_writer(void *arg)
+{
+	struct http_accesslog *log = arg;
+	pthread_mutex_lock(&log->mu);
+	for (;;) {
+		while (log->fill_len == 0 && !log->stopping)
+			pthread_cond_wait(&log->ready, &log->mu);
+		if (log->fill_len == 0)
+			break;
+		char *out = log->fill;
+		size_t n = log->fill_len;
+		log->fill = log->spare;
+		log->fill_len = 0;
+		log->spare = out;
+		pthread_cond_broadcast(&log->room);
+		pthread_mutex_unlock(&log->mu);
+		al_write_all(log->fd, out, n);
+		pthread_mutex_lock(&log->mu);
+	}
+	pthread_mutex_unlock(&log->mu);
+	return NULL;
+}
+
+/* Appends a whole line; when it does not fit, waits for room if `wait`,
+ * else returns false. */
+static bool al_append(struct http_accesslog *log, const char *s, size_t n, bool wait)
+{
+	if (n > log->cap)
+		return false;
+	pthread_mutex_lock(&log->mu);
+	while (wait && n > log->cap - log->fill_len && !log->stopping)
+		pthread_cond_wait(&log->room, &log->mu);
+	bool fits = n <= log->cap - log->fill_len;
+	bool was_empty = log->fill_len == 0;
+	if (fits) {
+		memcpy(log->fill + log->fill_len, s, n);
+		log->fill_len += n;
+	}
+	pthread_mutex_unlock(&log->mu);
+	if (fits && was_empty)
+		pthread_cond_signal(&log->ready);
+	return fits;
+}
+
+struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer)
+{
+	struct http_accesslog *log = dj_calloc(1, sizeof *log);
+	if (!log)
+		return NULL;
+	log->format = format;
+	log->fd = fd;
+	log->cap = buffer < AL_LINE_MAX ? AL_LINE_MAX : buffer;
+	log->fill = dj_malloc(log->cap);
+	log->spare = dj_malloc(log->cap);
+	if (!log->fill || !log->spare)
+		goto out_buffers;
+	atomic_init(&log->dropped, 0);
+	if (pthread_mutex_init(&log->mu, NULL) != 0)
+		goto out_buffers;
+	if (pthread_cond_init(&log->ready, NULL) != 0)
+		goto out_mutex;
+	if (pthread_cond_init(&log->room, NULL) != 0)
+		goto out_ready;
+	if (pthread_create(&log->thread, NULL, al_writer, log) != 0)
+		goto out_room;
+	return log;
+
+out_room:
+	pthread_cond_destroy(&log->room);
+out_ready:
+	pthread_cond_destroy(&log->ready);
+out_mutex:
+	pthread_mutex_destroy(&log->mu);
+out_buffers:
+	dj_free(log->fill);
+	dj_free(log->spare);
+	dj_free(log);
+	return NULL;
+}
+
+enum http_log_format http_accesslog_format(const struct http_accesslog *log)
+{
+	return log ? log->format : HTTP_LOG_OFF;
+}
+
+void http_accesslog_request(struct http_accesslog *log, const struct http_access_entry *e)
+{
+	if (!log || log->format == HTTP_LOG_OFF)
+		return;
+	struct al_line l;
+	l.len = 0;
+	l.full = false;
+	if (log->format == HTTP_LOG_JSON)
+		al_format_json(&l, e);
+	else
+		al_format_text(&l, e);
+	if (l.full || !al_append(log, l.s, l.len, false))
+		atomic_fetch_add_explicit(&log->dropped, 1, memory_order_relaxed);
+}
+
+void http_accesslog_event(struct http_accesslog *log, const char *event, const char *message,
+			  int text_fd)
+{
+	if (!log || log->format != HTTP_LOG_JSON) {
+		al_write_all(text_fd, message, strlen(message));
+		al_write_all(text_fd, "\n", 1);
+		return;
+	}
+	struct al_line l;
+	struct timespec now;
+	l.len = 0;
+	l.full = false;
+	clock_gettime(CLOCK_REALTIME, &now);
+	al_printf(&l, "{\"time\":\"");
+	al_time(&l, &now);
+	al_printf(&l, "\",\"level\":\"%s\",\"event\":\"",
+		  strcmp(event, "error") == 0 ? "error" : "info");
+	al_string(&l, event, true);
+	al_printf(&l, "\",\"msg\":\"");
+	al_string(&l, message, true);
+	al_printf(&l, "\"}\n");
+	if (!l.full)
+		al_append(log, l.s, l.len, true);
+}
+
+uint64_t http_accesslog_dropped(struct http_accesslog *log)
+{
+	return log ? atomic_load_explicit(&log->dropped, memory_order_relaxed) : 0;
+}
+
+void http_accesslog_free(struct http_accesslog *log)
+{
+	if (!log)
+		return;
+	pthread_mutex_lock(&log->mu);
+	log->stopping = true;
+	pthread_mutex_unlock(&log->mu);
+	pthread_cond_broadcast(&log->ready);
+	pthread_cond_broadcast(&log->room);
+	pthread_join(log->thread, NULL);
+	pthread_cond_destroy(&log->room);
+	pthread_cond_destroy(&log->ready);
+	pthread_mutex_destroy(&log->mu);
+	dj_free(log->fill);
+	dj_free(log->spare);
+	dj_free(log);
+}

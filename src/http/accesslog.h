@@ -1,0 +1,91 @@
+/*
+ * The access log: one line per request on a file descriptor (stdout),
+ * JSON by default, plain text, or nothing; the process's start, drain and
+ * stop lines go the same way, so that in JSON mode every line of stdout
+ * is one JSON object.
+ *
+ * Requests never wait for the log: a line is formatted on the request's
+ * thread, then copied whole into a bounded buffer under a mutex held only
+ * for that copy, and one writer thread writes the buffer out. A line that
+ * does not fit (the reader of stdout is slower than the requests) is
+ * dropped and counted, never cut. Since only that thread writes, and
+ * always whole lines, lines never interleave.
+ */
+#ifndef DROPJUDGE_HTTP_ACCESSLOG_H
+#define DROPJUDGE_HTTP_ACCESSLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+enum http_log_format {
+	HTTP_LOG_JSON, /* one JSON object a line */
+	HTTP_LOG_TEXT, /* one space-separated line, as web servers write */
+	HTTP_LOG_OFF,  /* no access lines; start, drain and stop lines as text */
+};
+
+/* Bytes of log lines buffered before lines are dropped. */
+#define HTTP_ACCESSLOG_BUFFER ((size_t)1 << 20)
+
+/* One request, as the access line shows it. Strings are not owned. */
+struct http_access_entry {
+	struct timespec start;	/* CLOCK_REALTIME when its headers arrived */
+	const char *request_id; /* the X-Request-Id answered */
+	const char *client;	/* client address, e.g. "127.0.0.1"; NULL: "-" */
+	const char *method;	/* as received */
+	const char *route;	/* route table name; NULL: "-" */
+	const char *path;	/* as received, without the query */
+	const char *user_agent; /* User-Agent header; NULL when absent */
+	unsigned status;	/* HTTP status sent; 0: none (connection cut) */
+	uint64_t bytes_in;	/* request body bytes received */
+	uint64_t bytes_out;	/* response body bytes sent */
+	uint64_t duration_ns;	/* from its headers to its completion */
+};
+
+struct http_accesslog;
+
+/*
+ * Parses "json", "text" or "off" into *format. Returns false (and leaves
+ * *format) for anything else.
+ */
+bool http_log_format_parse(const char *text, enum http_log_format *format);
+
+/* "json", "text" or "off". */
+const char *http_log_format_name(enum http_log_format format);
+
+/*
+ * A log writing to fd (not closed by the log) through a buffer of `buffer`
+ * bytes, with its writer thread started. Returns NULL when out of memory or
+ * when the thread cannot start. Release with http_accesslog_free().
+ */
+struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer);
+
+/* The format the log was made with. */
+enum http_log_format http_accesslog_format(const struct http_accesslog *log);
+
+/*
+ * Logs one request (nothing with HTTP_LOG_OFF). Never blocks on the
+ * writer: a line that does not fit in the buffer is dropped and counted.
+ * Any thread; NULL log is ignored.
+ */
+void http_accesslog_request(struct http_accesslog *log, const struct http_access_entry *e);
+
+/*
+ * Logs a line of the process's life: `event` ("start", "drain", "stop",
+ * "error") and `message`. In JSON mode it is {"time","level","event","msg"}
+ * on the log's fd; otherwise `message` as it is, on `text_fd`. Unlike
+ * request lines it waits for room rather than being dropped. Called from
+ * the main thread; NULL log writes the text to text_fd.
+ */
+void http_accesslog_event(struct http_accesslog *log, const char *event, const char *message,
+			  int text_fd);
+
+/* Request lines dropped so far because the buffer was full. */
+uint64_t http_accesslog_dropped(struct http_accesslog *log);
+
+/* Writes out every line still buffered, stops the writer thread and
+ * releases the log. NULL is ignored. */
+void http_accesslog_free(struct http_accesslog *log);
+
+#endif

@@ -1,0 +1,384 @@
+/*
+ * The metrics of metrics.h: fixed tables of atomic counters keyed by their
+ * labels, and the text exposition written from them at scrape time.
+ */
+#include "http/metrics.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/alloc.h"
+
+/* Slots of each table; powers of two. */
+#define MT_REQUEST_SLOTS 1024
+#define MT_ROUTE_SLOTS	 64
+#define MT_PAIR_SLOTS	 64
+
+enum mt_state { MT_EMPTY, MT_CLAIMING, MT_READY };
+
+/* The labels of one series; the strings are not owned. */
+struct mt_key {
+	_Atomic int state; /* enum mt_state; a, b, n are set before MT_READY */
+	const char *a;	   /* first label value */
+	const char *b;	   /* second label value, "" when unused */
+	unsigned n;	   /* numeric label (status code), 0 when unused */
+};
+
+struct mt_route {
+	atomic_uint_fast64_t
+	    buckets[HTTP_METRICS_BUCKETS + 1]; /* per bucket, not cumulative; last: +Inf */
+	atomic_uint_fast64_t sum_ns;	       /* total duration */
+	atomic_uint_fast64_t bytes_in;	       /* request body bytes */
+	atomic_uint_fast64_t bytes_out;	       /* response body bytes */
+};
+
+struct http_metrics {
+	char version[64]; /* build_info label */
+	struct mt_key request_keys[MT_REQUEST_SLOTS];
+	atomic_uint_fast64_t requests[MT_REQUEST_SLOTS];
+	struct mt_key route_keys[MT_ROUTE_SLOTS];
+	struct mt_route routes[MT_ROUTE_SLOTS];
+	struct mt_key case_keys[MT_PAIR_SLOTS];
+	atomic_uint_fast64_t cases[MT_PAIR_SLOTS];
+	struct mt_key verdict_keys[MT_PAIR_SLOTS];
+	atomic_uint_fast64_t verdicts[MT_PAIR_SLOTS];
+	atomic_int_fast64_t in_flight;
+	atomic_int_fast64_t connections_open;
+	atomic_uint_fast64_t connections_total;
+	atomic_uint_fast64_t overflow; /* observations without a free slot */
+};
+
+/* Bucket upper bounds in nanoseconds, and as written in the `le` label. */
+static const uint64_t mt_bounds_ns[HTTP_METRICS_BUCKETS] = {
+    50000,     100000,	   250000,     500000,	   1000000,    2500000,
+    5000000,   10000000,   25000000,   50000000,   100000000,  250000000,
+    500000000, 1000000000, 2500000000, 5000000000, 10000000000};
+static const char *const mt_bounds_text[HTTP_METRICS_BUCKETS] = {
+    "5e-05", "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
+    "0.05",  "0.1",    "0.25",	  "0.5",    "1",     "2.5",    "5",	"10"};
+
+static const char *const mt_methods[] = {"GET",	   "HEAD",    "POST", "PUT",
+					 "DELETE", "OPTIONS", "PATCH"};
+
+/* The fixed string standing for `method`, so that labels stay bounded. */
+static const char *mt_method(const char *method)
+{
+	if (method)
+		for (size_t i = 0; i < sizeof mt_methods / sizeof mt_methods[0]; i++)
+			if (strcmp(method, mt_methods[i]) == 0)
+				return mt_methods[i];
+	return "other";
+}
+
+static uint64_t mt_hash(const char *a, const char *b, unsigned n)
+{
+	uint64_t h = 1469598103934665603u;
+	for (const char *p = a; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	h = (h ^ 0xff) * 1099511628211u;
+	for (const char *p = b; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	h = (h ^ n) * 1099511628211u;
+	return h ^ (h >> 29);
+}
+
+static bool mt_key_is(const struct mt_key *k, const char *a, const char *b, unsigned n)
+{
+	return k->n == n && (k->a == a || strcmp(k->a, a) == 0) &&
+	       (k->b == b || strcmp(k->b, b) == 0);
+}
+
+/*
+ * The slot of (a, b, n) in `keys` (cap slots), claimed when new. Returns
+ * -1 when the table is full. Lock-free: a slot being claimed is waited for
+ * only the few stores that fill its key.
+ */
+static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
+{
+	a = a ? a : "";
+	b = b ? b : "";
+	size_t i = (size_t)mt_hash(a, b, n) & (cap - 1);
+	for (size_t probe = 0; probe < cap; probe++, i = (i + 1) & (cap - 1)) {
+		struct mt_key *k = &keys[i];
+		int st = atomic_load_explicit(&k->state, memory_order_acquire);
+		if (st == MT_EMPTY) {
+			int expected = MT_EMPTY;
+			if (atomic_compare_exchange_strong_explicit(
+				&k->state, &expected, MT_CLAIMING, memory_order_acq_rel,
+				memory_order_acquire)) {
+				k->a = a;
+				k->b = b;
+				k->n = n;
+				atomic_store_explicit(&k->state, MT_READY, memory_order_release);
+				return (long)i;
+			}
+			st = expected;
+		}
+		while (st == MT_CLAIMING)
+			st = atomic_load_explicit(&k->state, memory_order_acquire);
+		if (mt_key_is(k, a, b, n))
+			return (long)i;
+	}
+	return -1;
+}
+
+static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
+{
+	atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+static uint64_t mt_get(atomic_uint_fast64_t *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+struct http_metrics *http_metrics_new(const char *version)
+{
+	struct http_metrics *m = dj_calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	snprintf(m->version, sizeof m->version, "%s", version ? version : "");
+	return m;
+}
+
+void http_metrics_free(struct http_metrics *m)
+{
+	dj_free(m);
+}
+
+void http_metrics_request_started(struct http_metrics *m)
+{
+	atomic_fetch_add_explicit(&m->in_flight, 1, memory_order_relaxed);
+}
+
+void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r)
+{
+	const char *route = r->route ? r->route : "none";
+	atomic_fetch_sub_explicit(&m->in_flight, 1, memory_order_relaxed);
+
+	long i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, mt_method(r->method), r->status);
+	if (i >= 0)
+		mt_add(&m->requests[i], 1);
+	else
+		mt_add(&m->overflow, 1);
+
+	long j = mt_slot(m->route_keys, MT_ROUTE_SLOTS, route, "", 0);
+	if (j < 0) {
+		mt_add(&m->overflow, 1);
+		return;
+	}
+	struct mt_route *rt = &m->routes[j];
+	size_t b = 0;
+	while (b < HTTP_METRICS_BUCKETS && r->duration_ns > mt_bounds_ns[b])
+		b++;
+	mt_add(&rt->buckets[b], 1);
+	mt_add(&rt->sum_ns, r->duration_ns);
+	mt_add(&rt->bytes_in, r->bytes_in);
+	mt_add(&rt->bytes_out, r->bytes_out);
+}
+
+void http_metrics_connection(struct http_metrics *m, int delta)
+{
+	atomic_fetch_add_explicit(&m->connections_open, delta, memory_order_relaxed);
+	if (delta > 0)
+		mt_add(&m->connections_total, (uint64_t)delta);
+}
+
+void http_metrics_cases(struct http_metrics *m, const char *problem, const char *outcome,
+			uint64_t n)
+{
+	if (n == 0)
+		return;
+	long i = mt_slot(m->case_keys, MT_PAIR_SLOTS, problem, outcome, 0);
+	mt_add(i >= 0 ? &m->cases[i] : &m->overflow, i >= 0 ? n : 1);
+}
+
+void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
+			   uint64_t n)
+{
+	if (n == 0)
+		return;
+	long i = mt_slot(m->verdict_keys, MT_PAIR_SLOTS, problem, verdict, 0);
+	mt_add(i >= 0 ? &m->verdicts[i] : &m->overflow, i >= 0 ? n : 1);
+}
+
+/* --- rendering ----------------------------------------------------------- */
+
+/* A growing text; on allocation failure `failed` is set and writes stop. */
+struct mt_text {
+	char *s;     /* malloc'ed, NUL-terminated */
+	size_t len;  /* bytes before the NUL */
+	size_t cap;  /* bytes allocated */
+	bool failed; /* out of memory */
+};
+
+static void __attribute__((format(printf, 2, 3))) mt_printf(struct mt_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	for (int attempt = 0; attempt < 2 && !t->failed; attempt++) {
+		va_start(ap, fmt);
+		int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->failed = true;
+			return;
+		}
+		if ((size_t)n < t->cap - t->len) {
+			t->len += (size_t)n;
+			return;
+		}
+		size_t cap =
+		    t->cap * 2 > t->len + (size_t)n + 1 ? t->cap * 2 : t->len + (size_t)n + 1;
+		char *p = dj_realloc(t->s, cap);
+		if (!p) {
+			t->failed = true;
+			return;
+		}
+		t->s = p;
+		t->cap = cap;
+	}
+}
+
+/* A label value with \, " and newline escaped as the format asks. */
+static void mt_label(struct mt_text *t, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\')
+			mt_printf(t, "\\\\");
+		else if (*v == '"')
+			mt_printf(t, "\\\"");
+		else if (*v == '\n')
+			mt_printf(t, "\\n");
+		else
+			mt_printf(t, "%c", *v);
+	}
+}
+
+static void mt_head(struct mt_text *t, const char *name, const char *type, const char *help)
+{
+	mt_printf(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* `name{la="a",lb="b"} value` for every ready slot of a pair table. */
+static void mt_pairs(struct mt_text *t, const char *name, const char *la, const char *lb,
+		     struct mt_key *keys, atomic_uint_fast64_t *values, size_t cap)
+{
+	for (size_t i = 0; i < cap; i++) {
+		if (atomic_load_explicit(&keys[i].state, memory_order_acquire) != MT_READY)
+			continue;
+		mt_printf(t, "%s{%s=\"", name, la);
+		mt_label(t, keys[i].a);
+		mt_printf(t, "\",%s=\"", lb);
+		mt_label(t, keys[i].b);
+		mt_printf(t, "\"} %llu\n", (unsigned long long)mt_get(&values[i]));
+	}
+}
+
+static void mt_route_bytes(struct mt_text *t, struct http_metrics *m, const char *name, bool in)
+{
+	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
+		if (atomic_load_explicit(&m->route_keys[i].state, memory_order_acquire) != MT_READY)
+			continue;
+		mt_printf(t, "%s{route=\"", name);
+		mt_label(t, m->route_keys[i].a);
+		mt_printf(t, "\"} %llu\n",
+			  (unsigned long long)mt_get(in ? &m->routes[i].bytes_in
+							: &m->routes[i].bytes_out));
+	}
+}
+
+static void mt_histograms(struct mt_text *t, struct http_metrics *m)
+{
+	const char *name = "dropjudge_http_request_duration_seconds";
+	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
+		if (atomic_load_explicit(&m->route_keys[i].state, memory_order_acquire) != MT_READY)
+			continue;
+		struct mt_route *rt = &m->routes[i];
+		uint64_t cumulative = 0;
+		for (size_t b = 0; b <= HTTP_METRICS_BUCKETS; b++) {
+			cumulative += mt_get(&rt->buckets[b]);
+			mt_printf(t, "%s_bucket{route=\"", name);
+			mt_label(t, m->route_keys[i].a);
+			mt_printf(t, "\",le=\"%s\"} %llu\n",
+				  b < HTTP_METRICS_BUCKETS ? mt_bounds_text[b] : "+Inf",
+				  (unsigned long long)cumulative);
+		}
+		uint64_t sum = mt_get(&rt->sum_ns);
+		mt_printf(t, "%s_sum{route=\"", name);
+		mt_label(t, m->route_keys[i].a);
+		mt_printf(t, "\"} %llu.%09llu\n", (unsigned long long)(sum / 1000000000u),
+			  (unsigned long long)(sum % 1000000000u));
+		mt_printf(t, "%s_count{route=\"", name);
+		mt_label(t, m->route_keys[i].a);
+		mt_printf(t, "\"} %llu\n", (unsigned long long)cumulative);
+	}
+}
+
+char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *len)
+{
+	struct mt_text t = {.s = dj_malloc(16384), .len = 0, .cap = 16384, .failed = false};
+	if (!t.s)
+		return NULL;
+	t.s[0] = '\0';
+
+	mt_head(&t, "dropjudge_http_requests_total", "counter",
+		"HTTP requests answered, by route table name, method and status code.");
+	for (size_t i = 0; i < MT_REQUEST_SLOTS; i++) {
+		struct mt_key *k = &m->request_keys[i];
+		if (atomic_load_explicit(&k->state, memory_order_acquire) != MT_READY)
+			continue;
+		mt_printf(&t, "dropjudge_http_requests_total{route=\"");
+		mt_label(&t, k->a);
+		mt_printf(&t, "\",method=\"%s\",code=\"%u\"} %llu\n", k->b, k->n,
+			  (unsigned long long)mt_get(&m->requests[i]));
+	}
+	mt_head(&t, "dropjudge_http_request_duration_seconds", "histogram",
+		"Time from a request's headers to its completion, by route.");
+	mt_histograms(&t, m);
+	mt_head(&t, "dropjudge_http_requests_in_flight", "gauge",
+		"Requests whose headers have arrived and that are not complete yet.");
+	mt_printf(&t, "dropjudge_http_requests_in_flight %lld\n",
+		  (long long)atomic_load_explicit(&m->in_flight, memory_order_relaxed));
+	mt_head(&t, "dropjudge_http_request_bytes_total", "counter",
+		"Request body bytes received, by route.");
+	mt_route_bytes(&t, m, "dropjudge_http_request_bytes_total", true);
+	mt_head(&t, "dropjudge_http_response_bytes_total", "counter",
+		"Response body bytes sent, by route.");
+	mt_route_bytes(&t, m, "dropjudge_http_response_bytes_total", false);
+	mt_head(&t, "dropjudge_http_connections_open", "gauge", "Client connections open.");
+	mt_printf(&t, "dropjudge_http_connections_open %lld\n",
+		  (long long)atomic_load_explicit(&m->connections_open, memory_order_relaxed));
+	mt_head(&t, "dropjudge_http_connections_total", "counter", "Client connections accepted.");
+	mt_printf(&t, "dropjudge_http_connections_total %llu\n",
+		  (unsigned long long)mt_get(&m->connections_total));
+	mt_head(&t, "dropjudge_cases_total", "counter",
+		"Cases handled, by problem and outcome (solved, rejected).");
+	mt_pairs(&t, "dropjudge_cases_total", "problem", "outcome", m->case_keys, m->cases,
+		 MT_PAIR_SLOTS);
+	mt_head(&t, "dropjudge_judge_verdicts_total", "counter",
+		"Judge verdicts given, by problem and verdict.");
+	mt_pairs(&t, "dropjudge_judge_verdicts_total", "problem", "verdict", m->verdict_keys,
+		 m->verdicts, MT_PAIR_SLOTS);
+	mt_head(&t, "dropjudge_access_log_dropped_total", "counter",
+		"Access log lines dropped because the log writer fell behind.");
+	mt_printf(&t, "dropjudge_access_log_dropped_total %llu\n", (unsigned long long)log_dropped);
+	mt_head(&t, "dropjudge_metrics_series_overflow_total", "counter",
+		"Observations not counted because their series table was full.");
+	mt_printf(&t, "dropjudge_metrics_series_overflow_total %llu\n",
+		  (unsigned long long)mt_get(&m->overflow));
+	mt_head(&t, "dropjudge_build_info", "gauge", "Always 1; the version of this build.");
+	mt_printf(&t, "dropjudge_build_info{version=\"");
+	mt_label(&t, m->version);
+	mt_printf(&t, "\"} 1\n");
+
+	if (t.failed) {
+		dj_free(t.s);
+		return NULL;
+	}
+	*len = t.len;
+	return t.s;
+}

@@ -1,0 +1,155 @@
+/*
+ * The per-request observation of observe.h: request id, clock, metrics
+ * and access log line.
+ */
+#define _GNU_SOURCE /* memmem */
+
+#include "http/observe.h"
+
+#include "dropjudge/judge.h"
+#include "codec/problem.h"
+#include "http/clock.h"
+#include "mem/alloc.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
+			struct MHD_Connection *conn, const char *url, const char *method)
+{
+	http_request_id_take(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
+			     o->request_id);
+	clock_gettime(CLOCK_REALTIME, &o->start_real);
+	o->start_ns = http_clock_ns();
+	o->method = method;
+	o->path = url;
+	o->route = NULL;
+	o->status = 0;
+	o->bytes_out = 0;
+	memset(&o->tally, 0, sizeof o->tally);
+	if (ob->metrics)
+		http_metrics_request_started(ob->metrics);
+}
+
+/* route_request.metrics: the exposition text, with the log's drop count. */
+static char *http_observe_metrics_text(void *ctx, size_t *len)
+{
+	const struct http_observer *ob = ctx;
+	return http_metrics_render(ob->metrics, http_accesslog_dropped(ob->log), len);
+}
+
+void http_observe_request(const struct http_observer *ob, struct http_observed *o,
+			  struct route_request *req)
+{
+	req->metrics = ob->metrics ? http_observe_metrics_text : NULL;
+	req->metrics_ctx = (void *)ob;
+	req->tally = &o->tally;
+}
+
+void http_observe_stamp(const struct http_observed *o, struct route_response *resp)
+{
+	static const char key[] = ",\"request_id\":\"";
+	if (!resp->content_type || strcmp(resp->content_type, PROBLEM_MEDIA_TYPE) != 0 ||
+	    !resp->body || resp->body_static)
+		return;
+	size_t end = resp->body_len;
+	while (end > 0 && (resp->body[end - 1] == '\n' || resp->body[end - 1] == ' '))
+		end--;
+	if (end < 2 || resp->body[end - 1] != '}' ||
+	    memmem(resp->body, resp->body_len, key + 1, sizeof key - 2))
+		return;
+	/* The id is [A-Za-z0-9._:-] only: nothing to escape. */
+	size_t idlen = strlen(o->request_id);
+	size_t add = sizeof key - 1 + idlen + 1;
+	char *body = dj_realloc(resp->body, resp->body_len + add);
+	if (!body)
+		return;
+	memmove(body + end - 1 + add, body + end - 1, resp->body_len - (end - 1));
+	memcpy(body + end - 1, key, sizeof key - 1);
+	memcpy(body + end - 1 + sizeof key - 1, o->request_id, idlen);
+	body[end - 1 + add - 1] = '"';
+	resp->body = body;
+	resp->body_len += add;
+}
+
+void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
+			 size_t body_len)
+{
+	o->status = status;
+	o->route = route;
+	/* libmicrohttpd sends no body for HEAD. */
+	o->bytes_out = o->method && strcmp(o->method, "HEAD") == 0 ? 0 : body_len;
+}
+
+/* The client's address as text, "-" when unknown. */
+static void http_observe_client(struct MHD_Connection *conn, char *out, size_t size)
+{
+	const union MHD_ConnectionInfo *info =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = info ? info->client_addr : NULL;
+	const char *text = NULL;
+	if (sa && sa->sa_family == AF_INET)
+		text = inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr,
+				 out, (socklen_t)size);
+	else if (sa && sa->sa_family == AF_INET6)
+		text =
+		    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
+			      out, (socklen_t)size);
+	if (!text)
+		snprintf(out, size, "-");
+}
+
+void http_observe_end(const struct http_observer *ob, struct http_observed *o,
+		      struct MHD_Connection *conn, uint64_t bytes_in)
+{
+	long long ns = http_clock_ns() - o->start_ns;
+	uint64_t duration = ns > 0 ? (uint64_t)ns : 0;
+
+	if (ob->metrics) {
+		const struct http_metrics_request r = {o->route, o->method,    o->status,
+						       bytes_in, o->bytes_out, duration};
+		http_metrics_request_done(ob->metrics, &r);
+		const struct route_tally *t = &o->tally;
+		if (t->problem) {
+			http_metrics_cases(ob->metrics, t->problem, "solved", t->solved);
+			http_metrics_cases(ob->metrics, t->problem, "rejected", t->rejected);
+			for (unsigned v = 0; v < ROUTE_VERDICTS; v++)
+				http_metrics_verdicts(ob->metrics, t->problem,
+						      judge_verdict_name((enum judge_verdict)v),
+						      t->verdicts[v]);
+		}
+	}
+	if (ob->log && http_accesslog_format(ob->log) != HTTP_LOG_OFF) {
+		char client[INET6_ADDRSTRLEN];
+		http_observe_client(conn, client, sizeof client);
+		const struct http_access_entry e = {
+		    .start = o->start_real,
+		    .request_id = o->request_id,
+		    .client = client,
+		    .method = o->method,
+		    .route = o->route,
+		    .path = o->path,
+		    .user_agent = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							      MHD_HTTP_HEADER_USER_AGENT),
+		    .status = o->status,
+		    .bytes_in = bytes_in,
+		    .bytes_out = o->bytes_out,
+		    .duration_ns = duration,
+		};
+		http_accesslog_request(ob->log, &e);
+	}
+}
+
+void http_observe_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			     enum MHD_ConnectionNotificationCode toe)
+{
+	const struct http_observer *ob = cls;
+	(void)conn;
+	(void)socket_context;
+	if (ob->metrics)
+		http_metrics_connection(ob->metrics, toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+}

@@ -1,0 +1,69 @@
+/*
+ * What the HTTP layer records of each request: its id (X-Request-Id), its
+ * timing, and at its completion the metrics and the access log line.
+ * server.c calls the three hooks below at the request's first call, when
+ * it queues the answer, and in the request-completed callback; everything
+ * else about observing requests lives here.
+ */
+#ifndef DROPJUDGE_HTTP_OBSERVE_H
+#define DROPJUDGE_HTTP_OBSERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <microhttpd.h>
+
+#include "http/accesslog.h"
+#include "http/metrics.h"
+#include "http/request_id.h"
+#include "route/route.h"
+
+/* Where observations go; either may be NULL. Not owned. */
+struct http_observer {
+	struct http_metrics *metrics;
+	struct http_accesslog *log;
+};
+
+/* One request being observed, inside the server's per-request state. */
+struct http_observed {
+	char request_id[HTTP_REQUEST_ID_MAX + 1]; /* taken or generated at the start */
+	struct timespec start_real;		  /* CLOCK_REALTIME at the start */
+	long long start_ns;			  /* http_clock_ns() at the start */
+	const char *method;			  /* libmicrohttpd's, valid until completion */
+	const char *path;			  /* libmicrohttpd's, valid until completion */
+	const char *route;			  /* route name of the answer; NULL: none */
+	unsigned status;			  /* status queued; 0 while none */
+	uint64_t bytes_out;			  /* body bytes of the answer */
+	struct route_tally tally;		  /* cases and verdicts the handlers counted */
+};
+
+/* The request's headers are in: takes or makes its id, starts its clock. */
+void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
+			struct MHD_Connection *conn, const char *url, const char *method);
+
+/* Its route request is being made: hands it the metrics (GET /metrics)
+ * and the tally of cases and verdicts. */
+void http_observe_request(const struct http_observer *ob, struct http_observed *o,
+			  struct route_request *req);
+
+/*
+ * Adds "request_id" to a problem+json answer's body (the last member), so
+ * that every problem a client gets names the request. Leaves the body as it
+ * is when it is not problem+json, already has one, or memory runs out.
+ */
+void http_observe_stamp(const struct http_observed *o, struct route_response *resp);
+
+/* Its answer was queued with `status`, from route `route`, `body_len` bytes. */
+void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
+			 size_t body_len);
+
+/* It is complete (answered, cut or timed out): counts it and logs its line. */
+void http_observe_end(const struct http_observer *ob, struct http_observed *o,
+		      struct MHD_Connection *conn, uint64_t bytes_in);
+
+/* MHD_NotifyConnectionCallback: counts connections opened and closed. */
+void http_observe_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			     enum MHD_ConnectionNotificationCode toe);
+
+#endif

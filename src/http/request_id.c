@@ -1,0 +1,59 @@
+/*
+ * Request ids (see request_id.h): the check of a client's token and the
+ * generation of a random one.
+ */
+#include "http/request_id.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+static bool http_request_id_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '_' || c == ':' || c == '-';
+}
+
+bool http_request_id_is_sane(const char *s)
+{
+	if (!s || !s[0])
+		return false;
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (n >= HTTP_REQUEST_ID_MAX || !http_request_id_char_ok(s[n]))
+			return false;
+	return true;
+}
+
+void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	static atomic_uint_fast64_t fallback_counter;
+	unsigned char bits[HTTP_REQUEST_ID_GENERATED / 2];
+
+	if (getrandom(bits, sizeof bits, GRND_NONBLOCK) != (ssize_t)sizeof bits) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		uint64_t a = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		uint64_t b = atomic_fetch_add(&fallback_counter, 1);
+		for (size_t i = 0; i < 8; i++) {
+			bits[i] = (unsigned char)(a >> (8 * i));
+			bits[8 + i] = (unsigned char)(b >> (8 * i));
+		}
+	}
+	for (size_t i = 0; i < sizeof bits; i++) {
+		out[2 * i] = hex[bits[i] >> 4];
+		out[2 * i + 1] = hex[bits[i] & 15];
+	}
+	out[HTTP_REQUEST_ID_GENERATED] = '\0';
+}
+
+void http_request_id_take(const char *header, char out[HTTP_REQUEST_ID_MAX + 1])
+{
+	if (http_request_id_is_sane(header))
+		memcpy(out, header, strlen(header) + 1);
+	else
+		http_request_id_generate(out);
+}

@@ -1,0 +1,582 @@
+/*
+ * `dropjudge check` and `dropjudge validate` in the protocols of the
+ * contest systems (see check.h). One table describes each protocol: where
+ * its arguments are, which exit code each outcome gets and how the outcome
+ * is reported; the judging itself is the service's: the input is solved by
+ * the problem's text reader and simulator and the output compared by
+ * judge_compare(), exactly as POST /v1/{problem}/judge does, and
+ * validation is the strict reader of POST /v1/{problem}/validate.
+ *
+ * The protocols, from each system's documentation:
+ *   testlib  testlib.h (registerTestlibCmd, quit(), registerValidation)
+ *   kattis   Kattis problem package format, legacy: "Output Validators",
+ *            "Input Validators"
+ *   cms      CMS documentation, "Task types": "Checker", "Standard manager
+ *            output"
+ *   dmoj     DMOJ documentation, "Custom Checkers": the bridged checker's
+ *            default type
+ */
+#include "main/check.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/error.h"
+#include "dropjudge/judge.h"
+#include "route/handlers.h"
+#include "mem/alloc.h"
+
+/* Largest input, answer or output file read. */
+#define CHECK_MAX_FILE ((size_t)256 << 20)
+/* Longest Baekjoon output of either problem, with room to spare. */
+#define CHECK_ANSWER_MAX     64
+#define CHECK_MESSAGE_MAX    1024
+#define CHECK_MAX_POSITIONAL 8
+
+enum check_outcome {
+	CHECK_OK,
+	CHECK_WRONG,	    /* wrong answer */
+	CHECK_PRESENTATION, /* same tokens, other layout */
+	CHECK_FAIL,	    /* judge error: bad input, bad answer file, bad usage */
+	CHECK_OUTCOMES
+};
+
+struct check_protocol;
+
+/* One run of a checker or validator. */
+struct check_run {
+	const struct check_protocol *protocol;
+	const struct route_problem *problem;
+	const char *pos[CHECK_MAX_POSITIONAL]; /* the protocol's arguments */
+	unsigned npos;
+	unsigned extra; /* positional arguments past CHECK_MAX_POSITIONAL */
+};
+
+struct check_protocol {
+	const char *name;
+	unsigned min_args, max_args;   /* positional arguments of check */
+	int input, answer, output;     /* their positions; output -1: stdin */
+	int exit_code[CHECK_OUTCOMES]; /* of check, by outcome */
+	int valid_exit, invalid_exit;  /* of validate; both 0: no validator */
+	const char *fault_prefix;      /* before a validator's first message ("FAIL ") */
+	bool report_appes;	       /* a fifth argument must be -appes (testlib) */
+	/* Reports a check outcome; returns false when the report could not be
+	 * written (the run is then a judge error). */
+	bool (*report)(const struct check_run *run, enum check_outcome outcome, const char *msg);
+};
+
+/* --- Reports -------------------------------------------------------------- */
+
+static const char *const check_testlib_prefix[CHECK_OUTCOMES] = {"ok ", "wrong answer ",
+								 "wrong output format ", "FAIL "};
+static const char *const check_testlib_outcome[CHECK_OUTCOMES] = {"accepted", "wrong-answer",
+								  "presentation-error", "fail"};
+
+/* Writes text to a file; false when it cannot. */
+static bool check_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	bool ok = fputs(text, f) >= 0;
+	return fclose(f) == 0 && ok;
+}
+
+/* testlib: verdict and message on stderr; the report file holds the
+ * message, or with -appes testlib's XML <result outcome="...">. */
+static bool check_report_testlib(const struct check_run *run, enum check_outcome outcome,
+				 const char *msg)
+{
+	fprintf(stderr, "%s%s\n", check_testlib_prefix[outcome], msg);
+	if (run->npos < 4)
+		return true;
+	char text[6 * CHECK_MESSAGE_MAX + 128];
+	size_t n = 0;
+	bool appes = run->npos >= 5;
+	if (appes)
+		n = (size_t)snprintf(text, sizeof text,
+				     "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+				     "<result outcome = \"%s\">",
+				     check_testlib_outcome[outcome]);
+	for (const char *c = msg; *c && n + 8 < sizeof text; c++) {
+		const char *esc = !appes      ? NULL
+				  : *c == '&' ? "&amp;"
+				  : *c == '<' ? "&lt;"
+				  : *c == '>' ? "&gt;"
+				  : *c == '"' ? "&quot;"
+					      : NULL;
+		if (esc) {
+			memcpy(text + n, esc, strlen(esc));
+			n += strlen(esc);
+		} else {
+			text[n++] = *c;
+		}
+	}
+	text[n] = '\0';
+	if (appes)
+		snprintf(text + n, sizeof text - n, "</result>\n");
+	if (check_write_file(run->pos[3], text))
+		return true;
+	fprintf(stderr, "FAIL cannot write the report file %s: %s\n", run->pos[3], strerror(errno));
+	return false;
+}
+
+static const char *const check_verdict_text[CHECK_OUTCOMES] = {"accepted", "wrong answer",
+							       "presentation error", "judge error"};
+
+/* Kattis: judgemessage.txt (and judgeerror.txt on a judge error) in the
+ * feedback directory, the message on stderr too. */
+static bool check_report_kattis(const struct check_run *run, enum check_outcome outcome,
+				const char *msg)
+{
+	const char *dir = run->pos[2];
+	size_t dl = strlen(dir);
+	const char *sep = dl && dir[dl - 1] == '/' ? "" : "/";
+	char path[PATH_MAX], text[CHECK_MESSAGE_MAX + 64];
+	snprintf(text, sizeof text, "%s: %s\n", check_verdict_text[outcome], msg);
+	fputs(text, stderr);
+	const char *files[2] = {"judgemessage.txt",
+				outcome == CHECK_FAIL ? "judgeerror.txt" : NULL};
+	for (unsigned i = 0; i < 2 && files[i]; i++) {
+		snprintf(path, sizeof path, "%s%s%s", dir, sep, files[i]);
+		if (!check_write_file(path, text)) {
+			fprintf(stderr, "judge error: cannot write %s: %s\n", path,
+				strerror(errno));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* CMS: the score on stdout, the message on stderr (translated). */
+static bool check_report_cms(const struct check_run *run, enum check_outcome outcome,
+			     const char *msg)
+{
+	(void)run;
+	if (outcome == CHECK_FAIL) {
+		fprintf(stderr, "%s\n", msg);
+		return true;
+	}
+	printf("%s\n", outcome == CHECK_OK ? "1.0" : "0.0");
+	fprintf(stderr, "%s\n%s\n", outcome == CHECK_OK ? "translate:success" : "translate:wrong",
+		msg);
+	return fflush(stdout) == 0;
+}
+
+/* DMOJ: the verdict as feedback on stdout, the message on stderr. */
+static bool check_report_dmoj(const struct check_run *run, enum check_outcome outcome,
+			      const char *msg)
+{
+	(void)run;
+	if (outcome != CHECK_FAIL)
+		printf("%s\n", check_verdict_text[outcome]);
+	fprintf(stderr, "%s: %s\n", check_verdict_text[outcome], msg);
+	return fflush(stdout) == 0;
+}
+
+/* clang-format off */
+static const struct check_protocol check_protocols[] = {
+    /* name, args, input, answer, output, exits (ok, wa, pe, fail), validate, prefix, appes,
+     * report */
+    {"testlib", 3, 5, 0, 2, 1, {0, 1, 2, 3}, 0, 3, "FAIL ", true, check_report_testlib},
+    {"kattis", 3, UINT_MAX, 0, 1, -1, {42, 43, 43, 1}, 42, 43, "", false, check_report_kattis},
+    {"cms", 3, 3, 0, 1, 2, {0, 0, 0, 1}, 0, 0, "", false, check_report_cms},
+    {"dmoj", 3, 3, 0, 2, 1, {0, 1, 1, 2}, 0, 0, "", false, check_report_dmoj},
+};
+/* clang-format on */
+
+#define CHECK_NPROTOCOLS (sizeof check_protocols / sizeof check_protocols[0])
+
+static const struct check_protocol *check_protocol_find(const char *name, size_t len)
+{
+	for (size_t i = 0; name && i < CHECK_NPROTOCOLS; i++)
+		if (strlen(check_protocols[i].name) == len &&
+		    strncmp(check_protocols[i].name, name, len) == 0)
+			return &check_protocols[i];
+	return NULL;
+}
+
+static const struct route_problem *check_problem_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	if (strcmp(name, route_md.id) == 0)
+		return &route_md;
+	if (strcmp(name, route_puyo.id) == 0)
+		return &route_puyo;
+	return NULL;
+}
+
+/* --- Arguments and files -------------------------------------------------- */
+
+/* testlib validators' own flags, each with a value; Polygon passes them. */
+static const char *const check_testlib_validator_flags[] = {"--testset",
+							    "--group",
+							    "--testOverviewLogFileName",
+							    "--testMarkupFileName",
+							    "--testCase",
+							    "--testCaseFileName",
+							    NULL};
+
+static bool check_is_testlib_validator_flag(const char *arg)
+{
+	for (const char *const *f = check_testlib_validator_flags; *f; f++)
+		if (strcmp(arg, *f) == 0)
+			return true;
+	return false;
+}
+
+/* The value of flag `name` at argv[*i] ("--name V" or "--name=V"), moving
+ * *i past it; NULL when argv[*i] is not that flag. */
+static const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/*
+ * Reads the arguments into *run: flags --problem and --protocol (which win
+ * over `protocol` and `problem` from the program name), positional
+ * arguments for the rest. Returns false with a message in why.
+ */
+static bool check_parse(int argc, char *const argv[], bool validator, const char *protocol,
+			size_t protocol_len, const char *problem, struct check_run *run, char *why,
+			size_t whylen)
+{
+	memset(run, 0, sizeof *run);
+	run->protocol = protocol ? check_protocol_find(protocol, protocol_len) : NULL;
+	for (int i = 0; i < argc; i++) {
+		bool missing = false;
+		const char *v;
+		if ((v = check_flag(argc, argv, &i, "--problem", &missing))) {
+			problem = v;
+		} else if ((v = check_flag(argc, argv, &i, "--protocol", &missing))) {
+			run->protocol = check_protocol_find(v, strlen(v));
+			if (!run->protocol) {
+				codec_format(why, whylen,
+					     "unknown protocol '%s' (expected testlib, kattis, cms "
+					     "or dmoj)",
+					     v);
+				return false;
+			}
+		} else if (missing) {
+			codec_format(why, whylen, "%s needs a value", argv[i]);
+			return false;
+		} else if (validator && check_is_testlib_validator_flag(argv[i])) {
+			i++; /* testlib's validator flags: accepted and ignored */
+		} else if (run->npos < CHECK_MAX_POSITIONAL) {
+			run->pos[run->npos++] = argv[i];
+		} else {
+			run->extra++;
+		}
+	}
+	if (!run->protocol) {
+		codec_format(why, whylen, "missing --protocol (testlib, kattis, cms or dmoj)");
+		return false;
+	}
+	if (!problem || !*problem)
+		problem = getenv("DROPJUDGE_PROBLEM");
+	run->problem = check_problem_find(problem);
+	if (!run->problem) {
+		codec_format(why, whylen,
+			     problem && *problem ? "unknown problem '%s' (expected monomino-domino "
+						   "or puyo)"
+						 : "missing --problem (monomino-domino or puyo)%s",
+			     problem && *problem ? problem : "");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Reads a whole file (path NULL: stdin) into a new buffer, NUL-terminated.
+ * Returns it, or NULL with the reason in why.
+ */
+static char *check_read(const char *path, size_t *len, char *why, size_t whylen)
+{
+	FILE *f = path ? fopen(path, "rb") : stdin;
+	const char *name = path ? path : "<stdin>";
+	size_t cap = 4096, n = 0;
+	char *buf = NULL;
+	if (!f) {
+		codec_format(why, whylen, "cannot read %s: %s", name, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (n + 1 >= cap || !buf) {
+			if (buf)
+				cap *= 2;
+			char *p = cap <= CHECK_MAX_FILE + 1 ? dj_realloc(buf, cap) : NULL;
+			if (!p) {
+				codec_format(why, whylen, "%s: %s", name,
+					     cap > CHECK_MAX_FILE + 1 ? "file too large"
+								      : "out of memory");
+				goto out_fail;
+			}
+			buf = p;
+		}
+		size_t got = fread(buf + n, 1, cap - 1 - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		codec_format(why, whylen, "cannot read %s: %s", name, strerror(errno));
+		goto out_fail;
+	}
+	if (path)
+		fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+out_fail:
+	if (path)
+		fclose(f);
+	dj_free(buf);
+	return NULL;
+}
+
+/* "NAME:LINE:COLUMN: detail" for one fault (COLUMN, LINE when known). */
+static void check_format_fault(char *out, size_t size, const char *name,
+			       const struct codec_fault *f)
+{
+	if (f->line && f->column)
+		codec_format(out, size, "%s:%u:%u: %s", name, f->line, f->column, f->detail);
+	else if (f->line)
+		codec_format(out, size, "%s:%u: %s", name, f->line, f->detail);
+	else
+		codec_format(out, size, "%s: %s", name, f->detail);
+}
+
+static void check_format_error(char *out, size_t size, const char *name,
+			       const struct codec_error *err)
+{
+	if (err->nfaults > 0)
+		check_format_fault(out, size, name, &err->faults[0]);
+	else
+		codec_format(out, size, "%s: %s", name, err->detail);
+}
+
+/* --- check ---------------------------------------------------------------- */
+
+/*
+ * Judges one run. Fills msg and returns the outcome; every failure of the
+ * jury's side (usage, unreadable or invalid input, unreadable answer file,
+ * an answer that disagrees with dropjudge's) is CHECK_FAIL.
+ */
+static enum check_outcome check_judge(const struct check_run *run, char *msg, size_t size)
+{
+	const struct check_protocol *pr = run->protocol;
+	char why[CHECK_MESSAGE_MAX];
+	const struct route_limits limits = {
+	    .max_body = CHECK_MAX_FILE, .max_blocks = ULONG_MAX, .max_batch = 1};
+	enum check_outcome outcome = CHECK_FAIL;
+	char *input = NULL, *answer = NULL, *output = NULL;
+	size_t input_len, answer_len, output_len;
+
+	if (run->npos < pr->min_args || run->npos + run->extra > pr->max_args) {
+		codec_format(msg, size, "%s checker arguments: input, %s (got %u argument%s)",
+			     pr->name,
+			     pr->output < 0 ? "answer, feedback directory, output on stdin"
+			     : pr->answer < pr->output ? "answer, output"
+						       : "output, answer",
+			     run->npos + run->extra, run->npos + run->extra == 1 ? "" : "s");
+		return CHECK_FAIL;
+	}
+	if (pr->report_appes && run->npos == 5 && strcmp(run->pos[4], "-appes") != 0 &&
+	    strcmp(run->pos[4], "-APPES") != 0) {
+		codec_format(msg, size, "the fifth argument must be -appes, not '%s'", run->pos[4]);
+		return CHECK_FAIL;
+	}
+	input = check_read(run->pos[pr->input], &input_len, why, sizeof why);
+	if (!input) {
+		codec_format(msg, size, "the input: %s", why);
+		goto out_free;
+	}
+	struct codec_error *err = dj_malloc(sizeof *err);
+	if (!err) {
+		codec_format(msg, size, "out of memory");
+		goto out_free;
+	}
+	codec_error_init(err, 1);
+	struct route_outcome solved = {.steps = NULL};
+	char expected[CHECK_ANSWER_MAX];
+	int n = -1;
+	if (run->problem->solve_text(input, input_len, &limits, false, &solved, err) == CODEC_OK)
+		n = run->problem->outcome_text(&solved, expected, sizeof expected);
+	if (n < 0 || (size_t)n >= sizeof expected) {
+		check_format_error(why, sizeof why, run->pos[pr->input], err);
+		codec_format(msg, size, "the input is not a valid %s case: %s", run->problem->title,
+			     why);
+		dj_free(err);
+		goto out_free;
+	}
+	dj_free(err);
+	answer = check_read(run->pos[pr->answer], &answer_len, why, sizeof why);
+	if (!answer) {
+		codec_format(msg, size, "the answer file: %s", why);
+		goto out_free;
+	}
+	struct judge_report report;
+	judge_compare(expected, (size_t)n, answer, answer_len, &report);
+	if (report.verdict == JUDGE_WRONG_ANSWER) {
+		codec_format(msg, size,
+			     "the answer file %s disagrees with dropjudge's answer (%s): %s",
+			     run->pos[pr->answer], run->problem->title, report.message);
+		goto out_free;
+	}
+	output =
+	    check_read(pr->output < 0 ? NULL : run->pos[pr->output], &output_len, why, sizeof why);
+	if (!output) {
+		codec_format(msg, size, "the output: %s", why);
+		outcome = CHECK_WRONG;
+		goto out_free;
+	}
+	judge_compare(expected, (size_t)n, output, output_len, &report);
+	codec_format(msg, size, "%s", report.message);
+	outcome = report.verdict == JUDGE_ACCEPTED	       ? CHECK_OK
+		  : report.verdict == JUDGE_PRESENTATION_ERROR ? CHECK_PRESENTATION
+							       : CHECK_WRONG;
+out_free:
+	dj_free(input);
+	dj_free(answer);
+	dj_free(output);
+	return outcome;
+}
+
+/* Runs a check with the protocol and problem from the name, if any. */
+static int check_run_named(int argc, char *const argv[], const char *protocol, size_t plen,
+			   const char *problem)
+{
+	struct check_run run;
+	char msg[CHECK_MESSAGE_MAX];
+	if (!check_parse(argc, argv, false, protocol, plen, problem, &run, msg, sizeof msg)) {
+		fprintf(stderr, "dropjudge: check: %s; try 'dropjudge --help'\n", msg);
+		return run.protocol ? run.protocol->exit_code[CHECK_FAIL] : 2;
+	}
+	enum check_outcome outcome = check_judge(&run, msg, sizeof msg);
+	if (!run.protocol->report(&run, outcome, msg))
+		outcome = CHECK_FAIL;
+	return run.protocol->exit_code[outcome];
+}
+
+int check_main(int argc, char *const argv[])
+{
+	return check_run_named(argc, argv, NULL, 0, NULL);
+}
+
+/* --- validate ------------------------------------------------------------- */
+
+static int validate_run_named(int argc, char *const argv[], const char *protocol, size_t plen,
+			      const char *problem)
+{
+	struct check_run run;
+	char msg[CHECK_MESSAGE_MAX];
+	int fail = 2;
+	if (!check_parse(argc, argv, true, protocol, plen, problem, &run, msg, sizeof msg))
+		goto out_usage;
+	const struct check_protocol *pr = run.protocol;
+	fail = pr->invalid_exit ? pr->invalid_exit : 2;
+	if (!pr->invalid_exit) {
+		codec_format(msg, sizeof msg,
+			     "the %s protocol has no validator (use testlib or kattis)", pr->name);
+		goto out_usage;
+	}
+	if (run.npos + run.extra > 1) {
+		codec_format(msg, sizeof msg, "unexpected argument '%s'", run.pos[1]);
+		goto out_usage;
+	}
+	const char *path = run.npos == 1 && strcmp(run.pos[0], "-") != 0 ? run.pos[0] : NULL;
+	const char *name = path ? path : "<stdin>";
+	size_t len;
+	char *text = check_read(path, &len, msg, sizeof msg);
+	if (!text) {
+		fprintf(stderr, "%s%s\n", pr->fault_prefix, msg);
+		return pr->invalid_exit;
+	}
+	/* Collect mode: every fault, into storage lent to the error. */
+	struct codec_error *err = dj_malloc(sizeof *err);
+	struct codec_fault *faults = dj_malloc(CODEC_FAULTS_MAX * sizeof *faults);
+	if (!err || !faults) {
+		dj_free(err);
+		dj_free(faults);
+		dj_free(text);
+		fprintf(stderr, "out of memory\n");
+		return pr->invalid_exit;
+	}
+	codec_error_collect(err, faults, CODEC_FAULTS_MAX);
+	run.problem->validate_text(text, len, err);
+	dj_free(text);
+	bool valid = !codec_error_is_set(err);
+	for (unsigned i = 0; i < err->nfaults; i++) {
+		check_format_fault(msg, sizeof msg, name, &err->faults[i]);
+		fprintf(stderr, "%s%s\n", i == 0 ? pr->fault_prefix : "", msg);
+	}
+	if (!valid && err->nfaults == 0)
+		fprintf(stderr, "%s%s: %s\n", pr->fault_prefix, name, err->detail);
+	if (err->dropped)
+		fprintf(stderr, "%s: %u more faults not shown\n", name, err->dropped);
+	dj_free(faults);
+	dj_free(err);
+	return valid ? pr->valid_exit : pr->invalid_exit;
+out_usage:
+	fprintf(stderr, "dropjudge: validate: %s; try 'dropjudge --help'\n", msg);
+	return fail;
+}
+
+int validate_main(int argc, char *const argv[])
+{
+	return validate_run_named(argc, argv, NULL, 0, NULL);
+}
+
+/* --- By name -------------------------------------------------------------- */
+
+/* Names a judge may run the program under, without a protocol suffix. */
+static const struct {
+	const char *name;
+	bool validator;
+	const char *protocol;
+} check_names[] = {
+    {"output_validator", false, "kattis"},
+    {"input_validator", true, "kattis"},
+    {"check", false, "testlib"},
+    {"validator", true, "testlib"},
+    {"checker", false, "cms"},
+};
+
+int check_main_by_name(int argc, char *const argv[])
+{
+	if (argc < 1 || !argv[0])
+		return -1;
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	for (size_t i = 0; i < sizeof check_names / sizeof check_names[0]; i++)
+		if (strcmp(base, check_names[i].name) == 0)
+			return (check_names[i].validator ? validate_run_named : check_run_named)(
+			    argc - 1, argv + 1, check_names[i].protocol,
+			    strlen(check_names[i].protocol), NULL);
+	static const char checker[] = "dropjudge-checker-", validator[] = "dropjudge-validator-";
+	bool is_validator = strncmp(base, validator, sizeof validator - 1) == 0;
+	if (!is_validator && strncmp(base, checker, sizeof checker - 1) != 0)
+		return -1;
+	const char *protocol = base + (is_validator ? sizeof validator : sizeof checker) - 1;
+	const char *dash = strchr(protocol, '-');
+	size_t plen = dash ? (size_t)(dash - protocol) : strlen(protocol);
+	const char *problem = dash ? dash + 1 : NULL;
+	return (is_validator ? validate_run_named : check_run_named)(argc - 1, argv + 1, protocol,
+								     plen, problem);
+}

@@ -1,0 +1,140 @@
+/*
+ * `dropjudge package` (see package.h): flags in, package_build_path() out.
+ */
+#include "main/package.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dropjudge/gen.h"
+#include "package/package.h"
+#include "mem/alloc.h"
+
+/* Reads plain decimal digits into *out, up to max; false otherwise. */
+static bool package_number(const char *text, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (!*text)
+		return false;
+	for (const char *p = text; *p; p++) {
+		if (*p < '0' || *p > '9' || v > (max - (uint64_t)(*p - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool package_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+__attribute__((format(printf, 1, 2))) static int package_usage(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "dropjudge: package: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "; try 'dropjudge --help'\n");
+	return 2;
+}
+
+int package_main(int argc, char *const argv[])
+{
+	struct package_request req = {
+	    .problem = NULL,
+	    .format = PACKAGE_FORMAT_COUNT,
+	    .tests = PACKAGE_DEFAULT_TESTS,
+	    .seed = 1,
+	    .min_chains = PACKAGE_DEFAULT_MIN_CHAINS,
+	};
+	const char *out = NULL;
+	for (int i = 0; i < argc; i++) {
+		static const char *const flags[] = {"--problem", "--format", "--tests", "--seed",
+						    "--min-chains"};
+		const char *arg = argv[i], *value = NULL;
+		size_t f;
+		for (f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+			size_t n = strlen(flags[f]);
+			if (strncmp(arg, flags[f], n) == 0 && (arg[n] == '=' || arg[n] == '\0')) {
+				if (arg[n] == '=')
+					value = arg + n + 1;
+				else if (i + 1 < argc)
+					value = argv[++i];
+				else
+					return package_usage("%s needs a value", flags[f]);
+				break;
+			}
+		}
+		uint64_t v = 0;
+		switch (f) {
+		case 0:
+			req.problem = value;
+			if (!package_has_problem(value))
+				return package_usage("--problem must be monomino-domino or puyo, "
+						     "not '%s'",
+						     value);
+			break;
+		case 1:
+			if (!package_format_from_name(value, &req.format))
+				return package_usage("--format must be kattis, polygon or "
+						     "domjudge, not '%s'",
+						     value);
+			break;
+		case 2:
+			if (!package_number(value, PACKAGE_MAX_TESTS, &v) || v < 1)
+				return package_usage("--tests must be 1..500, not '%s'", value);
+			req.tests = (unsigned)v;
+			break;
+		case 3:
+			if (!package_number(value, UINT64_MAX, &req.seed))
+				return package_usage("--seed must be 0..18446744073709551615, not "
+						     "'%s'",
+						     value);
+			break;
+		case 4:
+			if (!package_number(value, GEN_PUYO_MAX_CHAINS, &v) || v < 1)
+				return package_usage("--min-chains must be 1..12, not '%s'", value);
+			req.min_chains = (unsigned)v;
+			break;
+		default:
+			if (arg[0] == '-' && arg[1] != '\0')
+				return package_usage("unknown flag '%s'", arg);
+			if (out)
+				return package_usage("unexpected argument '%s' (one OUT only)",
+						     arg);
+			out = arg;
+		}
+	}
+	if (!req.problem)
+		return package_usage("missing --problem (monomino-domino or puyo)");
+	if (req.format == PACKAGE_FORMAT_COUNT)
+		return package_usage("missing --format (kattis, polygon or domjudge)");
+	if (!out)
+		return package_usage("missing OUT (a .zip, a .tar.gz or a directory)");
+	enum package_sink sink = PACKAGE_DIRECTORY;
+	if (package_ends_with(out, ".zip") || package_ends_with(out, ".kpp"))
+		sink = PACKAGE_ZIP;
+	else if (package_ends_with(out, ".tar.gz") || package_ends_with(out, ".tgz"))
+		sink = PACKAGE_TAR_GZ;
+	struct codec_error *err = dj_malloc(sizeof *err);
+	if (!err) {
+		fprintf(stderr, "dropjudge: package: out of memory\n");
+		return 1;
+	}
+	codec_error_init(err, 1);
+	int status = 0;
+	if (package_build_path(&req, sink, out, err) != CODEC_OK) {
+		fprintf(stderr, "dropjudge: package: %s\n", err->detail);
+		status = 1;
+	}
+	dj_free(err);
+	return status;
+}

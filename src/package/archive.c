@@ -1,0 +1,179 @@
+/*
+ * Package sinks on libarchive (see archive.h). Memory archives are written
+ * through a growing pkg_text by archive_write_open()'s callback; files by
+ * archive_write_open_filename(); directories by archive_write_disk with
+ * the extraction safeguards on (no "..", no absolute paths, no symlinks
+ * followed).
+ */
+#include "package/archive.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "package/text.h"
+#include "mem/alloc.h"
+
+/* Every entry's modification time: 2024-01-01T00:00:00Z (zip's DOS times
+ * cannot hold 1970). */
+#define PKG_MTIME 1704067200
+
+struct pkg_sink {
+	struct archive *a;
+	enum package_sink kind;
+	const char *root;    /* directory sink: the directory, else NULL */
+	const char *prefix;  /* archive sinks: put before each path */
+	struct pkg_text mem; /* memory sink: the archive so far */
+	bool memory;
+};
+
+/*
+ * Appends to the memory archive. Out of memory is remembered in s->mem and
+ * reported by pkg_sink_close(), but the write is not refused: libarchive
+ * leaks its deflate state when a write fails in the middle of an entry, so
+ * the archive is finished normally and then discarded.
+ */
+static la_ssize_t pkg_sink_write_mem(struct archive *a, void *ctx, const void *buf, size_t n)
+{
+	(void)a;
+	struct pkg_sink *s = ctx;
+	pkg_text_put(&s->mem, buf, n);
+	return (la_ssize_t)n;
+}
+
+static void pkg_sink_fail(struct pkg_sink *s, struct codec_error *err, const char *what)
+{
+	const char *why = s->a ? archive_error_string(s->a) : NULL;
+	codec_error_set(err, CODEC_E_INTERNAL, "%s: %s", what, why ? why : "out of memory");
+}
+
+struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const char *prefix,
+			       struct codec_error *err)
+{
+	struct pkg_sink *s = dj_calloc(1, sizeof *s);
+	if (!s) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	s->kind = kind;
+	s->prefix = prefix ? prefix : "";
+	pkg_text_init(&s->mem);
+	if (kind == PACKAGE_DIRECTORY) {
+		if (!path) {
+			codec_error_set(err, CODEC_E_INTERNAL, "a directory needs a path");
+			goto out_free;
+		}
+		s->root = path;
+		s->a = archive_write_disk_new();
+		if (!s->a || archive_write_disk_set_options(
+				 s->a, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+					   ARCHIVE_EXTRACT_SECURE_SYMLINKS) != ARCHIVE_OK) {
+			pkg_sink_fail(s, err, "cannot write a directory");
+			goto out_archive;
+		}
+		return s;
+	}
+	s->a = archive_write_new();
+	if (!s->a)
+		goto out_oom;
+	int rc = kind == PACKAGE_ZIP ? archive_write_set_format_zip(s->a)
+				     : archive_write_set_format_pax_restricted(s->a);
+	if (rc == ARCHIVE_OK && kind == PACKAGE_TAR_GZ) {
+		rc = archive_write_add_filter_gzip(s->a);
+		/* No time stamp in the gzip header: the same files, the same bytes. */
+		if (rc == ARCHIVE_OK)
+			rc = archive_write_set_filter_option(s->a, "gzip", "timestamp", NULL);
+	}
+	if (rc == ARCHIVE_OK)
+		rc = archive_write_set_bytes_in_last_block(s->a, 1);
+	if (rc != ARCHIVE_OK) {
+		pkg_sink_fail(s, err, "cannot set up the archive");
+		goto out_archive;
+	}
+	if (path) {
+		rc = archive_write_open_filename(s->a, path);
+	} else {
+		s->memory = true;
+		rc = archive_write_open(s->a, s, NULL, pkg_sink_write_mem, NULL);
+	}
+	if (rc != ARCHIVE_OK) {
+		pkg_sink_fail(s, err, path ? path : "cannot open the archive");
+		goto out_archive;
+	}
+	return s;
+out_oom:
+	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+out_archive:
+	if (s->a)
+		archive_write_free(s->a);
+out_free:
+	pkg_text_free(&s->mem);
+	dj_free(s);
+	return NULL;
+}
+
+bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t len,
+		  bool executable, struct codec_error *err)
+{
+	struct pkg_text full;
+	pkg_text_init(&full);
+	if (s->root)
+		pkg_text_printf(&full, "%s/%s", s->root, path);
+	else
+		pkg_text_printf(&full, "%s%s", s->prefix, path);
+	struct archive_entry *e = archive_entry_new();
+	if (full.failed || !e) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		goto out_fail;
+	}
+	archive_entry_set_pathname(e, full.data);
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, executable ? 0755 : 0644);
+	archive_entry_set_size(e, (la_int64_t)len);
+	archive_entry_set_mtime(e, PKG_MTIME, 0);
+	archive_entry_set_uid(e, 0);
+	archive_entry_set_gid(e, 0);
+	if (archive_write_header(s->a, e) != ARCHIVE_OK ||
+	    (len > 0 && archive_write_data(s->a, data, len) != (la_ssize_t)len) ||
+	    archive_write_finish_entry(s->a) != ARCHIVE_OK) {
+		pkg_sink_fail(s, err, full.data);
+		goto out_fail;
+	}
+	archive_entry_free(e);
+	pkg_text_free(&full);
+	return true;
+out_fail:
+	if (e)
+		archive_entry_free(e);
+	pkg_text_free(&full);
+	return false;
+}
+
+enum codec_status pkg_sink_close(struct pkg_sink *s, bool ok, char **data, size_t *len,
+				 struct codec_error *err)
+{
+	if (data)
+		*data = NULL;
+	if (len)
+		*len = 0;
+	if (archive_write_close(s->a) != ARCHIVE_OK && ok) {
+		pkg_sink_fail(s, err, "cannot finish the archive");
+		ok = false;
+	}
+	archive_write_free(s->a);
+	if (ok && s->memory && s->mem.failed) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		ok = false;
+	}
+	if (ok && s->memory && data) {
+		*data = s->mem.data; /* handed over: not freed below */
+		if (len)
+			*len = s->mem.len;
+		pkg_text_init(&s->mem);
+	}
+	pkg_text_free(&s->mem);
+	dj_free(s);
+	return ok ? CODEC_OK : CODEC_E_INTERNAL;
+}

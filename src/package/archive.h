@@ -1,0 +1,42 @@
+/*
+ * Where a package's files go: a zip or tar.gz, in memory or in a file, or
+ * a directory on disk, all through libarchive (archive_write and
+ * archive_write_disk). Entries get fixed timestamps, owner 0 and modes
+ * 0644 or 0755, so that the same files give the same bytes. Private to
+ * src/package.
+ */
+#ifndef DROPJUDGE_PACKAGE_ARCHIVE_H
+#define DROPJUDGE_PACKAGE_ARCHIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "codec/error.h"
+#include "package/package.h"
+
+struct pkg_sink;
+
+/*
+ * Opens a sink: into memory when path is NULL (zip or tar.gz only), else
+ * into the file or directory at path. `prefix` ("" or "name/") is put
+ * before every entry's path inside an archive (not for a directory).
+ * Returns NULL with err set (CODEC_E_INTERNAL) when it cannot.
+ */
+struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const char *prefix,
+			       struct codec_error *err);
+
+/* Adds a regular file. False with err set on failure; the sink must then
+ * still be closed. */
+bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t len,
+		  bool executable, struct codec_error *err);
+
+/*
+ * Finishes and frees the sink. For a memory sink, on success *data (a new
+ * malloc'ed buffer owned by the caller) and *len hold the archive; data
+ * may be NULL for other sinks. `ok` false discards a memory archive.
+ * Returns CODEC_OK or CODEC_E_INTERNAL with err set.
+ */
+enum codec_status pkg_sink_close(struct pkg_sink *s, bool ok, char **data, size_t *len,
+				 struct codec_error *err);
+
+#endif

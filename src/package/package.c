@@ -1,0 +1,504 @@
+/*
+ * Building a package (see package.h): the tests first (samples, edge
+ * cases, random, large, long chains), each checked by the strict validator
+ * and solved by the cores, then the files of the chosen format, written
+ * into a sink. Each format is one function that lists its files, following
+ * its published layout:
+ *   Kattis    https://www.kattis.com/problem-package-format/spec/legacy.html
+ *   DOMjudge  the DOMjudge manual, "Appendix: Problem format specification"
+ *             (the ICPC subset of the Kattis format plus domjudge-problem.ini
+ *             and problem.{pdf,html,txt}), imported as a zip whose basename
+ *             is the problem's short name
+ *   Polygon   the package Codeforces Polygon exports: problem.xml, tests/NN
+ *             and tests/NN.a, statements/<language>/problem.tex (olymp.sty),
+ *             files/ for the checker and validator, solutions/
+ */
+#include "package/package.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dropjudge/gen.h"
+#include "dropjudge/version.h"
+#include "package/archive.h"
+#include "package/problems.h"
+#include "package/statement.h"
+#include "package/text.h"
+#include "mem/alloc.h"
+
+extern const char pkg_wrapper_c[], pkg_wrapper_c_end[];
+extern const char pkg_run_sh[], pkg_run_sh_end[];
+
+/* Longest Baekjoon output of either problem, with room to spare. */
+#define PKG_ANSWER_MAX 64
+
+/* One test of a package. */
+struct pkg_test {
+	enum pkg_kind kind;
+	char name[64];		     /* base name in Kattis layouts: "01", "003-edge-empty-field" */
+	struct pkg_text input;	     /* the input text */
+	char answer[PKG_ANSWER_MAX]; /* the Baekjoon output text */
+	size_t answer_len;
+};
+
+struct pkg_tests {
+	struct pkg_test *test; /* samples first, then the secret tests */
+	unsigned count;
+	unsigned samples; /* test[0..samples) are the public examples */
+};
+
+static const char *const pkg_format_names[PACKAGE_FORMAT_COUNT] = {
+    [PACKAGE_KATTIS] = "kattis",
+    [PACKAGE_POLYGON] = "polygon",
+    [PACKAGE_DOMJUDGE] = "domjudge",
+};
+
+const char *package_format_name(enum package_format format)
+{
+	return (unsigned)format < PACKAGE_FORMAT_COUNT ? pkg_format_names[format] : "unknown";
+}
+
+bool package_format_from_name(const char *name, enum package_format *format)
+{
+	for (unsigned f = 0; name && f < PACKAGE_FORMAT_COUNT; f++)
+		if (strcmp(pkg_format_names[f], name) == 0) {
+			*format = (enum package_format)f;
+			return true;
+		}
+	return false;
+}
+
+bool package_has_problem(const char *problem)
+{
+	return pkg_problem_find(problem) != NULL;
+}
+
+int package_file_name(const struct package_request *req, enum package_sink sink, char *buf,
+		      size_t size)
+{
+	const struct pkg_problem *p = pkg_problem_find(req->problem);
+	return snprintf(buf, size, "%s%s%s", p ? p->short_name : "package",
+			req->format == PACKAGE_POLYGON ? "-polygon" : "",
+			sink == PACKAGE_TAR_GZ ? ".tar.gz"
+			: sink == PACKAGE_ZIP  ? ".zip"
+					       : "");
+}
+
+enum codec_status package_check(const struct package_request *req, struct codec_error *err)
+{
+	const struct pkg_problem *p = pkg_problem_find(req->problem);
+	if (!p)
+		codec_error_at_param(err, CODEC_E_INVALID, "problem",
+				     "must be monomino-domino or puyo");
+	else if ((unsigned)req->format >= PACKAGE_FORMAT_COUNT)
+		codec_error_at_param(err, CODEC_E_INVALID, "format",
+				     "must be kattis, polygon or domjudge");
+	else if (req->tests < 1 || req->tests > PACKAGE_MAX_TESTS)
+		codec_error_at_param(err, CODEC_E_INVALID, "tests", "must be 1..%d",
+				     PACKAGE_MAX_TESTS);
+	else if (p->has_chains && (req->min_chains < 1 || req->min_chains > GEN_PUYO_MAX_CHAINS))
+		codec_error_at_param(err, CODEC_E_INVALID, "min_chains", "must be 1..%d",
+				     GEN_PUYO_MAX_CHAINS);
+	else
+		return CODEC_OK;
+	return err ? err->status : CODEC_E_INVALID;
+}
+
+static void pkg_tests_free(struct pkg_tests *tests)
+{
+	for (unsigned i = 0; i < tests->count; i++)
+		pkg_text_free(&tests->test[i].input);
+	dj_free(tests->test);
+	tests->test = NULL;
+	tests->count = 0;
+}
+
+/*
+ * Checks test t with the strict validator and solves it; a failure is a
+ * bug in the package data or the generators: CODEC_E_INTERNAL.
+ */
+static bool pkg_test_finish(const struct pkg_problem *p, struct pkg_test *t,
+			    struct codec_error *err)
+{
+	struct codec_error *check = dj_malloc(sizeof *check);
+	if (t->input.failed || !check) {
+		dj_free(check);
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return false;
+	}
+	codec_error_init(check, 1);
+	p->validate(t->input.data, t->input.len, check);
+	int n = -1;
+	if (!codec_error_is_set(check))
+		n = p->solve(t->input.data, t->input.len, t->answer, sizeof t->answer, check);
+	if (n < 0 || (size_t)n >= sizeof t->answer) {
+		codec_error_set(err, CODEC_E_INTERNAL, "test %s is not a valid input: %s", t->name,
+				codec_error_is_set(check) ? check->detail : "answer too long");
+		dj_free(check);
+		return false;
+	}
+	dj_free(check);
+	t->answer_len = (size_t)n;
+	return true;
+}
+
+/*
+ * Makes every test of a package: the samples, then `tests` secret tests
+ * (edge cases first, then random, large and, for Puyo, long chains), the
+ * generated ones from successive outputs of a stream seeded by req->seed.
+ */
+static enum codec_status pkg_tests_make(const struct pkg_problem *p,
+					const struct package_request *req, struct pkg_tests *tests,
+					struct codec_error *err)
+{
+	unsigned edges = req->tests < p->nedges ? req->tests : p->nedges;
+	unsigned rest = req->tests - edges;
+	unsigned chains = p->has_chains && rest ? (rest / 4 ? rest / 4 : 1) : 0;
+	unsigned large = rest - chains >= 2 ? ((rest - chains) / 4 ? (rest - chains) / 4 : 1) : 0;
+	unsigned random = rest - chains - large;
+	struct gen_rng rng;
+
+	tests->samples = p->nsamples;
+	tests->count = 0;
+	tests->test = dj_calloc(p->nsamples + req->tests, sizeof *tests->test);
+	if (!tests->test) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	gen_rng_init(&rng, req->seed);
+	for (unsigned i = 0; i < p->nsamples + req->tests; i++) {
+		struct pkg_test *t = &tests->test[i];
+		unsigned secret = i - p->nsamples + 1; /* 1-based, for secret tests */
+		pkg_text_init(&t->input);
+		tests->count++;
+		if (i < p->nsamples) {
+			t->kind = PKG_SAMPLE;
+			snprintf(t->name, sizeof t->name, "%02u", i + 1);
+			pkg_text_puts(&t->input, p->samples[i].input);
+		} else if (secret <= edges) {
+			t->kind = PKG_EDGE;
+			snprintf(t->name, sizeof t->name, "%03u-edge-%s", secret,
+				 p->edges[secret - 1].name);
+			pkg_text_puts(&t->input, p->edges[secret - 1].input);
+		} else {
+			unsigned k = secret - edges;
+			t->kind = k <= random		? PKG_RANDOM
+				  : k <= random + large ? PKG_LARGE
+							: PKG_CHAINS;
+			snprintf(t->name, sizeof t->name, "%03u-%s", secret,
+				 pkg_kind_name(t->kind));
+			if (!p->generate(t->kind, gen_rng_next(&rng), req->min_chains, &t->input,
+					 err))
+				goto out_fail;
+		}
+		if (!pkg_test_finish(p, t, err))
+			goto out_fail;
+	}
+	return CODEC_OK;
+out_fail:
+	pkg_tests_free(tests);
+	return err ? err->status : CODEC_E_INTERNAL;
+}
+
+/* --- Writing files -------------------------------------------------------- */
+
+/* What the format functions share while writing. */
+struct pkg_build {
+	const struct package_request *req;
+	const struct pkg_problem *p;
+	const struct pkg_tests *tests;
+	struct statement statement;
+	struct statement_example *examples;
+	struct pkg_sink *sink;
+	struct codec_error *err;
+	bool ok; /* no write has failed */
+};
+
+static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
+		    bool executable)
+{
+	if (b->ok && !pkg_sink_put(b->sink, path, data, len, executable, b->err))
+		b->ok = false;
+}
+
+/* Puts a built text, then frees it; out of memory fails the build. */
+static void pkg_put_text(struct pkg_build *b, const char *path, struct pkg_text *t, bool executable)
+{
+	if (t->failed) {
+		if (b->ok)
+			codec_error_set(b->err, CODEC_E_INTERNAL, "out of memory");
+		b->ok = false;
+	} else {
+		pkg_put(b, path, t->data ? t->data : "", t->len, executable);
+	}
+	pkg_text_free(t);
+}
+
+static void pkg_put_statement(struct pkg_build *b, const char *path, enum statement_style style)
+{
+	struct pkg_text t;
+	pkg_text_init(&t);
+	statement_render(&b->statement, style, &t);
+	pkg_put_text(b, path, &t, false);
+}
+
+/* A wrapper from a template of files/, with its placeholders filled. */
+static void pkg_put_wrapper(struct pkg_build *b, const char *path, const char *tmpl,
+			    const char *tmpl_end, const char *what, const char *usage,
+			    const char *subcommand, bool executable)
+{
+	const char *const keys[] = {"WHAT",	what,	   "USAGE",  usage, "SUBCOMMAND",
+				    subcommand, "PROBLEM", b->p->id, NULL};
+	struct pkg_text t;
+	pkg_text_init(&t);
+	pkg_text_expand(&t, tmpl, (size_t)(tmpl_end - tmpl), keys);
+	pkg_put_text(b, path, &t, executable);
+}
+
+/* One line saying what made the package, for the metadata files. */
+static void pkg_provenance(const struct pkg_build *b, struct pkg_text *t, const char *comment)
+{
+	pkg_text_printf(t,
+			"%s Made by dropjudge " DROPJUDGE_VERSION " (generator %d): dropjudge "
+			"package --problem %s --format %s --tests %u --seed %" PRIu64,
+			comment, GEN_VERSION, b->p->id, package_format_name(b->req->format),
+			b->req->tests, b->req->seed);
+	if (b->p->has_chains)
+		pkg_text_printf(t, " --min-chains %u", b->req->min_chains);
+	pkg_text_puts(t, "\n");
+}
+
+/* The tests in the layout of the Kattis format: data/sample and data/secret. */
+static void pkg_put_kattis_data(struct pkg_build *b)
+{
+	char path[128];
+	for (unsigned i = 0; i < b->tests->count; i++) {
+		const struct pkg_test *t = &b->tests->test[i];
+		const char *dir = t->kind == PKG_SAMPLE ? "sample" : "secret";
+		snprintf(path, sizeof path, "data/%s/%s.in", dir, t->name);
+		pkg_put(b, path, t->input.data, t->input.len, false);
+		snprintf(path, sizeof path, "data/%s/%s.ans", dir, t->name);
+		pkg_put(b, path, t->answer, t->answer_len, false);
+	}
+}
+
+/*
+ * problem.yaml of the legacy Kattis format (and of its ICPC subset, which
+ * DOMjudge reads): name, source, custom validation, the memory limit. The
+ * legacy format has no time limit key: it derives one from the accepted
+ * submissions, so Baekjoon's limit is stated in a comment (and in
+ * domjudge-problem.ini for DOMjudge).
+ */
+static void pkg_put_problem_yaml(struct pkg_build *b)
+{
+	const struct pkg_problem *p = b->p;
+	struct pkg_text t;
+	pkg_text_init(&t);
+	pkg_text_puts(&t, "# Kattis problem package format, legacy version:\n"
+			  "# https://www.kattis.com/problem-package-format/spec/legacy.html\n");
+	pkg_provenance(b, &t, "#");
+	pkg_text_printf(&t,
+			"# Time limit on Baekjoon: %u ms (the legacy format derives the time "
+			"limit from\n# the accepted submissions).\n",
+			p->time_limit_ms);
+	pkg_text_printf(&t,
+			"name: %s\nsource: Baekjoon Online Judge %u\n"
+			"source_url: https://www.acmicpc.net/problem/%u\n"
+			"validation: custom\nlimits:\n  memory: %u\n",
+			p->title, p->baekjoon, p->baekjoon, p->memory_mib);
+	pkg_put_text(b, "problem.yaml", &t, false);
+}
+
+/* Input and output validators, accepted solution: the Kattis programs. */
+static void pkg_put_kattis_programs(struct pkg_build *b)
+{
+	char path[128];
+	pkg_put_wrapper(b, "input_validators/dropjudge/run", pkg_run_sh, pkg_run_sh_end,
+			"Input validator", "run < input", "validate", true);
+	pkg_put_wrapper(b, "output_validators/dropjudge/run", pkg_run_sh, pkg_run_sh_end,
+			"Output validator",
+			"run input judge_answer feedback_dir [flags] < team_output", "check", true);
+	snprintf(path, sizeof path, "submissions/accepted/%s.c", b->p->short_name);
+	pkg_put(b, path, b->p->solution, (size_t)(b->p->solution_end - b->p->solution), false);
+}
+
+static void pkg_layout_kattis(struct pkg_build *b)
+{
+	pkg_put_problem_yaml(b);
+	pkg_put_statement(b, "problem_statement/problem.en.tex", STATEMENT_KATTIS_LATEX);
+	pkg_put_kattis_data(b);
+	pkg_put_kattis_programs(b);
+}
+
+static void pkg_layout_domjudge(struct pkg_build *b)
+{
+	struct pkg_text t;
+	unsigned ms = b->p->time_limit_ms;
+	pkg_layout_kattis(b);
+	pkg_text_init(&t);
+	pkg_text_puts(&t, "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
+			  "specification\").\n");
+	pkg_provenance(b, &t, ";");
+	pkg_text_printf(&t, "name = \"%s\"\ntimelimit = %u", b->p->title, ms / 1000);
+	if (ms % 1000)
+		pkg_text_printf(&t, ".%03u", ms % 1000);
+	pkg_text_puts(&t, "\n");
+	pkg_put_text(b, "domjudge-problem.ini", &t, false);
+	pkg_put_statement(b, "problem.html", STATEMENT_HTML);
+	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
+}
+
+static void pkg_layout_polygon(struct pkg_build *b)
+{
+	const struct pkg_problem *p = b->p;
+	char path[128];
+	struct pkg_text x;
+	pkg_text_init(&x);
+	pkg_text_puts(&x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n");
+	pkg_provenance(b, &x, "<!--");
+	x.len--; /* replace the newline */
+	pkg_text_puts(&x, " -->\n");
+	pkg_text_printf(&x,
+			"<problem revision=\"1\" short-name=\"%s\">\n"
+			"    <names>\n"
+			"        <name language=\"english\" value=\"%s\"/>\n"
+			"    </names>\n"
+			"    <statements>\n"
+			"        <statement charset=\"UTF-8\" language=\"english\" "
+			"path=\"statements/english/problem.tex\" type=\"application/x-tex\"/>\n"
+			"    </statements>\n"
+			"    <judging input-file=\"\" output-file=\"\">\n"
+			"        <testset name=\"tests\">\n"
+			"            <time-limit>%u</time-limit>\n"
+			"            <memory-limit>%llu</memory-limit>\n"
+			"            <test-count>%u</test-count>\n"
+			"            <input-path-pattern>tests/%%02d</input-path-pattern>\n"
+			"            <answer-path-pattern>tests/%%02d.a</answer-path-pattern>\n"
+			"            <tests>\n",
+			p->id, p->title, p->time_limit_ms, (unsigned long long)p->memory_mib << 20,
+			b->tests->count);
+	for (unsigned i = 0; i < b->tests->count; i++) {
+		const struct pkg_test *t = &b->tests->test[i];
+		pkg_text_printf(&x, "                <test method=\"manual\"%s/>\n",
+				t->kind == PKG_SAMPLE ? " sample=\"true\"" : "");
+		snprintf(path, sizeof path, "tests/%02u", i + 1);
+		pkg_put(b, path, t->input.data, t->input.len, false);
+		snprintf(path, sizeof path, "tests/%02u.a", i + 1);
+		pkg_put(b, path, t->answer, t->answer_len, false);
+	}
+	pkg_text_printf(&x,
+			"            </tests>\n"
+			"        </testset>\n"
+			"    </judging>\n"
+			"    <assets>\n"
+			"        <checker type=\"testlib\">\n"
+			"            <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
+			"        </checker>\n"
+			"        <validators>\n"
+			"            <validator>\n"
+			"                <source path=\"files/validator.c\" type=\"c.gcc\"/>\n"
+			"            </validator>\n"
+			"        </validators>\n"
+			"        <solutions>\n"
+			"            <solution tag=\"main\">\n"
+			"                <source path=\"solutions/%s.c\" type=\"c.gcc\"/>\n"
+			"            </solution>\n"
+			"        </solutions>\n"
+			"    </assets>\n"
+			"</problem>\n",
+			p->short_name);
+	pkg_put_text(b, "problem.xml", &x, false);
+	pkg_put_statement(b, "statements/english/problem.tex", STATEMENT_POLYGON_LATEX);
+	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
+	pkg_put_wrapper(b, "files/check.c", pkg_wrapper_c, pkg_wrapper_c_end, "Checker",
+			"check input output answer [report [-appes]]", "check", false);
+	pkg_put_wrapper(b, "files/validator.c", pkg_wrapper_c, pkg_wrapper_c_end, "Validator",
+			"validator [--testset T] [--group G] < input", "validate", false);
+	snprintf(path, sizeof path, "solutions/%s.c", p->short_name);
+	pkg_put(b, path, p->solution, (size_t)(p->solution_end - p->solution), false);
+}
+
+static void (*const pkg_layouts[PACKAGE_FORMAT_COUNT])(struct pkg_build *) = {
+    [PACKAGE_KATTIS] = pkg_layout_kattis,
+    [PACKAGE_POLYGON] = pkg_layout_polygon,
+    [PACKAGE_DOMJUDGE] = pkg_layout_domjudge,
+};
+
+/* Builds into a sink opened on `path` (NULL: memory). */
+static enum codec_status pkg_build(const struct package_request *req, enum package_sink sink,
+				   const char *path, char **data, size_t *len,
+				   struct codec_error *err)
+{
+	struct pkg_tests tests = {NULL, 0, 0};
+	struct pkg_build b = {.req = req, .tests = &tests, .err = err, .ok = true};
+	char prefix[64] = "";
+	enum codec_status st;
+
+	if (data)
+		*data = NULL;
+	if (len)
+		*len = 0;
+	if ((st = package_check(req, err)) != CODEC_OK)
+		return st;
+	b.p = pkg_problem_find(req->problem);
+	if ((st = pkg_tests_make(b.p, req, &tests, err)) != CODEC_OK)
+		return st;
+	b.examples = dj_calloc(tests.samples ? tests.samples : 1, sizeof *b.examples);
+	if (!b.examples) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		st = CODEC_E_INTERNAL;
+		goto out_tests;
+	}
+	for (unsigned i = 0; i < tests.samples; i++) {
+		b.examples[i].input = tests.test[i].input.data;
+		b.examples[i].output = tests.test[i].answer;
+	}
+	char source[48];
+	snprintf(source, sizeof source, "Baekjoon Online Judge %u", b.p->baekjoon);
+	b.statement = (struct statement){
+	    .title = b.p->title,
+	    .source = source,
+	    .legend = b.p->legend,
+	    .input = b.p->input_format,
+	    .output = b.p->output_format,
+	    .time_limit_ms = b.p->time_limit_ms,
+	    .memory_mib = b.p->memory_mib,
+	    .examples = b.examples,
+	    .nexamples = tests.samples,
+	};
+	/* A Kattis archive holds the package directory, named by the problem. */
+	if (req->format == PACKAGE_KATTIS)
+		snprintf(prefix, sizeof prefix, "%s/", b.p->short_name);
+	b.sink = pkg_sink_open(sink, path, prefix, err);
+	if (!b.sink) {
+		st = CODEC_E_INTERNAL;
+		goto out_examples;
+	}
+	pkg_layouts[req->format](&b);
+	st = pkg_sink_close(b.sink, b.ok, data, len, err);
+	if (!b.ok)
+		st = err ? err->status : CODEC_E_INTERNAL;
+out_examples:
+	dj_free(b.examples);
+out_tests:
+	pkg_tests_free(&tests);
+	return st;
+}
+
+enum codec_status package_build_memory(const struct package_request *req, enum package_sink sink,
+				       char **data, size_t *len, struct codec_error *err)
+{
+	if (sink == PACKAGE_DIRECTORY) {
+		codec_error_set(err, CODEC_E_INTERNAL, "a directory cannot be built in memory");
+		return CODEC_E_INTERNAL;
+	}
+	return pkg_build(req, sink, NULL, data, len, err);
+}
+
+enum codec_status package_build_path(const struct package_request *req, enum package_sink sink,
+				     const char *path, struct codec_error *err)
+{
+	return pkg_build(req, sink, path, NULL, NULL, err);
+}

@@ -1,0 +1,274 @@
+/*
+ * Statement rendering (see statement.h). One reader walks the Markdown
+ * subset; a table per style says what each construct becomes and how text
+ * is escaped, so that the four styles cannot drift apart.
+ */
+#include "package/statement.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* What the constructs of the subset become in one style. */
+struct markup {
+	const char *para_open, *para_close;
+	const char *list_open, *list_close, *item_open, *item_close;
+	const char *pre_open, *pre_close;
+	const char *code_open, *code_close;
+	const char *bold_open, *bold_close;
+	void (*escape)(struct pkg_text *out, char c); /* one character of text */
+	bool markdown;				      /* the source is copied as it is */
+};
+
+static void escape_html(struct pkg_text *out, char c)
+{
+	switch (c) {
+	case '&':
+		pkg_text_puts(out, "&amp;");
+		break;
+	case '<':
+		pkg_text_puts(out, "&lt;");
+		break;
+	case '>':
+		pkg_text_puts(out, "&gt;");
+		break;
+	default:
+		pkg_text_put(out, &c, 1);
+	}
+}
+
+static void escape_latex(struct pkg_text *out, char c)
+{
+	switch (c) {
+	case '\\':
+		pkg_text_puts(out, "\\textbackslash{}");
+		break;
+	case '{':
+	case '}':
+	case '$':
+	case '&':
+	case '#':
+	case '_':
+	case '%':
+		pkg_text_put(out, "\\", 1);
+		pkg_text_put(out, &c, 1);
+		break;
+	case '^':
+		pkg_text_puts(out, "\\^{}");
+		break;
+	case '~':
+		pkg_text_puts(out, "\\~{}");
+		break;
+	case '<':
+		pkg_text_puts(out, "\\textless{}");
+		break;
+	case '>':
+		pkg_text_puts(out, "\\textgreater{}");
+		break;
+	default:
+		pkg_text_put(out, &c, 1);
+	}
+}
+
+static const struct markup markup_html = {
+    "<p>",	"</p>\n", "<ul>\n",  "</ul>\n",	 "<li>",      "</li>\n",   "<pre>",
+    "</pre>\n", "<code>", "</code>", "<strong>", "</strong>", escape_html, false,
+};
+
+static const struct markup markup_latex = {
+    "",		  "\n\n", "\\begin{itemize}\n",	 "\\end{itemize}\n\n",
+    "\\item ",	  "\n",	  "\\begin{verbatim}\n", "\\end{verbatim}\n\n",
+    "\\texttt{",  "}",	  "\\textbf{",		 "}",
+    escape_latex, false,
+};
+
+static const struct markup markup_markdown = {.markdown = true};
+
+/* Renders the inline text of one line: `code` and **bold**. */
+static void render_inline(const struct markup *m, const char *s, size_t n, struct pkg_text *out)
+{
+	bool code = false, bold = false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '`') {
+			pkg_text_puts(out, code ? m->code_close : m->code_open);
+			code = !code;
+		} else if (!code && s[i] == '*' && i + 1 < n && s[i + 1] == '*') {
+			pkg_text_puts(out, bold ? m->bold_close : m->bold_open);
+			bold = !bold;
+			i++;
+		} else {
+			m->escape(out, s[i]);
+		}
+	}
+}
+
+/* Renders a block of the subset. */
+static void render_block(const struct markup *m, const char *src, struct pkg_text *out)
+{
+	if (m->markdown) {
+		pkg_text_puts(out, src);
+		pkg_text_puts(out, "\n\n");
+		return;
+	}
+	enum { NONE, PARA, LIST, PRE } in = NONE;
+	for (const char *line = src; *line;) {
+		size_t n = strcspn(line, "\n");
+		bool blank = n == 0;
+		bool fence = n >= 3 && strncmp(line, "```", 3) == 0;
+		bool item = n >= 2 && strncmp(line, "- ", 2) == 0;
+		if (in == PRE) {
+			if (fence) {
+				pkg_text_puts(out, m->pre_close);
+				in = NONE;
+			} else {
+				for (size_t i = 0; i < n; i++)
+					m->escape(out, line[i]);
+				pkg_text_puts(out, "\n");
+			}
+		} else if (blank || fence || (item && in == PARA) || (!item && in == LIST)) {
+			if (in == PARA)
+				pkg_text_puts(out, m->para_close);
+			if (in == LIST)
+				pkg_text_puts(out, m->list_close);
+			in = NONE;
+			if (fence) {
+				pkg_text_puts(out, m->pre_open);
+				in = PRE;
+			}
+		}
+		if (!blank && !fence && in != PRE) {
+			if (item) {
+				if (in == NONE)
+					pkg_text_puts(out, m->list_open);
+				in = LIST;
+				pkg_text_puts(out, m->item_open);
+				render_inline(m, line + 2, n - 2, out);
+				pkg_text_puts(out, m->item_close);
+			} else {
+				if (in == NONE)
+					pkg_text_puts(out, m->para_open);
+				else
+					pkg_text_puts(out, "\n");
+				in = PARA;
+				render_inline(m, line, n, out);
+			}
+		}
+		line += n + (line[n] == '\n');
+	}
+	if (in == PARA)
+		pkg_text_puts(out, m->para_close);
+	if (in == LIST)
+		pkg_text_puts(out, m->list_close);
+	if (in == PRE)
+		pkg_text_puts(out, m->pre_close);
+}
+
+/* "1 second", "2 seconds", "1.5 seconds". */
+static void render_time(const struct statement *st, struct pkg_text *out)
+{
+	unsigned ms = st->time_limit_ms;
+	if (ms % 1000 == 0)
+		pkg_text_printf(out, "%u second%s", ms / 1000, ms == 1000 ? "" : "s");
+	else
+		pkg_text_printf(out, "%u.%03u seconds", ms / 1000, ms % 1000);
+}
+
+static void render_examples(const struct statement *st, const struct markup *m,
+			    struct pkg_text *out)
+{
+	for (unsigned i = 0; i < st->nexamples; i++) {
+		const struct statement_example *e = &st->examples[i];
+		if (m->markdown) {
+			pkg_text_printf(out, "### Example %u\n\nInput:\n\n```\n%s```\n\n", i + 1,
+					e->input);
+			pkg_text_printf(out, "Output:\n\n```\n%s```\n\n", e->output);
+			continue;
+		}
+		pkg_text_printf(out, "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>", i + 1);
+		for (const char *c = e->input; *c; c++)
+			m->escape(out, *c);
+		pkg_text_puts(out, "</pre>\n<p>Output:</p>\n<pre>");
+		for (const char *c = e->output; *c; c++)
+			m->escape(out, *c);
+		pkg_text_puts(out, "</pre>\n");
+	}
+}
+
+/* Markdown and HTML: the same outline. */
+static void render_page(const struct statement *st, const struct markup *m, struct pkg_text *out)
+{
+	bool md = m->markdown;
+	if (!md)
+		pkg_text_printf(
+		    out,
+		    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+		    "charset=\"utf-8\">\n<title>%s</title>\n</head>\n<body>\n<h1>%s</h1>\n",
+		    st->title, st->title);
+	else
+		pkg_text_printf(out, "# %s\n\n", st->title);
+	pkg_text_puts(out, md ? "Time limit: " : "<p>Time limit: ");
+	render_time(st, out);
+	pkg_text_printf(out, ". Memory limit: %u MiB. Source: %s.%s", st->memory_mib, st->source,
+			md ? "\n\n" : "</p>\n");
+	render_block(m, st->legend, out);
+	pkg_text_puts(out, md ? "## Input\n\n" : "<h2>Input</h2>\n");
+	render_block(m, st->input, out);
+	pkg_text_puts(out, md ? "## Output\n\n" : "<h2>Output</h2>\n");
+	render_block(m, st->output, out);
+	pkg_text_puts(out, md ? "## Examples\n\n" : "<h2>Examples</h2>\n");
+	render_examples(st, m, out);
+	if (!md)
+		pkg_text_puts(out, "</body>\n</html>\n");
+}
+
+/* Kattis problemtools: \problemname, sections, no samples. */
+static void render_kattis(const struct statement *st, struct pkg_text *out)
+{
+	pkg_text_puts(out, "\\problemname{");
+	for (const char *c = st->title; *c; c++)
+		escape_latex(out, *c);
+	pkg_text_puts(out, "}\n\n");
+	render_block(&markup_latex, st->legend, out);
+	pkg_text_puts(out, "\\section*{Input}\n\n");
+	render_block(&markup_latex, st->input, out);
+	pkg_text_puts(out, "\\section*{Output}\n\n");
+	render_block(&markup_latex, st->output, out);
+}
+
+/* Polygon (olymp.sty): \begin{problem}{title}{in}{out}{time}{memory}. */
+static void render_polygon(const struct statement *st, struct pkg_text *out)
+{
+	pkg_text_puts(out, "\\begin{problem}{");
+	for (const char *c = st->title; *c; c++)
+		escape_latex(out, *c);
+	pkg_text_puts(out, "}{standard input}{standard output}{");
+	render_time(st, out);
+	pkg_text_printf(out, "}{%u megabytes}\n\n", st->memory_mib);
+	render_block(&markup_latex, st->legend, out);
+	pkg_text_puts(out, "\\InputFile\n\n");
+	render_block(&markup_latex, st->input, out);
+	pkg_text_puts(out, "\\OutputFile\n\n");
+	render_block(&markup_latex, st->output, out);
+	pkg_text_puts(out, "\\Examples\n\n");
+	for (unsigned i = 0; i < st->nexamples; i++)
+		pkg_text_printf(out, "\\exmp{%s}{%s}%%\n", st->examples[i].input,
+				st->examples[i].output);
+	pkg_text_puts(out, "\n\\end{problem}\n");
+}
+
+void statement_render(const struct statement *st, enum statement_style style, struct pkg_text *out)
+{
+	switch (style) {
+	case STATEMENT_MARKDOWN:
+		render_page(st, &markup_markdown, out);
+		break;
+	case STATEMENT_HTML:
+		render_page(st, &markup_html, out);
+		break;
+	case STATEMENT_KATTIS_LATEX:
+		render_kattis(st, out);
+		break;
+	case STATEMENT_POLYGON_LATEX:
+		render_polygon(st, out);
+		break;
+	}
+}

@@ -1,0 +1,42 @@
+/*
+ * Problem statements of a package, from one source in a small subset of
+ * Markdown: paragraphs separated by blank lines, "- " list items, fenced
+ * "```" blocks, `code` and **bold**. The same source is rendered as
+ * Markdown, as HTML (DOMjudge's problem.html), as the LaTeX of Kattis
+ * problemtools (\problemname, no samples: problemtools adds them from
+ * data/sample) and as Polygon's olymp.sty LaTeX (\begin{problem}, with the
+ * examples). Private to src/package.
+ */
+#ifndef DROPJUDGE_PACKAGE_STATEMENT_H
+#define DROPJUDGE_PACKAGE_STATEMENT_H
+
+#include "package/text.h"
+
+struct statement_example {
+	const char *input;  /* the input text, NUL-terminated */
+	const char *output; /* the expected output text */
+};
+
+struct statement {
+	const char *title;  /* "Monomino-Domino" */
+	const char *source; /* "Baekjoon Online Judge 20061" */
+	const char *legend; /* the rules, in the Markdown subset */
+	const char *input;  /* the input format */
+	const char *output; /* the output format */
+	unsigned time_limit_ms;
+	unsigned memory_mib;
+	const struct statement_example *examples;
+	unsigned nexamples;
+};
+
+enum statement_style {
+	STATEMENT_MARKDOWN,
+	STATEMENT_HTML,
+	STATEMENT_KATTIS_LATEX,
+	STATEMENT_POLYGON_LATEX,
+};
+
+/* Appends the whole statement in `style` to out. */
+void statement_render(const struct statement *st, enum statement_style style, struct pkg_text *out);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * The growing text buffer of the package builder (see text.h).
+ */
+#include "package/text.h"
+#include "mem/alloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pkg_text_init(struct pkg_text *t)
+{
+	t->data = NULL;
+	t->len = 0;
+	t->cap = 0;
+	t->failed = false;
+}
+
+void pkg_text_free(struct pkg_text *t)
+{
+	dj_free(t->data);
+	pkg_text_init(t);
+}
+
+/* Makes room for `more` bytes and the NUL; false (and failed) when it cannot. */
+static bool pkg_text_reserve(struct pkg_text *t, size_t more)
+{
+	if (t->failed)
+		return false;
+	if (t->len + more + 1 <= t->cap)
+		return true;
+	size_t cap = t->cap ? t->cap : 256;
+	while (cap < t->len + more + 1)
+		cap *= 2;
+	char *p = dj_realloc(t->data, cap);
+	if (!p) {
+		t->failed = true;
+		return false;
+	}
+	t->data = p;
+	t->cap = cap;
+	return true;
+}
+
+void pkg_text_put(struct pkg_text *t, const char *s, size_t n)
+{
+	if (!pkg_text_reserve(t, n))
+		return;
+	memcpy(t->data + t->len, s, n);
+	t->len += n;
+	t->data[t->len] = '\0';
+}
+
+void pkg_text_puts(struct pkg_text *t, const char *s)
+{
+	pkg_text_put(t, s, strlen(s));
+}
+
+void pkg_text_printf(struct pkg_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		t->failed = true;
+		return;
+	}
+	if (!pkg_text_reserve(t, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->data + t->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+void pkg_text_expand(struct pkg_text *t, const char *s, size_t n, const char *const *keys)
+{
+	size_t i = 0;
+	while (i < n) {
+		const char *at = memchr(s + i, '@', n - i);
+		if (!at) {
+			pkg_text_put(t, s + i, n - i);
+			return;
+		}
+		pkg_text_put(t, s + i, (size_t)(at - (s + i)));
+		i = (size_t)(at - s);
+		const char *const *k;
+		for (k = keys; *k; k += 2) {
+			size_t kl = strlen(*k);
+			if (i + kl + 2 <= n && memcmp(s + i + 1, *k, kl) == 0 &&
+			    s[i + 1 + kl] == '@')
+				break;
+		}
+		if (*k) {
+			pkg_text_puts(t, k[1]);
+			i += strlen(*k) + 2;
+		} else {
+			pkg_text_put(t, "@", 1);
+			i++;
+		}
+	}
+}

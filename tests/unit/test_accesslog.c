@@ -1,0 +1,285 @@
+/*
+ * Unit tests of the access log (src/http/accesslog.c): the exact JSON and
+ * text lines for a known request, escaping of hostile paths and user
+ * agents into valid JSON, whole lines only under concurrent writers, and
+ * a writer stuck on a full pipe that never blocks the requests (their
+ * lines are dropped and counted instead).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http/accesslog.h"
+
+/* The whole content written to a fresh temporary file by `log_some`. */
+static char *capture(enum http_log_format format,
+		     void (*log_some)(struct http_accesslog *log, void *arg), void *arg)
+{
+	char path[] = "/tmp/dropjudge-accesslog-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	struct http_accesslog *log = http_accesslog_new(format, fd, HTTP_ACCESSLOG_BUFFER);
+	assert_non_null(log);
+	log_some(log, arg);
+	http_accesslog_free(log);
+	off_t size = lseek(fd, 0, SEEK_END);
+	char *text = calloc(1, (size_t)size + 1);
+	assert_int_equal(pread(fd, text, (size_t)size, 0), size);
+	close(fd);
+	return text;
+}
+
+static const struct http_access_entry known = {
+    .start = {.tv_sec = 1764578659, .tv_nsec = 123999999}, /* 2025-12-01T08:44:19.123Z */
+    .request_id = "abc-1",
+    .client = "127.0.0.1",
+    .method = "POST",
+    .route = "puyo.solve",
+    .path = "/v1/puyo",
+    .user_agent = "curl/7.88.1",
+    .status = 200,
+    .bytes_in = 120,
+    .bytes_out = 2,
+    .duration_ns = 1234567,
+};
+
+static void log_known(struct http_accesslog *log, void *arg)
+{
+	const struct http_access_entry *e = arg;
+	http_accesslog_request(log, e);
+}
+
+static void accesslog_should_write_the_json_line_of_a_request(void **state)
+{
+	(void)state;
+	char *t = capture(HTTP_LOG_JSON, log_known, (void *)&known);
+	assert_string_equal(t,
+			    "{\"time\":\"2025-12-01T08:44:19.123Z\",\"request_id\":\"abc-1\","
+			    "\"client\":\"127.0.0.1\",\"method\":\"POST\",\"route\":\"puyo.solve\","
+			    "\"path\":\"/v1/puyo\",\"status\":200,\"bytes_in\":120,\"bytes_out\":2,"
+			    "\"duration_ms\":1.234,\"user_agent\":\"curl/7.88.1\"}\n");
+	free(t);
+}
+
+static void accesslog_should_write_the_text_line_of_a_request(void **state)
+{
+	(void)state;
+	char *t = capture(HTTP_LOG_TEXT, log_known, (void *)&known);
+	assert_string_equal(t,
+			    "2025-12-01T08:44:19.123Z abc-1 127.0.0.1 \"POST /v1/puyo\" 200 120 2 "
+			    "1.234ms puyo.solve \"curl/7.88.1\"\n");
+	free(t);
+}
+
+static void accesslog_should_write_nothing_when_off(void **state)
+{
+	(void)state;
+	char *t = capture(HTTP_LOG_OFF, log_known, (void *)&known);
+	assert_string_equal(t, "");
+	free(t);
+}
+
+static void accesslog_should_escape_hostile_fields_into_valid_json(void **state)
+{
+	(void)state;
+	struct http_access_entry e = known;
+	e.path = "/a\"b\\c\n\x01\xff\xc3\xa9";
+	e.user_agent = NULL;
+	e.route = NULL;
+	char *t = capture(HTTP_LOG_JSON, log_known, &e);
+	assert_non_null(strstr(t, "\"path\":\"/a\\\"b\\\\c\\u000a\\u0001\\ufffd\xc3\xa9\""));
+	assert_non_null(strstr(t, "\"route\":\"-\""));
+	assert_non_null(strstr(t, "\"user_agent\":null}\n"));
+	free(t);
+	t = capture(HTTP_LOG_TEXT, log_known, &e);
+	assert_non_null(strstr(t, "\"POST /a\\\"b\\\\c\\x0a\\x01\\xff\xc3\xa9\""));
+	free(t);
+}
+
+static void accesslog_should_cut_a_huge_path_and_keep_the_line_whole(void **state)
+{
+	(void)state;
+	static char path[20000];
+	memset(path, 'p', sizeof path - 1);
+	struct http_access_entry e = known;
+	e.path = path;
+	e.user_agent = path;
+	char *t = capture(HTTP_LOG_JSON, log_known, &e);
+	assert_true(strlen(t) < 4096);
+	assert_int_equal(t[strlen(t) - 1], '\n');
+	assert_non_null(strstr(t, "\"status\":200"));
+	free(t);
+}
+
+static void log_events(struct http_accesslog *log, void *arg)
+{
+	(void)arg;
+	http_accesslog_event(log, "start", "dropjudge listening on \"x\"", 2);
+	http_accesslog_request(log, &known);
+	http_accesslog_event(log, "stop", "stopped", 2);
+}
+
+static void accesslog_should_write_events_as_json_lines_in_order(void **state)
+{
+	(void)state;
+	char *t = capture(HTTP_LOG_JSON, log_events, NULL);
+	char *second = strchr(t, '\n') + 1;
+	char *third = strchr(second, '\n') + 1;
+	assert_true(strncmp(t, "{\"time\":\"", 9) == 0);
+	assert_non_null(strstr(t, "\",\"level\":\"info\",\"event\":\"start\",\"msg\":\"dropjudge "
+				  "listening on \\\"x\\\"\"}\n"));
+	assert_true(strncmp(second,
+			    "{\"time\":\"2025-12-01T08:44:19.123Z\",\"request_id\":\"abc-1\"",
+			    55) == 0);
+	assert_non_null(strstr(third, "\"event\":\"stop\",\"msg\":\"stopped\"}\n"));
+	assert_string_equal(strchr(third, '\n'), "\n");
+	free(t);
+}
+
+#define WRITERS 8
+#define LINES	3000
+
+struct writer_arg {
+	struct http_accesslog *log;
+	int id;
+};
+
+static void *write_lines(void *p)
+{
+	struct writer_arg *a = p;
+	char rid[32], path[600];
+	snprintf(rid, sizeof rid, "w%d", a->id);
+	/* A long path, so that lines are big and a torn write would show. */
+	memset(path, 'a' + a->id, sizeof path - 1);
+	path[0] = '/';
+	path[sizeof path - 1] = '\0';
+	struct http_access_entry e = known;
+	e.request_id = rid;
+	e.path = path;
+	for (int i = 0; i < LINES; i++) {
+		e.bytes_in = (uint64_t)i;
+		http_accesslog_request(a->log, &e);
+	}
+	return NULL;
+}
+
+static void log_concurrently(struct http_accesslog *log, void *arg)
+{
+	pthread_t th[WRITERS];
+	struct writer_arg args[WRITERS];
+	for (int i = 0; i < WRITERS; i++) {
+		args[i] = (struct writer_arg){log, i};
+		assert_int_equal(pthread_create(&th[i], NULL, write_lines, &args[i]), 0);
+	}
+	for (int i = 0; i < WRITERS; i++)
+		pthread_join(th[i], NULL);
+	*(uint64_t *)arg = http_accesslog_dropped(log);
+}
+
+static void accesslog_should_never_interleave_lines_of_concurrent_requests(void **state)
+{
+	(void)state;
+	uint64_t dropped = 0;
+	char *t = capture(HTTP_LOG_JSON, log_concurrently, &dropped);
+	int lines = 0;
+	for (char *line = t, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		*end = '\0';
+		int id = -1;
+		assert_int_equal(
+		    sscanf(line, "{\"time\":\"2025-12-01T08:44:19.123Z\",\"request_id\":\"w%d\"",
+			   &id),
+		    1);
+		assert_in_range(id, 0, WRITERS - 1);
+		/* The path is the writer's own letter, whole. */
+		char want[700];
+		want[0] = '/';
+		memset(want + 1, 'a' + id, 598);
+		want[599] = '\0';
+		char *p = strstr(line, "\"path\":\"");
+		assert_non_null(p);
+		assert_memory_equal(p + 8, want, 599);
+		assert_int_equal(p[8 + 599], '"');
+		assert_non_null(strstr(line, "\"user_agent\":\"curl/7.88.1\"}"));
+		lines++;
+	}
+	assert_int_equal((uint64_t)lines + dropped, (uint64_t)WRITERS * LINES);
+	free(t);
+}
+
+/* Reads and discards a pipe until it closes. */
+static void *drain_pipe(void *p)
+{
+	int fd = *(int *)p;
+	char buf[65536];
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	return NULL;
+}
+
+static void accesslog_should_drop_rather_than_block_when_the_reader_stalls(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	/* A small buffer, and nobody reads the pipe: the writer blocks on it. */
+	struct http_accesslog *log = http_accesslog_new(HTTP_LOG_JSON, fds[1], 16384);
+	assert_non_null(log);
+	for (int i = 0; i < 100000; i++)
+		http_accesslog_request(log, &known);
+	uint64_t dropped = http_accesslog_dropped(log);
+	/* 100000 lines of ~250 bytes cannot fit 16 KiB + a 64 KiB pipe. */
+	assert_true(dropped > 90000);
+	/* Every call returned although the writer is stuck (a blocking log
+	 * would never get here); reading the pipe lets free() finish. */
+	pthread_t reader;
+	assert_int_equal(pthread_create(&reader, NULL, drain_pipe, &fds[0]), 0);
+	http_accesslog_free(log);
+	close(fds[1]);
+	pthread_join(reader, NULL);
+	close(fds[0]);
+}
+
+static void accesslog_should_parse_its_three_formats(void **state)
+{
+	(void)state;
+	enum http_log_format f = HTTP_LOG_OFF;
+	assert_true(http_log_format_parse("json", &f));
+	assert_int_equal(f, HTTP_LOG_JSON);
+	assert_true(http_log_format_parse("text", &f));
+	assert_int_equal(f, HTTP_LOG_TEXT);
+	assert_true(http_log_format_parse("off", &f));
+	assert_int_equal(f, HTTP_LOG_OFF);
+	assert_false(http_log_format_parse("JSON", &f));
+	assert_false(http_log_format_parse("", &f));
+	assert_false(http_log_format_parse(NULL, &f));
+	assert_int_equal(f, HTTP_LOG_OFF);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(accesslog_should_write_the_json_line_of_a_request),
+	    cmocka_unit_test(accesslog_should_write_the_text_line_of_a_request),
+	    cmocka_unit_test(accesslog_should_write_nothing_when_off),
+	    cmocka_unit_test(accesslog_should_escape_hostile_fields_into_valid_json),
+	    cmocka_unit_test(accesslog_should_cut_a_huge_path_and_keep_the_line_whole),
+	    cmocka_unit_test(accesslog_should_write_events_as_json_lines_in_order),
+	    cmocka_unit_test(accesslog_should_never_interleave_lines_of_concurrent_requests),
+	    cmocka_unit_test(accesslog_should_drop_rather_than_block_when_the_reader_stalls),
+	    cmocka_unit_test(accesslog_should_parse_its_three_formats),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
