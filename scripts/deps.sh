@@ -24,8 +24,9 @@ if command -v pkg-config >/dev/null 2>&1; then
 	need_pkg jansson libjansson-dev
 	need_pkg gnutls libgnutls28-dev
 	need_pkg libarchive libarchive-dev
+	need_pkg zlib zlib1g-dev
 else
-	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev libarchive-dev)
+	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev libarchive-dev zlib1g-dev)
 fi
 if [ "$what" = test ]; then
 	if command -v pkg-config >/dev/null 2>&1; then need_pkg cmocka libcmocka-dev; else missing+=(libcmocka-dev); fi

@@ -127,6 +127,17 @@ unsigned puyo_planes_chains(const struct puyo_planes *planes);
 unsigned puyo_planes_chains_impl(const struct puyo_planes *planes, enum puyo_impl impl);
 
 /*
+ * Told each step of a run with the field after it (settled); returns
+ * false to hear no more steps (the run itself goes on to the end).
+ */
+typedef bool puyo_step_fn(void *ctx, const struct puyo_step *step, const struct puyo_field *field);
+
+/* puyo_run(), telling every step to fn (NULL: none): the one chain loop,
+ * for traces too. */
+void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
+		    void *ctx);
+
+/*
  * Points of one step: 10 * popped * clamp(chain power + colour bonus + group
  * bonus, 1, 999). `sizes` holds the sizes of the `groups` popped groups.
  */

@@ -3,25 +3,45 @@
  * faults located by JSON pointer or text line, optional collection of all
  * faults for validation. See error.h.
  */
-#include "error.h"
+#include "codec/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/utf8.h"
+
 void codec_error_init(struct codec_error *err, unsigned max_faults)
 {
+	(void)max_faults; /* collecting needs storage: codec_error_collect() */
 	if (!err)
 		return;
 	err->status = CODEC_OK;
 	err->detail[0] = '\0';
-	if (max_faults < 1)
-		max_faults = 1;
-	if (max_faults > CODEC_FAULTS_MAX)
-		max_faults = CODEC_FAULTS_MAX;
-	err->max_faults = max_faults;
+	err->max_faults = 1;
 	err->nfaults = 0;
 	err->dropped = 0;
+	err->faults = &err->first;
+}
+
+void codec_error_collect(struct codec_error *err, struct codec_fault *faults, unsigned max)
+{
+	codec_error_init(err, 1);
+	if (!err || !faults)
+		return;
+	if (max < 1)
+		max = 1;
+	if (max > CODEC_FAULTS_MAX)
+		max = CODEC_FAULTS_MAX;
+	err->faults = faults;
+	err->max_faults = max;
+}
+
+void codec_error_copy(struct codec_error *dst, const struct codec_error *src)
+{
+	*dst = *src;
+	if (src->faults == &src->first)
+		dst->faults = &dst->first;
 }
 
 bool codec_error_is_set(const struct codec_error *err)
@@ -37,45 +57,6 @@ bool codec_error_is_full(const struct codec_error *err)
 }
 
 /*
- * Length of the UTF-8 character at s as jansson judges it (no overlong
- * form, no surrogate, nothing above U+10FFFF), 0 when s does not start one.
- */
-static size_t utf8_char_len(const unsigned char *s)
-{
-	unsigned long cp;
-	size_t len;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1fu;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0fu;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80) /* the terminating NUL stops here too */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (len == 3 && cp < 0x800) ||
-	    (len == 4 && cp < 0x10000))
-		return 0;
-	return len;
-}
-
-size_t codec_utf8_char_len(const unsigned char *s)
-{
-	return utf8_char_len(s);
-}
-
-/*
  * Replaces with '?' every byte of s that does not start a UTF-8 character:
  * bytes of the request (a query parameter's name) and characters cut in
  * half where a text was cut to fit. jansson refuses a string that is not
@@ -83,31 +64,58 @@ size_t codec_utf8_char_len(const unsigned char *s)
  */
 static void text_make_utf8(char *s)
 {
-	unsigned char *u = (unsigned char *)s;
-	while (*u) {
-		size_t len = utf8_char_len(u);
-		if (len == 0)
-			*u++ = '?';
-		else
-			u += len;
+	size_t n = strlen(s);
+	for (size_t pos = codec_utf8_invalid_at(s, n); pos < n;) {
+		s[pos++] = '?';
+		pos += codec_utf8_invalid_at(s + pos, n - pos);
 	}
 }
 
-/* Sets status and summary when no error is set yet: the first one wins. */
-static void __attribute__((format(printf, 4, 0)))
-error_vset(struct codec_error *err, enum codec_status status, const char *where, const char *fmt,
-	   va_list ap)
+/* Writes how a fault's place reads in a summary: "line 3, column 2",
+ * "/blocks/1/0", "query parameter n"; "" for none or the root. */
+static void where_text(const struct codec_where *w, char *buf, size_t size)
 {
-	if (err->status != CODEC_OK)
+	buf[0] = '\0';
+	if (!w)
 		return;
-	err->status = status;
-	char text[CODEC_DETAIL_MAX];
-	vsnprintf(text, sizeof text, fmt, ap);
-	if (where && where[0])
-		snprintf(err->detail, sizeof err->detail, "%s: %s", where, text);
-	else
-		snprintf(err->detail, sizeof err->detail, "%s", text);
-	text_make_utf8(err->detail);
+	if (w->parameter && w->parameter[0])
+		snprintf(buf, size, "query parameter %s", w->parameter);
+	else if (w->pointer && w->pointer[0] && w->line && w->column)
+		snprintf(buf, size, "%s, line %u, column %u", w->pointer, w->line, w->column);
+	else if (w->pointer && w->pointer[0] && w->line)
+		snprintf(buf, size, "%s, line %u", w->pointer, w->line);
+	else if (w->pointer && w->pointer[0])
+		snprintf(buf, size, "%s", w->pointer);
+	else if (w->line && w->column)
+		snprintf(buf, size, "line %u, column %u", w->line, w->column);
+	else if (w->line)
+		snprintf(buf, size, "line %u", w->line);
+}
+
+/* Appends as much of s as fits to buf[0..size), kept NUL-terminated. */
+static size_t append_cut(char *buf, size_t size, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+	if (len + 1 >= size)
+		return len;
+	if (n > size - 1 - len)
+		n = size - 1 - len;
+	memcpy(buf + len, s, n);
+	buf[len + n] = '\0';
+	return len + n;
+}
+
+/* "<where>: <text>", or the text alone, cut to fit. */
+static void summary_write(char *buf, size_t size, const char *where, const char *text)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	if (where[0]) {
+		len = append_cut(buf, size, len, where);
+		len = append_cut(buf, size, len, ": ");
+	}
+	append_cut(buf, size, len, text);
+	text_make_utf8(buf);
 }
 
 /* The next free fault slot, or NULL (counting it as dropped) when full. */
@@ -122,81 +130,149 @@ static struct codec_fault *error_next_fault(struct codec_error *err)
 	return f;
 }
 
-void codec_error_set(struct codec_error *err, enum codec_status status, const char *fmt, ...)
+/* Whether a place names anything a fault can list. */
+static bool where_is_located(const struct codec_where *w)
 {
+	return w && ((w->pointer != NULL) || (w->parameter && w->parameter[0]) || w->line);
+}
+
+void codec_error_vadd(struct codec_error *err, enum codec_status status,
+		      const struct codec_where *where, const char *fmt, va_list ap)
+{
+	char text[CODEC_DETAIL_MAX];
+	char place[CODEC_POINTER_MAX + 48];
+
 	if (!err)
 		return;
+	vsnprintf(text, sizeof text, fmt, ap);
+	text_make_utf8(text);
+	if (err->status == CODEC_OK) {
+		err->status = status;
+		where_text(where, place, sizeof place);
+		summary_write(err->detail, sizeof err->detail, place, text);
+	}
+	if (!where_is_located(where))
+		return;
+	struct codec_fault *f = error_next_fault(err);
+	if (!f)
+		return;
+	if (where->pointer) {
+		snprintf(f->pointer, sizeof f->pointer, "%s", where->pointer);
+		text_make_utf8(f->pointer);
+	}
+	if (where->parameter) {
+		snprintf(f->parameter, sizeof f->parameter, "%s", where->parameter);
+		text_make_utf8(f->parameter);
+	}
+	f->line = where->line;
+	f->column = where->column;
+	memcpy(f->detail, text, sizeof f->detail);
+}
+
+void codec_error_add(struct codec_error *err, enum codec_status status,
+		     const struct codec_where *where, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	error_vset(err, status, NULL, fmt, ap);
+	codec_error_vadd(err, status, where, fmt, ap);
+	va_end(ap);
+}
+
+void codec_error_set(struct codec_error *err, enum codec_status status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	codec_error_vadd(err, status, NULL, fmt, ap);
 	va_end(ap);
 }
 
 void codec_error_at_pointer(struct codec_error *err, enum codec_status status, const char *pointer,
 			    const char *fmt, ...)
 {
-	if (!err)
-		return;
+	const struct codec_where w = {.pointer = pointer ? pointer : ""};
 	va_list ap;
 	va_start(ap, fmt);
-	error_vset(err, status, pointer[0] ? pointer : "/", fmt, ap);
+	codec_error_vadd(err, status, &w, fmt, ap);
 	va_end(ap);
-	struct codec_fault *f = error_next_fault(err);
-	if (!f)
-		return;
-	snprintf(f->pointer, sizeof f->pointer, "%s", pointer);
-	text_make_utf8(f->pointer);
-	va_start(ap, fmt);
-	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
-	va_end(ap);
-	text_make_utf8(f->detail);
 }
 
 void codec_error_at_line(struct codec_error *err, enum codec_status status, unsigned line,
 			 unsigned column, const char *fmt, ...)
 {
-	if (!err)
-		return;
-	char where[48];
-	if (column)
-		snprintf(where, sizeof where, "line %u, column %u", line, column);
-	else
-		snprintf(where, sizeof where, "line %u", line);
+	const struct codec_where w = {.line = line, .column = column};
 	va_list ap;
 	va_start(ap, fmt);
-	error_vset(err, status, where, fmt, ap);
+	codec_error_vadd(err, status, &w, fmt, ap);
 	va_end(ap);
-	struct codec_fault *f = error_next_fault(err);
-	if (!f)
-		return;
-	f->line = line;
-	f->column = column;
-	va_start(ap, fmt);
-	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
-	va_end(ap);
-	text_make_utf8(f->detail);
 }
 
 void codec_error_at_param(struct codec_error *err, enum codec_status status, const char *name,
 			  const char *fmt, ...)
 {
-	if (!err)
-		return;
-	char where[48];
-	snprintf(where, sizeof where, "query parameter %s", name);
+	const struct codec_where w = {.parameter = name};
 	va_list ap;
 	va_start(ap, fmt);
-	error_vset(err, status, where, fmt, ap);
+	codec_error_vadd(err, status, &w, fmt, ap);
 	va_end(ap);
-	struct codec_fault *f = error_next_fault(err);
-	if (!f)
+}
+
+/* Compares two RFC 6901 pointers token by token, indices as numbers. */
+static int pointer_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		a += *a == '/';
+		b += *b == '/';
+		size_t na = strcspn(a, "/"), nb = strcspn(b, "/");
+		bool da = na > 0 && strspn(a, "0123456789") >= na;
+		bool db = nb > 0 && strspn(b, "0123456789") >= nb;
+		int c;
+		if (da && db && na != nb)
+			c = na < nb ? -1 : 1;
+		else
+			c = strncmp(a, b, na < nb ? na : nb);
+		if (c == 0 && na != nb)
+			c = na < nb ? -1 : 1;
+		if (c != 0)
+			return c;
+		a += na;
+		b += nb;
+	}
+	return (*a != 0) - (*b != 0);
+}
+
+static int fault_cmp(const void *pa, const void *pb)
+{
+	const struct codec_fault *a = pa, *b = pb;
+	int c = strcmp(a->parameter, b->parameter);
+	if (c == 0)
+		c = pointer_cmp(a->pointer, b->pointer);
+	if (c == 0 && a->line != b->line)
+		c = a->line < b->line ? -1 : 1;
+	if (c == 0 && a->column != b->column)
+		c = a->column < b->column ? -1 : 1;
+	return c;
+}
+
+void codec_error_sort(struct codec_error *err)
+{
+	if (!err || err->nfaults < 2)
 		return;
-	snprintf(f->parameter, sizeof f->parameter, "%s", name);
-	text_make_utf8(f->parameter);
-	va_start(ap, fmt);
-	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
-	va_end(ap);
-	text_make_utf8(f->detail);
+	/* Insertion sort: stable, so faults at one place keep their order. */
+	for (unsigned i = 1; i < err->nfaults; i++) {
+		struct codec_fault f = err->faults[i];
+		unsigned j = i;
+		for (; j > 0 && fault_cmp(&err->faults[j - 1], &f) > 0; j--)
+			err->faults[j] = err->faults[j - 1];
+		err->faults[j] = f;
+	}
+	const struct codec_fault *f = &err->faults[0];
+	struct codec_where w = {.pointer = f->pointer,
+				.parameter = f->parameter[0] ? f->parameter : NULL,
+				.line = f->line,
+				.column = f->column};
+	char place[CODEC_POINTER_MAX + 48];
+	where_text(&w, place, sizeof place);
+	summary_write(err->detail, sizeof err->detail, place, f->detail);
 }
 
 void codec_error_locate(struct codec_error *err, unsigned from, const char *pointer)

@@ -17,8 +17,11 @@
 #ifndef DROPJUDGE_CODEC_ERROR_H
 #define DROPJUDGE_CODEC_ERROR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "codec/utf8.h" /* codec_utf8_char_len(), once declared here */
 
 enum codec_status {
 	CODEC_OK = 0,
@@ -38,7 +41,7 @@ enum codec_status {
 };
 
 #define CODEC_POINTER_MAX 96
-#define CODEC_DETAIL_MAX  160
+#define CODEC_DETAIL_MAX  240
 #define CODEC_FAULTS_MAX  100
 /* A summary holds "<location>: <detail>". */
 #define CODEC_SUMMARY_MAX (CODEC_POINTER_MAX + CODEC_DETAIL_MAX + 16)
@@ -56,17 +59,43 @@ struct codec_fault {
 	char detail[CODEC_DETAIL_MAX];	 /* what is wrong there */
 };
 
+/* Where a fault is: any of the four, all empty for none. */
+struct codec_where {
+	const char *pointer;   /* RFC 6901 pointer, NULL or "" when none (or the root) */
+	const char *parameter; /* query parameter, NULL when none */
+	unsigned line;	       /* 1-based text line, 0 when none */
+	unsigned column;       /* 1-based column, 0 when unknown */
+};
+
+/*
+ * The error. Small (one fault inline, well under a kilobyte): the faults of
+ * collect mode live in an array the caller lends (codec_error_collect()).
+ * Do not copy a codec_error: `faults` may point into it.
+ */
 struct codec_error {
 	enum codec_status status;	/* of the first error, CODEC_OK while none */
 	char detail[CODEC_SUMMARY_MAX]; /* summary of the first error */
-	unsigned max_faults;		/* 1: first wins; up to CODEC_FAULTS_MAX: collect */
+	unsigned max_faults;		/* 1: first wins; more: collect */
 	unsigned nfaults;		/* faults[0..nfaults) are set */
 	unsigned dropped;		/* faults that did not fit */
-	struct codec_fault faults[CODEC_FAULTS_MAX];
+	struct codec_fault *faults;	/* &first, or the caller's array */
+	struct codec_fault first;	/* the one fault of first-wins mode */
 };
 
-/* Clears an error; max_faults is clamped to 1..CODEC_FAULTS_MAX. */
+/* Clears an error, first-wins mode (max_faults is 1; a larger value is
+ * taken as 1: collecting needs the storage codec_error_collect() takes). */
 void codec_error_init(struct codec_error *err, unsigned max_faults);
+
+/*
+ * Clears an error in collect mode: up to `max` (1..CODEC_FAULTS_MAX) faults
+ * go into faults[0..max), which the caller owns and keeps alive as long as
+ * the error is read.
+ */
+void codec_error_collect(struct codec_error *err, struct codec_fault *faults, unsigned max);
+
+/* Copies a first-wins error (its one fault inline); a collecting one keeps
+ * pointing at the storage it was lent. */
+void codec_error_copy(struct codec_error *dst, const struct codec_error *src);
 
 /* Whether an error has been recorded. NULL counts as none. */
 bool codec_error_is_set(const struct codec_error *err);
@@ -80,22 +109,39 @@ bool codec_error_is_set(const struct codec_error *err);
  */
 bool codec_error_is_full(const struct codec_error *err);
 
-/* Records an error without a location. */
+/*
+ * The one entry point: records a fault of `status` at `where` (NULL: no
+ * location), its detail formatted from fmt and ap. The first error also
+ * sets the status and the summary "<location>: <detail>". NULL err is
+ * ignored.
+ */
+void codec_error_vadd(struct codec_error *err, enum codec_status status,
+		      const struct codec_where *where, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
+/* codec_error_vadd() with variable arguments. */
+void codec_error_add(struct codec_error *err, enum codec_status status,
+		     const struct codec_where *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Shorthands of codec_error_add(): no location (no fault is listed), a
+ * JSON pointer, a text line and column (0: no column), a query parameter. */
 void codec_error_set(struct codec_error *err, enum codec_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-/* Records a fault located by a JSON pointer. */
 void codec_error_at_pointer(struct codec_error *err, enum codec_status status, const char *pointer,
 			    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* Records a fault located by a text line and column (0: no column). */
 void codec_error_at_line(struct codec_error *err, enum codec_status status, unsigned line,
 			 unsigned column, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-
-/* Records a fault in query parameter `name`. */
 void codec_error_at_param(struct codec_error *err, enum codec_status status, const char *name,
 			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * Sorts the faults by position (JSON pointer order, array indices as
+ * numbers; then line, then column) and rewrites the summary from the first
+ * of them, so that a collected error reads from the top of the input down.
+ */
+void codec_error_sort(struct codec_error *err);
 
 /*
  * Prefixes `pointer` to every fault recorded after fault index `from` that
@@ -121,12 +167,5 @@ bool codec_pointer_append(char *out, size_t size, const char *token);
  */
 void codec_format(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-/*
- * Length of the UTF-8 character at s (1..4), 0 when s does not start a
- * well-formed one (overlong forms, surrogates and code points above
- * U+10FFFF are not). Reads no further than a NUL.
- */
-size_t codec_utf8_char_len(const unsigned char *s);
 
 #endif

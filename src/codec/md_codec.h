@@ -66,53 +66,28 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,
 		       void *ctx);
 
-/* Push parser state for the Baekjoon input text ("N", then N lines "t x y").
- * Private: read and written only by md_text.c and its fast path
- * md_text_fast.c. Columns count bytes. */
+/* Push parser for the Baekjoon input text ("N", then N lines "t x y"); its
+ * state is private to md_text.c. Columns count bytes. */
+struct md_text_reader;
+
 #define MD_TEXT_TOKEN_SHOWN 16 /* bytes of a bad token quoted in its error */
 
-struct md_text_reader {
-	struct md_read_options opt;
-	struct codec_error *err;  /* not owned; NULL: stop at the first fault */
-	enum codec_status status; /* of this reader's first fault, CODEC_OK while none */
-	unsigned line;		  /* 1-based line being read (saturates) */
-	unsigned column;	  /* 1-based column of the next byte (saturates) */
-	unsigned long declared;	  /* N from line 1, when have_n */
-	unsigned long blocks;	  /* placement lines read so far, good or bad */
-	bool have_n;		  /* line 1 gave a usable N: line counts are checked */
-	bool stopped;		  /* callback asked to stop, or first-wins error */
-	bool failed;		  /* some fault was recorded: no more callbacks */
-	bool done;		  /* the rest of the input is ignored (extra line reported) */
-	unsigned blank_from;	  /* lenient: first held-back blank line, 0 when none */
-	unsigned long blanks;	  /* lenient: held-back blank lines from blank_from on */
+/* A new reader; `err` (not owned, NULL allowed) receives the faults; opt
+ * NULL means no limit, lenient. NULL when out of memory. Freed with
+ * md_text_free(). */
+struct md_text_reader *md_text_new(const struct md_read_options *opt, struct codec_error *err);
 
-	/* The current line. */
-	bool line_claimed;	/* lenient: this line was found to be a placement */
-	bool line_bad;		/* a token of this line is not an integer */
-	unsigned ntokens;	/* tokens so far (saturates) */
-	unsigned extra_column;	/* column of the first token past the expected count */
-	long long values[3];	/* the first three integers (saturated) */
-	unsigned columns[3];	/* and their columns */
-	unsigned ws_column;	/* strict: start of the current blank run, 0 when none */
-	unsigned ws_bad_column; /* strict: first wrong byte of that run, 0 when none */
+/* Frees a reader; NULL is ignored. */
+void md_text_free(struct md_text_reader *r);
 
-	/* The current token. */
-	bool in_token;
-	unsigned tok_column;		    /* column of its first byte */
-	unsigned tok_len;		    /* bytes (saturates) */
-	unsigned tok_digits;		    /* decimal digits in it */
-	bool tok_plus;			    /* starts with '+' */
-	bool tok_minus;			    /* starts with '-' */
-	bool tok_zero_first;		    /* first digit is '0' */
-	bool tok_bad;			    /* holds a byte that cannot be in an integer */
-	unsigned long long tok_value;	    /* magnitude, saturated at 10^18 */
-	char tok_text[MD_TEXT_TOKEN_SHOWN]; /* its first bytes, for messages */
-};
+/* The reader's status so far (CODEC_OK while no fault). */
+enum codec_status md_text_status(const struct md_text_reader *r);
 
-/* Starts a reader; `err` (not owned, NULL allowed) receives the faults;
- * opt NULL means no limit, lenient. Nothing to free afterwards. */
-void md_text_init(struct md_text_reader *r, const struct md_read_options *opt,
-		  struct codec_error *err);
+/* Whether some fault was recorded (no block is handed on after one). */
+bool md_text_failed(const struct md_text_reader *r);
+
+/* Whether line 1 gave a usable N, and then N in *n. */
+bool md_text_declared(const struct md_text_reader *r, unsigned long *n);
 
 /* Feeds the next chunk. Returns the status so far (CODEC_OK while none). */
 enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_t len,

@@ -28,17 +28,16 @@ static void json_fault(struct json_reader *jr, const char *pointer, const char *
 
 static void json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
 {
-	char detail[CODEC_DETAIL_MAX];
+	const struct codec_where where = {.pointer = pointer};
 	va_list ap;
 
 	if (jr->stop)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	codec_error_vadd(jr->err, CODEC_E_INVALID, &where, fmt, ap);
 	va_end(ap);
 	if (jr->status == CODEC_OK)
 		jr->status = CODEC_E_INVALID;
-	codec_error_at_pointer(jr->err, CODEC_E_INVALID, pointer, "%s", detail);
 	if (!jr->err || jr->err->max_faults <= 1)
 		jr->stop = true;
 }
@@ -118,7 +117,7 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 			}
 			json_pointer(ptr, jr->pointer, 3,
 				     (const char *const[]){"blocks", index, name});
-			json_fault(jr, ptr, "unknown member (expected \"t\", \"x\" and \"y\")");
+			json_fault(jr, ptr, "unknown member; a block holds \"t\", \"x\" and \"y\"");
 			ok = false;
 			if (jr->stop)
 				return false;
@@ -171,7 +170,7 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 		if (fault[k] == MD_FAULT_NONE)
 			continue;
 		json_pointer(ptr, jr->pointer, 3, (const char *const[]){"blocks", index, key[k]});
-		json_fault(jr, ptr, "%s", md_fault_detail(fault[k], v[0]));
+		json_fault(jr, ptr, "%s, got %lld", md_fault_detail(fault[k], v[0]), v[k]);
 		ok = false;
 		if (jr->stop)
 			return false;
@@ -206,7 +205,13 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 		if (strcmp(name, "blocks") == 0 || strcmp(name, "trace") == 0)
 			continue;
 		json_pointer(ptr, jr.pointer, 1, (const char *const[]){name});
-		json_fault(&jr, ptr, "unknown member (expected \"blocks\" or \"trace\")");
+		if (strcmp(name, "id") == 0) {
+			if (!json_is_string(member) && !json_is_integer(member))
+				json_fault(&jr, ptr, "id must be a string or an integer");
+		} else {
+			json_fault(&jr, ptr,
+				   "unknown member; a case holds \"blocks\", \"trace\" and \"id\"");
+		}
 		if (jr.stop)
 			return jr.status;
 	}

@@ -23,8 +23,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/decimal.h"
+#include "mem/alloc.h"
+
 #define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
 
+/* The push parser's state. */
 /* Records a fault at (line, column); stops the reader unless errors are collected. */
 static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
 		       unsigned column, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -32,18 +36,17 @@ static void text_fault(struct md_text_reader *r, enum codec_status status, unsig
 static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
 		       unsigned column, const char *fmt, ...)
 {
-	char detail[CODEC_DETAIL_MAX];
+	const struct codec_where where = {.line = line, .column = column};
 	va_list ap;
 
 	if (r->stopped)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	codec_error_vadd(r->err, status, &where, fmt, ap);
 	va_end(ap);
 	if (r->status == CODEC_OK)
 		r->status = status;
 	r->failed = true;
-	codec_error_at_line(r->err, status, line, column, "%s", detail);
 	if (!r->err || r->err->max_faults <= 1)
 		r->stopped = true;
 }
@@ -100,10 +103,7 @@ static void token_byte(struct md_text_reader *r, unsigned char c)
 		if (r->tok_digits == 0)
 			r->tok_zero_first = d == 0;
 		r->tok_digits = saturating_inc(r->tok_digits);
-		if (r->tok_value > (TOKEN_VALUE_MAX - d) / 10)
-			r->tok_value = TOKEN_VALUE_MAX;
-		else
-			r->tok_value = r->tok_value * 10 + d;
+		codec_decimal_push(&r->tok_value, d, TOKEN_VALUE_MAX); /* saturates */
 	} else if ((c == '+' || c == '-') && r->tok_len == 0) {
 		r->tok_plus = c == '+';
 		r->tok_minus = c == '-';
@@ -137,6 +137,7 @@ static void token_end(struct md_text_reader *r)
 		long long v = (long long)r->tok_value;
 		r->values[index] = r->tok_minus ? -v : v;
 		r->columns[index] = r->tok_column;
+		token_show(r, r->shown[index], sizeof r->shown[index]);
 	}
 }
 
@@ -156,13 +157,13 @@ static void line_first_end(struct md_text_reader *r)
 	long long n = r->values[0];
 	unsigned col = r->columns[0];
 	if (n < 0)
-		text_fault(r, CODEC_E_INVALID, 1, col, "N must be 0 or more");
+		text_fault(r, CODEC_E_INVALID, 1, col, "N must be 0 or more, got %s", r->shown[0]);
 	else if (r->opt.max_blocks && (unsigned long long)n > r->opt.max_blocks)
 		text_fault(r, CODEC_E_INVALID, 1, col,
 			   "too many blocks: more than the limit of %lu", r->opt.max_blocks);
 	else if (r->opt.strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
-		text_fault(r, CODEC_E_INVALID, 1, col, "N must be %d..%d", MD_BAEKJOON_MIN_N,
-			   MD_BAEKJOON_MAX_N);
+		text_fault(r, CODEC_E_INVALID, 1, col, "N must be %d..%d, got %s",
+			   MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, r->shown[0]);
 	else {
 		r->have_n = true;
 		r->declared = (unsigned long)n;
@@ -192,8 +193,8 @@ static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 	};
 	for (unsigned k = 0; k < 3 && !r->stopped; k++) {
 		if (fault[k] != MD_FAULT_NONE)
-			text_fault(r, CODEC_E_INVALID, r->line, r->columns[k], "%s",
-				   md_fault_detail(fault[k], t));
+			text_fault(r, CODEC_E_INVALID, r->line, r->columns[k], "%s, got %s",
+				   md_fault_detail(fault[k], t), r->shown[k]);
 	}
 	if (r->failed || !fn)
 		return;
@@ -267,69 +268,95 @@ static void line_claim(struct md_text_reader *r)
 	r->done = true;
 }
 
-static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn, void *ctx)
+/*
+ * The byte states: each byte is a newline, a blank (between tokens), a CR
+ * (strict mode: a fault) or a token byte, and each kind has its function.
+ */
+
+/* A newline: the line ends. */
+static void byte_newline(struct md_text_reader *r, md_block_fn fn, void *ctx)
+{
+	line_end(r, fn, ctx);
+	line_reset(r);
+	r->line = saturating_inc(r->line);
+	r->column = 1;
+}
+
+/* A blank: ends a token; strict mode remembers where the blank run began
+ * and its first byte out of place (a tab, a second space). */
+static void byte_blank(struct md_text_reader *r, unsigned char c)
+{
+	if (r->in_token)
+		token_end(r);
+	if (!r->opt.strict || r->stopped)
+		return;
+	if (!r->ws_column)
+		r->ws_column = r->column;
+	if (!r->ws_bad_column && (c == '\t' || r->column != r->ws_column))
+		r->ws_bad_column = r->column;
+}
+
+/* A carriage return in strict mode. */
+static void byte_cr(struct md_text_reader *r)
+{
+	if (r->in_token)
+		token_end(r);
+	if (!r->stopped)
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
+			   "unexpected carriage return (lines must end with \\n alone)");
+}
+
+/* The first byte of a token: judges the blanks before it (strict) and
+ * claims the line (lenient). Returns false when reading stops here. */
+static bool token_begin(struct md_text_reader *r)
 {
 	bool strict = r->opt.strict;
+	if (!strict && r->line > 1 && !r->line_claimed) {
+		line_claim(r);
+		if (r->done || r->stopped)
+			return false;
+	}
+	if (strict && r->ws_column && !r->stopped) {
+		if (r->ntokens == 0)
+			text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column, "leading whitespace");
+		else if (r->ws_bad_column)
+			text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_bad_column,
+				   "expected a single space between integers");
+	}
+	r->ws_column = 0;
+	r->ws_bad_column = 0;
+	unsigned want = r->line == 1 ? 1 : 3;
+	if (r->ntokens == want)
+		r->extra_column = r->column;
+	token_start(r);
+	return true;
+}
 
-	if (strict && r->have_n && r->line > r->declared + 1) {
+/* One byte of input, handed to the function of its kind. */
+static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn, void *ctx)
+{
+	if (r->opt.strict && r->have_n && r->line > r->declared + 1) {
 		text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
 			   "expected the end of the input after line %lu", r->declared + 1);
 		r->done = true;
 		return;
 	}
 	if (c == '\n') {
-		line_end(r, fn, ctx);
-		line_reset(r);
-		r->line = saturating_inc(r->line);
-		r->column = 1;
+		byte_newline(r, fn, ctx);
 		return;
 	}
-
-	if (is_blank(c, strict)) {
-		if (r->in_token)
-			token_end(r);
-		if (strict && !r->stopped) {
-			if (!r->ws_column)
-				r->ws_column = r->column;
-			if (!r->ws_bad_column && (c == '\t' || r->column != r->ws_column))
-				r->ws_bad_column = r->column;
-		}
-	} else if (c == '\r') { /* strict only */
-		if (r->in_token)
-			token_end(r);
-		if (!r->stopped)
-			text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
-				   "unexpected carriage return (lines must end with \\n alone)");
-	} else {
-		if (!r->in_token) {
-			if (!strict && r->line > 1 && !r->line_claimed) {
-				line_claim(r);
-				if (r->done || r->stopped)
-					goto out;
-			}
-			if (strict && r->ws_column && !r->stopped) {
-				if (r->ntokens == 0)
-					text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column,
-						   "leading whitespace");
-				else if (r->ws_bad_column)
-					text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_bad_column,
-						   "expected a single space between integers");
-			}
-			r->ws_column = 0;
-			r->ws_bad_column = 0;
-			unsigned want = r->line == 1 ? 1 : 3;
-			if (r->ntokens == want)
-				r->extra_column = r->column;
-			token_start(r);
-		}
+	if (is_blank(c, r->opt.strict))
+		byte_blank(r, c);
+	else if (c == '\r') /* strict only: lenient counts it a blank */
+		byte_cr(r);
+	else if (r->in_token || token_begin(r))
 		token_byte(r, c);
-	}
-out:
 	r->column = saturating_inc(r->column);
 }
 
-void md_text_init(struct md_text_reader *r, const struct md_read_options *opt,
-		  struct codec_error *err)
+/* Clears a reader for a new input. */
+static void text_init(struct md_text_reader *r, const struct md_read_options *opt,
+		      struct codec_error *err)
 {
 	memset(r, 0, sizeof *r);
 	if (opt)
@@ -339,6 +366,36 @@ void md_text_init(struct md_text_reader *r, const struct md_read_options *opt,
 	r->line = 1;
 	r->column = 1;
 	line_reset(r);
+}
+
+struct md_text_reader *md_text_new(const struct md_read_options *opt, struct codec_error *err)
+{
+	struct md_text_reader *r = dj_malloc(sizeof *r);
+	if (r)
+		text_init(r, opt, err);
+	return r;
+}
+
+void md_text_free(struct md_text_reader *r)
+{
+	dj_free(r);
+}
+
+enum codec_status md_text_status(const struct md_text_reader *r)
+{
+	return r->status;
+}
+
+bool md_text_failed(const struct md_text_reader *r)
+{
+	return r->failed;
+}
+
+bool md_text_declared(const struct md_text_reader *r, unsigned long *n)
+{
+	if (r->have_n)
+		*n = r->declared;
+	return r->have_n;
 }
 
 enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_t len,

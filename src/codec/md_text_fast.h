@@ -3,14 +3,15 @@
  * placement lines of the one layout nearly every case uses, "t x y\n" with
  * single digits and single spaces, read eight bytes at a time.
  *
- * Private to md_text.c, its only caller.
+ * Private to md_text.c, its only caller; the reader's state is in
+ * md_text_state.h.
  */
 #ifndef DROPJUDGE_CODEC_MD_TEXT_FAST_H
 #define DROPJUDGE_CODEC_MD_TEXT_FAST_H
 
 #include <stddef.h>
 
-#include "codec/md_codec.h"
+#include "codec/md_text_state.h"
 
 /*
  * Reads as many whole placement lines from the start of data[0..len) as it

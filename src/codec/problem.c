@@ -4,32 +4,78 @@
  */
 #include "codec/problem.h"
 
+#include <stdio.h>
+#include <string.h>
+
 struct problem_kind {
-	unsigned http;	   /* HTTP status */
-	const char *type;  /* problem type URI */
-	const char *title; /* short, the same for every occurrence */
+	unsigned http;	     /* HTTP status */
+	const char *slug;    /* last segment of the type URI, NULL for CODEC_OK */
+	const char *title;   /* short, the same for every occurrence */
+	const char *meaning; /* what the error means, for its page */
+	const char *fix;     /* how to fix the request, for its page */
 };
 
-#define PROBLEM_TYPE_BASE "https://dropjudge.dev/problems/"
+/* Type URIs are relative references (RFC 9457, section 3.1.1): the service
+ * that answered also serves the page of each type. */
+#define PROBLEM_TYPE_BASE "/problems/"
 
 static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
-    [CODEC_OK] = {200, "about:blank", "OK"},
-    [CODEC_E_SYNTAX] = {400, PROBLEM_TYPE_BASE "malformed-input", "The input cannot be parsed"},
-    [CODEC_E_INVALID] = {422, PROBLEM_TYPE_BASE "invalid-input",
-			 "The input breaks the problem's rules"},
-    [CODEC_E_TOO_LARGE] = {413, PROBLEM_TYPE_BASE "too-large", "The request is over a limit"},
-    [CODEC_E_MEDIA_TYPE] = {415, PROBLEM_TYPE_BASE "unsupported-media-type",
-			    "Unsupported Content-Type"},
-    [CODEC_E_NOT_ACCEPTABLE] = {406, PROBLEM_TYPE_BASE "not-acceptable",
-				"No acceptable representation"},
-    [CODEC_E_NOT_FOUND] = {404, PROBLEM_TYPE_BASE "not-found", "No such resource"},
-    [CODEC_E_METHOD] = {405, PROBLEM_TYPE_BASE "method-not-allowed", "Method not allowed"},
-    [CODEC_E_UNAVAILABLE] = {503, PROBLEM_TYPE_BASE "unavailable", "The service is shutting down"},
-    [CODEC_E_UNAUTHORIZED] = {401, PROBLEM_TYPE_BASE "unauthorized", "Authentication required"},
-    [CODEC_E_INTERNAL] = {500, PROBLEM_TYPE_BASE "internal", "Internal error"},
-    [CODEC_E_BAD_REQUEST] = {400, PROBLEM_TYPE_BASE "malformed-request",
-			     "The HTTP request is malformed"},
-    [CODEC_E_NOT_IMPLEMENTED] = {501, PROBLEM_TYPE_BASE "not-implemented", "Not implemented"},
+    [CODEC_OK] = {200, NULL, "OK", "", ""},
+    [CODEC_E_SYNTAX] = {400, "malformed-input", "The input cannot be parsed",
+			"The body is not valid JSON, not the Baekjoon text format, or a query "
+			"parameter cannot be read.",
+			"Look at the line and column (or parameter) the errors name; check the "
+			"Content-Type matches what the body holds."},
+    [CODEC_E_INVALID] = {422, "invalid-input", "The input breaks the problem's rules",
+			 "The request reads fine but asks for something impossible: a value out "
+			 "of range, a field of the wrong size, an unknown member.",
+			 "Each entry of errors names the JSON pointer, line or parameter at "
+			 "fault and what is allowed there."},
+    [CODEC_E_TOO_LARGE] = {413, "too-large", "The request is over a limit",
+			   "The body, once inflated, is larger than --max-body, or a batch holds "
+			   "more cases than --max-batch.",
+			   "Send less at once: split the batch, or ask the operator for higher "
+			   "limits (GET /v1 shows the limits in force)."},
+    [CODEC_E_MEDIA_TYPE] = {415, "unsupported-media-type", "Unsupported Content-Type",
+			    "The body's Content-Type or Content-Encoding is not one this "
+			    "resource takes.",
+			    "Send application/json or text/plain (charset utf-8), as the "
+			    "resource says; with curl -d add -H 'Content-Type: application/json'. "
+			    "Only gzip is taken as Content-Encoding."},
+    [CODEC_E_NOT_ACCEPTABLE] = {406, "not-acceptable", "No acceptable representation",
+				"The Accept header excludes every format this resource can send, "
+				"or asks for text where only JSON can hold the answer (a trace, a "
+				"batch).",
+				"Accept application/json (or leave Accept out); text/plain is for "
+				"the Baekjoon output of one case."},
+    [CODEC_E_NOT_FOUND] = {404, "not-found", "No such resource", "Nothing is served at this path.",
+			   "GET / lists the resources; GET /openapi.yaml describes them all."},
+    [CODEC_E_METHOD] = {405, "method-not-allowed", "Method not allowed",
+			"The resource exists but does not take this method.",
+			"Use a method from the Allow header of the answer."},
+    [CODEC_E_UNAVAILABLE] = {503, "unavailable", "The service is shutting down",
+			     "The server has begun to drain: requests in flight complete, new "
+			     "ones should go elsewhere.",
+			     "Retry against another instance, or after the restart."},
+    [CODEC_E_UNAUTHORIZED] = {401, "unauthorized", "Authentication required",
+			      "The resource needs a bearer token (the server runs with "
+			      "--auth-token-file) and the request has none, or one that is not "
+			      "valid.",
+			      "Send 'Authorization: Bearer <token>' with a token the operator gave "
+			      "you; the WWW-Authenticate header says what was wrong."},
+    [CODEC_E_BAD_REQUEST] = {400, "malformed-request", "The HTTP request is malformed",
+			     "The HTTP message itself is malformed or ambiguous (RFC 9112 framing: "
+			     "conflicting lengths, bad header syntax).",
+			     "Send one well-formed Content-Length or chunked body; a usual HTTP "
+			     "client does."},
+    [CODEC_E_NOT_IMPLEMENTED] = {501, "not-implemented", "Not implemented",
+				 "The request uses an HTTP feature dropjudge does not support, "
+				 "such as a transfer coding other than chunked.",
+				 "Send the body plainly or chunked."},
+    [CODEC_E_INTERNAL] = {500, "internal", "Internal error",
+			  "The server ran out of memory or met a bug; the request was not at "
+			  "fault.",
+			  "Retry later; if it persists, report it with the request."},
 };
 
 static const struct problem_kind *problem_kind_of(enum codec_status status)
@@ -44,9 +90,32 @@ unsigned problem_http_status(enum codec_status status)
 	return problem_kind_of(status)->http;
 }
 
-const char *problem_type(enum codec_status status)
+/* The type URI of a kind: PROBLEM_TYPE_BASE and its slug, or about:blank. */
+static void kind_type(const struct problem_kind *kind, char *buf, size_t size)
 {
-	return problem_kind_of(status)->type;
+	snprintf(buf, size, "%s%s", kind->slug ? PROBLEM_TYPE_BASE : "about:blank",
+		 kind->slug ? kind->slug : "");
+}
+
+const char *problem_slug(enum codec_status status)
+{
+	return problem_kind_of(status)->slug;
+}
+
+bool problem_describe(const char *slug, struct problem_page *page)
+{
+	for (unsigned i = 0; i < CODEC_STATUS_COUNT; i++) {
+		const struct problem_kind *kind = &problem_table[i];
+		if (!kind->slug || strcmp(kind->slug, slug) != 0)
+			continue;
+		kind_type(kind, page->type, sizeof page->type);
+		page->status = kind->http;
+		page->title = kind->title;
+		page->meaning = kind->meaning;
+		page->fix = kind->fix;
+		return true;
+	}
+	return false;
 }
 
 json_t *problem_faults_json(const struct codec_error *err)
@@ -84,8 +153,10 @@ json_t *problem_faults_json(const struct codec_error *err)
 json_t *problem_json(const struct codec_error *err)
 {
 	const struct problem_kind *kind = problem_kind_of(err->status);
+	char type[64];
+	kind_type(kind, type, sizeof type);
 	json_t *obj =
-	    json_pack("{ss ss sI ss}", "type", kind->type, "title", kind->title, "status",
+	    json_pack("{ss ss sI ss}", "type", type, "title", kind->title, "status",
 		      (json_int_t)kind->http, "detail", err->detail[0] ? err->detail : kind->title);
 	if (!obj)
 		return NULL;

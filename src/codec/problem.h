@@ -7,6 +7,7 @@
 #define DROPJUDGE_CODEC_PROBLEM_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "codec/error.h"
 
@@ -15,8 +16,21 @@
 /* The HTTP status of a codec status (200 for CODEC_OK). */
 unsigned problem_http_status(enum codec_status status);
 
-/* The problem type URI of a codec status. */
-const char *problem_type(enum codec_status status);
+/* The last segment of a status's type URI ("invalid-input"); NULL for
+ * CODEC_OK. Type URIs are "/problems/" and the slug. */
+const char *problem_slug(enum codec_status status);
+
+/* What the page of a problem type says. Strings are static. */
+struct problem_page {
+	char type[64];	     /* the type URI, "/problems/invalid-input" */
+	unsigned status;     /* the HTTP status it comes with */
+	const char *title;   /* the problem's title */
+	const char *meaning; /* what the error means */
+	const char *fix;     /* how to fix the request */
+};
+
+/* Fills *page for the type named `slug`; false when there is none. */
+bool problem_describe(const char *slug, struct problem_page *page);
 
 /*
  * New problem object {"type", "title", "status", "detail", "errors"?} for an

@@ -32,29 +32,35 @@ struct json_reader {
 static bool json_fault(struct json_reader *rd, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static bool json_fault(struct json_reader *rd, const char *where, const char *fmt, ...)
+static bool __attribute__((format(printf, 3, 0)))
+json_vfault(struct json_reader *rd, const char *suffix, const char *fmt, va_list ap)
 {
 	char pointer[CODEC_POINTER_MAX];
-	char detail[CODEC_DETAIL_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
-	va_end(ap);
-	snprintf(pointer, sizeof pointer, "%s%s", rd->pointer, where);
+	snprintf(pointer, sizeof pointer, "%s%s", rd->pointer, suffix);
+	const struct codec_where where = {.pointer = pointer};
 	rd->failed = true;
-	codec_error_at_pointer(rd->err, CODEC_E_INVALID, pointer, "%s", detail);
+	codec_error_vadd(rd->err, CODEC_E_INVALID, &where, fmt, ap);
 	return !rd->err || codec_error_is_full(rd->err);
 }
 
-/* puyo_rows_fault_fn: element `index` of "field". */
-static bool json_row_fault(void *ctx, unsigned index, unsigned column, const char *detail)
+static bool json_fault(struct json_reader *rd, const char *suffix, const char *fmt, ...)
 {
-	char where[32];
+	va_list ap;
+	va_start(ap, fmt);
+	bool stop = json_vfault(rd, suffix, fmt, ap);
+	va_end(ap);
+	return stop;
+}
+
+/* puyo_rows_fault_fn: element `index` of "field". */
+static bool __attribute__((format(printf, 4, 0)))
+json_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
+{
+	char suffix[32];
 
 	(void)column; /* a pointer names the whole string */
-	snprintf(where, sizeof where, "/field/%u", index);
-	return json_fault(ctx, where, "%s", detail);
+	snprintf(suffix, sizeof suffix, "/field/%u", index);
+	return json_vfault(ctx, suffix, fmt, ap);
 }
 
 /*
@@ -127,14 +133,19 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bo
 	/* json_object_foreach wants a non-const object; it does not modify it. */
 	json_object_foreach((json_t *)case_obj, key, value)
 	{
-		if (strcmp(key, "field") == 0 || strcmp(key, "trace") == 0)
+		if (strcmp(key, "field") == 0 || strcmp(key, "trace") == 0 ||
+		    (strcmp(key, "id") == 0 && (json_is_string(value) || json_is_integer(value))))
 			continue;
 		/* Only as much as fits after the case pointer, which json_fault()
 		 * puts first: cutting there could split an escape ("~1"). */
 		char where[CODEC_POINTER_MAX] = "";
 		codec_pointer_append(where, sizeof where - strnlen(rd.pointer, sizeof where - 1),
 				     key);
-		if (json_fault(&rd, where, "unknown member"))
+		if (json_fault(
+			&rd, where,
+			strcmp(key, "id") == 0
+			    ? "id must be a string or an integer"
+			    : "unknown member; a case holds \"field\", \"trace\" and \"id\""))
 			return CODEC_E_INVALID;
 	}
 

@@ -179,9 +179,12 @@ struct lines_ctx {
 	bool failed;
 };
 
-static bool lines_row_fault(void *ctx, unsigned index, unsigned column, const char *detail)
+static bool __attribute__((format(printf, 4, 0)))
+lines_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
 {
 	struct lines_ctx *lc = ctx;
+	char detail[CODEC_DETAIL_MAX];
+	vsnprintf(detail, sizeof detail, fmt, ap);
 	lc->failed = true;
 	codec_error_at_line(lc->err, CODEC_E_INVALID, lc->line,
 			    column ? lc->start[index] + column : lc->start[index] + 1, "row %u: %s",

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "codec/error.h"
+#include "codec/utf8.h"
 
 #define ALPHABET_LENIENT ".RGBPYO"
 #define ALPHABET_STRICT	 ".RGBPY"
@@ -23,13 +24,11 @@ static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, 
 static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt,
 		       ...)
 {
-	char detail[CODEC_DETAIL_MAX];
 	va_list ap;
-
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	bool stop = rows->fault(rows->ctx, index, column, fmt, ap);
 	va_end(ap);
-	return rows->fault(rows->ctx, index, column, detail);
+	return stop;
 }
 
 /*
@@ -40,27 +39,9 @@ static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, 
  */
 static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t size)
 {
-	unsigned long cp = s[0];
-	size_t len = 1;
+	unsigned long cp = 0;
+	size_t len = codec_utf8_decode((const char *)s, n, &cp);
 
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else if (s[0] >= 0x80)
-		len = 0; /* not a lead byte */
-	if (len > 1) {
-		cp = s[0] & (0x7fu >> len);
-		for (size_t i = 1; i < len; i++) {
-			if (i >= n || (s[i] & 0xc0) != 0x80) {
-				len = 0;
-				break;
-			}
-			cp = cp << 6 | (s[i] & 0x3fu);
-		}
-	}
 	if (shown) {
 		if (len == 0)
 			snprintf(shown, size, "byte 0x%02X", s[0]);

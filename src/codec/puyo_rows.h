@@ -8,6 +8,7 @@
 #ifndef DROPJUDGE_CODEC_PUYO_ROWS_H
 #define DROPJUDGE_CODEC_PUYO_ROWS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -15,10 +16,11 @@
 
 /*
  * Records a fault of input row `index` (0-based, top first) at character
- * `column` (1-based; 0 for the whole row). `detail` is the finished message.
- * Returns whether reading must stop now.
+ * `column` (1-based; 0 for the whole row), its message formatted from fmt
+ * and ap (for codec_error_vadd()). Returns whether reading must stop now.
  */
-typedef bool puyo_rows_fault_fn(void *ctx, unsigned index, unsigned column, const char *detail);
+typedef bool puyo_rows_fault_fn(void *ctx, unsigned index, unsigned column, const char *fmt,
+				va_list ap);
 
 /* The cells read so far. Caller-owned; set up with puyo_rows_init(). */
 struct puyo_rows {

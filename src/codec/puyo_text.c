@@ -41,23 +41,29 @@ struct text_reader {
 static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
+static bool __attribute__((format(printf, 4, 0)))
+text_vfault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, va_list ap)
 {
-	char detail[CODEC_DETAIL_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
-	va_end(ap);
+	const struct codec_where where = {.line = line, .column = column};
 	rd->failed = true;
-	codec_error_at_line(rd->err, CODEC_E_INVALID, line, column, "%s", detail);
+	codec_error_vadd(rd->err, CODEC_E_INVALID, &where, fmt, ap);
 	return !rd->err || codec_error_is_full(rd->err);
 }
 
-/* puyo_rows_fault_fn: row `index` is on line index + 1. */
-static bool text_row_fault(void *ctx, unsigned index, unsigned column, const char *detail)
+static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
 {
-	return text_fault(ctx, index + 1, column, "%s", detail);
+	va_list ap;
+	va_start(ap, fmt);
+	bool stop = text_vfault(rd, line, column, fmt, ap);
+	va_end(ap);
+	return stop;
+}
+
+/* puyo_rows_fault_fn: row `index` is on line index + 1. */
+static bool __attribute__((format(printf, 4, 0)))
+text_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
+{
+	return text_vfault(ctx, index + 1, column, fmt, ap);
 }
 
 static bool line_is_blank(const struct text_line *tl)

@@ -583,6 +583,39 @@ void puyo_run(struct puyo_field *field, struct puyo_result *result)
 	puyo_run_impl(field, result, PUYO_IMPL_AUTO);
 }
 
+static bool field_is_empty(const struct puyo_field *field)
+{
+	for (unsigned r = 0; r < field->rows; r++)
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			if (field->cell[r][c] != PUYO_EMPTY)
+				return false;
+	return true;
+}
+
+void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
+		    void *ctx)
+{
+	if (!fn) {
+		puyo_run(field, result);
+		return;
+	}
+	struct puyo_result res = {0, 0, false};
+	struct puyo_step step;
+
+	puyo_settle(field);
+	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
+		if (!puyo_step(field, chain, &step))
+			break;
+		res.chains = chain;
+		res.score += step.score;
+		if (fn && !fn(ctx, &step, field))
+			fn = NULL; /* the run goes on; only the telling stops */
+	}
+	res.all_clear = res.chains > 0 && field_is_empty(field);
+	if (result)
+		*result = res;
+}
+
 /* Group bonus of one popped group. */
 static unsigned group_bonus(unsigned size)
 {

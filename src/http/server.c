@@ -33,6 +33,7 @@
 #include "mem/alloc.h"
 #include "http/framing.h"
 #include "http/guard.h"
+#include "http/gzip.h"
 #include "http/observe.h"
 #include "http/ratelog.h"
 #include "http/workers.h"
@@ -84,24 +85,26 @@ struct http_server {
 
 /* What one request accumulates between the calls of the access handler. */
 struct http_request {
-	struct http_target target;   /* the raw request target, seen before decoding */
-	bool begun;		     /* the headers call has been made */
-	bool heavy;		     /* handed to the worker pool */
-	struct http_job job;	     /* the worker pool's link, when heavy */
-	struct MHD_Connection *conn; /* resumed by the job */
-	struct route_request req;    /* what the job answers */
-	struct route_response resp;  /* the job's answer, owned until sent */
-	atomic_bool answered;	     /* the job has filled resp */
-	char *body;		     /* body kept so far, dj_malloc'ed, NULL while empty */
-	size_t len;		     /* bytes in body */
-	size_t cap;		     /* bytes allocated for body */
-	size_t limit;		     /* most body bytes that may be kept: the declared
-					length when known, else max_body */
-	size_t dropped;		     /* bytes of body read and not kept */
-	enum codec_status refused;   /* route_precheck() verdict; CODEC_OK: keep the body */
-	bool too_large;		     /* the body passed max_body: nothing more is kept */
-	bool out_of_memory;	     /* growing the body failed: nothing more is kept */
-	struct http_observed seen;   /* id, clock and answer, for metrics and the log */
+	struct http_target target;	  /* the raw request target, seen before decoding */
+	bool begun;			  /* the headers call has been made */
+	bool heavy;			  /* handed to the worker pool */
+	struct http_job job;		  /* the worker pool's link, when heavy */
+	struct MHD_Connection *conn;	  /* resumed by the job */
+	struct route_request req;	  /* what the job answers */
+	struct route_response resp;	  /* the job's answer, owned until sent */
+	atomic_bool answered;		  /* the job has filled resp */
+	char *body;			  /* body kept so far, dj_malloc'ed, NULL while empty */
+	size_t len;			  /* bytes in body */
+	size_t cap;			  /* bytes allocated for body */
+	size_t limit;			  /* most body bytes that may be kept: the declared
+					     length when known, else max_body */
+	size_t dropped;			  /* bytes of body read and not kept */
+	enum codec_status refused;	  /* route_precheck() verdict; CODEC_OK: keep the body */
+	bool too_large;			  /* the body passed max_body: nothing more is kept */
+	bool out_of_memory;		  /* growing the body failed: nothing more is kept */
+	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
+	struct http_server *srv_for_gzip; /* for the inflater's sink */
+	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
 };
 
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
@@ -150,6 +153,9 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->content_type =
 	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 	req->accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	req->content_encoding =
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_ENCODING);
+	req->origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
 	req->auth = http_auth_request(srv->auth, conn);
@@ -206,6 +212,8 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
 
+	http_gzip_response(resp, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_ACCEPT_ENCODING));
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
 	if (resp->body && resp->body_len > 0 && resp->body_static) {
@@ -261,6 +269,10 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 		codec_error_set(&err, status,
 				"the request body is larger than the limit of %zu bytes",
 				srv->limits.max_body);
+	else if (status == CODEC_E_SYNTAX)
+		codec_error_set(&err, status,
+				"the body says Content-Encoding: gzip but is not a whole gzip "
+				"stream (corrupt, cut short, or with bytes after its end)");
 	else
 		codec_error_set(&err, status, "out of memory while reading the request body");
 	memset(&resp, 0, sizeof resp);
@@ -323,6 +335,26 @@ out_drop:
 	return rq->dropped <= HTTP_DISCARD_MAX;
 }
 
+/* http_gunzip_sink: keeps inflated bytes as http_take_body() keeps others. */
+static bool http_keep_inflated(void *ctx, const char *data, size_t size)
+{
+	struct http_request *rq = ctx;
+	http_take_body(rq->srv_for_gzip, rq, data, size);
+	return !rq->too_large && !rq->out_of_memory;
+}
+
+/* Takes a chunk of a gzip body: inflated into the body, within max_body on
+ * the inflated bytes (a compression bomb stops here, answered 413). */
+static bool http_take_gzip(struct http_server *srv, struct http_request *rq, const char *data,
+			   size_t size)
+{
+	if (rq->too_large || rq->out_of_memory || http_gunzip_failed(rq->gunzip))
+		return http_take_body(srv, rq, data, size); /* dropped and counted */
+	rq->srv_for_gzip = srv;
+	http_gunzip_feed(rq->gunzip, data, size, http_keep_inflated, rq);
+	return true;
+}
+
 /* Answers from the route without a body: for a request it refused. */
 static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Connection *conn,
 					 struct http_request *rq, const char *url,
@@ -372,6 +404,11 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		return http_send_refusal(srv, conn, rq, url, method);
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : srv->limits.max_body;
+	if (rq->refused == CODEC_OK && http_gzip_named(req.content_encoding)) {
+		rq->limit = srv->limits.max_body; /* the inflated size is not announced */
+		rq->gunzip = http_gunzip_new();
+		rq->out_of_memory = !rq->gunzip;
+	}
 	return MHD_YES;
 }
 
@@ -412,6 +449,8 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->out_of_memory)
 		return http_send_error(srv, conn, rq, CODEC_E_INTERNAL);
+	if (rq->gunzip && !http_gunzip_done(rq->gunzip))
+		return http_send_error(srv, conn, rq, CODEC_E_SYNTAX);
 	http_route_request(srv, conn, url, method, req);
 	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
@@ -446,7 +485,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 	if (!rq->begun)
 		return http_begin(srv, conn, url, method, version, con_cls);
 	if (*upload_data_size > 0) {
-		bool go_on = http_take_body(srv, rq, upload_data, *upload_data_size);
+		bool go_on = rq->gunzip ? http_take_gzip(srv, rq, upload_data, *upload_data_size)
+					: http_take_body(srv, rq, upload_data, *upload_data_size);
 		*upload_data_size = 0;
 		return go_on ? MHD_YES : MHD_NO;
 	}
@@ -498,6 +538,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		atomic_fetch_sub(&srv->in_flight, 1u);
 	}
 	route_response_free(&rq->resp);
+	http_gunzip_free(rq->gunzip);
 	dj_free(rq->body);
 	dj_free(rq);
 	*con_cls = NULL;

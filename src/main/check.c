@@ -508,13 +508,17 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 		fprintf(stderr, "%s%s\n", pr->fault_prefix, msg);
 		return pr->invalid_exit;
 	}
+	/* Collect mode: every fault, into storage lent to the error. */
 	struct codec_error *err = dj_malloc(sizeof *err);
-	if (!err) {
+	struct codec_fault *faults = dj_malloc(CODEC_FAULTS_MAX * sizeof *faults);
+	if (!err || !faults) {
+		dj_free(err);
+		dj_free(faults);
 		dj_free(text);
 		fprintf(stderr, "out of memory\n");
 		return pr->invalid_exit;
 	}
-	codec_error_init(err, CODEC_FAULTS_MAX);
+	codec_error_collect(err, faults, CODEC_FAULTS_MAX);
 	run.problem->validate_text(text, len, err);
 	dj_free(text);
 	bool valid = !codec_error_is_set(err);
@@ -526,6 +530,7 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 		fprintf(stderr, "%s%s: %s\n", pr->fault_prefix, name, err->detail);
 	if (err->dropped)
 		fprintf(stderr, "%s: %u more faults not shown\n", name, err->dropped);
+	dj_free(faults);
 	dj_free(err);
 	return valid ? pr->valid_exit : pr->invalid_exit;
 out_usage:

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/error.h"
 #include "dropjudge/version.h"
 #include "http/accesslog.h"
@@ -33,6 +34,7 @@ enum config_key {
 	KEY_TLS_CERT,
 	KEY_TLS_KEY,
 	KEY_TLS_PRIORITIES,
+	KEY_CORS_ORIGINS,
 	KEY_LOG_FORMAT,
 	KEY_COUNT
 };
@@ -96,6 +98,11 @@ static const struct config_option config_options[KEY_COUNT] = {
     {KEY_TLS_PRIORITIES, "--tls-priorities", "TLS_PRIORITIES", "TEXT", 0, 0,
      "GnuTLS priority string for HTTPS. Default\n" CONFIG_DEFAULT_TLS_PRIORITIES "\n"
      "(TLS 1.2 and 1.3 only)."},
+    {KEY_CORS_ORIGINS, "--cors-origins", "CORS_ORIGINS", "LIST", 0, 0,
+     "Comma-separated origins (https://app.example) whose\n"
+     "browsers may call the API, or * for any: they get\n"
+     "Access-Control-Allow-Origin, preflights 204. Default:\n"
+     "none (no CORS header is sent)."},
     {KEY_LOG_FORMAT, "--log-format", "LOG_FORMAT", "json|text|off", 0, 0,
      "Access log on stdout, one line per request: json, text\n"
      "or off. Default json (then the start, drain and stop\n"
@@ -114,34 +121,29 @@ static const char **config_text(struct config *cfg, enum config_key key)
 		return &cfg->tls_key;
 	case KEY_TLS_PRIORITIES:
 		return &cfg->tls_priorities;
+	case KEY_CORS_ORIGINS:
+		return &cfg->cors_origins;
 	default:
 		return NULL;
 	}
 }
 
 /*
- * Reads a plain decimal number (digits only) into *out. Returns 0, -1 when
- * the text is not a number, -2 when it overflows an unsigned long long.
+ * Reads a plain decimal number (digits only) into *out: the program's one
+ * decimal reader. Returns 0, -1 when the text is not a number, -2 when it
+ * overflows an unsigned long long.
  */
 static int config_read_number(const char *text, unsigned long long *out)
 {
-	if (!text[0])
-		return -1;
-	unsigned long long v = 0;
-	bool overflow = false;
-	for (const char *p = text; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		unsigned digit = (unsigned)(*p - '0');
-		if (v > (~0ull - digit) / 10)
-			overflow = true;
-		else
-			v = v * 10 + digit;
-	}
-	if (overflow)
+	switch (codec_decimal_read_str(text, out)) {
+	case CODEC_DECIMAL_OK:
+		return 0;
+	case CODEC_DECIMAL_OVERFLOW:
 		return -2;
-	*out = v;
-	return 0;
+	case CODEC_DECIMAL_NOT_A_NUMBER:
+		break;
+	}
+	return -1;
 }
 
 /* Whether text is an IPv4 or IPv6 address literal. */
@@ -149,6 +151,21 @@ static bool config_is_address(const char *text)
 {
 	unsigned char buf[sizeof(struct in6_addr)];
 	return inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1;
+}
+
+/* Whether text is an address literal or a host name (RFC 1123 letters,
+ * digits, '-' and '.'); main resolves a name before listening. */
+static bool config_is_host(const char *text)
+{
+	if (config_is_address(text))
+		return true;
+	if (!text[0] || text[0] == '-' || text[0] == '.')
+		return false;
+	for (const char *p = text; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '.'))
+			return false;
+	return true;
 }
 
 /*
@@ -160,9 +177,10 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		       const char *source, char *err, size_t errlen)
 {
 	if (opt->key == KEY_HOST) {
-		if (strlen(value) >= sizeof cfg->host || !config_is_address(value)) {
-			codec_format(err, errlen, "%s: '%s' is not an IPv4 or IPv6 address", source,
-				     value);
+		if (strlen(value) >= sizeof cfg->host || !config_is_host(value)) {
+			codec_format(err, errlen,
+				     "%s: '%s' is not an IPv4 or IPv6 address or a host name",
+				     source, value);
 			return false;
 		}
 		memcpy(cfg->host, value, strlen(value) + 1);
@@ -241,6 +259,7 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_TLS_CERT:
 	case KEY_TLS_KEY:
 	case KEY_TLS_PRIORITIES:
+	case KEY_CORS_ORIGINS:
 	case KEY_LOG_FORMAT:
 	case KEY_COUNT:
 		break;
@@ -365,6 +384,13 @@ enum config_result config_parse_serve(struct config *cfg, int argc, char *const 
 	    config_parse(cfg, config_options, KEY_COUNT, argc, argv, lookup, ctx, err, errlen);
 	if (r != CONFIG_OK)
 		return r;
+	if (cfg->threads > cfg->max_connections) {
+		codec_format(err, errlen,
+			     "--threads %u is more than --max-connections %u (THREADS, "
+			     "MAX_CONNECTIONS): each thread needs a connection",
+			     cfg->threads, cfg->max_connections);
+		return CONFIG_ERROR;
+	}
 	if (!cfg->tls_cert != !cfg->tls_key) {
 		codec_format(err, errlen, "%s needs %s as well (or TLS_CERT and TLS_KEY)",
 			     cfg->tls_cert ? "--tls-cert" : "--tls-key",
@@ -380,6 +406,7 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 {
 	/* Same names and variables as serve's, but port 0 cannot be asked. */
 	static const struct config_option hc_options[] = {
+	    {KEY_HOST, "--host", "HOST", "ADDR", 0, 0, NULL},
 	    {KEY_PORT, "--port", "PORT", "N", 1, 65535, NULL},
 	    {KEY_TLS_CERT, "--tls-cert", "TLS_CERT", "FILE", 0, 0, NULL},
 	};
@@ -393,7 +420,27 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 		return r;
 	hc->port = cfg.port;
 	hc->tls_cert = cfg.tls_cert;
+	/* A server listening on every address is asked on the loopback one. */
+	if (strcmp(cfg.host, "0.0.0.0") == 0)
+		snprintf(hc->host, sizeof hc->host, "127.0.0.1");
+	else if (strcmp(cfg.host, "::") == 0)
+		snprintf(hc->host, sizeof hc->host, "::1");
+	else
+		snprintf(hc->host, sizeof hc->host, "%s", cfg.host);
 	return CONFIG_OK;
+}
+
+void config_usage_solve(FILE *out)
+{
+	fprintf(out,
+		"solve monomino-domino|puyo [FILE]\n"
+		"  Reads the Baekjoon input from FILE (stdin when FILE is absent or \"-\") and\n"
+		"  prints the Baekjoon output (\"S\\nT\\n\" or \"C\\n\"), using the server's\n"
+		"  simulators and lenient reader (CRLF, a missing final newline and trailing\n"
+		"  blank lines are fine; floating puyos fall first). Monomino-Domino input is\n"
+		"  streamed, so any N runs in constant memory. A bad input prints\n"
+		"    dropjudge: FILE:LINE:COLUMN: detail\n"
+		"  to stderr (\"<stdin>\" for FILE, COLUMN when known) and exits 1.\n");
 }
 
 void config_usage(FILE *out)
@@ -408,7 +455,8 @@ void config_usage(FILE *out)
 		"  dropjudge solve monomino-domino [FILE]    solve one Baekjoon 20061 input\n"
 		"  dropjudge solve puyo [FILE]               solve one Baekjoon 11559 input\n"
 		"  dropjudge solve puyo --lines [FILE]       count the chains of many fields\n"
-		"  dropjudge healthcheck [--port N] [--tls-cert FILE]  check a running server\n"
+		"  dropjudge healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
+		"                                            check a running server\n"
 		"  dropjudge check --problem P --protocol X ARGS    a checker for a judge\n"
 		"  dropjudge validate --problem P --protocol X [FILE]  a validator for a judge\n"
 		"  dropjudge package --problem P --format F [--tests N] [--seed S]\n"
@@ -456,15 +504,9 @@ void config_usage(FILE *out)
 		"  file; when it cannot be read the tokens in force stay and the reason is\n"
 		"  logged.\n"
 		"  With --tls-cert and --tls-key the port speaks HTTPS only (GnuTLS).\n"
-		"\n"
-		"solve monomino-domino|puyo [FILE]\n"
-		"  Reads the Baekjoon input from FILE (stdin when FILE is absent or \"-\") and\n"
-		"  prints the Baekjoon output (\"S\\nT\\n\" or \"C\\n\"), using the server's\n"
-		"  simulators and lenient reader (CRLF, a missing final newline and trailing\n"
-		"  blank lines are fine; floating puyos fall first). Monomino-Domino input is\n"
-		"  streamed, so any N runs in constant memory. A bad input prints\n"
-		"    dropjudge: FILE:LINE:COLUMN: detail\n"
-		"  to stderr (\"<stdin>\" for FILE, COLUMN when known) and exits 1.\n"
+		"\n");
+	config_usage_solve(out);
+	fprintf(out,
 		"\n"
 		"check --problem monomino-domino|puyo --protocol testlib|kattis|cms|dmoj ARGS\n"
 		"  Judges a contestant's output as POST /v1/{problem}/judge does, speaking\n"
@@ -506,8 +548,10 @@ void config_usage(FILE *out)
 		"  one chain count per line, in order, in constant memory. At the first bad\n"
 		"  line prints the counts before it, then FILE:LINE:COLUMN: detail, exit 1.\n"
 		"\n"
-		"healthcheck [--port N] [--tls-cert FILE]\n"
-		"  Sends GET /livez to 127.0.0.1:N (N from --port, else PORT, else 8080;\n"
+		"healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
+		"  Sends GET /livez to ADDR:N (ADDR from --host, else HOST, else 127.0.0.1;\n"
+		"  a server's 0.0.0.0 is asked on 127.0.0.1 and :: on ::1, so the HOST a\n"
+		"  container serves on works; N from --port, else PORT, else 8080;\n"
 		"  1..65535) over a raw socket with a 2 second timeout. Exits 0 when the answer\n"
 		"  is 200, 1 otherwise (the reason on stderr). With --tls-cert FILE (else\n"
 		"  TLS_CERT, as the server reads it) it speaks HTTPS and trusts only the\n"

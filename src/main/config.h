@@ -40,7 +40,7 @@
 
 /* Settings of `dropjudge serve`. */
 struct config {
-	char host[CONFIG_HOST_MAX];    /* IPv4 or IPv6 address literal to listen on */
+	char host[CONFIG_HOST_MAX];    /* IPv4 or IPv6 address, or a name, to listen on */
 	unsigned port;		       /* 0..65535; 0: any free port */
 	unsigned threads;	       /* 1..CONFIG_MAX_THREADS; 0: one per CPU (caller resolves) */
 	size_t max_body;	       /* bytes of a request body, >= 1 */
@@ -58,6 +58,7 @@ struct config {
 	const char *tls_cert;	     /* PEM certificate (chain) file; with tls_key */
 	const char *tls_key;	     /* PEM private key file; with tls_cert */
 	const char *tls_priorities;  /* GnuTLS priority string, never NULL */
+	const char *cors_origins;    /* CORS origins, comma-separated, or "*"; NULL: none */
 	int log_format;		     /* enum http_log_format of http/accesslog.h */
 };
 
@@ -86,12 +87,15 @@ enum config_result config_parse_serve(struct config *cfg, int argc, char *const 
 
 /* Settings of `dropjudge healthcheck`. */
 struct config_healthcheck {
-	unsigned port;	      /* 1..65535 */
-	const char *tls_cert; /* NULL: plain HTTP; else HTTPS trusting this PEM file only */
+	char host[CONFIG_HOST_MAX]; /* address or name to ask; 0.0.0.0 and :: become
+				       their loopback addresses */
+	unsigned port;		    /* 1..65535 */
+	const char *tls_cert;	    /* NULL: plain HTTP; else HTTPS trusting this PEM file only */
 };
 
 /*
- * Parses the arguments of `healthcheck`: `--port N` (1..65535), else the
+ * Parses the arguments of `healthcheck`: `--host ADDR`, else HOST, else
+ * 0.0.0.0 (asked as 127.0.0.1; :: as ::1); `--port N` (1..65535), else the
  * PORT variable, else 8080; `--tls-cert FILE`, else TLS_CERT. Same
  * conventions as config_parse_serve().
  */
@@ -101,5 +105,8 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 
 /* Writes the complete usage (every subcommand, flag, variable, default). */
 void config_usage(FILE *out);
+
+/* Writes the part of the usage about `solve` (also in config_usage()). */
+void config_usage_solve(FILE *out);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * `dropjudge healthcheck`: one HTTP/1.1 GET /livez over a non-blocking
- * socket to 127.0.0.1, optionally inside TLS (GnuTLS), every step
+ * socket to the server's host (127.0.0.1 by default), optionally inside TLS (GnuTLS), every step
  * (connect, handshake, send, read the status line) bounded by one
  * deadline. Only the status line is read. See healthcheck.h.
  */
@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netdb.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 #include <gnutls/gnutls.h>
 
 #include "codec/error.h"
+#include "http/clock.h"
 
 /* One connection to the server, plain or TLS. */
 struct hc_conn {
@@ -31,14 +33,6 @@ struct hc_conn {
 	long long deadline;		       /* monotonic milliseconds */
 };
 
-/* Milliseconds on the monotonic clock. */
-static long long healthcheck_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Waits until fd is ready for `events` or the deadline passes. Returns 0
  * when ready, -1 on timeout or error (errno set; ETIMEDOUT for timeout).
@@ -46,7 +40,7 @@ static long long healthcheck_now_ms(void)
 static int healthcheck_wait(int fd, short events, long long deadline)
 {
 	for (;;) {
-		long long left = deadline - healthcheck_now_ms();
+		long long left = deadline - http_clock_ms();
 		if (left <= 0) {
 			errno = ETIMEDOUT;
 			return -1;
@@ -81,15 +75,33 @@ static int healthcheck_status(const char *line, size_t len)
 	return status;
 }
 
-/* Connects c->fd to 127.0.0.1:port. Returns 0, or -1 with err set. */
-static int healthcheck_connect(struct hc_conn *c, unsigned port, char *err, size_t errlen)
+/*
+ * Opens c->fd and connects it to host:port (an address literal or a name,
+ * its first address). Returns 0, or -1 with err set.
+ */
+static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned port, char *err,
+			       size_t errlen)
 {
-	struct sockaddr_in addr;
-	memset(&addr, 0, sizeof addr);
-	addr.sin_family = AF_INET;
-	addr.sin_port = htons((uint16_t)port);
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(c->fd, (const struct sockaddr *)&addr, sizeof addr) == 0)
+	struct addrinfo hints, *ai = NULL;
+	char service[8];
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(service, sizeof service, "%u", port);
+	int rc = getaddrinfo(host, service, &hints, &ai);
+	if (rc != 0 || !ai) {
+		codec_format(err, errlen, "cannot resolve %s: %s", host, gai_strerror(rc));
+		return -1;
+	}
+	c->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->fd < 0) {
+		codec_format(err, errlen, "socket: %s", strerror(errno));
+		freeaddrinfo(ai);
+		return -1;
+	}
+	rc = connect(c->fd, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
+	if (rc == 0)
 		return 0;
 	int soerr = 0;
 	socklen_t solen = sizeof soerr;
@@ -97,7 +109,7 @@ static int healthcheck_connect(struct hc_conn *c, unsigned port, char *err, size
 	    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0) {
 		if (soerr)
 			errno = soerr;
-		codec_format(err, errlen, "cannot connect to 127.0.0.1:%u: %s", port,
+		codec_format(err, errlen, "cannot connect to %s port %u: %s", host, port,
 			     strerror(errno));
 		return -1;
 	}
@@ -236,32 +248,27 @@ static ssize_t healthcheck_recv_line(struct hc_conn *c, char *buf, size_t size, 
 	return (ssize_t)got;
 }
 
-int healthcheck_run(unsigned port, const char *tls_cert, unsigned timeout_ms, char *err,
-		    size_t errlen)
+int healthcheck_run(const char *host, unsigned port, const char *tls_cert, unsigned timeout_ms,
+		    char *err, size_t errlen)
 {
 	struct hc_conn c = {.fd = -1, .tls = NULL, .cred = NULL};
 	char request[128];
 	char reply[256];
 	int ret = 1;
 
-	c.deadline = healthcheck_now_ms() + timeout_ms;
+	c.deadline = http_clock_ms() + timeout_ms;
 	if (port < 1 || port > 65535) {
 		codec_format(err, errlen, "port %u is out of range (1..65535)", port);
 		return 1;
 	}
-	c.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (c.fd < 0) {
-		codec_format(err, errlen, "socket: %s", strerror(errno));
-		return 1;
-	}
-	if (healthcheck_connect(&c, port, err, errlen) != 0)
+	if (healthcheck_connect(&c, host, port, err, errlen) != 0)
 		goto out_conn;
 	if (tls_cert && healthcheck_tls_start(&c, tls_cert, err, errlen) != 0)
 		goto out_conn;
 
 	int n = snprintf(request, sizeof request,
-			 "GET /livez HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nConnection: close\r\n\r\n",
-			 port);
+			 "GET /livez HTTP/1.1\r\nHost: %s%s%s:%u\r\nConnection: close\r\n\r\n",
+			 strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "", port);
 	if (healthcheck_send(&c, request, (size_t)n, err, errlen) != 0)
 		goto out_conn;
 	ssize_t got = healthcheck_recv_line(&c, reply, sizeof reply, err, errlen);
@@ -269,12 +276,12 @@ int healthcheck_run(unsigned port, const char *tls_cert, unsigned timeout_ms, ch
 		goto out_conn;
 	int status = healthcheck_status(reply, (size_t)got);
 	if (status < 0 && tls_cert)
-		codec_format(err, errlen, "not an HTTPS answer from 127.0.0.1:%u", port);
+		codec_format(err, errlen, "not an HTTPS answer from %s port %u", host, port);
 	else if (status < 0)
 		codec_format(err, errlen,
-			     "not an HTTP answer from 127.0.0.1:%u (if it serves HTTPS, give "
+			     "not an HTTP answer from %s port %u (if it serves HTTPS, give "
 			     "--tls-cert or TLS_CERT)",
-			     port);
+			     host, port);
 	else if (status != 200)
 		codec_format(err, errlen, "GET /livez answered %d", status);
 	else

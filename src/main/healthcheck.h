@@ -16,14 +16,14 @@
 #define HEALTHCHECK_TIMEOUT_MS 2000u
 
 /*
- * Sends "GET /livez" to 127.0.0.1:port and reads the status line, all
+ * Sends "GET /livez" to host:port (an address or a name) and reads the status line, all
  * within timeout_ms; over TLS when tls_cert (a PEM file of the
  * certificates to trust) is not NULL, and then the server's certificate
  * must verify against them. Returns 0 when the status is 200; otherwise 1
  * with the reason (refused, timed out, untrusted certificate, status 503,
  * ...) written to err (errlen bytes, may be 0).
  */
-int healthcheck_run(unsigned port, const char *tls_cert, unsigned timeout_ms, char *err,
-		    size_t errlen);
+int healthcheck_run(const char *host, unsigned port, const char *tls_cert, unsigned timeout_ms,
+		    char *err, size_t errlen);
 
 #endif

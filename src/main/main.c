@@ -15,10 +15,14 @@
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +32,12 @@
 
 #include <jansson.h>
 
+#include "codec/error.h"
 #include "dropjudge/version.h"
 #include "http/accesslog.h"
 #include "http/metrics.h"
 #include "http/auth.h"
+#include "http/clock.h"
 #include "http/server.h"
 #include "http/tls.h"
 #include "main/check.h"
@@ -101,13 +107,6 @@ main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt,
 	http_accesslog_event(log, event, text, fd);
 }
 
-static long long main_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
@@ -116,14 +115,14 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 		       const sigset_t *signals, struct http_accesslog *log)
 {
 	unsigned timeout_s = cfg->drain_timeout;
-	long long deadline = main_now_ms() + (long long)timeout_s * 1000;
+	long long deadline = http_clock_ms() + (long long)timeout_s * 1000;
 	unsigned idle = 0;
 
 	for (;;) {
 		idle = http_server_is_idle(srv) ? idle + 1 : 0;
 		if (idle >= MAIN_DRAIN_IDLE_POLLS)
 			return;
-		long long left = deadline - main_now_ms();
+		long long left = deadline - http_clock_ms();
 		if (left <= 0) {
 			if (!idle)
 				main_say(log, "drain", 2,
@@ -204,6 +203,37 @@ static int main_load_security(const struct config *cfg, struct http_auth **auth,
 	return 0;
 }
 
+/*
+ * Replaces a host name in host[0..size) by its first address, as a
+ * literal the HTTP layer can bind (an address is left as it is). Returns 0,
+ * or -1 with the reason, naming --host, in err.
+ */
+static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
+{
+	struct addrinfo hints, *ai = NULL;
+	unsigned char buf[sizeof(struct in6_addr)];
+	if (inet_pton(AF_INET, host, buf) == 1 || inet_pton(AF_INET6, host, buf) == 1)
+		return 0;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	int rc = getaddrinfo(host, NULL, &hints, &ai);
+	if (rc != 0 || !ai) {
+		codec_format(err, errlen, "--host: '%s' does not resolve (%s)", host,
+			     gai_strerror(rc));
+		return -1;
+	}
+	char text[INET6_ADDRSTRLEN];
+	rc = getnameinfo(ai->ai_addr, ai->ai_addrlen, text, sizeof text, NULL, 0, NI_NUMERICHOST);
+	freeaddrinfo(ai);
+	if (rc != 0 || strlen(text) >= size) {
+		codec_format(err, errlen, "--host: '%s' does not resolve to an address", host);
+		return -1;
+	}
+	memcpy(host, text, strlen(text) + 1);
+	return 0;
+}
+
 /* `dropjudge serve`: returns the exit status. */
 static int main_serve(int argc, char *const argv[])
 {
@@ -220,6 +250,8 @@ static int main_serve(int argc, char *const argv[])
 	int status = main_config_exit(parsed, "", err);
 	if (status >= 0)
 		return status;
+	if (main_resolve_host(cfg.host, sizeof cfg.host, err, sizeof err) != 0)
+		return main_config_exit(CONFIG_ERROR, "", err);
 	if (cfg.threads == 0)
 		cfg.threads = main_cpu_count();
 	if (cfg.threads > CONFIG_MAX_THREADS)
@@ -263,6 +295,7 @@ static int main_serve(int argc, char *const argv[])
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch,
+		       .cors_origins = cfg.cors_origins,
 		       .max_trace_steps = cfg.max_trace_steps},
 	    .auth = auth,
 	    .tls = use_tls ? &tls : NULL,
@@ -315,7 +348,8 @@ static int main_healthcheck(int argc, char *const argv[])
 	int status = main_config_exit(parsed, "healthcheck: ", err);
 	if (status >= 0)
 		return status;
-	if (healthcheck_run(hc.port, hc.tls_cert, HEALTHCHECK_TIMEOUT_MS, err, sizeof err) != 0) {
+	if (healthcheck_run(hc.host, hc.port, hc.tls_cert, HEALTHCHECK_TIMEOUT_MS, err,
+			    sizeof err) != 0) {
 		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
 		return 1;
 	}
@@ -333,20 +367,31 @@ int main(int argc, char *argv[])
 	if (argc < 2)
 		return main_serve(0, argv + 1);
 	const char *cmd = argv[1];
+	bool help =
+	    strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0;
+	if ((help || strcmp(cmd, "--version") == 0) && argc > 2) {
+		fprintf(stderr,
+			"dropjudge: unexpected argument '%s' after %s; try 'dropjudge --help'\n",
+			argv[2], cmd);
+		return 2;
+	}
 	if (strcmp(cmd, "--version") == 0) {
 		printf("dropjudge " DROPJUDGE_VERSION "\n");
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
-	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+	if (help) {
 		config_usage(stdout);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (strcmp(cmd, "serve") == 0)
 		return main_serve(argc - 2, argv + 2);
 	if (strcmp(cmd, "solve") == 0) {
-		if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-			config_usage(stdout);
-			return 0;
+		/* `solve --help`, `solve puyo --help`: the subcommand's own help */
+		for (int i = 2; i < argc; i++) {
+			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+				config_usage_solve(stdout);
+				return fflush(stdout) == 0 ? 0 : 1;
+			}
 		}
 		return solve_main(argc - 2, argv + 2, stdout, stderr);
 	}

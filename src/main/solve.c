@@ -74,7 +74,7 @@ static int solve_md_hold(void *ctx, struct md_block block, unsigned long index)
 int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	const struct md_read_options opt = {.max_blocks = ULONG_MAX, .strict = false};
-	struct md_text_reader reader;
+	struct md_text_reader *reader = NULL;
 	struct codec_error err;
 	struct solve_md *s;
 	char *chunk;
@@ -90,10 +90,14 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 	codec_error_init(&err, 1);
 	md_init(&s->game);
 	s->held = 0;
-	md_text_init(&reader, &opt, &err);
+	reader = md_text_new(&opt, &err);
+	if (!reader) {
+		fprintf(errout, "dropjudge: out of memory\n");
+		goto out_chunk;
+	}
 	for (;;) {
 		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		if (n > 0 && md_text_feed(&reader, chunk, n, solve_md_hold, s) != CODEC_OK) {
+		if (n > 0 && md_text_feed(reader, chunk, n, solve_md_hold, s) != CODEC_OK) {
 			solve_report(errout, name, &err);
 			goto out_chunk;
 		}
@@ -104,13 +108,14 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 		goto out_chunk;
 	}
-	if (md_text_finish(&reader, solve_md_hold, s) != CODEC_OK) {
+	if (md_text_finish(reader, solve_md_hold, s) != CODEC_OK) {
 		solve_report(errout, name, &err);
 		goto out_chunk;
 	}
 	md_play(&s->game, s->blocks, s->held);
 	ret = solve_write(out, errout, answer, md_text_result(&s->game, answer, sizeof answer));
 out_chunk:
+	md_text_free(reader);
 	dj_free(s);
 	dj_free(chunk);
 	return ret;

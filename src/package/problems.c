@@ -138,10 +138,14 @@ static int md_ignore_block(void *ctx, struct md_block block, unsigned long index
 static void md_validate(const char *text, size_t len, struct codec_error *err)
 {
 	static const struct md_read_options strict = {.max_blocks = 0, .strict = true};
-	struct md_text_reader reader;
-	md_text_init(&reader, &strict, err);
-	md_text_feed(&reader, text, len, md_ignore_block, NULL);
-	md_text_finish(&reader, md_ignore_block, NULL);
+	struct md_text_reader *reader = md_text_new(&strict, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return;
+	}
+	md_text_feed(reader, text, len, md_ignore_block, NULL);
+	md_text_finish(reader, md_ignore_block, NULL);
+	md_text_free(reader);
 }
 
 static int md_place_block(void *ctx, struct md_block block, unsigned long index)
@@ -155,12 +159,17 @@ static int md_solve(const char *text, size_t len, char *answer, size_t size,
 		    struct codec_error *err)
 {
 	static const struct md_read_options lenient = {.max_blocks = 0, .strict = false};
-	struct md_text_reader reader;
 	struct md_game game;
 	md_init(&game);
-	md_text_init(&reader, &lenient, err);
-	if (md_text_feed(&reader, text, len, md_place_block, &game) != CODEC_OK ||
-	    md_text_finish(&reader, md_place_block, &game) != CODEC_OK)
+	struct md_text_reader *reader = md_text_new(&lenient, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return -1;
+	}
+	bool ok = md_text_feed(reader, text, len, md_place_block, &game) == CODEC_OK &&
+		  md_text_finish(reader, md_place_block, &game) == CODEC_OK;
+	md_text_free(reader);
+	if (!ok)
 		return -1;
 	return md_text_result(&game, answer, size);
 }

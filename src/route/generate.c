@@ -1,59 +1,42 @@
 /*
  * GET /v1/{problem}/generate: the parts every generator shares — the seed
- * (given, or drawn from the clock and echoed), the answer format, and the
- * headers that make a case reproducible.
+ * (given, or drawn at random and echoed), and the headers that make a
+ * case reproducible. The table has read every parameter already.
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <time.h>
+#include <sys/random.h>
+#include <sys/types.h>
 
 #include "dropjudge/gen.h"
 #include "route/handlers.h"
 
-/* A seed for a request that named none: the clock, mixed (splitmix64). */
+/* A seed for a request that named none: drawn at random (getrandom), with
+ * the address of a stack slot mixed in should the kernel refuse. No clock:
+ * the program has one (http/clock.c), and a seed needs none. */
 static uint64_t fresh_seed(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t z =
-	    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + (uint64_t)(uintptr_t)&ts;
+	uint64_t z = 0;
+	if (getrandom(&z, sizeof z, GRND_NONBLOCK) != (ssize_t)sizeof z)
+		z ^= (uint64_t)(uintptr_t)&z;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
 	return z ^ (z >> 31);
 }
 
-void route_generate(const struct route_problem *p, const struct route_request *req,
-		    struct route_response *resp)
+enum codec_status route_generate(const struct route_call *call, struct route_response *resp,
+				 struct codec_error *err)
 {
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	const char *allowed[ROUTE_MAX_PARAMS + 2] = {"seed"};
-	size_t n = 1;
-	for (const char *const *a = p->generate_params; *a && n < ROUTE_MAX_PARAMS + 1; a++)
-		allowed[n++] = *a;
-	allowed[n] = NULL;
-	uint64_t seed;
-	if (!route_check_params(req, allowed, &err))
-		goto out_error;
-	if (!route_param(req, "seed"))
-		seed = fresh_seed();
-	else if (!route_param_u64(req, "seed", 0, UINT64_MAX, 0, &seed, &err))
-		goto out_error;
-	enum route_format fmt = route_negotiate(req->accept, true);
-	if (fmt == ROUTE_FORMAT_NONE) {
-		codec_error_set(&err, CODEC_E_NOT_ACCEPTABLE,
-				"this resource answers application/json or text/plain");
-		goto out_error;
-	}
-	p->generate(req, seed, fmt == ROUTE_FORMAT_TEXT, resp);
-	if (resp->status != 200)
-		return;
+	const struct route_problem *p = call->entry->data;
+	uint64_t seed = route_arg_given(call, "seed") ? route_arg(call, "seed") : fresh_seed();
+	enum codec_status st =
+	    p->generate(call, seed, route_arg(call, "with_answer") != 0, resp, err);
+	if (st != CODEC_OK)
+		return st;
 	char value[32];
 	snprintf(value, sizeof value, "%" PRIu64, seed);
 	route_add_header(resp, "Dropjudge-Seed", value);
 	snprintf(value, sizeof value, "%d", GEN_VERSION);
 	route_add_header(resp, "Dropjudge-Generator", value);
-	return;
-out_error:
-	route_respond_error(resp, &err);
+	return CODEC_OK;
 }

@@ -1,9 +1,11 @@
 /*
  * What the route layer's files share: the operations each problem offers
- * (implemented in md.c and puyo.c), the handlers built on them (cases.c,
- * generate handlers, meta.c), content negotiation (negotiate.c) and the
- * response helpers (respond.c). Private to src/route, but for main/check.c,
- * whose checker protocols solve and validate through the same operations.
+ * (md_route.c, puyo_route.c), the handlers the table names (solve.c,
+ * judge.c, validate.c, generate.c, meta.c, index.c, pages.c), negotiation
+ * (negotiate.c), query parameters (params.c), request bodies (body.c),
+ * batches (batch.c) and responses (respond.c). Private to src/route, but for
+ * main/check.c, whose checker protocols solve and validate through the same
+ * operations.
  */
 #ifndef DROPJUDGE_ROUTE_HANDLERS_H
 #define DROPJUDGE_ROUTE_HANDLERS_H
@@ -20,6 +22,8 @@
 
 /* A trace longer than this many steps is refused (422 at "/trace"). */
 #define ROUTE_MAX_TRACE_STEPS 10000
+
+#define ROUTE_TEXT_MEDIA_TYPE "text/plain; charset=utf-8"
 
 /* The final state of one solved case, before it is encoded. */
 struct route_outcome {
@@ -38,6 +42,8 @@ struct route_problem {
 	const char *id;	   /* path segment, "monomino-domino" */
 	const char *title; /* "Monomino-Domino" */
 	unsigned baekjoon; /* problem number */
+	/* Members a case object may hold, for messages: "\"blocks\", \"trace\"". */
+	const char *case_members;
 	/* Solve one case from a JSON object at `pointer`; trace fills ->steps. */
 	enum codec_status (*solve_json)(const json_t *case_obj, const char *pointer,
 					const struct route_limits *limits, bool trace,
@@ -63,59 +69,56 @@ struct route_problem {
 	 * `err` (collect mode). */
 	void (*validate_json)(const json_t *case_obj, const char *pointer, struct codec_error *err);
 	void (*validate_text)(const char *text, size_t len, struct codec_error *err);
-	/* Query parameters of GET .../generate besides "seed", NULL-terminated. */
-	const char *const *generate_params;
-	/* Answers GET .../generate for `seed` (JSON or, when text, the Baekjoon
-	 * input text); the caller adds the seed and generator headers. */
-	void (*generate)(const struct route_request *req, uint64_t seed, bool text,
-			 struct route_response *resp);
+	/* Answers GET .../generate (the table has read the parameters): JSON,
+	 * or the Baekjoon input text; with_answer adds the expected answer. The
+	 * caller adds the seed and generator headers. */
+	enum codec_status (*generate)(const struct route_call *call, uint64_t seed,
+				      bool with_answer, struct route_response *resp,
+				      struct codec_error *err);
 };
 
 extern const struct route_problem route_md;
 extern const struct route_problem route_puyo;
 
-/* Output format chosen by Accept. */
-enum route_format {
-	ROUTE_FORMAT_NONE = 0, /* nothing acceptable: 406 */
-	ROUTE_FORMAT_JSON,
-	ROUTE_FORMAT_TEXT,
-};
+/* --- negotiation (negotiate.c) --- */
 
-/* Body format named by Content-Type. */
-enum route_body {
-	ROUTE_BODY_UNSUPPORTED = 0,
-	ROUTE_BODY_JSON,
-	ROUTE_BODY_TEXT,
-};
+/* The format among `formats` (enum route_format bits) that an Accept header
+ * (NULL: anything) prefers; ROUTE_FORMAT_NONE when it excludes them all.
+ * Honours q-values and the most specific matching range; a tie goes to the
+ * format listed first in negotiate.c (JSON before the others). */
+enum route_format route_negotiate(const char *accept, unsigned formats);
 
-/* Chooses JSON or (when text_ok) text/plain from an Accept header (NULL:
- * JSON). Honours q-values and the most specific matching range; a tie goes
- * to JSON. */
-enum route_format route_negotiate(const char *accept, bool text_ok);
+/* The media type a format is answered with ("text/plain; charset=utf-8"). */
+const char *route_format_media(enum route_format format);
+
+/* Writes the media types of `formats`, ", "-separated, into buf. */
+void route_format_list(unsigned formats, char *buf, size_t size);
 
 /* Reads a Content-Type header: application/json or text/plain, with an
- * optional charset that must be utf-8. */
+ * optional charset that must be utf-8; ROUTE_BODY_NONE for anything else. */
 enum route_body route_body_kind(const char *content_type);
 
-/* Handlers; each fills *resp completely. */
-void route_solve(const struct route_problem *p, const struct route_request *req,
-		 struct route_response *resp);
-void route_judge(const struct route_problem *p, const struct route_request *req,
-		 struct route_response *resp);
-void route_validate(const struct route_problem *p, const struct route_request *req,
-		    struct route_response *resp);
-void route_generate(const struct route_problem *p, const struct route_request *req,
-		    struct route_response *resp);
-void route_package(const struct route_problem *p, const struct route_request *req,
-		   struct route_response *resp);
-void route_livez(const struct route_request *req, struct route_response *resp);
-/* GET /metrics: the exposition text from req->metrics. */
-void route_metrics(const struct route_request *req, struct route_response *resp);
-void route_readyz(const struct route_request *req, struct route_response *resp);
-void route_info(const struct route_request *req, struct route_response *resp);
-void route_openapi(const struct route_request *req, struct route_response *resp);
-/* The viewer's page and files (www.c); GET .../render.svg (render.c). */
-void route_www(const struct route_request *req, struct route_response *resp);
+/* --- handlers the table names; see route_handler_fn --- */
+
+route_handler_fn route_solve;
+route_handler_fn route_judge;
+route_handler_fn route_validate;
+route_handler_fn route_generate;
+route_handler_fn route_livez;
+route_handler_fn route_readyz;
+route_handler_fn route_info;
+route_handler_fn route_openapi;
+route_handler_fn route_index;
+route_handler_fn route_problem_types;
+route_handler_fn route_problem_page;
+
+/* The viewer's page and files (www.c), GET .../render.svg (render.c):
+ * handlers that answer in full, their own faults included. */
+route_handler_fn route_metrics;
+route_handler_fn route_package;
+route_handler_fn route_www;
+route_handler_fn route_md_render_call;
+route_handler_fn route_puyo_render_call;
 void route_md_render(const struct route_request *req, struct route_response *resp);
 void route_puyo_render(const struct route_request *req, struct route_response *resp);
 /* Answers solve's single case (the body of `req`) as SVG: the final state,
@@ -123,19 +126,72 @@ void route_puyo_render(const struct route_request *req, struct route_response *r
  * sizes it. A batch is 406. */
 void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
 		       struct route_response *resp);
+/* Fills *resp with the viewer's page (GET / for a browser). */
+enum codec_status route_www_page(struct route_response *resp, struct codec_error *err);
+
+/* --- responses (respond.c) --- */
 
 /*
- * Response helpers. route_respond_json takes `body` (a reference, even on
- * failure) and answers with the HTTP status of `status` (CODEC_OK: 200).
- * Out of memory becomes the fixed 500 answer.
+ * Answers 200 with `body` as compact JSON and a final newline; takes the
+ * reference, even on failure. Returns CODEC_OK, or CODEC_E_INTERNAL with err
+ * set when out of memory (body NULL counts as out of memory).
  */
-void route_respond_json(struct route_response *resp, enum codec_status status, json_t *body);
-void route_respond_text(struct route_response *resp, const char *content_type, const char *text,
-			size_t len);
-void route_respond_error(struct route_response *resp, const struct codec_error *err);
+enum codec_status route_respond_json(struct route_response *resp, json_t *body,
+				     struct codec_error *err);
+/* Answers 200 with a copy of text[0..len) as `content_type`. */
+enum codec_status route_respond_text(struct route_response *resp, const char *content_type,
+				     const char *text, size_t len, struct codec_error *err);
+/* Answers the problem of a set error, with "request_id" when not NULL. */
+void route_respond_error(struct route_response *resp, const struct codec_error *err,
+			 const char *request_id);
+/* The fixed 500 answer, when even an error cannot be built. */
 void route_respond_oom(struct route_response *resp);
-/* Adds a header; the value is copied (truncated to fit). */
-void route_add_header(struct route_response *resp, const char *name, const char *value);
+/* Answers `status` (204, 308) without a body. */
+void route_respond_empty(struct route_response *resp, unsigned status);
+
+/* --- batches and outcomes (batch.c) --- */
+
+/* Longest Baekjoon output of either problem, with room to spare. */
+#define ROUTE_OUTPUT_TEXT_MAX 64
+
+/* Frees what an outcome owns (its trace). */
+void route_outcome_release(struct route_outcome *out);
+
+/* Whether a case asks for a trace: its own "trace" member when it is a
+ * boolean (the codec rejects other types), else the query's choice. */
+bool route_case_wants_trace(const json_t *case_obj, bool query_trace);
+
+/* Whether a parsed body is a batch {"cases": ...}. */
+bool route_is_batch(const json_t *root);
+
+/*
+ * Answers one case of a batch at `ptr`: the slot for the results array (a
+ * result, or route_error_slot() for a case that failed), or NULL when out
+ * of memory. `each` is a fresh first-wins error for this case.
+ */
+typedef json_t *route_case_fn(const struct route_call *call, const json_t *c, const char *ptr,
+			      bool trace, struct codec_error *each);
+
+/* The slot of a failed case, {"error": problem}, its faults sorted. */
+json_t *route_error_slot(struct codec_error *err);
+
+/*
+ * Answers a batch: {"results": [...], "summary": {...}}, one slot per case
+ * in order, each with its case's "id". Batch-level faults (not an array,
+ * over --max-batch) go into err.
+ */
+enum codec_status route_respond_batch(const struct route_call *call, json_t *root,
+				      route_case_fn *one, struct route_response *resp,
+				      struct codec_error *err);
+
+/*
+ * Puts err in collect mode, its faults in storage the request keeps until
+ * its answer is built (router.c; one array a request, reused). Returns
+ * false with err set (500) when out of memory.
+ */
+bool route_collect(const struct route_call *call, struct codec_error *err);
+
+/* --- credentials (auth.c) --- */
 
 /*
  * Credentials (route/auth.c). route_auth_check returns CODEC_OK for
@@ -147,22 +203,47 @@ void route_add_header(struct route_response *resp, const char *name, const char 
 enum codec_status route_auth_check(enum route_auth auth, struct codec_error *err);
 void route_auth_challenge(enum route_auth auth, struct route_response *resp);
 
+/* --- query parameters (params.c) --- */
+
 /*
- * Query parameters: rejects (400, at the parameter) any not in `allowed`
- * (NULL-terminated). Returns false with err set on the first bad one.
+ * Reads the request's query against the entry's declared parameters into
+ * call->args and call->given: an unknown or repeated parameter, or a value
+ * that does not read as its type, is 400; a value out of range is 422.
+ * Returns CODEC_OK or the status with err set (first fault wins).
  */
-bool route_check_params(const struct route_request *req, const char *const *allowed,
-			struct codec_error *err);
-/* Reads an unsigned decimal parameter in [min, max]; absent gives `dflt`.
- * Not a number: 400; out of range: 422. Returns false with err set. */
+enum codec_status route_read_params(struct route_call *call, struct codec_error *err);
+
+/* Whether a json_only parameter of the request reads as true (the answer
+ * must then be JSON); *name receives its name. */
+bool route_wants_json_only(const struct route_request *req, const struct route_entry *e,
+			   const char **name);
+
+/*
+ * Reads a parameter whose range depends on the request's data (a step of
+ * the case sent), for the few handlers that need one: an unsigned decimal
+ * in [min, max] (absent: dflt; not a number 400, out of range 422), or a
+ * boolean. Return false with err set. The table still decides which
+ * parameters a path takes.
+ */
 bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
 		     uint64_t dflt, uint64_t *out, struct codec_error *err);
-/* Reads a boolean parameter (true/false/1/0); absent gives `dflt`. */
 bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
 		      struct codec_error *err);
 
-/* Parses a JSON body; bad JSON is CODEC_E_SYNTAX located by line/column.
- * Returns a new reference or NULL with err set. */
+/* The value of a declared parameter (its default when absent). */
+uint64_t route_arg(const struct route_call *call, const char *name);
+/* Whether a declared parameter was in the query. */
+bool route_arg_given(const struct route_call *call, const char *name);
+
+/* --- request bodies (body.c) --- */
+
+/* Whether a body starts with the UTF-8 byte-order mark EF BB BF. */
+bool route_has_bom(const char *body, size_t len);
+/* Skips a byte-order mark at the start of *body, if any. */
+void route_skip_bom(const char **body, size_t *len);
+
+/* Parses a JSON body; bad JSON is CODEC_E_SYNTAX located by line/column,
+ * in the project's words. Returns a new reference or NULL with err set. */
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err);
 
 #endif

@@ -127,11 +127,15 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 		return CODEC_E_INTERNAL;
 	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	struct md_text_reader reader;
-	md_text_init(&reader, &opt, err);
-	enum codec_status st = md_text_feed(&reader, text, len, md_run_block, &run);
+	struct md_text_reader *reader = md_text_new(&opt, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return md_run_end(&run, out, CODEC_E_INTERNAL, err);
+	}
+	enum codec_status st = md_text_feed(reader, text, len, md_run_block, &run);
 	if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
-		st = md_text_finish(&reader, md_run_block, &run);
+		st = md_text_finish(reader, md_run_block, &run);
+	md_text_free(reader);
 	return md_run_end(&run, out, st, err);
 }
 
@@ -177,52 +181,66 @@ static void md_validate_json(const json_t *case_obj, const char *pointer, struct
 
 static void md_validate_text(const char *text, size_t len, struct codec_error *err)
 {
-	struct md_text_reader reader;
-	md_text_init(&reader, &md_strict, err);
-	md_text_feed(&reader, text, len, md_ignore_block, NULL);
-	md_text_finish(&reader, md_ignore_block, NULL);
-}
-
-static const char *const md_generate_params[] = {"n", NULL};
-
-static void md_generate(const struct route_request *req, uint64_t seed, bool text,
-			struct route_response *resp)
-{
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	uint64_t n;
-	if (!route_param_u64(req, "n", MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, 10, &n, &err)) {
-		route_respond_error(resp, &err);
+	struct md_text_reader *reader = md_text_new(&md_strict, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return;
 	}
+	md_text_feed(reader, text, len, md_ignore_block, NULL);
+	md_text_finish(reader, md_ignore_block, NULL);
+	md_text_free(reader);
+}
+
+/*
+ * Answers GET .../generate: `n` blocks from `seed`, as JSON or the Baekjoon
+ * input text; with_answer adds the solve result and the Baekjoon output.
+ */
+static enum codec_status md_generate(const struct route_call *call, uint64_t seed, bool with_answer,
+				     struct route_response *resp, struct codec_error *err)
+{
+	uint64_t n = route_arg(call, "n");
 	struct gen_rng rng;
 	gen_rng_init(&rng, seed);
-	if (text) {
+	if (call->format == ROUTE_FORMAT_TEXT) {
 		/* "N\n" then at most "t x y\n" (6 bytes) a block. */
 		size_t cap = 16 + (size_t)n * 6;
 		char *buf = dj_malloc(cap);
 		if (!buf) {
-			route_respond_oom(resp);
-			return;
+			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+			return CODEC_E_INTERNAL;
 		}
 		size_t len = (size_t)snprintf(buf, cap, "%llu\n", (unsigned long long)n);
 		for (uint64_t i = 0; i < n; i++) {
 			struct md_block b = gen_md_block(&rng);
 			len += (size_t)snprintf(buf + len, cap - len, "%u %u %u\n", b.t, b.x, b.y);
 		}
-		route_respond_text(resp, "text/plain; charset=utf-8", buf, len);
+		enum codec_status st =
+		    route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, buf, len, err);
 		dj_free(buf);
-		return;
+		return st;
 	}
+	struct md_game game;
+	md_init(&game);
 	json_t *blocks = json_array();
 	for (uint64_t i = 0; blocks && i < n; i++) {
 		struct md_block b = gen_md_block(&rng);
+		md_place(&game, b);
 		if (json_array_append_new(blocks, json_pack("[iii]", b.t, b.x, b.y)) != 0) {
 			json_decref(blocks);
 			blocks = NULL;
 		}
 	}
-	route_respond_json(resp, CODEC_OK, blocks ? json_pack("{so}", "blocks", blocks) : NULL);
+	json_t *obj = blocks ? json_pack("{so}", "blocks", blocks) : NULL;
+	if (obj && with_answer) {
+		char text[64];
+		int len = md_text_result(&game, text, sizeof text);
+		if (json_object_set_new(obj, "answer", md_json_result(&game)) != 0 ||
+		    json_object_set_new(obj, "expected", json_stringn(text, (size_t)len)) != 0) {
+			json_decref(obj);
+			obj = NULL;
+		}
+	}
+	return route_respond_json(resp, obj, err);
 }
 
 const struct route_problem route_md = {
@@ -237,6 +255,6 @@ const struct route_problem route_md = {
     .outcome_text = md_outcome_text,
     .validate_json = md_validate_json,
     .validate_text = md_validate_text,
-    .generate_params = md_generate_params,
+    .case_members = "\"blocks\", \"trace\"",
     .generate = md_generate,
 };

@@ -2,6 +2,7 @@
  * The service's own resources: liveness, readiness, metrics, the
  * description of the API version and the OpenAPI document.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,72 +18,75 @@ extern const char route_openapi_yaml_end[];
 static const char livez_body[] = "{\"status\":\"ok\"}\n";
 static const char readyz_body[] = "{\"status\":\"ready\"}\n";
 
-void route_livez(const struct route_request *req, struct route_response *resp)
+enum codec_status route_livez(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
 {
-	(void)req;
-	route_respond_text(resp, "application/json", livez_body, sizeof livez_body - 1);
+	(void)call;
+	return route_respond_text(resp, "application/json", livez_body, sizeof livez_body - 1, err);
 }
 
-void route_readyz(const struct route_request *req, struct route_response *resp)
+enum codec_status route_readyz(const struct route_call *call, struct route_response *resp,
+			       struct codec_error *err)
 {
-	if (req->draining) {
-		struct codec_error err;
-		codec_error_init(&err, 1);
+	if (call->req->draining) {
 		codec_error_set(
-		    &err, CODEC_E_UNAVAILABLE,
+		    err, CODEC_E_UNAVAILABLE,
 		    "shutdown has begun: requests in flight complete, new ones go elsewhere");
-		route_respond_error(resp, &err);
-		return;
+		return CODEC_E_UNAVAILABLE;
 	}
-	route_respond_text(resp, "application/json", readyz_body, sizeof readyz_body - 1);
+	return route_respond_text(resp, "application/json", readyz_body, sizeof readyz_body - 1,
+				  err);
 }
 
-void route_metrics(const struct route_request *req, struct route_response *resp)
+enum codec_status route_metrics(const struct route_call *call, struct route_response *resp,
+				struct codec_error *err)
 {
-	struct codec_error err;
-	codec_error_init(&err, 1);
+	const struct route_request *req = call->req;
 	if (!req->metrics) {
-		codec_error_set(&err, CODEC_E_NOT_FOUND, "this server keeps no metrics");
-		route_respond_error(resp, &err);
-		return;
+		codec_error_set(err, CODEC_E_NOT_FOUND, "this server keeps no metrics");
+		return CODEC_E_NOT_FOUND;
 	}
 	size_t len = 0;
 	char *text = req->metrics(req->metrics_ctx, &len);
 	if (!text) {
-		route_respond_oom(resp);
-		return;
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
 	}
 	/* Prometheus' text exposition format 0.0.4. */
-	route_respond_text(resp, "text/plain; version=0.0.4; charset=utf-8", text, len);
+	enum codec_status st =
+	    route_respond_text(resp, "text/plain; version=0.0.4; charset=utf-8", text, len, err);
 	dj_free(text);
+	return st;
 }
 
 static json_t *problem_info(const struct route_problem *p)
 {
 	char path[64];
-	strcpy(path, "/v1/");
-	strncat(path, p->id, sizeof path - strlen(path) - 1);
+	snprintf(path, sizeof path, "/v1/%s", p->id);
 	return json_pack("{ss ss sI ss}", "id", p->id, "title", p->title, "baekjoon",
 			 (json_int_t)p->baekjoon, "path", path);
 }
 
-void route_info(const struct route_request *req, struct route_response *resp)
+enum codec_status route_info(const struct route_call *call, struct route_response *resp,
+			     struct codec_error *err)
 {
-	const struct route_limits *l = req->limits;
-	route_respond_json(resp, CODEC_OK,
-			   json_pack("{ss ss s[oo] s{sI sI sI sI sI}}", "name", "dropjudge",
-				     "version", DROPJUDGE_VERSION, "problems",
-				     problem_info(&route_md), problem_info(&route_puyo), "limits",
-				     "max_body", (json_int_t)l->max_body, "max_blocks",
-				     (json_int_t)l->max_blocks, "max_batch",
-				     (json_int_t)l->max_batch, "max_trace_steps",
-				     (json_int_t)ROUTE_MAX_TRACE_STEPS, "max_request_trace_steps",
-				     (json_int_t)l->max_trace_steps));
+	const struct route_limits *l = call->req->limits;
+	return route_respond_json(
+	    resp,
+	    json_pack("{ss ss s[oo] s{sI sI sI sI sI}}", "name", "dropjudge", "version",
+		      DROPJUDGE_VERSION, "problems", problem_info(&route_md),
+		      problem_info(&route_puyo), "limits", "max_body", (json_int_t)l->max_body,
+		      "max_blocks", (json_int_t)l->max_blocks, "max_batch",
+		      (json_int_t)l->max_batch, "max_trace_steps",
+		      (json_int_t)ROUTE_MAX_TRACE_STEPS, "max_request_trace_steps",
+		      (json_int_t)l->max_trace_steps),
+	    err);
 }
 
-void route_openapi(const struct route_request *req, struct route_response *resp)
+enum codec_status route_openapi(const struct route_call *call, struct route_response *resp,
+				struct codec_error *err)
 {
-	(void)req;
-	route_respond_text(resp, "application/yaml", route_openapi_yaml,
-			   (size_t)(route_openapi_yaml_end - route_openapi_yaml));
+	(void)call;
+	return route_respond_text(resp, "application/yaml", route_openapi_yaml,
+				  (size_t)(route_openapi_yaml_end - route_openapi_yaml), err);
 }

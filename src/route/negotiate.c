@@ -1,9 +1,13 @@
 /*
- * Content negotiation: which body format a Content-Type names, and which
- * answer format an Accept header prefers (RFC 9110, section 12.5.1: the most
- * specific matching media range gives a type its quality).
+ * Content negotiation: which body kind a Content-Type names, and which of
+ * an entry's answer formats an Accept header prefers (RFC 9110, section
+ * 12.5.1: the most specific matching media range gives a type its quality).
+ * The one rule, on every path: an absent, empty or unreadable Accept takes
+ * the entry's first format; an Accept that gives every format of the entry
+ * quality 0 is a 406.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -88,7 +92,7 @@ static bool read_params(const char *s, const char *end, int *q, bool *charset_ok
 enum route_body route_body_kind(const char *content_type)
 {
 	if (!content_type)
-		return ROUTE_BODY_UNSUPPORTED;
+		return ROUTE_BODY_NONE;
 	const char *end = content_type + strlen(content_type);
 	const char *s = skip_ows(content_type, end);
 	const char *semi = memchr(s, ';', (size_t)(end - s));
@@ -96,31 +100,74 @@ enum route_body route_body_kind(const char *content_type)
 	int q;
 	bool charset_ok;
 	if (!read_params(semi ? semi : end, end, &q, &charset_ok) || !charset_ok)
-		return ROUTE_BODY_UNSUPPORTED;
+		return ROUTE_BODY_NONE;
 	if (token_is(s, type_end, "application/json"))
 		return ROUTE_BODY_JSON;
 	if (token_is(s, type_end, "text/plain"))
 		return ROUTE_BODY_TEXT;
-	return ROUTE_BODY_UNSUPPORTED;
+	return ROUTE_BODY_NONE;
 }
 
-/* Best match so far for one offered type. */
+/* The formats, in the order that breaks ties. */
+static const struct format_kind {
+	enum route_format format;
+	const char *type;   /* media type matched against Accept */
+	const char *answer; /* Content-Type of the answer */
+	size_t major_len;   /* length of "application" in type */
+} format_table[] = {
+    {ROUTE_FORMAT_JSON, "application/json", "application/json", 11},
+    {ROUTE_FORMAT_TEXT, "text/plain", ROUTE_TEXT_MEDIA_TYPE, 4},
+    {ROUTE_FORMAT_HTML, "text/html", "text/html; charset=utf-8", 4},
+    {ROUTE_FORMAT_YAML, "application/yaml", "application/yaml", 11},
+    {ROUTE_FORMAT_SVG, "image/svg+xml", "image/svg+xml", 5},
+    {ROUTE_FORMAT_CSS, "text/css", "text/css; charset=utf-8", 4},
+    {ROUTE_FORMAT_JS, "text/javascript", "text/javascript; charset=utf-8", 4},
+    {ROUTE_FORMAT_ZIP, "application/zip", "application/zip", 11},
+    {ROUTE_FORMAT_TAR_GZ, "application/gzip", "application/gzip", 11},
+    {ROUTE_FORMAT_METRICS, "text/plain", "text/plain; version=0.0.4; charset=utf-8", 4},
+};
+
+#define FORMAT_COUNT (sizeof format_table / sizeof format_table[0])
+
+const char *route_format_media(enum route_format format)
+{
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		if (format_table[i].format == format)
+			return format_table[i].answer;
+	return "application/octet-stream";
+}
+
+void route_format_list(unsigned formats, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < FORMAT_COUNT; i++) {
+		if (!(formats & format_table[i].format) || len >= size)
+			continue;
+		int n = snprintf(buf + len, size - len, "%s%s", len ? " or " : "",
+				 format_table[i].type);
+		len += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* Best match so far for one offered format. */
 struct offer {
-	const char *type; /* "application/json" */
-	size_t major_len; /* length of "application" */
-	int specificity;  /* of the range that set q: -1 none, 0 star, 1 type, 2 exact */
+	const struct format_kind *kind;
+	int specificity; /* of the range that set q: -1 none, 0 star, 1 type, 2 exact */
 	int q;
 };
 
 static void offer_match(struct offer *o, const char *s, const char *type_end, int q)
 {
+	const char *type = o->kind->type;
+	size_t major = o->kind->major_len;
 	int spec = -1;
 	if (token_is(s, type_end, "*/*"))
 		spec = 0;
-	else if (token_is(s, type_end, o->type))
+	else if (token_is(s, type_end, type))
 		spec = 2;
-	else if ((size_t)(type_end - s) == o->major_len + 2 &&
-		 strncasecmp(s, o->type, o->major_len + 1) == 0 && type_end[-1] == '*')
+	else if ((size_t)(type_end - s) == major + 2 && strncasecmp(s, type, major + 1) == 0 &&
+		 type_end[-1] == '*')
 		spec = 1;
 	if (spec > o->specificity || (spec == o->specificity && spec >= 0 && q > o->q)) {
 		o->specificity = spec;
@@ -128,12 +175,24 @@ static void offer_match(struct offer *o, const char *s, const char *type_end, in
 	}
 }
 
-enum route_format route_negotiate(const char *accept, bool text_ok)
+/* The first format of the set, in table order. */
+static enum route_format first_format(unsigned formats)
 {
-	if (!accept)
-		return ROUTE_FORMAT_JSON;
-	struct offer json = {"application/json", strlen("application"), -1, 0};
-	struct offer text = {"text/plain", strlen("text"), -1, 0};
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		if (formats & format_table[i].format)
+			return format_table[i].format;
+	return ROUTE_FORMAT_NONE;
+}
+
+enum route_format route_negotiate(const char *accept, unsigned formats)
+{
+	struct offer offers[FORMAT_COUNT];
+	size_t n = 0;
+	for (size_t i = 0; i < FORMAT_COUNT; i++)
+		if (formats & format_table[i].format)
+			offers[n++] = (struct offer){&format_table[i], -1, 0};
+	if (!accept || n == 0)
+		return first_format(formats);
 	const char *end = accept + strlen(accept);
 	const char *s = accept;
 	bool any = false;
@@ -149,17 +208,16 @@ enum route_format route_negotiate(const char *accept, bool text_ok)
 		if (type_end > t &&
 		    read_params(semi ? semi : item_end, trim_end(t, item_end), &q, &charset_ok)) {
 			any = true;
-			offer_match(&json, t, type_end, q);
-			offer_match(&text, t, type_end, q);
+			for (size_t i = 0; i < n; i++)
+				offer_match(&offers[i], t, type_end, q);
 		}
 		s = comma ? comma + 1 : end;
 	}
-	if (!any)
-		return ROUTE_FORMAT_JSON; /* an empty or unreadable Accept asks for nothing in
-					     particular */
-	if (!text_ok)
-		text.q = 0;
-	if (json.q == 0 && text.q == 0)
-		return ROUTE_FORMAT_NONE;
-	return text.q > json.q ? ROUTE_FORMAT_TEXT : ROUTE_FORMAT_JSON;
+	if (!any) /* an empty or unreadable Accept asks for nothing in particular */
+		return first_format(formats);
+	size_t best = 0;
+	for (size_t i = 1; i < n; i++)
+		if (offers[i].q > offers[best].q)
+			best = i;
+	return offers[best].q > 0 ? offers[best].kind->format : ROUTE_FORMAT_NONE;
 }

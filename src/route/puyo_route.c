@@ -13,15 +13,6 @@
 /* Largest Baekjoon text of a field: 13 rows of 6 characters and '\n'. */
 #define PUYO_TEXT_MAX (PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1)
 
-static bool puyo_field_is_empty(const struct puyo_field *field)
-{
-	for (unsigned r = 0; r < field->rows; r++)
-		for (unsigned c = 0; c < PUYO_COLS; c++)
-			if (field->cell[r][c] != PUYO_EMPTY)
-				return false;
-	return true;
-}
-
 /* A trace entry for one chain step: its counts and the field after it. */
 static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_field *field)
 {
@@ -31,33 +22,30 @@ static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_fi
 			 (json_int_t)step->score, "field", puyo_json_rows(field));
 }
 
-/*
- * Runs the chain on out->u.puyo.field (settling it first), the same steps
- * as puyo_run(), recording each step when tracing.
- */
-static enum codec_status puyo_chain(struct route_outcome *out, bool trace, struct codec_error *err)
+/* puyo_step_fn: appends each step to the trace array; false when out of memory. */
+static bool puyo_trace_step(void *ctx, const struct puyo_step *step, const struct puyo_field *field)
 {
-	struct puyo_field *field = &out->u.puyo.field;
-	struct puyo_result *result = &out->u.puyo.result;
-	*result = (struct puyo_result){0};
+	json_t **steps = ctx;
+	if (*steps && json_array_append_new(*steps, puyo_step_json(step, field)) == 0)
+		return true;
+	json_decref(*steps);
+	*steps = NULL;
+	return false;
+}
+
+/* Runs the chain on out->u.puyo.field (the core's puyo_run_steps()),
+ * recording each step when tracing. */
+static enum codec_status puyo_solve_field(struct route_outcome *out, bool trace,
+					  struct codec_error *err)
+{
 	out->steps = trace ? json_array() : NULL;
-	if (trace && !out->steps)
-		goto out_of_memory;
-	puyo_settle(field);
-	struct puyo_step step;
-	while (puyo_step(field, result->chains + 1, &step)) {
-		result->chains++;
-		result->score += step.score;
-		if (out->steps && json_array_append_new(out->steps, puyo_step_json(&step, field)))
-			goto out_of_memory;
+	puyo_run_steps(&out->u.puyo.field, &out->u.puyo.result, trace ? puyo_trace_step : NULL,
+		       &out->steps);
+	if (trace && !out->steps) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
 	}
-	result->all_clear = result->chains > 0 && puyo_field_is_empty(field);
 	return CODEC_OK;
-out_of_memory:
-	json_decref(out->steps);
-	out->steps = NULL;
-	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-	return CODEC_E_INTERNAL;
 }
 
 static enum codec_status puyo_solve_json(const json_t *case_obj, const char *pointer,
@@ -67,7 +55,7 @@ static enum codec_status puyo_solve_json(const json_t *case_obj, const char *poi
 	(void)limits;
 	/* The rows, or a puyop.com / Puyo Nexus field string or link. */
 	enum codec_status st = puyo_links_read_case(case_obj, pointer, &out->u.puyo.field, err);
-	return st != CODEC_OK ? st : puyo_chain(out, trace, err);
+	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
 }
 
 static bool puyo_solve_json_fast(const char *body, size_t len, const struct route_limits *limits,
@@ -77,7 +65,7 @@ static bool puyo_solve_json_fast(const char *body, size_t len, const struct rout
 	if (!puyo_json_fast_read(body, len, &out->u.puyo.field))
 		return false;
 	/* without a trace the chain allocates nothing and cannot fail */
-	return puyo_chain(out, false, NULL) == CODEC_OK;
+	return puyo_solve_field(out, false, NULL) == CODEC_OK;
 }
 
 static enum codec_status puyo_solve_text(const char *text, size_t len,
@@ -86,7 +74,7 @@ static enum codec_status puyo_solve_text(const char *text, size_t len,
 {
 	(void)limits;
 	enum codec_status st = puyo_text_read(text, len, false, &out->u.puyo.field, err);
-	return st != CODEC_OK ? st : puyo_chain(out, trace, err);
+	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
 }
 
 static json_t *puyo_outcome_json(struct route_outcome *out)
@@ -128,46 +116,55 @@ static void puyo_validate_text(const char *text, size_t len, struct codec_error 
 	puyo_text_read(text, len, true, &field, err);
 }
 
-static const char *const puyo_generate_params[] = {"colors", "min_chains", NULL};
-
-static void puyo_generate(const struct route_request *req, uint64_t seed, bool text,
-			  struct route_response *resp)
+/*
+ * Answers GET .../generate: a field from `seed` with the asked colours and
+ * at least min_chains chains, as JSON or the Baekjoon input text;
+ * with_answer adds the solve result and the Baekjoon output.
+ */
+static enum codec_status puyo_generate(const struct route_call *call, uint64_t seed,
+				       bool with_answer, struct route_response *resp,
+				       struct codec_error *err)
 {
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	uint64_t colors, min_chains;
-	if (!route_param_u64(req, "colors", 1, PUYO_COLORS, 4, &colors, &err) ||
-	    !route_param_u64(req, "min_chains", 0, GEN_PUYO_MAX_CHAINS, 0, &min_chains, &err)) {
-		route_respond_error(resp, &err);
-		return;
-	}
+	uint64_t colors = route_arg(call, "colors");
+	uint64_t min_chains = route_arg(call, "min_chains");
 	struct puyo_field field;
 	if (!gen_puyo_field(seed, (unsigned)colors, (unsigned)min_chains, &field)) {
 		if (colors == 1 && min_chains > 1)
-			codec_error_at_param(&err, CODEC_E_INVALID, "min_chains",
+			codec_error_at_param(err, CODEC_E_INVALID, "min_chains",
 					     "a field of one colour pops everything in its first "
 					     "chain: ask for at most 1 chain, or more colours");
 		else
 			codec_error_at_param(
-			    &err, CODEC_E_INVALID, "min_chains",
+			    err, CODEC_E_INVALID, "min_chains",
 			    "no field of %llu colours with at least %llu chains was "
 			    "found within the search bound for this seed; try "
 			    "another seed or more colours",
 			    (unsigned long long)colors, (unsigned long long)min_chains);
-		route_respond_error(resp, &err);
-		return;
+		return CODEC_E_INVALID;
 	}
-	if (text) {
+	if (call->format == ROUTE_FORMAT_TEXT) {
 		char buf[PUYO_TEXT_MAX];
 		int n = puyo_text_field(&field, buf, sizeof buf);
 		if (n < 0 || (size_t)n >= sizeof buf) {
-			route_respond_oom(resp);
-			return;
+			codec_error_set(err, CODEC_E_INTERNAL, "the field does not fit");
+			return CODEC_E_INTERNAL;
 		}
-		route_respond_text(resp, "text/plain; charset=utf-8", buf, (size_t)n);
-		return;
+		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, buf, (size_t)n, err);
 	}
-	route_respond_json(resp, CODEC_OK, json_pack("{so}", "field", puyo_json_rows(&field)));
+	json_t *obj = json_pack("{so}", "field", puyo_json_rows(&field));
+	if (obj && with_answer) {
+		struct route_outcome out = {.steps = NULL};
+		out.u.puyo.field = field;
+		puyo_run(&out.u.puyo.field, &out.u.puyo.result);
+		char text[32];
+		int len = puyo_text_result(&out.u.puyo.result, text, sizeof text);
+		if (json_object_set_new(obj, "answer", puyo_outcome_json(&out)) != 0 ||
+		    json_object_set_new(obj, "expected", json_stringn(text, (size_t)len)) != 0) {
+			json_decref(obj);
+			obj = NULL;
+		}
+	}
+	return route_respond_json(resp, obj, err);
 }
 
 const struct route_problem route_puyo = {
@@ -182,6 +179,6 @@ const struct route_problem route_puyo = {
     .outcome_text = puyo_outcome_text,
     .validate_json = puyo_validate_json,
     .validate_text = puyo_validate_text,
-    .generate_params = puyo_generate_params,
+    .case_members = "\"field\", \"trace\"",
     .generate = puyo_generate,
 };

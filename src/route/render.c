@@ -74,7 +74,7 @@ static void respond_svg(struct route_response *resp, draw_fn draw, const void *c
 		dj_free(buf);
 		if (n < 0) {
 			codec_error_set(&err, CODEC_E_INTERNAL, "the picture could not be drawn");
-			route_respond_error(resp, &err);
+			route_respond_error(resp, &err, NULL);
 		} else {
 			route_respond_oom(resp);
 		}
@@ -152,15 +152,12 @@ out_free:
 
 void route_md_render(const struct route_request *req, struct route_response *resp)
 {
-	static const char *const params[] = {"blocks", "cell", "step", "strip", "animate", NULL};
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	struct md_case c = {NULL, 0};
 	struct md_block *blocks = NULL;
 	struct render_options opt;
 	const char *v = route_param(req, "blocks");
-	if (!route_check_params(req, params, &err))
-		goto out_error;
 	if (!v) {
 		codec_error_at_param(&err, CODEC_E_SYNTAX, "blocks",
 				     "required: the placements as txy,txy,...");
@@ -176,7 +173,7 @@ void route_md_render(const struct route_request *req, struct route_response *res
 	return;
 out_error:
 	dj_free(blocks);
-	route_respond_error(resp, &err);
+	route_respond_error(resp, &err, req->request_id);
 }
 
 /* ---- Puyo ------------------------------------------------------------- */
@@ -221,16 +218,12 @@ static bool read_rows(const char *v, struct puyo_field *field, struct codec_erro
 
 void route_puyo_render(const struct route_request *req, struct route_response *resp)
 {
-	static const char *const params[] = {"field", "puyop", "puyo_nexus", "cell",
-					     "step",  "strip", "animate",    NULL};
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	struct puyo_field field;
 	struct render_options opt;
 	const char *rows = route_param(req, "field"), *puyop = route_param(req, "puyop"),
 		   *nexus = route_param(req, "puyo_nexus");
-	if (!route_check_params(req, params, &err))
-		goto out_error;
 	if ((rows != NULL) + (puyop != NULL) + (nexus != NULL) != 1) {
 		codec_error_at_param(&err, CODEC_E_SYNTAX,
 				     nexus && (rows || puyop) ? "puyo_nexus"
@@ -260,7 +253,7 @@ void route_puyo_render(const struct route_request *req, struct route_response *r
 	respond_svg(resp, draw_puyo, &field, &opt);
 	return;
 out_error:
-	route_respond_error(resp, &err);
+	route_respond_error(resp, &err, req->request_id);
 }
 
 /* ---- solve answered as SVG -------------------------------------------- */
@@ -359,11 +352,15 @@ void route_render_body(const struct route_problem *p, const struct route_request
 		if (json) {
 			st = md_json_read(root, "", &ro, &err, collect_block, &list);
 		} else {
-			struct md_text_reader reader;
-			md_text_init(&reader, &ro, &err);
-			st = md_text_feed(&reader, req->body, req->body_len, collect_block, &list);
+			struct md_text_reader *reader = md_text_new(&ro, &err);
+			if (!reader) {
+				codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
+				goto out_error;
+			}
+			st = md_text_feed(reader, req->body, req->body_len, collect_block, &list);
 			if (st == CODEC_OK && !list.out_of_memory)
-				st = md_text_finish(&reader, collect_block, &list);
+				st = md_text_finish(reader, collect_block, &list);
+			md_text_free(reader);
 		}
 		if (st == CODEC_OK && list.out_of_memory)
 			codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
@@ -392,5 +389,22 @@ void route_render_body(const struct route_problem *p, const struct route_request
 out_error:
 	json_decref(root);
 	dj_free(list.blocks);
-	route_respond_error(resp, &err);
+	route_respond_error(resp, &err, req->request_id);
+}
+
+/* route_handler_fn for the table: the render handlers answer in full. */
+enum codec_status route_md_render_call(const struct route_call *call, struct route_response *resp,
+				       struct codec_error *err)
+{
+	(void)err;
+	route_md_render(call->req, resp);
+	return CODEC_OK;
+}
+
+enum codec_status route_puyo_render_call(const struct route_call *call, struct route_response *resp,
+					 struct codec_error *err)
+{
+	(void)err;
+	route_puyo_render(call->req, resp);
+	return CODEC_OK;
 }

@@ -1,10 +1,9 @@
 /*
  * Building responses: JSON bodies (jansson, compact, ended by a newline so
- * that curl output reads well), text bodies, problem details, headers, and
- * the helpers that read query parameters and JSON bodies. Every HTTP status
- * set here comes from problem_http_status().
+ * that curl output reads well), text bodies, empty answers, problem details
+ * and headers. Every HTTP status of an error comes from
+ * problem_http_status().
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +13,8 @@
 #include "route/handlers.h"
 
 /* The answer when even building an error fails. */
-static const char oom_body[] =
-    "{\"type\":\"https://dropjudge.dev/problems/internal\",\"title\":\"Internal error\","
-    "\"status\":500,\"detail\":\"out of memory\"}\n";
+static const char oom_body[] = "{\"type\":\"/problems/internal\",\"title\":\"Internal error\","
+			       "\"status\":500,\"detail\":\"out of memory\"}\n";
 
 const char *route_oom_body(size_t *len)
 {
@@ -85,25 +83,27 @@ static bool respond_dump(struct route_response *resp, const json_t *body)
 	return true;
 }
 
-void route_respond_json(struct route_response *resp, enum codec_status status, json_t *body)
+enum codec_status route_respond_json(struct route_response *resp, json_t *body,
+				     struct codec_error *err)
 {
-	if (!body || !respond_dump(resp, body)) {
-		json_decref(body);
-		route_respond_oom(resp);
-		return;
-	}
+	bool ok = body && respond_dump(resp, body);
 	json_decref(body);
-	resp->status = problem_http_status(status);
+	if (!ok) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	resp->status = problem_http_status(CODEC_OK);
 	resp->content_type = "application/json";
+	return CODEC_OK;
 }
 
-void route_respond_text(struct route_response *resp, const char *content_type, const char *text,
-			size_t len)
+enum codec_status route_respond_text(struct route_response *resp, const char *content_type,
+				     const char *text, size_t len, struct codec_error *err)
 {
 	char *copy = dj_malloc(len ? len : 1);
 	if (!copy) {
-		route_respond_oom(resp);
-		return;
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
 	}
 	memcpy(copy, text, len);
 	respond_drop_body(resp);
@@ -111,11 +111,25 @@ void route_respond_text(struct route_response *resp, const char *content_type, c
 	resp->body_len = len;
 	resp->status = problem_http_status(CODEC_OK);
 	resp->content_type = content_type;
+	return CODEC_OK;
 }
 
-void route_respond_error(struct route_response *resp, const struct codec_error *err)
+void route_respond_empty(struct route_response *resp, unsigned status)
+{
+	respond_drop_body(resp);
+	resp->status = status;
+	resp->content_type = NULL;
+}
+
+void route_respond_error(struct route_response *resp, const struct codec_error *err,
+			 const char *request_id)
 {
 	json_t *problem = problem_json(err);
+	if (problem && request_id &&
+	    json_object_set_new(problem, "request_id", json_string(request_id)) != 0) {
+		json_decref(problem);
+		problem = NULL;
+	}
 	if (!problem || !respond_dump(resp, problem)) {
 		json_decref(problem);
 		route_respond_oom(resp);
@@ -135,104 +149,20 @@ void route_add_header(struct route_response *resp, const char *name, const char 
 	snprintf(h->value, sizeof h->value, "%s", value);
 }
 
+void route_add_vary(struct route_response *resp, const char *token)
+{
+	for (size_t i = 0; i < resp->nheaders; i++) {
+		struct route_header *h = &resp->headers[i];
+		if (strcmp(h->name, "Vary") != 0)
+			continue;
+		size_t len = strlen(h->value);
+		snprintf(h->value + len, sizeof h->value - len, ", %s", token);
+		return;
+	}
+	route_add_header(resp, "Vary", token);
+}
+
 void route_response_free(struct route_response *resp)
 {
 	respond_drop_body(resp);
-}
-
-const char *route_param(const struct route_request *req, const char *key)
-{
-	for (size_t i = 0; i < req->nparams && i < ROUTE_MAX_PARAMS; i++)
-		if (strcmp(req->params[i].key, key) == 0)
-			return req->params[i].value ? req->params[i].value : "";
-	return NULL;
-}
-
-bool route_check_params(const struct route_request *req, const char *const *allowed,
-			struct codec_error *err)
-{
-	for (size_t i = 0; i < req->nparams && i < ROUTE_MAX_PARAMS; i++) {
-		const char *key = req->params[i].key;
-		bool known = false;
-		for (const char *const *a = allowed; *a && !known; a++)
-			known = strcmp(*a, key) == 0;
-		if (!known) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, key, "unknown query parameter");
-			return false;
-		}
-		for (size_t j = 0; j < i; j++) {
-			if (strcmp(req->params[j].key, key) == 0) {
-				codec_error_at_param(err, CODEC_E_SYNTAX, key,
-						     "query parameter given twice");
-				return false;
-			}
-		}
-	}
-	return true;
-}
-
-bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
-		     uint64_t dflt, uint64_t *out, struct codec_error *err)
-{
-	const char *v = route_param(req, key);
-	if (!v) {
-		*out = dflt;
-		return true;
-	}
-	if (*v < '0' || *v > '9') {
-		codec_error_at_param(err, CODEC_E_SYNTAX, key,
-				     "expected an unsigned decimal integer");
-		return false;
-	}
-	errno = 0;
-	char *end;
-	unsigned long long n = strtoull(v, &end, 10);
-	if (*end != '\0') {
-		codec_error_at_param(err, CODEC_E_SYNTAX, key,
-				     "expected an unsigned decimal integer");
-		return false;
-	}
-	if (errno == ERANGE || n < min || n > max) {
-		codec_error_at_param(err, CODEC_E_INVALID, key, "must be %llu..%llu",
-				     (unsigned long long)min, (unsigned long long)max);
-		return false;
-	}
-	*out = n;
-	return true;
-}
-
-bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
-		      struct codec_error *err)
-{
-	const char *v = route_param(req, key);
-	if (!v) {
-		*out = dflt;
-		return true;
-	}
-	if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0 || strcmp(v, "") == 0) {
-		*out = true;
-		return true;
-	}
-	if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0) {
-		*out = false;
-		return true;
-	}
-	codec_error_at_param(err, CODEC_E_SYNTAX, key, "expected true or false");
-	return false;
-}
-
-json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
-{
-	json_error_t jerr = {.line = 0};
-	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
-	/* jansson leaves the error empty when its first allocation fails */
-	if (!root && (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0])) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-	} else if (!root) {
-		unsigned line = jerr.line > 0 ? (unsigned)jerr.line : 1;
-		unsigned column = jerr.column > 0 ? (unsigned)jerr.column : 0;
-		codec_error_at_line(err, CODEC_E_SYNTAX, line, column, "invalid JSON: %s",
-				    jerr.text);
-	}
-	return root;
 }

@@ -1,29 +1,38 @@
 /*
  * The request path without sockets: a parsed request in, a complete
- * response out. route_handle() is what the HTTP layer calls once a request
- * (headers and whole body) has arrived; tests and fuzz targets call it
- * directly. It owns the routing table, content negotiation and the
- * handlers; it keeps no mutable state, so any number of threads may call it.
+ * response out.
+ *
+ * One declarative table (table.c) lists every resource: its path, the name
+ * used in logs and metrics, the methods, the body kinds it takes, the answer
+ * formats it can send, its query parameters with their type and range, and
+ * whether it asks for authentication. route_handle() checks a request
+ * against its entry once, in one order (404, 405 with Allow, 415, 406,
+ * 400/422 for parameters), then calls the entry's handler with the body kind
+ * and answer format already decided. The HTTP layer calls route_match()
+ * with the headers alone, before any body arrives, and route_handle() once
+ * the whole request is in; tests and fuzz targets call both directly. Nothing
+ * here keeps mutable state, so any number of threads may call in at once.
  */
 #ifndef DROPJUDGE_ROUTE_ROUTE_H
 #define DROPJUDGE_ROUTE_ROUTE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "codec/error.h"
 
-#define ROUTE_MAX_PARAMS 16
+#define ROUTE_MAX_PARAMS 16 /* query parameters read from one request */
 /* Judge verdicts counted by a route_tally: enum judge_verdict's values. */
 #define ROUTE_VERDICTS 3
-/* route_response.route_name when no route matched. */
-#define ROUTE_NAME_UNKNOWN "unknown"
 
-/* Limits in force, from the configuration. */
+/* Limits and settings in force, from the configuration. */
 struct route_limits {
-	size_t max_body;	       /* bytes of a request body */
+	size_t max_body;	       /* bytes of a request body (inflated, when gzip) */
 	unsigned long max_blocks;      /* placements in one Monomino-Domino case */
 	unsigned long max_batch;       /* cases in one batch */
+	const char *cors_origins;      /* comma-separated origins allowed by CORS, "*" for
+					  any; NULL or "": no CORS header is ever sent */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
 };
 
@@ -55,11 +64,15 @@ struct route_tally {
 
 /* A request. Nothing in it is owned by the router. */
 struct route_request {
-	const char *method;	  /* "GET", "POST", ... */
-	const char *path;	  /* without the query, e.g. "/v1/puyo" */
-	const char *content_type; /* Content-Type header or NULL */
-	const char *accept;	  /* Accept header or NULL */
-	const char *body;	  /* the body; need not be NUL-terminated */
+	const char *method;	      /* "GET", "POST", ... */
+	const char *path;	      /* without the query, e.g. "/v1/puyo" */
+	const char *content_type;     /* Content-Type header or NULL */
+	const char *content_encoding; /* Content-Encoding header or NULL; the body
+					 below is already decoded */
+	const char *accept;	      /* Accept header or NULL */
+	const char *origin;	      /* Origin header or NULL (CORS) */
+	const char *request_id;	      /* echoed in every problem body; NULL: none */
+	const char *body;	      /* the body; need not be NUL-terminated */
 	size_t body_len;
 	size_t nparams; /* query parameters, in order */
 	struct route_param params[ROUTE_MAX_PARAMS];
@@ -73,26 +86,145 @@ struct route_request {
 	struct route_tally *tally; /* counted into by the handlers; NULL: not counted */
 };
 
-#define ROUTE_MAX_HEADERS 4
+#define ROUTE_MAX_HEADERS 12
+#define ROUTE_HEADER_MAX  160 /* bytes of a header value, with the NUL */
 
 struct route_header {
 	const char *name; /* static string */
-	char value[64];
+	char value[ROUTE_HEADER_MAX];
 };
 
 /* A response. route_response_free() releases what it owns. */
 struct route_response {
 	unsigned status;	  /* HTTP status */
-	const char *content_type; /* static string */
+	const char *content_type; /* static string; NULL for no body (204, 308) */
 	char *body;		  /* dj_malloc'ed and owned, or static when body_static;
 				     NULL for an empty body */
 	size_t body_len;
+	bool body_static;	/* body is the static out-of-memory problem: never freed */
 	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
 				   none: a static string for logs and metrics */
-	bool body_static;	/* body is the static out-of-memory problem: never freed */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };
+
+/* Answer formats, as bits of a set: an entry declares what it can send and
+ * negotiation picks one. Add a format here, in negotiate.c's table and in
+ * the entries that send it. */
+enum route_format {
+	ROUTE_FORMAT_NONE = 0,
+	ROUTE_FORMAT_JSON = 1u << 0,	/* application/json */
+	ROUTE_FORMAT_TEXT = 1u << 1,	/* text/plain; charset=utf-8: the Baekjoon formats */
+	ROUTE_FORMAT_HTML = 1u << 2,	/* text/html; charset=utf-8 */
+	ROUTE_FORMAT_YAML = 1u << 3,	/* application/yaml */
+	ROUTE_FORMAT_SVG = 1u << 4,	/* image/svg+xml */
+	ROUTE_FORMAT_CSS = 1u << 5,	/* text/css; charset=utf-8 */
+	ROUTE_FORMAT_JS = 1u << 6,	/* text/javascript; charset=utf-8 */
+	ROUTE_FORMAT_ZIP = 1u << 7,	/* application/zip */
+	ROUTE_FORMAT_TAR_GZ = 1u << 8,	/* application/gzip: a tar.gz */
+	ROUTE_FORMAT_METRICS = 1u << 9, /* text/plain; version=0.0.4 (Prometheus) */
+};
+
+/* Body kinds, as bits of a set, named by Content-Type. */
+enum route_body {
+	ROUTE_BODY_NONE = 0,	   /* no body is read */
+	ROUTE_BODY_JSON = 1u << 0, /* application/json */
+	ROUTE_BODY_TEXT = 1u << 1, /* text/plain, charset utf-8 if any: Baekjoon text */
+};
+
+/* Methods, as bits of a set. HEAD goes wherever GET does; OPTIONS everywhere. */
+enum route_method {
+	ROUTE_GET = 1u << 0,
+	ROUTE_POST = 1u << 1,
+};
+
+enum route_param_type {
+	ROUTE_PARAM_BOOL, /* true, false, 1, 0 (a bare key is true) */
+	ROUTE_PARAM_U64,  /* unsigned decimal in [min, max] */
+	ROUTE_PARAM_TEXT, /* any text; the handler reads it (route_param()) */
+};
+
+/* A configured limit that also bounds a parameter. */
+enum route_param_limit {
+	ROUTE_LIMIT_NONE = 0,
+	ROUTE_LIMIT_MAX_BLOCKS, /* --max-blocks */
+};
+
+/* One query parameter an entry takes. */
+struct route_param_spec {
+	const char *name;	      /* NULL ends a list */
+	enum route_param_type type;   /* how the value reads */
+	uint64_t min;		      /* U64: smallest value taken */
+	uint64_t max;		      /* U64: largest value taken */
+	uint64_t dflt;		      /* value when absent (BOOL: 0 or 1) */
+	enum route_param_limit limit; /* U64: max is also at most this limit */
+	bool json_only;		      /* BOOL: when true the answer can only be JSON */
+};
+
+#define ROUTE_ENTRY_PARAMS 8 /* parameters one entry may declare */
+#define ROUTE_NAME_UNKNOWN "unknown"
+
+struct route_call;
+struct route_entry;
+
+/*
+ * A handler: computes the answer of a request whose path, method, body kind,
+ * answer format and parameters the table has checked. Fills *resp and
+ * returns CODEC_OK, or returns the error status with `err` set (route_handle
+ * then answers the problem). A handler never re-checks what the table
+ * declares.
+ */
+typedef enum codec_status route_handler_fn(const struct route_call *call,
+					   struct route_response *resp, struct codec_error *err);
+
+/* One row of the table. */
+struct route_entry {
+	const char *path;	  /* exact path, e.g. "/v1/puyo/judge" */
+	const char *name;	  /* for logs and metrics, e.g. "puyo_judge" */
+	unsigned methods;	  /* enum route_method bits */
+	unsigned bodies;	  /* enum route_body bits taken by POST; 0: none */
+	unsigned formats;	  /* enum route_format bits it can answer, >= 1 */
+	bool auth;		  /* asks for authentication when it is configured */
+	bool heavy;		  /* long work whatever the body: answered on the worker pool */
+	route_handler_fn *handle; /* computes the answer */
+	const void *data;	  /* handed to the handler: the problem, the page... */
+	struct route_param_spec params[ROUTE_ENTRY_PARAMS]; /* ended by a NULL name */
+};
+
+/* What a handler receives: the request and what the table decided. */
+struct route_call {
+	const struct route_request *req;
+	const struct route_entry *entry;
+	enum route_body body;		   /* the body's kind; ROUTE_BODY_NONE without one */
+	enum route_format format;	   /* the one format to answer in */
+	uint64_t args[ROUTE_ENTRY_PARAMS]; /* parameter values, entry->params order */
+	bool given[ROUTE_ENTRY_PARAMS];	   /* whether each was in the query */
+	struct codec_fault **faults;	   /* collect-mode storage of the request, NULL until
+					      route_collect() makes it; freed by route_handle() */
+};
+
+/* What the headers alone say about a request (route_match()). */
+struct route_match {
+	const struct route_entry *entry; /* the resource; NULL when none (404) or for a
+					    trailing-slash redirect */
+	const char *name;		 /* entry->name, or ROUTE_NAME_UNKNOWN */
+	bool auth;			 /* the entry asks for authentication */
+	bool takes_body;		 /* the method sends a body this entry reads */
+	enum codec_status refusal;	 /* CODEC_OK, or what route_handle() will answer
+					    from the headers: 404, 405, 415, or 413 when
+					    the declared length is over max_body */
+};
+
+/*
+ * Matches a request by its method, path and headers (body and parameters
+ * are not looked at); content_length is the declared body length, < 0 when
+ * unknown. The HTTP layer calls it before reading a body so that it never
+ * reads one it would refuse, and to learn the route's name and auth flag.
+ */
+void route_match(const struct route_request *req, long long content_length, struct route_match *m);
+
+/* route_match()'s refusal alone: CODEC_OK when the body may be read. */
+enum codec_status route_precheck(const struct route_request *req, long long content_length);
 
 /*
  * Answers a request. Always fills *resp with a complete response (an error
@@ -104,6 +236,12 @@ void route_handle(const struct route_request *req, struct route_response *resp);
 /* Releases the body of a response; safe on a zeroed response. */
 void route_response_free(struct route_response *resp);
 
+/* Adds a header; the value is copied (cut to fit). Beyond ROUTE_MAX_HEADERS
+ * it is dropped. */
+void route_add_header(struct route_response *resp, const char *name, const char *value);
+/* Adds `token` to the response's Vary header, creating it when absent. */
+void route_add_vary(struct route_response *resp, const char *token);
+
 /*
  * The fixed problem+json body of the 500 answered when memory runs out,
  * in static storage (*len bytes), so that it can be sent without
@@ -111,26 +249,25 @@ void route_response_free(struct route_response *resp);
  */
 const char *route_oom_body(size_t *len);
 
-/*
- * Decides from the headers alone whether a request with a body can be
- * taken: CODEC_OK, or the status to answer (404, 405, 415, 413 when
- * content_length exceeds the limit; content_length < 0 when unknown).
- * The HTTP layer calls it before reading a body so that it never reads one
- * it would refuse.
- */
-enum codec_status route_precheck(const struct route_request *req, long long content_length);
-
 /* Whether the resource a request names does long work whatever its body
- * (a package build): the HTTP layer then answers it on its worker pool. */
+ * (a generator's search, a package build): the HTTP layer then answers it
+ * on its worker pool. The table's `heavy` flag says. */
 bool route_is_heavy(const struct route_request *req);
 
 /*
  * Fills *resp with the problem response for `err` (a set error). Used by
- * the HTTP layer for errors found outside route_handle (body too large).
+ * the HTTP layer for errors found outside route_handle (body too large, bad
+ * gzip). route_error_response_id() also puts `request_id` (NULL: none) in
+ * the body, as route_handle() does with the request's.
  */
 void route_error_response(const struct codec_error *err, struct route_response *resp);
+void route_error_response_id(const struct codec_error *err, const char *request_id,
+			     struct route_response *resp);
 
 /* Value of query parameter `key`, or NULL when absent. */
 const char *route_param(const struct route_request *req, const char *key);
+
+/* The table: every entry, for documentation checks and the HTTP layer. */
+const struct route_entry *route_entries(size_t *count);
 
 #endif

@@ -1,154 +1,404 @@
 /*
- * The routing table and the entry points of route.h: find the resource,
- * check the method, hand the request to its handler. Errors found here
- * (404, 405, 413, 415) are problem+json answers like every other.
+ * The checks of route.h in their one order, then the handler: find the
+ * entry (404, or 308 for a trailing slash), answer OPTIONS (204 with Allow,
+ * and CORS preflights), check the method (405 with Allow), the credentials
+ * where the entry asks for them (401, route/auth.c), the body's
+ * encoding and kind (415), the answer format (406), the query parameters
+ * (400/422), and only then call the entry's handler. Every error on the
+ * way is a problem+json answer like any other.
  */
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
-struct route_entry {
-	const char *path;
-	const char *name; /* for logs and metrics */
-	bool post;	  /* POST with a body; otherwise GET (and HEAD) */
-	bool judge;	  /* takes application/json only */
-	void (*handle)(const struct route_request *req, struct route_response *resp);
-	void (*handle_problem)(const struct route_problem *p, const struct route_request *req,
-			       struct route_response *resp);
-	const struct route_problem *problem;
-	bool auth;  /* needs a bearer token when a token file is in force */
-	bool heavy; /* its work may take long whatever the body: run off the event loops */
-};
+/* Headers a browser may send cross-origin, and those it may read. */
+#define CORS_ALLOW_HEADERS  "Accept, Content-Type, Content-Encoding, Authorization, X-Request-Id"
+#define CORS_EXPOSE_HEADERS "Dropjudge-Seed, Dropjudge-Generator, X-Request-Id"
+#define CORS_MAX_AGE	    "600"
 
-/* The five resources of a problem. */
-/* clang-format off */
-#define PROBLEM_ROUTES(prefix, id, p)                                                      \
-	{prefix, id "_solve", true, false, NULL, route_solve, p, true, false},                 \
-	{prefix "/judge", id "_judge", true, true, NULL, route_judge, p, true, false},         \
-	{prefix "/validate", id "_validate", true, false, NULL, route_validate, p, true, false}, \
-	{prefix "/generate", id "_generate", false, false, NULL, route_generate, p, true, true}, \
-	{prefix "/package", id "_package", false, false, NULL, route_package, p, true, true}
-/* clang-format on */
-
-static const struct route_entry route_table[] = {
-    {"/livez", "livez", false, false, route_livez, NULL, NULL, false, false},
-    {"/healthz", "healthz", false, false, route_livez, NULL, NULL, false, false},
-    {"/readyz", "readyz", false, false, route_readyz, NULL, NULL, false, false},
-    {"/metrics", "metrics", false, false, route_metrics, NULL, NULL, false, false},
-    {"/v1", "v1", false, false, route_info, NULL, NULL, true, false},
-    {"/openapi.yaml", "openapi", false, false, route_openapi, NULL, NULL, false, false},
-    {"/", "index", false, false, route_www, NULL, NULL, false, false},
-    {"/viewer.css", "viewer_css", false, false, route_www, NULL, NULL, false, false},
-    {"/viewer.js", "viewer_js", false, false, route_www, NULL, NULL, false, false},
-    {"/v1/monomino-domino/render.svg", "monomino_domino_render", false, false, route_md_render,
-     NULL, NULL, true, false},
-    {"/v1/puyo/render.svg", "puyo_render", false, false, route_puyo_render, NULL, NULL, true,
-     false},
-    PROBLEM_ROUTES("/v1/monomino-domino", "monomino_domino", &route_md),
-    PROBLEM_ROUTES("/v1/puyo", "puyo", &route_puyo),
-};
-
-static const struct route_entry *route_find(const char *path)
+static const struct route_entry *route_find(const char *path, size_t len)
 {
-	if (!path)
-		return NULL;
-	for (size_t i = 0; i < sizeof route_table / sizeof route_table[0]; i++)
-		if (strcmp(route_table[i].path, path) == 0)
-			return &route_table[i];
+	size_t count;
+	const struct route_entry *table = route_entries(&count);
+	for (size_t i = 0; i < count; i++)
+		if (strlen(table[i].path) == len && memcmp(table[i].path, path, len) == 0)
+			return &table[i];
 	return NULL;
 }
 
+/* The entry a path with one trailing slash too many stands for, or NULL. */
+static const struct route_entry *route_find_slashed(const char *path)
+{
+	size_t len = path ? strlen(path) : 0;
+	if (len < 2 || path[len - 1] != '/')
+		return NULL;
+	return route_find(path, len - 1);
+}
+
+static bool method_is(const char *method, const char *name)
+{
+	return method && strcmp(method, name) == 0;
+}
+
+/* Whether the entry takes the method (HEAD wherever GET; OPTIONS apart). */
 static bool method_allowed(const struct route_entry *e, const char *method)
 {
-	if (!method)
-		return false;
-	if (e->post)
-		return strcmp(method, "POST") == 0;
-	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+	if ((e->methods & ROUTE_GET) && (method_is(method, "GET") || method_is(method, "HEAD")))
+		return true;
+	return (e->methods & ROUTE_POST) && method_is(method, "POST");
 }
 
-static const char *allow_value(const struct route_entry *e)
+/* The Allow header of an entry: its methods, HEAD with GET, OPTIONS last. */
+static void allow_value(const struct route_entry *e, char *buf, size_t size)
 {
-	return e->post ? "POST" : "GET, HEAD";
+	snprintf(buf, size, "%s%s%s", e->methods & ROUTE_GET ? "GET, HEAD, " : "",
+		 e->methods & ROUTE_POST ? "POST, " : "", "OPTIONS");
 }
 
-/* Checks path, method and Content-Type: CODEC_OK or the error to answer. */
-static enum codec_status route_check(const struct route_request *req,
-				     const struct route_entry **entry, struct codec_error *err)
+/* Whether a Content-Encoding header names no encoding, or one the HTTP layer
+ * decodes as the body arrives (gzip). */
+static bool encoding_is_taken(const char *encoding)
 {
-	const struct route_entry *e = route_find(req->path);
-	*entry = e;
-	if (!e) {
-		codec_error_set(err, CODEC_E_NOT_FOUND,
-				"no resource at this path; GET /v1 lists the problems, "
-				"GET /openapi.yaml describes the API");
-		return CODEC_E_NOT_FOUND;
+	if (!encoding)
+		return true;
+	while (*encoding == ' ' || *encoding == '\t')
+		encoding++;
+	size_t n = strcspn(encoding, " \t");
+	return n == 0 || (n == 8 && strncasecmp(encoding, "identity", 8) == 0) ||
+	       (n == 4 && strncasecmp(encoding, "gzip", 4) == 0) ||
+	       (n == 6 && strncasecmp(encoding, "x-gzip", 6) == 0);
+}
+
+/* The 415 message, naming what was received and what is taken. */
+static void refuse_media_type(const struct route_entry *e, const struct route_request *req,
+			      struct codec_error *err)
+{
+	char taken[96];
+	unsigned formats = 0;
+	if (e->bodies & ROUTE_BODY_JSON)
+		formats |= ROUTE_FORMAT_JSON;
+	if (e->bodies & ROUTE_BODY_TEXT)
+		formats |= ROUTE_FORMAT_TEXT;
+	route_format_list(formats, taken, sizeof taken);
+	if (!encoding_is_taken(req->content_encoding)) {
+		codec_error_set(err, CODEC_E_MEDIA_TYPE,
+				"Content-Encoding %s is not supported; send the body as it is or "
+				"with Content-Encoding: gzip",
+				req->content_encoding);
+		return;
 	}
-	if (!method_allowed(e, req->method)) {
-		codec_error_set(err, CODEC_E_METHOD, "%s takes %s only", e->path, allow_value(e));
-		return CODEC_E_METHOD;
-	}
-	/* After the method: what a path takes is public (GET /openapi.yaml). */
-	if (e->auth && route_auth_check(req->auth, err) != CODEC_OK)
-		return err->status;
-	if (e->post) {
-		enum route_body kind = route_body_kind(req->content_type);
-		if (kind == ROUTE_BODY_UNSUPPORTED || (e->judge && kind != ROUTE_BODY_JSON)) {
-			codec_error_set(err, CODEC_E_MEDIA_TYPE, "%s takes %s", e->path,
-					e->judge
-					    ? "application/json"
-					    : "application/json or text/plain (charset utf-8)");
-			return CODEC_E_MEDIA_TYPE;
-		}
-	}
-	return CODEC_OK;
+	const char *hint = "";
+	if (req->content_type &&
+	    strncasecmp(req->content_type, "application/x-www-form-urlencoded", 33) == 0)
+		hint = " (curl -d sends a form: add -H 'Content-Type: application/json')";
+	if (!req->content_type || !req->content_type[0])
+		codec_error_set(err, CODEC_E_MEDIA_TYPE,
+				"the request has no Content-Type; %s takes %s", e->path, taken);
+	else
+		codec_error_set(err, CODEC_E_MEDIA_TYPE,
+				"Content-Type %s is not taken by %s; send %s%s", req->content_type,
+				e->path, taken, hint);
+}
+
+/* The body kind of a POST, or ROUTE_BODY_NONE when the entry cannot take it. */
+static enum route_body body_of(const struct route_entry *e, const struct route_request *req)
+{
+	if (!encoding_is_taken(req->content_encoding))
+		return ROUTE_BODY_NONE;
+	enum route_body kind = route_body_kind(req->content_type);
+	return (e->bodies & kind) ? kind : ROUTE_BODY_NONE;
 }
 
 bool route_is_heavy(const struct route_request *req)
 {
-	const struct route_entry *e = route_find(req->path);
+	const char *path = req->path ? req->path : "";
+	const struct route_entry *e = route_find(path, strlen(path));
 	return e && e->heavy;
+}
+
+void route_match(const struct route_request *req, long long content_length, struct route_match *m)
+{
+	const char *path = req->path ? req->path : "";
+	const struct route_entry *e = route_find(path, strlen(path));
+	memset(m, 0, sizeof *m);
+	m->entry = e;
+	m->name = e ? e->name : ROUTE_NAME_UNKNOWN;
+	m->refusal = CODEC_OK;
+	if (!e) {
+		const struct route_entry *to = route_find_slashed(path);
+		if (to) { /* answered 308 whatever the method */
+			m->name = to->name;
+			m->auth = to->auth;
+		} else {
+			m->refusal = CODEC_E_NOT_FOUND;
+		}
+		return;
+	}
+	m->auth = e->auth;
+	if (method_is(req->method, "OPTIONS"))
+		return;
+	if (!method_allowed(e, req->method)) {
+		m->refusal = CODEC_E_METHOD;
+		return;
+	}
+	if (e->auth && req->auth != ROUTE_AUTH_OK) {
+		struct codec_error err;
+		codec_error_init(&err, 1);
+		m->refusal = route_auth_check(req->auth, &err);
+		return;
+	}
+	if (!method_is(req->method, "POST"))
+		return;
+	m->takes_body = true;
+	if (body_of(e, req) == ROUTE_BODY_NONE)
+		m->refusal = CODEC_E_MEDIA_TYPE;
+	else if (content_length >= 0 && req->limits &&
+		 (unsigned long long)content_length > req->limits->max_body)
+		m->refusal = CODEC_E_TOO_LARGE;
 }
 
 enum codec_status route_precheck(const struct route_request *req, long long content_length)
 {
-	const struct route_entry *e;
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	enum codec_status st = route_check(req, &e, &err);
-	if (st != CODEC_OK)
-		return st;
-	if (content_length >= 0 && req->limits &&
-	    (unsigned long long)content_length > req->limits->max_body)
-		return CODEC_E_TOO_LARGE;
-	return CODEC_OK;
+	struct route_match m;
+	route_match(req, content_length, &m);
+	return m.refusal;
 }
 
 void route_error_response(const struct codec_error *err, struct route_response *resp)
 {
+	route_error_response_id(err, NULL, resp);
+}
+
+void route_error_response_id(const struct codec_error *err, const char *request_id,
+			     struct route_response *resp)
+{
 	memset(resp, 0, sizeof *resp);
-	route_respond_error(resp, err);
+	resp->route_name = ROUTE_NAME_UNKNOWN;
+	route_respond_error(resp, err, request_id);
+}
+
+/* Appends s percent-encoded (RFC 3986 unreserved characters as they are). */
+static size_t url_encode(char *buf, size_t size, size_t len, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	for (const unsigned char *p = (const unsigned char *)s; *p && len < size; p++) {
+		bool plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+			     (*p >= '0' && *p <= '9') || strchr("-._~", *p);
+		if (plain) {
+			buf[len++] = (char)*p;
+		} else if (len + 3 <= size) {
+			buf[len++] = '%';
+			buf[len++] = hex[*p >> 4];
+			buf[len++] = hex[*p & 15];
+		} else {
+			len = size;
+		}
+	}
+	return len;
+}
+
+/*
+ * Answers 308 to the path without its trailing slash, query kept. Returns
+ * false when the Location would not fit a header (the caller answers 404).
+ */
+static bool redirect_slash(const struct route_request *req, const struct route_entry *to,
+			   struct route_response *resp)
+{
+	char location[ROUTE_HEADER_MAX];
+	size_t size = sizeof location - 1;
+	size_t len = strlen(to->path);
+	memcpy(location, to->path, len);
+	for (size_t i = 0; i < req->nparams && i < ROUTE_MAX_PARAMS && len < size; i++) {
+		location[len++] = i == 0 ? '?' : '&';
+		len = url_encode(location, size, len, req->params[i].key);
+		if (req->params[i].value && req->params[i].value[0] && len < size) {
+			location[len++] = '=';
+			len = url_encode(location, size, len, req->params[i].value);
+		}
+	}
+	if (len >= size)
+		return false;
+	location[len] = '\0';
+	route_respond_empty(resp, 308);
+	route_add_header(resp, "Location", location);
+	return true;
+}
+
+/* The origin to allow for CORS ("*" or the request's), or NULL for none. */
+static const char *cors_origin(const struct route_request *req)
+{
+	const char *list = req->limits ? req->limits->cors_origins : NULL;
+	if (!list || !list[0] || !req->origin)
+		return NULL;
+	if (strcmp(list, "*") == 0)
+		return "*";
+	size_t olen = strlen(req->origin);
+	for (const char *s = list; *s;) {
+		while (*s == ' ' || *s == ',')
+			s++;
+		size_t n = strcspn(s, ",");
+		size_t m = n;
+		while (m > 0 && s[m - 1] == ' ')
+			m--;
+		if (m > 0 && m == olen && strncasecmp(s, req->origin, m) == 0)
+			return req->origin;
+		s += n;
+	}
+	return NULL;
+}
+
+/* The CORS headers of an answer (e NULL: no resource); a preflight also
+ * learns what it may send. */
+static void cors_headers(const struct route_request *req, const struct route_entry *e,
+			 bool preflight, struct route_response *resp)
+{
+	const char *list = req->limits ? req->limits->cors_origins : NULL;
+	if (list && list[0] && strcmp(list, "*") != 0)
+		route_add_vary(resp, "Origin"); /* the answer depends on the origin */
+	const char *origin = cors_origin(req);
+	if (!origin)
+		return;
+	route_add_header(resp, "Access-Control-Allow-Origin", origin);
+	if (!preflight || !e) {
+		route_add_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+		return;
+	}
+	char allow[64];
+	allow_value(e, allow, sizeof allow);
+	route_add_header(resp, "Access-Control-Allow-Methods", allow);
+	route_add_header(resp, "Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
+	route_add_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
+}
+
+/* 406 for a request whose Accept excludes every format of the entry. */
+static void refuse_accept(const struct route_entry *e, const struct route_request *req,
+			  struct codec_error *err)
+{
+	char formats[96];
+	route_format_list(e->formats, formats, sizeof formats);
+	codec_error_set(err, CODEC_E_NOT_ACCEPTABLE,
+			"Accept: %s excludes everything %s answers (%s)", req->accept, e->path,
+			formats);
+}
+
+/* Decides the answer format: Accept against the entry's formats, then JSON
+ * only when a parameter such as ?trace=true asks for what only JSON shows. */
+static enum codec_status decide_format(struct route_call *call, struct codec_error *err)
+{
+	const struct route_entry *e = call->entry;
+	const struct route_request *req = call->req;
+	const char *name;
+	call->format = route_negotiate(req->accept, e->formats);
+	if (call->format == ROUTE_FORMAT_NONE) {
+		refuse_accept(e, req, err);
+		return err->status;
+	}
+	if (call->format == ROUTE_FORMAT_JSON || !route_wants_json_only(req, e, &name))
+		return CODEC_OK;
+	call->format = route_negotiate(req->accept, ROUTE_FORMAT_JSON);
+	if (call->format == ROUTE_FORMAT_NONE)
+		codec_error_at_param(err, CODEC_E_NOT_ACCEPTABLE, name,
+				     "%s=true is answered in application/json only, which "
+				     "Accept: %s excludes; ask with Accept: application/json, or "
+				     "without %s",
+				     name, req->accept, name);
+	return err->status;
+}
+
+bool route_collect(const struct route_call *call, struct codec_error *err)
+{
+	if (!*call->faults)
+		*call->faults = dj_malloc(CODEC_FAULTS_MAX * sizeof **call->faults);
+	if (!*call->faults) {
+		codec_error_init(err, 1);
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return false;
+	}
+	codec_error_collect(err, *call->faults, CODEC_FAULTS_MAX);
+	return true;
 }
 
 void route_handle(const struct route_request *req, struct route_response *resp)
 {
-	memset(resp, 0, sizeof *resp);
 	struct codec_error err;
+	struct codec_fault *faults = NULL; /* route_collect() */
+	struct route_call call = {.req = req, .faults = &faults};
+	const char *path = req->path ? req->path : "";
+	char allow[64] = "";
+	bool vary = false, preflight = false;
+	enum codec_status st;
+
+	memset(resp, 0, sizeof *resp);
 	codec_error_init(&err, 1);
-	const struct route_entry *e;
-	enum codec_status st = route_check(req, &e, &err);
+	const struct route_entry *e = route_find(path, strlen(path));
 	resp->route_name = e ? e->name : ROUTE_NAME_UNKNOWN;
-	if (st != CODEC_OK) {
-		route_respond_error(resp, &err);
-		if (err.status == CODEC_E_METHOD)
-			route_add_header(resp, "Allow", allow_value(e));
-		/* route_check's only 401 and 400 are the credentials' */
-		if (err.status == CODEC_E_UNAUTHORIZED || err.status == CODEC_E_SYNTAX)
-			route_auth_challenge(req->auth, resp);
-		return;
+	if (!e) {
+		const struct route_entry *to = route_find_slashed(path);
+		if (to) {
+			resp->route_name = to->name;
+			if (redirect_slash(req, to, resp)) {
+				e = to;
+				goto out_cors;
+			}
+			codec_error_set(&err, CODEC_E_NOT_FOUND,
+					"no resource at %s; the resource is %s, without the slash",
+					path, to->path);
+			goto out_error;
+		}
+		codec_error_set(&err, CODEC_E_NOT_FOUND,
+				"no resource at %s; GET / lists what this service offers", path);
+		goto out_error;
 	}
-	if (e->handle)
-		e->handle(req, resp);
-	else
-		e->handle_problem(e->problem, req, resp);
+	allow_value(e, allow, sizeof allow);
+	if (method_is(req->method, "OPTIONS")) {
+		route_respond_empty(resp, 204);
+		route_add_header(resp, "Allow", allow);
+		preflight = true;
+		goto out_cors;
+	}
+	if (!method_allowed(e, req->method)) {
+		codec_error_set(&err, CODEC_E_METHOD, "%s answers %s, not %s", e->path, allow,
+				req->method ? req->method : "this method");
+		goto out_error;
+	}
+	/* After the method: what a path takes is public (OPTIONS, 405). */
+	if (e->auth && route_auth_check(req->auth, &err) != CODEC_OK) {
+		route_respond_error(resp, &err, req->request_id);
+		route_auth_challenge(req->auth, resp);
+		goto out_cors;
+	}
+	if (method_is(req->method, "POST")) {
+		call.body = body_of(e, req);
+		if (call.body == ROUTE_BODY_NONE) {
+			refuse_media_type(e, req, &err);
+			goto out_error;
+		}
+	}
+	vary = true;
+	call.entry = e;
+	if (decide_format(&call, &err) != CODEC_OK)
+		goto out_error;
+	if (route_read_params(&call, &err) != CODEC_OK)
+		goto out_error;
+	st = e->handle(&call, resp, &err);
+	if (st == CODEC_OK)
+		goto out_vary;
+	if (!codec_error_is_set(&err))
+		codec_error_set(&err, st, "%s", "the request could not be answered");
+	route_response_free(resp);
+	resp->nheaders = 0;
+out_error:
+	codec_error_sort(&err);
+	route_respond_error(resp, &err, req->request_id);
+	if (err.status == CODEC_E_METHOD)
+		route_add_header(resp, "Allow", allow);
+out_vary:
+	if (vary)
+		route_add_vary(resp, "Accept");
+out_cors:
+	cors_headers(req, e, preflight, resp);
+	dj_free(faults);
 }

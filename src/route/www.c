@@ -24,20 +24,33 @@ static const struct www_file www_files[] = {
     {"/viewer.js", "text/javascript; charset=utf-8", www_viewer_js, www_viewer_js_end},
 };
 
-void route_www(const struct route_request *req, struct route_response *resp)
+/* Answers one file of the viewer with its media type and headers. */
+static enum codec_status www_send(const struct www_file *f, struct route_response *resp,
+				  struct codec_error *err)
 {
-	for (size_t i = 0; i < sizeof www_files / sizeof www_files[0]; i++) {
-		const struct www_file *f = &www_files[i];
-		if (strcmp(req->path, f->path) != 0)
-			continue;
-		route_respond_text(resp, f->media_type, f->start, (size_t)(f->end - f->start));
-		route_add_header(resp, "Content-Security-Policy",
-				 "default-src 'self'; img-src 'self' data:");
-		route_add_header(resp, "Cache-Control", "no-cache");
-		return;
-	}
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	codec_error_set(&err, CODEC_E_NOT_FOUND, "no such file of the viewer");
-	route_respond_error(resp, &err);
+	enum codec_status st =
+	    route_respond_text(resp, f->media_type, f->start, (size_t)(f->end - f->start), err);
+	if (st != CODEC_OK)
+		return st;
+	route_add_header(resp, "Content-Security-Policy",
+			 "default-src 'self'; img-src 'self' data:");
+	route_add_header(resp, "Cache-Control", "no-cache");
+	return CODEC_OK;
+}
+
+enum codec_status route_www_page(struct route_response *resp, struct codec_error *err)
+{
+	return www_send(&www_files[0], resp, err);
+}
+
+/* route_handler_fn: the viewer's style sheet and script (the table names
+ * each file, so the path is always one of them). */
+enum codec_status route_www(const struct route_call *call, struct route_response *resp,
+			    struct codec_error *err)
+{
+	for (size_t i = 0; i < sizeof www_files / sizeof www_files[0]; i++)
+		if (strcmp(call->entry->path, www_files[i].path) == 0)
+			return www_send(&www_files[i], resp, err);
+	codec_error_set(err, CODEC_E_INTERNAL, "no file of the viewer at %s", call->entry->path);
+	return CODEC_E_INTERNAL;
 }

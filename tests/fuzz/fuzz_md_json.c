@@ -23,6 +23,20 @@
 #include "codec/md_codec.h"
 #include "fuzz_common.h"
 
+/* Errors of the tests: collect mode takes its storage from a small ring,
+ * so that two collecting errors can be alive at once. */
+static struct codec_fault fault_ring[4][CODEC_FAULTS_MAX];
+static unsigned fault_ring_next;
+
+static void error_init(struct codec_error *err, unsigned max_faults)
+{
+	if (max_faults <= 1) {
+		codec_error_init(err, 1);
+		return;
+	}
+	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
+}
+
 #define BLOCKS_KEPT  4096
 #define CASE_POINTER "/cases/7"
 
@@ -65,7 +79,7 @@ static void run_read(struct run *run, const json_t *value, const char *pointer,
 		     const struct md_read_options *opt, unsigned max_faults, bool with_err)
 {
 	memset(run, 0, sizeof *run);
-	codec_error_init(&run->err, max_faults);
+	error_init(&run->err, max_faults);
 	struct codec_error *err = with_err ? &run->err : NULL;
 	run->sink.err = err;
 	run->status = md_json_read(value, pointer, opt, err, sink_block, &run->sink);

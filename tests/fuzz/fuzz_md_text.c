@@ -30,11 +30,26 @@
 #include "codec/md_codec.h"
 #include "fuzz_common.h"
 
+/* Errors of the tests: collect mode takes its storage from a small ring,
+ * so that two collecting errors can be alive at once. */
+static struct codec_fault fault_ring[4][CODEC_FAULTS_MAX];
+static unsigned fault_ring_next;
+
+static void error_init(struct codec_error *err, unsigned max_faults)
+{
+	if (max_faults <= 1) {
+		codec_error_init(err, 1);
+		return;
+	}
+	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
+}
+
 #define BLOCKS_KEPT 4096
 
 /* What a read handed to the callback. */
 struct sink {
 	const struct md_text_reader *reader; /* to check that no fault came first */
+	const struct codec_error *err;	     /* the reader's error, NULL allowed */
 	unsigned long n;		     /* blocks received */
 	unsigned long stop_after;	     /* ask to stop after this many; 0 never */
 	bool stopped;			     /* the callback asked to stop */
@@ -48,9 +63,9 @@ static int sink_block(void *ctx, struct md_block block, unsigned long index)
 	FUZZ_CHECK(md_check(block.t, block.x, block.y) == MD_FAULT_NONE,
 		   "block %lu (%u %u %u) is not legal", index, block.t, block.x, block.y);
 	FUZZ_CHECK(index == s->n, "index %lu, want %lu", index, s->n);
-	FUZZ_CHECK(s->reader->status == CODEC_OK && !s->reader->failed,
+	FUZZ_CHECK(md_text_status(s->reader) == CODEC_OK && !md_text_failed(s->reader),
 		   "block %lu handed on after a fault", index);
-	FUZZ_CHECK(!s->reader->err || !codec_error_is_set(s->reader->err),
+	FUZZ_CHECK(!s->err || !codec_error_is_set(s->err),
 		   "block %lu handed on after an error was set", index);
 	if (s->n < BLOCKS_KEPT)
 		s->blocks[s->n] = block;
@@ -76,10 +91,10 @@ static bool same_blocks(const struct sink *a, const struct sink *b)
 
 /* One read of the text. */
 struct run {
-	enum codec_status fed;	      /* what the last md_text_feed said */
-	enum codec_status status;     /* what md_text_finish said */
-	struct codec_error err;	      /* zeroed first, so that runs compare */
-	struct md_text_reader reader; /* as left at the end */
+	enum codec_status fed;	       /* what the last md_text_feed said */
+	enum codec_status status;      /* what md_text_finish said */
+	struct codec_error err;	       /* zeroed first, so that runs compare */
+	struct md_text_reader *reader; /* as left at the end */
 	struct sink sink;
 };
 
@@ -95,16 +110,19 @@ static void run_read(struct run *run, const uint8_t *text, size_t len,
 		     const struct md_read_options *opt, unsigned max_faults, bool with_err,
 		     unsigned chunk_seed, unsigned long stop_after)
 {
+	md_text_free(run->reader); /* the one of the previous input */
 	memset(run, 0, sizeof *run);
-	codec_error_init(&run->err, max_faults);
+	error_init(&run->err, max_faults);
 	struct codec_error *err = with_err ? &run->err : NULL;
-	run->sink.reader = &run->reader;
+	run->reader = md_text_new(opt, err);
+	FUZZ_CHECK(run->reader != NULL, "no reader");
+	run->sink.reader = run->reader;
+	run->sink.err = err;
 	run->sink.stop_after = stop_after;
-	md_text_init(&run->reader, opt, err);
 	run->fed = CODEC_OK;
 	if (chunk_seed == 0) {
 		char *copy = fuzz_dup(text, len);
-		run->fed = md_text_feed(&run->reader, copy, len, sink_block, &run->sink);
+		run->fed = md_text_feed(run->reader, copy, len, sink_block, &run->sink);
 		free(copy);
 	} else {
 		unsigned state = chunk_seed;
@@ -114,16 +132,16 @@ static void run_read(struct run *run, const uint8_t *text, size_t len,
 			if (n > len - pos)
 				n = len - pos;
 			char *copy = fuzz_dup(text + pos, n);
-			run->fed = md_text_feed(&run->reader, copy, n, sink_block, &run->sink);
+			run->fed = md_text_feed(run->reader, copy, n, sink_block, &run->sink);
 			free(copy);
 			pos += n;
 		}
 		/* An empty chunk changes nothing. */
-		run->fed = md_text_feed(&run->reader, "", 0, sink_block, &run->sink);
+		run->fed = md_text_feed(run->reader, "", 0, sink_block, &run->sink);
 	}
-	run->status = md_text_finish(&run->reader, sink_block, &run->sink);
+	run->status = md_text_finish(run->reader, sink_block, &run->sink);
 	/* Finishing twice adds nothing. */
-	FUZZ_CHECK(md_text_finish(&run->reader, sink_block, &run->sink) == run->status,
+	FUZZ_CHECK(md_text_finish(run->reader, sink_block, &run->sink) == run->status,
 		   "a second md_text_finish changed the status");
 }
 
@@ -132,8 +150,8 @@ static const enum codec_status text_statuses[] = {CODEC_E_SYNTAX, CODEC_E_INVALI
 /* The invariants of one read on its own. */
 static void check_run(const struct run *run, const struct md_read_options *opt, bool with_err)
 {
-	FUZZ_CHECK(run->status == run->reader.status, "finish said %d, the reader holds %d",
-		   run->status, run->reader.status);
+	FUZZ_CHECK(run->status == md_text_status(run->reader),
+		   "finish said %d, the reader holds %d", run->status, md_text_status(run->reader));
 	FUZZ_CHECK(run->fed == CODEC_OK || run->fed == run->status, "feed said %d, finish %d",
 		   run->fed, run->status);
 	FUZZ_CHECK(run->status == CODEC_OK || run->status == CODEC_E_SYNTAX ||
@@ -154,9 +172,10 @@ static void check_run(const struct run *run, const struct md_read_options *opt, 
 		FUZZ_CHECK(run->sink.n >= MD_BAEKJOON_MIN_N && run->sink.n <= MD_BAEKJOON_MAX_N,
 			   "strict mode took %lu blocks", run->sink.n);
 	if (run->status == CODEC_OK && !run->sink.stopped) {
-		FUZZ_CHECK(run->reader.have_n, "success without N");
-		FUZZ_CHECK(run->sink.n == run->reader.declared, "success with %lu of %lu blocks",
-			   run->sink.n, run->reader.declared);
+		unsigned long declared = 0;
+		FUZZ_CHECK(md_text_declared(run->reader, &declared), "success without N");
+		FUZZ_CHECK(run->sink.n == declared, "success with %lu of %lu blocks", run->sink.n,
+			   declared);
 	}
 	if (run->sink.stopped)
 		FUZZ_CHECK(run->status == CODEC_OK, "stopped by the callback, status %d",

@@ -45,7 +45,8 @@ static const struct route_limits small_limits = {
     .max_batch = 3,
 };
 
-static const unsigned known_statuses[] = {200, 400, 401, 404, 405, 406, 413, 415, 422, 503};
+static const unsigned known_statuses[] = {200, 204, 308, 400, 401, 404,
+					  405, 406, 413, 415, 422, 503};
 
 /* Takes the next line of data[*pos..size) as a new string; NULL at the end. */
 static char *take_line(const uint8_t *data, size_t size, size_t *pos)
@@ -132,6 +133,15 @@ static void check_response(const struct route_request *req, const struct route_r
 	FUZZ_CHECK(resp->status != 500, "500 without running out of memory: %.*s",
 		   (int)resp->body_len, resp->body ? resp->body : "");
 	FUZZ_CHECK(status_is_known(resp->status), "status %u", resp->status);
+	FUZZ_CHECK(resp->route_name != NULL, "no route name");
+	if (resp->status == 204 || resp->status == 308) {
+		FUZZ_CHECK(resp->body_len == 0 && resp->content_type == NULL, "%u with a body",
+			   resp->status);
+		FUZZ_CHECK(header_of(resp, resp->status == 204 ? "Allow" : "Location") != NULL,
+			   "%u without %s", resp->status,
+			   resp->status == 204 ? "Allow" : "Location");
+		return;
+	}
 	FUZZ_CHECK(resp->content_type != NULL, "no content type");
 	FUZZ_CHECK(resp->body_len == 0 || resp->body != NULL, "a length without a body");
 	FUZZ_CHECK(resp->nheaders <= ROUTE_MAX_HEADERS, "%zu headers", resp->nheaders);

@@ -58,7 +58,8 @@ test('the Deployment probes the health routes and locks the container down', () 
 	assert.equal(c.readinessProbe.httpGet.path, '/readyz');
 	// `dropjudge healthcheck` is GET /livez on the PORT of the environment.
 	assert.deepEqual(c.livenessProbe.exec.command, ['dropjudge', 'healthcheck']);
-	assert.match(HELP, /\nhealthcheck \[--port N\][^\n]*\n\s+Sends GET \/livez to 127\.0\.0\.1:N \(N from --port, else PORT/);
+	// (and on HOST's address, a server's 0.0.0.0 asked on 127.0.0.1)
+	assert.match(HELP, /\nhealthcheck \[--host ADDR\] \[--port N\][^\n]*\n\s+Sends GET \/livez to ADDR:N \(ADDR from --host, else HOST, else 127\.0\.0\.1;[\s\S]*?N from --port, else PORT/);
 	const env = Object.fromEntries(c.env.map((e) => [e.name, e.value]));
 	assert.equal(Number(env.PORT), c.ports[0].containerPort);
 	assert.equal(c.readinessProbe.httpGet.port, c.ports[0].containerPort);

@@ -194,7 +194,7 @@ for (const [body, status, faults] of textErrors) {
 		const res = await solveText(body);
 		assert.equal(res.status, status, res.body);
 		assert.equal(res.json.type, status === 400
-			? 'https://dropjudge.dev/problems/malformed-input' : 'https://dropjudge.dev/problems/invalid-input');
+			? '/problems/malformed-input' : '/problems/invalid-input');
 		assertFaults(res.json.errors, faults, JSON.stringify(body));
 		for (const f of res.json.errors) assert.equal(f.pointer, undefined, 'text faults have no pointer');
 	});
@@ -319,6 +319,8 @@ test('a trace of more than 10000 steps is refused: 422 at /trace (body) or at th
 	assert.equal(c.status, 200);
 	assert.equal(c.json.steps.length, 10000);
 	const d = await request(big, { path: PATH, body: { blocks }, accept: 'text/plain', query: { trace: 'true' } });
-	assert.equal(d.body, '0\n8\n', 'a text answer has no trace, so no limit');
+	assert.equal(d.status, 406, 'a trace cannot be answered in text');
+	assertFaults(d.json.errors, [{ parameter: 'trace' }], 'trace with Accept: text/plain');
+	assert.match(d.json.detail, /application\/json only/);
 	await big.stop();
 });

@@ -68,14 +68,47 @@ test('HEAD on a GET resource answers the headers without a body', async () => {
 	assert.equal(res.body, '');
 });
 
-for (const p of ['/index.html', '/v2', '/v1/tetris', '/v1/puyo/solve', '/livez/', '/v1/monomino-domino/judge/x', '/V1/puyo']) {
+for (const p of ['/index.html', '/v2', '/v1/tetris', '/v1/puyo/solve', '/livez//', '/v1/monomino-domino/judge/x', '/V1/puyo', '/problems/no-such-type']) {
 	test(`an unknown path (${p}) is 404 problem+json`, async () => {
 		const res = await request(server, { path: p });
 		assert.equal(res.status, 404);
-		assert.equal(res.json.type, 'https://dropjudge.dev/problems/not-found');
+		assert.equal(res.json.type, '/problems/not-found');
 		assert.equal(res.json.title, 'No such resource');
 	});
 }
+
+for (const [p, to] of [['/livez/', '/livez'], ['/v1/', '/v1'], ['/v1/puyo/generate/?seed=1&colors=3', '/v1/puyo/generate?seed=1&colors=3']]) {
+	test(`a known path with a trailing slash (${p}) is 308 to ${to}, query kept`, async () => {
+		const [pathPart, query] = p.split('?');
+		const res = await request(server, { path: pathPart, query });
+		assert.equal(res.status, 308);
+		assert.equal(res.headers.location, to);
+	});
+}
+
+test('a POST to a known path with a trailing slash is 308, so that curl -L resends it', async () => {
+	const res = await request(server, { path: '/v1/puyo/', body: '{}' });
+	assert.equal(res.status, 308);
+	assert.equal(res.headers.location, '/v1/puyo');
+});
+
+test('GET / answers an index of the service in JSON, with links to /v1, /openapi.yaml and the problems', async () => {
+	const res = await request(server, { path: '/' });
+	assert.equal(res.status, 200);
+	assert.equal(res.mediaType, 'application/json');
+	assert.equal(res.json.links.api, '/v1');
+	assert.equal(res.json.links.openapi, '/openapi.yaml');
+	assert.deepEqual(res.json.problems.map((p) => p.path), ['/v1/monomino-domino', '/v1/puyo']);
+	assert.match(res.headers.vary ?? '', /Accept/);
+});
+
+test('GET / with Accept: text/html (a browser) answers the viewer page', async () => {
+	const res = await request(server, { path: '/', accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+	assert.equal(res.status, 200);
+	assert.equal(res.mediaType, 'text/html');
+	assert.match(res.body, /viewer\.js/);
+	assert.match(res.headers.vary, /Accept/);
+});
 
 const wrongMethods = [
 	['GET', '/v1/monomino-domino', 'POST'],
@@ -100,7 +133,7 @@ for (const [method, p, allow] of wrongMethods) {
 		const methods = res.headers.allow.split(',').map((s) => s.trim());
 		assert.ok(methods.includes(allow), `Allow: ${res.headers.allow}`);
 		assert.ok(!methods.includes(method), `Allow: ${res.headers.allow}`);
-		assert.equal(res.json.type, 'https://dropjudge.dev/problems/method-not-allowed');
+		assert.equal(res.json.type, '/problems/method-not-allowed');
 	});
 }
 

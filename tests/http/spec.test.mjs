@@ -4,9 +4,9 @@
 // of the same name inline, the answer must equal it, so the examples in
 // the documentation are real. The generator examples are the documented
 // seeds' outputs.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, request, SPEC } from './helper.mjs';
+import { startServer, request, SPEC, tmpFile } from './helper.mjs';
 import { mdGenerate } from './prng.mjs';
 
 const server = await startServer();
@@ -62,3 +62,72 @@ test('the /v1 example shows the default limits', async () => {
 	const res = await request(server, { path: '/v1' });
 	assert.deepEqual(res.json, SPEC.paths['/v1'].get.responses['200'].content['application/json'].examples.defaults.value);
 });
+
+// Every response example: sent as its x-request says (to a server started
+// with x-request.server when given; TOKENS stands for a token file) and the
+// answer must equal the example. An example no request can cause says why
+// in x-not-executed; any other example fails here, so none can drift.
+const servers = new Map();
+after(() => Promise.all([...servers.values()].map((s) => s.stop())));
+async function serverFor(args) {
+	if (!args) return server;
+	const key = JSON.stringify(args);
+	if (!servers.has(key)) {
+		const tokens = tmpFile('sesame\n');
+		servers.set(key, await startServer({ args: args.map((a) => (a === 'TOKENS' ? tokens : a)), autoStop: false }));
+	}
+	return servers.get(key);
+}
+
+function* responseExamples() {
+	const seen = new Set();
+	for (const [path, item] of Object.entries(SPEC.paths)) {
+		for (const [method, op] of Object.entries(item)) {
+			for (const [code, r] of Object.entries(op.responses ?? {})) {
+				const resp = deref(r);
+				for (const [mt, media] of Object.entries(resp.content ?? {})) {
+					for (const [name, ex] of Object.entries(media.examples ?? {})) {
+						const key = `${r.$ref ?? `${method} ${path} ${code}`} ${mt} ${name}`;
+						if (seen.has(key)) continue;
+						seen.add(key);
+						const named = !r.$ref && op.requestBody &&
+							Object.values(deref(op.requestBody).content).some((m) => m.examples?.[name]);
+						yield { key, code: Number(code), mt, ex, named };
+					}
+				}
+			}
+		}
+	}
+}
+
+for (const { key, code, mt, ex, named } of responseExamples()) {
+	if (named) continue; // answered by its request example above
+	test(`spec response example ${key} is what the server answers`, async (t) => {
+		if (ex['x-not-executed']) {
+			assert.ok(!ex['x-request']);
+			t.diagnostic(`not executed: ${ex['x-not-executed']}`);
+			return;
+		}
+		const x = ex['x-request'];
+		assert.ok(x, `${key}: no x-request (nor x-not-executed): the example is not checked`);
+		const s = await serverFor(x.server);
+		const req = { method: x.method, path: x.path, headers: x.headers };
+		if (x.query) req.query = x.query;
+		if (x.accept) req.accept = x.accept;
+		if (x.body !== undefined) {
+			req.body = x.body;
+			req.contentType = x.contentType ?? null;
+		}
+		const res = await request(s, req);
+		assert.equal(res.status, code, res.body);
+		// The request id is drawn for each request (X-Request-Id), so only its presence is checked.
+		if (mt.includes('json') && res.json.request_id !== undefined && ex.value.request_id === undefined) {
+			assert.match(res.json.request_id, /^[A-Za-z0-9._:-]{1,128}$/);
+			delete res.json.request_id;
+		}
+		if (mt.includes('json')) assert.deepEqual(res.json, ex.value);
+		else if (x.compare === 'prefix') assert.ok(res.body.startsWith(ex.value), res.body.slice(0, 80));
+		else if (x.compare === 'line') assert.ok(res.body.split('\n').includes(ex.value.replace(/\n$/, '')), `no line ${ex.value}`);
+		else assert.equal(res.body, ex.value);
+	});
+}

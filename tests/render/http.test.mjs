@@ -151,13 +151,14 @@ test('POST /v1/puyo takes the field as a puyop.com or Puyo Nexus link, in a batc
 });
 
 test('the viewer page, style sheet and script are served from the binary', async () => {
-	const page = await request(server, { path: '/' });
+	// GET / answers JSON (the index) unless the client prefers HTML, as a browser does.
+	const page = await request(server, { path: '/', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
 	assert.equal(page.status, 200);
 	assert.equal(page.mediaType, 'text/html');
 	assert.match(page.body, /<script src="\/viewer\.js" defer><\/script>/);
 	// Nothing in the page names another host.
 	for (const p of ['/', '/viewer.css', '/viewer.js']) {
-		const res = await request(server, { path: p });
+		const res = await request(server, p === '/' ? { path: p, accept: 'text/html' } : { path: p });
 		assert.equal(res.status, 200);
 		assert.doesNotMatch(res.body.replace(/http:\/\/www\.w3\.org\/2000\/svg/g, ''), /(src|href)="(https?:)?\/\//);
 		assert.doesNotMatch(res.body, /\burl\((?!#)/);

@@ -302,18 +302,18 @@ static void config_should_refuse_values_out_of_range_and_overflow(void **state)
 	}
 }
 
-static void config_should_take_ipv4_and_ipv6_hosts_only(void **state)
+static void config_should_take_addresses_and_host_names(void **state)
 {
 	(void)state;
 	static const struct {
 		const char *host;
 		bool ok;
 	} cases[] = {
-	    {"0.0.0.0", true},	  {"127.0.0.1", true}, {"::", true},
-	    {"::1", true},	  {"fe80::1", true},   {"192.168.1.255", true},
-	    {"localhost", false}, {"1.2.3", false},    {"256.0.0.1", false},
-	    {"", false},	  {"1.2.3.4 ", false}, {"example.com", false},
-	    {"[::1]", false},
+	    {"0.0.0.0", true},	 {"127.0.0.1", true}, {"::", true},
+	    {"::1", true},	 {"fe80::1", true},   {"192.168.1.255", true},
+	    {"localhost", true}, {"1.2.3", true},     {"example.com", true},
+	    {"", false},	 {"1.2.3.4 ", false}, {"-x", false},
+	    {"[::1]", false},	 {"a/b", false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct config cfg;
@@ -330,7 +330,7 @@ static void config_should_take_ipv4_and_ipv6_hosts_only(void **state)
 	}
 	struct config cfg;
 	char err[CONFIG_ERROR_MAX];
-	struct fake_env env = {{{"HOST", "myhost"}}};
+	struct fake_env env = {{{"HOST", "my host"}}};
 	const char *none[] = {NULL};
 	assert_int_equal(parse(&cfg, none, &env, err, sizeof err), CONFIG_ERROR);
 	assert_non_null(strstr(err, "HOST"));
@@ -439,7 +439,7 @@ static void healthcheck_should_refuse_port_zero_and_bad_arguments(void **state)
 	char err[CONFIG_ERROR_MAX];
 	static const char *const cases[][3] = {
 	    {"--port", "0", "--port"},	  {"--port", "65536", "--port"},
-	    {"--port", "http", "--port"}, {"--host", "::1", "--host"},
+	    {"--port", "http", "--port"}, {"--host", "a b", "--host"},
 	    {"extra", NULL, "extra"},	  {"--port", NULL, "--port"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -451,6 +451,44 @@ static void healthcheck_should_refuse_port_zero_and_bad_arguments(void **state)
 	const char *none[] = {NULL};
 	assert_int_equal(parse_hc(&port, none, &env, err, sizeof err), CONFIG_ERROR);
 	assert_non_null(strstr(err, "PORT"));
+}
+
+static void healthcheck_should_ask_the_loopback_for_a_wildcard_host(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {{"0.0.0.0", "127.0.0.1"},
+					       {"::", "::1"},
+					       {"10.1.2.3", "10.1.2.3"},
+					       {"localhost", "localhost"}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct config_healthcheck hc;
+		char err[CONFIG_ERROR_MAX];
+		char *argv[] = {"--host", (char *)cases[i][0], NULL};
+		assert_int_equal(
+		    config_parse_healthcheck(&hc, 2, argv, NULL, NULL, err, sizeof err), CONFIG_OK);
+		assert_string_equal(hc.host, cases[i][1]);
+	}
+	struct config_healthcheck hc;
+	char err[CONFIG_ERROR_MAX];
+	struct fake_env env = {{{"HOST", "::"}}};
+	char *none[] = {NULL};
+	assert_int_equal(
+	    config_parse_healthcheck(&hc, 0, none, fake_getenv, (void *)&env, err, sizeof err),
+	    CONFIG_OK);
+	assert_string_equal(hc.host, "::1");
+}
+
+static void threads_over_max_connections_should_exit_2_naming_both(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	const char *args[] = {"--threads", "8", "--max-connections", "4", NULL};
+	assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_ERROR);
+	assert_non_null(strstr(err, "--threads"));
+	assert_non_null(strstr(err, "--max-connections"));
+	const char *fine[] = {"--threads", "4", "--max-connections", "4", NULL};
+	assert_int_equal(parse(&cfg, fine, NULL, err, sizeof err), CONFIG_OK);
 }
 
 static void config_should_take_the_security_files_from_flags_or_variables(void **state)
@@ -536,13 +574,15 @@ int main(void)
 	    cmocka_unit_test(config_should_refuse_a_bad_number_naming_the_flag),
 	    cmocka_unit_test(config_should_refuse_a_bad_variable_naming_it),
 	    cmocka_unit_test(config_should_refuse_values_out_of_range_and_overflow),
-	    cmocka_unit_test(config_should_take_ipv4_and_ipv6_hosts_only),
+	    cmocka_unit_test(config_should_take_addresses_and_host_names),
 	    cmocka_unit_test(config_should_refuse_unknown_flags_and_stray_arguments),
 	    cmocka_unit_test(config_should_refuse_a_flag_without_its_value),
 	    cmocka_unit_test(config_should_ask_for_help),
 	    cmocka_unit_test(config_should_not_need_an_error_buffer),
 	    cmocka_unit_test(healthcheck_should_take_its_port_from_flag_then_variable_then_default),
 	    cmocka_unit_test(healthcheck_should_refuse_port_zero_and_bad_arguments),
+	    cmocka_unit_test(healthcheck_should_ask_the_loopback_for_a_wildcard_host),
+	    cmocka_unit_test(threads_over_max_connections_should_exit_2_naming_both),
 	    cmocka_unit_test(config_should_take_the_security_files_from_flags_or_variables),
 	    cmocka_unit_test(config_should_want_the_tls_certificate_and_key_together),
 	    cmocka_unit_test(healthcheck_should_take_the_certificate_from_flag_then_variable),

@@ -21,8 +21,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/error.h"
+#include "codec/utf8.h"
 #include "codec/problem.h"
+
+/* Errors of the tests: collect mode takes its storage from a small ring,
+ * so that two collecting errors can be alive at once. */
+static struct codec_fault fault_ring[4][CODEC_FAULTS_MAX];
+static unsigned fault_ring_next;
+
+static void error_init(struct codec_error *err, unsigned max_faults)
+{
+	if (max_faults <= 1) {
+		codec_error_init(err, 1);
+		return;
+	}
+	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
+}
 
 struct pointer_case {
 	const char *base;     /* pointer before the call */
@@ -161,7 +177,7 @@ static void codec_error_should_store_only_utf8_so_that_problem_json_never_fails(
 	for (size_t i = 0; i < sizeof utf8_cases / sizeof utf8_cases[0]; i++) {
 		const struct utf8_case *c = &utf8_cases[i];
 		struct codec_error err;
-		codec_error_init(&err, 4);
+		error_init(&err, 4);
 		codec_error_at_param(&err, CODEC_E_SYNTAX, c->text, "%s", c->text);
 		codec_error_at_pointer(&err, CODEC_E_SYNTAX, c->text, "%s", c->text);
 		codec_error_at_line(&err, CODEC_E_SYNTAX, 1, 1, "%s", c->text);
@@ -191,6 +207,93 @@ static void codec_error_should_store_only_utf8_so_that_problem_json_never_fails(
 	json_decref(problem);
 }
 
+static void the_error_should_be_small(void **state)
+{
+	(void)state;
+	/* several sit on one stack: one fault inline, the rest lent */
+	assert_true(sizeof(struct codec_error) < 1024);
+}
+
+static void collected_faults_should_sort_by_position(void **state)
+{
+	(void)state;
+	static struct codec_fault faults[8];
+	struct codec_error err;
+	codec_error_collect(&err, faults, 8);
+	codec_error_at_pointer(&err, CODEC_E_INVALID, "/blocks/10/0", "b");
+	codec_error_at_pointer(&err, CODEC_E_INVALID, "/blocks/2/1", "a");
+	codec_error_at_pointer(&err, CODEC_E_INVALID, "/blocks/2/0", "first");
+	codec_error_at_line(&err, CODEC_E_INVALID, 0, 0, "unlocated"); /* no fault */
+	codec_error_sort(&err);
+	assert_int_equal(err.nfaults, 3);
+	assert_string_equal(err.faults[0].pointer, "/blocks/2/0");
+	assert_string_equal(err.faults[1].pointer, "/blocks/2/1");
+	assert_string_equal(err.faults[2].pointer, "/blocks/10/0");
+	assert_string_equal(err.detail, "/blocks/2/0: first");
+	codec_error_collect(&err, faults, 8);
+	codec_error_at_line(&err, CODEC_E_SYNTAX, 5, 1, "e");
+	codec_error_at_line(&err, CODEC_E_SYNTAX, 3, 9, "c");
+	codec_error_at_line(&err, CODEC_E_SYNTAX, 3, 2, "b");
+	codec_error_sort(&err);
+	assert_string_equal(err.detail, "line 3, column 2: b");
+	assert_int_equal(err.faults[2].line, 5);
+}
+
+static void a_root_fault_should_have_no_location_prefix(void **state)
+{
+	(void)state;
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	codec_error_at_pointer(&err, CODEC_E_INVALID, "", "expected an object");
+	assert_string_equal(err.detail, "expected an object");
+	assert_string_equal(err.faults[0].pointer, "");
+}
+
+static void the_utf8_decoder_should_refuse_overlong_surrogates_and_cut_characters(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *s;
+		size_t n;
+		size_t want;
+	} cases[] = {
+	    {"a", 1, 1},
+	    {"\xc3\xa9", 2, 2},
+	    {"\xe2\x82\xac", 3, 3},
+	    {"\xf0\x9f\x98\x80", 4, 4},
+	    {"\xc0\x80", 2, 0},
+	    {"\xed\xa0\x80", 3, 0},
+	    {"\xe2\x82", 2, 0},
+	    {"\xf4\x90\x80\x80", 4, 0},
+	    {"\xff", 1, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_int_equal(codec_utf8_decode(cases[i].s, cases[i].n, NULL), cases[i].want);
+	assert_int_equal(codec_utf8_invalid_at("ab\xff"
+					       "c",
+					       4),
+			 2);
+	assert_int_equal(codec_utf8_invalid_at("abc", 3), 3);
+}
+
+static void the_decimal_reader_should_tell_overflow_from_not_a_number(void **state)
+{
+	(void)state;
+	unsigned long long v = 0;
+	assert_int_equal(codec_decimal_read_str("18446744073709551615", &v), CODEC_DECIMAL_OK);
+	assert_true(v == 18446744073709551615ull);
+	assert_int_equal(codec_decimal_read_str("18446744073709551616", &v),
+			 CODEC_DECIMAL_OVERFLOW);
+	assert_int_equal(codec_decimal_read_str("", &v), CODEC_DECIMAL_NOT_A_NUMBER);
+	assert_int_equal(codec_decimal_read_str("+1", &v), CODEC_DECIMAL_NOT_A_NUMBER);
+	assert_int_equal(codec_decimal_read_str("1 ", &v), CODEC_DECIMAL_NOT_A_NUMBER);
+	unsigned long long w = 99;
+	assert_true(codec_decimal_push(&w, 5, 995));
+	assert_true(w == 995);
+	assert_false(codec_decimal_push(&w, 0, 9000)); /* 9950 passes the cap */
+	assert_true(w == 9000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +302,11 @@ int main(void)
 		codec_pointer_append_should_match_the_rfc_6901_reference_on_random_tokens),
 	    cmocka_unit_test(codec_format_should_write_like_snprintf_and_nothing_without_a_buffer),
 	    cmocka_unit_test(codec_error_should_store_only_utf8_so_that_problem_json_never_fails),
+	    cmocka_unit_test(the_error_should_be_small),
+	    cmocka_unit_test(collected_faults_should_sort_by_position),
+	    cmocka_unit_test(a_root_fault_should_have_no_location_prefix),
+	    cmocka_unit_test(the_utf8_decoder_should_refuse_overlong_surrogates_and_cut_characters),
+	    cmocka_unit_test(the_decimal_reader_should_tell_overflow_from_not_a_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1011,10 +1011,52 @@ static void puyo_should_match_the_reference_with_garbage_13_rows_and_floating(vo
 	assert_true(thirteen > 5000);
 }
 
+/* puyo_step_fn of the test: counts the steps and their points. */
+struct told {
+	unsigned steps;
+	uint64_t score;
+	unsigned stop_after; /* 0: never stop hearing */
+};
+
+static bool tell_step(void *ctx, const struct puyo_step *step, const struct puyo_field *field)
+{
+	struct told *t = ctx;
+	(void)field;
+	t->steps++;
+	t->score += step->score;
+	assert_int_equal(step->chain, t->steps);
+	return t->stop_after == 0 || t->steps < t->stop_after;
+}
+
+static void puyo_run_steps_should_tell_every_step_that_puyo_run_counts(void **state)
+{
+	(void)state;
+	struct puyo_field a, b;
+	FIELD(&a, PUYO_ROWS, ".Y....", ".YG...", "RRYG..", "RRYGG.");
+	b = a;
+	struct puyo_result plain, traced;
+	puyo_run(&a, &plain);
+	struct told t = {0, 0, 0};
+	puyo_run_steps(&b, &traced, tell_step, &t);
+	assert_int_equal(plain.chains, 3);
+	assert_int_equal(traced.chains, plain.chains);
+	assert_true(traced.score == plain.score && traced.all_clear == plain.all_clear);
+	assert_int_equal(t.steps, 3);
+	assert_true(t.score == plain.score);
+	assert_memory_equal(&a, &b, sizeof a);
+	/* a listener that stops hearing does not stop the run */
+	FIELD(&b, PUYO_ROWS, ".Y....", ".YG...", "RRYG..", "RRYGG.");
+	struct told once = {0, 0, 1};
+	puyo_run_steps(&b, &traced, tell_step, &once);
+	assert_int_equal(once.steps, 1);
+	assert_int_equal(traced.chains, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(puyo_should_answer_three_for_the_public_example),
+	    cmocka_unit_test(puyo_run_steps_should_tell_every_step_that_puyo_run_counts),
 	    cmocka_unit_test(puyo_should_step_the_public_example_one_chain_at_a_time),
 	    cmocka_unit_test(puyo_should_count_simultaneous_groups_as_one_chain),
 	    cmocka_unit_test(puyo_should_not_connect_diagonally),

@@ -25,6 +25,20 @@
 #include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"
 
+/* Errors of the tests: collect mode takes its storage from a small ring,
+ * so that two collecting errors can be alive at once. */
+static struct codec_fault fault_ring[4][CODEC_FAULTS_MAX];
+static unsigned fault_ring_next;
+
+static void error_init(struct codec_error *err, unsigned max_faults)
+{
+	if (max_faults <= 1) {
+		codec_error_init(err, 1);
+		return;
+	}
+	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
+}
+
 #define CASES_DIR "tests/cases/puyo"
 
 /* JSON rows: E an empty row, Rn n of them, comma-separated. */
@@ -85,9 +99,12 @@ static const struct json_case json_cases[] = {
      "unknown cell U+0009 at column 3 (expected one of .RGBPYO)"},
     {"{\"field\":[\"..\\u0000...\"," R11 "]}", false, "/field/0",
      "unknown cell U+0000 at column 3 (expected one of .RGBPYO)"},
-    {"{\"field\":[" R12 "],\"colour\":1}", false, "/colour", "unknown member"},
-    {"{\"field\":[" R12 "],\"a/b~c\":1}", false, "/a~1b~0c", "unknown member"},
-    {"{\"field\":[" R12 "],\"\":1}", false, "/", "unknown member"},
+    {"{\"field\":[" R12 "],\"colour\":1}", false, "/colour",
+     "unknown member; a case holds \"field\", \"trace\" and \"id\""},
+    {"{\"field\":[" R12 "],\"a/b~c\":1}", false, "/a~1b~0c",
+     "unknown member; a case holds \"field\", \"trace\" and \"id\""},
+    {"{\"field\":[" R12 "],\"\":1}", false, "/",
+     "unknown member; a case holds \"field\", \"trace\" and \"id\""},
     {"{\"field\":[" R12 "],\"trace\":\"yes\"}", false, "/trace", "expected a boolean"},
     {"{\"field\":[" R12 "],\"trace\":1}", true, "/trace", "expected a boolean"},
     {"{\"field\":[" R12 "],\"trace\":null}", false, "/trace", "expected a boolean"},
@@ -170,13 +187,14 @@ static void puyo_json_should_put_the_case_pointer_first(void **state)
 	struct codec_error err;
 	struct puyo_field field;
 	json_t *root = load("{\"field\":[" R2 ",\"..?...\"," R8 "," E "],\"x\":0}");
-	codec_error_init(&err, CODEC_FAULTS_MAX);
+	error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(puyo_json_read(root, "/cases/3", false, &field, &err), CODEC_E_INVALID);
 	json_decref(root);
 	assert_int_equal(err.nfaults, 2);
 	assert_string_equal(err.faults[0].pointer, "/cases/3/x");
 	assert_string_equal(err.faults[1].pointer, "/cases/3/field/2");
-	assert_string_equal(err.detail, "/cases/3/x: unknown member");
+	assert_string_equal(
+	    err.detail, "/cases/3/x: unknown member; a case holds \"field\", \"trace\" and \"id\"");
 }
 
 /*
@@ -255,11 +273,11 @@ static void puyo_json_should_collect_every_fault_in_strict_mode(void **state)
 	 * row 5 floats over empty rows; row 12 is past the 12 rows read. */
 	json_t *root = load("{\"extra\":1,\"field\":[\"..O...\",\".......\",5," E "," E
 			    ",\".R....\"," R4 "," R2 ",\"XXXXXX\"],\"trace\":2}");
-	codec_error_init(&err, CODEC_FAULTS_MAX);
+	error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(puyo_json_read(root, "", true, &field, &err), CODEC_E_INVALID);
 	json_decref(root);
 	const struct fault want[] = {
-	    {"/extra", 0, 0, "unknown member"},
+	    {"/extra", 0, 0, "unknown member; a case holds \"field\", \"trace\" and \"id\""},
 	    {"/trace", 0, 0, "expected a boolean"},
 	    {"/field", 0, 0, "expected 12 rows, found 13"},
 	    {"/field/0", 0, 0, "unknown cell 'O' at column 3 (expected one of .RGBPY)"},
@@ -268,7 +286,8 @@ static void puyo_json_should_collect_every_fault_in_strict_mode(void **state)
 	    {"/field/5", 0, 0, "puyo at column 2 floats above an empty cell"},
 	};
 	expect_faults(&err, want, sizeof want / sizeof want[0]);
-	assert_string_equal(err.detail, "/extra: unknown member");
+	assert_string_equal(err.detail,
+			    "/extra: unknown member; a case holds \"field\", \"trace\" and \"id\"");
 }
 
 static void puyo_json_should_report_one_floating_puyo_per_column(void **state)
@@ -278,7 +297,7 @@ static void puyo_json_should_report_one_floating_puyo_per_column(void **state)
 	struct puyo_field field;
 	/* Column 1: R over G over a hole; column 6: Y over a hole. */
 	json_t *root = load("{\"field\":[" R4 ",\"R.....\",\"G....Y\"," R4 "," E ",\".B....\"]}");
-	codec_error_init(&err, CODEC_FAULTS_MAX);
+	error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(puyo_json_read(root, "", true, &field, &err), CODEC_E_INVALID);
 	json_decref(root);
 	const struct fault want[] = {
@@ -406,7 +425,7 @@ static void puyo_text_should_collect_every_fault_in_strict_mode(void **state)
 	struct puyo_field field;
 	const char *text = "..O...\n"
 			   ".....\n" T T "......\r\n" T4 ".....R\n" T "R.....";
-	codec_error_init(&err, CODEC_FAULTS_MAX);
+	error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(puyo_text_read(text, strlen(text), true, &field, &err), CODEC_E_INVALID);
 	const struct fault want[] = {
 	    {"", 1, 3, "unknown cell 'O' at column 3 (expected one of .RGBPY)"},
@@ -432,7 +451,7 @@ static void puyo_text_should_collect_in_lenient_mode_when_asked(void **state)
 	struct codec_error err;
 	struct puyo_field field;
 	const char *text = "X.....\n" T ".Z.\n" T8;
-	codec_error_init(&err, CODEC_FAULTS_MAX);
+	error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(puyo_text_read(text, strlen(text), false, &field, &err), CODEC_E_INVALID);
 	const struct fault want[] = {
 	    {"", 1, 1, "unknown cell 'X' at column 1 (expected one of .RGBPYO)"},
@@ -454,7 +473,7 @@ static void puyo_text_should_count_faults_past_the_limit(void **state)
 		memcpy(text + 7 * r, "xxxxxx\n", 7);
 	}
 	text[sizeof text - 1] = '\0';
-	codec_error_init(&err, 10);
+	error_init(&err, 10);
 	assert_int_equal(puyo_text_read(text, strlen(text), true, &field, &err), CODEC_E_INVALID);
 	assert_int_equal(err.nfaults, 10);
 	assert_int_equal(err.dropped, 62);

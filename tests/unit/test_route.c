@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "codec/problem.h"
 #include "route/handlers.h"
 #include "route/route.h"
 
@@ -131,7 +132,9 @@ static void negotiation_should_follow_q_values_and_specificity(void **state)
 	    {"text/plain, */*;q=0.1", false, ROUTE_FORMAT_JSON},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		enum route_format got = route_negotiate(cases[i].accept, cases[i].text_ok);
+		enum route_format got = route_negotiate(
+		    cases[i].accept,
+		    cases[i].text_ok ? ROUTE_FORMAT_JSON | ROUTE_FORMAT_TEXT : ROUTE_FORMAT_JSON);
 		if (got != cases[i].want)
 			fail_msg("Accept \"%s\": got %d, want %d",
 				 cases[i].accept ? cases[i].accept : "(none)", got, cases[i].want);
@@ -149,11 +152,11 @@ static void content_type_should_take_json_and_text_in_utf8_only(void **state)
 	    {"Application/JSON; charset=UTF-8", ROUTE_BODY_JSON},
 	    {"text/plain", ROUTE_BODY_TEXT},
 	    {"text/plain;charset=\"utf-8\"", ROUTE_BODY_TEXT},
-	    {"text/plain; charset=latin1", ROUTE_BODY_UNSUPPORTED},
-	    {"application/x-www-form-urlencoded", ROUTE_BODY_UNSUPPORTED},
-	    {"application/jsonx", ROUTE_BODY_UNSUPPORTED},
-	    {"", ROUTE_BODY_UNSUPPORTED},
-	    {NULL, ROUTE_BODY_UNSUPPORTED},
+	    {"text/plain; charset=latin1", ROUTE_BODY_NONE},
+	    {"application/x-www-form-urlencoded", ROUTE_BODY_NONE},
+	    {"application/jsonx", ROUTE_BODY_NONE},
+	    {"", ROUTE_BODY_NONE},
+	    {NULL, ROUTE_BODY_NONE},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		if (route_body_kind(cases[i].type) != cases[i].want)
@@ -180,11 +183,11 @@ static void wrong_method_should_be_405_with_allow(void **state)
 	struct call c;
 	call(&c, "GET", "/v1/puyo", NULL, NULL, NULL, NULL);
 	assert_int_equal(c.resp.status, 405);
-	assert_string_equal(header(&c.resp, "Allow"), "POST");
+	assert_string_equal(header(&c.resp, "Allow"), "POST, OPTIONS");
 	call_done(&c);
 	call(&c, "DELETE", "/livez", NULL, NULL, NULL, NULL);
 	assert_int_equal(c.resp.status, 405);
-	assert_string_equal(header(&c.resp, "Allow"), "GET, HEAD");
+	assert_string_equal(header(&c.resp, "Allow"), "GET, HEAD, OPTIONS");
 	call_done(&c);
 }
 
@@ -598,6 +601,162 @@ static void precheck_should_refuse_a_large_body_before_reading_it(void **state)
 	assert_int_equal(route_precheck(&req, 10), CODEC_E_NOT_FOUND);
 }
 
+static void every_path_should_answer_options_with_allow(void **state)
+{
+	(void)state;
+	size_t count;
+	const struct route_entry *table = route_entries(&count);
+	for (size_t i = 0; i < count; i++) {
+		struct call c;
+		call(&c, "OPTIONS", table[i].path, NULL, NULL, NULL, NULL);
+		if (c.resp.status != 204 || !header(&c.resp, "Allow") ||
+		    !strstr(header(&c.resp, "Allow"), "OPTIONS") || c.resp.body_len != 0)
+			fail_msg("OPTIONS %s: %u", table[i].path, c.resp.status);
+		call_done(&c);
+	}
+}
+
+static void head_should_work_wherever_get_does(void **state)
+{
+	(void)state;
+	size_t count;
+	const struct route_entry *table = route_entries(&count);
+	for (size_t i = 0; i < count; i++) {
+		if (!(table[i].methods & ROUTE_GET))
+			continue;
+		struct call c;
+		/* the query each needs: a seed, or the case a picture draws */
+		const char *query = strstr(table[i].path, "generate")		      ? "seed=1"
+				    : strstr(table[i].path, "monomino-domino/render") ? "blocks=111"
+				    : strstr(table[i].path, "render")		      ? "puyop=a"
+										      : NULL;
+		if (strstr(table[i].path, "/package") || strcmp(table[i].path, "/metrics") == 0)
+			continue; /* a package build is long; metrics need a server */
+		call(&c, "HEAD", table[i].path, query, NULL, NULL, NULL);
+		if (c.resp.status != 200)
+			fail_msg("HEAD %s: %u", table[i].path, c.resp.status);
+		call_done(&c);
+	}
+}
+
+static void a_trailing_slash_should_redirect_with_the_query_kept(void **state)
+{
+	(void)state;
+	struct call c;
+	call(&c, "GET", "/v1/puyo/generate/", "seed=7&colors=a b", NULL, NULL, NULL);
+	assert_int_equal(c.resp.status, 308);
+	assert_string_equal(header(&c.resp, "Location"), "/v1/puyo/generate?seed=7&colors=a%20b");
+	assert_string_equal(c.resp.route_name, "puyo_generate");
+	call_done(&c);
+	call(&c, "GET", "/nothing/", NULL, NULL, NULL, NULL);
+	assert_int_equal(c.resp.status, 404);
+	assert_string_equal(c.resp.route_name, ROUTE_NAME_UNKNOWN);
+	call_done(&c);
+}
+
+static void match_should_tell_name_auth_and_body_before_the_body(void **state)
+{
+	(void)state;
+	struct route_request req = {.method = "POST",
+				    .path = "/v1/puyo/judge",
+				    .content_type = "application/json",
+				    .limits = &limits};
+	struct route_match m;
+	route_match(&req, 10, &m);
+	assert_string_equal(m.name, "puyo_judge");
+	assert_true(m.auth);
+	assert_true(m.takes_body);
+	assert_int_equal(m.refusal, CODEC_OK);
+	req.method = "GET";
+	req.path = "/livez";
+	route_match(&req, -1, &m);
+	assert_string_equal(m.name, "livez");
+	assert_false(m.auth);
+	assert_false(m.takes_body);
+	req.path = "/nowhere";
+	route_match(&req, -1, &m);
+	assert_string_equal(m.name, ROUTE_NAME_UNKNOWN);
+	assert_int_equal(m.refusal, CODEC_E_NOT_FOUND);
+	req.method = "POST";
+	req.path = "/v1/puyo";
+	req.content_encoding = "br";
+	route_match(&req, 10, &m);
+	assert_int_equal(m.refusal, CODEC_E_MEDIA_TYPE);
+}
+
+static void checks_should_come_in_one_order(void **state)
+{
+	(void)state;
+	struct call c;
+	/* 405 before 415 before 406 before 400 */
+	call(&c, "PUT", "/v1/puyo", "x=1", "image/png", "image/png", "");
+	assert_int_equal(c.resp.status, 405);
+	call_done(&c);
+	call(&c, "POST", "/v1/puyo", "x=1", "image/png", "image/png", "");
+	assert_int_equal(c.resp.status, 415);
+	call_done(&c);
+	call(&c, "POST", "/v1/puyo", "x=1", "text/plain", "image/png", "");
+	assert_int_equal(c.resp.status, 406);
+	assert_non_null(strstr(header(&c.resp, "Vary"), "Accept"));
+	call_done(&c);
+	call(&c, "POST", "/v1/puyo", "x=1", "text/plain", NULL, "");
+	assert_int_equal(c.resp.status, 400);
+	call_done(&c);
+}
+
+static void meta_paths_should_negotiate_like_every_other(void **state)
+{
+	(void)state;
+	static const char *const paths[] = {"/v1", "/livez", "/readyz", "/openapi.yaml"};
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+		struct call c;
+		call(&c, "GET", paths[i], NULL, NULL, "image/png", NULL);
+		if (c.resp.status != 406)
+			fail_msg("%s with Accept: image/png: %u", paths[i], c.resp.status);
+		call_done(&c);
+		call(&c, "GET", paths[i], NULL, NULL, "*/*", NULL);
+		if (c.resp.status != 200 || !header(&c.resp, "Vary"))
+			fail_msg("%s: %u", paths[i], c.resp.status);
+		call_done(&c);
+	}
+}
+
+static void every_problem_type_should_have_its_page(void **state)
+{
+	(void)state;
+	for (unsigned s = CODEC_OK + 1; s < CODEC_STATUS_COUNT; s++) {
+		char path[64];
+		snprintf(path, sizeof path, "/problems/%s", problem_slug((enum codec_status)s));
+		struct call c;
+		call(&c, "GET", path, NULL, NULL, NULL, NULL);
+		if (c.resp.status != 200 || !c.json)
+			fail_msg("%s: %u", path, c.resp.status);
+		assert_int_equal(int_at(c.json, "status"),
+				 problem_http_status((enum codec_status)s));
+		call_done(&c);
+		call(&c, "GET", path, NULL, NULL, "text/html", NULL);
+		assert_int_equal(c.resp.status, 200);
+		assert_string_equal(c.resp.content_type, "text/html; charset=utf-8");
+		call_done(&c);
+	}
+}
+
+static void a_request_id_should_be_in_every_problem(void **state)
+{
+	(void)state;
+	struct call c;
+	memset(&c, 0, sizeof c);
+	c.req.method = "GET";
+	c.req.path = "/nowhere";
+	c.req.limits = &limits;
+	c.req.request_id = "abc-123";
+	route_handle(&c.req, &c.resp);
+	json_t *doc = json_loadb(c.resp.body, c.resp.body_len, 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(doc, "request_id")), "abc-123");
+	json_decref(doc);
+	route_response_free(&c.resp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -624,6 +783,14 @@ int main(void)
 	    cmocka_unit_test(unknown_members_should_be_escaped_in_pointers),
 	    cmocka_unit_test(readyz_should_turn_503_when_draining),
 	    cmocka_unit_test(precheck_should_refuse_a_large_body_before_reading_it),
+	    cmocka_unit_test(every_path_should_answer_options_with_allow),
+	    cmocka_unit_test(head_should_work_wherever_get_does),
+	    cmocka_unit_test(a_trailing_slash_should_redirect_with_the_query_kept),
+	    cmocka_unit_test(match_should_tell_name_auth_and_body_before_the_body),
+	    cmocka_unit_test(checks_should_come_in_one_order),
+	    cmocka_unit_test(meta_paths_should_negotiate_like_every_other),
+	    cmocka_unit_test(every_problem_type_should_have_its_page),
+	    cmocka_unit_test(a_request_id_should_be_in_every_problem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,188 @@
+/*
+ * gzip both ways with zlib. See gzip.h.
+ */
+#include "http/gzip.h"
+
+#include <string.h>
+#include <strings.h>
+#include <zlib.h>
+
+#include "mem/alloc.h"
+
+/* zlib's windowBits for a gzip wrapper (15 bits of window + 16). */
+#define GZIP_WINDOW (15 + 16)
+/* Bytes inflated at a time. */
+#define GUNZIP_CHUNK 16384
+
+struct http_gunzip {
+	z_stream zs; /* inflate state */
+	bool failed; /* the data was not gzip */
+	bool done;   /* the stream's end was read */
+};
+
+static voidpf gzip_alloc(voidpf opaque, uInt items, uInt size)
+{
+	(void)opaque;
+	return dj_calloc(items, size);
+}
+
+static void gzip_free(voidpf opaque, voidpf address)
+{
+	(void)opaque;
+	dj_free(address);
+}
+
+bool http_gzip_named(const char *content_encoding)
+{
+	if (!content_encoding)
+		return false;
+	while (*content_encoding == ' ' || *content_encoding == '\t')
+		content_encoding++;
+	size_t n = strcspn(content_encoding, " \t");
+	return (n == 4 && strncasecmp(content_encoding, "gzip", 4) == 0) ||
+	       (n == 6 && strncasecmp(content_encoding, "x-gzip", 6) == 0);
+}
+
+struct http_gunzip *http_gunzip_new(void)
+{
+	struct http_gunzip *z = dj_calloc(1, sizeof *z);
+	if (!z)
+		return NULL;
+	z->zs.zalloc = gzip_alloc;
+	z->zs.zfree = gzip_free;
+	if (inflateInit2(&z->zs, GZIP_WINDOW) != Z_OK) {
+		dj_free(z);
+		return NULL;
+	}
+	return z;
+}
+
+bool http_gunzip_feed(struct http_gunzip *z, const char *data, size_t size, http_gunzip_sink *sink,
+		      void *ctx)
+{
+	char out[GUNZIP_CHUNK];
+	if (z->failed)
+		return false;
+	while (size > 0) {
+		if (z->done) { /* bytes after the end of the stream */
+			z->failed = true;
+			return false;
+		}
+		uInt take = size > UINT32_MAX ? UINT32_MAX : (uInt)size;
+		z->zs.next_in = (Bytef *)(uintptr_t)data;
+		z->zs.avail_in = take;
+		do {
+			z->zs.next_out = (Bytef *)out;
+			z->zs.avail_out = sizeof out;
+			int rc = inflate(&z->zs, Z_NO_FLUSH);
+			if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+				z->failed = true;
+				return false;
+			}
+			size_t got = sizeof out - z->zs.avail_out;
+			if (got && !sink(ctx, out, got))
+				return false;
+			if (rc == Z_STREAM_END) {
+				z->done = true;
+				break;
+			}
+			if (rc == Z_BUF_ERROR && got == 0)
+				break;
+		} while (z->zs.avail_in > 0 || z->zs.avail_out == 0);
+		size_t used = take - z->zs.avail_in;
+		data += used;
+		size -= used;
+		if (z->done && size > 0) {
+			z->failed = true;
+			return false;
+		}
+		if (used == 0 && !z->done)
+			break;
+	}
+	return true;
+}
+
+bool http_gunzip_failed(const struct http_gunzip *z)
+{
+	return z->failed;
+}
+
+bool http_gunzip_done(const struct http_gunzip *z)
+{
+	return z->done;
+}
+
+void http_gunzip_free(struct http_gunzip *z)
+{
+	if (!z)
+		return;
+	inflateEnd(&z->zs);
+	dj_free(z);
+}
+
+/* Whether an Accept-Encoding header lets gzip through (RFC 9110, 12.5.3). */
+static bool gzip_accepted(const char *accept)
+{
+	bool gzip = false, star = false, gzip_named = false;
+	for (const char *s = accept; s && *s;) {
+		while (*s == ' ' || *s == '\t' || *s == ',')
+			s++;
+		size_t n = strcspn(s, ",");
+		size_t tok = strcspn(s, " \t;,");
+		const char *q = memchr(s, ';', n);
+		bool zero = false;
+		if (q) {
+			const char *v = strstr(q, "q=");
+			if (v && v < s + n) {
+				v += 2;
+				zero = *v == '0';
+				for (v++; zero && v < s + n && *v != ' ' && *v != ','; v++)
+					if (*v != '.' && *v != '0')
+						zero = false;
+			}
+		}
+		if ((tok == 4 && strncasecmp(s, "gzip", 4) == 0) ||
+		    (tok == 6 && strncasecmp(s, "x-gzip", 6) == 0)) {
+			gzip_named = true;
+			gzip = !zero;
+		} else if (tok == 1 && *s == '*') {
+			star = !zero;
+		}
+		s += n;
+	}
+	return gzip_named ? gzip : star;
+}
+
+void http_gzip_response(struct route_response *resp, const char *accept_encoding)
+{
+	if (!resp->body || resp->body_len <= HTTP_GZIP_MIN)
+		return;
+	route_add_vary(resp, "Accept-Encoding");
+	if (!gzip_accepted(accept_encoding) || resp->body_len > UINT32_MAX)
+		return;
+	z_stream zs;
+	memset(&zs, 0, sizeof zs);
+	zs.zalloc = gzip_alloc;
+	zs.zfree = gzip_free;
+	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return;
+	uLong cap = deflateBound(&zs, (uLong)resp->body_len);
+	char *out = dj_malloc(cap);
+	if (!out)
+		goto out_end;
+	zs.next_in = (Bytef *)resp->body;
+	zs.avail_in = (uInt)resp->body_len;
+	zs.next_out = (Bytef *)out;
+	zs.avail_out = (uInt)cap;
+	if (deflate(&zs, Z_FINISH) != Z_STREAM_END || zs.total_out >= resp->body_len) {
+		dj_free(out);
+		goto out_end;
+	}
+	route_response_free(resp);
+	resp->body = out;
+	resp->body_len = zs.total_out;
+	route_add_header(resp, "Content-Encoding", "gzip");
+out_end:
+	deflateEnd(&zs);
+}

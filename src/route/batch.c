@@ -1,0 +1,133 @@
+/*
+ * Batches, shared by solve, judge and validate: {"cases": [...]} in, one
+ * slot per case out, in order (a result, or {"error": problem} for a case
+ * that failed), each with the case's own "id" when it has one, then a
+ * summary of how many were answered and how many failed.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/problem.h"
+#include "route/handlers.h"
+
+void route_outcome_release(struct route_outcome *out)
+{
+	json_decref(out->steps);
+	out->steps = NULL;
+}
+
+bool route_case_wants_trace(const json_t *case_obj, bool query_trace)
+{
+	const json_t *t = json_is_object(case_obj) ? json_object_get(case_obj, "trace") : NULL;
+	return json_is_boolean(t) ? json_is_true(t) : query_trace;
+}
+
+/*
+ * The "cases" array of a batch request, or NULL with err set: the root may
+ * hold nothing but "cases", and at most max_batch of them.
+ */
+static json_t *batch_cases(json_t *root, const struct route_limits *limits, struct codec_error *err)
+{
+	const char *key;
+	json_t *value;
+	json_object_foreach(root, key, value)
+	{
+		if (strcmp(key, "cases") != 0) {
+			char ptr[CODEC_POINTER_MAX] = "";
+			codec_pointer_append(ptr, sizeof ptr, key);
+			codec_error_at_pointer(err, CODEC_E_INVALID, ptr,
+					       "unknown member (a batch holds only \"cases\")");
+			return NULL;
+		}
+	}
+	json_t *cases = json_object_get(root, "cases");
+	if (!json_is_array(cases)) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, "/cases", "must be an array of cases");
+		return NULL;
+	}
+	if (json_array_size(cases) > limits->max_batch) {
+		codec_error_at_pointer(err, CODEC_E_TOO_LARGE, "/cases",
+				       "%zu cases is over the limit of %lu in one batch",
+				       json_array_size(cases), limits->max_batch);
+		return NULL;
+	}
+	return cases;
+}
+
+/*
+ * Adds the steps of a result's trace (its "steps" member, when it has one)
+ * to *used. Returns false with err set (422 at `pointer`) once the steps of
+ * the whole request pass max_trace_steps: traces, not cases, are what cost
+ * memory and time.
+ */
+static bool trace_within_limit(const struct route_limits *limits, const json_t *result,
+			       const char *pointer, size_t *used, struct codec_error *err)
+{
+	const json_t *steps = json_is_object(result) ? json_object_get(result, "steps") : NULL;
+	*used += json_array_size(steps);
+	if (!limits || limits->max_trace_steps == 0 || *used <= limits->max_trace_steps)
+		return true;
+	codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
+			       "the traces of this request pass %lu steps in all "
+			       "(--max-trace-steps); ask fewer traces",
+			       limits->max_trace_steps);
+	return false;
+}
+
+bool route_is_batch(const json_t *root)
+{
+	return json_is_object(root) && json_object_get(root, "cases") != NULL;
+}
+
+json_t *route_error_slot(struct codec_error *err)
+{
+	codec_error_sort(err);
+	return json_pack("{so}", "error", problem_json(err));
+}
+
+enum codec_status route_respond_batch(const struct route_call *call, json_t *root,
+				      route_case_fn *one, struct route_response *resp,
+				      struct codec_error *err)
+{
+	json_t *cases = batch_cases(root, call->req->limits, err);
+	if (!cases)
+		return err->status;
+	bool trace = route_arg(call, "trace") != 0;
+	json_t *results = json_array();
+	size_t i, failed = 0, steps = 0;
+	json_t *c;
+	json_array_foreach(cases, i, c)
+	{
+		char ptr[CODEC_POINTER_MAX];
+		struct codec_error each;
+		snprintf(ptr, sizeof ptr, "/cases/%zu", i);
+		codec_error_init(&each, 1);
+		json_t *slot = one(call, c, ptr, trace, &each);
+		const json_t *id = json_is_object(c) ? json_object_get(c, "id") : NULL;
+		if (slot && (json_is_string(id) || json_is_integer(id)) &&
+		    json_object_set(slot, "id", (json_t *)id) != 0) {
+			json_decref(slot);
+			slot = NULL;
+		}
+		if (!trace_within_limit(call->req->limits, slot, ptr, &steps, err)) {
+			json_decref(slot);
+			json_decref(results);
+			return err->status;
+		}
+		if (slot && json_object_get(slot, "error"))
+			failed++;
+		if (json_array_append_new(results, slot) != 0)
+			break;
+	}
+	if (json_array_size(results) != json_array_size(cases)) {
+		json_decref(results);
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	size_t n = json_array_size(cases);
+	return route_respond_json(resp,
+				  json_pack("{so s{sI sI sI}}", "results", results, "summary",
+					    "cases", (json_int_t)n, "answered",
+					    (json_int_t)(n - failed), "failed", (json_int_t)failed),
+				  err);
+}

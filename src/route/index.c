@@ -1,0 +1,31 @@
+/*
+ * GET /: what this service offers, as JSON (links to the API, its
+ * description and the problems) or, for a browser, the viewer's page.
+ */
+#include <stdio.h>
+
+#include "dropjudge/version.h"
+#include "route/handlers.h"
+
+/* {"path", "title"} for a problem of the API. */
+static json_t *problem_link(const struct route_problem *p)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/v1/%s", p->id);
+	return json_pack("{ss ss sI}", "path", path, "title", p->title, "baekjoon",
+			 (json_int_t)p->baekjoon);
+}
+
+enum codec_status route_index(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
+{
+	if (call->format == ROUTE_FORMAT_HTML)
+		return route_www_page(resp, err); /* the viewer (www.c) */
+	return route_respond_json(resp,
+				  json_pack("{ss ss s{ss ss ss ss} s[oo]}", "name", "dropjudge",
+					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
+					    "openapi", "/openapi.yaml", "problem_types",
+					    "/problems", "health", "/livez", "problems",
+					    problem_link(&route_md), problem_link(&route_puyo)),
+				  err);
+}

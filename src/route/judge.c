@@ -1,0 +1,185 @@
+/*
+ * Judge: a contestant's output against the expected output of a case, the
+ * way a judge compares them (accepted, presentation error, wrong answer).
+ * The output is any bytes: "output" as a JSON string (NUL included) or
+ * "output_base64" for bytes that are not UTF-8; either is judged, never
+ * refused. A bad input is the jury's fault: 422 at /input.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/base64.h"
+#include "dropjudge/judge.h"
+#include "mem/alloc.h"
+#include "route/handlers.h"
+
+/* A contestant's output: the bytes of "output", or those "output_base64" holds. */
+struct contestant_output {
+	const char *bytes;	/* not NUL-terminated; may hold NUL and invalid UTF-8 */
+	size_t len;		/* bytes */
+	unsigned char *decoded; /* dj_malloc'ed for output_base64, else NULL */
+};
+
+/* Reads the output of a judge item at `ptr`; false with err set (422). */
+static bool read_output(const json_t *item, const char *ptr, struct contestant_output *found,
+			struct codec_error *err)
+{
+	char at[CODEC_POINTER_MAX];
+	const json_t *text = json_object_get(item, "output");
+	const json_t *b64 = json_object_get(item, "output_base64");
+	found->decoded = NULL;
+	snprintf(at, sizeof at, "%s/%s", ptr, b64 && !text ? "output_base64" : "output");
+	if (text && b64) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       "give \"output\" or \"output_base64\", not both");
+		return false;
+	}
+	if (!text && !b64) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       "required (or \"output_base64\" for bytes that are not "
+				       "UTF-8)");
+		return false;
+	}
+	const json_t *v = text ? text : b64;
+	if (!json_is_string(v)) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       "must be a string (the contestant's output)");
+		return false;
+	}
+	found->bytes = json_string_value(v);
+	found->len = json_string_length(v);
+	if (text)
+		return true;
+	found->decoded = dj_malloc(CODEC_BASE64_DECODED_MAX(found->len) + 1);
+	if (!found->decoded) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return false;
+	}
+	size_t bad = 0, n = 0;
+	if (!codec_base64_decode(found->bytes, found->len, found->decoded, &n, &bad)) {
+		unsigned char c = bad < found->len ? (unsigned char)found->bytes[bad] : 0;
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       "not base64: byte 0x%02X at offset %zu cannot be there", c,
+				       bad);
+		dj_free(found->decoded);
+		found->decoded = NULL;
+		return false;
+	}
+	found->bytes = (const char *)found->decoded;
+	found->len = n;
+	return true;
+}
+
+/*
+ * Judges one {"input", "output"} item at `ptr`. Returns the verdict object,
+ * or NULL with err set: a bad input is the jury's fault, so every input
+ * fault is reported as CODEC_E_INVALID.
+ */
+static json_t *judge_one(const struct route_problem *p, const json_t *item, const char *ptr,
+			 const struct route_limits *limits, bool trace, struct route_tally *tally,
+			 struct codec_error *err)
+{
+	char at[CODEC_POINTER_MAX];
+	if (!json_is_object(item)) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, ptr,
+				       "expected an object {\"input\": ..., \"output\": ...}");
+		return NULL;
+	}
+	const char *key;
+	json_t *value;
+	json_object_foreach((json_t *)item, key, value)
+	{
+		if (strcmp(key, "input") != 0 && strcmp(key, "output") != 0 &&
+		    strcmp(key, "output_base64") != 0 && strcmp(key, "id") != 0) {
+			snprintf(at, sizeof at, "%s", ptr);
+			codec_pointer_append(at, sizeof at, key);
+			codec_error_at_pointer(err, CODEC_E_INVALID, at,
+					       "unknown member; a judge case holds \"input\", "
+					       "\"output\" or \"output_base64\", and \"id\"");
+			return NULL;
+		}
+	}
+	const json_t *input = json_object_get(item, "input");
+	snprintf(at, sizeof at, "%s/input", ptr);
+	struct route_outcome out = {.steps = NULL};
+	enum codec_status st;
+	if (json_is_object(input)) {
+		st = p->solve_json(input, at, limits, route_case_wants_trace(input, trace), &out,
+				   err);
+	} else if (json_is_string(input)) {
+		st = p->solve_text(json_string_value(input), json_string_length(input), limits,
+				   trace, &out, err);
+		codec_error_locate(err, 0, at);
+	} else {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at,
+				       input ? "must be a case object or the Baekjoon input text"
+					     : "required");
+		return NULL;
+	}
+	if (st != CODEC_OK) {
+		err->status = CODEC_E_INVALID;
+		return NULL;
+	}
+	struct contestant_output found;
+	if (!read_output(item, ptr, &found, err)) {
+		route_outcome_release(&out);
+		return NULL;
+	}
+	char expected[ROUTE_OUTPUT_TEXT_MAX];
+	int n = p->outcome_text(&out, expected, sizeof expected);
+	if (n < 0 || (size_t)n >= sizeof expected) {
+		route_outcome_release(&out);
+		codec_error_set(err, CODEC_E_INTERNAL, "expected output does not fit");
+		return NULL;
+	}
+	struct judge_report report;
+	judge_compare(expected, (size_t)n, found.bytes, found.len, &report);
+	if (tally && (unsigned)report.verdict < ROUTE_VERDICTS) {
+		tally->problem = p->id;
+		tally->verdicts[report.verdict]++;
+	}
+	dj_free(found.decoded);
+	json_t *verdict = json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict),
+				    "expected", expected, (size_t)n, "message", report.message);
+	if (verdict && out.steps && json_object_set(verdict, "steps", out.steps) != 0) {
+		json_decref(verdict);
+		verdict = NULL;
+	}
+	route_outcome_release(&out);
+	if (!verdict)
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return verdict;
+}
+
+/* route_case_fn: one case of a judge batch. */
+static json_t *judge_case(const struct route_call *call, const json_t *c, const char *ptr,
+			  bool trace, struct codec_error *each)
+{
+	json_t *verdict =
+	    judge_one(call->entry->data, c, ptr, call->req->limits, trace, call->req->tally, each);
+	return verdict ? verdict : route_error_slot(each);
+}
+
+enum codec_status route_judge(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
+{
+	const struct route_request *req = call->req;
+	const char *body = req->body;
+	size_t len = req->body_len;
+	bool trace = route_arg(call, "trace") != 0;
+	enum codec_status st;
+
+	route_skip_bom(&body, &len);
+	json_t *root = route_parse_json(body, len, err);
+	if (!root)
+		return err->status;
+	if (!route_is_batch(root)) {
+		json_t *verdict =
+		    judge_one(call->entry->data, root, "", req->limits, trace, req->tally, err);
+		json_decref(root);
+		return verdict ? route_respond_json(resp, verdict, err) : err->status;
+	}
+	st = route_respond_batch(call, root, judge_case, resp, err);
+	json_decref(root);
+	return st;
+}

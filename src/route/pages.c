@@ -1,0 +1,80 @@
+/*
+ * The pages of the problem types: GET /problems lists them, GET
+ * /problems/{slug} says what one means and how to fix the request, as JSON
+ * or HTML. The words come from codec/problem.c, the one status table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "codec/problem.h"
+#include "route/handlers.h"
+
+/* {"type", "title", "status", "meaning", "fix"} of one page. */
+static json_t *page_json(const struct problem_page *page)
+{
+	return json_pack("{ss ss sI ss ss}", "type", page->type, "title", page->title, "status",
+			 (json_int_t)page->status, "meaning", page->meaning, "fix", page->fix);
+}
+
+enum codec_status route_problem_types(const struct route_call *call, struct route_response *resp,
+				      struct codec_error *err)
+{
+	char html[4096];
+	size_t len = 0;
+	json_t *list = json_array();
+	if (call->format == ROUTE_FORMAT_HTML)
+		len = (size_t)snprintf(
+		    html, sizeof html,
+		    "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta "
+		    "charset=\"utf-8\"><title>dropjudge problem "
+		    "types</title></head>\n<body>\n<h1>Problem types</h1>\n<ul>\n");
+	for (unsigned s = CODEC_OK + 1; s < CODEC_STATUS_COUNT && list; s++) {
+		struct problem_page page;
+		if (!problem_describe(problem_slug((enum codec_status)s), &page))
+			continue;
+		if (json_array_append_new(list, page_json(&page)) != 0) {
+			json_decref(list);
+			list = NULL;
+		}
+		if (call->format == ROUTE_FORMAT_HTML && len < sizeof html)
+			len += (size_t)snprintf(html + len, sizeof html - len,
+						"<li><a href=\"%s\">%u %s</a></li>\n", page.type,
+						page.status, page.title);
+	}
+	if (call->format != ROUTE_FORMAT_HTML)
+		return route_respond_json(resp, list ? json_pack("{so}", "types", list) : NULL,
+					  err);
+	json_decref(list);
+	if (len < sizeof html)
+		len += (size_t)snprintf(html + len, sizeof html - len, "</ul>\n</body>\n</html>\n");
+	if (len >= sizeof html) {
+		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");
+		return CODEC_E_INTERNAL;
+	}
+	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, len, err);
+}
+
+enum codec_status route_problem_page(const struct route_call *call, struct route_response *resp,
+				     struct codec_error *err)
+{
+	struct problem_page page;
+	if (!problem_describe(call->entry->data, &page)) {
+		codec_error_set(err, CODEC_E_INTERNAL, "no page for %s", call->entry->path);
+		return CODEC_E_INTERNAL;
+	}
+	if (call->format != ROUTE_FORMAT_HTML)
+		return route_respond_json(resp, page_json(&page), err);
+	char html[2048];
+	int n = snprintf(html, sizeof html,
+			 "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">"
+			 "<title>%u %s</title></head>\n<body>\n<h1>%u %s</h1>\n"
+			 "<p>%s</p>\n<h2>How to fix it</h2>\n<p>%s</p>\n"
+			 "<p><a href=\"/problems\">All problem types</a></p>\n</body>\n</html>\n",
+			 page.status, page.title, page.status, page.title, page.meaning, page.fix);
+	if (n < 0 || (size_t)n >= sizeof html) {
+		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");
+		return CODEC_E_INTERNAL;
+	}
+	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, (size_t)n,
+				  err);
+}

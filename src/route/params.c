@@ -1,0 +1,191 @@
+/*
+ * Query parameters, read against the parameters an entry declares: each
+ * known at most once, booleans as true/false/1/0, numbers as plain decimal
+ * within their range (and within the configured limit a parameter names).
+ * A fault is 400 when the value cannot be read and 422 when it is out of
+ * range; every message names the parameter and echoes what was received.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/decimal.h"
+#include "route/handlers.h"
+
+/* Bytes of a received value quoted in a message. */
+#define SHOWN_MAX 40
+
+/* Index of `name` among the entry's parameters, or -1. */
+static int param_index(const struct route_entry *e, const char *name)
+{
+	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name; i++)
+		if (strcmp(e->params[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* "trace" or "seed, n, with_answer": the names an entry takes. */
+static void known_list(const struct route_entry *e, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name && len < size; i++) {
+		int n = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", e->params[i].name);
+		len += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* Reads a boolean: 1 true, 0 false, -1 not a boolean. A bare key is true. */
+static int read_bool(const char *v)
+{
+	if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0 || v[0] == '\0')
+		return 1;
+	if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0)
+		return 0;
+	return -1;
+}
+
+bool route_wants_json_only(const struct route_request *req, const struct route_entry *e,
+			   const char **name)
+{
+	for (size_t i = 0; i < req->nparams && i < ROUTE_MAX_PARAMS; i++) {
+		int k = param_index(e, req->params[i].key);
+		if (k < 0 || !e->params[k].json_only || e->params[k].type != ROUTE_PARAM_BOOL)
+			continue;
+		if (read_bool(req->params[i].value ? req->params[i].value : "") == 1) {
+			*name = e->params[k].name;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The largest value a number parameter takes under the configured limits. */
+static uint64_t param_max(const struct route_param_spec *p, const struct route_limits *limits,
+			  bool *limited)
+{
+	*limited = false;
+	if (p->limit == ROUTE_LIMIT_MAX_BLOCKS && limits && limits->max_blocks < p->max) {
+		*limited = true;
+		return limits->max_blocks;
+	}
+	return p->max;
+}
+
+/* Reads one value of a declared parameter into *out. */
+static enum codec_status read_value(const struct route_param_spec *p, const char *v,
+				    const struct route_limits *limits, uint64_t *out,
+				    struct codec_error *err)
+{
+	if (p->type == ROUTE_PARAM_BOOL) {
+		int b = read_bool(v);
+		if (b < 0) {
+			codec_error_at_param(err, CODEC_E_SYNTAX, p->name,
+					     "must be true, false, 1 or 0, got '%.*s'", SHOWN_MAX,
+					     v);
+			return CODEC_E_SYNTAX;
+		}
+		*out = (uint64_t)b;
+		return CODEC_OK;
+	}
+	if (p->type == ROUTE_PARAM_TEXT)
+		return CODEC_OK;
+	unsigned long long n = 0;
+	enum codec_decimal rd = codec_decimal_read_str(v, &n);
+	if (rd == CODEC_DECIMAL_NOT_A_NUMBER) {
+		codec_error_at_param(err, CODEC_E_SYNTAX, p->name,
+				     "must be an unsigned decimal integer, got '%.*s'", SHOWN_MAX,
+				     v);
+		return CODEC_E_SYNTAX;
+	}
+	bool limited;
+	uint64_t max = param_max(p, limits, &limited);
+	if (rd == CODEC_DECIMAL_OVERFLOW || n < p->min || n > max) {
+		codec_error_at_param(err, CODEC_E_INVALID, p->name,
+				     "must be %llu..%llu%s, got %.*s", (unsigned long long)p->min,
+				     (unsigned long long)max,
+				     limited ? " (the server's --max-blocks)" : "", SHOWN_MAX, v);
+		return CODEC_E_INVALID;
+	}
+	*out = n;
+	return CODEC_OK;
+}
+
+enum codec_status route_read_params(struct route_call *call, struct codec_error *err)
+{
+	const struct route_request *req = call->req;
+	const struct route_entry *e = call->entry;
+
+	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name; i++) {
+		call->args[i] = e->params[i].dflt;
+		call->given[i] = false;
+	}
+	for (size_t i = 0; i < req->nparams && i < ROUTE_MAX_PARAMS; i++) {
+		const char *key = req->params[i].key;
+		const char *value = req->params[i].value ? req->params[i].value : "";
+		int k = param_index(e, key);
+		if (k < 0) {
+			char known[96];
+			known_list(e, known, sizeof known);
+			if (known[0])
+				codec_error_at_param(err, CODEC_E_SYNTAX, key,
+						     "unknown; %s takes %s", e->path, known);
+			else
+				codec_error_at_param(err, CODEC_E_SYNTAX, key,
+						     "unknown; %s takes no query parameters",
+						     e->path);
+			return CODEC_E_SYNTAX;
+		}
+		if (call->given[k]) {
+			codec_error_at_param(err, CODEC_E_SYNTAX, key, "given twice");
+			return CODEC_E_SYNTAX;
+		}
+		call->given[k] = true;
+		enum codec_status st =
+		    read_value(&e->params[k], value, req->limits, &call->args[k], err);
+		if (st != CODEC_OK)
+			return st;
+	}
+	return CODEC_OK;
+}
+
+uint64_t route_arg(const struct route_call *call, const char *name)
+{
+	int k = param_index(call->entry, name);
+	return k < 0 ? 0 : call->args[k];
+}
+
+bool route_arg_given(const struct route_call *call, const char *name)
+{
+	int k = param_index(call->entry, name);
+	return k >= 0 && call->given[k];
+}
+
+const char *route_param(const struct route_request *req, const char *key)
+{
+	for (size_t i = 0; i < req->nparams && i < ROUTE_MAX_PARAMS; i++)
+		if (strcmp(req->params[i].key, key) == 0)
+			return req->params[i].value ? req->params[i].value : "";
+	return NULL;
+}
+
+bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
+		     uint64_t dflt, uint64_t *out, struct codec_error *err)
+{
+	const struct route_param_spec p = {
+	    .name = key, .type = ROUTE_PARAM_U64, .min = min, .max = max, .dflt = dflt};
+	const char *v = route_param(req, key);
+	*out = dflt;
+	return !v || read_value(&p, v, NULL, out, err) == CODEC_OK;
+}
+
+bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
+		      struct codec_error *err)
+{
+	const struct route_param_spec p = {.name = key, .type = ROUTE_PARAM_BOOL};
+	const char *v = route_param(req, key);
+	uint64_t b = dflt;
+	if (v && read_value(&p, v, NULL, &b, err) != CODEC_OK)
+		return false;
+	*out = b != 0;
+	return true;
+}

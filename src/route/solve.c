@@ -1,0 +1,161 @@
+/*
+ * Solve: one case or a batch, JSON or the Baekjoon text, in JSON or the
+ * Baekjoon output, with an optional trace. A case that fails is read again
+ * in collect mode so that the answer lists every fault of it (up to
+ * CODEC_FAULTS_MAX, then errors_omitted), sorted by position, as validate
+ * does; the fast path never pays for that.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "route/handlers.h"
+
+/* Longest JSON result without steps of either problem, with room to spare. */
+#define OUTPUT_JSON_MAX 256
+
+/* Answers one solved case in the decided format; releases the outcome. */
+static enum codec_status respond_outcome(const struct route_problem *p, struct route_outcome *out,
+					 enum route_format fmt, struct route_response *resp,
+					 struct codec_error *err)
+{
+	if (fmt == ROUTE_FORMAT_TEXT) {
+		char text[ROUTE_OUTPUT_TEXT_MAX];
+		int n = p->outcome_text(out, text, sizeof text);
+		route_outcome_release(out);
+		if (n < 0 || (size_t)n >= sizeof text) {
+			codec_error_set(err, CODEC_E_INTERNAL, "the answer does not fit");
+			return CODEC_E_INTERNAL;
+		}
+		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
+	}
+	if (!out->steps && p->outcome_write) {
+		/* A fixed-shape answer: no jansson object to build and dump. */
+		char json[OUTPUT_JSON_MAX];
+		int n = p->outcome_write(out, json, sizeof json);
+		if (n >= 0 && (size_t)n < sizeof json)
+			return route_respond_text(resp, "application/json", json, (size_t)n, err);
+	}
+	return route_respond_json(resp, p->outcome_json(out), err);
+}
+
+/* Counts one case for the metrics: solved, or refused for its input. */
+static void tally_case(const struct route_call *call, bool solved)
+{
+	struct route_tally *t = call->req->tally;
+	if (!t)
+		return;
+	t->problem = ((const struct route_problem *)call->entry->data)->id;
+	if (solved)
+		t->solved++;
+	else
+		t->rejected++;
+}
+
+/* Whether a solve failed on the input (not out of memory, not a limit). */
+static bool is_input_fault(enum codec_status st)
+{
+	return st == CODEC_E_SYNTAX || st == CODEC_E_INVALID;
+}
+
+/* Solves one case from a JSON object; a failure lists every fault. */
+static enum codec_status solve_object(const struct route_call *call, const json_t *c,
+				      const char *ptr, bool trace, struct route_outcome *out,
+				      struct codec_error *err)
+{
+	const struct route_problem *p = call->entry->data;
+	const struct route_limits *limits = call->req->limits;
+	enum codec_status st = p->solve_json(c, ptr, limits, trace, out, err);
+	tally_case(call, st == CODEC_OK);
+	if (!is_input_fault(st) || !route_collect(call, err))
+		return st;
+	struct route_outcome again = {.steps = NULL};
+	st = p->solve_json(c, ptr, limits, trace, &again, err);
+	route_outcome_release(&again);
+	codec_error_sort(err);
+	return st != CODEC_OK ? st : err->status;
+}
+
+/* Solves one case from the Baekjoon text; a failure lists every fault. */
+static enum codec_status solve_text(const struct route_call *call, const char *text, size_t len,
+				    bool trace, struct route_outcome *out, struct codec_error *err)
+{
+	const struct route_problem *p = call->entry->data;
+	const struct route_limits *limits = call->req->limits;
+	enum codec_status st = p->solve_text(text, len, limits, trace, out, err);
+	tally_case(call, st == CODEC_OK);
+	if (!is_input_fault(st) || !route_collect(call, err))
+		return st;
+	struct route_outcome again = {.steps = NULL};
+	st = p->solve_text(text, len, limits, trace, &again, err);
+	route_outcome_release(&again);
+	codec_error_sort(err);
+	return st != CODEC_OK ? st : err->status;
+}
+
+/* route_case_fn: one case of a solve batch. */
+static json_t *solve_case(const struct route_call *call, const json_t *c, const char *ptr,
+			  bool trace, struct codec_error *each)
+{
+	const struct route_problem *p = call->entry->data;
+	struct route_outcome out = {.steps = NULL};
+	if (solve_object(call, c, ptr, route_case_wants_trace(c, trace), &out, each) != CODEC_OK)
+		return route_error_slot(each);
+	return p->outcome_json(&out);
+}
+
+/* 406 for a trace asked in the body while the answer is text. */
+static enum codec_status refuse_text_trace(struct codec_error *err)
+{
+	codec_error_at_pointer(err, CODEC_E_NOT_ACCEPTABLE, "/trace",
+			       "a trace is answered in application/json only, and Accept asks "
+			       "for text; ask with Accept: application/json, or without trace");
+	return CODEC_E_NOT_ACCEPTABLE;
+}
+
+enum codec_status route_solve(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
+{
+	const struct route_problem *p = call->entry->data;
+	const struct route_request *req = call->req;
+	enum route_format fmt = call->format;
+	bool trace = route_arg(call, "trace") != 0; /* the table made it JSON-only */
+	struct route_outcome out = {.steps = NULL};
+	const char *body = req->body;
+	size_t len = req->body_len;
+	enum codec_status st;
+
+	route_skip_bom(&body, &len); /* as Notepad writes it */
+	if (call->body == ROUTE_BODY_TEXT) {
+		st = solve_text(call, body, len, trace, &out, err);
+		return st != CODEC_OK ? st : respond_outcome(p, &out, fmt, resp, err);
+	}
+	/* The canonical shapes, read without jansson; anything else (every
+	 * error among it) takes the jansson path below. */
+	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, req->limits, &out)) {
+		tally_case(call, true);
+		return respond_outcome(p, &out, fmt, resp, err);
+	}
+	json_t *root = route_parse_json(body, len, err);
+	if (!root)
+		return err->status;
+	if (route_is_batch(root)) {
+		if (fmt != ROUTE_FORMAT_JSON) {
+			codec_error_set(err, CODEC_E_NOT_ACCEPTABLE,
+					"a batch is answered in application/json only; ask with "
+					"Accept: application/json");
+			st = CODEC_E_NOT_ACCEPTABLE;
+		} else {
+			st = route_respond_batch(call, root, solve_case, resp, err);
+		}
+		json_decref(root);
+		return st;
+	}
+	bool case_trace = route_case_wants_trace(root, trace);
+	if (case_trace && fmt != ROUTE_FORMAT_JSON) {
+		json_decref(root);
+		return refuse_text_trace(err);
+	}
+	st = solve_object(call, root, "", case_trace, &out, err);
+	json_decref(root);
+	return st != CODEC_OK ? st : respond_outcome(p, &out, fmt, resp, err);
+}

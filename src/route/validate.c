@@ -1,0 +1,77 @@
+/*
+ * Validate: a case against the strict Baekjoon constraints, every fault
+ * listed (collect mode, up to CODEC_FAULTS_MAX, then errors_omitted),
+ * sorted by position. A byte-order mark at the start is one of the faults:
+ * Baekjoon inputs have none.
+ */
+#include "codec/problem.h"
+#include "route/handlers.h"
+
+/* {"valid": true} or {"valid": false, "errors": [...], "errors_omitted"?}. */
+static json_t *validity_json(struct codec_error *err)
+{
+	if (!codec_error_is_set(err))
+		return json_pack("{sb}", "valid", 1);
+	codec_error_sort(err);
+	json_t *obj = json_pack("{sb so}", "valid", 0, "errors", problem_faults_json(err));
+	if (obj && err->dropped &&
+	    json_object_set_new(obj, "errors_omitted", json_integer((json_int_t)err->dropped))) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+/* The fault of a byte-order mark, when the body starts with one. */
+static void check_bom(const char **body, size_t *len, struct codec_error *all)
+{
+	if (!route_has_bom(*body, *len))
+		return;
+	codec_error_at_line(all, CODEC_E_SYNTAX, 1, 1,
+			    "the input starts with a UTF-8 byte-order mark (EF BB BF), which "
+			    "Baekjoon inputs never have");
+	route_skip_bom(body, len);
+}
+
+/* route_case_fn: one case of a validate batch. */
+static json_t *validate_case(const struct route_call *call, const json_t *c, const char *ptr,
+			     bool trace, struct codec_error *each)
+{
+	const struct route_problem *p = call->entry->data;
+	(void)trace;
+	if (!route_collect(call, each))
+		return NULL;
+	p->validate_json(c, ptr, each);
+	return validity_json(each);
+}
+
+enum codec_status route_validate(const struct route_call *call, struct route_response *resp,
+				 struct codec_error *err)
+{
+	const struct route_problem *p = call->entry->data;
+	const char *body = call->req->body;
+	size_t len = call->req->body_len;
+	struct codec_error all;
+	enum codec_status st;
+
+	if (!route_collect(call, &all)) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	check_bom(&body, &len, &all);
+	if (call->body == ROUTE_BODY_TEXT) {
+		p->validate_text(body, len, &all);
+		return route_respond_json(resp, validity_json(&all), err);
+	}
+	json_t *root = route_parse_json(body, len, err);
+	if (!root)
+		return err->status;
+	if (!route_is_batch(root)) {
+		p->validate_json(root, "", &all);
+		st = route_respond_json(resp, validity_json(&all), err);
+	} else {
+		st = route_respond_batch(call, root, validate_case, resp, err);
+	}
+	json_decref(root);
+	return st;
+}
