@@ -119,8 +119,6 @@ route_handler_fn route_package;
 route_handler_fn route_www;
 route_handler_fn route_md_render_call;
 route_handler_fn route_puyo_render_call;
-void route_md_render(const struct route_request *req, struct route_response *resp);
-void route_puyo_render(const struct route_request *req, struct route_response *resp);
 /* Answers solve's single case (the body of `req`) as SVG: the final state,
  * or with a trace (the case's "trace", else `trace`) every step; ?cell=
  * sizes it. A batch is 406. */

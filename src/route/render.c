@@ -18,25 +18,27 @@
 
 #define SVG_MEDIA_TYPE "image/svg+xml"
 
-/* The picture options from cell, step and strip; `steps` is the case's. */
-static bool read_view(const struct route_request *req, unsigned long steps,
+/* The picture options from the declared cell, step, strip and animate (the
+ * table has read and range-checked them); `steps` is the case's. */
+static bool read_view(const struct route_call *call, unsigned long steps,
 		      struct render_options *opt, struct codec_error *err)
 {
-	uint64_t cell, step = 0;
-	bool strip, animate;
-	if (!route_param_u64(req, "cell", RENDER_CELL_MIN, RENDER_CELL_MAX, RENDER_CELL_DEFAULT,
-			     &cell, err) ||
-	    !route_param_bool(req, "strip", false, &strip, err) ||
-	    !route_param_bool(req, "animate", false, &animate, err))
-		return false;
-	if (route_param(req, "step")) {
+	uint64_t cell = route_arg(call, "cell"), step = 0;
+	bool strip = route_arg(call, "strip") != 0, animate = route_arg(call, "animate") != 0;
+	if (route_arg_given(call, "step")) {
+		step = route_arg(call, "step");
 		if (steps == 0) {
 			codec_error_at_param(err, CODEC_E_INVALID, "step",
 					     "this case has no steps to show");
 			return false;
 		}
-		if (!route_param_u64(req, "step", 1, steps, 1, &step, err))
+		if (step > steps) {
+			codec_error_at_param(
+			    err, CODEC_E_INVALID, "step",
+			    "step must be from 1 to %lu (the case's steps), got %llu", steps,
+			    (unsigned long long)step);
 			return false;
+		}
 		if (strip || animate) {
 			codec_error_at_param(
 			    err, CODEC_E_SYNTAX, strip ? "strip" : "animate",
@@ -63,28 +65,36 @@ static bool read_view(const struct route_request *req, unsigned long steps,
 /* Draws with `draw` into a buffer of the right size and answers with it. */
 typedef int (*draw_fn)(const void *ctx, const struct render_options *opt, char *buf, size_t size);
 
-static void respond_svg(struct route_response *resp, draw_fn draw, const void *ctx,
-			const struct render_options *opt)
+static enum codec_status draw_svg(struct route_response *resp, draw_fn draw, const void *ctx,
+				  const struct render_options *opt, struct codec_error *err)
 {
-	struct codec_error err;
-	codec_error_init(&err, 1);
 	int n = draw(ctx, opt, NULL, 0);
-	char *buf = n >= 0 ? dj_malloc((size_t)n + 1) : NULL;
-	if (n < 0 || !buf || draw(ctx, opt, buf, (size_t)n + 1) != n) {
+	if (n < 0) {
+		codec_error_set(err, CODEC_E_INTERNAL, "the picture could not be drawn");
+		return CODEC_E_INTERNAL;
+	}
+	char *buf = dj_malloc((size_t)n + 1);
+	if (!buf || draw(ctx, opt, buf, (size_t)n + 1) != n) {
 		dj_free(buf);
-		if (n < 0) {
-			codec_error_set(&err, CODEC_E_INTERNAL, "the picture could not be drawn");
-			route_respond_error(resp, &err, NULL);
-		} else {
-			route_respond_oom(resp);
-		}
-		return;
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
 	}
 	dj_free(resp->body);
 	resp->status = 200;
 	resp->content_type = SVG_MEDIA_TYPE;
 	resp->body = buf;
 	resp->body_len = (size_t)n;
+	return CODEC_OK;
+}
+
+/* draw_svg() answering a failure itself, for route_render_body(). */
+static void respond_svg(struct route_response *resp, draw_fn draw, const void *ctx,
+			const struct render_options *opt, const char *request_id)
+{
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	if (draw_svg(resp, draw, ctx, opt, &err) != CODEC_OK)
+		route_respond_error(resp, &err, request_id);
 }
 
 /* ---- Monomino-Domino ------------------------------------------------- */
@@ -150,30 +160,27 @@ out_free:
 	return false;
 }
 
-void route_md_render(const struct route_request *req, struct route_response *resp)
+enum codec_status route_md_render_call(const struct route_call *call, struct route_response *resp,
+				       struct codec_error *err)
 {
-	struct codec_error err;
-	codec_error_init(&err, 1);
+	const struct route_request *req = call->req;
 	struct md_case c = {NULL, 0};
 	struct md_block *blocks = NULL;
 	struct render_options opt;
+	enum codec_status st;
 	const char *v = route_param(req, "blocks");
 	if (!v) {
-		codec_error_at_param(&err, CODEC_E_SYNTAX, "blocks",
+		codec_error_at_param(err, CODEC_E_SYNTAX, "blocks",
 				     "required: the placements as txy,txy,...");
-		goto out_error;
+		return err->status;
 	}
-	if (!read_blocks(v, req->limits ? req->limits->max_blocks : 0, &blocks, &c.n, &err))
-		goto out_error;
-	c.blocks = blocks;
-	if (!read_view(req, (unsigned long)c.n, &opt, &err))
-		goto out_error;
-	respond_svg(resp, draw_md, &c, &opt);
+	if (!read_blocks(v, req->limits ? req->limits->max_blocks : 0, &blocks, &c.n, err) ||
+	    (c.blocks = blocks, !read_view(call, (unsigned long)c.n, &opt, err)))
+		st = err->status;
+	else
+		st = draw_svg(resp, draw_md, &c, &opt, err);
 	dj_free(blocks);
-	return;
-out_error:
-	dj_free(blocks);
-	route_respond_error(resp, &err, req->request_id);
+	return st;
 }
 
 /* ---- Puyo ------------------------------------------------------------- */
@@ -216,16 +223,16 @@ static bool read_rows(const char *v, struct puyo_field *field, struct codec_erro
 	return false;
 }
 
-void route_puyo_render(const struct route_request *req, struct route_response *resp)
+enum codec_status route_puyo_render_call(const struct route_call *call, struct route_response *resp,
+					 struct codec_error *err)
 {
-	struct codec_error err;
-	codec_error_init(&err, 1);
+	const struct route_request *req = call->req;
 	struct puyo_field field;
 	struct render_options opt;
 	const char *rows = route_param(req, "field"), *puyop = route_param(req, "puyop"),
 		   *nexus = route_param(req, "puyo_nexus");
 	if ((rows != NULL) + (puyop != NULL) + (nexus != NULL) != 1) {
-		codec_error_at_param(&err, CODEC_E_SYNTAX,
+		codec_error_at_param(err, CODEC_E_SYNTAX,
 				     nexus && (rows || puyop) ? "puyo_nexus"
 				     : puyop && rows	      ? "puyop"
 							      : "field",
@@ -233,27 +240,26 @@ void route_puyo_render(const struct route_request *req, struct route_response *r
 				     "puyo_nexus=");
 		goto out_error;
 	}
-	if (rows && !read_rows(rows, &field, &err))
+	if (rows && !read_rows(rows, &field, err))
 		goto out_error;
 	struct codec_error link;
 	codec_error_init(&link, 1);
 	if (puyop && puyo_links_read_puyop(puyop, strlen(puyop), NULL, &field, &link) != CODEC_OK) {
-		fault_at_param(&link, "puyop", "", &err);
+		fault_at_param(&link, "puyop", "", err);
 		goto out_error;
 	}
 	if (nexus && puyo_links_read_nexus(nexus, strlen(nexus), NULL, &field, &link) != CODEC_OK) {
-		fault_at_param(&link, "puyo_nexus", "", &err);
+		fault_at_param(&link, "puyo_nexus", "", err);
 		goto out_error;
 	}
 	struct puyo_field run = field;
 	struct puyo_result result;
 	puyo_run(&run, &result);
-	if (!read_view(req, result.chains, &opt, &err))
-		goto out_error;
-	respond_svg(resp, draw_puyo, &field, &opt);
-	return;
+	if (!read_view(call, result.chains, &opt, err))
+		return err->status;
+	return draw_svg(resp, draw_puyo, &field, &opt, err);
 out_error:
-	route_respond_error(resp, &err, req->request_id);
+	return err->status;
 }
 
 /* ---- solve answered as SVG -------------------------------------------- */
@@ -368,7 +374,7 @@ void route_render_body(const struct route_problem *p, const struct route_request
 		    !solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
 			goto out_error;
 		struct md_case c = {list.blocks, list.n};
-		respond_svg(resp, draw_md, &c, &opt);
+		respond_svg(resp, draw_md, &c, &opt, req->request_id);
 	} else {
 		struct puyo_field field;
 		enum codec_status st =
@@ -381,7 +387,7 @@ void route_render_body(const struct route_problem *p, const struct route_request
 		puyo_run(&run, &result);
 		if (!solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
 			goto out_error;
-		respond_svg(resp, draw_puyo, &field, &opt);
+		respond_svg(resp, draw_puyo, &field, &opt, req->request_id);
 	}
 	json_decref(root);
 	dj_free(list.blocks);
@@ -390,21 +396,4 @@ out_error:
 	json_decref(root);
 	dj_free(list.blocks);
 	route_respond_error(resp, &err, req->request_id);
-}
-
-/* route_handler_fn for the table: the render handlers answer in full. */
-enum codec_status route_md_render_call(const struct route_call *call, struct route_response *resp,
-				       struct codec_error *err)
-{
-	(void)err;
-	route_md_render(call->req, resp);
-	return CODEC_OK;
-}
-
-enum codec_status route_puyo_render_call(const struct route_call *call, struct route_response *resp,
-					 struct codec_error *err)
-{
-	(void)err;
-	route_puyo_render(call->req, resp);
-	return CODEC_OK;
 }

@@ -10,6 +10,7 @@
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
 #include "package/package.h"
+#include "render/render.h"
 #include "route/handlers.h"
 
 #define JSON ROUTE_FORMAT_JSON
@@ -18,6 +19,20 @@
 #define YAML ROUTE_FORMAT_YAML
 
 /* ?trace=: the same parameter wherever a route can trace. */
+/* The view of a picture: cell size, one step, every step, animated. How far
+ * step may go depends on the case, which the handler checks. */
+#define RENDER_VIEW_PARAMS                                                                         \
+	{.name = "cell",                                                                           \
+	 .type = ROUTE_PARAM_U64,                                                                  \
+	 .min = RENDER_CELL_MIN,                                                                   \
+	 .max = RENDER_CELL_MAX,                                                                   \
+	 .dflt = RENDER_CELL_DEFAULT},                                                             \
+	    {.name = "step", .type = ROUTE_PARAM_U64, .min = 1, .max = UINT64_MAX, .dflt = 0},     \
+	    {.name = "strip", .type = ROUTE_PARAM_BOOL},                                           \
+	{                                                                                          \
+		.name = "animate", .type = ROUTE_PARAM_BOOL                                        \
+	}
+
 #define TRACE_PARAM                                                                                \
 	{                                                                                          \
 		.name = "trace", .type = ROUTE_PARAM_BOOL, .json_only = true                       \
@@ -126,11 +141,7 @@ static const struct route_entry route_table[] = {
      .formats = ROUTE_FORMAT_SVG,
      .auth = true,
      .handle = route_md_render_call,
-     .params = {{.name = "blocks", .type = ROUTE_PARAM_TEXT},
-		{.name = "cell", .type = ROUTE_PARAM_TEXT},
-		{.name = "step", .type = ROUTE_PARAM_TEXT},
-		{.name = "strip", .type = ROUTE_PARAM_TEXT},
-		{.name = "animate", .type = ROUTE_PARAM_TEXT}}},
+     .params = {{.name = "blocks", .type = ROUTE_PARAM_TEXT}, RENDER_VIEW_PARAMS}},
     PROBLEM_POSTS("/v1/puyo", "puyo", &route_puyo),
     {.path = "/v1/puyo/package",
      .name = "puyo_package",
@@ -161,10 +172,7 @@ static const struct route_entry route_table[] = {
      .params = {{.name = "field", .type = ROUTE_PARAM_TEXT},
 		{.name = "puyop", .type = ROUTE_PARAM_TEXT},
 		{.name = "puyo_nexus", .type = ROUTE_PARAM_TEXT},
-		{.name = "cell", .type = ROUTE_PARAM_TEXT},
-		{.name = "step", .type = ROUTE_PARAM_TEXT},
-		{.name = "strip", .type = ROUTE_PARAM_TEXT},
-		{.name = "animate", .type = ROUTE_PARAM_TEXT}}},
+		RENDER_VIEW_PARAMS}},
     {.path = "/v1/puyo/generate",
      .name = "puyo_generate",
      .methods = ROUTE_GET,
