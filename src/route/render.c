@@ -33,10 +33,9 @@ static bool read_view(const struct route_call *call, unsigned long steps,
 			return false;
 		}
 		if (step > steps) {
-			codec_error_at_param(
-			    err, CODEC_E_INVALID, "step",
-			    "step must be from 1 to %lu (the case's steps), got %llu", steps,
-			    (unsigned long long)step);
+			codec_error_at_param(err, CODEC_E_INVALID, "step",
+					     "must be 1..%lu (the steps of this case), got %llu",
+					     steps, (unsigned long long)step);
 			return false;
 		}
 		if (strip || animate) {
