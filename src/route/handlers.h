@@ -30,8 +30,9 @@ struct route_outcome {
 	union {
 		struct md_game md;
 		struct {
-			struct puyo_field field;
+			struct puyo_field field; /* the final field, once solved */
 			struct puyo_result result;
+			struct puyo_field input; /* the field as given */
 		} puyo;
 	} u;
 	json_t *steps; /* owned trace array, NULL without trace */
@@ -63,6 +64,9 @@ struct route_problem {
 	 * final newline, written straight into buf for an outcome without
 	 * steps; returns the length as snprintf does. NULL: use outcome_json. */
 	int (*outcome_write)(const struct route_outcome *out, char *buf, size_t size);
+	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given
+	 * (?links=true); NULL when out of memory. */
+	json_t *(*outcome_links)(const struct route_outcome *out);
 	/* The Baekjoon output text; returns its length as snprintf does. */
 	int (*outcome_text)(const struct route_outcome *out, char *buf, size_t size);
 	/* Check a case against the strict Baekjoon constraints, every fault into

@@ -38,6 +38,7 @@ static bool puyo_trace_step(void *ctx, const struct puyo_step *step, const struc
 static enum codec_status puyo_solve_field(struct route_outcome *out, bool trace,
 					  struct codec_error *err)
 {
+	out->u.puyo.input = out->u.puyo.field;
 	out->steps = trace ? json_array() : NULL;
 	puyo_run_steps(&out->u.puyo.field, &out->u.puyo.result, trace ? puyo_trace_step : NULL,
 		       &out->steps);
@@ -75,6 +76,11 @@ static enum codec_status puyo_solve_text(const char *text, size_t len,
 	(void)limits;
 	enum codec_status st = puyo_text_read(text, len, false, &out->u.puyo.field, err);
 	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
+}
+
+static json_t *puyo_outcome_links(const struct route_outcome *out)
+{
+	return puyo_links_json(&out->u.puyo.input);
 }
 
 static json_t *puyo_outcome_json(struct route_outcome *out)
@@ -173,6 +179,7 @@ const struct route_problem route_puyo = {
     .baekjoon = 11559,
     .solve_json = puyo_solve_json,
     .solve_json_fast = puyo_solve_json_fast,
+    .outcome_links = puyo_outcome_links,
     .solve_text = puyo_solve_text,
     .outcome_json = puyo_outcome_json,
     .outcome_write = puyo_outcome_write,

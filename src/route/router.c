@@ -296,7 +296,9 @@ static enum codec_status decide_format(struct route_call *call, struct codec_err
 		refuse_accept(e, req, err);
 		return err->status;
 	}
-	if (call->format == ROUTE_FORMAT_JSON || !route_wants_json_only(req, e, &name))
+	/* A picture draws a trace as its frames: only text cannot show one. */
+	if (call->format == ROUTE_FORMAT_JSON || call->format == ROUTE_FORMAT_SVG ||
+	    !route_wants_json_only(req, e, &name))
 		return CODEC_OK;
 	call->format = route_negotiate(req->accept, ROUTE_FORMAT_JSON);
 	if (call->format == ROUTE_FORMAT_NONE)

@@ -13,11 +13,37 @@
 /* Longest JSON result without steps of either problem, with room to spare. */
 #define OUTPUT_JSON_MAX 256
 
+/* Whether the answer carries links into the players' simulators. */
+static bool wants_links(const struct route_call *call)
+{
+	const struct route_problem *p = call->entry->data;
+	return p->outcome_links && route_arg(call, "links") != 0;
+}
+
+/* The result object of a solved case, with its links when asked; takes
+ * out->steps. NULL when out of memory. */
+static json_t *outcome_object(const struct route_call *call, struct route_outcome *out)
+{
+	const struct route_problem *p = call->entry->data;
+	json_t *links = wants_links(call) ? p->outcome_links(out) : NULL;
+	json_t *obj = p->outcome_json(out);
+	if (!wants_links(call))
+		return obj;
+	if (!obj || !links || json_object_set_new(obj, "links", links) != 0) {
+		if (!obj || !links)
+			json_decref(links);
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
 /* Answers one solved case in the decided format; releases the outcome. */
-static enum codec_status respond_outcome(const struct route_problem *p, struct route_outcome *out,
+static enum codec_status respond_outcome(const struct route_call *call, struct route_outcome *out,
 					 enum route_format fmt, struct route_response *resp,
 					 struct codec_error *err)
 {
+	const struct route_problem *p = call->entry->data;
 	if (fmt == ROUTE_FORMAT_TEXT) {
 		char text[ROUTE_OUTPUT_TEXT_MAX];
 		int n = p->outcome_text(out, text, sizeof text);
@@ -28,14 +54,14 @@ static enum codec_status respond_outcome(const struct route_problem *p, struct r
 		}
 		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
 	}
-	if (!out->steps && p->outcome_write) {
+	if (!out->steps && p->outcome_write && !wants_links(call)) {
 		/* A fixed-shape answer: no jansson object to build and dump. */
 		char json[OUTPUT_JSON_MAX];
 		int n = p->outcome_write(out, json, sizeof json);
 		if (n >= 0 && (size_t)n < sizeof json)
 			return route_respond_text(resp, "application/json", json, (size_t)n, err);
 	}
-	return route_respond_json(resp, p->outcome_json(out), err);
+	return route_respond_json(resp, outcome_object(call, out), err);
 }
 
 /* Counts one case for the metrics: solved, or refused for its input. */
@@ -96,11 +122,10 @@ static enum codec_status solve_text(const struct route_call *call, const char *t
 static json_t *solve_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	const struct route_problem *p = call->entry->data;
 	struct route_outcome out = {.steps = NULL};
 	if (solve_object(call, c, ptr, route_case_wants_trace(c, trace), &out, each) != CODEC_OK)
 		return route_error_slot(each);
-	return p->outcome_json(&out);
+	return outcome_object(call, &out);
 }
 
 /* 406 for a trace asked in the body while the answer is text. */
@@ -124,16 +149,21 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	size_t len = req->body_len;
 	enum codec_status st;
 
+	if (fmt == ROUTE_FORMAT_SVG) {
+		/* The case drawn: its final state, or every step with a trace. */
+		route_render_body(p, req, trace, resp);
+		return CODEC_OK;
+	}
 	route_skip_bom(&body, &len); /* as Notepad writes it */
 	if (call->body == ROUTE_BODY_TEXT) {
 		st = solve_text(call, body, len, trace, &out, err);
-		return st != CODEC_OK ? st : respond_outcome(p, &out, fmt, resp, err);
+		return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
 	}
 	/* The canonical shapes, read without jansson; anything else (every
 	 * error among it) takes the jansson path below. */
 	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, req->limits, &out)) {
 		tally_case(call, true);
-		return respond_outcome(p, &out, fmt, resp, err);
+		return respond_outcome(call, &out, fmt, resp, err);
 	}
 	json_t *root = route_parse_json(body, len, err);
 	if (!root)
@@ -157,5 +187,5 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	}
 	st = solve_object(call, root, "", case_trace, &out, err);
 	json_decref(root);
-	return st != CODEC_OK ? st : respond_outcome(p, &out, fmt, resp, err);
+	return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
 }

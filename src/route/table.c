@@ -21,12 +21,18 @@
 /* ?trace=: the same parameter wherever a route can trace. */
 /* The view of a picture: cell size, one step, every step, animated. How far
  * step may go depends on the case, which the handler checks. */
+/* Puyo answers with links into puyop.com and Puyo Nexus. */
+#define LINKS_PARAM                                                                                \
+	{                                                                                          \
+		.name = "links", .type = ROUTE_PARAM_BOOL, .json_only = true                       \
+	}
+#define CELL_PARAM                                                                                 \
+	{                                                                                          \
+		.name = "cell", .type = ROUTE_PARAM_U64, .min = RENDER_CELL_MIN,                   \
+		.max = RENDER_CELL_MAX, .dflt = RENDER_CELL_DEFAULT                                \
+	}
 #define RENDER_VIEW_PARAMS                                                                         \
-	{.name = "cell",                                                                           \
-	 .type = ROUTE_PARAM_U64,                                                                  \
-	 .min = RENDER_CELL_MIN,                                                                   \
-	 .max = RENDER_CELL_MAX,                                                                   \
-	 .dflt = RENDER_CELL_DEFAULT},                                                             \
+	CELL_PARAM,                                                                                \
 	    {.name = "step", .type = ROUTE_PARAM_U64, .min = 1, .max = UINT64_MAX, .dflt = 0},     \
 	    {.name = "strip", .type = ROUTE_PARAM_BOOL},                                           \
 	{                                                                                          \
@@ -48,11 +54,12 @@
 
 /* The three POST resources every problem has. */
 /* clang-format off */
-#define PROBLEM_POSTS(prefix, id, problem)                                      \
+#define PROBLEM_POSTS(prefix, id, problem, solve_extra)                         \
 	{.path = prefix, .name = id "_solve", .methods = ROUTE_POST,             \
-	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT, .formats = JSON | TEXT,     \
+	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT,                           \
+	 .formats = JSON | TEXT | ROUTE_FORMAT_SVG,                              \
 	 .auth = true, .handle = route_solve, .data = problem,                   \
-	 .params = {TRACE_PARAM}},                                               \
+	 .params = {TRACE_PARAM, CELL_PARAM, solve_extra}},                      \
 	{.path = prefix "/judge", .name = id "_judge", .methods = ROUTE_POST,    \
 	 .bodies = ROUTE_BODY_JSON, .formats = JSON,                             \
 	 .auth = true, .handle = route_judge, .data = problem,                   \
@@ -103,7 +110,7 @@ static const struct route_entry route_table[] = {
      .formats = JSON,
      .auth = true,
      .handle = route_info},
-    PROBLEM_POSTS("/v1/monomino-domino", "monomino_domino", &route_md),
+    PROBLEM_POSTS("/v1/monomino-domino", "monomino_domino", &route_md, {.name = NULL}),
     {.path = "/v1/monomino-domino/generate",
      .name = "monomino_domino_generate",
      .methods = ROUTE_GET,
@@ -142,7 +149,7 @@ static const struct route_entry route_table[] = {
      .auth = true,
      .handle = route_md_render_call,
      .params = {{.name = "blocks", .type = ROUTE_PARAM_TEXT}, RENDER_VIEW_PARAMS}},
-    PROBLEM_POSTS("/v1/puyo", "puyo", &route_puyo),
+    PROBLEM_POSTS("/v1/puyo", "puyo", &route_puyo, LINKS_PARAM),
     {.path = "/v1/puyo/package",
      .name = "puyo_package",
      .methods = ROUTE_GET,

@@ -166,3 +166,73 @@ test('the viewer page, style sheet and script are served from the binary', async
 	const head = await request(server, { path: '/viewer.js', method: 'HEAD' });
 	assert.equal(head.status, 200);
 });
+
+// POST solve with Accept: image/svg+xml: the case of the body drawn, final
+// state, or every step with ?trace=true; the answer in <desc> is the
+// expected one, so the picture agrees with the rules as the JSON does.
+for (const c of cases('puyo')) {
+	test(`POST /v1/puyo with Accept: image/svg+xml draws case ${c.name} with its chain count`, async () => {
+		const res = await request(server, { path: '/v1/puyo', accept: 'image/svg+xml', query: { trace: 'true' },
+			contentType: c.json ? 'application/json' : 'text/plain', body: c.input });
+		assert.equal(res.status, 200, res.body);
+		assert.equal(res.mediaType, 'image/svg+xml');
+		const [chains] = c.expected;
+		assert.match(res.body, new RegExp(`Answer: ${chains} chains?, score`));
+		assert.equal(frames(res.body), chains + 1);
+		assertValidSvg(res.body, c.name);
+	});
+}
+
+for (const c of cases('monomino-domino').slice(0, 12)) {
+	test(`POST /v1/monomino-domino with Accept: image/svg+xml draws case ${c.name} with its answer`, async () => {
+		const res = await request(server, { path: '/v1/monomino-domino', accept: 'image/svg+xml', query: { cell: '10' },
+			contentType: c.json ? 'application/json' : 'text/plain', body: c.input });
+		assert.equal(res.status, 200, res.body);
+		assert.equal(res.mediaType, 'image/svg+xml');
+		const [score, tiles] = c.expected;
+		assert.match(res.body, new RegExp(`Answer: score ${score} and ${tiles} tiles left`));
+		assertValidSvg(res.body, c.name);
+	});
+}
+
+test('POST solve as image/svg+xml: a batch is 406, a bad cell names the parameter', async () => {
+	const batch = await request(server, { path: '/v1/puyo', accept: 'image/svg+xml',
+		body: { cases: [{ field: Array(12).fill('......') }] } });
+	assert.equal(batch.status, 406, batch.body);
+	const cell = await request(server, { path: '/v1/monomino-domino', accept: 'image/svg+xml', query: { cell: '7' },
+		body: { blocks: [[1, 0, 0]] } });
+	assert.equal(cell.status, 422, cell.body);
+	assert.equal(cell.json.errors[0].parameter, 'cell');
+	assert.match(cell.json.errors[0].detail, /got 7/);
+});
+
+// ?links=true: the links of the field as given (worked out by hand from
+// the encodings, as in tests/render/test_puyo_links.c), in single answers
+// and in every slot of a batch; JSON only; not a Monomino-Domino parameter.
+test('POST /v1/puyo?links=true adds the puyop.com and Puyo Nexus links of the field as given', async () => {
+	const field = ['......', '......', '......', '......', '......', '......', '......', '......',
+		'.Y....', '.YG...', 'RRYG..', 'RRYGG.'];
+	const links = { puyop: 'http://www.puyop.com/s/4004g09y09yg',
+		puyo_nexus: 'https://puyonexus.com/chainsim/?w=6&h=12&chain=60000067000446700446770' };
+	const one = await request(server, { path: '/v1/puyo', query: { links: 'true' }, body: { field } });
+	assert.equal(one.status, 200, one.body);
+	assert.equal(one.json.chains, 3);
+	assert.deepEqual(one.json.links, links);
+	const text = await request(server, { path: '/v1/puyo', query: { links: 'true' }, contentType: 'text/plain',
+		body: field.join('\n') + '\n' });
+	assert.deepEqual(text.json.links, links);
+	const batch = await request(server, { path: '/v1/puyo', query: { links: '1' },
+		body: { cases: [{ field }, { puyop: '4004g09y09yg' }, { field: ['RR'] }] } });
+	assert.equal(batch.status, 200, batch.body);
+	assert.deepEqual(batch.json.results[0].links, links);
+	assert.deepEqual(batch.json.results[1].links, links, 'a case given as a link links to the same field');
+	assert.ok(batch.json.results[2].error);
+	const none = await request(server, { path: '/v1/puyo', body: { field } });
+	assert.equal(none.json.links, undefined);
+	const asText = await request(server, { path: '/v1/puyo', query: { links: 'true' }, accept: 'text/plain', body: { field } });
+	assert.equal(asText.status, 406);
+	assert.equal(asText.json.errors[0].parameter, 'links');
+	const md = await request(server, { path: '/v1/monomino-domino', query: { links: 'true' }, body: { blocks: [[1, 0, 0]] } });
+	assert.equal(md.status, 400);
+	assert.equal(md.json.errors[0].parameter, 'links');
+});
