@@ -50,6 +50,8 @@ const negotiation = [
 	['text/html, */*;q=0.2', 'application/json'],
 	['application/json;q=0.001', 'application/json'],
 	['text/plain;format=flowed', 'text/plain'],
+	['image/*', 'image/svg+xml'],
+	['image/svg+xml;q=0.5, application/json', 'application/json'],
 ];
 for (const [accept, want] of negotiation) {
 	test(`Accept: ${accept} gives ${want}`, async () => {
@@ -60,7 +62,7 @@ for (const [accept, want] of negotiation) {
 }
 
 for (const accept of ['application/xml', 'text/html', 'application/json;q=0', 'text/plain;q=0, application/json;q=0',
-	'*/*;q=0', 'text/*, text/plain;q=0', 'image/*']) {
+	'*/*;q=0', 'text/*, text/plain;q=0', 'image/png', 'audio/*']) {
 	test(`Accept: ${accept} is 406`, async () => {
 		const res = await request(server, { path: '/v1/monomino-domino', body: MD_TEXT, contentType: 'text/plain', accept });
 		assert.equal(res.status, 406);
