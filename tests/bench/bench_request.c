@@ -29,7 +29,8 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static const struct route_limits limits = {1 << 24, 1000000, 1000, 0};
+static const struct route_limits limits = {
+    .max_body = 1 << 24, .max_blocks = 1000000, .max_batch = 1000, .max_trace_steps = 0};
 
 static double time_route(const char *type, const char *body, size_t len, int reps)
 {

@@ -52,8 +52,10 @@ static bool same_blocks(const struct sink *a, const struct sink *b)
 	return kept == 0 || memcmp(a->blocks, b->blocks, kept * sizeof a->blocks[0]) == 0;
 }
 
-static const struct route_limits limits_default = {1u << 20, 1000000, 1000, 0};
-static const struct route_limits limits_small = {1u << 20, 3, 1000, 0};
+static const struct route_limits limits_default = {
+    .max_body = 1u << 20, .max_blocks = 1000000, .max_batch = 1000, .max_trace_steps = 0};
+static const struct route_limits limits_small = {
+    .max_body = 1u << 20, .max_blocks = 3, .max_batch = 1000, .max_trace_steps = 0};
 
 /* route_handle() on a POST of body to path; what it counted into *tally. */
 static void post(const char *path, const char *body, size_t len, bool text,
