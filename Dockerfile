@@ -12,7 +12,7 @@
 FROM debian:bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      build-essential pkg-config libmicrohttpd-dev libjansson-dev libarchive-dev \
+      build-essential pkg-config libmicrohttpd-dev libjansson-dev libarchive-dev zlib1g-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile openapi.yaml ./
@@ -23,7 +23,7 @@ RUN make -j"$(nproc)" && build/dropjudge --version
 # Runtime stage: only the runtime libraries and the binary.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libarchive13 \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libarchive13 zlib1g \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \
