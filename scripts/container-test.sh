@@ -129,7 +129,20 @@ for c in tests/cases/*/*/; do
 	problem=$(basename "$(dirname "$c")")
 	input=$(ls "$c"input.* | head -n1)
 	case $input in *.json) ctype=application/json ;; *) ctype=text/plain ;; esac
-	if [ -f "$c/expected.txt" ]; then
+	if [ -f "$c/expected.txt" ] && grep -q '"trace"' "$input"; then
+		# A traced case is answered in JSON only: its result must hold the answer.
+		read -r -a exp < <(tr '\n' ' ' <"$c/expected.txt")
+		case $problem in
+		puyo) want="\"chains\":${exp[0]}," ;;
+		*) want="\"score\":${exp[0]},\"tiles\":${exp[1]}," ;;
+		esac
+		got=$(curl -sS -H "Content-Type: $ctype" --data-binary "@$input" "$base/v1/$problem") || got=
+		if grep -qF "$want" <<<"$got"; then
+			cases_ok=$((cases_ok + 1))
+		else
+			fail "case $c: ${got:0:200}"
+		fi
+	elif [ -f "$c/expected.txt" ]; then
 		got=$(curl -sS -w '\n%{http_code}' -H "Content-Type: $ctype" -H 'Accept: text/plain' \
 			--data-binary "@$input" "$base/v1/$problem") || got=
 		if [ "$(tail -n1 <<<"$got")" = 200 ] && [ "$(sed '$d' <<<"$got")" = "$(cat "$c/expected.txt")" ]; then
