@@ -84,7 +84,8 @@ void puyo_run(struct puyo_field *field, struct puyo_result *result);
 
 /*
  * The instruction sets the chain loop can run on. PUYO_IMPL_AUTO (what
- * puyo_step() and puyo_run() use) takes BMI2 when the CPU has it; the
+ * puyo_step() and puyo_run() use) takes BMI2 when the CPU has it and runs
+ * pext and pdep as single instructions (puyo_impl_auto()); the
  * others force one, so that tests and benchmarks can hold each against
  * the reference. Every implementation gives the same answers.
  */
@@ -96,6 +97,10 @@ enum puyo_impl {
 
 /* Whether `impl` can run on this CPU. */
 bool puyo_impl_supported(enum puyo_impl impl);
+
+/* What PUYO_IMPL_AUTO runs on this CPU: PUYO_IMPL_BMI2 where it is
+ * supported and pext/pdep are fast, else PUYO_IMPL_PORTABLE. */
+enum puyo_impl puyo_impl_auto(void);
 
 /* puyo_step() and puyo_run() on a given implementation, which must be
  * supported (puyo_impl_supported()). */

@@ -163,7 +163,7 @@ static bool lines_fast_impl(const unsigned char *u, size_t len, struct puyo_plan
 {
 #if LINES_HAVE_BMI2
 	if (impl == PUYO_IMPL_BMI2 ||
-	    (impl == PUYO_IMPL_AUTO && puyo_impl_supported(PUYO_IMPL_BMI2)))
+	    (impl == PUYO_IMPL_AUTO && puyo_impl_auto() == PUYO_IMPL_BMI2))
 		return lines_fast_bmi2(u, len, planes);
 #else
 	(void)impl;

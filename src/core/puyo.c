@@ -19,7 +19,7 @@
  * whole popping groups at once. Gravity squeezes the removed cells out of
  * each column: with BMI2 (chosen at run time) pext packs the kept cells and
  * pdep lays them on the floor, four columns per instruction pair; the
- * portable fallback closes the holes of each column one by one. Both are
+ * portable fallback packs every column at once by shifts (compress). Both are
  * tested against a straightforward reference.
  *
  * Pure: the C library and compiler intrinsics only, no allocation, no
@@ -306,23 +306,35 @@ static inline plane_t planes_occupied(const struct planes *p)
  */
 static void gravity_portable(struct planes *p, plane_t keep)
 {
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned k = keep[c];
-		unsigned lane[3] = {p->bit[0][c] & k, p->bit[1][c] & k, p->bit[2][c] & k};
-		if (k) {
-			unsigned top = (unsigned)__builtin_ctz(k);
-			unsigned holes = ~k & LANE_CELLS & ~((1u << top) - 1u);
-			for (; holes; holes &= holes - 1u) {
-				unsigned h = (unsigned)__builtin_ctz(holes);
-				unsigned above = (1u << h) - 1u;
-				for (unsigned b = 0; b < 3; b++)
-					lane[b] = (lane[b] & ~(above | 1u << h)) | (lane[b] & above)
-										       << 1;
-			}
-		}
-		for (unsigned b = 0; b < 3; b++)
-			p->bit[b][c] = (uint16_t)lane[b];
+	/*
+	 * Every lane at once (Hacker's Delight's compress, toward the high
+	 * end): in round i the kept cells with an odd count of holes above
+	 * them, counted in units of 2^i, move 2^i down. Four rounds pack each
+	 * lane's kept cells against bit 15; the guard bits above the floor
+	 * are holes too, so a shift by three lays them on the floor (h = 12).
+	 */
+	plane_t m = keep;
+	plane_t x0 = p->bit[0] & m, x1 = p->bit[1] & m, x2 = p->bit[2] & m;
+	plane_t holes_above = ~m >> 1;
+#pragma GCC unroll 4
+	for (unsigned i = 0; i < 4; i++) {
+		plane_t odd = holes_above ^ (holes_above >> 1);
+		odd ^= odd >> 2;
+		odd ^= odd >> 4;
+		odd ^= odd >> 8;
+		plane_t move = odd & m;
+		unsigned by = 1u << i;
+		m = (m ^ move) | (move << by);
+		plane_t t0 = x0 & move, t1 = x1 & move, t2 = x2 & move;
+		x0 = (x0 ^ t0) | (t0 << by);
+		x1 = (x1 ^ t1) | (t1 << by);
+		x2 = (x2 ^ t2) | (t2 << by);
+		holes_above &= ~odd;
 	}
+	const unsigned guard = 16 - PUYO_ROWS_MAX;
+	p->bit[0] = x0 >> guard;
+	p->bit[1] = x1 >> guard;
+	p->bit[2] = x2 >> guard;
 }
 
 #if PUYO_HAVE_BMI2
@@ -495,7 +507,40 @@ __attribute__((target("bmi2,popcnt"))) static unsigned chains_bmi2(struct planes
 static bool use_bmi2(enum puyo_impl impl)
 {
 	return impl == PUYO_IMPL_BMI2 ||
-	       (impl == PUYO_IMPL_AUTO && puyo_impl_supported(PUYO_IMPL_BMI2));
+	       (impl == PUYO_IMPL_AUTO && puyo_impl_auto() == PUYO_IMPL_BMI2);
+}
+
+/*
+ * Whether pext and pdep are single instructions. AMD's processors before
+ * Zen 3 (family 0x19) run them as microcode, one to three hundred cycles
+ * each by the popcount of the mask: there the portable gravity is faster.
+ */
+static bool pext_is_fast(void)
+{
+#if PUYO_HAVE_BMI2
+	if (!__builtin_cpu_is("amd"))
+		return true;
+	unsigned a, b, c, d;
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+	unsigned family = (a >> 8) & 0xF;
+	if (family == 0xF)
+		family += (a >> 20) & 0xFF;
+	return family >= 0x19;
+#else
+	return false;
+#endif
+}
+
+enum puyo_impl puyo_impl_auto(void)
+{
+	static int chosen = -1; /* a race only writes the same value twice */
+	int impl = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+	if (impl < 0) {
+		impl = puyo_impl_supported(PUYO_IMPL_BMI2) && pext_is_fast() ? PUYO_IMPL_BMI2
+									     : PUYO_IMPL_PORTABLE;
+		__atomic_store_n(&chosen, impl, __ATOMIC_RELAXED);
+	}
+	return (enum puyo_impl)impl;
 }
 
 bool puyo_impl_supported(enum puyo_impl impl)

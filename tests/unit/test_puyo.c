@@ -938,6 +938,13 @@ static void puyo_should_run_the_portable_path_everywhere(void **state)
 	assert_true(puyo_impl_supported(PUYO_IMPL_AUTO));
 	print_message("BMI2 path %s on this CPU\n",
 		      puyo_impl_supported(PUYO_IMPL_BMI2) ? "tested" : "not supported");
+	/* AUTO runs one of the concrete implementations, and only a supported one */
+	enum puyo_impl chosen = puyo_impl_auto();
+	assert_true(chosen == PUYO_IMPL_PORTABLE || chosen == PUYO_IMPL_BMI2);
+	assert_true(puyo_impl_supported(chosen));
+	assert_int_equal(puyo_impl_auto(), chosen);
+	print_message("AUTO runs the %s path here\n",
+		      chosen == PUYO_IMPL_BMI2 ? "BMI2" : "portable");
 }
 
 static void puyo_should_match_the_reference_on_long_generated_chains(void **state)
