@@ -77,7 +77,7 @@ start() {
 	pids+=($!)
 	printf -v "pid_$name" '%s' "$!"
 	for i in $(seq 100); do
-		port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\)$|\1|p' "$tmp/$name.out")
+		port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$tmp/$name.out" | head -n 1)
 		[ -n "$port" ] && break
 		if ! kill -0 "${pids[-1]}" 2>/dev/null; then
 			break
