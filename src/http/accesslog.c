@@ -1,6 +1,8 @@
 /*
- * The access log of accesslog.h: lines formatted on the caller's thread,
- * a bounded buffer shared under a mutex, one writer thread.
+ * The access log of accesslog.h: lines formatted on the caller's thread
+ * (by hand: no printf on the request path), a bounded buffer shared under
+ * a mutex, one writer thread that lets lines gather for a moment and
+ * writes them together.
  */
 #include "http/accesslog.h"
 
@@ -16,6 +18,9 @@
 #include "mem/alloc.h"
 
 #include "codec/error.h"
+
+/* How long the writer lets lines gather once one has come: 2 ms. */
+static const struct timespec al_linger = {.tv_sec = 0, .tv_nsec = 2000000};
 
 /* Longest line; a longer path or user agent is cut (at a character). */
 #define AL_LINE_MAX 4096
@@ -84,6 +89,47 @@ static void __attribute__((format(printf, 2, 3))) al_printf(struct al_line *l, c
 		l->len += (size_t)n;
 }
 
+/* Appends n bytes as they are; the line is full when they do not fit. */
+static void al_put(struct al_line *l, const char *s, size_t n)
+{
+	if (l->full || n >= sizeof l->s - l->len) {
+		l->full = true;
+		return;
+	}
+	memcpy(l->s + l->len, s, n);
+	l->len += n;
+}
+
+/* Appends a string literal. */
+#define AL_LIT(l, lit) al_put((l), (lit), sizeof(lit) - 1)
+
+/* Appends v in decimal, at least `width` digits (zeros in front). */
+static void al_uint(struct al_line *l, uint64_t v, unsigned width)
+{
+	char digits[24];
+	size_t n = 0;
+	do {
+		digits[sizeof digits - 1 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0 || n < width);
+	al_put(l, digits + sizeof digits - n, n);
+}
+
+/* Appends a duration in milliseconds with three decimals: "1.234". */
+static void al_millis(struct al_line *l, uint64_t ns)
+{
+	al_uint(l, ns / 1000000u, 1);
+	AL_LIT(l, ".");
+	al_uint(l, ns / 1000u % 1000u, 3);
+}
+
+/* Whether byte c goes into a line as it is, in either format: printable
+ * ASCII other than '"' and '\\'. */
+static bool al_is_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 /*
  * Appends at most AL_FIELD_MAX bytes of s: for JSON as the inside of a
  * string (", \ and controls escaped, a byte that is not UTF-8 as U+FFFD),
@@ -94,7 +140,16 @@ static void al_string(struct al_line *l, const char *s, bool json)
 	const unsigned char *u = (const unsigned char *)s;
 	size_t taken = 0;
 	while (*u && taken < AL_FIELD_MAX && !l->full) {
-		size_t n = codec_utf8_char_len(u);
+		size_t n = 0;
+		while (al_is_plain(u[n]) && taken + n < AL_FIELD_MAX)
+			n++;
+		if (n > 0) { /* a run of plain bytes, copied at once */
+			al_put(l, (const char *)u, n);
+			u += n;
+			taken += n;
+			continue;
+		}
+		n = codec_utf8_char_len(u);
 		if (n == 0) {
 			if (json)
 				al_printf(l, "\\ufffd");
@@ -119,58 +174,98 @@ static void al_string(struct al_line *l, const char *s, bool json)
 	}
 }
 
-/* RFC 3339 UTC time with milliseconds: 2026-01-31T12:34:56.789Z. */
+/* The text of one second, "2026-01-31T12:34:56". */
+struct al_second {
+	time_t sec;    /* the second formatted; -1: none yet */
+	size_t len;    /* bytes of text */
+	char text[64]; /* its text, NUL-terminated (room for any year) */
+};
+
+/* RFC 3339 UTC time with milliseconds: 2026-01-31T12:34:56.789Z. Each
+ * thread keeps the text of the last second it wrote: requests come many a
+ * second, and the calendar is worked out once a second. */
 static void al_time(struct al_line *l, const struct timespec *ts)
 {
-	struct tm tm;
-	time_t sec = ts->tv_sec;
-	gmtime_r(&sec, &tm);
-	al_printf(l, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-		  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts->tv_nsec / 1000000);
+	static _Thread_local struct al_second last = {.sec = -1};
+	if (ts->tv_sec != last.sec || last.sec == -1) {
+		struct tm tm;
+		time_t sec = ts->tv_sec;
+		gmtime_r(&sec, &tm);
+		int n = snprintf(last.text, sizeof last.text, "%04d-%02d-%02dT%02d:%02d:%02d",
+				 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+				 tm.tm_min, tm.tm_sec);
+		last.len = n > 0 && (size_t)n < sizeof last.text ? (size_t)n : 0;
+		last.sec = ts->tv_sec;
+	}
+	al_put(l, last.text, last.len);
+	AL_LIT(l, ".");
+	al_uint(l, (uint64_t)ts->tv_nsec / 1000000u, 3);
+	AL_LIT(l, "Z");
 }
 
 static void al_format_json(struct al_line *l, const struct http_access_entry *e)
 {
-	al_printf(l, "{\"time\":\"");
+	AL_LIT(l, "{\"time\":\"");
 	al_time(l, &e->start);
-	al_printf(l, "\",\"request_id\":\"");
+	AL_LIT(l, "\",\"request_id\":\"");
 	al_string(l, e->request_id ? e->request_id : "", true);
-	al_printf(l, "\",\"client\":\"");
+	AL_LIT(l, "\",\"client\":\"");
 	al_string(l, e->client ? e->client : "-", true);
-	al_printf(l, "\",\"method\":\"");
+	AL_LIT(l, "\",\"method\":\"");
 	al_string(l, e->method ? e->method : "", true);
-	al_printf(l, "\",\"route\":\"");
+	AL_LIT(l, "\",\"route\":\"");
 	al_string(l, e->route ? e->route : "-", true);
-	al_printf(l, "\",\"path\":\"");
+	AL_LIT(l, "\",\"path\":\"");
 	al_string(l, e->path ? e->path : "", true);
-	al_printf(
-	    l, "\",\"status\":%u,\"bytes_in\":%llu,\"bytes_out\":%llu,\"duration_ms\":%llu.%03llu",
-	    e->status, (unsigned long long)e->bytes_in, (unsigned long long)e->bytes_out,
-	    (unsigned long long)(e->duration_ns / 1000000u),
-	    (unsigned long long)(e->duration_ns / 1000u % 1000u));
+	AL_LIT(l, "\",\"status\":");
+	al_uint(l, e->status, 1);
+	AL_LIT(l, ",\"bytes_in\":");
+	al_uint(l, e->bytes_in, 1);
+	AL_LIT(l, ",\"bytes_out\":");
+	al_uint(l, e->bytes_out, 1);
+	AL_LIT(l, ",\"duration_ms\":");
+	al_millis(l, e->duration_ns);
 	if (e->user_agent) {
-		al_printf(l, ",\"user_agent\":\"");
+		AL_LIT(l, ",\"user_agent\":\"");
 		al_string(l, e->user_agent, true);
-		al_printf(l, "\"");
+		AL_LIT(l, "\"");
 	} else {
-		al_printf(l, ",\"user_agent\":null");
+		AL_LIT(l, ",\"user_agent\":null");
 	}
-	al_printf(l, "}\n");
+	AL_LIT(l, "}\n");
+}
+
+/* Appends a field of the text line that is not escaped (id, address, route). */
+static void al_word(struct al_line *l, const char *s)
+{
+	s = s ? s : "-";
+	al_put(l, s, strlen(s));
 }
 
 static void al_format_text(struct al_line *l, const struct http_access_entry *e)
 {
 	al_time(l, &e->start);
-	al_printf(l, " %s %s \"", e->request_id ? e->request_id : "-", e->client ? e->client : "-");
+	AL_LIT(l, " ");
+	al_word(l, e->request_id);
+	AL_LIT(l, " ");
+	al_word(l, e->client);
+	AL_LIT(l, " \"");
 	al_string(l, e->method ? e->method : "", false);
-	al_printf(l, " ");
+	AL_LIT(l, " ");
 	al_string(l, e->path ? e->path : "", false);
-	al_printf(l, "\" %u %llu %llu %llu.%03llums %s \"", e->status,
-		  (unsigned long long)e->bytes_in, (unsigned long long)e->bytes_out,
-		  (unsigned long long)(e->duration_ns / 1000000u),
-		  (unsigned long long)(e->duration_ns / 1000u % 1000u), e->route ? e->route : "-");
+	AL_LIT(l, "\" ");
+	al_uint(l, e->status, 1);
+	AL_LIT(l, " ");
+	al_uint(l, e->bytes_in, 1);
+	AL_LIT(l, " ");
+	al_uint(l, e->bytes_out, 1);
+	AL_LIT(l, " ");
+	al_millis(l, e->duration_ns);
+	AL_LIT(l, "ms ");
+	al_word(l, e->route);
+	AL_LIT(l, " \"");
 	al_string(l, e->user_agent ? e->user_agent : "-", false);
-	al_printf(l, "\"\n");
+	AL_LIT(l, "\"\n");
 }
 
 /* --- the buffer and its writer ------------------------------------------- */
@@ -198,6 +293,17 @@ static void *al_writer(void *arg)
 			pthread_cond_wait(&log->ready, &log->mu);
 		if (log->fill_len == 0)
 			break;
+		if (!log->stopping && log->fill_len < log->cap / 4) {
+			/*
+			 * Let more lines gather before writing: under load one
+			 * write then carries hundreds of lines, and the requests
+			 * that add to a buffer already holding lines never wake
+			 * this thread.
+			 */
+			pthread_mutex_unlock(&log->mu);
+			nanosleep(&al_linger, NULL);
+			pthread_mutex_lock(&log->mu);
+		}
 		char *out = log->fill;
 		size_t n = log->fill_len;
 		log->fill = log->spare;
