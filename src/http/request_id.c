@@ -27,13 +27,44 @@ bool http_request_id_is_sane(const char *s)
 	return true;
 }
 
+/* Random bytes fetched from the kernel at once, per thread: one getrandom()
+ * call serves this many bytes' worth of ids (a power of two times an id). */
+#define REQUEST_ID_POOL 1024
+
+/* A thread's store of kernel random bytes, used up from the front. */
+struct request_id_pool {
+	size_t used;			      /* bytes of bytes[] handed out */
+	unsigned char bytes[REQUEST_ID_POOL]; /* from getrandom() */
+};
+
+/*
+ * Fills bits (n <= REQUEST_ID_POOL) from the calling thread's pool,
+ * refilled from getrandom() when spent. Returns false when the kernel has
+ * no random bytes to give (the pool is left empty).
+ */
+static bool request_id_random(unsigned char *bits, size_t n)
+{
+	static _Thread_local struct request_id_pool pool = {.used = REQUEST_ID_POOL};
+	if (REQUEST_ID_POOL - pool.used < n) {
+		if (getrandom(pool.bytes, sizeof pool.bytes, GRND_NONBLOCK) !=
+		    (ssize_t)sizeof pool.bytes)
+			return false;
+		pool.used = 0;
+	}
+	memcpy(bits, pool.bytes + pool.used, n);
+	/* Bytes handed out are wiped: an id is never given twice. */
+	memset(pool.bytes + pool.used, 0, n);
+	pool.used += n;
+	return true;
+}
+
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
 {
 	static const char hex[] = "0123456789abcdef";
 	static atomic_uint_fast64_t fallback_counter;
 	unsigned char bits[HTTP_REQUEST_ID_GENERATED / 2];
 
-	if (getrandom(bits, sizeof bits, GRND_NONBLOCK) != (ssize_t)sizeof bits) {
+	if (!request_id_random(bits, sizeof bits)) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		uint64_t a = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <malloc.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -90,8 +91,6 @@ struct http_request {
 	bool heavy;			  /* handed to the worker pool */
 	struct http_job job;		  /* the worker pool's link, when heavy */
 	struct MHD_Connection *conn;	  /* resumed by the job */
-	struct route_request req;	  /* what the job answers */
-	struct route_response resp;	  /* the job's answer, owned until sent */
 	atomic_bool answered;		  /* the job has filled resp */
 	char *body;			  /* body kept so far, dj_malloc'ed, NULL while empty */
 	size_t len;			  /* bytes in body */
@@ -105,7 +104,49 @@ struct http_request {
 	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
 	struct http_server *srv_for_gzip; /* for the inflater's sink */
 	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
+	/* Not zeroed when the state is set up: each is filled before it is read. */
+	struct route_request req;   /* what the route answers: made by http_finish() */
+	struct route_response resp; /* the job's answer, owned until sent: only when heavy */
 };
+
+/*
+ * Per-request state is kept for the next request of the same thread rather
+ * than freed: one block per thread (released when the thread ends), so that
+ * a request costs no trip through the heap for it.
+ */
+static pthread_key_t http_spare_key;
+static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
+
+static void http_spare_create(void)
+{
+	if (pthread_key_create(&http_spare_key, dj_free) != 0)
+		http_spare_key = (pthread_key_t)-1; /* nothing is kept */
+}
+
+/* Per-request state with its head zeroed: the thread's spare, or new. */
+static struct http_request *http_request_new(void)
+{
+	struct http_request *rq = NULL;
+	if (http_spare_key != (pthread_key_t)-1) {
+		rq = pthread_getspecific(http_spare_key);
+		if (rq)
+			pthread_setspecific(http_spare_key, NULL);
+	}
+	if (!rq)
+		rq = dj_malloc(sizeof *rq);
+	if (rq)
+		memset(rq, 0, offsetof(struct http_request, req));
+	return rq;
+}
+
+/* Keeps rq (whose parts are released) as the thread's spare, or frees it. */
+static void http_request_free(struct http_request *rq)
+{
+	if (http_spare_key != (pthread_key_t)-1 && !pthread_getspecific(http_spare_key) &&
+	    pthread_setspecific(http_spare_key, rq) == 0)
+		return;
+	dj_free(rq);
+}
 
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
 static void __attribute__((format(printf, 2, 0))) http_log(void *cls, const char *fmt, va_list ap)
@@ -504,7 +545,7 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 {
 	(void)cls;
 	(void)conn;
-	struct http_request *rq = dj_calloc(1, sizeof *rq);
+	struct http_request *rq = http_request_new();
 	if (!rq)
 		return NULL;
 	http_target_note(&rq->target, uri);
@@ -537,10 +578,11 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped);
 		atomic_fetch_sub(&srv->in_flight, 1u);
 	}
-	route_response_free(&rq->resp);
+	if (heavy)
+		route_response_free(&rq->resp);
 	http_gunzip_free(rq->gunzip);
 	dj_free(rq->body);
-	dj_free(rq);
+	http_request_free(rq);
 	*con_cls = NULL;
 	/* A large request leaves large free blocks: give them back. */
 	if (heavy)
@@ -578,6 +620,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		return NULL;
 	}
 
+	pthread_once(&http_spare_once, http_spare_create);
 	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
 	mallopt(M_TRIM_THRESHOLD, HTTP_TRIM_THRESHOLD);
 	mallopt(M_MXFAST, 0);

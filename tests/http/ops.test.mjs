@@ -146,7 +146,9 @@ test('X-Request-Id: a sane one is echoed, anything else is replaced by 128 rando
 		generated.add(res.headers['x-request-id']);
 	}
 	assert.equal(generated.size, 5, 'generated ids differ');
-	await waitFor(() => accessLines(server).some((l) => l.request_id === 'too-large'), 'the log line');
+	// The log is written behind the answers: wait for the line of every request.
+	const logged = (id) => accessLines(server).some((l) => l.request_id === id);
+	await waitFor(() => [...cases.map(([, want]) => want), ...generated].every(logged), 'the log lines');
 	const lines = accessLines(server);
 	for (const [, want] of cases) assert.ok(lines.some((l) => l.request_id === want), `${want} in the log`);
 	for (const id of generated) assert.ok(lines.some((l) => l.request_id === id), `${id} in the log`);
