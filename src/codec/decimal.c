@@ -39,3 +39,15 @@ enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out
 {
 	return codec_decimal_read(s, strlen(s), out);
 }
+
+size_t codec_decimal_write(unsigned long long value, char *out)
+{
+	char digits[CODEC_DECIMAL_MAX];
+	size_t n = 0;
+	do {
+		digits[sizeof digits - 1 - n++] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value > 0);
+	memcpy(out, digits + sizeof digits - n, n);
+	return n;
+}

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/decimal.h"
+
 /* State of one md_json_read() call. */
 struct json_reader {
 	const char *pointer;	  /* of the case, not owned */
@@ -323,16 +325,17 @@ static size_t write_board(char *text, size_t n, const struct md_game *game, unsi
 int md_json_write_result(const struct md_game *game, char *buf, size_t size)
 {
 	char text[MD_RESULT_MAX];
-	/* The same integers as md_json_result(), printed as jansson does. */
-	int head = snprintf(text, sizeof text,
-			    "{\"score\":%" JSON_INTEGER_FORMAT ",\"tiles\":%" JSON_INTEGER_FORMAT
-			    ",\"green\":[",
-			    (json_int_t)game->score, (json_int_t)md_tiles(game));
-	size_t n = (size_t)head;
+	/* The same integers as md_json_result(), printed as jansson does: as
+	 * json_int_t. */
+	size_t n = 0;
+	n = codec_text_put(text, n, "{\"score\":");
+	n += codec_json_int_write(game->score, text + n);
+	n = codec_text_put(text, n, ",\"tiles\":");
+	n += codec_decimal_write(md_tiles(game), text + n);
+	n = codec_text_put(text, n, ",\"green\":[");
 	n = write_board(text, n, game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_has);
-	memcpy(text + n, "],\"blue\":[", 10);
-	n += 10;
+	n = codec_text_put(text, n, "],\"blue\":[");
 	n = write_board(text, n, game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_has);
-	memcpy(text + n, "]}\n", 4);
-	return snprintf(buf, size, "%s", text);
+	n = codec_text_put(text, n, "]}\n");
+	return codec_text_copy(buf, size, text, n);
 }

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/decimal.h"
+
 #include "codec/puyo_rows.h"
 
 struct json_reader {
@@ -191,13 +193,16 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 {
 	char text[PUYO_RESULT_MAX];
 	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
-	/* The same integers as the route's result object, printed as jansson does. */
-	int head = snprintf(text, sizeof text,
-			    "{\"chains\":%" JSON_INTEGER_FORMAT ",\"score\":%" JSON_INTEGER_FORMAT
-			    ",\"all_clear\":%s,\"field\":[",
-			    (json_int_t)result->chains, (json_int_t)result->score,
-			    result->all_clear ? "true" : "false");
-	size_t n = (size_t)head;
+	/* The same integers as the route's result object, printed as jansson
+	 * does: as json_int_t. */
+	size_t n = 0;
+	n = codec_text_put(text, n, "{\"chains\":");
+	n += codec_decimal_write(result->chains, text + n);
+	n = codec_text_put(text, n, ",\"score\":");
+	n += codec_json_int_write(result->score, text + n);
+	n = codec_text_put(text, n,
+			   result->all_clear ? ",\"all_clear\":true,\"field\":["
+					     : ",\"all_clear\":false,\"field\":[");
 	for (unsigned r = 0; r < rows; r++) {
 		if (r > 0)
 			text[n++] = ',';
@@ -206,6 +211,6 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 			text[n++] = puyo_cell_to_char(field->cell[r][c]);
 		text[n++] = '"';
 	}
-	memcpy(text + n, "]}\n", 4);
-	return snprintf(buf, size, "%s", text);
+	n = codec_text_put(text, n, "]}\n");
+	return codec_text_copy(buf, size, text, n);
 }

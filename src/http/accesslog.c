@@ -17,6 +17,7 @@
 
 #include "mem/alloc.h"
 
+#include "codec/decimal.h"
 #include "codec/error.h"
 
 /* How long the writer lets lines gather once one has come: 2 ms. */
@@ -103,16 +104,14 @@ static void al_put(struct al_line *l, const char *s, size_t n)
 /* Appends a string literal. */
 #define AL_LIT(l, lit) al_put((l), (lit), sizeof(lit) - 1)
 
-/* Appends v in decimal, at least `width` digits (zeros in front). */
+/* Appends v in decimal, at least `width` (<= 3) digits, zeros in front. */
 static void al_uint(struct al_line *l, uint64_t v, unsigned width)
 {
-	char digits[24];
-	size_t n = 0;
-	do {
-		digits[sizeof digits - 1 - n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v > 0 || n < width);
-	al_put(l, digits + sizeof digits - n, n);
+	char digits[CODEC_DECIMAL_MAX];
+	size_t n = codec_decimal_write(v, digits);
+	if (n < width)
+		al_put(l, "000", width - n);
+	al_put(l, digits, n);
 }
 
 /* Appends a duration in milliseconds with three decimals: "1.234". */
