@@ -98,7 +98,8 @@ struct http_request {
 	size_t limit;			  /* most body bytes that may be kept: the declared
 					     length when known, else max_body */
 	size_t dropped;			  /* bytes of body read and not kept */
-	enum codec_status refused;	  /* route_precheck() verdict; CODEC_OK: keep the body */
+	enum codec_status refused;	  /* route_match() verdict; CODEC_OK: keep the body */
+	bool heavy_route;		  /* the route table marks the resource heavy */
 	bool too_large;			  /* the body passed max_body: nothing more is kept */
 	bool out_of_memory;		  /* growing the body failed: nothing more is kept */
 	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
@@ -422,9 +423,10 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 				  const char *url, const char *method, const char *version,
 				  void **con_cls)
 {
-	struct route_request req;
 	struct codec_error err;
+	struct route_match m;
 	struct http_request *rq = *con_cls;
+	struct route_request *req = &rq->req;
 	rq->begun = true;
 	atomic_fetch_add(&srv->in_flight, 1u);
 	http_observe_begin(&srv->observer, &rq->seen, conn, url, method);
@@ -435,9 +437,12 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		rq->refused = err.status;
 		return http_send_framing(srv, conn, rq, &err);
 	}
-	http_route_request(srv, conn, url, method, &req);
+	/* Made once here, and completed by http_finish(): the headers stay. */
+	http_route_request(srv, conn, url, method, req);
 	long long length = http_content_length(conn);
-	rq->refused = route_precheck(&req, length);
+	route_match(req, length, &m);
+	rq->refused = m.refusal;
+	rq->heavy_route = m.entry && m.entry->heavy;
 	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;
 	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && over))
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
@@ -445,7 +450,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		return http_send_refusal(srv, conn, rq, url, method);
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : srv->limits.max_body;
-	if (rq->refused == CODEC_OK && http_gzip_named(req.content_encoding)) {
+	if (rq->refused == CODEC_OK && http_gzip_named(req->content_encoding)) {
 		rq->limit = srv->limits.max_body; /* the inflated size is not announced */
 		rq->gunzip = http_gunzip_new();
 		rq->out_of_memory = !rq->gunzip;
@@ -459,10 +464,11 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
  * (a generator's search, a package build: bounded in work, yet from tens
  * of milliseconds to seconds). Those run on the worker pool.
  */
-static bool http_is_heavy(const struct route_request *req)
+static bool http_is_heavy(const struct http_request *rq)
 {
-	return req->body_len >= HTTP_HEAVY_BODY || route_param(req, "trace") != NULL ||
-	       route_is_heavy(req);
+	const struct route_request *req = &rq->req;
+	return req->body_len >= HTTP_HEAVY_BODY || rq->heavy_route ||
+	       route_param(req, "trace") != NULL;
 }
 
 /* http_job.run: answers a heavy request on a worker thread, then hands the
@@ -480,7 +486,7 @@ static void http_run_job(struct http_job *job)
 static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connection *conn,
 				   const char *url, const char *method, struct http_request *rq)
 {
-	struct route_request *req = &rq->req;
+	struct route_request *req = &rq->req; /* its headers made by http_begin() */
 	struct route_response resp;
 
 	http_guard_request_in(conn);
@@ -492,12 +498,13 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		return http_send_error(srv, conn, rq, CODEC_E_INTERNAL);
 	if (rq->gunzip && !http_gunzip_done(rq->gunzip))
 		return http_send_error(srv, conn, rq, CODEC_E_SYNTAX);
-	http_route_request(srv, conn, url, method, req);
+	req->draining = atomic_load(&srv->draining);
+	req->auth = http_auth_request(srv->auth, conn); /* tokens may have been reloaded */
 	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
-	if (http_is_heavy(req)) {
+	if (http_is_heavy(rq)) {
 		rq->heavy = true;
 		rq->conn = conn;
 		rq->job.run = http_run_job;
@@ -507,8 +514,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 			return MHD_YES; /* answered when the job resumes the connection */
 		MHD_resume_connection(conn);
 	}
-	memset(&resp, 0, sizeof resp);
-	route_handle(req, &resp);
+	route_handle(req, &resp); /* fills resp whole */
 	return http_send(srv, conn, rq, &resp, false);
 }
 

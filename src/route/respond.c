@@ -146,7 +146,11 @@ void route_add_header(struct route_response *resp, const char *name, const char 
 		return;
 	struct route_header *h = &resp->headers[resp->nheaders++];
 	h->name = name;
-	snprintf(h->value, sizeof h->value, "%s", value);
+	size_t len = strlen(value);
+	if (len >= sizeof h->value)
+		len = sizeof h->value - 1; /* cut to fit, as documented */
+	memcpy(h->value, value, len);
+	h->value[len] = '\0';
 }
 
 void route_add_vary(struct route_response *resp, const char *token)

@@ -19,12 +19,22 @@
 #define CORS_EXPOSE_HEADERS "Dropjudge-Seed, Dropjudge-Generator, X-Request-Id"
 #define CORS_MAX_AGE	    "600"
 
+/* Whether the entry path `p` is exactly path[0..len) (which holds no NUL):
+ * one pass that stops at the first byte that differs. */
+static bool path_is(const char *p, const char *path, size_t len)
+{
+	size_t i = 0;
+	while (i < len && p[i] == path[i])
+		i++;
+	return i == len && p[len] == '\0';
+}
+
 static const struct route_entry *route_find(const char *path, size_t len)
 {
 	size_t count;
 	const struct route_entry *table = route_entries(&count);
 	for (size_t i = 0; i < count; i++)
-		if (strlen(table[i].path) == len && memcmp(table[i].path, path, len) == 0)
+		if (path_is(table[i].path, path, len))
 			return &table[i];
 	return NULL;
 }
@@ -354,14 +364,15 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 				"no resource at %s; GET / lists what this service offers", path);
 		goto out_error;
 	}
-	allow_value(e, allow, sizeof allow);
 	if (method_is(req->method, "OPTIONS")) {
+		allow_value(e, allow, sizeof allow);
 		route_respond_empty(resp, 204);
 		route_add_header(resp, "Allow", allow);
 		preflight = true;
 		goto out_cors;
 	}
 	if (!method_allowed(e, req->method)) {
+		allow_value(e, allow, sizeof allow);
 		codec_error_set(&err, CODEC_E_METHOD, "%s answers %s, not %s", e->path, allow,
 				req->method ? req->method : "this method");
 		goto out_error;
@@ -395,8 +406,11 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 out_error:
 	codec_error_sort(&err);
 	route_respond_error(resp, &err, req->request_id);
-	if (err.status == CODEC_E_METHOD)
+	if (err.status == CODEC_E_METHOD) {
+		if (!allow[0] && e)
+			allow_value(e, allow, sizeof allow);
 		route_add_header(resp, "Allow", allow);
+	}
 out_vary:
 	if (vary)
 		route_add_vary(resp, "Accept");
