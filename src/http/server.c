@@ -441,6 +441,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	http_route_request(srv, conn, url, method, req);
 	long long length = http_content_length(conn);
 	route_match(req, length, &m);
+	req->entry = m.entry; /* route_handle() needs not find it again */
 	rq->refused = m.refusal;
 	rq->heavy_route = m.entry && m.entry->heavy;
 	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;

@@ -84,6 +84,9 @@ struct route_request {
 	char *(*metrics)(void *ctx, size_t *len);
 	void *metrics_ctx;	   /* handed to metrics */
 	struct route_tally *tally; /* counted into by the handlers; NULL: not counted */
+	/* route_match()'s entry for this very path, when the caller kept it
+	 * (route_handle() then does not look the path up again); NULL: none. */
+	const struct route_entry *entry;
 };
 
 #define ROUTE_MAX_HEADERS 12

@@ -345,7 +345,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 
 	memset(resp, 0, sizeof *resp);
 	codec_error_init(&err, 1);
-	const struct route_entry *e = route_find(path, strlen(path));
+	const struct route_entry *e = req->entry ? req->entry : route_find(path, strlen(path));
 	resp->route_name = e ? e->name : ROUTE_NAME_UNKNOWN;
 	if (!e) {
 		const struct route_entry *to = route_find_slashed(path);
