@@ -10,7 +10,10 @@
 #   scripts/callgrind-http.sh [BUILD_DIR]
 #
 # Environment (defaults): N=2000  WARMUP=200  TOP=0 (>0: also print the TOP
-# functions of dropjudge by inclusive cost, for each case)
+# functions of dropjudge by inclusive cost, for each case); CASE_BODY=FILE
+# with CASE_TYPE (application/json) and CASE_PATH (/v1/monomino-domino):
+# that one POST instead of the four cases of scripts/bench-http.sh; KEEP=1
+# keeps the profiles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -50,6 +53,13 @@ paths=(/livez /v1/puyo /v1/puyo /v1/monomino-domino)
 bodies=(- tests/cases/puyo/example-json/input.json tests/cases/puyo/example-text/input.txt
 	scripts/bench/md-8-blocks.json)
 types=(- application/json text/plain application/json)
+# CASE_BODY=FILE CASE_TYPE=TYPE CASE_PATH=PATH: that one POST instead.
+if [ -n "${CASE_BODY:-}" ]; then
+	labels=("POST ${CASE_PATH:-/v1/monomino-domino} ($(basename "$CASE_BODY"))")
+	paths=("${CASE_PATH:-/v1/monomino-domino}")
+	bodies=("$CASE_BODY")
+	types=("${CASE_TYPE:-application/json}")
+fi
 
 # send PORT CASE COUNT: COUNT requests of the case on one connection.
 send() {
