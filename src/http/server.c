@@ -103,6 +103,7 @@ struct http_request {
 	bool too_large;			  /* the body passed max_body: nothing more is kept */
 	bool out_of_memory;		  /* growing the body failed: nothing more is kept */
 	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
+	struct route_stream *stream;	  /* takes the body as it arrives, or NULL: kept */
 	struct http_server *srv_for_gzip; /* for the inflater's sink */
 	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
 	/* Not zeroed when the state is set up: each is filled before it is read. */
@@ -347,6 +348,11 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 		rq->too_large = true;
 		goto out_free;
 	}
+	if (rq->stream) { /* read through, nothing kept */
+		route_stream_feed(rq->stream, data, size);
+		rq->len += size;
+		return true;
+	}
 	if (size > rq->cap - rq->len) {
 		size_t cap = rq->cap ? rq->cap : HTTP_BODY_START;
 		while (cap - rq->len < size)
@@ -444,6 +450,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	req->entry = m.entry; /* route_handle() needs not find it again */
 	rq->refused = m.refusal;
 	rq->heavy_route = m.entry && m.entry->heavy;
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
 	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;
 	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && over))
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
@@ -456,6 +463,9 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		rq->gunzip = http_gunzip_new();
 		rq->out_of_memory = !rq->gunzip;
 	}
+	/* A text case is judged as it arrives; NULL: the body is kept. */
+	if (rq->refused == CODEC_OK && !rq->out_of_memory)
+		rq->stream = route_stream_new(req);
 	return MHD_YES;
 }
 
@@ -468,7 +478,8 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 static bool http_is_heavy(const struct http_request *rq)
 {
 	const struct route_request *req = &rq->req;
-	return req->body_len >= HTTP_HEAVY_BODY || rq->heavy_route ||
+	/* A streamed body has been judged already, while it arrived. */
+	return (req->body_len >= HTTP_HEAVY_BODY && !rq->stream) || rq->heavy_route ||
 	       route_param(req, "trace") != NULL;
 }
 
@@ -504,7 +515,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
+	req->stream = rq->stream; /* the query parameters came with the headers */
 	if (http_is_heavy(rq)) {
 		rq->heavy = true;
 		rq->conn = conn;
@@ -588,6 +599,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	if (heavy)
 		route_response_free(&rq->resp);
 	http_gunzip_free(rq->gunzip);
+	route_stream_free(rq->stream);
 	dj_free(rq->body);
 	http_request_free(rq);
 	*con_cls = NULL;

@@ -38,6 +38,8 @@ struct route_outcome {
 	json_t *steps; /* owned trace array, NULL without trace */
 };
 
+struct route_text_stream; /* a problem's text push parser and game, its own */
+
 /* What a problem offers. All functions are pure apart from allocation. */
 struct route_problem {
 	const char *id;	   /* path segment, "monomino-domino" */
@@ -58,6 +60,20 @@ struct route_problem {
 	enum codec_status (*solve_text)(const char *text, size_t len,
 					const struct route_limits *limits, bool trace,
 					struct route_outcome *out, struct codec_error *err);
+	/*
+	 * Optional: solve_text without a trace as a push parser, for a body
+	 * read as it arrives (route_stream_new()). new: NULL when out of
+	 * memory; err (collect mode, kept alive by the caller) takes every
+	 * fault. feed: the next bytes. end: once, after the last bytes; fills
+	 * *out and returns what solve_text would return for the whole text
+	 * with err in collect mode. free: NULL is ignored.
+	 */
+	struct route_text_stream *(*text_stream_new)(const struct route_limits *limits,
+						     struct codec_error *err);
+	void (*text_stream_feed)(struct route_text_stream *s, const char *data, size_t len);
+	enum codec_status (*text_stream_end)(struct route_text_stream *s, struct route_outcome *out,
+					     struct codec_error *err);
+	void (*text_stream_free)(struct route_text_stream *s);
 	/* New result object; takes out->steps. NULL when out of memory. */
 	json_t *(*outcome_json)(struct route_outcome *out);
 	/* Optional: the bytes outcome_json would give, dumped compact with a
@@ -158,6 +174,15 @@ void route_respond_empty(struct route_response *resp, unsigned status);
 
 /* Frees what an outcome owns (its trace). */
 void route_outcome_release(struct route_outcome *out);
+
+/*
+ * The end of a streamed body (route_stream_new()): the case's outcome in
+ * *out and CODEC_OK, or the status with every fault of the text in err
+ * (sorted; it points into the stream, which outlives the answer), exactly
+ * as the solve of the whole body kept would have answered.
+ */
+enum codec_status route_stream_end(struct route_stream *s, struct route_outcome *out,
+				   struct codec_error *err);
 
 /* Whether a case asks for a trace: its own "trace" member when it is a
  * boolean (the codec rejects other types), else the query's choice. */

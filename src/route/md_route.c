@@ -139,6 +139,55 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 	return md_run_end(&run, out, st, err);
 }
 
+/* A text body solved as it arrives: md_solve_text() in pieces. */
+struct route_text_stream {
+	struct md_game game;	       /* the case so far */
+	struct md_run run;	       /* without a trace */
+	struct md_text_reader *reader; /* the push parser, into the game */
+};
+
+static struct route_text_stream *md_text_stream_new(const struct route_limits *limits,
+						    struct codec_error *err)
+{
+	struct route_text_stream *s = dj_malloc(sizeof *s);
+	if (!s)
+		return NULL;
+	md_init(&s->game);
+	s->run = (struct md_run){.trace_pointer = "", .game = &s->game, .steps = NULL};
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	s->reader = md_text_new(&opt, err);
+	if (!s->reader) {
+		dj_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void md_text_stream_feed(struct route_text_stream *s, const char *data, size_t len)
+{
+	md_text_feed(s->reader, data, len, md_run_block, &s->run);
+}
+
+static enum codec_status md_text_stream_end(struct route_text_stream *s, struct route_outcome *out,
+					    struct codec_error *err)
+{
+	/* As md_solve_text(): the end is checked only after a clean feed. */
+	enum codec_status st = md_text_status(s->reader);
+	if (st == CODEC_OK && !s->run.trace_full && !s->run.out_of_memory)
+		st = md_text_finish(s->reader, md_run_block, &s->run);
+	out->u.md = s->game;
+	out->steps = NULL;
+	return md_run_end(&s->run, out, st, err);
+}
+
+static void md_text_stream_free(struct route_text_stream *s)
+{
+	if (!s)
+		return;
+	md_text_free(s->reader);
+	dj_free(s);
+}
+
 static json_t *md_outcome_json(struct route_outcome *out)
 {
 	json_t *result = md_json_result(&out->u.md);
@@ -250,6 +299,10 @@ const struct route_problem route_md = {
     .solve_json = md_solve_json,
     .solve_json_fast = md_solve_json_fast,
     .solve_text = md_solve_text,
+    .text_stream_new = md_text_stream_new,
+    .text_stream_feed = md_text_stream_feed,
+    .text_stream_end = md_text_stream_end,
+    .text_stream_free = md_text_stream_free,
     .outcome_json = md_outcome_json,
     .outcome_write = md_outcome_write,
     .outcome_text = md_outcome_text,

@@ -87,6 +87,9 @@ struct route_request {
 	/* route_match()'s entry for this very path, when the caller kept it
 	 * (route_handle() then does not look the path up again); NULL: none. */
 	const struct route_entry *entry;
+	/* The body went through this stream as it arrived instead of being
+	 * kept (body is then NULL, body_len its size); NULL: none. */
+	struct route_stream *stream;
 };
 
 #define ROUTE_MAX_HEADERS 12
@@ -244,6 +247,25 @@ void route_response_free(struct route_response *resp);
 void route_add_header(struct route_response *resp, const char *name, const char *value);
 /* Adds `token` to the response's Vary header, creating it when absent. */
 void route_add_vary(struct route_response *resp, const char *token);
+
+/*
+ * A body read as it arrives. When a request, its headers and query
+ * parameters all in `req` (body not yet), will be answered by a single-case
+ * solve of a text body in JSON or text without a trace, route_stream_new()
+ * returns a stream that takes the body chunk by chunk through the
+ * problem's push parser and simulator, in constant memory; the HTTP layer
+ * then sets req->stream and leaves req->body NULL, and route_handle()
+ * answers from the stream exactly what it would answer from the whole body
+ * kept (every status, answer and error alike; the stream is unused when
+ * the request is refused before its handler). NULL when the request is of
+ * another kind or memory runs out: the body is then kept as usual.
+ */
+struct route_stream;
+struct route_stream *route_stream_new(const struct route_request *req);
+/* Takes the next bytes of the body (after any gzip inflating). */
+void route_stream_feed(struct route_stream *s, const char *data, size_t len);
+/* Frees a stream once its answer is sent; NULL is ignored. */
+void route_stream_free(struct route_stream *s);
 
 /*
  * The fixed problem+json body of the 500 answered when memory runs out,

@@ -154,6 +154,12 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 		route_render_body(p, req, trace, resp);
 		return CODEC_OK;
 	}
+	if (call->body == ROUTE_BODY_TEXT && req->stream) {
+		/* Read as it arrived: the same answer as below, from the stream. */
+		st = route_stream_end(req->stream, &out, err);
+		tally_case(call, st == CODEC_OK);
+		return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
+	}
 	route_skip_bom(&body, &len); /* as Notepad writes it */
 	if (call->body == ROUTE_BODY_TEXT) {
 		st = solve_text(call, body, len, trace, &out, err);

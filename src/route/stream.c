@@ -1,0 +1,122 @@
+/*
+ * Bodies read as they arrive (route.h, route_stream_new()): a single-case
+ * solve of a Baekjoon text goes through the problem's push parser chunk by
+ * chunk, so that a case of any size is judged in constant memory and while
+ * its bytes are still coming. The answer must be the one the whole body
+ * kept would get (route_solve() and solve.c's solve_text()): the parser
+ * runs in collect mode from the first byte, which on a good case changes
+ * nothing and on a bad one lists every fault at once, just as the second,
+ * collecting pass over a kept body does (every fault of a text is a fault
+ * of the input, so that second pass always runs). A UTF-8 byte-order mark
+ * at the start is dropped, as route_skip_bom() drops it, even when it
+ * arrives split over chunks.
+ */
+#include <string.h>
+
+#include "mem/alloc.h"
+#include "route/handlers.h"
+
+#define STREAM_BOM_LEN 3 /* EF BB BF */
+
+struct route_stream {
+	const struct route_problem *problem;
+	struct route_text_stream *text; /* the problem's parser and game */
+	struct codec_error err;		/* collect mode over faults[] */
+	struct codec_fault *faults;	/* CODEC_FAULTS_MAX, dj_malloc'ed */
+	char head[STREAM_BOM_LEN];	/* first bytes, held until the BOM is decided */
+	size_t head_len;		/* bytes in head */
+	bool head_done;			/* the BOM is decided: bytes go straight on */
+	bool ended;			/* route_stream_end() has run */
+};
+
+struct route_stream *route_stream_new(const struct route_request *req)
+{
+	const struct route_entry *e = req->entry;
+	if (!e || e->handle != route_solve || req->nparams != 0 || !req->method ||
+	    strcmp(req->method, "POST") != 0)
+		return NULL;
+	const struct route_problem *p = e->data;
+	if (!p || !p->text_stream_new || !req->limits)
+		return NULL;
+	/* Another kind, or a refused one: the handler sees no text body. */
+	if (!(e->bodies & ROUTE_BODY_TEXT) || route_body_kind(req->content_type) != ROUTE_BODY_TEXT)
+		return NULL;
+	/* A picture reads the body whole; NONE is refused (406) before solving. */
+	enum route_format fmt = route_negotiate(req->accept, e->formats);
+	if (fmt != ROUTE_FORMAT_JSON && fmt != ROUTE_FORMAT_TEXT)
+		return NULL;
+
+	struct route_stream *s = dj_malloc(sizeof *s);
+	if (!s)
+		return NULL;
+	memset(s, 0, sizeof *s);
+	s->problem = p;
+	s->faults = dj_malloc(CODEC_FAULTS_MAX * sizeof *s->faults);
+	if (!s->faults)
+		goto out_stream;
+	codec_error_collect(&s->err, s->faults, CODEC_FAULTS_MAX);
+	s->text = p->text_stream_new(req->limits, &s->err);
+	if (!s->text)
+		goto out_faults;
+	return s;
+
+out_faults:
+	dj_free(s->faults);
+out_stream:
+	dj_free(s);
+	return NULL;
+}
+
+/* Decides the byte-order mark from the first bytes held. */
+static void stream_head_end(struct route_stream *s)
+{
+	const char *bytes = s->head;
+	size_t len = s->head_len;
+	s->head_done = true;
+	route_skip_bom(&bytes, &len);
+	if (len > 0)
+		s->problem->text_stream_feed(s->text, bytes, len);
+}
+
+void route_stream_feed(struct route_stream *s, const char *data, size_t len)
+{
+	if (!s || s->ended)
+		return;
+	if (!s->head_done) {
+		size_t take = STREAM_BOM_LEN - s->head_len;
+		if (take > len)
+			take = len;
+		memcpy(s->head + s->head_len, data, take);
+		s->head_len += take;
+		data += take;
+		len -= take;
+		if (s->head_len < STREAM_BOM_LEN)
+			return;
+		stream_head_end(s);
+	}
+	if (len > 0)
+		s->problem->text_stream_feed(s->text, data, len);
+}
+
+enum codec_status route_stream_end(struct route_stream *s, struct route_outcome *out,
+				   struct codec_error *err)
+{
+	if (!s->head_done)
+		stream_head_end(s); /* a body of fewer bytes than a BOM */
+	s->ended = true;
+	enum codec_status st = s->problem->text_stream_end(s->text, out, &s->err);
+	if (st == CODEC_OK)
+		return CODEC_OK;
+	codec_error_sort(&s->err);
+	codec_error_copy(err, &s->err); /* points at s->faults */
+	return st;
+}
+
+void route_stream_free(struct route_stream *s)
+{
+	if (!s)
+		return;
+	s->problem->text_stream_free(s->text);
+	dj_free(s->faults);
+	dj_free(s);
+}
