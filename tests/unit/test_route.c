@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 #include <jansson.h>
 
 #include "codec/problem.h"
+#include "dropjudge/gen.h"
 #include "route/handlers.h"
 #include "route/route.h"
 
@@ -757,6 +759,166 @@ static void a_request_id_should_be_in_every_problem(void **state)
 	route_response_free(&c.resp);
 }
 
+/*
+ * The answer to a text body read as it arrives (route_stream) against the
+ * answer to the same body kept whole, the straightforward path: status,
+ * content type, headers and body bytes, for one split of the body into
+ * chunks (cuts at random places, a cut after every byte when `bytewise`).
+ */
+static void assert_streams_like_kept(const char *body, size_t len, const char *accept,
+				     const struct route_limits *lim, struct gen_rng *rng,
+				     bool bytewise)
+{
+	struct route_request kept = {.method = "POST",
+				     .path = "/v1/monomino-domino",
+				     .content_type = "text/plain",
+				     .accept = accept,
+				     .body = body,
+				     .body_len = len,
+				     .limits = lim,
+				     .request_id = "r-1"};
+	struct route_response want, got;
+	route_handle(&kept, &want);
+
+	struct route_request streamed = kept;
+	struct route_match m;
+	route_match(&streamed, (long long)len, &m);
+	streamed.entry = m.entry;
+	streamed.body = NULL;
+	struct route_stream *s = route_stream_new(&streamed);
+	assert_non_null(s);
+	for (size_t at = 0; at < len;) {
+		size_t n = bytewise ? 1 : 1 + (size_t)gen_rng_below(rng, len - at);
+		route_stream_feed(s, body + at, n);
+		at += n;
+	}
+	streamed.stream = s;
+	route_handle(&streamed, &got);
+
+	if (got.status != want.status || got.body_len != want.body_len ||
+	    memcmp(got.body, want.body, want.body_len) != 0)
+		fail_msg("body %.*s\nkept:     %u %.*s\nstreamed: %u %.*s", (int)len, body,
+			 want.status, (int)want.body_len, want.body, got.status, (int)got.body_len,
+			 got.body);
+	assert_string_equal(got.content_type, want.content_type);
+	assert_int_equal(got.nheaders, want.nheaders);
+	for (size_t i = 0; i < want.nheaders; i++) {
+		assert_string_equal(got.headers[i].name, want.headers[i].name);
+		assert_string_equal(got.headers[i].value, want.headers[i].value);
+	}
+	route_response_free(&want);
+	route_response_free(&got);
+	route_stream_free(s);
+}
+
+/* A random Monomino-Domino text: mostly good lines, with the faults and
+ * layouts a client sends (blanks, CR, signs, a BOM, wrong counts). */
+static size_t random_md_text(struct gen_rng *rng, char *buf, size_t size)
+{
+	static const char *const odd[] = {
+	    "\xEF\xBB\xBF", "\r",   "\t", "  ", "-", "+",	"x", "4",
+	    "\n",	    "\n\n", "0",  "9",	" ", "\xEF\xBB"};
+	size_t n = 0;
+	unsigned blocks = (unsigned)gen_rng_below(rng, 12);
+	if (gen_rng_below(rng, 4) == 0)
+		n += (size_t)snprintf(buf + n, size - n, "\xEF\xBB\xBF");
+	n += (size_t)snprintf(buf + n, size - n, "%u\n",
+			      gen_rng_below(rng, 5) == 0 ? blocks + 1 : blocks);
+	for (unsigned i = 0; i < blocks && n + 32 < size; i++) {
+		unsigned t = 1 + (unsigned)gen_rng_below(rng, 3);
+		unsigned x = (unsigned)gen_rng_below(rng, t == 3 ? 3 : 4);
+		unsigned y = (unsigned)gen_rng_below(rng, t == 2 ? 3 : 4);
+		n += (size_t)snprintf(buf + n, size - n, "%u %u %u\n", t, x, y);
+		if (gen_rng_below(rng, 8) == 0) /* a fault or an odd layout here */
+			n += (size_t)snprintf(buf + n, size - n, "%s",
+					      odd[gen_rng_below(rng, sizeof odd / sizeof odd[0])]);
+	}
+	if (n > 0 && gen_rng_below(rng, 6) == 0)
+		n--; /* no final newline */
+	return n;
+}
+
+static void streamed_text_should_get_the_answer_of_the_body_kept(void **state)
+{
+	(void)state;
+	static const char *const accepts[] = {NULL, "application/json", "text/plain", "*/*"};
+	const struct route_limits small = {.max_body = 1 << 20, .max_blocks = 5, .max_batch = 10};
+	struct gen_rng rng;
+	gen_rng_init(&rng, 20061);
+
+	/* Every data-driven case of the problem, as the HTTP run sends it. */
+	DIR *d = opendir("tests/cases/monomino-domino");
+	if (!d)
+		fail_msg("cannot open tests/cases/monomino-domino (run from the repository root)");
+	unsigned cases = 0;
+	for (struct dirent *ent; (ent = readdir(d));) {
+		char path[512];
+		snprintf(path, sizeof path, "tests/cases/monomino-domino/%s/input.txt",
+			 ent->d_name);
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			continue;
+		static char text[1 << 16];
+		size_t len = fread(text, 1, sizeof text, f);
+		fclose(f);
+		for (size_t a = 0; a < sizeof accepts / sizeof accepts[0]; a++) {
+			assert_streams_like_kept(text, len, accepts[a], &limits, &rng, false);
+			assert_streams_like_kept(text, len, accepts[a], &small, &rng, true);
+		}
+		cases++;
+	}
+	closedir(d);
+	assert_true(cases >= 10);
+
+	/* Random texts, good and bad, cut at random places or after every byte. */
+	for (unsigned i = 0; i < 3000; i++) {
+		char text[512];
+		size_t len = random_md_text(&rng, text, sizeof text);
+		const char *accept = accepts[gen_rng_below(&rng, 4)];
+		assert_streams_like_kept(text, len, accept, i % 3 ? &limits : &small, &rng,
+					 i % 5 == 0);
+	}
+}
+
+static void stream_should_be_refused_where_the_body_is_needed_whole(void **state)
+{
+	(void)state;
+	struct route_request req = {.method = "POST",
+				    .path = "/v1/monomino-domino",
+				    .content_type = "text/plain",
+				    .limits = &limits};
+	struct route_match m;
+	route_match(&req, 10, &m);
+	req.entry = m.entry;
+	struct route_stream *s = route_stream_new(&req);
+	assert_non_null(s);
+	route_stream_free(s);
+	/* A picture, a JSON body, a query (?trace=...), another route. */
+	struct route_request other = req;
+	other.accept = "image/svg+xml";
+	assert_null(route_stream_new(&other));
+	other = req;
+	other.content_type = "application/json";
+	assert_null(route_stream_new(&other));
+	other = req;
+	other.nparams = 1;
+	other.params[0] = (struct route_param){.key = "trace", .value = "true"};
+	assert_null(route_stream_new(&other));
+	other = req;
+	other.path = "/v1/monomino-domino/validate";
+	route_match(&other, 10, &m);
+	other.entry = m.entry;
+	assert_null(route_stream_new(&other));
+	other = req;
+	other.path = "/v1/puyo";
+	route_match(&other, 10, &m);
+	other.entry = m.entry;
+	assert_null(route_stream_new(&other));
+	other = req;
+	other.entry = NULL;
+	assert_null(route_stream_new(&other));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -767,6 +929,8 @@ int main(void)
 	    cmocka_unit_test(other_content_types_should_be_415),
 	    cmocka_unit_test(unacceptable_accept_should_be_406),
 	    cmocka_unit_test(md_examples_should_be_answered_in_both_forms),
+	    cmocka_unit_test(streamed_text_should_get_the_answer_of_the_body_kept),
+	    cmocka_unit_test(stream_should_be_refused_where_the_body_is_needed_whole),
 	    cmocka_unit_test(md_board_strings_should_count_the_tiles),
 	    cmocka_unit_test(md_trace_should_end_at_the_final_answer),
 	    cmocka_unit_test(batch_traces_should_count_against_one_limit_for_the_request),
