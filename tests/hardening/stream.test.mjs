@@ -57,7 +57,7 @@ test('a 60 MB text case streams through the simulator: peak RSS within 2 MiB of 
 	const streamed = await post(server.port, '/v1/monomino-domino', body);
 	const peak = memory(server.pid).hwm;
 	assert.equal(streamed.status, 200, streamed.body);
-	console.log(`60 MB text case: idle RSS ${(idle / MIB).toFixed(2)} MiB, peak ${(peak / MIB).toFixed(2)} MiB, ` +
+	console.log(`a 60 MB text case: idle RSS ${(idle / MIB).toFixed(2)} MiB, peak ${(peak / MIB).toFixed(2)} MiB, ` +
 		`extra ${((peak - idle) / MIB).toFixed(2)} MiB`);
 	assert.ok(peak - idle <= 2 * MIB, `peak ${peak} is more than 2 MiB over idle ${idle}`);
 
