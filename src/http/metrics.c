@@ -1,11 +1,14 @@
 /*
- * The metrics of metrics.h: fixed tables of atomic counters keyed by their
- * labels, and the text exposition written from them at scrape time.
+ * The metrics of metrics.h: fixed tables of series keyed by their labels,
+ * their counters in one set per shard of threads (relaxed atomics that no
+ * two threads share as they count), and the text exposition written from
+ * their sums at scrape time.
  */
 #include "http/metrics.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,8 @@
 #define MT_REQUEST_SLOTS 1024
 #define MT_ROUTE_SLOTS	 64
 #define MT_PAIR_SLOTS	 64
+/* Sets of counters the threads count into (struct mt_shard). */
+#define MT_SHARDS 8
 
 enum mt_state { MT_EMPTY, MT_CLAIMING, MT_READY };
 
@@ -36,21 +41,54 @@ struct mt_route {
 	atomic_uint_fast64_t bytes_out;	       /* response body bytes */
 };
 
+/*
+ * The counters a request moves, one set per shard: each thread counts into
+ * the shard it was given on its first count, so that the threads answering
+ * requests do not pass cache lines back and forth; a scrape adds the
+ * shards up. Slot i of each table counts the series of key slot i.
+ */
+struct mt_shard {
+	atomic_uint_fast64_t requests[MT_REQUEST_SLOTS];
+	struct mt_route routes[MT_ROUTE_SLOTS];
+	atomic_uint_fast64_t cases[MT_PAIR_SLOTS];
+	atomic_uint_fast64_t verdicts[MT_PAIR_SLOTS];
+	atomic_int_fast64_t in_flight; /* started less done here: the sum is the gauge */
+	atomic_uint_fast64_t overflow; /* observations without a free slot */
+	char pad[64];		       /* keeps the next shard's counters off these lines */
+};
+
 struct http_metrics {
 	char version[64]; /* build_info label */
 	struct mt_key request_keys[MT_REQUEST_SLOTS];
-	atomic_uint_fast64_t requests[MT_REQUEST_SLOTS];
 	struct mt_key route_keys[MT_ROUTE_SLOTS];
-	struct mt_route routes[MT_ROUTE_SLOTS];
 	struct mt_key case_keys[MT_PAIR_SLOTS];
-	atomic_uint_fast64_t cases[MT_PAIR_SLOTS];
 	struct mt_key verdict_keys[MT_PAIR_SLOTS];
-	atomic_uint_fast64_t verdicts[MT_PAIR_SLOTS];
-	atomic_int_fast64_t in_flight;
 	atomic_int_fast64_t connections_open;
 	atomic_uint_fast64_t connections_total;
-	atomic_uint_fast64_t overflow; /* observations without a free slot */
+	struct mt_shard shards[MT_SHARDS];
 };
+
+/* The shard of the calling thread: given round-robin on its first count. */
+static struct mt_shard *mt_shard(struct http_metrics *m)
+{
+	static atomic_uint next;
+	static _Thread_local unsigned mine = UINT_MAX;
+	if (mine == UINT_MAX)
+		mine = atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed) % MT_SHARDS;
+	return &m->shards[mine];
+}
+
+/* The sum over the shards of the counter at `c` in shard 0. */
+static uint64_t mt_sum(const struct http_metrics *m, const atomic_uint_fast64_t *c)
+{
+	size_t off = (size_t)((const char *)c - (const char *)&m->shards[0]);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < MT_SHARDS; i++)
+		sum += atomic_load_explicit(
+		    (const atomic_uint_fast64_t *)(const void *)((const char *)&m->shards[i] + off),
+		    memory_order_relaxed);
+	return sum;
+}
 
 /* Bucket upper bounds in nanoseconds, and as written in the `le` label. */
 static const uint64_t mt_bounds_ns[HTTP_METRICS_BUCKETS] = {
@@ -131,11 +169,6 @@ static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
 	atomic_fetch_add_explicit(c, n, memory_order_relaxed);
 }
 
-static uint64_t mt_get(atomic_uint_fast64_t *c)
-{
-	return atomic_load_explicit(c, memory_order_relaxed);
-}
-
 struct http_metrics *http_metrics_new(const char *version)
 {
 	struct http_metrics *m = dj_calloc(1, sizeof *m);
@@ -152,26 +185,27 @@ void http_metrics_free(struct http_metrics *m)
 
 void http_metrics_request_started(struct http_metrics *m)
 {
-	atomic_fetch_add_explicit(&m->in_flight, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&mt_shard(m)->in_flight, 1, memory_order_relaxed);
 }
 
 void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r)
 {
 	const char *route = r->route ? r->route : "none";
-	atomic_fetch_sub_explicit(&m->in_flight, 1, memory_order_relaxed);
+	struct mt_shard *sh = mt_shard(m);
+	atomic_fetch_sub_explicit(&sh->in_flight, 1, memory_order_relaxed);
 
 	long i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, mt_method(r->method), r->status);
 	if (i >= 0)
-		mt_add(&m->requests[i], 1);
+		mt_add(&sh->requests[i], 1);
 	else
-		mt_add(&m->overflow, 1);
+		mt_add(&sh->overflow, 1);
 
 	long j = mt_slot(m->route_keys, MT_ROUTE_SLOTS, route, "", 0);
 	if (j < 0) {
-		mt_add(&m->overflow, 1);
+		mt_add(&sh->overflow, 1);
 		return;
 	}
-	struct mt_route *rt = &m->routes[j];
+	struct mt_route *rt = &sh->routes[j];
 	size_t b = 0;
 	while (b < HTTP_METRICS_BUCKETS && r->duration_ns > mt_bounds_ns[b])
 		b++;
@@ -193,8 +227,9 @@ void http_metrics_cases(struct http_metrics *m, const char *problem, const char 
 {
 	if (n == 0)
 		return;
+	struct mt_shard *sh = mt_shard(m);
 	long i = mt_slot(m->case_keys, MT_PAIR_SLOTS, problem, outcome, 0);
-	mt_add(i >= 0 ? &m->cases[i] : &m->overflow, i >= 0 ? n : 1);
+	mt_add(i >= 0 ? &sh->cases[i] : &sh->overflow, i >= 0 ? n : 1);
 }
 
 void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
@@ -202,8 +237,9 @@ void http_metrics_verdicts(struct http_metrics *m, const char *problem, const ch
 {
 	if (n == 0)
 		return;
+	struct mt_shard *sh = mt_shard(m);
 	long i = mt_slot(m->verdict_keys, MT_PAIR_SLOTS, problem, verdict, 0);
-	mt_add(i >= 0 ? &m->verdicts[i] : &m->overflow, i >= 0 ? n : 1);
+	mt_add(i >= 0 ? &sh->verdicts[i] : &sh->overflow, i >= 0 ? n : 1);
 }
 
 /* --- rendering ----------------------------------------------------------- */
@@ -265,7 +301,8 @@ static void mt_head(struct mt_text *t, const char *name, const char *type, const
 
 /* `name{la="a",lb="b"} value` for every ready slot of a pair table. */
 static void mt_pairs(struct mt_text *t, const char *name, const char *la, const char *lb,
-		     struct mt_key *keys, atomic_uint_fast64_t *values, size_t cap)
+		     struct mt_key *keys, const struct http_metrics *m,
+		     const atomic_uint_fast64_t *values, size_t cap)
 {
 	for (size_t i = 0; i < cap; i++) {
 		if (atomic_load_explicit(&keys[i].state, memory_order_acquire) != MT_READY)
@@ -274,7 +311,7 @@ static void mt_pairs(struct mt_text *t, const char *name, const char *la, const 
 		mt_label(t, keys[i].a);
 		mt_printf(t, "\",%s=\"", lb);
 		mt_label(t, keys[i].b);
-		mt_printf(t, "\"} %llu\n", (unsigned long long)mt_get(&values[i]));
+		mt_printf(t, "\"} %llu\n", (unsigned long long)mt_sum(m, &values[i]));
 	}
 }
 
@@ -286,8 +323,8 @@ static void mt_route_bytes(struct mt_text *t, struct http_metrics *m, const char
 		mt_printf(t, "%s{route=\"", name);
 		mt_label(t, m->route_keys[i].a);
 		mt_printf(t, "\"} %llu\n",
-			  (unsigned long long)mt_get(in ? &m->routes[i].bytes_in
-							: &m->routes[i].bytes_out));
+			  (unsigned long long)mt_sum(m, in ? &m->shards[0].routes[i].bytes_in
+							   : &m->shards[0].routes[i].bytes_out));
 	}
 }
 
@@ -297,17 +334,17 @@ static void mt_histograms(struct mt_text *t, struct http_metrics *m)
 	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
 		if (atomic_load_explicit(&m->route_keys[i].state, memory_order_acquire) != MT_READY)
 			continue;
-		struct mt_route *rt = &m->routes[i];
+		struct mt_route *rt = &m->shards[0].routes[i]; /* summed over the shards */
 		uint64_t cumulative = 0;
 		for (size_t b = 0; b <= HTTP_METRICS_BUCKETS; b++) {
-			cumulative += mt_get(&rt->buckets[b]);
+			cumulative += mt_sum(m, &rt->buckets[b]);
 			mt_printf(t, "%s_bucket{route=\"", name);
 			mt_label(t, m->route_keys[i].a);
 			mt_printf(t, "\",le=\"%s\"} %llu\n",
 				  b < HTTP_METRICS_BUCKETS ? mt_bounds_text[b] : "+Inf",
 				  (unsigned long long)cumulative);
 		}
-		uint64_t sum = mt_get(&rt->sum_ns);
+		uint64_t sum = mt_sum(m, &rt->sum_ns);
 		mt_printf(t, "%s_sum{route=\"", name);
 		mt_label(t, m->route_keys[i].a);
 		mt_printf(t, "\"} %llu.%09llu\n", (unsigned long long)(sum / 1000000000u),
@@ -334,15 +371,17 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 		mt_printf(&t, "dropjudge_http_requests_total{route=\"");
 		mt_label(&t, k->a);
 		mt_printf(&t, "\",method=\"%s\",code=\"%u\"} %llu\n", k->b, k->n,
-			  (unsigned long long)mt_get(&m->requests[i]));
+			  (unsigned long long)mt_sum(m, &m->shards[0].requests[i]));
 	}
 	mt_head(&t, "dropjudge_http_request_duration_seconds", "histogram",
 		"Time from a request's headers to its completion, by route.");
 	mt_histograms(&t, m);
 	mt_head(&t, "dropjudge_http_requests_in_flight", "gauge",
 		"Requests whose headers have arrived and that are not complete yet.");
-	mt_printf(&t, "dropjudge_http_requests_in_flight %lld\n",
-		  (long long)atomic_load_explicit(&m->in_flight, memory_order_relaxed));
+	int64_t in_flight = 0;
+	for (size_t i = 0; i < MT_SHARDS; i++)
+		in_flight += atomic_load_explicit(&m->shards[i].in_flight, memory_order_relaxed);
+	mt_printf(&t, "dropjudge_http_requests_in_flight %lld\n", (long long)in_flight);
 	mt_head(&t, "dropjudge_http_request_bytes_total", "counter",
 		"Request body bytes received, by route.");
 	mt_route_bytes(&t, m, "dropjudge_http_request_bytes_total", true);
@@ -353,23 +392,24 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_printf(&t, "dropjudge_http_connections_open %lld\n",
 		  (long long)atomic_load_explicit(&m->connections_open, memory_order_relaxed));
 	mt_head(&t, "dropjudge_http_connections_total", "counter", "Client connections accepted.");
-	mt_printf(&t, "dropjudge_http_connections_total %llu\n",
-		  (unsigned long long)mt_get(&m->connections_total));
+	mt_printf(
+	    &t, "dropjudge_http_connections_total %llu\n",
+	    (unsigned long long)atomic_load_explicit(&m->connections_total, memory_order_relaxed));
 	mt_head(&t, "dropjudge_cases_total", "counter",
 		"Cases handled, by problem and outcome (solved, rejected).");
-	mt_pairs(&t, "dropjudge_cases_total", "problem", "outcome", m->case_keys, m->cases,
-		 MT_PAIR_SLOTS);
+	mt_pairs(&t, "dropjudge_cases_total", "problem", "outcome", m->case_keys, m,
+		 m->shards[0].cases, MT_PAIR_SLOTS);
 	mt_head(&t, "dropjudge_judge_verdicts_total", "counter",
 		"Judge verdicts given, by problem and verdict.");
-	mt_pairs(&t, "dropjudge_judge_verdicts_total", "problem", "verdict", m->verdict_keys,
-		 m->verdicts, MT_PAIR_SLOTS);
+	mt_pairs(&t, "dropjudge_judge_verdicts_total", "problem", "verdict", m->verdict_keys, m,
+		 m->shards[0].verdicts, MT_PAIR_SLOTS);
 	mt_head(&t, "dropjudge_access_log_dropped_total", "counter",
 		"Access log lines dropped because the log writer fell behind.");
 	mt_printf(&t, "dropjudge_access_log_dropped_total %llu\n", (unsigned long long)log_dropped);
 	mt_head(&t, "dropjudge_metrics_series_overflow_total", "counter",
 		"Observations not counted because their series table was full.");
 	mt_printf(&t, "dropjudge_metrics_series_overflow_total %llu\n",
-		  (unsigned long long)mt_get(&m->overflow));
+		  (unsigned long long)mt_sum(m, &m->shards[0].overflow));
 	mt_head(&t, "dropjudge_build_info", "gauge", "Always 1; the version of this build.");
 	mt_printf(&t, "dropjudge_build_info{version=\"");
 	mt_label(&t, m->version);
