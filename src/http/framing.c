@@ -17,17 +17,57 @@
 
 /* What one pass over the header fields found. */
 struct framing_scan {
-	const char *end;	  /* where the previous field (or the version) ended */
-	unsigned hosts;		  /* Host fields */
-	unsigned lengths;	  /* Content-Length fields */
-	const char *length;	  /* value of the first Content-Length */
-	size_t length_len;	  /* bytes of that value without trailing blanks */
-	bool lengths_differ;	  /* a later Content-Length says something else */
-	unsigned encodings;	  /* Transfer-Encoding fields */
-	bool chunked;		  /* the first Transfer-Encoding is exactly "chunked" */
-	enum codec_status status; /* first fault found, CODEC_OK while none */
-	struct codec_error *err;  /* where that fault is described */
+	const char *end;	    /* where the previous field (or the version) ended */
+	unsigned hosts;		    /* Host fields */
+	unsigned lengths;	    /* Content-Length fields */
+	const char *length;	    /* value of the first Content-Length */
+	size_t length_len;	    /* bytes of that value without trailing blanks */
+	bool lengths_differ;	    /* a later Content-Length says something else */
+	unsigned encodings;	    /* Transfer-Encoding fields */
+	bool chunked;		    /* the first Transfer-Encoding is exactly "chunked" */
+	enum codec_status status;   /* first fault found, CODEC_OK while none */
+	struct codec_error *err;    /* where that fault is described */
+	struct http_fields *fields; /* the values read by the server, or NULL */
 };
+
+/* Keeps the value of the first field named `name` (key_size bytes long). */
+static void framing_keep(const char **slot, const char *name, const char *key, const char *value)
+{
+	if (!*slot && strcasecmp(key, name) == 0)
+		*slot = value;
+}
+
+/* Notes the field in f when it is one the server reads; by length first. */
+static void framing_note(struct http_fields *f, const char *key, size_t key_size, const char *value)
+{
+	switch (key_size) {
+	case 6:
+		framing_keep(&f->accept, MHD_HTTP_HEADER_ACCEPT, key, value);
+		framing_keep(&f->origin, "Origin", key, value);
+		break;
+	case 10:
+		framing_keep(&f->user_agent, MHD_HTTP_HEADER_USER_AGENT, key, value);
+		break;
+	case 12:
+		framing_keep(&f->content_type, MHD_HTTP_HEADER_CONTENT_TYPE, key, value);
+		framing_keep(&f->request_id, "X-Request-Id", key, value);
+		break;
+	case 14:
+		framing_keep(&f->content_length, MHD_HTTP_HEADER_CONTENT_LENGTH, key, value);
+		break;
+	case 15:
+		framing_keep(&f->accept_encoding, MHD_HTTP_HEADER_ACCEPT_ENCODING, key, value);
+		break;
+	case 16:
+		framing_keep(&f->content_encoding, MHD_HTTP_HEADER_CONTENT_ENCODING, key, value);
+		break;
+	case 17:
+		framing_keep(&f->transfer_encoding, MHD_HTTP_HEADER_TRANSFER_ENCODING, key, value);
+		break;
+	default:
+		break;
+	}
+}
 
 void http_target_note(struct http_target *t, const char *raw)
 {
@@ -101,6 +141,8 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 
 	if (!key || !value)
 		return MHD_YES;
+	if (s->fields)
+		framing_note(s->fields, key, key_size, value);
 	if (s->end && !framing_adjacent(s->end, key))
 		framing_fault(s, CODEC_E_BAD_REQUEST,
 			      "the header field before '%.40s' holds a NUL byte or is folded "
@@ -152,11 +194,15 @@ static void framing_target(struct framing_scan *s, const struct http_target *t, 
 }
 
 enum codec_status http_framing_check(struct MHD_Connection *conn, const char *version,
-				     const struct http_target *t, struct codec_error *err)
+				     const struct http_target *t, struct http_fields *fields,
+				     struct codec_error *err)
 {
 	struct framing_scan s;
 	memset(&s, 0, sizeof s);
 	s.err = err;
+	s.fields = fields;
+	if (fields)
+		memset(fields, 0, sizeof *fields);
 	if (!version)
 		version = "";
 

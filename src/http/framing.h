@@ -32,6 +32,24 @@ struct http_target {
 	bool space;	    /* a space inside the target */
 };
 
+/*
+ * The header fields the server reads, found in the same pass as the
+ * checks: the value of the first field of each name (as
+ * MHD_lookup_connection_value() gives it), NULL when there is none. The
+ * strings are libmicrohttpd's, valid until the request completes.
+ */
+struct http_fields {
+	const char *content_type;
+	const char *content_length;
+	const char *transfer_encoding;
+	const char *content_encoding;
+	const char *accept;
+	const char *accept_encoding;
+	const char *origin;
+	const char *request_id; /* X-Request-Id */
+	const char *user_agent;
+};
+
 /* Records what `raw` (the undecoded target, NUL-terminated; NULL when the
  * request line had none) shows. Called from the URI log callback. */
 void http_target_note(struct http_target *t, const char *raw);
@@ -44,9 +62,11 @@ void http_target_note(struct http_target *t, const char *raw);
  * fault). The answer is given with the headers, before any body is read,
  * so the connection is closed after it: libmicrohttpd reads nothing more
  * from a connection answered that early, and the answer says
- * "Connection: close".
+ * "Connection: close". Whatever the verdict, *fields (NULL: not wanted)
+ * is filled from every header field.
  */
 enum codec_status http_framing_check(struct MHD_Connection *conn, const char *version,
-				     const struct http_target *t, struct codec_error *err);
+				     const struct http_target *t, struct http_fields *fields,
+				     struct codec_error *err);
 
 #endif

@@ -19,11 +19,11 @@
 #include <string.h>
 #include <sys/socket.h>
 
-void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
-			struct MHD_Connection *conn, const char *url, const char *method)
+void http_observe_begin(const struct http_observer *ob, struct http_observed *o, const char *url,
+			const char *method, const char *request_id, const char *user_agent)
 {
-	http_request_id_take(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
-			     o->request_id);
+	http_request_id_take(request_id, o->request_id);
+	o->user_agent = user_agent;
 	clock_gettime(CLOCK_REALTIME, &o->start_real);
 	o->start_ns = http_clock_ns();
 	o->method = method;
@@ -144,8 +144,7 @@ void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		    .method = o->method,
 		    .route = o->route,
 		    .path = o->path,
-		    .user_agent = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-							      MHD_HTTP_HEADER_USER_AGENT),
+		    .user_agent = o->user_agent,
 		    .status = o->status,
 		    .bytes_in = bytes_in,
 		    .bytes_out = o->bytes_out,

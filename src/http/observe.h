@@ -32,15 +32,18 @@ struct http_observed {
 	long long start_ns;			  /* http_clock_ns() at the start */
 	const char *method;			  /* libmicrohttpd's, valid until completion */
 	const char *path;			  /* libmicrohttpd's, valid until completion */
+	const char *user_agent;			  /* libmicrohttpd's, NULL when absent */
 	const char *route;			  /* route name of the answer; NULL: none */
 	unsigned status;			  /* status queued; 0 while none */
 	uint64_t bytes_out;			  /* body bytes of the answer */
 	struct route_tally tally;		  /* cases and verdicts the handlers counted */
 };
 
-/* The request's headers are in: takes or makes its id, starts its clock. */
-void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
-			struct MHD_Connection *conn, const char *url, const char *method);
+/* The request's headers are in: takes its id from `request_id` (its
+ * X-Request-Id header, NULL when absent) or makes one, starts its clock;
+ * `user_agent` (NULL when absent) is kept for the log line. */
+void http_observe_begin(const struct http_observer *ob, struct http_observed *o, const char *url,
+			const char *method, const char *request_id, const char *user_agent);
 
 /* Its route request is being made: hands it the metrics (GET /metrics)
  * and the tally of cases and verdicts. */

@@ -106,6 +106,7 @@ struct http_request {
 	struct route_stream *stream;	  /* takes the body as it arrives, or NULL: kept */
 	struct http_server *srv_for_gzip; /* for the inflater's sink */
 	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
+	struct http_fields fields;	  /* the header fields read, from the framing pass */
 	/* Not zeroed when the state is set up: each is filled before it is read. */
 	struct route_request req;   /* what the route answers: made by http_finish() */
 	struct route_response resp; /* the job's answer, owned until sent: only when heavy */
@@ -164,12 +165,11 @@ static void __attribute__((format(printf, 2, 0))) http_log(void *cls, const char
  * Transfer-Encoding is, -1 otherwise (absent, chunked). A length too large
  * to represent reads as LLONG_MAX, which is over any limit.
  */
-static long long http_content_length(struct MHD_Connection *conn)
+static long long http_content_length(const struct http_fields *f)
 {
-	if (MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+	if (f->transfer_encoding)
 		return -1;
-	const char *text =
-	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *text = f->content_length;
 	if (!text)
 		return -1;
 	while (*text == ' ' || *text == '\t')
@@ -188,17 +188,16 @@ static long long http_content_length(struct MHD_Connection *conn)
 
 /* Fills the header part of a route request; body and parameters come later. */
 static void http_route_request(struct http_server *srv, struct MHD_Connection *conn,
-			       const char *url, const char *method, struct route_request *req)
+			       const struct http_fields *f, const char *url, const char *method,
+			       struct route_request *req)
 {
 	memset(req, 0, sizeof *req);
 	req->method = method;
 	req->path = url;
-	req->content_type =
-	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-	req->accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	req->content_encoding =
-	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_ENCODING);
-	req->origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+	req->content_type = f->content_type;
+	req->accept = f->accept;
+	req->content_encoding = f->content_encoding;
+	req->origin = f->origin;
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
 	req->auth = http_auth_request(srv->auth, conn);
@@ -255,8 +254,7 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
 
-	http_gzip_response(resp, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-							     MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	http_gzip_response(resp, rq->fields.accept_encoding);
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
 	if (resp->body && resp->body_len > 0 && resp->body_static) {
@@ -411,7 +409,7 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 	struct route_request req;
 	struct route_response resp;
 
-	http_route_request(srv, conn, url, method, &req);
+	http_route_request(srv, conn, &rq->fields, url, method, &req);
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
 	memset(&resp, 0, sizeof resp);
 	route_handle(&req, &resp);
@@ -434,18 +432,22 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	struct http_request *rq = *con_cls;
 	struct route_request *req = &rq->req;
 	rq->begun = true;
+	/* One pass over the header fields: the framing checks, and the fields read. */
+	codec_error_init(&err, 1);
+	enum codec_status framing =
+	    http_framing_check(conn, version, &rq->target, &rq->fields, &err);
 	atomic_fetch_add(&srv->in_flight, 1u);
-	http_observe_begin(&srv->observer, &rq->seen, conn, url, method);
+	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
+			   rq->fields.user_agent);
 	http_guard_headers_in(conn);
 
-	codec_error_init(&err, 1);
-	if (http_framing_check(conn, version, &rq->target, &err) != CODEC_OK) {
+	if (framing != CODEC_OK) {
 		rq->refused = err.status;
 		return http_send_framing(srv, conn, rq, &err);
 	}
 	/* Made once here, and completed by http_finish(): the headers stay. */
-	http_route_request(srv, conn, url, method, req);
-	long long length = http_content_length(conn);
+	http_route_request(srv, conn, &rq->fields, url, method, req);
+	long long length = http_content_length(&rq->fields);
 	route_match(req, length, &m);
 	req->entry = m.entry; /* route_handle() needs not find it again */
 	rq->refused = m.refusal;
