@@ -124,6 +124,15 @@ static bool framing_adjacent(const char *end, const char *next)
 	return true;
 }
 
+/* Whether key[0..n) holds a space or a tab. */
+static bool framing_has_blank(const char *key, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (key[i] == ' ' || key[i] == '\t')
+			return true;
+	return false;
+}
+
 /* Bytes of `v` (length n) without trailing blanks. */
 static size_t framing_trim(const char *v, size_t n)
 {
@@ -151,7 +160,7 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 	s->end = value + value_size;
 	if (key_size == 0)
 		framing_fault(s, CODEC_E_BAD_REQUEST, "a header field has an empty name");
-	if (memchr(key, ' ', key_size) || memchr(key, '\t', key_size))
+	if (framing_has_blank(key, key_size))
 		framing_fault(s, CODEC_E_BAD_REQUEST,
 			      "header '%.40s': whitespace between a field name and its colon", key);
 	/* The name's length first: most fields are none of the three. */
