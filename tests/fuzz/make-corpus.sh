@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: make-corpus.sh OUT_DIR}
 rm -rf "$out"
-mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route,fuzz_render,fuzz_json_fast}
+mkdir -p "$out"/{fuzz_md_text,fuzz_md_json,fuzz_puyo_text,fuzz_puyo_json,fuzz_route,fuzz_render,fuzz_json_fast,fuzz_text_stream}
 
 # The text of a file as a JSON string (every line ended by \n).
 json_string() {
@@ -43,6 +43,9 @@ for dir in tests/cases/*/*/; do
 			# Options byte, chunk seed, text: no limit; and max_blocks 3, stop after 2.
 			{ printf '\x00\x00'; cat "$dir/input.txt"; } >"$out/fuzz_md_text/$name"
 			{ printf '\x23\x07'; cat "$dir/input.txt"; } >"$out/fuzz_md_text/$name-limited"
+			# Flags (Accept, limit), chunk seed, text: as JSON; as text, cut otherwise.
+			{ printf '\x00\x00'; cat "$dir/input.txt"; } >"$out/fuzz_text_stream/$name"
+			{ printf '\x05\x2a'; cat "$dir/input.txt"; } >"$out/fuzz_text_stream/$name-text"
 		else
 			cp "$dir/input.txt" "$out/fuzz_puyo_text/$name"
 		fi
