@@ -2,7 +2,9 @@
  * libmicrohttpd plumbing: starts and stops the daemon, reads each request
  * (headers, then the body in chunks, then the end, as in libmicrohttpd's
  * doc/examples/simplepost.c), hands the whole request to route_handle()
- * and turns its route_response into an MHD response. Per-request state
+ * and turns its route_response into an MHD response. A body the route can
+ * judge as it arrives (route_stream_new()) goes through its stream chunk
+ * by chunk instead of being kept. Per-request state
  * lives in the connection's con_cls and is freed only by the
  * request-completed callback, which also runs after errors, timeouts and
  * aborts. Handlers run on many threads at once; the only shared mutable
@@ -108,7 +110,8 @@ struct http_request {
 	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
 	struct http_fields fields;	  /* the header fields read, from the framing pass */
 	/* Not zeroed when the state is set up: each is filled before it is read. */
-	struct route_request req;   /* what the route answers: made by http_finish() */
+	struct route_request req;   /* what the route answers: made by http_begin(),
+				       completed by http_finish() */
 	struct route_response resp; /* the job's answer, owned until sent: only when heavy */
 };
 
