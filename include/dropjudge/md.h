@@ -51,7 +51,11 @@ struct md_block {
 	uint8_t y; /* red column, 0..3 */
 };
 
-/* A game in progress. Caller-owned; start it with md_init(). */
+/*
+ * A game in progress. Caller-owned; start it with md_init() and change it
+ * only through md_place() and md_play(), which rely on what the rules keep
+ * true between placements: lines 0 and 1 of both boards are empty.
+ */
 struct md_game {
 	uint32_t green; /* falling board, lines = green rows, bits 0..23 */
 	uint32_t blue;	/* falling board, lines = blue columns, bits 0..23 */

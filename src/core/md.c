@@ -20,83 +20,100 @@
 /* Bit 4*MD_LINES: one line past the floor, where a drop with no tile under it stops. */
 #define PAST_FLOOR (1u << (LINE_BITS * MD_LINES))
 
-/*
- * Removes the full lines `full` (bit 4*l for line l), lightest first: the
- * lines above each move one line towards the floor, line 0 becomes empty.
- * Removing the lightest first only moves lines above it, never a heavier
- * full line. Returns the lines removed. Off the hot path: few drops fill a
- * line.
- */
-static __attribute__((noinline)) unsigned board_clear(uint32_t *board, uint32_t full)
-{
-	uint32_t b = *board;
-	unsigned points = 0;
-	for (; full; full &= full - 1u, points++) {
-		unsigned line = (unsigned)__builtin_ctz(full) / LINE_BITS;
-		uint32_t above_mask = (1u << (LINE_BITS * line)) - 1u;
-		uint32_t below = b & ~((LINE_MASK << (LINE_BITS * line)) | above_mask);
-		b = below | ((b & above_mask) << LINE_BITS);
-	}
-	*board = b;
-	return points;
-}
+/* Light area: the bits a board moves towards the floor, by its lines 0 and
+ * 1 (its low byte): one line for each of them that holds a tile. */
+#define LIGHT_DROP(i)	(uint8_t)(LINE_BITS * (((i)&LINE_MASK) != 0) + LINE_BITS * (((i) >> 4) != 0))
+#define LIGHT_DROP4(i)	LIGHT_DROP(i), LIGHT_DROP(i + 1), LIGHT_DROP(i + 2), LIGHT_DROP(i + 3)
+#define LIGHT_DROP16(i) LIGHT_DROP4(i), LIGHT_DROP4(i + 4), LIGHT_DROP4(i + 8), LIGHT_DROP4(i + 12)
+#define LIGHT_DROP64(i)                                                                            \
+	LIGHT_DROP16(i), LIGHT_DROP16(i + 16), LIGHT_DROP16(i + 32), LIGHT_DROP16(i + 48)
+static const uint8_t light_drop[256] = {LIGHT_DROP64(0), LIGHT_DROP64(64), LIGHT_DROP64(128),
+					LIGHT_DROP64(192)};
 
 /*
- * Drops `piece` (given at lines 0.. of an empty board, `height` lines tall;
- * `spread` its cells repeated in every line of the board) until one more
- * step would hit a tile or the floor, then scores full lines and empties
- * the light area. Returns the lines scored.
- *
- * Mask arithmetic on the whole board, no loop over cells or lines: the
- * piece lands with its lowest line just above the lightest line that has a
- * tile under one of its cells (the line past the floor when none); a line
- * is full when the AND of its four cells, shifted onto its first bit, is
- * set; the light area is two sums.
- */
-static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board, uint32_t piece,
-								 uint32_t spread, unsigned height)
-{
-	uint32_t b = *board;
-	unsigned hit = (unsigned)__builtin_ctz((b & spread) | PAST_FLOOR) & ~(LINE_BITS - 1u);
-	unsigned lift = LINE_BITS * height;
-	b |= piece << (hit >= lift ? hit - lift : 0);
-
-	uint32_t full = b & (b >> 1) & (b >> 2) & (b >> 3) & LINE_ONES;
-	unsigned points = 0;
-	if (__builtin_expect(full != 0, 0))
-		points = board_clear(&b, full);
-
-	/* Light area, after scoring: lose as many floor lines as light lines hold tiles. */
-	unsigned k = (((b & LINE_MASK) + LINE_MASK) >> LINE_BITS) +
-		     ((((b >> LINE_BITS) & LINE_MASK) + LINE_MASK) >> LINE_BITS);
-	*board = (b << (LINE_BITS * k)) & BOARD_MASK;
-	return points;
-}
-
-/*
- * A block type as the piece it is on each board, at cell 0: its cells
- * repeated in every line of the board, its lines (as at lines 0..), its
- * height. Green cells are columns (y), blue cells rows (x): a domino lies
- * along the cells of one board and across the lines of the other. Indexed
- * by t.
+ * A piece on a falling board, at its cell: its cells repeated in every line
+ * of the board, the piece itself at lines 0.. (one or two lines), and its
+ * height in bits.
  */
 struct md_shape {
 	uint32_t spread; /* cell mask of each covered line, in all MD_LINES lines */
 	uint8_t piece;	 /* the piece on lines 0 and 1 */
-	uint8_t height;	 /* 1 or 2 lines */
+	uint8_t lift;	 /* LINE_BITS * its lines (1 or 2) */
 };
 
-static const struct md_shape md_green_shape[4] = {
-    {0, 0, 1},
-    {0x1 * LINE_ONES, 0x01, 1},
-    {0x3 * LINE_ONES, 0x03, 1},
-    {0x1 * LINE_ONES, 0x11, 2},
+/*
+ * Drops `shape` until one more step would hit a tile or the floor, then
+ * scores full lines and empties the light area. Returns the lines scored.
+ * The board holds nothing in the light area (lines 0 and 1) between
+ * placements, as the rules leave it.
+ *
+ * Mask arithmetic on the whole board, no loop over cells or lines: the
+ * piece lands with its lowest line just above the lightest line that has a
+ * tile under one of its cells (the line past the floor when none), which is
+ * never above line 2, so always at least the piece's height down; a line
+ * is full when the AND of its four cells, shifted onto its first bit, is
+ * set. Only the one or two lines the piece fell into can fill, and two
+ * that fill are neighbours: removing them moves every lighter line down by
+ * as many lines. The light area is a look-up of lines 0 and 1.
+ */
+static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board,
+								 const struct md_shape *shape)
+{
+	uint32_t b = *board;
+	unsigned hit =
+	    (unsigned)__builtin_ctz((b & shape->spread) | PAST_FLOOR) & ~(LINE_BITS - 1u);
+	b |= (uint32_t)shape->piece << (hit - shape->lift);
+
+	uint32_t pairs = b & (b >> 2);
+	uint32_t full = pairs & (pairs >> 1) & LINE_ONES;
+	unsigned points = 0;
+	if (__builtin_expect(full != 0, 0)) {
+		/* the sum of the bits of `full`, gathered in the top line */
+		points = (full * LINE_ONES) >> (LINE_BITS * (MD_LINES - 1)) & LINE_MASK;
+		unsigned top = (unsigned)__builtin_ctz(full); /* 4 * lightest full line */
+		uint32_t lighter = (1u << top) - 1u;	      /* the lines lighter than it */
+		unsigned shift = LINE_BITS * points;
+		b = (b & ~(lighter | lighter << shift)) | (b & lighter) << shift;
+	}
+
+	*board = (b << light_drop[b & 0xFFu]) & BOARD_MASK;
+	return points;
+}
+
+/*
+ * Every block as the piece it is on each board, indexed by t << 2 | cell
+ * (green: the column y; blue: the row x). Green cells are columns, blue
+ * cells rows: a domino lies along the cells of one board and across the
+ * lines of the other. Index 0..3 (t = 0) is never used.
+ */
+#define SHAPE_MONO(c)                                                                              \
+	{                                                                                          \
+		0x1 * LINE_ONES << (c), 0x01 << (c), LINE_BITS                                     \
+	}
+#define SHAPE_ALONG(c)                                                                             \
+	{                                                                                          \
+		0x3 * LINE_ONES << (c), 0x03 << (c), LINE_BITS                                     \
+	}
+#define SHAPE_ACROSS(c)                                                                            \
+	{                                                                                          \
+		0x1 * LINE_ONES << (c), 0x11 << (c), 2 * LINE_BITS                                 \
+	}
+#define SHAPE_NONE                                                                                 \
+	{                                                                                          \
+		0, 0, LINE_BITS                                                                    \
+	}
+
+static const struct md_shape md_green_shape[16] = {
+    SHAPE_NONE,	     SHAPE_NONE,      SHAPE_NONE,      SHAPE_NONE,
+    SHAPE_MONO(0),   SHAPE_MONO(1),   SHAPE_MONO(2),   SHAPE_MONO(3),
+    SHAPE_ALONG(0),  SHAPE_ALONG(1),  SHAPE_ALONG(2),  SHAPE_NONE,
+    SHAPE_ACROSS(0), SHAPE_ACROSS(1), SHAPE_ACROSS(2), SHAPE_ACROSS(3),
 };
-static const struct md_shape md_blue_shape[4] = {
-    {0, 0, 1},
-    {0x1 * LINE_ONES, 0x01, 1},
-    {0x1 * LINE_ONES, 0x11, 2},
-    {0x3 * LINE_ONES, 0x03, 1},
+static const struct md_shape md_blue_shape[16] = {
+    SHAPE_NONE,	     SHAPE_NONE,      SHAPE_NONE,      SHAPE_NONE,
+    SHAPE_MONO(0),   SHAPE_MONO(1),   SHAPE_MONO(2),   SHAPE_MONO(3),
+    SHAPE_ACROSS(0), SHAPE_ACROSS(1), SHAPE_ACROSS(2), SHAPE_ACROSS(3),
+    SHAPE_ALONG(0),  SHAPE_ALONG(1),  SHAPE_ALONG(2),  SHAPE_NONE,
 };
 
 void md_init(struct md_game *game)
@@ -139,11 +156,9 @@ const char *md_fault_text(enum md_fault fault)
 static inline __attribute__((always_inline)) unsigned boards_place(uint32_t *green, uint32_t *blue,
 								   struct md_block block)
 {
-	const struct md_shape *g = &md_green_shape[block.t & 3u];
-	const struct md_shape *b = &md_blue_shape[block.t & 3u];
-	unsigned points =
-	    board_drop(green, (uint32_t)g->piece << block.y, g->spread << block.y, g->height);
-	points += board_drop(blue, (uint32_t)b->piece << block.x, b->spread << block.x, b->height);
+	unsigned t = (block.t & 3u) << 2;
+	unsigned points = board_drop(green, &md_green_shape[t | (block.y & 3u)]);
+	points += board_drop(blue, &md_blue_shape[t | (block.x & 3u)]);
 	return points;
 }
 
@@ -208,10 +223,24 @@ uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
 			lane[0].score += boards_place(&lane[0].green, &lane[0].blue, blocks[i]);
 		goto out;
 	}
-	for (size_t i = 0; i < len; i++)
-		for (unsigned k = 0; k < MD_LANES; k++)
-			lane[k].score +=
-			    boards_place(&lane[k].green, &lane[k].blue, blocks[k * len + i]);
+	/* The lanes in locals, written out: kept in registers, not in lane[]. */
+	{
+		uint32_t g0 = lane[0].green, u0 = lane[0].blue, g1 = 0, u1 = 0;
+		uint32_t g2 = 0, u2 = 0, g3 = 0, u3 = 0;
+		uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+		const struct md_block *p0 = blocks, *p1 = blocks + len, *p2 = blocks + 2 * len,
+				      *p3 = blocks + 3 * len;
+		for (size_t i = 0; i < len; i++) {
+			s0 += boards_place(&g0, &u0, p0[i]);
+			s1 += boards_place(&g1, &u1, p1[i]);
+			s2 += boards_place(&g2, &u2, p2[i]);
+			s3 += boards_place(&g3, &u3, p3[i]);
+		}
+		lane[0] = (struct md_lane){g0, u0, s0};
+		lane[1] = (struct md_lane){g1, u1, s1};
+		lane[2] = (struct md_lane){g2, u2, s2};
+		lane[3] = (struct md_lane){g3, u3, s3};
+	}
 	for (size_t i = MD_LANES * len; i < n; i++)
 		lane[MD_LANES - 1].score +=
 		    boards_place(&lane[MD_LANES - 1].green, &lane[MD_LANES - 1].blue, blocks[i]);
