@@ -31,32 +31,52 @@ static uint64_t load_line(const char *p)
 	return w & 0xFFFFFFFFFFFFull;
 }
 
+/* Bit t | x << 2 | y << 4 is set when the block is legal: t nonzero, a
+ * vertical domino not in row 3, a horizontal one not in column 3. */
+#define LEGAL_KEYS 0x2AAA6EEE6EEE6EEEULL
+
+/*
+ * Reads the canonical line at p (p[0..8) readable) into *block; false when
+ * the line is not one, or its block is not legal.
+ */
+static inline __attribute__((always_inline)) bool line_take(const char *p, struct md_block *block)
+{
+	uint64_t v = load_line(p) ^ LINE_PATTERN;
+	if (v & LINE_ZEROS)
+		return false;
+	unsigned key = (unsigned)(v | v >> 14 | v >> 28) & 63u;
+	if (!((LEGAL_KEYS >> key) & 1u))
+		return false;
+	block->t = (uint8_t)(key & 3u);
+	block->x = (uint8_t)((key >> 2) & 3u);
+	block->y = (uint8_t)(key >> 4);
+	return true;
+}
+
+/* Whether the reader is where the fast path may take whole lines. */
+static bool fast_ready(const struct md_text_reader *r)
+{
+	return r->column == 1 && r->line >= 2 && r->have_n && !r->failed && !r->stopped &&
+	       !r->done && !r->blanks;
+}
+
 size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len, md_block_fn fn,
 			  void *ctx)
 {
 	size_t used = 0;
 
-	if (r->column != 1 || r->line < 2 || !r->have_n || r->failed || r->stopped || r->done ||
-	    r->blanks)
+	if (!fast_ready(r))
 		return 0;
 	/* Kept in locals: the callback could, as far as the compiler knows, write *r. */
 	unsigned long blocks = r->blocks, declared = r->declared;
 	unsigned line = r->line;
-	while (len - used >= LOAD_BYTES && blocks < declared && line < UINT_MAX) {
-		uint64_t v = load_line(data + used) ^ LINE_PATTERN;
-		if (v & LINE_ZEROS)
-			break;
-		unsigned t = (unsigned)(v & 3u);
-		unsigned x = (unsigned)(v >> 16) & 3u;
-		unsigned y = (unsigned)(v >> 32) & 3u;
-		if (t == 0 || (t == MD_TYPE_DOMINO_V && x == 3) ||
-		    (t == MD_TYPE_DOMINO_H && y == 3))
-			break;
+	struct md_block block;
+	while (len - used >= LOAD_BYTES && blocks < declared && line < UINT_MAX &&
+	       line_take(data + used, &block)) {
 		unsigned long index = blocks++;
 		line++;
 		used += LINE_BYTES;
 		if (fn) {
-			struct md_block block = {(uint8_t)t, (uint8_t)x, (uint8_t)y};
 			r->blocks = blocks;
 			r->line = line;
 			if (fn(ctx, block, index) != 0) {
@@ -67,5 +87,32 @@ size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len
 	}
 	r->blocks = blocks;
 	r->line = line;
+	return used;
+}
+
+size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, struct md_block *blocks,
+		    size_t cap, size_t *taken)
+{
+	size_t n = 0, used = 0;
+
+	*taken = 0;
+	if (!fast_ready(r))
+		return 0;
+	unsigned long left = r->declared - r->blocks;
+	if (cap > left)
+		cap = left;
+	if (cap > (size_t)(UINT_MAX - r->line))
+		cap = UINT_MAX - r->line;
+	if (len >= LOAD_BYTES && cap > (len - LOAD_BYTES) / LINE_BYTES + 1)
+		cap = (len - LOAD_BYTES) / LINE_BYTES + 1;
+	if (len < LOAD_BYTES)
+		cap = 0;
+	while (n < cap && line_take(data + used, &blocks[n])) {
+		n++;
+		used += LINE_BYTES;
+	}
+	r->blocks += n;
+	r->line += (unsigned)n;
+	*taken = n;
 	return used;
 }

@@ -20,7 +20,7 @@
 #include "mem/alloc.h"
 
 /* Bytes read from the input at a time. */
-#define SOLVE_CHUNK 65536
+#define SOLVE_CHUNK ((size_t)1 << 18)
 
 /* Prints the first fault of err as "dropjudge: NAME:LINE:COLUMN: detail". */
 static void solve_report(FILE *errout, const char *name, const struct codec_error *err)
@@ -71,6 +71,38 @@ static int solve_md_hold(void *ctx, struct md_block block, unsigned long index)
 	return 0;
 }
 
+/*
+ * Feeds one chunk: canonical lines straight into the batch (md_text_take()),
+ * every other line through md_text_feed() and solve_md_hold(), in reading
+ * order. Returns the reader's status.
+ */
+static enum codec_status solve_md_chunk(struct md_text_reader *reader, struct solve_md *s,
+					const char *data, size_t len)
+{
+	size_t at = 0;
+	while (at < len) {
+		size_t taken;
+		at += md_text_take(reader, data + at, len - at, s->blocks + s->held,
+				   SOLVE_MD_BATCH - s->held, &taken);
+		s->held += taken;
+		if (s->held == SOLVE_MD_BATCH) {
+			md_play(&s->game, s->blocks, s->held);
+			s->held = 0;
+			continue;
+		}
+		if (at == len)
+			break;
+		/* The line the fast path left, whole, or what is left of the chunk. */
+		const char *nl = memchr(data + at, '\n', len - at);
+		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
+		enum codec_status status = md_text_feed(reader, data + at, line, solve_md_hold, s);
+		if (status != CODEC_OK)
+			return status;
+		at += line;
+	}
+	return md_text_status(reader);
+}
+
 int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	const struct md_read_options opt = {.max_blocks = ULONG_MAX, .strict = false};
@@ -97,7 +129,7 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 	}
 	for (;;) {
 		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		if (n > 0 && md_text_feed(reader, chunk, n, solve_md_hold, s) != CODEC_OK) {
+		if (n > 0 && solve_md_chunk(reader, s, chunk, n) != CODEC_OK) {
 			solve_report(errout, name, &err);
 			goto out_chunk;
 		}

@@ -271,7 +271,34 @@ static const struct text_case text_cases[] = {
 		{NULL, 3, 0, "expected 3 integers, found 0"}}},
 };
 
-enum chunking { WHOLE, BYTES, RANDOM };
+/* WHOLE: one feed; BYTES: a byte at a time; RANDOM: 1..7 bytes at a time;
+ * TAKE: as `dropjudge solve` reads, md_text_take() into small batches and
+ * md_text_feed() for each line it leaves, in chunks of 1..40 bytes. */
+enum chunking { WHOLE, BYTES, RANDOM, TAKE };
+
+/* Feeds data[0..len) as `dropjudge solve` does: canonical lines through
+ * md_text_take() (batches of at most 5, handed to sink_block in order),
+ * every other line through md_text_feed(). Returns the last status. */
+static enum codec_status take_feed(struct md_text_reader *r, const char *data, size_t len,
+				   struct sink *sink)
+{
+	enum codec_status status = md_text_status(r);
+	size_t at = 0;
+	while (at < len) {
+		struct md_block batch[5];
+		size_t taken;
+		at += md_text_take(r, data + at, len - at, batch, 5, &taken);
+		for (size_t i = 0; i < taken; i++)
+			sink_block(sink, batch[i], (unsigned long)sink->n);
+		if (taken == 5 || at == len)
+			continue;
+		const char *nl = memchr(data + at, '\n', len - at);
+		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
+		status = md_text_feed(r, data + at, line, sink_block, sink);
+		at += line;
+	}
+	return md_text_status(r) != CODEC_OK ? md_text_status(r) : status;
+}
 
 struct text_run {
 	enum codec_status fed;	    /* last md_text_feed() answer */
@@ -303,9 +330,14 @@ static void text_run(struct text_run *run, const char *input, size_t len,
 			n = 1;
 		else if (how == RANDOM)
 			n = 1 + (size_t)(rng_next(&seed) % 7);
+		else if (how == TAKE)
+			n = 1 + (size_t)(rng_next(&seed) % 40);
 		if (n > len - at)
 			n = len - at;
-		run->fed = md_text_feed(r, input + at, n, sink_block, &run->sink);
+		if (how == TAKE)
+			run->fed = take_feed(r, input + at, n, &run->sink);
+		else
+			run->fed = md_text_feed(r, input + at, n, sink_block, &run->sink);
 		at += n;
 	}
 	/* feeding nothing changes nothing */
@@ -366,6 +398,8 @@ static void md_text_should_not_care_where_the_chunks_end(void **state)
 		for (uint64_t seed = 1; seed <= 25; seed++) {
 			text_run(&part, c->input, len, &opt, c->collect, RANDOM, seed, 0);
 			assert_same_runs(&whole, &part, c->name);
+			text_run(&part, c->input, len, &opt, c->collect, TAKE, seed, 0);
+			assert_same_runs(&whole, &part, c->name);
 		}
 	}
 }
@@ -424,6 +458,14 @@ static void md_text_fast_path_should_read_like_the_byte_at_a_time_reader(void **
 				assert_same_runs(&fast, &slow, "fast path against bytewise");
 				assert_memory_equal(&fast.sink.game, &slow.sink.game,
 						    sizeof fast.sink.game);
+				if (stop_after)
+					continue;
+				/* md_text_take() never asks the sink to stop */
+				static struct text_run take;
+				text_run(&take, text, (size_t)len, &opt, collect, TAKE, iter, 0);
+				assert_same_runs(&take, &slow, "md_text_take against bytewise");
+				assert_memory_equal(&take.sink.game, &slow.sink.game,
+						    sizeof take.sink.game);
 			}
 		}
 	}
