@@ -64,6 +64,17 @@ MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd gnutls 2>/dev/null)
 ARCHIVE_CFLAGS := $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson libarchive zlib 2>/dev/null) -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+# The program links only what every subcommand needs; libmicrohttpd, GnuTLS
+# and libarchive are opened with dlopen by the subcommands that use them
+# (src/mem/dl.h), by the soname of the library compiled against, read here
+# from its SONAME. Tests and benchmarks link everything, as before.
+PROGRAM_LIBS := $(shell $(PKG_CONFIG) --libs jansson zlib 2>/dev/null) -lpthread
+soname = $(shell readelf -d "$$($(PKG_CONFIG) --variable=libdir $(1) 2>/dev/null)/$(2)" 2>/dev/null \
+	| sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')
+dl_define = $(if $(2),-D$(1)='"$(2)"')
+$(BUILD)/src/http/mhd_dl.o: ALL_CFLAGS += $(call dl_define,DJ_MHD_SONAME,$(call soname,libmicrohttpd,libmicrohttpd.so))
+$(BUILD)/src/http/gnutls_dl.o: ALL_CFLAGS += $(call dl_define,DJ_GNUTLS_SONAME,$(call soname,gnutls,libgnutls.so))
+$(BUILD)/src/package/archive_dl.o: ALL_CFLAGS += $(call dl_define,DJ_ARCHIVE_SONAME,$(call soname,libarchive,libarchive.so))
 
 CORE_SRC := $(wildcard src/core/*.c)
 MEM_SRC := $(wildcard src/mem/*.c)
@@ -136,7 +147,7 @@ $(BUILD)/libdropjudge.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 $(BUILD)/dropjudge: $(BUILD)/src/main/main.o $(BUILD)/libdropjudge.a
-	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(PROGRAM_LIBS) -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
