@@ -11,6 +11,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "codec/error.h"
 #include "codec/md_codec.h"
@@ -48,11 +51,60 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
+/* Bytes of a regular file mapped at a time: small enough that the resident
+ * set stays flat whatever the file's size. */
+#define SOLVE_WINDOW ((size_t)1 << 19)
+
+/* Takes the next bytes of the input; returns CODEC_OK to go on. */
+typedef enum codec_status (*solve_chunk_fn)(void *ctx, const char *data, size_t len);
+
+/*
+ * When `in` is a regular file, hands its bytes from the current position to
+ * the end to fn through a window of mapped pages, without copying them, and
+ * leaves `in` positioned after them (so that reading on takes what was
+ * appended since). Returns 0 when done, 1 when fn did not return CODEC_OK
+ * (it is not called again), -1 when nothing was mapped and nothing taken:
+ * not a regular file, empty, or mmap() failed; the caller then reads.
+ */
+static int solve_map(FILE *in, solve_chunk_fn fn, void *ctx)
+{
+	struct stat st;
+	int fd = fileno(in);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	off_t at = ftello(in), end = st.st_size;
+	long page = sysconf(_SC_PAGESIZE);
+	if (at < 0 || at >= end || page <= 0)
+		return -1;
+	bool mapped = false;
+	while (at < end) {
+		off_t base = at - at % page;
+		size_t span =
+		    end - base > (off_t)SOLVE_WINDOW ? SOLVE_WINDOW : (size_t)(end - base);
+		char *map = mmap(NULL, span, PROT_READ, MAP_PRIVATE, fd, base);
+		if (map == MAP_FAILED) {
+			if (!mapped)
+				return -1;
+			break;
+		}
+		mapped = true;
+		madvise(map, span, MADV_SEQUENTIAL);
+		size_t skip = (size_t)(at - base);
+		enum codec_status status = fn(ctx, map + skip, span - skip);
+		munmap(map, span);
+		at = base + (off_t)span;
+		if (status != CODEC_OK)
+			return 1;
+	}
+	return fseeko(in, at, SEEK_SET) == 0 ? 0 : -1;
+}
+
 /* Blocks held back to be played together by md_play(). */
 #define SOLVE_MD_BATCH 16384
 
 /* A game and the blocks read but not played yet. */
 struct solve_md {
+	struct md_text_reader *reader;
 	struct md_game game;
 	size_t held;				/* blocks[0..held) wait for md_play() */
 	struct md_block blocks[SOLVE_MD_BATCH]; /* in reading order */
@@ -76,9 +128,10 @@ static int solve_md_hold(void *ctx, struct md_block block, unsigned long index)
  * every other line through md_text_feed() and solve_md_hold(), in reading
  * order. Returns the reader's status.
  */
-static enum codec_status solve_md_chunk(struct md_text_reader *reader, struct solve_md *s,
-					const char *data, size_t len)
+static enum codec_status solve_md_chunk(void *ctx, const char *data, size_t len)
 {
+	struct solve_md *s = ctx;
+	struct md_text_reader *reader = s->reader;
 	size_t at = 0;
 	while (at < len) {
 		size_t taken;
@@ -127,9 +180,14 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 		fprintf(errout, "dropjudge: out of memory\n");
 		goto out_chunk;
 	}
+	s->reader = reader;
+	if (solve_map(in, solve_md_chunk, s) == 1) {
+		solve_report(errout, name, &err);
+		goto out_chunk;
+	}
 	for (;;) {
 		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		if (n > 0 && solve_md_chunk(reader, s, chunk, n) != CODEC_OK) {
+		if (n > 0 && solve_md_chunk(s, chunk, n) != CODEC_OK) {
 			solve_report(errout, name, &err);
 			goto out_chunk;
 		}
