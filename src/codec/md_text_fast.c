@@ -14,6 +14,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define MD_TEXT_SSE2 1
+#else
+#define MD_TEXT_SSE2 0
+#endif
+
 /* "0 0 0\n" little-endian, and the bits that must then be zero. */
 #define LINE_PATTERN 0x0A3020302030ull
 #define LINE_ZEROS   0xFFFCFFFCFFFCull
@@ -90,6 +97,89 @@ size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len
 	return used;
 }
 
+#if MD_TEXT_SSE2
+/* Lines read per step of take_16(): 96 bytes, six vectors. */
+#define TAKE_LINES 16
+#define TAKE_BYTES (TAKE_LINES * LINE_BYTES)
+
+/*
+ * The line pattern "0 0 0\n" over 16 bytes that start at byte 0, 4 and 2
+ * of a line (the phases of the six vectors of a step, in turn), and the
+ * bits that must then be zero: all but the two low bits of each digit.
+ */
+static const unsigned char take_pattern[3][16] = {
+    {0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30,
+     0x20},
+    {0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30,
+     0x20},
+    {0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30,
+     0x0A},
+};
+static const unsigned char take_zeros[3][16] = {
+    {0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC,
+     0xFF},
+    {0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC,
+     0xFF},
+    {0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC,
+     0xFF},
+};
+
+/* Bytes at positions 0 mod 3 (the t of each block) of the 16 digits from
+ * 16 * k on. */
+static const unsigned char take_t_mask[3][16] = {
+    {0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00,
+     0xFF},
+    {0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF,
+     0x00},
+    {0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00,
+     0x00},
+};
+
+/*
+ * Takes 16 canonical lines at p[0..96) into blocks[0..16) and returns
+ * true, or returns false when one of them is not canonical or not legal
+ * (blocks[] may then hold anything). The digits are the even bytes of the
+ * text, in the order of struct md_block: XORed with the line pattern and
+ * packed, they are the blocks. Legal: t nonzero, not t = 3 with x = 3, not
+ * t = 2 with y = 3, tested at every t with the digits shifted onto it.
+ */
+static bool take_16(const char *p, struct md_block *blocks)
+{
+	__m128i d[6], bad = _mm_setzero_si128();
+	for (unsigned i = 0; i < 6; i++) {
+		d[i] = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(p + 16 * i)),
+				     _mm_loadu_si128((const __m128i *)take_pattern[i % 3]));
+		bad = _mm_or_si128(
+		    bad, _mm_and_si128(d[i], _mm_loadu_si128((const __m128i *)take_zeros[i % 3])));
+	}
+	const __m128i low = _mm_set1_epi16(0xFF);
+	__m128i digits[4];
+	for (unsigned k = 0; k < 3; k++)
+		digits[k] = _mm_packus_epi16(_mm_and_si128(d[2 * k], low),
+					     _mm_and_si128(d[2 * k + 1], low));
+	digits[3] = _mm_setzero_si128();
+	const __m128i zero = _mm_setzero_si128(), two = _mm_set1_epi8(2), three = _mm_set1_epi8(3);
+	for (unsigned k = 0; k < 3; k++) {
+		__m128i t = digits[k];
+		__m128i x = _mm_or_si128(_mm_srli_si128(t, 1), _mm_slli_si128(digits[k + 1], 15));
+		__m128i y = _mm_or_si128(_mm_srli_si128(t, 2), _mm_slli_si128(digits[k + 1], 14));
+		__m128i t3 = _mm_cmpeq_epi8(t, three);
+		__m128i no = _mm_or_si128(
+		    _mm_cmpeq_epi8(t, zero),
+		    _mm_or_si128(_mm_and_si128(t3, _mm_cmpeq_epi8(x, three)),
+				 _mm_and_si128(_mm_cmpeq_epi8(t, two), _mm_cmpeq_epi8(y, three))));
+		bad = _mm_or_si128(
+		    bad, _mm_and_si128(no, _mm_loadu_si128((const __m128i *)take_t_mask[k])));
+	}
+	if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, zero)) != 0xFFFF)
+		return false;
+	_Static_assert(sizeof(struct md_block) == 3, "a block is its three digits t, x, y");
+	for (unsigned k = 0; k < 3; k++)
+		memcpy((char *)blocks + 16 * k, &digits[k], 16);
+	return true;
+}
+#endif
+
 size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, struct md_block *blocks,
 		    size_t cap, size_t *taken)
 {
@@ -107,6 +197,14 @@ size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, stru
 		cap = (len - LOAD_BYTES) / LINE_BYTES + 1;
 	if (len < LOAD_BYTES)
 		cap = 0;
+#if MD_TEXT_SSE2
+	/* 16 lines a step while 96 bytes and 16 blocks are left, then line by line */
+	while (cap - n >= TAKE_LINES && len - used >= TAKE_BYTES &&
+	       take_16(data + used, blocks + n)) {
+		n += TAKE_LINES;
+		used += TAKE_BYTES;
+	}
+#endif
 	while (n < cap && line_take(data + used, &blocks[n])) {
 		n++;
 		used += LINE_BYTES;

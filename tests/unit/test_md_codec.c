@@ -272,25 +272,26 @@ static const struct text_case text_cases[] = {
 };
 
 /* WHOLE: one feed; BYTES: a byte at a time; RANDOM: 1..7 bytes at a time;
- * TAKE: as `dropjudge solve` reads, md_text_take() into small batches and
- * md_text_feed() for each line it leaves, in chunks of 1..40 bytes. */
+ * TAKE: as `dropjudge solve` reads, md_text_take() into batches of 1..40
+ * blocks and md_text_feed() for each line it leaves, in chunks of 1..300
+ * bytes (long enough for its 16-line steps). */
 enum chunking { WHOLE, BYTES, RANDOM, TAKE };
 
 /* Feeds data[0..len) as `dropjudge solve` does: canonical lines through
- * md_text_take() (batches of at most 5, handed to sink_block in order),
- * every other line through md_text_feed(). Returns the last status. */
+ * md_text_take() (batches of at most `cap` <= 40, handed to sink_block in
+ * order), every other line through md_text_feed(). Returns the last status. */
 static enum codec_status take_feed(struct md_text_reader *r, const char *data, size_t len,
-				   struct sink *sink)
+				   struct sink *sink, size_t cap)
 {
 	enum codec_status status = md_text_status(r);
 	size_t at = 0;
 	while (at < len) {
-		struct md_block batch[5];
+		struct md_block batch[40];
 		size_t taken;
-		at += md_text_take(r, data + at, len - at, batch, 5, &taken);
+		at += md_text_take(r, data + at, len - at, batch, cap, &taken);
 		for (size_t i = 0; i < taken; i++)
 			sink_block(sink, batch[i], (unsigned long)sink->n);
-		if (taken == 5 || at == len)
+		if (taken == cap || at == len)
 			continue;
 		const char *nl = memchr(data + at, '\n', len - at);
 		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
@@ -324,6 +325,7 @@ static void text_run(struct text_run *run, const char *input, size_t len,
 	struct md_text_reader *r = md_text_new(opt, &run->err);
 	assert_non_null(r);
 	run->fed = CODEC_OK;
+	size_t cap = 1 + (size_t)(rng_next(&seed) % 40);
 	for (size_t at = 0; at < len;) {
 		size_t n = len - at;
 		if (how == BYTES)
@@ -331,11 +333,11 @@ static void text_run(struct text_run *run, const char *input, size_t len,
 		else if (how == RANDOM)
 			n = 1 + (size_t)(rng_next(&seed) % 7);
 		else if (how == TAKE)
-			n = 1 + (size_t)(rng_next(&seed) % 40);
+			n = 1 + (size_t)(rng_next(&seed) % 300);
 		if (n > len - at)
 			n = len - at;
 		if (how == TAKE)
-			run->fed = take_feed(r, input + at, n, &run->sink);
+			run->fed = take_feed(r, input + at, n, &run->sink, cap);
 		else
 			run->fed = md_text_feed(r, input + at, n, sink_block, &run->sink);
 		at += n;
@@ -462,8 +464,44 @@ static void md_text_fast_path_should_read_like_the_byte_at_a_time_reader(void **
 					continue;
 				/* md_text_take() never asks the sink to stop */
 				static struct text_run take;
-				text_run(&take, text, (size_t)len, &opt, collect, TAKE, iter, 0);
+				text_run(&take, text, (size_t)len, &opt, collect, TAKE, iter + 1,
+					 0);
 				assert_same_runs(&take, &slow, "md_text_take against bytewise");
+				assert_memory_equal(&take.sink.game, &slow.sink.game,
+						    sizeof take.sink.game);
+			}
+		}
+	}
+}
+
+/*
+ * md_text_take() reads 16 lines at a step: one line that is canonical in
+ * shape but not a legal block (t = 0, a vertical domino in row 3, a
+ * horizontal one in column 3), or holds a digit over 3, at each of 40
+ * places, must be left to the slow path exactly as the byte-at-a-time
+ * reader decides it.
+ */
+static void md_text_take_should_leave_every_illegal_line_to_the_slow_path(void **state)
+{
+	(void)state;
+	static const char *const odd[] = {"0 1 1", "3 3 0", "3 3 3", "2 0 3", "2 3 3",
+					  "1 4 0", "1 0 9", "9 1 1", "3 2 3", "2 3 2"};
+	static char text[4096];
+	for (size_t o = 0; o < sizeof odd / sizeof odd[0]; o++) {
+		for (unsigned place = 0; place < 40; place++) {
+			int len = snprintf(text, sizeof text, "40\n");
+			for (unsigned i = 0; i < 40; i++) {
+				const char *line =
+				    i == place ? odd[o] : (i % 3 ? "3 2 1" : "2 1 2");
+				len +=
+				    snprintf(text + len, sizeof text - (size_t)len, "%s\n", line);
+			}
+			struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+			static struct text_run take, slow;
+			text_run(&slow, text, (size_t)len, &opt, true, BYTES, 0, 0);
+			for (uint64_t seed = 1; seed <= 8; seed++) {
+				text_run(&take, text, (size_t)len, &opt, true, TAKE, seed, 0);
+				assert_same_runs(&take, &slow, odd[o]);
 				assert_memory_equal(&take.sink.game, &slow.sink.game,
 						    sizeof take.sink.game);
 			}
@@ -1172,6 +1210,7 @@ int main(void)
 	    cmocka_unit_test(md_text_should_not_care_where_the_chunks_end),
 	    cmocka_unit_test(md_text_should_read_the_public_example_whatever_the_chunks),
 	    cmocka_unit_test(md_text_fast_path_should_read_like_the_byte_at_a_time_reader),
+	    cmocka_unit_test(md_text_take_should_leave_every_illegal_line_to_the_slow_path),
 	    cmocka_unit_test(md_text_should_read_lines_longer_than_any_buffer),
 	    cmocka_unit_test(md_text_should_take_a_nul_byte_as_a_bad_character),
 	    cmocka_unit_test(md_text_should_stop_reading_when_the_callback_asks),
