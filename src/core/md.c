@@ -263,11 +263,9 @@ boards_drop_avx2(__m256i b, __m256i spread, __m256i piece, __m256i lift, __m256i
 	__m256i points = _mm256_and_si256(
 	    _mm256_srli_epi32(_mm256_mullo_epi32(full, ones), LINE_BITS * (MD_LINES - 1)),
 	    _mm256_set1_epi32(LINE_MASK));
+	/* the lines lighter than the lightest full one (than the floor when none) */
 	__m256i f = _mm256_or_si256(full, past);
-	f = _mm256_and_si256(f, _mm256_sub_epi32(zero, f));
-	__m256i top = _mm256_sub_epi32(
-	    _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(f)), 23), bias);
-	__m256i lighter = _mm256_sub_epi32(_mm256_sllv_epi32(one, top), one);
+	__m256i lighter = _mm256_sub_epi32(_mm256_and_si256(f, _mm256_sub_epi32(zero, f)), one);
 	__m256i shift = _mm256_slli_epi32(points, 2);
 	__m256i removed = _mm256_or_si256(lighter, _mm256_sllv_epi32(lighter, shift));
 	b = _mm256_or_si256(_mm256_andnot_si256(removed, b),
