@@ -180,23 +180,14 @@ static bool take_16(const char *p, struct md_block *blocks)
 }
 #endif
 
-size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, struct md_block *blocks,
-		    size_t cap, size_t *taken)
+size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, size_t cap,
+			 size_t *taken)
 {
 	size_t n = 0, used = 0;
-
-	*taken = 0;
-	if (!fast_ready(r))
-		return 0;
-	unsigned long left = r->declared - r->blocks;
-	if (cap > left)
-		cap = left;
-	if (cap > (size_t)(UINT_MAX - r->line))
-		cap = UINT_MAX - r->line;
-	if (len >= LOAD_BYTES && cap > (len - LOAD_BYTES) / LINE_BYTES + 1)
-		cap = (len - LOAD_BYTES) / LINE_BYTES + 1;
 	if (len < LOAD_BYTES)
 		cap = 0;
+	else if (cap > (len - LOAD_BYTES) / LINE_BYTES + 1)
+		cap = (len - LOAD_BYTES) / LINE_BYTES + 1;
 #if MD_TEXT_SSE2
 	/* 16 lines a step while 96 bytes and 16 blocks are left, then line by line */
 	while (cap - n >= TAKE_LINES && len - used >= TAKE_BYTES &&
@@ -209,8 +200,36 @@ size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, stru
 		n++;
 		used += LINE_BYTES;
 	}
-	r->blocks += n;
-	r->line += (unsigned)n;
 	*taken = n;
 	return used;
+}
+
+/* How many more placement lines the reader takes on its fast path: 0
+ * unless it is ready for one, then what N and the line count leave. */
+static size_t fast_room(const struct md_text_reader *r)
+{
+	if (!fast_ready(r))
+		return 0;
+	size_t left = r->declared - r->blocks;
+	size_t lines = UINT_MAX - r->line;
+	return left < lines ? left : lines;
+}
+
+size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, struct md_block *blocks,
+		    size_t cap, size_t *taken)
+{
+	size_t room = fast_room(r);
+	size_t used = md_text_canonical(data, len, blocks, cap < room ? cap : room, taken);
+	r->blocks += *taken;
+	r->line += (unsigned)*taken;
+	return used;
+}
+
+bool md_text_skip(struct md_text_reader *r, size_t lines)
+{
+	if (lines > fast_room(r))
+		return false;
+	r->blocks += lines;
+	r->line += (unsigned)lines;
+	return true;
 }

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,44 +60,36 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 typedef enum codec_status (*solve_chunk_fn)(void *ctx, const char *data, size_t len);
 
 /*
- * When `in` is a regular file, hands its bytes from the current position to
- * the end to fn through a window of mapped pages, without copying them, and
- * leaves `in` positioned after them (so that reading on takes what was
- * appended since). Returns 0 when done, 1 when fn did not return CODEC_OK
- * (it is not called again), -1 when nothing was mapped and nothing taken:
- * not a regular file, empty, or mmap() failed; the caller then reads.
+ * Hands bytes [at, end) of the regular file fd to fn through a window of
+ * mapped pages, without copying them. Returns 0 when done, 1 when fn did
+ * not return CODEC_OK (it is not called again), -1 when mmap() failed;
+ * *reached is then where the bytes not handed on begin.
  */
-static int solve_map(FILE *in, solve_chunk_fn fn, void *ctx)
+static int solve_map(int fd, off_t at, off_t end, solve_chunk_fn fn, void *ctx, off_t *reached)
 {
-	struct stat st;
-	int fd = fileno(in);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		return -1;
-	off_t at = ftello(in), end = st.st_size;
 	long page = sysconf(_SC_PAGESIZE);
-	if (at < 0 || at >= end || page <= 0)
-		return -1;
-	bool mapped = false;
+	int ret = 0;
 	while (at < end) {
-		off_t base = at - at % page;
+		off_t base = at - at % (page > 0 ? page : 4096);
 		size_t span =
 		    end - base > (off_t)SOLVE_WINDOW ? SOLVE_WINDOW : (size_t)(end - base);
 		char *map = mmap(NULL, span, PROT_READ, MAP_PRIVATE, fd, base);
 		if (map == MAP_FAILED) {
-			if (!mapped)
-				return -1;
+			ret = -1;
 			break;
 		}
-		mapped = true;
 		madvise(map, span, MADV_SEQUENTIAL);
 		size_t skip = (size_t)(at - base);
 		enum codec_status status = fn(ctx, map + skip, span - skip);
 		munmap(map, span);
 		at = base + (off_t)span;
-		if (status != CODEC_OK)
-			return 1;
+		if (status != CODEC_OK) {
+			ret = 1;
+			break;
+		}
 	}
-	return fseeko(in, at, SEEK_SET) == 0 ? 0 : -1;
+	*reached = at;
+	return ret;
 }
 
 /* Blocks held back to be played together by md_play(). */
@@ -156,6 +149,154 @@ static enum codec_status solve_md_chunk(void *ctx, const char *data, size_t len)
 	return md_text_status(reader);
 }
 
+/*
+ * A large regular file is read by two threads: this one reads the first
+ * half through the reader, the other the canonical lines from the middle
+ * on, played from an empty game (a guess, as md_play() does with its
+ * stretches). Then md_join() replays the start of the second half from the
+ * boards the first really left until they meet the guess, and
+ * md_text_skip() tells the reader of the lines taken; whatever the other
+ * thread did not take (from its first other line on, or everything when
+ * the join does not hold) this thread reads on as usual. The answer and
+ * every message are those of reading the file from one end to the other.
+ */
+#define SOLVE_SPLIT_MIN ((off_t)1 << 20) /* smaller files are read by one thread */
+
+/* The second half of a split file, read on its own thread. */
+struct solve_half {
+	int fd;
+	off_t from;			      /* first byte: the start of a line */
+	off_t to;			      /* end of the file */
+	off_t stop;			      /* where its canonical lines ended */
+	struct md_game guess;		      /* its blocks played from md_init() */
+	size_t nhead;			      /* head[0..nhead): its first blocks */
+	struct md_block head[SOLVE_MD_BATCH]; /* for md_join() */
+	struct md_block batch[SOLVE_MD_BATCH];
+};
+
+/* Plays batch[0..n) of h on its guess, the first batch kept as the head. */
+static void solve_half_play(struct solve_half *h, size_t n)
+{
+	if (h->guess.moves == 0) {
+		memcpy(h->head, h->batch, n * sizeof h->batch[0]);
+		h->nhead = n;
+	}
+	md_play(&h->guess, h->batch, n);
+}
+
+/* The thread of the second half: canonical lines from h->from on. */
+static void *solve_half_run(void *arg)
+{
+	struct solve_half *h = arg;
+	long page = sysconf(_SC_PAGESIZE);
+	off_t pos = h->from;
+	size_t held = 0;
+	bool more = true;
+	while (more && pos < h->to) {
+		off_t base = pos - pos % (page > 0 ? page : 4096);
+		size_t span =
+		    h->to - base > (off_t)SOLVE_WINDOW ? SOLVE_WINDOW : (size_t)(h->to - base);
+		char *map = mmap(NULL, span, PROT_READ, MAP_PRIVATE, h->fd, base);
+		if (map == MAP_FAILED)
+			break;
+		madvise(map, span, MADV_SEQUENTIAL);
+		const char *data = map + (pos - base);
+		size_t len = span - (size_t)(pos - base), used = 0;
+		for (;;) {
+			size_t taken;
+			used += md_text_canonical(data + used, len - used, h->batch + held,
+						  SOLVE_MD_BATCH - held, &taken);
+			held += taken;
+			if (held == SOLVE_MD_BATCH) {
+				solve_half_play(h, held);
+				held = 0;
+				continue;
+			}
+			/* another line, or the window's last bytes: map on from there */
+			more = len - used < 8 && base + (off_t)span < h->to;
+			break;
+		}
+		munmap(map, span);
+		pos += (off_t)used;
+	}
+	if (held)
+		solve_half_play(h, held);
+	h->stop = pos;
+	return NULL;
+}
+
+/* The start of the first line that begins at or after `at`, or `end`. */
+static off_t solve_line_after(int fd, off_t at, off_t end)
+{
+	char buf[256];
+	ssize_t got = pread(fd, buf, sizeof buf, at - 1);
+	const char *nl = got > 0 ? memchr(buf, '\n', (size_t)got) : NULL;
+	return nl ? at + (nl - buf) : end;
+}
+
+/* Joins h onto s when the reader can take its lines; true when it did. */
+static bool solve_half_join(struct solve_md *s, const struct solve_half *h)
+{
+	md_play(&s->game, s->blocks, s->held);
+	s->held = 0;
+	struct md_game game = s->game;
+	if (!md_join(&game, &h->guess, h->head, h->nhead) ||
+	    !md_text_skip(s->reader, (size_t)h->guess.moves))
+		return false;
+	s->game = game;
+	return true;
+}
+
+/*
+ * When `in` is a regular file, reads it from its position to its end
+ * through mapped windows (split between two threads when large) and
+ * leaves `in` after what was read, so that reading on takes anything
+ * appended since, or what a failed mmap() left. Returns 1 when the reader
+ * found a fault, else 0.
+ */
+static int solve_md_file(FILE *in, struct solve_md *s)
+{
+	struct stat st;
+	int fd = fileno(in);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	off_t at = ftello(in), end = st.st_size, mid = end, reached = at;
+	if (at < 0 || at >= end)
+		return 0;
+	struct solve_half *half = NULL;
+	pthread_t thread;
+	if (end - at >= SOLVE_SPLIT_MIN) {
+		mid = solve_line_after(fd, at + (end - at) / 2, end);
+		half = mid < end ? dj_malloc(sizeof *half) : NULL;
+		if (half) {
+			half->fd = fd;
+			half->from = mid;
+			half->to = end;
+			half->stop = mid;
+			half->nhead = 0;
+			md_init(&half->guess);
+			if (pthread_create(&thread, NULL, solve_half_run, half) != 0) {
+				dj_free(half);
+				half = NULL;
+			}
+		}
+		if (!half)
+			mid = end;
+	}
+	int ret = solve_map(fd, at, mid, solve_md_chunk, s, &reached);
+	if (half) {
+		pthread_join(thread, NULL);
+		if (ret == 0)
+			ret = solve_map(fd, solve_half_join(s, half) ? half->stop : mid, end,
+					solve_md_chunk, s, &reached);
+		dj_free(half);
+	}
+	if (ret == 1)
+		return 1;
+	fseeko(in, reached, SEEK_SET);
+	return 0;
+}
+
 int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	const struct md_read_options opt = {.max_blocks = ULONG_MAX, .strict = false};
@@ -181,7 +322,7 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 		goto out_chunk;
 	}
 	s->reader = reader;
-	if (solve_map(in, solve_md_chunk, s) == 1) {
+	if (solve_md_file(in, s) != 0) {
 		solve_report(errout, name, &err);
 		goto out_chunk;
 	}
