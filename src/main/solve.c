@@ -435,6 +435,45 @@ static int solve_out_flush(struct solve_out *o)
 	return ret;
 }
 
+/* Appends the chain count of planes to o; 0, or 1 with a message. */
+static int solve_line_answer(struct solve_out *o, const struct puyo_planes *planes)
+{
+	unsigned chains = puyo_planes_chains(planes);
+	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
+		return 1;
+	/* at most PUYO_MAX_CHAINS (19): one or two digits */
+	if (chains >= 10)
+		o->buf[o->len++] = (char)('0' + chains / 10);
+	o->buf[o->len++] = (char)('0' + chains % 10);
+	o->buf[o->len++] = '\n';
+	return 0;
+}
+
+/* The lengths of a line of 12 and of 13 rows, without its newline. */
+#define SOLVE_LINE_12 (PUYO_ROWS * (PUYO_COLS + 1) - 1)
+#define SOLVE_LINE_13 (PUYO_ROWS_MAX * (PUYO_COLS + 1) - 1)
+
+/*
+ * The line at s[0..left) when it is a good field of 12 or 13 rows ended by
+ * a newline: its length (the newline not counted), with its planes read.
+ * A good line holds no newline (no cell or space is one), so when the
+ * byte after such a length is the newline, that is where the line ends and
+ * no search for it is needed. 0 for any other line, which the caller splits
+ * at its first newline and reads again.
+ */
+static size_t solve_line_known(const char *s, size_t left, unsigned line,
+			       struct puyo_planes *planes)
+{
+	size_t len = 0;
+	if (left > SOLVE_LINE_12 && s[SOLVE_LINE_12] == '\n')
+		len = SOLVE_LINE_12;
+	else if (left > SOLVE_LINE_13 && s[SOLVE_LINE_13] == '\n')
+		len = SOLVE_LINE_13;
+	if (len == 0 || puyo_lines_read(s, len, line, planes, NULL) != CODEC_OK)
+		return 0;
+	return len;
+}
+
 /* Solves one line of --lines; 0, or 1 with a message. */
 static int solve_line(struct solve_out *o, const char *name, const char *s, size_t len,
 		      unsigned line)
@@ -452,15 +491,7 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
 		solve_report(o->errout, name, &err);
 		return 1;
 	}
-	unsigned chains = puyo_planes_chains(&planes);
-	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
-		return 1;
-	/* at most PUYO_MAX_CHAINS (19): one or two digits */
-	if (chains >= 10)
-		o->buf[o->len++] = (char)('0' + chains / 10);
-	o->buf[o->len++] = (char)('0' + chains % 10);
-	o->buf[o->len++] = '\n';
-	return 0;
+	return solve_line_answer(o, &planes);
 }
 
 int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
@@ -483,6 +514,15 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		held += got;
 		size_t at = 0;
 		for (;;) {
+			struct puyo_planes planes;
+			size_t known = solve_line_known(buf + at, held - at, line, &planes);
+			if (known) {
+				if (solve_line_answer(o, &planes) != 0)
+					goto out_buf;
+				line += line < UINT_MAX;
+				at += known + 1;
+				continue;
+			}
 			const char *nl = memchr(buf + at, '\n', held - at);
 			if (!nl)
 				break;
