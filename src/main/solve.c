@@ -162,15 +162,23 @@ static enum codec_status solve_md_chunk(void *ctx, const char *data, size_t len)
  */
 #define SOLVE_SPLIT_MIN ((off_t)1 << 20) /* smaller files are read by one thread */
 
+/* Blocks of the second half kept for md_join(): stretches meet within a
+ * few dozen blocks, and when they do not the half is simply read again. */
+#define SOLVE_HEAD 4096
+
+/* Bytes the second half maps at a time: its windows come on top of the
+ * first half's, so they are smaller. */
+#define SOLVE_HALF_WINDOW ((size_t)1 << 17)
+
 /* The second half of a split file, read on its own thread. */
 struct solve_half {
 	int fd;
-	off_t from;			      /* first byte: the start of a line */
-	off_t to;			      /* end of the file */
-	off_t stop;			      /* where its canonical lines ended */
-	struct md_game guess;		      /* its blocks played from md_init() */
-	size_t nhead;			      /* head[0..nhead): its first blocks */
-	struct md_block head[SOLVE_MD_BATCH]; /* for md_join() */
+	off_t from;			  /* first byte: the start of a line */
+	off_t to;			  /* end of the file */
+	off_t stop;			  /* where its canonical lines ended */
+	struct md_game guess;		  /* its blocks played from md_init() */
+	size_t nhead;			  /* head[0..nhead): its first blocks */
+	struct md_block head[SOLVE_HEAD]; /* for md_join() */
 	struct md_block batch[SOLVE_MD_BATCH];
 };
 
@@ -178,8 +186,8 @@ struct solve_half {
 static void solve_half_play(struct solve_half *h, size_t n)
 {
 	if (h->guess.moves == 0) {
-		memcpy(h->head, h->batch, n * sizeof h->batch[0]);
-		h->nhead = n;
+		h->nhead = n < SOLVE_HEAD ? n : SOLVE_HEAD;
+		memcpy(h->head, h->batch, h->nhead * sizeof h->batch[0]);
 	}
 	md_play(&h->guess, h->batch, n);
 }
@@ -194,8 +202,8 @@ static void *solve_half_run(void *arg)
 	bool more = true;
 	while (more && pos < h->to) {
 		off_t base = pos - pos % (page > 0 ? page : 4096);
-		size_t span =
-		    h->to - base > (off_t)SOLVE_WINDOW ? SOLVE_WINDOW : (size_t)(h->to - base);
+		size_t span = h->to - base > (off_t)SOLVE_HALF_WINDOW ? SOLVE_HALF_WINDOW
+								      : (size_t)(h->to - base);
 		char *map = mmap(NULL, span, PROT_READ, MAP_PRIVATE, h->fd, base);
 		if (map == MAP_FAILED)
 			break;
