@@ -72,9 +72,12 @@ PROGRAM_LIBS := $(shell $(PKG_CONFIG) --libs jansson zlib 2>/dev/null) -lpthread
 soname = $(shell readelf -d "$$($(PKG_CONFIG) --variable=libdir $(1) 2>/dev/null)/$(2)" 2>/dev/null \
 	| sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')
 dl_define = $(if $(2),-D$(1)='"$(2)"')
-$(BUILD)/src/http/mhd_dl.o: ALL_CFLAGS += $(call dl_define,DJ_MHD_SONAME,$(call soname,libmicrohttpd,libmicrohttpd.so))
-$(BUILD)/src/http/gnutls_dl.o: ALL_CFLAGS += $(call dl_define,DJ_GNUTLS_SONAME,$(call soname,gnutls,libgnutls.so))
-$(BUILD)/src/package/archive_dl.o: ALL_CFLAGS += $(call dl_define,DJ_ARCHIVE_SONAME,$(call soname,libarchive,libarchive.so))
+MHD_SONAME_DEF := $(call dl_define,DJ_MHD_SONAME,$(call soname,libmicrohttpd,libmicrohttpd.so))
+GNUTLS_SONAME_DEF := $(call dl_define,DJ_GNUTLS_SONAME,$(call soname,gnutls,libgnutls.so))
+ARCHIVE_SONAME_DEF := $(call dl_define,DJ_ARCHIVE_SONAME,$(call soname,libarchive,libarchive.so))
+$(BUILD)/src/http/mhd_dl.o: ALL_CFLAGS += $(MHD_SONAME_DEF)
+$(BUILD)/src/http/gnutls_dl.o: ALL_CFLAGS += $(GNUTLS_SONAME_DEF)
+$(BUILD)/src/package/archive_dl.o: ALL_CFLAGS += $(ARCHIVE_SONAME_DEF)
 
 CORE_SRC := $(wildcard src/core/*.c)
 MEM_SRC := $(wildcard src/mem/*.c)
@@ -312,6 +315,7 @@ FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
+$(FUZZ_BUILD)/src/package/archive_dl.o: FUZZ_CFLAGS += $(ARCHIVE_SONAME_DEF)
 
 .PHONY: fuzz fuzz-regressions fuzz-ci
 fuzz: deps
