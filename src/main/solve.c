@@ -1,9 +1,13 @@
 /*
  * `dropjudge solve monomino-domino|puyo [FILE]`: reads the Baekjoon input
  * with the server's lenient text readers, runs the cores and prints the
- * Baekjoon output. Monomino-Domino streams (chunks into md_text_feed(),
- * blocks held in a fixed batch and played by md_play()); a Puyo field is
- * small and is read whole. See solve.h.
+ * Baekjoon output. Monomino-Domino streams: canonical placement lines go
+ * straight into a fixed batch (md_text_take()), every other line through
+ * md_text_feed(), and md_play() plays the batch; a regular file is read
+ * through mapped windows instead of copies, a large one by two threads
+ * (see solve_md_file()). A file truncated while it is mapped ends the
+ * process with SIGBUS, as any program reading it through mmap. A Puyo
+ * field is small and is read whole. See solve.h.
  */
 #include "main/solve.h"
 
