@@ -506,15 +506,172 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
 	return solve_line_answer(o, &planes);
 }
 
+/*
+ * The answers of --lines are worked out two threads at a time: this thread
+ * splits the whole lines of its buffer into a batch, the batch's second
+ * half is read and solved on a helper thread while this one does the
+ * first, and the answers go out in order. A line that does not read as a
+ * good field (a bad line, or one split at the wrong place by its length)
+ * ends the batch's answers there; the line is then read on its own as
+ * always, which reports it or, when it is good after all, solves it.
+ */
+#define SOLVE_BATCH	8192 /* lines of a batch */
+#define SOLVE_BATCH_MIN 256  /* fewer are solved one by one */
+
+/* A line of a batch and its answer. */
+struct solve_slot {
+	const char *s; /* the line, without its newline */
+	size_t len;
+	int chains; /* its chain count, -1 when it does not read as a good field */
+};
+
+/* The helper thread and what it works on. */
+struct solve_pool {
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* a job, or quit */
+	pthread_cond_t done;	/* the job is done */
+	struct solve_slot *job; /* job[0..njob) to solve, NULL when none */
+	size_t njob;
+	bool quit;
+	struct solve_slot slot[SOLVE_BATCH];
+};
+
+/* Solves slot[0..n): the chain counts, or -1. */
+static void solve_slots(struct solve_slot *slot, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct puyo_planes planes;
+		size_t len = slot[i].len;
+		if (len > 0 && slot[i].s[len - 1] == '\r')
+			len--;
+		slot[i].chains = puyo_lines_read(slot[i].s, len, 0, &planes, NULL) == CODEC_OK
+				     ? (int)puyo_planes_chains(&planes)
+				     : -1;
+	}
+}
+
+static void *solve_pool_run(void *arg)
+{
+	struct solve_pool *p = arg;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->job && !p->quit)
+			pthread_cond_wait(&p->wake, &p->lock);
+		if (!p->job)
+			break;
+		struct solve_slot *job = p->job;
+		size_t n = p->njob;
+		pthread_mutex_unlock(&p->lock);
+		solve_slots(job, n);
+		pthread_mutex_lock(&p->lock);
+		p->job = NULL;
+		pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Stops the helper thread, if it was started. */
+static void solve_pool_stop(struct solve_pool *p)
+{
+	if (!p->started)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->quit = true;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	p->started = false;
+}
+
+/* Solves slot[0..n), its second half on the helper thread (started on
+ * first use) when there is one. */
+static void solve_pool_solve(struct solve_pool *p, size_t n)
+{
+	if (!p->started) {
+		p->job = NULL;
+		p->quit = false;
+		p->started = pthread_create(&p->thread, NULL, solve_pool_run, p) == 0;
+	}
+	if (!p->started) {
+		solve_slots(p->slot, n);
+		return;
+	}
+	size_t half = n / 2;
+	pthread_mutex_lock(&p->lock);
+	p->job = p->slot + half;
+	p->njob = n - half;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	solve_slots(p->slot, half);
+	pthread_mutex_lock(&p->lock);
+	while (p->job)
+		pthread_cond_wait(&p->done, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * Answers a batch of the whole lines at s[0..left): writes the answers of
+ * its lines up to the first that does not read as a good field, and
+ * returns the bytes of the lines answered (0 when the lines are too few
+ * for a batch, or the first does not read); *line counts them. Returns
+ * (size_t)-1 when writing failed (a message was written).
+ */
+static size_t solve_lines_batch(struct solve_pool *p, struct solve_out *o, const char *s,
+				size_t left, unsigned *line)
+{
+	size_t n = 0, at = 0;
+	while (n < SOLVE_BATCH) {
+		size_t len;
+		if (left - at > SOLVE_LINE_12 && s[at + SOLVE_LINE_12] == '\n') {
+			len = SOLVE_LINE_12;
+		} else if (left - at > SOLVE_LINE_13 && s[at + SOLVE_LINE_13] == '\n') {
+			len = SOLVE_LINE_13;
+		} else {
+			const char *nl = memchr(s + at, '\n', left - at);
+			if (!nl)
+				break;
+			len = (size_t)(nl - (s + at));
+		}
+		p->slot[n++] = (struct solve_slot){.s = s + at, .len = len};
+		at += len + 1;
+	}
+	if (n < SOLVE_BATCH_MIN)
+		return 0;
+	solve_pool_solve(p, n);
+	size_t used = 0;
+	for (size_t i = 0; i < n && p->slot[i].chains >= 0; i++) {
+		unsigned chains = (unsigned)p->slot[i].chains;
+		if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
+			return (size_t)-1;
+		if (chains >= 10)
+			o->buf[o->len++] = (char)('0' + chains / 10);
+		o->buf[o->len++] = (char)('0' + chains % 10);
+		o->buf[o->len++] = '\n';
+		*line += *line < UINT_MAX;
+		used += p->slot[i].len + 1;
+	}
+	return used;
+}
+
 int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	struct solve_out *o = dj_malloc(sizeof *o);
 	char *buf = dj_malloc(SOLVE_LINES_IN);
+	struct solve_pool *pool = dj_malloc(sizeof *pool);
 	size_t held = 0;
 	unsigned line = 1;
 	int ret = 1;
 
-	if (!o || !buf) {
+	if (pool) {
+		pool->started = false;
+		pthread_mutex_init(&pool->lock, NULL);
+		pthread_cond_init(&pool->wake, NULL);
+		pthread_cond_init(&pool->done, NULL);
+	}
+	if (!o || !buf || !pool) {
 		fprintf(errout, "dropjudge: out of memory\n");
 		goto out_buf;
 	}
@@ -526,6 +683,12 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		held += got;
 		size_t at = 0;
 		for (;;) {
+			size_t batch = solve_lines_batch(pool, o, buf + at, held - at, &line);
+			if (batch == (size_t)-1)
+				goto out_buf;
+			at += batch;
+			if (batch)
+				continue;
 			struct puyo_planes planes;
 			size_t known = solve_line_known(buf + at, held - at, line, &planes);
 			if (known) {
@@ -565,6 +728,13 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		goto out_buf;
 	ret = solve_out_flush(o);
 out_buf:
+	if (pool) {
+		solve_pool_stop(pool);
+		pthread_mutex_destroy(&pool->lock);
+		pthread_cond_destroy(&pool->wake);
+		pthread_cond_destroy(&pool->done);
+	}
+	dj_free(pool);
 	dj_free(buf);
 	dj_free(o);
 	return ret;
