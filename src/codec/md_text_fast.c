@@ -6,7 +6,10 @@
  * everywhere else, so one load, one XOR and one mask test recognise a line
  * of digits 0..3; t must then be nonzero and the domino stay inside red.
  * Any other line (a fault, CRLF, tabs, more digits) is left to the slow
- * path, so errors and their wording come from one place.
+ * path, so errors and their wording come from one place. md_text_take()
+ * and md_text_canonical() (md_codec.h) also take 16 lines at a step with
+ * SSE2, where the digits, packed, are the blocks themselves; they and
+ * md_text_skip() live here because they share the reader's state.
  */
 #include "codec/md_text_fast.h"
 
