@@ -64,6 +64,20 @@ MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd gnutls 2>/dev/null)
 ARCHIVE_CFLAGS := $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson libarchive zlib 2>/dev/null) -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+# The program links only what every subcommand needs; libmicrohttpd, GnuTLS
+# and libarchive are opened with dlopen by the subcommands that use them
+# (src/mem/dl.h), by the soname of the library compiled against, read here
+# from its SONAME. Tests and benchmarks link everything, as before.
+PROGRAM_LIBS := $(shell $(PKG_CONFIG) --libs jansson zlib 2>/dev/null) -lpthread
+soname = $(shell readelf -d "$$($(PKG_CONFIG) --variable=libdir $(1) 2>/dev/null)/$(2)" 2>/dev/null \
+	| sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')
+dl_define = $(if $(2),-D$(1)='"$(2)"')
+MHD_SONAME_DEF := $(call dl_define,DJ_MHD_SONAME,$(call soname,libmicrohttpd,libmicrohttpd.so))
+GNUTLS_SONAME_DEF := $(call dl_define,DJ_GNUTLS_SONAME,$(call soname,gnutls,libgnutls.so))
+ARCHIVE_SONAME_DEF := $(call dl_define,DJ_ARCHIVE_SONAME,$(call soname,libarchive,libarchive.so))
+$(BUILD)/src/http/mhd_dl.o: ALL_CFLAGS += $(MHD_SONAME_DEF)
+$(BUILD)/src/http/gnutls_dl.o: ALL_CFLAGS += $(GNUTLS_SONAME_DEF)
+$(BUILD)/src/package/archive_dl.o: ALL_CFLAGS += $(ARCHIVE_SONAME_DEF)
 
 CORE_SRC := $(wildcard src/core/*.c)
 MEM_SRC := $(wildcard src/mem/*.c)
@@ -136,7 +150,7 @@ $(BUILD)/libdropjudge.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 $(BUILD)/dropjudge: $(BUILD)/src/main/main.o $(BUILD)/libdropjudge.a
-	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(PROGRAM_LIBS) -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
@@ -301,6 +315,7 @@ FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
+$(FUZZ_BUILD)/src/package/archive_dl.o: FUZZ_CFLAGS += $(ARCHIVE_SONAME_DEF)
 
 .PHONY: fuzz fuzz-regressions fuzz-ci
 fuzz: deps

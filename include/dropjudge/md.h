@@ -51,7 +51,11 @@ struct md_block {
 	uint8_t y; /* red column, 0..3 */
 };
 
-/* A game in progress. Caller-owned; start it with md_init(). */
+/*
+ * A game in progress. Caller-owned; start it with md_init() and change it
+ * only through md_place() and md_play(), which rely on what the rules keep
+ * true between placements: lines 0 and 1 of both boards are empty.
+ */
 struct md_game {
 	uint32_t green; /* falling board, lines = green rows, bits 0..23 */
 	uint32_t blue;	/* falling board, lines = blue columns, bits 0..23 */
@@ -86,6 +90,38 @@ unsigned md_place(struct md_game *game, struct md_block block);
  * blocks, writes only *game. Returns the points these placements scored.
  */
 uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n);
+
+/*
+ * The instruction sets md_play() can run on. MD_IMPL_AUTO (what md_play()
+ * uses) takes AVX2 where the CPU has it; the others force one, so that
+ * tests and benchmarks can hold each against md_place(). Every
+ * implementation gives the same answers.
+ */
+enum md_impl {
+	MD_IMPL_AUTO = 0,
+	MD_IMPL_PORTABLE, /* C only: 4 stretches side by side */
+	MD_IMPL_AVX2,	  /* x86-64 with AVX2: 8 stretches in vectors */
+};
+
+/* Whether `impl` can run on this CPU. */
+bool md_impl_supported(enum md_impl impl);
+
+/* md_play() on a given implementation, which must be supported
+ * (md_impl_supported()). */
+uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_t n,
+		      enum md_impl impl);
+
+/*
+ * Joins a stretch of blocks played elsewhere from an empty game onto
+ * *game: `guess` is that stretch played from md_init(), head[0..n) its
+ * first blocks (n <= guess->moves). Replays head from *game beside the
+ * empty start until both hold the same boards; from there on they would
+ * score alike, so *game becomes exactly what playing the whole stretch
+ * on it gives (boards, score, moves) and true is returned. When they do
+ * not meet within head, returns false and leaves *game as it was.
+ */
+bool md_join(struct md_game *game, const struct md_game *guess, const struct md_block *head,
+	     size_t n);
 
 /* Tiles left in green and blue together. */
 unsigned md_tiles(const struct md_game *game);

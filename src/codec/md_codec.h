@@ -93,6 +93,40 @@ bool md_text_declared(const struct md_text_reader *r, unsigned long *n);
 enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_t len,
 			       md_block_fn fn, void *ctx);
 
+/*
+ * The fast path of md_text_feed() without the callback, for a caller that
+ * plays blocks in batches: takes whole canonical placement lines ("t x y\n",
+ * single digits, a legal block) from the start of data[0..len), as many as
+ * md_text_feed() would take and at most `cap`, storing them in
+ * blocks[0..*taken) instead of handing them on one by one. Takes nothing
+ * unless the reader is at the start of a placement line with N read, no
+ * fault and no held-back blank line. Stops before the first line it does
+ * not take (and before the last 8 bytes' partial line, which it cannot look
+ * at whole); the caller feeds that line to md_text_feed(), which decides
+ * it and every fault, and may then call this again. Returns the bytes taken.
+ */
+size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, struct md_block *blocks,
+		    size_t cap, size_t *taken);
+
+/*
+ * The line reader of md_text_take() on its own, with no reader: takes the
+ * canonical placement lines of legal blocks from the start of
+ * data[0..len), at most `cap`, into blocks[0..*taken), and stops before
+ * the first other line or the last 8 bytes. Returns the bytes taken. For
+ * reading a stretch of a file on another thread; md_text_skip() then
+ * tells the reader.
+ */
+size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, size_t cap,
+			 size_t *taken);
+
+/*
+ * Accounts for `lines` placement lines that md_text_canonical() took, as
+ * if md_text_take() had read them here: only when the reader is where
+ * md_text_take() would take lines and N leaves room for them all. Returns
+ * false and changes nothing otherwise; the caller then feeds those bytes.
+ */
+bool md_text_skip(struct md_text_reader *r, size_t lines);
+
 /* Ends the input: checks the last line and that N lines were read.
  * Returns the reader's status; calling it again adds nothing. */
 enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void *ctx);

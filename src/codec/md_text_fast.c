@@ -6,13 +6,23 @@
  * everywhere else, so one load, one XOR and one mask test recognise a line
  * of digits 0..3; t must then be nonzero and the domino stay inside red.
  * Any other line (a fault, CRLF, tabs, more digits) is left to the slow
- * path, so errors and their wording come from one place.
+ * path, so errors and their wording come from one place. md_text_take()
+ * and md_text_canonical() (md_codec.h) also take 16 lines at a step with
+ * SSE2, where the digits, packed, are the blocks themselves; they and
+ * md_text_skip() live here because they share the reader's state.
  */
 #include "codec/md_text_fast.h"
 
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define MD_TEXT_SSE2 1
+#else
+#define MD_TEXT_SSE2 0
+#endif
 
 /* "0 0 0\n" little-endian, and the bits that must then be zero. */
 #define LINE_PATTERN 0x0A3020302030ull
@@ -31,32 +41,52 @@ static uint64_t load_line(const char *p)
 	return w & 0xFFFFFFFFFFFFull;
 }
 
+/* Bit t | x << 2 | y << 4 is set when the block is legal: t nonzero, a
+ * vertical domino not in row 3, a horizontal one not in column 3. */
+#define LEGAL_KEYS 0x2AAA6EEE6EEE6EEEULL
+
+/*
+ * Reads the canonical line at p (p[0..8) readable) into *block; false when
+ * the line is not one, or its block is not legal.
+ */
+static inline __attribute__((always_inline)) bool line_take(const char *p, struct md_block *block)
+{
+	uint64_t v = load_line(p) ^ LINE_PATTERN;
+	if (v & LINE_ZEROS)
+		return false;
+	unsigned key = (unsigned)(v | v >> 14 | v >> 28) & 63u;
+	if (!((LEGAL_KEYS >> key) & 1u))
+		return false;
+	block->t = (uint8_t)(key & 3u);
+	block->x = (uint8_t)((key >> 2) & 3u);
+	block->y = (uint8_t)(key >> 4);
+	return true;
+}
+
+/* Whether the reader is where the fast path may take whole lines. */
+static bool fast_ready(const struct md_text_reader *r)
+{
+	return r->column == 1 && r->line >= 2 && r->have_n && !r->failed && !r->stopped &&
+	       !r->done && !r->blanks;
+}
+
 size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len, md_block_fn fn,
 			  void *ctx)
 {
 	size_t used = 0;
 
-	if (r->column != 1 || r->line < 2 || !r->have_n || r->failed || r->stopped || r->done ||
-	    r->blanks)
+	if (!fast_ready(r))
 		return 0;
 	/* Kept in locals: the callback could, as far as the compiler knows, write *r. */
 	unsigned long blocks = r->blocks, declared = r->declared;
 	unsigned line = r->line;
-	while (len - used >= LOAD_BYTES && blocks < declared && line < UINT_MAX) {
-		uint64_t v = load_line(data + used) ^ LINE_PATTERN;
-		if (v & LINE_ZEROS)
-			break;
-		unsigned t = (unsigned)(v & 3u);
-		unsigned x = (unsigned)(v >> 16) & 3u;
-		unsigned y = (unsigned)(v >> 32) & 3u;
-		if (t == 0 || (t == MD_TYPE_DOMINO_V && x == 3) ||
-		    (t == MD_TYPE_DOMINO_H && y == 3))
-			break;
+	struct md_block block;
+	while (len - used >= LOAD_BYTES && blocks < declared && line < UINT_MAX &&
+	       line_take(data + used, &block)) {
 		unsigned long index = blocks++;
 		line++;
 		used += LINE_BYTES;
 		if (fn) {
-			struct md_block block = {(uint8_t)t, (uint8_t)x, (uint8_t)y};
 			r->blocks = blocks;
 			r->line = line;
 			if (fn(ctx, block, index) != 0) {
@@ -68,4 +98,141 @@ size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len
 	r->blocks = blocks;
 	r->line = line;
 	return used;
+}
+
+#if MD_TEXT_SSE2
+/* Lines read per step of take_16(): 96 bytes, six vectors. */
+#define TAKE_LINES 16
+#define TAKE_BYTES (TAKE_LINES * LINE_BYTES)
+
+/*
+ * The line pattern "0 0 0\n" over 16 bytes that start at byte 0, 4 and 2
+ * of a line (the phases of the six vectors of a step, in turn), and the
+ * bits that must then be zero: all but the two low bits of each digit.
+ */
+static const unsigned char take_pattern[3][16] = {
+    {0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30,
+     0x20},
+    {0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30,
+     0x20},
+    {0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30, 0x0A, 0x30, 0x20, 0x30, 0x20, 0x30,
+     0x0A},
+};
+static const unsigned char take_zeros[3][16] = {
+    {0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC,
+     0xFF},
+    {0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC,
+     0xFF},
+    {0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC, 0xFF, 0xFC,
+     0xFF},
+};
+
+/* Bytes at positions 0 mod 3 (the t of each block) of the 16 digits from
+ * 16 * k on. */
+static const unsigned char take_t_mask[3][16] = {
+    {0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00,
+     0xFF},
+    {0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF,
+     0x00},
+    {0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0x00, 0xFF, 0x00,
+     0x00},
+};
+
+/*
+ * Takes 16 canonical lines at p[0..96) into blocks[0..16) and returns
+ * true, or returns false when one of them is not canonical or not legal
+ * (blocks[] may then hold anything). The digits are the even bytes of the
+ * text, in the order of struct md_block: XORed with the line pattern and
+ * packed, they are the blocks. Legal: t nonzero, not t = 3 with x = 3, not
+ * t = 2 with y = 3, tested at every t with the digits shifted onto it.
+ */
+static bool take_16(const char *p, struct md_block *blocks)
+{
+	__m128i d[6], bad = _mm_setzero_si128();
+	for (unsigned i = 0; i < 6; i++) {
+		d[i] = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(p + 16 * i)),
+				     _mm_loadu_si128((const __m128i *)take_pattern[i % 3]));
+		bad = _mm_or_si128(
+		    bad, _mm_and_si128(d[i], _mm_loadu_si128((const __m128i *)take_zeros[i % 3])));
+	}
+	const __m128i low = _mm_set1_epi16(0xFF);
+	__m128i digits[4];
+	for (unsigned k = 0; k < 3; k++)
+		digits[k] = _mm_packus_epi16(_mm_and_si128(d[2 * k], low),
+					     _mm_and_si128(d[2 * k + 1], low));
+	digits[3] = _mm_setzero_si128();
+	const __m128i zero = _mm_setzero_si128(), two = _mm_set1_epi8(2), three = _mm_set1_epi8(3);
+	for (unsigned k = 0; k < 3; k++) {
+		__m128i t = digits[k];
+		__m128i x = _mm_or_si128(_mm_srli_si128(t, 1), _mm_slli_si128(digits[k + 1], 15));
+		__m128i y = _mm_or_si128(_mm_srli_si128(t, 2), _mm_slli_si128(digits[k + 1], 14));
+		__m128i t3 = _mm_cmpeq_epi8(t, three);
+		__m128i no = _mm_or_si128(
+		    _mm_cmpeq_epi8(t, zero),
+		    _mm_or_si128(_mm_and_si128(t3, _mm_cmpeq_epi8(x, three)),
+				 _mm_and_si128(_mm_cmpeq_epi8(t, two), _mm_cmpeq_epi8(y, three))));
+		bad = _mm_or_si128(
+		    bad, _mm_and_si128(no, _mm_loadu_si128((const __m128i *)take_t_mask[k])));
+	}
+	if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, zero)) != 0xFFFF)
+		return false;
+	_Static_assert(sizeof(struct md_block) == 3, "a block is its three digits t, x, y");
+	for (unsigned k = 0; k < 3; k++)
+		memcpy((char *)blocks + 16 * k, &digits[k], 16);
+	return true;
+}
+#endif
+
+size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, size_t cap,
+			 size_t *taken)
+{
+	size_t n = 0, used = 0;
+	if (len < LOAD_BYTES)
+		cap = 0;
+	else if (cap > (len - LOAD_BYTES) / LINE_BYTES + 1)
+		cap = (len - LOAD_BYTES) / LINE_BYTES + 1;
+#if MD_TEXT_SSE2
+	/* 16 lines a step while 96 bytes and 16 blocks are left, then line by line */
+	while (cap - n >= TAKE_LINES && len - used >= TAKE_BYTES &&
+	       take_16(data + used, blocks + n)) {
+		n += TAKE_LINES;
+		used += TAKE_BYTES;
+	}
+#endif
+	while (n < cap && line_take(data + used, &blocks[n])) {
+		n++;
+		used += LINE_BYTES;
+	}
+	*taken = n;
+	return used;
+}
+
+/* How many more placement lines the reader takes on its fast path: 0
+ * unless it is ready for one, then what N and the line count leave. */
+static size_t fast_room(const struct md_text_reader *r)
+{
+	if (!fast_ready(r))
+		return 0;
+	size_t left = r->declared - r->blocks;
+	size_t lines = UINT_MAX - r->line;
+	return left < lines ? left : lines;
+}
+
+size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, struct md_block *blocks,
+		    size_t cap, size_t *taken)
+{
+	size_t room = fast_room(r);
+	size_t used = md_text_canonical(data, len, blocks, cap < room ? cap : room, taken);
+	r->blocks += *taken;
+	r->line += (unsigned)*taken;
+	return used;
+}
+
+bool md_text_skip(struct md_text_reader *r, size_t lines)
+{
+	if (lines > fast_room(r))
+		return false;
+	r->blocks += lines;
+	r->line += (unsigned)lines;
+	return true;
 }

@@ -10,6 +10,8 @@
  */
 #include "dropjudge/md.h"
 
+#include <string.h>
+
 #define LINE_BITS  MD_CELLS
 #define LINE_MASK  ((1u << LINE_BITS) - 1u) /* the cells of line 0 */
 #define BOARD_MASK ((1u << (LINE_BITS * MD_LINES)) - 1u)
@@ -20,83 +22,100 @@
 /* Bit 4*MD_LINES: one line past the floor, where a drop with no tile under it stops. */
 #define PAST_FLOOR (1u << (LINE_BITS * MD_LINES))
 
-/*
- * Removes the full lines `full` (bit 4*l for line l), lightest first: the
- * lines above each move one line towards the floor, line 0 becomes empty.
- * Removing the lightest first only moves lines above it, never a heavier
- * full line. Returns the lines removed. Off the hot path: few drops fill a
- * line.
- */
-static __attribute__((noinline)) unsigned board_clear(uint32_t *board, uint32_t full)
-{
-	uint32_t b = *board;
-	unsigned points = 0;
-	for (; full; full &= full - 1u, points++) {
-		unsigned line = (unsigned)__builtin_ctz(full) / LINE_BITS;
-		uint32_t above_mask = (1u << (LINE_BITS * line)) - 1u;
-		uint32_t below = b & ~((LINE_MASK << (LINE_BITS * line)) | above_mask);
-		b = below | ((b & above_mask) << LINE_BITS);
-	}
-	*board = b;
-	return points;
-}
+/* Light area: the bits a board moves towards the floor, by its lines 0 and
+ * 1 (its low byte): one line for each of them that holds a tile. */
+#define LIGHT_DROP(i)	(uint8_t)(LINE_BITS * (((i)&LINE_MASK) != 0) + LINE_BITS * (((i) >> 4) != 0))
+#define LIGHT_DROP4(i)	LIGHT_DROP(i), LIGHT_DROP(i + 1), LIGHT_DROP(i + 2), LIGHT_DROP(i + 3)
+#define LIGHT_DROP16(i) LIGHT_DROP4(i), LIGHT_DROP4(i + 4), LIGHT_DROP4(i + 8), LIGHT_DROP4(i + 12)
+#define LIGHT_DROP64(i)                                                                            \
+	LIGHT_DROP16(i), LIGHT_DROP16(i + 16), LIGHT_DROP16(i + 32), LIGHT_DROP16(i + 48)
+static const uint8_t light_drop[256] = {LIGHT_DROP64(0), LIGHT_DROP64(64), LIGHT_DROP64(128),
+					LIGHT_DROP64(192)};
 
 /*
- * Drops `piece` (given at lines 0.. of an empty board, `height` lines tall;
- * `spread` its cells repeated in every line of the board) until one more
- * step would hit a tile or the floor, then scores full lines and empties
- * the light area. Returns the lines scored.
- *
- * Mask arithmetic on the whole board, no loop over cells or lines: the
- * piece lands with its lowest line just above the lightest line that has a
- * tile under one of its cells (the line past the floor when none); a line
- * is full when the AND of its four cells, shifted onto its first bit, is
- * set; the light area is two sums.
- */
-static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board, uint32_t piece,
-								 uint32_t spread, unsigned height)
-{
-	uint32_t b = *board;
-	unsigned hit = (unsigned)__builtin_ctz((b & spread) | PAST_FLOOR) & ~(LINE_BITS - 1u);
-	unsigned lift = LINE_BITS * height;
-	b |= piece << (hit >= lift ? hit - lift : 0);
-
-	uint32_t full = b & (b >> 1) & (b >> 2) & (b >> 3) & LINE_ONES;
-	unsigned points = 0;
-	if (__builtin_expect(full != 0, 0))
-		points = board_clear(&b, full);
-
-	/* Light area, after scoring: lose as many floor lines as light lines hold tiles. */
-	unsigned k = (((b & LINE_MASK) + LINE_MASK) >> LINE_BITS) +
-		     ((((b >> LINE_BITS) & LINE_MASK) + LINE_MASK) >> LINE_BITS);
-	*board = (b << (LINE_BITS * k)) & BOARD_MASK;
-	return points;
-}
-
-/*
- * A block type as the piece it is on each board, at cell 0: its cells
- * repeated in every line of the board, its lines (as at lines 0..), its
- * height. Green cells are columns (y), blue cells rows (x): a domino lies
- * along the cells of one board and across the lines of the other. Indexed
- * by t.
+ * A piece on a falling board, at its cell: its cells repeated in every line
+ * of the board, the piece itself at lines 0.. (one or two lines), and its
+ * height in bits.
  */
 struct md_shape {
 	uint32_t spread; /* cell mask of each covered line, in all MD_LINES lines */
 	uint8_t piece;	 /* the piece on lines 0 and 1 */
-	uint8_t height;	 /* 1 or 2 lines */
+	uint8_t lift;	 /* LINE_BITS * its lines (1 or 2) */
 };
 
-static const struct md_shape md_green_shape[4] = {
-    {0, 0, 1},
-    {0x1 * LINE_ONES, 0x01, 1},
-    {0x3 * LINE_ONES, 0x03, 1},
-    {0x1 * LINE_ONES, 0x11, 2},
+/*
+ * Drops `shape` until one more step would hit a tile or the floor, then
+ * scores full lines and empties the light area. Returns the lines scored.
+ * The board holds nothing in the light area (lines 0 and 1) between
+ * placements, as the rules leave it.
+ *
+ * Mask arithmetic on the whole board, no loop over cells or lines: the
+ * piece lands with its lowest line just above the lightest line that has a
+ * tile under one of its cells (the line past the floor when none), which is
+ * never above line 2, so always at least the piece's height down; a line
+ * is full when the AND of its four cells, shifted onto its first bit, is
+ * set. Only the one or two lines the piece fell into can fill, and two
+ * that fill are neighbours: removing them moves every lighter line down by
+ * as many lines. The light area is a look-up of lines 0 and 1.
+ */
+static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board,
+								 const struct md_shape *shape)
+{
+	uint32_t b = *board;
+	unsigned hit =
+	    (unsigned)__builtin_ctz((b & shape->spread) | PAST_FLOOR) & ~(LINE_BITS - 1u);
+	b |= (uint32_t)shape->piece << (hit - shape->lift);
+
+	uint32_t pairs = b & (b >> 2);
+	uint32_t full = pairs & (pairs >> 1) & LINE_ONES;
+	unsigned points = 0;
+	if (__builtin_expect(full != 0, 0)) {
+		/* the sum of the bits of `full`, gathered in the top line */
+		points = (full * LINE_ONES) >> (LINE_BITS * (MD_LINES - 1)) & LINE_MASK;
+		unsigned top = (unsigned)__builtin_ctz(full); /* 4 * lightest full line */
+		uint32_t lighter = (1u << top) - 1u;	      /* the lines lighter than it */
+		unsigned shift = LINE_BITS * points;
+		b = (b & ~(lighter | lighter << shift)) | (b & lighter) << shift;
+	}
+
+	*board = (b << light_drop[b & 0xFFu]) & BOARD_MASK;
+	return points;
+}
+
+/*
+ * Every block as the piece it is on each board, indexed by t << 2 | cell
+ * (green: the column y; blue: the row x). Green cells are columns, blue
+ * cells rows: a domino lies along the cells of one board and across the
+ * lines of the other. Index 0..3 (t = 0) is never used.
+ */
+#define SHAPE_MONO(c)                                                                              \
+	{                                                                                          \
+		0x1 * LINE_ONES << (c), 0x01 << (c), LINE_BITS                                     \
+	}
+#define SHAPE_ALONG(c)                                                                             \
+	{                                                                                          \
+		0x3 * LINE_ONES << (c), 0x03 << (c), LINE_BITS                                     \
+	}
+#define SHAPE_ACROSS(c)                                                                            \
+	{                                                                                          \
+		0x1 * LINE_ONES << (c), 0x11 << (c), 2 * LINE_BITS                                 \
+	}
+#define SHAPE_NONE                                                                                 \
+	{                                                                                          \
+		0, 0, LINE_BITS                                                                    \
+	}
+
+static const struct md_shape md_green_shape[16] = {
+    SHAPE_NONE,	     SHAPE_NONE,      SHAPE_NONE,      SHAPE_NONE,
+    SHAPE_MONO(0),   SHAPE_MONO(1),   SHAPE_MONO(2),   SHAPE_MONO(3),
+    SHAPE_ALONG(0),  SHAPE_ALONG(1),  SHAPE_ALONG(2),  SHAPE_NONE,
+    SHAPE_ACROSS(0), SHAPE_ACROSS(1), SHAPE_ACROSS(2), SHAPE_ACROSS(3),
 };
-static const struct md_shape md_blue_shape[4] = {
-    {0, 0, 1},
-    {0x1 * LINE_ONES, 0x01, 1},
-    {0x1 * LINE_ONES, 0x11, 2},
-    {0x3 * LINE_ONES, 0x03, 1},
+static const struct md_shape md_blue_shape[16] = {
+    SHAPE_NONE,	     SHAPE_NONE,      SHAPE_NONE,      SHAPE_NONE,
+    SHAPE_MONO(0),   SHAPE_MONO(1),   SHAPE_MONO(2),   SHAPE_MONO(3),
+    SHAPE_ACROSS(0), SHAPE_ACROSS(1), SHAPE_ACROSS(2), SHAPE_ACROSS(3),
+    SHAPE_ALONG(0),  SHAPE_ALONG(1),  SHAPE_ALONG(2),  SHAPE_NONE,
 };
 
 void md_init(struct md_game *game)
@@ -139,11 +158,9 @@ const char *md_fault_text(enum md_fault fault)
 static inline __attribute__((always_inline)) unsigned boards_place(uint32_t *green, uint32_t *blue,
 								   struct md_block block)
 {
-	const struct md_shape *g = &md_green_shape[block.t & 3u];
-	const struct md_shape *b = &md_blue_shape[block.t & 3u];
-	unsigned points =
-	    board_drop(green, (uint32_t)g->piece << block.y, g->spread << block.y, g->height);
-	points += board_drop(blue, (uint32_t)b->piece << block.x, b->spread << block.x, b->height);
+	unsigned t = (block.t & 3u) << 2;
+	unsigned points = board_drop(green, &md_green_shape[t | (block.y & 3u)]);
+	points += board_drop(blue, &md_blue_shape[t | (block.x & 3u)]);
 	return points;
 }
 
@@ -161,7 +178,7 @@ unsigned md_place(struct md_game *game, struct md_block block)
  * placement, not at the machine's width. But boards forget: the light area
  * and full lines drop what lies under them, so two games fed the same
  * blocks from different boards soon hold the same boards, and from then on
- * score alike. md_play() therefore cuts the blocks into MD_LANES stretches
+ * score alike. md_play() therefore cuts the blocks into `lanes` stretches
  * and plays them side by side, the first from the game's boards, the others
  * from empty boards (a guess). Then, stretch by stretch, it replays the
  * start of each guessed stretch from the boards the stretch before really
@@ -169,15 +186,180 @@ unsigned md_place(struct md_game *game, struct md_block block)
  * a few placements), and adds the difference in points. A stretch that
  * never meets its guess is simply replayed whole: the answer is always
  * that of md_place() one block after another.
+ *
+ * The portable path plays 4 stretches in scalar registers; the AVX2 path
+ * plays 8, the 8 green boards in one vector and the 8 blue boards in
+ * another, with the same mask arithmetic lane by lane.
  */
-#define MD_LANES    4
-#define MD_LANE_MIN 64 /* shorter stretches are played one block after another */
+#define MD_LANES_PORTABLE 4
+#define MD_LANES_AVX2	  8
+#define MD_LANES_MAX	  8
+#define MD_LANE_MIN	  64 /* shorter stretches are played one block after another */
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define MD_HAVE_AVX2 1
+#else
+#define MD_HAVE_AVX2 0
+#endif
 
 struct md_lane {
 	uint32_t green;
 	uint32_t blue;
 	uint64_t score;
 };
+
+/* Plays blocks[k * len + i], i < len, on lane[k], k < 4. */
+static void lanes_portable(struct md_lane *lane, const struct md_block *blocks, size_t len)
+{
+	/* The lanes in locals, written out: kept in registers, not in lane[]. */
+	uint32_t g0 = lane[0].green, u0 = lane[0].blue, g1 = lane[1].green, u1 = lane[1].blue;
+	uint32_t g2 = lane[2].green, u2 = lane[2].blue, g3 = lane[3].green, u3 = lane[3].blue;
+	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	const struct md_block *p0 = blocks, *p1 = blocks + len, *p2 = blocks + 2 * len,
+			      *p3 = blocks + 3 * len;
+	for (size_t i = 0; i < len; i++) {
+		s0 += boards_place(&g0, &u0, p0[i]);
+		s1 += boards_place(&g1, &u1, p1[i]);
+		s2 += boards_place(&g2, &u2, p2[i]);
+		s3 += boards_place(&g3, &u3, p3[i]);
+	}
+	lane[0] = (struct md_lane){g0, u0, lane[0].score + s0};
+	lane[1] = (struct md_lane){g1, u1, lane[1].score + s1};
+	lane[2] = (struct md_lane){g2, u2, lane[2].score + s2};
+	lane[3] = (struct md_lane){g3, u3, lane[3].score + s3};
+}
+
+#if MD_HAVE_AVX2
+/*
+ * board_drop() on 8 boards at once, each with its own shape: `spread`,
+ * `piece` (at its cell, lines 0..) and `lift` (LINE_BITS * its lines).
+ * Adds the points to *score. AVX2 has no count of trailing zeros, so the
+ * lowest set bit is isolated (x & -x) and its index read from the exponent
+ * of its conversion to float, exact for every power of two. Full lines are
+ * removed without a branch: with none, the lightest "full line" is the one
+ * past the floor and nothing moves.
+ */
+__attribute__((target("avx2"))) static inline __m256i
+boards_drop_avx2(__m256i b, __m256i spread, __m256i piece, __m256i lift, __m256i *score)
+{
+	const __m256i past = _mm256_set1_epi32((int)PAST_FLOOR);
+	const __m256i ones = _mm256_set1_epi32((int)LINE_ONES);
+	const __m256i one = _mm256_set1_epi32(1);
+	const __m256i bias = _mm256_set1_epi32(127);
+	const __m256i zero = _mm256_setzero_si256();
+
+	/* the lowest tile under the piece, as 4 * its line */
+	__m256i x = _mm256_or_si256(_mm256_and_si256(b, spread), past);
+	x = _mm256_and_si256(x, _mm256_sub_epi32(zero, x));
+	__m256i hit = _mm256_sub_epi32(
+	    _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(x)), 23), bias);
+	hit = _mm256_andnot_si256(_mm256_set1_epi32(LINE_BITS - 1), hit);
+	b = _mm256_or_si256(b, _mm256_sllv_epi32(piece, _mm256_sub_epi32(hit, lift)));
+
+	/* full lines, and their removal */
+	__m256i pairs = _mm256_and_si256(b, _mm256_srli_epi32(b, 2));
+	__m256i full = _mm256_and_si256(_mm256_and_si256(pairs, _mm256_srli_epi32(pairs, 1)), ones);
+	__m256i points = _mm256_and_si256(
+	    _mm256_srli_epi32(_mm256_mullo_epi32(full, ones), LINE_BITS * (MD_LINES - 1)),
+	    _mm256_set1_epi32(LINE_MASK));
+	/* the lines lighter than the lightest full one (than the floor when none) */
+	__m256i f = _mm256_or_si256(full, past);
+	__m256i lighter = _mm256_sub_epi32(_mm256_and_si256(f, _mm256_sub_epi32(zero, f)), one);
+	__m256i shift = _mm256_slli_epi32(points, 2);
+	__m256i removed = _mm256_or_si256(lighter, _mm256_sllv_epi32(lighter, shift));
+	b = _mm256_or_si256(_mm256_andnot_si256(removed, b),
+			    _mm256_sllv_epi32(_mm256_and_si256(b, lighter), shift));
+	*score = _mm256_add_epi32(*score, points);
+
+	/* the light area: 4 bits down for each of lines 0 and 1 that holds a tile */
+	__m256i e0 = _mm256_cmpeq_epi32(_mm256_and_si256(b, _mm256_set1_epi32(LINE_MASK)), zero);
+	__m256i e1 = _mm256_cmpeq_epi32(
+	    _mm256_and_si256(b, _mm256_set1_epi32(LINE_MASK << LINE_BITS)), zero);
+	__m256i drop = _mm256_add_epi32(_mm256_slli_epi32(_mm256_add_epi32(e0, e1), 2),
+					_mm256_set1_epi32(2 * LINE_BITS));
+	return _mm256_and_si256(_mm256_sllv_epi32(b, drop), _mm256_set1_epi32((int)BOARD_MASK));
+}
+
+/* Steps of the AVX2 loop between two flushes of its 32-bit scores: each
+ * step adds at most 2 points per board. */
+#define MD_AVX2_FLUSH ((size_t)1 << 24)
+
+/* Loads the 3 bytes of *block (and one more, which the caller keeps inside
+ * the array) as t | x << 8 | y << 16 | junk << 24. */
+static inline uint32_t block_word(const struct md_block *block)
+{
+	uint32_t w;
+	memcpy(&w, block, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap32(w);
+#endif
+	return w;
+}
+
+/*
+ * Plays blocks[k * len + i], i < steps, on lane[k], k < 8. Reads one byte
+ * past each block it plays: the caller keeps blocks[7 * len + steps - 1]
+ * off the end of the array.
+ */
+__attribute__((target("avx2"))) static void
+lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
+{
+	/* The shapes by t (green, 0..3) and by 4 + t (blue): spread, piece and lift at cell 0. */
+	const __m256i spread_of =
+	    _mm256_setr_epi32(0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0,
+			      0x1 * LINE_ONES, 0x1 * LINE_ONES, 0x3 * LINE_ONES);
+	const __m256i piece_of = _mm256_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03);
+	const __m256i lift_of = _mm256_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
+						  LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS);
+	const __m256i three = _mm256_set1_epi32(3);
+	const __m256i four = _mm256_set1_epi32(4);
+	__m256i g = _mm256_setr_epi32((int)lane[0].green, (int)lane[1].green, (int)lane[2].green,
+				      (int)lane[3].green, (int)lane[4].green, (int)lane[5].green,
+				      (int)lane[6].green, (int)lane[7].green);
+	__m256i u = _mm256_setr_epi32((int)lane[0].blue, (int)lane[1].blue, (int)lane[2].blue,
+				      (int)lane[3].blue, (int)lane[4].blue, (int)lane[5].blue,
+				      (int)lane[6].blue, (int)lane[7].blue);
+	uint64_t total[MD_LANES_AVX2] = {0};
+
+	for (size_t from = 0; from < steps; from += MD_AVX2_FLUSH) {
+		size_t to = steps - from > MD_AVX2_FLUSH ? from + MD_AVX2_FLUSH : steps;
+		__m256i sg = _mm256_setzero_si256(), su = _mm256_setzero_si256();
+		for (size_t i = from; i < to; i++) {
+			__m256i w = _mm256_setr_epi32((int)block_word(&blocks[i]),
+						      (int)block_word(&blocks[len + i]),
+						      (int)block_word(&blocks[2 * len + i]),
+						      (int)block_word(&blocks[3 * len + i]),
+						      (int)block_word(&blocks[4 * len + i]),
+						      (int)block_word(&blocks[5 * len + i]),
+						      (int)block_word(&blocks[6 * len + i]),
+						      (int)block_word(&blocks[7 * len + i]));
+			__m256i t = _mm256_and_si256(w, three);
+			__m256i y = _mm256_and_si256(_mm256_srli_epi32(w, 16), three);
+			__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
+			__m256i tb = _mm256_add_epi32(t, four);
+			g = boards_drop_avx2(
+			    g, _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, t), y),
+			    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, t), y),
+			    _mm256_permutevar8x32_epi32(lift_of, t), &sg);
+			u = boards_drop_avx2(
+			    u, _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, tb), x),
+			    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, tb), x),
+			    _mm256_permutevar8x32_epi32(lift_of, tb), &su);
+		}
+		uint32_t a[MD_LANES_AVX2], c[MD_LANES_AVX2];
+		_mm256_storeu_si256((__m256i *)a, sg);
+		_mm256_storeu_si256((__m256i *)c, su);
+		for (unsigned k = 0; k < MD_LANES_AVX2; k++)
+			total[k] += (uint64_t)a[k] + c[k];
+	}
+	uint32_t gs[MD_LANES_AVX2], us[MD_LANES_AVX2];
+	_mm256_storeu_si256((__m256i *)gs, g);
+	_mm256_storeu_si256((__m256i *)us, u);
+	for (unsigned k = 0; k < MD_LANES_AVX2; k++)
+		lane[k] = (struct md_lane){gs[k], us[k], lane[k].score + total[k]};
+}
+#endif
 
 /* Replays blocks[0..n) from `real` beside `guess` (which lane already
  * played to *lane); fixes *lane up to what `real` gives. */
@@ -198,37 +380,100 @@ static void lane_fix(struct md_lane *lane, struct md_lane real, const struct md_
 	lane->score += real.score - guess.score;
 }
 
-uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
+bool md_impl_supported(enum md_impl impl)
 {
-	struct md_lane lane[MD_LANES] = {{game->green, game->blue, 0}};
-	size_t len = n / MD_LANES;
+	if (impl != MD_IMPL_AVX2)
+		return impl == MD_IMPL_AUTO || impl == MD_IMPL_PORTABLE;
+#if MD_HAVE_AVX2
+	return __builtin_cpu_supports("avx2");
+#else
+	return false;
+#endif
+}
+
+uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_t n,
+		      enum md_impl impl)
+{
+	struct md_lane lane[MD_LANES_MAX] = {{game->green, game->blue, 0}};
+	bool avx2 =
+	    impl == MD_IMPL_AVX2 || (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2));
+	unsigned lanes = avx2 ? MD_LANES_AVX2 : MD_LANES_PORTABLE;
+	size_t len = n / lanes;
 
 	if (len < MD_LANE_MIN) {
 		for (size_t i = 0; i < n; i++)
 			lane[0].score += boards_place(&lane[0].green, &lane[0].blue, blocks[i]);
 		goto out;
 	}
-	for (size_t i = 0; i < len; i++)
-		for (unsigned k = 0; k < MD_LANES; k++)
-			lane[k].score +=
-			    boards_place(&lane[k].green, &lane[k].blue, blocks[k * len + i]);
-	for (size_t i = MD_LANES * len; i < n; i++)
-		lane[MD_LANES - 1].score +=
-		    boards_place(&lane[MD_LANES - 1].green, &lane[MD_LANES - 1].blue, blocks[i]);
-	for (unsigned k = 1; k < MD_LANES; k++) {
+#if MD_HAVE_AVX2
+	if (avx2) {
+		/* The last step reads a byte past its blocks: inside the array
+		 * unless the lanes end with it; then that step is played here. */
+		size_t steps = lanes * len < n ? len : len - 1;
+		lanes_avx2(lane, blocks, len, steps);
+		for (size_t i = steps; i < len; i++)
+			for (unsigned k = 0; k < lanes; k++)
+				lane[k].score += boards_place(&lane[k].green, &lane[k].blue,
+							      blocks[k * len + i]);
+	} else {
+		lanes_portable(lane, blocks, len);
+	}
+#else
+	lanes_portable(lane, blocks, len);
+#endif
+	for (size_t i = lanes * len; i < n; i++)
+		lane[lanes - 1].score +=
+		    boards_place(&lane[lanes - 1].green, &lane[lanes - 1].blue, blocks[i]);
+	for (unsigned k = 1; k < lanes; k++) {
 		struct md_lane real = {lane[k - 1].green, lane[k - 1].blue, 0};
-		size_t stretch = k == MD_LANES - 1 ? n - k * len : len;
+		size_t stretch = k == lanes - 1 ? n - k * len : len;
 		lane_fix(&lane[k], real, blocks + k * len, stretch);
 		lane[0].score += lane[k].score;
 	}
-	lane[0].green = lane[MD_LANES - 1].green;
-	lane[0].blue = lane[MD_LANES - 1].blue;
+	lane[0].green = lane[lanes - 1].green;
+	lane[0].blue = lane[lanes - 1].blue;
 out:
 	game->green = lane[0].green;
 	game->blue = lane[0].blue;
 	game->score += lane[0].score;
 	game->moves += n;
 	return lane[0].score;
+}
+
+uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
+{
+	return md_play_impl(game, blocks, n, MD_IMPL_AUTO);
+}
+
+bool md_join(struct md_game *game, const struct md_game *guess, const struct md_block *head,
+	     size_t n)
+{
+	struct md_lane real = {game->green, game->blue, 0};
+	struct md_lane from_empty = {0, 0, 0};
+	if (n > guess->moves)
+		n = (size_t)guess->moves;
+	for (size_t i = 0;; i++) {
+		if (real.green == from_empty.green && real.blue == from_empty.blue) {
+			/* from here on both play alike: the rest is the guess's */
+			game->green = guess->green;
+			game->blue = guess->blue;
+			game->score += real.score + (guess->score - from_empty.score);
+			break;
+		}
+		if (i == n) {
+			if (n < guess->moves)
+				return false;
+			/* the whole stretch was replayed: real is the answer */
+			game->green = real.green;
+			game->blue = real.blue;
+			game->score += real.score;
+			break;
+		}
+		real.score += boards_place(&real.green, &real.blue, head[i]);
+		from_empty.score += boards_place(&from_empty.green, &from_empty.blue, head[i]);
+	}
+	game->moves += guess->moves;
+	return true;
 }
 
 /* Tiles on one falling board. */

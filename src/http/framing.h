@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <microhttpd.h>
+#include "http/mhd_dl.h"
 
 #include "codec/error.h"
 

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#include <microhttpd.h>
+#include "http/mhd_dl.h"
 
 struct http_guard_config {
 	unsigned max_connections; /* open at once, >= 1; more are closed at accept */

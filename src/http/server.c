@@ -28,7 +28,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
+#include "http/mhd_dl.h"
 
 #include "codec/error.h"
 #include "http/auth.h"

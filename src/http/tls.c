@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#include <gnutls/gnutls.h>
-#include <microhttpd.h>
+#include "http/gnutls_dl.h"
+#include "http/mhd_dl.h"
 
 #include "codec/error.h"
 #include "http/file.h"

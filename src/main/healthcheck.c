@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <gnutls/gnutls.h>
+#include "http/gnutls_dl.h"
 
 #include "codec/error.h"
 #include "http/clock.h"

@@ -1,9 +1,13 @@
 /*
  * `dropjudge solve monomino-domino|puyo [FILE]`: reads the Baekjoon input
  * with the server's lenient text readers, runs the cores and prints the
- * Baekjoon output. Monomino-Domino streams (chunks into md_text_feed(),
- * blocks held in a fixed batch and played by md_play()); a Puyo field is
- * small and is read whole. See solve.h.
+ * Baekjoon output. Monomino-Domino streams: canonical placement lines go
+ * straight into a fixed batch (md_text_take()), every other line through
+ * md_text_feed(), and md_play() plays the batch; a regular file is read
+ * through mapped windows instead of copies, a large one by two threads
+ * (see solve_md_file()). A file truncated while it is mapped ends the
+ * process with SIGBUS, as any program reading it through mmap. A Puyo
+ * field is small and is read whole. See solve.h.
  */
 #include "main/solve.h"
 
@@ -11,6 +15,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "codec/error.h"
 #include "codec/md_codec.h"
@@ -20,7 +28,7 @@
 #include "mem/alloc.h"
 
 /* Bytes read from the input at a time. */
-#define SOLVE_CHUNK 65536
+#define SOLVE_CHUNK ((size_t)1 << 18)
 
 /* Prints the first fault of err as "dropjudge: NAME:LINE:COLUMN: detail". */
 static void solve_report(FILE *errout, const char *name, const struct codec_error *err)
@@ -48,11 +56,52 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
+/* Bytes of a regular file mapped at a time: small enough that the resident
+ * set stays flat whatever the file's size. */
+#define SOLVE_WINDOW ((size_t)1 << 19)
+
+/* Takes the next bytes of the input; returns CODEC_OK to go on. */
+typedef enum codec_status (*solve_chunk_fn)(void *ctx, const char *data, size_t len);
+
+/*
+ * Hands bytes [at, end) of the regular file fd to fn through a window of
+ * mapped pages, without copying them. Returns 0 when done, 1 when fn did
+ * not return CODEC_OK (it is not called again), -1 when mmap() failed;
+ * *reached is then where the bytes not handed on begin.
+ */
+static int solve_map(int fd, off_t at, off_t end, solve_chunk_fn fn, void *ctx, off_t *reached)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int ret = 0;
+	while (at < end) {
+		off_t base = at - at % (page > 0 ? page : 4096);
+		size_t span =
+		    end - base > (off_t)SOLVE_WINDOW ? SOLVE_WINDOW : (size_t)(end - base);
+		char *map = mmap(NULL, span, PROT_READ, MAP_PRIVATE, fd, base);
+		if (map == MAP_FAILED) {
+			ret = -1;
+			break;
+		}
+		madvise(map, span, MADV_SEQUENTIAL);
+		size_t skip = (size_t)(at - base);
+		enum codec_status status = fn(ctx, map + skip, span - skip);
+		munmap(map, span);
+		at = base + (off_t)span;
+		if (status != CODEC_OK) {
+			ret = 1;
+			break;
+		}
+	}
+	*reached = at;
+	return ret;
+}
+
 /* Blocks held back to be played together by md_play(). */
 #define SOLVE_MD_BATCH 16384
 
 /* A game and the blocks read but not played yet. */
 struct solve_md {
+	struct md_text_reader *reader;
 	struct md_game game;
 	size_t held;				/* blocks[0..held) wait for md_play() */
 	struct md_block blocks[SOLVE_MD_BATCH]; /* in reading order */
@@ -68,6 +117,195 @@ static int solve_md_hold(void *ctx, struct md_block block, unsigned long index)
 		md_play(&s->game, s->blocks, s->held);
 		s->held = 0;
 	}
+	return 0;
+}
+
+/*
+ * Feeds one chunk: canonical lines straight into the batch (md_text_take()),
+ * every other line through md_text_feed() and solve_md_hold(), in reading
+ * order. Returns the reader's status.
+ */
+static enum codec_status solve_md_chunk(void *ctx, const char *data, size_t len)
+{
+	struct solve_md *s = ctx;
+	struct md_text_reader *reader = s->reader;
+	size_t at = 0;
+	while (at < len) {
+		size_t taken;
+		at += md_text_take(reader, data + at, len - at, s->blocks + s->held,
+				   SOLVE_MD_BATCH - s->held, &taken);
+		s->held += taken;
+		if (s->held == SOLVE_MD_BATCH) {
+			md_play(&s->game, s->blocks, s->held);
+			s->held = 0;
+			continue;
+		}
+		if (at == len)
+			break;
+		/* The line the fast path left, whole, or what is left of the chunk. */
+		const char *nl = memchr(data + at, '\n', len - at);
+		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
+		enum codec_status status = md_text_feed(reader, data + at, line, solve_md_hold, s);
+		if (status != CODEC_OK)
+			return status;
+		at += line;
+	}
+	return md_text_status(reader);
+}
+
+/*
+ * A large regular file is read by two threads: this one reads the first
+ * half through the reader, the other the canonical lines from the middle
+ * on, played from an empty game (a guess, as md_play() does with its
+ * stretches). Then md_join() replays the start of the second half from the
+ * boards the first really left until they meet the guess, and
+ * md_text_skip() tells the reader of the lines taken; whatever the other
+ * thread did not take (from its first other line on, or everything when
+ * the join does not hold) this thread reads on as usual. The answer and
+ * every message are those of reading the file from one end to the other.
+ */
+#define SOLVE_SPLIT_MIN ((off_t)1 << 20) /* smaller files are read by one thread */
+
+/* Blocks of the second half kept for md_join(): stretches meet within a
+ * few dozen blocks, and when they do not the half is simply read again. */
+#define SOLVE_HEAD 4096
+
+/* Bytes the second half maps at a time: its windows come on top of the
+ * first half's, so they are smaller. */
+#define SOLVE_HALF_WINDOW ((size_t)1 << 17)
+
+/* The second half of a split file, read on its own thread. */
+struct solve_half {
+	int fd;
+	off_t from;			  /* first byte: the start of a line */
+	off_t to;			  /* end of the file */
+	off_t stop;			  /* where its canonical lines ended */
+	struct md_game guess;		  /* its blocks played from md_init() */
+	size_t nhead;			  /* head[0..nhead): its first blocks */
+	struct md_block head[SOLVE_HEAD]; /* for md_join() */
+	struct md_block batch[SOLVE_MD_BATCH];
+};
+
+/* Plays batch[0..n) of h on its guess, the first batch kept as the head. */
+static void solve_half_play(struct solve_half *h, size_t n)
+{
+	if (h->guess.moves == 0) {
+		h->nhead = n < SOLVE_HEAD ? n : SOLVE_HEAD;
+		memcpy(h->head, h->batch, h->nhead * sizeof h->batch[0]);
+	}
+	md_play(&h->guess, h->batch, n);
+}
+
+/* The thread of the second half: canonical lines from h->from on. */
+static void *solve_half_run(void *arg)
+{
+	struct solve_half *h = arg;
+	long page = sysconf(_SC_PAGESIZE);
+	off_t pos = h->from;
+	size_t held = 0;
+	bool more = true;
+	while (more && pos < h->to) {
+		off_t base = pos - pos % (page > 0 ? page : 4096);
+		size_t span = h->to - base > (off_t)SOLVE_HALF_WINDOW ? SOLVE_HALF_WINDOW
+								      : (size_t)(h->to - base);
+		char *map = mmap(NULL, span, PROT_READ, MAP_PRIVATE, h->fd, base);
+		if (map == MAP_FAILED)
+			break;
+		madvise(map, span, MADV_SEQUENTIAL);
+		const char *data = map + (pos - base);
+		size_t len = span - (size_t)(pos - base), used = 0;
+		for (;;) {
+			size_t taken;
+			used += md_text_canonical(data + used, len - used, h->batch + held,
+						  SOLVE_MD_BATCH - held, &taken);
+			held += taken;
+			if (held == SOLVE_MD_BATCH) {
+				solve_half_play(h, held);
+				held = 0;
+				continue;
+			}
+			/* another line, or the window's last bytes: map on from there */
+			more = len - used < 8 && base + (off_t)span < h->to;
+			break;
+		}
+		munmap(map, span);
+		pos += (off_t)used;
+	}
+	if (held)
+		solve_half_play(h, held);
+	h->stop = pos;
+	return NULL;
+}
+
+/* The start of the first line that begins at or after `at`, or `end`. */
+static off_t solve_line_after(int fd, off_t at, off_t end)
+{
+	char buf[256];
+	ssize_t got = pread(fd, buf, sizeof buf, at - 1);
+	const char *nl = got > 0 ? memchr(buf, '\n', (size_t)got) : NULL;
+	return nl ? at + (nl - buf) : end;
+}
+
+/* Joins h onto s when the reader can take its lines; true when it did. */
+static bool solve_half_join(struct solve_md *s, const struct solve_half *h)
+{
+	md_play(&s->game, s->blocks, s->held);
+	s->held = 0;
+	struct md_game game = s->game;
+	if (!md_join(&game, &h->guess, h->head, h->nhead) ||
+	    !md_text_skip(s->reader, (size_t)h->guess.moves))
+		return false;
+	s->game = game;
+	return true;
+}
+
+/*
+ * When `in` is a regular file, reads it from its position to its end
+ * through mapped windows (split between two threads when large) and
+ * leaves `in` after what was read, so that reading on takes anything
+ * appended since, or what a failed mmap() left. Returns 1 when the reader
+ * found a fault, else 0.
+ */
+static int solve_md_file(FILE *in, struct solve_md *s)
+{
+	struct stat st;
+	int fd = fileno(in);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	off_t at = ftello(in), end = st.st_size, mid = end, reached = at;
+	if (at < 0 || at >= end)
+		return 0;
+	struct solve_half *half = NULL;
+	pthread_t thread;
+	if (end - at >= SOLVE_SPLIT_MIN) {
+		mid = solve_line_after(fd, at + (end - at) / 2, end);
+		half = mid < end ? dj_malloc(sizeof *half) : NULL;
+		if (half) {
+			half->fd = fd;
+			half->from = mid;
+			half->to = end;
+			half->stop = mid;
+			half->nhead = 0;
+			md_init(&half->guess);
+			if (pthread_create(&thread, NULL, solve_half_run, half) != 0) {
+				dj_free(half);
+				half = NULL;
+			}
+		}
+		if (!half)
+			mid = end;
+	}
+	int ret = solve_map(fd, at, mid, solve_md_chunk, s, &reached);
+	if (half) {
+		pthread_join(thread, NULL);
+		if (ret == 0)
+			ret = solve_map(fd, solve_half_join(s, half) ? half->stop : mid, end,
+					solve_md_chunk, s, &reached);
+		dj_free(half);
+	}
+	if (ret == 1)
+		return 1;
+	fseeko(in, reached, SEEK_SET);
 	return 0;
 }
 
@@ -95,9 +333,14 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 		fprintf(errout, "dropjudge: out of memory\n");
 		goto out_chunk;
 	}
+	s->reader = reader;
+	if (solve_md_file(in, s) != 0) {
+		solve_report(errout, name, &err);
+		goto out_chunk;
+	}
 	for (;;) {
 		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		if (n > 0 && md_text_feed(reader, chunk, n, solve_md_hold, s) != CODEC_OK) {
+		if (n > 0 && solve_md_chunk(s, chunk, n) != CODEC_OK) {
 			solve_report(errout, name, &err);
 			goto out_chunk;
 		}
@@ -204,6 +447,45 @@ static int solve_out_flush(struct solve_out *o)
 	return ret;
 }
 
+/* Appends the chain count of planes to o; 0, or 1 with a message. */
+static int solve_line_answer(struct solve_out *o, const struct puyo_planes *planes)
+{
+	unsigned chains = puyo_planes_chains(planes);
+	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
+		return 1;
+	/* at most PUYO_MAX_CHAINS (19): one or two digits */
+	if (chains >= 10)
+		o->buf[o->len++] = (char)('0' + chains / 10);
+	o->buf[o->len++] = (char)('0' + chains % 10);
+	o->buf[o->len++] = '\n';
+	return 0;
+}
+
+/* The lengths of a line of 12 and of 13 rows, without its newline. */
+#define SOLVE_LINE_12 (PUYO_ROWS * (PUYO_COLS + 1) - 1)
+#define SOLVE_LINE_13 (PUYO_ROWS_MAX * (PUYO_COLS + 1) - 1)
+
+/*
+ * The line at s[0..left) when it is a good field of 12 or 13 rows ended by
+ * a newline: its length (the newline not counted), with its planes read.
+ * A good line holds no newline (no cell or space is one), so when the
+ * byte after such a length is the newline, that is where the line ends and
+ * no search for it is needed. 0 for any other line, which the caller splits
+ * at its first newline and reads again.
+ */
+static size_t solve_line_known(const char *s, size_t left, unsigned line,
+			       struct puyo_planes *planes)
+{
+	size_t len = 0;
+	if (left > SOLVE_LINE_12 && s[SOLVE_LINE_12] == '\n')
+		len = SOLVE_LINE_12;
+	else if (left > SOLVE_LINE_13 && s[SOLVE_LINE_13] == '\n')
+		len = SOLVE_LINE_13;
+	if (len == 0 || puyo_lines_read(s, len, line, planes, NULL) != CODEC_OK)
+		return 0;
+	return len;
+}
+
 /* Solves one line of --lines; 0, or 1 with a message. */
 static int solve_line(struct solve_out *o, const char *name, const char *s, size_t len,
 		      unsigned line)
@@ -221,26 +503,175 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
 		solve_report(o->errout, name, &err);
 		return 1;
 	}
-	unsigned chains = puyo_planes_chains(&planes);
-	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
-		return 1;
-	/* at most PUYO_MAX_CHAINS (19): one or two digits */
-	if (chains >= 10)
-		o->buf[o->len++] = (char)('0' + chains / 10);
-	o->buf[o->len++] = (char)('0' + chains % 10);
-	o->buf[o->len++] = '\n';
-	return 0;
+	return solve_line_answer(o, &planes);
+}
+
+/*
+ * The answers of --lines are worked out two threads at a time: this thread
+ * splits the whole lines of its buffer into a batch, the batch's second
+ * half is read and solved on a helper thread while this one does the
+ * first, and the answers go out in order. A line that does not read as a
+ * good field (a bad line, or one split at the wrong place by its length)
+ * ends the batch's answers there; the line is then read on its own as
+ * always, which reports it or, when it is good after all, solves it.
+ */
+#define SOLVE_BATCH	8192 /* lines of a batch */
+#define SOLVE_BATCH_MIN 256  /* fewer are solved one by one */
+
+/* A line of a batch and its answer. */
+struct solve_slot {
+	const char *s; /* the line, without its newline */
+	size_t len;
+	int chains; /* its chain count, -1 when it does not read as a good field */
+};
+
+/* The helper thread and what it works on. */
+struct solve_pool {
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* a job, or quit */
+	pthread_cond_t done;	/* the job is done */
+	struct solve_slot *job; /* job[0..njob) to solve, NULL when none */
+	size_t njob;
+	bool quit;
+	struct solve_slot slot[SOLVE_BATCH];
+};
+
+/* Solves slot[0..n): the chain counts, or -1. */
+static void solve_slots(struct solve_slot *slot, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct puyo_planes planes;
+		size_t len = slot[i].len;
+		if (len > 0 && slot[i].s[len - 1] == '\r')
+			len--;
+		slot[i].chains = puyo_lines_read(slot[i].s, len, 0, &planes, NULL) == CODEC_OK
+				     ? (int)puyo_planes_chains(&planes)
+				     : -1;
+	}
+}
+
+static void *solve_pool_run(void *arg)
+{
+	struct solve_pool *p = arg;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->job && !p->quit)
+			pthread_cond_wait(&p->wake, &p->lock);
+		if (!p->job)
+			break;
+		struct solve_slot *job = p->job;
+		size_t n = p->njob;
+		pthread_mutex_unlock(&p->lock);
+		solve_slots(job, n);
+		pthread_mutex_lock(&p->lock);
+		p->job = NULL;
+		pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Stops the helper thread, if it was started. */
+static void solve_pool_stop(struct solve_pool *p)
+{
+	if (!p->started)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->quit = true;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	p->started = false;
+}
+
+/* Solves slot[0..n), its second half on the helper thread (started on
+ * first use) when there is one. */
+static void solve_pool_solve(struct solve_pool *p, size_t n)
+{
+	if (!p->started) {
+		p->job = NULL;
+		p->quit = false;
+		p->started = pthread_create(&p->thread, NULL, solve_pool_run, p) == 0;
+	}
+	if (!p->started) {
+		solve_slots(p->slot, n);
+		return;
+	}
+	size_t half = n / 2;
+	pthread_mutex_lock(&p->lock);
+	p->job = p->slot + half;
+	p->njob = n - half;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	solve_slots(p->slot, half);
+	pthread_mutex_lock(&p->lock);
+	while (p->job)
+		pthread_cond_wait(&p->done, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * Answers a batch of the whole lines at s[0..left): writes the answers of
+ * its lines up to the first that does not read as a good field, and
+ * returns the bytes of the lines answered (0 when the lines are too few
+ * for a batch, or the first does not read); *line counts them. Returns
+ * (size_t)-1 when writing failed (a message was written).
+ */
+static size_t solve_lines_batch(struct solve_pool *p, struct solve_out *o, const char *s,
+				size_t left, unsigned *line)
+{
+	size_t n = 0, at = 0;
+	while (n < SOLVE_BATCH) {
+		size_t len;
+		if (left - at > SOLVE_LINE_12 && s[at + SOLVE_LINE_12] == '\n') {
+			len = SOLVE_LINE_12;
+		} else if (left - at > SOLVE_LINE_13 && s[at + SOLVE_LINE_13] == '\n') {
+			len = SOLVE_LINE_13;
+		} else {
+			const char *nl = memchr(s + at, '\n', left - at);
+			if (!nl)
+				break;
+			len = (size_t)(nl - (s + at));
+		}
+		p->slot[n++] = (struct solve_slot){.s = s + at, .len = len};
+		at += len + 1;
+	}
+	if (n < SOLVE_BATCH_MIN)
+		return 0;
+	solve_pool_solve(p, n);
+	size_t used = 0;
+	for (size_t i = 0; i < n && p->slot[i].chains >= 0; i++) {
+		unsigned chains = (unsigned)p->slot[i].chains;
+		if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
+			return (size_t)-1;
+		if (chains >= 10)
+			o->buf[o->len++] = (char)('0' + chains / 10);
+		o->buf[o->len++] = (char)('0' + chains % 10);
+		o->buf[o->len++] = '\n';
+		*line += *line < UINT_MAX;
+		used += p->slot[i].len + 1;
+	}
+	return used;
 }
 
 int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	struct solve_out *o = dj_malloc(sizeof *o);
 	char *buf = dj_malloc(SOLVE_LINES_IN);
+	struct solve_pool *pool = dj_malloc(sizeof *pool);
 	size_t held = 0;
 	unsigned line = 1;
 	int ret = 1;
 
-	if (!o || !buf) {
+	if (pool) {
+		pool->started = false;
+		pthread_mutex_init(&pool->lock, NULL);
+		pthread_cond_init(&pool->wake, NULL);
+		pthread_cond_init(&pool->done, NULL);
+	}
+	if (!o || !buf || !pool) {
 		fprintf(errout, "dropjudge: out of memory\n");
 		goto out_buf;
 	}
@@ -252,6 +683,21 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		held += got;
 		size_t at = 0;
 		for (;;) {
+			size_t batch = solve_lines_batch(pool, o, buf + at, held - at, &line);
+			if (batch == (size_t)-1)
+				goto out_buf;
+			at += batch;
+			if (batch)
+				continue;
+			struct puyo_planes planes;
+			size_t known = solve_line_known(buf + at, held - at, line, &planes);
+			if (known) {
+				if (solve_line_answer(o, &planes) != 0)
+					goto out_buf;
+				line += line < UINT_MAX;
+				at += known + 1;
+				continue;
+			}
 			const char *nl = memchr(buf + at, '\n', held - at);
 			if (!nl)
 				break;
@@ -282,6 +728,13 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		goto out_buf;
 	ret = solve_out_flush(o);
 out_buf:
+	if (pool) {
+		solve_pool_stop(pool);
+		pthread_mutex_destroy(&pool->lock);
+		pthread_cond_destroy(&pool->wake);
+		pthread_cond_destroy(&pool->done);
+	}
+	dj_free(pool);
 	dj_free(buf);
 	dj_free(o);
 	return ret;

@@ -7,8 +7,7 @@
  */
 #include "package/archive.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "package/archive_dl.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

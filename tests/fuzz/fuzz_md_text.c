@@ -12,6 +12,10 @@
  * - the fast path (md_text_fast.c, whole lines from chunks of 8 bytes or
  *   more) against the byte-at-a-time reader alone (one-byte chunks): the
  *   same status, error and blocks, in both modes;
+ * - md_text_take() as `dropjudge solve` uses it (canonical lines straight
+ *   into batches of 1..40, every other line through md_text_feed(), in
+ *   chunks of 1..256 bytes) against the byte-at-a-time reader: the same
+ *   status, error and blocks, in both modes;
  * - every block handed to the callback passes md_check(), indexes count
  *   0, 1, 2, ..., and no block is handed on after a fault or a stop;
  * - collect mode reports first what first-wins mode reports; no error
@@ -100,6 +104,30 @@ struct run {
 
 /* chunk_seed of a read one byte at a time, which never takes the fast path. */
 #define CHUNK_BYTEWISE 0xFFFFFFFFu
+/* chunk_seed bits of a read through md_text_take() (the low bits seed it). */
+#define CHUNK_TAKE 0x80000000u
+
+/* Feeds data[0..len) as `dropjudge solve` does: md_text_take() into batches
+ * of `cap`, handed to the sink in order, and each line it leaves through
+ * md_text_feed(). Returns the last status md_text_feed() gave. */
+static enum codec_status take_feed(struct run *run, const char *data, size_t len, size_t cap,
+				   enum codec_status fed)
+{
+	struct md_block batch[40];
+	for (size_t at = 0; at < len;) {
+		size_t taken;
+		at += md_text_take(run->reader, data + at, len - at, batch, cap, &taken);
+		for (size_t i = 0; i < taken; i++)
+			sink_block(&run->sink, batch[i], run->sink.n);
+		if (taken == cap || at == len)
+			continue;
+		const char *nl = memchr(data + at, '\n', len - at);
+		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
+		fed = md_text_feed(run->reader, data + at, line, sink_block, &run->sink);
+		at += line;
+	}
+	return fed;
+}
 
 /*
  * Reads text[0..len). chunk_seed 0: whole, in one feed; CHUNK_BYTEWISE: one
@@ -120,7 +148,20 @@ static void run_read(struct run *run, const uint8_t *text, size_t len,
 	run->sink.err = err;
 	run->sink.stop_after = stop_after;
 	run->fed = CODEC_OK;
-	if (chunk_seed == 0) {
+	if (chunk_seed & CHUNK_TAKE && chunk_seed != CHUNK_BYTEWISE) {
+		unsigned state = chunk_seed;
+		size_t cap = 1 + chunk_seed % 40;
+		for (size_t pos = 0; pos < len;) {
+			state = state * 1103515245u + 12345u + text[pos];
+			size_t n = 1 + (state >> 16) % 256;
+			if (n > len - pos)
+				n = len - pos;
+			char *copy = fuzz_dup(text + pos, n);
+			run->fed = take_feed(run, copy, n, cap, run->fed);
+			free(copy);
+			pos += n;
+		}
+	} else if (chunk_seed == 0) {
 		char *copy = fuzz_dup(text, len);
 		run->fed = md_text_feed(run->reader, copy, len, sink_block, &run->sink);
 		free(copy);
@@ -265,6 +306,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "and %lu",
 			   strict, whole.status, whole.err.detail, whole.sink.n, bytewise.status,
 			   bytewise.err.detail, bytewise.sink.n);
+
+		if (stop_after == 0) {
+			/* md_text_take() never asks to stop: only without stops */
+			static struct run take;
+			run_read(&take, text, len, &opt, 1, true, CHUNK_TAKE | chunk_seed, 0);
+			check_run(&take, &opt, true);
+			FUZZ_CHECK(take.status == bytewise.status &&
+				       fuzz_same_error(&take.err, &bytewise.err) &&
+				       same_blocks(&take.sink, &bytewise.sink),
+				   "strict %d: md_text_take gave %d '%s' and %lu blocks, bytewise "
+				   "%d '%s' and %lu",
+				   strict, take.status, take.err.detail, take.sink.n,
+				   bytewise.status, bytewise.err.detail, bytewise.sink.n);
+		}
 
 		run_read(&collect, text, len, &opt, CODEC_FAULTS_MAX, true, 0, stop_after);
 		check_run(&collect, &opt, true);

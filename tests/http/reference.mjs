@@ -64,8 +64,9 @@ function settleBlue(b) {
 	return points;
 }
 
-// Runs a whole case; returns {score, tiles, green, blue, steps}.
-export function mdSolve(blocks) {
+// Runs a whole case; returns {score, tiles, green, blue, steps} (steps left
+// empty with { steps: false }, for long cases).
+export function mdSolve(blocks, { steps: keepSteps = true } = {}) {
 	const g = emptyGrid(6, 4);
 	const b = emptyGrid(4, 6);
 	let score = 0;
@@ -78,7 +79,7 @@ export function mdSolve(blocks) {
 		dropBlue(b, cells.map(([cx, cy]) => [cx, cy - minY]));
 		const gained = settleGreen(g) + settleBlue(b);
 		score += gained;
-		steps.push({ gained, score, tiles: mdTiles(g, b), green: rowsOf(g), blue: rowsOf(b) });
+		if (keepSteps) steps.push({ gained, score, tiles: mdTiles(g, b), green: rowsOf(g), blue: rowsOf(b) });
 	}
 	return { score, tiles: mdTiles(g, b), green: rowsOf(g), blue: rowsOf(b), steps };
 }

@@ -69,3 +69,24 @@ test('solve puyo --lines with an empty input prints nothing', async () => {
 	assert.equal(r.code, 0, r.stderr);
 	assert.equal(r.stdout, '');
 });
+
+test('solve puyo --lines answers every line before a bad one among thousands, then names it', async () => {
+	const list = [...fields(6000)];
+	const lines = list.map((f) => f.join(' '));
+	const answers = list.map((f) => `${puyoSolve(f).chains}\n`);
+	// a bad cell, two rows run together and rows too many, far into the input
+	// (past the first batches) and near its end
+	const cases = [
+		[4321, lines[4321].slice(0, -1) + 'X', /:4322:\d+: row 1[23]: unknown cell 'X'/],
+		[5990, lines[5990].replace(' ', ''), /:5991:/],
+		[3000, `${lines[3000]} RRRRRR RRRRRR`, /:3001: expected 12 or 13 rows/],
+	];
+	for (const [at, bad, want] of cases) {
+		const copy = [...lines];
+		copy[at] = bad;
+		const r = await run(BIN, ['solve', 'puyo', '--lines', tmpFile(copy.join('\n') + '\n')]);
+		assert.equal(r.code, 1, `line ${at + 1}`);
+		assert.equal(r.stdout, answers.slice(0, at).join(''), `line ${at + 1}`);
+		assert.match(r.stderr, want);
+	}
+});

@@ -42,7 +42,10 @@ export function run(cmd, args, { cwd, input, env } = {}) {
 		encoding: 'utf8',
 		timeout: 30000,
 	});
-	if (r.error) throw r.error;
+	// A program may exit before it reads all its input (a checker that finds a
+	// judge error first): writing the rest then fails with EPIPE, which says
+	// nothing about the program. It ran and exited: its status stands.
+	if (r.error && !(r.error.code === 'EPIPE' && (r.status !== null || r.signal))) throw r.error;
 	return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

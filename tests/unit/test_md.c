@@ -582,16 +582,34 @@ static void md_should_agree_with_the_reference_on_long_games(void **state)
 	}
 }
 
-/* Plays blocks[0..n) with md_play() from g and one md_place() at a time from
- * a copy; both must end the same, and md_play() return the points. */
+/*
+ * Plays blocks[0..n) with md_play() and with each implementation of
+ * md_play_impl() this CPU supports, from g, and one md_place() at a time
+ * from a copy; all must end the same, and return the points. The blocks
+ * are copied to an allocation of exactly n blocks, so that a read past the
+ * last one is caught under AddressSanitizer.
+ */
 static void assert_play_like_place(const struct md_game *g, const struct md_block *blocks, size_t n)
 {
-	struct md_game a = *g, b = *g;
+	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2};
+	struct md_block *exact = malloc(n ? n * sizeof *exact : 1);
+	assert_non_null(exact);
+	if (n)
+		memcpy(exact, blocks, n * sizeof *exact);
+	struct md_game a = *g;
 	uint64_t points = 0;
 	for (size_t i = 0; i < n; i++)
 		points += md_place(&a, blocks[i]);
-	assert_int_equal(md_play(&b, blocks, n), points);
-	assert_memory_equal(&a, &b, sizeof a);
+	for (size_t k = 0; k < sizeof impls / sizeof impls[0]; k++) {
+		if (!md_impl_supported(impls[k]))
+			continue;
+		struct md_game b = *g;
+		uint64_t got = impls[k] == MD_IMPL_AUTO ? md_play(&b, exact, n)
+							: md_play_impl(&b, exact, n, impls[k]);
+		assert_int_equal(got, points);
+		assert_memory_equal(&a, &b, sizeof a);
+	}
+	free(exact);
 }
 
 static void md_play_should_end_as_md_place_one_block_after_another(void **state)
@@ -613,6 +631,58 @@ static void md_play_should_end_as_md_place_one_block_after_another(void **state)
 			md_place(&g, random_block(&seed));
 		assert_play_like_place(&g, blocks, n);
 	}
+}
+
+/*
+ * md_join(): a stretch played from an empty game, joined onto a game, must
+ * end as the stretch played on that game, whenever md_join() says it
+ * joined; it may refuse only when its head is shorter than the stretch,
+ * and then leaves the game as it was.
+ */
+static void md_join_should_end_as_playing_the_stretch_on_the_game(void **state)
+{
+	(void)state;
+	static struct md_block blocks[3000];
+	uint64_t seed = 77;
+	long runs = test_cases(2000, 100000);
+	unsigned joined = 0;
+	for (long run = 0; run < runs; run++) {
+		struct md_game game;
+		md_init(&game);
+		for (unsigned i = (unsigned)rng_below(&seed, 50); i > 0; i--)
+			md_place(&game, random_block(&seed));
+		size_t n = (size_t)rng_below(&seed, 3000);
+		/* sometimes one block again and again: boards that take long to meet */
+		struct md_block same = random_block(&seed);
+		bool repeat = run % 5 == 0;
+		for (size_t i = 0; i < n; i++)
+			blocks[i] = repeat ? same : random_block(&seed);
+		struct md_game want = game, guess, got = game;
+		md_play(&want, blocks, n);
+		md_init(&guess);
+		md_play(&guess, blocks, n);
+		size_t head = run % 2 ? n : (size_t)rng_below(&seed, 40);
+		if (head > n)
+			head = n;
+		if (md_join(&got, &guess, blocks, head)) {
+			assert_memory_equal(&got, &want, sizeof got);
+			joined++;
+		} else {
+			assert_true(head < n);
+			assert_memory_equal(&got, &game, sizeof got);
+		}
+	}
+	assert_true(joined > runs / 2);
+}
+
+static void md_play_should_support_the_portable_path_everywhere(void **state)
+{
+	(void)state;
+	assert_true(md_impl_supported(MD_IMPL_AUTO));
+	assert_true(md_impl_supported(MD_IMPL_PORTABLE));
+#if defined(__x86_64__)
+	assert_int_equal(md_impl_supported(MD_IMPL_AVX2), __builtin_cpu_supports("avx2") != 0);
+#endif
 }
 
 static void md_play_should_agree_when_stretches_never_meet_their_guess(void **state)
@@ -743,6 +813,8 @@ int main(void)
 	    cmocka_unit_test(md_should_agree_with_the_reference_on_long_games),
 	    cmocka_unit_test(md_play_should_end_as_md_place_one_block_after_another),
 	    cmocka_unit_test(md_play_should_agree_when_stretches_never_meet_their_guess),
+	    cmocka_unit_test(md_play_should_support_the_portable_path_everywhere),
+	    cmocka_unit_test(md_join_should_end_as_playing_the_stretch_on_the_game),
 	    cmocka_unit_test(md_should_check_placements_in_the_order_t_x_y),
 	    cmocka_unit_test(md_should_explain_each_fault),
 	    cmocka_unit_test(md_should_start_empty_and_answer_false_outside_the_boards),

@@ -271,7 +271,35 @@ static const struct text_case text_cases[] = {
 		{NULL, 3, 0, "expected 3 integers, found 0"}}},
 };
 
-enum chunking { WHOLE, BYTES, RANDOM };
+/* WHOLE: one feed; BYTES: a byte at a time; RANDOM: 1..7 bytes at a time;
+ * TAKE: as `dropjudge solve` reads, md_text_take() into batches of 1..40
+ * blocks and md_text_feed() for each line it leaves, in chunks of 1..300
+ * bytes (long enough for its 16-line steps). */
+enum chunking { WHOLE, BYTES, RANDOM, TAKE };
+
+/* Feeds data[0..len) as `dropjudge solve` does: canonical lines through
+ * md_text_take() (batches of at most `cap` <= 40, handed to sink_block in
+ * order), every other line through md_text_feed(). Returns the last status. */
+static enum codec_status take_feed(struct md_text_reader *r, const char *data, size_t len,
+				   struct sink *sink, size_t cap)
+{
+	enum codec_status status = md_text_status(r);
+	size_t at = 0;
+	while (at < len) {
+		struct md_block batch[40];
+		size_t taken;
+		at += md_text_take(r, data + at, len - at, batch, cap, &taken);
+		for (size_t i = 0; i < taken; i++)
+			sink_block(sink, batch[i], (unsigned long)sink->n);
+		if (taken == cap || at == len)
+			continue;
+		const char *nl = memchr(data + at, '\n', len - at);
+		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
+		status = md_text_feed(r, data + at, line, sink_block, sink);
+		at += line;
+	}
+	return md_text_status(r) != CODEC_OK ? md_text_status(r) : status;
+}
 
 struct text_run {
 	enum codec_status fed;	    /* last md_text_feed() answer */
@@ -297,15 +325,21 @@ static void text_run(struct text_run *run, const char *input, size_t len,
 	struct md_text_reader *r = md_text_new(opt, &run->err);
 	assert_non_null(r);
 	run->fed = CODEC_OK;
+	size_t cap = 1 + (size_t)(rng_next(&seed) % 40);
 	for (size_t at = 0; at < len;) {
 		size_t n = len - at;
 		if (how == BYTES)
 			n = 1;
 		else if (how == RANDOM)
 			n = 1 + (size_t)(rng_next(&seed) % 7);
+		else if (how == TAKE)
+			n = 1 + (size_t)(rng_next(&seed) % 300);
 		if (n > len - at)
 			n = len - at;
-		run->fed = md_text_feed(r, input + at, n, sink_block, &run->sink);
+		if (how == TAKE)
+			run->fed = take_feed(r, input + at, n, &run->sink, cap);
+		else
+			run->fed = md_text_feed(r, input + at, n, sink_block, &run->sink);
 		at += n;
 	}
 	/* feeding nothing changes nothing */
@@ -366,6 +400,8 @@ static void md_text_should_not_care_where_the_chunks_end(void **state)
 		for (uint64_t seed = 1; seed <= 25; seed++) {
 			text_run(&part, c->input, len, &opt, c->collect, RANDOM, seed, 0);
 			assert_same_runs(&whole, &part, c->name);
+			text_run(&part, c->input, len, &opt, c->collect, TAKE, seed, 0);
+			assert_same_runs(&whole, &part, c->name);
 		}
 	}
 }
@@ -424,9 +460,83 @@ static void md_text_fast_path_should_read_like_the_byte_at_a_time_reader(void **
 				assert_same_runs(&fast, &slow, "fast path against bytewise");
 				assert_memory_equal(&fast.sink.game, &slow.sink.game,
 						    sizeof fast.sink.game);
+				if (stop_after)
+					continue;
+				/* md_text_take() never asks the sink to stop */
+				static struct text_run take;
+				text_run(&take, text, (size_t)len, &opt, collect, TAKE, iter + 1,
+					 0);
+				assert_same_runs(&take, &slow, "md_text_take against bytewise");
+				assert_memory_equal(&take.sink.game, &slow.sink.game,
+						    sizeof take.sink.game);
 			}
 		}
 	}
+}
+
+/*
+ * md_text_take() reads 16 lines at a step: one line that is canonical in
+ * shape but not a legal block (t = 0, a vertical domino in row 3, a
+ * horizontal one in column 3), or holds a digit over 3, at each of 40
+ * places, must be left to the slow path exactly as the byte-at-a-time
+ * reader decides it.
+ */
+static void md_text_take_should_leave_every_illegal_line_to_the_slow_path(void **state)
+{
+	(void)state;
+	static const char *const odd[] = {"0 1 1", "3 3 0", "3 3 3", "2 0 3", "2 3 3",
+					  "1 4 0", "1 0 9", "9 1 1", "3 2 3", "2 3 2"};
+	static char text[4096];
+	for (size_t o = 0; o < sizeof odd / sizeof odd[0]; o++) {
+		for (unsigned place = 0; place < 40; place++) {
+			int len = snprintf(text, sizeof text, "40\n");
+			for (unsigned i = 0; i < 40; i++) {
+				const char *line =
+				    i == place ? odd[o] : (i % 3 ? "3 2 1" : "2 1 2");
+				len +=
+				    snprintf(text + len, sizeof text - (size_t)len, "%s\n", line);
+			}
+			struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+			static struct text_run take, slow;
+			text_run(&slow, text, (size_t)len, &opt, true, BYTES, 0, 0);
+			for (uint64_t seed = 1; seed <= 8; seed++) {
+				text_run(&take, text, (size_t)len, &opt, true, TAKE, seed, 0);
+				assert_same_runs(&take, &slow, odd[o]);
+				assert_memory_equal(&take.sink.game, &slow.sink.game,
+						    sizeof take.sink.game);
+			}
+		}
+	}
+}
+
+/* md_text_skip() counts lines read elsewhere only where md_text_take()
+ * would read them, and only as many as N leaves. */
+static void md_text_skip_should_count_lines_only_where_take_would_read_them(void **state)
+{
+	(void)state;
+	struct codec_error err;
+	error_init(&err, 1);
+	struct md_text_reader *r = md_text_new(NULL, &err);
+	assert_non_null(r);
+	assert_false(md_text_skip(r, 1)); /* N not read yet */
+	assert_int_equal(md_text_feed(r, "3\n1 1", 5, NULL, NULL), CODEC_OK);
+	assert_false(md_text_skip(r, 1)); /* in the middle of a line */
+	assert_int_equal(md_text_feed(r, " 1\n", 3, NULL, NULL), CODEC_OK);
+	assert_false(md_text_skip(r, 3)); /* more than N leaves */
+	assert_true(md_text_skip(r, 2));
+	assert_true(md_text_skip(r, 0));
+	assert_int_equal(md_text_finish(r, NULL, NULL), CODEC_OK);
+	md_text_free(r);
+
+	/* the lines skipped count for the line numbers of what follows */
+	error_init(&err, 1);
+	r = md_text_new(NULL, &err);
+	assert_non_null(r);
+	assert_int_equal(md_text_feed(r, "4\n", 2, NULL, NULL), CODEC_OK);
+	assert_true(md_text_skip(r, 2));
+	assert_int_equal(md_text_feed(r, "1 1 1\n5 0 0\n", 12, NULL, NULL), CODEC_E_INVALID);
+	assert_int_equal(err.faults[0].line, 5);
+	md_text_free(r);
 }
 
 static void md_text_should_read_the_public_example_whatever_the_chunks(void **state)
@@ -1130,6 +1240,8 @@ int main(void)
 	    cmocka_unit_test(md_text_should_not_care_where_the_chunks_end),
 	    cmocka_unit_test(md_text_should_read_the_public_example_whatever_the_chunks),
 	    cmocka_unit_test(md_text_fast_path_should_read_like_the_byte_at_a_time_reader),
+	    cmocka_unit_test(md_text_take_should_leave_every_illegal_line_to_the_slow_path),
+	    cmocka_unit_test(md_text_skip_should_count_lines_only_where_take_would_read_them),
 	    cmocka_unit_test(md_text_should_read_lines_longer_than_any_buffer),
 	    cmocka_unit_test(md_text_should_take_a_nul_byte_as_a_bad_character),
 	    cmocka_unit_test(md_text_should_stop_reading_when_the_callback_asks),
