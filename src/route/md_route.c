@@ -1,16 +1,55 @@
 /*
- * Monomino-Domino behind HTTP: decoders feed each block straight into the
- * simulator (no list of blocks is built), the outcome is encoded as JSON or
- * Baekjoon text, and the generator streams blocks into the answer.
+ * Monomino-Domino behind HTTP: decoders feed blocks straight into the
+ * simulator (no list of the whole case is built), the outcome is encoded as
+ * JSON or Baekjoon text, and the generator streams blocks into the answer.
+ * A trace places the blocks one by one (md_place()), as it needs every
+ * step; the untraced fast JSON path and the streamed text hold them in a
+ * bounded batch that md_play() plays when it is full and at the end.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
 #include "mem/alloc.h"
 #include "route/handlers.h"
+
+/* Blocks held back to be played together by md_play(): enough for its
+ * side-by-side stretches, few enough to stay in the cache (3 bytes each). */
+#define MD_BATCH 4096
+
+/* Blocks read but not played yet, and the game they go to. */
+struct md_batch {
+	struct md_game *game;		  /* not owned */
+	size_t held;			  /* blocks[0..held) wait for md_play() */
+	struct md_block blocks[MD_BATCH]; /* in reading order */
+};
+
+static void md_batch_init(struct md_batch *b, struct md_game *game)
+{
+	b->game = game;
+	b->held = 0;
+}
+
+/* Plays the blocks held, in order, exactly as md_place() one by one would. */
+static void md_batch_play(struct md_batch *b)
+{
+	md_play(b->game, b->blocks, b->held);
+	b->held = 0;
+}
+
+/* md_block_fn: holds each block, plays them a batch at a time. */
+static int md_batch_hold(void *ctx, struct md_block block, unsigned long index)
+{
+	struct md_batch *b = ctx;
+	(void)index;
+	b->blocks[b->held++] = block;
+	if (b->held == MD_BATCH)
+		md_batch_play(b);
+	return 0;
+}
 
 /* One case being simulated. */
 struct md_run {
@@ -101,20 +140,19 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 	return md_run_end(&run, out, st, err);
 }
 
-/* md_block_fn of the fast path: no trace, only the game. */
-static int md_fast_block(void *ctx, struct md_block block, unsigned long index)
-{
-	(void)index;
-	md_place(ctx, block);
-	return 0;
-}
-
+/* The fast path: no trace, the blocks played a batch at a time. When it
+ * gives up, the caller starts again, so a batch left unplayed is no loss. */
 static bool md_solve_json_fast(const char *body, size_t len, const struct route_limits *limits,
 			       struct route_outcome *out)
 {
+	struct md_batch batch;
 	md_init(&out->u.md);
 	out->steps = NULL;
-	return md_json_fast_read(body, len, limits->max_blocks, md_fast_block, &out->u.md);
+	md_batch_init(&batch, &out->u.md);
+	if (!md_json_fast_read(body, len, limits->max_blocks, md_batch_hold, &batch))
+		return false;
+	md_batch_play(&batch);
+	return true;
 }
 
 static enum codec_status md_solve_text(const char *text, size_t len,
@@ -139,11 +177,17 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 	return md_run_end(&run, out, st, err);
 }
 
-/* A text body solved as it arrives: md_solve_text() in pieces. */
+/*
+ * A text body solved as it arrives: md_solve_text() in pieces, without a
+ * trace, its blocks played a batch at a time. Canonical lines go straight
+ * into the batch (md_text_take()), every other line through md_text_feed(),
+ * which decides it and every fault, in reading order.
+ */
 struct route_text_stream {
-	struct md_game game;	       /* the case so far */
+	struct md_game game;	       /* the case so far, without batch.blocks */
 	struct md_run run;	       /* without a trace */
-	struct md_text_reader *reader; /* the push parser, into the game */
+	struct md_text_reader *reader; /* the push parser, into the batch */
+	struct md_batch batch;	       /* into game */
 };
 
 static struct route_text_stream *md_text_stream_new(const struct route_limits *limits,
@@ -154,6 +198,7 @@ static struct route_text_stream *md_text_stream_new(const struct route_limits *l
 		return NULL;
 	md_init(&s->game);
 	s->run = (struct md_run){.trace_pointer = "", .game = &s->game, .steps = NULL};
+	md_batch_init(&s->batch, &s->game);
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	s->reader = md_text_new(&opt, err);
 	if (!s->reader) {
@@ -165,7 +210,30 @@ static struct route_text_stream *md_text_stream_new(const struct route_limits *l
 
 static void md_text_stream_feed(struct route_text_stream *s, const char *data, size_t len)
 {
-	md_text_feed(s->reader, data, len, md_run_block, &s->run);
+	struct md_batch *b = &s->batch;
+	size_t at = 0;
+	while (at < len) {
+		size_t taken;
+		at += md_text_take(s->reader, data + at, len - at, b->blocks + b->held,
+				   MD_BATCH - b->held, &taken);
+		b->held += taken;
+		if (b->held == MD_BATCH) {
+			md_batch_play(b);
+			continue;
+		}
+		if (at == len)
+			break;
+		if (md_text_failed(s->reader)) {
+			/* No block is taken after a fault: the rest only lists faults. */
+			md_text_feed(s->reader, data + at, len - at, md_batch_hold, b);
+			return;
+		}
+		/* The line the fast path left, whole, or what is left of the chunk. */
+		const char *nl = memchr(data + at, '\n', len - at);
+		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
+		md_text_feed(s->reader, data + at, line, md_batch_hold, b);
+		at += line;
+	}
 }
 
 static enum codec_status md_text_stream_end(struct route_text_stream *s, struct route_outcome *out,
@@ -174,7 +242,8 @@ static enum codec_status md_text_stream_end(struct route_text_stream *s, struct 
 	/* As md_solve_text(): the end is checked only after a clean feed. */
 	enum codec_status st = md_text_status(s->reader);
 	if (st == CODEC_OK && !s->run.trace_full && !s->run.out_of_memory)
-		st = md_text_finish(s->reader, md_run_block, &s->run);
+		st = md_text_finish(s->reader, md_batch_hold, &s->batch);
+	md_batch_play(&s->batch);
 	out->u.md = s->game;
 	out->steps = NULL;
 	return md_run_end(&s->run, out, st, err);
