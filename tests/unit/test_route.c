@@ -880,6 +880,107 @@ static void streamed_text_should_get_the_answer_of_the_body_kept(void **state)
 	}
 }
 
+/* A random legal block, as the generator would give. */
+static struct md_block random_md_block(struct gen_rng *rng)
+{
+	unsigned t = 1 + (unsigned)gen_rng_below(rng, 3);
+	unsigned x = (unsigned)gen_rng_below(rng, t == 3 ? 3 : 4);
+	unsigned y = (unsigned)gen_rng_below(rng, t == 2 ? 3 : 4);
+	return (struct md_block){(uint8_t)t, (uint8_t)x, (uint8_t)y};
+}
+
+/*
+ * A long Monomino-Domino text of `blocks` placements, longer than the
+ * batches the service plays at once, with at most `odd` faults or odd
+ * layouts (CR, blanks, bad tokens) at random lines.
+ */
+static size_t random_md_long_text(struct gen_rng *rng, unsigned blocks, unsigned odd, char *buf,
+				  size_t size)
+{
+	static const char *const oddity[] = {"\r", "\n", "x", "-", " ", "\t", "9", "\n\n"};
+	size_t n = (size_t)snprintf(buf, size, "%u\n", blocks);
+	for (unsigned i = 0; i < blocks && n + 32 < size; i++) {
+		struct md_block b = random_md_block(rng);
+		n += (size_t)snprintf(buf + n, size - n, "%u %u %u", b.t, b.x, b.y);
+		if (odd > 0 && gen_rng_below(rng, blocks) < odd)
+			n += (size_t)snprintf(
+			    buf + n, size - n, "%s",
+			    oddity[gen_rng_below(rng, sizeof oddity / sizeof oddity[0])]);
+		buf[n++] = '\n';
+	}
+	return n;
+}
+
+static void streamed_long_text_should_get_the_answer_of_the_body_kept(void **state)
+{
+	(void)state;
+	static char text[20000 * 8];
+	static const unsigned sizes[] = {4095, 4096, 4097, 8192, 8193, 12000, 19999};
+	struct gen_rng rng;
+	gen_rng_init(&rng, 4096);
+	for (unsigned i = 0; i < 60; i++) {
+		unsigned blocks = sizes[i % (sizeof sizes / sizeof sizes[0])];
+		unsigned odd = (unsigned)gen_rng_below(&rng, 4); /* 0: a good case */
+		size_t len = random_md_long_text(&rng, blocks, odd, text, sizeof text);
+		const char *accept = i % 2 ? "text/plain" : "application/json";
+		assert_streams_like_kept(text, len, accept, &limits, &rng, false);
+	}
+}
+
+/*
+ * The fast JSON path (codec/md_json_fast.c, its blocks played a batch at a
+ * time) against the jansson path, which places them one by one: "trace":
+ * false put first keeps the body from the fast path and changes nothing
+ * else. Both must give the answer of md_place() over the blocks.
+ */
+static void fast_json_with_many_blocks_should_get_the_answer_of_the_jansson_path(void **state)
+{
+	(void)state;
+	static char fast[20000 * 10 + 64], slow[20000 * 10 + 64];
+	static const unsigned sizes[] = {1, 4095, 4096, 4097, 8192, 8193, 12000, 19999};
+	struct gen_rng rng;
+	gen_rng_init(&rng, 20061);
+	for (unsigned i = 0; i < 2 * sizeof sizes / sizeof sizes[0]; i++) {
+		unsigned blocks = sizes[i % (sizeof sizes / sizeof sizes[0])];
+		struct md_game want;
+		md_init(&want);
+		size_t n = (size_t)snprintf(fast, sizeof fast, "{\"blocks\":[");
+		for (unsigned k = 0; k < blocks; k++) {
+			struct md_block b = random_md_block(&rng);
+			md_place(&want, b);
+			n += (size_t)snprintf(fast + n, sizeof fast - n, "%s[%u,%u,%u]",
+					      k ? (k % 7 ? "," : ", ") : "", b.t, b.x, b.y);
+		}
+		n += (size_t)snprintf(fast + n, sizeof fast - n, "]}");
+		int m = snprintf(slow, sizeof slow, "{\"trace\":false,%s", fast + 1);
+		char expected[64];
+		snprintf(expected, sizeof expected, "%llu\n%u\n", (unsigned long long)want.score,
+			 md_tiles(&want));
+
+		struct route_request req = {.method = "POST",
+					    .path = "/v1/monomino-domino",
+					    .content_type = "application/json",
+					    .accept = "text/plain",
+					    .body = fast,
+					    .body_len = n,
+					    .limits = &limits,
+					    .request_id = "r-1"};
+		struct route_response a, b;
+		route_handle(&req, &a);
+		req.body = slow;
+		req.body_len = (size_t)m;
+		route_handle(&req, &b);
+		assert_int_equal(a.status, 200);
+		assert_int_equal(b.status, 200);
+		assert_int_equal(a.body_len, strlen(expected));
+		assert_memory_equal(a.body, expected, a.body_len);
+		assert_int_equal(b.body_len, a.body_len);
+		assert_memory_equal(b.body, a.body, a.body_len);
+		route_response_free(&a);
+		route_response_free(&b);
+	}
+}
+
 static void stream_should_be_refused_where_the_body_is_needed_whole(void **state)
 {
 	(void)state;
@@ -930,6 +1031,8 @@ int main(void)
 	    cmocka_unit_test(unacceptable_accept_should_be_406),
 	    cmocka_unit_test(md_examples_should_be_answered_in_both_forms),
 	    cmocka_unit_test(streamed_text_should_get_the_answer_of_the_body_kept),
+	    cmocka_unit_test(streamed_long_text_should_get_the_answer_of_the_body_kept),
+	    cmocka_unit_test(fast_json_with_many_blocks_should_get_the_answer_of_the_jansson_path),
 	    cmocka_unit_test(stream_should_be_refused_where_the_body_is_needed_whole),
 	    cmocka_unit_test(md_board_strings_should_count_the_tiles),
 	    cmocka_unit_test(md_trace_should_end_at_the_final_answer),
