@@ -200,6 +200,59 @@ static enum MHD_Result http_send_oom(struct http_server *srv, struct MHD_Connect
 	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, srv->oom);
 }
 
+/* Bytes of a streamed answer asked of the route at a time. */
+#define HTTP_STREAM_BLOCK ((size_t)65536)
+
+/* A streamed answer on its way: the route's stream and the request body
+ * it reads, both freed when libmicrohttpd is done with the answer. */
+struct http_stream {
+	struct route_stream s;
+	char *body; /* dj_malloc'ed, taken from the request */
+};
+
+/* MHD_ContentReaderCallback of a streamed answer. */
+static ssize_t http_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct http_stream *hs = cls;
+	(void)pos;
+	long n = hs->s.read(hs->s.ctx, buf, max);
+	if (n > 0)
+		return (ssize_t)n;
+	return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+/* MHD_ContentReaderFreeCallback: also runs when the client goes away. */
+static void http_stream_free(void *cls)
+{
+	struct http_stream *hs = cls;
+	if (hs->s.free)
+		hs->s.free(hs->s.ctx);
+	dj_free(hs->body);
+	dj_free(hs);
+}
+
+/* The MHD response of a streamed answer, which takes the stream and the
+ * request's body (rq->body); NULL when out of memory. */
+static struct MHD_Response *http_stream_response(struct http_request *rq,
+						 struct route_response *resp)
+{
+	struct http_stream *hs = dj_malloc(sizeof *hs);
+	if (!hs)
+		return NULL;
+	hs->s = resp->stream;
+	hs->body = rq->body;
+	struct MHD_Response *r = MHD_create_response_from_callback(
+	    MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK, http_stream_read, hs, http_stream_free);
+	if (!r) {
+		dj_free(hs);
+		return NULL;
+	}
+	resp->stream = (struct route_stream){.read = NULL};
+	rq->body = NULL;
+	rq->cap = 0;
+	return r;
+}
+
 /*
  * Sends `resp` (whose body the MHD response takes over) with its content
  * type and extra headers, plus "Connection: close" once draining. Releases
@@ -216,7 +269,9 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 							     MHD_HTTP_HEADER_ACCEPT_ENCODING));
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
-	if (resp->body && resp->body_len > 0 && resp->body_static) {
+	if (resp->stream.read) {
+		r = http_stream_response(rq, resp);
+	} else if (resp->body && resp->body_len > 0 && resp->body_static) {
 		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
 						    MHD_RESPMEM_PERSISTENT);
 	} else if (resp->body && resp->body_len > 0) {

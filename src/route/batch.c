@@ -3,11 +3,21 @@
  * slot per case out, in order (a result, or {"error": problem} for a case
  * that failed), each with the case's own "id" when it has one, then a
  * summary of how many were answered and how many failed.
+ *
+ * Two readers give the same bytes. route_respond_batch() answers from the
+ * jansson tree of the whole body: the reference, and the path of every
+ * body that is not well-formed or not a batch alone. route_respond_batch_body()
+ * reads the body as it lies: a strict scanner finds each case's bytes
+ * (strings and escapes respected, nesting counted), each case is decoded
+ * alone (the problem's fast path, else jansson on those bytes), and the
+ * answer is written a slot at a time, held when it is small and streamed
+ * when it is not. Memory is then the body, one case's tree and one slot.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "codec/problem.h"
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 void route_outcome_release(struct route_outcome *out)
@@ -130,4 +140,468 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
 					    "cases", (json_int_t)n, "answered",
 					    (json_int_t)(n - failed), "failed", (json_int_t)failed),
 				  err);
+}
+
+/* --- the batch read from the body --- */
+
+/* Nesting a case may have: jansson's limit (2048) less the batch's object
+ * and array around it, with room to spare. */
+#define BATCH_NEST_MAX 2040
+/* An answer up to this size, or half the body when that is more, is held
+ * and sent whole (gzip then works on it as on any answer); a larger one is
+ * streamed. */
+#define BATCH_HOLD_MIN ((size_t)1 << 20)
+/* Longest slot a fast path writes, with room to spare. */
+#define BATCH_SLOT_MAX 512
+
+static bool batch_is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static const char *batch_skip_ws(const char *p, const char *end)
+{
+	while (p < end && batch_is_ws(*p))
+		p++;
+	return p;
+}
+
+/*
+ * The end of the JSON value that starts at p, found by its shape alone
+ * (strings and their escapes skipped, brackets counted), or NULL when it
+ * has none (empty, not closed, nested deeper than BATCH_NEST_MAX). Whether
+ * the bytes are JSON is for the decoder of the case to say.
+ */
+static const char *batch_skip_value(const char *p, const char *end)
+{
+	unsigned depth = 0;
+	if (p == end)
+		return NULL;
+	if (*p != '{' && *p != '[' && *p != '"') {
+		const char *q = p;
+		while (q < end && !batch_is_ws(*q) && *q != ',' && *q != ']' && *q != '}')
+			q++;
+		return q > p ? q : NULL;
+	}
+	for (const char *q = p; q < end; q++) {
+		switch (*q) {
+		case '"':
+			for (q++; q < end && *q != '"'; q++)
+				if (*q == '\\' && ++q == end)
+					return NULL;
+			if (q == end)
+				return NULL;
+			if (depth == 0)
+				return q + 1;
+			break;
+		case '{':
+		case '[':
+			if (++depth > BATCH_NEST_MAX)
+				return NULL;
+			break;
+		case '}':
+		case ']':
+			if (--depth == 0) /* p opened, so depth >= 1 here */
+				return q + 1;
+			break;
+		default:
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* A position among the cases of the body. */
+struct batch_cursor {
+	const char *p;	 /* next byte to read */
+	const char *end; /* end of the body */
+	size_t index;	 /* cases read so far */
+};
+
+/* Outcome of reading or answering one case. */
+enum batch_step {
+	BATCH_CASE = 0, /* a case read, or answered */
+	BATCH_END,	/* the array is closed */
+	BATCH_DOUBT,	/* not the shape this reader takes: the tree path decides */
+	BATCH_FAULT,	/* a fault of the request, in err */
+};
+
+/*
+ * Moves c to the first case of a body {"cases": [ ... that holds nothing
+ * else; false for any other body.
+ */
+static bool batch_open(struct batch_cursor *c, const char *body, size_t len)
+{
+	static const char key[] = "\"cases\"";
+	const char *p = body, *end = body + len;
+	p = batch_skip_ws(p, end);
+	if (p == end || *p++ != '{')
+		return false;
+	p = batch_skip_ws(p, end);
+	if ((size_t)(end - p) < sizeof key - 1 || memcmp(p, key, sizeof key - 1) != 0)
+		return false;
+	p = batch_skip_ws(p + sizeof key - 1, end);
+	if (p == end || *p++ != ':')
+		return false;
+	p = batch_skip_ws(p, end);
+	if (p == end || *p++ != '[')
+		return false;
+	*c = (struct batch_cursor){.p = p, .end = end, .index = 0};
+	return true;
+}
+
+/* The bytes of the next case into *v, *vlen (BATCH_CASE), BATCH_END past
+ * the array's close, or BATCH_DOUBT. */
+static enum batch_step batch_next(struct batch_cursor *c, const char **v, size_t *vlen)
+{
+	const char *p = batch_skip_ws(c->p, c->end);
+	if (p < c->end && *p == ']' && c->index == 0) {
+		c->p = p + 1;
+		return BATCH_END;
+	}
+	if (c->index > 0) {
+		if (p == c->end || (*p != ',' && *p != ']'))
+			return BATCH_DOUBT;
+		if (*p++ == ']') {
+			c->p = p;
+			return BATCH_END;
+		}
+		p = batch_skip_ws(p, c->end);
+	}
+	const char *q = batch_skip_value(p, c->end);
+	if (!q)
+		return BATCH_DOUBT;
+	*v = p;
+	*vlen = (size_t)(q - p);
+	c->p = q;
+	return BATCH_CASE;
+}
+
+/* Whether the body ends as the batch must after its array: "}" alone. */
+static bool batch_closed(const struct batch_cursor *c)
+{
+	const char *p = batch_skip_ws(c->p, c->end);
+	if (p == c->end || *p != '}')
+		return false;
+	return batch_skip_ws(p + 1, c->end) == c->end;
+}
+
+/* A growing byte buffer. */
+struct batch_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+static int batch_append(const char *bytes, size_t size, void *data)
+{
+	struct batch_buf *b = data;
+	if (b->len + size > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + size)
+			cap *= 2;
+		char *p = dj_realloc(b->data, cap);
+		if (!p)
+			return -1;
+		b->data = p;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, bytes, size);
+	b->len += size;
+	return 0;
+}
+
+/* A batch being answered: the request's call, copied so that a streamed
+ * answer can outlive route_handle(), and where the answer stands. */
+struct batch {
+	struct route_call call;	    /* the call; .req is &req, .faults &faults */
+	struct route_request req;   /* the request (its body is borrowed) */
+	struct codec_fault *faults; /* collect-mode storage, owned */
+	struct route_tally tally;   /* what the first pass counted */
+	route_case_fn *one;
+	route_case_fast_fn *fast; /* NULL: every case through jansson */
+	bool trace;		  /* the query's ?trace */
+	struct batch_cursor first; /* at the first case */
+	struct batch_cursor cur;   /* at the next case */
+	size_t cases;		   /* cases in the batch (after the first pass) */
+	size_t failed;		   /* of them, answered with an error slot */
+	size_t steps;		   /* trace steps so far */
+	struct batch_buf out;	   /* answer bytes not yet sent */
+	size_t sent;		   /* of out, bytes already sent */
+	int state;		   /* streaming: 0 head, 1 cases, 2 done */
+};
+
+/* Writes `slot` compact after a comma when it is not the first. */
+static bool batch_put(struct batch *b, const char *bytes, size_t len)
+{
+	return (b->cur.index == 0 || batch_append(",", 1, &b->out) == 0) &&
+	       batch_append(bytes, len, &b->out) == 0;
+}
+
+static int batch_dump(const char *bytes, size_t size, void *data)
+{
+	return batch_append(bytes, size, data);
+}
+
+/*
+ * Answers the case v[0..vlen) at b->cur.index, its slot written to b->out
+ * when `keep`. BATCH_DOUBT when the case is not well-formed JSON (the tree
+ * path then tells the fault); BATCH_FAULT with err set for a fault of the
+ * request (the traces over the limit, out of memory).
+ */
+static enum batch_step batch_answer(struct batch *b, const char *v, size_t vlen, bool keep,
+				    struct codec_error *err)
+{
+	char ptr[CODEC_POINTER_MAX];
+	if (b->fast) {
+		char fast[BATCH_SLOT_MAX];
+		int n = b->fast(&b->call, v, vlen, b->trace, fast, sizeof fast);
+		if (n >= 0 && (size_t)n < sizeof fast) {
+			if (keep && !batch_put(b, fast, (size_t)n))
+				goto out_oom;
+			return BATCH_CASE;
+		}
+	}
+	json_error_t jerr;
+	json_t *c =
+	    json_loadb(v, vlen, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!c)
+		return BATCH_DOUBT;
+	snprintf(ptr, sizeof ptr, "/cases/%zu", b->cur.index);
+	struct codec_error each;
+	codec_error_init(&each, 1);
+	json_t *slot = b->one(&b->call, c, ptr, b->trace, &each);
+	const json_t *id = json_is_object(c) ? json_object_get(c, "id") : NULL;
+	if (slot && (json_is_string(id) || json_is_integer(id)) &&
+	    json_object_set(slot, "id", (json_t *)id) != 0) {
+		json_decref(slot);
+		slot = NULL;
+	}
+	json_decref(c);
+	if (!slot)
+		goto out_oom;
+	if (!trace_within_limit(b->req.limits, slot, ptr, &b->steps, err)) {
+		json_decref(slot);
+		return BATCH_FAULT;
+	}
+	if (json_object_get(slot, "error"))
+		b->failed++;
+	bool ok = !keep || ((b->cur.index == 0 || batch_append(",", 1, &b->out) == 0) &&
+			    json_dump_callback(slot, batch_dump, &b->out, JSON_COMPACT) == 0);
+	json_decref(slot);
+	if (ok)
+		return BATCH_CASE;
+out_oom:
+	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return BATCH_FAULT;
+}
+
+/* Whether a case's bytes are well-formed JSON, read for nothing else. */
+static bool batch_well_formed(const char *v, size_t vlen)
+{
+	json_error_t jerr;
+	json_t *c =
+	    json_loadb(v, vlen, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	json_decref(c);
+	return c != NULL;
+}
+
+static bool batch_head(struct batch *b)
+{
+	return batch_append("{\"results\":[", 12, &b->out) == 0;
+}
+
+static bool batch_tail(struct batch *b)
+{
+	char tail[160];
+	int n = snprintf(tail, sizeof tail,
+			 "],\"summary\":{\"cases\":%zu,\"answered\":%zu,\"failed\":%zu}}\n",
+			 b->cases, b->cases - b->failed, b->failed);
+	return n > 0 && (size_t)n < sizeof tail && batch_append(tail, (size_t)n, &b->out) == 0;
+}
+
+static void batch_free(void *ctx)
+{
+	struct batch *b = ctx;
+	if (!b)
+		return;
+	dj_free(b->out.data);
+	dj_free(b->faults);
+	dj_free(b);
+}
+
+/* route_stream.read: the answer's next bytes, each case solved again as
+ * its turn comes (the first pass found them all answerable). */
+static long batch_read(void *ctx, char *buf, size_t size)
+{
+	struct batch *b = ctx;
+	size_t done = 0;
+	while (done < size) {
+		if (b->sent < b->out.len) {
+			size_t n = b->out.len - b->sent;
+			if (n > size - done)
+				n = size - done;
+			memcpy(buf + done, b->out.data + b->sent, n);
+			b->sent += n;
+			done += n;
+			continue;
+		}
+		b->out.len = b->sent = 0;
+		if (b->state == 2)
+			break;
+		if (b->state == 0) {
+			if (!batch_head(b))
+				return -1;
+			b->state = 1;
+			continue;
+		}
+		const char *v = NULL;
+		size_t vlen = 0;
+		struct codec_error err;
+		codec_error_init(&err, 1);
+		enum batch_step st = batch_next(&b->cur, &v, &vlen);
+		if (st == BATCH_END) {
+			if (!batch_tail(b))
+				return -1;
+			b->state = 2;
+			continue;
+		}
+		if (st != BATCH_CASE || batch_answer(b, v, vlen, true, &err) != BATCH_CASE)
+			return -1; /* the first pass read the same bytes: out of memory */
+		b->cur.index++;
+	}
+	return (long)done;
+}
+
+/* Adds what the first pass counted to the request's tally. */
+static void batch_count(const struct batch *b, struct route_tally *t)
+{
+	if (!t)
+		return;
+	if (b->tally.problem)
+		t->problem = b->tally.problem;
+	t->solved += b->tally.solved;
+	t->rejected += b->tally.rejected;
+	for (size_t i = 0; i < ROUTE_VERDICTS; i++)
+		t->verdicts[i] += b->tally.verdicts[i];
+}
+
+/*
+ * The first pass: every case read and answered in order (held in b->out
+ * while the answer stays under `hold`), then the rest of the body checked
+ * for well-formed JSON once a fault of the request is found. Returns
+ * BATCH_END (every case answered; b->out holds the answer when *held),
+ * BATCH_FAULT with err set, or BATCH_DOUBT.
+ */
+static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held,
+					struct codec_error *err)
+{
+	unsigned long max_batch = b->req.limits ? b->req.limits->max_batch : 0;
+	bool over = false; /* more cases than --max-batch: the count is the fault */
+	enum batch_step fault = BATCH_CASE;
+	const char *v = NULL;
+	size_t vlen = 0;
+	enum batch_step st;
+
+	*held = batch_head(b);
+	if (!*held)
+		goto out_oom;
+	while ((st = batch_next(&b->cur, &v, &vlen)) == BATCH_CASE) {
+		if (max_batch && b->cur.index == max_batch)
+			over = true;
+		if (!over && fault == BATCH_CASE) {
+			st = batch_answer(b, v, vlen, *held, err);
+			if (st == BATCH_DOUBT)
+				return BATCH_DOUBT;
+			if (st == BATCH_FAULT)
+				fault = BATCH_FAULT;
+		} else if (!batch_well_formed(v, vlen)) {
+			return BATCH_DOUBT;
+		}
+		if (*held && b->out.len > hold) {
+			*held = false; /* too large to hold: streamed */
+			dj_free(b->out.data);
+			b->out = (struct batch_buf){.data = NULL};
+		}
+		b->cur.index++;
+	}
+	if (st != BATCH_END || !batch_closed(&b->cur))
+		return BATCH_DOUBT;
+	b->cases = b->cur.index;
+	if (over) {
+		codec_error_init(err, 1);
+		codec_error_at_pointer(err, CODEC_E_TOO_LARGE, "/cases",
+				       "%zu cases is over the limit of %lu in one batch", b->cases,
+				       max_batch);
+		return BATCH_FAULT;
+	}
+	if (fault == BATCH_FAULT)
+		return BATCH_FAULT;
+	if (*held && !batch_tail(b))
+		goto out_oom;
+	return BATCH_END;
+out_oom:
+	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return BATCH_FAULT;
+}
+
+bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
+			      route_case_fn *one, route_case_fast_fn *fast,
+			      struct route_response *resp, struct codec_error *err,
+			      enum codec_status *st)
+{
+	struct batch_cursor first;
+	if ((call->req->limits && call->req->limits->batch_tree) || !batch_open(&first, body, len))
+		return false;
+	struct batch *b = dj_calloc(1, sizeof *b);
+	if (!b)
+		return false; /* the tree path tells it, as it always has */
+	b->call = *call;
+	b->req = *call->req;
+	b->call.req = &b->req;
+	b->call.faults = &b->faults;
+	b->req.tally = &b->tally;
+	b->one = one;
+	b->fast = fast;
+	b->trace = route_arg(call, "trace") != 0;
+	b->first = b->cur = first;
+
+	size_t hold = len / 2 > BATCH_HOLD_MIN ? len / 2 : BATCH_HOLD_MIN;
+	bool held = false;
+	struct codec_error found;
+	codec_error_init(&found, 1);
+	enum batch_step step = batch_first_pass(b, hold, &held, &found);
+	if (step == BATCH_DOUBT) {
+		batch_free(b);
+		return false;
+	}
+	batch_count(b, call->req->tally);
+	if (step == BATCH_FAULT) {
+		codec_error_copy(err, &found);
+		*st = err->status;
+		batch_free(b);
+		return true;
+	}
+	resp->status = problem_http_status(CODEC_OK);
+	resp->content_type = "application/json";
+	if (held) {
+		route_response_free(resp);
+		resp->body = b->out.data;
+		resp->body_len = b->out.len;
+		b->out = (struct batch_buf){.data = NULL};
+		batch_free(b);
+	} else {
+		/* The second pass, as the answer is sent: nothing more to count,
+		 * and nothing of the request but its body and limits is read. */
+		b->req.tally = NULL;
+		b->req.nparams = 0;
+		b->cur = b->first;
+		b->failed = 0;
+		b->steps = 0;
+		b->state = 0;
+		route_response_free(resp);
+		resp->stream = (struct route_stream){.read = batch_read, .free = batch_free, .ctx = b};
+	}
+	*st = CODEC_OK;
+	return true;
 }

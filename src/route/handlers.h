@@ -187,6 +187,34 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
 				      struct codec_error *err);
 
 /*
+ * Writes the slot of a case that the problem's fast path reads (the
+ * canonical shape, no trace, no links) straight into buf, compact and
+ * without a newline: the bytes route_case_fn's slot would dump to. Returns
+ * the length, or -1 when the case is not for the fast path (it is then
+ * parsed and answered through route_case_fn).
+ */
+typedef int route_case_fast_fn(const struct route_call *call, const char *json, size_t len,
+			       bool trace, char *buf, size_t size);
+
+/*
+ * Answers a batch read from the body as it lies, one case at a time (a
+ * case's own bytes through `fast` when not NULL, else through jansson and
+ * `one`), never as one tree: the same status and bytes as
+ * route_respond_batch() on the parsed body. An answer larger than the
+ * request allows to hold is streamed (resp->stream): every case is solved
+ * once first, to find any fault of the request (over --max-batch, over
+ * --max-trace-steps) before the 200 is sent, then again as it is sent.
+ * Returns false, with nothing answered and err untouched, when the body is
+ * not a batch {"cases": [...]} alone or is not well-formed JSON: the caller
+ * then parses it whole and answers through route_respond_batch(), which
+ * tells every such fault as it always has. Else *st is the status.
+ */
+bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
+			      route_case_fn *one, route_case_fast_fn *fast,
+			      struct route_response *resp, struct codec_error *err,
+			      enum codec_status *st);
+
+/*
  * Puts err in collect mode, its faults in storage the request keeps until
  * its answer is built (router.c; one array a request, reused). Returns
  * false with err set (500) when out of memory.

@@ -170,6 +170,8 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 	enum codec_status st;
 
 	route_skip_bom(&body, &len);
+	if (route_respond_batch_body(call, body, len, judge_case, NULL, resp, err, &st))
+		return st;
 	json_t *root = route_parse_json(body, len, err);
 	if (!root)
 		return err->status;

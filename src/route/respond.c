@@ -165,4 +165,30 @@ void route_add_vary(struct route_response *resp, const char *token)
 void route_response_free(struct route_response *resp)
 {
 	respond_drop_body(resp);
+	if (resp->stream.free)
+		resp->stream.free(resp->stream.ctx);
+	resp->stream = (struct route_stream){.read = NULL};
+}
+
+bool route_response_gather(struct route_response *resp)
+{
+	struct route_stream s = resp->stream;
+	if (!s.read)
+		return true;
+	resp->stream = (struct route_stream){.read = NULL};
+	struct dump_buf b = {NULL, 0, 0};
+	long n = 0;
+	char chunk[16384];
+	while ((n = s.read(s.ctx, chunk, sizeof chunk)) > 0 && dump_append(chunk, (size_t)n, &b) == 0)
+		;
+	if (s.free)
+		s.free(s.ctx);
+	if (n != 0) {
+		dj_free(b.data);
+		return false;
+	}
+	respond_drop_body(resp);
+	resp->body = b.data;
+	resp->body_len = b.len;
+	return true;
 }

@@ -34,6 +34,8 @@ struct route_limits {
 	const char *cors_origins;      /* comma-separated origins allowed by CORS, "*" for
 					  any; NULL or "": no CORS header is ever sent */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
+	bool batch_tree;	       /* read every batch as one jansson tree (batch.c's
+					  reference path), for the differential tests */
 };
 
 struct route_param {
@@ -94,6 +96,19 @@ struct route_header {
 	char value[ROUTE_HEADER_MAX];
 };
 
+/*
+ * A body written as it is sent, for answers too large to hold (a traced
+ * batch): read() writes the next bytes into buf[0..size) and returns how
+ * many (> 0), 0 at the end, or -1 when it cannot go on (out of memory: the
+ * connection is then closed, the status being sent). free() releases ctx.
+ * The body of the request must live until free() has run.
+ */
+struct route_stream {
+	long (*read)(void *ctx, char *buf, size_t size);
+	void (*free)(void *ctx);
+	void *ctx; /* owned: released by free() */
+};
+
 /* A response. route_response_free() releases what it owns. */
 struct route_response {
 	unsigned status;	  /* HTTP status */
@@ -101,6 +116,8 @@ struct route_response {
 	char *body;		  /* dj_malloc'ed and owned, or static when body_static;
 				     NULL for an empty body */
 	size_t body_len;
+	struct route_stream stream; /* when .read is set, the body (body is NULL), its
+				       length unknown until the end; owned */
 	bool body_static;	/* body is the static out-of-memory problem: never freed */
 	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
 				   none: a static string for logs and metrics */
@@ -235,6 +252,11 @@ void route_handle(const struct route_request *req, struct route_response *resp);
 
 /* Releases the body of a response; safe on a zeroed response. */
 void route_response_free(struct route_response *resp);
+
+/* Reads a streamed body whole into resp->body (for tests and callers that
+ * need the bytes at once); nothing to do for a plain body. Returns false
+ * when out of memory or the stream fails (the stream is released anyway). */
+bool route_response_gather(struct route_response *resp);
 
 /* Adds a header; the value is copied (cut to fit). Beyond ROUTE_MAX_HEADERS
  * it is dropped. */
