@@ -219,7 +219,8 @@ static void gzip_wrap_stream(struct route_response *resp)
 		return;
 	}
 	g->inner = resp->stream;
-	resp->stream = (struct route_stream){.read = gzip_stream_read, .free = gzip_stream_free, .ctx = g};
+	resp->stream =
+	    (struct route_stream){.read = gzip_stream_read, .free = gzip_stream_free, .ctx = g};
 	route_add_header(resp, "Content-Encoding", "gzip");
 }
 

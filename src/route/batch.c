@@ -319,8 +319,8 @@ struct batch {
 	struct codec_fault *faults; /* collect-mode storage, owned */
 	struct route_tally tally;   /* what the first pass counted */
 	route_case_fn *one;
-	route_case_fast_fn *fast; /* NULL: every case through jansson */
-	bool trace;		  /* the query's ?trace */
+	route_case_fast_fn *fast;  /* NULL: every case through jansson */
+	bool trace;		   /* the query's ?trace */
 	struct batch_cursor first; /* at the first case */
 	struct batch_cursor cur;   /* at the next case */
 	size_t cases;		   /* cases in the batch (after the first pass) */
@@ -575,7 +575,9 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 		batch_free(b);
 		return false;
 	}
-	batch_count(b, call->req->tally);
+	/* Over --max-batch the tree path solves nothing: nothing is counted. */
+	if (step != BATCH_FAULT || found.status != CODEC_E_TOO_LARGE)
+		batch_count(b, call->req->tally);
 	if (step == BATCH_FAULT) {
 		codec_error_copy(err, &found);
 		*st = err->status;
@@ -600,7 +602,8 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 		b->steps = 0;
 		b->state = 0;
 		route_response_free(resp);
-		resp->stream = (struct route_stream){.read = batch_read, .free = batch_free, .ctx = b};
+		resp->stream =
+		    (struct route_stream){.read = batch_read, .free = batch_free, .ctx = b};
 	}
 	*st = CODEC_OK;
 	return true;

@@ -179,7 +179,8 @@ bool route_response_gather(struct route_response *resp)
 	struct dump_buf b = {NULL, 0, 0};
 	long n = 0;
 	char chunk[16384];
-	while ((n = s.read(s.ctx, chunk, sizeof chunk)) > 0 && dump_append(chunk, (size_t)n, &b) == 0)
+	while ((n = s.read(s.ctx, chunk, sizeof chunk)) > 0 &&
+	       dump_append(chunk, (size_t)n, &b) == 0)
 		;
 	if (s.free)
 		s.free(s.ctx);

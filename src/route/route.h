@@ -118,9 +118,9 @@ struct route_response {
 	size_t body_len;
 	struct route_stream stream; /* when .read is set, the body (body is NULL), its
 				       length unknown until the end; owned */
-	bool body_static;	/* body is the static out-of-memory problem: never freed */
-	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
-				   none: a static string for logs and metrics */
+	bool body_static;	    /* body is the static out-of-memory problem: never freed */
+	const char *route_name;	    /* the matched entry's name, ROUTE_NAME_UNKNOWN when
+				       none: a static string for logs and metrics */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };

@@ -129,8 +129,8 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 }
 
 /* route_case_fast_fn: a canonical case of a solve batch, without jansson. */
-static int solve_case_fast(const struct route_call *call, const char *json, size_t len,
-			   bool trace, char *buf, size_t size)
+static int solve_case_fast(const struct route_call *call, const char *json, size_t len, bool trace,
+			   char *buf, size_t size)
 {
 	const struct route_problem *p = call->entry->data;
 	struct route_outcome out = {.steps = NULL};
