@@ -323,6 +323,9 @@ struct batch {
 	bool trace;		   /* the query's ?trace */
 	struct batch_cursor first; /* at the first case */
 	struct batch_cursor cur;   /* at the next case */
+	const char *span_from;	   /* where the first case starts, once read */
+	const char *span_to;	   /* where the last well-formed case of an unbroken
+				      run from the first ends; NULL: none */
 	size_t cases;		   /* cases in the batch (after the first pass) */
 	size_t failed;		   /* of them, answered with an error slot */
 	size_t steps;		   /* trace steps so far */
@@ -507,6 +510,8 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 	if (!*held)
 		goto out_oom;
 	while ((st = batch_next(&b->cur, &v, &vlen)) == BATCH_CASE) {
+		if (b->cur.index == 0)
+			b->span_from = v;
 		if (max_batch && b->cur.index == max_batch)
 			over = true;
 		if (!over && fault == BATCH_CASE) {
@@ -518,6 +523,7 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 		} else if (!batch_well_formed(v, vlen)) {
 			return BATCH_DOUBT;
 		}
+		b->span_to = v + vlen;
 		if (*held && b->out.len > hold) {
 			*held = false; /* too large to hold: streamed */
 			dj_free(b->out.data);
@@ -543,6 +549,35 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 out_oom:
 	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 	return BATCH_FAULT;
+}
+
+/*
+ * A body the first pass doubted: parsed with its run of well-formed cases
+ * masked (route_parse_json_masked()), so that a fault after them costs no
+ * tree of them. A fault of the JSON, or a member beside "cases", is then
+ * answered as the tree path answers it; true with *st set. False when the
+ * body needs its whole tree (the caller parses it).
+ */
+static bool batch_doubted(const struct route_call *call, const struct batch *b, const char *body,
+			  size_t len, struct route_response *resp, struct codec_error *err,
+			  enum codec_status *st)
+{
+	if (!b->span_to)
+		return false;
+	struct codec_error found;
+	codec_error_init(&found, 1);
+	json_t *root = route_parse_json_masked(body, len, (size_t)(b->span_from - body),
+					       (size_t)(b->span_to - body), &found);
+	if (!root) {
+		codec_error_copy(err, &found);
+		*st = err->status;
+		return true;
+	}
+	bool other = json_object_size(root) != 1 || !json_object_get(root, "cases");
+	if (other)
+		*st = route_respond_batch(call, root, b->one, resp, err);
+	json_decref(root);
+	return other;
 }
 
 bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
@@ -572,8 +607,9 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 	codec_error_init(&found, 1);
 	enum batch_step step = batch_first_pass(b, hold, &held, &found);
 	if (step == BATCH_DOUBT) {
+		bool taken = batch_doubted(call, b, body, len, resp, err, st);
 		batch_free(b);
-		return false;
+		return taken;
 	}
 	/* Over --max-batch the tree path solves nothing: nothing is counted. */
 	if (step != BATCH_FAULT || found.status != CODEC_E_TOO_LARGE)
