@@ -163,7 +163,7 @@ if want 2 || want 5; then
 		"$@" --host 127.0.0.1 --port 0 >"$tmp/$name.out" 2>"$tmp/$name.err" &
 		pids+=($!)
 		for i in $(seq 100); do
-			port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\)$|\1|p' \
+			port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' \
 				"$tmp/$name.out")
 			[ -n "$port" ] && break
 			kill -0 "${pids[-1]}" 2>/dev/null || break

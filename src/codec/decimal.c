@@ -39,3 +39,16 @@ enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out
 {
 	return codec_decimal_read(s, strlen(s), out);
 }
+
+size_t codec_decimal_write(char *out, unsigned long long value)
+{
+	char digits[CODEC_DECIMAL_WRITE_MAX];
+	size_t n = 0;
+	do {
+		digits[n++] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value);
+	for (size_t i = 0; i < n; i++)
+		out[i] = digits[n - 1 - i];
+	return n;
+}

@@ -3,7 +3,8 @@
  * sign, no spaces, no suffix) into an unsigned long long, with overflow
  * told apart from "not a number". Query parameters, flags and environment
  * variables read whole strings with codec_decimal_read(); the streaming
- * text reader adds one digit at a time with codec_decimal_push().
+ * text reader adds one digit at a time with codec_decimal_push(). Its
+ * writer, codec_decimal_write(), prints what the fixed-shape answers hold.
  */
 #ifndef DROPJUDGE_CODEC_DECIMAL_H
 #define DROPJUDGE_CODEC_DECIMAL_H
@@ -28,5 +29,12 @@ enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out
  * *value = cap, when the result would pass cap.
  */
 bool codec_decimal_push(unsigned long long *value, unsigned digit, unsigned long long cap);
+
+/* Longest decimal codec_decimal_write() writes (ULLONG_MAX), without a NUL. */
+#define CODEC_DECIMAL_WRITE_MAX 20
+
+/* Writes `value` in decimal at out (room for CODEC_DECIMAL_WRITE_MAX
+ * bytes), without a NUL; returns the number of digits. */
+size_t codec_decimal_write(char *out, unsigned long long value);
 
 #endif

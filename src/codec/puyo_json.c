@@ -8,9 +8,11 @@
  * pointer under the case's own pointer; reading goes on after a fault as long
  * as the error collects (codec/error.h), so validation lists them all.
  */
+#include "codec/decimal.h"
 #include "codec/puyo_codec.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -186,12 +188,13 @@ out_free_array:
 /* Longest result: a 20-digit score, the keys and 13 quoted rows. */
 #define PUYO_RESULT_MAX 256
 
-int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
-			   char *buf, size_t size)
+/* puyo_json_write_result() through snprintf, the integers as jansson's
+ * signed json_int_t: for scores past INT64_MAX, which print negative. */
+static int puyo_json_write_signed(const struct puyo_field *field, const struct puyo_result *result,
+				  char *buf, size_t size)
 {
 	char text[PUYO_RESULT_MAX];
 	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
-	/* The same integers as the route's result object, printed as jansson does. */
 	int head = snprintf(text, sizeof text,
 			    "{\"chains\":%" JSON_INTEGER_FORMAT ",\"score\":%" JSON_INTEGER_FORMAT
 			    ",\"all_clear\":%s,\"field\":[",
@@ -208,4 +211,47 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 	}
 	memcpy(text + n, "]}\n", 4);
 	return snprintf(buf, size, "%s", text);
+}
+
+int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
+			   char *buf, size_t size)
+{
+	static const char head[] = "{\"chains\":";
+	char text[PUYO_RESULT_MAX];
+	char chars[PUYO_GARBAGE + 1];
+	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
+	if (result->score > INT64_MAX) /* jansson's integers are signed: as it prints them */
+		return puyo_json_write_signed(field, result, buf, size);
+	for (unsigned v = 0; v <= PUYO_GARBAGE; v++)
+		chars[v] = puyo_cell_to_char((uint8_t)v);
+	/* The same integers as the route's result object, printed as jansson does. */
+	size_t n = sizeof head - 1;
+	memcpy(text, head, n);
+	n += codec_decimal_write(text + n, result->chains);
+	memcpy(text + n, ",\"score\":", 9);
+	n += 9;
+	n += codec_decimal_write(text + n, result->score);
+	const char *tail = result->all_clear ? ",\"all_clear\":true,\"field\":["
+					     : ",\"all_clear\":false,\"field\":[";
+	size_t tl = strlen(tail);
+	memcpy(text + n, tail, tl);
+	n += tl;
+	for (unsigned r = 0; r < rows; r++) {
+		if (r > 0)
+			text[n++] = ',';
+		text[n++] = '"';
+		for (unsigned c = 0; c < PUYO_COLS; c++) {
+			uint8_t v = field->cell[r][c];
+			text[n++] = v <= PUYO_GARBAGE ? chars[v] : puyo_cell_to_char(v);
+		}
+		text[n++] = '"';
+	}
+	memcpy(text + n, "]}\n", 3);
+	n += 3;
+	if (size > 0) {
+		size_t k = n < size ? n : size - 1;
+		memcpy(buf, text, k);
+		buf[k] = '\0';
+	}
+	return (int)n;
 }

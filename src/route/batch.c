@@ -174,6 +174,10 @@ static const char *batch_skip_ws(const char *p, const char *end)
  */
 static const char *batch_skip_value(const char *p, const char *end)
 {
+	/* 1: ends a string, 2: escapes, 3: opens, 4: closes; 0: any other byte */
+	static const unsigned char kind[256] = {
+	    ['"'] = 1, ['\\'] = 2, ['{'] = 3, ['['] = 3, ['}'] = 4, [']'] = 4,
+	};
 	unsigned depth = 0;
 	if (p == end)
 		return NULL;
@@ -184,23 +188,27 @@ static const char *batch_skip_value(const char *p, const char *end)
 		return q > p ? q : NULL;
 	}
 	for (const char *q = p; q < end; q++) {
-		switch (*q) {
-		case '"':
-			for (q++; q < end && *q != '"'; q++)
-				if (*q == '\\' && ++q == end)
+		switch (kind[(unsigned char)*q]) {
+		case 1: /* a string: to its closing quote, escapes skipped */
+			for (q++;; q++) {
+				while (q < end && kind[(unsigned char)*q] != 1 &&
+				       kind[(unsigned char)*q] != 2)
+					q++;
+				if (q == end)
 					return NULL;
-			if (q == end)
-				return NULL;
+				if (*q == '"')
+					break;
+				if (++q == end) /* the escaped byte */
+					return NULL;
+			}
 			if (depth == 0)
 				return q + 1;
 			break;
-		case '{':
-		case '[':
+		case 3:
 			if (++depth > BATCH_NEST_MAX)
 				return NULL;
 			break;
-		case '}':
-		case ']':
+		case 4:
 			if (--depth == 0) /* p opened, so depth >= 1 here */
 				return q + 1;
 			break;
@@ -250,9 +258,9 @@ static bool batch_open(struct batch_cursor *c, const char *body, size_t len)
 	return true;
 }
 
-/* The bytes of the next case into *v, *vlen (BATCH_CASE), BATCH_END past
- * the array's close, or BATCH_DOUBT. */
-static enum batch_step batch_next(struct batch_cursor *c, const char **v, size_t *vlen)
+/* Moves past what comes before the next case: BATCH_CASE with *v at its
+ * first byte, BATCH_END past the array's close, or BATCH_DOUBT. */
+static enum batch_step batch_next(struct batch_cursor *c, const char **v)
 {
 	const char *p = batch_skip_ws(c->p, c->end);
 	if (p < c->end && *p == ']' && c->index == 0) {
@@ -268,12 +276,7 @@ static enum batch_step batch_next(struct batch_cursor *c, const char **v, size_t
 		}
 		p = batch_skip_ws(p, c->end);
 	}
-	const char *q = batch_skip_value(p, c->end);
-	if (!q)
-		return BATCH_DOUBT;
-	*v = p;
-	*vlen = (size_t)(q - p);
-	c->p = q;
+	*v = c->p = p;
 	return BATCH_CASE;
 }
 
@@ -347,23 +350,41 @@ static int batch_dump(const char *bytes, size_t size, void *data)
 }
 
 /*
- * Answers the case v[0..vlen) at b->cur.index, its slot written to b->out
- * when `keep`. BATCH_DOUBT when the case is not well-formed JSON (the tree
- * path then tells the fault); BATCH_FAULT with err set for a fault of the
- * request (the traces over the limit, out of memory).
+ * Answers the case that starts at v, b->cur.index of the batch, its slot
+ * written to b->out when `keep`, and sets *e to the case's end.
+ * BATCH_DOUBT when the case is not well-formed JSON (the tree path then
+ * tells the fault); BATCH_FAULT with err set for a fault of the request
+ * (the traces over the limit, out of memory).
  */
-static enum batch_step batch_answer(struct batch *b, const char *v, size_t vlen, bool keep,
+static enum batch_step batch_answer(struct batch *b, const char *v, const char **e, bool keep,
 				    struct codec_error *err)
 {
 	char ptr[CODEC_POINTER_MAX];
+	char fast[BATCH_SLOT_MAX];
+	const char *end = b->cur.end, *tried = NULL;
+	int n;
 	if (b->fast) {
-		char fast[BATCH_SLOT_MAX];
-		int n = b->fast(&b->call, v, vlen, b->trace, fast, sizeof fast);
-		if (n >= 0 && (size_t)n < sizeof fast) {
-			if (keep && !batch_put(b, fast, (size_t)n))
-				goto out_oom;
-			return BATCH_CASE;
+		/* A canonical case holds no other object: when it is one, it ends
+		 * at the first "}" (a value ends where it ends), found without
+		 * reading the case twice. */
+		const char *close = memchr(v, '}', (size_t)(end - v));
+		if (close) {
+			tried = close + 1;
+			n = b->fast(&b->call, v, (size_t)(tried - v), b->trace, fast, sizeof fast);
+			if (n >= 0 && (size_t)n < sizeof fast) {
+				*e = tried;
+				goto out_fast;
+			}
 		}
+	}
+	*e = batch_skip_value(v, end);
+	if (!*e)
+		return BATCH_DOUBT;
+	size_t vlen = (size_t)(*e - v);
+	if (b->fast && *e != tried) {
+		n = b->fast(&b->call, v, vlen, b->trace, fast, sizeof fast);
+		if (n >= 0 && (size_t)n < sizeof fast)
+			goto out_fast;
 	}
 	json_error_t jerr;
 	json_t *c =
@@ -393,6 +414,10 @@ static enum batch_step batch_answer(struct batch *b, const char *v, size_t vlen,
 			    json_dump_callback(slot, batch_dump, &b->out, JSON_COMPACT) == 0);
 	json_decref(slot);
 	if (ok)
+		return BATCH_CASE;
+	goto out_oom;
+out_fast:
+	if (!keep || batch_put(b, fast, (size_t)n))
 		return BATCH_CASE;
 out_oom:
 	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
@@ -458,19 +483,19 @@ static long batch_read(void *ctx, char *buf, size_t size)
 			b->state = 1;
 			continue;
 		}
-		const char *v = NULL;
-		size_t vlen = 0;
+		const char *v = NULL, *e = NULL;
 		struct codec_error err;
 		codec_error_init(&err, 1);
-		enum batch_step st = batch_next(&b->cur, &v, &vlen);
+		enum batch_step st = batch_next(&b->cur, &v);
 		if (st == BATCH_END) {
 			if (!batch_tail(b))
 				return -1;
 			b->state = 2;
 			continue;
 		}
-		if (st != BATCH_CASE || batch_answer(b, v, vlen, true, &err) != BATCH_CASE)
+		if (st != BATCH_CASE || batch_answer(b, v, &e, true, &err) != BATCH_CASE)
 			return -1; /* the first pass read the same bytes: out of memory */
+		b->cur.p = e;
 		b->cur.index++;
 	}
 	return (long)done;
@@ -502,28 +527,29 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 	unsigned long max_batch = b->req.limits ? b->req.limits->max_batch : 0;
 	bool over = false; /* more cases than --max-batch: the count is the fault */
 	enum batch_step fault = BATCH_CASE;
-	const char *v = NULL;
-	size_t vlen = 0;
+	const char *v = NULL, *e = NULL;
 	enum batch_step st;
 
 	*held = batch_head(b);
 	if (!*held)
 		goto out_oom;
-	while ((st = batch_next(&b->cur, &v, &vlen)) == BATCH_CASE) {
+	while ((st = batch_next(&b->cur, &v)) == BATCH_CASE) {
 		if (b->cur.index == 0)
 			b->span_from = v;
 		if (max_batch && b->cur.index == max_batch)
 			over = true;
 		if (!over && fault == BATCH_CASE) {
-			st = batch_answer(b, v, vlen, *held, err);
+			st = batch_answer(b, v, &e, *held, err);
 			if (st == BATCH_DOUBT)
 				return BATCH_DOUBT;
 			if (st == BATCH_FAULT)
 				fault = BATCH_FAULT;
-		} else if (!batch_well_formed(v, vlen)) {
-			return BATCH_DOUBT;
+		} else {
+			e = batch_skip_value(v, b->cur.end);
+			if (!e || !batch_well_formed(v, (size_t)(e - v)))
+				return BATCH_DOUBT;
 		}
-		b->span_to = v + vlen;
+		b->cur.p = b->span_to = e;
 		if (*held && b->out.len > hold) {
 			*held = false; /* too large to hold: streamed */
 			dj_free(b->out.data);
