@@ -267,38 +267,31 @@ static void planes_from_field(struct planes *p, const struct puyo_field *field)
 {
 	unsigned rows = field_rows(field);
 	unsigned h0 = PUYO_ROWS_MAX - rows;
-	/* a column at a time, its three lanes in registers */
-	uint16_t lane[3][sizeof(plane_t) / sizeof(uint16_t)] = {{0}};
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned b0 = 0, b1 = 0, b2 = 0;
-		for (unsigned r = 0; r < rows; r++) {
-			unsigned v = field->cell[r][c], h = h0 + r;
-			b0 |= (v & 1u) << h;
-			b1 |= ((v >> 1) & 1u) << h;
-			b2 |= ((v >> 2) & 1u) << h;
-		}
-		lane[0][c] = (uint16_t)b0;
-		lane[1][c] = (uint16_t)b1;
-		lane[2][c] = (uint16_t)b2;
+	plane_t b0 = {0}, b1 = {0}, b2 = {0};
+	/* a row at a time: its six cells are the six lanes' bit h */
+	for (unsigned r = 0; r < rows; r++) {
+		const uint8_t *row = field->cell[r];
+		plane_t v = {row[0], row[1], row[2], row[3], row[4], row[5], 0, 0};
+		unsigned h = h0 + r;
+		b0 |= (v & 1) << h;
+		b1 |= ((v >> 1) & 1) << h;
+		b2 |= ((v >> 2) & 1) << h;
 	}
-	_Static_assert(sizeof lane == sizeof p->bit, "three planes of 16-bit lanes");
-	memcpy(p->bit, lane, sizeof lane);
+	p->bit[0] = b0;
+	p->bit[1] = b1;
+	p->bit[2] = b2;
 }
 
 static void planes_to_field(const struct planes *p, struct puyo_field *field)
 {
 	unsigned rows = field_rows(field);
 	unsigned h0 = PUYO_ROWS_MAX - rows;
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		/* the three lanes shifted down a row at a time */
-		unsigned b0 = (unsigned)p->bit[0][c] >> h0, b1 = (unsigned)p->bit[1][c] >> h0,
-			 b2 = (unsigned)p->bit[2][c] >> h0;
-		for (unsigned r = 0; r < rows; r++) {
-			field->cell[r][c] = (uint8_t)((b0 & 1u) | (b1 & 1u) << 1 | (b2 & 1u) << 2);
-			b0 >>= 1;
-			b1 >>= 1;
-			b2 >>= 1;
-		}
+	for (unsigned r = 0; r < rows; r++) {
+		unsigned h = h0 + r;
+		plane_t v = ((p->bit[0] >> h) & 1) | ((p->bit[1] >> h) & 1) << 1 |
+			    ((p->bit[2] >> h) & 1) << 2;
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			field->cell[r][c] = (uint8_t)v[c];
 	}
 }
 
