@@ -65,16 +65,14 @@ static json_t *batch_cases(json_t *root, const struct route_limits *limits, stru
 }
 
 /*
- * Adds the steps of a result's trace (its "steps" member, when it has one)
- * to *used. Returns false with err set (422 at `pointer`) once the steps of
- * the whole request pass max_trace_steps: traces, not cases, are what cost
- * memory and time.
+ * Adds `steps` trace steps to *used. Returns false with err set (422 at
+ * `pointer`) once the steps of the whole request pass max_trace_steps:
+ * traces, not cases, are what cost memory and time.
  */
-static bool trace_within_limit(const struct route_limits *limits, const json_t *result,
-			       const char *pointer, size_t *used, struct codec_error *err)
+static bool steps_within_limit(const struct route_limits *limits, size_t steps, const char *pointer,
+			       size_t *used, struct codec_error *err)
 {
-	const json_t *steps = json_is_object(result) ? json_object_get(result, "steps") : NULL;
-	*used += json_array_size(steps);
+	*used += steps;
 	if (!limits || limits->max_trace_steps == 0 || *used <= limits->max_trace_steps)
 		return true;
 	codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
@@ -82,6 +80,15 @@ static bool trace_within_limit(const struct route_limits *limits, const json_t *
 			       "(--max-trace-steps); ask fewer traces",
 			       limits->max_trace_steps);
 	return false;
+}
+
+/* steps_within_limit() for the trace of a result (its "steps" member,
+ * when it has one). */
+static bool trace_within_limit(const struct route_limits *limits, const json_t *result,
+			       const char *pointer, size_t *used, struct codec_error *err)
+{
+	const json_t *steps = json_is_object(result) ? json_object_get(result, "steps") : NULL;
+	return steps_within_limit(limits, json_array_size(steps), pointer, used, err);
 }
 
 bool route_is_batch(const json_t *root)
@@ -151,8 +158,6 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
  * and sent whole (gzip then works on it as on any answer); a larger one is
  * streamed. */
 #define BATCH_HOLD_MIN ((size_t)1 << 20)
-/* Longest slot a fast path writes, with room to spare. */
-#define BATCH_SLOT_MAX 512
 
 static bool batch_is_ws(char c)
 {
@@ -337,16 +342,33 @@ struct batch {
 	int state;		   /* streaming: 0 head, 1 cases, 2 done */
 };
 
-/* Writes `slot` compact after a comma when it is not the first. */
-static bool batch_put(struct batch *b, const char *bytes, size_t len)
-{
-	return (b->cur.index == 0 || batch_append(",", 1, &b->out) == 0) &&
-	       batch_append(bytes, len, &b->out) == 0;
-}
-
 static int batch_dump(const char *bytes, size_t size, void *data)
 {
 	return batch_append(bytes, size, data);
+}
+
+/* route_put_fn that keeps nothing: the first pass of a streamed answer. */
+static int batch_discard(const char *bytes, size_t len, void *ctx)
+{
+	(void)bytes;
+	(void)len;
+	(void)ctx;
+	return 0;
+}
+
+/* The fast path on the case v[0..e): 1 with its slot in b->out (after a
+ * comma) when `keep`, 0 when not taken (b->out as it was), -1 when out of
+ * memory. */
+static int batch_fast(struct batch *b, const char *v, const char *e, bool keep, size_t *steps)
+{
+	size_t mark = b->out.len;
+	if (keep && b->cur.index > 0 && batch_append(",", 1, &b->out) != 0)
+		return -1;
+	int taken = b->fast(&b->call, v, (size_t)(e - v), b->trace,
+			    keep ? batch_append : batch_discard, &b->out, steps);
+	if (taken == 0)
+		b->out.len = mark;
+	return taken;
 }
 
 /*
@@ -360,9 +382,9 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 				    struct codec_error *err)
 {
 	char ptr[CODEC_POINTER_MAX];
-	char fast[BATCH_SLOT_MAX];
 	const char *end = b->cur.end, *tried = NULL;
-	int n;
+	size_t steps = 0;
+	int taken = 0;
 	if (b->fast) {
 		/* A canonical case holds no other object: when it is one, it ends
 		 * at the first "}" (a value ends where it ends), found without
@@ -370,8 +392,8 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 		const char *close = memchr(v, '}', (size_t)(end - v));
 		if (close) {
 			tried = close + 1;
-			n = b->fast(&b->call, v, (size_t)(tried - v), b->trace, fast, sizeof fast);
-			if (n >= 0 && (size_t)n < sizeof fast) {
+			taken = batch_fast(b, v, tried, keep, &steps);
+			if (taken != 0) {
 				*e = tried;
 				goto out_fast;
 			}
@@ -382,8 +404,8 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 		return BATCH_DOUBT;
 	size_t vlen = (size_t)(*e - v);
 	if (b->fast && *e != tried) {
-		n = b->fast(&b->call, v, vlen, b->trace, fast, sizeof fast);
-		if (n >= 0 && (size_t)n < sizeof fast)
+		taken = batch_fast(b, v, *e, keep, &steps);
+		if (taken != 0)
 			goto out_fast;
 	}
 	json_error_t jerr;
@@ -417,8 +439,13 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 		return BATCH_CASE;
 	goto out_oom;
 out_fast:
-	if (!keep || batch_put(b, fast, (size_t)n))
+	if (taken < 0)
+		goto out_oom;
+	if (steps == 0)
 		return BATCH_CASE;
+	snprintf(ptr, sizeof ptr, "/cases/%zu", b->cur.index);
+	return steps_within_limit(b->req.limits, steps, ptr, &b->steps, err) ? BATCH_CASE
+									     : BATCH_FAULT;
 out_oom:
 	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 	return BATCH_FAULT;

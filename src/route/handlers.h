@@ -25,6 +25,10 @@
 
 #define ROUTE_TEXT_MEDIA_TYPE "text/plain; charset=utf-8"
 
+/* Takes the next bytes of an answer; returns 0, or -1 to stop (out of
+ * memory). */
+typedef int route_put_fn(const char *bytes, size_t len, void *ctx);
+
 /* The final state of one solved case, before it is encoded. */
 struct route_outcome {
 	union {
@@ -64,6 +68,14 @@ struct route_problem {
 	 * final newline, written straight into buf for an outcome without
 	 * steps; returns the length as snprintf does. NULL: use outcome_json. */
 	int (*outcome_write)(const struct route_outcome *out, char *buf, size_t size);
+	/* Optional: the slot of a canonical case (solve_json_fast's shape) with
+	 * its trace, the bytes outcome_json's object with "steps" dumps to
+	 * (compact, no newline), handed to put() in pieces once solved; its
+	 * steps into *steps. Returns 1, 0 (nothing put) when the body is not
+	 * the canonical case or its trace would pass ROUTE_MAX_TRACE_STEPS
+	 * (solve_json then reads it), -1 when out of memory or put() failed. */
+	int (*solve_traced_write)(const char *body, size_t len, const struct route_limits *limits,
+				  route_put_fn *put, void *ctx, size_t *steps);
 	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given
 	 * (?links=true); NULL when out of memory. */
 	json_t *(*outcome_links)(const struct route_outcome *out);
@@ -188,13 +200,14 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
 
 /*
  * Writes the slot of a case that the problem's fast path reads (the
- * canonical shape, no trace, no links) straight into buf, compact and
- * without a newline: the bytes route_case_fn's slot would dump to. Returns
- * the length, or -1 when the case is not for the fast path (it is then
- * parsed and answered through route_case_fn).
+ * canonical shape, no links; with its trace when `trace`) through put(),
+ * compact and without a newline: the bytes route_case_fn's slot would dump
+ * to; *steps gets its trace steps. Returns 1; 0 (nothing put) when the
+ * case is not for the fast path (it is then parsed and answered through
+ * route_case_fn); -1 when out of memory or put() failed.
  */
 typedef int route_case_fast_fn(const struct route_call *call, const char *json, size_t len,
-			       bool trace, char *buf, size_t size);
+			       bool trace, route_put_fn *put, void *ctx, size_t *steps);
 
 /*
  * Answers a batch read from the body as it lies, one case at a time (a

@@ -6,7 +6,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
 #include "mem/alloc.h"
@@ -115,6 +117,92 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct route_
 	md_init(&out->u.md);
 	out->steps = NULL;
 	return md_json_fast_read(body, len, limits->max_blocks, md_fast_block, &out->u.md);
+}
+
+/* A canonical case traced as it is read: the steps' text, then the slot. */
+struct md_trace_text {
+	struct md_game game;
+	char *text;   /* the steps, comma-separated, dj_malloc'ed */
+	size_t len;   /* bytes in text */
+	size_t cap;   /* bytes allocated */
+	size_t steps; /* steps written */
+	bool over;    /* the trace would pass ROUTE_MAX_TRACE_STEPS */
+	bool out_of_memory;
+};
+
+/* Longest step: md_json_write_result()'s answer and {"gained":N,. */
+#define MD_STEP_MAX 256
+
+/* md_block_fn: places the block and writes the step as md_run_block()'s
+ * object dumps: {"gained":G,"score":S,"tiles":T,"green":[..],"blue":[..]}. */
+static int md_trace_text_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct md_trace_text *t = ctx;
+	unsigned gained = md_place(&t->game, block);
+	if (index >= ROUTE_MAX_TRACE_STEPS) {
+		t->over = true;
+		return 1;
+	}
+	char step[MD_STEP_MAX + CODEC_DECIMAL_WRITE_MAX];
+	size_t n = 0;
+	if (index > 0)
+		step[n++] = ',';
+	memcpy(step + n, "{\"gained\":", 10);
+	n += 10;
+	n += codec_decimal_write(step + n, gained);
+	step[n++] = ',';
+	/* the result's members after its "{", without its final newline */
+	int w = md_json_write_result(&t->game, step + n - 1, sizeof step - (n - 1));
+	if (w < 2 || (size_t)w >= sizeof step - (n - 1)) {
+		t->out_of_memory = true;
+		return 1;
+	}
+	step[n - 1] = ','; /* md_json_write_result wrote its "{" over the comma */
+	n += (size_t)w - 2;
+	if (t->len + n > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4096;
+		while (cap < t->len + n)
+			cap *= 2;
+		char *p = dj_realloc(t->text, cap);
+		if (!p) {
+			t->out_of_memory = true;
+			return 1;
+		}
+		t->text = p;
+		t->cap = cap;
+	}
+	memcpy(t->text + t->len, step, n);
+	t->len += n;
+	t->steps++;
+	return 0;
+}
+
+static int md_solve_traced_write(const char *body, size_t len, const struct route_limits *limits,
+				 route_put_fn *put, void *ctx, size_t *steps)
+{
+	struct md_trace_text *t = dj_malloc(sizeof *t);
+	if (!t)
+		return -1;
+	*t = (struct md_trace_text){.text = NULL};
+	md_init(&t->game);
+	int st = 0;
+	bool read = md_json_fast_read(body, len, limits->max_blocks, md_trace_text_block, t);
+	if (t->out_of_memory) {
+		st = -1;
+	} else if (read && !t->over) {
+		char result[MD_STEP_MAX];
+		int n = md_json_write_result(&t->game, result, sizeof result);
+		st = n >= 2 && (size_t)n < sizeof result && put(result, (size_t)n - 2, ctx) == 0 &&
+			     put(",\"steps\":[", 10, ctx) == 0 &&
+			     (t->len == 0 || put(t->text, t->len, ctx) == 0) &&
+			     put("]}", 2, ctx) == 0
+			 ? 1
+			 : -1;
+		*steps = t->steps;
+	}
+	dj_free(t->text);
+	dj_free(t);
+	return st;
 }
 
 static enum codec_status md_solve_text(const char *text, size_t len,
@@ -249,6 +337,7 @@ const struct route_problem route_md = {
     .baekjoon = 20061,
     .solve_json = md_solve_json,
     .solve_json_fast = md_solve_json_fast,
+    .solve_traced_write = md_solve_traced_write,
     .solve_text = md_solve_text,
     .outcome_json = md_outcome_json,
     .outcome_write = md_outcome_write,

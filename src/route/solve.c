@@ -130,18 +130,30 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 
 /* route_case_fast_fn: a canonical case of a solve batch, without jansson. */
 static int solve_case_fast(const struct route_call *call, const char *json, size_t len, bool trace,
-			   char *buf, size_t size)
+			   route_put_fn *put, void *ctx, size_t *steps)
 {
 	const struct route_problem *p = call->entry->data;
 	struct route_outcome out = {.steps = NULL};
-	if (trace || wants_links(call) || !p->solve_json_fast || !p->outcome_write ||
+	char slot[OUTPUT_JSON_MAX];
+	*steps = 0;
+	if (wants_links(call))
+		return 0;
+	if (trace) {
+		int st = p->solve_traced_write
+			     ? p->solve_traced_write(json, len, call->req->limits, put, ctx, steps)
+			     : 0;
+		if (st == 1)
+			tally_case(call, true);
+		return st;
+	}
+	if (!p->solve_json_fast || !p->outcome_write ||
 	    !p->solve_json_fast(json, len, call->req->limits, &out))
-		return -1;
+		return 0;
+	int n = p->outcome_write(&out, slot, sizeof slot);
+	if (n <= 0 || (size_t)n >= sizeof slot || slot[n - 1] != '\n')
+		return 0;
 	tally_case(call, true);
-	int n = p->outcome_write(&out, buf, size);
-	if (n <= 0 || (size_t)n >= size || buf[n - 1] != '\n')
-		return -1;
-	return n - 1; /* the slot, without the answer's final newline */
+	return put(slot, (size_t)n - 1, ctx) == 0 ? 1 : -1; /* without the final newline */
 }
 
 /* 406 for a trace asked in the body while the answer is text. */
