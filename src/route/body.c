@@ -151,7 +151,9 @@ struct masked {
 
 /* json_load_callback_t: the next bytes, those of the mask as "0" then
  * white space with the mask's line breaks, and one space for each other
- * character (a UTF-8 sequence is one character to jansson's columns). */
+ * character (a UTF-8 sequence is one character to jansson's columns). A
+ * NUL byte inside well-formed values can only follow a number or a
+ * literal, where jansson drops it uncounted: it is dropped here too. */
 static size_t masked_read(void *buffer, size_t buflen, void *data)
 {
 	struct masked *m = data;
@@ -166,7 +168,7 @@ static size_t masked_read(void *buffer, size_t buflen, void *data)
 			out[n++] = '0';
 		else if (c == '\n')
 			out[n++] = '\n';
-		else if (((unsigned char)c & 0xC0) != 0x80)
+		else if (c != '\0' && ((unsigned char)c & 0xC0) != 0x80)
 			out[n++] = ' ';
 	}
 	return n;
