@@ -342,11 +342,6 @@ struct batch {
 	int state;		   /* streaming: 0 head, 1 cases, 2 done */
 };
 
-static int batch_dump(const char *bytes, size_t size, void *data)
-{
-	return batch_append(bytes, size, data);
-}
-
 /* route_put_fn that keeps nothing: the first pass of a streamed answer. */
 static int batch_discard(const char *bytes, size_t len, void *ctx)
 {
@@ -433,7 +428,7 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 	if (json_object_get(slot, "error"))
 		b->failed++;
 	bool ok = !keep || ((b->cur.index == 0 || batch_append(",", 1, &b->out) == 0) &&
-			    json_dump_callback(slot, batch_dump, &b->out, JSON_COMPACT) == 0);
+			    json_dump_callback(slot, batch_append, &b->out, JSON_COMPACT) == 0);
 	json_decref(slot);
 	if (ok)
 		return BATCH_CASE;
