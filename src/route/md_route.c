@@ -48,6 +48,16 @@ static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 	return 0;
 }
 
+/* md_block_fn: counts the blocks read, up to one past ROUTE_MAX_TRACE_STEPS,
+ * where md_run_block() stops. */
+static int md_count_block(void *ctx, struct md_block block, unsigned long index)
+{
+	unsigned long *seen = ctx;
+	(void)block;
+	*seen = index + 1;
+	return index >= ROUTE_MAX_TRACE_STEPS;
+}
+
 /* Prepares a run; false when the trace array cannot be made. */
 static bool md_run_start(struct md_run *run, struct route_outcome *out, bool trace)
 {
@@ -99,6 +109,19 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 		run.trace_pointer = trace_at;
 	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	if (trace) {
+		/* A trace past ROUTE_MAX_TRACE_STEPS is refused once that many
+		 * steps are read: found first, without building them. */
+		struct codec_error scratch;
+		unsigned long seen = 0;
+		codec_error_init(&scratch, 1);
+		if (md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen) ==
+			CODEC_OK &&
+		    seen > ROUTE_MAX_TRACE_STEPS) {
+			run.trace_full = true;
+			return md_run_end(&run, out, CODEC_OK, err);
+		}
+	}
 	enum codec_status st = md_json_read(case_obj, pointer, &opt, err, md_run_block, &run);
 	return md_run_end(&run, out, st, err);
 }

@@ -3,7 +3,8 @@
 // through /proc/PID/clear_refs) is at most 4x its body plus 8 MiB for the
 // worst bodies the limits allow: text and JSON cases of 9,000,000
 // placements, batches of 1000 cases with and without traces (the traced
-// answers streamed, gzip or not), a huge batch broken at its very end, and
+// answers streamed, gzip or not), batches with the longest traces a case
+// may have and one past it, a huge batch broken at its very end, and
 // a client that goes away in the middle of a streamed answer; and after a
 // load, RSS comes back within 10% of its level before the load (the load
 // is run once first, so that both levels include the threads' stacks and
@@ -93,6 +94,12 @@ const KINDS = [
 			assert.equal(a.headers['content-encoding'], 'gzip');
 			assert.deepEqual(JSON.parse(a.body).summary, { cases: 1000, answered: 1000, failed: 0 });
 		}],
+	['a batch of 10 traced cases of 10,000 placements (100,000 steps, streamed)', '/v1/monomino-domino?trace=true', 'application/json',
+		JSON.stringify({ cases: Array.from({ length: 10 }, (_, c) => ({ blocks: mdBlocks(10_000, c + 1) })) }), {},
+		(a) => assert.ok(JSON.parse(a.body).results.every((x) => x.steps.length === 10_000))],
+	['a batch of one traced case of 10,001 placements (one past what a trace covers)', '/v1/monomino-domino?trace=true', 'application/json',
+		JSON.stringify({ cases: [{ blocks: mdBlocks(10_001) }] }), {},
+		(a) => assert.match(JSON.parse(a.body).results[0].error.detail, /at most 10000 placements/)],
 	['a Puyo text body', '/v1/puyo', 'text/plain', PUYO_EXAMPLE],
 ];
 

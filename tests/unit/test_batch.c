@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "route/route.h"
 
@@ -357,6 +358,82 @@ static void large_traced_batch_should_stream_the_same_bytes(void **state)
 	free(buf);
 }
 
+/* A JSON body of {"blocks": [n blocks]} (with `extra` members first), the
+ * block at `bad` (n: none) out of the rules; in a batch when `batch`. */
+static size_t md_body(char *buf, unsigned n, unsigned bad, const char *extra, bool batch)
+{
+	size_t len = (size_t)sprintf(buf, "%s{%s\"blocks\":[", batch ? "{\"cases\":[" : "", extra);
+	for (unsigned i = 0; i < n; i++)
+		len += (size_t)sprintf(buf + len, "%s[%u,%u,%u]", i ? "," : "",
+				       i == bad ? 9 : 1 + i % 3, i % 3, (i / 3) % 3);
+	len += (size_t)sprintf(buf + len, "]}%s", batch ? "]}" : "");
+	return len;
+}
+
+/* Checks the first fault of a problem answer (of the first slot of a batch):
+ * its "parameter" or "pointer". */
+static void first_fault(const struct route_response *resp, const char *key, const char *value)
+{
+	json_t *p = json_loadb(resp->body, resp->body_len, 0, NULL);
+	assert_non_null(p);
+	const json_t *results = json_object_get(p, "results");
+	const json_t *problem = results ? json_object_get(json_array_get(results, 0), "error") : p;
+	const json_t *f = json_array_get(json_object_get(problem, "errors"), 0);
+	const char *got = json_string_value(json_object_get(f, key));
+	assert_non_null(got);
+	assert_string_equal(got, value);
+	json_decref(p);
+}
+
+/*
+ * A trace covers at most 10000 placements (ROUTE_MAX_TRACE_STEPS): one
+ * more is 422 at ?trace (or at the case's "trace"), told without building
+ * the steps; a fault in the first 10001 blocks is told first, one after
+ * them is never reached; 10000 are answered with 10000 steps.
+ */
+static void traces_past_ten_thousand_placements_should_be_refused(void **state)
+{
+	(void)state;
+	struct route_limits wide = limits;
+	wide.max_blocks = 100000;
+	wide.max_batch = 1000;
+	char *buf = malloc(BODY_MAX);
+	assert_non_null(buf);
+	struct answer a;
+	static const struct {
+		unsigned n, bad;
+		const char *extra;
+		bool batch;
+		unsigned status;
+		const char *key, *value;
+	} rows[] = {
+	    {10001, 10001, "", false, 422, "parameter", "trace"},
+	    {10001, 10000, "", false, 422, "pointer", "/blocks/10000/0"},
+	    {10002, 10001, "", false, 422, "parameter", "trace"},
+	    {10001, 5, "", false, 422, "pointer", "/blocks/5/0"},
+	    {10001, 10001, "\"trace\":true,", false, 422, "pointer", "/trace"},
+	    {10001, 10001, "", true, 200, "parameter", "trace"},
+	    {10001, 10001, "\"trace\":true,", true, 200, "pointer", "/cases/0/trace"},
+	    {10000, 10000, "", false, 200, NULL, NULL},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		size_t len = md_body(buf, rows[i].n, rows[i].bad, rows[i].extra, rows[i].batch);
+		bool query = rows[i].extra[0] == '\0';
+		answer(md_paths[0], query ? "trace=true" : NULL, buf, len, &wide, &a);
+		assert_int_equal(a.resp.status, rows[i].status);
+		if (rows[i].key) {
+			first_fault(&a.resp, rows[i].key, rows[i].value);
+		} else {
+			json_t *r = json_loadb(a.resp.body, a.resp.body_len, 0, NULL);
+			assert_int_equal(json_array_size(json_object_get(r, "steps")), 10000);
+			json_decref(r);
+		}
+		route_response_free(&a.resp);
+		same_answers(md_paths[0], query ? "trace=true" : NULL, buf, len, &wide);
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +442,7 @@ int main(void)
 	    cmocka_unit_test(edge_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(batch_limits_should_read_the_same_both_ways),
 	    cmocka_unit_test(large_traced_batch_should_stream_the_same_bytes),
+	    cmocka_unit_test(traces_past_ten_thousand_placements_should_be_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
