@@ -342,15 +342,6 @@ struct batch {
 	int state;		   /* streaming: 0 head, 1 cases, 2 done */
 };
 
-/* route_put_fn that keeps nothing: the first pass of a streamed answer. */
-static int batch_discard(const char *bytes, size_t len, void *ctx)
-{
-	(void)bytes;
-	(void)len;
-	(void)ctx;
-	return 0;
-}
-
 /* The fast path on the case v[0..e): 1 with its slot in b->out (after a
  * comma) when `keep`, 0 when not taken (b->out as it was), -1 when out of
  * memory. */
@@ -359,8 +350,8 @@ static int batch_fast(struct batch *b, const char *v, const char *e, bool keep, 
 	size_t mark = b->out.len;
 	if (keep && b->cur.index > 0 && batch_append(",", 1, &b->out) != 0)
 		return -1;
-	int taken = b->fast(&b->call, v, (size_t)(e - v), b->trace,
-			    keep ? batch_append : batch_discard, &b->out, steps);
+	int taken = b->fast(&b->call, v, (size_t)(e - v), b->trace, keep ? batch_append : NULL,
+			    &b->out, steps);
 	if (taken == 0)
 		b->out.len = mark;
 	return taken;

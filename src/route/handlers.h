@@ -73,7 +73,8 @@ struct route_problem {
 	 * (compact, no newline), handed to put() in pieces once solved; its
 	 * steps into *steps. Returns 1, 0 (nothing put) when the body is not
 	 * the canonical case or its trace would pass ROUTE_MAX_TRACE_STEPS
-	 * (solve_json then reads it), -1 when out of memory or put() failed. */
+	 * (solve_json then reads it), -1 when out of memory or put() failed.
+	 * put NULL: nothing is written, the steps are only counted. */
 	int (*solve_traced_write)(const char *body, size_t len, const struct route_limits *limits,
 				  route_put_fn *put, void *ctx, size_t *steps);
 	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given
@@ -204,7 +205,8 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
  * compact and without a newline: the bytes route_case_fn's slot would dump
  * to; *steps gets its trace steps. Returns 1; 0 (nothing put) when the
  * case is not for the fast path (it is then parsed and answered through
- * route_case_fn); -1 when out of memory or put() failed.
+ * route_case_fn); -1 when out of memory or put() failed. put NULL: the
+ * slot is not wanted (only whether the case is taken, and its steps).
  */
 typedef int route_case_fast_fn(const struct route_call *call, const char *json, size_t len,
 			       bool trace, route_put_fn *put, void *ctx, size_t *steps);

@@ -145,11 +145,12 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct route_
 /* A canonical case traced as it is read: the steps' text, then the slot. */
 struct md_trace_text {
 	struct md_game game;
-	char *text;   /* the steps, comma-separated, dj_malloc'ed */
-	size_t len;   /* bytes in text */
-	size_t cap;   /* bytes allocated */
-	size_t steps; /* steps written */
-	bool over;    /* the trace would pass ROUTE_MAX_TRACE_STEPS */
+	char *text;	 /* the steps, comma-separated, dj_malloc'ed */
+	size_t len;	 /* bytes in text */
+	size_t cap;	 /* bytes allocated */
+	size_t steps;	 /* steps written (or counted) */
+	bool count_only; /* the steps are counted, not written */
+	bool over;	 /* the trace would pass ROUTE_MAX_TRACE_STEPS */
 	bool out_of_memory;
 };
 
@@ -165,6 +166,10 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	if (index >= ROUTE_MAX_TRACE_STEPS) {
 		t->over = true;
 		return 1;
+	}
+	if (t->count_only) {
+		t->steps++;
+		return 0;
 	}
 	char step[MD_STEP_MAX + CODEC_DECIMAL_WRITE_MAX];
 	size_t n = 0;
@@ -206,12 +211,15 @@ static int md_solve_traced_write(const char *body, size_t len, const struct rout
 	struct md_trace_text *t = dj_malloc(sizeof *t);
 	if (!t)
 		return -1;
-	*t = (struct md_trace_text){.text = NULL};
+	*t = (struct md_trace_text){.text = NULL, .count_only = put == NULL};
 	md_init(&t->game);
 	int st = 0;
 	bool read = md_json_fast_read(body, len, limits->max_blocks, md_trace_text_block, t);
 	if (t->out_of_memory) {
 		st = -1;
+	} else if (read && !t->over && !put) {
+		st = 1;
+		*steps = t->steps;
 	} else if (read && !t->over) {
 		char result[MD_STEP_MAX];
 		int n = md_json_write_result(&t->game, result, sizeof result);

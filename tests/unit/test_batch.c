@@ -335,6 +335,21 @@ static void batch_limits_should_read_the_same_both_ways(void **state)
 	free(buf);
 }
 
+/* Checks the first fault of a problem answer (of the first slot of a batch):
+ * its "parameter" or "pointer". */
+static void first_fault(const struct route_response *resp, const char *key, const char *value)
+{
+	json_t *p = json_loadb(resp->body, resp->body_len, 0, NULL);
+	assert_non_null(p);
+	const json_t *results = json_object_get(p, "results");
+	const json_t *problem = results ? json_object_get(json_array_get(results, 0), "error") : p;
+	const json_t *f = json_array_get(json_object_get(problem, "errors"), 0);
+	const char *got = json_string_value(json_object_get(f, key));
+	assert_non_null(got);
+	assert_string_equal(got, value);
+	json_decref(p);
+}
+
 /* A traced batch whose answer is too large to hold is streamed, and its
  * bytes are still the reference's. */
 static void large_traced_batch_should_stream_the_same_bytes(void **state)
@@ -355,6 +370,14 @@ static void large_traced_batch_should_stream_the_same_bytes(void **state)
 	len += (size_t)sprintf(buf + len, "]}");
 	assert_true(same_answers(md_paths[0], "trace=true", buf, len, &wide));
 	assert_false(same_answers(md_paths[0], NULL, buf, len, &wide));
+	/* past --max-trace-steps once the answer is too large to hold: 422 */
+	wide.max_trace_steps = 11000;
+	assert_false(same_answers(md_paths[0], "trace=true", buf, len, &wide));
+	struct answer a;
+	answer(md_paths[0], "trace=true", buf, len, &wide, &a);
+	assert_int_equal(a.resp.status, 422);
+	first_fault(&a.resp, "pointer", "/cases/366"); /* 367 cases of 30 steps pass 11000 */
+	route_response_free(&a.resp);
 	free(buf);
 }
 
@@ -368,21 +391,6 @@ static size_t md_body(char *buf, unsigned n, unsigned bad, const char *extra, bo
 				       i == bad ? 9 : 1 + i % 3, i % 3, (i / 3) % 3);
 	len += (size_t)sprintf(buf + len, "]}%s", batch ? "]}" : "");
 	return len;
-}
-
-/* Checks the first fault of a problem answer (of the first slot of a batch):
- * its "parameter" or "pointer". */
-static void first_fault(const struct route_response *resp, const char *key, const char *value)
-{
-	json_t *p = json_loadb(resp->body, resp->body_len, 0, NULL);
-	assert_non_null(p);
-	const json_t *results = json_object_get(p, "results");
-	const json_t *problem = results ? json_object_get(json_array_get(results, 0), "error") : p;
-	const json_t *f = json_array_get(json_object_get(problem, "errors"), 0);
-	const char *got = json_string_value(json_object_get(f, key));
-	assert_non_null(got);
-	assert_string_equal(got, value);
-	json_decref(p);
 }
 
 /*
