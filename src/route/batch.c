@@ -64,31 +64,28 @@ static json_t *batch_cases(json_t *root, const struct route_limits *limits, stru
 	return cases;
 }
 
-/*
- * Adds `steps` trace steps to *used. Returns false with err set (422 at
- * `pointer`) once the steps of the whole request pass max_trace_steps:
- * traces, not cases, are what cost memory and time.
- */
-static bool steps_within_limit(const struct route_limits *limits, size_t steps, const char *pointer,
-			       size_t *used, struct codec_error *err)
+bool route_trace_within_limit(const struct route_limits *limits, size_t steps, const char *pointer,
+			      size_t *used, struct codec_error *err)
 {
+	static const char why[] = "the traces of this request pass %lu steps in all "
+				  "(--max-trace-steps); ask fewer traces";
 	*used += steps;
 	if (!limits || limits->max_trace_steps == 0 || *used <= limits->max_trace_steps)
 		return true;
-	codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
-			       "the traces of this request pass %lu steps in all "
-			       "(--max-trace-steps); ask fewer traces",
-			       limits->max_trace_steps);
+	if (pointer)
+		codec_error_at_pointer(err, CODEC_E_INVALID, pointer, why, limits->max_trace_steps);
+	else
+		codec_error_at_param(err, CODEC_E_INVALID, "trace", why, limits->max_trace_steps);
 	return false;
 }
 
-/* steps_within_limit() for the trace of a result (its "steps" member,
- * when it has one). */
+/* route_trace_within_limit() for the trace of a result (its "steps"
+ * member, when it has one). */
 static bool trace_within_limit(const struct route_limits *limits, const json_t *result,
 			       const char *pointer, size_t *used, struct codec_error *err)
 {
 	const json_t *steps = json_is_object(result) ? json_object_get(result, "steps") : NULL;
-	return steps_within_limit(limits, json_array_size(steps), pointer, used, err);
+	return route_trace_within_limit(limits, json_array_size(steps), pointer, used, err);
 }
 
 bool route_is_batch(const json_t *root)
@@ -430,8 +427,8 @@ out_fast:
 	if (steps == 0)
 		return BATCH_CASE;
 	snprintf(ptr, sizeof ptr, "/cases/%zu", b->cur.index);
-	return steps_within_limit(b->req.limits, steps, ptr, &b->steps, err) ? BATCH_CASE
-									     : BATCH_FAULT;
+	return route_trace_within_limit(b->req.limits, steps, ptr, &b->steps, err) ? BATCH_CASE
+										   : BATCH_FAULT;
 out_oom:
 	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 	return BATCH_FAULT;

@@ -176,6 +176,15 @@ void route_outcome_release(struct route_outcome *out);
  * boolean (the codec rejects other types), else the query's choice. */
 bool route_case_wants_trace(const json_t *case_obj, bool query_trace);
 
+/*
+ * Adds a trace of `steps` steps to the *used steps of the request. Returns
+ * false with err set (422 at `pointer`, or at the query parameter "trace"
+ * when pointer is NULL) once the request passes --max-trace-steps: the
+ * limit counts every trace of a request, one case's or a whole batch's.
+ */
+bool route_trace_within_limit(const struct route_limits *limits, size_t steps, const char *pointer,
+			      size_t *used, struct codec_error *err);
+
 /* Whether a parsed body is a batch {"cases": ...}. */
 bool route_is_batch(const json_t *root);
 

@@ -156,6 +156,20 @@ static int solve_case_fast(const struct route_call *call, const char *json, size
 	return !put || put(slot, (size_t)n - 1, ctx) == 0 ? 1 : -1; /* without the final newline */
 }
 
+/* --max-trace-steps for a case alone: CODEC_OK, or 422 at `pointer` (NULL:
+ * ?trace) with the outcome released. */
+static enum codec_status single_trace_within_limit(const struct route_call *call,
+						   struct route_outcome *out, const char *pointer,
+						   struct codec_error *err)
+{
+	size_t used = 0;
+	if (route_trace_within_limit(call->req->limits, json_array_size(out->steps), pointer, &used,
+				     err))
+		return CODEC_OK;
+	route_outcome_release(out);
+	return err->status;
+}
+
 /* 406 for a trace asked in the body while the answer is text. */
 static enum codec_status refuse_text_trace(struct codec_error *err)
 {
@@ -185,6 +199,8 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	route_skip_bom(&body, &len); /* as Notepad writes it */
 	if (call->body == ROUTE_BODY_TEXT) {
 		st = solve_text(call, body, len, trace, &out, err);
+		if (st == CODEC_OK)
+			st = single_trace_within_limit(call, &out, NULL, err);
 		return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
 	}
 	/* The canonical shapes, read without jansson; anything else (every
@@ -217,6 +233,10 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 		return refuse_text_trace(err);
 	}
 	st = solve_object(call, root, "", case_trace, &out, err);
+	if (st == CODEC_OK)
+		st = single_trace_within_limit(
+		    call, &out, json_is_true(json_object_get(root, "trace")) ? "/trace" : NULL,
+		    err);
 	json_decref(root);
 	return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
 }

@@ -442,6 +442,69 @@ static void traces_past_ten_thousand_placements_should_be_refused(void **state)
 	free(buf);
 }
 
+/* A request answered with the given Content-Type; see answer(). */
+static void answer_typed(const char *path, const char *query, const char *type, const char *body,
+			 const struct route_limits *l, struct answer *a)
+{
+	struct route_request req;
+	memset(&req, 0, sizeof req);
+	memset(a, 0, sizeof *a);
+	req.method = "POST";
+	req.path = path;
+	req.content_type = type;
+	req.accept = "application/json";
+	req.body = body;
+	req.body_len = strlen(body);
+	req.limits = l;
+	if (query) {
+		req.params[0].key = "trace";
+		req.params[0].value = "true";
+		req.nparams = 1;
+	}
+	route_handle(&req, &a->resp);
+}
+
+/*
+ * --max-trace-steps counts the trace of a case alone too: with a limit of
+ * 5 steps, a case of 8 placements traced is 422 (at ?trace, or at the
+ * "trace" that asked), in JSON, in text and in judge; 5 placements pass.
+ */
+static void a_single_trace_should_count_against_the_request_limit(void **state)
+{
+	(void)state;
+	struct route_limits tight = limits;
+	tight.max_trace_steps = 5;
+	static const char eight[] =
+	    "[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],[3,1,2]]";
+	static const char five[] = "[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3]]";
+	static const char text8[] = "8\n1 1 1\n2 3 0\n3 2 2\n3 2 3\n3 1 3\n2 0 0\n3 2 0\n3 1 2\n";
+	char body[512];
+	struct answer a;
+	static const struct {
+		const char *path, *query, *type, *head, *blocks, *tail, *key, *value;
+		unsigned status;
+	} rows[] = {
+	    {md_paths[0], "t", "application/json", "{\"blocks\":", eight, "}", "parameter", "trace",
+	     422},
+	    {md_paths[0], NULL, "application/json", "{\"trace\":true,\"blocks\":", eight, "}",
+	     "pointer", "/trace", 422},
+	    {md_paths[0], "t", "text/plain", "", text8, "", "parameter", "trace", 422},
+	    {md_paths[1], "t", "application/json", "{\"input\":{\"blocks\":", eight,
+	     "},\"output\":\"2\\n15\\n\"}", "parameter", "trace", 422},
+	    {md_paths[1], NULL, "application/json", "{\"input\":{\"trace\":true,\"blocks\":", eight,
+	     "},\"output\":\"2\\n15\\n\"}", "pointer", "/input/trace", 422},
+	    {md_paths[0], "t", "application/json", "{\"blocks\":", five, "}", NULL, NULL, 200},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		snprintf(body, sizeof body, "%s%s%s", rows[i].head, rows[i].blocks, rows[i].tail);
+		answer_typed(rows[i].path, rows[i].query, rows[i].type, body, &tight, &a);
+		assert_int_equal(a.resp.status, rows[i].status);
+		if (rows[i].key)
+			first_fault(&a.resp, rows[i].key, rows[i].value);
+		route_response_free(&a.resp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +514,7 @@ int main(void)
 	    cmocka_unit_test(batch_limits_should_read_the_same_both_ways),
 	    cmocka_unit_test(large_traced_batch_should_stream_the_same_bytes),
 	    cmocka_unit_test(traces_past_ten_thousand_placements_should_be_refused),
+	    cmocka_unit_test(a_single_trace_should_count_against_the_request_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
