@@ -291,31 +291,6 @@ static bool batch_closed(const struct batch_cursor *c)
 	return batch_skip_ws(p + 1, c->end) == c->end;
 }
 
-/* A growing byte buffer. */
-struct batch_buf {
-	char *data;
-	size_t len;
-	size_t cap;
-};
-
-static int batch_append(const char *bytes, size_t size, void *data)
-{
-	struct batch_buf *b = data;
-	if (b->len + size > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + size)
-			cap *= 2;
-		char *p = dj_realloc(b->data, cap);
-		if (!p)
-			return -1;
-		b->data = p;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, bytes, size);
-	b->len += size;
-	return 0;
-}
-
 /* A batch being answered: the request's call, copied so that a streamed
  * answer can outlive route_handle(), and where the answer stands. */
 struct batch {
@@ -334,7 +309,7 @@ struct batch {
 	size_t cases;		   /* cases in the batch (after the first pass) */
 	size_t failed;		   /* of them, answered with an error slot */
 	size_t steps;		   /* trace steps so far */
-	struct batch_buf out;	   /* answer bytes not yet sent */
+	struct route_buf out;	   /* answer bytes not yet sent */
 	size_t sent;		   /* of out, bytes already sent */
 	int state;		   /* streaming: 0 head, 1 cases, 2 done */
 };
@@ -345,9 +320,9 @@ struct batch {
 static int batch_fast(struct batch *b, const char *v, const char *e, bool keep, size_t *steps)
 {
 	size_t mark = b->out.len;
-	if (keep && b->cur.index > 0 && batch_append(",", 1, &b->out) != 0)
+	if (keep && b->cur.index > 0 && route_buf_put(",", 1, &b->out) != 0)
 		return -1;
-	int taken = b->fast(&b->call, v, (size_t)(e - v), b->trace, keep ? batch_append : NULL,
+	int taken = b->fast(&b->call, v, (size_t)(e - v), b->trace, keep ? route_buf_put : NULL,
 			    &b->out, steps);
 	if (taken == 0)
 		b->out.len = mark;
@@ -415,8 +390,8 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 	}
 	if (json_object_get(slot, "error"))
 		b->failed++;
-	bool ok = !keep || ((b->cur.index == 0 || batch_append(",", 1, &b->out) == 0) &&
-			    json_dump_callback(slot, batch_append, &b->out, JSON_COMPACT) == 0);
+	bool ok = !keep || ((b->cur.index == 0 || route_buf_put(",", 1, &b->out) == 0) &&
+			    json_dump_callback(slot, route_buf_put, &b->out, JSON_COMPACT) == 0);
 	json_decref(slot);
 	if (ok)
 		return BATCH_CASE;
@@ -446,7 +421,7 @@ static bool batch_well_formed(const char *v, size_t vlen)
 
 static bool batch_head(struct batch *b)
 {
-	return batch_append("{\"results\":[", 12, &b->out) == 0;
+	return route_buf_put("{\"results\":[", 12, &b->out) == 0;
 }
 
 static bool batch_tail(struct batch *b)
@@ -455,7 +430,7 @@ static bool batch_tail(struct batch *b)
 	int n = snprintf(tail, sizeof tail,
 			 "],\"summary\":{\"cases\":%zu,\"answered\":%zu,\"failed\":%zu}}\n",
 			 b->cases, b->cases - b->failed, b->failed);
-	return n > 0 && (size_t)n < sizeof tail && batch_append(tail, (size_t)n, &b->out) == 0;
+	return n > 0 && (size_t)n < sizeof tail && route_buf_put(tail, (size_t)n, &b->out) == 0;
 }
 
 static void batch_free(void *ctx)
@@ -563,7 +538,7 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 		if (*held && b->out.len > hold) {
 			*held = false; /* too large to hold: streamed */
 			dj_free(b->out.data);
-			b->out = (struct batch_buf){.data = NULL};
+			b->out = (struct route_buf){.data = NULL};
 		}
 		b->cur.index++;
 	}
@@ -622,7 +597,7 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 			      enum codec_status *st)
 {
 	struct batch_cursor first;
-	if ((call->req->limits && call->req->limits->batch_tree) || !batch_open(&first, body, len))
+	if ((call->req->limits && call->req->limits->tree_only) || !batch_open(&first, body, len))
 		return false;
 	struct batch *b = dj_calloc(1, sizeof *b);
 	if (!b)
@@ -662,7 +637,7 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 		route_response_free(resp);
 		resp->body = b->out.data;
 		resp->body_len = b->out.len;
-		b->out = (struct batch_buf){.data = NULL};
+		b->out = (struct route_buf){.data = NULL};
 		batch_free(b);
 	} else {
 		/* The second pass, as the answer is sent: nothing more to count,

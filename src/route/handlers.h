@@ -156,6 +156,22 @@ enum codec_status route_respond_json(struct route_response *resp, json_t *body,
 /* Answers 200 with a copy of text[0..len) as `content_type`. */
 enum codec_status route_respond_text(struct route_response *resp, const char *content_type,
 				     const char *text, size_t len, struct codec_error *err);
+/* A growing byte buffer; route_buf_put() is its route_put_fn. */
+struct route_buf {
+	char *data; /* dj_malloc'ed, NULL while empty */
+	size_t len; /* bytes in data */
+	size_t cap; /* bytes allocated */
+};
+
+/* Appends bytes to a struct route_buf; -1 (the buffer as it was) when out
+ * of memory. */
+int route_buf_put(const char *bytes, size_t len, void *buf);
+
+/* Answers 200 with the bytes of `buf` as `content_type`, taking them
+ * (*buf is left empty). */
+void route_respond_buf(struct route_response *resp, const char *content_type,
+		       struct route_buf *buf);
+
 /* Answers the problem of a set error, with "request_id" when not NULL. */
 void route_respond_error(struct route_response *resp, const struct codec_error *err,
 			 const char *request_id);

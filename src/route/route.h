@@ -34,8 +34,9 @@ struct route_limits {
 	const char *cors_origins;      /* comma-separated origins allowed by CORS, "*" for
 					  any; NULL or "": no CORS header is ever sent */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
-	bool batch_tree;	       /* read every batch as one jansson tree (batch.c's
-					  reference path), for the differential tests */
+	bool tree_only;		       /* read batches and traced cases through jansson
+					  trees only (the reference paths), for the
+					  differential tests */
 };
 
 struct route_param {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* Longest JSON result without steps of either problem, with room to spare. */
@@ -170,6 +171,33 @@ static enum codec_status single_trace_within_limit(const struct route_call *call
 	return err->status;
 }
 
+/*
+ * A canonical case asked with ?trace, its steps written as text as they are
+ * read rather than built as a tree: the bytes of the jansson path. False
+ * (nothing answered) for any other body; else *st is the status.
+ */
+static bool solve_traced_fast(const struct route_call *call, const char *body, size_t len,
+			      struct route_response *resp, struct codec_error *err,
+			      enum codec_status *st)
+{
+	struct route_buf out = {.data = NULL};
+	size_t steps = 0, used = 0;
+	int taken = solve_case_fast(call, body, len, true, route_buf_put, &out, &steps);
+	if (taken == 0)
+		return false;
+	if (taken < 0 || route_buf_put("\n", 1, &out) != 0) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		*st = CODEC_E_INTERNAL;
+	} else if (!route_trace_within_limit(call->req->limits, steps, NULL, &used, err)) {
+		*st = err->status;
+	} else {
+		route_respond_buf(resp, "application/json", &out);
+		*st = CODEC_OK;
+	}
+	dj_free(out.data);
+	return true;
+}
+
 /* 406 for a trace asked in the body while the answer is text. */
 static enum codec_status refuse_text_trace(struct codec_error *err)
 {
@@ -209,6 +237,9 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 		tally_case(call, true);
 		return respond_outcome(call, &out, fmt, resp, err);
 	}
+	if (trace && fmt == ROUTE_FORMAT_JSON && !req->limits->tree_only &&
+	    solve_traced_fast(call, body, len, resp, err, &st))
+		return st;
 	if (fmt == ROUTE_FORMAT_JSON &&
 	    route_respond_batch_body(call, body, len, solve_case, solve_case_fast, resp, err, &st))
 		return st;

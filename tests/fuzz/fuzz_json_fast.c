@@ -20,7 +20,7 @@
  * must answer it with the same status, Content-Type, headers and bytes
  * (a streamed answer gathered whole), and count the same, whether the
  * batch is read case by case from the body or as the jansson tree of the
- * whole body (route_limits.batch_tree, the reference). Bits 4-5 choose
+ * whole body (route_limits.tree_only, the reference). Bits 4-5 choose
  * solve, judge or validate, bit 6 asks ?trace=true, bit 7 a limit of 3
  * cases and 20 trace steps.
  */
@@ -206,7 +206,7 @@ static void check_batch(unsigned flags, const char *body, size_t len)
 		limits.max_trace_steps = 20;
 	}
 	struct route_limits tree = limits;
-	tree.batch_tree = true;
+	tree.tree_only = true;
 	struct route_response a, b;
 	struct route_tally ta, tb;
 	post_batch(path, trace, body, len, &limits, &a, &ta);

@@ -1,9 +1,10 @@
 /*
- * Batches read from the body case by case against the reference, the
- * jansson tree of the whole body (route_limits.batch_tree): for every
- * batch, valid, broken or mutated at random, both readers must give the
- * same status, content type, headers and body bytes, and count the same
- * cases for the metrics. A streamed answer is gathered whole first.
+ * Batches read from the body case by case, and traced cases written as
+ * they are read, against the reference, the jansson tree of the whole body
+ * (route_limits.tree_only): for every body, valid, broken or mutated at
+ * random, both readers must give the same status, content type, headers
+ * and body bytes, and count the same cases for the metrics. A streamed
+ * answer is gathered whole first.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,7 +72,7 @@ static bool same_answers(const char *path, const char *query, const char *body, 
 {
 	struct route_limits tree = *limits;
 	struct answer a, b;
-	tree.batch_tree = true;
+	tree.tree_only = true;
 	answer(path, query, body, len, limits, &a);
 	answer(path, query, body, len, &tree, &b);
 	assert_false(b.streamed);
@@ -235,6 +236,35 @@ static void random_md_batches_should_read_the_same_both_ways(void **state)
 {
 	(void)state;
 	run_random(md_paths, md_cases, sizeof md_cases / sizeof *md_cases, 3000);
+}
+
+/* Single cases with ?trace: the canonical ones are written as they are
+ * read, the others built as trees; both must give the tree's bytes. */
+static void random_traced_md_cases_should_read_the_same_both_ways(void **state)
+{
+	(void)state;
+	struct route_limits l = limits;
+	char *buf = malloc(1 << 16);
+	assert_non_null(buf);
+	for (unsigned r = 0; r < 2000; r++) {
+		unsigned n = rnd(40);
+		size_t len =
+		    (size_t)sprintf(buf, "%s{%s\"blocks\"%s:%s[", rnd(2) ? " " : "",
+				    rnd(2) ? "\n" : "", rnd(2) ? " " : "", rnd(2) ? "\t" : "");
+		for (unsigned i = 0; i < n; i++) {
+			unsigned t = 1 + rnd(3);
+			len += (size_t)sprintf(
+			    buf + len, "%s[%u,%s%u,%u]", i ? (rnd(2) ? "," : " , ") : "", t,
+			    rnd(4) ? "" : " ", rnd(t == 3 ? 3 : 4), rnd(t == 2 ? 3 : 4));
+		}
+		len += (size_t)sprintf(buf + len, "]}%s", rnd(2) ? "\n" : "");
+		if (rnd(3) == 0)
+			len = mutate(buf, len, 1 << 16);
+		l.max_trace_steps = rnd(4) == 0 ? rnd(40) + 1 : 100000;
+		l.max_blocks = rnd(4) == 0 ? rnd(40) + 1 : 1000;
+		same_answers(md_paths[0], "trace=true", buf, len, &l);
+	}
+	free(buf);
 }
 
 static void random_puyo_batches_should_read_the_same_both_ways(void **state)
@@ -509,6 +539,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(random_md_batches_should_read_the_same_both_ways),
+	    cmocka_unit_test(random_traced_md_cases_should_read_the_same_both_ways),
 	    cmocka_unit_test(random_puyo_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(edge_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(batch_limits_should_read_the_same_both_ways),
