@@ -100,6 +100,9 @@ const KINDS = [
 	['a batch of one traced case of 10,001 placements (one past what a trace covers)', '/v1/monomino-domino?trace=true', 'application/json',
 		JSON.stringify({ cases: [{ blocks: mdBlocks(10_001) }] }), {},
 		(a) => assert.match(JSON.parse(a.body).results[0].error.detail, /at most 10000 placements/)],
+	['a traced case of 10,000 placements', '/v1/monomino-domino?trace=true', 'application/json',
+		JSON.stringify({ blocks: mdBlocks(10_000) }), {},
+		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000)],
 	['a Puyo text body', '/v1/puyo', 'text/plain', PUYO_EXAMPLE],
 ];
 
