@@ -343,10 +343,11 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 	const char *end = b->cur.end, *tried = NULL;
 	size_t steps = 0;
 	int taken = 0;
-	if (b->fast) {
+	if (b->fast && *v == '{') {
 		/* A canonical case holds no other object: when it is one, it ends
 		 * at the first "}" (a value ends where it ends), found without
-		 * reading the case twice. */
+		 * reading the case twice. Only an object case is tried: a
+		 * well-formed one holds its "}", so no search passes its end. */
 		const char *close = memchr(v, '}', (size_t)(end - v));
 		if (close) {
 			tried = close + 1;
