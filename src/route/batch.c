@@ -343,7 +343,7 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 	const char *end = b->cur.end, *tried = NULL;
 	size_t steps = 0;
 	int taken = 0;
-	if (b->fast && *v == '{') {
+	if (b->fast && v < end && *v == '{') {
 		/* A canonical case holds no other object: when it is one, it ends
 		 * at the first "}" (a value ends where it ends), found without
 		 * reading the case twice. Only an object case is tried: a

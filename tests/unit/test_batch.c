@@ -283,6 +283,8 @@ static void edge_batches_should_read_the_same_both_ways(void **state)
 	    "{\"cases\":[,]}",
 	    "{\"cases\":[{\"blocks\":[[1,1,1]]},]}",
 	    "{\"cases\":[{\"blocks\":[[1,1,1]]}]",
+	    "{\"cases\":[",
+	    "{\"cases\":[{}\n,",
 	    "{\"cases\":[{\"blocks\":[[1,1,1]]}]}}",
 	    "{\"cases\":[{\"blocks\":[[1,1,1]]}]} x",
 	    "{\"cases\":[{\"blocks\":[[1,1,1]]}],\"cases\":[]}",
