@@ -267,29 +267,31 @@ static void planes_from_field(struct planes *p, const struct puyo_field *field)
 {
 	unsigned rows = field_rows(field);
 	unsigned h0 = PUYO_ROWS_MAX - rows;
-	plane_t bit[3] = {{0}, {0}, {0}};
+	plane_t b0 = {0}, b1 = {0}, b2 = {0};
+	/* a row at a time: its six cells are the six lanes' bit h */
 	for (unsigned r = 0; r < rows; r++) {
-		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			unsigned v = field->cell[r][c];
-			for (unsigned k = 0; k < 3; k++)
-				bit[k][c] = (uint16_t)(bit[k][c] | ((v >> k) & 1u) << (h0 + r));
-		}
+		const uint8_t *row = field->cell[r];
+		plane_t v = {row[0], row[1], row[2], row[3], row[4], row[5], 0, 0};
+		unsigned h = h0 + r;
+		b0 |= (v & 1) << h;
+		b1 |= ((v >> 1) & 1) << h;
+		b2 |= ((v >> 2) & 1) << h;
 	}
-	memcpy(p->bit, bit, sizeof bit);
+	p->bit[0] = b0;
+	p->bit[1] = b1;
+	p->bit[2] = b2;
 }
 
 static void planes_to_field(const struct planes *p, struct puyo_field *field)
 {
 	unsigned rows = field_rows(field);
 	unsigned h0 = PUYO_ROWS_MAX - rows;
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned lane[3] = {p->bit[0][c], p->bit[1][c], p->bit[2][c]};
-		for (unsigned r = 0; r < rows; r++) {
-			unsigned h = h0 + r;
-			field->cell[r][c] =
-			    (uint8_t)(((lane[0] >> h) & 1u) | ((lane[1] >> h) & 1u) << 1 |
-				      ((lane[2] >> h) & 1u) << 2);
-		}
+	for (unsigned r = 0; r < rows; r++) {
+		unsigned h = h0 + r;
+		plane_t v = ((p->bit[0] >> h) & 1) | ((p->bit[1] >> h) & 1) << 1 |
+			    ((p->bit[2] >> h) & 1) << 2;
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			field->cell[r][c] = (uint8_t)v[c];
 	}
 }
 

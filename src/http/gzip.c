@@ -153,8 +153,85 @@ static bool gzip_accepted(const char *accept)
 	return gzip_named ? gzip : star;
 }
 
+/* Bytes of a streamed answer read before they are compressed. */
+#define GZIP_STREAM_CHUNK 16384
+
+/* A streamed answer compressed as it is sent. */
+struct gzip_stream {
+	z_stream zs;		   /* deflate state */
+	struct route_stream inner; /* the answer, owned */
+	bool inner_done;	   /* inner has ended */
+	bool finished;		   /* the gzip trailer is written */
+	char in[GZIP_STREAM_CHUNK];
+};
+
+/* route_stream.read: the next compressed bytes; returns as soon as deflate
+ * gives any, so that one call does a bounded amount of the answer's work. */
+static long gzip_stream_read(void *ctx, char *buf, size_t size)
+{
+	struct gzip_stream *g = ctx;
+	uInt cap = size > UINT32_MAX ? UINT32_MAX : (uInt)size;
+	if (g->finished)
+		return 0;
+	g->zs.next_out = (Bytef *)buf;
+	g->zs.avail_out = cap;
+	while (g->zs.avail_out == cap) {
+		if (g->zs.avail_in == 0 && !g->inner_done) {
+			long n = g->inner.read(g->inner.ctx, g->in, sizeof g->in);
+			if (n < 0)
+				return -1;
+			g->inner_done = n == 0;
+			g->zs.next_in = (Bytef *)g->in;
+			g->zs.avail_in = (uInt)n;
+		}
+		int r = deflate(&g->zs, g->inner_done ? Z_FINISH : Z_NO_FLUSH);
+		if (r == Z_STREAM_END) {
+			g->finished = true;
+			break;
+		}
+		if (r != Z_OK && r != Z_BUF_ERROR)
+			return -1;
+	}
+	return (long)(cap - g->zs.avail_out);
+}
+
+static void gzip_stream_free(void *ctx)
+{
+	struct gzip_stream *g = ctx;
+	deflateEnd(&g->zs);
+	if (g->inner.free)
+		g->inner.free(g->inner.ctx);
+	dj_free(g);
+}
+
+/* Puts a gzip stream around resp's streamed answer; left as it was when
+ * out of memory. */
+static void gzip_wrap_stream(struct route_response *resp)
+{
+	struct gzip_stream *g = dj_calloc(1, sizeof *g);
+	if (!g)
+		return;
+	g->zs.zalloc = gzip_alloc;
+	g->zs.zfree = gzip_free;
+	if (deflateInit2(&g->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		dj_free(g);
+		return;
+	}
+	g->inner = resp->stream;
+	resp->stream =
+	    (struct route_stream){.read = gzip_stream_read, .free = gzip_stream_free, .ctx = g};
+	route_add_header(resp, "Content-Encoding", "gzip");
+}
+
 void http_gzip_response(struct route_response *resp, const char *accept_encoding)
 {
+	if (resp->stream.read) { /* streamed answers are large ones */
+		route_add_vary(resp, "Accept-Encoding");
+		if (gzip_accepted(accept_encoding))
+			gzip_wrap_stream(resp);
+		return;
+	}
 	if (!resp->body || resp->body_len <= HTTP_GZIP_MIN)
 		return;
 	route_add_vary(resp, "Accept-Encoding");

@@ -17,6 +17,7 @@
 	X(MHD_add_response_header)                                                                 \
 	X(MHD_create_response_from_buffer)                                                         \
 	X(MHD_create_response_from_buffer_with_free_callback)                                      \
+	X(MHD_create_response_from_callback)                                                       \
 	X(MHD_destroy_response)                                                                    \
 	X(MHD_get_connection_info)                                                                 \
 	X(MHD_get_connection_values)                                                               \
@@ -60,19 +61,20 @@ static inline const struct mhd_dl *mhd_dl(void)
 #define MHD_create_response_from_buffer (mhd_dl()->MHD_create_response_from_buffer)
 #define MHD_create_response_from_buffer_with_free_callback                                         \
 	(mhd_dl()->MHD_create_response_from_buffer_with_free_callback)
-#define MHD_destroy_response	    (mhd_dl()->MHD_destroy_response)
-#define MHD_get_connection_info	    (mhd_dl()->MHD_get_connection_info)
-#define MHD_get_connection_values   (mhd_dl()->MHD_get_connection_values)
-#define MHD_get_connection_values_n (mhd_dl()->MHD_get_connection_values_n)
-#define MHD_get_daemon_info	    (mhd_dl()->MHD_get_daemon_info)
-#define MHD_is_feature_supported    (mhd_dl()->MHD_is_feature_supported)
-#define MHD_lookup_connection_value (mhd_dl()->MHD_lookup_connection_value)
-#define MHD_queue_response	    (mhd_dl()->MHD_queue_response)
-#define MHD_quiesce_daemon	    (mhd_dl()->MHD_quiesce_daemon)
-#define MHD_resume_connection	    (mhd_dl()->MHD_resume_connection)
-#define MHD_start_daemon	    (mhd_dl()->MHD_start_daemon)
-#define MHD_stop_daemon		    (mhd_dl()->MHD_stop_daemon)
-#define MHD_suspend_connection	    (mhd_dl()->MHD_suspend_connection)
+#define MHD_create_response_from_callback (mhd_dl()->MHD_create_response_from_callback)
+#define MHD_destroy_response		  (mhd_dl()->MHD_destroy_response)
+#define MHD_get_connection_info		  (mhd_dl()->MHD_get_connection_info)
+#define MHD_get_connection_values	  (mhd_dl()->MHD_get_connection_values)
+#define MHD_get_connection_values_n	  (mhd_dl()->MHD_get_connection_values_n)
+#define MHD_get_daemon_info		  (mhd_dl()->MHD_get_daemon_info)
+#define MHD_is_feature_supported	  (mhd_dl()->MHD_is_feature_supported)
+#define MHD_lookup_connection_value	  (mhd_dl()->MHD_lookup_connection_value)
+#define MHD_queue_response		  (mhd_dl()->MHD_queue_response)
+#define MHD_quiesce_daemon		  (mhd_dl()->MHD_quiesce_daemon)
+#define MHD_resume_connection		  (mhd_dl()->MHD_resume_connection)
+#define MHD_start_daemon		  (mhd_dl()->MHD_start_daemon)
+#define MHD_stop_daemon			  (mhd_dl()->MHD_stop_daemon)
+#define MHD_suspend_connection		  (mhd_dl()->MHD_suspend_connection)
 #endif
 
 #endif

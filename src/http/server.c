@@ -3,7 +3,7 @@
  * (headers, then the body in chunks, then the end, as in libmicrohttpd's
  * doc/examples/simplepost.c), hands the whole request to route_handle()
  * and turns its route_response into an MHD response. A body the route can
- * judge as it arrives (route_stream_new()) goes through its stream chunk
+ * judge as it arrives (route_intake_new()) goes through its stream chunk
  * by chunk instead of being kept. Per-request state
  * lives in the connection's con_cls and is freed only by the
  * request-completed callback, which also runs after errors, timeouts and
@@ -105,7 +105,7 @@ struct http_request {
 	bool too_large;			  /* the body passed max_body: nothing more is kept */
 	bool out_of_memory;		  /* growing the body failed: nothing more is kept */
 	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
-	struct route_stream *stream;	  /* takes the body as it arrives, or NULL: kept */
+	struct route_intake *intake;	  /* takes the body as it arrives, or NULL: kept */
 	struct http_server *srv_for_gzip; /* for the inflater's sink */
 	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
 	struct http_fields fields;	  /* the header fields read, from the framing pass */
@@ -245,6 +245,59 @@ static enum MHD_Result http_send_oom(struct http_server *srv, struct MHD_Connect
 	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, srv->oom);
 }
 
+/* Bytes of a streamed answer asked of the route at a time. */
+#define HTTP_STREAM_BLOCK ((size_t)65536)
+
+/* A streamed answer on its way: the route's stream and the request body
+ * it reads, both freed when libmicrohttpd is done with the answer. */
+struct http_stream {
+	struct route_stream s;
+	char *body; /* dj_malloc'ed, taken from the request */
+};
+
+/* MHD_ContentReaderCallback of a streamed answer. */
+static ssize_t http_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct http_stream *hs = cls;
+	(void)pos;
+	long n = hs->s.read(hs->s.ctx, buf, max);
+	if (n > 0)
+		return (ssize_t)n;
+	return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+/* MHD_ContentReaderFreeCallback: also runs when the client goes away. */
+static void http_stream_free(void *cls)
+{
+	struct http_stream *hs = cls;
+	if (hs->s.free)
+		hs->s.free(hs->s.ctx);
+	dj_free(hs->body);
+	dj_free(hs);
+}
+
+/* The MHD response of a streamed answer, which takes the stream and the
+ * request's body (rq->body); NULL when out of memory. */
+static struct MHD_Response *http_stream_response(struct http_request *rq,
+						 struct route_response *resp)
+{
+	struct http_stream *hs = dj_malloc(sizeof *hs);
+	if (!hs)
+		return NULL;
+	hs->s = resp->stream;
+	hs->body = rq->body;
+	struct MHD_Response *r = MHD_create_response_from_callback(
+	    MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK, http_stream_read, hs, http_stream_free);
+	if (!r) {
+		dj_free(hs);
+		return NULL;
+	}
+	resp->stream = (struct route_stream){.read = NULL};
+	rq->body = NULL;
+	rq->cap = 0;
+	return r;
+}
+
 /*
  * Sends `resp` (whose body the MHD response takes over) with its content
  * type and extra headers, plus "Connection: close" once draining. Releases
@@ -260,7 +313,9 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	http_gzip_response(resp, rq->fields.accept_encoding);
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
-	if (resp->body && resp->body_len > 0 && resp->body_static) {
+	if (resp->stream.read) {
+		r = http_stream_response(rq, resp);
+	} else if (resp->body && resp->body_len > 0 && resp->body_static) {
 		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
 						    MHD_RESPMEM_PERSISTENT);
 	} else if (resp->body && resp->body_len > 0) {
@@ -349,8 +404,8 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 		rq->too_large = true;
 		goto out_free;
 	}
-	if (rq->stream) { /* read through, nothing kept */
-		route_stream_feed(rq->stream, data, size);
+	if (rq->intake) { /* read through, nothing kept */
+		route_intake_feed(rq->intake, data, size);
 		rq->len += size;
 		return true;
 	}
@@ -470,7 +525,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	}
 	/* A text case is judged as it arrives; NULL: the body is kept. */
 	if (rq->refused == CODEC_OK && !rq->out_of_memory)
-		rq->stream = route_stream_new(req);
+		rq->intake = route_intake_new(req);
 	return MHD_YES;
 }
 
@@ -484,7 +539,7 @@ static bool http_is_heavy(const struct http_request *rq)
 {
 	const struct route_request *req = &rq->req;
 	/* A streamed body has been judged already, while it arrived. */
-	return (req->body_len >= HTTP_HEAVY_BODY && !rq->stream) || rq->heavy_route ||
+	return (req->body_len >= HTTP_HEAVY_BODY && !rq->intake) || rq->heavy_route ||
 	       route_param(req, "trace") != NULL;
 }
 
@@ -520,7 +575,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
-	req->stream = rq->stream; /* the query parameters came with the headers */
+	req->intake = rq->intake; /* the query parameters came with the headers */
 	if (http_is_heavy(rq)) {
 		rq->heavy = true;
 		rq->conn = conn;
@@ -604,7 +659,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	if (heavy)
 		route_response_free(&rq->resp);
 	http_gunzip_free(rq->gunzip);
-	route_stream_free(rq->stream);
+	route_intake_free(rq->intake);
 	dj_free(rq->body);
 	http_request_free(rq);
 	*con_cls = NULL;

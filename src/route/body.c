@@ -110,6 +110,22 @@ static enum codec_status parse_fault(const char *body, size_t len, const json_er
 	return CODEC_E_SYNTAX;
 }
 
+/* Records the fault of a parse of `body` that jansson refused. */
+static void parse_failed(const char *body, size_t len, const json_error_t *jerr,
+			 struct codec_error *err)
+{
+	/* jansson leaves the error empty when its first allocation fails */
+	if (json_error_code(jerr) == json_error_out_of_memory || !jerr->text[0]) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return;
+	}
+	char detail[CODEC_DETAIL_MAX];
+	enum codec_status st = parse_fault(body, len, jerr, detail, sizeof detail);
+	unsigned line = jerr->line > 0 ? (unsigned)jerr->line : 1;
+	unsigned column = jerr->column > 0 ? (unsigned)jerr->column : 0;
+	codec_error_at_line(err, st, line, column, "%s", detail);
+}
+
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 {
 	json_error_t jerr = {.line = 0};
@@ -119,17 +135,55 @@ json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 		return NULL;
 	}
 	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
-	if (root)
-		return root;
-	/* jansson leaves the error empty when its first allocation fails */
-	if (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0]) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return NULL;
+	if (!root)
+		parse_failed(body, len, &jerr, err);
+	return root;
+}
+
+/* The body as jansson reads it in route_parse_json_masked(). */
+struct masked {
+	const char *body;
+	size_t len;
+	size_t pos;  /* next byte of body to hand on */
+	size_t from; /* the masked bytes [from, to) */
+	size_t to;
+};
+
+/* json_load_callback_t: the next bytes, those of the mask as "0" then
+ * white space with the mask's line breaks, and one space for each other
+ * character (a UTF-8 sequence is one character to jansson's columns). A
+ * NUL byte inside well-formed values can only follow a number or a
+ * literal, where jansson drops it uncounted: it is dropped here too. */
+static size_t masked_read(void *buffer, size_t buflen, void *data)
+{
+	struct masked *m = data;
+	char *out = buffer;
+	size_t n = 0;
+	while (n < buflen && m->pos < m->len) {
+		size_t at = m->pos++;
+		char c = m->body[at];
+		if (at < m->from || at >= m->to)
+			out[n++] = c;
+		else if (at == m->from)
+			out[n++] = '0';
+		else if (c == '\n')
+			out[n++] = '\n';
+		else if (c != '\0' && ((unsigned char)c & 0xC0) != 0x80)
+			out[n++] = ' ';
 	}
-	char detail[CODEC_DETAIL_MAX];
-	enum codec_status st = parse_fault(body, len, &jerr, detail, sizeof detail);
-	unsigned line = jerr.line > 0 ? (unsigned)jerr.line : 1;
-	unsigned column = jerr.column > 0 ? (unsigned)jerr.column : 0;
-	codec_error_at_line(err, st, line, column, "%s", detail);
-	return NULL;
+	return n;
+}
+
+json_t *route_parse_json_masked(const char *body, size_t len, size_t from, size_t to,
+				struct codec_error *err)
+{
+	json_error_t jerr = {.line = 0};
+	struct masked m = {.body = body, .len = len, .pos = 0, .from = from, .to = to};
+	if (from >= to || to > len)
+		return route_parse_json(body, len, err);
+	json_t *root =
+	    json_load_callback(masked_read, &m, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!root)
+		parse_failed(body, len, &jerr, err);
+	return root;
 }

@@ -25,6 +25,10 @@
 
 #define ROUTE_TEXT_MEDIA_TYPE "text/plain; charset=utf-8"
 
+/* Takes the next bytes of an answer; returns 0, or -1 to stop (out of
+ * memory). */
+typedef int route_put_fn(const char *bytes, size_t len, void *ctx);
+
 /* The final state of one solved case, before it is encoded. */
 struct route_outcome {
 	union {
@@ -62,7 +66,7 @@ struct route_problem {
 					struct route_outcome *out, struct codec_error *err);
 	/*
 	 * Optional: solve_text without a trace as a push parser, for a body
-	 * read as it arrives (route_stream_new()). new: NULL when out of
+	 * read as it arrives (route_intake_new()). new: NULL when out of
 	 * memory; err (collect mode, kept alive by the caller) takes every
 	 * fault. feed: the next bytes. end: once, after the last bytes; fills
 	 * *out and returns what solve_text would return for the whole text
@@ -80,6 +84,15 @@ struct route_problem {
 	 * final newline, written straight into buf for an outcome without
 	 * steps; returns the length as snprintf does. NULL: use outcome_json. */
 	int (*outcome_write)(const struct route_outcome *out, char *buf, size_t size);
+	/* Optional: the slot of a canonical case (solve_json_fast's shape) with
+	 * its trace, the bytes outcome_json's object with "steps" dumps to
+	 * (compact, no newline), handed to put() in pieces once solved; its
+	 * steps into *steps. Returns 1, 0 (nothing put) when the body is not
+	 * the canonical case or its trace would pass ROUTE_MAX_TRACE_STEPS
+	 * (solve_json then reads it), -1 when out of memory or put() failed.
+	 * put NULL: nothing is written, the steps are only counted. */
+	int (*solve_traced_write)(const char *body, size_t len, const struct route_limits *limits,
+				  route_put_fn *put, void *ctx, size_t *steps);
 	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given
 	 * (?links=true); NULL when out of memory. */
 	json_t *(*outcome_links)(const struct route_outcome *out);
@@ -159,6 +172,22 @@ enum codec_status route_respond_json(struct route_response *resp, json_t *body,
 /* Answers 200 with a copy of text[0..len) as `content_type`. */
 enum codec_status route_respond_text(struct route_response *resp, const char *content_type,
 				     const char *text, size_t len, struct codec_error *err);
+/* A growing byte buffer; route_buf_put() is its route_put_fn. */
+struct route_buf {
+	char *data; /* dj_malloc'ed, NULL while empty */
+	size_t len; /* bytes in data */
+	size_t cap; /* bytes allocated */
+};
+
+/* Appends bytes to a struct route_buf; -1 (the buffer as it was) when out
+ * of memory. */
+int route_buf_put(const char *bytes, size_t len, void *buf);
+
+/* Answers 200 with the bytes of `buf` as `content_type`, taking them
+ * (*buf is left empty). */
+void route_respond_buf(struct route_response *resp, const char *content_type,
+		       struct route_buf *buf);
+
 /* Answers the problem of a set error, with "request_id" when not NULL. */
 void route_respond_error(struct route_response *resp, const struct codec_error *err,
 			 const char *request_id);
@@ -176,17 +205,26 @@ void route_respond_empty(struct route_response *resp, unsigned status);
 void route_outcome_release(struct route_outcome *out);
 
 /*
- * The end of a streamed body (route_stream_new()): the case's outcome in
+ * The end of a streamed body (route_intake_new()): the case's outcome in
  * *out and CODEC_OK, or the status with every fault of the text in err
  * (sorted; it points into the stream, which outlives the answer), exactly
  * as the solve of the whole body kept would have answered.
  */
-enum codec_status route_stream_end(struct route_stream *s, struct route_outcome *out,
+enum codec_status route_intake_end(struct route_intake *s, struct route_outcome *out,
 				   struct codec_error *err);
 
 /* Whether a case asks for a trace: its own "trace" member when it is a
  * boolean (the codec rejects other types), else the query's choice. */
 bool route_case_wants_trace(const json_t *case_obj, bool query_trace);
+
+/*
+ * Adds a trace of `steps` steps to the *used steps of the request. Returns
+ * false with err set (422 at `pointer`, or at the query parameter "trace"
+ * when pointer is NULL) once the request passes --max-trace-steps: the
+ * limit counts every trace of a request, one case's or a whole batch's.
+ */
+bool route_trace_within_limit(const struct route_limits *limits, size_t steps, const char *pointer,
+			      size_t *used, struct codec_error *err);
 
 /* Whether a parsed body is a batch {"cases": ...}. */
 bool route_is_batch(const json_t *root);
@@ -210,6 +248,36 @@ json_t *route_error_slot(struct codec_error *err);
 enum codec_status route_respond_batch(const struct route_call *call, json_t *root,
 				      route_case_fn *one, struct route_response *resp,
 				      struct codec_error *err);
+
+/*
+ * Writes the slot of a case that the problem's fast path reads (the
+ * canonical shape, no links; with its trace when `trace`) through put(),
+ * compact and without a newline: the bytes route_case_fn's slot would dump
+ * to; *steps gets its trace steps. Returns 1; 0 (nothing put) when the
+ * case is not for the fast path (it is then parsed and answered through
+ * route_case_fn); -1 when out of memory or put() failed. put NULL: the
+ * slot is not wanted (only whether the case is taken, and its steps).
+ */
+typedef int route_case_fast_fn(const struct route_call *call, const char *json, size_t len,
+			       bool trace, route_put_fn *put, void *ctx, size_t *steps);
+
+/*
+ * Answers a batch read from the body as it lies, one case at a time (a
+ * case's own bytes through `fast` when not NULL, else through jansson and
+ * `one`), never as one tree: the same status and bytes as
+ * route_respond_batch() on the parsed body. An answer larger than the
+ * request allows to hold is streamed (resp->stream): every case is solved
+ * once first, to find any fault of the request (over --max-batch, over
+ * --max-trace-steps) before the 200 is sent, then again as it is sent.
+ * Returns false, with nothing answered and err untouched, when the body is
+ * not a batch {"cases": [...]} alone or is not well-formed JSON: the caller
+ * then parses it whole and answers through route_respond_batch(), which
+ * tells every such fault as it always has. Else *st is the status.
+ */
+bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
+			      route_case_fn *one, route_case_fast_fn *fast,
+			      struct route_response *resp, struct codec_error *err,
+			      enum codec_status *st);
 
 /*
  * Puts err in collect mode, its faults in storage the request keeps until
@@ -272,5 +340,15 @@ void route_skip_bom(const char **body, size_t *len);
 /* Parses a JSON body; bad JSON is CODEC_E_SYNTAX located by line/column,
  * in the project's words. Returns a new reference or NULL with err set. */
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err);
+
+/*
+ * route_parse_json() of the body with the bytes [from, to) read as the
+ * number 0 padded with white space that keeps every line and column: a
+ * span already known to be well-formed values (cases of a batch) is not
+ * built again, and any fault after it is told exactly as for the whole
+ * body. The span must start a value and end where one ends.
+ */
+json_t *route_parse_json_masked(const char *body, size_t len, size_t from, size_t to,
+				struct codec_error *err);
 
 #endif

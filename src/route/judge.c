@@ -170,12 +170,24 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 	enum codec_status st;
 
 	route_skip_bom(&body, &len);
+	if (route_respond_batch_body(call, body, len, judge_case, NULL, resp, err, &st))
+		return st;
 	json_t *root = route_parse_json(body, len, err);
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {
 		json_t *verdict =
 		    judge_one(call->entry->data, root, "", req->limits, trace, req->tally, err);
+		const json_t *input = json_object_get(root, "input");
+		const char *at =
+		    json_is_true(json_object_get(input, "trace")) ? "/input/trace" : NULL;
+		size_t used = 0;
+		if (verdict && !route_trace_within_limit(
+				   req->limits, json_array_size(json_object_get(verdict, "steps")),
+				   at, &used, err)) {
+			json_decref(verdict);
+			verdict = NULL;
+		}
 		json_decref(root);
 		return verdict ? route_respond_json(resp, verdict, err) : err->status;
 	}

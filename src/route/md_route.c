@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
 #include "mem/alloc.h"
@@ -85,6 +86,16 @@ static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 	return 0;
 }
 
+/* md_block_fn: counts the blocks read, up to one past ROUTE_MAX_TRACE_STEPS,
+ * where md_run_block() stops. */
+static int md_count_block(void *ctx, struct md_block block, unsigned long index)
+{
+	unsigned long *seen = ctx;
+	(void)block;
+	*seen = index + 1;
+	return index >= ROUTE_MAX_TRACE_STEPS;
+}
+
 /* Prepares a run; false when the trace array cannot be made. */
 static bool md_run_start(struct md_run *run, struct route_outcome *out, bool trace)
 {
@@ -136,6 +147,19 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 		run.trace_pointer = trace_at;
 	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	if (trace) {
+		/* A trace past ROUTE_MAX_TRACE_STEPS is refused once that many
+		 * steps are read: found first, without building them. */
+		struct codec_error scratch;
+		unsigned long seen = 0;
+		codec_error_init(&scratch, 1);
+		if (md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen) ==
+			CODEC_OK &&
+		    seen > ROUTE_MAX_TRACE_STEPS) {
+			run.trace_full = true;
+			return md_run_end(&run, out, CODEC_OK, err);
+		}
+	}
 	enum codec_status st = md_json_read(case_obj, pointer, &opt, err, md_run_block, &run);
 	return md_run_end(&run, out, st, err);
 }
@@ -153,6 +177,100 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct route_
 		return false;
 	md_batch_play(&batch);
 	return true;
+}
+
+/* A canonical case traced as it is read: the steps' text, then the slot. */
+struct md_trace_text {
+	struct md_game game;
+	char *text;	 /* the steps, comma-separated, dj_malloc'ed */
+	size_t len;	 /* bytes in text */
+	size_t cap;	 /* bytes allocated */
+	size_t steps;	 /* steps written (or counted) */
+	bool count_only; /* the steps are counted, not written */
+	bool over;	 /* the trace would pass ROUTE_MAX_TRACE_STEPS */
+	bool out_of_memory;
+};
+
+/* Longest step: md_json_write_result()'s answer and {"gained":N,. */
+#define MD_STEP_MAX 256
+
+/* md_block_fn: places the block and writes the step as md_run_block()'s
+ * object dumps: {"gained":G,"score":S,"tiles":T,"green":[..],"blue":[..]}. */
+static int md_trace_text_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct md_trace_text *t = ctx;
+	unsigned gained = md_place(&t->game, block);
+	if (index >= ROUTE_MAX_TRACE_STEPS) {
+		t->over = true;
+		return 1;
+	}
+	if (t->count_only) {
+		t->steps++;
+		return 0;
+	}
+	char step[MD_STEP_MAX + CODEC_DECIMAL_MAX];
+	size_t n = 0;
+	if (index > 0)
+		step[n++] = ',';
+	memcpy(step + n, "{\"gained\":", 10);
+	n += 10;
+	n += codec_decimal_write(gained, step + n);
+	step[n++] = ',';
+	/* the result's members after its "{", without its final newline */
+	int w = md_json_write_result(&t->game, step + n - 1, sizeof step - (n - 1));
+	if (w < 2 || (size_t)w >= sizeof step - (n - 1)) {
+		t->out_of_memory = true;
+		return 1;
+	}
+	step[n - 1] = ','; /* md_json_write_result wrote its "{" over the comma */
+	n += (size_t)w - 2;
+	if (t->len + n > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4096;
+		while (cap < t->len + n)
+			cap *= 2;
+		char *p = dj_realloc(t->text, cap);
+		if (!p) {
+			t->out_of_memory = true;
+			return 1;
+		}
+		t->text = p;
+		t->cap = cap;
+	}
+	memcpy(t->text + t->len, step, n);
+	t->len += n;
+	t->steps++;
+	return 0;
+}
+
+static int md_solve_traced_write(const char *body, size_t len, const struct route_limits *limits,
+				 route_put_fn *put, void *ctx, size_t *steps)
+{
+	struct md_trace_text *t = dj_malloc(sizeof *t);
+	if (!t)
+		return -1;
+	*t = (struct md_trace_text){.text = NULL, .count_only = put == NULL};
+	md_init(&t->game);
+	int st = 0;
+	bool read = md_json_fast_read(body, len, limits->max_blocks, md_trace_text_block, t);
+	if (t->out_of_memory) {
+		st = -1;
+	} else if (read && !t->over && !put) {
+		st = 1;
+		*steps = t->steps;
+	} else if (read && !t->over) {
+		char result[MD_STEP_MAX];
+		int n = md_json_write_result(&t->game, result, sizeof result);
+		st = n >= 2 && (size_t)n < sizeof result && put(result, (size_t)n - 2, ctx) == 0 &&
+			     put(",\"steps\":[", 10, ctx) == 0 &&
+			     (t->len == 0 || put(t->text, t->len, ctx) == 0) &&
+			     put("]}", 2, ctx) == 0
+			 ? 1
+			 : -1;
+		*steps = t->steps;
+	}
+	dj_free(t->text);
+	dj_free(t);
+	return st;
 }
 
 static enum codec_status md_solve_text(const char *text, size_t len,
@@ -367,6 +485,7 @@ const struct route_problem route_md = {
     .baekjoon = 20061,
     .solve_json = md_solve_json,
     .solve_json_fast = md_solve_json_fast,
+    .solve_traced_write = md_solve_traced_write,
     .solve_text = md_solve_text,
     .text_stream_new = md_text_stream_new,
     .text_stream_feed = md_text_stream_feed,

@@ -43,19 +43,12 @@ void route_respond_oom(struct route_response *resp)
 	resp->nheaders = 0;
 }
 
-/* A growing buffer for json_dump_callback. */
-struct dump_buf {
-	char *data;
-	size_t len;
-	size_t cap;
-};
-
-static int dump_append(const char *buffer, size_t size, void *data)
+int route_buf_put(const char *bytes, size_t len, void *buf)
 {
-	struct dump_buf *b = data;
-	if (b->len + size + 1 > b->cap) {
+	struct route_buf *b = buf;
+	if (b->len + len > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + size + 1)
+		while (cap < b->len + len)
 			cap *= 2;
 		char *p = dj_realloc(b->data, cap);
 		if (!p)
@@ -63,17 +56,27 @@ static int dump_append(const char *buffer, size_t size, void *data)
 		b->data = p;
 		b->cap = cap;
 	}
-	memcpy(b->data + b->len, buffer, size);
-	b->len += size;
+	memcpy(b->data + b->len, bytes, len);
+	b->len += len;
 	return 0;
+}
+
+void route_respond_buf(struct route_response *resp, const char *content_type, struct route_buf *buf)
+{
+	respond_drop_body(resp);
+	resp->status = problem_http_status(CODEC_OK);
+	resp->content_type = content_type;
+	resp->body = buf->data;
+	resp->body_len = buf->len;
+	*buf = (struct route_buf){.data = NULL};
 }
 
 /* Serialises `body` with a final newline into resp; false when out of memory. */
 static bool respond_dump(struct route_response *resp, const json_t *body)
 {
-	struct dump_buf b = {NULL, 0, 0};
-	if (json_dump_callback(body, dump_append, &b, JSON_COMPACT) != 0 ||
-	    dump_append("\n", 1, &b) != 0) {
+	struct route_buf b = {.data = NULL};
+	if (json_dump_callback(body, route_buf_put, &b, JSON_COMPACT) != 0 ||
+	    route_buf_put("\n", 1, &b) != 0) {
 		dj_free(b.data);
 		return false;
 	}
@@ -169,4 +172,31 @@ void route_add_vary(struct route_response *resp, const char *token)
 void route_response_free(struct route_response *resp)
 {
 	respond_drop_body(resp);
+	if (resp->stream.free)
+		resp->stream.free(resp->stream.ctx);
+	resp->stream = (struct route_stream){.read = NULL};
+}
+
+bool route_response_gather(struct route_response *resp)
+{
+	struct route_stream s = resp->stream;
+	if (!s.read)
+		return true;
+	resp->stream = (struct route_stream){.read = NULL};
+	struct route_buf b = {.data = NULL};
+	long n = 0;
+	char chunk[16384];
+	while ((n = s.read(s.ctx, chunk, sizeof chunk)) > 0 &&
+	       route_buf_put(chunk, (size_t)n, &b) == 0)
+		;
+	if (s.free)
+		s.free(s.ctx);
+	if (n != 0) {
+		dj_free(b.data);
+		return false;
+	}
+	respond_drop_body(resp);
+	resp->body = b.data;
+	resp->body_len = b.len;
+	return true;
 }

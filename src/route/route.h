@@ -34,6 +34,9 @@ struct route_limits {
 	const char *cors_origins;      /* comma-separated origins allowed by CORS, "*" for
 					  any; NULL or "": no CORS header is ever sent */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
+	bool tree_only;		       /* read batches and traced cases through jansson
+					  trees only (the reference paths), for the
+					  differential tests */
 };
 
 struct route_param {
@@ -87,9 +90,9 @@ struct route_request {
 	/* route_match()'s entry for this very path, when the caller kept it
 	 * (route_handle() then does not look the path up again); NULL: none. */
 	const struct route_entry *entry;
-	/* The body went through this stream as it arrived instead of being
+	/* The body went through this intake as it arrived instead of being
 	 * kept (body is then NULL, body_len its size); NULL: none. */
-	struct route_stream *stream;
+	struct route_intake *intake;
 };
 
 #define ROUTE_MAX_HEADERS 12
@@ -100,6 +103,19 @@ struct route_header {
 	char value[ROUTE_HEADER_MAX];
 };
 
+/*
+ * A body written as it is sent, for answers too large to hold (a traced
+ * batch): read() writes the next bytes into buf[0..size) and returns how
+ * many (> 0), 0 at the end, or -1 when it cannot go on (out of memory: the
+ * connection is then closed, the status being sent). free() releases ctx.
+ * The body of the request must live until free() has run.
+ */
+struct route_stream {
+	long (*read)(void *ctx, char *buf, size_t size);
+	void (*free)(void *ctx);
+	void *ctx; /* owned: released by free() */
+};
+
 /* A response. route_response_free() releases what it owns. */
 struct route_response {
 	unsigned status;	  /* HTTP status */
@@ -107,9 +123,11 @@ struct route_response {
 	char *body;		  /* dj_malloc'ed and owned, or static when body_static;
 				     NULL for an empty body */
 	size_t body_len;
-	bool body_static;	/* body is the static out-of-memory problem: never freed */
-	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
-				   none: a static string for logs and metrics */
+	struct route_stream stream; /* when .read is set, the body (body is NULL), its
+				       length unknown until the end; owned */
+	bool body_static;	    /* body is the static out-of-memory problem: never freed */
+	const char *route_name;	    /* the matched entry's name, ROUTE_NAME_UNKNOWN when
+				       none: a static string for logs and metrics */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };
@@ -242,6 +260,11 @@ void route_handle(const struct route_request *req, struct route_response *resp);
 /* Releases the body of a response; safe on a zeroed response. */
 void route_response_free(struct route_response *resp);
 
+/* Reads a streamed body whole into resp->body (for tests and callers that
+ * need the bytes at once); nothing to do for a plain body. Returns false
+ * when out of memory or the stream fails (the stream is released anyway). */
+bool route_response_gather(struct route_response *resp);
+
 /* Adds a header; the value is copied (cut to fit). Beyond ROUTE_MAX_HEADERS
  * it is dropped. */
 void route_add_header(struct route_response *resp, const char *name, const char *value);
@@ -251,21 +274,21 @@ void route_add_vary(struct route_response *resp, const char *token);
 /*
  * A body read as it arrives. When a request, its headers and query
  * parameters all in `req` (body not yet), will be answered by a single-case
- * solve of a text body in JSON or text without a trace, route_stream_new()
- * returns a stream that takes the body chunk by chunk through the
+ * solve of a text body in JSON or text without a trace, route_intake_new()
+ * returns an intake that takes the body chunk by chunk through the
  * problem's push parser and simulator, in constant memory; the HTTP layer
- * then sets req->stream and leaves req->body NULL, and route_handle()
- * answers from the stream exactly what it would answer from the whole body
- * kept (every status, answer and error alike; the stream is unused when
+ * then sets req->intake and leaves req->body NULL, and route_handle()
+ * answers from the intake exactly what it would answer from the whole body
+ * kept (every status, answer and error alike; the intake is unused when
  * the request is refused before its handler). NULL when the request is of
  * another kind or memory runs out: the body is then kept as usual.
  */
-struct route_stream;
-struct route_stream *route_stream_new(const struct route_request *req);
+struct route_intake;
+struct route_intake *route_intake_new(const struct route_request *req);
 /* Takes the next bytes of the body (after any gzip inflating). */
-void route_stream_feed(struct route_stream *s, const char *data, size_t len);
-/* Frees a stream once its answer is sent; NULL is ignored. */
-void route_stream_free(struct route_stream *s);
+void route_intake_feed(struct route_intake *s, const char *data, size_t len);
+/* Frees an intake once its answer is sent; NULL is ignored. */
+void route_intake_free(struct route_intake *s);
 
 /*
  * The fixed problem+json body of the 500 answered when memory runs out,

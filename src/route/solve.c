@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* Longest JSON result without steps of either problem, with room to spare. */
@@ -128,6 +129,75 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 	return outcome_object(call, &out);
 }
 
+/* route_case_fast_fn: a canonical case of a solve batch, without jansson. */
+static int solve_case_fast(const struct route_call *call, const char *json, size_t len, bool trace,
+			   route_put_fn *put, void *ctx, size_t *steps)
+{
+	const struct route_problem *p = call->entry->data;
+	struct route_outcome out = {.steps = NULL};
+	char slot[OUTPUT_JSON_MAX];
+	*steps = 0;
+	if (wants_links(call))
+		return 0;
+	if (trace) {
+		int st = p->solve_traced_write
+			     ? p->solve_traced_write(json, len, call->req->limits, put, ctx, steps)
+			     : 0;
+		if (st == 1)
+			tally_case(call, true);
+		return st;
+	}
+	if (!p->solve_json_fast || !p->outcome_write ||
+	    !p->solve_json_fast(json, len, call->req->limits, &out))
+		return 0;
+	int n = p->outcome_write(&out, slot, sizeof slot);
+	if (n <= 0 || (size_t)n >= sizeof slot || slot[n - 1] != '\n')
+		return 0;
+	tally_case(call, true);
+	return !put || put(slot, (size_t)n - 1, ctx) == 0 ? 1 : -1; /* without the final newline */
+}
+
+/* --max-trace-steps for a case alone: CODEC_OK, or 422 at `pointer` (NULL:
+ * ?trace) with the outcome released. */
+static enum codec_status single_trace_within_limit(const struct route_call *call,
+						   struct route_outcome *out, const char *pointer,
+						   struct codec_error *err)
+{
+	size_t used = 0;
+	if (route_trace_within_limit(call->req->limits, json_array_size(out->steps), pointer, &used,
+				     err))
+		return CODEC_OK;
+	route_outcome_release(out);
+	return err->status;
+}
+
+/*
+ * A canonical case asked with ?trace, its steps written as text as they are
+ * read rather than built as a tree: the bytes of the jansson path. False
+ * (nothing answered) for any other body; else *st is the status.
+ */
+static bool solve_traced_fast(const struct route_call *call, const char *body, size_t len,
+			      struct route_response *resp, struct codec_error *err,
+			      enum codec_status *st)
+{
+	struct route_buf out = {.data = NULL};
+	size_t steps = 0, used = 0;
+	int taken = solve_case_fast(call, body, len, true, route_buf_put, &out, &steps);
+	if (taken == 0)
+		return false;
+	if (taken < 0 || route_buf_put("\n", 1, &out) != 0) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		*st = CODEC_E_INTERNAL;
+	} else if (!route_trace_within_limit(call->req->limits, steps, NULL, &used, err)) {
+		*st = err->status;
+	} else {
+		route_respond_buf(resp, "application/json", &out);
+		*st = CODEC_OK;
+	}
+	dj_free(out.data);
+	return true;
+}
+
 /* 406 for a trace asked in the body while the answer is text. */
 static enum codec_status refuse_text_trace(struct codec_error *err)
 {
@@ -154,15 +224,17 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 		route_render_body(p, req, trace, resp);
 		return CODEC_OK;
 	}
-	if (call->body == ROUTE_BODY_TEXT && req->stream) {
+	if (call->body == ROUTE_BODY_TEXT && req->intake) {
 		/* Read as it arrived: the same answer as below, from the stream. */
-		st = route_stream_end(req->stream, &out, err);
+		st = route_intake_end(req->intake, &out, err);
 		tally_case(call, st == CODEC_OK);
 		return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
 	}
 	route_skip_bom(&body, &len); /* as Notepad writes it */
 	if (call->body == ROUTE_BODY_TEXT) {
 		st = solve_text(call, body, len, trace, &out, err);
+		if (st == CODEC_OK)
+			st = single_trace_within_limit(call, &out, NULL, err);
 		return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
 	}
 	/* The canonical shapes, read without jansson; anything else (every
@@ -171,6 +243,12 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 		tally_case(call, true);
 		return respond_outcome(call, &out, fmt, resp, err);
 	}
+	if (trace && fmt == ROUTE_FORMAT_JSON && !req->limits->tree_only &&
+	    solve_traced_fast(call, body, len, resp, err, &st))
+		return st;
+	if (fmt == ROUTE_FORMAT_JSON &&
+	    route_respond_batch_body(call, body, len, solve_case, solve_case_fast, resp, err, &st))
+		return st;
 	json_t *root = route_parse_json(body, len, err);
 	if (!root)
 		return err->status;
@@ -192,6 +270,10 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 		return refuse_text_trace(err);
 	}
 	st = solve_object(call, root, "", case_trace, &out, err);
+	if (st == CODEC_OK)
+		st = single_trace_within_limit(
+		    call, &out, json_is_true(json_object_get(root, "trace")) ? "/trace" : NULL,
+		    err);
 	json_decref(root);
 	return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
 }

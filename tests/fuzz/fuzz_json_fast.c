@@ -15,6 +15,14 @@
  *   fast path never takes.
  * Bodies the fast path refuses go down the jansson path in both cases, so
  * every error is the jansson path's by construction.
+ *
+ * With bit 3 of the flags byte, the body is a batch instead: route_handle()
+ * must answer it with the same status, Content-Type, headers and bytes
+ * (a streamed answer gathered whole), and count the same, whether the
+ * batch is read case by case from the body or as the jansson tree of the
+ * whole body (route_limits.tree_only, the reference). Bits 4-5 choose
+ * solve, judge or validate, bit 6 asks ?trace=true, bit 7 a limit of 3
+ * cases and 20 trace steps.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -158,6 +166,68 @@ static void check_puyo(const char *body, size_t len, bool text, const struct rou
 	check_route("/v1/puyo", body, len, text, limits);
 }
 
+/* route_handle() on a batch, read both ways; a stream is gathered. */
+static void post_batch(const char *path, bool trace, const char *body, size_t len,
+		       const struct route_limits *limits, struct route_response *resp,
+		       struct route_tally *tally)
+{
+	struct route_request req;
+	memset(&req, 0, sizeof req);
+	memset(tally, 0, sizeof *tally);
+	req.tally = tally;
+	req.method = "POST";
+	req.path = path;
+	req.content_type = "application/json";
+	req.body = body;
+	req.body_len = len;
+	req.limits = limits;
+	if (trace) {
+		req.params[0].key = "trace";
+		req.params[0].value = "true";
+		req.nparams = 1;
+	}
+	memset(resp, 0, sizeof *resp);
+	route_handle(&req, resp);
+	FUZZ_CHECK(route_response_gather(resp), "a streamed answer failed");
+}
+
+static void check_batch(unsigned flags, const char *body, size_t len)
+{
+	static const char *const paths[2][4] = {
+	    {"/v1/monomino-domino", "/v1/monomino-domino/judge", "/v1/monomino-domino/validate",
+	     "/v1/monomino-domino"},
+	    {"/v1/puyo", "/v1/puyo/judge", "/v1/puyo/validate", "/v1/puyo"},
+	};
+	const char *path = paths[flags & 1][(flags >> 4) & 3];
+	bool trace = (flags & 64) && !strstr(path, "validate");
+	struct route_limits limits = flags & 4 ? limits_small : limits_default;
+	if (flags & 128) {
+		limits.max_batch = 3;
+		limits.max_trace_steps = 20;
+	}
+	struct route_limits tree = limits;
+	tree.tree_only = true;
+	struct route_response a, b;
+	struct route_tally ta, tb;
+	post_batch(path, trace, body, len, &limits, &a, &ta);
+	post_batch(path, trace, body, len, &tree, &b, &tb);
+	FUZZ_CHECK(memcmp(&ta, &tb, sizeof ta) == 0, "the batch readers counted otherwise");
+	FUZZ_CHECK(a.status == b.status, "case by case %u, whole tree %u", a.status, b.status);
+	FUZZ_CHECK(strcmp(a.content_type, b.content_type) == 0, "content types %s / %s",
+		   a.content_type, b.content_type);
+	FUZZ_CHECK(a.nheaders == b.nheaders, "%zu headers / %zu", a.nheaders, b.nheaders);
+	for (size_t i = 0; i < a.nheaders; i++)
+		FUZZ_CHECK(strcmp(a.headers[i].name, b.headers[i].name) == 0 &&
+			       strcmp(a.headers[i].value, b.headers[i].value) == 0,
+			   "header %s: %s / %s", a.headers[i].name, a.headers[i].value,
+			   b.headers[i].value);
+	FUZZ_CHECK(a.body_len == b.body_len && memcmp(a.body, b.body, a.body_len) == 0,
+		   "case by case answered '%.*s', whole tree '%.*s'", (int)a.body_len, a.body,
+		   (int)b.body_len, b.body);
+	route_response_free(&a);
+	route_response_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -167,7 +237,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned flags = data[0];
 	char *body = fuzz_dup(data + 1, size - 1);
 	const struct route_limits *limits = flags & 4 ? &limits_small : &limits_default;
-	if (flags & 1)
+	if (flags & 8)
+		check_batch(flags, body, size - 1);
+	else if (flags & 1)
 		check_puyo(body, size - 1, flags & 2, limits);
 	else
 		check_md(body, size - 1, flags & 2, limits);

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: a Monomino-Domino text body read as it arrives
- * (route/stream.c) against the same body kept whole, the straightforward
+ * (route/intake.c) against the same body kept whole, the straightforward
  * path of route_handle().
  *
  * Input: byte 0 holds flags (bits 0-1: Accept application/json, text/plain,
@@ -58,17 +58,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	streamed.entry = m.entry;
 	streamed.body = NULL;
 	streamed.tally = &streamed_tally;
-	struct route_stream *s = route_stream_new(&streamed);
+	struct route_intake *s = route_intake_new(&streamed);
 	FUZZ_CHECK(s != NULL, "%s", "a text solve must stream");
 	for (size_t at = 0; at < len;) {
 		cut = cut * 1103515245u + 12345u;
 		size_t n = 1 + (cut >> 16) % 64;
 		if (n > len - at)
 			n = len - at;
-		route_stream_feed(s, body + at, n);
+		route_intake_feed(s, body + at, n);
 		at += n;
 	}
-	streamed.stream = s;
+	streamed.intake = s;
 	struct route_response got;
 	route_handle(&streamed, &got);
 
@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   "%s", "tallies differ");
 	route_response_free(&want);
 	route_response_free(&got);
-	route_stream_free(s);
+	route_intake_free(s);
 	free(body);
 	return 0;
 }

@@ -133,6 +133,16 @@ fast_seed md-object 00 '{"blocks":[{"t":1,"x":1,"y":1}]}'
 fast_seed md-big 00 '{"blocks":[[3,3,0],[2,0,3],[1,0,12],[1.0,0,0]]}'
 fast_seed puyo-example 01 '{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]}'
 fast_seed puyo-13 03 '{ "field" : [ "OOOOOO","......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG." ] }'
+# batches (bit 3), read case by case and as one tree: solve, judge (bits
+# 4-5), ?trace (bit 6), a limit of 3 cases and 20 trace steps (bit 7)
+fast_seed batch-md 08 '{"cases":[{"blocks":[[1,1,1],[2,3,0]]},{"blocks":[[9,0,0]],"id":"x"},{"blocks":[[3,2,2]],"trace":true}]}'
+fast_seed batch-md-trace c8 '{ "cases" : [ {"blocks":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],[3,1,2]]},
+ {"blocks":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3],[2,0,0],[3,2,0],[3,1,2]]}, {"blocks":[[1,1,1],[2,3,0],[3,2,2]]} ] }'
+fast_seed batch-md-judge 18 '{"cases":[{"input":"2\n1 1 1\n2 3 0\n","output":"0\n6\n"},{"input":"1\n1 1 1\n","output":"0\n3\n","id":1}]}'
+fast_seed batch-puyo 09 '{"cases":[{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]},{"field":["......"]},[],{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."],"id":"r"}]}'
+fast_seed batch-puyo-validate 29 '{"cases":[{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]},{"field":"x"}]}'
+fast_seed batch-broken 08 '{"cases":[{"blocks":[[1,1,1]]},
+{"blocks":[[1,1,1]]}}]}'
 fast_seed puyo-escape 01 '{"field":["\u002e.....","......","......","......","......","......","......","......","......","......","......","......"]}'
 
 # The inputs that found bugs (see the regression tests named in their

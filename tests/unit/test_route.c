@@ -785,14 +785,14 @@ static void assert_streams_like_kept(const char *body, size_t len, const char *a
 	route_match(&streamed, (long long)len, &m);
 	streamed.entry = m.entry;
 	streamed.body = NULL;
-	struct route_stream *s = route_stream_new(&streamed);
+	struct route_intake *s = route_intake_new(&streamed);
 	assert_non_null(s);
 	for (size_t at = 0; at < len;) {
 		size_t n = bytewise ? 1 : 1 + (size_t)gen_rng_below(rng, len - at);
-		route_stream_feed(s, body + at, n);
+		route_intake_feed(s, body + at, n);
 		at += n;
 	}
-	streamed.stream = s;
+	streamed.intake = s;
 	route_handle(&streamed, &got);
 
 	if (got.status != want.status || got.body_len != want.body_len ||
@@ -808,7 +808,7 @@ static void assert_streams_like_kept(const char *body, size_t len, const char *a
 	}
 	route_response_free(&want);
 	route_response_free(&got);
-	route_stream_free(s);
+	route_intake_free(s);
 }
 
 /* A random Monomino-Domino text: mostly good lines, with the faults and
@@ -991,33 +991,33 @@ static void stream_should_be_refused_where_the_body_is_needed_whole(void **state
 	struct route_match m;
 	route_match(&req, 10, &m);
 	req.entry = m.entry;
-	struct route_stream *s = route_stream_new(&req);
+	struct route_intake *s = route_intake_new(&req);
 	assert_non_null(s);
-	route_stream_free(s);
+	route_intake_free(s);
 	/* A picture, a JSON body, a query (?trace=...), another route. */
 	struct route_request other = req;
 	other.accept = "image/svg+xml";
-	assert_null(route_stream_new(&other));
+	assert_null(route_intake_new(&other));
 	other = req;
 	other.content_type = "application/json";
-	assert_null(route_stream_new(&other));
+	assert_null(route_intake_new(&other));
 	other = req;
 	other.nparams = 1;
 	other.params[0] = (struct route_param){.key = "trace", .value = "true"};
-	assert_null(route_stream_new(&other));
+	assert_null(route_intake_new(&other));
 	other = req;
 	other.path = "/v1/monomino-domino/validate";
 	route_match(&other, 10, &m);
 	other.entry = m.entry;
-	assert_null(route_stream_new(&other));
+	assert_null(route_intake_new(&other));
 	other = req;
 	other.path = "/v1/puyo";
 	route_match(&other, 10, &m);
 	other.entry = m.entry;
-	assert_null(route_stream_new(&other));
+	assert_null(route_intake_new(&other));
 	other = req;
 	other.entry = NULL;
-	assert_null(route_stream_new(&other));
+	assert_null(route_intake_new(&other));
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /*
- * Bodies read as they arrive (route.h, route_stream_new()): a single-case
+ * Bodies read as they arrive (route.h, route_intake_new()): a single-case
  * solve of a Baekjoon text goes through the problem's push parser chunk by
  * chunk, so that a case of any size is judged in constant memory and while
  * its bytes are still coming. The answer must be the one the whole body
@@ -18,7 +18,7 @@
 
 #define STREAM_BOM_LEN 3 /* EF BB BF */
 
-struct route_stream {
+struct route_intake {
 	const struct route_problem *problem;
 	struct route_text_stream *text; /* the problem's parser and game */
 	struct codec_error err;		/* collect mode over faults[] */
@@ -26,10 +26,10 @@ struct route_stream {
 	char head[STREAM_BOM_LEN];	/* first bytes, held until the BOM is decided */
 	size_t head_len;		/* bytes in head */
 	bool head_done;			/* the BOM is decided: bytes go straight on */
-	bool ended;			/* route_stream_end() has run */
+	bool ended;			/* route_intake_end() has run */
 };
 
-struct route_stream *route_stream_new(const struct route_request *req)
+struct route_intake *route_intake_new(const struct route_request *req)
 {
 	const struct route_entry *e = req->entry;
 	if (!e || e->handle != route_solve || req->nparams != 0 || !req->method ||
@@ -46,7 +46,7 @@ struct route_stream *route_stream_new(const struct route_request *req)
 	if (fmt != ROUTE_FORMAT_JSON && fmt != ROUTE_FORMAT_TEXT)
 		return NULL;
 
-	struct route_stream *s = dj_malloc(sizeof *s);
+	struct route_intake *s = dj_malloc(sizeof *s);
 	if (!s)
 		return NULL;
 	memset(s, 0, sizeof *s);
@@ -68,7 +68,7 @@ out_stream:
 }
 
 /* Decides the byte-order mark from the first bytes held. */
-static void stream_head_end(struct route_stream *s)
+static void stream_head_end(struct route_intake *s)
 {
 	const char *bytes = s->head;
 	size_t len = s->head_len;
@@ -78,7 +78,7 @@ static void stream_head_end(struct route_stream *s)
 		s->problem->text_stream_feed(s->text, bytes, len);
 }
 
-void route_stream_feed(struct route_stream *s, const char *data, size_t len)
+void route_intake_feed(struct route_intake *s, const char *data, size_t len)
 {
 	if (!s || s->ended)
 		return;
@@ -98,7 +98,7 @@ void route_stream_feed(struct route_stream *s, const char *data, size_t len)
 		s->problem->text_stream_feed(s->text, data, len);
 }
 
-enum codec_status route_stream_end(struct route_stream *s, struct route_outcome *out,
+enum codec_status route_intake_end(struct route_intake *s, struct route_outcome *out,
 				   struct codec_error *err)
 {
 	if (!s->head_done)
@@ -112,7 +112,7 @@ enum codec_status route_stream_end(struct route_stream *s, struct route_outcome 
 	return st;
 }
 
-void route_stream_free(struct route_stream *s)
+void route_intake_free(struct route_intake *s)
 {
 	if (!s)
 		return;
