@@ -43,10 +43,13 @@ test('a second SIGTERM during the drain ends the process at once, with a request
 });
 
 test('a second SIGTERM ends the process at once even while the workers are busy with heavy requests', async () => {
-	const server = await startServer({ args: ['--drain-timeout', '30', '--threads', '2'], autoStop: false });
-	// Eight traced batches of 100,000 steps: seconds of work queued on two workers.
+	const server = await startServer({
+		args: ['--drain-timeout', '30', '--threads', '2', '--max-body', '20000000', '--max-trace-steps', '1000000'],
+		autoStop: false,
+	});
+	// Eight traced batches of 1,000,000 steps each: seconds of work queued on two workers.
 	let seed = 11;
-	const blocks = Array.from({ length: 100 }, () => {
+	const blocks = Array.from({ length: 1000 }, () => {
 		seed = (seed * 1103515245 + 12345) & 0x7fffffff;
 		const t = 1 + (seed % 3);
 		return [t, (seed >> 4) % (t === 3 ? 3 : 4), (seed >> 8) % (t === 2 ? 3 : 4)];
