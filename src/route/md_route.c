@@ -153,12 +153,17 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 		struct codec_error scratch;
 		unsigned long seen = 0;
 		codec_error_init(&scratch, 1);
-		if (md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen) ==
-			CODEC_OK &&
-		    seen > ROUTE_MAX_TRACE_STEPS) {
+		enum codec_status counted =
+		    md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen);
+		if (counted == CODEC_OK && seen > ROUTE_MAX_TRACE_STEPS) {
 			run.trace_full = true;
 			return md_run_end(&run, out, CODEC_OK, err);
 		}
+		/* A fault among the first steps: the answer is the fault, the same
+		 * without a trace (no block is handed on after a fault), so none
+		 * is built. */
+		if (counted != CODEC_OK)
+			run.steps = NULL;
 	}
 	enum codec_status st = md_json_read(case_obj, pointer, &opt, err, md_run_block, &run);
 	return md_run_end(&run, out, st, err);

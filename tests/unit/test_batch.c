@@ -358,6 +358,44 @@ static void random_traced_trees_should_read_the_same_both_ways(void **state)
 	free(buf);
 }
 
+/* A traced case with faults among its blocks is answered with its faults,
+ * byte for byte as the same case without a trace (no trace is built). */
+static void faults_of_a_traced_case_should_be_those_without_trace(void **state)
+{
+	(void)state;
+	struct route_limits l = limits;
+	l.max_blocks = 100000;
+	char *blocks = malloc(1 << 17), *buf = malloc(1 << 18);
+	assert_non_null(blocks);
+	assert_non_null(buf);
+	for (unsigned r = 0; r < 300; r++) {
+		unsigned n = 1 + rnd(r < 10 ? 10000 : 300);
+		size_t blen = random_blocks(blocks, n, false);
+		for (unsigned f = 1 + rnd(3); f > 0; f--) { /* a t of 9, or a y of 7 */
+			char *at = blocks + 2 + rnd((unsigned)blen - 3);
+			while (*at != '[')
+				at--;
+			if (rnd(2))
+				at[1] = '9';
+			else
+				at[5] = '7';
+		}
+		struct answer with, without;
+		size_t len = (size_t)sprintf(buf, "{\"blocks\":%s,\"trace\":true}", blocks);
+		answer(md_paths[0], NULL, buf, len, &l, &with);
+		len = (size_t)sprintf(buf, "{\"blocks\":%s,\"trace\":false}", blocks);
+		answer(md_paths[0], NULL, buf, len, &l, &without);
+		assert_int_equal(with.resp.status, 422);
+		assert_int_equal(without.resp.status, 422);
+		assert_int_equal(with.resp.body_len, without.resp.body_len);
+		assert_memory_equal(with.resp.body, without.resp.body, with.resp.body_len);
+		route_response_free(&with.resp);
+		route_response_free(&without.resp);
+	}
+	free(blocks);
+	free(buf);
+}
+
 static void random_puyo_batches_should_read_the_same_both_ways(void **state)
 {
 	(void)state;
@@ -634,6 +672,7 @@ int main(void)
 	    cmocka_unit_test(random_md_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(random_traced_md_cases_should_read_the_same_both_ways),
 	    cmocka_unit_test(random_traced_trees_should_read_the_same_both_ways),
+	    cmocka_unit_test(faults_of_a_traced_case_should_be_those_without_trace),
 	    cmocka_unit_test(random_puyo_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(edge_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(batch_limits_should_read_the_same_both_ways),
