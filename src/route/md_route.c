@@ -332,6 +332,23 @@ static int md_solve_traced_text(const json_t *case_obj, const char *pointer, con
 	return taken;
 }
 
+/* Whether the text has a fault before its trace would pass
+ * ROUTE_MAX_TRACE_STEPS (its blocks only counted, md_count_block()). */
+static bool md_text_faulty(const char *text, size_t len, const struct md_read_options *opt)
+{
+	struct codec_error scratch;
+	unsigned long seen = 0;
+	codec_error_init(&scratch, 1);
+	struct md_text_reader *reader = md_text_new(opt, &scratch);
+	if (!reader)
+		return false;
+	enum codec_status st = md_text_feed(reader, text, len, md_count_block, &seen);
+	if (st == CODEC_OK && seen <= ROUTE_MAX_TRACE_STEPS)
+		st = md_text_finish(reader, md_count_block, &seen);
+	md_text_free(reader);
+	return st != CODEC_OK;
+}
+
 static enum codec_status md_solve_text(const char *text, size_t len,
 				       const struct route_limits *limits, bool trace,
 				       struct route_outcome *out, struct codec_error *err)
@@ -342,6 +359,8 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 		return CODEC_E_INTERNAL;
 	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	if (trace && md_text_faulty(text, len, &opt))
+		run.steps = NULL; /* as in md_solve_json(): the answer is the fault */
 	struct md_text_reader *reader = md_text_new(&opt, err);
 	if (!reader) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");

@@ -118,6 +118,9 @@ const KINDS = [
 		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/blocks/9999/0'), 422],
 	['a text body of 10,000 placements with ?trace=true', '/v1/monomino-domino?trace=true', 'text/plain', mdText(10_000), {},
 		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000)],
+	['a text body of 10,000 placements with ?trace=true and a fault at its last line (422)', '/v1/monomino-domino?trace=true', 'text/plain',
+		mdText(10_000).replace(/\n[^\n]*\n$/, '\n9 0 0\n'), {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].line, 10_001), 422],
 	['judge of a case of 10,000 placements with ?trace=true', '/v1/monomino-domino/judge?trace=true', 'application/json',
 		JSON.stringify({ input: { blocks: mdBlocks(10_000) }, output: '0\n0\n' }), {},
 		(a) => {

@@ -358,8 +358,10 @@ static void random_traced_trees_should_read_the_same_both_ways(void **state)
 	free(buf);
 }
 
-/* A traced case with faults among its blocks is answered with its faults,
- * byte for byte as the same case without a trace (no trace is built). */
+/* A traced case with faults among its blocks (JSON, or a text body, there
+ * sometimes with one block fewer than its count says) is answered with its
+ * faults, byte for byte as the same case without a trace (no trace is
+ * built). */
 static void faults_of_a_traced_case_should_be_those_without_trace(void **state)
 {
 	(void)state;
@@ -385,6 +387,25 @@ static void faults_of_a_traced_case_should_be_those_without_trace(void **state)
 		answer(md_paths[0], NULL, buf, len, &l, &with);
 		len = (size_t)sprintf(buf, "{\"blocks\":%s,\"trace\":false}", blocks);
 		answer(md_paths[0], NULL, buf, len, &l, &without);
+		if (r % 2) { /* the same blocks as a text body, with ?trace and without */
+			route_response_free(&with.resp);
+			route_response_free(&without.resp);
+			json_t *arr = json_loads(blocks, 0, NULL);
+			len = (size_t)sprintf(buf, "%u\n", n + rnd(2));
+			for (size_t i = 0; i < json_array_size(arr); i++) {
+				json_t *b = json_array_get(arr, i);
+				len += (size_t)sprintf(
+				    buf + len, "%lld %lld %lld\n",
+				    (long long)json_integer_value(json_array_get(b, 0)),
+				    (long long)json_integer_value(json_array_get(b, 1)),
+				    (long long)json_integer_value(json_array_get(b, 2)));
+			}
+			json_decref(arr);
+			body_type = "text/plain";
+			answer(md_paths[0], "trace=true", buf, len, &l, &with);
+			answer(md_paths[0], NULL, buf, len, &l, &without);
+			body_type = "application/json";
+		}
 		assert_int_equal(with.resp.status, 422);
 		assert_int_equal(without.resp.status, 422);
 		assert_int_equal(with.resp.body_len, without.resp.body_len);
