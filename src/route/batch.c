@@ -299,19 +299,20 @@ struct batch {
 	struct codec_fault *faults; /* collect-mode storage, owned */
 	struct route_tally tally;   /* what the first pass counted */
 	route_case_fn *one;
-	route_case_fast_fn *fast;  /* NULL: every case through jansson */
-	bool trace;		   /* the query's ?trace */
-	struct batch_cursor first; /* at the first case */
-	struct batch_cursor cur;   /* at the next case */
-	const char *span_from;	   /* where the first case starts, once read */
-	const char *span_to;	   /* where the last well-formed case of an unbroken
-				      run from the first ends; NULL: none */
-	size_t cases;		   /* cases in the batch (after the first pass) */
-	size_t failed;		   /* of them, answered with an error slot */
-	size_t steps;		   /* trace steps so far */
-	struct route_buf out;	   /* answer bytes not yet sent */
-	size_t sent;		   /* of out, bytes already sent */
-	int state;		   /* streaming: 0 head, 1 cases, 2 done */
+	route_case_fast_fn *fast;   /* NULL: every case through jansson */
+	route_case_write_fn *write; /* NULL: every parsed case through `one` */
+	bool trace;		    /* the query's ?trace */
+	struct batch_cursor first;  /* at the first case */
+	struct batch_cursor cur;    /* at the next case */
+	const char *span_from;	    /* where the first case starts, once read */
+	const char *span_to;	    /* where the last well-formed case of an unbroken
+				       run from the first ends; NULL: none */
+	size_t cases;		    /* cases in the batch (after the first pass) */
+	size_t failed;		    /* of them, answered with an error slot */
+	size_t steps;		    /* trace steps so far */
+	struct route_buf out;	    /* answer bytes not yet sent */
+	size_t sent;		    /* of out, bytes already sent */
+	int state;		    /* streaming: 0 head, 1 cases, 2 done */
 };
 
 /* The fast path on the case v[0..e): 1 with its slot in b->out (after a
@@ -324,6 +325,28 @@ static int batch_fast(struct batch *b, const char *v, const char *e, bool keep, 
 		return -1;
 	int taken = b->fast(&b->call, v, (size_t)(e - v), b->trace, keep ? route_buf_put : NULL,
 			    &b->out, steps);
+	if (taken == 0)
+		b->out.len = mark;
+	return taken;
+}
+
+/* b->write on the parsed case c at ptr: 1 with its slot in b->out (after a
+ * comma, its "id" last as json_object_set() puts it) when `keep`, 0 when
+ * not taken (b->out as it was), -1 when out of memory. */
+static int batch_write(struct batch *b, const json_t *c, const char *ptr, const json_t *id,
+		       bool keep, size_t *steps)
+{
+	size_t mark = b->out.len;
+	if (keep && b->cur.index > 0 && route_buf_put(",", 1, &b->out) != 0)
+		return -1;
+	int taken =
+	    b->write(&b->call, c, ptr, b->trace, keep ? route_buf_put : NULL, &b->out, steps);
+	if (taken == 1 && keep && (json_is_string(id) || json_is_integer(id)) &&
+	    (route_buf_put(",\"id\":", 6, &b->out) != 0 ||
+	     json_dump_callback(id, route_buf_put, &b->out, JSON_COMPACT | JSON_ENCODE_ANY) != 0))
+		taken = -1;
+	if (taken == 1 && keep && route_buf_put("}", 1, &b->out) != 0)
+		taken = -1;
 	if (taken == 0)
 		b->out.len = mark;
 	return taken;
@@ -373,10 +396,17 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 	if (!c)
 		return BATCH_DOUBT;
 	snprintf(ptr, sizeof ptr, "/cases/%zu", b->cur.index);
+	const json_t *id = json_is_object(c) ? json_object_get(c, "id") : NULL;
+	if (b->write) {
+		taken = batch_write(b, c, ptr, id, keep, &steps);
+		if (taken != 0) {
+			json_decref(c);
+			goto out_fast;
+		}
+	}
 	struct codec_error each;
 	codec_error_init(&each, 1);
 	json_t *slot = b->one(&b->call, c, ptr, b->trace, &each);
-	const json_t *id = json_is_object(c) ? json_object_get(c, "id") : NULL;
 	if (slot && (json_is_string(id) || json_is_integer(id)) &&
 	    json_object_set(slot, "id", (json_t *)id) != 0) {
 		json_decref(slot);
@@ -594,8 +624,8 @@ static bool batch_doubted(const struct route_call *call, const struct batch *b, 
 
 bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
 			      route_case_fn *one, route_case_fast_fn *fast,
-			      struct route_response *resp, struct codec_error *err,
-			      enum codec_status *st)
+			      route_case_write_fn *write, struct route_response *resp,
+			      struct codec_error *err, enum codec_status *st)
 {
 	struct batch_cursor first;
 	if ((call->req->limits && call->req->limits->tree_only) || !batch_open(&first, body, len))
@@ -610,6 +640,7 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 	b->req.tally = &b->tally;
 	b->one = one;
 	b->fast = fast;
+	b->write = write;
 	b->trace = route_arg(call, "trace") != 0;
 	b->first = b->cur = first;
 

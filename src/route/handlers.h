@@ -43,6 +43,7 @@ struct route_outcome {
 };
 
 struct route_text_stream; /* a problem's text push parser and game, its own */
+struct route_buf;	  /* below */
 
 /* What a problem offers. All functions are pure apart from allocation. */
 struct route_problem {
@@ -93,6 +94,19 @@ struct route_problem {
 	 * put NULL: nothing is written, the steps are only counted. */
 	int (*solve_traced_write)(const char *body, size_t len, const struct route_limits *limits,
 				  route_put_fn *put, void *ctx, size_t *steps);
+	/*
+	 * Optional: solve_json (case_obj not NULL, at `pointer`) or solve_text
+	 * (text[0..len)) with a trace whose steps are written as text instead
+	 * of built: into *trace (taken by the caller, dj_free), the bytes of
+	 * outcome_json's "steps" array dumped compact, without its brackets;
+	 * the final state into *out (no ->steps), the count into *steps.
+	 * Returns 1; 0 (nothing kept) when the case has a fault or its trace
+	 * would pass ROUTE_MAX_TRACE_STEPS, which solve_json or solve_text then
+	 * tell; -1 when out of memory.
+	 */
+	int (*solve_traced_text)(const json_t *case_obj, const char *pointer, const char *text,
+				 size_t len, const struct route_limits *limits,
+				 struct route_outcome *out, struct route_buf *trace, size_t *steps);
 	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given
 	 * (?links=true); NULL when out of memory. */
 	json_t *(*outcome_links)(const struct route_outcome *out);
@@ -262,9 +276,20 @@ typedef int route_case_fast_fn(const struct route_call *call, const char *json, 
 			       bool trace, route_put_fn *put, void *ctx, size_t *steps);
 
 /*
+ * Writes the slot of a case parsed through jansson at `ptr` (a large trace
+ * as text rather than a tree) through put(), compact, without its final
+ * "}" and its "id": the bytes of route_case_fn's slot before them; *steps
+ * gets its trace steps. Returns 1; 0 (nothing put) when the case is not
+ * taken (route_case_fn then answers it, its faults among it); -1 when out
+ * of memory or put() failed. put NULL: the slot is not wanted.
+ */
+typedef int route_case_write_fn(const struct route_call *call, const json_t *c, const char *ptr,
+				bool trace, route_put_fn *put, void *ctx, size_t *steps);
+
+/*
  * Answers a batch read from the body as it lies, one case at a time (a
  * case's own bytes through `fast` when not NULL, else through jansson and
- * `one`), never as one tree: the same status and bytes as
+ * `write` when not NULL and taking it, else `one`), never as one tree: the same status and bytes as
  * route_respond_batch() on the parsed body. An answer larger than the
  * request allows to hold is streamed (resp->stream): every case is solved
  * once first, to find any fault of the request (over --max-batch, over
@@ -276,8 +301,8 @@ typedef int route_case_fast_fn(const struct route_call *call, const char *json, 
  */
 bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
 			      route_case_fn *one, route_case_fast_fn *fast,
-			      struct route_response *resp, struct codec_error *err,
-			      enum codec_status *st);
+			      route_case_write_fn *write, struct route_response *resp,
+			      struct codec_error *err, enum codec_status *st);
 
 /*
  * Puts err in collect mode, its faults in storage the request keeps until

@@ -70,14 +70,25 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 	return true;
 }
 
+/* A trace written as text (solve_traced_text) rather than built as the
+ * verdict's "steps" tree. */
+struct judge_text {
+	bool only;	       /* a case solve_traced_text does not take is left */
+	bool taken;	       /* the trace is in text, not in the verdict */
+	struct route_buf text; /* its steps, dj_malloc'ed */
+	size_t steps;	       /* how many */
+};
+
 /*
  * Judges one {"input", "output"} item at `ptr`. Returns the verdict object,
  * or NULL with err set: a bad input is the jury's fault, so every input
- * fault is reported as CODEC_E_INVALID.
+ * fault is reported as CODEC_E_INVALID. With `jt`, a trace asked is
+ * written as text when the problem can (jt->taken, the verdict without
+ * "steps"); with jt->only, a case it cannot is NULL, nothing counted.
  */
 static json_t *judge_one(const struct route_problem *p, const json_t *item, const char *ptr,
 			 const struct route_limits *limits, bool trace, struct route_tally *tally,
-			 struct codec_error *err)
+			 struct codec_error *err, struct judge_text *jt)
 {
 	char at[CODEC_POINTER_MAX];
 	if (!json_is_object(item)) {
@@ -102,8 +113,23 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	const json_t *input = json_object_get(item, "input");
 	snprintf(at, sizeof at, "%s/input", ptr);
 	struct route_outcome out = {.steps = NULL};
-	enum codec_status st;
-	if (json_is_object(input)) {
+	enum codec_status st = CODEC_OK;
+	bool wants = json_is_object(input) ? route_case_wants_trace(input, trace) : trace;
+	int written = 0;
+	if (jt && wants && p->solve_traced_text && limits && !limits->tree_only &&
+	    (json_is_object(input) || json_is_string(input)))
+		written = p->solve_traced_text(json_is_object(input) ? input : NULL, at,
+					       json_string_value(input), json_string_length(input),
+					       limits, &out, &jt->text, &jt->steps);
+	if (written < 0) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	if (written == 0 && jt && jt->only)
+		return NULL; /* judge_case answers it, every fault of it */
+	if (written == 1) {
+		jt->taken = true;
+	} else if (json_is_object(input)) {
 		st = p->solve_json(input, at, limits, route_case_wants_trace(input, trace), &out,
 				   err);
 	} else if (json_is_string(input)) {
@@ -155,9 +181,46 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 static json_t *judge_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	json_t *verdict =
-	    judge_one(call->entry->data, c, ptr, call->req->limits, trace, call->req->tally, each);
+	json_t *verdict = judge_one(call->entry->data, c, ptr, call->req->limits, trace,
+				    call->req->tally, each, NULL);
 	return verdict ? verdict : route_error_slot(each);
+}
+
+/* Puts a verdict with its trace in text, but for its final "}": the bytes
+ * of the verdict with "steps" dumped compact. 0, or -1. */
+static int put_verdict(const json_t *verdict, const struct judge_text *jt, route_put_fn *put,
+		       void *ctx)
+{
+	struct route_buf head = {.data = NULL};
+	int st = json_dump_callback(verdict, route_buf_put, &head, JSON_COMPACT) == 0 &&
+			 head.len > 1 && put(head.data, head.len - 1, ctx) == 0 &&
+			 put(",\"steps\":[", 10, ctx) == 0 &&
+			 (jt->text.len == 0 || put(jt->text.data, jt->text.len, ctx) == 0) &&
+			 put("]", 1, ctx) == 0
+		     ? 0
+		     : -1;
+	dj_free(head.data);
+	return st;
+}
+
+/* route_case_write_fn: a judge case whose trace is written as text. */
+static int judge_case_write(const struct route_call *call, const json_t *c, const char *ptr,
+			    bool trace, route_put_fn *put, void *ctx, size_t *steps)
+{
+	struct judge_text jt = {.only = true};
+	struct codec_error each;
+	codec_error_init(&each, 1);
+	*steps = 0;
+	json_t *verdict = judge_one(call->entry->data, c, ptr, call->req->limits, trace,
+				    call->req->tally, &each, &jt);
+	int st = 0; /* not taken, or a fault: judge_case tells it */
+	if (verdict && jt.taken) {
+		*steps = jt.steps;
+		st = !put || put_verdict(verdict, &jt, put, ctx) == 0 ? 1 : -1;
+	}
+	json_decref(verdict);
+	dj_free(jt.text.data);
+	return st;
 }
 
 enum codec_status route_judge(const struct route_call *call, struct route_response *resp,
@@ -170,25 +233,42 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 	enum codec_status st;
 
 	route_skip_bom(&body, &len);
-	if (route_respond_batch_body(call, body, len, judge_case, NULL, resp, err, &st))
+	if (route_respond_batch_body(call, body, len, judge_case, NULL, judge_case_write, resp, err,
+				     &st))
 		return st;
 	json_t *root = route_parse_json(body, len, err);
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {
-		json_t *verdict =
-		    judge_one(call->entry->data, root, "", req->limits, trace, req->tally, err);
+		struct judge_text jt = {.only = false};
+		json_t *verdict = judge_one(call->entry->data, root, "", req->limits, trace,
+					    req->tally, err, &jt);
 		const json_t *input = json_object_get(root, "input");
 		const char *at =
 		    json_is_true(json_object_get(input, "trace")) ? "/input/trace" : NULL;
 		size_t used = 0;
-		if (verdict && !route_trace_within_limit(
-				   req->limits, json_array_size(json_object_get(verdict, "steps")),
-				   at, &used, err)) {
+		size_t steps =
+		    jt.taken ? jt.steps : json_array_size(json_object_get(verdict, "steps"));
+		if (verdict && !route_trace_within_limit(req->limits, steps, at, &used, err)) {
 			json_decref(verdict);
 			verdict = NULL;
 		}
 		json_decref(root);
+		if (verdict && jt.taken) {
+			/* the bytes route_respond_json() dumps, the trace put as text */
+			struct route_buf answer = {.data = NULL};
+			bool ok = put_verdict(verdict, &jt, route_buf_put, &answer) == 0 &&
+				  route_buf_put("}\n", 2, &answer) == 0;
+			json_decref(verdict);
+			dj_free(jt.text.data);
+			if (ok)
+				route_respond_buf(resp, "application/json", &answer);
+			dj_free(answer.data);
+			if (!ok)
+				codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+			return ok ? CODEC_OK : CODEC_E_INTERNAL;
+		}
+		dj_free(jt.text.data);
 		return verdict ? route_respond_json(resp, verdict, err) : err->status;
 	}
 	st = route_respond_batch(call, root, judge_case, resp, err);

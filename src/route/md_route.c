@@ -153,12 +153,17 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 		struct codec_error scratch;
 		unsigned long seen = 0;
 		codec_error_init(&scratch, 1);
-		if (md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen) ==
-			CODEC_OK &&
-		    seen > ROUTE_MAX_TRACE_STEPS) {
+		enum codec_status counted =
+		    md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen);
+		if (counted == CODEC_OK && seen > ROUTE_MAX_TRACE_STEPS) {
 			run.trace_full = true;
 			return md_run_end(&run, out, CODEC_OK, err);
 		}
+		/* A fault among the first steps: the answer is the fault, the same
+		 * without a trace (no block is handed on after a fault), so none
+		 * is built. */
+		if (counted != CODEC_OK)
+			run.steps = NULL;
 	}
 	enum codec_status st = md_json_read(case_obj, pointer, &opt, err, md_run_block, &run);
 	return md_run_end(&run, out, st, err);
@@ -273,6 +278,77 @@ static int md_solve_traced_write(const char *body, size_t len, const struct rout
 	return st;
 }
 
+/*
+ * solve_traced_text: md_solve_json() (case_obj) or md_solve_text() with a
+ * trace, its steps written as text by md_trace_text_block() rather than
+ * built as a tree. Any fault, and a trace past ROUTE_MAX_TRACE_STEPS, is
+ * left to them (0): only a case they would answer is taken.
+ */
+static int md_solve_traced_text(const json_t *case_obj, const char *pointer, const char *text,
+				size_t len, const struct route_limits *limits,
+				struct route_outcome *out, struct route_buf *trace, size_t *steps)
+{
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	struct codec_error scratch;
+	enum codec_status st = CODEC_OK;
+	codec_error_init(&scratch, 1);
+	if (case_obj) {
+		/* As md_solve_json(): a trace too long is found before it is built. */
+		unsigned long seen = 0;
+		if (md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen) !=
+			CODEC_OK ||
+		    seen > ROUTE_MAX_TRACE_STEPS)
+			return 0;
+	}
+	struct md_trace_text *t = dj_malloc(sizeof *t);
+	if (!t)
+		return -1;
+	*t = (struct md_trace_text){.text = NULL};
+	md_init(&t->game);
+	if (case_obj) {
+		st = md_json_read(case_obj, pointer, &opt, &scratch, md_trace_text_block, t);
+	} else {
+		struct md_text_reader *reader = md_text_new(&opt, &scratch);
+		if (!reader) {
+			t->out_of_memory = true;
+		} else {
+			st = md_text_feed(reader, text, len, md_trace_text_block, t);
+			if (st == CODEC_OK && !t->over && !t->out_of_memory)
+				st = md_text_finish(reader, md_trace_text_block, t);
+			md_text_free(reader);
+		}
+	}
+	int taken =
+	    t->out_of_memory ? -1 : st == CODEC_OK && !t->over && !codec_error_is_set(&scratch);
+	if (taken == 1) {
+		out->u.md = t->game;
+		out->steps = NULL;
+		*trace = (struct route_buf){.data = t->text, .len = t->len, .cap = t->cap};
+		*steps = t->steps;
+	} else {
+		dj_free(t->text);
+	}
+	dj_free(t);
+	return taken;
+}
+
+/* Whether the text has a fault before its trace would pass
+ * ROUTE_MAX_TRACE_STEPS (its blocks only counted, md_count_block()). */
+static bool md_text_faulty(const char *text, size_t len, const struct md_read_options *opt)
+{
+	struct codec_error scratch;
+	unsigned long seen = 0;
+	codec_error_init(&scratch, 1);
+	struct md_text_reader *reader = md_text_new(opt, &scratch);
+	if (!reader)
+		return false;
+	enum codec_status st = md_text_feed(reader, text, len, md_count_block, &seen);
+	if (st == CODEC_OK && seen <= ROUTE_MAX_TRACE_STEPS)
+		st = md_text_finish(reader, md_count_block, &seen);
+	md_text_free(reader);
+	return st != CODEC_OK;
+}
+
 static enum codec_status md_solve_text(const char *text, size_t len,
 				       const struct route_limits *limits, bool trace,
 				       struct route_outcome *out, struct codec_error *err)
@@ -283,6 +359,8 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 		return CODEC_E_INTERNAL;
 	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	if (trace && md_text_faulty(text, len, &opt))
+		run.steps = NULL; /* as in md_solve_json(): the answer is the fault */
 	struct md_text_reader *reader = md_text_new(&opt, err);
 	if (!reader) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
@@ -486,6 +564,7 @@ const struct route_problem route_md = {
     .solve_json = md_solve_json,
     .solve_json_fast = md_solve_json_fast,
     .solve_traced_write = md_solve_traced_write,
+    .solve_traced_text = md_solve_traced_text,
     .solve_text = md_solve_text,
     .text_stream_new = md_text_stream_new,
     .text_stream_feed = md_text_stream_feed,

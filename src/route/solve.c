@@ -157,6 +157,86 @@ static int solve_case_fast(const struct route_call *call, const char *json, size
 	return !put || put(slot, (size_t)n - 1, ctx) == 0 ? 1 : -1; /* without the final newline */
 }
 
+/* Puts the slot of a case traced by solve_traced_text, but for its final
+ * "}": the result's members, then "steps" with the trace's text. */
+static int put_traced_slot(const struct route_problem *p, const struct route_outcome *out,
+			   const struct route_buf *trace, route_put_fn *put, void *ctx)
+{
+	char head[OUTPUT_JSON_MAX];
+	int n = p->outcome_write(out, head, sizeof head);
+	if (n < 3 || (size_t)n >= sizeof head)
+		return -1;
+	/* without the result's "}\n" */
+	return put(head, (size_t)n - 2, ctx) == 0 && put(",\"steps\":[", 10, ctx) == 0 &&
+		       (trace->len == 0 || put(trace->data, trace->len, ctx) == 0) &&
+		       put("]", 1, ctx) == 0
+		   ? 1
+		   : -1;
+}
+
+/* route_case_write_fn: a case read through jansson whose trace is written
+ * as text (solve_traced_text) rather than built as the tree solve_case()
+ * dumps, to the same bytes. */
+static int solve_case_write(const struct route_call *call, const json_t *c, const char *ptr,
+			    bool trace, route_put_fn *put, void *ctx, size_t *steps)
+{
+	const struct route_problem *p = call->entry->data;
+	const struct route_limits *limits = call->req->limits;
+	*steps = 0;
+	if (!p->solve_traced_text || !p->outcome_write || wants_links(call) || !limits ||
+	    limits->tree_only || !json_is_object(c) || !route_case_wants_trace(c, trace))
+		return 0;
+	struct route_outcome out = {.steps = NULL};
+	struct route_buf text = {.data = NULL};
+	int st = p->solve_traced_text(c, ptr, NULL, 0, limits, &out, &text, steps);
+	if (st == 1) {
+		tally_case(call, true);
+		if (put)
+			st = put_traced_slot(p, &out, &text, put, ctx);
+	}
+	dj_free(text.data);
+	return st;
+}
+
+/*
+ * A case alone (case_obj, or the text[0..len) when NULL) asked with a
+ * trace, answered with its steps written as text: the bytes of the tree
+ * path, whose limit of --max-trace-steps it applies at `pointer`. False
+ * (nothing answered) when solve_traced_text does not take it.
+ */
+static bool solve_traced_single(const struct route_call *call, const json_t *case_obj,
+				const char *text, size_t len, const char *pointer,
+				struct route_response *resp, struct codec_error *err,
+				enum codec_status *st)
+{
+	const struct route_problem *p = call->entry->data;
+	const struct route_limits *limits = call->req->limits;
+	if (!p->solve_traced_text || !p->outcome_write || wants_links(call) || !limits ||
+	    limits->tree_only)
+		return false;
+	struct route_outcome out = {.steps = NULL};
+	struct route_buf trace = {.data = NULL}, answer = {.data = NULL};
+	size_t steps = 0, used = 0;
+	int taken = p->solve_traced_text(case_obj, "", text, len, limits, &out, &trace, &steps);
+	if (taken == 0)
+		return false;
+	if (taken == 1)
+		tally_case(call, true);
+	if (taken < 0 || put_traced_slot(p, &out, &trace, route_buf_put, &answer) != 1 ||
+	    route_buf_put("}\n", 2, &answer) != 0) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		*st = CODEC_E_INTERNAL;
+	} else if (!route_trace_within_limit(limits, steps, pointer, &used, err)) {
+		*st = err->status;
+	} else {
+		route_respond_buf(resp, "application/json", &answer);
+		*st = CODEC_OK;
+	}
+	dj_free(trace.data);
+	dj_free(answer.data);
+	return true;
+}
+
 /* --max-trace-steps for a case alone: CODEC_OK, or 422 at `pointer` (NULL:
  * ?trace) with the outcome released. */
 static enum codec_status single_trace_within_limit(const struct route_call *call,
@@ -232,6 +312,9 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	}
 	route_skip_bom(&body, &len); /* as Notepad writes it */
 	if (call->body == ROUTE_BODY_TEXT) {
+		if (trace && fmt == ROUTE_FORMAT_JSON &&
+		    solve_traced_single(call, NULL, body, len, NULL, resp, err, &st))
+			return st;
 		st = solve_text(call, body, len, trace, &out, err);
 		if (st == CODEC_OK)
 			st = single_trace_within_limit(call, &out, NULL, err);
@@ -247,7 +330,8 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	    solve_traced_fast(call, body, len, resp, err, &st))
 		return st;
 	if (fmt == ROUTE_FORMAT_JSON &&
-	    route_respond_batch_body(call, body, len, solve_case, solve_case_fast, resp, err, &st))
+	    route_respond_batch_body(call, body, len, solve_case, solve_case_fast, solve_case_write,
+				     resp, err, &st))
 		return st;
 	json_t *root = route_parse_json(body, len, err);
 	if (!root)
@@ -269,11 +353,14 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 		json_decref(root);
 		return refuse_text_trace(err);
 	}
+	const char *trace_at = json_is_true(json_object_get(root, "trace")) ? "/trace" : NULL;
+	if (case_trace && solve_traced_single(call, root, NULL, 0, trace_at, resp, err, &st)) {
+		json_decref(root);
+		return st;
+	}
 	st = solve_object(call, root, "", case_trace, &out, err);
 	if (st == CODEC_OK)
-		st = single_trace_within_limit(
-		    call, &out, json_is_true(json_object_get(root, "trace")) ? "/trace" : NULL,
-		    err);
+		st = single_trace_within_limit(call, &out, trace_at, err);
 	json_decref(root);
 	return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
 }

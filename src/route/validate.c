@@ -63,7 +63,7 @@ enum codec_status route_validate(const struct route_call *call, struct route_res
 		p->validate_text(body, len, &all);
 		return route_respond_json(resp, validity_json(&all), err);
 	}
-	if (route_respond_batch_body(call, body, len, validate_case, NULL, resp, err, &st))
+	if (route_respond_batch_body(call, body, len, validate_case, NULL, NULL, resp, err, &st))
 		return st;
 	json_t *root = route_parse_json(body, len, err);
 	if (!root)

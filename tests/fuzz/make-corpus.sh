@@ -143,6 +143,11 @@ fast_seed batch-puyo 09 '{"cases":[{"field":["......","......","......","......"
 fast_seed batch-puyo-validate 29 '{"cases":[{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]},{"field":"x"}]}'
 fast_seed batch-broken 08 '{"cases":[{"blocks":[[1,1,1]]},
 {"blocks":[[1,1,1]]}}]}'
+# traces written as text from a parsed case (solve_traced_text), against the tree
+fast_seed tree-trace-case 08 '{"id":"a","blocks":[[1,1,1],[2,3,0],{"t":3,"x":2,"y":2}],"trace":true}'
+fast_seed tree-trace-batch 48 '{"cases":[{"blocks":[[1,1,1],[2,3,0]],"id":7},{"trace":true,"blocks":[[3,2,2],[1,0,0]],"id":"\u00e9"}]}'
+fast_seed tree-trace-judge 58 '{"input":{"blocks":[[1,1,1],[2,3,0]]},"output":"0\n6\n"}'
+fast_seed tree-trace-judge-batch 58 '{"cases":[{"input":"2\n1 1 1\n2 3 0\n","output":"0\n6\n","id":2},{"input":{"blocks":[[1,1,1]],"trace":false},"output":"0\n3\n"}]}'
 fast_seed puyo-escape 01 '{"field":["\u002e.....","......","......","......","......","......","......","......","......","......","......","......"]}'
 
 # The inputs that found bugs (see the regression tests named in their

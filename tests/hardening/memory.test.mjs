@@ -103,6 +103,31 @@ const KINDS = [
 	['a traced case of 10,000 placements', '/v1/monomino-domino?trace=true', 'application/json',
 		JSON.stringify({ blocks: mdBlocks(10_000) }), {},
 		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000)],
+	['a case of 10,000 placements with "trace": true in the body', '/v1/monomino-domino', 'application/json',
+		JSON.stringify({ blocks: mdBlocks(10_000), trace: true }), {},
+		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000)],
+	['a batch of one case of 10,000 placements with "trace": true and an "id"', '/v1/monomino-domino', 'application/json',
+		JSON.stringify({ cases: [{ id: 'x', blocks: mdBlocks(10_000), trace: true }] }), {},
+		(a) => {
+			const r = JSON.parse(a.body).results[0];
+			assert.equal(r.steps.length, 10_000);
+			assert.equal(r.id, 'x');
+		}],
+	['a case of 10,000 placements with "trace": true and a fault at its last block (422)', '/v1/monomino-domino', 'application/json',
+		JSON.stringify({ blocks: [...mdBlocks(9_999), [9, 0, 0]], trace: true }), {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/blocks/9999/0'), 422],
+	['a text body of 10,000 placements with ?trace=true', '/v1/monomino-domino?trace=true', 'text/plain', mdText(10_000), {},
+		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000)],
+	['a text body of 10,000 placements with ?trace=true and a fault at its last line (422)', '/v1/monomino-domino?trace=true', 'text/plain',
+		mdText(10_000).replace(/\n[^\n]*\n$/, '\n9 0 0\n'), {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].line, 10_001), 422],
+	['judge of a case of 10,000 placements with ?trace=true', '/v1/monomino-domino/judge?trace=true', 'application/json',
+		JSON.stringify({ input: { blocks: mdBlocks(10_000) }, output: '0\n0\n' }), {},
+		(a) => {
+			const r = JSON.parse(a.body);
+			assert.equal(r.verdict, 'wrong_answer');
+			assert.equal(r.steps.length, 10_000);
+		}],
 	['a Puyo text body', '/v1/puyo', 'text/plain', PUYO_EXAMPLE],
 ];
 

@@ -39,6 +39,9 @@ struct answer {
 	bool streamed; /* the body came as a stream */
 };
 
+/* The Content-Type of the bodies answer() sends. */
+static const char *body_type = "application/json";
+
 static void answer(const char *path, const char *query, const char *body, size_t len,
 		   const struct route_limits *limits, struct answer *a)
 {
@@ -47,7 +50,7 @@ static void answer(const char *path, const char *query, const char *body, size_t
 	memset(a, 0, sizeof *a);
 	req.method = "POST";
 	req.path = path;
-	req.content_type = "application/json";
+	req.content_type = body_type;
 	req.body = body;
 	req.body_len = len;
 	req.limits = limits;
@@ -264,6 +267,153 @@ static void random_traced_md_cases_should_read_the_same_both_ways(void **state)
 		l.max_blocks = rnd(4) == 0 ? rnd(40) + 1 : 1000;
 		same_answers(md_paths[0], "trace=true", buf, len, &l);
 	}
+	free(buf);
+}
+
+/* n random blocks, JSON ("[[t,x,y],...]") or, when `text`, Baekjoon lines. */
+static size_t random_blocks(char *buf, unsigned n, bool text)
+{
+	size_t len = text ? (size_t)sprintf(buf, "%u\n", n) : (size_t)sprintf(buf, "[");
+	for (unsigned i = 0; i < n; i++) {
+		unsigned t = 1 + rnd(3), x = rnd(t == 3 ? 3 : 4), y = rnd(t == 2 ? 3 : 4);
+		len += text ? (size_t)sprintf(buf + len, "%u %u %u\n", t, x, y)
+			    : (size_t)sprintf(buf + len, "%s[%u,%u,%u]", i ? "," : "", t, x, y);
+	}
+	if (!text)
+		len += (size_t)sprintf(buf + len, "]");
+	return len;
+}
+
+/*
+ * Traced cases that are not canonical, their trace written as text
+ * (solve_traced_text) rather than built: a case with "trace": true (alone,
+ * in a batch with an "id", in judge), a text body with ?trace, judge with
+ * ?trace on an object or a text input, some mutated, some past the limits.
+ * Each must give the tree's bytes.
+ */
+static void random_traced_trees_should_read_the_same_both_ways(void **state)
+{
+	(void)state;
+	struct route_limits l = limits;
+	char *blocks = malloc(1 << 16), *buf = malloc(1 << 18), *item = malloc(1 << 17);
+	assert_non_null(blocks);
+	assert_non_null(item);
+	assert_non_null(buf);
+	for (unsigned r = 0; r < 3000; r++) {
+		unsigned shape = rnd(6), n = rnd(4) == 0 ? rnd(2000) : rnd(40);
+		bool text = shape == 1 || shape == 5;
+		random_blocks(blocks, n, text);
+		const char *path = md_paths[shape >= 4 ? 1 : 0];
+		const char *query = "trace=true";
+		size_t len = 0;
+		switch (shape) {
+		case 0: /* a case alone, "trace" in the body */
+			len = (size_t)sprintf(buf, "{\"blocks\":%s,\"trace\":%s}", blocks,
+					      rnd(4) ? "true" : "false");
+			query = rnd(2) ? NULL : query;
+			break;
+		case 1: /* a text body */
+			len = (size_t)sprintf(buf, "%s", blocks);
+			break;
+		case 2: /* a batch, cases with an id and "trace" */
+			len =
+			    (size_t)sprintf(buf,
+					    "{\"cases\":[{\"id\":%s,\"trace\":true,\"blocks\":%s},"
+					    "{\"blocks\":[[1,1,1]],\"trace\":true,\"id\":\"z\"}]}",
+					    rnd(2) ? "\"a\\u00e9\\n\"" : "12", blocks);
+			query = rnd(2) ? NULL : query;
+			break;
+		case 3: /* a batch of a case with "blocks" as the only member */
+			len =
+			    (size_t)sprintf(buf, "{\"cases\":[{\"blocks\":%s, \"id\":3}]}", blocks);
+			break;
+		case 4: /* judge on an object input */
+			len = (size_t)sprintf(
+			    buf, "{\"input\":{\"blocks\":%s%s},\"output\":\"0\\n0\\n\"}", blocks,
+			    rnd(2) ? ",\"trace\":true" : "");
+			if (rnd(2)) { /* in a batch, twice, the second with an "id" */
+				memcpy(item, buf, len + 1);
+				len = (size_t)sprintf(buf, "{\"cases\":[%s,{\"id\":1,%s]}", item,
+						      item + 1);
+			}
+			break;
+		default: /* judge on a text input */
+			len = 0;
+			len += (size_t)sprintf(buf, "{\"input\":\"");
+			for (const char *c = blocks; *c; c++)
+				len += (size_t)sprintf(buf + len, *c == '\n' ? "\\n" : "%c", *c);
+			len += (size_t)sprintf(buf + len, "\",\"output\":\"1\\n2\\n\"}");
+			break;
+		}
+		if (rnd(4) == 0)
+			len = mutate(buf, len, 1 << 18);
+		l.max_trace_steps = rnd(4) == 0 ? rnd(2000) + 1 : 100000;
+		l.max_blocks = rnd(4) == 0 ? rnd(2000) + 1 : 100000;
+		body_type = text ? "text/plain" : "application/json";
+		same_answers(path, query, buf, len, &l);
+	}
+	body_type = "application/json";
+	free(blocks);
+	free(item);
+	free(buf);
+}
+
+/* A traced case with faults among its blocks (JSON, or a text body, there
+ * sometimes with one block fewer than its count says) is answered with its
+ * faults, byte for byte as the same case without a trace (no trace is
+ * built). */
+static void faults_of_a_traced_case_should_be_those_without_trace(void **state)
+{
+	(void)state;
+	struct route_limits l = limits;
+	l.max_blocks = 100000;
+	char *blocks = malloc(1 << 17), *buf = malloc(1 << 18);
+	assert_non_null(blocks);
+	assert_non_null(buf);
+	for (unsigned r = 0; r < 300; r++) {
+		unsigned n = 1 + rnd(r < 10 ? 10000 : 300);
+		size_t blen = random_blocks(blocks, n, false);
+		for (unsigned f = 1 + rnd(3); f > 0; f--) { /* a t of 9, or a y of 7 */
+			char *at = blocks + 2 + rnd((unsigned)blen - 3);
+			while (*at != '[')
+				at--;
+			if (rnd(2))
+				at[1] = '9';
+			else
+				at[5] = '7';
+		}
+		struct answer with, without;
+		size_t len = (size_t)sprintf(buf, "{\"blocks\":%s,\"trace\":true}", blocks);
+		answer(md_paths[0], NULL, buf, len, &l, &with);
+		len = (size_t)sprintf(buf, "{\"blocks\":%s,\"trace\":false}", blocks);
+		answer(md_paths[0], NULL, buf, len, &l, &without);
+		if (r % 2) { /* the same blocks as a text body, with ?trace and without */
+			route_response_free(&with.resp);
+			route_response_free(&without.resp);
+			json_t *arr = json_loads(blocks, 0, NULL);
+			len = (size_t)sprintf(buf, "%u\n", n + rnd(2));
+			for (size_t i = 0; i < json_array_size(arr); i++) {
+				json_t *b = json_array_get(arr, i);
+				len += (size_t)sprintf(
+				    buf + len, "%lld %lld %lld\n",
+				    (long long)json_integer_value(json_array_get(b, 0)),
+				    (long long)json_integer_value(json_array_get(b, 1)),
+				    (long long)json_integer_value(json_array_get(b, 2)));
+			}
+			json_decref(arr);
+			body_type = "text/plain";
+			answer(md_paths[0], "trace=true", buf, len, &l, &with);
+			answer(md_paths[0], NULL, buf, len, &l, &without);
+			body_type = "application/json";
+		}
+		assert_int_equal(with.resp.status, 422);
+		assert_int_equal(without.resp.status, 422);
+		assert_int_equal(with.resp.body_len, without.resp.body_len);
+		assert_memory_equal(with.resp.body, without.resp.body, with.resp.body_len);
+		route_response_free(&with.resp);
+		route_response_free(&without.resp);
+	}
+	free(blocks);
 	free(buf);
 }
 
@@ -542,6 +692,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(random_md_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(random_traced_md_cases_should_read_the_same_both_ways),
+	    cmocka_unit_test(random_traced_trees_should_read_the_same_both_ways),
+	    cmocka_unit_test(faults_of_a_traced_case_should_be_those_without_trace),
 	    cmocka_unit_test(random_puyo_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(edge_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(batch_limits_should_read_the_same_both_ways),
