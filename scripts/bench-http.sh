@@ -21,6 +21,7 @@
 # Exits 1 when a server does not start or answers anything but 2xx.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/listen-lib.sh
 build=${1:-build}
 rounds=${ROUNDS:-5}
 duration=${DURATION:-5s}
@@ -70,25 +71,13 @@ trap 'exit 130' INT TERM
 # start NAME CMD...: runs a server on 127.0.0.1 port 0, sets port_NAME from
 # its "listening on http://HOST:PORT" line.
 start() {
-	local name=$1 i port=
+	local name=$1 port=
 	shift
 	"$@" --host 127.0.0.1 --port 0 --threads "$server_threads" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" &
 	pids+=($!)
 	printf -v "pid_$name" '%s' "$!"
-	for i in $(seq 100); do
-		port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$tmp/$name.out" | head -n 1)
-		[ -n "$port" ] && break
-		if ! kill -0 "${pids[-1]}" 2>/dev/null; then
-			break
-		fi
-		sleep 0.05
-	done
-	if [ -z "$port" ]; then
-		echo "bench-http: $name did not start:" >&2
-		cat "$tmp/$name.out" "$tmp/$name.err" >&2
-		exit 1
-	fi
+	port=$(listen_port "$name" "$tmp/$name.out" "$tmp/$name.err" "${pids[-1]}" 100) || exit 1
 	printf -v "port_$name" '%s' "$port"
 }
 

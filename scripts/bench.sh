@@ -26,6 +26,7 @@
 #   scripts/bench.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/listen-lib.sh
 build=${1:-build}
 rounds=${ROUNDS:-3}
 duration=${DURATION:-3s}
@@ -158,22 +159,11 @@ if want 2 || want 5; then
 	fi
 	# start NAME CMD...: a server on 127.0.0.1 port 0; sets port_NAME.
 	start() {
-		local name=$1 i port=
+		local name=$1 port=
 		shift
 		"$@" --host 127.0.0.1 --port 0 >"$tmp/$name.out" 2>"$tmp/$name.err" &
 		pids+=($!)
-		for i in $(seq 100); do
-			port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' \
-				"$tmp/$name.out" | head -n 1)
-			[ -n "$port" ] && break
-			kill -0 "${pids[-1]}" 2>/dev/null || break
-			sleep 0.05
-		done
-		if [ -z "$port" ]; then
-			echo "bench: $name did not start:" >&2
-			cat "$tmp/$name.out" "$tmp/$name.err" >&2
-			exit 1
-		fi
+		port=$(listen_port "$name" "$tmp/$name.out" "$tmp/$name.err" "${pids[-1]}" 100) || exit 1
 		printf -v "port_$name" '%s' "$port"
 	}
 	start dropjudge "$dropjudge" serve --max-connections-per-ip 0

@@ -16,6 +16,7 @@
 # keeps the profiles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/listen-lib.sh
 build=${1:-build}
 n=${N:-2000}
 warmup=${WARMUP:-200}
@@ -77,24 +78,13 @@ send() {
 
 # measure NAME CASE CMD...: prints instructions a request.
 measure() {
-	local name=$1 c=$2 port= i
+	local name=$1 c=$2 port=
 	shift 2
 	local out=$tmp/$name.$c
 	valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out.%p" \
 		"$@" --host 127.0.0.1 --port 0 --threads 1 >"$out.log" 2>"$out.err" &
 	pid=$!
-	for i in $(seq 400); do
-		port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' \
-			"$out.log" | head -n 1)
-		[ -n "$port" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	if [ -z "$port" ]; then
-		echo "callgrind-http: $name did not start:" >&2
-		cat "$out.log" "$out.err" >&2
-		exit 1
-	fi
+	port=$(listen_port "$name" "$out.log" "$out.err" "$pid" 400) || exit 1
 	send "$port" "$c" "$warmup"
 	callgrind_control -i on "$pid" >/dev/null 2>&1
 	callgrind_control -z "$pid" >/dev/null 2>&1

@@ -132,6 +132,13 @@ bool md_text_skip(struct md_text_reader *r, size_t lines);
 enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void *ctx);
 
 /*
+ * Checks a whole Baekjoon text strictly, with no block limit: every fault
+ * into err (which decides how many are kept), no block simulated. Out of
+ * memory is CODEC_E_INTERNAL. What validation of a test's input reads.
+ */
+void md_text_validate(const char *text, size_t len, struct codec_error *err);
+
+/*
  * The detail text of a placement fault, which for x and y depends on the
  * block type: "t must be 1, 2 or 3", "x must be 0..3", "x must be 0..2 for
  * a vertical domino (t = 3)", "y must be 0..3", "y must be 0..2 for a

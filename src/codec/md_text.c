@@ -443,3 +443,25 @@ int md_text_result(const struct md_game *game, char *buf, size_t size)
 {
 	return snprintf(buf, size, "%" PRIu64 "\n%u\n", game->score, md_tiles(game));
 }
+
+/* Validation reads every block and simulates none. */
+static int md_text_ignore_block(void *ctx, struct md_block block, unsigned long index)
+{
+	(void)ctx;
+	(void)block;
+	(void)index;
+	return 0;
+}
+
+void md_text_validate(const char *text, size_t len, struct codec_error *err)
+{
+	static const struct md_read_options strict = {.max_blocks = 0, .strict = true};
+	struct md_text_reader *reader = md_text_new(&strict, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return;
+	}
+	md_text_feed(reader, text, len, md_text_ignore_block, NULL);
+	md_text_finish(reader, md_text_ignore_block, NULL);
+	md_text_free(reader);
+}

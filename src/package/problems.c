@@ -126,28 +126,6 @@ static bool md_generate(enum pkg_kind kind, uint64_t seed, unsigned min_chains,
 	return true;
 }
 
-/* Validation reads every block and simulates none. */
-static int md_ignore_block(void *ctx, struct md_block block, unsigned long index)
-{
-	(void)ctx;
-	(void)block;
-	(void)index;
-	return 0;
-}
-
-static void md_validate(const char *text, size_t len, struct codec_error *err)
-{
-	static const struct md_read_options strict = {.max_blocks = 0, .strict = true};
-	struct md_text_reader *reader = md_text_new(&strict, err);
-	if (!reader) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return;
-	}
-	md_text_feed(reader, text, len, md_ignore_block, NULL);
-	md_text_finish(reader, md_ignore_block, NULL);
-	md_text_free(reader);
-}
-
 static int md_place_block(void *ctx, struct md_block block, unsigned long index)
 {
 	(void)index;
@@ -294,7 +272,7 @@ static const struct pkg_problem pkg_problems[] = {
 	.nedges = COUNT(md_edges),
 	.has_chains = false,
 	.generate = md_generate,
-	.validate = md_validate,
+	.validate = md_text_validate,
 	.solve = md_solve,
 	.solution = pkg_md_solution,
 	.solution_end = pkg_md_solution_end,

@@ -493,18 +493,6 @@ static void md_validate_json(const json_t *case_obj, const char *pointer, struct
 	md_json_read(case_obj, pointer, &md_strict, err, md_ignore_block, NULL);
 }
 
-static void md_validate_text(const char *text, size_t len, struct codec_error *err)
-{
-	struct md_text_reader *reader = md_text_new(&md_strict, err);
-	if (!reader) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return;
-	}
-	md_text_feed(reader, text, len, md_ignore_block, NULL);
-	md_text_finish(reader, md_ignore_block, NULL);
-	md_text_free(reader);
-}
-
 /*
  * Answers GET .../generate: `n` blocks from `seed`, as JSON or the Baekjoon
  * input text; with_answer adds the solve result and the Baekjoon output.
@@ -574,7 +562,7 @@ const struct route_problem route_md = {
     .outcome_write = md_outcome_write,
     .outcome_text = md_outcome_text,
     .validate_json = md_validate_json,
-    .validate_text = md_validate_text,
+    .validate_text = md_text_validate,
     .case_members = "\"blocks\", \"trace\"",
     .generate = md_generate,
 };

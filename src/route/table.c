@@ -52,6 +52,24 @@
 		.name = "with_answer", .type = ROUTE_PARAM_BOOL, .json_only = true                 \
 	}
 
+/* A problem's package: GET, zip or tar.gz, the tests' count and seed, then
+ * the problem's own parameters. */
+#define PROBLEM_PACKAGE(path_, name_, problem, ...)                                                \
+	{                                                                                          \
+		.path = path_, .name = name_, .methods = ROUTE_GET,                                \
+		.formats = ROUTE_FORMAT_ZIP | ROUTE_FORMAT_TAR_GZ, .auth = true, .heavy = true,    \
+		.handle = route_package, .data = problem, .params = {                              \
+			{.name = "format", .type = ROUTE_PARAM_TEXT},                              \
+			{.name = "tests",                                                          \
+			 .type = ROUTE_PARAM_U64,                                                  \
+			 .min = 1,                                                                 \
+			 .max = PACKAGE_MAX_TESTS,                                                 \
+			 .dflt = PACKAGE_DEFAULT_TESTS},                                           \
+			{.name = "seed", .type = ROUTE_PARAM_U64, .max = UINT64_MAX, .dflt = 1},   \
+			__VA_ARGS__                                                                \
+		}                                                                                  \
+	}
+
 /* The three POST resources every problem has. */
 /* clang-format off */
 #define PROBLEM_POSTS(prefix, id, problem, solve_extra)                         \
@@ -127,21 +145,7 @@ static const struct route_entry route_table[] = {
 		 .dflt = 10,
 		 .limit = ROUTE_LIMIT_MAX_BLOCKS},
 		ANSWER_PARAM}},
-    {.path = "/v1/monomino-domino/package",
-     .name = "monomino_domino_package",
-     .methods = ROUTE_GET,
-     .formats = ROUTE_FORMAT_ZIP | ROUTE_FORMAT_TAR_GZ,
-     .auth = true,
-     .heavy = true,
-     .handle = route_package,
-     .data = &route_md,
-     .params = {{.name = "format", .type = ROUTE_PARAM_TEXT},
-		{.name = "tests",
-		 .type = ROUTE_PARAM_U64,
-		 .min = 1,
-		 .max = PACKAGE_MAX_TESTS,
-		 .dflt = PACKAGE_DEFAULT_TESTS},
-		{.name = "seed", .type = ROUTE_PARAM_U64, .max = UINT64_MAX, .dflt = 1}}},
+    PROBLEM_PACKAGE("/v1/monomino-domino/package", "monomino_domino_package", &route_md),
     {.path = "/v1/monomino-domino/render.svg",
      .name = "monomino_domino_render",
      .methods = ROUTE_GET,
@@ -150,26 +154,12 @@ static const struct route_entry route_table[] = {
      .handle = route_md_render_call,
      .params = {{.name = "blocks", .type = ROUTE_PARAM_TEXT}, RENDER_VIEW_PARAMS}},
     PROBLEM_POSTS("/v1/puyo", "puyo", &route_puyo, LINKS_PARAM),
-    {.path = "/v1/puyo/package",
-     .name = "puyo_package",
-     .methods = ROUTE_GET,
-     .formats = ROUTE_FORMAT_ZIP | ROUTE_FORMAT_TAR_GZ,
-     .auth = true,
-     .heavy = true,
-     .handle = route_package,
-     .data = &route_puyo,
-     .params = {{.name = "format", .type = ROUTE_PARAM_TEXT},
-		{.name = "tests",
-		 .type = ROUTE_PARAM_U64,
-		 .min = 1,
-		 .max = PACKAGE_MAX_TESTS,
-		 .dflt = PACKAGE_DEFAULT_TESTS},
-		{.name = "seed", .type = ROUTE_PARAM_U64, .max = UINT64_MAX, .dflt = 1},
-		{.name = "min_chains",
-		 .type = ROUTE_PARAM_U64,
-		 .min = 1,
-		 .max = GEN_PUYO_MAX_CHAINS,
-		 .dflt = PACKAGE_DEFAULT_MIN_CHAINS}}},
+    PROBLEM_PACKAGE("/v1/puyo/package", "puyo_package", &route_puyo,
+		    {.name = "min_chains",
+		     .type = ROUTE_PARAM_U64,
+		     .min = 1,
+		     .max = GEN_PUYO_MAX_CHAINS,
+		     .dflt = PACKAGE_DEFAULT_MIN_CHAINS}),
     {.path = "/v1/puyo/render.svg",
      .name = "puyo_render",
      .methods = ROUTE_GET,

@@ -1,0 +1,22 @@
+# Sourced by the benchmark scripts (bench.sh, bench-http.sh, callgrind-http.sh).
+#
+# listen_port NAME OUT ERR PID TRIES: waits up to TRIES x 50 ms for the
+# server PID to print its "listening on http://127.0.0.1:PORT" line (text or
+# JSON start line) into OUT and prints PORT. If the server ends first or
+# never says it, prints what it wrote (OUT, ERR) to stderr, says that NAME
+# did not start, and exits the script with 1.
+listen_port() {
+	local name=$1 out=$2 err=$3 pid=$4 tries=$5 i port=
+	for i in $(seq "$tries"); do
+		port=$(sed -n 's|.* listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$out" | head -n 1)
+		[ -n "$port" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if [ -z "$port" ]; then
+		echo "$(basename "$0" .sh): $name did not start:" >&2
+		cat "$out" "$err" >&2
+		exit 1
+	fi
+	echo "$port"
+}
