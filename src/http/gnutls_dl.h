@@ -47,22 +47,7 @@ struct gnutls_dl {
 };
 #undef GNUTLS_DL_FIELD
 
-extern struct gnutls_dl gnutls_dl_table;
-extern struct dl_library gnutls_dl_library;
-
-/* Loads the library now: 0, or -1 with the reason in err (see mem/dl.h). */
-static inline int gnutls_dl_load(char *err, size_t errlen)
-{
-	return dl_library_load(&gnutls_dl_library, err, errlen);
-}
-
-/* The table, loaded first if it is not yet. */
-static inline const struct gnutls_dl *gnutls_dl(void)
-{
-	if (__builtin_expect(!dl_library_loaded(&gnutls_dl_library), 0))
-		dl_library_need(&gnutls_dl_library);
-	return &gnutls_dl_table;
-}
+DL_LIBRARY_ACCESSORS(gnutls_dl)
 
 #ifndef GNUTLS_DL_TABLE_ITSELF
 #undef gnutls_free

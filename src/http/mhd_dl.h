@@ -39,22 +39,7 @@ struct mhd_dl {
 };
 #undef MHD_DL_FIELD
 
-extern struct mhd_dl mhd_dl_table;
-extern struct dl_library mhd_dl_library;
-
-/* Loads the library now: 0, or -1 with the reason in err (see mem/dl.h). */
-static inline int mhd_dl_load(char *err, size_t errlen)
-{
-	return dl_library_load(&mhd_dl_library, err, errlen);
-}
-
-/* The table, loaded first if it is not yet. */
-static inline const struct mhd_dl *mhd_dl(void)
-{
-	if (__builtin_expect(!dl_library_loaded(&mhd_dl_library), 0))
-		dl_library_need(&mhd_dl_library);
-	return &mhd_dl_table;
-}
+DL_LIBRARY_ACCESSORS(mhd_dl)
 
 #ifndef MHD_DL_TABLE_ITSELF
 #define MHD_add_response_header		(mhd_dl()->MHD_add_response_header)

@@ -64,4 +64,24 @@ static inline bool dl_library_loaded(const struct dl_library *lib)
 	return __atomic_load_n(&lib->loaded, __ATOMIC_ACQUIRE) != 0;
 }
 
+/*
+ * The declarations that go with a library's table `struct NAME` (its
+ * header defines the struct): NAME_table and NAME_library (defined in its
+ * .c with DL_LIBRARY), NAME_load(err, errlen) to load it now (0, or -1
+ * with the reason), and NAME(), the table, loaded first if it is not yet.
+ */
+#define DL_LIBRARY_ACCESSORS(NAME)                                                                 \
+	extern struct NAME NAME##_table;                                                           \
+	extern struct dl_library NAME##_library;                                                   \
+	static inline int NAME##_load(char *err, size_t errlen)                                    \
+	{                                                                                          \
+		return dl_library_load(&NAME##_library, err, errlen);                              \
+	}                                                                                          \
+	static inline const struct NAME *NAME(void)                                                \
+	{                                                                                          \
+		if (__builtin_expect(!dl_library_loaded(&NAME##_library), 0))                      \
+			dl_library_need(&NAME##_library);                                          \
+		return &NAME##_table;                                                              \
+	}
+
 #endif

@@ -49,22 +49,7 @@ struct archive_dl {
 };
 #undef ARCHIVE_DL_FIELD
 
-extern struct archive_dl archive_dl_table;
-extern struct dl_library archive_dl_library;
-
-/* Loads the library now: 0, or -1 with the reason in err (see mem/dl.h). */
-static inline int archive_dl_load(char *err, size_t errlen)
-{
-	return dl_library_load(&archive_dl_library, err, errlen);
-}
-
-/* The table, loaded first if it is not yet. */
-static inline const struct archive_dl *archive_dl(void)
-{
-	if (__builtin_expect(!dl_library_loaded(&archive_dl_library), 0))
-		dl_library_need(&archive_dl_library);
-	return &archive_dl_table;
-}
+DL_LIBRARY_ACCESSORS(archive_dl)
 
 #ifndef ARCHIVE_DL_TABLE_ITSELF
 #define archive_entry_free		      (archive_dl()->archive_entry_free)

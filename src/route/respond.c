@@ -72,6 +72,14 @@ void route_respond_buf(struct route_response *resp, const char *content_type, st
 }
 
 /* Serialises `body` with a final newline into resp; false when out of memory. */
+/* Makes b's bytes the body of resp, in place of any body it had. */
+static void respond_take_buf(struct route_response *resp, struct route_buf *b)
+{
+	respond_drop_body(resp);
+	resp->body = b->data;
+	resp->body_len = b->len;
+}
+
 static bool respond_dump(struct route_response *resp, const json_t *body)
 {
 	struct route_buf b = {.data = NULL};
@@ -80,9 +88,7 @@ static bool respond_dump(struct route_response *resp, const json_t *body)
 		dj_free(b.data);
 		return false;
 	}
-	respond_drop_body(resp);
-	resp->body = b.data;
-	resp->body_len = b.len;
+	respond_take_buf(resp, &b);
 	return true;
 }
 
@@ -195,8 +201,6 @@ bool route_response_gather(struct route_response *resp)
 		dj_free(b.data);
 		return false;
 	}
-	respond_drop_body(resp);
-	resp->body = b.data;
-	resp->body_len = b.len;
+	respond_take_buf(resp, &b);
 	return true;
 }

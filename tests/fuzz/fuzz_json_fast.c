@@ -65,10 +65,12 @@ static const struct route_limits limits_default = {
 static const struct route_limits limits_small = {
     .max_body = 1u << 20, .max_blocks = 3, .max_batch = 1000, .max_trace_steps = 0};
 
-/* route_handle() on a POST of body to path; what it counted into *tally. */
-static void post(const char *path, const char *body, size_t len, bool text,
-		 const struct route_limits *limits, struct route_response *resp,
-		 struct route_tally *tally)
+/* route_handle() on a POST of body to path, answered as `accept` (NULL:
+ * no Accept header), with ?trace=true when trace; what it counted into
+ * *tally. */
+static void post_request(const char *path, const char *body, size_t len, const char *accept,
+			 bool trace, const struct route_limits *limits, struct route_response *resp,
+			 struct route_tally *tally)
 {
 	struct route_request req;
 	memset(&req, 0, sizeof req);
@@ -77,12 +79,25 @@ static void post(const char *path, const char *body, size_t len, bool text,
 	req.method = "POST";
 	req.path = path;
 	req.content_type = "application/json";
-	req.accept = text ? "text/plain" : "application/json";
+	req.accept = accept;
 	req.body = body;
 	req.body_len = len;
 	req.limits = limits;
+	if (trace) {
+		req.params[0].key = "trace";
+		req.params[0].value = "true";
+		req.nparams = 1;
+	}
 	memset(resp, 0, sizeof *resp);
 	route_handle(&req, resp);
+}
+
+static void post(const char *path, const char *body, size_t len, bool text,
+		 const struct route_limits *limits, struct route_response *resp,
+		 struct route_tally *tally)
+{
+	post_request(path, body, len, text ? "text/plain" : "application/json", false, limits, resp,
+		     tally);
 }
 
 /* The same body with "trace": false as its first member (body starts with '{'). */
@@ -171,23 +186,7 @@ static void post_batch(const char *path, bool trace, const char *body, size_t le
 		       const struct route_limits *limits, struct route_response *resp,
 		       struct route_tally *tally)
 {
-	struct route_request req;
-	memset(&req, 0, sizeof req);
-	memset(tally, 0, sizeof *tally);
-	req.tally = tally;
-	req.method = "POST";
-	req.path = path;
-	req.content_type = "application/json";
-	req.body = body;
-	req.body_len = len;
-	req.limits = limits;
-	if (trace) {
-		req.params[0].key = "trace";
-		req.params[0].value = "true";
-		req.nparams = 1;
-	}
-	memset(resp, 0, sizeof *resp);
-	route_handle(&req, resp);
+	post_request(path, body, len, NULL, trace, limits, resp, tally);
 	FUZZ_CHECK(route_response_gather(resp), "a streamed answer failed");
 }
 
