@@ -148,77 +148,14 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
 
 /* --- the batch read from the body --- */
 
-/* Nesting a case may have: jansson's limit (2048) less the batch's object
- * and array around it, with room to spare. */
-#define BATCH_NEST_MAX 2040
 /* An answer up to this size, or half the body when that is more, is held
  * and sent whole (gzip then works on it as on any answer); a larger one is
  * streamed. */
 #define BATCH_HOLD_MIN ((size_t)1 << 20)
 
-static bool batch_is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 static const char *batch_skip_ws(const char *p, const char *end)
 {
-	while (p < end && batch_is_ws(*p))
-		p++;
-	return p;
-}
-
-/*
- * The end of the JSON value that starts at p, found by its shape alone
- * (strings and their escapes skipped, brackets counted), or NULL when it
- * has none (empty, not closed, nested deeper than BATCH_NEST_MAX). Whether
- * the bytes are JSON is for the decoder of the case to say.
- */
-static const char *batch_skip_value(const char *p, const char *end)
-{
-	/* 1: ends a string, 2: escapes, 3: opens, 4: closes; 0: any other byte */
-	static const unsigned char kind[256] = {
-	    ['"'] = 1, ['\\'] = 2, ['{'] = 3, ['['] = 3, ['}'] = 4, [']'] = 4,
-	};
-	unsigned depth = 0;
-	if (p == end)
-		return NULL;
-	if (*p != '{' && *p != '[' && *p != '"') {
-		const char *q = p;
-		while (q < end && !batch_is_ws(*q) && *q != ',' && *q != ']' && *q != '}')
-			q++;
-		return q > p ? q : NULL;
-	}
-	for (const char *q = p; q < end; q++) {
-		switch (kind[(unsigned char)*q]) {
-		case 1: /* a string: to its closing quote, escapes skipped */
-			for (q++;; q++) {
-				while (q < end && kind[(unsigned char)*q] != 1 &&
-				       kind[(unsigned char)*q] != 2)
-					q++;
-				if (q == end)
-					return NULL;
-				if (*q == '"')
-					break;
-				if (++q == end) /* the escaped byte */
-					return NULL;
-			}
-			if (depth == 0)
-				return q + 1;
-			break;
-		case 3:
-			if (++depth > BATCH_NEST_MAX)
-				return NULL;
-			break;
-		case 4:
-			if (--depth == 0) /* p opened, so depth >= 1 here */
-				return q + 1;
-			break;
-		default:
-			break;
-		}
-	}
-	return NULL;
+	return json_span_ws(p, end);
 }
 
 /* A position among the cases of the body. */
@@ -301,6 +238,7 @@ struct batch {
 	route_case_fn *one;
 	route_case_fast_fn *fast;   /* NULL: every case through jansson */
 	route_case_write_fn *write; /* NULL: every parsed case through `one` */
+	enum route_case_at at;	    /* where a case holds its blocks, to read lean */
 	bool trace;		    /* the query's ?trace */
 	struct batch_cursor first;  /* at the first case */
 	struct batch_cursor cur;    /* at the next case */
@@ -333,14 +271,13 @@ static int batch_fast(struct batch *b, const char *v, const char *e, bool keep, 
 /* b->write on the parsed case c at ptr: 1 with its slot in b->out (after a
  * comma, its "id" last as json_object_set() puts it) when `keep`, 0 when
  * not taken (b->out as it was), -1 when out of memory. */
-static int batch_write(struct batch *b, const json_t *c, const char *ptr, const json_t *id,
-		       bool keep, size_t *steps)
+static int batch_write(struct batch *b, const struct route_call *call, const json_t *c,
+		       const char *ptr, const json_t *id, bool keep, size_t *steps)
 {
 	size_t mark = b->out.len;
 	if (keep && b->cur.index > 0 && route_buf_put(",", 1, &b->out) != 0)
 		return -1;
-	int taken =
-	    b->write(&b->call, c, ptr, b->trace, keep ? route_buf_put : NULL, &b->out, steps);
+	int taken = b->write(call, c, ptr, b->trace, keep ? route_buf_put : NULL, &b->out, steps);
 	if (taken == 1 && keep && (json_is_string(id) || json_is_integer(id)) &&
 	    (route_buf_put(",\"id\":", 6, &b->out) != 0 ||
 	     json_dump_callback(id, route_buf_put, &b->out, JSON_COMPACT | JSON_ENCODE_ANY) != 0))
@@ -381,7 +318,7 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 			}
 		}
 	}
-	*e = batch_skip_value(v, end);
+	*e = json_span_value(v, end);
 	if (!*e)
 		return BATCH_DOUBT;
 	size_t vlen = (size_t)(*e - v);
@@ -390,15 +327,25 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 		if (taken != 0)
 			goto out_fast;
 	}
-	json_error_t jerr;
-	json_t *c =
-	    json_loadb(v, vlen, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	/* An object case read lean when it is large, as a body alone would be:
+	 * its fault, if any, is the tree path's to tell (in the body's lines). */
+	struct route_lean_call lc;
+	const struct route_call *call = &b->call;
+	json_t *c;
+	if (*v == '{') {
+		struct codec_error scratch;
+		codec_error_init(&scratch, 1);
+		c = route_parse_case(&b->call, v, vlen, b->at, &lc, &call, &scratch);
+	} else {
+		json_error_t jerr;
+		c = json_loadb(v, vlen, JSON_DECODE_ANY | JSON_SPAN_FLAGS, &jerr);
+	}
 	if (!c)
 		return BATCH_DOUBT;
 	snprintf(ptr, sizeof ptr, "/cases/%zu", b->cur.index);
 	const json_t *id = json_is_object(c) ? json_object_get(c, "id") : NULL;
 	if (b->write) {
-		taken = batch_write(b, c, ptr, id, keep, &steps);
+		taken = batch_write(b, call, c, ptr, id, keep, &steps);
 		if (taken != 0) {
 			json_decref(c);
 			goto out_fast;
@@ -406,7 +353,7 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 	}
 	struct codec_error each;
 	codec_error_init(&each, 1);
-	json_t *slot = b->one(&b->call, c, ptr, b->trace, &each);
+	json_t *slot = b->one(call, c, ptr, b->trace, &each);
 	if (slot && (json_is_string(id) || json_is_integer(id)) &&
 	    json_object_set(slot, "id", (json_t *)id) != 0) {
 		json_decref(slot);
@@ -561,7 +508,7 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 			if (st == BATCH_FAULT)
 				fault = BATCH_FAULT;
 		} else {
-			e = batch_skip_value(v, b->cur.end);
+			e = json_span_value(v, b->cur.end);
 			if (!e || !batch_well_formed(v, (size_t)(e - v)))
 				return BATCH_DOUBT;
 		}
@@ -623,7 +570,7 @@ static bool batch_doubted(const struct route_call *call, const struct batch *b, 
 }
 
 bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
-			      route_case_fn *one, route_case_fast_fn *fast,
+			      enum route_case_at at, route_case_fn *one, route_case_fast_fn *fast,
 			      route_case_write_fn *write, struct route_response *resp,
 			      struct codec_error *err, enum codec_status *st)
 {
@@ -641,6 +588,7 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 	b->one = one;
 	b->fast = fast;
 	b->write = write;
+	b->at = at;
 	b->trace = route_arg(call, "trace") != 0;
 	b->first = b->cur = first;
 

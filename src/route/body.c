@@ -140,20 +140,21 @@ json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 	return root;
 }
 
-/* The body as jansson reads it in route_parse_json_masked(). */
+/* The body as jansson reads it in route_parse_json_masks(). */
 struct masked {
 	const char *body;
 	size_t len;
-	size_t pos;  /* next byte of body to hand on */
-	size_t from; /* the masked bytes [from, to) */
-	size_t to;
+	size_t pos;			/* next byte of body to hand on */
+	const struct route_mask *masks; /* in order */
+	size_t n;			/* masks */
+	size_t k;			/* the first mask not wholly before pos */
 };
 
-/* json_load_callback_t: the next bytes, those of the mask as "0" then
- * white space with the mask's line breaks, and one space for each other
- * character (a UTF-8 sequence is one character to jansson's columns). A
- * NUL byte inside well-formed values can only follow a number or a
- * literal, where jansson drops it uncounted: it is dropped here too. */
+/* json_load_callback_t: the next bytes, those of a mask as "0" (when it
+ * is one) then white space with the mask's line breaks, and one space for
+ * each other character (a UTF-8 sequence is one character to jansson's
+ * columns). A NUL byte inside well-formed values can only follow a number
+ * or a literal, where jansson drops it uncounted: it is dropped here too. */
 static size_t masked_read(void *buffer, size_t buflen, void *data)
 {
 	struct masked *m = data;
@@ -162,9 +163,12 @@ static size_t masked_read(void *buffer, size_t buflen, void *data)
 	while (n < buflen && m->pos < m->len) {
 		size_t at = m->pos++;
 		char c = m->body[at];
-		if (at < m->from || at >= m->to)
+		while (m->k < m->n && at >= m->masks[m->k].to)
+			m->k++;
+		const struct route_mask *mask = m->k < m->n ? &m->masks[m->k] : NULL;
+		if (!mask || at < mask->from)
 			out[n++] = c;
-		else if (at == m->from)
+		else if (at == mask->from && mask->zero)
 			out[n++] = '0';
 		else if (c == '\n')
 			out[n++] = '\n';
@@ -174,16 +178,25 @@ static size_t masked_read(void *buffer, size_t buflen, void *data)
 	return n;
 }
 
-json_t *route_parse_json_masked(const char *body, size_t len, size_t from, size_t to,
-				struct codec_error *err)
+json_t *route_parse_json_masks(const char *body, size_t len, const struct route_mask *masks,
+			       size_t n, struct codec_error *err)
 {
 	json_error_t jerr = {.line = 0};
-	struct masked m = {.body = body, .len = len, .pos = 0, .from = from, .to = to};
-	if (from >= to || to > len)
+	struct masked m = {.body = body, .len = len, .pos = 0, .masks = masks, .n = n, .k = 0};
+	if (n == 0)
 		return route_parse_json(body, len, err);
 	json_t *root =
 	    json_load_callback(masked_read, &m, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
 	if (!root)
 		parse_failed(body, len, &jerr, err);
 	return root;
+}
+
+json_t *route_parse_json_masked(const char *body, size_t len, size_t from, size_t to,
+				struct codec_error *err)
+{
+	const struct route_mask mask = {.from = from, .to = to, .zero = true};
+	if (from >= to || to > len)
+		return route_parse_json(body, len, err);
+	return route_parse_json_masks(body, len, &mask, 1, err);
 }

@@ -18,6 +18,7 @@
 #include "codec/error.h"
 #include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
+#include "codec/json_span.h"
 #include "route/route.h"
 
 /* A trace longer than this many steps is refused (422 at "/trace"). */
@@ -52,6 +53,10 @@ struct route_problem {
 	unsigned baekjoon; /* problem number */
 	/* Members a case object may hold, for messages: "\"blocks\", \"trace\"". */
 	const char *case_members;
+	/* Optional: the member of a case whose array may be read lean
+	 * (route_parse_case()), its elements left in the body: "blocks". The
+	 * decoders then read limits->lean. NULL: every case is one tree. */
+	const char *lean_member;
 	/* Solve one case from a JSON object at `pointer`; trace fills ->steps. */
 	enum codec_status (*solve_json)(const json_t *case_obj, const char *pointer,
 					const struct route_limits *limits, bool trace,
@@ -114,7 +119,8 @@ struct route_problem {
 	int (*outcome_text)(const struct route_outcome *out, char *buf, size_t size);
 	/* Check a case against the strict Baekjoon constraints, every fault into
 	 * `err` (collect mode). */
-	void (*validate_json)(const json_t *case_obj, const char *pointer, struct codec_error *err);
+	void (*validate_json)(const json_t *case_obj, const char *pointer,
+			      const struct route_limits *limits, struct codec_error *err);
 	void (*validate_text)(const char *text, size_t len, struct codec_error *err);
 	/* Answers GET .../generate (the table has read the parameters): JSON,
 	 * or the Baekjoon input text; with_answer adds the expected answer. The
@@ -286,6 +292,40 @@ typedef int route_case_fast_fn(const struct route_call *call, const char *json, 
 typedef int route_case_write_fn(const struct route_call *call, const json_t *c, const char *ptr,
 				bool trace, route_put_fn *put, void *ctx, size_t *steps);
 
+/* --- large cases read lean (lean.c) --- */
+
+/* Where a case sits in a request, for route_parse_case(). */
+enum route_case_at {
+	ROUTE_CASE_ROOT,  /* the body is the case (solve, validate) */
+	ROUTE_CASE_INPUT, /* the case is the body's "input" (judge) */
+};
+
+/* A call on a case read lean: copies of the call, its request and limits,
+ * whose limits->lean points at `lean`. */
+struct route_lean_call {
+	struct route_call call;
+	struct route_request req;
+	struct route_limits limits;
+	struct json_lean lean;
+};
+
+/*
+ * Parses the JSON body [body, body + len) as route_parse_json() does, to
+ * the same tree or the same fault. When the problem has a lean_member,
+ * the limits ask for it (len >= lean_from, not tree_only) and the body is
+ * an object whose case (at `at`) holds that member as an array, the
+ * array's elements are checked one at a time and left in the body: the
+ * tree holds an empty placeholder array, and *used is lc->call, whose
+ * limits carry the elements (the decoders read them from there). Large
+ * arrays and objects beside it are checked piece by piece and read as
+ * empty ones (which no decoder looks into). Otherwise *used is `call`.
+ * Memory is the tree of what is left and one element's tree at a time.
+ * Returns a new reference or NULL with err set; *used is set either way.
+ */
+json_t *route_parse_case(const struct route_call *call, const char *body, size_t len,
+			 enum route_case_at at, struct route_lean_call *lc,
+			 const struct route_call **used, struct codec_error *err);
+
 /*
  * Answers a batch read from the body as it lies, one case at a time (a
  * case's own bytes through `fast` when not NULL, else through jansson and
@@ -297,10 +337,11 @@ typedef int route_case_write_fn(const struct route_call *call, const json_t *c, 
  * Returns false, with nothing answered and err untouched, when the body is
  * not a batch {"cases": [...]} alone or is not well-formed JSON: the caller
  * then parses it whole and answers through route_respond_batch(), which
- * tells every such fault as it always has. Else *st is the status.
+ * tells every such fault as it always has. Else *st is the status. A large
+ * case is read lean (route_parse_case(), the case at `at`).
  */
 bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
-			      route_case_fn *one, route_case_fast_fn *fast,
+			      enum route_case_at at, route_case_fn *one, route_case_fast_fn *fast,
 			      route_case_write_fn *write, struct route_response *resp,
 			      struct codec_error *err, enum codec_status *st);
 
@@ -375,5 +416,23 @@ json_t *route_parse_json(const char *body, size_t len, struct codec_error *err);
  */
 json_t *route_parse_json_masked(const char *body, size_t len, size_t from, size_t to,
 				struct codec_error *err);
+
+/* Bytes [from, to) of a body that route_parse_json_masks() leaves out. */
+struct route_mask {
+	size_t from; /* first byte */
+	size_t to;   /* past the last byte; from < to */
+	bool zero;   /* read as the number 0 (a run of whole values), else as white
+			space alone (what lies between the brackets of an array or
+			object, which then reads as empty) */
+};
+
+/*
+ * route_parse_json() of the body with each of masks[0..n) (in order, not
+ * overlapping) read as route_mask says, every line and column kept: values
+ * already known to be well-formed are not built, and any fault outside
+ * them is told exactly as for the whole body.
+ */
+json_t *route_parse_json_masks(const char *body, size_t len, const struct route_mask *masks,
+			       size_t n, struct codec_error *err);
 
 #endif

@@ -233,10 +233,12 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 	enum codec_status st;
 
 	route_skip_bom(&body, &len);
-	if (route_respond_batch_body(call, body, len, judge_case, NULL, judge_case_write, resp, err,
-				     &st))
+	if (route_respond_batch_body(call, body, len, ROUTE_CASE_INPUT, judge_case, NULL,
+				     judge_case_write, resp, err, &st))
 		return st;
-	json_t *root = route_parse_json(body, len, err);
+	struct route_lean_call lc;
+	json_t *root = route_parse_case(call, body, len, ROUTE_CASE_INPUT, &lc, &call, err);
+	req = call->req;
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {

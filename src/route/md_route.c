@@ -146,7 +146,8 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
 		run.trace_pointer = trace_at;
 	}
-	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	struct md_read_options opt = {
+	    .max_blocks = limits->max_blocks, .strict = false, .lean = limits->lean};
 	if (trace) {
 		/* A trace past ROUTE_MAX_TRACE_STEPS is refused once that many
 		 * steps are read: found first, without building them. */
@@ -288,7 +289,8 @@ static int md_solve_traced_text(const json_t *case_obj, const char *pointer, con
 				size_t len, const struct route_limits *limits,
 				struct route_outcome *out, struct route_buf *trace, size_t *steps)
 {
-	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	struct md_read_options opt = {
+	    .max_blocks = limits->max_blocks, .strict = false, .lean = limits->lean};
 	struct codec_error scratch;
 	enum codec_status st = CODEC_OK;
 	codec_error_init(&scratch, 1);
@@ -486,11 +488,12 @@ static int md_ignore_block(void *ctx, struct md_block block, unsigned long index
 	return 0;
 }
 
-static const struct md_read_options md_strict = {.max_blocks = ULONG_MAX, .strict = true};
-
-static void md_validate_json(const json_t *case_obj, const char *pointer, struct codec_error *err)
+static void md_validate_json(const json_t *case_obj, const char *pointer,
+			     const struct route_limits *limits, struct codec_error *err)
 {
-	md_json_read(case_obj, pointer, &md_strict, err, md_ignore_block, NULL);
+	const struct md_read_options strict = {
+	    .max_blocks = ULONG_MAX, .strict = true, .lean = limits ? limits->lean : NULL};
+	md_json_read(case_obj, pointer, &strict, err, md_ignore_block, NULL);
 }
 
 /*
@@ -564,5 +567,6 @@ const struct route_problem route_md = {
     .validate_json = md_validate_json,
     .validate_text = md_text_validate,
     .case_members = "\"blocks\", \"trace\"",
+    .lean_member = "blocks",
     .generate = md_generate,
 };

@@ -110,8 +110,10 @@ static int puyo_outcome_text(const struct route_outcome *out, char *buf, size_t 
 	return puyo_text_result(&out->u.puyo.result, buf, size);
 }
 
-static void puyo_validate_json(const json_t *case_obj, const char *pointer, struct codec_error *err)
+static void puyo_validate_json(const json_t *case_obj, const char *pointer,
+			       const struct route_limits *limits, struct codec_error *err)
 {
+	(void)limits;
 	struct puyo_field field;
 	puyo_json_read(case_obj, pointer, true, &field, err);
 }

@@ -330,10 +330,11 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	    solve_traced_fast(call, body, len, resp, err, &st))
 		return st;
 	if (fmt == ROUTE_FORMAT_JSON &&
-	    route_respond_batch_body(call, body, len, solve_case, solve_case_fast, solve_case_write,
-				     resp, err, &st))
+	    route_respond_batch_body(call, body, len, ROUTE_CASE_ROOT, solve_case, solve_case_fast,
+				     solve_case_write, resp, err, &st))
 		return st;
-	json_t *root = route_parse_json(body, len, err);
+	struct route_lean_call lc;
+	json_t *root = route_parse_case(call, body, len, ROUTE_CASE_ROOT, &lc, &call, err);
 	if (!root)
 		return err->status;
 	if (route_is_batch(root)) {

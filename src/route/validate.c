@@ -41,7 +41,7 @@ static json_t *validate_case(const struct route_call *call, const json_t *c, con
 	(void)trace;
 	if (!route_collect(call, each))
 		return NULL;
-	p->validate_json(c, ptr, each);
+	p->validate_json(c, ptr, call->req->limits, each);
 	return validity_json(each);
 }
 
@@ -63,13 +63,15 @@ enum codec_status route_validate(const struct route_call *call, struct route_res
 		p->validate_text(body, len, &all);
 		return route_respond_json(resp, validity_json(&all), err);
 	}
-	if (route_respond_batch_body(call, body, len, validate_case, NULL, NULL, resp, err, &st))
+	if (route_respond_batch_body(call, body, len, ROUTE_CASE_ROOT, validate_case, NULL, NULL,
+				     resp, err, &st))
 		return st;
-	json_t *root = route_parse_json(body, len, err);
+	struct route_lean_call lc;
+	json_t *root = route_parse_case(call, body, len, ROUTE_CASE_ROOT, &lc, &call, err);
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {
-		p->validate_json(root, "", &all);
+		p->validate_json(root, "", call->req->limits, &all);
 		st = route_respond_json(resp, validity_json(&all), err);
 	} else {
 		st = route_respond_batch(call, root, validate_case, resp, err);

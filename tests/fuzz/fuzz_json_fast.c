@@ -151,7 +151,7 @@ static void check_md(const char *body, size_t len, bool text, const struct route
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	memset(&full, 0, sizeof full);
-	struct md_read_options opt = {limits->max_blocks, false};
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	enum codec_status st = md_json_read(root, "", &opt, &err, sink_block, &full);
 	json_decref(root);
 	FUZZ_CHECK(st == CODEC_OK, "the fast path took a case md_json_read refuses: %s",

@@ -122,7 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const unsigned long limits[] = {0, 2};
 	for (size_t l = 0; l < sizeof limits / sizeof limits[0]; l++) {
 		for (int strict = 0; strict <= 1; strict++) {
-			struct md_read_options opt = {limits[l], strict == 1};
+			struct md_read_options opt = {.max_blocks = limits[l],
+						      .strict = strict == 1};
 			run_read(&first, value, "", &opt, 1, true);
 			run_read(&collect, value, CASE_POINTER, &opt, CODEC_FAULTS_MAX, true);
 			run_read(&bare, value, "", &opt, 1, false);

@@ -284,7 +284,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	static struct run whole, chunked, bytewise, collect, collect_chunked, bare, lenient_ok;
 	for (int strict = 0; strict <= 1; strict++) {
-		struct md_read_options opt = {max_blocks, strict == 1};
+		struct md_read_options opt = {.max_blocks = max_blocks, .strict = strict == 1};
 
 		run_read(&whole, text, len, &opt, 1, true, 0, stop_after);
 		check_run(&whole, &opt, true);

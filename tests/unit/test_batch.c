@@ -18,88 +18,7 @@
 #include <jansson.h>
 
 #include "route/route.h"
-
-#define BODY_MAX (1u << 22)
-
-/* A small deterministic generator (xorshift64*). */
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-
-static unsigned rnd(unsigned n)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (unsigned)((rng_state * 0x2545F4914F6CDD1Du) >> 33) % n;
-}
-
-/* The answer of one reader. */
-struct answer {
-	struct route_response resp;
-	struct route_tally tally;
-	bool streamed; /* the body came as a stream */
-};
-
-/* The Content-Type of the bodies answer() sends. */
-static const char *body_type = "application/json";
-
-static void answer(const char *path, const char *query, const char *body, size_t len,
-		   const struct route_limits *limits, struct answer *a)
-{
-	struct route_request req;
-	memset(&req, 0, sizeof req);
-	memset(a, 0, sizeof *a);
-	req.method = "POST";
-	req.path = path;
-	req.content_type = body_type;
-	req.body = body;
-	req.body_len = len;
-	req.limits = limits;
-	req.tally = &a->tally;
-	if (query) {
-		char *eq = strchr(query, '=');
-		static char key[32];
-		snprintf(key, sizeof key, "%.*s", (int)(eq - query), query);
-		req.params[0].key = key;
-		req.params[0].value = eq + 1;
-		req.nparams = 1;
-	}
-	route_handle(&req, &a->resp);
-	a->streamed = a->resp.stream.read != NULL;
-	assert_true(route_response_gather(&a->resp));
-}
-
-/* Demands the same answer from both readers; returns whether the body was
- * answered by the case-by-case reader's stream. */
-static bool same_answers(const char *path, const char *query, const char *body, size_t len,
-			 const struct route_limits *limits)
-{
-	struct route_limits tree = *limits;
-	struct answer a, b;
-	tree.tree_only = true;
-	answer(path, query, body, len, limits, &a);
-	answer(path, query, body, len, &tree, &b);
-	assert_false(b.streamed);
-	if (a.resp.status != b.resp.status || a.resp.body_len != b.resp.body_len ||
-	    (a.resp.body_len && memcmp(a.resp.body, b.resp.body, a.resp.body_len) != 0))
-		fail_msg("%s?%s differs on %.*s\n-> %u %.*s\n-> %u %.*s (reference)", path,
-			 query ? query : "", (int)(len > 2000 ? 2000 : len), body, a.resp.status,
-			 (int)(a.resp.body_len > 2000 ? 2000 : a.resp.body_len), a.resp.body,
-			 b.resp.status, (int)(b.resp.body_len > 2000 ? 2000 : b.resp.body_len),
-			 b.resp.body);
-	assert_string_equal(a.resp.content_type, b.resp.content_type);
-	assert_int_equal(a.resp.nheaders, b.resp.nheaders);
-	for (size_t i = 0; i < a.resp.nheaders; i++) {
-		assert_string_equal(a.resp.headers[i].name, b.resp.headers[i].name);
-		assert_string_equal(a.resp.headers[i].value, b.resp.headers[i].value);
-	}
-	assert_int_equal(a.tally.solved, b.tally.solved);
-	assert_int_equal(a.tally.rejected, b.tally.rejected);
-	for (size_t i = 0; i < ROUTE_VERDICTS; i++)
-		assert_int_equal(a.tally.verdicts[i], b.tally.verdicts[i]);
-	route_response_free(&a.resp);
-	route_response_free(&b.resp);
-	return a.streamed;
-}
+#include "route_diff.h"
 
 static const struct route_limits limits = {
     .max_body = BODY_MAX,
@@ -153,12 +72,6 @@ static const char *const puyo_cases[] = {
     "{}",
 };
 
-/* Bytes that mutations put into a body. */
-static const char *const tokens[] = {
-    "{", "}", "[", "]",		",",	  ":",	  "\"",	  "\\",		  " ",	  "\n", "0",
-    "1", "-", "e", "\"cases\"", "\"id\"", "true", "null", "\xef\xbb\xbf", "\xc3", "\t", "\"trace\"",
-};
-
 /* Writes a batch of `n` cases drawn from `cases` into buf; returns its length. */
 static size_t make_batch(char *buf, size_t size, const char *const *cases, size_t ncases,
 			 unsigned n, bool valid_only)
@@ -174,36 +87,6 @@ static size_t make_batch(char *buf, size_t size, const char *const *cases, size_
 					cases[k], ws[rnd(4)]);
 	}
 	len += (size_t)snprintf(buf + len, size - len, "]%s}%s", ws[rnd(4)], ws[rnd(4)]);
-	return len;
-}
-
-/* Changes a few bytes of buf at random: a byte removed, a token put in, a
- * byte changed. Returns the new length. */
-static size_t mutate(char *buf, size_t len, size_t size)
-{
-	unsigned edits = 1 + rnd(3);
-	for (unsigned e = 0; e < edits && len > 0; e++) {
-		size_t at = rnd((unsigned)len);
-		switch (rnd(3)) {
-		case 0:
-			memmove(buf + at, buf + at + 1, len - at - 1);
-			len--;
-			break;
-		case 1: {
-			const char *t = tokens[rnd(sizeof tokens / sizeof *tokens)];
-			size_t tl = strlen(t);
-			if (len + tl >= size)
-				break;
-			memmove(buf + at + tl, buf + at, len - at);
-			memcpy(buf + at, t, tl);
-			len += tl;
-			break;
-		}
-		default:
-			buf[at] = (char)rnd(256);
-			break;
-		}
-	}
 	return len;
 }
 

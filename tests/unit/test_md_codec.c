@@ -370,8 +370,9 @@ static void md_text_should_answer_each_case_of_the_table(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof text_cases / sizeof text_cases[0]; i++) {
 		const struct text_case *c = &text_cases[i];
-		struct md_read_options opt = {c->max_blocks ? c->max_blocks : DEFAULT_MAX_BLOCKS,
-					      c->strict};
+		struct md_read_options opt = {.max_blocks = c->max_blocks ? c->max_blocks
+									  : DEFAULT_MAX_BLOCKS,
+					      .strict = c->strict};
 		struct text_run run;
 		text_run(&run, c->input, strlen(c->input), &opt, c->collect, WHOLE, 0, 0);
 		if (run.finished != c->status)
@@ -390,8 +391,9 @@ static void md_text_should_not_care_where_the_chunks_end(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof text_cases / sizeof text_cases[0]; i++) {
 		const struct text_case *c = &text_cases[i];
-		struct md_read_options opt = {c->max_blocks ? c->max_blocks : DEFAULT_MAX_BLOCKS,
-					      c->strict};
+		struct md_read_options opt = {.max_blocks = c->max_blocks ? c->max_blocks
+									  : DEFAULT_MAX_BLOCKS,
+					      .strict = c->strict};
 		size_t len = strlen(c->input);
 		struct text_run whole, part;
 		text_run(&whole, c->input, len, &opt, c->collect, WHOLE, 0, 0);
@@ -451,7 +453,8 @@ static void md_text_fast_path_should_read_like_the_byte_at_a_time_reader(void **
 		size_t stop_after = rng_next(&seed) % 5 == 0 ? rng_next(&seed) % 20 : 0;
 		for (int strict = 0; strict <= 1; strict++) {
 			for (int collect = 0; collect <= 1; collect++) {
-				struct md_read_options opt = {DEFAULT_MAX_BLOCKS, strict == 1};
+				struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS,
+							      .strict = strict == 1};
 				static struct text_run fast, slow;
 				text_run(&fast, text, (size_t)len, &opt, collect, WHOLE, 0,
 					 stop_after);
@@ -496,7 +499,8 @@ static void md_text_take_should_leave_every_illegal_line_to_the_slow_path(void *
 				len +=
 				    snprintf(text + len, sizeof text - (size_t)len, "%s\n", line);
 			}
-			struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+			struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS,
+						      .strict = false};
 			static struct text_run take, slow;
 			text_run(&slow, text, (size_t)len, &opt, true, BYTES, 0, 0);
 			for (uint64_t seed = 1; seed <= 8; seed++) {
@@ -544,7 +548,7 @@ static void md_text_should_read_the_public_example_whatever_the_chunks(void **st
 	(void)state;
 	static const char input[] =
 	    "8\r\n1 1 1\r\n2 3 0\r\n3 2 2\r\n3 2 3\r\n3 1 3\r\n2 0 0\r\n3 2 0\r\n3 1 2";
-	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS, .strict = false};
 	for (int how = WHOLE; how <= RANDOM; how++) {
 		for (uint64_t seed = 1; seed <= (how == RANDOM ? 50u : 1u); seed++) {
 			struct text_run run;
@@ -570,7 +574,7 @@ static void md_text_should_read_lines_longer_than_any_buffer(void **state)
 		fail_msg("out of memory");
 		return;
 	}
-	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS, .strict = false};
 	struct text_run run;
 
 	/* blanks before the integers: fine in lenient mode */
@@ -605,7 +609,8 @@ static void md_text_should_read_lines_longer_than_any_buffer(void **state)
 	memcpy(buf, "1\n1 1 1", 7);
 	memset(buf + 7, ' ', pad);
 	memcpy(buf + 7 + pad, "\n", 1);
-	text_run(&run, buf, pad + 8, &(struct md_read_options){0, true}, true, WHOLE, 0, 0);
+	text_run(&run, buf, pad + 8, &(struct md_read_options){.max_blocks = 0, .strict = true},
+		 true, WHOLE, 0, 0);
 	assert_int_equal(run.err.nfaults, 1);
 	assert_int_equal(run.err.faults[0].column, 6);
 	assert_string_equal(run.err.faults[0].detail, "trailing whitespace");
@@ -616,7 +621,7 @@ static void md_text_should_take_a_nul_byte_as_a_bad_character(void **state)
 {
 	(void)state;
 	static const char input[] = "1\n1 \0 1\n";
-	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS, .strict = false};
 	struct text_run run;
 	text_run(&run, input, sizeof input - 1, &opt, false, WHOLE, 0, 0);
 	assert_int_equal(run.finished, CODEC_E_SYNTAX);
@@ -628,7 +633,7 @@ static void md_text_should_stop_reading_when_the_callback_asks(void **state)
 {
 	(void)state;
 	static const char input[] = "5\n1 1 1\n1 1 1\n1 1 1\n9 9 9\n";
-	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS, .strict = false};
 	for (int how = WHOLE; how <= BYTES; how++) {
 		struct text_run run;
 		text_run(&run, input, sizeof input - 1, &opt, false, (enum chunking)how, 0, 2);
@@ -673,7 +678,8 @@ static void md_text_should_count_the_faults_that_did_not_fit(void **state)
 	for (int i = 0; i < 150; i++)
 		len += (size_t)snprintf(buf + len, size - len, "9 9 9\n");
 	struct text_run run;
-	text_run(&run, buf, len, &(struct md_read_options){0, true}, true, WHOLE, 0, 0);
+	text_run(&run, buf, len, &(struct md_read_options){.max_blocks = 0, .strict = true}, true,
+		 WHOLE, 0, 0);
 	assert_int_equal(run.finished, CODEC_E_INVALID);
 	assert_int_equal(run.err.nfaults, CODEC_FAULTS_MAX);
 	assert_int_equal(run.err.dropped, 450 - CODEC_FAULTS_MAX);
@@ -819,8 +825,9 @@ static void md_json_should_answer_each_case_of_the_table(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof json_cases / sizeof json_cases[0]; i++) {
 		const struct json_case *c = &json_cases[i];
-		struct md_read_options opt = {c->max_blocks ? c->max_blocks : DEFAULT_MAX_BLOCKS,
-					      c->strict};
+		struct md_read_options opt = {.max_blocks = c->max_blocks ? c->max_blocks
+									  : DEFAULT_MAX_BLOCKS,
+					      .strict = c->strict};
 		struct codec_error err;
 		struct sink sink;
 		enum codec_status st =
@@ -841,7 +848,7 @@ static void md_json_should_hand_on_the_blocks_it_read(void **state)
 	(void)state;
 	struct codec_error err;
 	struct sink sink;
-	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS, .strict = false};
 	assert_int_equal(json_run("{\"blocks\": [[1, 1, 1], {\"t\": 2, \"x\": 3, \"y\": 0}, "
 				  "[3, 2, 3]]}",
 				  "", &opt, false, &err, &sink, 0),
@@ -864,7 +871,7 @@ static void md_json_should_check_the_baekjoon_limit_in_strict_mode(void **state)
 		json_array_append_new(blocks, json_pack("[iii]", 1, 0, 0));
 	json_t *root = json_pack("{sO}", "blocks", blocks);
 	struct codec_error err;
-	struct md_read_options strict = {0, true};
+	struct md_read_options strict = {.max_blocks = 0, .strict = true};
 	error_init(&err, CODEC_FAULTS_MAX);
 	assert_int_equal(md_json_read(root, "", &strict, &err, NULL, NULL), CODEC_OK);
 	json_array_append_new(blocks, json_pack("[iii]", 1, 0, 0));
@@ -874,7 +881,7 @@ static void md_json_should_check_the_baekjoon_limit_in_strict_mode(void **state)
 	assert_string_equal(err.faults[0].pointer, "/blocks");
 	assert_string_equal(err.faults[0].detail, "expected 1..10000 blocks, found 10001");
 	/* lenient: no Baekjoon limit */
-	struct md_read_options lenient = {0, false};
+	struct md_read_options lenient = {.max_blocks = 0, .strict = false};
 	codec_error_init(&err, 1);
 	assert_int_equal(md_json_read(root, "", &lenient, &err, NULL, NULL), CODEC_OK);
 	json_decref(blocks);
@@ -886,7 +893,7 @@ static void md_json_should_stop_reading_when_the_callback_asks(void **state)
 	(void)state;
 	struct codec_error err;
 	struct sink sink;
-	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS, .strict = false};
 	assert_int_equal(json_run("{\"blocks\": [[1, 1, 1], [1, 1, 1], [1, 1, 1], [9, 9, 9]]}", "",
 				  &opt, false, &err, &sink, 2),
 			 CODEC_OK);
@@ -1062,7 +1069,7 @@ struct case_run {
 static void case_solve(const char *dir, bool text, const char *input, size_t len, enum chunking how,
 		       struct case_run *run)
 {
-	struct md_read_options opt = {DEFAULT_MAX_BLOCKS, false};
+	struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS, .strict = false};
 	codec_error_init(&run->err, 1);
 	sink_init(&run->sink, 0);
 	if (text) {
