@@ -245,6 +245,7 @@ struct batch {
 	const char *span_from;	    /* where the first case starts, once read */
 	const char *span_to;	    /* where the last well-formed case of an unbroken
 				       run from the first ends; NULL: none */
+	const char *doubt;	    /* where the case the first pass doubted starts */
 	size_t cases;		    /* cases in the batch (after the first pass) */
 	size_t failed;		    /* of them, answered with an error slot */
 	size_t steps;		    /* trace steps so far */
@@ -503,8 +504,10 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 			over = true;
 		if (!over && fault == BATCH_CASE) {
 			st = batch_answer(b, v, &e, *held, err);
-			if (st == BATCH_DOUBT)
+			if (st == BATCH_DOUBT) {
+				b->doubt = v;
 				return BATCH_DOUBT;
+			}
 			if (st == BATCH_FAULT)
 				fault = BATCH_FAULT;
 		} else {
@@ -541,6 +544,41 @@ out_oom:
 }
 
 /*
+ * The fault of a body the first pass doubted, found with its run of
+ * well-formed cases masked and, in the doubted case, what a lean read of
+ * it knows to be well-formed (route_lean_masks()), so that a large case
+ * broken at its end costs no tree of its good part: true with the fault in
+ * err, as the whole tree would tell it. False when those masks find none
+ * (the tree they give holds the masked parts as empty, so it is dropped).
+ */
+static bool batch_lean_fault(const struct batch *b, const char *body, size_t len,
+			     struct codec_error *err)
+{
+	struct route_mask *lean = NULL;
+	size_t off = (size_t)(b->doubt ? b->doubt - body : 0);
+	size_t n = b->doubt ? route_lean_masks(&b->call, b->doubt, len - off, b->at, &lean) : 0;
+	struct route_mask *masks = n ? dj_malloc((n + 1) * sizeof *masks) : NULL;
+	bool found = false;
+	if (masks) {
+		size_t k = 0;
+		if (b->span_to)
+			masks[k++] = (struct route_mask){.from = (size_t)(b->span_from - body),
+							 .to = (size_t)(b->span_to - body),
+							 .zero = true};
+		for (size_t i = 0; i < n; i++, k++)
+			masks[k] = (struct route_mask){.from = lean[i].from + off,
+						       .to = lean[i].to + off,
+						       .zero = lean[i].zero};
+		json_t *root = route_parse_json_masks(body, len, masks, k, err);
+		found = root == NULL;
+		json_decref(root);
+	}
+	dj_free(lean);
+	dj_free(masks);
+	return found;
+}
+
+/*
  * A body the first pass doubted: parsed with its run of well-formed cases
  * masked (route_parse_json_masked()), so that a fault after them costs no
  * tree of them. A fault of the JSON, or a member beside "cases", is then
@@ -551,9 +589,15 @@ static bool batch_doubted(const struct route_call *call, const struct batch *b, 
 			  size_t len, struct route_response *resp, struct codec_error *err,
 			  enum codec_status *st)
 {
+	struct codec_error found;
+	codec_error_init(&found, 1);
+	if (batch_lean_fault(b, body, len, &found)) {
+		codec_error_copy(err, &found);
+		*st = err->status;
+		return true;
+	}
 	if (!b->span_to)
 		return false;
-	struct codec_error found;
 	codec_error_init(&found, 1);
 	json_t *root = route_parse_json_masked(body, len, (size_t)(b->span_from - body),
 					       (size_t)(b->span_to - body), &found);

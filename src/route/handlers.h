@@ -294,6 +294,8 @@ typedef int route_case_write_fn(const struct route_call *call, const json_t *c, 
 
 /* --- large cases read lean (lean.c) --- */
 
+struct route_mask; /* body.c, below */
+
 /* Where a case sits in a request, for route_parse_case(). */
 enum route_case_at {
 	ROUTE_CASE_ROOT,  /* the body is the case (solve, validate) */
@@ -325,6 +327,16 @@ struct route_lean_call {
 json_t *route_parse_case(const struct route_call *call, const char *body, size_t len,
 			 enum route_case_at at, struct route_lean_call *lc,
 			 const struct route_call **used, struct codec_error *err);
+
+/*
+ * What route_parse_case() would mask of the case that starts at body, a
+ * case that may be broken and may be followed by more bytes: regions known
+ * to be well-formed, in order, as offsets from body, into *masks (taken by
+ * the caller, dj_free; NULL when none). Returns their count. For finding
+ * the fault of a broken body without the tree of the good part of it.
+ */
+size_t route_lean_masks(const struct route_call *call, const char *body, size_t len,
+			enum route_case_at at, struct route_mask **masks);
 
 /*
  * Answers a batch read from the body as it lies, one case at a time (a

@@ -189,27 +189,29 @@ static bool check_piece(const char *p, const char *e, size_t depth)
 }
 
 /* The lean array [v, ve): every element checked, then masked; or the
- * elements before the first doubtful one masked as one value. */
+ * elements before the first doubtful one masked as one value. ve NULL: the
+ * array is not closed, and its elements are read up to the fault. */
 static void scan_elements(struct lean_scan *s, const char *v, const char *ve)
 {
-	const char *q = json_span_ws(v + 1, ve), *first = q, *last = NULL;
+	const char *limit = ve ? ve : s->end;
+	const char *q = json_span_ws(v + 1, limit), *first = q, *last = NULL;
 	size_t count = 0;
-	if (q < ve && *q == ']' && q + 1 == ve)
+	if (ve && q < ve && *q == ']' && q + 1 == ve)
 		goto out_found;
 	for (;;) {
-		const char *e = json_span_value(q, ve);
+		const char *e = json_span_value(q, limit);
 		if (!e || !json_span_valid(q, e))
 			goto out_broken;
 		count++;
 		last = e;
-		q = json_span_ws(e, ve);
-		if (q == ve || (*q != ',' && *q != ']'))
+		q = json_span_ws(e, limit);
+		if (q == limit || (*q != ',' && *q != ']'))
 			goto out_broken;
 		if (*q == ']')
 			break;
-		q = json_span_ws(q + 1, ve);
+		q = json_span_ws(q + 1, limit);
 	}
-	if (q + 1 != ve)
+	if (!ve || q + 1 != ve)
 		goto out_broken;
 out_found:
 	add_mask(s, v + 1, ve - 1, false);
@@ -245,9 +247,8 @@ static void scan_object(struct lean_scan *s, const char *p, size_t level)
 		if (v == s->end || *v != ':')
 			break;
 		v = json_span_ws(v + 1, s->end);
+		/* NULL when not closed: the path is still scanned, up to its fault */
 		const char *ve = json_span_value(v, s->end);
-		if (!ve)
-			break;
 		if (!seen && (size_t)(ke - q) == name_len + 2 &&
 		    memcmp(q + 1, name, name_len) == 0) {
 			seen = true;
@@ -257,6 +258,10 @@ static void scan_object(struct lean_scan *s, const char *p, size_t level)
 				scan_elements(s, v, ve);
 			else
 				break;
+			if (!ve)
+				break;
+		} else if (!ve) {
+			break;
 		} else if ((*v == '[' || *v == '{') && (size_t)(ve - v) >= LEAN_MASK_MIN) {
 			if (!check_piece(v, ve, level + 1))
 				break;
@@ -329,4 +334,23 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 		*used = &lc->call;
 	}
 	return root;
+}
+
+size_t route_lean_masks(const struct route_call *call, const char *body, size_t len,
+			enum route_case_at at, struct route_mask **masks)
+{
+	const struct route_problem *p = call->entry ? call->entry->data : NULL;
+	const struct route_limits *limits = call->req->limits;
+	*masks = NULL;
+	if (!p || !p->lean_member || !limits || limits->tree_only || len < limits->lean_from)
+		return 0;
+	const char *const path[2] = {at == ROUTE_CASE_INPUT ? "input" : p->lean_member,
+				     p->lean_member};
+	struct lean_scan s = {
+	    .body = body, .end = body + len, .path = path, .depth = at == ROUTE_CASE_INPUT ? 2 : 1};
+	const char *q = json_span_ws(body, s.end);
+	if (q < s.end && *q == '{')
+		scan_object(&s, q, 0);
+	*masks = s.masks;
+	return s.nmasks;
 }

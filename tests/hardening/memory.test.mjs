@@ -64,6 +64,16 @@ const bigCase = `{"blocks":${bigBlocks}}`;
 const bigBatch = `{"cases":[{"blocks":${bigBlocks}}]}`;
 const brokenBatch = `{"cases":[{"blocks":${bigBlocks}},{"blocks":[[1,1,1]]}}]}`;
 
+// Cases of 900,000 placements not in the canonical shape, read lean: the
+// blocks checked one at a time and left in the body.
+const LEAN_N = 900_000;
+const leanBlocks = mdBlocks(LEAN_N);
+const leanArray = JSON.stringify(leanBlocks);
+const leanObjects = JSON.stringify(leanBlocks.map(([t, x, y]) => ({ t, x, y })));
+const leanLastReal = `${leanArray.slice(0, leanArray.lastIndexOf('[') + 1)}1.0,0,0]]`;
+const leanBroken = `{"id":"x","blocks":${leanArray.slice(0, -2)},}`;
+const scored = (a) => assert.ok(Number.isInteger(JSON.parse(a.body).score));
+
 // [name, path, content type, body, extra headers, check(answer)]
 const KINDS = [
 	['a Monomino-Domino text body of 9,000,000 placements (~54 MB)', '/v1/monomino-domino', 'text/plain', mdText(9_000_000)],
@@ -128,6 +138,33 @@ const KINDS = [
 			assert.equal(r.verdict, 'wrong_answer');
 			assert.equal(r.steps.length, 10_000);
 		}],
+	['a Monomino-Domino JSON case of 900,000 placements with an "id"', '/v1/monomino-domino', 'application/json',
+		`{"id":"lean","blocks":${leanArray}}`, {}, scored],
+	['a Monomino-Domino JSON case of 900,000 placements with "trace": false', '/v1/monomino-domino', 'application/json',
+		`{"blocks":${leanArray},"trace":false}`, {}, scored],
+	['a Monomino-Domino JSON case of 900,000 placements as objects', '/v1/monomino-domino', 'application/json',
+		`{"blocks":${leanObjects}}`, {}, scored],
+	['a Monomino-Domino JSON case of 900,000 placements, the last t 1.0 (422)', '/v1/monomino-domino', 'application/json',
+		`{"blocks":${leanLastReal}}`, {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, `/blocks/${LEAN_N - 1}/0`), 422],
+	['a Monomino-Domino JSON case of 900,000 placements broken at its end (400 at the fault)', '/v1/monomino-domino', 'application/json',
+		leanBroken, {},
+		(a) => assert.deepEqual([JSON.parse(a.body).errors[0].line, JSON.parse(a.body).errors[0].column], [1, leanBroken.length]), 400],
+	['a Monomino-Domino JSON case of 900,000 placements beside a large unknown member (422)', '/v1/monomino-domino', 'application/json',
+		`{"blocks":[[1,1,1]],"more":${leanObjects}}`, {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/more'), 422],
+	['validate of a Monomino-Domino JSON case of 900,000 placements', '/v1/monomino-domino/validate', 'application/json',
+		`{"blocks":${leanArray}}`, {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/blocks')],
+	['judge of a Monomino-Domino JSON case of 900,000 placements', '/v1/monomino-domino/judge', 'application/json',
+		`{"input":{"blocks":${leanArray}},"output":"0\\n0\\n"}`, {},
+		(a) => assert.equal(JSON.parse(a.body).verdict, 'wrong_answer')],
+	['a batch of one Monomino-Domino case of 900,000 placements with an "id"', '/v1/monomino-domino', 'application/json',
+		`{"cases":[{"id":"lean","blocks":${leanArray}}]}`, {},
+		(a) => assert.equal(JSON.parse(a.body).results[0].id, 'lean')],
+	['a batch of one Monomino-Domino case of 900,000 placements with an "id", broken at its end (400 at the fault)', '/v1/monomino-domino', 'application/json',
+		`{"cases":[{"id":"x","blocks":${leanArray.slice(0, -2)},}]}`, {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].line, 1), 400],
 	['a Puyo text body', '/v1/puyo', 'text/plain', PUYO_EXAMPLE],
 ];
 

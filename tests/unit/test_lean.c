@@ -177,7 +177,9 @@ static void run(unsigned rounds, bool mutated)
 		const char *path = paths[rnd(3)];
 		unsigned n = rnd(8) == 0 ? rnd(3000) : rnd(40);
 		size_t len = md_body(buf, BODY_MAX, path, n, rnd(2) == 0);
-		if (mutated)
+		if (mutated && rnd(4) == 0)
+			len = rnd((unsigned)len + 1); /* cut short */
+		else if (mutated)
 			len = mutate(buf, len, BODY_MAX);
 		const char *query = rnd(3) == 0 && !strstr(path, "validate") ? "trace=true" : NULL;
 		struct route_limits l = lean_limits;
@@ -218,7 +220,9 @@ static void lean_cases_of_a_batch_should_be_answered_as_their_tree(void **state)
 			len += md_body(buf + len, BODY_MAX - len, path, rnd(300), rnd(2) == 0);
 		}
 		len = put(buf, len, BODY_MAX, "]}");
-		if (rnd(2))
+		if (rnd(4) == 0)
+			len = rnd((unsigned)len + 1); /* cut short */
+		else if (rnd(2))
 			len = mutate(buf, len, BODY_MAX);
 		const char *query = rnd(3) == 0 && !strstr(path, "validate") ? "trace=true" : NULL;
 		same_answers(path, query, buf, len, &lean_limits);
