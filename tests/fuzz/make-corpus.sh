@@ -148,6 +148,14 @@ fast_seed tree-trace-case 08 '{"id":"a","blocks":[[1,1,1],[2,3,0],{"t":3,"x":2,"
 fast_seed tree-trace-batch 48 '{"cases":[{"blocks":[[1,1,1],[2,3,0]],"id":7},{"trace":true,"blocks":[[3,2,2],[1,0,0]],"id":"\u00e9"}]}'
 fast_seed tree-trace-judge 58 '{"input":{"blocks":[[1,1,1],[2,3,0]]},"output":"0\n6\n"}'
 fast_seed tree-trace-judge-batch 58 '{"cases":[{"input":"2\n1 1 1\n2 3 0\n","output":"0\n6\n","id":2},{"input":{"blocks":[[1,1,1]],"trace":false},"output":"0\n3\n"}]}'
+# single cases read lean (route/lean.c: every case, in this target), against the tree
+fast_seed lean-case 08 '{"id":"a","blocks":[[1,1,1],{"y":0,"t":2,"x":1},[3, 2 ,2]],"trace":false}'
+fast_seed lean-faults 08 '{"blocks":[[1,1,1],[1.0,0,0],{"t":1,"t":1,"x":0,"y":0},[1,2],[1,0,99999999999999999999]]}'
+fast_seed lean-junk 08 '{"more":{"a":[1,{"b":[true,null]}],"a2":"x"},"blocks":[[1,1,1]],"id":[1,2,3]}'
+fast_seed lean-cut 08 '{"id":"x","blocks":[[1,1,1],[2,0,1],[3,1'
+fast_seed lean-judge 18 '{"output":"0\n3\n","input":{"blocks":[{"t":1,"x":1,"y":1}],"id":"j"}}'
+fast_seed lean-validate 28 '{"blocks":[[1,1,1],{"\u0074":1,"x":0,"y":0}]}'
+fast_seed lean-trace 48 '{"blocks":[[1,1,1],[2,3,0],{"t":3,"x":2,"y":2}],"id":7}'
 fast_seed puyo-escape 01 '{"field":["\u002e.....","......","......","......","......","......","......","......","......","......","......","......"]}'
 
 # The inputs that found bugs (see the regression tests named in their
