@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "codec/error.h"
+#include "codec/json_span.h"
 #include "dropjudge/puyo.h"
 
 /*
@@ -28,6 +29,12 @@
  */
 enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
+
+/* puyo_json_read() of a case read lean: when its "field" is
+ * lean->placeholder, the rows are lean's elements (lean NULL: none). */
+enum codec_status puyo_json_read_lean(const json_t *case_obj, const char *pointer, bool strict,
+				      const struct json_lean *lean, struct puyo_field *field,
+				      struct codec_error *err);
 
 /*
  * The fast path of a JSON request body (codec/puyo_json_fast.c): returns

@@ -247,6 +247,8 @@ static void scan_object(struct lean_scan *s, const char *p, size_t level)
 		if (v == s->end || *v != ':')
 			break;
 		v = json_span_ws(v + 1, s->end);
+		if (v == s->end)
+			break;
 		/* NULL when not closed: the path is still scanned, up to its fault */
 		const char *ve = json_span_value(v, s->end);
 		if (!seen && (size_t)(ke - q) == name_len + 2 &&

@@ -65,7 +65,8 @@ const bigBatch = `{"cases":[{"blocks":${bigBlocks}}]}`;
 const brokenBatch = `{"cases":[{"blocks":${bigBlocks}},{"blocks":[[1,1,1]]}}]}`;
 
 // Cases of 900,000 placements not in the canonical shape, read lean: the
-// blocks checked one at a time and left in the body.
+// blocks checked one at a time and left in the body (and Puyo fields of
+// 800,000 rows, the same way).
 const LEAN_N = 900_000;
 const leanBlocks = mdBlocks(LEAN_N);
 const leanArray = JSON.stringify(leanBlocks);
@@ -165,6 +166,12 @@ const KINDS = [
 	['a batch of one Monomino-Domino case of 900,000 placements with an "id", broken at its end (400 at the fault)', '/v1/monomino-domino', 'application/json',
 		`{"cases":[{"id":"x","blocks":${leanArray.slice(0, -2)},}]}`, {},
 		(a) => assert.equal(JSON.parse(a.body).errors[0].line, 1), 400],
+	['a Puyo JSON case whose field has 800,000 rows (422)', '/v1/puyo', 'application/json',
+		JSON.stringify({ field: Array.from({ length: 800_000 }, (_, i) => ROWS[i % 12]) }), {},
+		(a) => assert.match(JSON.parse(a.body).errors[0].detail, /found 800000/), 422],
+	['validate of a Puyo JSON case beside a large unknown member', '/v1/puyo/validate', 'application/json',
+		JSON.stringify({ field: ROWS, more: leanBlocks.slice(0, 300_000) }), {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/more')],
 	['a Puyo text body', '/v1/puyo', 'text/plain', PUYO_EXAMPLE],
 ];
 

@@ -1,5 +1,5 @@
 /*
- * Large Monomino-Domino cases read lean (route/lean.c) against the
+ * Large cases read lean (route/lean.c), Monomino-Domino and Puyo, against the
  * reference, the jansson tree of the whole body (route_limits.tree_only):
  * single cases, judge cases and the cases of batches, of every shape the
  * decoder takes or refuses, whole or mutated at random, must be answered
@@ -166,8 +166,69 @@ static size_t md_body(char *buf, size_t size, const char *path, unsigned n, bool
 	return len;
 }
 
+/* Rows of a Puyo "field": the public example's, then faults. */
+static const char *const rows[] = {
+    "\"......\"", "\"......\"",	  "\"......\"",	      "\"......\"",    "\"......\"",
+    "\"......\"", "\"......\"",	  "\"......\"",	      "\".Y....\"",    "\".YG...\"",
+    "\"RRYG..\"", "\"RRYGG.\"",	  "\"OOOOOO\"",	      "\"..X...\"",    "\".....\"",
+    "7",	  "[\"......\"]", "\"\\u002e.....\"", "\"\xff.....\"", "null",
+    "\"RRRR..\"", " \"GGGG..\" ",
+};
+
+/* A Puyo case: "field" of n rows (the example's when n is 12 and the rows
+ * are `legal`), maybe "id", "trace", a link and unknown members. */
+static size_t puyo_case(char *buf, size_t len, size_t size, unsigned n, bool legal)
+{
+	len = put(buf, len, size, "{");
+	if (rnd(3) == 0)
+		len = put(buf, len, size, rnd(2) ? "\"id\":\"p\"," : "\"trace\":true,");
+	if (rnd(4) == 0) {
+		len = put(buf, len, size, "\"more\":");
+		len = junk(buf, len, size, 1 + rnd(300));
+		len = put(buf, len, size, ",");
+	}
+	if (rnd(8) == 0)
+		len = put(buf, len, size, "\"puyop\":\"4004g09y09yg\",");
+	len = put(buf, len, size, "\"field\":[");
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			len = put(buf, len, size, ",");
+		unsigned k = legal && i < 12 ? i : rnd(sizeof rows / sizeof *rows);
+		len = put(buf, len, size, rows[k]);
+	}
+	len = put(buf, len, size, "]");
+	if (rnd(3) == 0)
+		len = put(buf, len, size, rnd(2) ? ",\"trace\":false" : ",\"id\":{\"x\":1}");
+	return put(buf, len, size, "}");
+}
+
 static const char *const paths[] = {"/v1/monomino-domino", "/v1/monomino-domino/judge",
 				    "/v1/monomino-domino/validate"};
+static const char *const puyo_paths[] = {"/v1/puyo", "/v1/puyo/judge", "/v1/puyo/validate"};
+
+/* Puyo cases read lean: a "field" of any length, alone or as judge input. */
+static void lean_puyo_cases_should_be_answered_as_their_tree(void **state)
+{
+	(void)state;
+	char *buf = malloc(BODY_MAX);
+	assert_non_null(buf);
+	for (unsigned r = 0; r < 3000; r++) {
+		const char *path = puyo_paths[rnd(3)];
+		bool judge = strstr(path, "judge") != NULL;
+		unsigned n = rnd(3) ? 12 + rnd(2) : rnd(8) == 0 ? rnd(5000) : rnd(30);
+		size_t len = put(buf, 0, BODY_MAX, judge ? "{\"input\":" : "");
+		len = puyo_case(buf, len, BODY_MAX, n, rnd(2) == 0);
+		if (judge)
+			len = put(buf, len, BODY_MAX, ",\"output\":\"3\\n\"}");
+		if (rnd(4) == 0)
+			len = rnd((unsigned)len + 1);
+		else if (rnd(2))
+			len = mutate(buf, len, BODY_MAX);
+		const char *query = rnd(3) == 0 && !strstr(path, "validate") ? "trace=true" : NULL;
+		same_answers(path, query, buf, len, &lean_limits);
+	}
+	free(buf);
+}
 
 static void run(unsigned rounds, bool mutated)
 {
@@ -320,6 +381,7 @@ int main(void)
 	    cmocka_unit_test(lean_cases_should_be_answered_as_their_tree),
 	    cmocka_unit_test(mutated_lean_cases_should_be_answered_as_their_tree),
 	    cmocka_unit_test(lean_cases_of_a_batch_should_be_answered_as_their_tree),
+	    cmocka_unit_test(lean_puyo_cases_should_be_answered_as_their_tree),
 	    cmocka_unit_test(a_lean_case_should_hold_one_element_at_a_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
