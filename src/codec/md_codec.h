@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "codec/error.h"
 #include "codec/json_span.h"
@@ -69,6 +70,24 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
  */
 bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,
 		       void *ctx);
+
+/* Called with the next n blocks read, in order; return 0 to go on. */
+typedef int (*md_run_fn)(void *ctx, const struct md_block *blocks, size_t n);
+
+/*
+ * md_json_fast_read() for a caller that plays blocks in runs: the same
+ * bodies taken, the same blocks in the same order, held in buf[0..cap)
+ * and handed to play() each time buf is full and once at the end. Compact
+ * blocks "[t,x,y]," are read eight bytes at a time. False (play() may have
+ * been called) for any body md_json_fast_read() refuses, or when play()
+ * returns nonzero.
+ */
+bool md_json_fast_runs(const char *body, size_t len, unsigned long max_blocks, struct md_block *buf,
+		       size_t cap, md_run_fn play, void *ctx);
+
+/* The legal blocks of single digits 0..3 as md_json_fast_runs() knows
+ * them: bit (t << 4 | x << 2 | y) set for each (for its test). */
+uint64_t md_json_fast_legal(void);
 
 /* Push parser for the Baekjoon input text ("N", then N lines "t x y"); its
  * state is private to md_text.c. Columns count bytes. */

@@ -9,6 +9,7 @@
  * reads again through jansson and md_json_read(), so every answer to an
  * unusual body and every error comes from that one path.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "codec/md_codec.h"
@@ -80,6 +81,129 @@ static bool take_block(struct scan *s, struct md_block *b)
 		return false;
 	*b = (struct md_block){(uint8_t)t, (uint8_t)x, (uint8_t)y};
 	return true;
+}
+
+/*
+ * The legal blocks (t, x, y) of single digits 0..3, as bit (t << 4 | x << 2
+ * | y): t 1..3, a vertical domino (3) with x <= 2, a horizontal one (2)
+ * with y <= 2. md_check() says the same; test_md_codec.c compares them.
+ */
+#define MD_LEGAL_DIGITS ((0xFFFFull << 16) | (0x7777ull << 32) | (0x0FFFull << 48))
+
+uint64_t md_json_fast_legal(void)
+{
+	return MD_LEGAL_DIGITS;
+}
+
+/*
+ * Takes compact blocks "[t,x,y]," (8 bytes, single digits, legal) from
+ * s->p into out[0..cap), eight bytes a block read at once; stops before
+ * the first other bytes (the last block of a list, which a "]" follows,
+ * among them), which take_block() then reads. Returns the blocks taken.
+ */
+static size_t take_compact_run(struct scan *s, struct md_block *out, size_t cap)
+{
+	size_t n = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* '[' ',' ',' ']' ',' at bytes 0, 2, 4, 6 and 7; digits '0'..'3' at 1, 3, 5 */
+	const uint64_t frame = 0xFFFF00FF00FF00FFull, framed = 0x2C5D002C002C005Bull;
+	const uint64_t digit = 0x0000FC00FC00FC00ull, digits = 0x0000300030003000ull;
+	const unsigned char *p = s->p;
+	while (n < cap && s->end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		if ((w & frame) != framed || (w & digit) != digits)
+			break;
+		unsigned t = (unsigned)(w >> 8) & 3, x = (unsigned)(w >> 24) & 3,
+			 y = (unsigned)(w >> 40) & 3;
+		if (!((MD_LEGAL_DIGITS >> (t << 4 | x << 2 | y)) & 1))
+			break;
+		out[n++] = (struct md_block){(uint8_t)t, (uint8_t)x, (uint8_t)y};
+		p += 8;
+	}
+	s->p = p;
+#else
+	(void)s;
+	(void)out;
+	(void)cap;
+#endif
+	return n;
+}
+
+/* The case's head, {"blocks":[, taken; false when the body has another. */
+static bool take_head(struct scan *s)
+{
+	static const char key[] = "\"blocks\"";
+	if (!take(s, '{'))
+		return false;
+	skip_ws(s);
+	if ((size_t)(s->end - s->p) < sizeof key - 1 || memcmp(s->p, key, sizeof key - 1) != 0)
+		return false;
+	s->p += sizeof key - 1;
+	return take(s, ':') && take(s, '[');
+}
+
+/* After a block: true past its ",", false past the list's "]" (*end set)
+ * or at anything else (*end clear). */
+static bool take_next(struct scan *s, bool *end)
+{
+	*end = false;
+	if (s->p < s->end && *s->p == ',') {
+		s->p++;
+		return true;
+	}
+	if (take(s, ','))
+		return true;
+	*end = take(s, ']');
+	return false;
+}
+
+/* The case's tail, "}" and white space to the end. */
+static bool take_tail(struct scan *s)
+{
+	if (!take(s, '}'))
+		return false;
+	skip_ws(s);
+	return s->p == s->end;
+}
+
+bool md_json_fast_runs(const char *body, size_t len, unsigned long max_blocks, struct md_block *buf,
+		       size_t cap, md_run_fn play, void *ctx)
+{
+	struct scan s = {(const unsigned char *)body, (const unsigned char *)body + len};
+	unsigned long n = 0; /* blocks read */
+	size_t held = 0;     /* of them, in buf[0..held) */
+	bool end = false;
+
+	if (cap == 0 || !take_head(&s))
+		return false;
+	/* an empty list is left to the full path */
+	for (;;) {
+		if (held == cap) {
+			if (play(ctx, buf, held) != 0)
+				return false;
+			held = 0;
+		}
+		size_t run = take_compact_run(&s, buf + held, cap - held);
+		held += run;
+		n += run;
+		if (max_blocks && n > max_blocks)
+			return false;
+		if (run > 0)
+			continue; /* each took its ",": at the next block, or buf is full */
+		skip_ws(&s);
+		if (!take_block(&s, &buf[held]))
+			return false;
+		held++;
+		n++;
+		if (max_blocks && n > max_blocks)
+			return false;
+		if (!take_next(&s, &end))
+			break;
+	}
+	if (!end || !take_tail(&s))
+		return false;
+	return held == 0 || play(ctx, buf, held) == 0;
 }
 
 bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,

@@ -172,17 +172,20 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 
 /* The fast path: no trace, the blocks played a batch at a time. When it
  * gives up, the caller starts again, so a batch left unplayed is no loss. */
+static int md_play_run(void *ctx, const struct md_block *blocks, size_t n)
+{
+	md_play(ctx, blocks, n);
+	return 0;
+}
+
 static bool md_solve_json_fast(const char *body, size_t len, const struct route_limits *limits,
 			       struct route_outcome *out)
 {
-	struct md_batch batch;
+	struct md_block blocks[MD_BATCH];
 	md_init(&out->u.md);
 	out->steps = NULL;
-	md_batch_init(&batch, &out->u.md);
-	if (!md_json_fast_read(body, len, limits->max_blocks, md_batch_hold, &batch))
-		return false;
-	md_batch_play(&batch);
-	return true;
+	return md_json_fast_runs(body, len, limits->max_blocks, blocks, MD_BATCH, md_play_run,
+				 &out->u.md);
 }
 
 /* A canonical case traced as it is read: the steps' text, then the slot. */

@@ -1240,9 +1240,118 @@ static void md_json_fast_should_take_the_canonical_case_only_and_read_it_as_jans
 	assert_true(md_json_fast_read(three, strlen(three), 3, sink_block, &s));
 }
 
+/* The blocks md_json_fast_runs() hands on, all of them, in order. */
+struct runs {
+	size_t n;
+	size_t calls;
+	size_t stop_at; /* calls after which play() asks to stop; 0: never */
+	struct md_block *blocks;
+};
+
+static int runs_play(void *ctx, const struct md_block *blocks, size_t n)
+{
+	struct runs *r = ctx;
+	memcpy(r->blocks + r->n, blocks, n * sizeof *blocks);
+	r->n += n;
+	return r->stop_at && ++r->calls >= r->stop_at;
+}
+
+/* A sink of any size, for md_json_fast_read() on long bodies. */
+struct all {
+	size_t n;
+	struct md_block *blocks;
+};
+
+static int all_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct all *a = ctx;
+	(void)index;
+	a->blocks[a->n++] = block;
+	return 0;
+}
+
+static void md_json_fast_legal_digits_should_be_md_check(void **state)
+{
+	(void)state;
+	uint64_t legal = md_json_fast_legal();
+	for (unsigned t = 0; t < 4; t++)
+		for (unsigned x = 0; x < 4; x++)
+			for (unsigned y = 0; y < 4; y++)
+				assert_int_equal((legal >> (t << 4 | x << 2 | y)) & 1,
+						 md_check(t, x, y) == MD_FAULT_NONE);
+}
+
+/*
+ * md_json_fast_runs() against md_json_fast_read(), its reference: random
+ * bodies of compact, spaced and broken blocks, cut and mutated, with and
+ * without a limit and for any size of run, must be taken alike and give
+ * the same blocks.
+ */
+static void md_json_fast_runs_should_read_as_block_by_block(void **state)
+{
+	(void)state;
+	enum { MAX = 3000 };
+	static const char *const pieces[] = {"[1,1,1]",	 "[2,3,0]",  "[3,2,2]",	 "[1,0,3]",
+					     " [3,0,1]", "[2,1,2] ", "[3,3,1]",	 "[2,0,3]",
+					     "[0,1,1]",	 "[1,1,12]", "[1,4,1]",	 "[1,1,1.0]",
+					     "[ 1,1,1]", "[1,1,1 ]", "\n[1,1,1]"};
+	char *body = malloc(MAX * 12 + 64);
+	struct md_block *a = malloc(MAX * 2 * sizeof *a), *b = malloc(MAX * 2 * sizeof *b);
+	struct md_block buf[64];
+	assert_non_null(body);
+	assert_non_null(a);
+	assert_non_null(b);
+	uint64_t seed = 88172645463325252u;
+	for (unsigned round = 0; round < 4000; round++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		unsigned n = (unsigned)(seed % (round % 4 == 0 ? MAX : 40)) + 1;
+		bool compact = (seed >> 20) % 3 != 0;
+		size_t len = (size_t)sprintf(body, "{\"blocks\":[");
+		for (unsigned i = 0; i < n; i++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			unsigned k = (unsigned)(seed % (compact ? 7 : 15));
+			if (compact && seed % 997 == 0)
+				k = 7 + (unsigned)(seed % 8);
+			len += (size_t)sprintf(body + len, "%s%s", i ? "," : "", pieces[k]);
+		}
+		len += (size_t)sprintf(body + len, "]}%s", (seed >> 30) % 5 ? "" : " ");
+		if ((seed >> 33) % 6 == 0)
+			len = (size_t)((seed >> 36) % (len + 1)); /* cut short */
+		else if ((seed >> 33) % 6 == 1)
+			body[(seed >> 36) % len] = (char)(seed >> 50); /* one byte changed */
+		unsigned long limit =
+		    (seed >> 40) % 3 == 0 ? (unsigned long)((seed >> 44) % (n + 2)) : 0;
+		size_t cap = 1 + (size_t)((seed >> 48) % 64);
+		struct all ref = {.n = 0, .blocks = a};
+		struct runs got = {.n = 0, .blocks = b, .stop_at = (seed >> 56) % 9 == 0 ? 2 : 0};
+		bool want = md_json_fast_read(body, len, limit, all_block, &ref);
+		bool have = md_json_fast_runs(body, len, limit, buf, cap, runs_play, &got);
+		if (got.stop_at && got.calls >= got.stop_at) {
+			assert_false(have); /* stopped by play() */
+			continue;
+		}
+		if (want != have)
+			fail_msg("'%.*s' (limit %lu, runs of %zu): taken %d, by block %d",
+				 (int)(len > 300 ? 300 : len), body, limit, cap, have, want);
+		if (!want)
+			continue;
+		assert_int_equal(got.n, ref.n);
+		assert_memory_equal(a, b, ref.n * sizeof *a);
+	}
+	free(body);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(md_json_fast_legal_digits_should_be_md_check),
+	    cmocka_unit_test(md_json_fast_runs_should_read_as_block_by_block),
 	    cmocka_unit_test(md_text_should_answer_each_case_of_the_table),
 	    cmocka_unit_test(md_text_should_not_care_where_the_chunks_end),
 	    cmocka_unit_test(md_text_should_read_the_public_example_whatever_the_chunks),
