@@ -103,6 +103,10 @@ struct route_request {
 	/* The body went through this intake as it arrived instead of being
 	 * kept (body is then NULL, body_len its size); NULL: none. */
 	struct route_intake *intake;
+	/* Answer only what a canonical fast path takes, at a cost bounded by
+	 * the body's size (the event loop's try before the worker pool);
+	 * anything else is left undone, resp->deferred set. */
+	bool fast_only;
 };
 
 #define ROUTE_MAX_HEADERS 12
@@ -136,6 +140,8 @@ struct route_response {
 	struct route_stream stream; /* when .read is set, the body (body is NULL), its
 				       length unknown until the end; owned */
 	bool body_static;	    /* body is the static out-of-memory problem: never freed */
+	bool deferred;		    /* request.fast_only and no fast path took it: nothing
+				       else is set, the request is to be handled again */
 	const char *route_name;	    /* the matched entry's name, ROUTE_NAME_UNKNOWN when
 				       none: a static string for logs and metrics */
 	size_t nheaders;

@@ -299,6 +299,17 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	size_t len = req->body_len;
 	enum codec_status st;
 
+	if (req->fast_only) {
+		/* The canonical case only, as below; anything else is deferred. */
+		route_skip_bom(&body, &len);
+		if (fmt != ROUTE_FORMAT_SVG && call->body == ROUTE_BODY_JSON && !trace &&
+		    p->solve_json_fast && p->solve_json_fast(body, len, req->limits, &out)) {
+			tally_case(call, true);
+			return respond_outcome(call, &out, fmt, resp, err);
+		}
+		resp->deferred = true;
+		return CODEC_OK;
+	}
 	if (fmt == ROUTE_FORMAT_SVG) {
 		/* The case drawn: its final state, or every step with a trace. */
 		route_render_body(p, req, trace, resp);
