@@ -30,6 +30,9 @@
 enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
 
+/* puyo_cell_to_char(), from a table: what the writers of rows use. */
+char puyo_json_cell_char(uint8_t cell);
+
 /* puyo_json_read() of a case read lean: when its "field" is
  * lean->placeholder, the rows are lean's elements (lean NULL: none). */
 enum codec_status puyo_json_read_lean(const json_t *case_obj, const char *pointer, bool strict,

@@ -219,6 +219,18 @@ out_free_array:
 /* Longest result: a 20-digit score, the keys and 13 quoted rows. */
 #define PUYO_RESULT_MAX 256
 
+/* puyo_cell_to_char() of each value of a byte, for writing a row without a
+ * call a cell (test_puyo_codec.c compares the two). */
+static const char cell_chars[256] = {
+    [PUYO_EMPTY] = '.',	 [PUYO_RED] = 'R',    [PUYO_GREEN] = 'G',   [PUYO_BLUE] = 'B',
+    [PUYO_PURPLE] = 'P', [PUYO_YELLOW] = 'Y', [PUYO_GARBAGE] = 'O',
+};
+
+char puyo_json_cell_char(uint8_t cell)
+{
+	return cell <= PUYO_GARBAGE ? cell_chars[cell] : '?';
+}
+
 int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
 			   char *buf, size_t size)
 {
@@ -237,10 +249,11 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 	for (unsigned r = 0; r < rows; r++) {
 		if (r > 0)
 			text[n++] = ',';
-		text[n++] = '"';
+		text[n] = '"';
 		for (unsigned c = 0; c < PUYO_COLS; c++)
-			text[n++] = puyo_cell_to_char(field->cell[r][c]);
-		text[n++] = '"';
+			text[n + 1 + c] = puyo_json_cell_char(field->cell[r][c]);
+		text[n + 1 + PUYO_COLS] = '"';
+		n += PUYO_COLS + 2;
 	}
 	n = codec_text_put(text, n, "]}\n");
 	return codec_text_copy(buf, size, text, n);
