@@ -44,15 +44,20 @@ struct answer {
 /* The Content-Type of the bodies answer() sends. */
 static const char *body_type = "application/json";
 
-static inline void answer(const char *path, const char *query, const char *body, size_t len,
-			  const struct route_limits *limits, struct answer *a)
+/* A POST of body to path, with one query parameter "key=value" (NULL:
+ * none), sent as `type`, with an Accept header when `accept` is not NULL;
+ * a streamed answer is gathered whole. */
+static inline void answer_with(const char *path, const char *query, const char *type,
+			       const char *accept, const char *body, size_t len,
+			       const struct route_limits *limits, struct answer *a)
 {
 	struct route_request req;
 	memset(&req, 0, sizeof req);
 	memset(a, 0, sizeof *a);
 	req.method = "POST";
 	req.path = path;
-	req.content_type = body_type;
+	req.content_type = type;
+	req.accept = accept;
 	req.body = body;
 	req.body_len = len;
 	req.limits = limits;
@@ -68,6 +73,13 @@ static inline void answer(const char *path, const char *query, const char *body,
 	route_handle(&req, &a->resp);
 	a->streamed = a->resp.stream.read != NULL;
 	assert_true(route_response_gather(&a->resp));
+}
+
+/* answer_with() as body_type, without Accept. */
+static inline void answer(const char *path, const char *query, const char *body, size_t len,
+			  const struct route_limits *limits, struct answer *a)
+{
+	answer_with(path, query, body_type, NULL, body, len, limits, a);
 }
 
 /* Demands the same answer from both readers; returns whether the body was

@@ -507,26 +507,12 @@ static void traces_past_ten_thousand_placements_should_be_refused(void **state)
 	free(buf);
 }
 
-/* A request answered with the given Content-Type; see answer(). */
+/* A request answered with the given Content-Type, asking for JSON. */
 static void answer_typed(const char *path, const char *query, const char *type, const char *body,
 			 const struct route_limits *l, struct answer *a)
 {
-	struct route_request req;
-	memset(&req, 0, sizeof req);
-	memset(a, 0, sizeof *a);
-	req.method = "POST";
-	req.path = path;
-	req.content_type = type;
-	req.accept = "application/json";
-	req.body = body;
-	req.body_len = strlen(body);
-	req.limits = l;
-	if (query) {
-		req.params[0].key = "trace";
-		req.params[0].value = "true";
-		req.nparams = 1;
-	}
-	route_handle(&req, &a->resp);
+	answer_with(path, query ? "trace=true" : NULL, type, "application/json", body, strlen(body),
+		    l, a);
 }
 
 /*

@@ -77,14 +77,20 @@ static size_t put(char *buf, size_t len, size_t size, const char *s)
 }
 
 /* A large value no decoder looks into: an array or an object of `n`
- * members, nested a little, now and then with a name twice. */
+ * members (or, now and then, thousands), nested a little, now and then
+ * with a name twice. */
 static size_t junk(char *buf, size_t len, size_t size, unsigned n)
 {
+	/* now and then past LEAN_PIECE (64 KiB), which is checked a member at a
+	 * time, and then mostly without a name twice */
+	if (rnd(12) == 0)
+		n = 2000 + rnd(3000);
+	bool dups = n < 2000 || rnd(4) == 0;
 	bool object = rnd(2) == 0;
 	len = put(buf, len, size, object ? "{" : "[");
 	for (unsigned i = 0; i < n; i++) {
 		char item[96];
-		unsigned k = rnd(40) == 0 && i > 0 ? rnd(i) : i;
+		unsigned k = dups && rnd(40) == 0 && i > 0 ? rnd(i) : i;
 		if (object)
 			snprintf(item, sizeof item, "%s\"k%u\":%s", i ? "," : "", k,
 				 rnd(3) ? "[1,{\"a\":[true,null]},\"s\"]" : "-12.5");
