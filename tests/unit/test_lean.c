@@ -297,6 +297,30 @@ static void lean_cases_of_a_batch_should_be_answered_as_their_tree(void **state)
 	free(buf);
 }
 
+/* Nesting about jansson's limit of 2048 levels, in an element of the lean
+ * array and in a member beside it: the scan's own limit is lower, and
+ * jansson decides every such body. */
+static void deep_cases_should_be_answered_as_their_tree(void **state)
+{
+	(void)state;
+	char *buf = malloc(BODY_MAX);
+	assert_non_null(buf);
+	for (unsigned depth = 2035; depth <= 2050; depth++) {
+		for (unsigned where = 0; where < 2; where++) {
+			size_t len =
+			    put(buf, 0, BODY_MAX, where ? "{\"more\":" : "{\"blocks\":[[1,1,1],");
+			for (unsigned i = 0; i < depth; i++)
+				len = put(buf, len, BODY_MAX, "[");
+			for (unsigned i = 0; i < depth; i++)
+				len = put(buf, len, BODY_MAX, "]");
+			len = put(buf, len, BODY_MAX, where ? ",\"blocks\":[[1,1,1]]}" : "]}");
+			for (size_t p = 0; p < 3; p++)
+				same_answers(paths[p], NULL, buf, len, &lean_limits);
+		}
+	}
+	free(buf);
+}
+
 /* --- the peak of allocated bytes --- */
 
 static size_t live, peak;
@@ -388,6 +412,7 @@ int main(void)
 	    cmocka_unit_test(mutated_lean_cases_should_be_answered_as_their_tree),
 	    cmocka_unit_test(lean_cases_of_a_batch_should_be_answered_as_their_tree),
 	    cmocka_unit_test(lean_puyo_cases_should_be_answered_as_their_tree),
+	    cmocka_unit_test(deep_cases_should_be_answered_as_their_tree),
 	    cmocka_unit_test(a_lean_case_should_hold_one_element_at_a_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
