@@ -328,6 +328,12 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 			 enum route_case_at at, struct route_lean_call *lc,
 			 const struct route_call **used, struct codec_error *err);
 
+/* route_parse_case() without a call: the tree, and the lean array in
+ * *lean (placeholder NULL when none), for a decoder given lean itself. */
+json_t *route_parse_lean(const struct route_problem *p, const struct route_limits *limits,
+			 const char *body, size_t len, enum route_case_at at,
+			 struct json_lean *lean, struct codec_error *err);
+
 /*
  * What route_parse_case() would mask of the case that starts at body, a
  * case that may be broken and may be followed by more bytes: regions known

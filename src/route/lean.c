@@ -314,6 +314,18 @@ static json_t *parse_lean(const char *body, size_t len, const char *const *path,
 	return root;
 }
 
+json_t *route_parse_lean(const struct route_problem *p, const struct route_limits *limits,
+			 const char *body, size_t len, enum route_case_at at,
+			 struct json_lean *lean, struct codec_error *err)
+{
+	*lean = (struct json_lean){.placeholder = NULL};
+	if (!p || !p->lean_member || !limits || limits->tree_only || len < limits->lean_from)
+		return route_parse_json(body, len, err);
+	const char *const path[2] = {at == ROUTE_CASE_INPUT ? "input" : p->lean_member,
+				     p->lean_member};
+	return parse_lean(body, len, path, at == ROUTE_CASE_INPUT ? 2 : 1, lean, err);
+}
+
 json_t *route_parse_case(const struct route_call *call, const char *body, size_t len,
 			 enum route_case_at at, struct route_lean_call *lc,
 			 const struct route_call **used, struct codec_error *err)
@@ -321,11 +333,7 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 	const struct route_problem *p = call->entry ? call->entry->data : NULL;
 	const struct route_limits *limits = call->req->limits;
 	*used = call;
-	if (!p || !p->lean_member || !limits || limits->tree_only || len < limits->lean_from)
-		return route_parse_json(body, len, err);
-	const char *const path[2] = {at == ROUTE_CASE_INPUT ? "input" : p->lean_member,
-				     p->lean_member};
-	json_t *root = parse_lean(body, len, path, at == ROUTE_CASE_INPUT ? 2 : 1, &lc->lean, err);
+	json_t *root = route_parse_lean(p, limits, body, len, at, &lc->lean, err);
 	if (root && lc->lean.placeholder) {
 		lc->limits = *limits;
 		lc->limits.lean = &lc->lean;

@@ -41,8 +41,10 @@ struct answer {
 	bool streamed; /* the body came as a stream */
 };
 
-/* The Content-Type of the bodies answer() sends. */
+/* The Content-Type of the bodies answer() sends, and its Accept (NULL:
+ * none). */
 static const char *body_type = "application/json";
+static const char *body_accept = NULL;
 
 /* A POST of body to path, with one query parameter "key=value" (NULL:
  * none), sent as `type`, with an Accept header when `accept` is not NULL;
@@ -75,11 +77,11 @@ static inline void answer_with(const char *path, const char *query, const char *
 	assert_true(route_response_gather(&a->resp));
 }
 
-/* answer_with() as body_type, without Accept. */
+/* answer_with() as body_type, asking for body_accept. */
 static inline void answer(const char *path, const char *query, const char *body, size_t len,
 			  const struct route_limits *limits, struct answer *a)
 {
-	answer_with(path, query, body_type, NULL, body, len, limits, a);
+	answer_with(path, query, body_type, body_accept, body, len, limits, a);
 }
 
 /* Demands the same answer from both readers; returns whether the body was
