@@ -233,6 +233,21 @@ bool json_span_valid(const char *p, const char *end)
 	return v != NULL;
 }
 
+bool json_span_key_is(const char *k, const char *ke, const char *name)
+{
+	size_t n = strlen(name);
+	if (ke - k < 2 || *k != '"' || ke[-1] != '"')
+		return false;
+	if (!memchr(k, '\\', (size_t)(ke - k)))
+		return (size_t)(ke - k) == n + 2 && memcmp(k + 1, name, n) == 0;
+	json_error_t jerr;
+	json_t *v = json_loadb(k, (size_t)(ke - k), JSON_DECODE_ANY | JSON_SPAN_FLAGS, &jerr);
+	bool same = json_is_string(v) && json_string_length(v) == n &&
+		    memcmp(json_string_value(v), name, n) == 0;
+	json_decref(v);
+	return same;
+}
+
 /* --- the elements of a lean array --- */
 
 void json_lean_cursor_init(struct json_lean_cursor *c, const struct json_lean *lean)

@@ -46,6 +46,14 @@ bool json_span_simple(const char *p, const char *end);
 bool json_span_valid(const char *p, const char *end);
 
 /*
+ * Whether the string [k, ke) (its quotes included) is the member name
+ * `name` as jansson decodes it: compared as it lies when it holds no
+ * escape, else decoded first ("bl\u006fcks" is "blocks"). False for a
+ * string that is not well-formed.
+ */
+bool json_span_key_is(const char *k, const char *ke, const char *name);
+
+/*
  * An array of a case read lean: the tree of the case holds `placeholder`,
  * an empty array, where the array was; its elements are the bytes
  * text[0..len) of the body (between its brackets), `count` of them, each

@@ -179,15 +179,15 @@ enum batch_step {
  */
 static bool batch_open(struct batch_cursor *c, const char *body, size_t len)
 {
-	static const char key[] = "\"cases\"";
 	const char *p = body, *end = body + len;
 	p = batch_skip_ws(p, end);
 	if (p == end || *p++ != '{')
 		return false;
 	p = batch_skip_ws(p, end);
-	if ((size_t)(end - p) < sizeof key - 1 || memcmp(p, key, sizeof key - 1) != 0)
+	const char *ke = p < end && *p == '"' ? json_span_value(p, end) : NULL;
+	if (!ke || !json_span_key_is(p, ke, "cases"))
 		return false;
-	p = batch_skip_ws(p + sizeof key - 1, end);
+	p = batch_skip_ws(ke, end);
 	if (p == end || *p++ != ':')
 		return false;
 	p = batch_skip_ws(p, end);

@@ -234,7 +234,6 @@ out_broken:
 static void scan_object(struct lean_scan *s, const char *p, size_t level)
 {
 	const char *name = s->path[level];
-	size_t name_len = strlen(name);
 	bool seen = false;
 	const char *q = json_span_ws(p + 1, s->end);
 	if (q < s->end && *q == '}')
@@ -251,8 +250,7 @@ static void scan_object(struct lean_scan *s, const char *p, size_t level)
 			break;
 		/* NULL when not closed: the path is still scanned, up to its fault */
 		const char *ve = json_span_value(v, s->end);
-		if (!seen && (size_t)(ke - q) == name_len + 2 &&
-		    memcmp(q + 1, name, name_len) == 0) {
+		if (!seen && json_span_key_is(q, ke, name)) {
 			seen = true;
 			if (level + 1 < s->depth && *v == '{')
 				scan_object(s, v, level + 1);

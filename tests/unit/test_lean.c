@@ -126,7 +126,8 @@ static size_t md_case(char *buf, size_t len, size_t size, unsigned n, bool legal
 		first = false;
 		switch (what) {
 		case 0:
-			len = put(buf, len, size, "\"blocks\":");
+			/* now and then with an escape, which names the same member */
+			len = put(buf, len, size, rnd(8) ? "\"blocks\":" : "\"bl\\u006fcks\":");
 			len = put(buf, len, size, ws[rnd(4)]);
 			len = put(buf, len, size, "[");
 			for (unsigned i = 0; i < n; i++) {
@@ -195,7 +196,7 @@ static size_t puyo_case(char *buf, size_t len, size_t size, unsigned n, bool leg
 	}
 	if (rnd(8) == 0)
 		len = put(buf, len, size, "\"puyop\":\"4004g09y09yg\",");
-	len = put(buf, len, size, "\"field\":[");
+	len = put(buf, len, size, rnd(8) ? "\"field\":[" : "\"fi\\u0065ld\":[");
 	for (unsigned i = 0; i < n; i++) {
 		if (i)
 			len = put(buf, len, size, ",");
@@ -283,7 +284,7 @@ static void lean_cases_of_a_batch_should_be_answered_as_their_tree(void **state)
 	assert_non_null(buf);
 	for (unsigned r = 0; r < 400; r++) {
 		const char *path = paths[rnd(3)];
-		size_t len = put(buf, 0, BODY_MAX, "{\"cases\":[");
+		size_t len = put(buf, 0, BODY_MAX, rnd(6) ? "{\"cases\":[" : "{\"c\\u0061ses\":[");
 		unsigned cases = 1 + rnd(4);
 		for (unsigned c = 0; c < cases; c++) {
 			if (c)
