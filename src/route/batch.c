@@ -246,6 +246,7 @@ struct batch {
 	const char *span_to;	    /* where the last well-formed case of an unbroken
 				       run from the first ends; NULL: none */
 	const char *doubt;	    /* where the case the first pass doubted starts */
+	const char *tail;	    /* past the array, when more than "}" follows it */
 	size_t cases;		    /* cases in the batch (after the first pass) */
 	size_t failed;		    /* of them, answered with an error slot */
 	size_t steps;		    /* trace steps so far */
@@ -523,8 +524,11 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 		}
 		b->cur.index++;
 	}
-	if (st != BATCH_END || !batch_closed(&b->cur))
+	if (st != BATCH_END || !batch_closed(&b->cur)) {
+		if (st == BATCH_END)
+			b->tail = b->cur.p;
 		return BATCH_DOUBT;
+	}
 	b->cases = b->cur.index;
 	if (over) {
 		codec_error_init(err, 1);
@@ -596,11 +600,29 @@ static bool batch_doubted(const struct route_call *call, const struct batch *b, 
 		*st = err->status;
 		return true;
 	}
-	if (!b->span_to)
+	if (!b->span_to && !b->tail)
 		return false;
+	/* The good cases masked, and large members after the array read as
+	 * empty ones: a batch holds nothing beside "cases", so such a member
+	 * is refused by its name alone. */
+	struct route_mask *tail = NULL, *masks;
+	size_t n = b->tail ? route_lean_members(body, len, (size_t)(b->tail - body), &tail) : 0;
+	masks = dj_malloc((n + 1) * sizeof *masks);
+	if (!masks) {
+		dj_free(tail);
+		return false; /* the tree path tells it */
+	}
+	size_t k = 0;
+	if (b->span_to)
+		masks[k++] = (struct route_mask){.from = (size_t)(b->span_from - body),
+						 .to = (size_t)(b->span_to - body),
+						 .zero = true};
+	for (size_t i = 0; i < n; i++)
+		masks[k++] = tail[i];
 	codec_error_init(&found, 1);
-	json_t *root = route_parse_json_masked(body, len, (size_t)(b->span_from - body),
-					       (size_t)(b->span_to - body), &found);
+	json_t *root = route_parse_json_masks(body, len, masks, k, &found);
+	dj_free(tail);
+	dj_free(masks);
 	if (!root) {
 		codec_error_copy(err, &found);
 		*st = err->status;

@@ -345,6 +345,14 @@ size_t route_lean_masks(const struct route_call *call, const char *body, size_t 
 			enum route_case_at at, struct route_mask **masks);
 
 /*
+ * The large arrays and objects among the members of an object that follow
+ * body[from] (", name: value, ..."), each checked piece by piece, as
+ * regions to read as empty (route_mask), into *masks (dj_free) in order;
+ * their count. The scan stops at the first member it doubts.
+ */
+size_t route_lean_members(const char *body, size_t len, size_t from, struct route_mask **masks);
+
+/*
  * Answers a batch read from the body as it lies, one case at a time (a
  * case's own bytes through `fast` when not NULL, else through jansson and
  * `write` when not NULL and taking it, else `one`), never as one tree: the same status and bytes as

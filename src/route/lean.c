@@ -229,15 +229,15 @@ out_broken:
 	s->stop = true;
 }
 
-/* The members of the object at p, at `level` names down the path; stops
- * the scan (s->stop) unless the object is read to its "}". */
-static void scan_object(struct lean_scan *s, const char *p, size_t level)
+static void scan_object(struct lean_scan *s, const char *p, size_t level);
+
+/* The members from q on of an object at `level` names down the path (no
+ * path: large members masked, nothing read lean); stops the scan
+ * (s->stop) unless the object is read to its "}". */
+static void scan_members(struct lean_scan *s, const char *q, size_t level)
 {
-	const char *name = s->path[level];
+	const char *name = s->path ? s->path[level] : NULL;
 	bool seen = false;
-	const char *q = json_span_ws(p + 1, s->end);
-	if (q < s->end && *q == '}')
-		return;
 	while (!s->stop && q < s->end && *q == '"') {
 		const char *ke = json_span_value(q, s->end);
 		if (!ke)
@@ -250,7 +250,7 @@ static void scan_object(struct lean_scan *s, const char *p, size_t level)
 			break;
 		/* NULL when not closed: the path is still scanned, up to its fault */
 		const char *ve = json_span_value(v, s->end);
-		if (!seen && json_span_key_is(q, ke, name)) {
+		if (name && !seen && json_span_key_is(q, ke, name)) {
 			seen = true;
 			if (level + 1 < s->depth && *v == '{')
 				scan_object(s, v, level + 1);
@@ -275,6 +275,15 @@ static void scan_object(struct lean_scan *s, const char *p, size_t level)
 		q = json_span_ws(q + 1, s->end);
 	}
 	s->stop = true; /* the rest is jansson's */
+}
+
+/* The members of the object at p, as scan_members() reads them. */
+static void scan_object(struct lean_scan *s, const char *p, size_t level)
+{
+	const char *q = json_span_ws(p + 1, s->end);
+	if (q < s->end && *q == '}')
+		return;
+	scan_members(s, q, level);
 }
 
 /* The placeholder of the lean array in the tree, or NULL. */
@@ -359,6 +368,16 @@ size_t route_lean_masks(const struct route_call *call, const char *body, size_t 
 	const char *q = json_span_ws(body, s.end);
 	if (q < s.end && *q == '{')
 		scan_object(&s, q, 0);
+	*masks = s.masks;
+	return s.nmasks;
+}
+
+size_t route_lean_members(const char *body, size_t len, size_t from, struct route_mask **masks)
+{
+	struct lean_scan s = {.body = body, .end = body + len, .path = NULL, .depth = 0};
+	const char *q = json_span_ws(body + from, s.end);
+	if (q < s.end && *q == ',')
+		scan_members(&s, json_span_ws(q + 1, s.end), 0);
 	*masks = s.masks;
 	return s.nmasks;
 }

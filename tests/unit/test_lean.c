@@ -291,7 +291,12 @@ static void lean_cases_of_a_batch_should_be_answered_as_their_tree(void **state)
 				len = put(buf, len, BODY_MAX, ",");
 			len += md_body(buf + len, BODY_MAX - len, path, rnd(300), rnd(2) == 0);
 		}
-		len = put(buf, len, BODY_MAX, "]}");
+		len = put(buf, len, BODY_MAX, "]");
+		if (rnd(4) == 0) { /* a member beside "cases", refused by its name */
+			len = put(buf, len, BODY_MAX, rnd(8) ? ",\"more\":" : ",\"cases\":");
+			len = junk(buf, len, BODY_MAX, 1 + rnd(300));
+		}
+		len = put(buf, len, BODY_MAX, "}");
 		if (rnd(4) == 0)
 			len = rnd((unsigned)len + 1); /* cut short */
 		else if (rnd(2))
