@@ -334,7 +334,7 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 	struct route_lean_call lc;
 	const struct route_call *call = &b->call;
 	json_t *c;
-	if (*v == '{') {
+	if (*v == '{' || *v == '[') {
 		struct codec_error scratch;
 		codec_error_init(&scratch, 1);
 		c = route_parse_case(&b->call, v, vlen, b->at, &lc, &call, &scratch);

@@ -30,9 +30,6 @@
 /* A value shorter than this is checked by one parse; a longer array or
  * object is checked an element or member at a time. */
 #define LEAN_PIECE 65536
-/* Nesting around a piece checked alone, at most: with JSON_SPAN_NEST_MAX
- * inside it, the whole stays within jansson's 2048 levels. */
-#define LEAN_DEPTH_MAX 8
 
 /* The scan of one body. */
 struct lean_scan {
@@ -177,14 +174,17 @@ out:
 	return ok;
 }
 
-/* Whether the value [p, e), inside `depth` arrays and objects, is one
- * jansson reads there: parsed whole when short, else piece by piece. */
+/*
+ * Whether the value [p, e), inside `depth` arrays and objects, is one
+ * jansson reads there: parsed whole when short, else piece by piece. Its
+ * span came from json_span_value(), so it nests at most JSON_SPAN_NEST_MAX
+ * deep, each piece inside it too: with the few levels around it, within
+ * jansson's 2048, which a piece parsed alone then meets the same way.
+ */
 static bool check_piece(const char *p, const char *e, size_t depth)
 {
 	if ((size_t)(e - p) < LEAN_PIECE || (*p != '[' && *p != '{'))
-		return depth <= LEAN_DEPTH_MAX && json_span_valid(p, e);
-	if (depth >= LEAN_DEPTH_MAX)
-		return false;
+		return json_span_valid(p, e);
 	return *p == '[' ? check_elements(p, e, depth) : check_members(p, e, depth);
 }
 
@@ -303,8 +303,14 @@ static json_t *parse_lean(const char *body, size_t len, const char *const *path,
 	struct lean_scan s = {.body = body, .end = body + len, .path = path, .depth = depth};
 	*lean = (struct json_lean){.placeholder = NULL};
 	const char *p = json_span_ws(body, s.end);
-	if (p < s.end && *p == '{')
+	if (p < s.end && *p == '{') {
 		scan_object(&s, p, 0);
+	} else if (p < s.end && *p == '[') {
+		/* not a case, which every decoder says by its type alone */
+		const char *pe = json_span_value(p, s.end);
+		if (pe && (size_t)(pe - p) >= LEAN_MASK_MIN && check_piece(p, pe, 0))
+			add_mask(&s, p + 1, pe - 1, false);
+	}
 	json_t *root = route_parse_json_masks(body, len, s.masks, s.nmasks, err);
 	const json_t *ph = root && s.found ? placeholder(root, &s) : NULL;
 	if (root && (s.broken || (s.found && !ph))) {

@@ -177,6 +177,8 @@ const KINDS = [
 	['a batch with a large member beside "cases" (422)', '/v1/monomino-domino', 'application/json',
 		`{"cases":[{"blocks":[[1,1,1]]}],"more":${leanObjects}}`, {},
 		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/more'), 422],
+	['a body that is an array of 900,000 blocks, not a case (422)', '/v1/monomino-domino', 'application/json',
+		leanArray, {}, (a) => assert.equal(JSON.parse(a.body).status, 422), 422],
 	['a Puyo JSON case whose field has 800,000 rows (422)', '/v1/puyo', 'application/json',
 		JSON.stringify({ field: Array.from({ length: 800_000 }, (_, i) => ROWS[i % 12]) }), {},
 		(a) => assert.match(JSON.parse(a.body).errors[0].detail, /found 800000/), 422],

@@ -310,6 +310,32 @@ static void lean_cases_of_a_batch_should_be_answered_as_their_tree(void **state)
 	free(buf);
 }
 
+/* Bodies that are a large array, not a case: refused by their type, in
+ * every route, whole, cut short or with trailing bytes. */
+static void large_arrays_should_be_answered_as_their_tree(void **state)
+{
+	(void)state;
+	char *buf = malloc(BODY_MAX);
+	assert_non_null(buf);
+	for (unsigned r = 0; r < 120; r++) {
+		size_t len = put(buf, 0, BODY_MAX, "[");
+		unsigned n = 3000 + rnd(3000);
+		for (unsigned i = 0; i < n; i++)
+			len = put(buf, len, BODY_MAX, i ? ",[1,2,3],{\"t\":1}" : "[1,1,1]");
+		len = put(buf, len, BODY_MAX, rnd(4) ? "]" : "] x");
+		if (rnd(3) == 0)
+			len = mutate(buf, len, BODY_MAX);
+		const char *path = rnd(2) ? paths[rnd(3)] : puyo_paths[rnd(3)];
+		same_answers(path, NULL, buf, len, &lean_limits);
+		/* and as the cases of a batch */
+		memmove(buf + 10, buf, len);
+		memcpy(buf, "{\"cases\":[", 10);
+		len = put(buf, len + 10, BODY_MAX, "]}");
+		same_answers(path, NULL, buf, len, &lean_limits);
+	}
+	free(buf);
+}
+
 /* Nesting about jansson's limit of 2048 levels, in an element of the lean
  * array and in a member beside it: the scan's own limit is lower, and
  * jansson decides every such body. */
@@ -426,6 +452,7 @@ int main(void)
 	    cmocka_unit_test(lean_cases_of_a_batch_should_be_answered_as_their_tree),
 	    cmocka_unit_test(lean_puyo_cases_should_be_answered_as_their_tree),
 	    cmocka_unit_test(deep_cases_should_be_answered_as_their_tree),
+	    cmocka_unit_test(large_arrays_should_be_answered_as_their_tree),
 	    cmocka_unit_test(a_lean_case_should_hold_one_element_at_a_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
