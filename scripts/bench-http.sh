@@ -86,16 +86,8 @@ start() {
 start dropjudge "$dropjudge" serve --max-connections-per-ip 0
 start bare "$bare"
 
-# The cases: label, path, body file ("-": a plain GET), Content-Type, Accept.
-# The bodies are the README's examples: the public Puyo example (the
-# data-driven test case) and the 8-block Monomino-Domino example as JSON.
-labels=("GET /livez" "POST /v1/puyo (JSON)" "POST /v1/puyo (text)"
-	"POST /v1/monomino-domino (JSON)")
-paths=(/livez /v1/puyo /v1/puyo /v1/monomino-domino)
-bodies=(- tests/cases/puyo/example-json/input.json tests/cases/puyo/example-text/input.txt
-	scripts/bench/md-8-blocks.json)
-types=(- application/json text/plain application/json)
-accepts=(- application/json text/plain application/json)
+# The cases: label, path, body file, Content-Type, Accept.
+. scripts/bench/http-cases.sh
 ncases=${#labels[@]}
 
 # CPU clock ticks (user + system) a process has used so far.

@@ -48,18 +48,14 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The cases of scripts/bench-http.sh: label, path, body ("-": GET), type.
-labels=("GET /livez" "POST /v1/puyo (JSON)" "POST /v1/puyo (text)"
-	"POST /v1/monomino-domino (JSON)")
-paths=(/livez /v1/puyo /v1/puyo /v1/monomino-domino)
-bodies=(- tests/cases/puyo/example-json/input.json tests/cases/puyo/example-text/input.txt
-	scripts/bench/md-8-blocks.json)
-types=(- application/json text/plain application/json)
+. scripts/bench/http-cases.sh
 # CASE_BODY=FILE CASE_TYPE=TYPE CASE_PATH=PATH: that one POST instead.
 if [ -n "${CASE_BODY:-}" ]; then
 	labels=("POST ${CASE_PATH:-/v1/monomino-domino} ($(basename "$CASE_BODY"))")
 	paths=("${CASE_PATH:-/v1/monomino-domino}")
 	bodies=("$CASE_BODY")
 	types=("${CASE_TYPE:-application/json}")
+	accepts=("${types[0]}")
 fi
 
 # send PORT CASE COUNT: COUNT requests of the case on one connection.
@@ -72,7 +68,7 @@ send() {
 	done
 	local args=(-s -f -K "$cfg")
 	[ "${bodies[$c]}" = - ] || args+=(--data-binary "@${bodies[$c]}" \
-		-H "Content-Type: ${types[$c]}" -H "Accept: ${types[$c]}")
+		-H "Content-Type: ${types[$c]}" -H "Accept: ${accepts[$c]}")
 	curl "${args[@]}"
 }
 

@@ -223,8 +223,49 @@ static void al_time(struct al_line *l, const struct timespec *ts)
 	AL_LIT(l, "Z");
 }
 
+/* A string literal and its length. */
+struct al_text {
+	const char *s;
+	size_t n;
+};
+#define AL_TEXT(lit)                                                                               \
+	{                                                                                          \
+		(lit), sizeof(lit) - 1                                                             \
+	}
+
+/* What comes before each figure of a line, and after the last. */
+struct al_figures {
+	struct al_text status;
+	struct al_text bytes_in;
+	struct al_text bytes_out;
+	struct al_text duration_ms;
+	struct al_text after;
+};
+
+/* Appends status, bytes in, bytes out and duration, each after its text. */
+static void al_put_figures(struct al_line *l, const struct http_access_entry *e,
+			   const struct al_figures *f)
+{
+	al_put(l, f->status.s, f->status.n);
+	al_uint(l, e->status, 1);
+	al_put(l, f->bytes_in.s, f->bytes_in.n);
+	al_uint(l, e->bytes_in, 1);
+	al_put(l, f->bytes_out.s, f->bytes_out.n);
+	al_uint(l, e->bytes_out, 1);
+	al_put(l, f->duration_ms.s, f->duration_ms.n);
+	al_millis(l, e->duration_ns);
+	al_put(l, f->after.s, f->after.n);
+}
+
 static void al_format_json(struct al_line *l, const struct http_access_entry *e)
 {
+	static const struct al_figures json = {
+	    .status = AL_TEXT("\",\"status\":"),
+	    .bytes_in = AL_TEXT(",\"bytes_in\":"),
+	    .bytes_out = AL_TEXT(",\"bytes_out\":"),
+	    .duration_ms = AL_TEXT(",\"duration_ms\":"),
+	    .after = AL_TEXT(""),
+	};
 	AL_LIT(l, "{\"time\":\"");
 	al_time(l, &e->start);
 	AL_LIT(l, "\",\"request_id\":\"");
@@ -237,14 +278,7 @@ static void al_format_json(struct al_line *l, const struct http_access_entry *e)
 	al_string(l, e->route ? e->route : "-", true);
 	AL_LIT(l, "\",\"path\":\"");
 	al_string(l, e->path ? e->path : "", true);
-	AL_LIT(l, "\",\"status\":");
-	al_uint(l, e->status, 1);
-	AL_LIT(l, ",\"bytes_in\":");
-	al_uint(l, e->bytes_in, 1);
-	AL_LIT(l, ",\"bytes_out\":");
-	al_uint(l, e->bytes_out, 1);
-	AL_LIT(l, ",\"duration_ms\":");
-	al_millis(l, e->duration_ns);
+	al_put_figures(l, e, &json);
 	if (e->user_agent) {
 		AL_LIT(l, ",\"user_agent\":\"");
 		al_string(l, e->user_agent, true);
@@ -264,6 +298,13 @@ static void al_word(struct al_line *l, const char *s)
 
 static void al_format_text(struct al_line *l, const struct http_access_entry *e)
 {
+	static const struct al_figures text = {
+	    .status = AL_TEXT("\" "),
+	    .bytes_in = AL_TEXT(" "),
+	    .bytes_out = AL_TEXT(" "),
+	    .duration_ms = AL_TEXT(" "),
+	    .after = AL_TEXT("ms "),
+	};
 	al_time(l, &e->start);
 	AL_LIT(l, " ");
 	al_word(l, e->request_id);
@@ -273,15 +314,7 @@ static void al_format_text(struct al_line *l, const struct http_access_entry *e)
 	al_string(l, e->method ? e->method : "", false);
 	AL_LIT(l, " ");
 	al_string(l, e->path ? e->path : "", false);
-	AL_LIT(l, "\" ");
-	al_uint(l, e->status, 1);
-	AL_LIT(l, " ");
-	al_uint(l, e->bytes_in, 1);
-	AL_LIT(l, " ");
-	al_uint(l, e->bytes_out, 1);
-	AL_LIT(l, " ");
-	al_millis(l, e->duration_ns);
-	AL_LIT(l, "ms ");
+	al_put_figures(l, e, &text);
 	al_word(l, e->route);
 	AL_LIT(l, " \"");
 	al_string(l, e->user_agent ? e->user_agent : "-", false);
