@@ -101,7 +101,7 @@ UNIT_BIN += $(RENDER_TEST_SRC:tests/render/%.c=$(BUILD)/tests/%)
 # Micro-benchmarks, run by `make bench` one after another; the baselines and
 # input writers beside them are run by scripts/bench.sh.
 BENCH_MICRO := bench_gen bench_request
-BENCH_TOOLS := bench_input json_parse
+BENCH_TOOLS := bench_input json_parse bench_time
 BENCH_BASELINES := md_naive puyo_naive
 BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)
 
@@ -264,6 +264,9 @@ $(BUILD)/bench/md_naive: tests/bench/md_naive.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(LDFLAGS) -o $@
 $(BUILD)/bench/puyo_naive: tests/bench/puyo_naive.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(LDFLAGS) -o $@
+$(BUILD)/bench/bench_time: tests/bench/bench_time.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(LDFLAGS) -o $@
 

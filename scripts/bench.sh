@@ -34,7 +34,7 @@ goals=${GOALS:-1 2 3 4 5}
 bench=$build/bench
 dropjudge=$build/dropjudge
 for bin in "$dropjudge" "$bench/bare_server" "$bench/md_naive" "$bench/puyo_naive" \
-	"$bench/bench_input" "$bench/json_parse"; do
+	"$bench/bench_input" "$bench/json_parse" "$bench/bench_time"; do
 	if [ ! -x "$bin" ]; then
 		echo "bench: $bin is missing; run: make bench" >&2
 		exit 1
@@ -62,17 +62,12 @@ summary=()
 say() { summary+=("$(printf '%-6s %-58s %8s  %s %-5s %s' "$@")"); }
 
 # wall_run OUT CMD...: runs CMD with stdin from $input, stdout to OUT;
-# prints "wall_seconds user_seconds".
+# prints "wall_seconds user_seconds" (tests/bench/bench_time.c: from the
+# spawn to the exit of CMD, without the fork of a subshell around it).
 wall_run() {
-	local out=$1 t0 t1
+	local out=$1
 	shift
-	t0=$(date +%s%N)
-	local tf=$tmp/times
-	( "$@" <"$input" >"$out"; times >"$tf" ) 
-	t1=$(date +%s%N)
-	# the second line of `times` is the children's user and system time
-	awk -v w=$(( (t1 - t0) / 1000 )) 'NR == 2 {
-		split($1, u, /[ms]/); printf "%.4f %.4f\n", w / 1e6, u[1] * 60 + u[2]}' "$tf"
+	"$bench/bench_time" "$input" "$out" "$@"
 }
 
 # cli_goal NAME NAIVE_CMD -- DROPJUDGE_CMD: interleaved runs on $input,

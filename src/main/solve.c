@@ -9,6 +9,7 @@
  * process with SIGBUS, as any program reading it through mmap. A Puyo
  * field is small and is read whole. See solve.h.
  */
+#define _GNU_SOURCE /* sched_getcpu, pthread_attr_setaffinity_np */
 #include "main/solve.h"
 
 #include <errno.h>
@@ -16,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +32,56 @@
 
 /* Bytes read from the input at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 18)
+
+/*
+ * A helper thread: started on a CPU other than the caller's when the
+ * process may run on more than one. Linux starts a new thread on its
+ * creator's CPU and moves it only at the next balancing tick, milliseconds
+ * later, so two halves of a 4 ms job would run one after the other. Once
+ * running, the thread takes back the process's whole CPU set, so the
+ * scheduler may move it as it likes.
+ */
+struct solve_thread {
+	pthread_t id;
+	void *(*fn)(void *);
+	void *arg;
+	bool pinned;   /* started on `other`, to be let go */
+	cpu_set_t all; /* the process's CPU set */
+};
+
+static void *solve_thread_run(void *arg)
+{
+	struct solve_thread *t = arg;
+	if (t->pinned)
+		pthread_setaffinity_np(pthread_self(), sizeof t->all, &t->all);
+	return t->fn(t->arg);
+}
+
+/* Starts fn(arg) on t; false when no thread could be started. */
+static bool solve_thread_start(struct solve_thread *t, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	t->fn = fn;
+	t->arg = arg;
+	t->pinned = false;
+	if (pthread_attr_init(&attr) != 0)
+		return false;
+	int self = sched_getcpu();
+	if (self >= 0 && sched_getaffinity(0, sizeof t->all, &t->all) == 0 &&
+	    CPU_COUNT(&t->all) > 1) {
+		for (size_t cpu = 0; cpu < CPU_SETSIZE && !t->pinned; cpu++) {
+			if (cpu == (size_t)self || !CPU_ISSET(cpu, &t->all))
+				continue;
+			cpu_set_t one;
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			t->pinned = pthread_attr_setaffinity_np(&attr, sizeof one, &one) == 0;
+		}
+	}
+	bool ok = pthread_create(&t->id, &attr, solve_thread_run, t) == 0;
+	pthread_attr_destroy(&attr);
+	return ok;
+}
 
 /* Prints the first fault of err as "dropjudge: NAME:LINE:COLUMN: detail". */
 static void solve_report(FILE *errout, const char *name, const struct codec_error *err)
@@ -276,7 +329,7 @@ static int solve_md_file(FILE *in, struct solve_md *s)
 	if (at < 0 || at >= end)
 		return 0;
 	struct solve_half *half = NULL;
-	pthread_t thread;
+	struct solve_thread thread;
 	if (end - at >= SOLVE_SPLIT_MIN) {
 		mid = solve_line_after(fd, at + (end - at) / 2, end);
 		half = mid < end ? dj_malloc(sizeof *half) : NULL;
@@ -287,7 +340,7 @@ static int solve_md_file(FILE *in, struct solve_md *s)
 			half->stop = mid;
 			half->nhead = 0;
 			md_init(&half->guess);
-			if (pthread_create(&thread, NULL, solve_half_run, half) != 0) {
+			if (!solve_thread_start(&thread, solve_half_run, half)) {
 				dj_free(half);
 				half = NULL;
 			}
@@ -297,7 +350,7 @@ static int solve_md_file(FILE *in, struct solve_md *s)
 	}
 	int ret = solve_map(fd, at, mid, solve_md_chunk, s, &reached);
 	if (half) {
-		pthread_join(thread, NULL);
+		pthread_join(thread.id, NULL);
 		if (ret == 0)
 			ret = solve_map(fd, solve_half_join(s, half) ? half->stop : mid, end,
 					solve_md_chunk, s, &reached);
@@ -525,18 +578,34 @@ struct solve_slot {
 	int chains; /* its chain count, -1 when it does not read as a good field */
 };
 
-/* The helper thread and what it works on. */
+/*
+ * The helper thread and what it works on. A job is handed over and handed
+ * back through `job`; the waiting side spins a little before it sleeps on
+ * the condition variable, because a batch takes about a millisecond and a
+ * sleeping thread takes tens of microseconds to wake.
+ */
 struct solve_pool {
-	pthread_t thread;
+	struct solve_thread thread;
 	bool started;
 	pthread_mutex_t lock;
-	pthread_cond_t wake;	/* a job, or quit */
-	pthread_cond_t done;	/* the job is done */
-	struct solve_slot *job; /* job[0..njob) to solve, NULL when none */
+	pthread_cond_t wake; /* a job, or quit */
+	pthread_cond_t done; /* the job is done */
+	/* job[0..njob) to solve, NULL when none: set by the caller, cleared by the helper */
+	_Atomic(struct solve_slot *) job;
 	size_t njob;
-	bool quit;
+	atomic_bool quit;
 	struct solve_slot slot[SOLVE_BATCH];
 };
+
+/* Spins of a waiting thread before it sleeps: some tens of microseconds. */
+#define SOLVE_SPINS 8192
+
+static inline void solve_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
 
 /* Solves slot[0..n): the chain counts, or -1. */
 static void solve_slots(struct solve_slot *slot, size_t n)
@@ -552,24 +621,34 @@ static void solve_slots(struct solve_slot *slot, size_t n)
 	}
 }
 
+/* Waits until a job is there (returns it) or the pool quits (NULL). */
+static struct solve_slot *solve_pool_next(struct solve_pool *p)
+{
+	struct solve_slot *job;
+	for (unsigned i = 0; i < SOLVE_SPINS; i++) {
+		if ((job = atomic_load_explicit(&p->job, memory_order_acquire)) ||
+		    atomic_load_explicit(&p->quit, memory_order_acquire))
+			return job;
+		solve_relax();
+	}
+	pthread_mutex_lock(&p->lock);
+	while (!(job = atomic_load(&p->job)) && !atomic_load(&p->quit))
+		pthread_cond_wait(&p->wake, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	return job;
+}
+
 static void *solve_pool_run(void *arg)
 {
 	struct solve_pool *p = arg;
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		while (!p->job && !p->quit)
-			pthread_cond_wait(&p->wake, &p->lock);
-		if (!p->job)
-			break;
-		struct solve_slot *job = p->job;
-		size_t n = p->njob;
-		pthread_mutex_unlock(&p->lock);
-		solve_slots(job, n);
+	struct solve_slot *job;
+	while ((job = solve_pool_next(p))) {
+		solve_slots(job, p->njob);
 		pthread_mutex_lock(&p->lock);
-		p->job = NULL;
+		atomic_store_explicit(&p->job, NULL, memory_order_release);
 		pthread_cond_signal(&p->done);
+		pthread_mutex_unlock(&p->lock);
 	}
-	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -579,10 +658,10 @@ static void solve_pool_stop(struct solve_pool *p)
 	if (!p->started)
 		return;
 	pthread_mutex_lock(&p->lock);
-	p->quit = true;
+	atomic_store(&p->quit, true);
 	pthread_cond_signal(&p->wake);
 	pthread_mutex_unlock(&p->lock);
-	pthread_join(p->thread, NULL);
+	pthread_join(p->thread.id, NULL);
 	p->started = false;
 }
 
@@ -591,23 +670,28 @@ static void solve_pool_stop(struct solve_pool *p)
 static void solve_pool_solve(struct solve_pool *p, size_t n)
 {
 	if (!p->started) {
-		p->job = NULL;
-		p->quit = false;
-		p->started = pthread_create(&p->thread, NULL, solve_pool_run, p) == 0;
+		atomic_init(&p->job, NULL);
+		atomic_init(&p->quit, false);
+		p->started = solve_thread_start(&p->thread, solve_pool_run, p);
 	}
 	if (!p->started) {
 		solve_slots(p->slot, n);
 		return;
 	}
 	size_t half = n / 2;
-	pthread_mutex_lock(&p->lock);
-	p->job = p->slot + half;
 	p->njob = n - half;
+	pthread_mutex_lock(&p->lock);
+	atomic_store_explicit(&p->job, p->slot + half, memory_order_release);
 	pthread_cond_signal(&p->wake);
 	pthread_mutex_unlock(&p->lock);
 	solve_slots(p->slot, half);
+	for (unsigned i = 0; i < SOLVE_SPINS; i++) {
+		if (!atomic_load_explicit(&p->job, memory_order_acquire))
+			return;
+		solve_relax();
+	}
 	pthread_mutex_lock(&p->lock);
-	while (p->job)
+	while (atomic_load(&p->job))
 		pthread_cond_wait(&p->done, &p->lock);
 	pthread_mutex_unlock(&p->lock);
 }
