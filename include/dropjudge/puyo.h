@@ -132,6 +132,19 @@ unsigned puyo_planes_chains(const struct puyo_planes *planes);
 unsigned puyo_planes_chains_impl(const struct puyo_planes *planes, enum puyo_impl impl);
 
 /*
+ * puyo_run() on planes: the same result, and the planes left as the final
+ * field (a 12-row field's planes stay those of a 12-row field).
+ * puyo_planes_run_impl() on a given supported implementation.
+ */
+void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result);
+void puyo_planes_run_impl(struct puyo_planes *planes, struct puyo_result *result,
+			  enum puyo_impl impl);
+
+/* The field of `rows` rows (12 or 13) whose planes these are. */
+void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows,
+			  struct puyo_field *field);
+
+/*
  * Told each step of a run with the field after it (settled); returns
  * false to hear no more steps (the run itself goes on to the end).
  */

@@ -50,6 +50,11 @@ enum codec_status puyo_json_read_lean(const json_t *case_obj, const char *pointe
  */
 bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field);
 
+/* puyo_json_fast_read() into the planes of the field (dropjudge/puyo.h)
+ * and its number of rows, 12 or 13: the same bodies taken. */
+bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *planes,
+			   unsigned *rows);
+
 /* Reads the Baekjoon text (the rows, top first) into *field. */
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
@@ -87,6 +92,11 @@ json_t *puyo_json_rows(const struct puyo_field *field);
  */
 int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
 			   char *buf, size_t size);
+
+/* puyo_json_write_result() of the field of `rows` rows (12 or 13) whose
+ * planes these are (dropjudge/puyo.h), the same bytes. */
+int puyo_json_write_planes(const struct puyo_planes *planes, unsigned rows,
+			   const struct puyo_result *result, char *buf, size_t size);
 
 /* Writes the Baekjoon output "C\n"; returns its length as snprintf does. */
 int puyo_text_result(const struct puyo_result *result, char *buf, size_t size);

@@ -231,11 +231,9 @@ char puyo_json_cell_char(uint8_t cell)
 	return cell <= PUYO_GARBAGE ? cell_chars[cell] : '?';
 }
 
-int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
-			   char *buf, size_t size)
+/* The result's members up to the "[" of its field. */
+static size_t write_head(char *text, const struct puyo_result *result)
 {
-	char text[PUYO_RESULT_MAX];
-	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
 	/* The same integers as the route's result object, printed as jansson
 	 * does: as json_int_t. */
 	size_t n = 0;
@@ -243,9 +241,17 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 	n += codec_decimal_write(result->chains, text + n);
 	n = codec_text_put(text, n, ",\"score\":");
 	n += codec_json_int_write(result->score, text + n);
-	n = codec_text_put(text, n,
-			   result->all_clear ? ",\"all_clear\":true,\"field\":["
-					     : ",\"all_clear\":false,\"field\":[");
+	return codec_text_put(text, n,
+			      result->all_clear ? ",\"all_clear\":true,\"field\":["
+						: ",\"all_clear\":false,\"field\":[");
+}
+
+int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
+			   char *buf, size_t size)
+{
+	char text[PUYO_RESULT_MAX];
+	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
+	size_t n = write_head(text, result);
 	for (unsigned r = 0; r < rows; r++) {
 		if (r > 0)
 			text[n++] = ',';
@@ -256,5 +262,73 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 		n += PUYO_COLS + 2;
 	}
 	n = codec_text_put(text, n, "]}\n");
+	return codec_text_copy(buf, size, text, n);
+}
+
+/*
+ * Writing rows from planes: each plane's bits of a column at rows h = 0..7
+ * (and 8..12) spread one to a byte (spread_bytes[]: byte b holds bit b),
+ * and the three planes of two neighbouring columns ORed in at bits 0..5 of
+ * each byte; byte h is then the pair's two cell values, and pair_chars[]
+ * their two characters.
+ */
+#define SPREAD(i)                                                                                  \
+	((uint64_t)((i)&1) | (uint64_t)(((i) >> 1) & 1) << 8 | (uint64_t)(((i) >> 2) & 1) << 16 |  \
+	 (uint64_t)(((i) >> 3) & 1) << 24 | (uint64_t)(((i) >> 4) & 1) << 32 |                     \
+	 (uint64_t)(((i) >> 5) & 1) << 40 | (uint64_t)(((i) >> 6) & 1) << 48 |                     \
+	 (uint64_t)(((i) >> 7) & 1) << 56)
+#define SPREAD4(i)  SPREAD(i), SPREAD((i) + 1), SPREAD((i) + 2), SPREAD((i) + 3)
+#define SPREAD16(i) SPREAD4(i), SPREAD4((i) + 4), SPREAD4((i) + 8), SPREAD4((i) + 12)
+#define SPREAD64(i) SPREAD16(i), SPREAD16((i) + 16), SPREAD16((i) + 32), SPREAD16((i) + 48)
+static const uint64_t spread_bytes[256] = {SPREAD64(0), SPREAD64(64), SPREAD64(128), SPREAD64(192)};
+
+/* puyo_json_cell_char() of a value 0..7, as a constant. */
+#define CELL_CHAR(v)                                                                               \
+	((v) == PUYO_EMPTY     ? '.'                                                               \
+	 : (v) == PUYO_RED     ? 'R'                                                               \
+	 : (v) == PUYO_GREEN   ? 'G'                                                               \
+	 : (v) == PUYO_BLUE    ? 'B'                                                               \
+	 : (v) == PUYO_PURPLE  ? 'P'                                                               \
+	 : (v) == PUYO_YELLOW  ? 'Y'                                                               \
+	 : (v) == PUYO_GARBAGE ? 'O'                                                               \
+			       : '?')
+#define PAIR(v)                                                                                    \
+	{                                                                                          \
+		CELL_CHAR((v)&7), CELL_CHAR((v) >> 3)                                              \
+	}
+#define PAIR8(v)                                                                                   \
+	PAIR(v), PAIR((v) + 1), PAIR((v) + 2), PAIR((v) + 3), PAIR((v) + 4), PAIR((v) + 5),        \
+	    PAIR((v) + 6), PAIR((v) + 7)
+static const char pair_chars[64][2] = {PAIR8(0),  PAIR8(8),  PAIR8(16), PAIR8(24),
+				       PAIR8(32), PAIR8(40), PAIR8(48), PAIR8(56)};
+
+int puyo_json_write_planes(const struct puyo_planes *planes, unsigned rows,
+			   const struct puyo_result *result, char *buf, size_t size)
+{
+	char text[PUYO_RESULT_MAX];
+	uint64_t pairs[PUYO_COLS / 2][2] = {{0}};
+
+#pragma GCC unroll 6
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+#pragma GCC unroll 3
+		for (unsigned k = 0; k < 3; k++) {
+			unsigned lane = (unsigned)(planes->word[k][c / 4] >> (16 * (c % 4)));
+			unsigned at = k + 3 * (c % 2);
+			pairs[c / 2][0] |= spread_bytes[lane & 0xFFu] << at;
+			pairs[c / 2][1] |= spread_bytes[(lane >> 8) & 0x1Fu] << at;
+		}
+	}
+	rows = rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
+	size_t n = write_head(text, result);
+	for (unsigned h = PUYO_ROWS_MAX - rows; h < PUYO_ROWS_MAX; h++) {
+		text[n] = '"';
+		for (unsigned p = 0; p < PUYO_COLS / 2; p++)
+			memcpy(text + n + 1 + 2 * p,
+			       pair_chars[(pairs[p][h / 8] >> (8 * (h % 8))) & 63u], 2);
+		text[n + 1 + PUYO_COLS] = '"';
+		text[n + 2 + PUYO_COLS] = ',';
+		n += PUYO_COLS + 3;
+	}
+	n = codec_text_put(text, n - 1, "]}\n");
 	return codec_text_copy(buf, size, text, n);
 }

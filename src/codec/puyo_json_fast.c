@@ -2,8 +2,8 @@
  * The fast path of the Puyo JSON decoder: a request body that is exactly
  * the canonical case {"field": ["......", ...]} (12 or 13 strings of 6
  * characters of `.RGBPYO`, JSON whitespace where JSON allows it, nothing
- * else), read once straight into the field. See puyo_json_fast_read() in
- * puyo_codec.h.
+ * else), read once straight into the bit planes of the core, as the
+ * --lines reader does. See puyo_json_fast_planes() in puyo_codec.h.
  *
  * It never reports anything: whatever it does not recognise (an escape, a
  * "trace" member, a bad row, a batch), the caller reads again through
@@ -13,18 +13,12 @@
 #include <string.h>
 
 #include "codec/puyo_codec.h"
+#include "codec/puyo_rows.h"
 
 static bool is_ws(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
-
-/* Cell value + 1 of each byte of `.RGBPYO`, 0 for any other byte. */
-static const unsigned char cell_plus_one[256] = {
-    ['.'] = 1 + PUYO_EMPTY,   ['R'] = 1 + PUYO_RED,    ['G'] = 1 + PUYO_GREEN,
-    ['B'] = 1 + PUYO_BLUE,    ['P'] = 1 + PUYO_PURPLE, ['Y'] = 1 + PUYO_YELLOW,
-    ['O'] = 1 + PUYO_GARBAGE,
-};
 
 struct scan {
 	const unsigned char *p;
@@ -49,30 +43,32 @@ static bool take(struct scan *s, unsigned char c)
 	return true;
 }
 
-/* A row string "......" into cells[0..6); false for anything else. */
-static inline bool take_row(struct scan *s, uint8_t cells[PUYO_COLS])
+/* A row string "......" as row r into the accumulators of its columns
+ * (puyo_rows.h); false when it is not a quoted string of 6 bytes (a bad
+ * byte is seen by puyo_rows_acc_planes()). */
+static inline void add_row(const unsigned char *cells, unsigned r, uint64_t acc[PUYO_COLS])
+{
+#pragma GCC unroll 6
+	for (unsigned c = 0; c < PUYO_COLS; c++)
+		acc[c] |= puyo_rows_cell_acc(cells[c]) << r;
+}
+
+static inline bool take_row(struct scan *s, unsigned r, uint64_t acc[PUYO_COLS])
 {
 	skip_ws(s);
 	const unsigned char *p = s->p;
 	if (s->end - p < PUYO_COLS + 2 || p[0] != '"' || p[PUYO_COLS + 1] != '"')
 		return false;
-	unsigned v0 = cell_plus_one[p[1]], v1 = cell_plus_one[p[2]], v2 = cell_plus_one[p[3]];
-	unsigned v3 = cell_plus_one[p[4]], v4 = cell_plus_one[p[5]], v5 = cell_plus_one[p[6]];
-	cells[0] = (uint8_t)(v0 - 1u);
-	cells[1] = (uint8_t)(v1 - 1u);
-	cells[2] = (uint8_t)(v2 - 1u);
-	cells[3] = (uint8_t)(v3 - 1u);
-	cells[4] = (uint8_t)(v4 - 1u);
-	cells[5] = (uint8_t)(v5 - 1u);
+	add_row(p + 1, r, acc);
 	s->p = p + PUYO_COLS + 2;
-	return v0 && v1 && v2 && v3 && v4 && v5;
+	return true;
 }
 
-bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
+bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *planes, unsigned *rows)
 {
 	static const char key[] = "\"field\"";
 	struct scan s = {(const unsigned char *)body, (const unsigned char *)body + len};
-	uint8_t rows[PUYO_ROWS_MAX][PUYO_COLS];
+	uint64_t acc[PUYO_COLS] = {0};
 	unsigned n = 0;
 
 	if (!take(&s, '{'))
@@ -84,12 +80,24 @@ bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
 	if (!take(&s, ':') || !take(&s, '['))
 		return false;
 	for (;;) {
-		if (n == PUYO_ROWS_MAX || !take_row(&s, rows[n]))
+		if (n == PUYO_ROWS_MAX)
 			return false;
-		n++;
-		if (s.p < s.end && *s.p == ',') { /* compact: no white space to skip */
-			s.p++;
-			continue;
+		const unsigned char *p = s.p;
+		if (s.end - p >= PUYO_COLS + 4 && p[0] == '"' && p[PUYO_COLS + 1] == '"') {
+			/* the row right here, then "," or ", ": no white space to look for */
+			add_row(p + 1, n++, acc);
+			s.p = p + PUYO_COLS + 2;
+			if (s.p[0] == ',') {
+				s.p += 1 + (s.p[1] == ' ');
+				continue;
+			}
+		} else {
+			if (!take_row(&s, n++, acc))
+				return false;
+			if (s.p < s.end && *s.p == ',') {
+				s.p++;
+				continue;
+			}
 		}
 		if (take(&s, ','))
 			continue;
@@ -104,7 +112,16 @@ bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
 	skip_ws(&s);
 	if (s.p != s.end)
 		return false;
-	puyo_field_init(field, n);
-	memcpy(field->cell, rows, n * sizeof rows[0]);
+	*rows = n;
+	return puyo_rows_acc_planes(acc, n, planes);
+}
+
+bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
+{
+	struct puyo_planes planes;
+	unsigned rows;
+	if (!puyo_json_fast_planes(body, len, &planes, &rows))
+		return false;
+	puyo_planes_to_field(&planes, rows, field);
 	return true;
 }

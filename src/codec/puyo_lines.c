@@ -23,23 +23,6 @@
 #define ROW_BYTES (PUYO_COLS + 1) /* a row and the space after it */
 
 /*
- * What each byte adds to the accumulator of its column (row 0 of a 13-row
- * field), once XORed with CELL_BAD: bit k of the cell value at bit 16 * k,
- * and bit 48 for a byte that is not one of `.RGBPYO` (stored flipped, so
- * that the bytes left out of the table are the bad ones).
- */
-#define CELL_BAD ((uint64_t)1 << 48)
-#define CELL(v)                                                                                    \
-	(CELL_BAD ^                                                                                \
-	 ((uint64_t)((v)&1) | (uint64_t)(((v) >> 1) & 1) << 16 | (uint64_t)((v) >> 2) << 32))
-
-static const uint64_t cell_bits[256] = {
-    ['.'] = CELL(PUYO_EMPTY),	['R'] = CELL(PUYO_RED),	   ['G'] = CELL(PUYO_GREEN),
-    ['B'] = CELL(PUYO_BLUE),	['P'] = CELL(PUYO_PURPLE), ['Y'] = CELL(PUYO_YELLOW),
-    ['O'] = CELL(PUYO_GARBAGE),
-};
-
-/*
  * Reads a line of the exact layout straight into planes; false (planes
  * unspecified) for any other line. Each column gathers its cells' bits in
  * one accumulator, the three planes 16 bits apart, a row at a time.
@@ -60,23 +43,11 @@ static bool lines_fast(const unsigned char *u, size_t len, struct puyo_planes *p
 		const unsigned char *row = u + r * ROW_BYTES;
 #pragma GCC unroll 6
 		for (unsigned c = 0; c < PUYO_COLS; c++)
-			acc[c] = acc[c] << 1 | (cell_bits[row[c]] ^ CELL_BAD);
+			acc[c] = acc[c] << 1 | puyo_rows_cell_acc(row[c]);
 		if (r + 1 < rows)
 			spaces |= row[PUYO_COLS] ^ (unsigned)' ';
 	}
-	/* row 0 is now at h = 0: a 12-row field starts at h = 1 */
-	unsigned h0 = PUYO_ROWS_MAX - rows;
-	uint64_t any = 0;
-	memset(planes, 0, sizeof *planes);
-#pragma GCC unroll 6
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		any |= acc[c];
-#pragma GCC unroll 3
-		for (unsigned k = 0; k < 3; k++)
-			planes->word[k][c / 4] |= ((acc[c] >> (16 * k)) & 0xFFFFu)
-						  << (16 * (c % 4) + h0);
-	}
-	return !spaces && !(any >> 48);
+	return puyo_rows_acc_planes(acc, rows, planes) && !spaces;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

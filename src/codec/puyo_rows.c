@@ -126,3 +126,30 @@ void puyo_rows_check_floating(struct puyo_rows *rows)
 		}
 	}
 }
+
+#define CELL(v)                                                                                    \
+	(PUYO_ROWS_CELL_BAD ^                                                                      \
+	 ((uint64_t)((v)&1) | (uint64_t)(((v) >> 1) & 1) << 16 | (uint64_t)((v) >> 2) << 32))
+
+const uint64_t puyo_rows_cell_bits[256] = {
+    ['.'] = CELL(PUYO_EMPTY),	['R'] = CELL(PUYO_RED),	   ['G'] = CELL(PUYO_GREEN),
+    ['B'] = CELL(PUYO_BLUE),	['P'] = CELL(PUYO_PURPLE), ['Y'] = CELL(PUYO_YELLOW),
+    ['O'] = CELL(PUYO_GARBAGE),
+};
+
+bool puyo_rows_acc_planes(const uint64_t acc[PUYO_COLS], unsigned rows, struct puyo_planes *planes)
+{
+	/* row 0 is at h = 0: a 12-row field starts at h = 1 */
+	unsigned h0 = PUYO_ROWS_MAX - rows;
+	uint64_t any = 0;
+	memset(planes, 0, sizeof *planes);
+#pragma GCC unroll 6
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		any |= acc[c];
+#pragma GCC unroll 3
+		for (unsigned k = 0; k < 3; k++)
+			planes->word[k][c / 4] |= ((acc[c] >> (16 * k)) & 0xFFFFu)
+						  << (16 * (c % 4) + h0);
+	}
+	return !(any >> 48);
+}

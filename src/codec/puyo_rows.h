@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dropjudge/puyo.h"
 
@@ -56,5 +57,28 @@ bool puyo_rows_check(struct puyo_rows *rows, const char *s, size_t len, unsigned
  * whose character was bad are skipped.
  */
 void puyo_rows_check_floating(struct puyo_rows *rows);
+
+/*
+ * Rows straight into bit planes, for the fast readers of canonical rows.
+ * puyo_rows_cell_bits[byte] ^ PUYO_ROWS_CELL_BAD is what a byte adds to
+ * the accumulator of its column: bit k of its cell value at bit 16 * k,
+ * and bit 48 when the byte is not one of `.RGBPYO` (stored flipped, so
+ * that the bytes left out of the table are the bad ones). A reader ORs
+ * the cell of row r in at bit r (its column's accumulator shifted left by
+ * r, r < 13), then puyo_rows_acc_planes() lays the columns out as planes.
+ */
+#define PUYO_ROWS_CELL_BAD ((uint64_t)1 << 48)
+extern const uint64_t puyo_rows_cell_bits[256];
+
+static inline uint64_t puyo_rows_cell_acc(unsigned char byte)
+{
+	return puyo_rows_cell_bits[byte] ^ PUYO_ROWS_CELL_BAD;
+}
+
+/*
+ * The planes of a field of `rows` rows (12 or 13) whose column c has
+ * acc[c] (row r of the field at bit r): false when a byte was bad.
+ */
+bool puyo_rows_acc_planes(const uint64_t acc[PUYO_COLS], unsigned rows, struct puyo_planes *planes);
 
 #endif

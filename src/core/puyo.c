@@ -620,6 +620,36 @@ void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field 
 	memcpy(planes->word, p.bit, sizeof planes->word);
 }
 
+void puyo_planes_run_impl(struct puyo_planes *planes, struct puyo_result *result,
+			  enum puyo_impl impl)
+{
+	struct planes p;
+	memcpy(p.bit, planes->word, sizeof p.bit);
+#if PUYO_HAVE_BMI2
+	if (use_bmi2(impl))
+		run_bmi2(&p, result);
+	else
+		run_portable(&p, result);
+#else
+	(void)impl;
+	run_portable(&p, result);
+#endif
+	memcpy(planes->word, p.bit, sizeof planes->word);
+}
+
+void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result)
+{
+	puyo_planes_run_impl(planes, result, PUYO_IMPL_AUTO);
+}
+
+void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows, struct puyo_field *field)
+{
+	struct planes p;
+	memcpy(p.bit, planes->word, sizeof p.bit);
+	puyo_field_init(field, rows);
+	planes_to_field(&p, field);
+}
+
 bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 {
 	return puyo_step_impl(field, chain, step, PUYO_IMPL_AUTO);

@@ -66,17 +66,20 @@
 #define HTTP_FAST_INLINE_MAX ((size_t)1 << 20)
 /*
  * glibc's heap, set once at start so that memory goes back to the system
- * after a large request: blocks from this size up (bodies, answers) get
- * their own mapping, returned when freed, and free memory past this much
- * at the top of a heap is returned too. Fixed values also stop glibc from
- * raising both thresholds after each large free, which would keep tens of
- * megabytes per thread for good. Fast bins are off: a freed small block
- * (a JSON node) merges with its free neighbours at once, so that the end
- * of a request leaves one free top the heap can return, rather than a
- * sea of small blocks that malloc_trim() does not give back from a
- * thread's heap.
+ * after a large request: blocks from this size up (large bodies and
+ * answers) get their own mapping, returned when freed, and free memory
+ * past HTTP_TRIM_THRESHOLD at the top of a heap is returned too. Blocks
+ * under a mebibyte (the bodies and answers of ordinary batches) come from
+ * the heap, so that a steady load of them does not map, fault in and unmap
+ * fresh pages (and shoot down TLBs) for each request. Fixed values also
+ * stop glibc from raising both thresholds after each large free, which
+ * would keep tens of megabytes per thread for good. Fast bins are off: a
+ * freed small block (a JSON node) merges with its free neighbours at once,
+ * so that the end of a request leaves one free top the heap can return,
+ * rather than a sea of small blocks that malloc_trim() does not give back
+ * from a thread's heap.
  */
-#define HTTP_MMAP_THRESHOLD (256 * 1024)
+#define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (128 * 1024)
 
 struct http_server {

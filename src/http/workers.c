@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "codec/error.h"
@@ -19,17 +20,35 @@
 /* How much nicer than the event loops a worker is. */
 #define WORKERS_NICE 10
 
+/*
+ * How long the pool waits, after the last request asked for a trim, before
+ * it trims: under a steady load of large requests the heap is kept (giving
+ * it back and faulting it in again would cost each request tens of page
+ * faults and a TLB shootdown), and it goes back once the load stops.
+ */
+#define WORKERS_TRIM_DELAY_MS 100
+
 struct http_workers {
-	pthread_mutex_t lock;  /* guards the queue and stopping */
-	pthread_cond_t ready;  /* a job was queued, or stopping was set */
-	struct http_job *head; /* next job to run */
-	struct http_job *tail; /* last job queued */
-	bool stopping;	       /* no more jobs are taken */
-	bool joined;	       /* http_workers_stop() has been called */
-	bool trim;	       /* memory should be given back when a worker is free */
-	unsigned nthreads;     /* threads started */
-	pthread_t *threads;    /* nthreads entries */
+	pthread_mutex_t lock;	 /* guards the queue and stopping */
+	pthread_cond_t ready;	 /* a job was queued, or stopping was set */
+	struct http_job *head;	 /* next job to run */
+	struct http_job *tail;	 /* last job queued */
+	bool stopping;		 /* no more jobs are taken */
+	bool joined;		 /* http_workers_stop() has been called */
+	bool trim;		 /* memory should be given back when a worker is free */
+	struct timespec trim_at; /* ... at this time (CLOCK_MONOTONIC), if still asked */
+	unsigned nthreads;	 /* threads started */
+	pthread_t *threads;	 /* nthreads entries */
 };
+
+/* Whether the trim asked for is due (under w->lock). */
+static bool trim_due(const struct http_workers *w)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > w->trim_at.tv_sec ||
+	       (now.tv_sec == w->trim_at.tv_sec && now.tv_nsec >= w->trim_at.tv_nsec);
+}
 
 static void *workers_main(void *arg)
 {
@@ -40,6 +59,11 @@ static void *workers_main(void *arg)
 	for (;;) {
 		while (!w->head && !w->stopping && !w->trim)
 			pthread_cond_wait(&w->ready, &w->lock);
+		if (!w->head && w->trim && !w->stopping && !trim_due(w)) {
+			/* not before trim_at, which a new request may move on */
+			pthread_cond_timedwait(&w->ready, &w->lock, &w->trim_at);
+			continue;
+		}
 		if (!w->head && w->trim) {
 			/* Off the event loops: trimming a large heap takes a while. */
 			w->trim = false;
@@ -73,7 +97,16 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 		goto out_nomem;
 	if (pthread_mutex_init(&w->lock, NULL) != 0)
 		goto out_nomem;
-	if (pthread_cond_init(&w->ready, NULL) != 0) {
+	pthread_condattr_t attr;
+	if (pthread_condattr_init(&attr) != 0) {
+		pthread_mutex_destroy(&w->lock);
+		goto out_nomem;
+	}
+	/* the trim's deadline is on the clock that does not jump */
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	int made = pthread_cond_init(&w->ready, &attr);
+	pthread_condattr_destroy(&attr);
+	if (made != 0) {
 		pthread_mutex_destroy(&w->lock);
 		goto out_nomem;
 	}
@@ -114,10 +147,20 @@ bool http_workers_submit(struct http_workers *w, struct http_job *job)
 
 void http_workers_trim(struct http_workers *w)
 {
+	struct timespec at;
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	at.tv_nsec += (long)WORKERS_TRIM_DELAY_MS * 1000000L;
+	if (at.tv_nsec >= 1000000000L) {
+		at.tv_sec++;
+		at.tv_nsec -= 1000000000L;
+	}
 	pthread_mutex_lock(&w->lock);
 	if (!w->stopping) {
-		w->trim = true;
-		pthread_cond_signal(&w->ready);
+		w->trim_at = at;
+		if (!w->trim) {
+			w->trim = true;
+			pthread_cond_signal(&w->ready);
+		}
 	}
 	pthread_mutex_unlock(&w->lock);
 }

@@ -36,8 +36,9 @@ bool http_workers_submit(struct http_workers *w, struct http_job *job);
 
 /*
  * Asks a free worker to give the memory the heap no longer uses back to
- * the system (malloc_trim), once no job is waiting. Cheap to call; the
- * trimming itself never runs on the caller's thread.
+ * the system (malloc_trim), once no job is waiting and no other call has
+ * come for 100 ms: under a steady load the heap is kept. Cheap to call;
+ * the trimming itself never runs on the caller's thread.
  */
 void http_workers_trim(struct http_workers *w);
 

@@ -495,6 +495,12 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 	const char *v = NULL, *e = NULL;
 	enum batch_step st;
 
+	/* Room for an answer of about twice the body (a Puyo batch answers
+	 * with 1.5 times its bytes), up to BATCH_HOLD_MIN, so that a small
+	 * answer is not copied as it grows. */
+	size_t body = (size_t)(b->cur.end - b->cur.p);
+	size_t room = hold < BATCH_HOLD_MIN ? hold : BATCH_HOLD_MIN;
+	route_buf_reserve(&b->out, body < room / 2 ? 2 * body : room);
 	*held = batch_head(b);
 	if (!*held)
 		goto out_oom;

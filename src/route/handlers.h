@@ -66,6 +66,12 @@ struct route_problem {
 	 * reported) sends the body down the jansson path, solve_json. */
 	bool (*solve_json_fast)(const char *body, size_t len, const struct route_limits *limits,
 				struct route_outcome *out);
+	/* Optional: solve_json_fast and outcome_write in one, for a canonical
+	 * case answered in JSON without links: writes the bytes outcome_write
+	 * would give into buf and returns their length as snprintf does; 0
+	 * (nothing reported) when solve_json_fast would return false. */
+	int (*solve_json_fast_write)(const char *body, size_t len,
+				     const struct route_limits *limits, char *buf, size_t size);
 	/* Solve one case from the Baekjoon input text. */
 	enum codec_status (*solve_text)(const char *text, size_t len,
 					const struct route_limits *limits, bool trace,
@@ -202,6 +208,10 @@ struct route_buf {
 /* Appends bytes to a struct route_buf; -1 (the buffer as it was) when out
  * of memory. */
 int route_buf_put(const char *bytes, size_t len, void *buf);
+
+/* Makes room for `cap` bytes in all, as a hint: nothing is lost when it
+ * fails (route_buf_put() then grows the buffer as it goes). */
+void route_buf_reserve(struct route_buf *buf, size_t cap);
 
 /* Answers 200 with the bytes of `buf` as `content_type`, taking them
  * (*buf is left empty). */

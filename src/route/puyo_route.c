@@ -69,6 +69,21 @@ static bool puyo_solve_json_fast(const char *body, size_t len, const struct rout
 	return puyo_solve_field(out, false, NULL) == CODEC_OK;
 }
 
+/* The same, from the body to the answer's bytes through the bit planes:
+ * no field of cells on the way. */
+static int puyo_solve_json_fast_write(const char *body, size_t len,
+				      const struct route_limits *limits, char *buf, size_t size)
+{
+	struct puyo_planes planes;
+	struct puyo_result result;
+	unsigned rows;
+	(void)limits;
+	if (!puyo_json_fast_planes(body, len, &planes, &rows))
+		return 0;
+	puyo_planes_run(&planes, &result);
+	return puyo_json_write_planes(&planes, rows, &result, buf, size);
+}
+
 static enum codec_status puyo_solve_text(const char *text, size_t len,
 					 const struct route_limits *limits, bool trace,
 					 struct route_outcome *out, struct codec_error *err)
@@ -180,6 +195,7 @@ const struct route_problem route_puyo = {
     .baekjoon = 11559,
     .solve_json = puyo_solve_json,
     .solve_json_fast = puyo_solve_json_fast,
+    .solve_json_fast_write = puyo_solve_json_fast_write,
     .outcome_links = puyo_outcome_links,
     .solve_text = puyo_solve_text,
     .outcome_json = puyo_outcome_json,

@@ -61,6 +61,17 @@ int route_buf_put(const char *bytes, size_t len, void *buf)
 	return 0;
 }
 
+void route_buf_reserve(struct route_buf *buf, size_t cap)
+{
+	if (cap <= buf->cap)
+		return;
+	char *p = dj_realloc(buf->data, cap);
+	if (p) {
+		buf->data = p;
+		buf->cap = cap;
+	}
+}
+
 void route_respond_buf(struct route_response *resp, const char *content_type, struct route_buf *buf)
 {
 	respond_drop_body(resp);

@@ -134,7 +134,6 @@ static int solve_case_fast(const struct route_call *call, const char *json, size
 			   route_put_fn *put, void *ctx, size_t *steps)
 {
 	const struct route_problem *p = call->entry->data;
-	struct route_outcome out = {.steps = NULL};
 	char slot[OUTPUT_JSON_MAX];
 	*steps = 0;
 	if (wants_links(call))
@@ -147,10 +146,16 @@ static int solve_case_fast(const struct route_call *call, const char *json, size
 			tally_case(call, true);
 		return st;
 	}
-	if (!p->solve_json_fast || !p->outcome_write ||
-	    !p->solve_json_fast(json, len, call->req->limits, &out))
-		return 0;
-	int n = p->outcome_write(&out, slot, sizeof slot);
+	int n;
+	if (p->solve_json_fast_write) {
+		n = p->solve_json_fast_write(json, len, call->req->limits, slot, sizeof slot);
+	} else {
+		struct route_outcome out = {.steps = NULL};
+		if (!p->solve_json_fast || !p->outcome_write ||
+		    !p->solve_json_fast(json, len, call->req->limits, &out))
+			return 0;
+		n = p->outcome_write(&out, slot, sizeof slot);
+	}
 	if (n <= 0 || (size_t)n >= sizeof slot || slot[n - 1] != '\n')
 		return 0;
 	tally_case(call, true);
@@ -287,6 +292,25 @@ static enum codec_status refuse_text_trace(struct codec_error *err)
 	return CODEC_E_NOT_ACCEPTABLE;
 }
 
+/* A canonical case asked in JSON without links, answered straight from
+ * solve_json_fast_write(); false (nothing done) when it does not take the
+ * body. */
+static bool solve_single_fast_write(const struct route_call *call, const char *body, size_t len,
+				    struct route_response *resp, struct codec_error *err,
+				    enum codec_status *st)
+{
+	const struct route_problem *p = call->entry->data;
+	if (call->format != ROUTE_FORMAT_JSON || !p->solve_json_fast_write || wants_links(call))
+		return false;
+	char json[OUTPUT_JSON_MAX];
+	int n = p->solve_json_fast_write(body, len, call->req->limits, json, sizeof json);
+	if (n <= 0 || (size_t)n >= sizeof json)
+		return false;
+	tally_case(call, true);
+	*st = route_respond_text(resp, "application/json", json, (size_t)n, err);
+	return true;
+}
+
 enum codec_status route_solve(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
@@ -302,6 +326,9 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	if (req->fast_only) {
 		/* The canonical case only, as below; anything else is deferred. */
 		route_skip_bom(&body, &len);
+		if (fmt != ROUTE_FORMAT_SVG && call->body == ROUTE_BODY_JSON && !trace &&
+		    solve_single_fast_write(call, body, len, resp, err, &st))
+			return st;
 		if (fmt != ROUTE_FORMAT_SVG && call->body == ROUTE_BODY_JSON && !trace &&
 		    p->solve_json_fast && p->solve_json_fast(body, len, req->limits, &out)) {
 			tally_case(call, true);
@@ -333,6 +360,8 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	}
 	/* The canonical shapes, read without jansson; anything else (every
 	 * error among it) takes the jansson path below. */
+	if (!trace && solve_single_fast_write(call, body, len, resp, err, &st))
+		return st;
 	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, req->limits, &out)) {
 		tally_case(call, true);
 		return respond_outcome(call, &out, fmt, resp, err);

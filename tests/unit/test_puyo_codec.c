@@ -529,6 +529,15 @@ static int puyo_write(const void *ctx, char *buf, size_t size)
 	return puyo_json_write_result(a->field, a->result, buf, size);
 }
 
+/* puyo_json_write_planes() of the same answer, from the field's planes. */
+static int puyo_write_planes(const void *ctx, char *buf, size_t size)
+{
+	const struct puyo_answer *a = ctx;
+	struct puyo_planes planes;
+	puyo_planes_from_field(&planes, a->field);
+	return puyo_json_write_planes(&planes, a->field->rows, a->result, buf, size);
+}
+
 /* Checks puyo_json_write_result() against the dump of the route's result
  * object, whole and (when cut) in every shorter buffer. */
 static void puyo_assert_writes_like_the_dump(const struct puyo_field *field,
@@ -539,6 +548,13 @@ static void puyo_assert_writes_like_the_dump(const struct puyo_field *field,
 					 puyo_json_rows(field)));
 	struct puyo_answer a = {field, r};
 	assert_writes(want, puyo_write, &a, cut);
+	/* planes hold values 0..7 only */
+	bool in_planes = true;
+	for (unsigned row = 0; row < field->rows; row++)
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			in_planes = in_planes && field->cell[row][c] < 8;
+	if (in_planes)
+		assert_writes(want, puyo_write_planes, &a, cut);
 	free(want);
 }
 
@@ -560,6 +576,21 @@ static void puyo_json_write_result_should_give_the_bytes_of_the_dump(void **stat
 		puyo_assert_writes_like_the_dump(&field, &r, i < 20);
 		puyo_run(&field, &r);
 		puyo_assert_writes_like_the_dump(&field, &r, i < 20);
+	}
+	/* from planes, values 7 (no cell) too: the bytes of the writer from cells */
+	for (unsigned i = 0; i < 3000; i++) {
+		puyo_field_init(&field, gen_rng_below(&rng, 2) ? PUYO_ROWS_MAX : PUYO_ROWS);
+		for (unsigned row = 0; row < field.rows; row++)
+			for (unsigned c = 0; c < PUYO_COLS; c++)
+				field.cell[row][c] = (uint8_t)gen_rng_below(&rng, 8);
+		r = (struct puyo_result){(unsigned)gen_rng_below(&rng, 20),
+					 (unsigned)gen_rng_below(&rng, 1000000), i % 2 == 0};
+		char want[512], got[512];
+		struct puyo_answer a = {&field, &r};
+		int nw = puyo_write(&a, want, sizeof want);
+		int ng = puyo_write_planes(&a, got, sizeof got);
+		assert_int_equal(ng, nw);
+		assert_string_equal(got, want);
 	}
 	for (uint64_t seed = 1; seed <= 200; seed++) {
 		if (!gen_puyo_field(seed, 4, (unsigned)(seed % 4), &field))
@@ -908,6 +939,9 @@ static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_ja
 		bool taken = puyo_json_fast_read(body, strlen(body), &fast);
 		if (taken != cases[i].taken)
 			fail_msg("'%s': taken %d, want %d", body, taken, cases[i].taken);
+		struct puyo_planes any;
+		unsigned nrows;
+		assert_int_equal(puyo_json_fast_planes(body, strlen(body), &any, &nrows), taken);
 		if (!taken)
 			continue;
 		json_t *root = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
@@ -916,6 +950,13 @@ static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_ja
 		json_decref(root);
 		assert_int_equal(fast.rows, full.rows);
 		assert_memory_equal(fast.cell, full.cell, fast.rows * sizeof fast.cell[0]);
+		/* straight into planes: those of the field jansson's path reads */
+		struct puyo_planes planes, want;
+		unsigned rows = 0;
+		assert_true(puyo_json_fast_planes(body, strlen(body), &planes, &rows));
+		assert_int_equal(rows, full.rows);
+		puyo_planes_from_field(&want, &full);
+		assert_memory_equal(&planes, &want, sizeof want);
 	}
 }
 

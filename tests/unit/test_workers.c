@@ -2,7 +2,7 @@
  * Unit tests of the worker pool (http/workers.h): every job submitted runs
  * exactly once, in the order queued when there is one worker; stopping
  * runs the jobs still queued and refuses new ones; a trim request is
- * served without a job.
+ * served without a job, after its delay, and leaves every thread working.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -83,6 +83,50 @@ static void workers_should_run_every_job_once_with_several_threads(void **state)
 	run_all(4, 100, false);
 }
 
+/* A job that waits (up to 2 s) until `want` jobs of its kind have started. */
+struct meeting {
+	struct http_job job; /* first: the pool hands this back */
+	atomic_int *started;
+	int want;
+	bool met;
+};
+
+static void meeting_run(struct http_job *job)
+{
+	struct meeting *m = (struct meeting *)job;
+	atomic_fetch_add(m->started, 1);
+	for (int i = 0; i < 2000 && atomic_load(m->started) < m->want; i++)
+		usleep(1000);
+	m->met = atomic_load(m->started) >= m->want;
+}
+
+static void workers_should_keep_every_thread_through_a_delayed_trim(void **state)
+{
+	(void)state;
+	char err[128];
+	struct http_workers *w = http_workers_new(3, err, sizeof err);
+	assert_non_null(w);
+	/* asked twice: the second call moves the trim on; then it is due and
+	 * one thread trims while the others wake and must go on waiting */
+	http_workers_trim(w);
+	usleep(30000);
+	http_workers_trim(w);
+	usleep(300000);
+	/* three jobs that can only all finish on three live threads */
+	atomic_int started;
+	atomic_init(&started, 0);
+	struct meeting m[3];
+	for (int i = 0; i < 3; i++) {
+		m[i] =
+		    (struct meeting){.job = {.run = meeting_run}, .started = &started, .want = 3};
+		assert_true(http_workers_submit(w, &m[i].job));
+	}
+	http_workers_stop(w);
+	for (int i = 0; i < 3; i++)
+		assert_true(m[i].met);
+	http_workers_free(w);
+}
+
 static void workers_should_refuse_zero_threads(void **state)
 {
 	(void)state;
@@ -98,6 +142,7 @@ int main(void)
 	    cmocka_unit_test(workers_should_run_every_job_once_in_order_with_one_thread),
 	    cmocka_unit_test(workers_should_run_every_job_once_with_several_threads),
 	    cmocka_unit_test(workers_should_refuse_zero_threads),
+	    cmocka_unit_test(workers_should_keep_every_thread_through_a_delayed_trim),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
