@@ -19,7 +19,7 @@
 
 /* Blocks held back to be played together by md_play(): enough for its
  * side-by-side stretches, few enough to stay in the cache (3 bytes each). */
-#define MD_BATCH 4096
+#define MD_BATCH 16384
 
 /* Blocks read but not played yet, and the game they go to. */
 struct md_batch {

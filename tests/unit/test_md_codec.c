@@ -1290,6 +1290,7 @@ static void md_json_fast_legal_digits_should_be_md_check(void **state)
 static void md_json_fast_runs_should_read_as_block_by_block(void **state)
 {
 	(void)state;
+	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2};
 	enum { MAX = 3000 };
 	static const char *const pieces[] = {"[1,1,1]",	 "[2,3,0]",  "[3,2,2]",	 "[1,0,3]",
 					     " [3,0,1]", "[2,1,2] ", "[3,3,1]",	 "[2,0,3]",
@@ -1327,29 +1328,117 @@ static void md_json_fast_runs_should_read_as_block_by_block(void **state)
 		    (seed >> 40) % 3 == 0 ? (unsigned long)((seed >> 44) % (n + 2)) : 0;
 		size_t cap = 1 + (size_t)((seed >> 48) % 64);
 		struct all ref = {.n = 0, .blocks = a};
-		struct runs got = {.n = 0, .blocks = b, .stop_at = (seed >> 56) % 9 == 0 ? 2 : 0};
 		bool want = md_json_fast_read(body, len, limit, all_block, &ref);
-		bool have = md_json_fast_runs(body, len, limit, buf, cap, runs_play, &got);
-		if (got.stop_at && got.calls >= got.stop_at) {
-			assert_false(have); /* stopped by play() */
-			continue;
+		/* every implementation this CPU runs: the AVX2 reader and the C one */
+		for (unsigned k = 0; k < sizeof impls / sizeof impls[0]; k++) {
+			if (!md_impl_supported(impls[k]))
+				continue;
+			struct runs got = {
+			    .n = 0, .blocks = b, .stop_at = (seed >> 56) % 9 == 0 ? 2 : 0};
+			bool have = md_json_fast_runs_impl(body, len, limit, buf, cap, runs_play,
+							   &got, impls[k]);
+			if (got.stop_at && got.calls >= got.stop_at) {
+				assert_false(have); /* stopped by play() */
+				continue;
+			}
+			if (want != have)
+				fail_msg("'%.*s' (limit %lu, runs of %zu, impl %d): taken %d, by "
+					 "block %d",
+					 (int)(len > 300 ? 300 : len), body, limit, cap,
+					 (int)impls[k], have, want);
+			if (!want)
+				continue;
+			assert_int_equal(got.n, ref.n);
+			assert_memory_equal(a, b, ref.n * sizeof *a);
 		}
-		if (want != have)
-			fail_msg("'%.*s' (limit %lu, runs of %zu): taken %d, by block %d",
-				 (int)(len > 300 ? 300 : len), body, limit, cap, have, want);
-		if (!want)
-			continue;
-		assert_int_equal(got.n, ref.n);
-		assert_memory_equal(a, b, ref.n * sizeof *a);
 	}
 	free(body);
 	free(a);
 	free(b);
 }
 
+/*
+ * md_text_canonical_impl(), every implementation, against the rule written
+ * out: from the start, a line is taken while it is exactly "t x y\n" of
+ * digits with md_check() legal, at least 8 bytes are left from its start,
+ * and fewer than cap are taken. Random texts of mostly canonical lines,
+ * with bad ones (illegal digits, CRLF, tabs, two digits, short) here and
+ * there, cut anywhere, for any cap.
+ */
+static void md_text_canonical_should_take_the_canonical_lines_on_every_path(void **state)
+{
+	(void)state;
+	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2};
+	static const char *const bad[] = {"0 1 1\n",  "3 3 1\n",  "2 1 3\n", "1 1 1\r\n",
+					  "1\t1 1\n", "1 1 12\n", "1 1\n",   "4 0 0\n",
+					  "1 1 /\n",  " 1 1 1\n"};
+	enum { LINES = 700 };
+	char *text = malloc(LINES * 8 + 1);
+	struct md_block *want = malloc(LINES * sizeof *want), *got = malloc(LINES * sizeof *got);
+	assert_non_null(text);
+	assert_non_null(want);
+	assert_non_null(got);
+	uint64_t seed = 20061;
+	for (unsigned round = 0; round < 3000; round++) {
+		unsigned lines = 1 + (unsigned)(rng_next(&seed) % LINES);
+		unsigned rate = 1 + (unsigned)(rng_next(&seed) % 400); /* one bad line in `rate` */
+		size_t len = 0;
+		for (unsigned i = 0; i < lines; i++) {
+			uint64_t r = rng_next(&seed);
+			if (r % rate == 0) {
+				const char *b = bad[(r >> 20) % (sizeof bad / sizeof bad[0])];
+				memcpy(text + len, b, strlen(b));
+				len += strlen(b);
+				continue;
+			}
+			unsigned t, x, y;
+			do {
+				r = rng_next(&seed);
+				t = 1 + (unsigned)(r % 3);
+				x = (unsigned)(r >> 8) % 4;
+				y = (unsigned)(r >> 16) % 4;
+			} while (md_check(t, x, y) != MD_FAULT_NONE);
+			len += (size_t)sprintf(text + len, "%u %u %u\n", t, x, y);
+		}
+		if (rng_next(&seed) % 3 == 0)
+			len = (size_t)(rng_next(&seed) % (len + 1));
+		size_t cap = 1 + (size_t)(rng_next(&seed) % (LINES + 10));
+
+		/* the rule */
+		size_t n = 0, used = 0;
+		while (n < cap && len - used >= 8) {
+			const char *l = text + used;
+			if (l[1] != ' ' || l[3] != ' ' || l[5] != '\n' || l[0] < '0' ||
+			    l[0] > '9' || l[2] < '0' || l[2] > '9' || l[4] < '0' || l[4] > '9' ||
+			    md_check(l[0] - '0', l[2] - '0', l[4] - '0') != MD_FAULT_NONE)
+				break;
+			want[n++] = (struct md_block){(uint8_t)(l[0] - '0'), (uint8_t)(l[2] - '0'),
+						      (uint8_t)(l[4] - '0')};
+			used += 6;
+		}
+		for (unsigned k = 0; k < sizeof impls / sizeof impls[0]; k++) {
+			if (!md_impl_supported(impls[k]))
+				continue;
+			size_t taken = (size_t)-1;
+			size_t bytes =
+			    md_text_canonical_impl(text, len, got, cap, &taken, impls[k]);
+			if (taken != n || bytes != used)
+				fail_msg(
+				    "round %u, impl %d, cap %zu, %zu bytes: took %zu lines (%zu "
+				    "bytes), the rule %zu (%zu)",
+				    round, (int)impls[k], cap, len, taken, bytes, n, used);
+			assert_memory_equal(got, want, n * sizeof *want);
+		}
+	}
+	free(text);
+	free(want);
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(md_text_canonical_should_take_the_canonical_lines_on_every_path),
 	    cmocka_unit_test(md_json_fast_legal_digits_should_be_md_check),
 	    cmocka_unit_test(md_json_fast_runs_should_read_as_block_by_block),
 	    cmocka_unit_test(md_text_should_answer_each_case_of_the_table),
