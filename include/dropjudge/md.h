@@ -93,14 +93,16 @@ uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n);
 
 /*
  * The instruction sets md_play() can run on. MD_IMPL_AUTO (what md_play()
- * uses) takes AVX2 where the CPU has it; the others force one, so that
+ * uses) takes AVX-512 where the CPU has it, else AVX2 where it has that;
+ * the others force one, so that
  * tests and benchmarks can hold each against md_place(). Every
  * implementation gives the same answers.
  */
 enum md_impl {
 	MD_IMPL_AUTO = 0,
 	MD_IMPL_PORTABLE, /* C only: 4 stretches side by side */
-	MD_IMPL_AVX2,	  /* x86-64 with AVX2: 8 stretches in vectors */
+	MD_IMPL_AVX2,	  /* x86-64 with AVX2: 16 stretches in vectors */
+	MD_IMPL_AVX512,	  /* x86-64 with AVX-512 F and CD: 16 stretches in one vector */
 };
 
 /* Whether `impl` can run on this CPU. */

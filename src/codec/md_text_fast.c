@@ -183,14 +183,16 @@ static bool take_16(const char *p, struct md_block *blocks)
 #define MD_TEXT_AVX2 1
 
 /* Two 16-byte loads, p[0..16) in the low lane and q[0..16) in the high. */
-__attribute__((target("avx2"))) static inline __m256i load_lanes(const char *p, const char *q)
+__attribute__((target("avx2"), always_inline)) static inline __m256i load_lanes(const char *p,
+										const char *q)
 {
 	return _mm256_inserti128_si256(
 	    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p)),
 	    _mm_loadu_si128((const __m128i *)(const void *)q), 1);
 }
 
-__attribute__((target("avx2"))) static inline __m256i both_lanes(const unsigned char *t)
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+both_lanes(const unsigned char *t)
 {
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)t);
 	return _mm256_inserti128_si256(_mm256_castsi128_si256(v), v, 1);
@@ -202,7 +204,8 @@ __attribute__((target("avx2"))) static inline __m256i both_lanes(const unsigned 
  * the same as take_16()'s within its lane. Takes 32 lines at p[0..192)
  * into blocks[0..32), or returns false (blocks[] may then hold anything).
  */
-__attribute__((target("avx2"))) static bool take_32(const char *p, struct md_block *blocks)
+__attribute__((target("avx2"), always_inline)) static inline bool take_32(const char *p,
+									  struct md_block *blocks)
 {
 	__m256i d[6], bad = _mm256_setzero_si256();
 	const __m256i zeros = both_lanes(take_zeros);
@@ -243,6 +246,19 @@ __attribute__((target("avx2"))) static bool take_32(const char *p, struct md_blo
 	}
 	return true;
 }
+
+/* take_32() while 192 bytes and 32 blocks are left (n and used advanced):
+ * one function, so that its constants are loaded once. */
+__attribute__((target("avx2"))) static void take_32_run(const char *data, size_t len,
+							struct md_block *blocks, size_t cap,
+							size_t *n, size_t *used)
+{
+	while (cap - *n >= 2 * TAKE_LINES && len - *used >= 2 * TAKE_BYTES &&
+	       take_32(data + *used, blocks + *n)) {
+		*n += 2 * TAKE_LINES;
+		*used += 2 * TAKE_BYTES;
+	}
+}
 #else
 #define MD_TEXT_AVX2 0
 #endif
@@ -263,12 +279,9 @@ size_t md_text_canonical_impl(const char *data, size_t len, struct md_block *blo
 		cap = (len - LOAD_BYTES) / LINE_BYTES + 1;
 #if MD_TEXT_AVX2
 	/* 32 lines a step while 192 bytes and 32 blocks are left */
-	if (impl == MD_IMPL_AVX2 || (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2)))
-		while (cap - n >= 2 * TAKE_LINES && len - used >= 2 * TAKE_BYTES &&
-		       take_32(data + used, blocks + n)) {
-			n += 2 * TAKE_LINES;
-			used += 2 * TAKE_BYTES;
-		}
+	if (impl == MD_IMPL_AVX2 || impl == MD_IMPL_AVX512 ||
+	    (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2)))
+		take_32_run(data, len, blocks, cap, &n, &used);
 #else
 	(void)impl;
 #endif

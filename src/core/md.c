@@ -188,12 +188,12 @@ unsigned md_place(struct md_game *game, struct md_block block)
  * that of md_place() one block after another.
  *
  * The portable path plays 4 stretches in scalar registers; the AVX2 path
- * plays 8, the 8 green boards in one vector and the 8 blue boards in
- * another, with the same mask arithmetic lane by lane.
+ * plays 16, in two groups of 8 whose green boards are in one vector and
+ * blue boards in another, with the same mask arithmetic lane by lane.
  */
 #define MD_LANES_PORTABLE 4
-#define MD_LANES_AVX2	  8
-#define MD_LANES_MAX	  8
+#define MD_LANES_AVX2	  16
+#define MD_LANES_MAX	  16
 #define MD_LANE_MIN	  64 /* shorter stretches are played one block after another */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -298,9 +298,12 @@ static inline uint32_t block_word(const struct md_block *block)
 }
 
 /*
- * Plays blocks[k * len + i], i < steps, on lane[k], k < 8. Reads one byte
- * past each block it plays: the caller keeps blocks[7 * len + steps - 1]
- * off the end of the array.
+ * Plays blocks[k * len + i], i < steps, on lane[k], k < 16: two groups of
+ * 8 lanes, each group's green and blue boards in one vector apiece. Each
+ * step of a board waits on the one before (tens of cycles of latency), so
+ * the four independent vectors keep the vector units busy where two would
+ * leave them waiting. Reads one byte past each block it plays: the caller
+ * keeps blocks[15 * len + steps - 1] off the end of the array.
  */
 __attribute__((target("avx2"))) static void
 lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
@@ -314,48 +317,177 @@ lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size
 						  LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS);
 	const __m256i three = _mm256_set1_epi32(3);
 	const __m256i four = _mm256_set1_epi32(4);
-	__m256i g = _mm256_setr_epi32((int)lane[0].green, (int)lane[1].green, (int)lane[2].green,
-				      (int)lane[3].green, (int)lane[4].green, (int)lane[5].green,
-				      (int)lane[6].green, (int)lane[7].green);
-	__m256i u = _mm256_setr_epi32((int)lane[0].blue, (int)lane[1].blue, (int)lane[2].blue,
-				      (int)lane[3].blue, (int)lane[4].blue, (int)lane[5].blue,
-				      (int)lane[6].blue, (int)lane[7].blue);
+	enum { GROUP = MD_LANES_AVX2 / 2 };
+	__m256i g[2], u[2];
+	for (unsigned h = 0; h < 2; h++) {
+		const struct md_lane *l = lane + GROUP * h;
+		g[h] = _mm256_setr_epi32((int)l[0].green, (int)l[1].green, (int)l[2].green,
+					 (int)l[3].green, (int)l[4].green, (int)l[5].green,
+					 (int)l[6].green, (int)l[7].green);
+		u[h] = _mm256_setr_epi32((int)l[0].blue, (int)l[1].blue, (int)l[2].blue,
+					 (int)l[3].blue, (int)l[4].blue, (int)l[5].blue,
+					 (int)l[6].blue, (int)l[7].blue);
+	}
 	uint64_t total[MD_LANES_AVX2] = {0};
 
 	for (size_t from = 0; from < steps; from += MD_AVX2_FLUSH) {
 		size_t to = steps - from > MD_AVX2_FLUSH ? from + MD_AVX2_FLUSH : steps;
-		__m256i sg = _mm256_setzero_si256(), su = _mm256_setzero_si256();
+		__m256i sg[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+		__m256i su[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
 		for (size_t i = from; i < to; i++) {
-			__m256i w = _mm256_setr_epi32((int)block_word(&blocks[i]),
-						      (int)block_word(&blocks[len + i]),
-						      (int)block_word(&blocks[2 * len + i]),
-						      (int)block_word(&blocks[3 * len + i]),
-						      (int)block_word(&blocks[4 * len + i]),
-						      (int)block_word(&blocks[5 * len + i]),
-						      (int)block_word(&blocks[6 * len + i]),
-						      (int)block_word(&blocks[7 * len + i]));
-			__m256i t = _mm256_and_si256(w, three);
-			__m256i y = _mm256_and_si256(_mm256_srli_epi32(w, 16), three);
-			__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
-			__m256i tb = _mm256_add_epi32(t, four);
-			g = boards_drop_avx2(
-			    g, _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, t), y),
-			    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, t), y),
-			    _mm256_permutevar8x32_epi32(lift_of, t), &sg);
-			u = boards_drop_avx2(
-			    u, _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, tb), x),
-			    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, tb), x),
-			    _mm256_permutevar8x32_epi32(lift_of, tb), &su);
+#pragma GCC unroll 2
+			for (unsigned h = 0; h < 2; h++) {
+				const struct md_block *b = blocks + GROUP * h * len + i;
+				__m256i w = _mm256_setr_epi32(
+				    (int)block_word(b), (int)block_word(b + len),
+				    (int)block_word(b + 2 * len), (int)block_word(b + 3 * len),
+				    (int)block_word(b + 4 * len), (int)block_word(b + 5 * len),
+				    (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
+				__m256i t = _mm256_and_si256(w, three);
+				__m256i y = _mm256_and_si256(_mm256_srli_epi32(w, 16), three);
+				__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
+				__m256i tb = _mm256_add_epi32(t, four);
+				g[h] = boards_drop_avx2(
+				    g[h],
+				    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, t), y),
+				    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, t), y),
+				    _mm256_permutevar8x32_epi32(lift_of, t), &sg[h]);
+				u[h] = boards_drop_avx2(
+				    u[h],
+				    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, tb),
+						      x),
+				    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, tb), x),
+				    _mm256_permutevar8x32_epi32(lift_of, tb), &su[h]);
+			}
+		}
+		for (unsigned h = 0; h < 2; h++) {
+			uint32_t a[GROUP], c[GROUP];
+			_mm256_storeu_si256((__m256i *)a, sg[h]);
+			_mm256_storeu_si256((__m256i *)c, su[h]);
+			for (unsigned k = 0; k < GROUP; k++)
+				total[GROUP * h + k] += (uint64_t)a[k] + c[k];
+		}
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		uint32_t gs[GROUP], us[GROUP];
+		_mm256_storeu_si256((__m256i *)gs, g[h]);
+		_mm256_storeu_si256((__m256i *)us, u[h]);
+		for (unsigned k = 0; k < GROUP; k++) {
+			struct md_lane *l = &lane[GROUP * h + k];
+			*l = (struct md_lane){gs[k], us[k], l->score + total[GROUP * h + k]};
+		}
+	}
+}
+
+/*
+ * boards_drop_avx2() on 16 boards with AVX-512 (F and CD): the same mask
+ * arithmetic, with three-input logic where two steps were, the lowest tile's
+ * line from a count of leading zeros, and the light area from mask tests.
+ */
+__attribute__((target("avx512f,avx512cd"))) static inline __m512i
+boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i lift, __m512i *score)
+{
+	const __m512i past = _mm512_set1_epi32((int)PAST_FLOOR);
+	const __m512i ones = _mm512_set1_epi32((int)LINE_ONES);
+	const __m512i zero = _mm512_setzero_si512();
+	const __m512i line = _mm512_set1_epi32(LINE_BITS);
+
+	/* the lowest tile under the piece, as 4 * its line: (b & spread) | past, its lowest bit */
+	__m512i x = _mm512_ternarylogic_epi32(b, spread, past, 0xEA);
+	x = _mm512_and_si512(x, _mm512_sub_epi32(zero, x));
+	__m512i hit =
+	    _mm512_andnot_si512(_mm512_set1_epi32(LINE_BITS - 1),
+				_mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(x)));
+	b = _mm512_or_si512(b, _mm512_sllv_epi32(piece, _mm512_sub_epi32(hit, lift)));
+
+	/* full lines, and their removal */
+	__m512i pairs = _mm512_and_si512(b, _mm512_srli_epi32(b, 2));
+	__m512i full = _mm512_ternarylogic_epi32(pairs, _mm512_srli_epi32(pairs, 1), ones, 0x80);
+	__m512i points = _mm512_and_si512(
+	    _mm512_srli_epi32(_mm512_mullo_epi32(full, ones), LINE_BITS * (MD_LINES - 1)),
+	    _mm512_set1_epi32(LINE_MASK));
+	__m512i f = _mm512_or_si512(full, past);
+	__m512i lighter =
+	    _mm512_sub_epi32(_mm512_and_si512(f, _mm512_sub_epi32(zero, f)), _mm512_set1_epi32(1));
+	__m512i shift = _mm512_slli_epi32(points, 2);
+	__m512i removed = _mm512_or_si512(lighter, _mm512_sllv_epi32(lighter, shift));
+	/* (b & ~removed) | ((b & lighter) << shift) */
+	b = _mm512_ternarylogic_epi32(b, removed,
+				      _mm512_sllv_epi32(_mm512_and_si512(b, lighter), shift), 0xBA);
+	*score = _mm512_add_epi32(*score, points);
+
+	/* the light area: 4 bits down for each of lines 0 and 1 that holds a tile */
+	__mmask16 e0 = _mm512_testn_epi32_mask(b, _mm512_set1_epi32(LINE_MASK));
+	__mmask16 e1 = _mm512_testn_epi32_mask(b, _mm512_set1_epi32(LINE_MASK << LINE_BITS));
+	__m512i drop = _mm512_set1_epi32(2 * LINE_BITS);
+	drop = _mm512_mask_sub_epi32(drop, e0, drop, line);
+	drop = _mm512_mask_sub_epi32(drop, e1, drop, line);
+	return _mm512_and_si512(_mm512_sllv_epi32(b, drop), _mm512_set1_epi32((int)BOARD_MASK));
+}
+
+/* Whether lanes_avx512() can address blocks[15 * len + i] with 32-bit offsets. */
+static bool lanes_avx512_fits(size_t len)
+{
+	return len <= (size_t)INT32_MAX / (MD_LANES_AVX2 * sizeof(struct md_block));
+}
+
+/*
+ * lanes_avx2() with AVX-512: the 16 green boards in one vector and the 16
+ * blue ones in another, the blocks of a step gathered at once. Reads one
+ * byte past each block it plays, as lanes_avx2() does.
+ */
+__attribute__((target("avx512f,avx512cd"))) static void
+lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
+{
+	const __m512i spread_of = _mm512_setr_epi32(
+	    0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES,
+	    0x1 * LINE_ONES, 0x3 * LINE_ONES, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i piece_of =
+	    _mm512_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i lift_of =
+	    _mm512_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS,
+			      2 * LINE_BITS, LINE_BITS, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i three = _mm512_set1_epi32(3);
+	const __m512i four = _mm512_set1_epi32(4);
+	const int sl = (int)(len * sizeof *blocks);
+	const __m512i stride =
+	    _mm512_setr_epi32(0, sl, 2 * sl, 3 * sl, 4 * sl, 5 * sl, 6 * sl, 7 * sl, 8 * sl, 9 * sl,
+			      10 * sl, 11 * sl, 12 * sl, 13 * sl, 14 * sl, 15 * sl);
+	uint32_t gs[MD_LANES_AVX2], us[MD_LANES_AVX2];
+	for (unsigned k = 0; k < MD_LANES_AVX2; k++) {
+		gs[k] = lane[k].green;
+		us[k] = lane[k].blue;
+	}
+	__m512i g = _mm512_loadu_si512(gs), u = _mm512_loadu_si512(us);
+	uint64_t total[MD_LANES_AVX2] = {0};
+
+	for (size_t from = 0; from < steps; from += MD_AVX2_FLUSH) {
+		size_t to = steps - from > MD_AVX2_FLUSH ? from + MD_AVX2_FLUSH : steps;
+		__m512i sg = _mm512_setzero_si512(), su = _mm512_setzero_si512();
+		for (size_t i = from; i < to; i++) {
+			/* t | x << 8 | y << 16 | junk << 24 of each stretch's block i */
+			__m512i w = _mm512_i32gather_epi32(stride, (const void *)(blocks + i), 1);
+			__m512i t = _mm512_and_si512(w, three);
+			__m512i y = _mm512_and_si512(_mm512_srli_epi32(w, 16), three);
+			__m512i x = _mm512_and_si512(_mm512_srli_epi32(w, 8), three);
+			__m512i tb = _mm512_add_epi32(t, four);
+			g = boards_drop_avx512(
+			    g, _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y),
+			    _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y),
+			    _mm512_permutexvar_epi32(t, lift_of), &sg);
+			u = boards_drop_avx512(
+			    u, _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x),
+			    _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x),
+			    _mm512_permutexvar_epi32(tb, lift_of), &su);
 		}
 		uint32_t a[MD_LANES_AVX2], c[MD_LANES_AVX2];
-		_mm256_storeu_si256((__m256i *)a, sg);
-		_mm256_storeu_si256((__m256i *)c, su);
+		_mm512_storeu_si512(a, sg);
+		_mm512_storeu_si512(c, su);
 		for (unsigned k = 0; k < MD_LANES_AVX2; k++)
 			total[k] += (uint64_t)a[k] + c[k];
 	}
-	uint32_t gs[MD_LANES_AVX2], us[MD_LANES_AVX2];
-	_mm256_storeu_si256((__m256i *)gs, g);
-	_mm256_storeu_si256((__m256i *)us, u);
+	_mm512_storeu_si512(gs, g);
+	_mm512_storeu_si512(us, u);
 	for (unsigned k = 0; k < MD_LANES_AVX2; k++)
 		lane[k] = (struct md_lane){gs[k], us[k], lane[k].score + total[k]};
 }
@@ -382,9 +514,12 @@ static void lane_fix(struct md_lane *lane, struct md_lane real, const struct md_
 
 bool md_impl_supported(enum md_impl impl)
 {
-	if (impl != MD_IMPL_AVX2)
+	if (impl != MD_IMPL_AVX2 && impl != MD_IMPL_AVX512)
 		return impl == MD_IMPL_AUTO || impl == MD_IMPL_PORTABLE;
 #if MD_HAVE_AVX2
+	if (impl == MD_IMPL_AVX512)
+		return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+		       __builtin_cpu_supports("avx512cd");
 	return __builtin_cpu_supports("avx2");
 #else
 	return false;
@@ -395,8 +530,10 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 		      enum md_impl impl)
 {
 	struct md_lane lane[MD_LANES_MAX] = {{game->green, game->blue, 0}};
-	bool avx2 =
-	    impl == MD_IMPL_AVX2 || (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2));
+	bool avx512 =
+	    impl == MD_IMPL_AVX512 || (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX512));
+	bool avx2 = avx512 || impl == MD_IMPL_AVX2 ||
+		    (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2));
 	unsigned lanes = avx2 ? MD_LANES_AVX2 : MD_LANES_PORTABLE;
 	size_t len = n / lanes;
 
@@ -410,7 +547,10 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 		/* The last step reads a byte past its blocks: inside the array
 		 * unless the lanes end with it; then that step is played here. */
 		size_t steps = lanes * len < n ? len : len - 1;
-		lanes_avx2(lane, blocks, len, steps);
+		if (avx512 && lanes_avx512_fits(len))
+			lanes_avx512(lane, blocks, len, steps);
+		else
+			lanes_avx2(lane, blocks, len, steps);
 		for (size_t i = steps; i < len; i++)
 			for (unsigned k = 0; k < lanes; k++)
 				lane[k].score += boards_place(&lane[k].green, &lane[k].blue,

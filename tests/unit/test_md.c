@@ -591,7 +591,8 @@ static void md_should_agree_with_the_reference_on_long_games(void **state)
  */
 static void assert_play_like_place(const struct md_game *g, const struct md_block *blocks, size_t n)
 {
-	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2};
+	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2,
+					     MD_IMPL_AVX512};
 	struct md_block *exact = malloc(n ? n * sizeof *exact : 1);
 	assert_non_null(exact);
 	if (n)
@@ -682,6 +683,10 @@ static void md_play_should_support_the_portable_path_everywhere(void **state)
 	assert_true(md_impl_supported(MD_IMPL_PORTABLE));
 #if defined(__x86_64__)
 	assert_int_equal(md_impl_supported(MD_IMPL_AVX2), __builtin_cpu_supports("avx2") != 0);
+	assert_int_equal(md_impl_supported(MD_IMPL_AVX512),
+			 __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"));
+	print_message("AVX-512 path %s on this CPU\n",
+		      md_impl_supported(MD_IMPL_AVX512) ? "tested" : "not supported");
 #endif
 }
 

@@ -1290,7 +1290,8 @@ static void md_json_fast_legal_digits_should_be_md_check(void **state)
 static void md_json_fast_runs_should_read_as_block_by_block(void **state)
 {
 	(void)state;
-	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2};
+	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2,
+					     MD_IMPL_AVX512};
 	enum { MAX = 3000 };
 	static const char *const pieces[] = {"[1,1,1]",	 "[2,3,0]",  "[3,2,2]",	 "[1,0,3]",
 					     " [3,0,1]", "[2,1,2] ", "[3,3,1]",	 "[2,0,3]",
@@ -1368,7 +1369,8 @@ static void md_json_fast_runs_should_read_as_block_by_block(void **state)
 static void md_text_canonical_should_take_the_canonical_lines_on_every_path(void **state)
 {
 	(void)state;
-	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2};
+	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2,
+					     MD_IMPL_AVX512};
 	static const char *const bad[] = {"0 1 1\n",  "3 3 1\n",  "2 1 3\n", "1 1 1\r\n",
 					  "1\t1 1\n", "1 1 12\n", "1 1\n",   "4 0 0\n",
 					  "1 1 /\n",  " 1 1 1\n"};
