@@ -83,23 +83,27 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 void puyo_run(struct puyo_field *field, struct puyo_result *result);
 
 /*
- * The instruction sets the chain loop can run on. PUYO_IMPL_AUTO (what
- * puyo_step() and puyo_run() use) takes BMI2 when the CPU has it and runs
- * pext and pdep as single instructions (puyo_impl_auto()); the
- * others force one, so that tests and benchmarks can hold each against
- * the reference. Every implementation gives the same answers.
+ * The instruction sets the chain loop (and the readers of the codec that
+ * feed it) can run on. PUYO_IMPL_AUTO (what puyo_step() and puyo_run()
+ * use) takes BMI2 when the CPU has it and runs pext and pdep as single
+ * instructions, and AVX-512 on top when it has that too
+ * (puyo_impl_auto()); the others force one, so that tests and benchmarks
+ * can hold each against the reference. Every implementation gives the
+ * same answers.
  */
 enum puyo_impl {
 	PUYO_IMPL_AUTO = 0,
 	PUYO_IMPL_PORTABLE, /* C only */
 	PUYO_IMPL_BMI2,	    /* x86-64 with BMI2 and POPCNT (pext/pdep gravity) */
+	PUYO_IMPL_AVX512,   /* BMI2's chain loop; lines read with AVX-512 BW and VBMI */
 };
 
 /* Whether `impl` can run on this CPU. */
 bool puyo_impl_supported(enum puyo_impl impl);
 
 /* What PUYO_IMPL_AUTO runs on this CPU: PUYO_IMPL_BMI2 where it is
- * supported and pext/pdep are fast, else PUYO_IMPL_PORTABLE. */
+ * supported and pext/pdep are fast (PUYO_IMPL_AVX512 where that is
+ * supported too), else PUYO_IMPL_PORTABLE. */
 enum puyo_impl puyo_impl_auto(void);
 
 /* puyo_step() and puyo_run() on a given implementation, which must be

@@ -125,6 +125,85 @@ __attribute__((target("bmi2"))) static bool lines_fast_bmi2(const unsigned char 
 	}
 	return true;
 }
+
+/*
+ * lines_fast() with AVX-512 (BW and VBMI): the line in two registers, one
+ * permutation of its bytes into column-major order (column c's row h at
+ * byte 16 * (c % 4) + h of the first result for columns 0-3, of the second
+ * for columns 4 and 5: the layout of the planes, a bit for a byte), and a
+ * compare per character whose masks are the planes themselves.
+ */
+#define LINES_PAD 104 /* a byte of the second register past every line: zero */
+/* The byte of a line of `rows` rows that is row h of column c, or LINES_PAD. */
+#define LINES_SRC(c, h, rows)                                                                      \
+	((h) < PUYO_ROWS_MAX - (rows) || (h) >= PUYO_ROWS_MAX                                      \
+	     ? LINES_PAD                                                                           \
+	     : ROW_BYTES * ((h) - (PUYO_ROWS_MAX - (rows))) + (c))
+#define LINES_A(j, rows)  LINES_SRC((j) / 16, (j) % 16, rows)
+#define LINES_B(j, rows)  ((j) < 32 ? LINES_SRC(4 + (j) / 16, (j) % 16, rows) : LINES_PAD)
+#define LINES_X4(M, j, r) M(j, r), M((j) + 1, r), M((j) + 2, r), M((j) + 3, r)
+#define LINES_X16(M, j, r)                                                                         \
+	LINES_X4(M, j, r), LINES_X4(M, (j) + 4, r), LINES_X4(M, (j) + 8, r),                       \
+	    LINES_X4(M, (j) + 12, r)
+#define LINES_X64(M, r)                                                                            \
+	LINES_X16(M, 0, r), LINES_X16(M, 16, r), LINES_X16(M, 32, r), LINES_X16(M, 48, r)
+/* [13 rows][columns 0-3, columns 4-5][byte] */
+static const unsigned char lines_columns[2][2][64] = {
+    {{LINES_X64(LINES_A, PUYO_ROWS)}, {LINES_X64(LINES_B, PUYO_ROWS)}},
+    {{LINES_X64(LINES_A, PUYO_ROWS_MAX)}, {LINES_X64(LINES_B, PUYO_ROWS_MAX)}},
+};
+/* The cells in that layout: rows 1..12 of a 12-row field, 0..12 of a 13-row one. */
+static const uint64_t lines_cells[2] = {0x1FFE1FFE1FFE1FFEull, 0x1FFF1FFF1FFF1FFFull};
+
+/* The three planes and the good bytes of 64 bytes, from one compare a character. */
+__attribute__((target("avx512f,avx512bw"))) static inline void
+lines_classify(__m512i v, uint64_t bit[3], uint64_t *good)
+{
+	uint64_t r = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('R'));
+	uint64_t g = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('G'));
+	uint64_t b = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('B'));
+	uint64_t p = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('P'));
+	uint64_t y = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('Y'));
+	uint64_t o = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('O'));
+	uint64_t e = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.'));
+	/* RED 1, GREEN 2, BLUE 3, PURPLE 4, YELLOW 5, GARBAGE 6 */
+	bit[0] = r | b | y;
+	bit[1] = g | b | o;
+	bit[2] = p | y | o;
+	*good = bit[0] | bit[1] | bit[2] | e;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static bool
+lines_fast_avx512(const unsigned char *u, size_t len, struct puyo_planes *planes)
+{
+	unsigned t;
+	if (len == PUYO_ROWS * ROW_BYTES - 1)
+		t = 0;
+	else if (len == PUYO_ROWS_MAX * ROW_BYTES - 1)
+		t = 1;
+	else
+		return false;
+	__m512i lo = _mm512_loadu_si512(u);
+	__m512i hi = _mm512_maskz_loadu_epi8((1ull << (len - 64)) - 1, u + 64);
+	uint64_t spaces_lo = _mm512_cmpeq_epi8_mask(lo, _mm512_set1_epi8(' '));
+	uint64_t spaces_hi = _mm512_cmpeq_epi8_mask(hi, _mm512_set1_epi8(' '));
+	if ((spaces_lo & spaces_at[t][0]) != spaces_at[t][0] ||
+	    (spaces_hi & spaces_at[t][1]) != spaces_at[t][1])
+		return false;
+	uint64_t a[3], b[3], good_a, good_b;
+	lines_classify(_mm512_permutex2var_epi8(lo, _mm512_loadu_si512(lines_columns[t][0]), hi), a,
+		       &good_a);
+	lines_classify(_mm512_permutex2var_epi8(lo, _mm512_loadu_si512(lines_columns[t][1]), hi), b,
+		       &good_b);
+	uint64_t cells_b = lines_cells[t] & 0xFFFFFFFFu;
+	if ((good_a & lines_cells[t]) != lines_cells[t] || (good_b & cells_b) != cells_b)
+		return false;
+	for (unsigned k = 0; k < 3; k++) {
+		planes->word[k][0] = a[k];
+		planes->word[k][1] = b[k];
+	}
+	return true;
+}
 #else
 #define LINES_HAVE_BMI2 0
 #endif
@@ -132,12 +211,13 @@ __attribute__((target("bmi2"))) static bool lines_fast_bmi2(const unsigned char 
 static bool lines_fast_impl(const unsigned char *u, size_t len, struct puyo_planes *planes,
 			    enum puyo_impl impl)
 {
+	if (impl == PUYO_IMPL_AUTO)
+		impl = puyo_impl_auto();
 #if LINES_HAVE_BMI2
-	if (impl == PUYO_IMPL_BMI2 ||
-	    (impl == PUYO_IMPL_AUTO && puyo_impl_auto() == PUYO_IMPL_BMI2))
+	if (impl == PUYO_IMPL_AVX512)
+		return lines_fast_avx512(u, len, planes);
+	if (impl == PUYO_IMPL_BMI2)
 		return lines_fast_bmi2(u, len, planes);
-#else
-	(void)impl;
 #endif
 	return lines_fast(u, len, planes);
 }

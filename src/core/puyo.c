@@ -508,8 +508,9 @@ __attribute__((target("bmi2,popcnt"))) static unsigned chains_bmi2(struct planes
 /* Whether to take the BMI2 path for `impl`. */
 static bool use_bmi2(enum puyo_impl impl)
 {
-	return impl == PUYO_IMPL_BMI2 ||
-	       (impl == PUYO_IMPL_AUTO && puyo_impl_auto() == PUYO_IMPL_BMI2);
+	if (impl == PUYO_IMPL_AUTO)
+		impl = puyo_impl_auto();
+	return impl == PUYO_IMPL_BMI2 || impl == PUYO_IMPL_AVX512;
 }
 
 /*
@@ -538,8 +539,9 @@ enum puyo_impl puyo_impl_auto(void)
 	static int chosen = -1; /* a race only writes the same value twice */
 	int impl = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
 	if (impl < 0) {
-		impl = puyo_impl_supported(PUYO_IMPL_BMI2) && pext_is_fast() ? PUYO_IMPL_BMI2
-									     : PUYO_IMPL_PORTABLE;
+		impl = !puyo_impl_supported(PUYO_IMPL_BMI2) || !pext_is_fast() ? PUYO_IMPL_PORTABLE
+		       : puyo_impl_supported(PUYO_IMPL_AVX512)		       ? PUYO_IMPL_AVX512
+									       : PUYO_IMPL_BMI2;
 		__atomic_store_n(&chosen, impl, __ATOMIC_RELAXED);
 	}
 	return (enum puyo_impl)impl;
@@ -547,10 +549,14 @@ enum puyo_impl puyo_impl_auto(void)
 
 bool puyo_impl_supported(enum puyo_impl impl)
 {
-	if (impl != PUYO_IMPL_BMI2)
+	if (impl != PUYO_IMPL_BMI2 && impl != PUYO_IMPL_AVX512)
 		return impl == PUYO_IMPL_AUTO || impl == PUYO_IMPL_PORTABLE;
 #if PUYO_HAVE_BMI2
-	return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+	bool bmi2 = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+	if (impl == PUYO_IMPL_AVX512)
+		return bmi2 && __builtin_cpu_supports("avx512f") &&
+		       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi");
+	return bmi2;
 #else
 	return false;
 #endif

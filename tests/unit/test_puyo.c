@@ -854,7 +854,8 @@ static void random_any(struct puyo_field *f, uint64_t *s)
 }
 
 /* The implementations to hold against the reference: every one this CPU runs. */
-static const enum puyo_impl impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_BMI2};
+static const enum puyo_impl impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_BMI2,
+				       PUYO_IMPL_AVX512};
 #define NIMPLS (sizeof impls / sizeof impls[0])
 
 /*
@@ -951,11 +952,13 @@ static void puyo_should_run_the_portable_path_everywhere(void **state)
 		      puyo_impl_supported(PUYO_IMPL_BMI2) ? "tested" : "not supported");
 	/* AUTO runs one of the concrete implementations, and only a supported one */
 	enum puyo_impl chosen = puyo_impl_auto();
-	assert_true(chosen == PUYO_IMPL_PORTABLE || chosen == PUYO_IMPL_BMI2);
+	assert_true(chosen == PUYO_IMPL_PORTABLE || chosen == PUYO_IMPL_BMI2 ||
+		    chosen == PUYO_IMPL_AVX512);
 	assert_true(puyo_impl_supported(chosen));
 	assert_int_equal(puyo_impl_auto(), chosen);
-	print_message("AUTO runs the %s path here\n",
-		      chosen == PUYO_IMPL_BMI2 ? "BMI2" : "portable");
+	print_message("AUTO runs the %s path here\n", chosen == PUYO_IMPL_AVX512 ? "AVX-512"
+						      : chosen == PUYO_IMPL_BMI2 ? "BMI2"
+										 : "portable");
 }
 
 static void puyo_should_match_the_reference_on_long_generated_chains(void **state)

@@ -770,7 +770,8 @@ static uint64_t rng_next(uint64_t *s)
 	return *s * 2685821657736338717ULL;
 }
 
-static const enum puyo_impl line_impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_BMI2};
+static const enum puyo_impl line_impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_BMI2,
+					    PUYO_IMPL_AVX512};
 
 /* The reference reading of a line: split at single spaces, the rows through
  * the Baekjoon text reader, then into planes. */
