@@ -102,7 +102,12 @@ cli_goal() {
 	cli_wall="$a s / $b s"
 	a=$(awk '{print $2}' "$tmp/$name.naive" | median)
 	b=$(awk '{print $2}' "$tmp/$name.dj" | median)
-	cli_cpu=$(ratio "$a" "$b")
+	# user CPU is counted in clock ticks: a run shorter than a few of them shows none
+	if awk -v b="$b" 'BEGIN {exit !(b > 0)}'; then
+		cli_cpu=$(ratio "$a" "$b")
+	else
+		cli_cpu="n/a (under a clock tick)"
+	fi
 }
 
 # peak_rss CMD...: the peak resident set of CMD on $input, in KiB.
