@@ -137,10 +137,11 @@ __attribute__((target("bmi2"))) static bool lines_fast_bmi2(const unsigned char 
 /* The byte of a line of `rows` rows that is row h of column c, or LINES_PAD. */
 #define LINES_SRC(c, h, rows)                                                                      \
 	((h) < PUYO_ROWS_MAX - (rows) || (h) >= PUYO_ROWS_MAX                                      \
-	     ? LINES_PAD                                                                           \
-	     : ROW_BYTES * ((h) - (PUYO_ROWS_MAX - (rows))) + (c))
-#define LINES_A(j, rows)  LINES_SRC((j) / 16, (j) % 16, rows)
-#define LINES_B(j, rows)  ((j) < 32 ? LINES_SRC(4 + (j) / 16, (j) % 16, rows) : LINES_PAD)
+	     ? (unsigned char)LINES_PAD                                                            \
+	     : (unsigned char)(ROW_BYTES * ((h) - (PUYO_ROWS_MAX - (rows))) + (c)))
+#define LINES_A(j, rows) LINES_SRC((j) / 16, (j) % 16, rows)
+#define LINES_B(j, rows)                                                                           \
+	((j) < 32 ? LINES_SRC(4 + (j) / 16, (j) % 16, rows) : (unsigned char)LINES_PAD)
 #define LINES_X4(M, j, r) M(j, r), M((j) + 1, r), M((j) + 2, r), M((j) + 3, r)
 #define LINES_X16(M, j, r)                                                                         \
 	LINES_X4(M, j, r), LINES_X4(M, (j) + 4, r), LINES_X4(M, (j) + 8, r),                       \

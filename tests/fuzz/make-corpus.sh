@@ -48,6 +48,8 @@ for dir in tests/cases/*/*/; do
 			{ printf '\x05\x2a'; cat "$dir/input.txt"; } >"$out/fuzz_text_stream/$name-text"
 		else
 			cp "$dir/input.txt" "$out/fuzz_puyo_text/$name"
+			# the same field as one line of `solve puyo --lines`
+			tr '\n' ' ' <"$dir/input.txt" | sed 's/ $//' >"$out/fuzz_puyo_text/$name-line"
 		fi
 		route_seed "$short-$name" 00 POST "/v1/$problem" text/plain '' '' "$dir/input.txt"
 		route_seed "$short-$name-as-text" 02 POST "/v1/$problem" 'text/plain; charset=utf-8' \
