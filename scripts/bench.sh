@@ -229,19 +229,15 @@ if want 1; then
 	echo "goal 1: scripts/bench-http.sh (requests/s against the fixed-answer server)"
 	ROUNDS=${HTTP_ROUNDS:-3} DURATION=${HTTP_DURATION:-3s} scripts/bench-http.sh "$build" |
 		tee "$tmp/http.txt"
-	while read -r label; do
+	. scripts/bench/http-cases.sh
+	for c in "${!labels[@]}"; do
+		label=${labels[$c]}
+		t=${targets[$c]}
 		# the row: the label in 32 columns, then r/s, r/s, ratio, ...
 		v=$(grep -F "$label" "$tmp/http.txt" | tail -n1 | cut -c33- | awk '{print $3}')
-		t=0.90
-		[ "$label" = "GET /livez" ] && t=0.97
 		say "1" "$label (x fixed-answer server requests/s)" "$v" ">=" "$t" \
 			"$(verdict "$v" ">=" "$t")"
-	done <<'LABELS'
-GET /livez
-POST /v1/puyo (JSON)
-POST /v1/puyo (text)
-POST /v1/monomino-domino (JSON)
-LABELS
+	done
 fi
 
 echo
