@@ -149,9 +149,9 @@ size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, stru
 size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, size_t cap,
 			 size_t *taken);
 
-/* md_text_canonical() with 32 lines a step with AVX2 (MD_IMPL_AVX2, which
- * must be supported) or 16 with SSE2 or one in C (MD_IMPL_PORTABLE): the
- * same lines taken; AUTO as md_play() picks. */
+/* md_text_canonical() with 32 lines a step with AVX2 (MD_IMPL_AVX2 or
+ * MD_IMPL_AVX512, which must be supported) or one at a time in C
+ * (MD_IMPL_PORTABLE): the same lines taken; AUTO as md_play() picks. */
 size_t md_text_canonical_impl(const char *data, size_t len, struct md_block *blocks, size_t cap,
 			      size_t *taken, enum md_impl impl);
 

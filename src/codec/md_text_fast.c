@@ -7,8 +7,8 @@
  * of digits 0..3; t must then be nonzero and the domino stay inside red.
  * Any other line (a fault, CRLF, tabs, more digits) is left to the slow
  * path, so errors and their wording come from one place. md_text_take()
- * and md_text_canonical() (md_codec.h) also take 16 lines at a step with
- * SSE2, where the digits, packed, are the blocks themselves; they and
+ * and md_text_canonical() (md_codec.h) also take 32 lines at a step with
+ * AVX2, where the digits, packed, are the blocks themselves; they and
  * md_text_skip() live here because they share the reader's state.
  */
 #include "codec/md_text_fast.h"
@@ -16,13 +16,6 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#define MD_TEXT_SSE2 1
-#else
-#define MD_TEXT_SSE2 0
-#endif
 
 /* "0 0 0\n" little-endian, and the bits that must then be zero. */
 #define LINE_PATTERN 0x0A3020302030ull
@@ -100,8 +93,12 @@ size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len
 	return used;
 }
 
-#if MD_TEXT_SSE2
-/* Lines read per step of take_16(): 96 bytes, six vectors. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define MD_TEXT_AVX2 1
+
+/* Lines read in each 128-bit lane of a step of take_32(): 96 bytes, six
+ * lanes' worth of the six vectors. */
 #define TAKE_LINES 16
 #define TAKE_BYTES (TAKE_LINES * LINE_BYTES)
 
@@ -133,55 +130,6 @@ static const unsigned char take_t_mask[3][16] = {
      0x00},
 };
 
-/*
- * Takes 16 canonical lines at p[0..96) into blocks[0..16) and returns
- * true, or returns false when one of them is not canonical or not legal
- * (blocks[] may then hold anything). The digits are the even bytes of the
- * text, in the order of struct md_block: XORed with the line pattern and
- * packed, they are the blocks. Legal: t nonzero, not t = 3 with x = 3, not
- * t = 2 with y = 3, tested at every t with the digits shifted onto it.
- */
-static bool take_16(const char *p, struct md_block *blocks)
-{
-	__m128i d[6], bad = _mm_setzero_si128();
-	for (unsigned i = 0; i < 6; i++) {
-		d[i] = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(p + 16 * i)),
-				     _mm_loadu_si128((const __m128i *)take_pattern[i % 3]));
-		bad = _mm_or_si128(
-		    bad, _mm_and_si128(d[i], _mm_loadu_si128((const __m128i *)take_zeros)));
-	}
-	const __m128i low = _mm_set1_epi16(0xFF);
-	__m128i digits[4];
-	for (unsigned k = 0; k < 3; k++)
-		digits[k] = _mm_packus_epi16(_mm_and_si128(d[2 * k], low),
-					     _mm_and_si128(d[2 * k + 1], low));
-	digits[3] = _mm_setzero_si128();
-	const __m128i zero = _mm_setzero_si128(), two = _mm_set1_epi8(2), three = _mm_set1_epi8(3);
-	for (unsigned k = 0; k < 3; k++) {
-		__m128i t = digits[k];
-		__m128i x = _mm_or_si128(_mm_srli_si128(t, 1), _mm_slli_si128(digits[k + 1], 15));
-		__m128i y = _mm_or_si128(_mm_srli_si128(t, 2), _mm_slli_si128(digits[k + 1], 14));
-		__m128i t3 = _mm_cmpeq_epi8(t, three);
-		__m128i no = _mm_or_si128(
-		    _mm_cmpeq_epi8(t, zero),
-		    _mm_or_si128(_mm_and_si128(t3, _mm_cmpeq_epi8(x, three)),
-				 _mm_and_si128(_mm_cmpeq_epi8(t, two), _mm_cmpeq_epi8(y, three))));
-		bad = _mm_or_si128(
-		    bad, _mm_and_si128(no, _mm_loadu_si128((const __m128i *)take_t_mask[k])));
-	}
-	if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, zero)) != 0xFFFF)
-		return false;
-	_Static_assert(sizeof(struct md_block) == 3, "a block is its three digits t, x, y");
-	for (unsigned k = 0; k < 3; k++)
-		memcpy((char *)blocks + 16 * k, &digits[k], 16);
-	return true;
-}
-#endif
-
-#if MD_TEXT_SSE2 && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define MD_TEXT_AVX2 1
-
 /* Two 16-byte loads, p[0..16) in the low lane and q[0..16) in the high. */
 __attribute__((target("avx2"), always_inline)) static inline __m256i load_lanes(const char *p,
 										const char *q)
@@ -199,10 +147,14 @@ both_lanes(const unsigned char *t)
 }
 
 /*
- * take_16() twice at once with AVX2: lines 0..15 in the low 128-bit lane of
- * each vector and lines 16..31 (from byte 96) in the high one, every step
- * the same as take_16()'s within its lane. Takes 32 lines at p[0..192)
- * into blocks[0..32), or returns false (blocks[] may then hold anything).
+ * Takes 32 canonical lines at p[0..192) into blocks[0..32) and returns
+ * true, or returns false when one of them is not canonical or not legal
+ * (blocks[] may then hold anything). Lines 0..15 are in the low 128-bit
+ * lane of each vector and lines 16..31 (from byte 96) in the high one,
+ * every step within its lane. The digits are the even bytes of the text,
+ * in the order of struct md_block: XORed with the line pattern and packed,
+ * they are the blocks. Legal: t nonzero, not t = 3 with x = 3, not t = 2
+ * with y = 3, tested at every t with the digits shifted onto it.
  */
 __attribute__((target("avx2"), always_inline)) static inline bool take_32(const char *p,
 									  struct md_block *blocks)
@@ -284,14 +236,6 @@ size_t md_text_canonical_impl(const char *data, size_t len, struct md_block *blo
 		take_32_run(data, len, blocks, cap, &n, &used);
 #else
 	(void)impl;
-#endif
-#if MD_TEXT_SSE2
-	/* 16 lines a step while 96 bytes and 16 blocks are left, then line by line */
-	while (cap - n >= TAKE_LINES && len - used >= TAKE_BYTES &&
-	       take_16(data + used, blocks + n)) {
-		n += TAKE_LINES;
-		used += TAKE_BYTES;
-	}
 #endif
 	while (n < cap && line_take(data + used, &blocks[n])) {
 		n++;

@@ -62,6 +62,28 @@ static const uint64_t spaces_at[2][2] = {{0x4081020408102040ull, 0x1020ull},
 #define ROWS_0_TO_8  0x0102040810204081ull /* bytes 7r, r = 0..8 */
 #define ROWS_9_TO_12 0x204081ull	   /* bytes 7(r - 9) of the line from byte 63 */
 
+/* The characters of the cell values 0..6 (enum puyo_cell), in order. */
+static const char lines_chars[PUYO_GARBAGE + 1] = {'.', 'R', 'G', 'B', 'P', 'Y', 'O'};
+
+/*
+ * The three bit planes and the good bytes of some bytes, from the mask of
+ * each character (bit i set where byte i is lines_chars[v], for v = 0..6):
+ * plane k holds the bytes whose value has bit k. Both vector readers use it.
+ */
+static inline void lines_planes(const uint64_t is[PUYO_GARBAGE + 1], uint64_t bit[3],
+				uint64_t *good)
+{
+	bit[0] = bit[1] = bit[2] = *good = 0;
+#pragma GCC unroll 7
+	for (unsigned v = 0; v <= PUYO_GARBAGE; v++) {
+		*good |= is[v];
+#pragma GCC unroll 3
+		for (unsigned k = 0; k < 3; k++)
+			if ((v >> k) & 1u)
+				bit[k] |= is[v];
+	}
+}
+
 /*
  * lines_fast() with SSE2 and BMI2: sixteen bytes at a time, a compare per
  * character gives the three bit planes and the good bytes as row-major
@@ -83,25 +105,19 @@ __attribute__((target("bmi2"))) static bool lines_fast_bmi2(const unsigned char 
 #pragma GCC unroll 6
 	for (unsigned i = 0; i < 6; i++) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + 16 * i));
-		__m128i r = _mm_cmpeq_epi8(v, _mm_set1_epi8('R'));
-		__m128i g = _mm_cmpeq_epi8(v, _mm_set1_epi8('G'));
-		__m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('B'));
-		__m128i p = _mm_cmpeq_epi8(v, _mm_set1_epi8('P'));
-		__m128i y = _mm_cmpeq_epi8(v, _mm_set1_epi8('Y'));
-		__m128i o = _mm_cmpeq_epi8(v, _mm_set1_epi8('O'));
-		__m128i e = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
-		__m128i s = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
-		/* RED 1, GREEN 2, BLUE 3, PURPLE 4, YELLOW 5, GARBAGE 6 */
-		__m128i b0 = _mm_or_si128(_mm_or_si128(r, b), y);
-		__m128i b1 = _mm_or_si128(_mm_or_si128(g, b), o);
-		__m128i b2 = _mm_or_si128(_mm_or_si128(p, y), o);
-		__m128i ok = _mm_or_si128(_mm_or_si128(b0, b1), _mm_or_si128(b2, e));
+		uint64_t is[PUYO_GARBAGE + 1], m[3], ok;
+#pragma GCC unroll 7
+		for (unsigned c = 0; c <= PUYO_GARBAGE; c++)
+			is[c] = (unsigned)_mm_movemask_epi8(
+			    _mm_cmpeq_epi8(v, _mm_set1_epi8(lines_chars[c])));
+		lines_planes(is, m, &ok);
 		unsigned w = i / 4, at = 16 * (i % 4);
-		bit[0][w] |= (uint64_t)(unsigned)_mm_movemask_epi8(b0) << at;
-		bit[1][w] |= (uint64_t)(unsigned)_mm_movemask_epi8(b1) << at;
-		bit[2][w] |= (uint64_t)(unsigned)_mm_movemask_epi8(b2) << at;
-		good[w] |= (uint64_t)(unsigned)_mm_movemask_epi8(ok) << at;
-		space[w] |= (uint64_t)(unsigned)_mm_movemask_epi8(s) << at;
+		for (unsigned k = 0; k < 3; k++)
+			bit[k][w] |= m[k] << at;
+		good[w] |= ok << at;
+		space[w] |=
+		    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')))
+		    << at;
 	}
 	unsigned t = rows == PUYO_ROWS_MAX;
 	if ((good[0] & cells_at[t][0]) != cells_at[t][0] ||
@@ -160,18 +176,11 @@ static const uint64_t lines_cells[2] = {0x1FFE1FFE1FFE1FFEull, 0x1FFF1FFF1FFF1FF
 __attribute__((target("avx512f,avx512bw"))) static inline void
 lines_classify(__m512i v, uint64_t bit[3], uint64_t *good)
 {
-	uint64_t r = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('R'));
-	uint64_t g = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('G'));
-	uint64_t b = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('B'));
-	uint64_t p = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('P'));
-	uint64_t y = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('Y'));
-	uint64_t o = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('O'));
-	uint64_t e = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.'));
-	/* RED 1, GREEN 2, BLUE 3, PURPLE 4, YELLOW 5, GARBAGE 6 */
-	bit[0] = r | b | y;
-	bit[1] = g | b | o;
-	bit[2] = p | y | o;
-	*good = bit[0] | bit[1] | bit[2] | e;
+	uint64_t is[PUYO_GARBAGE + 1];
+#pragma GCC unroll 7
+	for (unsigned c = 0; c <= PUYO_GARBAGE; c++)
+		is[c] = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(lines_chars[c]));
+	lines_planes(is, bit, good);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static bool

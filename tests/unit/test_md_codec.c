@@ -274,7 +274,7 @@ static const struct text_case text_cases[] = {
 /* WHOLE: one feed; BYTES: a byte at a time; RANDOM: 1..7 bytes at a time;
  * TAKE: as `dropjudge solve` reads, md_text_take() into batches of 1..40
  * blocks and md_text_feed() for each line it leaves, in chunks of 1..300
- * bytes (long enough for its 16-line steps). */
+ * bytes (long enough for its 32-line steps). */
 enum chunking { WHOLE, BYTES, RANDOM, TAKE };
 
 /* Feeds data[0..len) as `dropjudge solve` does: canonical lines through
@@ -478,7 +478,7 @@ static void md_text_fast_path_should_read_like_the_byte_at_a_time_reader(void **
 }
 
 /*
- * md_text_take() reads 16 lines at a step: one line that is canonical in
+ * md_text_take() reads 32 lines at a step: one line that is canonical in
  * shape but not a legal block (t = 0, a vertical domino in row 3, a
  * horizontal one in column 3), or holds a digit over 3, at each of 40
  * places, must be left to the slow path exactly as the byte-at-a-time
