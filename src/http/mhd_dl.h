@@ -18,6 +18,7 @@
 	X(MHD_create_response_from_buffer)                                                         \
 	X(MHD_create_response_from_buffer_with_free_callback)                                      \
 	X(MHD_create_response_from_callback)                                                       \
+	X(MHD_del_response_header)                                                                 \
 	X(MHD_destroy_response)                                                                    \
 	X(MHD_get_connection_info)                                                                 \
 	X(MHD_get_connection_values)                                                               \
@@ -47,6 +48,7 @@ DL_LIBRARY_ACCESSORS(mhd_dl)
 #define MHD_create_response_from_buffer_with_free_callback                                         \
 	(mhd_dl()->MHD_create_response_from_buffer_with_free_callback)
 #define MHD_create_response_from_callback (mhd_dl()->MHD_create_response_from_callback)
+#define MHD_del_response_header		  (mhd_dl()->MHD_del_response_header)
 #define MHD_destroy_response		  (mhd_dl()->MHD_destroy_response)
 #define MHD_get_connection_info		  (mhd_dl()->MHD_get_connection_info)
 #define MHD_get_connection_values	  (mhd_dl()->MHD_get_connection_values)

@@ -37,6 +37,7 @@
 #include "http/framing.h"
 #include "http/guard.h"
 #include "http/gzip.h"
+#include "http/kept.h"
 #include "http/observe.h"
 #include "http/ratelog.h"
 #include "http/workers.h"
@@ -308,21 +309,38 @@ static struct MHD_Response *http_stream_response(struct http_request *rq,
 	return r;
 }
 
+/* How http_send() sends an answer. */
+enum http_send_how {
+	HTTP_SEND_FINAL, /* from the final call of the access handler */
+	HTTP_SEND_EARLY, /* before the body (or while it is being read) */
+	HTTP_SEND_CLOSE, /* early, and the connection closes after it */
+};
+
 /*
  * Sends `resp` (whose body the MHD response takes over) with its content
  * type and extra headers, plus "Connection: close" once draining. Releases
  * *resp in every case. When the response cannot be built for want of
- * memory the preallocated 500 goes instead.
+ * memory the preallocated 500 goes instead. A static answer of the final
+ * call goes from the thread's kept response for it (kept.h).
  */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
-				 struct http_request *rq, struct route_response *resp, bool close)
+				 struct http_request *rq, struct route_response *resp,
+				 enum http_send_how how)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret = MHD_NO;
+	bool close = how == HTTP_SEND_CLOSE;
 
 	http_gzip_response(resp, rq->fields.accept_encoding);
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
+	if (how == HTTP_SEND_FINAL && http_kept_fits(resp) && !atomic_load(&srv->draining)) {
+		r = http_kept_response(resp, rq->seen.request_id);
+		if (r) {
+			ret = MHD_queue_response(conn, resp->status, r);
+			goto out_resp;
+		}
+	}
 	if (resp->stream.read) {
 		r = http_stream_response(rq, resp);
 	} else if (resp->body && resp->body_len > 0 && resp->body_static) {
@@ -386,7 +404,7 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 		codec_error_set(&err, status, "out of memory while reading the request body");
 	memset(&resp, 0, sizeof resp);
 	route_error_response(&err, &resp);
-	return http_send(srv, conn, rq, &resp, false);
+	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
 }
 
 /* Answers a request whose framing http_framing_check() refused, and
@@ -396,7 +414,7 @@ static enum MHD_Result http_send_framing(struct http_server *srv, struct MHD_Con
 {
 	struct route_response resp;
 	route_error_response(err, &resp);
-	return http_send(srv, conn, rq, &resp, true);
+	return http_send(srv, conn, rq, &resp, HTTP_SEND_CLOSE);
 }
 
 /*
@@ -481,7 +499,7 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
 	memset(&resp, 0, sizeof resp);
 	route_handle(&req, &resp);
-	return http_send(srv, conn, rq, &resp, false);
+	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
 }
 
 /*
@@ -592,7 +610,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		route_handle(req, &resp);
 		req->fast_only = false;
 		if (!resp.deferred)
-			return http_send(srv, conn, rq, &resp, false);
+			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
 	}
 	if (http_is_heavy(rq)) {
 		rq->heavy = true;
@@ -605,7 +623,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		MHD_resume_connection(conn);
 	}
 	route_handle(req, &resp); /* fills resp whole */
-	return http_send(srv, conn, rq, &resp, false);
+	return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
 }
 
 /* MHD_AccessHandlerCallback: headers, then body chunks, then the end (and,
@@ -630,7 +648,7 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 	if (rq->heavy) {
 		if (!atomic_load(&rq->answered))
 			return MHD_YES;
-		return http_send(srv, conn, rq, &rq->resp, false);
+		return http_send(srv, conn, rq, &rq->resp, HTTP_SEND_FINAL);
 	}
 	return http_finish(srv, conn, url, method, rq);
 }

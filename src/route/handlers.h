@@ -198,6 +198,12 @@ enum codec_status route_respond_json(struct route_response *resp, json_t *body,
 /* Answers 200 with a copy of text[0..len) as `content_type`. */
 enum codec_status route_respond_text(struct route_response *resp, const char *content_type,
 				     const char *text, size_t len, struct codec_error *err);
+/* Answers 200 with text[0..len), static data that lives as long as the
+ * program (a constant answer, a file assembled into the binary), as
+ * `content_type`: nothing is copied, and the server may send it from a
+ * response it keeps (server.c). */
+void route_respond_static(struct route_response *resp, const char *content_type, const char *text,
+			  size_t len);
 /* A growing byte buffer; route_buf_put() is its route_put_fn. */
 struct route_buf {
 	char *data; /* dj_malloc'ed, NULL while empty */

@@ -22,7 +22,9 @@ enum codec_status route_livez(const struct route_call *call, struct route_respon
 			      struct codec_error *err)
 {
 	(void)call;
-	return route_respond_text(resp, "application/json", livez_body, sizeof livez_body - 1, err);
+	(void)err;
+	route_respond_static(resp, "application/json", livez_body, sizeof livez_body - 1);
+	return CODEC_OK;
 }
 
 enum codec_status route_readyz(const struct route_call *call, struct route_response *resp,
@@ -34,8 +36,8 @@ enum codec_status route_readyz(const struct route_call *call, struct route_respo
 		    "shutdown has begun: requests in flight complete, new ones go elsewhere");
 		return CODEC_E_UNAVAILABLE;
 	}
-	return route_respond_text(resp, "application/json", readyz_body, sizeof readyz_body - 1,
-				  err);
+	route_respond_static(resp, "application/json", readyz_body, sizeof readyz_body - 1);
+	return CODEC_OK;
 }
 
 enum codec_status route_metrics(const struct route_call *call, struct route_response *resp,
@@ -87,6 +89,8 @@ enum codec_status route_openapi(const struct route_call *call, struct route_resp
 				struct codec_error *err)
 {
 	(void)call;
-	return route_respond_text(resp, "application/yaml", route_openapi_yaml,
-				  (size_t)(route_openapi_yaml_end - route_openapi_yaml), err);
+	(void)err;
+	route_respond_static(resp, "application/yaml", route_openapi_yaml,
+			     (size_t)(route_openapi_yaml_end - route_openapi_yaml));
+	return CODEC_OK;
 }

@@ -134,6 +134,17 @@ enum codec_status route_respond_text(struct route_response *resp, const char *co
 	return CODEC_OK;
 }
 
+void route_respond_static(struct route_response *resp, const char *content_type, const char *text,
+			  size_t len)
+{
+	respond_drop_body(resp);
+	resp->body = (char *)text; /* never written: body_static */
+	resp->body_len = len;
+	resp->body_static = true;
+	resp->status = problem_http_status(CODEC_OK);
+	resp->content_type = content_type;
+}
+
 void route_respond_empty(struct route_response *resp, unsigned status)
 {
 	respond_drop_body(resp);

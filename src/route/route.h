@@ -139,7 +139,8 @@ struct route_response {
 	size_t body_len;
 	struct route_stream stream; /* when .read is set, the body (body is NULL), its
 				       length unknown until the end; owned */
-	bool body_static;	    /* body is the static out-of-memory problem: never freed */
+	bool body_static;	    /* body is static data (a constant answer, the
+				       out-of-memory problem): never written or freed */
 	bool deferred;		    /* request.fast_only and no fast path took it: nothing
 				       else is set, the request is to be handled again */
 	const char *route_name;	    /* the matched entry's name, ROUTE_NAME_UNKNOWN when
