@@ -7,6 +7,7 @@
  * (400/422), and only then call the entry's handler. Every error on the
  * way is a problem+json answer like any other.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -29,12 +30,29 @@ static bool path_is(const char *p, const char *path, size_t len)
 	return i == len && p[len] == '\0';
 }
 
+/* The length of each entry's path, worked out once: a path is then
+ * compared only with the entries of its length. */
+#define ROUTE_LENGTHS_MAX 128
+static size_t route_lengths[ROUTE_LENGTHS_MAX];
+static pthread_once_t route_lengths_once = PTHREAD_ONCE_INIT;
+
+static void route_lengths_init(void)
+{
+	size_t count;
+	const struct route_entry *table = route_entries(&count);
+	for (size_t i = 0; i < count && i < ROUTE_LENGTHS_MAX; i++)
+		route_lengths[i] = strlen(table[i].path);
+}
+
 static const struct route_entry *route_find(const char *path, size_t len)
 {
 	size_t count;
 	const struct route_entry *table = route_entries(&count);
+	pthread_once(&route_lengths_once, route_lengths_init);
 	for (size_t i = 0; i < count; i++)
-		if (path_is(table[i].path, path, len))
+		if (i < ROUTE_LENGTHS_MAX
+			? route_lengths[i] == len && memcmp(table[i].path, path, len) == 0
+			: path_is(table[i].path, path, len))
 			return &table[i];
 	return NULL;
 }
