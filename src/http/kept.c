@@ -1,6 +1,6 @@
 /*
- * The kept responses of kept.h: a few per thread, found by body, content
- * type and headers, freed when the thread ends.
+ * The kept responses of kept.h: a few per thread, found by body (or body
+ * length), content type and headers, freed when the thread ends.
  */
 #include "http/kept.h"
 
@@ -12,13 +12,17 @@
 #include "mem/alloc.h"
 
 /* Kept responses per thread: the constant answers (liveness, readiness,
- * the OpenAPI document, the viewer's files) that a thread sends most. */
-#define KEPT_SLOTS 4
+ * the OpenAPI document, the viewer's files) and the small answers of the
+ * shapes a thread sends most. */
+#define KEPT_SLOTS 8
 
 /* One kept response and what it answers. */
 struct kept_slot {
 	struct MHD_Response *r; /* NULL while the slot is free */
-	const char *body;	/* static */
+	bool is_static;		/* body is resp's static data; else the slot's copy */
+	bool held;		/* a request is between queueing it and its end */
+	const char *body;	/* static data, or copy */
+	char *copy;		/* the slot's copy of the body, freed with r; or NULL */
 	size_t body_len;
 	const char *content_type; /* static string */
 	size_t nheaders;
@@ -28,21 +32,25 @@ struct kept_slot {
 
 struct kept_set {
 	struct kept_slot slot[KEPT_SLOTS];
-	unsigned next; /* the slot to replace when all are taken */
+	unsigned next; /* where the search for a slot to replace starts */
 };
 
 static pthread_key_t kept_key;
 static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
 static bool kept_key_ok;
 
+/* Empties slot s, which no request holds. Connections still sending its
+ * response hold their own reference, and its body copy goes with it. */
 static void kept_slot_clear(struct kept_slot *s)
 {
 	if (s->r)
-		MHD_destroy_response(s->r); /* connections still sending it hold their own */
+		MHD_destroy_response(s->r);
 	s->r = NULL;
+	s->held = false;
 }
 
-/* The thread's set, at its end. */
+/* The thread's set, at its end (after libmicrohttpd ended every request
+ * of the thread: nothing is held). */
 static void kept_set_free(void *p)
 {
 	struct kept_set *set = p;
@@ -74,14 +82,17 @@ static struct kept_set *kept_set_of_thread(void)
 
 bool http_kept_fits(const struct route_response *resp)
 {
-	return resp->body_static && resp->body && resp->body_len > 0 && !resp->stream.read &&
-	       resp->content_type;
+	return resp->body && resp->body_len > 0 && !resp->stream.read && resp->content_type &&
+	       (resp->body_static || resp->body_len <= HTTP_KEPT_BODY_MAX);
 }
 
+/* Whether slot s can answer resp: the same static body, or a copy of the
+ * same length that no request holds; the same content type and headers. */
 static bool kept_matches(const struct kept_slot *s, const struct route_response *resp)
 {
-	if (!s->r || s->body != resp->body || s->body_len != resp->body_len ||
-	    s->nheaders != resp->nheaders || strcmp(s->content_type, resp->content_type) != 0)
+	if (!s->r || s->body_len != resp->body_len || s->is_static != resp->body_static ||
+	    (s->is_static ? s->body != resp->body : s->held) || s->nheaders != resp->nheaders ||
+	    strcmp(s->content_type, resp->content_type) != 0)
 		return false;
 	for (size_t i = 0; i < resp->nheaders; i++)
 		if (strcmp(s->headers[i].name, resp->headers[i].name) != 0 ||
@@ -94,8 +105,21 @@ static bool kept_matches(const struct kept_slot *s, const struct route_response 
 static bool kept_make(struct kept_slot *s, const struct route_response *resp,
 		      const char *request_id)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(resp->body_len, (void *)resp->body,
-								 MHD_RESPMEM_PERSISTENT);
+	struct MHD_Response *r;
+	char *copy = NULL;
+	if (resp->body_static) {
+		r = MHD_create_response_from_buffer(resp->body_len, (void *)resp->body,
+						    MHD_RESPMEM_PERSISTENT);
+	} else {
+		copy = dj_malloc(resp->body_len);
+		if (!copy)
+			return false;
+		memcpy(copy, resp->body, resp->body_len);
+		r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, copy,
+								       dj_free);
+		if (!r)
+			dj_free(copy);
+	}
 	if (!r)
 		return false;
 	if (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)
@@ -107,7 +131,10 @@ static bool kept_make(struct kept_slot *s, const struct route_response *resp,
 	if (MHD_add_response_header(r, "X-Request-Id", request_id) != MHD_YES)
 		goto out_response;
 	s->r = r;
-	s->body = resp->body;
+	s->is_static = resp->body_static;
+	s->held = false;
+	s->copy = copy;
+	s->body = resp->body_static ? resp->body : copy;
 	s->body_len = resp->body_len;
 	s->content_type = resp->content_type;
 	s->nheaders = resp->nheaders;
@@ -115,7 +142,7 @@ static bool kept_make(struct kept_slot *s, const struct route_response *resp,
 	strcpy(s->request_id, request_id);
 	return true;
 out_response:
-	MHD_destroy_response(r);
+	MHD_destroy_response(r); /* frees the copy */
 	return false;
 }
 
@@ -131,22 +158,50 @@ static bool kept_set_id(struct kept_slot *s, const char *request_id)
 	return true;
 }
 
-struct MHD_Response *http_kept_response(const struct route_response *resp, const char *request_id)
+/* Slot s answers the request now: its body replaced, held when a copy. */
+static struct MHD_Response *kept_use(struct kept_slot *s, const struct route_response *resp,
+				     struct http_kept_hold *hold)
+{
+	if (!s->is_static) {
+		/* No request holds it: libmicrohttpd reads the body of none. */
+		memcpy(s->copy, resp->body, resp->body_len);
+		s->held = true;
+		hold->slot = s;
+	}
+	return s->r;
+}
+
+struct MHD_Response *http_kept_response(const struct route_response *resp, const char *request_id,
+					struct http_kept_hold *hold)
 {
 	struct kept_set *set = kept_set_of_thread();
-	if (!set || strlen(request_id) > HTTP_REQUEST_ID_MAX)
+	if (!set || hold->slot || strlen(request_id) > HTTP_REQUEST_ID_MAX)
 		return NULL;
 	for (unsigned i = 0; i < KEPT_SLOTS; i++) {
 		struct kept_slot *s = &set->slot[i];
 		if (!kept_matches(s, resp))
 			continue;
 		if (kept_set_id(s, request_id))
-			return s->r;
+			return kept_use(s, resp, hold);
 		kept_slot_clear(s); /* left without its id: never sent again */
 		return NULL;
 	}
-	struct kept_slot *s = &set->slot[set->next];
-	set->next = (set->next + 1) % KEPT_SLOTS;
-	kept_slot_clear(s);
-	return kept_make(s, resp, request_id) ? s->r : NULL;
+	/* A new one, in place of the next one that no request holds. */
+	for (unsigned k = 0; k < KEPT_SLOTS; k++) {
+		struct kept_slot *s = &set->slot[(set->next + k) % KEPT_SLOTS];
+		if (s->held)
+			continue;
+		set->next = (set->next + k + 1) % KEPT_SLOTS;
+		kept_slot_clear(s);
+		return kept_make(s, resp, request_id) ? kept_use(s, resp, hold) : NULL;
+	}
+	return NULL;
+}
+
+void http_kept_release(struct http_kept_hold *hold)
+{
+	struct kept_slot *s = hold->slot;
+	if (s)
+		s->held = false;
+	hold->slot = NULL;
 }

@@ -119,6 +119,7 @@ struct http_request {
 	struct route_intake *intake;	  /* takes the body as it arrives, or NULL: kept */
 	struct http_server *srv_for_gzip; /* for the inflater's sink */
 	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
+	struct http_kept_hold kept;	  /* the kept response it was answered from, if held */
 	struct http_fields fields;	  /* the header fields read, from the framing pass */
 	/* Not zeroed when the state is set up: each is filled before it is read. */
 	struct route_request req;   /* what the route answers: made by http_begin(),
@@ -320,7 +321,7 @@ enum http_send_how {
  * Sends `resp` (whose body the MHD response takes over) with its content
  * type and extra headers, plus "Connection: close" once draining. Releases
  * *resp in every case. When the response cannot be built for want of
- * memory the preallocated 500 goes instead. A static answer of the final
+ * memory the preallocated 500 goes instead. A small answer of the final
  * call goes from the thread's kept response for it (kept.h).
  */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
@@ -335,7 +336,7 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
 	if (how == HTTP_SEND_FINAL && http_kept_fits(resp) && !atomic_load(&srv->draining)) {
-		r = http_kept_response(resp, rq->seen.request_id);
+		r = http_kept_response(resp, rq->seen.request_id, &rq->kept);
 		if (r) {
 			ret = MHD_queue_response(conn, resp->status, r);
 			goto out_resp;
@@ -692,6 +693,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped);
 		atomic_fetch_sub(&srv->in_flight, 1u);
 	}
+	http_kept_release(&rq->kept);
 	if (heavy)
 		route_response_free(&rq->resp);
 	http_gunzip_free(rq->gunzip);

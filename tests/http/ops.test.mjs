@@ -7,9 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { startServer, request, curlSequence, sleep, tmpFile, timeScale, ROOT } from './helper.mjs';
+import { startServer, request, sleep, tmpFile, timeScale } from './helper.mjs';
 
 const MD_TEXT = '8\n1 1 1\n2 3 0\n3 2 2\n3 2 3\n3 1 3\n2 0 0\n3 2 0\n3 1 2\n';
 const PUBLIC = ['......', '......', '......', '......', '......', '......', '......', '......', '.Y....', '.YG...', 'RRYG..', 'RRYGG.'];
@@ -154,54 +152,6 @@ test('X-Request-Id: a sane one is echoed, anything else is replaced by 128 rando
 	const lines = accessLines(server);
 	for (const [, want] of cases) assert.ok(lines.some((l) => l.request_id === want), `${want} in the log`);
 	for (const id of generated) assert.ok(lines.some((l) => l.request_id === id), `${id} in the log`);
-});
-
-test('constant answers sent again and again on one connection each carry their own X-Request-Id, body and headers', async () => {
-	// One thread, one connection: every answer below comes from the same
-	// thread's kept responses (src/http/kept.c), five kinds of them for its
-	// four slots, so that kept ones are also replaced.
-	const server = await startServer({ args: ['--threads', '1'] });
-	const files = {
-		'/livez': { type: 'application/json', body: '{"status":"ok"}\n' },
-		'/readyz': { type: 'application/json', body: '{"status":"ready"}\n' },
-		'/openapi.yaml': { type: 'application/yaml', body: fs.readFileSync(path.join(ROOT, 'openapi.yaml'), 'utf8') },
-		'/viewer.css': { type: 'text/css; charset=utf-8', body: fs.readFileSync(path.join(ROOT, 'src/www/viewer.css'), 'utf8') },
-		'/viewer.js': { type: 'text/javascript; charset=utf-8', body: fs.readFileSync(path.join(ROOT, 'src/www/viewer.js'), 'utf8') },
-	};
-	const paths = Object.keys(files);
-	const requests = [];
-	for (let i = 0; i < 40; i++) {
-		const p = paths[(i * 7 + (i >> 2)) % paths.length];
-		const headers = {};
-		if (i % 3 !== 2) headers['X-Request-Id'] = `kept-${i}`;
-		if (i % 5 === 4) headers.Accept = 'application/xml'; // refused: a problem in between
-		requests.push({ path: p, headers });
-	}
-	const { done } = curlSequence(server, requests, { verbose: true });
-	const { responses, stderr, code } = await done;
-	assert.equal(code, 0, stderr);
-	assert.equal((stderr.match(/Connected to /g) ?? []).length, 1, 'all on one connection');
-	const generated = new Set();
-	responses.forEach((res, i) => {
-		const want = files[requests[i].path];
-		const id = res.headers['x-request-id'];
-		if (i % 3 !== 2) assert.equal(id, `kept-${i}`, `request ${i} ${requests[i].path}`);
-		else {
-			assert.match(id, /^[0-9a-f]{32}$/, `request ${i}`);
-			assert.ok(!generated.has(id), `request ${i}: an id given twice`);
-			generated.add(id);
-		}
-		if (i % 5 === 4) {
-			assert.equal(res.status, 406, `request ${i}`);
-			assert.equal(JSON.parse(res.body).request_id, id);
-			return;
-		}
-		assert.equal(res.status, 200, `request ${i}`);
-		assert.equal(res.headers['content-type'], want.type, `request ${i}`);
-		assert.equal(res.body, want.body, `request ${i} ${requests[i].path}`);
-		assert.equal(res.headers.vary, 'Accept' + (want.body.length > 1024 ? ', Accept-Encoding' : ''), `request ${i}`);
-		assert.equal('content-security-policy' in res.headers, requests[i].path.startsWith('/viewer'), `request ${i}`);
-	});
 });
 
 test('access log: one JSON line per request with every field, the start, drain and stop lines JSON too', async () => {
