@@ -1,9 +1,10 @@
 /*
  * Unit tests of the access log (src/http/accesslog.c): the exact JSON and
  * text lines for a known request, escaping of hostile paths and user
- * agents into valid JSON, whole lines only under concurrent writers, and
- * a writer stuck on a full pipe that never blocks the requests (their
- * lines are dropped and counted instead).
+ * agents into valid JSON, whole lines only under concurrent writers, every
+ * line of every thread before an event logged after it, and a writer stuck
+ * on a full pipe that never blocks the requests (their lines are dropped
+ * and counted instead).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -219,6 +220,146 @@ static void accesslog_should_never_interleave_lines_of_concurrent_requests(void 
 	free(t);
 }
 
+struct phase_arg {
+	struct http_accesslog *log;
+	char rid[16];
+	int n;
+};
+
+/* Logs a->n lines as a->rid, bytes_in counting from 0. */
+static void *phase_lines(void *p)
+{
+	struct phase_arg *a = p;
+	struct http_access_entry e = known;
+	e.request_id = a->rid;
+	for (int i = 0; i < a->n; i++) {
+		e.bytes_in = (uint64_t)i;
+		http_accesslog_request(a->log, &e);
+	}
+	return NULL;
+}
+
+/* A pipe's whole content, read by a thread until it closes. */
+struct pipe_text {
+	int fd;
+	char *text;
+	size_t len;
+};
+
+static void *read_pipe(void *p)
+{
+	struct pipe_text *pt = p;
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(pt->fd, buf, sizeof buf)) > 0) {
+		pt->text = realloc(pt->text, pt->len + (size_t)n + 1);
+		assert_non_null(pt->text);
+		memcpy(pt->text + pt->len, buf, (size_t)n);
+		pt->len += (size_t)n;
+		pt->text[pt->len] = '\0';
+	}
+	return NULL;
+}
+
+/*
+ * What `log_some` logs through a pipe that nobody reads until it returns:
+ * the writer is stuck on its first write meanwhile, and every line after
+ * that waits in the log's buffers, so that their order is the log's own
+ * and not the luck of when the writer woke.
+ */
+static char *capture_stuck(void (*log_some)(struct http_accesslog *log, void *arg), void *arg)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	struct http_accesslog *log =
+	    http_accesslog_new(HTTP_LOG_JSON, fds[1], HTTP_ACCESSLOG_BUFFER);
+	assert_non_null(log);
+	log_some(log, arg);
+	struct pipe_text pt = {.fd = fds[0]};
+	pthread_t reader;
+	assert_int_equal(pthread_create(&reader, NULL, read_pipe, &pt), 0);
+	http_accesslog_free(log);
+	close(fds[1]);
+	pthread_join(reader, NULL);
+	close(fds[0]);
+	assert_non_null(pt.text);
+	return pt.text;
+}
+
+/* Lines of WRITERS threads (rid "<tag><thread>", bytes_in 0..n-1), all
+ * ended before the call returns. */
+static void log_phase(struct http_accesslog *log, char tag, int n)
+{
+	pthread_t th[WRITERS];
+	struct phase_arg args[WRITERS];
+	for (int i = 0; i < WRITERS; i++) {
+		args[i].log = log;
+		snprintf(args[i].rid, sizeof args[i].rid, "%c%d", tag, i);
+		args[i].n = n;
+		assert_int_equal(pthread_create(&th[i], NULL, phase_lines, &args[i]), 0);
+	}
+	for (int i = 0; i < WRITERS; i++)
+		pthread_join(th[i], NULL);
+}
+
+/* 2 x 8 x 120 lines of about 250 bytes: far more than a pipe holds, less
+ * than the log's buffers. */
+#define PHASE_LINES 120
+
+static void log_phases(struct http_accesslog *log, void *arg)
+{
+	(void)arg;
+	log_phase(log, 'w', PHASE_LINES);
+	http_accesslog_event(log, "mark", "between", 2);
+	log_phase(log, 'v', PHASE_LINES);
+	http_accesslog_event(log, "stop", "stopped", 2);
+}
+
+static void accesslog_should_write_the_lines_of_every_thread_before_a_later_event(void **state)
+{
+	(void)state;
+	char *t = capture_stuck(log_phases, NULL);
+	int seen[2][WRITERS] = {{0}}; /* lines of each phase and thread so far */
+	int events = 0;
+	for (char *line = t, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		*end = '\0';
+		if (strstr(line, "\"event\":\"mark\"")) {
+			assert_int_equal(events, 0);
+			for (int i = 0; i < WRITERS; i++)
+				assert_int_equal(seen[0][i], PHASE_LINES); /* every earlier line */
+			events++;
+			continue;
+		}
+		if (strstr(line, "\"event\":\"stop\"")) {
+			assert_int_equal(events, 1);
+			for (int i = 0; i < WRITERS; i++)
+				assert_int_equal(seen[1][i], PHASE_LINES);
+			assert_int_equal(end[1], '\0'); /* the last line */
+			events++;
+			continue;
+		}
+		char tag = 0;
+		int id = -1, n = -1;
+		assert_int_equal(
+		    sscanf(line, "{\"time\":\"2025-12-01T08:44:19.123Z\",\"request_id\":\"%c%d\"",
+			   &tag, &id),
+		    2);
+		char *b = strstr(line, "\"bytes_in\":");
+		assert_non_null(b);
+		assert_int_equal(sscanf(b, "\"bytes_in\":%d", &n), 1);
+		assert_in_range(id, 0, WRITERS - 1);
+		int phase = tag == 'w' ? 0 : 1;
+		assert_true(tag == 'w' || tag == 'v');
+		assert_int_equal(phase, events);      /* after the event that came before it */
+		assert_int_equal(n, seen[phase][id]); /* a thread's lines in order */
+		seen[phase][id]++;
+	}
+	assert_int_equal(events, 2);
+	free(t);
+}
+
 /* Reads and discards a pipe until it closes. */
 static void *drain_pipe(void *p)
 {
@@ -278,6 +419,7 @@ int main(void)
 	    cmocka_unit_test(accesslog_should_cut_a_huge_path_and_keep_the_line_whole),
 	    cmocka_unit_test(accesslog_should_write_events_as_json_lines_in_order),
 	    cmocka_unit_test(accesslog_should_never_interleave_lines_of_concurrent_requests),
+	    cmocka_unit_test(accesslog_should_write_the_lines_of_every_thread_before_a_later_event),
 	    cmocka_unit_test(accesslog_should_drop_rather_than_block_when_the_reader_stalls),
 	    cmocka_unit_test(accesslog_should_parse_its_three_formats),
 	};
