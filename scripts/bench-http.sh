@@ -18,6 +18,9 @@
 #
 #   ROUNDS=5  DURATION=5s  WARMUP=1s  CONNECTIONS=64  WRK_THREADS=2
 #   SERVER_THREADS=<CPUs>  TARGET=<each case's>  STRICT=0 (1: exit 1 below a target)
+#   AGAINST=BUILD_DIR: in place of the fixed-answer server, the dropjudge of
+#     another build (an older commit, say): the ratios are then this build's
+#     requests/s over that one's, to see what a change gained or lost
 #
 # Exits 1 when a server does not start or answers anything but 2xx.
 set -euo pipefail
@@ -35,6 +38,9 @@ strict=${STRICT:-0}
 
 dropjudge=$build/dropjudge
 bare=$build/bench/bare_server
+if [ -n "${AGAINST:-}" ]; then
+	bare=$AGAINST/dropjudge
+fi
 for bin in "$dropjudge" "$bare"; do
 	if [ ! -x "$bin" ]; then
 		echo "bench-http: $bin is missing; run: make bench-http" >&2
@@ -85,7 +91,12 @@ start() {
 # No per-address limit: every wrk connection comes from 127.0.0.1, and the
 # bare server has none either.
 start dropjudge "$dropjudge" serve --max-connections-per-ip 0
-start bare "$bare"
+if [ -n "${AGAINST:-}" ]; then
+	start bare "$bare" serve --max-connections-per-ip 0
+	echo "bench-http: \"bare\" below is $bare (AGAINST), not the fixed-answer server"
+else
+	start bare "$bare"
+fi
 
 # The cases: label, path, body file, Content-Type, Accept.
 . scripts/bench/http-cases.sh
@@ -186,7 +197,9 @@ for c in $(seq 0 $((ncases - 1))); do
 	cbb=$(awk -v c="$c" '$1==c && $2=="bare" {print $5}' "$tmp/results" | median)
 	target=${target_all:-${targets[$c]}}
 	verdict=">= $target ok"
-	if awk -v x="$ratio" -v t="$target" 'BEGIN {exit !(x < t)}'; then
+	if [ -n "${AGAINST:-}" ]; then
+		verdict="(x $AGAINST)" # a comparison of two builds: no goal
+	elif awk -v x="$ratio" -v t="$target" 'BEGIN {exit !(x < t)}'; then
 		verdict="BELOW $target"
 		below=1
 	fi
