@@ -31,6 +31,15 @@ function mdAnswer(blocks) {
 	return `${JSON.stringify({ score, tiles, green, blue })}\n`;
 }
 
+// The answers to `requests`, sent by one curl on one keep-alive connection.
+async function onOneConnection(server, requests) {
+	const { done } = curlSequence(server, requests, { verbose: true });
+	const { responses, stderr, code } = await done;
+	assert.equal(code, 0, stderr);
+	assert.equal((stderr.match(/Connected to /g) ?? []).length, 1, 'all on one connection');
+	return responses;
+}
+
 test('constant answers sent again and again on one connection each carry their own X-Request-Id, body and headers', async () => {
 	// Five kinds of constant answer for the thread's kept responses, with
 	// problems between them.
@@ -51,10 +60,7 @@ test('constant answers sent again and again on one connection each carry their o
 		if (i % 5 === 4) headers.Accept = 'application/xml'; // refused: a problem in between
 		requests.push({ path: p, headers });
 	}
-	const { done } = curlSequence(server, requests, { verbose: true });
-	const { responses, stderr, code } = await done;
-	assert.equal(code, 0, stderr);
-	assert.equal((stderr.match(/Connected to /g) ?? []).length, 1, 'all on one connection');
+	const responses = await onOneConnection(server, requests);
 	const generated = new Set();
 	responses.forEach((res, i) => {
 		const want = files[requests[i].path];
@@ -115,10 +121,7 @@ test('small answers of one shape on one connection: each its own body, against t
 			}
 		});
 	}
-	const { done } = curlSequence(server, requests, { verbose: true });
-	const { responses, stderr, code } = await done;
-	assert.equal(code, 0, stderr);
-	assert.equal((stderr.match(/Connected to /g) ?? []).length, 1, 'all on one connection');
+	const responses = await onOneConnection(server, requests);
 	const lengths = new Map();
 	responses.forEach((res, i) => {
 		assert.equal(res.status, 200, `request ${i}: ${res.body}`);
