@@ -21,6 +21,9 @@
 #   AGAINST=BUILD_DIR: in place of the fixed-answer server, the dropjudge of
 #     another build (an older commit, say): the ratios are then this build's
 #     requests/s over that one's, to see what a change gained or lost
+#   ARGS="...": more options for this build's dropjudge serve only; with
+#     AGAINST=BUILD_DIR of the same build it compares two settings, e.g.
+#     AGAINST=build ARGS="--connection-memory 8192" scripts/bench-http.sh build
 #
 # Exits 1 when a server does not start or answers anything but 2xx.
 set -euo pipefail
@@ -90,7 +93,8 @@ start() {
 
 # No per-address limit: every wrk connection comes from 127.0.0.1, and the
 # bare server has none either.
-start dropjudge "$dropjudge" serve --max-connections-per-ip 0
+# shellcheck disable=SC2086 # ARGS is split into options on purpose
+start dropjudge "$dropjudge" serve --max-connections-per-ip 0 ${ARGS:-}
 if [ -n "${AGAINST:-}" ]; then
 	start bare "$bare" serve --max-connections-per-ip 0
 	echo "bench-http: \"bare\" below is $bare (AGAINST), not the fixed-answer server"

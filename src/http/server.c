@@ -717,7 +717,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 
 	if (cfg->port > 65535 || cfg->threads < 1 || cfg->timeout < 1 ||
 	    cfg->max_connections < cfg->threads || cfg->limits.max_body < 1 ||
-	    cfg->header_timeout < 1 || cfg->body_timeout < 1) {
+	    cfg->header_timeout < 1 || cfg->body_timeout < 1 ||
+	    (cfg->connection_memory != 0 && cfg->connection_memory < HTTP_CONNECTION_MEMORY_MIN)) {
 		codec_format(err, errlen, "invalid server configuration");
 		return NULL;
 	}
@@ -783,7 +784,9 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    (unsigned int)(cfg->max_connections + cfg->threads), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 	    (unsigned int)cfg->max_per_ip, MHD_OPTION_NOTIFY_CONNECTION, http_notify_connection,
 	    srv, MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, NULL, MHD_OPTION_NOTIFY_COMPLETED,
-	    http_completed, srv, MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
+	    http_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	    cfg->connection_memory ? cfg->connection_memory : HTTP_CONNECTION_MEMORY_DEFAULT,
+	    MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
 	if (!srv->daemon) {
 		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
 			     cfg->host, cfg->port);

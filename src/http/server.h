@@ -26,6 +26,14 @@
 #include "route/route.h"
 
 struct http_auth;
+
+/*
+ * Each connection's memory (libmicrohttpd's pool): the request line and
+ * headers must fit in it, half of it reads a body, and libmicrohttpd
+ * 0.9.75 zeroes all of it for every request. The default is libmicrohttpd's.
+ */
+#define HTTP_CONNECTION_MEMORY_DEFAULT ((size_t)32768)
+#define HTTP_CONNECTION_MEMORY_MIN     ((size_t)4096)
 struct http_tls;
 
 /* What the server needs to start. */
@@ -37,6 +45,8 @@ struct http_config {
 	unsigned max_connections;     /* open connections at once, >= 1; more are closed */
 	unsigned max_per_ip;	      /* open connections from one address; 0: no limit */
 	unsigned header_timeout;      /* seconds for a request's headers, >= 1 */
+	size_t connection_memory;     /* bytes of each connection's memory pool;
+					 0: libmicrohttpd's default */
 	unsigned body_timeout;	      /* seconds for a request's body after its headers, >= 1 */
 	struct route_limits limits;   /* copied; passed to every request */
 	struct http_auth *auth;	      /* bearer tokens, NULL: none needed; borrowed,

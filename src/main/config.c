@@ -15,6 +15,7 @@
 #include "codec/error.h"
 #include "dropjudge/version.h"
 #include "http/accesslog.h"
+#include "http/server.h"
 
 enum config_key {
 	KEY_HOST,
@@ -28,6 +29,7 @@ enum config_key {
 	KEY_DRAIN_TIMEOUT,
 	KEY_MAX_PER_IP,
 	KEY_HEADER_TIMEOUT,
+	KEY_CONNECTION_MEMORY,
 	KEY_BODY_TIMEOUT,
 	KEY_MAX_TRACE_STEPS,
 	KEY_AUTH_TOKEN_FILE,
@@ -78,6 +80,11 @@ static const struct config_option config_options[KEY_COUNT] = {
     {KEY_MAX_PER_IP, "--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", "N", 0, 1000000,
      "Open connections from one client address, 0..1000000;\n"
      "more are refused; 0: no limit. Default 32."},
+    {KEY_CONNECTION_MEMORY, "--connection-memory", "CONNECTION_MEMORY", "BYTES", 4096, 16777216,
+     "Memory of each connection, 4096..16777216 bytes: its\n"
+     "request line and headers must fit, half of it reads a\n"
+     "body. Zeroed for every request: smaller is faster for\n"
+     "small requests, larger for large bodies. Default 32768."},
     {KEY_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", "SECONDS", 1, 3600,
      "A request's headers must be complete within this many\n"
      "seconds of the connection opening (or of the previous\n"
@@ -248,6 +255,9 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_HEADER_TIMEOUT:
 		cfg->header_timeout = (unsigned)v;
 		break;
+	case KEY_CONNECTION_MEMORY:
+		cfg->connection_memory = (size_t)v;
+		break;
 	case KEY_BODY_TIMEOUT:
 		cfg->body_timeout = (unsigned)v;
 		break;
@@ -281,6 +291,7 @@ void config_defaults(struct config *cfg)
 	cfg->drain_timeout = CONFIG_DEFAULT_DRAIN_TIMEOUT;
 	cfg->max_per_ip = CONFIG_DEFAULT_MAX_PER_IP;
 	cfg->header_timeout = CONFIG_DEFAULT_HEADER_TIMEOUT;
+	cfg->connection_memory = HTTP_CONNECTION_MEMORY_DEFAULT;
 	cfg->body_timeout = CONFIG_DEFAULT_BODY_TIMEOUT;
 	cfg->max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS;
 	cfg->tls_priorities = CONFIG_DEFAULT_TLS_PRIORITIES;

@@ -51,6 +51,7 @@ struct config {
 	unsigned drain_timeout;	       /* seconds to wait for requests at shutdown */
 	unsigned max_per_ip;	       /* open connections from one address; 0: no limit */
 	unsigned header_timeout;       /* seconds for a request's headers, >= 1 */
+	size_t connection_memory;      /* bytes of each connection's memory pool */
 	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
 	unsigned long max_trace_steps; /* trace steps in all of one request, >= 1 */
 	/* Texts below point into argv or the environment (not copied); NULL: unset. */

@@ -316,6 +316,7 @@ static int main_serve(int argc, char *const argv[])
 	    .max_connections = cfg.max_connections,
 	    .max_per_ip = cfg.max_per_ip,
 	    .header_timeout = cfg.header_timeout,
+	    .connection_memory = cfg.connection_memory,
 	    .body_timeout = cfg.body_timeout,
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,

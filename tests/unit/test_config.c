@@ -58,6 +58,7 @@ enum field {
 	F_DRAIN_TIMEOUT,
 	F_MAX_PER_IP,
 	F_HEADER_TIMEOUT,
+	F_CONNECTION_MEMORY,
 	F_BODY_TIMEOUT,
 	F_MAX_TRACE_STEPS,
 };
@@ -85,6 +86,8 @@ static unsigned long long field_value(const struct config *cfg, enum field f)
 		return cfg->max_per_ip;
 	case F_HEADER_TIMEOUT:
 		return cfg->header_timeout;
+	case F_CONNECTION_MEMORY:
+		return cfg->connection_memory;
 	case F_BODY_TIMEOUT:
 		return cfg->body_timeout;
 	case F_MAX_TRACE_STEPS:
@@ -111,6 +114,7 @@ static const struct numeric {
     {F_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", 0, 3600},
     {F_MAX_PER_IP, "--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", 0, 1000000},
     {F_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", 1, 3600},
+    {F_CONNECTION_MEMORY, "--connection-memory", "CONNECTION_MEMORY", 4096, 16777216},
     {F_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", 1, 86400},
     {F_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", 1, 100000000},
 };
@@ -133,6 +137,7 @@ static void config_should_start_from_the_documented_defaults(void **state)
 	assert_int_equal(cfg.max_connections, 1024);
 	assert_int_equal(cfg.drain_timeout, 8);
 	assert_int_equal(cfg.max_per_ip, 32);
+	assert_int_equal(cfg.connection_memory, 32768);
 	assert_int_equal(cfg.header_timeout, 10);
 	assert_int_equal(cfg.body_timeout, 60);
 	assert_int_equal(cfg.max_trace_steps, 100000);
