@@ -28,6 +28,8 @@ struct kept_slot {
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS];
 	char request_id[HTTP_REQUEST_ID_MAX + 1]; /* the X-Request-Id it carries */
+	size_t request_id_len;			  /* strlen(request_id) */
+	char *id_value; /* libmicrohttpd's own copy of that header's value */
 };
 
 struct kept_set {
@@ -130,6 +132,9 @@ static bool kept_make(struct kept_slot *s, const struct route_response *resp,
 			goto out_response;
 	if (MHD_add_response_header(r, "X-Request-Id", request_id) != MHD_YES)
 		goto out_response;
+	s->id_value = (char *)MHD_get_response_header(r, "X-Request-Id");
+	if (!s->id_value)
+		goto out_response;
 	s->r = r;
 	s->is_static = resp->body_static;
 	s->held = false;
@@ -139,22 +144,38 @@ static bool kept_make(struct kept_slot *s, const struct route_response *resp,
 	s->content_type = resp->content_type;
 	s->nheaders = resp->nheaders;
 	memcpy(s->headers, resp->headers, resp->nheaders * sizeof resp->headers[0]);
-	strcpy(s->request_id, request_id);
+	s->request_id_len = strlen(request_id);
+	memcpy(s->request_id, request_id, s->request_id_len + 1);
 	return true;
 out_response:
 	MHD_destroy_response(r); /* frees the copy */
 	return false;
 }
 
-/* Gives slot s's response the X-Request-Id `request_id`; false when out of memory. */
-static bool kept_set_id(struct kept_slot *s, const char *request_id)
+/*
+ * Gives slot s's response the X-Request-Id `request_id` (n bytes); false
+ * when out of memory. An id of the length of the one it carries (every
+ * generated id has the same) is written over libmicrohttpd's own copy of
+ * the value: libmicrohttpd keeps a header's value as a string of a length
+ * it records when the header is added, and copies exactly that many bytes
+ * of it into each answer, so the bytes may change as long as the length
+ * does not. Any other length replaces the header.
+ */
+static bool kept_set_id(struct kept_slot *s, const char *request_id, size_t n)
 {
-	if (strcmp(s->request_id, request_id) == 0)
+	if (n == s->request_id_len) {
+		memcpy(s->id_value, request_id, n);
+		memcpy(s->request_id, request_id, n);
 		return true;
+	}
 	if (MHD_del_response_header(s->r, "X-Request-Id", s->request_id) != MHD_YES ||
 	    MHD_add_response_header(s->r, "X-Request-Id", request_id) != MHD_YES)
 		return false;
-	strcpy(s->request_id, request_id);
+	s->id_value = (char *)MHD_get_response_header(s->r, "X-Request-Id");
+	if (!s->id_value)
+		return false;
+	s->request_id_len = n;
+	memcpy(s->request_id, request_id, n + 1);
 	return true;
 }
 
@@ -175,13 +196,14 @@ struct MHD_Response *http_kept_response(const struct route_response *resp, const
 					struct http_kept_hold *hold)
 {
 	struct kept_set *set = kept_set_of_thread();
-	if (!set || hold->slot || strlen(request_id) > HTTP_REQUEST_ID_MAX)
+	size_t id_len = strlen(request_id);
+	if (!set || hold->slot || id_len > HTTP_REQUEST_ID_MAX)
 		return NULL;
 	for (unsigned i = 0; i < KEPT_SLOTS; i++) {
 		struct kept_slot *s = &set->slot[i];
 		if (!kept_matches(s, resp))
 			continue;
-		if (kept_set_id(s, request_id))
+		if (kept_set_id(s, request_id, id_len))
 			return kept_use(s, resp, hold);
 		kept_slot_clear(s); /* left without its id: never sent again */
 		return NULL;

@@ -16,7 +16,12 @@
  * responses, only answers queued by that final call use them, and a kept
  * response whose body is not static serves one request at a time: it is
  * held from http_kept_response() to http_kept_release(), which the
- * request-completed callback calls.
+ * request-completed callback calls. A third thing makes replacing the id
+ * cheap: libmicrohttpd copies a header's value into each answer by the
+ * length it recorded when the header was added, so an id of the same
+ * length (every generated id has the same) is written over its copy of the
+ * value (MHD_get_response_header() gives it) instead of replacing the
+ * header, which would allocate and free.
  */
 #ifndef DROPJUDGE_HTTP_KEPT_H
 #define DROPJUDGE_HTTP_KEPT_H

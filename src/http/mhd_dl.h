@@ -24,6 +24,7 @@
 	X(MHD_get_connection_values)                                                               \
 	X(MHD_get_connection_values_n)                                                             \
 	X(MHD_get_daemon_info)                                                                     \
+	X(MHD_get_response_header)                                                                 \
 	X(MHD_is_feature_supported)                                                                \
 	X(MHD_lookup_connection_value)                                                             \
 	X(MHD_queue_response)                                                                      \
@@ -54,6 +55,7 @@ DL_LIBRARY_ACCESSORS(mhd_dl)
 #define MHD_get_connection_values	  (mhd_dl()->MHD_get_connection_values)
 #define MHD_get_connection_values_n	  (mhd_dl()->MHD_get_connection_values_n)
 #define MHD_get_daemon_info		  (mhd_dl()->MHD_get_daemon_info)
+#define MHD_get_response_header		  (mhd_dl()->MHD_get_response_header)
 #define MHD_is_feature_supported	  (mhd_dl()->MHD_is_feature_supported)
 #define MHD_lookup_connection_value	  (mhd_dl()->MHD_lookup_connection_value)
 #define MHD_queue_response		  (mhd_dl()->MHD_queue_response)
