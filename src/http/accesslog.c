@@ -145,9 +145,30 @@ static const unsigned char al_plain[256] = {
 };
 /* clang-format on */
 
-static bool al_is_plain(unsigned char c)
+/*
+ * How many of the n bytes at u go into a line as they are (al_plain), from
+ * the first: eight at a time while none of the eight is a control, '"',
+ * '\\', DEL or past ASCII (exact tests of a whole word for a byte below a
+ * value or equal to one), then byte by byte.
+ */
+static size_t al_plain_run(const unsigned char *u, size_t n)
 {
-	return al_plain[c] != 0;
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	size_t i = 0;
+	for (; n - i >= 8; i += 8) {
+		uint64_t x;
+		memcpy(&x, u + i, sizeof x);
+		uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+		uint64_t control = (x - ones * 0x20) & ~x & high; /* a byte below 0x20 */
+		uint64_t top = (((x & ~high) + ones) | x) & high; /* a byte 0x7f or above */
+		uint64_t quote = (q - ones) & ~q & high;	  /* a '"' */
+		uint64_t backslash = (b - ones) & ~b & high;	  /* a '\\' */
+		if (control | top | quote | backslash)
+			break;
+	}
+	while (i < n && al_plain[u[i]])
+		i++;
+	return i;
 }
 
 /*
@@ -158,11 +179,10 @@ static bool al_is_plain(unsigned char c)
 static void al_string(struct al_line *l, const char *s, bool json)
 {
 	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strnlen(s, AL_FIELD_MAX); /* bytes that may be taken */
 	size_t taken = 0;
-	while (*u && taken < AL_FIELD_MAX && !l->full) {
-		size_t n = 0, most = AL_FIELD_MAX - taken;
-		while (n < most && al_is_plain(u[n]))
-			n++;
+	while (*u && taken < len && !l->full) {
+		size_t n = al_plain_run(u, len - taken);
 		if (n > 0) { /* a run of plain bytes, copied at once */
 			al_put(l, (const char *)u, n);
 			u += n;

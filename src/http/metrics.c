@@ -130,15 +130,11 @@ static bool mt_key_is(const struct mt_key *k, const char *a, const char *b, unsi
 	       (k->b == b || strcmp(k->b, b) == 0);
 }
 
-/*
- * The slot of (a, b, n) in `keys` (cap slots), claimed when new. Returns
- * -1 when the table is full. Lock-free: a slot being claimed is waited for
- * only the few stores that fill its key.
- */
-static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
+/* The slot of (a, b, n) as mt_slot() finds it, without the memory of the
+ * thread. Lock-free: a slot being claimed is waited for only the few
+ * stores that fill its key. */
+static long mt_slot_find(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
 {
-	a = a ? a : "";
-	b = b ? b : "";
 	size_t i = (size_t)mt_hash(a, b, n) & (cap - 1);
 	for (size_t probe = 0; probe < cap; probe++, i = (i + 1) & (cap - 1)) {
 		struct mt_key *k = &keys[i];
@@ -162,6 +158,39 @@ static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *
 			return (long)i;
 	}
 	return -1;
+}
+
+/* The slot of (a, b, n) in `keys` (cap slots), claimed when new. Returns
+ * -1 when the table is full. */
+static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
+{
+	a = a ? a : "";
+	b = b ? b : "";
+	/*
+	 * Each thread remembers the slots it found last, by the addresses of
+	 * the label strings (the route table's and mt_method()'s, the same
+	 * for every request of a kind), so that most requests hash nothing.
+	 * A remembered slot is used only when it holds exactly these strings:
+	 * a slot's key never changes once ready, so that check suffices even
+	 * for a table freed and another made at its address.
+	 */
+	static _Thread_local struct {
+		const struct mt_key *keys;
+		long i;
+	} seen[16];
+	size_t c = (size_t)((((uintptr_t)a ^ ((uintptr_t)b << 7) ^ ((uintptr_t)keys << 13) ^ n) *
+			     0x9e3779b97f4a7c15u) >>
+			    60);
+	if (seen[c].keys == keys && seen[c].i >= 0 && (size_t)seen[c].i < cap) {
+		const struct mt_key *k = &keys[seen[c].i];
+		if (atomic_load_explicit(&k->state, memory_order_acquire) == MT_READY &&
+		    k->a == a && k->b == b && k->n == n)
+			return seen[c].i;
+	}
+	long found = mt_slot_find(keys, cap, a, b, n);
+	seen[c].keys = keys;
+	seen[c].i = found;
+	return found;
 }
 
 static void mt_add(atomic_uint_fast64_t *c, uint64_t n)

@@ -108,6 +108,73 @@ static void accesslog_should_escape_hostile_fields_into_valid_json(void **state)
 	free(t);
 }
 
+/* Pieces of the random paths below: plain runs of every length, each byte
+ * the log escapes, and UTF-8 that is kept or refused. */
+static const char *const path_pieces[] = {
+    "a",    "/v1/puyo", "0123456789abcdef", " ", "~", "\"", "\\", "\x01", "\x1f", "\x7f", "\x80",
+    "\xff", "\xc3\xa9", "\xe2\x82\xac",
+};
+
+/* The path as the JSON line must show it, escaped byte by byte: what goes
+ * in as it is, and what is escaped, by the rules of the log. */
+static void escape_reference(const char *path, char *out)
+{
+	size_t n = 0;
+	for (const unsigned char *u = (const unsigned char *)path; *u; u++) {
+		if (*u == '"' || *u == '\\') {
+			n += (size_t)sprintf(out + n, "\\%c", *u);
+		} else if (*u < 0x20 || *u == 0x7f) {
+			n += (size_t)sprintf(out + n, "\\u%04x", *u);
+		} else if (*u == 0xc3 && u[1] == 0xa9) {
+			n += (size_t)sprintf(out + n, "\xc3\xa9");
+			u++;
+		} else if (*u == 0xe2 && u[1] == 0x82 && u[2] == 0xac) {
+			n += (size_t)sprintf(out + n, "\xe2\x82\xac");
+			u += 2;
+		} else if (*u >= 0x80) {
+			n += (size_t)sprintf(out + n, "\\ufffd");
+		} else {
+			out[n++] = (char)*u;
+		}
+	}
+	out[n] = '\0';
+}
+
+static void accesslog_should_escape_random_paths_as_the_rules_say(void **state)
+{
+	(void)state;
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	for (int round = 0; round < 3000; round++) {
+		char path[400] = "";
+		size_t len = 0;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int pieces = (int)(x % 24);
+		for (int k = 0; k < pieces; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* mostly plain: the escapes then fall anywhere in an 8-byte word */
+			size_t i =
+			    x % 4 ? x % 3 : (x >> 8) % (sizeof path_pieces / sizeof *path_pieces);
+			size_t m = strlen(path_pieces[i]);
+			memcpy(path + len, path_pieces[i], m + 1);
+			len += m;
+		}
+		struct http_access_entry e = known;
+		e.path = path;
+		char want[2600], *line = malloc(3000);
+		escape_reference(path, want);
+		snprintf(line, 3000, "\"path\":\"%s\",\"status\":200,", want);
+		char *t = capture(HTTP_LOG_JSON, log_known, &e);
+		if (!strstr(t, line))
+			fail_msg("path %d: %s\nwanted %s", round, t, line);
+		free(line);
+		free(t);
+	}
+}
+
 static void accesslog_should_cut_a_huge_path_and_keep_the_line_whole(void **state)
 {
 	(void)state;
@@ -416,6 +483,7 @@ int main(void)
 	    cmocka_unit_test(accesslog_should_write_the_text_line_of_a_request),
 	    cmocka_unit_test(accesslog_should_write_nothing_when_off),
 	    cmocka_unit_test(accesslog_should_escape_hostile_fields_into_valid_json),
+	    cmocka_unit_test(accesslog_should_escape_random_paths_as_the_rules_say),
 	    cmocka_unit_test(accesslog_should_cut_a_huge_path_and_keep_the_line_whole),
 	    cmocka_unit_test(accesslog_should_write_events_as_json_lines_in_order),
 	    cmocka_unit_test(accesslog_should_never_interleave_lines_of_concurrent_requests),

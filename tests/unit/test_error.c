@@ -294,6 +294,40 @@ static void the_decimal_reader_should_tell_overflow_from_not_a_number(void **sta
 	assert_true(w == 9000);
 }
 
+/* The writer against printf's %llu: every power of ten and its neighbours,
+ * the extremes, and random numbers of every length. */
+static void the_decimal_writer_should_write_what_printf_writes(void **state)
+{
+	(void)state;
+	unsigned long long probes[200];
+	size_t n = 0;
+	probes[n++] = 0;
+	probes[n++] = ULLONG_MAX;
+	probes[n++] = ULLONG_MAX - 1;
+	for (unsigned long long p = 1; n + 3 <= 80; p *= 10) {
+		probes[n++] = p - 1;
+		probes[n++] = p;
+		probes[n++] = p + 1;
+		if (p > ULLONG_MAX / 10)
+			break;
+	}
+	unsigned long long x = 0x9e3779b97f4a7c15ull;
+	while (n < sizeof probes / sizeof probes[0]) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		probes[n++] = x >> (x % 64); /* every length */
+	}
+	for (size_t i = 0; i < n; i++) {
+		char want[32], got[CODEC_DECIMAL_MAX + 1];
+		int len = snprintf(want, sizeof want, "%llu", probes[i]);
+		size_t k = codec_decimal_write(probes[i], got);
+		got[k] = '\0';
+		assert_int_equal(k, (size_t)len);
+		assert_string_equal(got, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +341,7 @@ int main(void)
 	    cmocka_unit_test(a_root_fault_should_have_no_location_prefix),
 	    cmocka_unit_test(the_utf8_decoder_should_refuse_overlong_surrogates_and_cut_characters),
 	    cmocka_unit_test(the_decimal_reader_should_tell_overflow_from_not_a_number),
+	    cmocka_unit_test(the_decimal_writer_should_write_what_printf_writes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
