@@ -58,15 +58,19 @@ static void token_show(const struct md_text_reader *r, char *out, size_t size)
 	size_t len = 0;
 	unsigned kept = r->tok_len < MD_TEXT_TOKEN_SHOWN ? r->tok_len : MD_TEXT_TOKEN_SHOWN;
 	out[0] = '\0';
+	static const char hex[] = "0123456789ABCDEF";
 	for (unsigned i = 0; i < kept && len + 5 < size; i++) {
 		unsigned char c = (unsigned char)r->tok_text[i];
-		int n;
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			n = snprintf(out + len, size - len, "%c", c);
-		else
-			n = snprintf(out + len, size - len, "\\x%02X", c);
-		len += (size_t)n;
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			out[len++] = (char)c;
+		} else {
+			out[len++] = '\\';
+			out[len++] = 'x';
+			out[len++] = hex[c >> 4];
+			out[len++] = hex[c & 15];
+		}
 	}
+	out[len] = '\0';
 	if (r->tok_len > kept && len + 4 <= size)
 		memcpy(out + len, "...", 4);
 }

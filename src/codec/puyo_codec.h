@@ -55,6 +55,18 @@ bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
 bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *planes,
 			   unsigned *rows);
 
+/*
+ * The fast path of a text request body (codec/puyo_text_fast.c): true when
+ * text[0..len) is exactly 12 or 13 rows of 6 characters of `.RGBPYO`, each
+ * ended by "\n" or "\r\n" (the last one may end the text instead),
+ * having filled *planes and *rows (12 or 13) with what puyo_text_read()
+ * (lenient) makes of it. False for any other text, reporting nothing: the
+ * caller then reads it with puyo_text_read(), which decides every other
+ * answer and error.
+ */
+bool puyo_text_fast_planes(const char *text, size_t len, struct puyo_planes *planes,
+			   unsigned *rows);
+
 /* Reads the Baekjoon text (the rows, top first) into *field. */
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err);

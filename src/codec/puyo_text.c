@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/puyo_rows.h"
 
 /* Lines looked at one by one: 13 rows and the first line too many. */
@@ -155,7 +156,10 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 
 int puyo_text_result(const struct puyo_result *result, char *buf, size_t size)
 {
-	return snprintf(buf, size, "%u\n", result->chains);
+	char text[CODEC_DECIMAL_MAX + 1];
+	size_t n = codec_decimal_write(result->chains, text);
+	text[n++] = '\n';
+	return codec_text_copy(buf, size, text, n);
 }
 
 int puyo_text_field(const struct puyo_field *field, char *buf, size_t size)

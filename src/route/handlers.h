@@ -72,6 +72,14 @@ struct route_problem {
 	 * (nothing reported) when solve_json_fast would return false. */
 	int (*solve_json_fast_write)(const char *body, size_t len,
 				     const struct route_limits *limits, char *buf, size_t size);
+	/* Optional: solve_text without a trace for a canonical text body,
+	 * answered in JSON (json) without links, or in text: writes the bytes
+	 * outcome_write or outcome_text would give into buf and returns their
+	 * length as snprintf does; 0 (nothing reported) when the text is not
+	 * the canonical shape, which solve_text then reads. */
+	int (*solve_text_fast_write)(const char *text, size_t len,
+				     const struct route_limits *limits, bool json, char *buf,
+				     size_t size);
 	/* Solve one case from the Baekjoon input text. */
 	enum codec_status (*solve_text)(const char *text, size_t len,
 					const struct route_limits *limits, bool trace,

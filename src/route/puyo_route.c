@@ -84,6 +84,23 @@ static int puyo_solve_json_fast_write(const char *body, size_t len,
 	return puyo_json_write_planes(&planes, rows, &result, buf, size);
 }
 
+/* The canonical text body, from its bytes to the answer's through the bit
+ * planes, as puyo_solve_json_fast_write() does for JSON. */
+static int puyo_solve_text_fast_write(const char *text, size_t len,
+				      const struct route_limits *limits, bool json, char *buf,
+				      size_t size)
+{
+	struct puyo_planes planes;
+	struct puyo_result result;
+	unsigned rows;
+	(void)limits;
+	if (!puyo_text_fast_planes(text, len, &planes, &rows))
+		return 0;
+	puyo_planes_run(&planes, &result);
+	return json ? puyo_json_write_planes(&planes, rows, &result, buf, size)
+		    : puyo_text_result(&result, buf, size);
+}
+
 static enum codec_status puyo_solve_text(const char *text, size_t len,
 					 const struct route_limits *limits, bool trace,
 					 struct route_outcome *out, struct codec_error *err)
@@ -198,6 +215,7 @@ const struct route_problem route_puyo = {
     .solve_json_fast_write = puyo_solve_json_fast_write,
     .outcome_links = puyo_outcome_links,
     .solve_text = puyo_solve_text,
+    .solve_text_fast_write = puyo_solve_text_fast_write,
     .outcome_json = puyo_outcome_json,
     .outcome_write = puyo_outcome_write,
     .outcome_text = puyo_outcome_text,

@@ -292,6 +292,28 @@ static enum codec_status refuse_text_trace(struct codec_error *err)
 	return CODEC_E_NOT_ACCEPTABLE;
 }
 
+/* A canonical text case without a trace, asked in JSON without links or in
+ * text, answered straight from solve_text_fast_write(); false (nothing
+ * done) when it does not take the body. */
+static bool solve_text_fast(const struct route_call *call, const char *text, size_t len,
+			    struct route_response *resp, struct codec_error *err,
+			    enum codec_status *st)
+{
+	const struct route_problem *p = call->entry->data;
+	bool json = call->format == ROUTE_FORMAT_JSON;
+	if (!p->solve_text_fast_write || (!json && call->format != ROUTE_FORMAT_TEXT) ||
+	    (json && wants_links(call)))
+		return false;
+	char out[OUTPUT_JSON_MAX];
+	int n = p->solve_text_fast_write(text, len, call->req->limits, json, out, sizeof out);
+	if (n <= 0 || (size_t)n >= sizeof out)
+		return false;
+	tally_case(call, true);
+	*st = route_respond_text(resp, json ? "application/json" : ROUTE_TEXT_MEDIA_TYPE, out,
+				 (size_t)n, err);
+	return true;
+}
+
 /* A canonical case asked in JSON without links, answered straight from
  * solve_json_fast_write(); false (nothing done) when it does not take the
  * body. */
@@ -352,6 +374,8 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	if (call->body == ROUTE_BODY_TEXT) {
 		if (trace && fmt == ROUTE_FORMAT_JSON &&
 		    solve_traced_single(call, NULL, body, len, NULL, resp, err, &st))
+			return st;
+		if (!trace && solve_text_fast(call, body, len, resp, err, &st))
 			return st;
 		st = solve_text(call, body, len, trace, &out, err);
 		if (st == CODEC_OK)

@@ -321,3 +321,26 @@ test('random Baekjoon fields answer the same chain count in text', async () => {
 		assert.equal(res.body, `${puyoSolve(f).chains}\n`, JSON.stringify(f));
 	}
 });
+
+test('random text bodies (garbage, hidden rows, floating puyos, CR LF, no final newline) answer by the rules in text and JSON', async () => {
+	const r = rng(20261202);
+	let taken = 0;
+	for (let i = 0; i < 80; i++) {
+		const f = randomField(r, {
+			colours: 2 + r.int(4), garbage: i % 3 === 0, hidden: i % 4 === 0, floating: i % 5 === 0,
+		});
+		const eol = i % 2 ? '\r\n' : '\n';
+		const body = f.join(eol) + (i % 7 === 3 ? '' : eol);
+		const want = puyoSolve(f);
+		const text = await solveText(body, { accept: 'text/plain' });
+		assert.equal(text.status, 200, body);
+		assert.match(text.headers['content-type'], /^text\/plain/);
+		assert.equal(text.body, `${want.chains}\n`, JSON.stringify(f));
+		const json = await solveText(body, { accept: 'application/json' });
+		assert.equal(json.status, 200, body);
+		assert.deepEqual(json.json, { chains: want.chains, score: want.score, all_clear: want.all_clear, field: want.field },
+			JSON.stringify(f));
+		taken += want.chains > 0;
+	}
+	assert.ok(taken >= 20, 'the random fields include chains');
+});

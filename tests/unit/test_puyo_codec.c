@@ -961,6 +961,97 @@ static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_ja
 	}
 }
 
+/* ---- the text fast path (puyo_text_fast.c) ----------------------------- */
+
+static void puyo_text_fast_should_take_the_canonical_text_only(void **state)
+{
+	(void)state;
+#define CANON11                                                                                    \
+	"......\n......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\nRRYG..\n"
+	static const struct {
+		const char *text;
+		bool taken;
+	} cases[] = {
+	    {CANON11 "RRYGG.\n", true},
+	    {CANON11 "RRYGG.", true},			    /* no final newline */
+	    {"OOOOOO\r\n" CANON11 "RRYGG.\r\n", true},	    /* 13 rows, CR LF */
+	    {CANON11 "RRYGG.\n\n", false},		    /* a blank line after */
+	    {CANON11 "RRYGG. \n", false},		    /* a space at the end */
+	    {CANON11 "RRYGG.\r", false},		    /* a lone CR at the end */
+	    {CANON11, false},				    /* 11 rows */
+	    {CANON11 "RRYGG\n", false},			    /* a short row */
+	    {CANON11 "RRYGGX\n", false},		    /* a bad cell */
+	    {CANON11 "rRYGG.\n", false},		    /* lower case */
+	    {"......\n......\n" CANON11 "RRYGG.\n", false}, /* 14 rows */
+	    {CANON11 "RRYGG.\r\r\n", false},
+	};
+#undef CANON11
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *text = cases[i].text;
+		struct puyo_planes planes;
+		unsigned rows = 0;
+		bool taken = puyo_text_fast_planes(text, strlen(text), &planes, &rows);
+		if (taken != cases[i].taken)
+			fail_msg("case %zu: taken %d, want %d", i, taken, cases[i].taken);
+	}
+}
+
+/* Random fields as canonical text: the fast path takes every one, and its
+ * planes are those of the field the text reader makes of the same bytes;
+ * with a bad byte put in, it takes none. */
+static void puyo_text_fast_should_read_random_fields_as_the_text_reader(void **state)
+{
+	(void)state;
+	static const char cells[] = ".RGBPYO";
+	uint64_t x = 0x853c49e6748fea9bull;
+	for (int round = 0; round < 20000; round++) {
+		char text[13 * 8 + 1];
+		size_t n = 0;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		unsigned nrows = x & 1 ? 13 : 12;
+		bool crlf = (x >> 1) & 1, last_eol = (x >> 2) % 4 != 0, bad = (x >> 4) % 8 == 0;
+		for (unsigned r = 0; r < nrows; r++) {
+			for (unsigned c = 0; c < PUYO_COLS; c++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				/* empty cells often, so that puyos float and columns differ in
+				 * height */
+				text[n++] = x % 3 == 0 ? '.' : cells[(x >> 8) % 7];
+			}
+			if (r + 1 < nrows || last_eol) {
+				if (crlf)
+					text[n++] = '\r';
+				text[n++] = '\n';
+			}
+		}
+		if (bad) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			size_t at = (size_t)(x % n);
+			if (text[at] != '\n' && text[at] != '\r')
+				text[at] = (char)"X \t\x80r\0"[(x >> 20) % 6];
+			else
+				bad = false;
+		}
+		struct puyo_planes fast, want;
+		unsigned rows = 0;
+		bool taken = puyo_text_fast_planes(text, n, &fast, &rows);
+		if (taken == bad)
+			fail_msg("round %d: taken %d with a bad byte %d", round, taken, bad);
+		if (!taken)
+			continue;
+		struct puyo_field field;
+		assert_int_equal(puyo_text_read(text, n, false, &field, NULL), CODEC_OK);
+		assert_int_equal(rows, field.rows);
+		puyo_planes_from_field(&want, &field);
+		assert_memory_equal(&fast, &want, sizeof want);
+	}
+}
+
 static void puyo_json_cell_char_should_be_puyo_cell_to_char(void **state)
 {
 	(void)state;
@@ -991,6 +1082,8 @@ int main(void)
 	    cmocka_unit_test(puyo_lines_should_name_what_is_wrong_and_where),
 	    cmocka_unit_test(
 		puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson),
+	    cmocka_unit_test(puyo_text_fast_should_take_the_canonical_text_only),
+	    cmocka_unit_test(puyo_text_fast_should_read_random_fields_as_the_text_reader),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
