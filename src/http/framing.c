@@ -30,10 +30,19 @@ struct framing_scan {
 	struct http_fields *fields; /* the values read by the server, or NULL */
 };
 
+/* Whether `key` is `name` but for the case of ASCII letters, key being as
+ * long as name (checked by the caller). The first letter is compared
+ * first: most names the server does not read differ there. */
+static bool framing_is(const char *key, const char *name)
+{
+	return ((unsigned char)key[0] | 0x20) == ((unsigned char)name[0] | 0x20) &&
+	       strcasecmp(key, name) == 0;
+}
+
 /* Keeps the value of the first field named `name` (key_size bytes long). */
 static void framing_keep(const char **slot, const char *name, const char *key, const char *value)
 {
-	if (!*slot && strcasecmp(key, name) == 0)
+	if (!*slot && framing_is(key, name))
 		*slot = value;
 }
 
@@ -164,11 +173,10 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		framing_fault(s, CODEC_E_BAD_REQUEST,
 			      "header '%.40s': whitespace between a field name and its colon", key);
 	/* The name's length first: most fields are none of the three. */
-	if (key_size == sizeof MHD_HTTP_HEADER_HOST - 1 &&
-	    strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+	if (key_size == sizeof MHD_HTTP_HEADER_HOST - 1 && framing_is(key, MHD_HTTP_HEADER_HOST)) {
 		s->hosts++;
 	} else if (key_size == sizeof MHD_HTTP_HEADER_CONTENT_LENGTH - 1 &&
-		   strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+		   framing_is(key, MHD_HTTP_HEADER_CONTENT_LENGTH)) {
 		size_t n = framing_trim(value, value_size);
 		if (s->lengths++ == 0) {
 			s->length = value;
@@ -177,7 +185,7 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 			s->lengths_differ = true;
 		}
 	} else if (key_size == sizeof MHD_HTTP_HEADER_TRANSFER_ENCODING - 1 &&
-		   strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+		   framing_is(key, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
 		/* The same test libmicrohttpd makes to read a chunked body. */
 		if (s->encodings++ == 0)
 			s->chunked = strcasecmp(value, FRAMING_CHUNKED) == 0;

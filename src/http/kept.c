@@ -88,17 +88,23 @@ bool http_kept_fits(const struct route_response *resp)
 	       (resp->body_static || resp->body_len <= HTTP_KEPT_BODY_MAX);
 }
 
+/* Whether two strings are the same: most are the same static string. */
+static bool kept_same(const char *a, const char *b)
+{
+	return a == b || strcmp(a, b) == 0;
+}
+
 /* Whether slot s can answer resp: the same static body, or a copy of the
  * same length that no request holds; the same content type and headers. */
 static bool kept_matches(const struct kept_slot *s, const struct route_response *resp)
 {
 	if (!s->r || s->body_len != resp->body_len || s->is_static != resp->body_static ||
 	    (s->is_static ? s->body != resp->body : s->held) || s->nheaders != resp->nheaders ||
-	    strcmp(s->content_type, resp->content_type) != 0)
+	    !kept_same(s->content_type, resp->content_type))
 		return false;
 	for (size_t i = 0; i < resp->nheaders; i++)
-		if (strcmp(s->headers[i].name, resp->headers[i].name) != 0 ||
-		    strcmp(s->headers[i].value, resp->headers[i].value) != 0)
+		if (!kept_same(s->headers[i].name, resp->headers[i].name) ||
+		    !kept_same(s->headers[i].value, resp->headers[i].value))
 			return false;
 	return true;
 }
