@@ -14,7 +14,10 @@
 # shows the CPU time (user + system, from /proc) each server spent per
 # request, which other load on the machine disturbs less. Both servers run
 # the whole time; only the one being measured gets requests. Nothing is
-# pinned. Environment (defaults):
+# pinned. Each server's stdout (dropjudge's access log, on as by default) is
+# read through a pipe and dropped (scripts/listen-lib.sh: start_piped), as
+# a container runtime reads it, so that no log file is written to disk
+# during the runs. Environment (defaults):
 #
 #   ROUNDS=5  DURATION=5s  WARMUP=1s  CONNECTIONS=64  WRK_THREADS=2
 #   SERVER_THREADS=<CPUs>  TARGET=<each case's>  STRICT=0 (1: exit 1 below a target)
@@ -83,10 +86,10 @@ trap 'exit 130' INT TERM
 start() {
 	local name=$1 port=
 	shift
-	"$@" --host 127.0.0.1 --port 0 --threads "$server_threads" \
-		>"$tmp/$name.out" 2>"$tmp/$name.err" &
-	pids+=($!)
-	printf -v "pid_$name" '%s' "$!"
+	start_piped "$tmp/$name.out" "$tmp/$name.err" \
+		"$@" --host 127.0.0.1 --port 0 --threads "$server_threads"
+	pids+=("$started_pid")
+	printf -v "pid_$name" '%s' "$started_pid"
 	port=$(listen_port "$name" "$tmp/$name.out" "$tmp/$name.err" "${pids[-1]}" 100) || exit 1
 	printf -v "port_$name" '%s' "$port"
 }

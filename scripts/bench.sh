@@ -161,8 +161,8 @@ if want 2 || want 5; then
 	start() {
 		local name=$1 port=
 		shift
-		"$@" --host 127.0.0.1 --port 0 >"$tmp/$name.out" 2>"$tmp/$name.err" &
-		pids+=($!)
+		start_piped "$tmp/$name.out" "$tmp/$name.err" "$@" --host 127.0.0.1 --port 0
+		pids+=("$started_pid")
 		port=$(listen_port "$name" "$tmp/$name.out" "$tmp/$name.err" "${pids[-1]}" 100) || exit 1
 		printf -v "port_$name" '%s' "$port"
 	}

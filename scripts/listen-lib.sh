@@ -20,3 +20,26 @@ listen_port() {
 	fi
 	echo "$port"
 }
+
+# start_piped OUT ERR CMD...: runs CMD in the background with its stdout
+# through a pipe, as a container runtime or a log collector reads a
+# service's stdout: the lines up to the "listening on" line go to OUT (for
+# listen_port), the rest (the access log) is read and dropped, so that
+# the log costs the server what writing it to a reader costs, and no disk
+# is written meanwhile. Sets started_pid to CMD's pid.
+start_piped() {
+	local out=$1 err=$2 fifo
+	shift 2
+	fifo=$(mktemp -u "$out.fifo.XXXXXX")
+	mkfifo "$fifo"
+	{
+		: >"$out"
+		while IFS= read -r line <&3; do
+			printf '%s\n' "$line" >>"$out"
+			case $line in *" listening on "*) break ;; esac
+		done
+		exec cat <&3 >/dev/null
+	} 3<"$fifo" &
+	"$@" >"$fifo" 2>"$err" &
+	started_pid=$!
+}
