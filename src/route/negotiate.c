@@ -93,6 +93,12 @@ enum route_body route_body_kind(const char *content_type)
 {
 	if (!content_type)
 		return ROUTE_BODY_NONE;
+	/* The two types as clients write them most, without parameters: what
+	 * the reading below makes of them, at once. */
+	if (strcmp(content_type, "application/json") == 0)
+		return ROUTE_BODY_JSON;
+	if (strcmp(content_type, "text/plain") == 0)
+		return ROUTE_BODY_TEXT;
 	const char *end = content_type + strlen(content_type);
 	const char *s = skip_ows(content_type, end);
 	const char *semi = memchr(s, ';', (size_t)(end - s));
@@ -193,6 +199,14 @@ enum route_format route_negotiate(const char *accept, unsigned formats)
 			offers[n++] = (struct offer){&format_table[i], -1, 0};
 	if (!accept || n == 0)
 		return first_format(formats);
+	/* One media type alone, exactly as the table writes it, or any type:
+	 * what the weighing below gives, at once (the first offer of that
+	 * type, or the first offer, each at q=1). */
+	if (strcmp(accept, "*/*") == 0)
+		return first_format(formats);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(accept, offers[i].kind->type) == 0)
+			return offers[i].kind->format;
 	const char *end = accept + strlen(accept);
 	const char *s = accept;
 	bool any = false;

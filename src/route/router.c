@@ -46,14 +46,23 @@ static void route_lengths_init(void)
 
 static const struct route_entry *route_find(const char *path, size_t len)
 {
+	/* The entry this thread found last: requests come in runs of a path,
+	 * and the table never changes. */
+	static _Thread_local const struct route_entry *last;
+	static _Thread_local size_t last_len;
+	if (last && last_len == len && memcmp(last->path, path, len) == 0)
+		return last;
 	size_t count;
 	const struct route_entry *table = route_entries(&count);
 	pthread_once(&route_lengths_once, route_lengths_init);
 	for (size_t i = 0; i < count; i++)
 		if (i < ROUTE_LENGTHS_MAX
 			? route_lengths[i] == len && memcmp(table[i].path, path, len) == 0
-			: path_is(table[i].path, path, len))
-			return &table[i];
+			: path_is(table[i].path, path, len)) {
+			last = &table[i];
+			last_len = len;
+			return last;
+		}
 	return NULL;
 }
 

@@ -143,6 +143,42 @@ static void negotiation_should_follow_q_values_and_specificity(void **state)
 	}
 }
 
+/* The exact types read at once (Accept of one type as the table writes it,
+ * or any type; a Content-Type of the two bodies) against the full reading
+ * of the same header with white space after it, which only the full
+ * reading takes: the same format for every set of formats offered. */
+static void exact_types_should_negotiate_as_the_full_reading(void **state)
+{
+	(void)state;
+	static const char *const types[] = {
+	    "*/*",
+	    "application/json",
+	    "text/plain",
+	    "text/html",
+	    "application/yaml",
+	    "image/svg+xml",
+	    "text/css",
+	    "text/javascript",
+	    "application/zip",
+	    "application/gzip",
+	    "application/xml",
+	    "text/*",
+	};
+	char padded[64];
+	for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+		snprintf(padded, sizeof padded, "%s \t", types[t]);
+		for (unsigned formats = 1; formats < (1u << 10); formats++) {
+			enum route_format fast = route_negotiate(types[t], formats);
+			enum route_format full = route_negotiate(padded, formats);
+			if (fast != full)
+				fail_msg("Accept \"%s\", formats %#x: %d, full reading %d",
+					 types[t], formats, fast, full);
+		}
+		if (route_body_kind(types[t]) != route_body_kind(padded))
+			fail_msg("Content-Type \"%s\"", types[t]);
+	}
+}
+
 static void content_type_should_take_json_and_text_in_utf8_only(void **state)
 {
 	(void)state;
@@ -1025,6 +1061,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(negotiation_should_follow_q_values_and_specificity),
 	    cmocka_unit_test(content_type_should_take_json_and_text_in_utf8_only),
+	    cmocka_unit_test(exact_types_should_negotiate_as_the_full_reading),
 	    cmocka_unit_test(unknown_path_should_be_404_problem),
 	    cmocka_unit_test(wrong_method_should_be_405_with_allow),
 	    cmocka_unit_test(other_content_types_should_be_415),
