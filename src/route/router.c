@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -370,7 +371,9 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	bool vary = false, preflight = false;
 	enum codec_status st;
 
-	memset(resp, 0, sizeof *resp);
+	/* Every field but the headers, of which none is read past nheaders:
+	 * they are two kilobytes to clear for every request. */
+	memset(resp, 0, offsetof(struct route_response, headers));
 	codec_error_init(&err, 1);
 	const struct route_entry *e = req->entry ? req->entry : route_find(path, strlen(path));
 	resp->route_name = e ? e->name : ROUTE_NAME_UNKNOWN;
