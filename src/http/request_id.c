@@ -58,9 +58,23 @@ static bool request_id_random(unsigned char *bits, size_t n)
 	return true;
 }
 
+/* "00" to "ff": each byte's two hex digits at once. */
+#define HEX_PAIR(h, l) "0123456789abcdef"[h], "0123456789abcdef"[l]
+#define HEX_ROW(h)                                                                                 \
+	HEX_PAIR(h, 0), HEX_PAIR(h, 1), HEX_PAIR(h, 2), HEX_PAIR(h, 3), HEX_PAIR(h, 4),            \
+	    HEX_PAIR(h, 5), HEX_PAIR(h, 6), HEX_PAIR(h, 7), HEX_PAIR(h, 8), HEX_PAIR(h, 9),        \
+	    HEX_PAIR(h, 10), HEX_PAIR(h, 11), HEX_PAIR(h, 12), HEX_PAIR(h, 13), HEX_PAIR(h, 14),   \
+	    HEX_PAIR(h, 15)
+static const char hex_pairs[512] = {
+    HEX_ROW(0),	 HEX_ROW(1),  HEX_ROW(2),  HEX_ROW(3),	HEX_ROW(4),  HEX_ROW(5),
+    HEX_ROW(6),	 HEX_ROW(7),  HEX_ROW(8),  HEX_ROW(9),	HEX_ROW(10), HEX_ROW(11),
+    HEX_ROW(12), HEX_ROW(13), HEX_ROW(14), HEX_ROW(15),
+};
+#undef HEX_ROW
+#undef HEX_PAIR
+
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
 {
-	static const char hex[] = "0123456789abcdef";
 	static atomic_uint_fast64_t fallback_counter;
 	unsigned char bits[HTTP_REQUEST_ID_GENERATED / 2];
 
@@ -74,10 +88,8 @@ void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
 			bits[8 + i] = (unsigned char)(b >> (8 * i));
 		}
 	}
-	for (size_t i = 0; i < sizeof bits; i++) {
-		out[2 * i] = hex[bits[i] >> 4];
-		out[2 * i + 1] = hex[bits[i] & 15];
-	}
+	for (size_t i = 0; i < sizeof bits; i++)
+		memcpy(out + 2 * i, hex_pairs + 2 * bits[i], 2);
 	out[HTTP_REQUEST_ID_GENERATED] = '\0';
 }
 

@@ -129,27 +129,35 @@ struct http_request {
 
 /*
  * Per-request state is kept for the next request of the same thread rather
- * than freed: one block per thread (released when the thread ends), so that
- * a request costs no trip through the heap for it.
+ * than freed: one block per thread, so that a request costs no trip
+ * through the heap for it. The block is in a thread-local variable (a load
+ * a request); a key whose value is that variable's address frees it when
+ * the thread ends.
  */
 static pthread_key_t http_spare_key;
 static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct http_request *http_spare;
+static _Thread_local bool http_spare_keyed; /* the key holds &http_spare */
+
+/* The key's destructor: the thread's spare, at its end. */
+static void http_spare_free(void *slot)
+{
+	struct http_request **spare = slot;
+	dj_free(*spare);
+	*spare = NULL;
+}
 
 static void http_spare_create(void)
 {
-	if (pthread_key_create(&http_spare_key, dj_free) != 0)
+	if (pthread_key_create(&http_spare_key, http_spare_free) != 0)
 		http_spare_key = (pthread_key_t)-1; /* nothing is kept */
 }
 
 /* Per-request state with its head zeroed: the thread's spare, or new. */
 static struct http_request *http_request_new(void)
 {
-	struct http_request *rq = NULL;
-	if (http_spare_key != (pthread_key_t)-1) {
-		rq = pthread_getspecific(http_spare_key);
-		if (rq)
-			pthread_setspecific(http_spare_key, NULL);
-	}
+	struct http_request *rq = http_spare;
+	http_spare = NULL;
 	if (!rq)
 		rq = dj_malloc(sizeof *rq);
 	if (rq)
@@ -160,9 +168,12 @@ static struct http_request *http_request_new(void)
 /* Keeps rq (whose parts are released) as the thread's spare, or frees it. */
 static void http_request_free(struct http_request *rq)
 {
-	if (http_spare_key != (pthread_key_t)-1 && !pthread_getspecific(http_spare_key) &&
-	    pthread_setspecific(http_spare_key, rq) == 0)
+	if (!http_spare_keyed && http_spare_key != (pthread_key_t)-1)
+		http_spare_keyed = pthread_setspecific(http_spare_key, &http_spare) == 0;
+	if (http_spare_keyed && !http_spare) {
+		http_spare = rq;
 		return;
+	}
 	dj_free(rq);
 }
 
