@@ -134,4 +134,10 @@ bool md_green_has(const struct md_game *game, unsigned row, unsigned col);
 /* Whether blue (row, col) holds a tile; row 0..3, col 0..5. */
 bool md_blue_has(const struct md_game *game, unsigned row, unsigned col);
 
+/* Green row `row` (0..5) as bits, col c at bit c: md_green_has() of each. */
+unsigned md_green_row(const struct md_game *game, unsigned row);
+
+/* Blue row `row` (0..3) as bits, col c at bit c: md_blue_has() of each. */
+unsigned md_blue_row(const struct md_game *game, unsigned row);
+
 #endif

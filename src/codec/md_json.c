@@ -400,17 +400,33 @@ out_free:
 	return NULL;
 }
 
-/* Appends `rows` quoted strings of `cols` characters, comma-separated, at
- * text + n; returns the new length. */
+/* The cells of four columns as characters: entry k has '#' at c where bit c
+ * of k is set, '.' elsewhere. */
+#define MD_NIBBLE(k)                                                                               \
+	{                                                                                          \
+		(k) & 1 ? '#' : '.', (k)&2 ? '#' : '.', (k)&4 ? '#' : '.', (k)&8 ? '#' : '.'       \
+	}
+static const char md_nibble[16][4] = {
+    MD_NIBBLE(0),  MD_NIBBLE(1),  MD_NIBBLE(2),	 MD_NIBBLE(3),	MD_NIBBLE(4),  MD_NIBBLE(5),
+    MD_NIBBLE(6),  MD_NIBBLE(7),  MD_NIBBLE(8),	 MD_NIBBLE(9),	MD_NIBBLE(10), MD_NIBBLE(11),
+    MD_NIBBLE(12), MD_NIBBLE(13), MD_NIBBLE(14), MD_NIBBLE(15),
+};
+#undef MD_NIBBLE
+
+/* Appends `rows` quoted strings of `cols` (at most 8) characters,
+ * comma-separated, at text + n, row r's cells from the bits row(game, r);
+ * returns the new length. */
 static size_t write_board(char *text, size_t n, const struct md_game *game, unsigned rows,
-			  unsigned cols, bool (*has)(const struct md_game *, unsigned, unsigned))
+			  unsigned cols, unsigned (*row)(const struct md_game *, unsigned))
 {
 	for (unsigned r = 0; r < rows; r++) {
+		unsigned bits = row(game, r);
 		if (r > 0)
 			text[n++] = ',';
 		text[n++] = '"';
-		for (unsigned c = 0; c < cols; c++)
-			text[n++] = has(game, r, c) ? '#' : '.';
+		memcpy(text + n, md_nibble[bits & 15u], 4);
+		memcpy(text + n + 4, md_nibble[(bits >> 4) & 15u], 4);
+		n += cols;
 		text[n++] = '"';
 	}
 	return n;
@@ -430,9 +446,9 @@ int md_json_write_result(const struct md_game *game, char *buf, size_t size)
 	n = codec_text_put(text, n, ",\"tiles\":");
 	n += codec_decimal_write(md_tiles(game), text + n);
 	n = codec_text_put(text, n, ",\"green\":[");
-	n = write_board(text, n, game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_has);
+	n = write_board(text, n, game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_row);
 	n = codec_text_put(text, n, "],\"blue\":[");
-	n = write_board(text, n, game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_has);
+	n = write_board(text, n, game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_row);
 	n = codec_text_put(text, n, "]}\n");
 	return codec_text_copy(buf, size, text, n);
 }

@@ -643,3 +643,20 @@ bool md_blue_has(const struct md_game *game, unsigned row, unsigned col)
 		return false;
 	return (game->blue >> (LINE_BITS * col + row)) & 1u;
 }
+
+unsigned md_green_row(const struct md_game *game, unsigned row)
+{
+	if (row >= MD_GREEN_ROWS)
+		return 0;
+	return (game->green >> (LINE_BITS * row)) & LINE_MASK;
+}
+
+unsigned md_blue_row(const struct md_game *game, unsigned row)
+{
+	unsigned bits = 0;
+	if (row >= MD_BLUE_ROWS)
+		return 0;
+	for (unsigned col = 0; col < MD_BLUE_COLS; col++)
+		bits |= ((game->blue >> (LINE_BITS * col + row)) & 1u) << col;
+	return bits;
+}
