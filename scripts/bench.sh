@@ -70,7 +70,7 @@ wall_run() {
 	"$bench/bench_time" "$input" "$out" "$@"
 }
 
-# cli_goal NAME NAIVE_CMD -- DROPJUDGE_CMD: interleaved runs on $input,
+# cli_goal NAME NAIVE_CMD -- DROPJUDGE_CMD: a warm-up run of each, then interleaved runs on $input,
 # checks both print the same, sets cli_ratio (naive / dropjudge wall time,
 # medians) and cli_cpu (the same for user CPU).
 cli_goal() {
@@ -82,6 +82,10 @@ cli_goal() {
 	dj=("$@")
 	: >"$tmp/$name.naive"
 	: >"$tmp/$name.dj"
+	# a warm-up run of each, not counted: the binaries and the input in the
+	# page cache, as for every later run
+	wall_run "$tmp/out.naive" "${naive[@]}" >/dev/null
+	wall_run "$tmp/out.dj" "${dj[@]}" >/dev/null
 	for r in $(seq "$rounds"); do
 		if [ $((r % 2)) -eq 1 ]; then
 			wall_run "$tmp/out.naive" "${naive[@]}" >>"$tmp/$name.naive"
