@@ -24,8 +24,10 @@
 #   AGAINST=BUILD_DIR: in place of the fixed-answer server, the dropjudge of
 #     another build (an older commit, say): the ratios are then this build's
 #     requests/s over that one's, to see what a change gained or lost
-#   ARGS="...": more options for this build's dropjudge serve only; with
-#     AGAINST=BUILD_DIR of the same build it compares two settings, e.g.
+#   ARGS="...": more options for this build's dropjudge serve only (a
+#     --connection-memory among them is given to the fixed-answer server
+#     too); with AGAINST=BUILD_DIR of the same build it compares two
+#     settings, e.g.
 #     AGAINST=build ARGS="--connection-memory 8192" scripts/bench-http.sh build
 #
 # Exits 1 when a server does not start or answers anything but 2xx.
@@ -102,7 +104,11 @@ if [ -n "${AGAINST:-}" ]; then
 	start bare "$bare" serve --max-connections-per-ip 0
 	echo "bench-http: \"bare\" below is $bare (AGAINST), not the fixed-answer server"
 else
-	start bare "$bare"
+	# The fixed-answer server takes the connection memory given to dropjudge,
+	# so that both run with the same libmicrohttpd settings.
+	memory=$(printf '%s\n' "${ARGS:-}" |
+		sed -n 's/.*--connection-memory[= ]\([0-9][0-9]*\).*/\1/p')
+	start bare "$bare" ${memory:+--connection-memory "$memory"}
 fi
 
 # The cases: label, path, body file, Content-Type, Accept.

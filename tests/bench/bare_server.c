@@ -34,9 +34,10 @@
 #include <microhttpd.h>
 
 /* The defaults of dropjudge serve (src/main/config.c). */
-#define BARE_TIMEOUT	     10
-#define BARE_MAX_CONNECTIONS 1024
-#define BARE_MAX_BODY	     ((size_t)1 << 20)
+#define BARE_CONNECTION_MEMORY 32768 /* HTTP_CONNECTION_MEMORY_DEFAULT, src/http/server.h */
+#define BARE_TIMEOUT	       10
+#define BARE_MAX_CONNECTIONS   1024
+#define BARE_MAX_BODY	       ((size_t)1 << 20)
 /* First allocation for a body, as HTTP_BODY_START in src/http/server.c. */
 #define BARE_BODY_START 16384
 
@@ -208,7 +209,8 @@ static bool bare_number(const char *text, unsigned long max, unsigned *out)
 
 static void bare_usage(FILE *f)
 {
-	fputs("usage: bare_server [--host ADDR] [--port N] [--threads N]\n"
+	fputs("usage: bare_server [--host ADDR] [--port N] [--threads N] [--connection-memory "
+	      "BYTES]\n"
 	      "  a bare libmicrohttpd server with dropjudge's daemon flags, for bench-http\n",
 	      f);
 }
@@ -216,7 +218,7 @@ static void bare_usage(FILE *f)
 int main(int argc, char *argv[])
 {
 	const char *host = "127.0.0.1";
-	unsigned port = 0, threads = 0;
+	unsigned port = 0, threads = 0, memory = BARE_CONNECTION_MEMORY;
 	struct sockaddr_in in4;
 	struct sockaddr_in6 in6;
 	const struct sockaddr *addr;
@@ -235,6 +237,9 @@ int main(int argc, char *argv[])
 				goto out_usage;
 		} else if ((v = bare_flag(argc, argv, &i, "--threads"))) {
 			if (!bare_number(v, 1024, &threads) || threads == 0)
+				goto out_usage;
+		} else if ((v = bare_flag(argc, argv, &i, "--connection-memory"))) {
+			if (!bare_number(v, 16777216, &memory) || memory < 4096)
 				goto out_usage;
 		} else {
 			goto out_usage;
@@ -270,7 +275,8 @@ int main(int argc, char *argv[])
 	    flags, (uint16_t)port, NULL, NULL, bare_access, NULL, MHD_OPTION_SOCK_ADDR, addr,
 	    MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned)BARE_TIMEOUT, MHD_OPTION_CONNECTION_LIMIT, (unsigned)BARE_MAX_CONNECTIONS,
-	    MHD_OPTION_NOTIFY_COMPLETED, bare_completed, NULL, MHD_OPTION_END);
+	    MHD_OPTION_NOTIFY_COMPLETED, bare_completed, NULL, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	    (size_t)memory, MHD_OPTION_END);
 	if (!d) {
 		fprintf(stderr, "bare_server: cannot listen on %s port %u\n", host, port);
 		return 1;
