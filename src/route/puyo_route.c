@@ -69,36 +69,40 @@ static bool puyo_solve_json_fast(const char *body, size_t len, const struct rout
 	return puyo_solve_field(out, false, NULL) == CODEC_OK;
 }
 
-/* The same, from the body to the answer's bytes through the bit planes:
- * no field of cells on the way. */
-static int puyo_solve_json_fast_write(const char *body, size_t len,
-				      const struct route_limits *limits, char *buf, size_t size)
-{
-	struct puyo_planes planes;
-	struct puyo_result result;
-	unsigned rows;
-	(void)limits;
-	if (!puyo_json_fast_planes(body, len, &planes, &rows))
-		return 0;
-	puyo_planes_run(&planes, &result);
-	return puyo_json_write_planes(&planes, rows, &result, buf, size);
-}
+/* A reader of a canonical body straight into the planes of its field and
+ * its number of rows: puyo_json_fast_planes(), puyo_text_fast_planes(). */
+typedef bool puyo_planes_reader(const char *body, size_t len, struct puyo_planes *planes,
+				unsigned *rows);
 
-/* The canonical text body, from its bytes to the answer's through the bit
- * planes, as puyo_solve_json_fast_write() does for JSON. */
-static int puyo_solve_text_fast_write(const char *text, size_t len,
-				      const struct route_limits *limits, bool json, char *buf,
-				      size_t size)
+/* The body, as `read` takes it, to the answer's bytes through the bit
+ * planes (no field of cells on the way), in JSON or text; 0 when `read`
+ * does not take it. */
+static int puyo_planes_answer(puyo_planes_reader *read, const char *body, size_t len, bool json,
+			      char *buf, size_t size)
 {
 	struct puyo_planes planes;
 	struct puyo_result result;
 	unsigned rows;
-	(void)limits;
-	if (!puyo_text_fast_planes(text, len, &planes, &rows))
+	if (!read(body, len, &planes, &rows))
 		return 0;
 	puyo_planes_run(&planes, &result);
 	return json ? puyo_json_write_planes(&planes, rows, &result, buf, size)
 		    : puyo_text_result(&result, buf, size);
+}
+
+static int puyo_solve_json_fast_write(const char *body, size_t len,
+				      const struct route_limits *limits, char *buf, size_t size)
+{
+	(void)limits;
+	return puyo_planes_answer(puyo_json_fast_planes, body, len, true, buf, size);
+}
+
+static int puyo_solve_text_fast_write(const char *text, size_t len,
+				      const struct route_limits *limits, bool json, char *buf,
+				      size_t size)
+{
+	(void)limits;
+	return puyo_planes_answer(puyo_text_fast_planes, text, len, json, buf, size);
 }
 
 static enum codec_status puyo_solve_text(const char *text, size_t len,
