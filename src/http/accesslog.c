@@ -1,8 +1,11 @@
 /*
- * The access log of accesslog.h: lines formatted on the caller's thread
- * (by hand: no printf on the request path), a bounded buffer shared under
- * a mutex, one writer thread that lets lines gather for a moment and
- * writes them together.
+ * The access log of accesslog.h: lines formatted by hand (no printf on the
+ * request path) straight into a buffer of the request's own thread, and
+ * one writer thread that lets lines gather for a moment and writes the
+ * buffers out together. A request touches no line another thread writes:
+ * its thread's buffer and the lock that guards it stay in that thread's
+ * cache but for the moment every few milliseconds when the writer swaps
+ * the buffer out.
  */
 #include "http/accesslog.h"
 
@@ -28,16 +31,38 @@ static const struct timespec al_linger = {.tv_sec = 0, .tv_nsec = 2000000};
 /* Most bytes of one path or user agent, before escaping. */
 #define AL_FIELD_MAX 1024
 
+/*
+ * The lines of one thread: appended by that thread alone, taken by the
+ * writer, which swaps `fill` for `spare` and writes `spare` out. A thread
+ * that ends leaves its buffer to the next thread that logs.
+ */
+struct al_thread {
+	pthread_mutex_t mu;	/* guards fill, fill_len, spare, spare_len */
+	char *fill;		/* lines waiting, in the order they were logged */
+	size_t fill_len;	/* bytes in fill */
+	char *spare;		/* the writer's while it writes it */
+	size_t spare_len;	/* bytes of spare still to be written */
+	bool orphan;		/* its thread ended (under the log's mu) */
+	struct al_thread *next; /* the log's list, newest first; never unlinked */
+	struct http_accesslog *log;
+};
+
 struct http_accesslog {
 	enum http_log_format format;
 	int fd;			      /* written by the writer thread only */
-	size_t cap;		      /* bytes of each of the two buffers */
-	pthread_mutex_t mu;	      /* guards fill, fill_len, stopping */
-	pthread_cond_t ready;	      /* fill has lines, or stopping */
-	pthread_cond_t room;	      /* fill was emptied */
-	char *fill;		      /* lines waiting to be written */
-	size_t fill_len;	      /* bytes in fill */
-	char *spare;		      /* the writer's buffer while it writes */
+	size_t cap;		      /* bytes of each thread's buffer, and of the queue */
+	pthread_key_t key;	      /* each thread's al_thread */
+	pthread_mutex_t mu;	      /* guards threads, queue, stopping */
+	pthread_cond_t ready;	      /* lines wait, or stopping */
+	pthread_cond_t room;	      /* the queue was taken */
+	struct al_thread *threads;    /* every buffer, newest first */
+	char *queue;		      /* events and the lines logged before them */
+	size_t queue_len;	      /* bytes in queue */
+	size_t queue_cap;	      /* bytes allocated for queue */
+	char *queue_spare;	      /* the writer's while it writes it */
+	size_t queue_spare_len;	      /* bytes of queue_spare to write */
+	size_t queue_spare_cap;	      /* bytes allocated for queue_spare */
+	atomic_bool idle;	      /* the writer waits on `ready` */
 	bool stopping;		      /* free has begun: write what is left, end */
 	atomic_uint_fast64_t dropped; /* request lines that did not fit */
 	pthread_t thread;	      /* the writer */
@@ -69,10 +94,11 @@ const char *http_log_format_name(enum http_log_format format)
 
 /* --- one line ------------------------------------------------------------- */
 
-/* A line being formatted into a fixed buffer; `full` once it ran out. */
+/* A line being formatted into `cap` bytes at s; `full` once it ran out. */
 struct al_line {
-	char s[AL_LINE_MAX];
+	char *s;
 	size_t len;
+	size_t cap; /* at most AL_LINE_MAX */
 	bool full;
 };
 
@@ -82,9 +108,9 @@ static void __attribute__((format(printf, 2, 3))) al_printf(struct al_line *l, c
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(l->s + l->len, sizeof l->s - l->len, fmt, ap);
+	int n = vsnprintf(l->s + l->len, l->cap - l->len, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof l->s - l->len)
+	if (n < 0 || (size_t)n >= l->cap - l->len)
 		l->full = true;
 	else
 		l->len += (size_t)n;
@@ -93,7 +119,7 @@ static void __attribute__((format(printf, 2, 3))) al_printf(struct al_line *l, c
 /* Appends n bytes as they are; the line is full when they do not fit. */
 static void al_put(struct al_line *l, const char *s, size_t n)
 {
-	if (l->full || n >= sizeof l->s - l->len) {
+	if (l->full || n >= l->cap - l->len) {
 		l->full = true;
 		return;
 	}
@@ -203,7 +229,7 @@ static void al_string(struct al_line *l, const char *s, bool json)
 				al_printf(l, "\\u%04x", *u);
 			else
 				al_printf(l, "\\x%02x", *u);
-		} else if (l->len + n < sizeof l->s) {
+		} else if (l->len + n < l->cap) {
 			memcpy(l->s + l->len, u, n);
 			l->len += n;
 		} else {
@@ -341,7 +367,7 @@ static void al_format_text(struct al_line *l, const struct http_access_entry *e)
 	AL_LIT(l, "\"\n");
 }
 
-/* --- the buffer and its writer ------------------------------------------- */
+/* --- the buffers and their writer ---------------------------------------- */
 
 /* Writes all n bytes, unless fd fails (then the rest is lost). */
 static void al_write_all(int fd, const char *p, size_t n)
@@ -357,59 +383,181 @@ static void al_write_all(int fd, const char *p, size_t n)
 	}
 }
 
+/* Bytes waiting in the queue and in every thread's buffer. Holds log->mu. */
+static size_t al_pending_locked(struct http_accesslog *log)
+{
+	size_t n = log->queue_len;
+	for (struct al_thread *t = log->threads; t; t = t->next) {
+		pthread_mutex_lock(&t->mu);
+		n += t->fill_len;
+		pthread_mutex_unlock(&t->mu);
+	}
+	return n;
+}
+
+/*
+ * Moves every thread's waiting lines to the end of the queue, so that what
+ * is appended to the queue next is written after them. Holds log->mu.
+ * Returns false (nothing moved from the thread that did not fit) when the
+ * queue cannot grow.
+ */
+static bool al_gather_locked(struct http_accesslog *log)
+{
+	for (struct al_thread *t = log->threads; t; t = t->next) {
+		pthread_mutex_lock(&t->mu);
+		size_t n = t->fill_len;
+		if (n > log->queue_cap - log->queue_len) {
+			size_t cap = log->queue_len + n + log->cap;
+			char *q = dj_realloc(log->queue, cap);
+			if (!q) {
+				pthread_mutex_unlock(&t->mu);
+				return false;
+			}
+			log->queue = q;
+			log->queue_cap = cap;
+		}
+		memcpy(log->queue + log->queue_len, t->fill, n);
+		log->queue_len += n;
+		t->fill_len = 0;
+		pthread_mutex_unlock(&t->mu);
+	}
+	return true;
+}
+
+/*
+ * Takes what waits for the writer: the queue, then each thread's lines
+ * (swapped for its spare buffer). Holds log->mu; returns the newest buffer
+ * taken, from which the writer walks the list without the lock (the list
+ * only grows at its head).
+ */
+static struct al_thread *al_take_locked(struct http_accesslog *log)
+{
+	char *q = log->queue_spare;
+	size_t qcap = log->queue_spare_cap;
+	log->queue_spare = log->queue;
+	log->queue_spare_len = log->queue_len;
+	log->queue_spare_cap = log->queue_cap;
+	log->queue = q;
+	log->queue_len = 0;
+	log->queue_cap = qcap;
+	for (struct al_thread *t = log->threads; t; t = t->next) {
+		pthread_mutex_lock(&t->mu);
+		char *out = t->fill;
+		t->fill = t->spare;
+		t->spare = out;
+		t->spare_len = t->fill_len;
+		t->fill_len = 0;
+		pthread_mutex_unlock(&t->mu);
+	}
+	pthread_cond_broadcast(&log->room);
+	return log->threads;
+}
+
+/* Writes what al_take_locked() took, queue first. Without log->mu. */
+static void al_write_taken(struct http_accesslog *log, struct al_thread *threads)
+{
+	al_write_all(log->fd, log->queue_spare, log->queue_spare_len);
+	log->queue_spare_len = 0;
+	for (struct al_thread *t = threads; t; t = t->next) {
+		/* spare is the writer's alone until the next take */
+		al_write_all(log->fd, t->spare, t->spare_len);
+		t->spare_len = 0;
+	}
+}
+
 static void *al_writer(void *arg)
 {
 	struct http_accesslog *log = arg;
 	pthread_mutex_lock(&log->mu);
 	for (;;) {
-		while (log->fill_len == 0 && !log->stopping)
-			pthread_cond_wait(&log->ready, &log->mu);
-		if (log->fill_len == 0)
-			break;
-		if (!log->stopping && log->fill_len < log->cap / 4) {
+		size_t pending = al_pending_locked(log);
+		if (pending == 0 && !log->stopping) {
+			/*
+			 * Idle, announced before looking once more: a thread that
+			 * appends after that look sees the flag and signals, and
+			 * its signal waits for this wait (it takes log->mu).
+			 */
+			atomic_store(&log->idle, true);
+			pending = al_pending_locked(log);
+			if (pending == 0)
+				pthread_cond_wait(&log->ready, &log->mu);
+			atomic_store(&log->idle, false);
+			continue;
+		}
+		if (pending == 0)
+			break; /* stopping, and all written */
+		if (!log->stopping && pending < log->cap / 4) {
 			/*
 			 * Let more lines gather before writing: under load one
 			 * write then carries hundreds of lines, and the requests
-			 * that add to a buffer already holding lines never wake
-			 * this thread.
+			 * meanwhile never wake this thread.
 			 */
 			pthread_mutex_unlock(&log->mu);
 			nanosleep(&al_linger, NULL);
 			pthread_mutex_lock(&log->mu);
 		}
-		char *out = log->fill;
-		size_t n = log->fill_len;
-		log->fill = log->spare;
-		log->fill_len = 0;
-		log->spare = out;
-		pthread_cond_broadcast(&log->room);
+		struct al_thread *taken = al_take_locked(log);
 		pthread_mutex_unlock(&log->mu);
-		al_write_all(log->fd, out, n);
+		al_write_taken(log, taken);
 		pthread_mutex_lock(&log->mu);
 	}
 	pthread_mutex_unlock(&log->mu);
 	return NULL;
 }
 
-/* Appends a whole line; when it does not fit, waits for room if `wait`,
- * else returns false. */
-static bool al_append(struct http_accesslog *log, const char *s, size_t n, bool wait)
+/* The key's destructor: the thread ends; its buffer waits for another. */
+static void al_thread_orphan(void *p)
 {
-	if (n > log->cap)
-		return false;
+	struct al_thread *t = p;
+	pthread_mutex_lock(&t->log->mu);
+	t->orphan = true;
+	pthread_mutex_unlock(&t->log->mu);
+}
+
+/* The calling thread's buffer: its own, one a thread that ended left, or
+ * a new one. NULL when out of memory. */
+static struct al_thread *al_thread_of_caller(struct http_accesslog *log)
+{
+	struct al_thread *t = pthread_getspecific(log->key);
+	if (t)
+		return t;
 	pthread_mutex_lock(&log->mu);
-	while (wait && n > log->cap - log->fill_len && !log->stopping)
-		pthread_cond_wait(&log->room, &log->mu);
-	bool fits = n <= log->cap - log->fill_len;
-	bool was_empty = log->fill_len == 0;
-	if (fits) {
-		memcpy(log->fill + log->fill_len, s, n);
-		log->fill_len += n;
+	for (t = log->threads; t && !t->orphan; t = t->next)
+		;
+	if (t) {
+		t->orphan = false;
+	} else {
+		t = dj_calloc(1, sizeof *t);
+		char *fill = dj_malloc(log->cap), *spare = dj_malloc(log->cap);
+		if (!t || !fill || !spare || pthread_mutex_init(&t->mu, NULL) != 0) {
+			dj_free(fill);
+			dj_free(spare);
+			dj_free(t);
+			pthread_mutex_unlock(&log->mu);
+			return NULL;
+		}
+		t->fill = fill;
+		t->spare = spare;
+		t->log = log;
+		t->next = log->threads;
+		log->threads = t;
 	}
 	pthread_mutex_unlock(&log->mu);
-	if (fits && was_empty)
-		pthread_cond_signal(&log->ready);
-	return fits;
+	if (pthread_setspecific(log->key, t) != 0) {
+		al_thread_orphan(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Wakes the writer if it waits: after lines were added to an empty buffer. */
+static void al_wake(struct http_accesslog *log)
+{
+	if (!atomic_load(&log->idle))
+		return;
+	pthread_mutex_lock(&log->mu);
+	pthread_cond_signal(&log->ready);
+	pthread_mutex_unlock(&log->mu);
 }
 
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer)
@@ -420,13 +568,12 @@ struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, s
 	log->format = format;
 	log->fd = fd;
 	log->cap = buffer < AL_LINE_MAX ? AL_LINE_MAX : buffer;
-	log->fill = dj_malloc(log->cap);
-	log->spare = dj_malloc(log->cap);
-	if (!log->fill || !log->spare)
-		goto out_buffers;
 	atomic_init(&log->dropped, 0);
+	atomic_init(&log->idle, false);
+	if (pthread_key_create(&log->key, al_thread_orphan) != 0)
+		goto out_log;
 	if (pthread_mutex_init(&log->mu, NULL) != 0)
-		goto out_buffers;
+		goto out_key;
 	if (pthread_cond_init(&log->ready, NULL) != 0)
 		goto out_mutex;
 	if (pthread_cond_init(&log->room, NULL) != 0)
@@ -441,9 +588,9 @@ out_ready:
 	pthread_cond_destroy(&log->ready);
 out_mutex:
 	pthread_mutex_destroy(&log->mu);
-out_buffers:
-	dj_free(log->fill);
-	dj_free(log->spare);
+out_key:
+	pthread_key_delete(log->key);
+out_log:
 	dj_free(log);
 	return NULL;
 }
@@ -457,15 +604,27 @@ void http_accesslog_request(struct http_accesslog *log, const struct http_access
 {
 	if (!log || log->format == HTTP_LOG_OFF)
 		return;
-	struct al_line l;
-	l.len = 0;
-	l.full = false;
+	struct al_thread *t = al_thread_of_caller(log);
+	if (!t) {
+		atomic_fetch_add_explicit(&log->dropped, 1, memory_order_relaxed);
+		return;
+	}
+	pthread_mutex_lock(&t->mu);
+	size_t room = log->cap - t->fill_len;
+	struct al_line l = {
+	    .s = t->fill + t->fill_len, .len = 0, .cap = room < AL_LINE_MAX ? room : AL_LINE_MAX};
 	if (log->format == HTTP_LOG_JSON)
 		al_format_json(&l, e);
 	else
 		al_format_text(&l, e);
-	if (l.full || !al_append(log, l.s, l.len, false))
+	bool was_empty = t->fill_len == 0;
+	if (!l.full)
+		t->fill_len += l.len;
+	pthread_mutex_unlock(&t->mu);
+	if (l.full)
 		atomic_fetch_add_explicit(&log->dropped, 1, memory_order_relaxed);
+	else if (was_empty)
+		al_wake(log);
 }
 
 void http_accesslog_event(struct http_accesslog *log, const char *event, const char *message,
@@ -476,10 +635,9 @@ void http_accesslog_event(struct http_accesslog *log, const char *event, const c
 		al_write_all(text_fd, "\n", 1);
 		return;
 	}
-	struct al_line l;
+	char text[AL_LINE_MAX];
+	struct al_line l = {.s = text, .len = 0, .cap = sizeof text};
 	struct timespec now;
-	l.len = 0;
-	l.full = false;
 	clock_gettime(CLOCK_REALTIME, &now);
 	al_printf(&l, "{\"time\":\"");
 	al_time(&l, &now);
@@ -489,8 +647,29 @@ void http_accesslog_event(struct http_accesslog *log, const char *event, const c
 	al_printf(&l, "\",\"msg\":\"");
 	al_string(&l, message, true);
 	al_printf(&l, "\"}\n");
-	if (!l.full)
-		al_append(log, l.s, l.len, true);
+	if (l.full)
+		return;
+	/*
+	 * After every line logged before it: the threads' lines go to the
+	 * queue first. Waits while the writer has not taken a full queue.
+	 */
+	pthread_mutex_lock(&log->mu);
+	while (log->queue_len > log->cap && !log->stopping)
+		pthread_cond_wait(&log->room, &log->mu);
+	if (al_gather_locked(log) && l.len <= log->queue_cap - log->queue_len) {
+		memcpy(log->queue + log->queue_len, l.s, l.len);
+		log->queue_len += l.len;
+	} else if (l.len <= SIZE_MAX - log->queue_len) {
+		char *q = dj_realloc(log->queue, log->queue_len + l.len);
+		if (q) {
+			log->queue = q;
+			log->queue_cap = log->queue_len + l.len;
+			memcpy(log->queue + log->queue_len, l.s, l.len);
+			log->queue_len += l.len;
+		}
+	}
+	pthread_cond_signal(&log->ready);
+	pthread_mutex_unlock(&log->mu);
 }
 
 uint64_t http_accesslog_dropped(struct http_accesslog *log)
@@ -508,10 +687,19 @@ void http_accesslog_free(struct http_accesslog *log)
 	pthread_cond_broadcast(&log->ready);
 	pthread_cond_broadcast(&log->room);
 	pthread_join(log->thread, NULL);
+	/* No destructor of the key runs after this: no thread may log now. */
+	pthread_key_delete(log->key);
 	pthread_cond_destroy(&log->room);
 	pthread_cond_destroy(&log->ready);
 	pthread_mutex_destroy(&log->mu);
-	dj_free(log->fill);
-	dj_free(log->spare);
+	for (struct al_thread *t = log->threads, *next; t; t = next) {
+		next = t->next;
+		pthread_mutex_destroy(&t->mu);
+		dj_free(t->fill);
+		dj_free(t->spare);
+		dj_free(t);
+	}
+	dj_free(log->queue);
+	dj_free(log->queue_spare);
 	dj_free(log);
 }

@@ -4,12 +4,14 @@
  * stop lines go the same way, so that in JSON mode every line of stdout
  * is one JSON object.
  *
- * Requests never wait for the log: a line is formatted on the request's
- * thread, then copied whole into a bounded buffer under a mutex held only
- * for that copy, and one writer thread writes the buffer out. A line that
- * does not fit (the reader of stdout is slower than the requests) is
- * dropped and counted, never cut. Since only that thread writes, and
- * always whole lines, lines never interleave.
+ * Requests never wait for the log, nor for each other: a line is formatted
+ * on the request's thread straight into that thread's own buffer, under a
+ * lock no other request takes, and one writer thread takes every buffer
+ * out a few milliseconds after lines came and writes them. A line that does
+ * not fit (the reader of stdout is slower than the requests) is dropped and
+ * counted, never cut. Since only that thread writes, and always whole
+ * lines, lines never interleave; the lines of one thread keep their order,
+ * and an event line comes after every line logged before it.
  */
 #ifndef DROPJUDGE_HTTP_ACCESSLOG_H
 #define DROPJUDGE_HTTP_ACCESSLOG_H
@@ -25,7 +27,7 @@ enum http_log_format {
 	HTTP_LOG_OFF,  /* no access lines; start, drain and stop lines as text */
 };
 
-/* Bytes of log lines buffered before lines are dropped. */
+/* Bytes of log lines each logging thread buffers before its lines are dropped. */
 #define HTTP_ACCESSLOG_BUFFER ((size_t)1 << 20)
 
 /* One request, as the access line shows it. Strings are not owned. */
@@ -55,9 +57,11 @@ bool http_log_format_parse(const char *text, enum http_log_format *format);
 const char *http_log_format_name(enum http_log_format format);
 
 /*
- * A log writing to fd (not closed by the log) through a buffer of `buffer`
- * bytes, with its writer thread started. Returns NULL when out of memory or
- * when the thread cannot start. Release with http_accesslog_free().
+ * A log writing to fd (not closed by the log), each thread that logs
+ * through a buffer of `buffer` bytes of its own (taken on its first line,
+ * left to another thread when it ends), with its writer thread started.
+ * Returns NULL when out of memory or when the thread cannot start. Release
+ * with http_accesslog_free().
  */
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer);
 

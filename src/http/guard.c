@@ -208,8 +208,9 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 }
 
 /* Sets the deadline of conn's record: none, or the header (else body)
- * timeout from now. */
-static void guard_set_deadline(struct MHD_Connection *conn, bool header, bool none)
+ * timeout from now_ms. */
+static void guard_set_deadline(struct MHD_Connection *conn, bool header, bool none,
+			       long long now_ms)
 {
 	struct guard_conn *c = guard_conn_of(conn);
 	if (!c)
@@ -217,24 +218,25 @@ static void guard_set_deadline(struct MHD_Connection *conn, bool header, bool no
 	long long d = 0;
 	if (!none) {
 		unsigned s = header ? c->guard->cfg.header_timeout : c->guard->cfg.body_timeout;
-		d = http_clock_ms() + (long long)s * 1000;
+		d = now_ms + (long long)s * 1000;
 	}
-	atomic_store(&c->deadline_ms, d);
+	/* The watchdog needs only to see it soon: no fence on the request path. */
+	atomic_store_explicit(&c->deadline_ms, d, memory_order_relaxed);
 }
 
-void http_guard_headers_in(struct MHD_Connection *conn)
+void http_guard_headers_in(struct MHD_Connection *conn, long long now_ms)
 {
-	guard_set_deadline(conn, false, false);
+	guard_set_deadline(conn, false, false, now_ms);
 }
 
 void http_guard_request_in(struct MHD_Connection *conn)
 {
-	guard_set_deadline(conn, false, true);
+	guard_set_deadline(conn, false, true, 0);
 }
 
-void http_guard_request_done(struct MHD_Connection *conn)
+void http_guard_request_done(struct MHD_Connection *conn, long long now_ms)
 {
-	guard_set_deadline(conn, true, false);
+	guard_set_deadline(conn, true, false, now_ms);
 }
 
 unsigned long long http_guard_cut_total(struct http_guard *g)

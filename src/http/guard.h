@@ -53,15 +53,16 @@ enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, sockle
 void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 		       enum MHD_ConnectionNotificationCode code);
 
-/* The request's headers have arrived: its body deadline starts. */
-void http_guard_headers_in(struct MHD_Connection *conn);
+/* The request's headers have arrived at `now_ms` (http_clock_ms()): its
+ * body deadline starts. */
+void http_guard_headers_in(struct MHD_Connection *conn, long long now_ms);
 
 /* The whole request has arrived: no deadline while it is answered. */
 void http_guard_request_in(struct MHD_Connection *conn);
 
-/* The request is over (answered or aborted): the next request's header
- * deadline starts. */
-void http_guard_request_done(struct MHD_Connection *conn);
+/* The request is over (answered or aborted) at `now_ms` (http_clock_ms()):
+ * the next request's header deadline starts. */
+void http_guard_request_done(struct MHD_Connection *conn, long long now_ms);
 
 /* Connections cut by a deadline since the start. */
 unsigned long long http_guard_cut_total(struct http_guard *g);

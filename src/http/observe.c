@@ -24,8 +24,8 @@ void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
 {
 	http_request_id_take(request_id, o->request_id);
 	o->user_agent = user_agent;
-	clock_gettime(CLOCK_REALTIME, &o->start_real);
 	o->start_ns = http_clock_ns();
+	o->start_real = http_clock_wall_at(o->start_ns);
 	o->method = method;
 	o->path = url;
 	o->route = NULL;
@@ -115,9 +115,9 @@ static void http_observe_client(struct MHD_Connection *conn, char *out, size_t s
 }
 
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
-		      struct MHD_Connection *conn, uint64_t bytes_in)
+		      struct MHD_Connection *conn, uint64_t bytes_in, long long now_ns)
 {
-	long long ns = http_clock_ns() - o->start_ns;
+	long long ns = now_ns - o->start_ns;
 	uint64_t duration = ns > 0 ? (uint64_t)ns : 0;
 
 	if (ob->metrics) {

@@ -28,7 +28,7 @@ struct http_observer {
 /* One request being observed, inside the server's per-request state. */
 struct http_observed {
 	char request_id[HTTP_REQUEST_ID_MAX + 1]; /* taken or generated at the start */
-	struct timespec start_real;		  /* CLOCK_REALTIME at the start */
+	struct timespec start_real;		  /* wall clock at the start (http_clock_wall_at) */
 	long long start_ns;			  /* http_clock_ns() at the start */
 	const char *method;			  /* libmicrohttpd's, valid until completion */
 	const char *path;			  /* libmicrohttpd's, valid until completion */
@@ -61,9 +61,10 @@ void http_observe_stamp(const struct http_observed *o, struct route_response *re
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
 			 size_t body_len);
 
-/* It is complete (answered, cut or timed out): counts it and logs its line. */
+/* It is complete (answered, cut or timed out) at `now_ns` (http_clock_ns()):
+ * counts it and logs its line. */
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
-		      struct MHD_Connection *conn, uint64_t bytes_in);
+		      struct MHD_Connection *conn, uint64_t bytes_in, long long now_ns);
 
 /* MHD_NotifyConnectionCallback: counts connections opened and closed. */
 void http_observe_connection(void *cls, struct MHD_Connection *conn, void **socket_context,

@@ -8,8 +8,8 @@
  * lives in the connection's con_cls and is freed only by the
  * request-completed callback, which also runs after errors, timeouts and
  * aborts. Handlers run on many threads at once; the only shared mutable
- * state is the atomic drain flag and the atomic count of requests in
- * flight. See server.h.
+ * state is the atomic drain flag and the counts of requests in flight,
+ * one a thread. See server.h.
  */
 #include "http/server.h"
 
@@ -35,6 +35,7 @@
 #include "http/tls.h"
 #include "mem/alloc.h"
 #include "http/framing.h"
+#include "http/clock.h"
 #include "http/guard.h"
 #include "http/gzip.h"
 #include "http/kept.h"
@@ -83,6 +84,29 @@
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (128 * 1024)
 
+/*
+ * Requests between their headers and their completion, counted by each
+ * thread in a slot of its own (its own cache line), so that the threads
+ * answering requests write no line another reads on every request; the
+ * sum over the slots is the count.
+ */
+#define HTTP_FLIGHT_SLOTS 16
+struct http_flight {
+	atomic_int n;			   /* started less completed here; may be < 0 */
+	char pad[64 - sizeof(atomic_int)]; /* the rest of its line */
+};
+
+/* The calling thread's slot: given round-robin on its first request. */
+static atomic_int *http_flight_slot(struct http_flight *flight)
+{
+	static atomic_uint next;
+	static _Thread_local unsigned mine = UINT_MAX;
+	if (mine == UINT_MAX)
+		mine =
+		    atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed) % HTTP_FLIGHT_SLOTS;
+	return &flight[mine].n;
+}
+
 struct http_server {
 	struct MHD_Daemon *daemon;     /* running daemon */
 	MHD_socket quiesced_fd;	       /* listen socket handed back by quiesce, or invalid */
@@ -93,8 +117,9 @@ struct http_server {
 	struct http_guard *guard;      /* admission and request deadlines */
 	struct http_workers *workers;  /* runs the heavy requests */
 	atomic_bool draining;	       /* shutdown has begun */
-	atomic_uint in_flight;	       /* requests between their headers and completion */
 	struct http_observer observer; /* metrics and access log, not owned */
+	char pad[64];		       /* keeps the counts off the lines read above */
+	struct http_flight flight[HTTP_FLIGHT_SLOTS]; /* requests in flight, per thread */
 };
 
 /* What one request accumulates between the calls of the access handler. */
@@ -534,10 +559,10 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	codec_error_init(&err, 1);
 	enum codec_status framing =
 	    http_framing_check(conn, version, &rq->target, &rq->fields, &err);
-	atomic_fetch_add(&srv->in_flight, 1u);
+	atomic_fetch_add_explicit(http_flight_slot(srv->flight), 1, memory_order_relaxed);
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
 			   rq->fields.user_agent);
-	http_guard_headers_in(conn);
+	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
 
 	if (framing != CODEC_OK) {
 		rq->refused = err.status;
@@ -696,13 +721,14 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	struct http_request *rq = *con_cls;
 	(void)toe;
 
-	http_guard_request_done(conn);
+	long long now_ns = http_clock_ns(); /* one reading for the deadline and the log */
+	http_guard_request_done(conn, now_ns / 1000000);
 	if (!rq)
 		return;
 	bool heavy = rq->heavy;
 	if (rq->begun) {
-		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped);
-		atomic_fetch_sub(&srv->in_flight, 1u);
+		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped, now_ns);
+		atomic_fetch_sub_explicit(http_flight_slot(srv->flight), 1, memory_order_relaxed);
 	}
 	http_kept_release(&rq->kept);
 	if (heavy)
@@ -770,7 +796,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	srv->auth = cfg->auth;
 	flags |= http_tls_options(cfg->tls, tls_opts);
 	atomic_init(&srv->draining, false);
-	atomic_init(&srv->in_flight, 0u);
+	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS; i++)
+		atomic_init(&srv->flight[i].n, 0);
 	const struct http_guard_config gc = {.max_connections = cfg->max_connections,
 					     .header_timeout = cfg->header_timeout,
 					     .body_timeout = cfg->body_timeout};
@@ -848,7 +875,10 @@ void http_server_begin_drain(struct http_server *srv)
 
 bool http_server_is_idle(struct http_server *srv)
 {
-	if (atomic_load(&srv->in_flight) == 0)
+	long long in_flight = 0;
+	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS; i++)
+		in_flight += atomic_load(&srv->flight[i].n);
+	if (in_flight == 0)
 		return true;
 	const union MHD_DaemonInfo *info =
 	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
