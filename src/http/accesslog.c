@@ -395,33 +395,48 @@ static size_t al_pending_locked(struct http_accesslog *log)
 	return n;
 }
 
+/* Room for n more bytes in the queue (grown as needed). Holds log->mu. */
+static bool al_queue_reserve(struct http_accesslog *log, size_t n)
+{
+	if (n <= log->queue_cap - log->queue_len)
+		return true;
+	if (n > SIZE_MAX - log->queue_len - log->cap)
+		return false;
+	size_t cap = log->queue_len + n + log->cap;
+	char *q = dj_realloc(log->queue, cap);
+	if (!q)
+		return false;
+	log->queue = q;
+	log->queue_cap = cap;
+	return true;
+}
+
+/* Appends n bytes to the queue; false (nothing appended) when it cannot
+ * grow. Holds log->mu. */
+static bool al_queue_put(struct http_accesslog *log, const char *s, size_t n)
+{
+	if (n == 0)
+		return true;
+	if (!al_queue_reserve(log, n))
+		return false;
+	memcpy(log->queue + log->queue_len, s, n);
+	log->queue_len += n;
+	return true;
+}
+
 /*
  * Moves every thread's waiting lines to the end of the queue, so that what
  * is appended to the queue next is written after them. Holds log->mu.
- * Returns false (nothing moved from the thread that did not fit) when the
- * queue cannot grow.
+ * Lines that cannot be moved for want of memory stay where they are.
  */
-static bool al_gather_locked(struct http_accesslog *log)
+static void al_gather_locked(struct http_accesslog *log)
 {
 	for (struct al_thread *t = log->threads; t; t = t->next) {
 		pthread_mutex_lock(&t->mu);
-		size_t n = t->fill_len;
-		if (n > log->queue_cap - log->queue_len) {
-			size_t cap = log->queue_len + n + log->cap;
-			char *q = dj_realloc(log->queue, cap);
-			if (!q) {
-				pthread_mutex_unlock(&t->mu);
-				return false;
-			}
-			log->queue = q;
-			log->queue_cap = cap;
-		}
-		memcpy(log->queue + log->queue_len, t->fill, n);
-		log->queue_len += n;
-		t->fill_len = 0;
+		if (al_queue_put(log, t->fill, t->fill_len))
+			t->fill_len = 0;
 		pthread_mutex_unlock(&t->mu);
 	}
-	return true;
 }
 
 /*
@@ -656,18 +671,8 @@ void http_accesslog_event(struct http_accesslog *log, const char *event, const c
 	pthread_mutex_lock(&log->mu);
 	while (log->queue_len > log->cap && !log->stopping)
 		pthread_cond_wait(&log->room, &log->mu);
-	if (al_gather_locked(log) && l.len <= log->queue_cap - log->queue_len) {
-		memcpy(log->queue + log->queue_len, l.s, l.len);
-		log->queue_len += l.len;
-	} else if (l.len <= SIZE_MAX - log->queue_len) {
-		char *q = dj_realloc(log->queue, log->queue_len + l.len);
-		if (q) {
-			log->queue = q;
-			log->queue_cap = log->queue_len + l.len;
-			memcpy(log->queue + log->queue_len, l.s, l.len);
-			log->queue_len += l.len;
-		}
-	}
+	al_gather_locked(log);
+	al_queue_put(log, l.s, l.len);
 	pthread_cond_signal(&log->ready);
 	pthread_mutex_unlock(&log->mu);
 }
