@@ -255,7 +255,7 @@ docs-images: all
 # the straightforward solver and BFS counter), medians of interleaved runs;
 # then the micro-benchmarks. Minutes; not part of `make test` or CI.
 bench: deps $(BENCH_BIN) $(BENCH_TOOLS:%=$(BUILD)/bench/%) $(BENCH_BASELINES:%=$(BUILD)/bench/%) \
-		$(BUILD)/bench/bare_server all
+		$(BUILD)/bench/bare_server $(BUILD)/bench/ab_load all
 	@scripts/bench.sh $(BUILD)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
@@ -269,13 +269,17 @@ $(BUILD)/bench/puyo_naive: tests/bench/puyo_naive.c
 $(BUILD)/bench/bench_time: tests/bench/bench_time.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(LDFLAGS) -o $@
+# The interleaved load of bench-http's pinned figures: the C library only.
+$(BUILD)/bench/ab_load: tests/bench/ab_load.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes $< $(LDFLAGS) -lpthread -o $@
 
 # The baseline of bench-http: libmicrohttpd alone, without the library.
 $(BUILD)/bench/bare_server: tests/bench/bare_server.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(MHD_CFLAGS) $< $(LDFLAGS) $(LIBS) -o $@
 bench-http: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server $(BUILD)/bench/ab_load
 	@scripts/bench-http.sh $(BUILD)
 
 FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \

@@ -21,6 +21,11 @@
 #
 #   ROUNDS=5  DURATION=5s  WARMUP=1s  CONNECTIONS=64  WRK_THREADS=2
 #   SERVER_THREADS=<CPUs>  TARGET=<each case's>  STRICT=0 (1: exit 1 below a target)
+#   PINNED=1 (0: no second table)  PINNED_RUNS=3  PINNED_SECONDS=6: the
+#     second table, each server and its log reader on the last CPU and the
+#     load (tests/bench/ab_load.c, the same connections and threads) on the
+#     others, the two servers in turns of 100 ms: the ratio of their own
+#     costs a request, steady to a percent or two (see the end of the script)
 #   AGAINST=BUILD_DIR: in place of the fixed-answer server, the dropjudge of
 #     another build (an older commit, say): the ratios are then this build's
 #     requests/s over that one's, to see what a change gained or lost
@@ -219,6 +224,68 @@ for c in $(seq 0 $((ncases - 1))); do
 	printf '%-32s %10.0f %10.0f %7s %7.3f %10.2f %10.2f  %s\n' "${labels[$c]}" "$dj" "$bb" \
 		"$ratio" "$paired" "$cdj" "$cbb" "$verdict"
 done
+
+# The servers' own cost, side by side in time (tests/bench/ab_load.c): for
+# each case, PINNED_RUNS times a fresh pair of servers, both kept (with the
+# readers of their logs) to the last CPU and the load to the others, in
+# turns of 100 ms (A B B A ...) for PINNED_SECONDS. With the load off the
+# servers' CPU, requests/s is that CPU over the cost of a request, and
+# each turn of one has a turn of the other next to it, so the ratio holds
+# to a percent or two where the rounds above swing by ten or more (a
+# fixed-answer server against itself this way: 0.99 to 1.01). Not the
+# goal's measure: a figure to see what a change costs.
+pinned=${PINNED:-1}
+pinned_runs=${PINNED_RUNS:-3}
+pinned_seconds=${PINNED_SECONDS:-6}
+ab_load=$build/bench/ab_load
+ncpu=$(nproc)
+if [ "$pinned" = 1 ] && [ "$ncpu" -ge 2 ] && [ -x "$ab_load" ] &&
+	command -v taskset >/dev/null 2>&1; then
+	server_cpu=$((ncpu - 1))
+	load_cpus=0-$((ncpu - 2))
+	echo
+	echo "servers on CPU $server_cpu, the load on CPU $load_cpus, turns of 100 ms:" \
+		"requests/s ratio of $pinned_runs runs of ${pinned_seconds}s (median first)"
+	printf '%-32s %8s  %s\n' "case" "pinned" "runs"
+	for c in $(seq 0 $((ncases - 1))); do
+		runs=()
+		for r in $(seq "$pinned_runs"); do
+			# shellcheck disable=SC2086 # ARGS is split into options on purpose
+			start_piped_on "$server_cpu" "$tmp/pa.out" "$tmp/pa.err" "$dropjudge" serve \
+				--max-connections-per-ip 0 ${ARGS:-} --host 127.0.0.1 --port 0 \
+				--threads "$server_threads"
+			pa=$started_pid
+			pids+=("$pa")
+			if [ -n "${AGAINST:-}" ]; then
+				start_piped_on "$server_cpu" "$tmp/pb.out" "$tmp/pb.err" "$bare" serve \
+					--max-connections-per-ip 0 --host 127.0.0.1 --port 0 \
+					--threads "$server_threads"
+			else
+				start_piped_on "$server_cpu" "$tmp/pb.out" "$tmp/pb.err" "$bare" \
+					${memory:+--connection-memory "$memory"} --host 127.0.0.1 --port 0 \
+					--threads "$server_threads"
+			fi
+			pb=$started_pid
+			pids+=("$pb")
+			qa=$(listen_port dropjudge "$tmp/pa.out" "$tmp/pa.err" "$pa" 100) || exit 1
+			qb=$(listen_port bare "$tmp/pb.out" "$tmp/pb.err" "$pb" 100) || exit 1
+			args=(--a "$qa" --b "$qb" --path "${paths[$c]}" --seconds "$pinned_seconds"
+				--connections "$connections" --threads "$wrk_threads")
+			[ "${bodies[$c]}" = - ] ||
+				args+=(--body "${bodies[$c]}" --type "${types[$c]}" --accept "${accepts[$c]}")
+			if ! line=$(taskset -c "$load_cpus" "$ab_load" "${args[@]}"); then
+				echo "bench-http: ab_load failed on ${labels[$c]}: $line" >&2
+				exit 1
+			fi
+			runs+=("$(echo "$line" | awk '{print $5}')")
+			kill -TERM "$pa" "$pb" 2>/dev/null || true
+			wait "$pa" "$pb" 2>/dev/null || true
+		done
+		med=$(printf '%s\n' "${runs[@]}" | median)
+		printf '%-32s %8.3f  %s\n' "${labels[$c]}" "$med" "${runs[*]}"
+	done
+fi
+
 if [ "$below" -eq 1 ] && [ "$strict" = 1 ]; then
 	exit 1
 fi

@@ -28,8 +28,16 @@ listen_port() {
 # the log costs the server what writing it to a reader costs, and no disk
 # is written meanwhile. Sets started_pid to CMD's pid.
 start_piped() {
-	local out=$1 err=$2 fifo
-	shift 2
+	start_piped_on "" "$@"
+}
+
+# start_piped_on CPUS OUT ERR CMD...: start_piped with CMD and the reader
+# of its stdout kept to CPUS (taskset -c; "" for anywhere).
+start_piped_on() {
+	local cpus=$1 out=$2 err=$3 fifo
+	shift 3
+	local pin=()
+	[ -z "$cpus" ] || pin=(taskset -c "$cpus")
 	fifo=$(mktemp -u "$out.fifo.XXXXXX")
 	mkfifo "$fifo"
 	{
@@ -38,8 +46,8 @@ start_piped() {
 			printf '%s\n' "$line" >>"$out"
 			case $line in *" listening on "*) break ;; esac
 		done
-		exec cat <&3 >/dev/null
+		exec "${pin[@]}" cat <&3 >/dev/null
 	} 3<"$fifo" &
-	"$@" >"$fifo" 2>"$err" &
+	"${pin[@]}" "$@" >"$fifo" 2>"$err" &
 	started_pid=$!
 }
