@@ -237,8 +237,10 @@ if want 1; then
 	for c in "${!labels[@]}"; do
 		label=${labels[$c]}
 		t=${targets[$c]}
-		# the row: the label in 32 columns, then r/s, r/s, ratio, ...
-		v=$(grep -F "$label" "$tmp/http.txt" | tail -n1 | cut -c33- | awk '{print $3}')
+		# the row of the wrk table (it ends with the goal's verdict): the
+		# label in 32 columns, then r/s, r/s, ratio, ...
+		v=$(grep -F "$label" "$tmp/http.txt" | grep -E '(ok|BELOW [0-9.]+)$' | tail -n1 |
+			cut -c33- | awk '{print $3}')
 		say "1" "$label (x fixed-answer server requests/s)" "$v" ">=" "$t" \
 			"$(verdict "$v" ">=" "$t")"
 	done
