@@ -60,8 +60,9 @@ const char *http_log_format_name(enum http_log_format format);
  * A log writing to fd (not closed by the log), each thread that logs
  * through a buffer of `buffer` bytes of its own (taken on its first line,
  * left to another thread when it ends), with its writer thread started.
- * Returns NULL when out of memory or when the thread cannot start. Release
- * with http_accesslog_free().
+ * When fd is a pipe and the log is not off, the pipe is grown to hold 1 MiB
+ * where the kernel allows it. Returns NULL when out of memory or when the
+ * thread cannot start. Release with http_accesslog_free().
  */
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer);
 

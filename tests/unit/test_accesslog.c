@@ -6,6 +6,8 @@
  * on a full pipe that never blocks the requests (their lines are dropped
  * and counted instead).
  */
+#define _GNU_SOURCE /* F_GETPIPE_SZ */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -190,6 +192,47 @@ static void accesslog_should_cut_a_huge_path_and_keep_the_line_whole(void **stat
 	free(t);
 }
 
+/* A long field keeps its first 1024 bytes, whatever the length or the
+ * place of the bytes it escapes; every length around the first 64 bytes
+ * (copied one at a time) and around the cut. */
+static void accesslog_should_keep_the_first_kibibyte_of_a_long_field(void **state)
+{
+	(void)state;
+	static const size_t lengths[] = {0, 1, 62, 63, 64, 65, 66, 127, 1023, 1024, 1025, 3000};
+	for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+		for (int quote_at = -1; quote_at < 3; quote_at++) {
+			size_t n = lengths[k];
+			char *path = malloc(n + 2);
+			assert_non_null(path);
+			memset(path, 'p', n);
+			path[n] = '\0';
+			/* one '"' at the start, just before 64, or just after it */
+			size_t q = quote_at == 0 ? 0 : quote_at == 1 ? 63 : 64;
+			bool quoted = quote_at >= 0 && q < n;
+			if (quoted)
+				path[q] = '"';
+			struct http_access_entry e = known;
+			e.path = path;
+			char *t = capture(HTTP_LOG_JSON, log_known, &e);
+			size_t kept = n < 1024 ? n : 1024;
+			char *want = malloc(kept + 32);
+			assert_non_null(want);
+			size_t w = (size_t)sprintf(want, "\"path\":\"");
+			for (size_t i = 0; i < kept; i++) {
+				if (quoted && i == q)
+					want[w++] = '\\';
+				want[w++] = path[i];
+			}
+			strcpy(want + w, "\",\"status\":");
+			if (!strstr(t, want))
+				fail_msg("length %zu, quote %d: %s", n, quote_at, t);
+			free(want);
+			free(t);
+			free(path);
+		}
+	}
+}
+
 static void log_events(struct http_accesslog *log, void *arg)
 {
 	(void)arg;
@@ -369,9 +412,9 @@ static void log_phase(struct http_accesslog *log, char tag, int n)
 		pthread_join(th[i], NULL);
 }
 
-/* 2 x 8 x 120 lines of about 250 bytes: far more than a pipe holds, less
- * than the log's buffers. */
-#define PHASE_LINES 120
+/* 2 x 8 x 400 lines of about 250 bytes: more than a pipe holds even once
+ * the log has grown it to a mebibyte, less than the log's buffers. */
+#define PHASE_LINES 400
 
 static void log_phases(struct http_accesslog *log, void *arg)
 {
@@ -460,6 +503,36 @@ static void accesslog_should_drop_rather_than_block_when_the_reader_stalls(void 
 	close(fds[0]);
 }
 
+/* A pipe on the log's fd holds a mebibyte once the log is made (where the
+ * kernel allows pipes that large), and stays as it was with the log off. */
+static void accesslog_should_grow_its_pipe_to_a_mebibyte(void **state)
+{
+	(void)state;
+	long max = 0;
+	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = 0;
+		fclose(f);
+	}
+	for (int off = 0; off < 2; off++) {
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		int before = fcntl(fds[1], F_GETPIPE_SZ);
+		struct http_accesslog *log = http_accesslog_new(off ? HTTP_LOG_OFF : HTTP_LOG_JSON,
+								fds[1], HTTP_ACCESSLOG_BUFFER);
+		assert_non_null(log);
+		int after = fcntl(fds[1], F_GETPIPE_SZ);
+		if (off)
+			assert_int_equal(after, before);
+		else if (max >= 1 << 20)
+			assert_int_equal(after, 1 << 20);
+		http_accesslog_free(log);
+		close(fds[0]);
+		close(fds[1]);
+	}
+}
+
 static void accesslog_should_parse_its_three_formats(void **state)
 {
 	(void)state;
@@ -485,10 +558,12 @@ int main(void)
 	    cmocka_unit_test(accesslog_should_escape_hostile_fields_into_valid_json),
 	    cmocka_unit_test(accesslog_should_escape_random_paths_as_the_rules_say),
 	    cmocka_unit_test(accesslog_should_cut_a_huge_path_and_keep_the_line_whole),
+	    cmocka_unit_test(accesslog_should_keep_the_first_kibibyte_of_a_long_field),
 	    cmocka_unit_test(accesslog_should_write_events_as_json_lines_in_order),
 	    cmocka_unit_test(accesslog_should_never_interleave_lines_of_concurrent_requests),
 	    cmocka_unit_test(accesslog_should_write_the_lines_of_every_thread_before_a_later_event),
 	    cmocka_unit_test(accesslog_should_drop_rather_than_block_when_the_reader_stalls),
+	    cmocka_unit_test(accesslog_should_grow_its_pipe_to_a_mebibyte),
 	    cmocka_unit_test(accesslog_should_parse_its_three_formats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
