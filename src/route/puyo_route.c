@@ -85,9 +85,14 @@ static int puyo_planes_answer(puyo_planes_reader *read, const char *body, size_t
 	unsigned rows;
 	if (!read(body, len, &planes, &rows))
 		return 0;
+	if (!json) {
+		/* The text answer is the number of chains alone: counted
+		 * without the groups and the score the JSON answer needs. */
+		result.chains = puyo_planes_chains(&planes);
+		return puyo_text_result(&result, buf, size);
+	}
 	puyo_planes_run(&planes, &result);
-	return json ? puyo_json_write_planes(&planes, rows, &result, buf, size)
-		    : puyo_text_result(&result, buf, size);
+	return puyo_json_write_planes(&planes, rows, &result, buf, size);
 }
 
 static int puyo_solve_json_fast_write(const char *body, size_t len,
