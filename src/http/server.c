@@ -70,7 +70,11 @@
  * glibc's heap, set once at start so that memory goes back to the system
  * after a large request: blocks from this size up (large bodies and
  * answers) get their own mapping, returned when freed, and free memory
- * past HTTP_TRIM_THRESHOLD at the top of a heap is returned too. Blocks
+ * past HTTP_TRIM_THRESHOLD at the top of a heap is returned too (the pool
+ * gives back the rest once idle: http_workers_trim()). The threshold is
+ * that of the mapping, not glibc's 128 KiB: at 128 KiB a steady load of
+ * 130 KB batches gave their pages back after each request and faulted
+ * them in again for the next, a third of such a request's time. Blocks
  * under a mebibyte (the bodies and answers of ordinary batches) come from
  * the heap, so that a steady load of them does not map, fault in and unmap
  * fresh pages (and shoot down TLBs) for each request. Fixed values also
@@ -82,7 +86,7 @@
  * from a thread's heap.
  */
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
-#define HTTP_TRIM_THRESHOLD (128 * 1024)
+#define HTTP_TRIM_THRESHOLD (1024 * 1024)
 
 /*
  * Requests between their headers and their completion, counted by each
