@@ -388,7 +388,10 @@ size_t route_lean_members(const char *body, size_t len, size_t from, struct rout
  * not a batch {"cases": [...]} alone or is not well-formed JSON: the caller
  * then parses it whole and answers through route_respond_batch(), which
  * tells every such fault as it always has. Else *st is the status. A large
- * case is read lean (route_parse_case(), the case at `at`).
+ * case is read lean (route_parse_case(), the case at `at`). With
+ * call->req->fast_only, only a batch whose every case `fast` takes is
+ * answered, at a cost bounded by the body's size; for any other it
+ * returns false as above, nothing counted.
  */
 bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
 			      enum route_case_at at, route_case_fn *one, route_case_fast_fn *fast,
