@@ -189,11 +189,13 @@ unsigned md_place(struct md_game *game, struct md_block block)
  *
  * The portable path plays 4 stretches in scalar registers; the AVX2 path
  * plays 16, in two groups of 8 whose green boards are in one vector and
- * blue boards in another, with the same mask arithmetic lane by lane.
+ * blue boards in another, with the same mask arithmetic lane by lane; the
+ * AVX-512 path 32, in two groups of 16.
  */
 #define MD_LANES_PORTABLE 4
 #define MD_LANES_AVX2	  16
-#define MD_LANES_MAX	  16
+#define MD_LANES_AVX512	  32
+#define MD_LANES_MAX	  32
 #define MD_LANE_MIN	  64 /* shorter stretches are played one block after another */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -425,16 +427,21 @@ boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i lift, __m51
 	return _mm512_and_si512(_mm512_sllv_epi32(b, drop), _mm512_set1_epi32((int)BOARD_MASK));
 }
 
-/* Whether lanes_avx512() can address blocks[15 * len + i] with 32-bit offsets. */
+/* Whether lanes_avx512() can address blocks[15 * len + i] of a group with
+ * 32-bit offsets. */
 static bool lanes_avx512_fits(size_t len)
 {
 	return len <= (size_t)INT32_MAX / (MD_LANES_AVX2 * sizeof(struct md_block));
 }
 
 /*
- * lanes_avx2() with AVX-512: the 16 green boards in one vector and the 16
- * blue ones in another, the blocks of a step gathered at once. Reads one
- * byte past each block it plays, as lanes_avx2() does.
+ * lanes_avx2() with AVX-512: 32 lanes in two groups of 16, each group's
+ * green boards in one vector and its blue ones in another, the blocks of a
+ * step gathered at once. A step of a board waits on the one before (some
+ * forty cycles), so the four independent vectors keep the units busy where
+ * two would leave them waiting half the time. Reads one byte past each
+ * block it plays, as lanes_avx2() does: the caller keeps
+ * blocks[31 * len + steps - 1] off the end of the array.
  */
 __attribute__((target("avx512f,avx512cd"))) static void
 lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
@@ -453,42 +460,55 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 	const __m512i stride =
 	    _mm512_setr_epi32(0, sl, 2 * sl, 3 * sl, 4 * sl, 5 * sl, 6 * sl, 7 * sl, 8 * sl, 9 * sl,
 			      10 * sl, 11 * sl, 12 * sl, 13 * sl, 14 * sl, 15 * sl);
-	uint32_t gs[MD_LANES_AVX2], us[MD_LANES_AVX2];
-	for (unsigned k = 0; k < MD_LANES_AVX2; k++) {
+	const struct md_block *second = blocks + MD_LANES_AVX2 * len;
+	uint32_t gs[MD_LANES_AVX512], us[MD_LANES_AVX512];
+	for (unsigned k = 0; k < MD_LANES_AVX512; k++) {
 		gs[k] = lane[k].green;
 		us[k] = lane[k].blue;
 	}
-	__m512i g = _mm512_loadu_si512(gs), u = _mm512_loadu_si512(us);
-	uint64_t total[MD_LANES_AVX2] = {0};
+	__m512i g0 = _mm512_loadu_si512(gs), u0 = _mm512_loadu_si512(us);
+	__m512i g1 = _mm512_loadu_si512(gs + 16), u1 = _mm512_loadu_si512(us + 16);
+	uint64_t total[MD_LANES_AVX512] = {0};
+
+/* One step of one group: its blocks i gathered (t | x << 8 | y << 16 |
+ * junk << 24 each), then the green and the blue boards dropped. */
+#define LANES_AVX512_STEP(g, u, sg, su, base)                                                      \
+	do {                                                                                       \
+		__m512i w = _mm512_i32gather_epi32(stride, (const void *)((base) + i), 1);         \
+		__m512i t = _mm512_and_si512(w, three);                                            \
+		__m512i y = _mm512_and_si512(_mm512_srli_epi32(w, 16), three);                     \
+		__m512i x = _mm512_and_si512(_mm512_srli_epi32(w, 8), three);                      \
+		__m512i tb = _mm512_add_epi32(t, four);                                            \
+		g = boards_drop_avx512(                                                            \
+		    g, _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y),               \
+		    _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y),                   \
+		    _mm512_permutexvar_epi32(t, lift_of), &(sg));                                  \
+		u = boards_drop_avx512(                                                            \
+		    u, _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x),              \
+		    _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x),                  \
+		    _mm512_permutexvar_epi32(tb, lift_of), &(su));                                 \
+	} while (0)
 
 	for (size_t from = 0; from < steps; from += MD_AVX2_FLUSH) {
 		size_t to = steps - from > MD_AVX2_FLUSH ? from + MD_AVX2_FLUSH : steps;
-		__m512i sg = _mm512_setzero_si512(), su = _mm512_setzero_si512();
+		__m512i sg0 = _mm512_setzero_si512(), su0 = _mm512_setzero_si512();
+		__m512i sg1 = _mm512_setzero_si512(), su1 = _mm512_setzero_si512();
 		for (size_t i = from; i < to; i++) {
-			/* t | x << 8 | y << 16 | junk << 24 of each stretch's block i */
-			__m512i w = _mm512_i32gather_epi32(stride, (const void *)(blocks + i), 1);
-			__m512i t = _mm512_and_si512(w, three);
-			__m512i y = _mm512_and_si512(_mm512_srli_epi32(w, 16), three);
-			__m512i x = _mm512_and_si512(_mm512_srli_epi32(w, 8), three);
-			__m512i tb = _mm512_add_epi32(t, four);
-			g = boards_drop_avx512(
-			    g, _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y),
-			    _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y),
-			    _mm512_permutexvar_epi32(t, lift_of), &sg);
-			u = boards_drop_avx512(
-			    u, _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x),
-			    _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x),
-			    _mm512_permutexvar_epi32(tb, lift_of), &su);
+			LANES_AVX512_STEP(g0, u0, sg0, su0, blocks);
+			LANES_AVX512_STEP(g1, u1, sg1, su1, second);
 		}
-		uint32_t a[MD_LANES_AVX2], c[MD_LANES_AVX2];
-		_mm512_storeu_si512(a, sg);
-		_mm512_storeu_si512(c, su);
-		for (unsigned k = 0; k < MD_LANES_AVX2; k++)
-			total[k] += (uint64_t)a[k] + c[k];
+		uint32_t a[MD_LANES_AVX512];
+		_mm512_storeu_si512(a, _mm512_add_epi32(sg0, su0));
+		_mm512_storeu_si512(a + 16, _mm512_add_epi32(sg1, su1));
+		for (unsigned k = 0; k < MD_LANES_AVX512; k++)
+			total[k] += a[k];
 	}
-	_mm512_storeu_si512(gs, g);
-	_mm512_storeu_si512(us, u);
-	for (unsigned k = 0; k < MD_LANES_AVX2; k++)
+#undef LANES_AVX512_STEP
+	_mm512_storeu_si512(gs, g0);
+	_mm512_storeu_si512(us, u0);
+	_mm512_storeu_si512(gs + 16, g1);
+	_mm512_storeu_si512(us + 16, u1);
+	for (unsigned k = 0; k < MD_LANES_AVX512; k++)
 		lane[k] = (struct md_lane){gs[k], us[k], lane[k].score + total[k]};
 }
 #endif
@@ -535,6 +555,12 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 	bool avx2 = avx512 || impl == MD_IMPL_AVX2 ||
 		    (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2));
 	unsigned lanes = avx2 ? MD_LANES_AVX2 : MD_LANES_PORTABLE;
+#if MD_HAVE_AVX2
+	if (avx512 && lanes_avx512_fits(n / MD_LANES_AVX512))
+		lanes = MD_LANES_AVX512;
+	else
+		avx512 = false;
+#endif
 	size_t len = n / lanes;
 
 	if (len < MD_LANE_MIN) {
@@ -547,7 +573,7 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 		/* The last step reads a byte past its blocks: inside the array
 		 * unless the lanes end with it; then that step is played here. */
 		size_t steps = lanes * len < n ? len : len - 1;
-		if (avx512 && lanes_avx512_fits(len))
+		if (avx512)
 			lanes_avx512(lane, blocks, len, steps);
 		else
 			lanes_avx2(lane, blocks, len, steps);

@@ -620,8 +620,10 @@ static void md_play_should_end_as_md_place_one_block_after_another(void **state)
 	uint64_t seed = 9;
 	long runs = test_cases(300, 20000);
 	for (long run = 0; run < runs; run++) {
-		/* lengths around the lane cut-offs, and long ones */
-		size_t n = (size_t)rng_below(&seed, run % 3 == 0 ? 20000 : 600);
+		/* lengths around the lane cut-offs (64 blocks a lane: 256, 1024
+		 * and 2048 blocks for 4, 16 and 32 lanes), and long ones */
+		size_t n = run % 4 == 1 ? 1900 + (size_t)rng_below(&seed, 300)
+					: (size_t)rng_below(&seed, run % 4 == 0 ? 20000 : 1200);
 		for (size_t i = 0; i < n; i++)
 			blocks[i] = random_block(&seed);
 		/* from an empty game and from the middle of one */
