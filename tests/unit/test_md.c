@@ -722,6 +722,54 @@ static void md_play_should_agree_when_stretches_never_meet_their_guess(void **st
 	}
 }
 
+/* Whether the games a and b are still apart after `steps` rounds of
+ * pattern[0..len). */
+static bool stays_apart(struct md_game a, struct md_game b, const struct md_block *pattern,
+			size_t len, size_t steps)
+{
+	for (size_t i = 0; i < steps; i++) {
+		md_place(&a, pattern[i % len]);
+		md_place(&b, pattern[i % len]);
+	}
+	return a.green != b.green || a.blue != b.blue;
+}
+
+static void md_play_should_agree_when_guessed_boards_never_meet_the_real_ones(void **state)
+{
+	(void)state;
+	/*
+	 * Short repeating patterns found by search for which a game from empty
+	 * boards and one from other boards are still apart after 400 blocks:
+	 * each lane's guess then never meets the real boards, and the lane
+	 * must be replayed, and the lanes after it from its real boards. The
+	 * search must find some, or this test would test nothing.
+	 */
+	static struct md_block blocks[8192];
+	uint64_t seed = 77;
+	unsigned found = 0;
+	for (unsigned tries = 0; tries < 20000 && found < 12; tries++) {
+		struct md_block pattern[6];
+		size_t len = 2 + (size_t)rng_below(&seed, 5);
+		for (size_t i = 0; i < len; i++)
+			pattern[i] = random_block(&seed);
+		struct md_game from_empty, other;
+		md_init(&from_empty);
+		md_init(&other);
+		for (int i = 0; i < 9; i++)
+			md_place(&other, random_block(&seed));
+		if (!stays_apart(from_empty, other, pattern, len, 400))
+			continue;
+		found++;
+		size_t n = 4096 + (size_t)rng_below(&seed, 4096);
+		for (size_t i = 0; i < n; i++)
+			blocks[i] = pattern[i % len];
+		/* the lanes cut the pattern at every phase: from both games */
+		assert_play_like_place(&from_empty, blocks, n);
+		assert_play_like_place(&other, blocks, n);
+	}
+	assert_true(found >= 12);
+}
+
 /* ---- md_check, md_fault_text, accessors ------------------------------- */
 
 static void md_should_check_placements_in_the_order_t_x_y(void **state)
@@ -820,6 +868,7 @@ int main(void)
 	    cmocka_unit_test(md_should_agree_with_the_reference_on_long_games),
 	    cmocka_unit_test(md_play_should_end_as_md_place_one_block_after_another),
 	    cmocka_unit_test(md_play_should_agree_when_stretches_never_meet_their_guess),
+	    cmocka_unit_test(md_play_should_agree_when_guessed_boards_never_meet_the_real_ones),
 	    cmocka_unit_test(md_play_should_support_the_portable_path_everywhere),
 	    cmocka_unit_test(md_join_should_end_as_playing_the_stretch_on_the_game),
 	    cmocka_unit_test(md_should_check_placements_in_the_order_t_x_y),
