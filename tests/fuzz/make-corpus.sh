@@ -143,6 +143,11 @@ fast_seed batch-md-trace c8 '{ "cases" : [ {"blocks":[[1,1,1],[2,3,0],[3,2,2],[3
 fast_seed batch-md-judge 18 '{"cases":[{"input":"2\n1 1 1\n2 3 0\n","output":"0\n6\n"},{"input":"1\n1 1 1\n","output":"0\n3\n","id":1}]}'
 fast_seed batch-puyo 09 '{"cases":[{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]},{"field":["......"]},[],{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."],"id":"r"}]}'
 fast_seed batch-puyo-validate 29 '{"cases":[{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]},{"field":"x"}]}'
+# batches of canonical cases only, which the event loop answers itself
+# (route_request.fast_only): over --max-batch (bit 7) it leaves them
+fast_seed batch-md-canonical 08 '{"cases":[{"blocks":[[1,1,1],[2,3,0],[3,2,2]]},{"blocks":[[3,1,3],[2,0,0]]}]}'
+fast_seed batch-puyo-canonical 09 '{"cases": [{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]}, {"field":["OOOOOO","......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]}]}'
+fast_seed batch-puyo-canonical-over 89 '{"cases":[{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."]},{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."]},{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."]},{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."]}]}'
 fast_seed batch-broken 08 '{"cases":[{"blocks":[[1,1,1]]},
 {"blocks":[[1,1,1]]}}]}'
 # traces written as text from a parsed case (solve_traced_text), against the tree

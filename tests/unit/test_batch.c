@@ -306,6 +306,39 @@ static void random_puyo_batches_should_read_the_same_both_ways(void **state)
 	run_random(puyo_paths, puyo_cases, sizeof puyo_cases / sizeof *puyo_cases, 3000);
 }
 
+/* A batch of canonical cases alone is answered by the fast-only try (the
+ * event loop's, with no hand-off to a worker), the same as the full try;
+ * one case that only jansson reads leaves the batch to the full try. */
+static void canonical_batches_should_be_answered_by_the_fast_only_try(void **state)
+{
+	(void)state;
+	const char *const md_canonical[] = {md_cases[0], md_cases[1]};
+	const char *const puyo_canonical[] = {puyo_cases[0], puyo_cases[2]};
+	char *buf = malloc(BODY_MAX);
+	assert_non_null(buf);
+	for (unsigned r = 0; r < 200; r++) {
+		bool puyo = r % 2;
+		size_t len = make_batch(buf, BODY_MAX, puyo ? puyo_canonical : md_canonical, 2,
+					1 + rnd((unsigned)limits.max_batch), false);
+		unsigned long answered = fast_only_answered, deferred = fast_only_deferred;
+		same_answers(puyo ? "/v1/puyo" : "/v1/monomino-domino", NULL, buf, len, &limits);
+		assert_int_equal(fast_only_answered, answered + 1);
+		/* the same batch with a case of another shape put first */
+		const char *other = puyo ? puyo_cases[1] : md_cases[2];
+		size_t olen = strlen(other);
+		char *open = memchr(buf, '[', len);
+		assert_non_null(open);
+		size_t at = (size_t)(open + 1 - buf);
+		memmove(buf + at + olen + 1, buf + at, len - at);
+		memcpy(buf + at, other, olen);
+		buf[at + olen] = ',';
+		same_answers(puyo ? "/v1/puyo" : "/v1/monomino-domino", NULL, buf, len + olen + 1,
+			     &limits);
+		assert_int_equal(fast_only_deferred, deferred + 1);
+	}
+	free(buf);
+}
+
 /* Bodies chosen for the edges of the scanner and of the request's limits. */
 static void edge_batches_should_read_the_same_both_ways(void **state)
 {
@@ -564,6 +597,7 @@ int main(void)
 	    cmocka_unit_test(random_traced_trees_should_read_the_same_both_ways),
 	    cmocka_unit_test(faults_of_a_traced_case_should_be_those_without_trace),
 	    cmocka_unit_test(random_puyo_batches_should_read_the_same_both_ways),
+	    cmocka_unit_test(canonical_batches_should_be_answered_by_the_fast_only_try),
 	    cmocka_unit_test(edge_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(batch_limits_should_read_the_same_both_ways),
 	    cmocka_unit_test(large_traced_batch_should_stream_the_same_bytes),
