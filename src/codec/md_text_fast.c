@@ -211,6 +211,92 @@ __attribute__((target("avx2"))) static void take_32_run(const char *data, size_t
 		*used += 2 * TAKE_BYTES;
 	}
 }
+/* Sixteen bytes at p, p + 96, p + 192 and p + 288 in the four 128-bit
+ * lanes: each lane a run of 16 lines, as load_lanes() puts two. */
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline __m512i
+load_quarters(const char *p)
+{
+	__m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)p));
+	v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)(p + TAKE_BYTES)),
+			       1);
+	v = _mm512_inserti32x4(
+	    v, _mm_loadu_si128((const __m128i *)(const void *)(p + 2 * TAKE_BYTES)), 2);
+	return _mm512_inserti32x4(
+	    v, _mm_loadu_si128((const __m128i *)(const void *)(p + 3 * TAKE_BYTES)), 3);
+}
+
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline __m512i
+all_quarters(const unsigned char *t)
+{
+	return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t));
+}
+
+/* take_t_mask[k] as bits, in each of the four lanes. */
+static const uint64_t take_t_bits[3] = {0x9249924992499249ull, 0x4924492449244924ull,
+					0x2492249224922492ull};
+
+/*
+ * take_32() with AVX-512 (F and BW): 64 canonical lines at p[0..384) into
+ * blocks[0..64), lines 16j..16j+15 in lane j of each vector, the tests of
+ * legality on mask registers.
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline bool
+take_64(const char *p, struct md_block *blocks)
+{
+	__m512i d[6], bad = _mm512_setzero_si512();
+	const __m512i zeros = all_quarters(take_zeros);
+	for (unsigned i = 0; i < 6; i++) {
+		d[i] =
+		    _mm512_xor_si512(load_quarters(p + 16 * i), all_quarters(take_pattern[i % 3]));
+		bad = _mm512_ternarylogic_epi64(bad, d[i], zeros, 0xF8); /* bad | (d & zeros) */
+	}
+	const __m512i low = _mm512_set1_epi16(0xFF);
+	__m512i digits[4];
+	for (unsigned k = 0; k < 3; k++)
+		digits[k] = _mm512_packus_epi16(_mm512_and_si512(d[2 * k], low),
+						_mm512_and_si512(d[2 * k + 1], low));
+	digits[3] = _mm512_setzero_si512();
+	const __m512i two = _mm512_set1_epi8(2), three = _mm512_set1_epi8(3);
+	__mmask64 no = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		__m512i t = digits[k];
+		__m512i x = _mm512_or_si512(_mm512_bsrli_epi128(t, 1),
+					    _mm512_bslli_epi128(digits[k + 1], 15));
+		__m512i y = _mm512_or_si512(_mm512_bsrli_epi128(t, 2),
+					    _mm512_bslli_epi128(digits[k + 1], 14));
+		__mmask64 t3 = _mm512_cmpeq_epi8_mask(t, three);
+		__mmask64 n = _mm512_testn_epi8_mask(t, t) |
+			      (t3 & _mm512_cmpeq_epi8_mask(x, three)) |
+			      (_mm512_cmpeq_epi8_mask(t, two) & _mm512_cmpeq_epi8_mask(y, three));
+		no |= n & take_t_bits[k];
+	}
+	if (no || _mm512_test_epi64_mask(bad, bad))
+		return false;
+	for (unsigned k = 0; k < 3; k++) {
+		char *b = (char *)blocks + 16 * k;
+		_mm_storeu_si128((__m128i *)(void *)b, _mm512_castsi512_si128(digits[k]));
+		_mm_storeu_si128((__m128i *)(void *)(b + TAKE_BYTES / 2),
+				 _mm512_extracti32x4_epi32(digits[k], 1));
+		_mm_storeu_si128((__m128i *)(void *)(b + TAKE_BYTES),
+				 _mm512_extracti32x4_epi32(digits[k], 2));
+		_mm_storeu_si128((__m128i *)(void *)(b + 3 * TAKE_BYTES / 2),
+				 _mm512_extracti32x4_epi32(digits[k], 3));
+	}
+	return true;
+}
+
+/* take_64() while 384 bytes and 64 blocks are left (n and used advanced). */
+__attribute__((target("avx512f,avx512bw"))) static void take_64_run(const char *data, size_t len,
+								    struct md_block *blocks,
+								    size_t cap, size_t *n,
+								    size_t *used)
+{
+	while (cap - *n >= 4 * TAKE_LINES && len - *used >= 4 * TAKE_BYTES &&
+	       take_64(data + *used, blocks + *n)) {
+		*n += 4 * TAKE_LINES;
+		*used += 4 * TAKE_BYTES;
+	}
+}
 #else
 #define MD_TEXT_AVX2 0
 #endif
@@ -230,7 +316,10 @@ size_t md_text_canonical_impl(const char *data, size_t len, struct md_block *blo
 	else if (cap > (len - LOAD_BYTES) / LINE_BYTES + 1)
 		cap = (len - LOAD_BYTES) / LINE_BYTES + 1;
 #if MD_TEXT_AVX2
-	/* 32 lines a step while 192 bytes and 32 blocks are left */
+	/* 64 lines a step with AVX-512, then 32 while 192 bytes and 32 blocks
+	 * are left */
+	if (impl == MD_IMPL_AVX512 || (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX512)))
+		take_64_run(data, len, blocks, cap, &n, &used);
 	if (impl == MD_IMPL_AVX2 || impl == MD_IMPL_AVX512 ||
 	    (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2)))
 		take_32_run(data, len, blocks, cap, &n, &used);
