@@ -616,22 +616,95 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 
 /* Replays blocks[0..n) from `real` beside `guess` (which lane already
  * played to *lane); fixes *lane up to what `real` gives. */
-static void lane_fix(struct md_lane *lane, struct md_lane real, const struct md_block *blocks,
+static bool lane_fix(struct md_lane *lane, struct md_lane real, const struct md_block *blocks,
 		     size_t n)
 {
 	struct md_lane guess = {0, 0, 0};
 	for (size_t i = 0; i < n; i++) {
 		if (real.green == guess.green && real.blue == guess.blue) {
 			lane->score += real.score - guess.score;
-			return;
+			return true;
 		}
 		real.score += boards_place(&real.green, &real.blue, blocks[i]);
 		guess.score += boards_place(&guess.green, &guess.blue, blocks[i]);
 	}
+	bool met = real.green == guess.green && real.blue == guess.blue;
 	lane->green = real.green;
 	lane->blue = real.blue;
 	lane->score += real.score - guess.score;
+	return met;
 }
+
+#if MD_HAVE_AVX2
+/* Steps lanes_fix_avx512() replays before it leaves a lane to lane_fix(). */
+#define MD_FIX_STEPS 96
+
+/*
+ * lane_fix() of lanes first + j, j < 16, side by side, each from the boards
+ * lane first + j - 1 left as played (not fixed), without a branch on the
+ * boards: the real boards and the guessed ones (from empty) replay the
+ * lane's blocks together until every lane's pair is the same. A pair that
+ * met stays the same, and then scores alike, so no lane needs to stop on
+ * its own. Sets diff[j] to the points the real boards made more than the
+ * guess, and returns the lanes whose pair met within min(MD_FIX_STEPS,
+ * len - 1) steps (not lane 0 of the game, which needs no fix). Reads one
+ * byte past each block it plays, inside the array: the last lane has len
+ * blocks or more.
+ */
+__attribute__((target("avx512f,avx512cd"))) static uint32_t
+lanes_fix_avx512(const struct md_lane *lane, unsigned first, const struct md_block *blocks,
+		 size_t len, uint32_t diff[16])
+{
+	const __m512i spread_of = _mm512_setr_epi32(
+	    0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES,
+	    0x1 * LINE_ONES, 0x3 * LINE_ONES, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i piece_of =
+	    _mm512_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i lift_of =
+	    _mm512_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS,
+			      2 * LINE_BITS, LINE_BITS, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i three = _mm512_set1_epi32(3);
+	const __m512i four = _mm512_set1_epi32(4);
+	const int sl = (int)(len * sizeof *blocks);
+	const __m512i stride =
+	    _mm512_setr_epi32(0, sl, 2 * sl, 3 * sl, 4 * sl, 5 * sl, 6 * sl, 7 * sl, 8 * sl, 9 * sl,
+			      10 * sl, 11 * sl, 12 * sl, 13 * sl, 14 * sl, 15 * sl);
+	const struct md_block *base = blocks + first * len;
+	uint32_t rg[16], ru[16];
+	for (unsigned j = 0; j < 16; j++) {
+		unsigned k = first + j;
+		rg[j] = k ? lane[k - 1].green : 0; /* lane 0: no fix, its pair the same */
+		ru[j] = k ? lane[k - 1].blue : 0;
+	}
+	__m512i real_g = _mm512_loadu_si512(rg), real_u = _mm512_loadu_si512(ru);
+	__m512i guess_g = _mm512_setzero_si512(), guess_u = _mm512_setzero_si512();
+	__m512i real_points = _mm512_setzero_si512(), guess_points = _mm512_setzero_si512();
+	size_t limit = len - 1 < MD_FIX_STEPS ? len - 1 : MD_FIX_STEPS;
+	__mmask16 apart =
+	    _mm512_cmpneq_epi32_mask(real_g, guess_g) | _mm512_cmpneq_epi32_mask(real_u, guess_u);
+	for (size_t i = 0; i < limit && apart; i++) {
+		__m512i w = _mm512_i32gather_epi32(stride, (const void *)(base + i), 1);
+		__m512i t = _mm512_and_si512(w, three);
+		__m512i y = _mm512_and_si512(_mm512_srli_epi32(w, 16), three);
+		__m512i x = _mm512_and_si512(_mm512_srli_epi32(w, 8), three);
+		__m512i tb = _mm512_add_epi32(t, four);
+		__m512i gs = _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y);
+		__m512i gp = _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y);
+		__m512i gl = _mm512_permutexvar_epi32(t, lift_of);
+		__m512i us = _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x);
+		__m512i up = _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x);
+		__m512i ul = _mm512_permutexvar_epi32(tb, lift_of);
+		real_g = boards_drop_avx512(real_g, gs, gp, gl, &real_points);
+		real_u = boards_drop_avx512(real_u, us, up, ul, &real_points);
+		guess_g = boards_drop_avx512(guess_g, gs, gp, gl, &guess_points);
+		guess_u = boards_drop_avx512(guess_u, us, up, ul, &guess_points);
+		apart = _mm512_cmpneq_epi32_mask(real_g, guess_g) |
+			_mm512_cmpneq_epi32_mask(real_u, guess_u);
+	}
+	_mm512_storeu_si512(diff, _mm512_sub_epi32(real_points, guess_points));
+	return (uint32_t)(uint16_t)~apart & (first == 0 ? 0xFFFEu : 0xFFFFu);
+}
+#endif
 
 bool md_impl_supported(enum md_impl impl)
 {
@@ -692,10 +765,28 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 	for (size_t i = lanes * len; i < n; i++)
 		lane[lanes - 1].score +=
 		    boards_place(&lane[lanes - 1].green, &lane[lanes - 1].blue, blocks[i]);
+	/* With AVX-512, the lanes are fixed side by side first, each from the
+	 * boards the lane before it left as played: right as long as that lane
+	 * met its guess (its boards then stand); from a lane that did not on,
+	 * one after another. */
+	uint64_t met = 0;
+	uint32_t diff[MD_LANES_MAX] = {0};
+#if MD_HAVE_AVX2
+	if (avx512)
+		for (unsigned q = 0; q < MD_LANES_AVX512 / 16; q++)
+			met |= (uint64_t)lanes_fix_avx512(lane, 16 * q, blocks, len, diff + 16 * q)
+			       << (16 * q);
+#endif
+	bool stands = true; /* lane k - 1's boards are the ones it left as played */
 	for (unsigned k = 1; k < lanes; k++) {
-		struct md_lane real = {lane[k - 1].green, lane[k - 1].blue, 0};
-		size_t stretch = k == lanes - 1 ? n - k * len : len;
-		lane_fix(&lane[k], real, blocks + k * len, stretch);
+		if (stands && ((met >> k) & 1u)) {
+			/* two's complement: the real boards may score less */
+			lane[k].score += (uint64_t)(int64_t)(int32_t)diff[k];
+		} else {
+			struct md_lane real = {lane[k - 1].green, lane[k - 1].blue, 0};
+			size_t stretch = k == lanes - 1 ? n - k * len : len;
+			stands = lane_fix(&lane[k], real, blocks + k * len, stretch);
+		}
 		lane[0].score += lane[k].score;
 	}
 	lane[0].green = lane[lanes - 1].green;
