@@ -197,14 +197,20 @@ if want 2 || want 5; then
 		fi
 		awk '/^Requests\/sec:/ {printf "%.2f\n", 1e6 / $2}' "$out"
 	}
-	# http_goal NAME PATH BODY TYPE: medians of dropjudge and bare, interleaved.
+	# http_goal NAME PATH BODY TYPE: medians of dropjudge and bare, interleaved
+	# (A B, then B A, ...).
 	http_goal() {
 		local r
 		: >"$tmp/$1.dj"
 		: >"$tmp/$1.bare"
 		for r in $(seq "$rounds"); do
-			http_us dropjudge "$2" "$3" "$4" >>"$tmp/$1.dj"
-			http_us bare "$2" "$3" "$4" >>"$tmp/$1.bare"
+			if [ $((r % 2)) -eq 1 ]; then
+				http_us dropjudge "$2" "$3" "$4" >>"$tmp/$1.dj"
+				http_us bare "$2" "$3" "$4" >>"$tmp/$1.bare"
+			else
+				http_us bare "$2" "$3" "$4" >>"$tmp/$1.bare"
+				http_us dropjudge "$2" "$3" "$4" >>"$tmp/$1.dj"
+			fi
 		done
 		http_dj=$(median <"$tmp/$1.dj")
 		http_bare=$(median <"$tmp/$1.bare")
