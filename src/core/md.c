@@ -636,8 +636,70 @@ static bool lane_fix(struct md_lane *lane, struct md_lane real, const struct md_
 }
 
 #if MD_HAVE_AVX2
-/* Steps lanes_fix_avx512() replays before it leaves a lane to lane_fix(). */
+/* Steps lanes_fix_avx512() and lanes_fix_avx2() replay before they leave a
+ * lane to lane_fix(). */
 #define MD_FIX_STEPS 96
+
+/*
+ * lanes_fix_avx512() with AVX2, lanes first + j, j < 8: the same replay,
+ * the blocks loaded one lane at a time as lanes_avx2() does.
+ */
+__attribute__((target("avx2"))) static uint32_t lanes_fix_avx2(const struct md_lane *lane,
+							       unsigned first,
+							       const struct md_block *blocks,
+							       size_t len, uint32_t diff[8])
+{
+	const __m256i spread_of =
+	    _mm256_setr_epi32(0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0,
+			      0x1 * LINE_ONES, 0x1 * LINE_ONES, 0x3 * LINE_ONES);
+	const __m256i piece_of = _mm256_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03);
+	const __m256i lift_of = _mm256_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
+						  LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS);
+	const __m256i three = _mm256_set1_epi32(3);
+	const __m256i four = _mm256_set1_epi32(4);
+	const struct md_block *base = blocks + first * len;
+	uint32_t rg[8], ru[8];
+	for (unsigned j = 0; j < 8; j++) {
+		unsigned k = first + j;
+		rg[j] = k ? lane[k - 1].green : 0; /* lane 0: no fix, its pair the same */
+		ru[j] = k ? lane[k - 1].blue : 0;
+	}
+	__m256i real_g = _mm256_loadu_si256((const __m256i *)(const void *)rg);
+	__m256i real_u = _mm256_loadu_si256((const __m256i *)(const void *)ru);
+	__m256i guess_g = _mm256_setzero_si256(), guess_u = _mm256_setzero_si256();
+	__m256i real_points = _mm256_setzero_si256(), guess_points = _mm256_setzero_si256();
+	size_t limit = len - 1 < MD_FIX_STEPS ? len - 1 : MD_FIX_STEPS;
+	__m256i same = _mm256_and_si256(_mm256_cmpeq_epi32(real_g, guess_g),
+					_mm256_cmpeq_epi32(real_u, guess_u));
+	for (size_t i = 0; i < limit && _mm256_movemask_ps(_mm256_castsi256_ps(same)) != 0xFF;
+	     i++) {
+		const struct md_block *b = base + i;
+		__m256i w =
+		    _mm256_setr_epi32((int)block_word(b), (int)block_word(b + len),
+				      (int)block_word(b + 2 * len), (int)block_word(b + 3 * len),
+				      (int)block_word(b + 4 * len), (int)block_word(b + 5 * len),
+				      (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
+		__m256i t = _mm256_and_si256(w, three);
+		__m256i y = _mm256_and_si256(_mm256_srli_epi32(w, 16), three);
+		__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
+		__m256i tb = _mm256_add_epi32(t, four);
+		__m256i gs = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, t), y);
+		__m256i gp = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, t), y);
+		__m256i gl = _mm256_permutevar8x32_epi32(lift_of, t);
+		__m256i us = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, tb), x);
+		__m256i up = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, tb), x);
+		__m256i ul = _mm256_permutevar8x32_epi32(lift_of, tb);
+		real_g = boards_drop_avx2(real_g, gs, gp, gl, &real_points);
+		real_u = boards_drop_avx2(real_u, us, up, ul, &real_points);
+		guess_g = boards_drop_avx2(guess_g, gs, gp, gl, &guess_points);
+		guess_u = boards_drop_avx2(guess_u, us, up, ul, &guess_points);
+		same = _mm256_and_si256(_mm256_cmpeq_epi32(real_g, guess_g),
+					_mm256_cmpeq_epi32(real_u, guess_u));
+	}
+	_mm256_storeu_si256((__m256i *)(void *)diff, _mm256_sub_epi32(real_points, guess_points));
+	uint32_t met = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(same));
+	return met & (first == 0 ? 0xFEu : 0xFFu);
+}
 
 /*
  * lane_fix() of lanes first + j, j < 16, side by side, each from the boards
@@ -765,7 +827,7 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 	for (size_t i = lanes * len; i < n; i++)
 		lane[lanes - 1].score +=
 		    boards_place(&lane[lanes - 1].green, &lane[lanes - 1].blue, blocks[i]);
-	/* With AVX-512, the lanes are fixed side by side first, each from the
+	/* With AVX2 or AVX-512, the lanes are fixed side by side first, each from the
 	 * boards the lane before it left as played: right as long as that lane
 	 * met its guess (its boards then stand); from a lane that did not on,
 	 * one after another. */
@@ -776,6 +838,10 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 		for (unsigned q = 0; q < MD_LANES_AVX512 / 16; q++)
 			met |= (uint64_t)lanes_fix_avx512(lane, 16 * q, blocks, len, diff + 16 * q)
 			       << (16 * q);
+	else if (avx2)
+		for (unsigned q = 0; q < MD_LANES_AVX2 / 8; q++)
+			met |= (uint64_t)lanes_fix_avx2(lane, 8 * q, blocks, len, diff + 8 * q)
+			       << (8 * q);
 #endif
 	bool stands = true; /* lane k - 1's boards are the ones it left as played */
 	for (unsigned k = 1; k < lanes; k++) {
