@@ -673,7 +673,8 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 	enum batch_step step = batch_first_pass(b, hold, &held, &found);
 	b->req.fast_only = false; /* a streamed second pass takes what the first took */
 	if (step == BATCH_DOUBT) {
-		bool taken = !call->req->fast_only && batch_doubted(call, b, body, len, resp, err, st);
+		bool taken =
+		    !call->req->fast_only && batch_doubted(call, b, body, len, resp, err, st);
 		batch_free(b);
 		return taken;
 	}

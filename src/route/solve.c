@@ -17,7 +17,9 @@
 /*
  * Largest batch body answered on the fast-only try (request.fast_only):
  * its cases cost about 3.5 ns a byte (a thousand Puyo fields, 134 KB, in
- * under half a millisecond), a worker's hand-off about as much again.
+ * under half a millisecond; a thousand of 12 chains, 120 KB, about a
+ * millisecond, --max-batch's worst), a worker's hand-off about as much
+ * again.
  */
 #define SOLVE_BATCH_INLINE_MAX ((size_t)256 * 1024)
 
