@@ -299,6 +299,58 @@ static inline uint32_t block_word(const struct md_block *block)
 	return w;
 }
 
+/* The blocks of one step of 8 lanes, b, b + len, ..., b + 7 * len, as
+ * words t | x << 8 | y << 16 | junk << 24 (reads a byte past each). */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+step_words_avx2(const struct md_block *b, size_t len)
+{
+	return _mm256_setr_epi32((int)block_word(b), (int)block_word(b + len),
+				 (int)block_word(b + 2 * len), (int)block_word(b + 3 * len),
+				 (int)block_word(b + 4 * len), (int)block_word(b + 5 * len),
+				 (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
+}
+
+/* The pieces of one step on the green and the blue boards: spread, piece
+ * and lift, as boards_drop_avx2() takes them. */
+struct shapes_avx2 {
+	__m256i green[3], blue[3];
+};
+
+/* The pieces of the blocks of words w: looked up by t (green, 0..3) and
+ * by 4 + t (blue) at cell 0, then moved to cell y (green) or x (blue). */
+__attribute__((target("avx2"), always_inline)) static inline struct shapes_avx2
+shapes_avx2(__m256i w)
+{
+	const __m256i spread_of =
+	    _mm256_setr_epi32(0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0,
+			      0x1 * LINE_ONES, 0x1 * LINE_ONES, 0x3 * LINE_ONES);
+	const __m256i piece_of = _mm256_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03);
+	const __m256i lift_of = _mm256_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
+						  LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS);
+	const __m256i three = _mm256_set1_epi32(3);
+	__m256i t = _mm256_and_si256(w, three);
+	__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
+	__m256i y = _mm256_and_si256(_mm256_srli_epi32(w, 16), three);
+	__m256i tb = _mm256_add_epi32(t, _mm256_set1_epi32(4));
+	return (struct shapes_avx2){
+	    .green = {_mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, t), y),
+		      _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, t), y),
+		      _mm256_permutevar8x32_epi32(lift_of, t)},
+	    .blue = {_mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, tb), x),
+		     _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, tb), x),
+		     _mm256_permutevar8x32_epi32(lift_of, tb)},
+	};
+}
+
+/* Drops the pieces s on the green boards *g and the blue boards *u; adds
+ * their points to *sg and *su. */
+__attribute__((target("avx2"), always_inline)) static inline void
+drop_avx2(const struct shapes_avx2 *s, __m256i *g, __m256i *u, __m256i *sg, __m256i *su)
+{
+	*g = boards_drop_avx2(*g, s->green[0], s->green[1], s->green[2], sg);
+	*u = boards_drop_avx2(*u, s->blue[0], s->blue[1], s->blue[2], su);
+}
+
 /*
  * Plays blocks[k * len + i], i < steps, on lane[k], k < 16: two groups of
  * 8 lanes, each group's green and blue boards in one vector apiece. Each
@@ -310,15 +362,6 @@ static inline uint32_t block_word(const struct md_block *block)
 __attribute__((target("avx2"))) static void
 lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
 {
-	/* The shapes by t (green, 0..3) and by 4 + t (blue): spread, piece and lift at cell 0. */
-	const __m256i spread_of =
-	    _mm256_setr_epi32(0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0,
-			      0x1 * LINE_ONES, 0x1 * LINE_ONES, 0x3 * LINE_ONES);
-	const __m256i piece_of = _mm256_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03);
-	const __m256i lift_of = _mm256_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
-						  LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS);
-	const __m256i three = _mm256_set1_epi32(3);
-	const __m256i four = _mm256_set1_epi32(4);
 	enum { GROUP = MD_LANES_AVX2 / 2 };
 	__m256i g[2], u[2];
 	for (unsigned h = 0; h < 2; h++) {
@@ -339,27 +382,9 @@ lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size
 		for (size_t i = from; i < to; i++) {
 #pragma GCC unroll 2
 			for (unsigned h = 0; h < 2; h++) {
-				const struct md_block *b = blocks + GROUP * h * len + i;
-				__m256i w = _mm256_setr_epi32(
-				    (int)block_word(b), (int)block_word(b + len),
-				    (int)block_word(b + 2 * len), (int)block_word(b + 3 * len),
-				    (int)block_word(b + 4 * len), (int)block_word(b + 5 * len),
-				    (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
-				__m256i t = _mm256_and_si256(w, three);
-				__m256i y = _mm256_and_si256(_mm256_srli_epi32(w, 16), three);
-				__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
-				__m256i tb = _mm256_add_epi32(t, four);
-				g[h] = boards_drop_avx2(
-				    g[h],
-				    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, t), y),
-				    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, t), y),
-				    _mm256_permutevar8x32_epi32(lift_of, t), &sg[h]);
-				u[h] = boards_drop_avx2(
-				    u[h],
-				    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, tb),
-						      x),
-				    _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, tb), x),
-				    _mm256_permutevar8x32_epi32(lift_of, tb), &su[h]);
+				struct shapes_avx2 p =
+				    shapes_avx2(step_words_avx2(blocks + GROUP * h * len + i, len));
+				drop_avx2(&p, &g[h], &u[h], &sg[h], &su[h]);
 			}
 		}
 		for (unsigned h = 0; h < 2; h++) {
@@ -425,6 +450,75 @@ boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i lift, __m51
 	drop = _mm512_mask_sub_epi32(drop, e0, drop, line);
 	drop = _mm512_mask_sub_epi32(drop, e1, drop, line);
 	return _mm512_and_si512(_mm512_sllv_epi32(b, drop), _mm512_set1_epi32((int)BOARD_MASK));
+}
+
+/* The pieces of one step of 16 lanes, as shapes_avx2() gives them. */
+struct shapes_avx512 {
+	__m512i green[3], blue[3];
+};
+
+/* The pieces of blocks t, x, y (a lane each). */
+__attribute__((target("avx512f,avx512cd"), always_inline)) static inline struct shapes_avx512
+shapes_avx512(__m512i t, __m512i x, __m512i y)
+{
+	const __m512i spread_of = _mm512_setr_epi32(
+	    0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES,
+	    0x1 * LINE_ONES, 0x3 * LINE_ONES, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i piece_of =
+	    _mm512_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i lift_of =
+	    _mm512_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS,
+			      2 * LINE_BITS, LINE_BITS, 0, 0, 0, 0, 0, 0, 0, 0);
+	__m512i tb = _mm512_add_epi32(t, _mm512_set1_epi32(4));
+	return (struct shapes_avx512){
+	    .green = {_mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y),
+		      _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y),
+		      _mm512_permutexvar_epi32(t, lift_of)},
+	    .blue = {_mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x),
+		     _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x),
+		     _mm512_permutexvar_epi32(tb, lift_of)},
+	};
+}
+
+/* The pieces of words t | x << 8 | y << 16 | junk << 24. */
+__attribute__((target("avx512f,avx512cd"), always_inline)) static inline struct shapes_avx512
+shapes_of_words_avx512(__m512i w)
+{
+	const __m512i three = _mm512_set1_epi32(3);
+	return shapes_avx512(_mm512_and_si512(w, three),
+			     _mm512_and_si512(_mm512_srli_epi32(w, 8), three),
+			     _mm512_and_si512(_mm512_srli_epi32(w, 16), three));
+}
+
+/* The pieces of keys t | x << 2 | y << 4. */
+__attribute__((target("avx512f,avx512cd"), always_inline)) static inline struct shapes_avx512
+shapes_of_keys_avx512(__m512i k)
+{
+	const __m512i three = _mm512_set1_epi32(3);
+	return shapes_avx512(_mm512_and_si512(k, three),
+			     _mm512_and_si512(_mm512_srli_epi32(k, 2), three),
+			     _mm512_srli_epi32(k, 4));
+}
+
+/* The blocks of one step of 16 lanes, b, b + len, ..., b + 15 * len, as
+ * words (reads a byte past each): one gather. */
+__attribute__((target("avx512f,avx512cd"), always_inline)) static inline __m512i
+step_words_avx512(const struct md_block *b, size_t len)
+{
+	const int sl = (int)(len * sizeof *b);
+	const __m512i stride =
+	    _mm512_setr_epi32(0, sl, 2 * sl, 3 * sl, 4 * sl, 5 * sl, 6 * sl, 7 * sl, 8 * sl, 9 * sl,
+			      10 * sl, 11 * sl, 12 * sl, 13 * sl, 14 * sl, 15 * sl);
+	return _mm512_i32gather_epi32(stride, (const void *)b, 1);
+}
+
+/* Drops the pieces s on the green boards *g and the blue boards *u; adds
+ * their points to *sg and *su. */
+__attribute__((target("avx512f,avx512cd"), always_inline)) static inline void
+drop_avx512(const struct shapes_avx512 *s, __m512i *g, __m512i *u, __m512i *sg, __m512i *su)
+{
+	*g = boards_drop_avx512(*g, s->green[0], s->green[1], s->green[2], sg);
+	*u = boards_drop_avx512(*u, s->blue[0], s->blue[1], s->blue[2], su);
 }
 
 /*
@@ -495,30 +589,17 @@ static bool lanes_avx512_fits(size_t len)
 
 /*
  * lanes_avx2() with AVX-512: 32 lanes in two groups of 16, each group's
- * green boards in one vector and its blue ones in another, the blocks of a
- * step gathered at once. A step of a board waits on the one before (some
- * forty cycles), so the four independent vectors keep the units busy where
- * two would leave them waiting half the time. Reads one byte past each
- * block it plays, as lanes_avx2() does: the caller keeps
- * blocks[31 * len + steps - 1] off the end of the array.
+ * green boards in one vector and its blue ones in another. The blocks of
+ * 16 steps at a time come from md_keys16() and md_transpose16(); the last
+ * steps, from a gather each. A step of a board waits on the one before
+ * (some forty cycles), so the four independent vectors keep the units busy
+ * where two would leave them waiting (three or four groups measured
+ * slower). Reads one byte past each block it plays, as lanes_avx2() does:
+ * the caller keeps blocks[31 * len + steps - 1] off the end of the array.
  */
 __attribute__((target("avx512f,avx512cd,avx512bw,avx512vbmi,avx512vl"))) static void
 lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
 {
-	const __m512i spread_of = _mm512_setr_epi32(
-	    0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES,
-	    0x1 * LINE_ONES, 0x3 * LINE_ONES, 0, 0, 0, 0, 0, 0, 0, 0);
-	const __m512i piece_of =
-	    _mm512_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03, 0, 0, 0, 0, 0, 0, 0, 0);
-	const __m512i lift_of =
-	    _mm512_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS,
-			      2 * LINE_BITS, LINE_BITS, 0, 0, 0, 0, 0, 0, 0, 0);
-	const __m512i three = _mm512_set1_epi32(3);
-	const __m512i four = _mm512_set1_epi32(4);
-	const int sl = (int)(len * sizeof *blocks);
-	const __m512i stride =
-	    _mm512_setr_epi32(0, sl, 2 * sl, 3 * sl, 4 * sl, 5 * sl, 6 * sl, 7 * sl, 8 * sl, 9 * sl,
-			      10 * sl, 11 * sl, 12 * sl, 13 * sl, 14 * sl, 15 * sl);
 	const struct md_block *second = blocks + MD_LANES_AVX2 * len;
 	const __m512i pick = _mm512_load_si512((const void *)md_key_pick);
 	uint32_t gs[MD_LANES_AVX512], us[MD_LANES_AVX512];
@@ -529,42 +610,6 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 	__m512i g0 = _mm512_loadu_si512(gs), u0 = _mm512_loadu_si512(us);
 	__m512i g1 = _mm512_loadu_si512(gs + 16), u1 = _mm512_loadu_si512(us + 16);
 	uint64_t total[MD_LANES_AVX512] = {0};
-
-/* One step of one group from its keys t | x << 2 | y << 4. */
-#define LANES_AVX512_KEYED(g, u, sg, su, key)                                                      \
-	do {                                                                                       \
-		__m512i t = _mm512_and_si512(key, three);                                          \
-		__m512i x = _mm512_and_si512(_mm512_srli_epi32(key, 2), three);                    \
-		__m512i y = _mm512_srli_epi32(key, 4);                                             \
-		__m512i tb = _mm512_add_epi32(t, four);                                            \
-		g = boards_drop_avx512(                                                            \
-		    g, _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y),               \
-		    _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y),                   \
-		    _mm512_permutexvar_epi32(t, lift_of), &(sg));                                  \
-		u = boards_drop_avx512(                                                            \
-		    u, _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x),              \
-		    _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x),                  \
-		    _mm512_permutexvar_epi32(tb, lift_of), &(su));                                 \
-	} while (0)
-
-/* One step of one group: its blocks i gathered (t | x << 8 | y << 16 |
- * junk << 24 each), then the green and the blue boards dropped. */
-#define LANES_AVX512_STEP(g, u, sg, su, base)                                                      \
-	do {                                                                                       \
-		__m512i w = _mm512_i32gather_epi32(stride, (const void *)((base) + i), 1);         \
-		__m512i t = _mm512_and_si512(w, three);                                            \
-		__m512i y = _mm512_and_si512(_mm512_srli_epi32(w, 16), three);                     \
-		__m512i x = _mm512_and_si512(_mm512_srli_epi32(w, 8), three);                      \
-		__m512i tb = _mm512_add_epi32(t, four);                                            \
-		g = boards_drop_avx512(                                                            \
-		    g, _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y),               \
-		    _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y),                   \
-		    _mm512_permutexvar_epi32(t, lift_of), &(sg));                                  \
-		u = boards_drop_avx512(                                                            \
-		    u, _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x),              \
-		    _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x),                  \
-		    _mm512_permutexvar_epi32(tb, lift_of), &(su));                                 \
-	} while (0)
 
 	for (size_t from = 0; from < steps; from += MD_AVX2_FLUSH) {
 		size_t to = steps - from > MD_AVX2_FLUSH ? from + MD_AVX2_FLUSH : steps;
@@ -585,17 +630,21 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 			for (unsigned k = 0; k < MD_KEY_STEPS; k++, i++) {
 				__m256i both =
 				    _mm256_load_si256((const __m256i *)(const void *)kb[k]);
-				LANES_AVX512_KEYED(
-				    g0, u0, sg0, su0,
+				struct shapes_avx512 p0 = shapes_of_keys_avx512(
 				    _mm512_cvtepu8_epi32(_mm256_castsi256_si128(both)));
-				LANES_AVX512_KEYED(
-				    g1, u1, sg1, su1,
+				struct shapes_avx512 p1 = shapes_of_keys_avx512(
 				    _mm512_cvtepu8_epi32(_mm256_extracti128_si256(both, 1)));
+				drop_avx512(&p0, &g0, &u0, &sg0, &su0);
+				drop_avx512(&p1, &g1, &u1, &sg1, &su1);
 			}
 		}
 		for (; i < to; i++) {
-			LANES_AVX512_STEP(g0, u0, sg0, su0, blocks);
-			LANES_AVX512_STEP(g1, u1, sg1, su1, second);
+			struct shapes_avx512 p0 =
+			    shapes_of_words_avx512(step_words_avx512(blocks + i, len));
+			struct shapes_avx512 p1 =
+			    shapes_of_words_avx512(step_words_avx512(second + i, len));
+			drop_avx512(&p0, &g0, &u0, &sg0, &su0);
+			drop_avx512(&p1, &g1, &u1, &sg1, &su1);
 		}
 		uint32_t a[MD_LANES_AVX512];
 		_mm512_storeu_si512(a, _mm512_add_epi32(sg0, su0));
@@ -603,8 +652,6 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 		for (unsigned k = 0; k < MD_LANES_AVX512; k++)
 			total[k] += a[k];
 	}
-#undef LANES_AVX512_STEP
-#undef LANES_AVX512_KEYED
 	_mm512_storeu_si512(gs, g0);
 	_mm512_storeu_si512(us, u0);
 	_mm512_storeu_si512(gs + 16, g1);
@@ -649,14 +696,6 @@ __attribute__((target("avx2"))) static uint32_t lanes_fix_avx2(const struct md_l
 							       const struct md_block *blocks,
 							       size_t len, uint32_t diff[8])
 {
-	const __m256i spread_of =
-	    _mm256_setr_epi32(0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0,
-			      0x1 * LINE_ONES, 0x1 * LINE_ONES, 0x3 * LINE_ONES);
-	const __m256i piece_of = _mm256_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03);
-	const __m256i lift_of = _mm256_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
-						  LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS);
-	const __m256i three = _mm256_set1_epi32(3);
-	const __m256i four = _mm256_set1_epi32(4);
 	const struct md_block *base = blocks + first * len;
 	uint32_t rg[8], ru[8];
 	for (unsigned j = 0; j < 8; j++) {
@@ -673,26 +712,9 @@ __attribute__((target("avx2"))) static uint32_t lanes_fix_avx2(const struct md_l
 					_mm256_cmpeq_epi32(real_u, guess_u));
 	for (size_t i = 0; i < limit && _mm256_movemask_ps(_mm256_castsi256_ps(same)) != 0xFF;
 	     i++) {
-		const struct md_block *b = base + i;
-		__m256i w =
-		    _mm256_setr_epi32((int)block_word(b), (int)block_word(b + len),
-				      (int)block_word(b + 2 * len), (int)block_word(b + 3 * len),
-				      (int)block_word(b + 4 * len), (int)block_word(b + 5 * len),
-				      (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
-		__m256i t = _mm256_and_si256(w, three);
-		__m256i y = _mm256_and_si256(_mm256_srli_epi32(w, 16), three);
-		__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
-		__m256i tb = _mm256_add_epi32(t, four);
-		__m256i gs = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, t), y);
-		__m256i gp = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, t), y);
-		__m256i gl = _mm256_permutevar8x32_epi32(lift_of, t);
-		__m256i us = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, tb), x);
-		__m256i up = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, tb), x);
-		__m256i ul = _mm256_permutevar8x32_epi32(lift_of, tb);
-		real_g = boards_drop_avx2(real_g, gs, gp, gl, &real_points);
-		real_u = boards_drop_avx2(real_u, us, up, ul, &real_points);
-		guess_g = boards_drop_avx2(guess_g, gs, gp, gl, &guess_points);
-		guess_u = boards_drop_avx2(guess_u, us, up, ul, &guess_points);
+		struct shapes_avx2 p = shapes_avx2(step_words_avx2(base + i, len));
+		drop_avx2(&p, &real_g, &real_u, &real_points, &real_points);
+		drop_avx2(&p, &guess_g, &guess_u, &guess_points, &guess_points);
 		same = _mm256_and_si256(_mm256_cmpeq_epi32(real_g, guess_g),
 					_mm256_cmpeq_epi32(real_u, guess_u));
 	}
@@ -717,20 +739,6 @@ __attribute__((target("avx512f,avx512cd"))) static uint32_t
 lanes_fix_avx512(const struct md_lane *lane, unsigned first, const struct md_block *blocks,
 		 size_t len, uint32_t diff[16])
 {
-	const __m512i spread_of = _mm512_setr_epi32(
-	    0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES,
-	    0x1 * LINE_ONES, 0x3 * LINE_ONES, 0, 0, 0, 0, 0, 0, 0, 0);
-	const __m512i piece_of =
-	    _mm512_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03, 0, 0, 0, 0, 0, 0, 0, 0);
-	const __m512i lift_of =
-	    _mm512_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS,
-			      2 * LINE_BITS, LINE_BITS, 0, 0, 0, 0, 0, 0, 0, 0);
-	const __m512i three = _mm512_set1_epi32(3);
-	const __m512i four = _mm512_set1_epi32(4);
-	const int sl = (int)(len * sizeof *blocks);
-	const __m512i stride =
-	    _mm512_setr_epi32(0, sl, 2 * sl, 3 * sl, 4 * sl, 5 * sl, 6 * sl, 7 * sl, 8 * sl, 9 * sl,
-			      10 * sl, 11 * sl, 12 * sl, 13 * sl, 14 * sl, 15 * sl);
 	const struct md_block *base = blocks + first * len;
 	uint32_t rg[16], ru[16];
 	for (unsigned j = 0; j < 16; j++) {
@@ -745,21 +753,9 @@ lanes_fix_avx512(const struct md_lane *lane, unsigned first, const struct md_blo
 	__mmask16 apart =
 	    _mm512_cmpneq_epi32_mask(real_g, guess_g) | _mm512_cmpneq_epi32_mask(real_u, guess_u);
 	for (size_t i = 0; i < limit && apart; i++) {
-		__m512i w = _mm512_i32gather_epi32(stride, (const void *)(base + i), 1);
-		__m512i t = _mm512_and_si512(w, three);
-		__m512i y = _mm512_and_si512(_mm512_srli_epi32(w, 16), three);
-		__m512i x = _mm512_and_si512(_mm512_srli_epi32(w, 8), three);
-		__m512i tb = _mm512_add_epi32(t, four);
-		__m512i gs = _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y);
-		__m512i gp = _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y);
-		__m512i gl = _mm512_permutexvar_epi32(t, lift_of);
-		__m512i us = _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x);
-		__m512i up = _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x);
-		__m512i ul = _mm512_permutexvar_epi32(tb, lift_of);
-		real_g = boards_drop_avx512(real_g, gs, gp, gl, &real_points);
-		real_u = boards_drop_avx512(real_u, us, up, ul, &real_points);
-		guess_g = boards_drop_avx512(guess_g, gs, gp, gl, &guess_points);
-		guess_u = boards_drop_avx512(guess_u, us, up, ul, &guess_points);
+		struct shapes_avx512 p = shapes_of_words_avx512(step_words_avx512(base + i, len));
+		drop_avx512(&p, &real_g, &real_u, &real_points, &real_points);
+		drop_avx512(&p, &guess_g, &guess_u, &guess_points, &guess_points);
 		apart = _mm512_cmpneq_epi32_mask(real_g, guess_g) |
 			_mm512_cmpneq_epi32_mask(real_u, guess_u);
 	}
