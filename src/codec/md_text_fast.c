@@ -231,10 +231,6 @@ all_quarters(const unsigned char *t)
 	return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t));
 }
 
-/* take_t_mask[k] as bits, in each of the four lanes. */
-static const uint64_t take_t_bits[3] = {0x9249924992499249ull, 0x4924492449244924ull,
-					0x2492249224922492ull};
-
 /*
  * take_32() with AVX-512 (F and BW): 64 canonical lines at p[0..384) into
  * blocks[0..64), lines 16j..16j+15 in lane j of each vector, the tests of
@@ -268,7 +264,7 @@ take_64(const char *p, struct md_block *blocks)
 		__mmask64 n = _mm512_testn_epi8_mask(t, t) |
 			      (t3 & _mm512_cmpeq_epi8_mask(x, three)) |
 			      (_mm512_cmpeq_epi8_mask(t, two) & _mm512_cmpeq_epi8_mask(y, three));
-		no |= n & take_t_bits[k];
+		no |= n & _mm512_movepi8_mask(all_quarters(take_t_mask[k])); /* the t bytes */
 	}
 	if (no || _mm512_test_epi64_mask(bad, bad))
 		return false;

@@ -310,23 +310,37 @@ step_words_avx2(const struct md_block *b, size_t len)
 				 (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
 }
 
+/*
+ * The pieces as the vector paths look them up, shared by the AVX2 and the
+ * AVX-512 ones: spread, piece and lift at cell 0, by t for the green board
+ * (0..3) and by 4 + t for the blue one (4..7); a domino lies along one
+ * board and across the other. Entries 8..15 pad the table to an AVX-512
+ * vector. The same pieces as md_green_shape[] and md_blue_shape[] at cell 0.
+ */
+static const uint32_t md_lane_shapes[3][16] __attribute__((aligned(64))) = {
+    {0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES, 0x1 * LINE_ONES,
+     0x3 * LINE_ONES},
+    {0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03},
+    {LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
+     LINE_BITS},
+};
+
 /* The pieces of one step on the green and the blue boards: spread, piece
  * and lift, as boards_drop_avx2() takes them. */
 struct shapes_avx2 {
 	__m256i green[3], blue[3];
 };
 
-/* The pieces of the blocks of words w: looked up by t (green, 0..3) and
- * by 4 + t (blue) at cell 0, then moved to cell y (green) or x (blue). */
+/* The pieces of the blocks of words w: looked up in md_lane_shapes by t
+ * (green) and by 4 + t (blue), then moved to cell y (green) or x (blue). */
 __attribute__((target("avx2"), always_inline)) static inline struct shapes_avx2
 shapes_avx2(__m256i w)
 {
 	const __m256i spread_of =
-	    _mm256_setr_epi32(0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0,
-			      0x1 * LINE_ONES, 0x1 * LINE_ONES, 0x3 * LINE_ONES);
-	const __m256i piece_of = _mm256_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03);
-	const __m256i lift_of = _mm256_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
-						  LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS);
+	    _mm256_load_si256((const __m256i *)(const void *)md_lane_shapes[0]);
+	const __m256i piece_of =
+	    _mm256_load_si256((const __m256i *)(const void *)md_lane_shapes[1]);
+	const __m256i lift_of = _mm256_load_si256((const __m256i *)(const void *)md_lane_shapes[2]);
 	const __m256i three = _mm256_set1_epi32(3);
 	__m256i t = _mm256_and_si256(w, three);
 	__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
@@ -457,18 +471,13 @@ struct shapes_avx512 {
 	__m512i green[3], blue[3];
 };
 
-/* The pieces of blocks t, x, y (a lane each). */
+/* The pieces of blocks t, x, y (a lane each), from md_lane_shapes. */
 __attribute__((target("avx512f,avx512cd"), always_inline)) static inline struct shapes_avx512
 shapes_avx512(__m512i t, __m512i x, __m512i y)
 {
-	const __m512i spread_of = _mm512_setr_epi32(
-	    0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES,
-	    0x1 * LINE_ONES, 0x3 * LINE_ONES, 0, 0, 0, 0, 0, 0, 0, 0);
-	const __m512i piece_of =
-	    _mm512_setr_epi32(0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03, 0, 0, 0, 0, 0, 0, 0, 0);
-	const __m512i lift_of =
-	    _mm512_setr_epi32(LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS,
-			      2 * LINE_BITS, LINE_BITS, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m512i spread_of = _mm512_load_si512((const void *)md_lane_shapes[0]);
+	const __m512i piece_of = _mm512_load_si512((const void *)md_lane_shapes[1]);
+	const __m512i lift_of = _mm512_load_si512((const void *)md_lane_shapes[2]);
 	__m512i tb = _mm512_add_epi32(t, _mm512_set1_epi32(4));
 	return (struct shapes_avx512){
 	    .green = {_mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y),

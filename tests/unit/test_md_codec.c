@@ -1437,10 +1437,53 @@ static void md_text_canonical_should_take_the_canonical_lines_on_every_path(void
 	free(got);
 }
 
+/*
+ * md_text_canonical_impl(), every implementation, on lines with no digit 0
+ * (so that nothing but the bad line can stop a vectorised step) and one
+ * illegal line at each place of the first 200: it takes exactly the lines
+ * before it. An implementation that looked for t in the wrong bytes would
+ * take the illegal line with the rest.
+ */
+static void md_text_canonical_should_stop_at_an_illegal_line_anywhere(void **state)
+{
+	(void)state;
+	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2,
+					     MD_IMPL_AVX512};
+	static const char *const illegal[] = {"0 1 1\n", "3 3 1\n", "2 1 3\n", "0 2 2\n"};
+	enum { LINES = 400 };
+	static char text[LINES * 6 + 8];
+	static struct md_block got[LINES];
+	uint64_t seed = 11559;
+	for (size_t b = 0; b < sizeof illegal / sizeof illegal[0]; b++) {
+		for (unsigned at = 0; at < 200; at++) {
+			for (unsigned i = 0; i < LINES; i++) {
+				uint64_t r = rng_next(&seed);
+				unsigned t = 1 + (unsigned)(r % 3), x = 1 + (unsigned)(r >> 8) % 2,
+					 y = 1 + (unsigned)(r >> 16) % 2;
+				if (i == at)
+					memcpy(text + 6 * i, illegal[b], 6);
+				else
+					snprintf(text + 6 * i, 7, "%u %u %u\n", t, x, y);
+			}
+			for (size_t k = 0; k < sizeof impls / sizeof impls[0]; k++) {
+				if (!md_impl_supported(impls[k]))
+					continue;
+				size_t taken = (size_t)-1;
+				size_t bytes = md_text_canonical_impl(text, LINES * 6, got, LINES,
+								      &taken, impls[k]);
+				if (taken != at || bytes != 6 * (size_t)at)
+					fail_msg("impl %d, '%.5s' at line %u: took %zu lines",
+						 (int)impls[k], illegal[b], at, taken);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(md_text_canonical_should_take_the_canonical_lines_on_every_path),
+	    cmocka_unit_test(md_text_canonical_should_stop_at_an_illegal_line_anywhere),
 	    cmocka_unit_test(md_json_fast_legal_digits_should_be_md_check),
 	    cmocka_unit_test(md_json_fast_runs_should_read_as_block_by_block),
 	    cmocka_unit_test(md_text_should_answer_each_case_of_the_table),
