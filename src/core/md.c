@@ -200,6 +200,8 @@ unsigned md_place(struct md_game *game, struct md_block block)
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+#include "cpu.h"
 #define MD_HAVE_AVX2 1
 #else
 #define MD_HAVE_AVX2 0
@@ -779,10 +781,10 @@ bool md_impl_supported(enum md_impl impl)
 		return impl == MD_IMPL_AUTO || impl == MD_IMPL_PORTABLE;
 #if MD_HAVE_AVX2
 	if (impl == MD_IMPL_AVX512)
-		return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
-		       __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
-		       __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl");
-	return __builtin_cpu_supports("avx2");
+		return CPU_HAS(AVX2, "avx2") && CPU_HAS(AVX512F, "avx512f") &&
+		       CPU_HAS(AVX512CD, "avx512cd") && CPU_HAS(AVX512BW, "avx512bw") &&
+		       CPU_HAS(AVX512_VBMI, "avx512vbmi") && CPU_HAS(AVX512VL, "avx512vl");
+	return CPU_HAS(AVX2, "avx2");
 #else
 	return false;
 #endif

@@ -32,6 +32,8 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+#include "cpu.h"
 #define PUYO_HAVE_BMI2 1
 #else
 #define PUYO_HAVE_BMI2 0
@@ -557,9 +559,11 @@ static bool use_bmi2(enum puyo_impl impl)
 static bool pext_is_fast(void)
 {
 #if PUYO_HAVE_BMI2
-	if (!__builtin_cpu_is("amd"))
-		return true;
 	unsigned a, b, c, d;
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+	/* "AuthenticAMD", as ebx, edx, ecx */
+	if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u)
+		return true;
 	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
 	unsigned family = (a >> 8) & 0xF;
 	if (family == 0xF)
@@ -588,11 +592,11 @@ bool puyo_impl_supported(enum puyo_impl impl)
 	if (impl != PUYO_IMPL_BMI2 && impl != PUYO_IMPL_AVX512)
 		return impl == PUYO_IMPL_AUTO || impl == PUYO_IMPL_PORTABLE;
 #if PUYO_HAVE_BMI2
-	bool bmi2 = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
-		    __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1");
+	bool bmi2 = CPU_HAS(BMI2, "bmi2") && CPU_HAS(POPCNT, "popcnt") &&
+		    CPU_HAS(SSSE3, "ssse3") && CPU_HAS(SSE4_1, "sse4.1");
 	if (impl == PUYO_IMPL_AVX512)
-		return bmi2 && __builtin_cpu_supports("avx512f") &&
-		       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi");
+		return bmi2 && CPU_HAS(AVX512F, "avx512f") && CPU_HAS(AVX512BW, "avx512bw") &&
+		       CPU_HAS(AVX512_VBMI, "avx512vbmi");
 	return bmi2;
 #else
 	return false;

@@ -1,0 +1,26 @@
+/*
+ * What the processor runs, for the cores' choice of a path at run time.
+ *
+ * CPU_HAS(GLIBC_NAME, "gcc-name") asks the C library where it can: glibc
+ * (2.33 and later) answers from the features its loader already read, with
+ * no instruction executed. __builtin_cpu_supports() instead links a
+ * constructor that runs cpuid about ten times at every start of the
+ * program, and on a virtual machine each cpuid leaves the guest (some 6 us
+ * each): a twentieth of a whole `dropjudge solve` run. Both mean the same
+ * thing: the processor has the feature and the system saves its registers.
+ */
+#ifndef DROPJUDGE_CORE_CPU_H
+#define DROPJUDGE_CORE_CPU_H
+
+#if defined(__x86_64__) && defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define CPU_HAS(glibc, gcc) CPU_FEATURE_ACTIVE(glibc)
+#endif
+#endif
+
+#if defined(__x86_64__) && !defined(CPU_HAS)
+#define CPU_HAS(glibc, gcc) __builtin_cpu_supports(gcc)
+#endif
+
+#endif
