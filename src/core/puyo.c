@@ -592,8 +592,8 @@ bool puyo_impl_supported(enum puyo_impl impl)
 	if (impl != PUYO_IMPL_BMI2 && impl != PUYO_IMPL_AVX512)
 		return impl == PUYO_IMPL_AUTO || impl == PUYO_IMPL_PORTABLE;
 #if PUYO_HAVE_BMI2
-	bool bmi2 = CPU_HAS(BMI2, "bmi2") && CPU_HAS(POPCNT, "popcnt") &&
-		    CPU_HAS(SSSE3, "ssse3") && CPU_HAS(SSE4_1, "sse4.1");
+	bool bmi2 = CPU_HAS(BMI2, "bmi2") && CPU_HAS(POPCNT, "popcnt") && CPU_HAS(SSSE3, "ssse3") &&
+		    CPU_HAS(SSE4_1, "sse4.1");
 	if (impl == PUYO_IMPL_AVX512)
 		return bmi2 && CPU_HAS(AVX512F, "avx512f") && CPU_HAS(AVX512BW, "avx512bw") &&
 		       CPU_HAS(AVX512_VBMI, "avx512vbmi");

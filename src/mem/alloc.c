@@ -7,6 +7,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
 
 static dj_malloc_fn alloc_malloc = malloc;
 static dj_realloc_fn alloc_realloc = realloc;
@@ -54,6 +60,17 @@ void dj_free_secret(void *p, size_t size)
 	while (size--)
 		*v++ = 0;
 	dj_free(p);
+}
+
+void dj_populate(void *p, size_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	if (!p || size == 0 || page <= 0)
+		return;
+	/* whole pages: those at the ends hold other blocks of the same heap */
+	uintptr_t from = (uintptr_t)p & ~(uintptr_t)(page - 1);
+	uintptr_t to = ((uintptr_t)p + size + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+	(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
 }
 
 void dj_alloc_set(dj_malloc_fn m, dj_realloc_fn r, dj_free_fn f)
