@@ -313,13 +313,12 @@ step_words_avx2(const struct md_block *b, size_t len)
 }
 
 /*
- * The pieces as the vector paths look them up, shared by the AVX2 and the
- * AVX-512 ones: spread, piece and lift at cell 0, by t for the green board
- * (0..3) and by 4 + t for the blue one (4..7); a domino lies along one
- * board and across the other. Entries 8..15 pad the table to an AVX-512
- * vector. The same pieces as md_green_shape[] and md_blue_shape[] at cell 0.
+ * The pieces as the AVX2 path looks them up: spread, piece and lift at
+ * cell 0, by t for the green board (0..3) and by 4 + t for the blue one
+ * (4..7); a domino lies along one board and across the other. The same
+ * pieces as md_green_shape[] and md_blue_shape[] at cell 0.
  */
-static const uint32_t md_lane_shapes[3][16] __attribute__((aligned(64))) = {
+static const uint32_t md_lane_shapes[3][8] __attribute__((aligned(32))) = {
     {0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES, 0x1 * LINE_ONES,
      0x3 * LINE_ONES},
     {0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03},
@@ -423,97 +422,159 @@ lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size
 }
 
 /*
- * boards_drop_avx2() on 16 boards with AVX-512 (F and CD): the same mask
- * arithmetic, with three-input logic where two steps were, the lowest tile's
- * line from a count of leading zeros, and the light area from mask tests.
+ * The AVX-512 lanes keep each board upside down, with a floor under it:
+ * line l at bits 4 * (MD_LINES - l) + cell, the light area on top (lines 0
+ * and 1 at bits 24..27 and 20..23) and a full line of floor at bits 0..3
+ * that no drop or removal takes away. With the board this way up, the
+ * tile a piece comes to rest on is the highest set bit of board & spread,
+ * one count of leading zeros (the floor always has one); the lightest
+ * full line is the highest bit of the full lines; and the light area holds
+ * tiles in exactly as many lines as the count of leading zeros of the whole
+ * board says. A board in this layout is called turned here.
  */
-__attribute__((target("avx512f,avx512cd"))) static inline __m512i
-boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i lift, __m512i *score)
+#define TURNED_FLOOR LINE_MASK		   /* the floor line, bits 0..3 */
+#define TURNED_LINES (LINE_ONES << 4 | 1u) /* the first bit of every line, floor included */
+#define TURNED_ONES  (LINE_ONES << 4)	   /* the first bit of every line of the board */
+
+/* A board of board_drop() turned, and back (the light area is empty). */
+static inline uint32_t board_turn(uint32_t b)
 {
-	const __m512i past = _mm512_set1_epi32((int)PAST_FLOOR);
-	const __m512i ones = _mm512_set1_epi32((int)LINE_ONES);
-	const __m512i zero = _mm512_setzero_si512();
-	const __m512i line = _mm512_set1_epi32(LINE_BITS);
-
-	/* the lowest tile under the piece, as 4 * its line: (b & spread) | past, its lowest bit */
-	__m512i x = _mm512_ternarylogic_epi32(b, spread, past, 0xEA);
-	x = _mm512_and_si512(x, _mm512_sub_epi32(zero, x));
-	__m512i hit =
-	    _mm512_andnot_si512(_mm512_set1_epi32(LINE_BITS - 1),
-				_mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(x)));
-	b = _mm512_or_si512(b, _mm512_sllv_epi32(piece, _mm512_sub_epi32(hit, lift)));
-
-	/* full lines, and their removal */
-	__m512i pairs = _mm512_and_si512(b, _mm512_srli_epi32(b, 2));
-	__m512i full = _mm512_ternarylogic_epi32(pairs, _mm512_srli_epi32(pairs, 1), ones, 0x80);
-	__m512i points = _mm512_and_si512(
-	    _mm512_srli_epi32(_mm512_mullo_epi32(full, ones), LINE_BITS * (MD_LINES - 1)),
-	    _mm512_set1_epi32(LINE_MASK));
-	__m512i f = _mm512_or_si512(full, past);
-	__m512i lighter =
-	    _mm512_sub_epi32(_mm512_and_si512(f, _mm512_sub_epi32(zero, f)), _mm512_set1_epi32(1));
-	__m512i shift = _mm512_slli_epi32(points, 2);
-	__m512i removed = _mm512_or_si512(lighter, _mm512_sllv_epi32(lighter, shift));
-	/* (b & ~removed) | ((b & lighter) << shift) */
-	b = _mm512_ternarylogic_epi32(b, removed,
-				      _mm512_sllv_epi32(_mm512_and_si512(b, lighter), shift), 0xBA);
-	*score = _mm512_add_epi32(*score, points);
-
-	/* the light area: 4 bits down for each of lines 0 and 1 that holds a tile */
-	__mmask16 e0 = _mm512_testn_epi32_mask(b, _mm512_set1_epi32(LINE_MASK));
-	__mmask16 e1 = _mm512_testn_epi32_mask(b, _mm512_set1_epi32(LINE_MASK << LINE_BITS));
-	__m512i drop = _mm512_set1_epi32(2 * LINE_BITS);
-	drop = _mm512_mask_sub_epi32(drop, e0, drop, line);
-	drop = _mm512_mask_sub_epi32(drop, e1, drop, line);
-	return _mm512_and_si512(_mm512_sllv_epi32(b, drop), _mm512_set1_epi32((int)BOARD_MASK));
+	uint32_t t = TURNED_FLOOR;
+	for (unsigned l = 0; l < MD_LINES; l++)
+		t |= ((b >> (LINE_BITS * l)) & LINE_MASK) << (LINE_BITS * (MD_LINES - l));
+	return t;
 }
 
-/* The pieces of one step of 16 lanes, as shapes_avx2() gives them. */
-struct shapes_avx512 {
-	__m512i green[3], blue[3];
+static inline uint32_t board_unturn(uint32_t t)
+{
+	uint32_t b = 0;
+	for (unsigned l = 0; l < MD_LINES; l++)
+		b |= ((t >> (LINE_BITS * (MD_LINES - l))) & LINE_MASK) << (LINE_BITS * l);
+	return b;
+}
+
+/*
+ * The pieces as the AVX-512 lanes look them up, for turned boards: the
+ * cells a piece falls through (in every line, floor included) and the
+ * piece itself with its lowest line at bits 0..3. A block is one byte
+ * key, t | y << 2 | x << 4 | t << 6: its low four bits index the green
+ * tables (t, then the column y), the four above them the blue ones (the
+ * row x, then t). A domino lies along one board and across the other, as
+ * in md_green_shape[] and md_blue_shape[]; keys no block has (t = 0, a
+ * domino past the edge) give no piece and never meet a tile.
+ */
+#define TURNED_ALONG(c)	 (c)		  /* a line of one or two cells */
+#define TURNED_ACROSS(c) ((c) | (c) << 4) /* one cell in two lines */
+
+/* clang-format off: a row of four per y (green) or per t (blue) */
+static const uint32_t md_turned_green_spread[16] __attribute__((aligned(64))) = {
+    0, TURNED_LINES * 1u, TURNED_LINES * 3u,  TURNED_LINES * 1u,
+    0, TURNED_LINES * 2u, TURNED_LINES * 6u,  TURNED_LINES * 2u,
+    0, TURNED_LINES * 4u, TURNED_LINES * 12u, TURNED_LINES * 4u,
+    0, TURNED_LINES * 8u, 0,                  TURNED_LINES * 8u,
+};
+static const uint32_t md_turned_green_piece[16] __attribute__((aligned(64))) = {
+    0, TURNED_ALONG(1u), TURNED_ALONG(3u),  TURNED_ACROSS(1u),
+    0, TURNED_ALONG(2u), TURNED_ALONG(6u),  TURNED_ACROSS(2u),
+    0, TURNED_ALONG(4u), TURNED_ALONG(12u), TURNED_ACROSS(4u),
+    0, TURNED_ALONG(8u), 0,                 TURNED_ACROSS(8u),
+};
+static const uint32_t md_turned_blue_spread[16] __attribute__((aligned(64))) = {
+    0,                 0,                 0,                  0,
+    TURNED_LINES * 1u, TURNED_LINES * 2u, TURNED_LINES * 4u,  TURNED_LINES * 8u,
+    TURNED_LINES * 1u, TURNED_LINES * 2u, TURNED_LINES * 4u,  TURNED_LINES * 8u,
+    TURNED_LINES * 3u, TURNED_LINES * 6u, TURNED_LINES * 12u, 0,
+};
+static const uint32_t md_turned_blue_piece[16] __attribute__((aligned(64))) = {
+    0,                 0,                 0,                 0,
+    TURNED_ALONG(1u),  TURNED_ALONG(2u),  TURNED_ALONG(4u),  TURNED_ALONG(8u),
+    TURNED_ACROSS(1u), TURNED_ACROSS(2u), TURNED_ACROSS(4u), TURNED_ACROSS(8u),
+    TURNED_ALONG(3u),  TURNED_ALONG(6u),  TURNED_ALONG(12u), 0,
+};
+/* clang-format on */
+
+/* The light area's push, in bits, by the leading zeros of a turned board:
+ * 8 with a tile in line 0 (bits 24..27), 4 with one in line 1 only. */
+static const uint32_t md_turned_push[32] __attribute__((aligned(64))) = {
+    8, 8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* The pieces of blocks t, x, y (a lane each), from md_lane_shapes. */
-__attribute__((target("avx512f,avx512cd"), always_inline)) static inline struct shapes_avx512
-shapes_avx512(__m512i t, __m512i x, __m512i y)
+/*
+ * board_drop() on 16 turned boards with AVX-512, each with its own piece:
+ * `spread` and `piece` as the tables above give them. Adds the points to
+ * *score. The piece is rotated up onto the line above the highest tile
+ * under it (rotating by the leading zeros of that tile's line puts bits
+ * 0..7 there, and never past the top); full lines are found as
+ * board_drop() does; the lines lighter than the lightest full one (its
+ * leading zeros again) move down over the full ones, by as many lines as
+ * there are; the light area pushes the board down by the look-up of its
+ * leading zeros, and the floor is put back under what fell through it.
+ */
+__attribute__((target("avx512f,avx512cd,avx512vpopcntdq"))) static inline __m512i
+boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i *score)
 {
-	const __m512i spread_of = _mm512_load_si512((const void *)md_lane_shapes[0]);
-	const __m512i piece_of = _mm512_load_si512((const void *)md_lane_shapes[1]);
-	const __m512i lift_of = _mm512_load_si512((const void *)md_lane_shapes[2]);
-	__m512i tb = _mm512_add_epi32(t, _mm512_set1_epi32(4));
+	const __m512i low = _mm512_set1_epi32(LINE_BITS - 1);
+	const __m512i ones = _mm512_set1_epi32((int)TURNED_ONES);
+	const __m512i floor = _mm512_set1_epi32((int)TURNED_FLOOR);
+
+	__m512i rest = _mm512_andnot_si512(low, _mm512_lzcnt_epi32(_mm512_and_si512(b, spread)));
+	b = _mm512_or_si512(b, _mm512_rorv_epi32(piece, rest));
+
+	__m512i pairs = _mm512_and_si512(b, _mm512_srli_epi32(b, 2));
+	__m512i full = _mm512_ternarylogic_epi32(pairs, _mm512_srli_epi32(pairs, 1), ones, 0x80);
+	__m512i points = _mm512_popcnt_epi32(full);
+	*score = _mm512_add_epi32(*score, points);
+	/* the lines lighter than the lightest full one; any lines when none is */
+	__m512i lighter = _mm512_sllv_epi32(
+	    _mm512_set1_epi32(-1),
+	    _mm512_sub_epi32(_mm512_set1_epi32(31 + LINE_BITS), _mm512_lzcnt_epi32(full)));
+	__m512i shift = _mm512_slli_epi32(points, 2);
+	/* (b & ~(lighter >> shift)) | ((b & lighter) >> shift) */
+	b = _mm512_ternarylogic_epi32(b, _mm512_srlv_epi32(lighter, shift),
+				      _mm512_srlv_epi32(_mm512_and_si512(b, lighter), shift), 0xBA);
+
+	const __m512i push_lo = _mm512_load_si512((const void *)md_turned_push);
+	const __m512i push_hi = _mm512_load_si512((const void *)(md_turned_push + 16));
+	__m512i push = _mm512_permutex2var_epi32(push_lo, _mm512_lzcnt_epi32(b), push_hi);
+	return _mm512_or_si512(_mm512_srlv_epi32(b, push), floor);
+}
+
+/* The pieces of one step of 16 lanes on both boards. */
+struct shapes_avx512 {
+	__m512i green[2], blue[2]; /* spread, piece */
+};
+
+/* The pieces of keys k (a lane each, t | y << 2 | x << 4 | t << 6). */
+__attribute__((target("avx512f"), always_inline)) static inline struct shapes_avx512
+shapes_avx512(__m512i k)
+{
+	__m512i kb = _mm512_srli_epi32(k, 4);
 	return (struct shapes_avx512){
-	    .green = {_mm512_sllv_epi32(_mm512_permutexvar_epi32(t, spread_of), y),
-		      _mm512_sllv_epi32(_mm512_permutexvar_epi32(t, piece_of), y),
-		      _mm512_permutexvar_epi32(t, lift_of)},
-	    .blue = {_mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, spread_of), x),
-		     _mm512_sllv_epi32(_mm512_permutexvar_epi32(tb, piece_of), x),
-		     _mm512_permutexvar_epi32(tb, lift_of)},
+	    .green = {_mm512_permutexvar_epi32(
+			  k, _mm512_load_si512((const void *)md_turned_green_spread)),
+		      _mm512_permutexvar_epi32(
+			  k, _mm512_load_si512((const void *)md_turned_green_piece))},
+	    .blue = {_mm512_permutexvar_epi32(
+			 kb, _mm512_load_si512((const void *)md_turned_blue_spread)),
+		     _mm512_permutexvar_epi32(
+			 kb, _mm512_load_si512((const void *)md_turned_blue_piece))},
 	};
 }
 
-/* The pieces of words t | x << 8 | y << 16 | junk << 24. */
-__attribute__((target("avx512f,avx512cd"), always_inline)) static inline struct shapes_avx512
-shapes_of_words_avx512(__m512i w)
+/* The keys of words t | x << 8 | y << 16 | junk << 24. */
+__attribute__((target("avx512f"), always_inline)) static inline __m512i
+keys_of_words_avx512(__m512i w)
 {
 	const __m512i three = _mm512_set1_epi32(3);
-	return shapes_avx512(_mm512_and_si512(w, three),
-			     _mm512_and_si512(_mm512_srli_epi32(w, 8), three),
-			     _mm512_and_si512(_mm512_srli_epi32(w, 16), three));
-}
-
-/* The pieces of keys t | x << 2 | y << 4. */
-__attribute__((target("avx512f,avx512cd"), always_inline)) static inline struct shapes_avx512
-shapes_of_keys_avx512(__m512i k)
-{
-	const __m512i three = _mm512_set1_epi32(3);
-	return shapes_avx512(_mm512_and_si512(k, three),
-			     _mm512_and_si512(_mm512_srli_epi32(k, 2), three),
-			     _mm512_srli_epi32(k, 4));
+	__m512i t = _mm512_and_si512(w, three);
+	__m512i x4 = _mm512_and_si512(_mm512_srli_epi32(w, 4), _mm512_set1_epi32(3 << 4));
+	__m512i y2 = _mm512_and_si512(_mm512_srli_epi32(w, 14), _mm512_set1_epi32(3 << 2));
+	return _mm512_or_si512(_mm512_ternarylogic_epi32(t, x4, y2, 0xFE), _mm512_slli_epi32(t, 6));
 }
 
 /* The blocks of one step of 16 lanes, b, b + len, ..., b + 15 * len, as
  * words (reads a byte past each): one gather. */
-__attribute__((target("avx512f,avx512cd"), always_inline)) static inline __m512i
+__attribute__((target("avx512f"), always_inline)) static inline __m512i
 step_words_avx512(const struct md_block *b, size_t len)
 {
 	const int sl = (int)(len * sizeof *b);
@@ -523,21 +584,21 @@ step_words_avx512(const struct md_block *b, size_t len)
 	return _mm512_i32gather_epi32(stride, (const void *)b, 1);
 }
 
-/* Drops the pieces s on the green boards *g and the blue boards *u; adds
- * their points to *sg and *su. */
-__attribute__((target("avx512f,avx512cd"), always_inline)) static inline void
+/* Drops the pieces s on the turned green boards *g and blue boards *u;
+ * adds their points to *sg and *su. */
+__attribute__((target("avx512f,avx512cd,avx512vpopcntdq"), always_inline)) static inline void
 drop_avx512(const struct shapes_avx512 *s, __m512i *g, __m512i *u, __m512i *sg, __m512i *su)
 {
-	*g = boards_drop_avx512(*g, s->green[0], s->green[1], s->green[2], sg);
-	*u = boards_drop_avx512(*u, s->blue[0], s->blue[1], s->blue[2], su);
+	*g = boards_drop_avx512(*g, s->green[0], s->green[1], sg);
+	*u = boards_drop_avx512(*u, s->blue[0], s->blue[1], su);
 }
 
 /*
  * The blocks of 16 steps of 16 lanes without a gather (on AMD's cores a
  * gather of 16 costs as much as the rest of a step): each lane's 16 blocks
- * (48 bytes, read as 64) become 16 keys t | x << 2 | y << 4 with one byte
- * permutation, and a 16 x 16 transposition of the keys, by four rounds of
- * unpacking, gives each step its 16 keys, a lane per byte.
+ * (48 bytes, read as 64) become 16 keys with one byte permutation, and a
+ * 16 x 16 transposition of the keys, by four rounds of unpacking, gives
+ * each step its 16 keys, a lane per byte.
  */
 #define MD_KEY_STEPS 16
 /* Steps a lane must have past the first of a transposed chunk: its last
@@ -566,7 +627,9 @@ md_keys16(const struct md_block *p, __m512i pick)
 	__m128i t = _mm512_castsi512_si128(v);
 	__m128i x = _mm512_extracti32x4_epi32(v, 1);
 	__m128i y = _mm512_extracti32x4_epi32(v, 2);
-	return _mm_or_si128(t, _mm_or_si128(_mm_slli_epi16(x, 2), _mm_slli_epi16(y, 4)));
+	/* bytes: t | y << 2 | x << 4 | t << 6, none carried into the next */
+	__m128i ty = _mm_or_si128(t, _mm_slli_epi16(y, 2));
+	return _mm_or_si128(_mm_or_si128(ty, _mm_slli_epi16(x, 4)), _mm_slli_epi16(t, 6));
 }
 
 /* Transposes 16 rows of 16 bytes (row j's bytes to byte bit_reverse(j) of
@@ -600,23 +663,24 @@ static bool lanes_avx512_fits(size_t len)
 
 /*
  * lanes_avx2() with AVX-512: 32 lanes in two groups of 16, each group's
- * green boards in one vector and its blue ones in another. The blocks of
- * 16 steps at a time come from md_keys16() and md_transpose16(); the last
- * steps, from a gather each. A step of a board waits on the one before
- * (some forty cycles), so the four independent vectors keep the units busy
- * where two would leave them waiting (three or four groups measured
- * slower). Reads one byte past each block it plays, as lanes_avx2() does:
- * the caller keeps blocks[31 * len + steps - 1] off the end of the array.
+ * green boards in one vector and its blue ones in another, turned. The
+ * blocks of 16 steps at a time come from md_keys16() and md_transpose16();
+ * the last steps, from a gather each. A step of a board waits on the one
+ * before (some thirty cycles), so the four independent vectors keep the
+ * units busy where two would leave them waiting (three or four groups
+ * measured slower). Reads one byte past each block it plays, as
+ * lanes_avx2() does: the caller keeps blocks[31 * len + steps - 1] off the
+ * end of the array.
  */
-__attribute__((target("avx512f,avx512cd,avx512bw,avx512vbmi,avx512vl"))) static void
+__attribute__((target("avx512f,avx512cd,avx512bw,avx512vbmi,avx512vl,avx512vpopcntdq"))) static void
 lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
 {
 	const struct md_block *second = blocks + MD_LANES_AVX2 * len;
 	const __m512i pick = _mm512_load_si512((const void *)md_key_pick);
 	uint32_t gs[MD_LANES_AVX512], us[MD_LANES_AVX512];
 	for (unsigned k = 0; k < MD_LANES_AVX512; k++) {
-		gs[k] = lane[k].green;
-		us[k] = lane[k].blue;
+		gs[k] = board_turn(lane[k].green);
+		us[k] = board_turn(lane[k].blue);
 	}
 	__m512i g0 = _mm512_loadu_si512(gs), u0 = _mm512_loadu_si512(us);
 	__m512i g1 = _mm512_loadu_si512(gs + 16), u1 = _mm512_loadu_si512(us + 16);
@@ -641,9 +705,9 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 			for (unsigned k = 0; k < MD_KEY_STEPS; k++, i++) {
 				__m256i both =
 				    _mm256_load_si256((const __m256i *)(const void *)kb[k]);
-				struct shapes_avx512 p0 = shapes_of_keys_avx512(
+				struct shapes_avx512 p0 = shapes_avx512(
 				    _mm512_cvtepu8_epi32(_mm256_castsi256_si128(both)));
-				struct shapes_avx512 p1 = shapes_of_keys_avx512(
+				struct shapes_avx512 p1 = shapes_avx512(
 				    _mm512_cvtepu8_epi32(_mm256_extracti128_si256(both, 1)));
 				drop_avx512(&p0, &g0, &u0, &sg0, &su0);
 				drop_avx512(&p1, &g1, &u1, &sg1, &su1);
@@ -651,9 +715,9 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 		}
 		for (; i < to; i++) {
 			struct shapes_avx512 p0 =
-			    shapes_of_words_avx512(step_words_avx512(blocks + i, len));
+			    shapes_avx512(keys_of_words_avx512(step_words_avx512(blocks + i, len)));
 			struct shapes_avx512 p1 =
-			    shapes_of_words_avx512(step_words_avx512(second + i, len));
+			    shapes_avx512(keys_of_words_avx512(step_words_avx512(second + i, len)));
 			drop_avx512(&p0, &g0, &u0, &sg0, &su0);
 			drop_avx512(&p1, &g1, &u1, &sg1, &su1);
 		}
@@ -668,7 +732,8 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 	_mm512_storeu_si512(gs + 16, g1);
 	_mm512_storeu_si512(us + 16, u1);
 	for (unsigned k = 0; k < MD_LANES_AVX512; k++)
-		lane[k] = (struct md_lane){gs[k], us[k], lane[k].score + total[k]};
+		lane[k] = (struct md_lane){board_unturn(gs[k]), board_unturn(us[k]),
+					   lane[k].score + total[k]};
 }
 #endif
 
@@ -746,7 +811,7 @@ __attribute__((target("avx2"))) static uint32_t lanes_fix_avx2(const struct md_l
  * byte past each block it plays, inside the array: the last lane has len
  * blocks or more.
  */
-__attribute__((target("avx512f,avx512cd"))) static uint32_t
+__attribute__((target("avx512f,avx512cd,avx512vpopcntdq"))) static uint32_t
 lanes_fix_avx512(const struct md_lane *lane, unsigned first, const struct md_block *blocks,
 		 size_t len, uint32_t diff[16])
 {
@@ -754,17 +819,19 @@ lanes_fix_avx512(const struct md_lane *lane, unsigned first, const struct md_blo
 	uint32_t rg[16], ru[16];
 	for (unsigned j = 0; j < 16; j++) {
 		unsigned k = first + j;
-		rg[j] = k ? lane[k - 1].green : 0; /* lane 0: no fix, its pair the same */
-		ru[j] = k ? lane[k - 1].blue : 0;
+		/* lane 0: no fix, its pair the same */
+		rg[j] = board_turn(k ? lane[k - 1].green : 0);
+		ru[j] = board_turn(k ? lane[k - 1].blue : 0);
 	}
 	__m512i real_g = _mm512_loadu_si512(rg), real_u = _mm512_loadu_si512(ru);
-	__m512i guess_g = _mm512_setzero_si512(), guess_u = _mm512_setzero_si512();
+	__m512i guess_g = _mm512_set1_epi32((int)TURNED_FLOOR), guess_u = guess_g;
 	__m512i real_points = _mm512_setzero_si512(), guess_points = _mm512_setzero_si512();
 	size_t limit = len - 1 < MD_FIX_STEPS ? len - 1 : MD_FIX_STEPS;
 	__mmask16 apart =
 	    _mm512_cmpneq_epi32_mask(real_g, guess_g) | _mm512_cmpneq_epi32_mask(real_u, guess_u);
 	for (size_t i = 0; i < limit && apart; i++) {
-		struct shapes_avx512 p = shapes_of_words_avx512(step_words_avx512(base + i, len));
+		struct shapes_avx512 p =
+		    shapes_avx512(keys_of_words_avx512(step_words_avx512(base + i, len)));
 		drop_avx512(&p, &real_g, &real_u, &real_points, &real_points);
 		drop_avx512(&p, &guess_g, &guess_u, &guess_points, &guess_points);
 		apart = _mm512_cmpneq_epi32_mask(real_g, guess_g) |
@@ -783,7 +850,8 @@ bool md_impl_supported(enum md_impl impl)
 	if (impl == MD_IMPL_AVX512)
 		return CPU_HAS(AVX2, "avx2") && CPU_HAS(AVX512F, "avx512f") &&
 		       CPU_HAS(AVX512CD, "avx512cd") && CPU_HAS(AVX512BW, "avx512bw") &&
-		       CPU_HAS(AVX512_VBMI, "avx512vbmi") && CPU_HAS(AVX512VL, "avx512vl");
+		       CPU_HAS(AVX512_VBMI, "avx512vbmi") && CPU_HAS(AVX512VL, "avx512vl") &&
+		       CPU_HAS(AVX512_VPOPCNTDQ, "avx512vpopcntdq");
 	return CPU_HAS(AVX2, "avx2");
 #else
 	return false;

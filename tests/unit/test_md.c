@@ -685,8 +685,12 @@ static void md_play_should_support_the_portable_path_everywhere(void **state)
 	assert_true(md_impl_supported(MD_IMPL_PORTABLE));
 #if defined(__x86_64__)
 	assert_int_equal(md_impl_supported(MD_IMPL_AVX2), __builtin_cpu_supports("avx2") != 0);
-	assert_int_equal(md_impl_supported(MD_IMPL_AVX512),
-			 __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"));
+	assert_int_equal(
+	    md_impl_supported(MD_IMPL_AVX512),
+	    __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+		__builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
+		__builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl") &&
+		__builtin_cpu_supports("avx512vpopcntdq"));
 	print_message("AVX-512 path %s on this CPU\n",
 		      md_impl_supported(MD_IMPL_AVX512) ? "tested" : "not supported");
 #endif
