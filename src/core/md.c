@@ -466,7 +466,8 @@ static inline uint32_t board_unturn(uint32_t t)
 #define TURNED_ALONG(c)	 (c)		  /* a line of one or two cells */
 #define TURNED_ACROSS(c) ((c) | (c) << 4) /* one cell in two lines */
 
-/* clang-format off: a row of four per y (green) or per t (blue) */
+/* A row of four per y (green) or per t (blue). */
+/* clang-format off */
 static const uint32_t md_turned_green_spread[16] __attribute__((aligned(64))) = {
     0, TURNED_LINES * 1u, TURNED_LINES * 3u,  TURNED_LINES * 1u,
     0, TURNED_LINES * 2u, TURNED_LINES * 6u,  TURNED_LINES * 2u,
