@@ -180,12 +180,17 @@ unsigned md_place(struct md_game *game, struct md_block block)
  * blocks from different boards soon hold the same boards, and from then on
  * score alike. md_play() therefore cuts the blocks into `lanes` stretches
  * and plays them side by side, the first from the game's boards, the others
- * from empty boards (a guess). Then, stretch by stretch, it replays the
- * start of each guessed stretch from the boards the stretch before really
- * left, beside the guess, until both hold the same boards (usually within
- * a few placements), and adds the difference in points. A stretch that
- * never meets its guess is simply replayed whole: the answer is always
- * that of md_place() one block after another.
+ * from empty boards, each of these starting MD_WARM blocks before its
+ * stretch (on the end of the stretch before it) to forget its empty start:
+ * their points are not counted, and their boards at the start of the
+ * stretch are kept. Then, stretch by stretch, those kept boards are
+ * compared with the boards the stretch before really left. Nearly always
+ * they are the same (97% of random stretches within 32 blocks), and the
+ * stretch was played as the game plays it. When not, the start of the
+ * stretch is replayed from the real boards beside the kept ones, until
+ * both hold the same boards, and the difference in points added; a
+ * stretch that never meets them is simply replayed whole. The answer is
+ * always that of md_place() one block after another.
  *
  * The portable path plays 4 stretches in scalar registers; the AVX2 path
  * plays 16, in two groups of 8 whose green boards are in one vector and
@@ -197,6 +202,9 @@ unsigned md_place(struct md_game *game, struct md_block block)
 #define MD_LANES_AVX512	  32
 #define MD_LANES_MAX	  32
 #define MD_LANE_MIN	  64 /* shorter stretches are played one block after another */
+/* Blocks each lane but the first plays before its stretch: a multiple of
+ * the AVX-512 path's 16-step chunks. */
+#define MD_WARM 32
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -213,8 +221,10 @@ struct md_lane {
 	uint64_t score;
 };
 
-/* Plays blocks[k * len + i], i < len, on lane[k], k < 4. */
-static void lanes_portable(struct md_lane *lane, const struct md_block *blocks, size_t len)
+/* Plays blocks[k * len + i], i < steps, on lane[k], k < 4; keeps each
+ * lane's boards and points after MD_WARM steps in warm[k]. */
+static void lanes_portable(struct md_lane *lane, struct md_lane *warm,
+			   const struct md_block *blocks, size_t len, size_t steps)
 {
 	/* The lanes in locals, written out: kept in registers, not in lane[]. */
 	uint32_t g0 = lane[0].green, u0 = lane[0].blue, g1 = lane[1].green, u1 = lane[1].blue;
@@ -222,7 +232,13 @@ static void lanes_portable(struct md_lane *lane, const struct md_block *blocks, 
 	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 	const struct md_block *p0 = blocks, *p1 = blocks + len, *p2 = blocks + 2 * len,
 			      *p3 = blocks + 3 * len;
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = 0; i < steps; i++) {
+		if (i == MD_WARM) {
+			warm[0] = (struct md_lane){g0, u0, s0};
+			warm[1] = (struct md_lane){g1, u1, s1};
+			warm[2] = (struct md_lane){g2, u2, s2};
+			warm[3] = (struct md_lane){g3, u3, s3};
+		}
 		s0 += boards_place(&g0, &u0, p0[i]);
 		s1 += boards_place(&g1, &u1, p1[i]);
 		s2 += boards_place(&g2, &u2, p2[i]);
@@ -288,6 +304,14 @@ boards_drop_avx2(__m256i b, __m256i spread, __m256i piece, __m256i lift, __m256i
 /* Steps of the AVX2 loop between two flushes of its 32-bit scores: each
  * step adds at most 2 points per board. */
 #define MD_AVX2_FLUSH ((size_t)1 << 24)
+
+/* Where the vector loops' run of steps from `from` ends: at MD_WARM, where
+ * the boards are kept, then every MD_AVX2_FLUSH steps. */
+static inline size_t md_lanes_stop(size_t from, size_t steps)
+{
+	size_t to = from < MD_WARM ? MD_WARM : from + MD_AVX2_FLUSH;
+	return to < steps ? to : steps;
+}
 
 /* Loads the 3 bytes of *block (and one more, which the caller keeps inside
  * the array) as t | x << 8 | y << 16 | junk << 24. */
@@ -367,15 +391,17 @@ drop_avx2(const struct shapes_avx2 *s, __m256i *g, __m256i *u, __m256i *sg, __m2
 }
 
 /*
- * Plays blocks[k * len + i], i < steps, on lane[k], k < 16: two groups of
- * 8 lanes, each group's green and blue boards in one vector apiece. Each
+ * Plays blocks[k * len + i], i < steps, on lane[k], k < 16, and keeps each
+ * lane's boards and points after MD_WARM steps in warm[k]: two groups of 8
+ * lanes, each group's green and blue boards in one vector apiece. Each
  * step of a board waits on the one before (tens of cycles of latency), so
  * the four independent vectors keep the vector units busy where two would
  * leave them waiting. Reads one byte past each block it plays: the caller
  * keeps blocks[15 * len + steps - 1] off the end of the array.
  */
-__attribute__((target("avx2"))) static void
-lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
+__attribute__((target("avx2"))) static void lanes_avx2(struct md_lane *lane, struct md_lane *warm,
+						       const struct md_block *blocks, size_t len,
+						       size_t steps)
 {
 	enum { GROUP = MD_LANES_AVX2 / 2 };
 	__m256i g[2], u[2];
@@ -390,8 +416,8 @@ lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size
 	}
 	uint64_t total[MD_LANES_AVX2] = {0};
 
-	for (size_t from = 0; from < steps; from += MD_AVX2_FLUSH) {
-		size_t to = steps - from > MD_AVX2_FLUSH ? from + MD_AVX2_FLUSH : steps;
+	for (size_t from = 0, to; from < steps; from = to) {
+		to = md_lanes_stop(from, steps);
 		__m256i sg[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
 		__m256i su[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
 		for (size_t i = from; i < to; i++) {
@@ -408,6 +434,13 @@ lanes_avx2(struct md_lane *lane, const struct md_block *blocks, size_t len, size
 			_mm256_storeu_si256((__m256i *)c, su[h]);
 			for (unsigned k = 0; k < GROUP; k++)
 				total[GROUP * h + k] += (uint64_t)a[k] + c[k];
+			if (to != MD_WARM)
+				continue;
+			_mm256_storeu_si256((__m256i *)a, g[h]);
+			_mm256_storeu_si256((__m256i *)c, u[h]);
+			for (unsigned k = 0; k < GROUP; k++)
+				warm[GROUP * h + k] =
+				    (struct md_lane){a[k], c[k], total[GROUP * h + k]};
 		}
 	}
 	for (unsigned h = 0; h < 2; h++) {
@@ -674,7 +707,8 @@ static bool lanes_avx512_fits(size_t len)
  * end of the array.
  */
 __attribute__((target("avx512f,avx512cd,avx512bw,avx512vbmi,avx512vl,avx512vpopcntdq"))) static void
-lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, size_t steps)
+lanes_avx512(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks, size_t len,
+	     size_t steps)
 {
 	const struct md_block *second = blocks + MD_LANES_AVX2 * len;
 	const __m512i pick = _mm512_load_si512((const void *)md_key_pick);
@@ -687,8 +721,8 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 	__m512i g1 = _mm512_loadu_si512(gs + 16), u1 = _mm512_loadu_si512(us + 16);
 	uint64_t total[MD_LANES_AVX512] = {0};
 
-	for (size_t from = 0; from < steps; from += MD_AVX2_FLUSH) {
-		size_t to = steps - from > MD_AVX2_FLUSH ? from + MD_AVX2_FLUSH : steps;
+	for (size_t from = 0, to; from < steps; from = to) {
+		to = md_lanes_stop(from, steps);
 		__m512i sg0 = _mm512_setzero_si512(), su0 = _mm512_setzero_si512();
 		__m512i sg1 = _mm512_setzero_si512(), su1 = _mm512_setzero_si512();
 		size_t i = from;
@@ -727,6 +761,15 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 		_mm512_storeu_si512(a + 16, _mm512_add_epi32(sg1, su1));
 		for (unsigned k = 0; k < MD_LANES_AVX512; k++)
 			total[k] += a[k];
+		if (to == MD_WARM) {
+			_mm512_storeu_si512(gs, g0);
+			_mm512_storeu_si512(us, u0);
+			_mm512_storeu_si512(gs + 16, g1);
+			_mm512_storeu_si512(us + 16, u1);
+			for (unsigned k = 0; k < MD_LANES_AVX512; k++)
+				warm[k] = (struct md_lane){board_unturn(gs[k]), board_unturn(us[k]),
+							   total[k]};
+		}
 	}
 	_mm512_storeu_si512(gs, g0);
 	_mm512_storeu_si512(us, u0);
@@ -738,110 +781,27 @@ lanes_avx512(struct md_lane *lane, const struct md_block *blocks, size_t len, si
 }
 #endif
 
-/* Replays blocks[0..n) from `real` beside `guess` (which lane already
- * played to *lane); fixes *lane up to what `real` gives. */
-static bool lane_fix(struct md_lane *lane, struct md_lane real, const struct md_block *blocks,
-		     size_t n)
+/* Replays blocks[0..n) from the boards of `real` beside those of `guess`
+ * (from which the lane played them to *lane); fixes *lane up to what
+ * `real` gives. */
+static void lane_fix(struct md_lane *lane, struct md_lane real, struct md_lane guess,
+		     const struct md_block *blocks, size_t n)
 {
-	struct md_lane guess = {0, 0, 0};
+	real.score = 0;
+	guess.score = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (real.green == guess.green && real.blue == guess.blue) {
-			lane->score += real.score - guess.score;
-			return true;
-		}
+		if (real.green == guess.green && real.blue == guess.blue)
+			break;
 		real.score += boards_place(&real.green, &real.blue, blocks[i]);
 		guess.score += boards_place(&guess.green, &guess.blue, blocks[i]);
 	}
-	bool met = real.green == guess.green && real.blue == guess.blue;
-	lane->green = real.green;
-	lane->blue = real.blue;
+	if (real.green != guess.green || real.blue != guess.blue) {
+		lane->green = real.green; /* never met: the lane is the replay */
+		lane->blue = real.blue;
+	}
+	/* two's complement: the real boards may score less */
 	lane->score += real.score - guess.score;
-	return met;
 }
-
-#if MD_HAVE_AVX2
-/* Steps lanes_fix_avx512() and lanes_fix_avx2() replay before they leave a
- * lane to lane_fix(). */
-#define MD_FIX_STEPS 96
-
-/*
- * lanes_fix_avx512() with AVX2, lanes first + j, j < 8: the same replay,
- * the blocks loaded one lane at a time as lanes_avx2() does.
- */
-__attribute__((target("avx2"))) static uint32_t lanes_fix_avx2(const struct md_lane *lane,
-							       unsigned first,
-							       const struct md_block *blocks,
-							       size_t len, uint32_t diff[8])
-{
-	const struct md_block *base = blocks + first * len;
-	uint32_t rg[8], ru[8];
-	for (unsigned j = 0; j < 8; j++) {
-		unsigned k = first + j;
-		rg[j] = k ? lane[k - 1].green : 0; /* lane 0: no fix, its pair the same */
-		ru[j] = k ? lane[k - 1].blue : 0;
-	}
-	__m256i real_g = _mm256_loadu_si256((const __m256i *)(const void *)rg);
-	__m256i real_u = _mm256_loadu_si256((const __m256i *)(const void *)ru);
-	__m256i guess_g = _mm256_setzero_si256(), guess_u = _mm256_setzero_si256();
-	__m256i real_points = _mm256_setzero_si256(), guess_points = _mm256_setzero_si256();
-	size_t limit = len - 1 < MD_FIX_STEPS ? len - 1 : MD_FIX_STEPS;
-	__m256i same = _mm256_and_si256(_mm256_cmpeq_epi32(real_g, guess_g),
-					_mm256_cmpeq_epi32(real_u, guess_u));
-	for (size_t i = 0; i < limit && _mm256_movemask_ps(_mm256_castsi256_ps(same)) != 0xFF;
-	     i++) {
-		struct shapes_avx2 p = shapes_avx2(step_words_avx2(base + i, len));
-		drop_avx2(&p, &real_g, &real_u, &real_points, &real_points);
-		drop_avx2(&p, &guess_g, &guess_u, &guess_points, &guess_points);
-		same = _mm256_and_si256(_mm256_cmpeq_epi32(real_g, guess_g),
-					_mm256_cmpeq_epi32(real_u, guess_u));
-	}
-	_mm256_storeu_si256((__m256i *)(void *)diff, _mm256_sub_epi32(real_points, guess_points));
-	uint32_t met = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(same));
-	return met & (first == 0 ? 0xFEu : 0xFFu);
-}
-
-/*
- * lane_fix() of lanes first + j, j < 16, side by side, each from the boards
- * lane first + j - 1 left as played (not fixed), without a branch on the
- * boards: the real boards and the guessed ones (from empty) replay the
- * lane's blocks together until every lane's pair is the same. A pair that
- * met stays the same, and then scores alike, so no lane needs to stop on
- * its own. Sets diff[j] to the points the real boards made more than the
- * guess, and returns the lanes whose pair met within min(MD_FIX_STEPS,
- * len - 1) steps (not lane 0 of the game, which needs no fix). Reads one
- * byte past each block it plays, inside the array: the last lane has len
- * blocks or more.
- */
-__attribute__((target("avx512f,avx512cd,avx512vpopcntdq"))) static uint32_t
-lanes_fix_avx512(const struct md_lane *lane, unsigned first, const struct md_block *blocks,
-		 size_t len, uint32_t diff[16])
-{
-	const struct md_block *base = blocks + first * len;
-	uint32_t rg[16], ru[16];
-	for (unsigned j = 0; j < 16; j++) {
-		unsigned k = first + j;
-		/* lane 0: no fix, its pair the same */
-		rg[j] = board_turn(k ? lane[k - 1].green : 0);
-		ru[j] = board_turn(k ? lane[k - 1].blue : 0);
-	}
-	__m512i real_g = _mm512_loadu_si512(rg), real_u = _mm512_loadu_si512(ru);
-	__m512i guess_g = _mm512_set1_epi32((int)TURNED_FLOOR), guess_u = guess_g;
-	__m512i real_points = _mm512_setzero_si512(), guess_points = _mm512_setzero_si512();
-	size_t limit = len - 1 < MD_FIX_STEPS ? len - 1 : MD_FIX_STEPS;
-	__mmask16 apart =
-	    _mm512_cmpneq_epi32_mask(real_g, guess_g) | _mm512_cmpneq_epi32_mask(real_u, guess_u);
-	for (size_t i = 0; i < limit && apart; i++) {
-		struct shapes_avx512 p =
-		    shapes_avx512(keys_of_words_avx512(step_words_avx512(base + i, len)));
-		drop_avx512(&p, &real_g, &real_u, &real_points, &real_points);
-		drop_avx512(&p, &guess_g, &guess_u, &guess_points, &guess_points);
-		apart = _mm512_cmpneq_epi32_mask(real_g, guess_g) |
-			_mm512_cmpneq_epi32_mask(real_u, guess_u);
-	}
-	_mm512_storeu_si512(diff, _mm512_sub_epi32(real_points, guess_points));
-	return (uint32_t)(uint16_t)~apart & (first == 0 ? 0xFFFEu : 0xFFFFu);
-}
-#endif
 
 bool md_impl_supported(enum md_impl impl)
 {
@@ -874,7 +834,12 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 	else
 		avx512 = false;
 #endif
-	size_t len = n / lanes;
+	/* lane k plays blocks[k * len + i], i < len + MD_WARM, and counts them
+	 * from i = MD_WARM on (lane 0 from i = 0); the last lane then plays
+	 * what is left */
+	size_t len = n > MD_WARM ? (n - MD_WARM) / lanes : 0;
+	size_t steps = len + MD_WARM;
+	struct md_lane warm[MD_LANES_MAX];
 
 	if (len < MD_LANE_MIN) {
 		for (size_t i = 0; i < n; i++)
@@ -885,49 +850,31 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 	if (avx2) {
 		/* The last step reads a byte past its blocks: inside the array
 		 * unless the lanes end with it; then that step is played here. */
-		size_t steps = lanes * len < n ? len : len - 1;
+		size_t vector_steps = lanes * len + MD_WARM < n ? steps : steps - 1;
 		if (avx512)
-			lanes_avx512(lane, blocks, len, steps);
+			lanes_avx512(lane, warm, blocks, len, vector_steps);
 		else
-			lanes_avx2(lane, blocks, len, steps);
-		for (size_t i = steps; i < len; i++)
+			lanes_avx2(lane, warm, blocks, len, vector_steps);
+		for (size_t i = vector_steps; i < steps; i++)
 			for (unsigned k = 0; k < lanes; k++)
 				lane[k].score += boards_place(&lane[k].green, &lane[k].blue,
 							      blocks[k * len + i]);
 	} else {
-		lanes_portable(lane, blocks, len);
+		lanes_portable(lane, warm, blocks, len, steps);
 	}
 #else
-	lanes_portable(lane, blocks, len);
+	lanes_portable(lane, warm, blocks, len, steps);
 #endif
-	for (size_t i = lanes * len; i < n; i++)
+	for (size_t i = lanes * len + MD_WARM; i < n; i++)
 		lane[lanes - 1].score +=
 		    boards_place(&lane[lanes - 1].green, &lane[lanes - 1].blue, blocks[i]);
-	/* With AVX2 or AVX-512, the lanes are fixed side by side first, each from the
-	 * boards the lane before it left as played: right as long as that lane
-	 * met its guess (its boards then stand); from a lane that did not on,
-	 * one after another. */
-	uint64_t met = 0;
-	uint32_t diff[MD_LANES_MAX] = {0};
-#if MD_HAVE_AVX2
-	if (avx512)
-		for (unsigned q = 0; q < MD_LANES_AVX512 / 16; q++)
-			met |= (uint64_t)lanes_fix_avx512(lane, 16 * q, blocks, len, diff + 16 * q)
-			       << (16 * q);
-	else if (avx2)
-		for (unsigned q = 0; q < MD_LANES_AVX2 / 8; q++)
-			met |= (uint64_t)lanes_fix_avx2(lane, 8 * q, blocks, len, diff + 8 * q)
-			       << (8 * q);
-#endif
-	bool stands = true; /* lane k - 1's boards are the ones it left as played */
+	/* Each stretch from the boards the one before it really left. */
 	for (unsigned k = 1; k < lanes; k++) {
-		if (stands && ((met >> k) & 1u)) {
-			/* two's complement: the real boards may score less */
-			lane[k].score += (uint64_t)(int64_t)(int32_t)diff[k];
-		} else {
-			struct md_lane real = {lane[k - 1].green, lane[k - 1].blue, 0};
-			size_t stretch = k == lanes - 1 ? n - k * len : len;
-			stands = lane_fix(&lane[k], real, blocks + k * len, stretch);
+		lane[k].score -= warm[k].score; /* not its stretch's */
+		if (lane[k - 1].green != warm[k].green || lane[k - 1].blue != warm[k].blue) {
+			size_t from = k * len + MD_WARM;
+			size_t stretch = k == lanes - 1 ? n - from : len;
+			lane_fix(&lane[k], lane[k - 1], warm[k], blocks + from, stretch);
 		}
 		lane[0].score += lane[k].score;
 	}
