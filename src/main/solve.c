@@ -206,82 +206,121 @@ static enum codec_status solve_md_chunk(void *ctx, const char *data, size_t len)
 }
 
 /*
- * A large regular file is read by two threads: this one reads the first
- * half through the reader, the other the canonical lines from the middle
- * on, played from an empty game (a guess, as md_play() does with its
- * stretches). Then md_join() replays the start of the second half from the
- * boards the first really left until they meet the guess, and
- * md_text_skip() tells the reader of the lines taken; whatever the other
- * thread did not take (from its first other line on, or everything when
- * the join does not hold) this thread reads on as usual. The answer and
+ * A large regular file is read by two threads. It is cut into segments of
+ * whole lines. This thread reads the first through the reader; the other
+ * thread, then this one when done, take the others in turn and play the
+ * canonical lines of each from an empty game (a guess, as md_play() does
+ * with its stretches), keeping its first blocks. Taking segments in turn
+ * keeps both threads busy to the end, however late the other one starts
+ * and whatever its speed. Then, segment by segment, md_join() replays the
+ * start of each from the boards the one before really left until they
+ * meet the guess, and md_text_skip() tells the reader of the lines taken.
+ * From the first segment not taken whole (a line that is not canonical, a
+ * join that does not hold), this thread reads on as usual. The answer and
  * every message are those of reading the file from one end to the other.
  */
-#define SOLVE_SPLIT_MIN ((off_t)1 << 20) /* smaller files are read by one thread */
+#define SOLVE_SPLIT_MIN	   ((off_t)1 << 20) /* smaller files are read by one thread */
+#define SOLVE_SEGMENT	   ((off_t)1 << 19) /* bytes of a segment, at least */
+#define SOLVE_SEGMENTS_MAX 64
 
-/* Blocks of the second half kept for md_join(): stretches meet within a
- * few dozen blocks, and when they do not the half is simply read again. */
-#define SOLVE_HEAD 4096
+/* Blocks of a segment kept for md_join(): stretches meet within a few
+ * dozen blocks, and when they do not the segment is simply read again. */
+#define SOLVE_HEAD 512
 
-/* The second half of a split file, read on its own thread. */
-struct solve_half {
-	int fd;
+/* A segment of a split file, after the first. */
+struct solve_segment {
 	off_t from;			  /* first byte: the start of a line */
-	off_t to;			  /* end of the file */
+	off_t to;			  /* the start of the next segment, or the end */
 	off_t stop;			  /* where its canonical lines ended */
 	struct md_game guess;		  /* its blocks played from md_init() */
 	size_t nhead;			  /* head[0..nhead): its first blocks */
 	struct md_block head[SOLVE_HEAD]; /* for md_join() */
-	struct md_block batch[SOLVE_MD_BATCH];
-	char window[SOLVE_WINDOW]; /* its bytes, read a window at a time */
-	atomic_bool done;	   /* set last: the thread no longer touches h */
+	atomic_bool done;		  /* set last: no thread touches it after */
 };
 
-/* Plays batch[0..n) of h on its guess, the first batch kept as the head. */
-static void solve_half_play(struct solve_half *h, size_t n)
+/* The segments of a split file, and the next one to take. */
+struct solve_split {
+	int fd;
+	size_t count;
+	atomic_size_t next;
+	atomic_bool helper_left; /* set last: the other thread touches nothing after */
+	struct solve_segment segment[SOLVE_SEGMENTS_MAX];
+};
+
+/* What a thread reads a segment with. */
+struct solve_scratch {
+	struct md_block *batch; /* SOLVE_MD_BATCH blocks */
+	char *window;		/* SOLVE_WINDOW bytes */
+};
+
+/* Plays batch[0..n) on g's guess, the first blocks kept as its head. */
+static void solve_segment_play(struct solve_segment *g, const struct md_block *batch, size_t n)
 {
-	if (h->guess.moves == 0) {
-		h->nhead = n < SOLVE_HEAD ? n : SOLVE_HEAD;
-		memcpy(h->head, h->batch, h->nhead * sizeof h->batch[0]);
+	if (g->nhead < SOLVE_HEAD) {
+		size_t keep = SOLVE_HEAD - g->nhead < n ? SOLVE_HEAD - g->nhead : n;
+		memcpy(g->head + g->nhead, batch, keep * sizeof batch[0]);
+		g->nhead += keep;
 	}
-	md_play(&h->guess, h->batch, n);
+	md_play(&g->guess, batch, n);
 }
 
-/* The thread of the second half: canonical lines from h->from on. */
-static void *solve_half_run(void *arg)
+/* Reads the canonical lines of g from its start on. */
+static void solve_segment_read(struct solve_segment *g, int fd, struct solve_scratch w)
 {
-	struct solve_half *h = arg;
-	dj_populate(h, sizeof *h);
-	off_t pos = h->from;
+	off_t pos = g->from;
 	size_t held = 0;
 	bool more = true;
-	while (more && pos < h->to) {
+	while (more && pos < g->to) {
 		size_t span =
-		    h->to - pos > (off_t)SOLVE_WINDOW ? SOLVE_WINDOW : (size_t)(h->to - pos);
-		ssize_t got = pread(h->fd, h->window, span, pos);
+		    g->to - pos > (off_t)SOLVE_WINDOW ? SOLVE_WINDOW : (size_t)(g->to - pos);
+		ssize_t got = pread(fd, w.window, span, pos);
 		if (got <= 0)
 			break;
-		const char *data = h->window;
 		size_t len = (size_t)got, used = 0;
 		for (;;) {
 			size_t taken;
-			used += md_text_canonical(data + used, len - used, h->batch + held,
+			used += md_text_canonical(w.window + used, len - used, w.batch + held,
 						  SOLVE_MD_BATCH - held, &taken);
 			held += taken;
 			if (held == SOLVE_MD_BATCH) {
-				solve_half_play(h, held);
+				solve_segment_play(g, w.batch, held);
 				held = 0;
 				continue;
 			}
 			/* another line, or the window's last bytes: read on from there */
-			more = len - used < 8 && pos + (off_t)len < h->to;
+			more = len - used < 8 && pos + (off_t)len < g->to;
 			break;
 		}
 		pos += (off_t)used;
 	}
 	if (held)
-		solve_half_play(h, held);
-	h->stop = pos;
-	atomic_store_explicit(&h->done, true, memory_order_release);
+		solve_segment_play(g, w.batch, held);
+	g->stop = pos;
+	atomic_store_explicit(&g->done, true, memory_order_release);
+}
+
+/* Reads segments while any is left to take. */
+static void solve_split_work(struct solve_split *sp, struct solve_scratch w)
+{
+	size_t k;
+	while ((k = atomic_fetch_add(&sp->next, 1)) < sp->count)
+		solve_segment_read(&sp->segment[k], sp->fd, w);
+}
+
+/* The other thread: its own scratch, then the segments. */
+struct solve_helper {
+	struct solve_split *split;
+	struct md_block batch[SOLVE_MD_BATCH];
+	char window[SOLVE_WINDOW];
+};
+
+static void *solve_helper_run(void *arg)
+{
+	struct solve_helper *h = arg;
+	struct solve_split *split = h->split;
+	dj_populate(h, sizeof *h);
+	solve_split_work(split, (struct solve_scratch){h->batch, h->window});
+	atomic_store_explicit(&split->helper_left, true, memory_order_release);
 	return NULL;
 }
 
@@ -294,25 +333,87 @@ static off_t solve_line_after(int fd, off_t at, off_t end)
 	return nl ? at + (nl - buf) : end;
 }
 
-/* Joins h onto s when the reader can take its lines; true when it did. */
-static bool solve_half_join(struct solve_md *s, const struct solve_half *h)
+/*
+ * Cuts [at, end) into the first segment, [at, returned), and sp's; none
+ * when the file is small or no line starts where a cut would be.
+ */
+static off_t solve_split_plan(struct solve_split *sp, int fd, off_t at, off_t end)
+{
+	off_t size = end - at;
+	off_t step =
+	    size / SOLVE_SEGMENTS_MAX > SOLVE_SEGMENT ? size / SOLVE_SEGMENTS_MAX : SOLVE_SEGMENT;
+	off_t first = end;
+	sp->fd = fd;
+	sp->count = 0;
+	atomic_init(&sp->next, 0);
+	atomic_init(&sp->helper_left, false);
+	for (off_t cut = at + step; cut < end && sp->count < SOLVE_SEGMENTS_MAX - 1; cut += step) {
+		off_t line = solve_line_after(fd, cut, end);
+		off_t prev = sp->count ? sp->segment[sp->count - 1].from : first;
+		if (line >= end || (sp->count && line <= prev))
+			break;
+		if (first == end)
+			first = line;
+		else
+			sp->segment[sp->count - 1].to = line;
+		struct solve_segment *g = &sp->segment[sp->count++];
+		g->from = line;
+		g->to = end;
+		g->stop = line;
+		g->nhead = 0;
+		md_init(&g->guess);
+		atomic_init(&g->done, false);
+		cut = line;
+	}
+	return first;
+}
+
+/* Joins g onto s when the reader can take its lines; true when it did. */
+static bool solve_segment_join(struct solve_md *s, const struct solve_segment *g)
 {
 	md_play(&s->game, s->blocks, s->held);
 	s->held = 0;
 	struct md_game game = s->game;
-	if (!md_join(&game, &h->guess, h->head, h->nhead) ||
-	    !md_text_skip(s->reader, (size_t)h->guess.moves))
+	if (!md_join(&game, &g->guess, g->head, g->nhead) ||
+	    !md_text_skip(s->reader, (size_t)g->guess.moves))
 		return false;
 	s->game = game;
 	return true;
 }
 
 /*
+ * Joins the segments of sp onto s in order, waiting for each, and reads
+ * through the reader what a segment did not take: its last lines (the
+ * canonical reader leaves the last 8 bytes it is given), or all of it from
+ * a line that is not canonical, or all of it when the join does not hold.
+ * Returns as solve_map() does, the first time it does not return 0; ret is
+ * that of the reading before, and when not 0 nothing is joined or read.
+ */
+static int solve_split_join(struct solve_md *s, struct solve_split *sp, char *buf, int ret,
+			    off_t *reached)
+{
+	for (size_t k = 0; k < sp->count; k++) {
+		struct solve_segment *g = &sp->segment[k];
+		/* Its answer is in once `done` is set, well before the other
+		 * thread has ended: a join of the thread would wait for the C
+		 * library and the kernel to take it down (a tenth of a
+		 * millisecond here). */
+		while (!atomic_load_explicit(&g->done, memory_order_acquire))
+			sched_yield();
+		if (ret != 0)
+			continue;
+		off_t from = solve_segment_join(s, g) ? g->stop : g->from;
+		ret = solve_map(sp->fd, from, g->to, buf, solve_md_chunk, s, reached);
+	}
+	return ret;
+}
+
+/*
  * When `in` is a regular file, reads it from its position to its end with
- * pread() into buf (SOLVE_WINDOW bytes; split between two threads when
- * large) and leaves `in` after what was read, so that reading on takes
- * anything appended since, or what a failed pread() left. Returns 1 when
- * the reader found a fault, else 0.
+ * pread() into buf (SOLVE_WINDOW bytes; in segments shared with another
+ * thread when large) and leaves `in` after what was read, so that reading
+ * on takes anything appended since, or what a failed pread() left. Returns
+ * 1 when the reader found a fault, else 0.
  */
 static int solve_md_file(FILE *in, struct solve_md *s, char *buf)
 {
@@ -320,44 +421,40 @@ static int solve_md_file(FILE *in, struct solve_md *s, char *buf)
 	int fd = fileno(in);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
-	off_t at = ftello(in), end = st.st_size, mid = end, reached = at;
+	off_t at = ftello(in), end = st.st_size, first = end, reached = at;
 	if (at < 0 || at >= end)
 		return 0;
-	struct solve_half *half = NULL;
+	struct solve_split *split = NULL;
+	struct solve_helper *helper = NULL;
 	struct solve_thread thread;
-	if (end - at >= SOLVE_SPLIT_MIN) {
-		mid = solve_line_after(fd, at + (end - at) / 2, end);
-		half = mid < end ? dj_malloc(sizeof *half) : NULL;
-		if (half) {
-			half->fd = fd;
-			half->from = mid;
-			half->to = end;
-			half->stop = mid;
-			half->nhead = 0;
-			atomic_init(&half->done, false);
-			md_init(&half->guess);
-			if (!solve_thread_start(&thread, solve_half_run, half)) {
-				dj_free(half);
-				half = NULL;
+	if (end - at >= SOLVE_SPLIT_MIN && (split = dj_malloc(sizeof *split)) != NULL) {
+		dj_populate(split, sizeof *split);
+		first = solve_split_plan(split, fd, at, end);
+		helper = split->count ? dj_malloc(sizeof *helper) : NULL;
+		if (helper) {
+			helper->split = split;
+			if (!solve_thread_start(&thread, solve_helper_run, helper)) {
+				dj_free(helper);
+				helper = NULL;
 			}
 		}
-		if (!half)
-			mid = end;
 	}
-	int ret = solve_map(fd, at, mid, buf, solve_md_chunk, s, &reached);
-	if (half) {
-		/* Its answer is in once `done` is set, well before the thread has
-		 * ended: a join would wait for the C library and the kernel to
-		 * take it down (a tenth of a millisecond here, and more when the
-		 * stack it gives back makes the other CPU flush its TLB). */
-		while (!atomic_load_explicit(&half->done, memory_order_acquire))
-			sched_yield();
-		pthread_detach(thread.id);
-		if (ret == 0)
-			ret = solve_map(fd, solve_half_join(s, half) ? half->stop : mid, end, buf,
-					solve_md_chunk, s, &reached);
-		dj_free(half);
+	int ret = solve_map(fd, at, first, buf, solve_md_chunk, s, &reached);
+	if (split && split->count) {
+		/* the segments left, with this thread's window and batch */
+		md_play(&s->game, s->blocks, s->held);
+		s->held = 0;
+		solve_split_work(split, (struct solve_scratch){s->blocks, buf});
+		ret = solve_split_join(s, split, buf, ret, &reached);
+		if (helper) {
+			/* not a join of the thread, which would wait for its end */
+			while (!atomic_load_explicit(&split->helper_left, memory_order_acquire))
+				sched_yield();
+			pthread_detach(thread.id);
+		}
 	}
+	dj_free(helper);
+	dj_free(split);
 	if (ret == 1)
 		return 1;
 	fseeko(in, reached, SEEK_SET);

@@ -53,6 +53,29 @@ test('solve monomino-domino reads CR LF and a last line without its newline the 
 	assert.equal(r.stdout, `${want.score}\n${want.tiles}\n`);
 });
 
+test('solve monomino-domino reads lines that are not canonical in every segment of a large file', async () => {
+	// CR LF on scattered lines: the threads' canonical reader stops at each,
+	// and the reader takes the rest of that segment.
+	const want = mdSolve(list, { steps: false });
+	const lines = text.split('\n');
+	for (let i = 1; i < lines.length - 1; i += 23457) lines[i] += '\r';
+	const r = await both(lines.join('\n'));
+	assert.equal(r.code, 0, r.stderr);
+	assert.equal(r.stdout, `${want.score}\n${want.tiles}\n`);
+});
+
+test('solve monomino-domino names a bad line in the first, a middle and the last segment', async () => {
+	const lines = text.split('\n');
+	for (const at of [1000, 90001, 199999]) {
+		const copy = [...lines];
+		copy[at] = '2 1 3';
+		const r = await both(copy.join('\n'));
+		assert.equal(r.code, 1, `line ${at + 1}`);
+		assert.equal(r.stdout, '');
+		assert.match(r.stderr, new RegExp(`^dropjudge: <stdin>:${at + 1}(:\\d+)?: `));
+	}
+});
+
 test('solve monomino-domino names a bad line in the second half of a large file', async () => {
 	const lines = text.split('\n');
 	const at = 150001; // placement 150000, line 150001 of the input (1-based: N is line 1)
