@@ -710,25 +710,29 @@ __attribute__((target("avx512f,avx512cd,avx512bw,avx512vbmi,avx512vl,avx512vpopc
 lanes_avx512(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks, size_t len,
 	     size_t steps)
 {
-	const struct md_block *second = blocks + MD_LANES_AVX2 * len;
+	enum { GROUPS = MD_LANES_AVX512 / 16 };
 	const __m512i pick = _mm512_load_si512((const void *)md_key_pick);
 	uint32_t gs[MD_LANES_AVX512], us[MD_LANES_AVX512];
 	for (unsigned k = 0; k < MD_LANES_AVX512; k++) {
 		gs[k] = board_turn(lane[k].green);
 		us[k] = board_turn(lane[k].blue);
 	}
-	__m512i g0 = _mm512_loadu_si512(gs), u0 = _mm512_loadu_si512(us);
-	__m512i g1 = _mm512_loadu_si512(gs + 16), u1 = _mm512_loadu_si512(us + 16);
+	__m512i g[GROUPS], u[GROUPS];
+	for (unsigned q = 0; q < GROUPS; q++) {
+		g[q] = _mm512_loadu_si512(gs + 16 * q);
+		u[q] = _mm512_loadu_si512(us + 16 * q);
+	}
 	uint64_t total[MD_LANES_AVX512] = {0};
 
 	for (size_t from = 0, to; from < steps; from = to) {
 		to = md_lanes_stop(from, steps);
-		__m512i sg0 = _mm512_setzero_si512(), su0 = _mm512_setzero_si512();
-		__m512i sg1 = _mm512_setzero_si512(), su1 = _mm512_setzero_si512();
+		__m512i sg[GROUPS], su[GROUPS];
+		for (unsigned q = 0; q < GROUPS; q++)
+			sg[q] = su[q] = _mm512_setzero_si512();
 		size_t i = from;
 		while (i + MD_KEY_STEPS <= to && i + MD_KEY_REACH <= steps) {
 			uint8_t kb[MD_KEY_STEPS][MD_LANES_AVX512] __attribute__((aligned(64)));
-			for (unsigned q = 0; q < MD_LANES_AVX512 / 16; q++) {
+			for (unsigned q = 0; q < GROUPS; q++) {
 				__m128i r[16];
 				for (unsigned j = 0; j < 16; j++)
 					r[j] = md_keys16(
@@ -738,43 +742,42 @@ lanes_avx512(struct md_lane *lane, struct md_lane *warm, const struct md_block *
 					_mm_store_si128((__m128i *)(void *)(kb[k] + 16 * q), r[k]);
 			}
 			for (unsigned k = 0; k < MD_KEY_STEPS; k++, i++) {
-				__m256i both =
-				    _mm256_load_si256((const __m256i *)(const void *)kb[k]);
-				struct shapes_avx512 p0 = shapes_avx512(
-				    _mm512_cvtepu8_epi32(_mm256_castsi256_si128(both)));
-				struct shapes_avx512 p1 = shapes_avx512(
-				    _mm512_cvtepu8_epi32(_mm256_extracti128_si256(both, 1)));
-				drop_avx512(&p0, &g0, &u0, &sg0, &su0);
-				drop_avx512(&p1, &g1, &u1, &sg1, &su1);
+#pragma GCC unroll 4
+				for (unsigned q = 0; q < GROUPS; q++) {
+					struct shapes_avx512 p =
+					    shapes_avx512(_mm512_cvtepu8_epi32(_mm_load_si128(
+						(const __m128i *)(const void *)(kb[k] + 16 * q))));
+					drop_avx512(&p, &g[q], &u[q], &sg[q], &su[q]);
+				}
 			}
 		}
 		for (; i < to; i++) {
-			struct shapes_avx512 p0 =
-			    shapes_avx512(keys_of_words_avx512(step_words_avx512(blocks + i, len)));
-			struct shapes_avx512 p1 =
-			    shapes_avx512(keys_of_words_avx512(step_words_avx512(second + i, len)));
-			drop_avx512(&p0, &g0, &u0, &sg0, &su0);
-			drop_avx512(&p1, &g1, &u1, &sg1, &su1);
+#pragma GCC unroll 4
+			for (unsigned q = 0; q < GROUPS; q++) {
+				struct shapes_avx512 p = shapes_avx512(keys_of_words_avx512(
+				    step_words_avx512(blocks + 16 * q * len + i, len)));
+				drop_avx512(&p, &g[q], &u[q], &sg[q], &su[q]);
+			}
 		}
 		uint32_t a[MD_LANES_AVX512];
-		_mm512_storeu_si512(a, _mm512_add_epi32(sg0, su0));
-		_mm512_storeu_si512(a + 16, _mm512_add_epi32(sg1, su1));
+		for (unsigned q = 0; q < GROUPS; q++)
+			_mm512_storeu_si512(a + 16 * q, _mm512_add_epi32(sg[q], su[q]));
 		for (unsigned k = 0; k < MD_LANES_AVX512; k++)
 			total[k] += a[k];
 		if (to == MD_WARM) {
-			_mm512_storeu_si512(gs, g0);
-			_mm512_storeu_si512(us, u0);
-			_mm512_storeu_si512(gs + 16, g1);
-			_mm512_storeu_si512(us + 16, u1);
+			for (unsigned q = 0; q < GROUPS; q++) {
+				_mm512_storeu_si512(gs + 16 * q, g[q]);
+				_mm512_storeu_si512(us + 16 * q, u[q]);
+			}
 			for (unsigned k = 0; k < MD_LANES_AVX512; k++)
 				warm[k] = (struct md_lane){board_unturn(gs[k]), board_unturn(us[k]),
 							   total[k]};
 		}
 	}
-	_mm512_storeu_si512(gs, g0);
-	_mm512_storeu_si512(us, u0);
-	_mm512_storeu_si512(gs + 16, g1);
-	_mm512_storeu_si512(us + 16, u1);
+	for (unsigned q = 0; q < GROUPS; q++) {
+		_mm512_storeu_si512(gs + 16 * q, g[q]);
+		_mm512_storeu_si512(us + 16 * q, u[q]);
+	}
 	for (unsigned k = 0; k < MD_LANES_AVX512; k++)
 		lane[k] = (struct md_lane){board_unturn(gs[k]), board_unturn(us[k]),
 					   lane[k].score + total[k]};
