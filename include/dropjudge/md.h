@@ -102,7 +102,8 @@ enum md_impl {
 	MD_IMPL_AUTO = 0,
 	MD_IMPL_PORTABLE, /* C only: 4 stretches side by side */
 	MD_IMPL_AVX2,	  /* x86-64 with AVX2: 16 stretches in vectors */
-	MD_IMPL_AVX512,	  /* x86-64 with AVX-512 F, CD, BW, VL and VBMI: 32 stretches */
+	MD_IMPL_AVX512, /* x86-64 with AVX-512 F, CD, BW, VL, VBMI, VPOPCNTDQ and VNNI: 32 stretches
+			 */
 };
 
 /* Whether `impl` can run on this CPU. */

@@ -455,24 +455,23 @@ __attribute__((target("avx2"))) static void lanes_avx2(struct md_lane *lane, str
 }
 
 /*
- * The AVX-512 lanes keep each board upside down, with a floor under it:
- * line l at bits 4 * (MD_LINES - l) + cell, the light area on top (lines 0
- * and 1 at bits 24..27 and 20..23) and a full line of floor at bits 0..3
- * that no drop or removal takes away. With the board this way up, the
- * tile a piece comes to rest on is the highest set bit of board & spread,
- * one count of leading zeros (the floor always has one); the lightest
- * full line is the highest bit of the full lines; and the light area holds
- * tiles in exactly as many lines as the count of leading zeros of the whole
- * board says. A board in this layout is called turned here.
+ * The AVX-512 lanes keep each board upside down: line l at bits
+ * 4 * (MD_LINES - l) + cell, the floor line (5) at bits 4..7 and the light
+ * area on top (lines 0 and 1 at bits 24..27 and 20..23), bits 0..3 empty.
+ * With the board this way up, the tile a piece comes to rest on is the
+ * highest set bit of board & spread, one count of leading zeros (with bit
+ * 0 set for the floor under it); the lightest full line is the highest bit
+ * of the full lines; and the light area holds tiles in exactly as many
+ * lines as the count of leading zeros of the whole board says. A board in
+ * this layout is called turned here.
  */
-#define TURNED_FLOOR LINE_MASK		   /* the floor line, bits 0..3 */
-#define TURNED_LINES (LINE_ONES << 4 | 1u) /* the first bit of every line, floor included */
-#define TURNED_ONES  (LINE_ONES << 4)	   /* the first bit of every line of the board */
+#define TURNED_LINES (LINE_ONES << 4) /* the first bit of every line */
+#define TURNED_FLOOR 1u		      /* under the floor line, where a piece stops */
 
 /* A board of board_drop() turned, and back (the light area is empty). */
 static inline uint32_t board_turn(uint32_t b)
 {
-	uint32_t t = TURNED_FLOOR;
+	uint32_t t = 0;
 	for (unsigned l = 0; l < MD_LINES; l++)
 		t |= ((b >> (LINE_BITS * l)) & LINE_MASK) << (LINE_BITS * (MD_LINES - l));
 	return t;
@@ -488,13 +487,12 @@ static inline uint32_t board_unturn(uint32_t t)
 
 /*
  * The pieces as the AVX-512 lanes look them up, for turned boards: the
- * cells a piece falls through (in every line, floor included) and the
- * piece itself with its lowest line at bits 0..3. A block is one byte
- * key, t | y << 2 | x << 4 | t << 6: its low four bits index the green
- * tables (t, then the column y), the four above them the blue ones (the
- * row x, then t). A domino lies along one board and across the other, as
- * in md_green_shape[] and md_blue_shape[]; keys no block has (t = 0, a
- * domino past the edge) give no piece and never meet a tile.
+ * cells a piece falls through (in every line) and the piece itself with
+ * its lowest line at bits 0..3. A block is one key, x + 4 * t + 16 * y:
+ * its low four bits index the blue tables (the row x, then t), the four
+ * above the lowest two the green ones (t, then the column y). A domino lies along one board and
+ * across the other, as in md_green_shape[] and md_blue_shape[]; keys no block has (t = 0, a domino
+ * past the edge) give no piece and never meet a tile.
  */
 #define TURNED_ALONG(c)	 (c)		  /* a line of one or two cells */
 #define TURNED_ACROSS(c) ((c) | (c) << 4) /* one cell in two lines */
@@ -527,10 +525,11 @@ static const uint32_t md_turned_blue_piece[16] __attribute__((aligned(64))) = {
 };
 /* clang-format on */
 
-/* The light area's push, in bits, by the leading zeros of a turned board:
- * 8 with a tile in line 0 (bits 24..27), 4 with one in line 1 only. */
+/* The light area's push, in bits, by the leading zeros of a turned board
+ * (modulo 32: an empty board has 32): 8 with a tile in line 0 (bits
+ * 24..27), 4 with one in line 1 only. */
 static const uint32_t md_turned_push[32] __attribute__((aligned(64))) = {
-    8, 8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
 /*
@@ -542,16 +541,18 @@ static const uint32_t md_turned_push[32] __attribute__((aligned(64))) = {
  * board_drop() does; the lines lighter than the lightest full one (its
  * leading zeros again) move down over the full ones, by as many lines as
  * there are; the light area pushes the board down by the look-up of its
- * leading zeros, and the floor is put back under what fell through it.
+ * leading zeros, and what falls past the floor is gone.
  */
 __attribute__((target("avx512f,avx512cd,avx512vpopcntdq"))) static inline __m512i
 boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i *score)
 {
 	const __m512i low = _mm512_set1_epi32(LINE_BITS - 1);
-	const __m512i ones = _mm512_set1_epi32((int)TURNED_ONES);
+	const __m512i ones = _mm512_set1_epi32((int)TURNED_LINES);
 	const __m512i floor = _mm512_set1_epi32((int)TURNED_FLOOR);
 
-	__m512i rest = _mm512_andnot_si512(low, _mm512_lzcnt_epi32(_mm512_and_si512(b, spread)));
+	/* (b & spread) | floor */
+	__m512i under = _mm512_ternarylogic_epi32(b, spread, floor, 0xEA);
+	__m512i rest = _mm512_andnot_si512(low, _mm512_lzcnt_epi32(under));
 	b = _mm512_or_si512(b, _mm512_rorv_epi32(piece, rest));
 
 	__m512i pairs = _mm512_and_si512(b, _mm512_srli_epi32(b, 2));
@@ -570,7 +571,7 @@ boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i *score)
 	const __m512i push_lo = _mm512_load_si512((const void *)md_turned_push);
 	const __m512i push_hi = _mm512_load_si512((const void *)(md_turned_push + 16));
 	__m512i push = _mm512_permutex2var_epi32(push_lo, _mm512_lzcnt_epi32(b), push_hi);
-	return _mm512_or_si512(_mm512_srlv_epi32(b, push), floor);
+	return _mm512_srlv_epi32(b, push);
 }
 
 /* The pieces of one step of 16 lanes on both boards. */
@@ -578,32 +579,33 @@ struct shapes_avx512 {
 	__m512i green[2], blue[2]; /* spread, piece */
 };
 
-/* The pieces of keys k (a lane each, t | y << 2 | x << 4 | t << 6). */
+/* The pieces of keys k (a lane each, x + 4 * t + 16 * y). */
 __attribute__((target("avx512f"), always_inline)) static inline struct shapes_avx512
 shapes_avx512(__m512i k)
 {
-	__m512i kb = _mm512_srli_epi32(k, 4);
+	__m512i kg = _mm512_srli_epi32(k, 2);
 	return (struct shapes_avx512){
 	    .green = {_mm512_permutexvar_epi32(
-			  k, _mm512_load_si512((const void *)md_turned_green_spread)),
+			  kg, _mm512_load_si512((const void *)md_turned_green_spread)),
 		      _mm512_permutexvar_epi32(
-			  k, _mm512_load_si512((const void *)md_turned_green_piece))},
+			  kg, _mm512_load_si512((const void *)md_turned_green_piece))},
 	    .blue = {_mm512_permutexvar_epi32(
-			 kb, _mm512_load_si512((const void *)md_turned_blue_spread)),
+			 k, _mm512_load_si512((const void *)md_turned_blue_spread)),
 		     _mm512_permutexvar_epi32(
-			 kb, _mm512_load_si512((const void *)md_turned_blue_piece))},
+			 k, _mm512_load_si512((const void *)md_turned_blue_piece))},
 	};
 }
 
-/* The keys of words t | x << 8 | y << 16 | junk << 24. */
-__attribute__((target("avx512f"), always_inline)) static inline __m512i
+/* The weights of t, x, y and the junk byte of a block word in its key. */
+#define MD_KEY_WEIGHTS_TXY (4 | 1 << 8 | 16 << 16)
+
+/* The keys of words t | x << 8 | y << 16 | junk << 24: one sum of bytes
+ * times their weights (AVX-512 VNNI). */
+__attribute__((target("avx512f,avx512vnni"), always_inline)) static inline __m512i
 keys_of_words_avx512(__m512i w)
 {
-	const __m512i three = _mm512_set1_epi32(3);
-	__m512i t = _mm512_and_si512(w, three);
-	__m512i x4 = _mm512_and_si512(_mm512_srli_epi32(w, 4), _mm512_set1_epi32(3 << 4));
-	__m512i y2 = _mm512_and_si512(_mm512_srli_epi32(w, 14), _mm512_set1_epi32(3 << 2));
-	return _mm512_or_si512(_mm512_ternarylogic_epi32(t, x4, y2, 0xFE), _mm512_slli_epi32(t, 6));
+	return _mm512_dpbusd_epi32(_mm512_setzero_si512(), w,
+				   _mm512_set1_epi32(MD_KEY_WEIGHTS_TXY));
 }
 
 /* The blocks of one step of 16 lanes, b, b + len, ..., b + 15 * len, as
@@ -630,40 +632,37 @@ drop_avx512(const struct shapes_avx512 *s, __m512i *g, __m512i *u, __m512i *sg, 
 /*
  * The blocks of 16 steps of 16 lanes without a gather (on AMD's cores a
  * gather of 16 costs as much as the rest of a step): each lane's 16 blocks
- * (48 bytes, read as 64) become 16 keys with one byte permutation, and a
- * 16 x 16 transposition of the keys, by four rounds of unpacking, gives
- * each step its 16 keys, a lane per byte.
+ * (48 bytes, read as 64) become 16 words t | x << 8 | y << 16 with one
+ * byte permutation, their keys with one sum of weighted bytes, and bytes
+ * again; a 16 x 16 transposition of the keys, by four rounds of
+ * unpacking, gives each step its 16 keys, a lane per byte.
  */
 #define MD_KEY_STEPS 16
 /* Steps a lane must have past the first of a transposed chunk: its last
  * lane reads 64 bytes from there, and may read a byte past its last step. */
 #define MD_KEY_REACH 21
 
-/* Where vpermb finds t, x and y of block j (of 16) for byte j, 16 + j and
- * 32 + j of the result. */
+/* Where vpermb finds the bytes of word j (of 16): t, x and y of block j,
+ * and a junk byte (weighed 0). */
+#define MD_KEY_PICK(j) 3 * (j), 3 * (j) + 1, 3 * (j) + 2, 0
 static const unsigned char md_key_pick[64] __attribute__((aligned(64))) = {
-    0,	3,  6,	9,  12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 1,	4,  7,	10, 13, 16,
-    19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 2,	5,  8,	11, 14, 17, 20, 23, 26, 29, 32, 35,
-    38, 41, 44, 47, 0,	0,  0,	0,  0,	0,  0,	0,  0,	0,  0,	0,  0,	0,  0,	0};
+    MD_KEY_PICK(0),  MD_KEY_PICK(1),  MD_KEY_PICK(2),  MD_KEY_PICK(3),
+    MD_KEY_PICK(4),  MD_KEY_PICK(5),  MD_KEY_PICK(6),  MD_KEY_PICK(7),
+    MD_KEY_PICK(8),  MD_KEY_PICK(9),  MD_KEY_PICK(10), MD_KEY_PICK(11),
+    MD_KEY_PICK(12), MD_KEY_PICK(13), MD_KEY_PICK(14), MD_KEY_PICK(15)};
 
 /* The lane whose keys go in row j of a transposition: its rounds put row
  * j's keys at byte bit_reverse(j) of each step, so rows are fed reversed. */
 static const unsigned char md_key_row_lane[16] = {0, 8, 4, 12, 2, 10, 6, 14,
 						  1, 9, 5, 13, 3, 11, 7, 15};
 
-/* The keys of the 16 blocks at p (reads p's 64 bytes). */
-__attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vl"), always_inline)) static inline __m128i
+/* The keys of the 16 blocks at p, a byte each (reads p's 64 bytes). */
+__attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vl,avx512vnni"),
+	       always_inline)) static inline __m128i
 md_keys16(const struct md_block *p, __m512i pick)
 {
-	__m512i v =
-	    _mm512_and_si512(_mm512_permutexvar_epi8(pick, _mm512_loadu_si512((const void *)p)),
-			     _mm512_set1_epi8(3));
-	__m128i t = _mm512_castsi512_si128(v);
-	__m128i x = _mm512_extracti32x4_epi32(v, 1);
-	__m128i y = _mm512_extracti32x4_epi32(v, 2);
-	/* bytes: t | y << 2 | x << 4 | t << 6, none carried into the next */
-	__m128i ty = _mm_or_si128(t, _mm_slli_epi16(y, 2));
-	return _mm_or_si128(_mm_or_si128(ty, _mm_slli_epi16(x, 4)), _mm_slli_epi16(t, 6));
+	__m512i words = _mm512_permutexvar_epi8(pick, _mm512_loadu_si512((const void *)p));
+	return _mm512_cvtepi32_epi8(keys_of_words_avx512(words));
 }
 
 /* Transposes 16 rows of 16 bytes (row j's bytes to byte bit_reverse(j) of
@@ -706,7 +705,8 @@ static bool lanes_avx512_fits(size_t len)
  * lanes_avx2() does: the caller keeps blocks[31 * len + steps - 1] off the
  * end of the array.
  */
-__attribute__((target("avx512f,avx512cd,avx512bw,avx512vbmi,avx512vl,avx512vpopcntdq"))) static void
+__attribute__((
+    target("avx512f,avx512cd,avx512bw,avx512vbmi,avx512vl,avx512vpopcntdq,avx512vnni"))) static void
 lanes_avx512(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks, size_t len,
 	     size_t steps)
 {
@@ -815,7 +815,8 @@ bool md_impl_supported(enum md_impl impl)
 		return CPU_HAS(AVX2, "avx2") && CPU_HAS(AVX512F, "avx512f") &&
 		       CPU_HAS(AVX512CD, "avx512cd") && CPU_HAS(AVX512BW, "avx512bw") &&
 		       CPU_HAS(AVX512_VBMI, "avx512vbmi") && CPU_HAS(AVX512VL, "avx512vl") &&
-		       CPU_HAS(AVX512_VPOPCNTDQ, "avx512vpopcntdq");
+		       CPU_HAS(AVX512_VPOPCNTDQ, "avx512vpopcntdq") &&
+		       CPU_HAS(AVX512_VNNI, "avx512vnni");
 	return CPU_HAS(AVX2, "avx2");
 #else
 	return false;

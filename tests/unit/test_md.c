@@ -690,7 +690,7 @@ static void md_play_should_support_the_portable_path_everywhere(void **state)
 	    __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
 		__builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
 		__builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl") &&
-		__builtin_cpu_supports("avx512vpopcntdq"));
+		__builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512vnni"));
 	print_message("AVX-512 path %s on this CPU\n",
 		      md_impl_supported(MD_IMPL_AVX512) ? "tested" : "not supported");
 #endif
