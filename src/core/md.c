@@ -564,9 +564,9 @@ boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i *score)
 	    _mm512_set1_epi32(-1),
 	    _mm512_sub_epi32(_mm512_set1_epi32(31 + LINE_BITS), _mm512_lzcnt_epi32(full)));
 	__m512i shift = _mm512_slli_epi32(points, 2);
-	/* (b & ~(lighter >> shift)) | ((b & lighter) >> shift) */
+	/* (lighter >> shift) ? (b >> shift) : b, bit by bit */
 	b = _mm512_ternarylogic_epi32(b, _mm512_srlv_epi32(lighter, shift),
-				      _mm512_srlv_epi32(_mm512_and_si512(b, lighter), shift), 0xBA);
+				      _mm512_srlv_epi32(b, shift), 0xB8);
 
 	const __m512i push_lo = _mm512_load_si512((const void *)md_turned_push);
 	const __m512i push_hi = _mm512_load_si512((const void *)(md_turned_push + 16));
