@@ -18,12 +18,13 @@ WORKDIR /src
 COPY Makefile openapi.yaml ./
 COPY include include
 COPY src src
-RUN make -j"$(nproc)" && build/dropjudge --version
+# jansson and zlib are linked in from the -dev packages' static archives.
+RUN make -j"$(nproc)" && build/dropjudge --version && ! ldd build/dropjudge | grep -q libjansson
 
-# Runtime stage: only the runtime libraries and the binary.
+# Runtime stage: only the runtime libraries the program opens, and the binary.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libarchive13 zlib1g \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libarchive13 \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \
