@@ -14,8 +14,22 @@
 
 #if defined(__x86_64__) && defined(__has_include)
 #if __has_include(<sys/platform/x86.h>)
+#include <stdbool.h>
 #include <sys/platform/x86.h>
-#define CPU_HAS(glibc, gcc) CPU_FEATURE_ACTIVE(glibc)
+
+/*
+ * CPU_FEATURE_ACTIVE() of the header, with the bit taken as unsigned: the
+ * header's own shifts a signed 1 into the sign bit for a feature in bit
+ * 31 of its register (AVX-512 VL), which is undefined behaviour.
+ */
+static inline bool cpu_active(unsigned index)
+{
+	const unsigned bits = 8 * sizeof(unsigned);
+	const struct cpuid_feature *leaf = __x86_get_cpuid_feature_leaf(index / (bits * 4));
+	unsigned reg = (index % (bits * 4)) / bits;
+	return (leaf->active_array[reg] >> (index % bits)) & 1u;
+}
+#define CPU_HAS(glibc, gcc) cpu_active(x86_cpu_##glibc)
 #endif
 #endif
 
