@@ -17,8 +17,9 @@
 /* Index of `name` among the entry's parameters, or -1. */
 static int param_index(const struct route_entry *e, const char *name)
 {
+	/* the first byte first: a batch asks for every case */
 	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name; i++)
-		if (strcmp(e->params[i].name, name) == 0)
+		if (e->params[i].name[0] == name[0] && strcmp(e->params[i].name, name) == 0)
 			return i;
 	return -1;
 }
