@@ -219,7 +219,10 @@ static enum codec_status solve_md_chunk(void *ctx, const char *data, size_t len)
  * join that does not hold), this thread reads on as usual. The answer and
  * every message are those of reading the file from one end to the other.
  */
-#define SOLVE_SPLIT_MIN	   ((off_t)1 << 20) /* smaller files are read by one thread */
+#define SOLVE_SPLIT_MIN ((off_t)1 << 20) /* smaller files are read by one thread */
+/* Files from which this thread's window and batch are populated at once
+ * (dj_populate()): all their pages will be written. */
+#define SOLVE_POPULATE_MIN ((off_t)1 << 18)
 #define SOLVE_SEGMENT	   ((off_t)1 << 19) /* bytes of a segment, at least */
 #define SOLVE_SEGMENTS_MAX 64
 
@@ -424,6 +427,10 @@ static int solve_md_file(FILE *in, struct solve_md *s, char *buf)
 	off_t at = ftello(in), end = st.st_size, first = end, reached = at;
 	if (at < 0 || at >= end)
 		return 0;
+	if (end - at >= SOLVE_POPULATE_MIN) {
+		dj_populate(buf, SOLVE_WINDOW);
+		dj_populate(s, sizeof *s);
+	}
 	struct solve_split *split = NULL;
 	struct solve_helper *helper = NULL;
 	struct solve_thread thread;
@@ -477,8 +484,6 @@ int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 		fprintf(errout, "dropjudge: out of memory\n");
 		goto out_chunk;
 	}
-	dj_populate(chunk, SOLVE_CHUNK);
-	dj_populate(s, sizeof *s);
 	codec_error_init(&err, 1);
 	md_init(&s->game);
 	s->held = 0;
