@@ -6,12 +6,15 @@
 #include "http/guard.h"
 #include "mem/alloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "codec/error.h"
 #include "http/clock.h"
@@ -19,6 +22,19 @@
 
 /* How often the watchdog looks at the deadlines, in milliseconds. */
 #define GUARD_TICK_MS 100
+
+/* Lingering close (guard.h): how long a socket lingers at most, how many
+ * bytes it may still take, how many linger at once. */
+#define GUARD_LINGER_MS	   2000
+#define GUARD_LINGER_BYTES (4u << 20)
+#define GUARD_LINGER_MAX   128
+
+/* A closed connection's socket, lingering. */
+struct guard_linger {
+	int fd;		 /* a duplicate of the socket; -1 once closed */
+	long long until; /* http_clock_ms() by which it is closed */
+	size_t taken;	 /* bytes read and discarded */
+};
 
 /* One open connection. */
 struct guard_conn {
@@ -28,6 +44,7 @@ struct guard_conn {
 	MHD_socket fd;		  /* the connection's socket, open while listed */
 	atomic_llong deadline_ms; /* http_clock_ms() by which the request must be in; 0: none */
 	bool cut;		  /* shut down by the watchdog (under the lock) */
+	atomic_bool linger;	  /* its socket lingers when it closes */
 };
 
 struct http_guard {
@@ -39,7 +56,11 @@ struct http_guard {
 	pthread_cond_t wake;	      /* signalled to stop the watchdog */
 	struct guard_conn *head;      /* open connections */
 	bool stopping;		      /* under lock: the watchdog must end */
-	pthread_t watchdog;	      /* running while the guard lives */
+	/* Lingering sockets: appended under the lock by the closed
+	 * notification; read, closed and removed by the watchdog alone. */
+	struct guard_linger lingering[GUARD_LINGER_MAX];
+	unsigned nlinger;
+	pthread_t watchdog; /* running while the guard lives */
 };
 
 /* Shuts down every connection past its deadline; lock held. Returns how
@@ -57,6 +78,53 @@ static unsigned guard_sweep_locked(struct http_guard *g, long long now)
 		n++;
 	}
 	return n;
+}
+
+/* Reads what has arrived on a lingering socket and discards it. Returns
+ * true while it should linger on: neither the end of the stream, nor an
+ * error, nor too many bytes, nor past its time. */
+static bool guard_linger_drain(struct guard_linger *l, long long now)
+{
+	char sink[16384];
+	for (;;) {
+		ssize_t n = recv(l->fd, sink, sizeof sink, MSG_DONTWAIT);
+		if (n > 0) {
+			l->taken += (size_t)n;
+			if (l->taken >= GUARD_LINGER_BYTES)
+				return false;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return now < l->until;
+		return false; /* the client closed, or the connection failed */
+	}
+}
+
+/* One pass over the lingering sockets: each drained, and closed when it
+ * has lingered enough. */
+static void guard_linger_sweep(struct http_guard *g, long long now)
+{
+	pthread_mutex_lock(&g->lock);
+	unsigned n = g->nlinger; /* entries from n on may be appended meanwhile */
+	pthread_mutex_unlock(&g->lock);
+	if (n == 0)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		struct guard_linger *l = &g->lingering[i];
+		if (!guard_linger_drain(l, now)) {
+			close(l->fd);
+			l->fd = -1;
+		}
+	}
+	pthread_mutex_lock(&g->lock);
+	unsigned kept = 0;
+	for (unsigned i = 0; i < g->nlinger; i++)
+		if (g->lingering[i].fd >= 0)
+			g->lingering[kept++] = g->lingering[i];
+	g->nlinger = kept;
+	pthread_mutex_unlock(&g->lock);
 }
 
 static void *guard_watchdog(void *arg)
@@ -78,6 +146,7 @@ static void *guard_watchdog(void *arg)
 		pthread_mutex_unlock(&g->lock);
 		if (stop)
 			return NULL;
+		guard_linger_sweep(g, http_clock_ms());
 		if (n > 0) {
 			atomic_fetch_add(&g->cut, (unsigned long long)n);
 			http_ratelog("closed %u connection(s) whose request did not arrive in time",
@@ -130,6 +199,8 @@ void http_guard_free(struct http_guard *g)
 	pthread_mutex_unlock(&g->lock);
 	pthread_join(g->watchdog, NULL);
 	/* The daemon has stopped: every connection has been notified closed. */
+	for (unsigned i = 0; i < g->nlinger; i++)
+		close(g->lingering[i].fd);
 	pthread_cond_destroy(&g->wake);
 	pthread_mutex_destroy(&g->lock);
 	dj_free(g);
@@ -179,6 +250,7 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 			return;
 		c->guard = g;
 		c->fd = info->connect_fd;
+		atomic_init(&c->linger, false);
 		atomic_init(&c->deadline_ms,
 			    http_clock_ms() + (long long)g->cfg.header_timeout * 1000);
 		pthread_mutex_lock(&g->lock);
@@ -203,6 +275,13 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		g->head = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	/* libmicrohttpd has shut down the sending side; its close() follows. */
+	if (atomic_load(&c->linger) && !c->cut && !g->stopping && g->nlinger < GUARD_LINGER_MAX) {
+		int fd = fcntl(c->fd, F_DUPFD_CLOEXEC, 0);
+		if (fd >= 0)
+			g->lingering[g->nlinger++] = (struct guard_linger){
+			    .fd = fd, .until = http_clock_ms() + GUARD_LINGER_MS, .taken = 0};
+	}
 	pthread_mutex_unlock(&g->lock);
 	dj_free(c);
 }
@@ -227,6 +306,16 @@ static void guard_set_deadline(struct MHD_Connection *conn, bool header, bool no
 void http_guard_headers_in(struct MHD_Connection *conn, long long now_ms)
 {
 	guard_set_deadline(conn, false, false, now_ms);
+	struct guard_conn *c = guard_conn_of(conn);
+	if (c && atomic_load_explicit(&c->linger, memory_order_relaxed))
+		atomic_store_explicit(&c->linger, false, memory_order_relaxed);
+}
+
+void http_guard_linger(struct MHD_Connection *conn)
+{
+	struct guard_conn *c = guard_conn_of(conn);
+	if (c)
+		atomic_store(&c->linger, true);
 }
 
 void http_guard_request_in(struct MHD_Connection *conn)

@@ -18,6 +18,18 @@
  *   the same lock, before libmicrohttpd closes the descriptor (it sends
  *   the "closed" notification first), so the watchdog never touches a
  *   descriptor number that has been reused.
+ * - Lingering close (RFC 9112, section 9.6): a request answered before
+ *   its body was read (413 by Content-Length, a refused framing) ends
+ *   with libmicrohttpd closing the connection while the client may still
+ *   be sending. Closing a socket with unread bytes makes the kernel send
+ *   a reset, and a reset can destroy the answer in the client's buffers
+ *   before it has read it. So such a connection's socket is duplicated
+ *   at the "closed" notification, after libmicrohttpd has shut down its
+ *   sending side: the library's close() then leaves the socket open, and
+ *   the watchdog reads and discards what still arrives until the client
+ *   closes (end of stream), GUARD_LINGER_MS pass or GUARD_LINGER_BYTES
+ *   have come, whichever is first. At most GUARD_LINGER_MAX sockets
+ *   linger at once; past that one is closed at once, as before.
  */
 #ifndef DROPJUDGE_HTTP_GUARD_H
 #define DROPJUDGE_HTTP_GUARD_H
@@ -63,6 +75,11 @@ void http_guard_request_in(struct MHD_Connection *conn);
 /* The request is over (answered or aborted) at `now_ms` (http_clock_ms()):
  * the next request's header deadline starts. */
 void http_guard_request_done(struct MHD_Connection *conn, long long now_ms);
+
+/* The request was answered before its body was read, and the answer
+ * is complete (MHD_REQUEST_TERMINATED_COMPLETED_OK): when the connection
+ * closes, its socket lingers. A new request on it clears the mark. */
+void http_guard_linger(struct MHD_Connection *conn);
 
 /* Connections cut by a deadline since the start. */
 unsigned long long http_guard_cut_total(struct http_guard *g);

@@ -144,6 +144,8 @@ struct http_request {
 	bool heavy_route;		  /* the route table marks the resource heavy */
 	bool too_large;			  /* the body passed max_body: nothing more is kept */
 	bool out_of_memory;		  /* growing the body failed: nothing more is kept */
+	bool unread;			  /* answered before its body was read: the
+					     connection closes, and lingers (guard.h) */
 	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
 	struct route_intake *intake;	  /* takes the body as it arrives, or NULL: kept */
 	struct http_server *srv_for_gzip; /* for the inflater's sink */
@@ -570,6 +572,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 
 	if (framing != CODEC_OK) {
 		rq->refused = err.status;
+		rq->unread = true;
 		return http_send_framing(srv, conn, rq, &err);
 	}
 	/* Made once here, and completed by http_finish(): the headers stay. */
@@ -581,6 +584,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	rq->heavy_route = m.entry && m.entry->heavy;
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
 	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;
+	rq->unread = over;
 	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && over))
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->refused != CODEC_OK && over)
@@ -723,13 +727,14 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 {
 	struct http_server *srv = cls;
 	struct http_request *rq = *con_cls;
-	(void)toe;
 
 	long long now_ns = http_clock_ns(); /* one reading for the deadline and the log */
 	http_guard_request_done(conn, now_ns / 1000000);
 	if (!rq)
 		return;
 	bool heavy = rq->heavy;
+	if (rq->unread && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+		http_guard_linger(conn);
 	if (rq->begun) {
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped, now_ns);
 		atomic_fetch_sub_explicit(http_flight_slot(srv->flight), 1, memory_order_relaxed);

@@ -98,6 +98,35 @@ test('a body over max_body is 413 by Content-Length (with and without Expect: 10
 	assert.equal(big.status, 413);
 });
 
+test('a 413 sent before the body is read reaches a client still sending: the connection lingers, no reset (RFC 9112 9.6)', async () => {
+	for (let round = 0; round < 3; round++) {
+		const sock = net.connect({ port: limited.port, host: '127.0.0.1', allowHalfOpen: true });
+		await new Promise((resolve, reject) => { sock.on('connect', resolve); sock.on('error', reject); });
+		const errors = [];
+		sock.on('error', (e) => errors.push(e.code));
+		let answer = '';
+		const ended = new Promise((resolve) => sock.on('end', resolve));
+		sock.on('data', (d) => { answer += d.toString('latin1'); });
+		sock.write('POST /v1/puyo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n');
+		sock.write(Buffer.alloc(65536, 0x20));
+		await ended; // the whole answer, then the server's end of stream
+		assert.match(answer, /^HTTP\/1\.1 413 /, answer);
+		assert.match(answer, /"\/problems\/too-large"/);
+		// The client goes on sending what it announced: the bytes are taken
+		// and dropped, where a closed socket would answer with a reset.
+		for (let i = 0; i < 8; i++) {
+			sock.write(Buffer.alloc(65536, 0x20));
+			await sleep(40);
+		}
+		await sleep(300);
+		assert.deepEqual(errors, [], 'no reset while the client still sends');
+		sock.end();
+		sock.destroy();
+	}
+	const res = await request(limited, { path: '/livez' });
+	assert.equal(res.status, 200);
+});
+
 test('a chunked body over max_body is 413', async () => {
 	const res = await request(limited, { path: '/v1/monomino-domino', body: textOfSize(5000), contentType: 'text/plain', chunked: true });
 	assert.equal(res.status, 413);
