@@ -54,6 +54,11 @@ bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
  * and its number of rows, 12 or 13: the same bodies taken. */
 bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *planes,
 			   unsigned *rows);
+/* puyo_json_fast_planes() on a given implementation, which must be
+ * supported (puyo_impl_supported()): PUYO_IMPL_AVX512 takes the rows in
+ * the usual layouts at once; the same answers. */
+bool puyo_json_fast_planes_impl(const char *body, size_t len, struct puyo_planes *planes,
+				unsigned *rows, enum puyo_impl impl);
 
 /*
  * The fast path of a text request body (codec/puyo_text_fast.c): true when
@@ -109,6 +114,12 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
  * planes these are (dropjudge/puyo.h), the same bytes. */
 int puyo_json_write_planes(const struct puyo_planes *planes, unsigned rows,
 			   const struct puyo_result *result, char *buf, size_t size);
+/* puyo_json_write_planes() on a given implementation, which must be
+ * supported (puyo_impl_supported()): PUYO_IMPL_AVX512 lays the rows out
+ * with AVX-512 VBMI permutes, the others by table; the same bytes. */
+int puyo_json_write_planes_impl(const struct puyo_planes *planes, unsigned rows,
+				const struct puyo_result *result, char *buf, size_t size,
+				enum puyo_impl impl);
 
 /* Writes the Baekjoon output "C\n"; returns its length as snprintf does. */
 int puyo_text_result(const struct puyo_result *result, char *buf, size_t size);

@@ -302,8 +302,8 @@ static const uint64_t spread_bytes[256] = {SPREAD64(0), SPREAD64(64), SPREAD64(1
 static const char pair_chars[64][2] = {PAIR8(0),  PAIR8(8),  PAIR8(16), PAIR8(24),
 				       PAIR8(32), PAIR8(40), PAIR8(48), PAIR8(56)};
 
-int puyo_json_write_planes(const struct puyo_planes *planes, unsigned rows,
-			   const struct puyo_result *result, char *buf, size_t size)
+static int write_planes_portable(const struct puyo_planes *planes, unsigned rows,
+				 const struct puyo_result *result, char *buf, size_t size)
 {
 	char text[PUYO_RESULT_MAX];
 	uint64_t pairs[PUYO_COLS / 2][2] = {{0}};
@@ -331,4 +331,101 @@ int puyo_json_write_planes(const struct puyo_planes *planes, unsigned rows,
 	}
 	n = codec_text_put(text, n - 1, "]}\n");
 	return codec_text_copy(buf, size, text, n);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define WRITE_HAVE_AVX512 1
+
+/*
+ * Writing rows with AVX-512 (BW, VBMI): the three planes of columns 0-3
+ * are the byte masks of 64 cells (byte 16 * c + h, h from the top), those
+ * of columns 4-5 of 32 more; a masked set per plane gives every cell's
+ * value, a byte permute its character, and one two-register permute lays
+ * the characters of all rows out as the text "......","......",... with
+ * the quotes and commas taken from the permute's own index where its mask
+ * is clear. Index bytes with bit 7 set are cells (bits 0-6: the byte of
+ * the two registers), the others the character written as it is.
+ */
+#define WRITE_SRC(c, h)	  ((c) < 4 ? 16 * (c) + (h) : 64 + 16 * ((c)-4) + (h))
+#define WRITE_ROW_BYTES	  (PUYO_COLS + 3) /* "......", */
+#define WRITE_AT(j, rows) ((j) / WRITE_ROW_BYTES)
+#define WRITE_IN(j)	  ((j) % WRITE_ROW_BYTES)
+#define WRITE_IDX(j, rows)                                                                         \
+	((unsigned)WRITE_AT(j, rows) >= (rows)		    ? ' '                                  \
+	 : WRITE_IN(j) == 0 || WRITE_IN(j) == PUYO_COLS + 1 ? '"'                                  \
+	 : WRITE_IN(j) == PUYO_COLS + 2                                                            \
+	     ? ','                                                                                 \
+	     : 0x80 | WRITE_SRC(WRITE_IN(j) - 1, PUYO_ROWS_MAX - (rows) + WRITE_AT(j, rows)))
+#define WRITE_BYTE(j, r) ((unsigned char)(WRITE_IDX(j, r)))
+#define WRITE_X4(j, r)                                                                             \
+	WRITE_BYTE(j, r), WRITE_BYTE((j) + 1, r), WRITE_BYTE((j) + 2, r), WRITE_BYTE((j) + 3, r)
+#define WRITE_X16(j, r)                                                                            \
+	WRITE_X4(j, r), WRITE_X4((j) + 4, r), WRITE_X4((j) + 8, r), WRITE_X4((j) + 12, r)
+#define WRITE_X64(j, r)                                                                            \
+	WRITE_X16(j, r), WRITE_X16((j) + 16, r), WRITE_X16((j) + 32, r), WRITE_X16((j) + 48, r)
+/* [12 rows, 13 rows][text bytes 0-63, 64-127] */
+static const unsigned char write_layout[2][2][64] = {
+    {{WRITE_X64(0, PUYO_ROWS)}, {WRITE_X64(64, PUYO_ROWS)}},
+    {{WRITE_X64(0, PUYO_ROWS_MAX)}, {WRITE_X64(64, PUYO_ROWS_MAX)}},
+};
+#define WRITE_CHAR8(v)                                                                             \
+	CELL_CHAR(v), CELL_CHAR((v) + 1), CELL_CHAR((v) + 2), CELL_CHAR((v) + 3),                  \
+	    CELL_CHAR((v) + 4), CELL_CHAR((v) + 5), CELL_CHAR((v) + 6), CELL_CHAR((v) + 7)
+/* The character of a cell value, at its byte (values 0-7; the rest unused). */
+static const char write_chars[64] = {WRITE_CHAR8(0), WRITE_CHAR8(0), WRITE_CHAR8(0),
+				     WRITE_CHAR8(0), WRITE_CHAR8(0), WRITE_CHAR8(0),
+				     WRITE_CHAR8(0), WRITE_CHAR8(0)};
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static inline __m512i
+write_cells(const uint64_t word[3][2], unsigned half, __m512i chars)
+{
+	__m512i v = _mm512_maskz_mov_epi8(word[0][half], _mm512_set1_epi8(1));
+	v = _mm512_or_si512(v, _mm512_maskz_mov_epi8(word[1][half], _mm512_set1_epi8(2)));
+	v = _mm512_or_si512(v, _mm512_maskz_mov_epi8(word[2][half], _mm512_set1_epi8(4)));
+	return _mm512_permutexvar_epi8(v, chars);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static int
+write_planes_avx512(const struct puyo_planes *planes, unsigned rows,
+		    const struct puyo_result *result, char *buf, size_t size)
+{
+	char text[PUYO_RESULT_MAX];
+	unsigned t = rows == PUYO_ROWS_MAX;
+	rows = t ? PUYO_ROWS_MAX : PUYO_ROWS;
+	__m512i chars = _mm512_loadu_si512(write_chars);
+	__m512i lo = write_cells(planes->word, 0, chars);
+	__m512i hi = write_cells(planes->word, 1, chars);
+	__m512i idx0 = _mm512_loadu_si512(write_layout[t][0]);
+	__m512i idx1 = _mm512_loadu_si512(write_layout[t][1]);
+	__m512i out0 = _mm512_mask2_permutex2var_epi8(lo, idx0, _mm512_movepi8_mask(idx0), hi);
+	__m512i out1 = _mm512_mask2_permutex2var_epi8(lo, idx1, _mm512_movepi8_mask(idx1), hi);
+	size_t n = write_head(text, result);
+	size_t len = WRITE_ROW_BYTES * rows - 1; /* the last comma left out */
+	_mm512_storeu_si512(text + n, out0);
+	_mm512_mask_storeu_epi8(text + n + 64, (1ull << (len - 64)) - 1, out1);
+	n = codec_text_put(text, n + len, "]}\n");
+	return codec_text_copy(buf, size, text, n);
+}
+#else
+#define WRITE_HAVE_AVX512 0
+#endif
+
+int puyo_json_write_planes_impl(const struct puyo_planes *planes, unsigned rows,
+				const struct puyo_result *result, char *buf, size_t size,
+				enum puyo_impl impl)
+{
+	if (impl == PUYO_IMPL_AUTO)
+		impl = puyo_impl_auto();
+#if WRITE_HAVE_AVX512
+	if (impl == PUYO_IMPL_AVX512)
+		return write_planes_avx512(planes, rows, result, buf, size);
+#endif
+	return write_planes_portable(planes, rows, result, buf, size);
+}
+
+int puyo_json_write_planes(const struct puyo_planes *planes, unsigned rows,
+			   const struct puyo_result *result, char *buf, size_t size)
+{
+	return puyo_json_write_planes_impl(planes, rows, result, buf, size, PUYO_IMPL_AUTO);
 }

@@ -62,28 +62,6 @@ static const uint64_t spaces_at[2][2] = {{0x4081020408102040ull, 0x1020ull},
 #define ROWS_0_TO_8  0x0102040810204081ull /* bytes 7r, r = 0..8 */
 #define ROWS_9_TO_12 0x204081ull	   /* bytes 7(r - 9) of the line from byte 63 */
 
-/* The characters of the cell values 0..6 (enum puyo_cell), in order. */
-static const char lines_chars[PUYO_GARBAGE + 1] = {'.', 'R', 'G', 'B', 'P', 'Y', 'O'};
-
-/*
- * The three bit planes and the good bytes of some bytes, from the mask of
- * each character (bit i set where byte i is lines_chars[v], for v = 0..6):
- * plane k holds the bytes whose value has bit k. Both vector readers use it.
- */
-static inline void lines_planes(const uint64_t is[PUYO_GARBAGE + 1], uint64_t bit[3],
-				uint64_t *good)
-{
-	bit[0] = bit[1] = bit[2] = *good = 0;
-#pragma GCC unroll 7
-	for (unsigned v = 0; v <= PUYO_GARBAGE; v++) {
-		*good |= is[v];
-#pragma GCC unroll 3
-		for (unsigned k = 0; k < 3; k++)
-			if ((v >> k) & 1u)
-				bit[k] |= is[v];
-	}
-}
-
 /*
  * lines_fast() with SSE2 and BMI2: sixteen bytes at a time, a compare per
  * character gives the three bit planes and the good bytes as row-major
@@ -109,8 +87,8 @@ __attribute__((target("bmi2"))) static bool lines_fast_bmi2(const unsigned char 
 #pragma GCC unroll 7
 		for (unsigned c = 0; c <= PUYO_GARBAGE; c++)
 			is[c] = (unsigned)_mm_movemask_epi8(
-			    _mm_cmpeq_epi8(v, _mm_set1_epi8(lines_chars[c])));
-		lines_planes(is, m, &ok);
+			    _mm_cmpeq_epi8(v, _mm_set1_epi8(PUYO_ROWS_ALPHABET[c])));
+		puyo_rows_planes_of(is, m, &ok);
 		unsigned w = i / 4, at = 16 * (i % 4);
 		for (unsigned k = 0; k < 3; k++)
 			bit[k][w] |= m[k] << at;
@@ -172,17 +150,6 @@ static const unsigned char lines_columns[2][2][64] = {
 /* The cells in that layout: rows 1..12 of a 12-row field, 0..12 of a 13-row one. */
 static const uint64_t lines_cells[2] = {0x1FFE1FFE1FFE1FFEull, 0x1FFF1FFF1FFF1FFFull};
 
-/* The three planes and the good bytes of 64 bytes, from one compare a character. */
-__attribute__((target("avx512f,avx512bw"))) static inline void
-lines_classify(__m512i v, uint64_t bit[3], uint64_t *good)
-{
-	uint64_t is[PUYO_GARBAGE + 1];
-#pragma GCC unroll 7
-	for (unsigned c = 0; c <= PUYO_GARBAGE; c++)
-		is[c] = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(lines_chars[c]));
-	lines_planes(is, bit, good);
-}
-
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static bool
 lines_fast_avx512(const unsigned char *u, size_t len, struct puyo_planes *planes)
 {
@@ -201,10 +168,10 @@ lines_fast_avx512(const unsigned char *u, size_t len, struct puyo_planes *planes
 	    (spaces_hi & spaces_at[t][1]) != spaces_at[t][1])
 		return false;
 	uint64_t a[3], b[3], good_a, good_b;
-	lines_classify(_mm512_permutex2var_epi8(lo, _mm512_loadu_si512(lines_columns[t][0]), hi), a,
-		       &good_a);
-	lines_classify(_mm512_permutex2var_epi8(lo, _mm512_loadu_si512(lines_columns[t][1]), hi), b,
-		       &good_b);
+	puyo_rows_classify64(
+	    _mm512_permutex2var_epi8(lo, _mm512_loadu_si512(lines_columns[t][0]), hi), a, &good_a);
+	puyo_rows_classify64(
+	    _mm512_permutex2var_epi8(lo, _mm512_loadu_si512(lines_columns[t][1]), hi), b, &good_b);
 	uint64_t cells_b = lines_cells[t] & 0xFFFFFFFFu;
 	if ((good_a & lines_cells[t]) != lines_cells[t] || (good_b & cells_b) != cells_b)
 		return false;

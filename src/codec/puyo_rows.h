@@ -81,4 +81,43 @@ static inline uint64_t puyo_rows_cell_acc(unsigned char byte)
  */
 bool puyo_rows_acc_planes(const uint64_t acc[PUYO_COLS], unsigned rows, struct puyo_planes *planes);
 
+/* The characters of the cell values 0..6 (enum puyo_cell), in order. */
+#define PUYO_ROWS_ALPHABET ".RGBPYO"
+
+/*
+ * The three bit planes and the good bytes of some bytes, from the mask of
+ * each character (bit i set where byte i is PUYO_ROWS_ALPHABET[v], for
+ * v = 0..6): plane k holds the bytes whose value has bit k. The vector
+ * readers of lines and of JSON use it.
+ */
+static inline void puyo_rows_planes_of(const uint64_t is[PUYO_GARBAGE + 1], uint64_t bit[3],
+				       uint64_t *good)
+{
+	bit[0] = bit[1] = bit[2] = *good = 0;
+#pragma GCC unroll 7
+	for (unsigned v = 0; v <= PUYO_GARBAGE; v++) {
+		*good |= is[v];
+#pragma GCC unroll 3
+		for (unsigned k = 0; k < 3; k++)
+			if ((v >> k) & 1u)
+				bit[k] |= is[v];
+	}
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* The three planes and the good bytes of 64 bytes, from one compare a
+ * character (AVX-512 BW). */
+__attribute__((target("avx512f,avx512bw"))) static inline void
+puyo_rows_classify64(__m512i v, uint64_t bit[3], uint64_t *good)
+{
+	uint64_t is[PUYO_GARBAGE + 1];
+#pragma GCC unroll 7
+	for (unsigned c = 0; c <= PUYO_GARBAGE; c++)
+		is[c] = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(PUYO_ROWS_ALPHABET[c]));
+	puyo_rows_planes_of(is, bit, good);
+}
+#endif
+
 #endif

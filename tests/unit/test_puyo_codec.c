@@ -529,13 +529,21 @@ static int puyo_write(const void *ctx, char *buf, size_t size)
 	return puyo_json_write_result(a->field, a->result, buf, size);
 }
 
+/* The implementations of puyo_json_write_planes() held against the writer
+ * from cells: every one this CPU runs. */
+static const enum puyo_impl write_impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_AVX512};
+static enum puyo_impl write_impl;
+
 /* puyo_json_write_planes() of the same answer, from the field's planes. */
 static int puyo_write_planes(const void *ctx, char *buf, size_t size)
 {
 	const struct puyo_answer *a = ctx;
 	struct puyo_planes planes;
 	puyo_planes_from_field(&planes, a->field);
-	return puyo_json_write_planes(&planes, a->field->rows, a->result, buf, size);
+	if (write_impl == PUYO_IMPL_AUTO)
+		return puyo_json_write_planes(&planes, a->field->rows, a->result, buf, size);
+	return puyo_json_write_planes_impl(&planes, a->field->rows, a->result, buf, size,
+					   write_impl);
 }
 
 /* Checks puyo_json_write_result() against the dump of the route's result
@@ -553,8 +561,12 @@ static void puyo_assert_writes_like_the_dump(const struct puyo_field *field,
 	for (unsigned row = 0; row < field->rows; row++)
 		for (unsigned c = 0; c < PUYO_COLS; c++)
 			in_planes = in_planes && field->cell[row][c] < 8;
-	if (in_planes)
+	for (size_t k = 0; in_planes && k < sizeof write_impls / sizeof write_impls[0]; k++) {
+		if (!puyo_impl_supported(write_impls[k]))
+			continue;
+		write_impl = write_impls[k];
 		assert_writes(want, puyo_write_planes, &a, cut);
+	}
 	free(want);
 }
 
@@ -588,9 +600,14 @@ static void puyo_json_write_result_should_give_the_bytes_of_the_dump(void **stat
 		char want[512], got[512];
 		struct puyo_answer a = {&field, &r};
 		int nw = puyo_write(&a, want, sizeof want);
-		int ng = puyo_write_planes(&a, got, sizeof got);
-		assert_int_equal(ng, nw);
-		assert_string_equal(got, want);
+		for (size_t k = 0; k < sizeof write_impls / sizeof write_impls[0]; k++) {
+			if (!puyo_impl_supported(write_impls[k]))
+				continue;
+			write_impl = write_impls[k];
+			int ng = puyo_write_planes(&a, got, sizeof got);
+			assert_int_equal(ng, nw);
+			assert_string_equal(got, want);
+		}
 	}
 	for (uint64_t seed = 1; seed <= 200; seed++) {
 		if (!gen_puyo_field(seed, 4, (unsigned)(seed % 4), &field))
@@ -919,6 +936,9 @@ static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_ja
 #define ROWS11                                                                                     \
 	"\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\"," \
 	"\".Y....\",\".YG...\",\"RRYG..\""
+#define ROWS11_SPACED                                                                              \
+	"\"......\", \"......\", \"......\", \"......\", \"......\", \"......\", \"......\", "     \
+	"\"......\", \".Y....\", \".YG...\", \"RRYG..\""
 	static const struct {
 		const char *body;
 		bool taken;
@@ -932,8 +952,22 @@ static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_ja
 	    {"{\"field\":[" ROWS11 ",\"RRYGG.\"],\"trace\":false}", false}, /* another member */
 	    {"{\"field\":[" ROWS11 ",\"RRYGG.\"]}]", false},
 	    {"{\"cases\":[{\"field\":[" ROWS11 ",\"RRYGG.\"]}]}", false},
+	    /* the layouts read at once where the CPU can, and their near misses */
+	    {"{\"field\": [" ROWS11_SPACED ", \"RRYGG.\"]}", true},
+	    {"{\"field\": [\"..O...\", " ROWS11_SPACED ", \"RRYGG.\"]}", true},
+	    {"{\"field\":[\"..O...\"," ROWS11 ",\"RRYGG.\"]}", true},
+	    {"{\"field\": [" ROWS11_SPACED ", \"RRYGG.\"] }", true},
+	    {"{\"field\": [" ROWS11_SPACED ",  \"RRYGG.\"]}", true},  /* two spaces */
+	    {"{\"field\": [" ROWS11_SPACED ", \"RRYGG.\" ]}", true},  /* a space before ] */
+	    {"{\"field\": [" ROWS11_SPACED ",\"RRYGG.\"]}", true},    /* mixed */
+	    {"{\"field\": [" ROWS11_SPACED ", \"RRYGGy\"]}", false},  /* lower case */
+	    {"{\"field\": [" ROWS11_SPACED ", \"RRYGG\"\"]}", false}, /* a quote */
+	    {"{\"field\": [" ROWS11_SPACED ", \"RRYGG.\"]", false},   /* no } */
+	    {"{\"field\": [" ROWS11_SPACED ", \"RRYGG.\"]}x", false}, /* more */
+	    {"{\"field\": [" ROWS11_SPACED ", \"RRYGG.\", \"......\", \"......\"]}", false},
 	};
 #undef ROWS11
+#undef ROWS11_SPACED
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *body = cases[i].body;
 		struct puyo_field fast, full;
@@ -943,6 +977,11 @@ static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_ja
 		struct puyo_planes any;
 		unsigned nrows;
 		assert_int_equal(puyo_json_fast_planes(body, strlen(body), &any, &nrows), taken);
+		for (enum puyo_impl impl = PUYO_IMPL_PORTABLE; impl <= PUYO_IMPL_AVX512; impl++)
+			if (puyo_impl_supported(impl) &&
+			    puyo_json_fast_planes_impl(body, strlen(body), &any, &nrows, impl) !=
+				taken)
+				fail_msg("'%s': implementation %d: taken %d", body, impl, !taken);
 		if (!taken)
 			continue;
 		json_t *root = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
@@ -958,6 +997,69 @@ static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_ja
 		assert_int_equal(rows, full.rows);
 		puyo_planes_from_field(&want, &full);
 		assert_memory_equal(&planes, &want, sizeof want);
+	}
+}
+
+/*
+ * How many random cases a differential test runs: `sample` in `make test`,
+ * `full` under `make test-long` (DROPJUDGE_TEST_LONG=1 in the environment).
+ */
+static unsigned test_cases(unsigned sample, unsigned full)
+{
+	const char *v = getenv("DROPJUDGE_TEST_LONG");
+	return v && strcmp(v, "1") == 0 ? full : sample;
+}
+
+/* Every implementation of the JSON fast path against the portable one, on
+ * fields written in the layouts the vector reader takes and in others,
+ * then with a byte changed or cut short: the same verdict, the same planes
+ * and rows. */
+static void puyo_json_fast_impls_should_agree_on_random_bodies(void **state)
+{
+	(void)state;
+	static const char alphabet[] = ".RGBPYO";
+	static const char noise[] = ".RGBPYOX\" ,]}[{\\\n y0";
+	struct gen_rng rng;
+	gen_rng_init(&rng, 20061);
+	unsigned n = test_cases(20000, 1000000);
+	for (unsigned i = 0; i < n; i++) {
+		char body[512];
+		unsigned rows = gen_rng_below(&rng, 8) == 0 ? 11 + (unsigned)gen_rng_below(&rng, 4)
+				: gen_rng_below(&rng, 2)    ? PUYO_ROWS_MAX
+							    : PUYO_ROWS;
+		const char *sep = gen_rng_below(&rng, 2) ? ", " : ",";
+		size_t len = (size_t)snprintf(body, sizeof body, "{\"field\":%s[",
+					      gen_rng_below(&rng, 2) ? " " : "");
+		for (unsigned r = 0; r < rows; r++) {
+			if (r > 0)
+				len += (size_t)snprintf(body + len, sizeof body - len, "%s",
+							gen_rng_below(&rng, 16) ? sep : " , ");
+			body[len++] = '"';
+			for (unsigned c = 0; c < PUYO_COLS; c++)
+				body[len++] = alphabet[gen_rng_below(&rng, 7)];
+			body[len++] = '"';
+		}
+		len += (size_t)snprintf(body + len, sizeof body - len, "]}");
+		if (gen_rng_below(&rng, 2)) /* one byte changed */
+			body[gen_rng_below(&rng, len)] =
+			    noise[gen_rng_below(&rng, sizeof noise - 1)];
+		if (gen_rng_below(&rng, 8) == 0) /* cut short */
+			len = (size_t)gen_rng_below(&rng, len);
+		struct puyo_planes want, got;
+		unsigned want_rows = 0, got_rows = 0;
+		bool taken =
+		    puyo_json_fast_planes_impl(body, len, &want, &want_rows, PUYO_IMPL_PORTABLE);
+		for (enum puyo_impl impl = PUYO_IMPL_BMI2; impl <= PUYO_IMPL_AVX512; impl++) {
+			if (!puyo_impl_supported(impl))
+				continue;
+			if (puyo_json_fast_planes_impl(body, len, &got, &got_rows, impl) != taken)
+				fail_msg("'%.*s': implementation %d: taken %d", (int)len, body,
+					 impl, !taken);
+			if (!taken)
+				continue;
+			assert_int_equal(got_rows, want_rows);
+			assert_memory_equal(&got, &want, sizeof want);
+		}
 	}
 }
 
@@ -1082,6 +1184,7 @@ int main(void)
 	    cmocka_unit_test(puyo_lines_should_name_what_is_wrong_and_where),
 	    cmocka_unit_test(
 		puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson),
+	    cmocka_unit_test(puyo_json_fast_impls_should_agree_on_random_bodies),
 	    cmocka_unit_test(puyo_text_fast_should_take_the_canonical_text_only),
 	    cmocka_unit_test(puyo_text_fast_should_read_random_fields_as_the_text_reader),
 	};
