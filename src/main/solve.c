@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -435,7 +436,14 @@ static int solve_md_file(FILE *in, struct solve_md *s, char *buf)
 	struct solve_helper *helper = NULL;
 	struct solve_thread thread;
 	if (end - at >= SOLVE_SPLIT_MIN && (split = dj_malloc(sizeof *split)) != NULL) {
-		dj_populate(split, sizeof *split);
+		/* the segments the plan will cut, not all SOLVE_SEGMENTS_MAX */
+		off_t step = (end - at) / SOLVE_SEGMENTS_MAX > SOLVE_SEGMENT
+				 ? (end - at) / SOLVE_SEGMENTS_MAX
+				 : SOLVE_SEGMENT;
+		size_t cuts = (size_t)((end - at) / step) + 1;
+		dj_populate(split, offsetof(struct solve_split, segment) +
+				       (cuts < SOLVE_SEGMENTS_MAX ? cuts : SOLVE_SEGMENTS_MAX) *
+					   sizeof split->segment[0]);
 		first = solve_split_plan(split, fd, at, end);
 		helper = split->count ? dj_malloc(sizeof *helper) : NULL;
 		if (helper) {
