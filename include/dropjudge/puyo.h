@@ -95,7 +95,8 @@ enum puyo_impl {
 	PUYO_IMPL_AUTO = 0,
 	PUYO_IMPL_PORTABLE, /* C only */
 	PUYO_IMPL_BMI2,	    /* x86-64 with BMI2 and POPCNT (pext/pdep gravity) */
-	PUYO_IMPL_AVX512,   /* BMI2's chain loop; lines read with AVX-512 BW and VBMI */
+	PUYO_IMPL_AVX512,   /* BMI2's chain loop; lines and JSON rows read, and JSON rows
+			       written, with AVX-512 BW and VBMI */
 };
 
 /* Whether `impl` can run on this CPU. */
