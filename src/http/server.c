@@ -83,7 +83,12 @@
  * freed small block (a JSON node) merges with its free neighbours at once,
  * so that the end of a request leaves one free top the heap can return,
  * rather than a sea of small blocks that malloc_trim() does not give back
- * from a thread's heap.
+ * from a thread's heap. One heap for every thread (M_ARENA_MAX 1): glibc
+ * gives a thread that finds the heaps busy a heap of its own, whose free
+ * top of up to HTTP_TRIM_THRESHOLD stays for good, since malloc_trim()
+ * returns only the top of the main heap; with one heap, the idle trim
+ * gives every free page back. The request path hardly allocates (its
+ * state is kept per thread), so the heap's lock is seldom contended.
  */
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (1024 * 1024)
@@ -788,6 +793,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
 	mallopt(M_TRIM_THRESHOLD, HTTP_TRIM_THRESHOLD);
 	mallopt(M_MXFAST, 0);
+	mallopt(M_ARENA_MAX, 1);
 	struct http_server *srv = dj_calloc(1, sizeof *srv);
 	if (!srv) {
 		codec_format(err, errlen, "out of memory");
