@@ -105,20 +105,16 @@ static inline bool take_row(struct scan *s, unsigned r, uint64_t acc[PUYO_COLS])
 #define JSON_X64(M, j, t)                                                                          \
 	JSON_X16(M, j, t), JSON_X16(M, (j) + 16, t), JSON_X16(M, (j) + 32, t),                     \
 	    JSON_X16(M, (j) + 48, t)
-#define JSON_TEMPLATE(t)                                                                           \
+/* Two registers' worth of bytes: M0's from byte j0, then M1's from byte j1. */
+#define JSON_PAIR(M0, j0, M1, j1, t)                                                               \
 	{                                                                                          \
-		{JSON_X64(JSON_P, 0, t)},                                                          \
+		{JSON_X64(M0, j0, t)},                                                             \
 		{                                                                                  \
-			JSON_X64(JSON_P, 64, t)                                                    \
+			JSON_X64(M1, j1, t)                                                        \
 		}                                                                                  \
 	}
-#define JSON_COLUMNS(t)                                                                            \
-	{                                                                                          \
-		{JSON_X64(JSON_A, 0, t)},                                                          \
-		{                                                                                  \
-			JSON_X64(JSON_B, 0, t)                                                     \
-		}                                                                                  \
-	}
+#define JSON_TEMPLATE(t) JSON_PAIR(JSON_P, 0, JSON_P, 64, t)
+#define JSON_COLUMNS(t)	 JSON_PAIR(JSON_A, 0, JSON_B, 0, t)
 /* [layout][bytes 0-63, 64-127] */
 static const unsigned char json_template[4][2][64] = {JSON_TEMPLATE(0), JSON_TEMPLATE(1),
 						      JSON_TEMPLATE(2), JSON_TEMPLATE(3)};
