@@ -27,7 +27,7 @@ static uint64_t fresh_seed(void)
 enum codec_status route_generate(const struct route_call *call, struct route_response *resp,
 				 struct codec_error *err)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	uint64_t seed = route_arg_given(call, "seed") ? route_arg(call, "seed") : fresh_seed();
 	enum codec_status st =
 	    p->generate(call, seed, route_arg(call, "with_answer") != 0, resp, err);

@@ -147,6 +147,16 @@ struct route_problem {
 extern const struct route_problem route_md;
 extern const struct route_problem route_puyo;
 
+/* The problems a table row names (struct route_entry's `problem`). */
+enum route_problem_id {
+	ROUTE_PROBLEM_NONE = 0,
+	ROUTE_PROBLEM_MD,   /* route_md */
+	ROUTE_PROBLEM_PUYO, /* route_puyo */
+};
+
+/* The problem of an entry; NULL for ROUTE_PROBLEM_NONE. */
+const struct route_problem *route_entry_problem(const struct route_entry *e);
+
 /* --- negotiation (negotiate.c) --- */
 
 /* The format among `formats` (enum route_format bits) that an Accept header
@@ -166,6 +176,28 @@ void route_format_list(unsigned formats, char *buf, size_t size);
 enum route_body route_body_kind(const char *content_type);
 
 /* --- handlers the table names; see route_handler_fn --- */
+
+/* The handlers by number, as a table row names them (struct route_entry's
+ * `handle`; table.c maps each to its function). */
+enum route_handle {
+	ROUTE_HANDLE_SOLVE,
+	ROUTE_HANDLE_JUDGE,
+	ROUTE_HANDLE_VALIDATE,
+	ROUTE_HANDLE_GENERATE,
+	ROUTE_HANDLE_LIVEZ,
+	ROUTE_HANDLE_READYZ,
+	ROUTE_HANDLE_INFO,
+	ROUTE_HANDLE_OPENAPI,
+	ROUTE_HANDLE_INDEX,
+	ROUTE_HANDLE_PROBLEM_TYPES,
+	ROUTE_HANDLE_PROBLEM_PAGE,
+	ROUTE_HANDLE_METRICS,
+	ROUTE_HANDLE_PACKAGE,
+	ROUTE_HANDLE_WWW,
+	ROUTE_HANDLE_MD_RENDER,
+	ROUTE_HANDLE_PUYO_RENDER,
+	ROUTE_HANDLES /* the count */
+};
 
 route_handler_fn route_solve;
 route_handler_fn route_judge;

@@ -32,10 +32,10 @@ struct route_intake {
 struct route_intake *route_intake_new(const struct route_request *req)
 {
 	const struct route_entry *e = req->entry;
-	if (!e || e->handle != route_solve || req->nparams != 0 || !req->method ||
+	if (!e || e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 || !req->method ||
 	    strcmp(req->method, "POST") != 0)
 		return NULL;
-	const struct route_problem *p = e->data;
+	const struct route_problem *p = route_entry_problem(e);
 	if (!p || !p->text_stream_new || !req->limits)
 		return NULL;
 	/* Another kind, or a refused one: the handler sees no text body. */

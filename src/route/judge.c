@@ -181,8 +181,8 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 static json_t *judge_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	json_t *verdict = judge_one(call->entry->data, c, ptr, call->req->limits, trace,
-				    call->req->tally, each, NULL);
+	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call->req->limits,
+				    trace, call->req->tally, each, NULL);
 	return verdict ? verdict : route_error_slot(each);
 }
 
@@ -211,8 +211,8 @@ static int judge_case_write(const struct route_call *call, const json_t *c, cons
 	struct codec_error each;
 	codec_error_init(&each, 1);
 	*steps = 0;
-	json_t *verdict = judge_one(call->entry->data, c, ptr, call->req->limits, trace,
-				    call->req->tally, &each, &jt);
+	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call->req->limits,
+				    trace, call->req->tally, &each, &jt);
 	int st = 0; /* not taken, or a fault: judge_case tells it */
 	if (verdict && jt.taken) {
 		*steps = jt.steps;
@@ -243,8 +243,8 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 		return err->status;
 	if (!route_is_batch(root)) {
 		struct judge_text jt = {.only = false};
-		json_t *verdict = judge_one(call->entry->data, root, "", req->limits, trace,
-					    req->tally, err, &jt);
+		json_t *verdict = judge_one(route_entry_problem(call->entry), root, "", req->limits,
+					    trace, req->tally, err, &jt);
 		const json_t *input = json_object_get(root, "input");
 		const char *at =
 		    json_is_true(json_object_get(input, "trace")) ? "/input/trace" : NULL;

@@ -21,7 +21,7 @@
 enum codec_status route_package(const struct route_call *call, struct route_response *resp,
 				struct codec_error *err)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	struct package_request pkg = {.problem = p->id};
 	const char *format = route_param(call->req, "format");
 	if (!package_format_from_name(format, &pkg.format)) {

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "codec/problem.h"
 #include "route/handlers.h"
@@ -57,8 +58,12 @@ enum codec_status route_problem_types(const struct route_call *call, struct rout
 enum codec_status route_problem_page(const struct route_call *call, struct route_response *resp,
 				     struct codec_error *err)
 {
+	/* the page's slug ends its path: /problems/<slug> */
+	static const char prefix[] = "/problems/";
+	const char *path = call->entry->path;
 	struct problem_page page;
-	if (!problem_describe(call->entry->data, &page)) {
+	if (strncmp(path, prefix, sizeof prefix - 1) != 0 ||
+	    !problem_describe(path + sizeof prefix - 1, &page)) {
 		codec_error_set(err, CODEC_E_INTERNAL, "no page for %s", call->entry->path);
 		return CODEC_E_INTERNAL;
 	}

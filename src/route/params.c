@@ -18,7 +18,7 @@
 static int param_index(const struct route_entry *e, const char *name)
 {
 	/* the first byte first: a batch asks for every case */
-	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name; i++)
+	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name[0]; i++)
 		if (e->params[i].name[0] == name[0] && strcmp(e->params[i].name, name) == 0)
 			return i;
 	return -1;
@@ -29,7 +29,7 @@ static void known_list(const struct route_entry *e, char *buf, size_t size)
 {
 	size_t len = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name && len < size; i++) {
+	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name[0] && len < size; i++) {
 		int n = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", e->params[i].name);
 		len += n > 0 ? (size_t)n : 0;
 	}
@@ -72,15 +72,15 @@ static uint64_t param_max(const struct route_param_spec *p, const struct route_l
 	return p->max;
 }
 
-/* Reads one value of a declared parameter into *out. */
-static enum codec_status read_value(const struct route_param_spec *p, const char *v,
-				    const struct route_limits *limits, uint64_t *out,
+/* Reads one value of parameter `name`, declared as p, into *out. */
+static enum codec_status read_value(const struct route_param_spec *p, const char *name,
+				    const char *v, const struct route_limits *limits, uint64_t *out,
 				    struct codec_error *err)
 {
 	if (p->type == ROUTE_PARAM_BOOL) {
 		int b = read_bool(v);
 		if (b < 0) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, p->name,
+			codec_error_at_param(err, CODEC_E_SYNTAX, name,
 					     "must be true, false, 1 or 0, got '%.*s'", SHOWN_MAX,
 					     v);
 			return CODEC_E_SYNTAX;
@@ -93,7 +93,7 @@ static enum codec_status read_value(const struct route_param_spec *p, const char
 	unsigned long long n = 0;
 	enum codec_decimal rd = codec_decimal_read_str(v, &n);
 	if (rd == CODEC_DECIMAL_NOT_A_NUMBER) {
-		codec_error_at_param(err, CODEC_E_SYNTAX, p->name,
+		codec_error_at_param(err, CODEC_E_SYNTAX, name,
 				     "must be an unsigned decimal integer, got '%.*s'", SHOWN_MAX,
 				     v);
 		return CODEC_E_SYNTAX;
@@ -101,9 +101,8 @@ static enum codec_status read_value(const struct route_param_spec *p, const char
 	bool limited;
 	uint64_t max = param_max(p, limits, &limited);
 	if (rd == CODEC_DECIMAL_OVERFLOW || n < p->min || n > max) {
-		codec_error_at_param(err, CODEC_E_INVALID, p->name,
-				     "must be %llu..%llu%s, got %.*s", (unsigned long long)p->min,
-				     (unsigned long long)max,
+		codec_error_at_param(err, CODEC_E_INVALID, name, "must be %llu..%llu%s, got %.*s",
+				     (unsigned long long)p->min, (unsigned long long)max,
 				     limited ? " (the server's --max-blocks)" : "", SHOWN_MAX, v);
 		return CODEC_E_INVALID;
 	}
@@ -116,7 +115,7 @@ enum codec_status route_read_params(struct route_call *call, struct codec_error 
 	const struct route_request *req = call->req;
 	const struct route_entry *e = call->entry;
 
-	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name; i++) {
+	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name[0]; i++) {
 		call->args[i] = e->params[i].dflt;
 		call->given[i] = false;
 	}
@@ -141,8 +140,8 @@ enum codec_status route_read_params(struct route_call *call, struct codec_error 
 			return CODEC_E_SYNTAX;
 		}
 		call->given[k] = true;
-		enum codec_status st =
-		    read_value(&e->params[k], value, req->limits, &call->args[k], err);
+		enum codec_status st = read_value(&e->params[k], e->params[k].name, value,
+						  req->limits, &call->args[k], err);
 		if (st != CODEC_OK)
 			return st;
 	}
@@ -173,19 +172,19 @@ bool route_param_u64(const struct route_request *req, const char *key, uint64_t 
 		     uint64_t dflt, uint64_t *out, struct codec_error *err)
 {
 	const struct route_param_spec p = {
-	    .name = key, .type = ROUTE_PARAM_U64, .min = min, .max = max, .dflt = dflt};
+	    .type = ROUTE_PARAM_U64, .min = min, .max = max, .dflt = dflt};
 	const char *v = route_param(req, key);
 	*out = dflt;
-	return !v || read_value(&p, v, NULL, out, err) == CODEC_OK;
+	return !v || read_value(&p, key, v, NULL, out, err) == CODEC_OK;
 }
 
 bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
 		      struct codec_error *err)
 {
-	const struct route_param_spec p = {.name = key, .type = ROUTE_PARAM_BOOL};
+	const struct route_param_spec p = {.type = ROUTE_PARAM_BOOL};
 	const char *v = route_param(req, key);
 	uint64_t b = dflt;
-	if (v && read_value(&p, v, NULL, &b, err) != CODEC_OK)
+	if (v && read_value(&p, key, v, NULL, &b, err) != CODEC_OK)
 		return false;
 	*out = b != 0;
 	return true;

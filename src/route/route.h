@@ -191,15 +191,21 @@ enum route_param_limit {
 	ROUTE_LIMIT_MAX_BLOCKS, /* --max-blocks */
 };
 
+/* Bytes of the strings of a row, with their NUL. A row holds its strings
+ * and no pointer (see struct route_entry). */
+#define ROUTE_PATH_MAX	     40
+#define ROUTE_ENTRY_NAME_MAX 32
+#define ROUTE_PARAM_NAME_MAX 16
+
 /* One query parameter an entry takes. */
 struct route_param_spec {
-	const char *name;	      /* NULL ends a list */
-	enum route_param_type type;   /* how the value reads */
-	uint64_t min;		      /* U64: smallest value taken */
-	uint64_t max;		      /* U64: largest value taken */
-	uint64_t dflt;		      /* value when absent (BOOL: 0 or 1) */
-	enum route_param_limit limit; /* U64: max is also at most this limit */
-	bool json_only;		      /* BOOL: when true the answer can only be JSON */
+	char name[ROUTE_PARAM_NAME_MAX]; /* "" ends a list */
+	enum route_param_type type;	 /* how the value reads */
+	uint64_t min;			 /* U64: smallest value taken */
+	uint64_t max;			 /* U64: largest value taken */
+	uint64_t dflt;			 /* value when absent (BOOL: 0 or 1) */
+	enum route_param_limit limit;	 /* U64: max is also at most this limit */
+	bool json_only;			 /* BOOL: when true the answer can only be JSON */
 };
 
 #define ROUTE_ENTRY_PARAMS 8 /* parameters one entry may declare */
@@ -218,19 +224,30 @@ struct route_entry;
 typedef enum codec_status route_handler_fn(const struct route_call *call,
 					   struct route_response *resp, struct codec_error *err);
 
-/* One row of the table. */
+/*
+ * One row of the table. It holds no pointer: its strings are in it and its
+ * handler and problem are numbers (route_entry_handler(), handlers.h's
+ * route_entry_problem()), so that the table is read-only data the loader
+ * never relocates. A pointer in each row had the loader write every page
+ * of the table at the start of each process, `dropjudge solve` included,
+ * which never reads it.
+ */
 struct route_entry {
-	const char *path;	  /* exact path, e.g. "/v1/puyo/judge" */
-	const char *name;	  /* for logs and metrics, e.g. "puyo_judge" */
-	unsigned methods;	  /* enum route_method bits */
-	unsigned bodies;	  /* enum route_body bits taken by POST; 0: none */
-	unsigned formats;	  /* enum route_format bits it can answer, >= 1 */
-	bool auth;		  /* asks for authentication when it is configured */
-	bool heavy;		  /* long work whatever the body: answered on the worker pool */
-	route_handler_fn *handle; /* computes the answer */
-	const void *data;	  /* handed to the handler: the problem, the page... */
-	struct route_param_spec params[ROUTE_ENTRY_PARAMS]; /* ended by a NULL name */
+	char path[ROUTE_PATH_MAX];	 /* exact path, e.g. "/v1/puyo/judge" */
+	char name[ROUTE_ENTRY_NAME_MAX]; /* for logs and metrics, e.g. "puyo_judge" */
+	unsigned methods;		 /* enum route_method bits */
+	unsigned bodies;		 /* enum route_body bits taken by POST; 0: none */
+	unsigned formats;		 /* enum route_format bits it can answer, >= 1 */
+	bool auth;			 /* asks for authentication when it is configured */
+	bool heavy;	       /* long work whatever the body: answered on the worker pool */
+	unsigned char handle;  /* enum route_handle (handlers.h): computes the answer */
+	unsigned char problem; /* enum route_problem_id (handlers.h): handed to the
+				  handler; ROUTE_PROBLEM_NONE for none */
+	struct route_param_spec params[ROUTE_ENTRY_PARAMS]; /* ended by an empty name */
 };
+
+/* The handler of an entry. */
+route_handler_fn *route_entry_handler(const struct route_entry *e);
 
 /* What a handler receives: the request and what the table decided. */
 struct route_call {

@@ -426,12 +426,12 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		goto out_error;
 	if (route_read_params(&call, &err) != CODEC_OK)
 		goto out_error;
-	if (req->fast_only && e->handle != route_solve) {
+	if (req->fast_only && e->handle != ROUTE_HANDLE_SOLVE) {
 		resp->deferred = true; /* only solve has a fast path */
 		dj_free(faults);
 		return;
 	}
-	st = e->handle(&call, resp, &err);
+	st = route_entry_handler(e)(&call, resp, &err);
 	if (resp->deferred) {
 		dj_free(faults);
 		return;

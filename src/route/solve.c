@@ -26,7 +26,7 @@
 /* Whether the answer carries links into the players' simulators. */
 static bool wants_links(const struct route_call *call)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	return p->outcome_links && route_arg(call, "links") != 0;
 }
 
@@ -34,7 +34,7 @@ static bool wants_links(const struct route_call *call)
  * out->steps. NULL when out of memory. */
 static json_t *outcome_object(const struct route_call *call, struct route_outcome *out)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	json_t *links = wants_links(call) ? p->outcome_links(out) : NULL;
 	json_t *obj = p->outcome_json(out);
 	if (!wants_links(call))
@@ -53,7 +53,7 @@ static enum codec_status respond_outcome(const struct route_call *call, struct r
 					 enum route_format fmt, struct route_response *resp,
 					 struct codec_error *err)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	if (fmt == ROUTE_FORMAT_TEXT) {
 		char text[ROUTE_OUTPUT_TEXT_MAX];
 		int n = p->outcome_text(out, text, sizeof text);
@@ -80,7 +80,7 @@ static void tally_case(const struct route_call *call, bool solved)
 	struct route_tally *t = call->req->tally;
 	if (!t)
 		return;
-	t->problem = ((const struct route_problem *)call->entry->data)->id;
+	t->problem = route_entry_problem(call->entry)->id;
 	if (solved)
 		t->solved++;
 	else
@@ -98,7 +98,7 @@ static enum codec_status solve_object(const struct route_call *call, const json_
 				      const char *ptr, bool trace, struct route_outcome *out,
 				      struct codec_error *err)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	const struct route_limits *limits = call->req->limits;
 	enum codec_status st = p->solve_json(c, ptr, limits, trace, out, err);
 	tally_case(call, st == CODEC_OK);
@@ -115,7 +115,7 @@ static enum codec_status solve_object(const struct route_call *call, const json_
 static enum codec_status solve_text(const struct route_call *call, const char *text, size_t len,
 				    bool trace, struct route_outcome *out, struct codec_error *err)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	const struct route_limits *limits = call->req->limits;
 	enum codec_status st = p->solve_text(text, len, limits, trace, out, err);
 	tally_case(call, st == CODEC_OK);
@@ -142,7 +142,7 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 static int solve_case_fast(const struct route_call *call, const char *json, size_t len, bool trace,
 			   route_put_fn *put, void *ctx, size_t *steps)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	char slot[OUTPUT_JSON_MAX];
 	*steps = 0;
 	if (wants_links(call))
@@ -194,7 +194,7 @@ static int put_traced_slot(const struct route_problem *p, const struct route_out
 static int solve_case_write(const struct route_call *call, const json_t *c, const char *ptr,
 			    bool trace, route_put_fn *put, void *ctx, size_t *steps)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	const struct route_limits *limits = call->req->limits;
 	*steps = 0;
 	if (!p->solve_traced_text || !p->outcome_write || wants_links(call) || !limits ||
@@ -223,7 +223,7 @@ static bool solve_traced_single(const struct route_call *call, const json_t *cas
 				struct route_response *resp, struct codec_error *err,
 				enum codec_status *st)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	const struct route_limits *limits = call->req->limits;
 	if (!p->solve_traced_text || !p->outcome_write || wants_links(call) || !limits ||
 	    limits->tree_only)
@@ -308,7 +308,7 @@ static bool solve_text_fast(const struct route_call *call, const char *text, siz
 			    struct route_response *resp, struct codec_error *err,
 			    enum codec_status *st)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	bool json = call->format == ROUTE_FORMAT_JSON;
 	if (!p->solve_text_fast_write || (!json && call->format != ROUTE_FORMAT_TEXT) ||
 	    (json && wants_links(call)))
@@ -330,7 +330,7 @@ static bool solve_single_fast_write(const struct route_call *call, const char *b
 				    struct route_response *resp, struct codec_error *err,
 				    enum codec_status *st)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	if (call->format != ROUTE_FORMAT_JSON || !p->solve_json_fast_write || wants_links(call))
 		return false;
 	char json[OUTPUT_JSON_MAX];
@@ -345,7 +345,7 @@ static bool solve_single_fast_write(const struct route_call *call, const char *b
 enum codec_status route_solve(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	const struct route_request *req = call->req;
 	enum route_format fmt = call->format;
 	bool trace = route_arg(call, "trace") != 0; /* the table made it JSON-only */

@@ -54,11 +54,11 @@
 
 /* A problem's package: GET, zip or tar.gz, the tests' count and seed, then
  * the problem's own parameters. */
-#define PROBLEM_PACKAGE(path_, name_, problem, ...)                                                \
+#define PROBLEM_PACKAGE(path_, name_, problem_, ...)                                               \
 	{                                                                                          \
 		.path = path_, .name = name_, .methods = ROUTE_GET,                                \
 		.formats = ROUTE_FORMAT_ZIP | ROUTE_FORMAT_TAR_GZ, .auth = true, .heavy = true,    \
-		.handle = route_package, .data = problem, .params = {                              \
+		.handle = ROUTE_HANDLE_PACKAGE, .problem = problem_, .params = {                   \
 			{.name = "format", .type = ROUTE_PARAM_TEXT},                              \
 			{.name = "tests",                                                          \
 			 .type = ROUTE_PARAM_U64,                                                  \
@@ -72,19 +72,19 @@
 
 /* The three POST resources every problem has. */
 /* clang-format off */
-#define PROBLEM_POSTS(prefix, id, problem, solve_extra)                         \
+#define PROBLEM_POSTS(prefix, id, problem_, solve_extra)                         \
 	{.path = prefix, .name = id "_solve", .methods = ROUTE_POST,             \
 	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT,                           \
 	 .formats = JSON | TEXT | ROUTE_FORMAT_SVG,                              \
-	 .auth = true, .handle = route_solve, .data = problem,                   \
+	 .auth = true, .handle = ROUTE_HANDLE_SOLVE, .problem = problem_,              \
 	 .params = {TRACE_PARAM, CELL_PARAM, solve_extra}},                      \
 	{.path = prefix "/judge", .name = id "_judge", .methods = ROUTE_POST,    \
 	 .bodies = ROUTE_BODY_JSON, .formats = JSON,                             \
-	 .auth = true, .handle = route_judge, .data = problem,                   \
+	 .auth = true, .handle = ROUTE_HANDLE_JUDGE, .problem = problem_,              \
 	 .params = {TRACE_PARAM}},                                               \
 	{.path = prefix "/validate", .name = id "_validate", .methods = ROUTE_POST, \
 	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT, .formats = JSON,            \
-	 .auth = true, .handle = route_validate, .data = problem}
+	 .auth = true, .handle = ROUTE_HANDLE_VALIDATE, .problem = problem_}
 /* clang-format on */
 
 /* GET on a constant or service resource, open to all. */
@@ -93,23 +93,24 @@
 		.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .handle = fn          \
 	}
 
-/* The page of a problem type (problem.c names them). */
+/* The page of a problem type (problem.c names them): the handler reads the
+ * slug from the path. */
 #define PROBLEM_TYPE(slug)                                                                         \
 	{                                                                                          \
 		.path = "/problems/" slug, .name = "problem_type", .methods = ROUTE_GET,           \
-		.formats = JSON | HTML, .handle = route_problem_page, .data = slug                 \
+		.formats = JSON | HTML, .handle = ROUTE_HANDLE_PROBLEM_PAGE                        \
 	}
 
 static const struct route_entry route_table[] = {
-    META("/", "index", JSON | HTML, route_index),
-    META("/livez", "livez", JSON, route_livez),
-    META("/healthz", "healthz", JSON, route_livez),
-    META("/readyz", "readyz", JSON, route_readyz),
-    META("/metrics", "metrics", ROUTE_FORMAT_METRICS, route_metrics),
-    META("/openapi.yaml", "openapi", YAML, route_openapi),
-    META("/viewer.css", "viewer_css", ROUTE_FORMAT_CSS, route_www),
-    META("/viewer.js", "viewer_js", ROUTE_FORMAT_JS, route_www),
-    META("/problems", "problem_types", JSON | HTML, route_problem_types),
+    META("/", "index", JSON | HTML, ROUTE_HANDLE_INDEX),
+    META("/livez", "livez", JSON, ROUTE_HANDLE_LIVEZ),
+    META("/healthz", "healthz", JSON, ROUTE_HANDLE_LIVEZ),
+    META("/readyz", "readyz", JSON, ROUTE_HANDLE_READYZ),
+    META("/metrics", "metrics", ROUTE_FORMAT_METRICS, ROUTE_HANDLE_METRICS),
+    META("/openapi.yaml", "openapi", YAML, ROUTE_HANDLE_OPENAPI),
+    META("/viewer.css", "viewer_css", ROUTE_FORMAT_CSS, ROUTE_HANDLE_WWW),
+    META("/viewer.js", "viewer_js", ROUTE_FORMAT_JS, ROUTE_HANDLE_WWW),
+    META("/problems", "problem_types", JSON | HTML, ROUTE_HANDLE_PROBLEM_TYPES),
     PROBLEM_TYPE("malformed-input"),
     PROBLEM_TYPE("invalid-input"),
     PROBLEM_TYPE("too-large"),
@@ -127,16 +128,16 @@ static const struct route_entry route_table[] = {
      .methods = ROUTE_GET,
      .formats = JSON,
      .auth = true,
-     .handle = route_info},
-    PROBLEM_POSTS("/v1/monomino-domino", "monomino_domino", &route_md, {.name = NULL}),
+     .handle = ROUTE_HANDLE_INFO},
+    PROBLEM_POSTS("/v1/monomino-domino", "monomino_domino", ROUTE_PROBLEM_MD, {.name = ""}),
     {.path = "/v1/monomino-domino/generate",
      .name = "monomino_domino_generate",
      .methods = ROUTE_GET,
      .formats = JSON | TEXT,
      .auth = true,
      .heavy = true, /* a generator's search */
-     .handle = route_generate,
-     .data = &route_md,
+     .handle = ROUTE_HANDLE_GENERATE,
+     .problem = ROUTE_PROBLEM_MD,
      .params = {SEED_PARAM,
 		{.name = "n",
 		 .type = ROUTE_PARAM_U64,
@@ -145,16 +146,16 @@ static const struct route_entry route_table[] = {
 		 .dflt = 10,
 		 .limit = ROUTE_LIMIT_MAX_BLOCKS},
 		ANSWER_PARAM}},
-    PROBLEM_PACKAGE("/v1/monomino-domino/package", "monomino_domino_package", &route_md),
+    PROBLEM_PACKAGE("/v1/monomino-domino/package", "monomino_domino_package", ROUTE_PROBLEM_MD),
     {.path = "/v1/monomino-domino/render.svg",
      .name = "monomino_domino_render",
      .methods = ROUTE_GET,
      .formats = ROUTE_FORMAT_SVG,
      .auth = true,
-     .handle = route_md_render_call,
+     .handle = ROUTE_HANDLE_MD_RENDER,
      .params = {{.name = "blocks", .type = ROUTE_PARAM_TEXT}, RENDER_VIEW_PARAMS}},
-    PROBLEM_POSTS("/v1/puyo", "puyo", &route_puyo, LINKS_PARAM),
-    PROBLEM_PACKAGE("/v1/puyo/package", "puyo_package", &route_puyo,
+    PROBLEM_POSTS("/v1/puyo", "puyo", ROUTE_PROBLEM_PUYO, LINKS_PARAM),
+    PROBLEM_PACKAGE("/v1/puyo/package", "puyo_package", ROUTE_PROBLEM_PUYO,
 		    {.name = "min_chains",
 		     .type = ROUTE_PARAM_U64,
 		     .min = 1,
@@ -165,7 +166,7 @@ static const struct route_entry route_table[] = {
      .methods = ROUTE_GET,
      .formats = ROUTE_FORMAT_SVG,
      .auth = true,
-     .handle = route_puyo_render_call,
+     .handle = ROUTE_HANDLE_PUYO_RENDER,
      .params = {{.name = "field", .type = ROUTE_PARAM_TEXT},
 		{.name = "puyop", .type = ROUTE_PARAM_TEXT},
 		{.name = "puyo_nexus", .type = ROUTE_PARAM_TEXT},
@@ -176,8 +177,8 @@ static const struct route_entry route_table[] = {
      .formats = JSON | TEXT,
      .auth = true,
      .heavy = true, /* a generator's search */
-     .handle = route_generate,
-     .data = &route_puyo,
+     .handle = ROUTE_HANDLE_GENERATE,
+     .problem = ROUTE_PROBLEM_PUYO,
      .params =
 	 {SEED_PARAM,
 	  {.name = "colors", .type = ROUTE_PARAM_U64, .min = 1, .max = PUYO_COLORS, .dflt = 4},
@@ -193,4 +194,42 @@ const struct route_entry *route_entries(size_t *count)
 {
 	*count = sizeof route_table / sizeof route_table[0];
 	return route_table;
+}
+
+/* What the numbers of a row stand for: the only pointers of the table. */
+static route_handler_fn *const route_handlers[ROUTE_HANDLES] = {
+    [ROUTE_HANDLE_SOLVE] = route_solve,
+    [ROUTE_HANDLE_JUDGE] = route_judge,
+    [ROUTE_HANDLE_VALIDATE] = route_validate,
+    [ROUTE_HANDLE_GENERATE] = route_generate,
+    [ROUTE_HANDLE_LIVEZ] = route_livez,
+    [ROUTE_HANDLE_READYZ] = route_readyz,
+    [ROUTE_HANDLE_INFO] = route_info,
+    [ROUTE_HANDLE_OPENAPI] = route_openapi,
+    [ROUTE_HANDLE_INDEX] = route_index,
+    [ROUTE_HANDLE_PROBLEM_TYPES] = route_problem_types,
+    [ROUTE_HANDLE_PROBLEM_PAGE] = route_problem_page,
+    [ROUTE_HANDLE_METRICS] = route_metrics,
+    [ROUTE_HANDLE_PACKAGE] = route_package,
+    [ROUTE_HANDLE_WWW] = route_www,
+    [ROUTE_HANDLE_MD_RENDER] = route_md_render_call,
+    [ROUTE_HANDLE_PUYO_RENDER] = route_puyo_render_call,
+};
+
+static const struct route_problem *const route_problems[] = {
+    [ROUTE_PROBLEM_NONE] = NULL,
+    [ROUTE_PROBLEM_MD] = &route_md,
+    [ROUTE_PROBLEM_PUYO] = &route_puyo,
+};
+
+route_handler_fn *route_entry_handler(const struct route_entry *e)
+{
+	return route_handlers[e->handle];
+}
+
+const struct route_problem *route_entry_problem(const struct route_entry *e)
+{
+	return e->problem < sizeof route_problems / sizeof route_problems[0]
+		   ? route_problems[e->problem]
+		   : NULL;
 }

@@ -37,7 +37,7 @@ static void check_bom(const char **body, size_t *len, struct codec_error *all)
 static json_t *validate_case(const struct route_call *call, const json_t *c, const char *ptr,
 			     bool trace, struct codec_error *each)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	(void)trace;
 	if (!route_collect(call, each))
 		return NULL;
@@ -48,7 +48,7 @@ static json_t *validate_case(const struct route_call *call, const json_t *c, con
 enum codec_status route_validate(const struct route_call *call, struct route_response *resp,
 				 struct codec_error *err)
 {
-	const struct route_problem *p = call->entry->data;
+	const struct route_problem *p = route_entry_problem(call->entry);
 	const char *body = call->req->body;
 	size_t len = call->req->body_len;
 	struct codec_error all;

@@ -639,6 +639,41 @@ static void precheck_should_refuse_a_large_body_before_reading_it(void **state)
 	assert_int_equal(route_precheck(&req, 10), CODEC_E_NOT_FOUND);
 }
 
+/* The rows hold their strings and numbers only: each string ends within
+ * its array, each number names a handler or problem there is, the
+ * problem's handlers have their problem, and no path is there twice. */
+static void every_row_of_the_table_should_be_whole(void **state)
+{
+	(void)state;
+	size_t count;
+	const struct route_entry *table = route_entries(&count);
+	assert_true(count > 0);
+	for (size_t i = 0; i < count; i++) {
+		const struct route_entry *e = &table[i];
+		if (!memchr(e->path, '\0', sizeof e->path) ||
+		    !memchr(e->name, '\0', sizeof e->name))
+			fail_msg("row %zu: a string fills its array", i);
+		if (e->path[0] != '/' || e->name[0] == '\0')
+			fail_msg("row %zu (%s): no path or name", i, e->path);
+		if (e->handle >= ROUTE_HANDLES || !route_entry_handler(e))
+			fail_msg("%s: handler %u", e->path, e->handle);
+		bool per_problem =
+		    e->handle == ROUTE_HANDLE_SOLVE || e->handle == ROUTE_HANDLE_JUDGE ||
+		    e->handle == ROUTE_HANDLE_VALIDATE || e->handle == ROUTE_HANDLE_GENERATE ||
+		    e->handle == ROUTE_HANDLE_PACKAGE;
+		if (per_problem != (route_entry_problem(e) != NULL))
+			fail_msg("%s: problem %u", e->path, e->problem);
+		if (route_entry_problem(e) && strstr(e->path, route_entry_problem(e)->id) == NULL)
+			fail_msg("%s: not the path of %s", e->path, route_entry_problem(e)->id);
+		for (size_t k = 0; k < ROUTE_ENTRY_PARAMS; k++)
+			if (!memchr(e->params[k].name, '\0', sizeof e->params[k].name))
+				fail_msg("%s: parameter %zu fills its array", e->path, k);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(table[j].path, e->path) == 0)
+				fail_msg("%s: twice", e->path);
+	}
+}
+
 static void every_path_should_answer_options_with_allow(void **state)
 {
 	(void)state;
@@ -1087,6 +1122,7 @@ int main(void)
 	    cmocka_unit_test(unknown_members_should_be_escaped_in_pointers),
 	    cmocka_unit_test(readyz_should_turn_503_when_draining),
 	    cmocka_unit_test(precheck_should_refuse_a_large_body_before_reading_it),
+	    cmocka_unit_test(every_row_of_the_table_should_be_whole),
 	    cmocka_unit_test(every_path_should_answer_options_with_allow),
 	    cmocka_unit_test(head_should_work_wherever_get_does),
 	    cmocka_unit_test(a_trailing_slash_should_redirect_with_the_query_kept),
