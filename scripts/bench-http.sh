@@ -21,6 +21,9 @@
 #
 #   ROUNDS=5  DURATION=5s  WARMUP=1s  CONNECTIONS=64  WRK_THREADS=2
 #   SERVER_THREADS=<CPUs>  TARGET=<each case's>  STRICT=0 (1: exit 1 below a target)
+#   NULL=1 (0: no noise floor): after the table, the same rounds with a
+#     second copy of the fixed-answer server against the first: identical
+#     servers, so the spread of their ratios is the noise of the run
 #   PINNED=1 (0: no second table)  PINNED_RUNS=3  PINNED_SECONDS=6: the
 #     second table, each server and its log reader on the last CPU and the
 #     load (tests/bench/ab_load.c, the same connections and threads) on the
@@ -224,6 +227,44 @@ for c in $(seq 0 $((ncases - 1))); do
 	printf '%-32s %10.0f %10.0f %7s %7.3f %10.2f %10.2f  %s\n' "${labels[$c]}" "$dj" "$bb" \
 		"$ratio" "$paired" "$cdj" "$cbb" "$verdict"
 done
+
+# The noise floor of the table above: a second copy of the fixed-answer
+# server measured against the first in the same alternating rounds, on
+# every case. Identical servers, so any ratio but 1.000 is the machine's
+# noise on that run: a goal's ratio that differs from its target by less
+# than this spread is not told apart from it by the rounds. Not in AGAINST
+# mode (the two builds are measured as they are).
+null=${NULL:-1}
+if [ "$null" = 1 ] && [ -z "${AGAINST:-}" ]; then
+	start bare2 "$bare" ${memory:+--connection-memory "$memory"}
+	for c in $(seq 0 $((ncases - 1))); do
+		wrk_run bare2 "$c" "$warmup" >/dev/null
+	done
+	: >"$tmp/null"
+	for r in $(seq "$rounds"); do
+		if [ $((r % 2)) -eq 1 ]; then order=(bare2 bare); else order=(bare bare2); fi
+		for c in $(seq 0 $((ncases - 1))); do
+			for server in "${order[@]}"; do
+				echo "$c $server $r $(wrk_run "$server" "$c" "$duration")" >>"$tmp/null"
+			done
+		done
+	done
+	echo
+	echo "noise floor: a second fixed-answer server against the first, the same rounds"
+	echo "(identical servers: the spread of these ratios around 1.000 is this run's noise)"
+	printf '%-32s %7s %7s  %s\n' "case" "ratio" "paired" "rounds"
+	for c in $(seq 0 $((ncases - 1))); do
+		a=$(awk -v c="$c" '$1==c && $2=="bare2" {print $4}' "$tmp/null" | median)
+		b=$(awk -v c="$c" '$1==c && $2=="bare" {print $4}' "$tmp/null" | median)
+		each=$(awk -v c="$c" '$1==c {v[$3,$2]=$4; if ($3>n) n=$3}
+			END {for (r=1;r<=n;r++) printf "%.3f\n", v[r,"bare2"]/v[r,"bare"]}' "$tmp/null")
+		paired=$(printf '%s\n' "$each" | median)
+		printf '%-32s %7.3f %7.3f  %s\n' "${labels[$c]}" \
+			"$(awk -v a="$a" -v b="$b" 'BEGIN {print a/b}')" "$paired" "$(echo $each)"
+	done
+	kill -TERM "$pid_bare2" 2>/dev/null || true
+	wait "$pid_bare2" 2>/dev/null || true
+fi
 
 # The servers' own cost, side by side in time (tests/bench/ab_load.c): for
 # each case, PINNED_RUNS times a fresh pair of servers, both kept (with the

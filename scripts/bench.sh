@@ -5,7 +5,9 @@
 # more: read the medians and the CPU columns).
 #
 #   goal 1  requests/s of GET /livez, POST /v1/puyo, POST /v1/monomino-domino
-#           against the fixed-answer server (scripts/bench-http.sh)
+#           against the fixed-answer server (scripts/bench-http.sh), and the
+#           noise floor of those rounds: the fixed-answer server against a
+#           copy of itself
 #   goal 2  a 10,000-placement case end to end over HTTP, JSON and text:
 #           against jansson's bare parse of the body and against posting the
 #           same body to the fixed-answer server
@@ -264,6 +266,16 @@ if want 1; then
 		say "1" "$label (x fixed-answer server requests/s)" "$v" ">=" "$t" \
 			"$(verdict "$v" ">=" "$t")"
 	done
+	# the noise floor: the fixed-answer server against a copy of itself,
+	# the lowest and highest ratio of the four cases (1.000 on a quiet machine)
+	floor=$(sed -n '/^noise floor:/,/^$/p' "$tmp/http.txt" | grep -F -e "${labels[0]}" \
+		-e "${labels[1]}" -e "${labels[2]}" -e "${labels[3]}" | cut -c33- |
+		awk 'NR == 1 {lo = hi = $1} {if ($1 < lo) lo = $1; if ($1 > hi) hi = $1}
+			END {if (NR) printf "%.3f-%.3f", lo, hi}')
+	if [ -n "$floor" ]; then
+		summary+=("$(printf '%-6s %-58s %13s  %s' 1 \
+			"noise: fixed-answer server x itself (lowest-highest)" "$floor" "(not a goal)")")
+	fi
 fi
 
 echo
