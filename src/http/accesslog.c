@@ -346,6 +346,14 @@ al_put_figures(struct al_line *l, const struct http_access_entry *e, const struc
 	al_put(l, f->after.s, f->after.n);
 }
 
+/* Appends a field that never needs escaping, in either format (the id,
+ * the address, the route: accesslog.h), as it is; NULL as "-". */
+static void al_word(struct al_line *l, const char *s)
+{
+	s = s ? s : "-";
+	al_put(l, s, strlen(s));
+}
+
 static void al_format_json(struct al_line *l, const struct http_access_entry *e)
 {
 	static const struct al_figures json = {
@@ -358,13 +366,13 @@ static void al_format_json(struct al_line *l, const struct http_access_entry *e)
 	AL_LIT(l, "{\"time\":\"");
 	al_time(l, &e->start);
 	AL_LIT(l, "\",\"request_id\":\"");
-	al_string(l, e->request_id ? e->request_id : "", true);
+	al_word(l, e->request_id ? e->request_id : "");
 	AL_LIT(l, "\",\"client\":\"");
-	al_string(l, e->client ? e->client : "-", true);
+	al_word(l, e->client);
 	AL_LIT(l, "\",\"method\":\"");
 	al_string(l, e->method ? e->method : "", true);
 	AL_LIT(l, "\",\"route\":\"");
-	al_string(l, e->route ? e->route : "-", true);
+	al_word(l, e->route);
 	AL_LIT(l, "\",\"path\":\"");
 	al_string(l, e->path ? e->path : "", true);
 	al_put_figures(l, e, &json);
@@ -376,13 +384,6 @@ static void al_format_json(struct al_line *l, const struct http_access_entry *e)
 		AL_LIT(l, ",\"user_agent\":null");
 	}
 	AL_LIT(l, "}\n");
-}
-
-/* Appends a field of the text line that is not escaped (id, address, route). */
-static void al_word(struct al_line *l, const char *s)
-{
-	s = s ? s : "-";
-	al_put(l, s, strlen(s));
 }
 
 static void al_format_text(struct al_line *l, const struct http_access_entry *e)

@@ -30,10 +30,13 @@ enum http_log_format {
 /* Bytes of log lines each logging thread buffers before its lines are dropped. */
 #define HTTP_ACCESSLOG_BUFFER ((size_t)1 << 20)
 
-/* One request, as the access line shows it. Strings are not owned. */
+/* One request, as the access line shows it. Strings are not owned. The id,
+ * the address and the route are written as they are, in either format
+ * (a sane id of request_id.h, an address as text, a route table name:
+ * nothing in them to escape); method, path and user agent are escaped. */
 struct http_access_entry {
 	struct timespec start;	/* CLOCK_REALTIME when its headers arrived */
-	const char *request_id; /* the X-Request-Id answered */
+	const char *request_id; /* the X-Request-Id answered (http_request_id_take) */
 	const char *client;	/* client address, e.g. "127.0.0.1"; NULL: "-" */
 	const char *method;	/* as received */
 	const char *route;	/* route table name; NULL: "-" */

@@ -86,12 +86,35 @@ void http_observe_answer(struct http_observed *o, unsigned status, const char *r
 	o->bytes_out = o->method && strcmp(o->method, "HEAD") == 0 ? 0 : body_len;
 }
 
+/* The last address a thread wrote as text: the next request most often
+ * comes from the same one (a judge, a proxy, a load balancer). */
+struct http_client_text {
+	sa_family_t family;	     /* AF_INET or AF_INET6; 0: none yet */
+	unsigned char addr[16];	     /* its address bytes (4 for AF_INET) */
+	char text[INET6_ADDRSTRLEN]; /* as http_observe_client() writes it */
+};
+
 /* The client's address as text, "-" when unknown. */
 static void http_observe_client(struct MHD_Connection *conn, char *out, size_t size)
 {
+	static _Thread_local struct http_client_text last;
 	const union MHD_ConnectionInfo *info =
 	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	const struct sockaddr *sa = info ? info->client_addr : NULL;
+	const void *addr = NULL;
+	size_t addrlen = 0;
+	if (sa && sa->sa_family == AF_INET) {
+		addr = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+		addrlen = 4;
+	} else if (sa && sa->sa_family == AF_INET6) {
+		addr = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+		addrlen = 16;
+	}
+	if (addr && last.family == sa->sa_family && memcmp(last.addr, addr, addrlen) == 0 &&
+	    size >= sizeof last.text) {
+		memcpy(out, last.text, sizeof last.text);
+		return;
+	}
 	const char *text = NULL;
 	if (sa && sa->sa_family == AF_INET && size >= INET_ADDRSTRLEN) {
 		/* Dotted decimal, as inet_ntop() writes it, without its cost. */
@@ -110,8 +133,13 @@ static void http_observe_client(struct MHD_Connection *conn, char *out, size_t s
 		text =
 		    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
 			      out, (socklen_t)size);
-	if (!text)
+	if (!text) {
 		snprintf(out, size, "-");
+	} else if (size >= sizeof last.text) {
+		last.family = sa->sa_family;
+		memcpy(last.addr, addr, addrlen);
+		memcpy(last.text, out, sizeof last.text);
+	}
 }
 
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,

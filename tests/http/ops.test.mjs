@@ -207,6 +207,24 @@ test('access log: 1,600 concurrent requests give 1,600 whole lines, none interle
 	assert.equal(ids.size, N);
 });
 
+test('access log: each line names its own client, when one thread serves several addresses in turn', async () => {
+	// One thread, so that every line is written by the same one, which keeps
+	// the text of the last address it wrote: each line must still be its own.
+	const server = await startServer({ env: { LOG_FORMAT: 'json' }, args: ['--host', '0.0.0.0', '--threads', '1'] });
+	const from = ['127.0.0.1', '127.0.0.2', '127.0.0.2', '127.0.0.3', '127.0.0.1', '127.0.0.10'];
+	for (const [i, localAddress] of from.entries()) {
+		const status = await new Promise((resolve, reject) => {
+			const r = http.get({ host: '127.0.0.1', port: server.port, path: '/livez', localAddress,
+				agent: false, headers: { 'X-Request-Id': `addr-${i}` } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); });
+			r.on('error', reject);
+		});
+		assert.equal(status, 200);
+	}
+	const mine = () => accessLines(server).filter((l) => l.request_id.startsWith('addr-'));
+	await waitFor(() => mine().length === from.length, 'the lines');
+	for (const l of mine()) assert.equal(l.client, from[Number(l.request_id.slice(5))], l.request_id);
+});
+
 test('access log: --log-format text writes one line per request, off writes none', async () => {
 	const text = await startServer({ args: ['--log-format', 'text'] });
 	assert.match(text.startLine, /^dropjudge 1\.0\.0 listening on /);
