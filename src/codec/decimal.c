@@ -64,6 +64,15 @@ static size_t decimal_digits(unsigned long long value)
 
 size_t codec_decimal_write(unsigned long long value, char *out)
 {
+	/* Most numbers written (counts, sizes, statuses' parts) are small. */
+	if (value < 100) {
+		if (value < 10) {
+			out[0] = (char)('0' + value);
+			return 1;
+		}
+		memcpy(out, decimal_pairs + 2 * value, 2);
+		return 2;
+	}
 	size_t n = decimal_digits(value);
 	char *p = out + n;
 	while (value >= 100) {

@@ -154,6 +154,14 @@ static void al_uint(struct al_line *l, uint64_t v, unsigned width)
 	}
 	/* Room for any number: its digits go straight into the line. */
 	char *out = l->s + l->len;
+	if (width == 3 && v < 1000) { /* milliseconds: three digits at once */
+		unsigned u = (unsigned)v;
+		out[0] = (char)('0' + u / 100);
+		out[1] = (char)('0' + u / 10 % 10);
+		out[2] = (char)('0' + u % 10);
+		l->len += 3;
+		return;
+	}
 	if (width > 1 && v < 10)
 		*out++ = '0';
 	if (width > 2 && v < 100)

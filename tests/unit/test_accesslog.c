@@ -85,6 +85,36 @@ static void accesslog_should_write_the_text_line_of_a_request(void **state)
 	free(t);
 }
 
+static void accesslog_should_write_milliseconds_with_three_digits(void **state)
+{
+	(void)state;
+	static const struct {
+		long start_ns;
+		uint64_t duration_ns;
+		const char *time, *duration;
+	} cases[] = {
+	    {0, 0, "19.000Z", "0.000ms"},
+	    {7000000, 5000, "19.007Z", "0.005ms"},
+	    {70000000, 45999, "19.070Z", "0.045ms"},
+	    {999999999, 999999, "19.999Z", "0.999ms"},
+	    {100000000, 1000000, "19.100Z", "1.000ms"},
+	    {10000000, 12345678901ull, "19.010Z", "12345.678ms"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct http_access_entry e = known;
+		e.start.tv_nsec = cases[i].start_ns;
+		e.duration_ns = cases[i].duration_ns;
+		char *t = capture(HTTP_LOG_TEXT, log_known, &e);
+		char want[256];
+		snprintf(want, sizeof want,
+			 "2025-12-01T08:44:%s abc-1 127.0.0.1 \"POST /v1/puyo\" 200 120 2 %s "
+			 "puyo.solve \"curl/7.88.1\"\n",
+			 cases[i].time, cases[i].duration);
+		assert_string_equal(t, want);
+		free(t);
+	}
+}
+
 static void accesslog_should_write_nothing_when_off(void **state)
 {
 	(void)state;
@@ -554,6 +584,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(accesslog_should_write_the_json_line_of_a_request),
 	    cmocka_unit_test(accesslog_should_write_the_text_line_of_a_request),
+	    cmocka_unit_test(accesslog_should_write_milliseconds_with_three_digits),
 	    cmocka_unit_test(accesslog_should_write_nothing_when_off),
 	    cmocka_unit_test(accesslog_should_escape_hostile_fields_into_valid_json),
 	    cmocka_unit_test(accesslog_should_escape_random_paths_as_the_rules_say),

@@ -318,6 +318,15 @@ static void the_decimal_writer_should_write_what_printf_writes(void **state)
 		x ^= x << 17;
 		probes[n++] = x >> (x % 64); /* every length */
 	}
+	/* Every number below 100,000, then the probes. */
+	for (unsigned long long v = 0; v < 100000; v++) {
+		char want[32], got[CODEC_DECIMAL_MAX + 1];
+		int len = snprintf(want, sizeof want, "%llu", v);
+		size_t k = codec_decimal_write(v, got);
+		got[k] = '\0';
+		assert_int_equal(k, (size_t)len);
+		assert_string_equal(got, want);
+	}
 	for (size_t i = 0; i < n; i++) {
 		char want[32], got[CODEC_DECIMAL_MAX + 1];
 		int len = snprintf(want, sizeof want, "%llu", probes[i]);
