@@ -300,20 +300,25 @@ struct al_second {
 /* RFC 3339 UTC time with milliseconds: 2026-01-31T12:34:56.789Z. Each
  * thread keeps the text of the last second it wrote: requests come many a
  * second, and the calendar is worked out once a second. */
-static void al_time(struct al_line *l, const struct timespec *ts)
+static const struct al_second *al_second_of(time_t sec)
 {
 	static _Thread_local struct al_second last = {.sec = -1};
-	if (ts->tv_sec != last.sec || last.sec == -1) {
+	if (sec != last.sec || last.sec == -1) {
 		struct tm tm;
-		time_t sec = ts->tv_sec;
 		gmtime_r(&sec, &tm);
 		int n = snprintf(last.text, sizeof last.text, "%04d-%02d-%02dT%02d:%02d:%02d",
 				 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 				 tm.tm_min, tm.tm_sec);
 		last.len = n > 0 && (size_t)n < sizeof last.text ? (size_t)n : 0;
-		last.sec = ts->tv_sec;
+		last.sec = sec;
 	}
-	al_put(l, last.text, last.len);
+	return &last;
+}
+
+static void al_time(struct al_line *l, const struct timespec *ts)
+{
+	const struct al_second *second = al_second_of(ts->tv_sec);
+	al_put(l, second->text, second->len);
 	AL_LIT(l, ".");
 	al_uint(l, (uint64_t)ts->tv_nsec / 1000000u, 3);
 	AL_LIT(l, "Z");
@@ -417,6 +422,183 @@ static void al_format_text(struct al_line *l, const struct http_access_entry *e)
 	AL_LIT(l, " \"");
 	al_string(l, e->user_agent ? e->user_agent : "-", false);
 	AL_LIT(l, "\"\n");
+}
+
+/*
+ * The fast way of a line: when the longest line its fields could make fits
+ * (al_fields_fit()), it is written with no check of the room on the way;
+ * else the checked way above writes it (and drops it when it does not
+ * fit). Both give the same bytes, which a test holds on random fields:
+ * here the strings are measured once, a plain one is copied at once, and
+ * one with a byte to escape goes through al_string() with room to spare.
+ */
+struct al_fields {
+	const char *id, *client, *method, *route, *path, *agent; /* NULL made "" or "-" */
+	size_t n_id, n_client, n_method, n_route, n_path, n_agent;
+};
+
+/* Bytes of a line besides its six strings: the names and punctuation, four
+ * numbers of at most 20 digits, the time (at most 63 + 5). */
+#define AL_FIXED_MAX 512
+
+static void al_fields_of(const struct http_access_entry *e, bool json, struct al_fields *f)
+{
+	f->id = e->request_id ? e->request_id : json ? "" : "-";
+	f->client = e->client ? e->client : "-";
+	f->method = e->method ? e->method : "";
+	f->route = e->route ? e->route : "-";
+	f->path = e->path ? e->path : "";
+	f->agent = e->user_agent ? e->user_agent : json ? NULL : "-";
+	f->n_id = strlen(f->id);
+	f->n_client = strlen(f->client);
+	f->n_route = strlen(f->route);
+	f->n_method = strnlen(f->method, AL_FIELD_MAX);
+	f->n_path = strnlen(f->path, AL_FIELD_MAX);
+	f->n_agent = f->agent ? strnlen(f->agent, AL_FIELD_MAX) : 0;
+}
+
+/* Whether the longest line of these fields fits in cap bytes, with a byte
+ * to spare: an escaped string takes at most 6 bytes a byte, of at most
+ * AL_FIELD_MAX bytes and the rest of a character cut there. */
+static bool al_fields_fit(const struct al_fields *f, size_t cap)
+{
+	size_t escaped = f->n_method + f->n_path + f->n_agent + 3 * 4;
+	return AL_FIXED_MAX + f->n_id + f->n_client + f->n_route + 6 * escaped < cap;
+}
+
+#define AF_LIT(p, lit) ((p) = (char *)memcpy((p), (lit), sizeof(lit) - 1) + sizeof(lit) - 1)
+
+static char *af_put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static char *af_uint(char *p, uint64_t v)
+{
+	return p + codec_decimal_write(v, p);
+}
+
+/* v < 1000 as three digits, zeros in front. */
+static char *af_three(char *p, unsigned v)
+{
+	p[0] = (char)('0' + v / 100);
+	p[1] = (char)('0' + v / 10 % 10);
+	p[2] = (char)('0' + v % 10);
+	return p + 3;
+}
+
+static char *af_time(char *p, const struct timespec *ts)
+{
+	const struct al_second *second = al_second_of(ts->tv_sec);
+	p = af_put(p, second->text, second->len);
+	*p++ = '.';
+	p = af_three(p, (unsigned)(ts->tv_nsec / 1000000));
+	*p++ = 'Z';
+	return p;
+}
+
+static char *af_millis(char *p, uint64_t ns)
+{
+	p = af_uint(p, ns / 1000000u);
+	*p++ = '.';
+	return af_three(p, (unsigned)(ns / 1000u % 1000u));
+}
+
+/* A string with a byte to escape, as al_string() writes it. */
+static __attribute__((noinline)) char *af_escaped(char *p, const char *s, bool json)
+{
+	struct al_line sub = {.s = p, .len = 0, .cap = 6 * (AL_FIELD_MAX + 4) + 1};
+	al_string(&sub, s, json);
+	return p + sub.len;
+}
+
+/* The n bytes of s measured by al_fields_of(), as al_string() writes them. */
+static char *af_string(char *p, const char *s, size_t n, bool json)
+{
+	if (al_plain_run((const unsigned char *)s, n) == n)
+		return af_put(p, s, n);
+	return af_escaped(p, s, json);
+}
+
+static char *af_json(char *p, const struct http_access_entry *e, const struct al_fields *f)
+{
+	AF_LIT(p, "{\"time\":\"");
+	p = af_time(p, &e->start);
+	AF_LIT(p, "\",\"request_id\":\"");
+	p = af_put(p, f->id, f->n_id);
+	AF_LIT(p, "\",\"client\":\"");
+	p = af_put(p, f->client, f->n_client);
+	AF_LIT(p, "\",\"method\":\"");
+	p = af_string(p, f->method, f->n_method, true);
+	AF_LIT(p, "\",\"route\":\"");
+	p = af_put(p, f->route, f->n_route);
+	AF_LIT(p, "\",\"path\":\"");
+	p = af_string(p, f->path, f->n_path, true);
+	AF_LIT(p, "\",\"status\":");
+	p = af_uint(p, e->status);
+	AF_LIT(p, ",\"bytes_in\":");
+	p = af_uint(p, e->bytes_in);
+	AF_LIT(p, ",\"bytes_out\":");
+	p = af_uint(p, e->bytes_out);
+	AF_LIT(p, ",\"duration_ms\":");
+	p = af_millis(p, e->duration_ns);
+	if (f->agent) {
+		AF_LIT(p, ",\"user_agent\":\"");
+		p = af_string(p, f->agent, f->n_agent, true);
+		AF_LIT(p, "\"}\n");
+	} else {
+		AF_LIT(p, ",\"user_agent\":null}\n");
+	}
+	return p;
+}
+
+static char *af_text(char *p, const struct http_access_entry *e, const struct al_fields *f)
+{
+	p = af_time(p, &e->start);
+	*p++ = ' ';
+	p = af_put(p, f->id, f->n_id);
+	*p++ = ' ';
+	p = af_put(p, f->client, f->n_client);
+	AF_LIT(p, " \"");
+	p = af_string(p, f->method, f->n_method, false);
+	*p++ = ' ';
+	p = af_string(p, f->path, f->n_path, false);
+	AF_LIT(p, "\" ");
+	p = af_uint(p, e->status);
+	*p++ = ' ';
+	p = af_uint(p, e->bytes_in);
+	*p++ = ' ';
+	p = af_uint(p, e->bytes_out);
+	*p++ = ' ';
+	p = af_millis(p, e->duration_ns);
+	AF_LIT(p, "ms ");
+	p = af_put(p, f->route, f->n_route);
+	AF_LIT(p, " \"");
+	p = af_string(p, f->agent, f->n_agent, false);
+	AF_LIT(p, "\"\n");
+	return p;
+}
+
+size_t http_accesslog_line(enum http_log_format format, const struct http_access_entry *e,
+			   char *buf, size_t cap, bool checked)
+{
+	if (format != HTTP_LOG_JSON && format != HTTP_LOG_TEXT)
+		return 0;
+	bool json = format == HTTP_LOG_JSON;
+	cap = cap < AL_LINE_MAX ? cap : AL_LINE_MAX;
+	if (!checked) {
+		struct al_fields f;
+		al_fields_of(e, json, &f);
+		if (al_fields_fit(&f, cap))
+			return (size_t)((json ? af_json(buf, e, &f) : af_text(buf, e, &f)) - buf);
+	}
+	struct al_line l = {.s = buf, .len = 0, .cap = cap};
+	if (json)
+		al_format_json(&l, e);
+	else
+		al_format_text(&l, e);
+	return l.full ? 0 : l.len;
 }
 
 /* --- the buffers and their writer ---------------------------------------- */
@@ -701,17 +883,11 @@ void http_accesslog_request(struct http_accesslog *log, const struct http_access
 	}
 	pthread_mutex_lock(&t->mu);
 	size_t room = log->cap - t->fill_len;
-	struct al_line l = {
-	    .s = t->fill + t->fill_len, .len = 0, .cap = room < AL_LINE_MAX ? room : AL_LINE_MAX};
-	if (log->format == HTTP_LOG_JSON)
-		al_format_json(&l, e);
-	else
-		al_format_text(&l, e);
+	size_t len = http_accesslog_line(log->format, e, t->fill + t->fill_len, room, false);
 	bool was_empty = t->fill_len == 0;
-	if (!l.full)
-		t->fill_len += l.len;
+	t->fill_len += len;
 	pthread_mutex_unlock(&t->mu);
-	if (l.full)
+	if (len == 0)
 		atomic_fetch_add_explicit(&log->dropped, 1, memory_order_relaxed);
 	else if (was_empty)
 		al_wake(log);

@@ -80,6 +80,17 @@ enum http_log_format http_accesslog_format(const struct http_accesslog *log);
 void http_accesslog_request(struct http_accesslog *log, const struct http_access_entry *e);
 
 /*
+ * Formats the line of e in `format` (JSON or text) into buf, at most cap
+ * bytes (a line longer than AL_LINE_MAX, 4096, never): its length, 0 when
+ * it does not fit (a request line is then dropped). `checked` takes the way
+ * that checks the room at every field, which the fast way (taken when the
+ * longest line these fields could make fits) must match byte for byte:
+ * for tests.
+ */
+size_t http_accesslog_line(enum http_log_format format, const struct http_access_entry *e,
+			   char *buf, size_t cap, bool checked);
+
+/*
  * Logs a line of the process's life: `event` ("start", "drain", "stop",
  * "error") and `message`. In JSON mode it is {"time","level","event","msg"}
  * on the log's fd; otherwise `message` as it is, on `text_fd`. Unlike

@@ -207,6 +207,92 @@ static void accesslog_should_escape_random_paths_as_the_rules_say(void **state)
 	}
 }
 
+/* A random string of pieces (path_pieces and long plain or hostile runs),
+ * up to about `most` bytes, into out. */
+static void random_field(uint64_t *x, char *out, size_t most)
+{
+	size_t n = 0;
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	size_t want = (size_t)(*x % (most + 1));
+	while (n < want) {
+		*x ^= *x << 13;
+		*x ^= *x >> 7;
+		*x ^= *x << 17;
+		if (*x % 16 == 0) { /* a long run of one byte */
+			size_t run = (size_t)(*x >> 8) % 300;
+			char c = "a/\"\\\x01\xff"[(*x >> 20) % 6];
+			for (size_t i = 0; i < run && n < want; i++)
+				out[n++] = c;
+			continue;
+		}
+		const char *piece =
+		    path_pieces[(*x >> 8) % (sizeof path_pieces / sizeof path_pieces[0])];
+		size_t k = strlen(piece);
+		if (n + k > want)
+			break;
+		memcpy(out + n, piece, k);
+		n += k;
+	}
+	out[n] = '\0';
+}
+
+/*
+ * The fast way of a line against the way that checks the room at every
+ * field, on random fields, numbers, times and room: the same length (0:
+ * dropped) and the same bytes, in both formats.
+ */
+static void accesslog_fast_line_should_match_the_checked_line(void **state)
+{
+	(void)state;
+	static char method[1400], path[2200], agent[2200], id[140], route[40];
+	static char fast[8192], checked[8192];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	size_t fast_lines = 0;
+	for (int round = 0; round < 20000; round++) {
+		struct http_access_entry e = known;
+		random_field(&x, method, round % 7 == 0 ? 1300 : 12);
+		random_field(&x, path, round % 5 == 0 ? 2100 : 80);
+		random_field(&x, agent, round % 5 == 1 ? 2100 : 60);
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		size_t idn = 1 + (size_t)(x % 128);
+		for (size_t i = 0; i < idn; i++)
+			id[i] = "abcXYZ019._:-"[(x >> (i % 50)) % 13];
+		id[idn] = '\0';
+		snprintf(route, sizeof route, "route_%u", (unsigned)(x % 1000));
+		e.method = (x >> 3) % 9 ? method : NULL;
+		e.path = (x >> 5) % 9 ? path : NULL;
+		e.user_agent = (x >> 7) % 3 ? agent : NULL;
+		e.request_id = (x >> 9) % 9 ? id : NULL;
+		e.route = (x >> 11) % 5 ? route : NULL;
+		e.client = (x >> 13) % 7 ? "2001:db8::1" : NULL;
+		e.status = (unsigned)((x >> 15) % 600);
+		e.bytes_in = (x >> 17) % 4 ? (x >> 20) % 100000 : x;
+		e.bytes_out = (x >> 19) % 4 ? (x >> 24) % 1000 : ~x;
+		e.duration_ns = (x >> 21) % 4 ? (x >> 30) % 100000000 : x >> 1;
+		e.start.tv_sec = (time_t)((x >> 23) % 4000000000u);
+		e.start.tv_nsec = (long)((x >> 26) % 1000000000u);
+		size_t cap = (x >> 33) % 3 ? 4096 : 64 + (size_t)((x >> 40) % 5000);
+		for (int f = 0; f < 2; f++) {
+			enum http_log_format format = f ? HTTP_LOG_TEXT : HTTP_LOG_JSON;
+			memset(fast, 0x55, sizeof fast);
+			memset(checked, 0x55, sizeof checked);
+			size_t a = http_accesslog_line(format, &e, fast, cap, false);
+			size_t b = http_accesslog_line(format, &e, checked, cap, true);
+			assert_int_equal(a, b);
+			assert_memory_equal(fast, checked, a);
+			assert_true(a <= cap && a < 4096);
+			if (a > 0) /* nothing written past the line */
+				assert_int_equal((unsigned char)fast[a], 0x55);
+			fast_lines += a > 0;
+		}
+	}
+	assert_true(fast_lines > 20000); /* most lines fit: the fast way was taken */
+}
+
 static void accesslog_should_cut_a_huge_path_and_keep_the_line_whole(void **state)
 {
 	(void)state;
@@ -586,6 +672,7 @@ int main(void)
 	    cmocka_unit_test(accesslog_should_write_the_text_line_of_a_request),
 	    cmocka_unit_test(accesslog_should_write_milliseconds_with_three_digits),
 	    cmocka_unit_test(accesslog_should_write_nothing_when_off),
+	    cmocka_unit_test(accesslog_fast_line_should_match_the_checked_line),
 	    cmocka_unit_test(accesslog_should_escape_hostile_fields_into_valid_json),
 	    cmocka_unit_test(accesslog_should_escape_random_paths_as_the_rules_say),
 	    cmocka_unit_test(accesslog_should_cut_a_huge_path_and_keep_the_line_whole),
