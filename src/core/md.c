@@ -826,6 +826,19 @@ bool md_impl_supported(enum md_impl impl)
 uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_t n,
 		      enum md_impl impl)
 {
+	/* Too short for two stretches whatever the lanes (len below): one
+	 * block after another, with no lanes to set up. */
+	if (n < MD_WARM + MD_LANE_MIN) {
+		uint32_t green = game->green, blue = game->blue;
+		uint64_t score = 0;
+		for (size_t i = 0; i < n; i++)
+			score += boards_place(&green, &blue, blocks[i]);
+		game->green = green;
+		game->blue = blue;
+		game->score += score;
+		game->moves += n;
+		return score;
+	}
 	struct md_lane lane[MD_LANES_MAX] = {{game->green, game->blue, 0}};
 	bool avx512 =
 	    impl == MD_IMPL_AVX512 || (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX512));
@@ -965,10 +978,13 @@ unsigned md_green_row(const struct md_game *game, unsigned row)
 
 unsigned md_blue_row(const struct md_game *game, unsigned row)
 {
-	unsigned bits = 0;
+	_Static_assert(LINE_BITS == 4 && MD_BLUE_COLS == 6, "a blue row is bit `row` of 6 nibbles");
 	if (row >= MD_BLUE_ROWS)
 		return 0;
-	for (unsigned col = 0; col < MD_BLUE_COLS; col++)
-		bits |= ((game->blue >> (LINE_BITS * col + row)) & 1u) << col;
-	return bits;
+	/* Bit `row` of each line (a blue column, a nibble), gathered: the bits
+	 * at 0, 4, .., 20 moved together in pairs, fours, then all six. */
+	uint32_t x = (game->blue >> row) & 0x111111u;
+	x = (x | x >> 3) & 0x030303u;
+	x = (x | x >> 6) & 0x03000fu;
+	return (x | x >> 12) & 0x3fu;
 }

@@ -851,10 +851,39 @@ static void md_should_start_empty_and_answer_false_outside_the_boards(void **sta
 	assert_int_equal(md_tiles(&g), 48);
 }
 
+/* The rows of both boards as bits: md_green_has() and md_blue_has() of each
+ * cell, on random boards, every one-tile board and every pattern of half
+ * a board. */
+static void md_rows_should_be_the_cells_of_each_row(void **state)
+{
+	(void)state;
+	uint64_t seed = 77;
+	for (long k = 0; k < 200000 + 24 + 2 * 4096; k++) {
+		struct md_game g;
+		md_init(&g);
+		uint32_t bits = k < 200000		 ? (uint32_t)rng_below(&seed, 1u << 24)
+				: k < 200000 + 24	 ? 1u << (k - 200000)
+				: k < 200000 + 24 + 4096 ? (uint32_t)(k - 200000 - 24)
+							 : (uint32_t)(k - 200000 - 24 - 4096) << 12;
+		g.green = bits;
+		g.blue = bits;
+		for (unsigned r = 0; r < 6; r++) {
+			unsigned green = 0, blue = 0;
+			for (unsigned c = 0; c < 6; c++) {
+				green |= (unsigned)md_green_has(&g, r, c) << c;
+				blue |= (unsigned)md_blue_has(&g, r, c) << c;
+			}
+			assert_int_equal(md_green_row(&g, r), green);
+			assert_int_equal(md_blue_row(&g, r), blue);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(md_should_answer_all_seven_public_examples),
+	    cmocka_unit_test(md_rows_should_be_the_cells_of_each_row),
 	    cmocka_unit_test(md_should_leave_the_boards_of_example_7_as_worked_out_by_hand),
 	    cmocka_unit_test(md_should_score_4_and_leave_12_tiles_on_the_longer_case),
 	    cmocka_unit_test(md_should_drop_a_monomino_to_the_floor_of_both_boards),
