@@ -85,7 +85,8 @@ void http_target_note(struct http_target *t, const char *raw)
 	if (!raw)
 		return;
 	bool in_path = true;
-	const char *p = raw;
+	/* Most targets hold none of the three bytes looked at: found at once. */
+	const char *p = raw + strcspn(raw, "? %");
 	for (; *p; p++) {
 		if (*p == '?')
 			in_path = false;
@@ -136,10 +137,7 @@ static bool framing_adjacent(const char *end, const char *next)
 /* Whether key[0..n) holds a space or a tab. */
 static bool framing_has_blank(const char *key, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (key[i] == ' ' || key[i] == '\t')
-			return true;
-	return false;
+	return memchr(key, ' ', n) != NULL || memchr(key, '\t', n) != NULL;
 }
 
 /* Bytes of `v` (length n) without trailing blanks. */

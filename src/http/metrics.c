@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mem/alloc.h"
+#include "codec/text.h"
 
 /* Slots of each table; powers of two. */
 #define MT_REQUEST_SLOTS 1024
@@ -107,7 +108,7 @@ static const char *mt_method(const char *method)
 {
 	if (method)
 		for (size_t i = 0; i < sizeof mt_methods / sizeof mt_methods[0]; i++)
-			if (strcmp(method, mt_methods[i]) == 0)
+			if (codec_text_is(method, mt_methods[i]))
 				return mt_methods[i];
 	return "other";
 }

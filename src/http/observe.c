@@ -11,6 +11,7 @@
 #include "codec/problem.h"
 #include "http/clock.h"
 #include "mem/alloc.h"
+#include "codec/text.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -83,7 +84,7 @@ void http_observe_answer(struct http_observed *o, unsigned status, const char *r
 	o->status = status;
 	o->route = route;
 	/* libmicrohttpd sends no body for HEAD. */
-	o->bytes_out = o->method && strcmp(o->method, "HEAD") == 0 ? 0 : body_len;
+	o->bytes_out = o->method && codec_text_is(o->method, "HEAD") ? 0 : body_len;
 }
 
 /* The last address a thread wrote as text: the next request most often

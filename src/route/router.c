@@ -15,6 +15,7 @@
 
 #include "mem/alloc.h"
 #include "route/handlers.h"
+#include "codec/text.h"
 
 /* Headers a browser may send cross-origin, and those it may read. */
 #define CORS_ALLOW_HEADERS  "Accept, Content-Type, Content-Encoding, Authorization, X-Request-Id"
@@ -78,7 +79,7 @@ static const struct route_entry *route_find_slashed(const char *path)
 
 static bool method_is(const char *method, const char *name)
 {
-	return method && strcmp(method, name) == 0;
+	return method && codec_text_is(method, name);
 }
 
 /* Whether the entry takes the method (HEAD wherever GET; OPTIONS apart). */
