@@ -6,6 +6,8 @@
  */
 #include "http/framing.h"
 
+#include "codec/text.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,19 +32,18 @@ struct framing_scan {
 	struct http_fields *fields; /* the values read by the server, or NULL */
 };
 
-/* Whether `key` is `name` but for the case of ASCII letters, key being as
- * long as name (checked by the caller). The first letter is compared
- * first: most names the server does not read differ there. */
-static bool framing_is(const char *key, const char *name)
+/* Whether `key` (key_size bytes) is `name` but for the case of ASCII
+ * letters, key being as long as name (checked by the caller). */
+static bool framing_is(const char *key, size_t key_size, const char *name)
 {
-	return ((unsigned char)key[0] | 0x20) == ((unsigned char)name[0] | 0x20) &&
-	       strcasecmp(key, name) == 0;
+	return codec_text_name_is(key, name, key_size);
 }
 
 /* Keeps the value of the first field named `name` (key_size bytes long). */
-static void framing_keep(const char **slot, const char *name, const char *key, const char *value)
+static void framing_keep(const char **slot, const char *name, const char *key, size_t key_size,
+			 const char *value)
 {
-	if (!*slot && framing_is(key, name))
+	if (!*slot && framing_is(key, key_size, name))
 		*slot = value;
 }
 
@@ -51,27 +52,31 @@ static void framing_note(struct http_fields *f, const char *key, size_t key_size
 {
 	switch (key_size) {
 	case 6:
-		framing_keep(&f->accept, MHD_HTTP_HEADER_ACCEPT, key, value);
-		framing_keep(&f->origin, "Origin", key, value);
+		framing_keep(&f->accept, MHD_HTTP_HEADER_ACCEPT, key, key_size, value);
+		framing_keep(&f->origin, "Origin", key, key_size, value);
 		break;
 	case 10:
-		framing_keep(&f->user_agent, MHD_HTTP_HEADER_USER_AGENT, key, value);
+		framing_keep(&f->user_agent, MHD_HTTP_HEADER_USER_AGENT, key, key_size, value);
 		break;
 	case 12:
-		framing_keep(&f->content_type, MHD_HTTP_HEADER_CONTENT_TYPE, key, value);
-		framing_keep(&f->request_id, "X-Request-Id", key, value);
+		framing_keep(&f->content_type, MHD_HTTP_HEADER_CONTENT_TYPE, key, key_size, value);
+		framing_keep(&f->request_id, "X-Request-Id", key, key_size, value);
 		break;
 	case 14:
-		framing_keep(&f->content_length, MHD_HTTP_HEADER_CONTENT_LENGTH, key, value);
+		framing_keep(&f->content_length, MHD_HTTP_HEADER_CONTENT_LENGTH, key, key_size,
+			     value);
 		break;
 	case 15:
-		framing_keep(&f->accept_encoding, MHD_HTTP_HEADER_ACCEPT_ENCODING, key, value);
+		framing_keep(&f->accept_encoding, MHD_HTTP_HEADER_ACCEPT_ENCODING, key, key_size,
+			     value);
 		break;
 	case 16:
-		framing_keep(&f->content_encoding, MHD_HTTP_HEADER_CONTENT_ENCODING, key, value);
+		framing_keep(&f->content_encoding, MHD_HTTP_HEADER_CONTENT_ENCODING, key, key_size,
+			     value);
 		break;
 	case 17:
-		framing_keep(&f->transfer_encoding, MHD_HTTP_HEADER_TRANSFER_ENCODING, key, value);
+		framing_keep(&f->transfer_encoding, MHD_HTTP_HEADER_TRANSFER_ENCODING, key,
+			     key_size, value);
 		break;
 	default:
 		break;
@@ -137,7 +142,7 @@ static bool framing_adjacent(const char *end, const char *next)
 /* Whether key[0..n) holds a space or a tab. */
 static bool framing_has_blank(const char *key, size_t n)
 {
-	return memchr(key, ' ', n) != NULL || memchr(key, '\t', n) != NULL;
+	return codec_text_has_blank(key, n);
 }
 
 /* Bytes of `v` (length n) without trailing blanks. */
@@ -171,10 +176,11 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		framing_fault(s, CODEC_E_BAD_REQUEST,
 			      "header '%.40s': whitespace between a field name and its colon", key);
 	/* The name's length first: most fields are none of the three. */
-	if (key_size == sizeof MHD_HTTP_HEADER_HOST - 1 && framing_is(key, MHD_HTTP_HEADER_HOST)) {
+	if (key_size == sizeof MHD_HTTP_HEADER_HOST - 1 &&
+	    framing_is(key, key_size, MHD_HTTP_HEADER_HOST)) {
 		s->hosts++;
 	} else if (key_size == sizeof MHD_HTTP_HEADER_CONTENT_LENGTH - 1 &&
-		   framing_is(key, MHD_HTTP_HEADER_CONTENT_LENGTH)) {
+		   framing_is(key, key_size, MHD_HTTP_HEADER_CONTENT_LENGTH)) {
 		size_t n = framing_trim(value, value_size);
 		if (s->lengths++ == 0) {
 			s->length = value;
@@ -183,7 +189,7 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 			s->lengths_differ = true;
 		}
 	} else if (key_size == sizeof MHD_HTTP_HEADER_TRANSFER_ENCODING - 1 &&
-		   framing_is(key, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
+		   framing_is(key, key_size, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
 		/* The same test libmicrohttpd makes to read a chunked body. */
 		if (s->encodings++ == 0)
 			s->chunked = strcasecmp(value, FRAMING_CHUNKED) == 0;

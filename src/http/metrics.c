@@ -161,6 +161,10 @@ static long mt_slot_find(struct mt_key *keys, size_t cap, const char *a, const c
 	return -1;
 }
 
+/* Sets of the thread's memory of slots found (mt_slot()). */
+#define MT_SEEN_BITS 5
+#define MT_SEEN_SETS (1u << MT_SEEN_BITS)
+
 /* The slot of (a, b, n) in `keys` (cap slots), claimed when new. Returns
  * -1 when the table is full. */
 static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
@@ -171,26 +175,32 @@ static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *
 	 * Each thread remembers the slots it found last, by the addresses of
 	 * the label strings (the route table's and mt_method()'s, the same
 	 * for every request of a kind), so that most requests hash nothing.
-	 * A remembered slot is used only when it holds exactly these strings:
-	 * a slot's key never changes once ready, so that check suffices even
-	 * for a table freed and another made at its address.
+	 * Two ways to a set: the three lookups of one request (its requests,
+	 * route and cases slots) do not push each other out when two of them
+	 * fall in the same set. A remembered slot is used only when it holds
+	 * exactly these strings: a slot's key never changes once ready, so
+	 * that check suffices even for a table freed and another made at its
+	 * address.
 	 */
-	static _Thread_local struct {
+	static _Thread_local struct mt_seen {
 		const struct mt_key *keys;
 		long i;
-	} seen[16];
+	} seen[MT_SEEN_SETS][2];
 	size_t c = (size_t)((((uintptr_t)a ^ ((uintptr_t)b << 7) ^ ((uintptr_t)keys << 13) ^ n) *
 			     0x9e3779b97f4a7c15u) >>
-			    60);
-	if (seen[c].keys == keys && seen[c].i >= 0 && (size_t)seen[c].i < cap) {
-		const struct mt_key *k = &keys[seen[c].i];
+			    (64 - MT_SEEN_BITS));
+	struct mt_seen *set = seen[c];
+	for (int w = 0; w < 2; w++) {
+		if (set[w].keys != keys || set[w].i < 0 || (size_t)set[w].i >= cap)
+			continue;
+		const struct mt_key *k = &keys[set[w].i];
 		if (atomic_load_explicit(&k->state, memory_order_acquire) == MT_READY &&
 		    k->a == a && k->b == b && k->n == n)
-			return seen[c].i;
+			return set[w].i;
 	}
 	long found = mt_slot_find(keys, cap, a, b, n);
-	seen[c].keys = keys;
-	seen[c].i = found;
+	set[1] = set[0];
+	set[0] = (struct mt_seen){keys, found};
 	return found;
 }
 
