@@ -1,6 +1,6 @@
 /*
  * Request ids (see request_id.h): the check of a client's token and the
- * generation of a random one.
+ * generation of a new one.
  */
 #include "http/request_id.h"
 
@@ -27,69 +27,90 @@ bool http_request_id_is_sane(const char *s)
 	return true;
 }
 
-/* Random bytes fetched from the kernel at once, per thread: one getrandom()
- * call serves this many bytes' worth of ids (a power of two times an id). */
-#define REQUEST_ID_POOL 1024
-
-/* A thread's store of kernel random bytes, used up from the front. */
-struct request_id_pool {
-	size_t used;			      /* bytes of bytes[] handed out */
-	unsigned char bytes[REQUEST_ID_POOL]; /* from getrandom() */
+/*
+ * A thread's generator: a 128-bit counter put through a keyed permutation
+ * of 128 bits (four Feistel rounds), counter start and key drawn from the
+ * kernel once. Distinct counters give distinct ids, so a thread never
+ * gives an id twice; the threads' starts and keys are independent random
+ * draws, so ids of two threads meet no more often than random ones do.
+ */
+struct request_id_gen {
+	uint64_t key[2];
+	uint64_t hi, lo; /* the counter */
+	bool seeded;
 };
 
-/*
- * Fills bits (n <= REQUEST_ID_POOL) from the calling thread's pool,
- * refilled from getrandom() when spent. Returns false when the kernel has
- * no random bytes to give (the pool is left empty).
- */
-static bool request_id_random(unsigned char *bits, size_t n)
+/* splitmix64's finaliser: the round function of the permutation. */
+static uint64_t request_id_mix(uint64_t z)
 {
-	static _Thread_local struct request_id_pool pool = {.used = REQUEST_ID_POOL};
-	if (REQUEST_ID_POOL - pool.used < n) {
-		if (getrandom(pool.bytes, sizeof pool.bytes, GRND_NONBLOCK) !=
-		    (ssize_t)sizeof pool.bytes)
-			return false;
-		pool.used = 0;
-	}
-	memcpy(bits, pool.bytes + pool.used, n);
-	/* Bytes handed out are wiped: an id is never given twice. */
-	memset(pool.bytes + pool.used, 0, n);
-	pool.used += n;
-	return true;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
 }
 
-/* "00" to "ff": each byte's two hex digits at once. */
-#define HEX_PAIR(h, l) "0123456789abcdef"[h], "0123456789abcdef"[l]
-#define HEX_ROW(h)                                                                                 \
-	HEX_PAIR(h, 0), HEX_PAIR(h, 1), HEX_PAIR(h, 2), HEX_PAIR(h, 3), HEX_PAIR(h, 4),            \
-	    HEX_PAIR(h, 5), HEX_PAIR(h, 6), HEX_PAIR(h, 7), HEX_PAIR(h, 8), HEX_PAIR(h, 9),        \
-	    HEX_PAIR(h, 10), HEX_PAIR(h, 11), HEX_PAIR(h, 12), HEX_PAIR(h, 13), HEX_PAIR(h, 14),   \
-	    HEX_PAIR(h, 15)
-static const char hex_pairs[512] = {
-    HEX_ROW(0),	 HEX_ROW(1),  HEX_ROW(2),  HEX_ROW(3),	HEX_ROW(4),  HEX_ROW(5),
-    HEX_ROW(6),	 HEX_ROW(7),  HEX_ROW(8),  HEX_ROW(9),	HEX_ROW(10), HEX_ROW(11),
-    HEX_ROW(12), HEX_ROW(13), HEX_ROW(14), HEX_ROW(15),
-};
-#undef HEX_ROW
-#undef HEX_PAIR
+/* Draws key and counter start from the kernel; should it refuse (it does
+ * not once booted), from the clock, a process-wide counter and the
+ * thread's own address, still distinct between threads. */
+static void request_id_seed(struct request_id_gen *g)
+{
+	uint64_t seed[4];
+	if (getrandom(seed, sizeof seed, GRND_NONBLOCK) != (ssize_t)sizeof seed) {
+		static atomic_uint_fast64_t fallback_counter;
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		uint64_t t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		seed[0] = request_id_mix(t);
+		seed[1] = request_id_mix((uint64_t)(uintptr_t)g ^ 0x9e3779b97f4a7c15u);
+		seed[2] = atomic_fetch_add(&fallback_counter, 1) << 32;
+		seed[3] = (uint64_t)(uintptr_t)g;
+	}
+	g->key[0] = seed[0];
+	g->key[1] = seed[1];
+	g->hi = seed[2];
+	g->lo = seed[3];
+	g->seeded = true;
+}
+
+/* The next 128 bits of the calling thread's generator. */
+static void request_id_next(unsigned char bits[16])
+{
+	static _Thread_local struct request_id_gen gen;
+	if (!gen.seeded)
+		request_id_seed(&gen);
+	uint64_t l = gen.lo, r = gen.hi;
+	if (++gen.lo == 0)
+		gen.hi++;
+	/* A Feistel network is a permutation whatever its round function. */
+	r ^= request_id_mix(l + gen.key[0]);
+	l ^= request_id_mix(r + gen.key[1]);
+	r ^= request_id_mix(l ^ gen.key[0]);
+	l ^= request_id_mix(r ^ gen.key[1]);
+	memcpy(bits, &l, 8);
+	memcpy(bits + 8, &r, 8);
+}
+
+/* Eight nibbles, one in each byte of n (0 to 15), as eight lowercase hex
+ * digits: '0' + n, and 39 more for 10 to 15 (from '9' + 1 to 'a'). */
+static uint64_t request_id_hex8(uint64_t n)
+{
+	uint64_t letters = ((n + 0x0606060606060606u) & 0x1010101010101010u) >> 4;
+	return n + 0x3030303030303030u + letters * 39u;
+}
 
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
 {
-	static atomic_uint_fast64_t fallback_counter;
 	unsigned char bits[HTTP_REQUEST_ID_GENERATED / 2];
-
-	if (!request_id_random(bits, sizeof bits)) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		uint64_t a = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-		uint64_t b = atomic_fetch_add(&fallback_counter, 1);
-		for (size_t i = 0; i < 8; i++) {
-			bits[i] = (unsigned char)(a >> (8 * i));
-			bits[8 + i] = (unsigned char)(b >> (8 * i));
-		}
+	request_id_next(bits);
+	/* Each half of the bits as its high nibbles, then its low ones: an
+	 * id's digits are its 128 bits, in an order of our own. */
+	for (size_t i = 0; i < 2; i++) {
+		uint64_t w;
+		memcpy(&w, bits + 8 * i, sizeof w);
+		uint64_t hi = request_id_hex8((w >> 4) & 0x0f0f0f0f0f0f0f0fu);
+		uint64_t lo = request_id_hex8(w & 0x0f0f0f0f0f0f0f0fu);
+		memcpy(out + 16 * i, &hi, sizeof hi);
+		memcpy(out + 16 * i + 8, &lo, sizeof lo);
 	}
-	for (size_t i = 0; i < sizeof bits; i++)
-		memcpy(out + 2 * i, hex_pairs + 2 * bits[i], 2);
 	out[HTTP_REQUEST_ID_GENERATED] = '\0';
 }
 

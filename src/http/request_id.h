@@ -12,7 +12,7 @@
 
 /* Longest id taken from a request, in characters. */
 #define HTTP_REQUEST_ID_MAX 128
-/* Characters of a generated id: 128 random bits in lowercase hex. */
+/* Characters of a generated id: 128 bits in lowercase hex. */
 #define HTTP_REQUEST_ID_GENERATED 32
 
 /* Whether `s` is a sane id: 1..HTTP_REQUEST_ID_MAX characters of
@@ -20,9 +20,13 @@
 bool http_request_id_is_sane(const char *s);
 
 /*
- * Writes a new id, 128 random bits from the kernel's generator as 32
- * lowercase hex digits and a NUL, to out. Never fails: should the kernel
- * refuse (it does not once booted), the bits come from the clock and a
+ * Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out.
+ * Each thread draws a key and a starting point from the kernel's random
+ * generator once, then numbers its ids through a keyed permutation of 128
+ * bits: a thread never repeats an id, and the ids of different threads
+ * and processes meet no more often than 128 random bits do. An id tells
+ * requests apart; it is not a secret. Never fails: should the kernel
+ * refuse (it does not once booted), the draw comes from the clock and a
  * counter, still unique within the process.
  */
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1]);

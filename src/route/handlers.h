@@ -175,6 +175,13 @@ void route_format_list(unsigned formats, char *buf, size_t size);
  * optional charset that must be utf-8; ROUTE_BODY_NONE for anything else. */
 enum route_body route_body_kind(const char *content_type);
 
+/* The method of a request (route_request_decide()'s reading when made). */
+enum route_verb route_verb_of(const struct route_request *req);
+
+/* The body kind of a request's Content-Type (route_body_kind()), the
+ * reading of route_request_decide() when made. */
+enum route_body route_request_body(const struct route_request *req);
+
 /* --- handlers the table names; see route_handler_fn --- */
 
 /* The handlers by number, as a table row names them (struct route_entry's

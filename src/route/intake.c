@@ -32,14 +32,14 @@ struct route_intake {
 struct route_intake *route_intake_new(const struct route_request *req)
 {
 	const struct route_entry *e = req->entry;
-	if (!e || e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 || !req->method ||
-	    strcmp(req->method, "POST") != 0)
+	if (!e || e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 ||
+	    route_verb_of(req) != ROUTE_VERB_POST)
 		return NULL;
 	const struct route_problem *p = route_entry_problem(e);
 	if (!p || !p->text_stream_new || !req->limits)
 		return NULL;
 	/* Another kind, or a refused one: the handler sees no text body. */
-	if (!(e->bodies & ROUTE_BODY_TEXT) || route_body_kind(req->content_type) != ROUTE_BODY_TEXT)
+	if (!(e->bodies & ROUTE_BODY_TEXT) || route_request_body(req) != ROUTE_BODY_TEXT)
 		return NULL;
 	/* A picture reads the body whole; NONE is refused (406) before solving. */
 	enum route_format fmt = route_negotiate(req->accept, e->formats);

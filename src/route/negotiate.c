@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "codec/text.h"
 #include "route/handlers.h"
 
 /* Skips optional white space. */
@@ -112,6 +113,39 @@ enum route_body route_body_kind(const char *content_type)
 	if (token_is(s, type_end, "text/plain"))
 		return ROUTE_BODY_TEXT;
 	return ROUTE_BODY_NONE;
+}
+
+/* The verb of a method string. */
+static enum route_verb verb_of_method(const char *method)
+{
+	if (!method)
+		return ROUTE_VERB_OTHER;
+	if (codec_text_is(method, "GET"))
+		return ROUTE_VERB_GET;
+	if (codec_text_is(method, "POST"))
+		return ROUTE_VERB_POST;
+	if (codec_text_is(method, "HEAD"))
+		return ROUTE_VERB_HEAD;
+	if (codec_text_is(method, "OPTIONS"))
+		return ROUTE_VERB_OPTIONS;
+	return ROUTE_VERB_OTHER;
+}
+
+void route_request_decide(struct route_request *req)
+{
+	req->verb = (unsigned char)verb_of_method(req->method);
+	req->body_kind = (unsigned char)route_body_kind(req->content_type);
+	req->decided = true;
+}
+
+enum route_verb route_verb_of(const struct route_request *req)
+{
+	return req->decided ? (enum route_verb)req->verb : verb_of_method(req->method);
+}
+
+enum route_body route_request_body(const struct route_request *req)
+{
+	return req->decided ? (enum route_body)req->body_kind : route_body_kind(req->content_type);
 }
 
 /* The formats, in the order that breaks ties. */

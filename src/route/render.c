@@ -334,7 +334,7 @@ void route_render_body(const struct route_problem *p, const struct route_request
 	codec_error_init(&err, 1);
 	struct block_list list = {NULL, 0, 0, false};
 	json_t *root = NULL;
-	bool json = route_body_kind(req->content_type) == ROUTE_BODY_JSON;
+	bool json = route_request_body(req) == ROUTE_BODY_JSON;
 	const char *trace_pointer = NULL;
 	struct json_lean lean = {.placeholder = NULL};
 	if (json) {

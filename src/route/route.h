@@ -75,6 +75,15 @@ struct route_tally {
 	unsigned long verdicts[ROUTE_VERDICTS]; /* judge verdicts, by enum judge_verdict */
 };
 
+/* The method of a request, as the router reads it. */
+enum route_verb {
+	ROUTE_VERB_OTHER = 0, /* any other method, or none */
+	ROUTE_VERB_GET,
+	ROUTE_VERB_HEAD,
+	ROUTE_VERB_POST,
+	ROUTE_VERB_OPTIONS,
+};
+
 /* A request. Nothing in it is owned by the router. */
 struct route_request {
 	const char *method;	      /* "GET", "POST", ... */
@@ -107,7 +116,18 @@ struct route_request {
 	 * the body's size (the event loop's try before the worker pool);
 	 * anything else is left undone, resp->deferred set. */
 	bool fast_only;
+	/* What method and content_type say, read once by route_request_decide()
+	 * (decided then set); while decided is false, the router reads them
+	 * from the strings each time it needs them. */
+	bool decided;
+	unsigned char verb;	 /* enum route_verb of method */
+	unsigned char body_kind; /* enum route_body of content_type */
 };
+
+/* Reads method and content_type once into req->verb and req->body_kind,
+ * for route_match(), route_intake_new() and route_handle() to share. To be
+ * called again whenever either string changes. */
+void route_request_decide(struct route_request *req);
 
 #define ROUTE_MAX_HEADERS 12
 #define ROUTE_HEADER_MAX  160 /* bytes of a header value, with the NUL */

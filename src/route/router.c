@@ -77,17 +77,13 @@ static const struct route_entry *route_find_slashed(const char *path)
 	return route_find(path, len - 1);
 }
 
-static bool method_is(const char *method, const char *name)
+/* Whether the entry takes the request's method (HEAD wherever GET;
+ * OPTIONS apart). */
+static bool method_allowed(const struct route_entry *e, enum route_verb verb)
 {
-	return method && codec_text_is(method, name);
-}
-
-/* Whether the entry takes the method (HEAD wherever GET; OPTIONS apart). */
-static bool method_allowed(const struct route_entry *e, const char *method)
-{
-	if ((e->methods & ROUTE_GET) && (method_is(method, "GET") || method_is(method, "HEAD")))
+	if ((e->methods & ROUTE_GET) && (verb == ROUTE_VERB_GET || verb == ROUTE_VERB_HEAD))
 		return true;
-	return (e->methods & ROUTE_POST) && method_is(method, "POST");
+	return (e->methods & ROUTE_POST) && verb == ROUTE_VERB_POST;
 }
 
 /* The Allow header of an entry: its methods, HEAD with GET, OPTIONS last. */
@@ -147,7 +143,7 @@ static enum route_body body_of(const struct route_entry *e, const struct route_r
 {
 	if (!encoding_is_taken(req->content_encoding))
 		return ROUTE_BODY_NONE;
-	enum route_body kind = route_body_kind(req->content_type);
+	enum route_body kind = route_request_body(req);
 	return (e->bodies & kind) ? kind : ROUTE_BODY_NONE;
 }
 
@@ -177,9 +173,10 @@ void route_match(const struct route_request *req, long long content_length, stru
 		return;
 	}
 	m->auth = e->auth;
-	if (method_is(req->method, "OPTIONS"))
+	enum route_verb verb = route_verb_of(req);
+	if (verb == ROUTE_VERB_OPTIONS)
 		return;
-	if (!method_allowed(e, req->method)) {
+	if (!method_allowed(e, verb)) {
 		m->refusal = CODEC_E_METHOD;
 		return;
 	}
@@ -189,7 +186,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 		m->refusal = route_auth_check(req->auth, &err);
 		return;
 	}
-	if (!method_is(req->method, "POST"))
+	if (verb != ROUTE_VERB_POST)
 		return;
 	m->takes_body = true;
 	if (body_of(e, req) == ROUTE_BODY_NONE)
@@ -395,14 +392,15 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 				"no resource at %s; GET / lists what this service offers", path);
 		goto out_error;
 	}
-	if (method_is(req->method, "OPTIONS")) {
+	enum route_verb verb = route_verb_of(req);
+	if (verb == ROUTE_VERB_OPTIONS) {
 		allow_value(e, allow, sizeof allow);
 		route_respond_empty(resp, 204);
 		route_add_header(resp, "Allow", allow);
 		preflight = true;
 		goto out_cors;
 	}
-	if (!method_allowed(e, req->method)) {
+	if (!method_allowed(e, verb)) {
 		allow_value(e, allow, sizeof allow);
 		codec_error_set(&err, CODEC_E_METHOD, "%s answers %s, not %s", e->path, allow,
 				req->method ? req->method : "this method");
@@ -414,7 +412,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		route_auth_challenge(req->auth, resp);
 		goto out_cors;
 	}
-	if (method_is(req->method, "POST")) {
+	if (verb == ROUTE_VERB_POST) {
 		call.body = body_of(e, req);
 		if (call.body == ROUTE_BODY_NONE) {
 			refuse_media_type(e, req, &err);

@@ -1,6 +1,9 @@
 /*
  * Unit tests of request ids (src/http/request_id.c): which client tokens
- * are taken, and that generated ids are 32 hex digits that do not repeat.
+ * are taken, and that generated ids are 32 hex digits that do not repeat,
+ * within a thread or between threads, and whose every bit is as often 1 as
+ * 0 (a generator that leaked its counter, or dropped its key, would not
+ * be).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,12 +94,62 @@ static void request_id_should_keep_a_sane_header_and_replace_others(void **state
 	assert_true(is_hex32(out));
 }
 
+enum { THREADS = 4, PER_THREAD = 25000 };
+static char thread_ids[THREADS * PER_THREAD][HTTP_REQUEST_ID_GENERATED + 1];
+
+static void *generate_many(void *arg)
+{
+	size_t t = (size_t)(uintptr_t)arg;
+	for (size_t i = 0; i < PER_THREAD; i++)
+		http_request_id_generate(thread_ids[t * PER_THREAD + i]);
+	return NULL;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static unsigned hex_value(char c)
+{
+	return c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
+}
+
+static void request_id_should_not_repeat_between_threads_and_spread_every_bit(void **state)
+{
+	(void)state;
+	pthread_t th[THREADS];
+	for (size_t t = 0; t < THREADS; t++)
+		assert_int_equal(pthread_create(&th[t], NULL, generate_many, (void *)(uintptr_t)t),
+				 0);
+	for (size_t t = 0; t < THREADS; t++)
+		assert_int_equal(pthread_join(th[t], NULL), 0);
+	/* Every bit position: 1 in about half of each thread's ids. */
+	for (size_t t = 0; t < THREADS; t++) {
+		unsigned ones[128] = {0};
+		for (size_t i = 0; i < PER_THREAD; i++) {
+			const char *id = thread_ids[t * PER_THREAD + i];
+			assert_true(is_hex32(id));
+			for (size_t d = 0; d < HTTP_REQUEST_ID_GENERATED; d++)
+				for (unsigned b = 0; b < 4; b++)
+					ones[d * 4 + b] += (hex_value(id[d]) >> b) & 1u;
+		}
+		/* 25,000 fair coins: 12,500 give or take 158 (one sigma). */
+		for (size_t b = 0; b < 128; b++)
+			assert_in_range(ones[b], 11700, 13300);
+	}
+	qsort(thread_ids, THREADS * PER_THREAD, sizeof thread_ids[0], id_cmp);
+	for (size_t i = 1; i < THREADS * PER_THREAD; i++)
+		assert_string_not_equal(thread_ids[i - 1], thread_ids[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(request_id_should_take_sane_tokens_only),
 	    cmocka_unit_test(request_id_should_generate_distinct_hex_ids),
 	    cmocka_unit_test(request_id_should_keep_a_sane_header_and_replace_others),
+	    cmocka_unit_test(request_id_should_not_repeat_between_threads_and_spread_every_bit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
