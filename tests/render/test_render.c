@@ -59,7 +59,7 @@ static unsigned count(const char *s, const char *needle)
 /* The frame with id `id` ("step-3", "final"): [*from, *to). */
 static void frame_of(const char *svg, const char *id, const char **from, const char **to)
 {
-	char key[32];
+	char key[48];
 	snprintf(key, sizeof key, "id=\"%s\"", id);
 	const char *at = strstr(svg, key);
 	assert_non_null(at);
