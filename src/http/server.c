@@ -46,6 +46,15 @@
 /* First allocation for a body; it doubles from there as bytes arrive. */
 #define HTTP_BODY_START 16384
 /*
+ * A body's block of at most this many bytes is kept with the thread's
+ * spare request state when the request ends, and the next body that fits
+ * is read into it: a small POST costs no trip through the heap for its
+ * body either. Its first allocation is at least HTTP_BODY_MIN bytes, so
+ * that the block kept serves bodies a little longer than the first.
+ */
+#define HTTP_BODY_KEEP_MAX HTTP_BODY_START
+#define HTTP_BODY_MIN	   512
+/*
  * Bytes of a body that will not be kept (refused by the route, or past
  * max_body when its length was not declared) read and dropped so that the
  * answer can still be sent once the request ends; libmicrohttpd cannot
@@ -161,6 +170,11 @@ struct http_request {
 	struct route_request req;   /* what the route answers: made by http_begin(),
 				       completed by http_finish() */
 	struct route_response resp; /* the job's answer, owned until sent: only when heavy */
+	/* Kept across the requests of the state's thread, set when the state
+	 * is made: an earlier body's block (HTTP_BODY_KEEP_MAX bytes at most)
+	 * for the next body, or NULL; owned. */
+	char *body_block;
+	size_t body_block_cap;
 };
 
 /*
@@ -179,6 +193,8 @@ static _Thread_local bool http_spare_keyed; /* the key holds &http_spare */
 static void http_spare_free(void *slot)
 {
 	struct http_request **spare = slot;
+	if (*spare)
+		dj_free((*spare)->body_block);
 	dj_free(*spare);
 	*spare = NULL;
 }
@@ -194,10 +210,14 @@ static struct http_request *http_request_new(void)
 {
 	struct http_request *rq = http_spare;
 	http_spare = NULL;
-	if (!rq)
+	if (!rq) {
 		rq = dj_malloc(sizeof *rq);
-	if (rq)
-		memset(rq, 0, offsetof(struct http_request, req));
+		if (!rq)
+			return NULL;
+		rq->body_block = NULL;
+		rq->body_block_cap = 0;
+	}
+	memset(rq, 0, offsetof(struct http_request, req));
 	return rq;
 }
 
@@ -210,6 +230,7 @@ static void http_request_free(struct http_request *rq)
 		http_spare = rq;
 		return;
 	}
+	dj_free(rq->body_block);
 	dj_free(rq);
 }
 
@@ -486,12 +507,20 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 		rq->len += size;
 		return true;
 	}
+	if (!rq->body && rq->body_block && size <= rq->body_block_cap) {
+		rq->body = rq->body_block; /* an earlier body's block, taken whole */
+		rq->cap = rq->body_block_cap;
+		rq->body_block = NULL;
+		rq->body_block_cap = 0;
+	}
 	if (size > rq->cap - rq->len) {
 		size_t cap = rq->cap ? rq->cap : HTTP_BODY_START;
 		while (cap - rq->len < size)
 			cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
 		if (cap > rq->limit)
 			cap = rq->limit;
+		if (cap < HTTP_BODY_MIN)
+			cap = HTTP_BODY_MIN;
 		if (cap - rq->len < size) /* more than announced: never from MHD */
 			cap = rq->len + size;
 		char *p = dj_realloc(rq->body, cap);
@@ -750,7 +779,12 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		route_response_free(&rq->resp);
 	http_gunzip_free(rq->gunzip);
 	route_intake_free(rq->intake);
-	dj_free(rq->body);
+	if (rq->body && rq->cap <= HTTP_BODY_KEEP_MAX && !rq->body_block) {
+		rq->body_block = rq->body; /* for the next body of this thread */
+		rq->body_block_cap = rq->cap;
+	} else {
+		dj_free(rq->body);
+	}
 	http_request_free(rq);
 	*con_cls = NULL;
 	/* A large request leaves large free blocks: give them back. */

@@ -132,6 +132,49 @@ test('small answers of one shape on one connection: each its own body, against t
 	assert.ok(Math.max(...lengths.values()) >= 20, 'many answers of one length');
 });
 
+test('bodies of every size on one connection are each read from their own bytes', async () => {
+	// A thread keeps the block of a small body for the next one: bodies
+	// short and long (past the block kept, 16 KiB), JSON and text, good
+	// and cut short, one after another on one connection of a one-thread
+	// server; each answer is its own body's, against the rules.
+	const server = await startServer({ args: ['--threads', '1'] });
+	const r = rng(2061).next;
+	const sizes = [8, 600, 2, 3000, 8, 1, 40, 2500, 3, 4, 77, 1, 1200, 5];
+	const requests = [];
+	const wants = [];
+	sizes.forEach((n, i) => {
+		const blocks = placements(r, n);
+		const id = `s-${i}`;
+		if (i % 4 === 1) {
+			const body = `${blocks.length}\n${blocks.map((b) => b.join(' ')).join('\n')}\n`;
+			requests.push({ path: MD, body, headers: { 'Content-Type': 'text/plain', Accept: 'text/plain', 'X-Request-Id': id } });
+			const { score, tiles } = mdSolve(blocks, { steps: false });
+			wants.push((res) => assert.equal(res.body, `${score}\n${tiles}\n`, `request ${i} (${n} blocks, text)`));
+			return;
+		}
+		const body = JSON.stringify({ blocks });
+		if (i % 5 === 3) {
+			// Cut short after a longer body: no byte of the earlier one may
+			// complete it.
+			requests.push({ path: MD, body: body.slice(0, body.length - 2), headers: { 'X-Request-Id': id } });
+			wants.push((res) => {
+				assert.equal(res.status, 400, `request ${i}: ${res.body}`);
+				assert.equal(JSON.parse(res.body).request_id, id);
+			});
+			return;
+		}
+		requests.push({ path: MD, body, headers: { 'X-Request-Id': id } });
+		wants.push((res) => assert.equal(res.body, mdAnswer(blocks), `request ${i} (${n} blocks)`));
+	});
+	const responses = await onOneConnection(server, requests);
+	responses.forEach((res, i) => {
+		assert.equal(res.headers['x-request-id'], `s-${i}`, `request ${i}`);
+		if (res.status !== 400) assert.equal(res.status, 200, `request ${i}: ${res.body}`);
+		wants[i](res);
+	});
+	assert.ok(Buffer.byteLength(requests[3].body) > 16384, 'a body past the block kept');
+});
+
 // Reads HTTP/1.1 responses with Content-Length from a buffer: [{status, id, body}].
 function parseAll(buf) {
 	const out = [];
