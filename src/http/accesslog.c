@@ -201,30 +201,65 @@ static const unsigned char al_plain[256] = {
 };
 /* clang-format on */
 
+/* Whether the word x holds a control, '"', '\\', DEL or a byte past
+ * ASCII (exact tests of a whole word for a byte below a value or equal to
+ * one). */
+static bool al_word_unplain(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+	uint64_t control = (x - ones * 0x20) & ~x & high; /* a byte below 0x20 */
+	uint64_t top = (((x & ~high) + ones) | x) & high; /* a byte 0x7f or above */
+	uint64_t quote = (q - ones) & ~q & high;	  /* a '"' */
+	uint64_t backslash = (b - ones) & ~b & high;	  /* a '\\' */
+	return (control | top | quote | backslash) != 0;
+}
+
+static uint64_t al_load8(const unsigned char *u)
+{
+	uint64_t x;
+	memcpy(&x, u, sizeof x);
+	return x;
+}
+
 /*
  * How many of the n bytes at u go into a line as they are (al_plain), from
- * the first: eight at a time while none of the eight is a control, '"',
- * '\\', DEL or past ASCII (exact tests of a whole word for a byte below a
- * value or equal to one), then byte by byte.
+ * the first: eight at a time while none of the eight is to be escaped,
+ * then byte by byte.
  */
 static size_t al_plain_run(const unsigned char *u, size_t n)
 {
-	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
 	size_t i = 0;
-	for (; n - i >= 8; i += 8) {
-		uint64_t x;
-		memcpy(&x, u + i, sizeof x);
-		uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
-		uint64_t control = (x - ones * 0x20) & ~x & high; /* a byte below 0x20 */
-		uint64_t top = (((x & ~high) + ones) | x) & high; /* a byte 0x7f or above */
-		uint64_t quote = (q - ones) & ~q & high;	  /* a '"' */
-		uint64_t backslash = (b - ones) & ~b & high;	  /* a '\\' */
-		if (control | top | quote | backslash)
+	for (; n - i >= 8; i += 8)
+		if (al_word_unplain(al_load8(u + i)))
 			break;
-	}
 	while (i < n && al_plain[u[i]])
 		i++;
 	return i;
+}
+
+/* Whether all n bytes at u go into a line as they are: al_plain_run() ==
+ * n, the last bytes read as a word ending at the last byte (four bytes,
+ * twice, for a string of four to seven; one by one below four). */
+static bool al_all_plain(const unsigned char *u, size_t n)
+{
+	if (n >= 8) {
+		size_t i = 0;
+		for (; n - i >= 8; i += 8)
+			if (al_word_unplain(al_load8(u + i)))
+				return false;
+		return i == n || !al_word_unplain(al_load8(u + n - 8));
+	}
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, u, sizeof a);
+		memcpy(&b, u + n - 4, sizeof b);
+		return !al_word_unplain((uint64_t)a << 32 | b);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!al_plain[u[i]])
+			return false;
+	return true;
 }
 
 /*
@@ -488,6 +523,12 @@ static char *af_three(char *p, unsigned v)
 	return p + 3;
 }
 
+/* A status: three digits at once (every status an HTTP answer has). */
+static char *af_status(char *p, unsigned status)
+{
+	return status >= 100 && status <= 999 ? af_three(p, status) : af_uint(p, status);
+}
+
 static char *af_time(char *p, const struct timespec *ts)
 {
 	const struct al_second *second = al_second_of(ts->tv_sec);
@@ -516,7 +557,7 @@ static __attribute__((noinline)) char *af_escaped(char *p, const char *s, bool j
 /* The n bytes of s measured by al_fields_of(), as al_string() writes them. */
 static char *af_string(char *p, const char *s, size_t n, bool json)
 {
-	if (al_plain_run((const unsigned char *)s, n) == n)
+	if (al_all_plain((const unsigned char *)s, n))
 		return af_put(p, s, n);
 	return af_escaped(p, s, json);
 }
@@ -536,7 +577,7 @@ static char *af_json(char *p, const struct http_access_entry *e, const struct al
 	AF_LIT(p, "\",\"path\":\"");
 	p = af_string(p, f->path, f->n_path, true);
 	AF_LIT(p, "\",\"status\":");
-	p = af_uint(p, e->status);
+	p = af_status(p, e->status);
 	AF_LIT(p, ",\"bytes_in\":");
 	p = af_uint(p, e->bytes_in);
 	AF_LIT(p, ",\"bytes_out\":");
@@ -565,7 +606,7 @@ static char *af_text(char *p, const struct http_access_entry *e, const struct al
 	*p++ = ' ';
 	p = af_string(p, f->path, f->n_path, false);
 	AF_LIT(p, "\" ");
-	p = af_uint(p, e->status);
+	p = af_status(p, e->status);
 	*p++ = ' ';
 	p = af_uint(p, e->bytes_in);
 	*p++ = ' ';
