@@ -72,6 +72,12 @@ bool puyo_json_fast_planes_impl(const char *body, size_t len, struct puyo_planes
 bool puyo_text_fast_planes(const char *text, size_t len, struct puyo_planes *planes,
 			   unsigned *rows);
 
+/* puyo_text_fast_planes() with the vector paths of a given supported
+ * implementation (dropjudge/puyo.h), for the tests that hold them against
+ * each other. */
+bool puyo_text_fast_planes_impl(const char *text, size_t len, struct puyo_planes *planes,
+				unsigned *rows, enum puyo_impl impl);
+
 /* Reads the Baekjoon text (the rows, top first) into *field. */
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err);

@@ -20,14 +20,17 @@
 
 #include "codec/puyo_rows.h"
 
-#define ROW_BYTES (PUYO_COLS + 1) /* a row and the space after it */
+#define ROW_BYTES (PUYO_COLS + 1) /* a row and the separator after it */
 
 /*
- * Reads a line of the exact layout straight into planes; false (planes
- * unspecified) for any other line. Each column gathers its cells' bits in
- * one accumulator, the three planes 16 bits apart, a row at a time.
+ * Reads a line of the exact layout, its rows separated by `sep` (a space;
+ * a line feed for a text body, puyo_text_fast.c), straight into planes;
+ * false (planes unspecified) for any other line. Each column gathers its
+ * cells' bits in one accumulator, the three planes 16 bits apart, a row at
+ * a time.
  */
-static bool lines_fast(const unsigned char *u, size_t len, struct puyo_planes *planes)
+static bool lines_fast(const unsigned char *u, size_t len, unsigned char sep,
+		       struct puyo_planes *planes)
 {
 	unsigned rows;
 	if (len == PUYO_ROWS * ROW_BYTES - 1)
@@ -45,7 +48,7 @@ static bool lines_fast(const unsigned char *u, size_t len, struct puyo_planes *p
 		for (unsigned c = 0; c < PUYO_COLS; c++)
 			acc[c] = acc[c] << 1 | puyo_rows_cell_acc(row[c]);
 		if (r + 1 < rows)
-			spaces |= row[PUYO_COLS] ^ (unsigned)' ';
+			spaces |= row[PUYO_COLS] ^ (unsigned)sep;
 	}
 	return puyo_rows_acc_planes(acc, rows, planes) && !spaces;
 }
@@ -67,8 +70,8 @@ static const uint64_t spaces_at[2][2] = {{0x4081020408102040ull, 0x1020ull},
  * character gives the three bit planes and the good bytes as row-major
  * masks (bit 7r + c); pext gathers each column out of them.
  */
-__attribute__((target("bmi2"))) static bool lines_fast_bmi2(const unsigned char *u, size_t len,
-							    struct puyo_planes *planes)
+__attribute__((target("bmi2"))) static bool
+lines_fast_bmi2(const unsigned char *u, size_t len, unsigned char sep, struct puyo_planes *planes)
 {
 	unsigned rows;
 	if (len == PUYO_ROWS * ROW_BYTES - 1)
@@ -93,9 +96,9 @@ __attribute__((target("bmi2"))) static bool lines_fast_bmi2(const unsigned char 
 		for (unsigned k = 0; k < 3; k++)
 			bit[k][w] |= m[k] << at;
 		good[w] |= ok << at;
-		space[w] |=
-		    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')))
-		    << at;
+		space[w] |= (uint64_t)(unsigned)_mm_movemask_epi8(
+				_mm_cmpeq_epi8(v, _mm_set1_epi8((char)sep)))
+			    << at;
 	}
 	unsigned t = rows == PUYO_ROWS_MAX;
 	if ((good[0] & cells_at[t][0]) != cells_at[t][0] ||
@@ -151,7 +154,7 @@ static const unsigned char lines_columns[2][2][64] = {
 static const uint64_t lines_cells[2] = {0x1FFE1FFE1FFE1FFEull, 0x1FFF1FFF1FFF1FFFull};
 
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static bool
-lines_fast_avx512(const unsigned char *u, size_t len, struct puyo_planes *planes)
+lines_fast_avx512(const unsigned char *u, size_t len, unsigned char sep, struct puyo_planes *planes)
 {
 	unsigned t;
 	if (len == PUYO_ROWS * ROW_BYTES - 1)
@@ -162,8 +165,8 @@ lines_fast_avx512(const unsigned char *u, size_t len, struct puyo_planes *planes
 		return false;
 	__m512i lo = _mm512_loadu_si512(u);
 	__m512i hi = _mm512_maskz_loadu_epi8((1ull << (len - 64)) - 1, u + 64);
-	uint64_t spaces_lo = _mm512_cmpeq_epi8_mask(lo, _mm512_set1_epi8(' '));
-	uint64_t spaces_hi = _mm512_cmpeq_epi8_mask(hi, _mm512_set1_epi8(' '));
+	uint64_t spaces_lo = _mm512_cmpeq_epi8_mask(lo, _mm512_set1_epi8((char)sep));
+	uint64_t spaces_hi = _mm512_cmpeq_epi8_mask(hi, _mm512_set1_epi8((char)sep));
 	if ((spaces_lo & spaces_at[t][0]) != spaces_at[t][0] ||
 	    (spaces_hi & spaces_at[t][1]) != spaces_at[t][1])
 		return false;
@@ -185,18 +188,24 @@ lines_fast_avx512(const unsigned char *u, size_t len, struct puyo_planes *planes
 #define LINES_HAVE_BMI2 0
 #endif
 
-static bool lines_fast_impl(const unsigned char *u, size_t len, struct puyo_planes *planes,
-			    enum puyo_impl impl)
+static bool lines_fast_impl(const unsigned char *u, size_t len, unsigned char sep,
+			    struct puyo_planes *planes, enum puyo_impl impl)
 {
 	if (impl == PUYO_IMPL_AUTO)
 		impl = puyo_impl_auto();
 #if LINES_HAVE_BMI2
 	if (impl == PUYO_IMPL_AVX512)
-		return lines_fast_avx512(u, len, planes);
+		return lines_fast_avx512(u, len, sep, planes);
 	if (impl == PUYO_IMPL_BMI2)
-		return lines_fast_bmi2(u, len, planes);
+		return lines_fast_bmi2(u, len, sep, planes);
 #endif
-	return lines_fast(u, len, planes);
+	return lines_fast(u, len, sep, planes);
+}
+
+bool puyo_rows_line_fast(const char *s, size_t len, char sep, struct puyo_planes *planes,
+			 enum puyo_impl impl)
+{
+	return lines_fast_impl((const unsigned char *)s, len, (unsigned char)sep, planes, impl);
 }
 
 /* Where the slow path's row faults go. */
@@ -230,7 +239,7 @@ enum codec_status puyo_lines_read_impl(const char *s, size_t len, unsigned line,
 				       struct puyo_planes *planes, struct codec_error *err,
 				       enum puyo_impl impl)
 {
-	if (lines_fast_impl((const unsigned char *)s, len, planes, impl))
+	if (lines_fast_impl((const unsigned char *)s, len, ' ', planes, impl))
 		return CODEC_OK;
 
 	/* Count the rows first: their number decides the field. */

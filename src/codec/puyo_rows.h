@@ -81,6 +81,16 @@ static inline uint64_t puyo_rows_cell_acc(unsigned char byte)
  */
 bool puyo_rows_acc_planes(const uint64_t acc[PUYO_COLS], unsigned rows, struct puyo_planes *planes);
 
+/*
+ * The fast readers of a `dropjudge solve puyo --lines` line (puyo_lines.c)
+ * with `sep` between the rows instead of a space: true when s[0..len) is
+ * exactly 12 or 13 rows of 6 characters of `.RGBPYO`, one `sep` between
+ * two, having filled *planes (12 rows: h = 1..12). The text reader takes
+ * its line-feed bodies through it. `impl` as in puyo_lines_read_impl().
+ */
+bool puyo_rows_line_fast(const char *s, size_t len, char sep, struct puyo_planes *planes,
+			 enum puyo_impl impl);
+
 /* The characters of the cell values 0..6 (enum puyo_cell), in order. */
 #define PUYO_ROWS_ALPHABET ".RGBPYO"
 

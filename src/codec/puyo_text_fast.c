@@ -2,8 +2,10 @@
  * The fast path of a Puyo text request body: the canonical Baekjoon input,
  * 12 rows (or 13 with the hidden row on top) of six bytes of `.RGBPYO`,
  * each ended by "\n" or "\r\n" (the last one may end the body instead),
- * read straight into bit planes as puyo_json_fast.c reads its rows. See
- * puyo_text_fast_planes() in puyo_codec.h.
+ * read straight into bit planes as puyo_json_fast.c reads its rows. A body
+ * whose lines end in "\n" alone goes through the vector readers of
+ * puyo_lines.c (the rows of a --lines line, a line feed between two);
+ * others byte by byte. See puyo_text_fast_planes() in puyo_codec.h.
  *
  * It never reports anything: whatever it does not recognise (a blank line,
  * a space, a row of another width, a bad byte), the caller reads again
@@ -15,6 +17,22 @@
 
 bool puyo_text_fast_planes(const char *text, size_t len, struct puyo_planes *planes, unsigned *rows)
 {
+	return puyo_text_fast_planes_impl(text, len, planes, rows, PUYO_IMPL_AUTO);
+}
+
+bool puyo_text_fast_planes_impl(const char *text, size_t len, struct puyo_planes *planes,
+				unsigned *rows, enum puyo_impl impl)
+{
+	/* Most bodies end their lines with "\n" alone: the rows are then a
+	 * line of the --lines reader whose separator is a line feed, read by
+	 * its vector paths. */
+	size_t line = len > 0 && text[len - 1] == '\n' ? len - 1 : len;
+	if ((line == PUYO_ROWS * (PUYO_COLS + 1) - 1 ||
+	     line == PUYO_ROWS_MAX * (PUYO_COLS + 1) - 1) &&
+	    puyo_rows_line_fast(text, line, '\n', planes, impl)) {
+		*rows = (unsigned)((line + 1) / (PUYO_COLS + 1));
+		return true;
+	}
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *end = p + len;
 	uint64_t acc[PUYO_COLS] = {0};

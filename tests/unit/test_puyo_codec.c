@@ -1086,6 +1086,16 @@ static void puyo_text_fast_should_take_the_canonical_text_only(void **state)
 	    {CANON11 "rRYGG.\n", false},		    /* lower case */
 	    {"......\n......\n" CANON11 "RRYGG.\n", false}, /* 14 rows */
 	    {CANON11 "RRYGG.\r\r\n", false},
+	    {"OOOOOO\n" CANON11 "RRYGG.\n", true}, /* 13 rows, LF */
+	    {"OOOOOO\r\n" CANON11 "RRYGG.", true}, /* CR LF, then LF */
+	    {"...... "
+	     "......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\nRRYG..\n"
+	     "RRYGG.\n",
+	     false}, /* a space for a line end */
+	    {"......\t......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\nRRYG."
+	     ".\n"
+	     "RRYGG.",
+	     false}, /* a tab for a line end */
 	};
 #undef CANON11
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -1095,6 +1105,15 @@ static void puyo_text_fast_should_take_the_canonical_text_only(void **state)
 		bool taken = puyo_text_fast_planes(text, strlen(text), &planes, &rows);
 		if (taken != cases[i].taken)
 			fail_msg("case %zu: taken %d, want %d", i, taken, cases[i].taken);
+		for (enum puyo_impl impl = PUYO_IMPL_PORTABLE; impl <= PUYO_IMPL_AVX512; impl++) {
+			if (!puyo_impl_supported(impl))
+				continue;
+			taken =
+			    puyo_text_fast_planes_impl(text, strlen(text), &planes, &rows, impl);
+			if (taken != cases[i].taken)
+				fail_msg("case %zu, impl %d: taken %d, want %d", i, (int)impl,
+					 taken, cases[i].taken);
+		}
 	}
 }
 
@@ -1139,18 +1158,27 @@ static void puyo_text_fast_should_read_random_fields_as_the_text_reader(void **s
 			else
 				bad = false;
 		}
-		struct puyo_planes fast, want;
-		unsigned rows = 0;
-		bool taken = puyo_text_fast_planes(text, n, &fast, &rows);
-		if (taken == bad)
-			fail_msg("round %d: taken %d with a bad byte %d", round, taken, bad);
-		if (!taken)
-			continue;
-		struct puyo_field field;
-		assert_int_equal(puyo_text_read(text, n, false, &field, NULL), CODEC_OK);
-		assert_int_equal(rows, field.rows);
-		puyo_planes_from_field(&want, &field);
-		assert_memory_equal(&fast, &want, sizeof want);
+		/* Every implementation of this CPU: the same answer (a line-feed
+		 * body goes through the vector readers of --lines). */
+		static const enum puyo_impl impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE,
+						       PUYO_IMPL_BMI2, PUYO_IMPL_AVX512};
+		for (size_t k = 0; k < sizeof impls / sizeof impls[0]; k++) {
+			if (impls[k] != PUYO_IMPL_AUTO && !puyo_impl_supported(impls[k]))
+				continue;
+			struct puyo_planes fast, want;
+			unsigned rows = 0;
+			bool taken = puyo_text_fast_planes_impl(text, n, &fast, &rows, impls[k]);
+			if (taken == bad)
+				fail_msg("round %d, impl %d: taken %d with a bad byte %d", round,
+					 (int)impls[k], taken, bad);
+			if (!taken)
+				continue;
+			struct puyo_field field;
+			assert_int_equal(puyo_text_read(text, n, false, &field, NULL), CODEC_OK);
+			assert_int_equal(rows, field.rows);
+			puyo_planes_from_field(&want, &field);
+			assert_memory_equal(&fast, &want, sizeof want);
+		}
 	}
 }
 
