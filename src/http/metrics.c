@@ -21,7 +21,9 @@
 #define MT_REQUEST_SLOTS 1024
 #define MT_ROUTE_SLOTS	 64
 #define MT_PAIR_SLOTS	 64
-/* Sets of counters the threads count into (struct mt_shard). */
+/* Sets of counters the threads count into (struct mt_shard): one for each
+ * of the first MT_SHARDS threads to count, and one more that the threads
+ * after them share. */
 #define MT_SHARDS 8
 
 enum mt_state { MT_EMPTY, MT_CLAIMING, MT_READY };
@@ -46,7 +48,10 @@ struct mt_route {
  * The counters a request moves, one set per shard: each thread counts into
  * the shard it was given on its first count, so that the threads answering
  * requests do not pass cache lines back and forth; a scrape adds the
- * shards up. Slot i of each table counts the series of key slot i.
+ * shards up. Slot i of each table counts the series of key slot i. A shard
+ * of its own a thread counts into with a plain add (a relaxed load and
+ * store: no other thread writes it, and a scrape reads whole values); the
+ * shared one with an atomic add.
  */
 struct mt_shard {
 	atomic_uint_fast64_t requests[MT_REQUEST_SLOTS];
@@ -66,17 +71,53 @@ struct http_metrics {
 	struct mt_key verdict_keys[MT_PAIR_SLOTS];
 	atomic_int_fast64_t connections_open;
 	atomic_uint_fast64_t connections_total;
-	struct mt_shard shards[MT_SHARDS];
+	struct mt_shard shards[MT_SHARDS + 1]; /* the last: shared */
 };
 
-/* The shard of the calling thread: given round-robin on its first count. */
-static struct mt_shard *mt_shard(struct http_metrics *m)
+/* The calling thread's shard index, given on its first count: its own
+ * while there are some left, then the shared one (MT_SHARDS). */
+static unsigned mt_mine(void)
 {
 	static atomic_uint next;
 	static _Thread_local unsigned mine = UINT_MAX;
-	if (mine == UINT_MAX)
-		mine = atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed) % MT_SHARDS;
-	return &m->shards[mine];
+	if (mine == UINT_MAX) {
+		unsigned k = atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed);
+		mine = k < MT_SHARDS ? k : MT_SHARDS;
+	}
+	return mine;
+}
+
+/* Where the calling thread counts: its shard, and whether it is its alone. */
+struct mt_where {
+	struct mt_shard *sh;
+	bool alone;
+};
+
+static struct mt_where mt_shard(struct http_metrics *m)
+{
+	unsigned k = mt_mine();
+	return (struct mt_where){&m->shards[k], k < MT_SHARDS};
+}
+
+/* Adds n to a counter of the calling thread's shard. */
+static void mt_count(struct mt_where w, atomic_uint_fast64_t *c, uint64_t n)
+{
+	if (w.alone)
+		atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+				      memory_order_relaxed);
+	else
+		atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+/* Adds d to the calling thread's share of the in-flight gauge. */
+static void mt_flight(struct mt_where w, int d)
+{
+	atomic_int_fast64_t *c = &w.sh->in_flight;
+	if (w.alone)
+		atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
+				      memory_order_relaxed);
+	else
+		atomic_fetch_add_explicit(c, d, memory_order_relaxed);
 }
 
 /* The sum over the shards of the counter at `c` in shard 0. */
@@ -84,7 +125,7 @@ static uint64_t mt_sum(const struct http_metrics *m, const atomic_uint_fast64_t 
 {
 	size_t off = (size_t)((const char *)c - (const char *)&m->shards[0]);
 	uint64_t sum = 0;
-	for (size_t i = 0; i < MT_SHARDS; i++)
+	for (size_t i = 0; i < MT_SHARDS + 1; i++)
 		sum += atomic_load_explicit(
 		    (const atomic_uint_fast64_t *)(const void *)((const char *)&m->shards[i] + off),
 		    memory_order_relaxed);
@@ -225,34 +266,35 @@ void http_metrics_free(struct http_metrics *m)
 
 void http_metrics_request_started(struct http_metrics *m)
 {
-	atomic_fetch_add_explicit(&mt_shard(m)->in_flight, 1, memory_order_relaxed);
+	mt_flight(mt_shard(m), 1);
 }
 
 void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r)
 {
 	const char *route = r->route ? r->route : "none";
-	struct mt_shard *sh = mt_shard(m);
-	atomic_fetch_sub_explicit(&sh->in_flight, 1, memory_order_relaxed);
+	struct mt_where w = mt_shard(m);
+	struct mt_shard *sh = w.sh;
+	mt_flight(w, -1);
 
 	long i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, mt_method(r->method), r->status);
 	if (i >= 0)
-		mt_add(&sh->requests[i], 1);
+		mt_count(w, &sh->requests[i], 1);
 	else
-		mt_add(&sh->overflow, 1);
+		mt_count(w, &sh->overflow, 1);
 
 	long j = mt_slot(m->route_keys, MT_ROUTE_SLOTS, route, "", 0);
 	if (j < 0) {
-		mt_add(&sh->overflow, 1);
+		mt_count(w, &sh->overflow, 1);
 		return;
 	}
 	struct mt_route *rt = &sh->routes[j];
 	size_t b = 0;
 	while (b < HTTP_METRICS_BUCKETS && r->duration_ns > mt_bounds_ns[b])
 		b++;
-	mt_add(&rt->buckets[b], 1);
-	mt_add(&rt->sum_ns, r->duration_ns);
-	mt_add(&rt->bytes_in, r->bytes_in);
-	mt_add(&rt->bytes_out, r->bytes_out);
+	mt_count(w, &rt->buckets[b], 1);
+	mt_count(w, &rt->sum_ns, r->duration_ns);
+	mt_count(w, &rt->bytes_in, r->bytes_in);
+	mt_count(w, &rt->bytes_out, r->bytes_out);
 }
 
 void http_metrics_connection(struct http_metrics *m, int delta)
@@ -267,9 +309,9 @@ void http_metrics_cases(struct http_metrics *m, const char *problem, const char 
 {
 	if (n == 0)
 		return;
-	struct mt_shard *sh = mt_shard(m);
+	struct mt_where w = mt_shard(m);
 	long i = mt_slot(m->case_keys, MT_PAIR_SLOTS, problem, outcome, 0);
-	mt_add(i >= 0 ? &sh->cases[i] : &sh->overflow, i >= 0 ? n : 1);
+	mt_count(w, i >= 0 ? &w.sh->cases[i] : &w.sh->overflow, i >= 0 ? n : 1);
 }
 
 void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
@@ -277,9 +319,9 @@ void http_metrics_verdicts(struct http_metrics *m, const char *problem, const ch
 {
 	if (n == 0)
 		return;
-	struct mt_shard *sh = mt_shard(m);
+	struct mt_where w = mt_shard(m);
 	long i = mt_slot(m->verdict_keys, MT_PAIR_SLOTS, problem, verdict, 0);
-	mt_add(i >= 0 ? &sh->verdicts[i] : &sh->overflow, i >= 0 ? n : 1);
+	mt_count(w, i >= 0 ? &w.sh->verdicts[i] : &w.sh->overflow, i >= 0 ? n : 1);
 }
 
 /* --- rendering ----------------------------------------------------------- */
@@ -419,7 +461,7 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_head(&t, "dropjudge_http_requests_in_flight", "gauge",
 		"Requests whose headers have arrived and that are not complete yet.");
 	int64_t in_flight = 0;
-	for (size_t i = 0; i < MT_SHARDS; i++)
+	for (size_t i = 0; i < MT_SHARDS + 1; i++)
 		in_flight += atomic_load_explicit(&m->shards[i].in_flight, memory_order_relaxed);
 	mt_printf(&t, "dropjudge_http_requests_in_flight %lld\n", (long long)in_flight);
 	mt_head(&t, "dropjudge_http_request_bytes_total", "counter",

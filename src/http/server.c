@@ -106,7 +106,10 @@
  * Requests between their headers and their completion, counted by each
  * thread in a slot of its own (its own cache line), so that the threads
  * answering requests write no line another reads on every request; the
- * sum over the slots is the count.
+ * sum over the slots is the count. The first HTTP_FLIGHT_SLOTS threads to
+ * count have a slot each, moved with a plain add (a relaxed load and
+ * store: no other thread writes it); the threads after them share one
+ * more, moved with an atomic add.
  */
 #define HTTP_FLIGHT_SLOTS 16
 struct http_flight {
@@ -114,15 +117,21 @@ struct http_flight {
 	char pad[64 - sizeof(atomic_int)]; /* the rest of its line */
 };
 
-/* The calling thread's slot: given round-robin on its first request. */
-static atomic_int *http_flight_slot(struct http_flight *flight)
+/* Adds d to the calling thread's count of requests in flight. */
+static void http_flight_add(struct http_flight *flight, int d)
 {
 	static atomic_uint next;
 	static _Thread_local unsigned mine = UINT_MAX;
-	if (mine == UINT_MAX)
-		mine =
-		    atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed) % HTTP_FLIGHT_SLOTS;
-	return &flight[mine].n;
+	if (mine == UINT_MAX) {
+		unsigned k = atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed);
+		mine = k < HTTP_FLIGHT_SLOTS ? k : HTTP_FLIGHT_SLOTS;
+	}
+	atomic_int *n = &flight[mine].n;
+	if (mine < HTTP_FLIGHT_SLOTS)
+		atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + d,
+				      memory_order_relaxed);
+	else
+		atomic_fetch_add_explicit(n, d, memory_order_relaxed);
 }
 
 struct http_server {
@@ -137,7 +146,8 @@ struct http_server {
 	atomic_bool draining;	       /* shutdown has begun */
 	struct http_observer observer; /* metrics and access log, not owned */
 	char pad[64];		       /* keeps the counts off the lines read above */
-	struct http_flight flight[HTTP_FLIGHT_SLOTS]; /* requests in flight, per thread */
+	struct http_flight flight[HTTP_FLIGHT_SLOTS + 1]; /* requests in flight, per thread;
+							     the last shared */
 };
 
 /* What one request accumulates between the calls of the access handler. */
@@ -600,7 +610,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	codec_error_init(&err, 1);
 	enum codec_status framing =
 	    http_framing_check(conn, version, &rq->target, &rq->fields, &err);
-	atomic_fetch_add_explicit(http_flight_slot(srv->flight), 1, memory_order_relaxed);
+	http_flight_add(srv->flight, 1);
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
 			   rq->fields.user_agent);
 	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
@@ -772,7 +782,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_guard_linger(conn);
 	if (rq->begun) {
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped, now_ns);
-		atomic_fetch_sub_explicit(http_flight_slot(srv->flight), 1, memory_order_relaxed);
+		http_flight_add(srv->flight, -1);
 	}
 	http_kept_release(&rq->kept);
 	if (heavy)
@@ -846,7 +856,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	srv->auth = cfg->auth;
 	flags |= http_tls_options(cfg->tls, tls_opts);
 	atomic_init(&srv->draining, false);
-	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS; i++)
+	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS + 1; i++)
 		atomic_init(&srv->flight[i].n, 0);
 	const struct http_guard_config gc = {.max_connections = cfg->max_connections,
 					     .header_timeout = cfg->header_timeout,
@@ -926,7 +936,7 @@ void http_server_begin_drain(struct http_server *srv)
 bool http_server_is_idle(struct http_server *srv)
 {
 	long long in_flight = 0;
-	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS; i++)
+	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS + 1; i++)
 		in_flight += atomic_load(&srv->flight[i].n);
 	if (in_flight == 0)
 		return true;
