@@ -446,6 +446,46 @@ static void accesslog_should_never_interleave_lines_of_concurrent_requests(void 
 	free(t);
 }
 
+/* Lines of one thread, bytes_in counting from 0: SINGLE_LINES of about
+ * 250 bytes, many times what a thread formats into before its lines join
+ * the rest, less than its buffer holds even if the writer never ran. */
+#define SINGLE_LINES 3000
+
+static void log_one_thread(struct http_accesslog *log, void *arg)
+{
+	struct http_access_entry e = known;
+	for (int i = 0; i < SINGLE_LINES; i++) {
+		e.bytes_in = (uint64_t)i;
+		http_accesslog_request(log, &e);
+	}
+	*(uint64_t *)arg = http_accesslog_dropped(log);
+}
+
+static void accesslog_should_write_every_line_of_a_thread_once_and_in_order(void **state)
+{
+	(void)state;
+	uint64_t dropped = 1;
+	char *t = capture(HTTP_LOG_JSON, log_one_thread, &dropped);
+	assert_int_equal(dropped, 0);
+	int lines = 0;
+	for (char *line = t, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		*end = '\0';
+		static const char head[] = "{\"time\":\"2025-12-01T08:44:19.123Z\",";
+		assert_memory_equal(line, head, sizeof head - 1);
+		char *b = strstr(line, "\"bytes_in\":");
+		assert_non_null(b);
+		int n = -1;
+		assert_int_equal(sscanf(b, "\"bytes_in\":%d,", &n), 1);
+		assert_int_equal(n, lines);
+		assert_non_null(strstr(line, "\"user_agent\":\"curl/7.88.1\"}"));
+		lines++;
+	}
+	assert_int_equal(lines, SINGLE_LINES);
+	free(t);
+}
+
 struct phase_arg {
 	struct http_accesslog *log;
 	char rid[16];
@@ -679,6 +719,7 @@ int main(void)
 	    cmocka_unit_test(accesslog_should_keep_the_first_kibibyte_of_a_long_field),
 	    cmocka_unit_test(accesslog_should_write_events_as_json_lines_in_order),
 	    cmocka_unit_test(accesslog_should_never_interleave_lines_of_concurrent_requests),
+	    cmocka_unit_test(accesslog_should_write_every_line_of_a_thread_once_and_in_order),
 	    cmocka_unit_test(accesslog_should_write_the_lines_of_every_thread_before_a_later_event),
 	    cmocka_unit_test(accesslog_should_drop_rather_than_block_when_the_reader_stalls),
 	    cmocka_unit_test(accesslog_should_grow_its_pipe_to_a_mebibyte),
