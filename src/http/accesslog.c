@@ -43,30 +43,13 @@ static const struct timespec al_linger = {.tv_sec = 0, .tv_nsec = 20000000};
 #define AL_QUICK 64
 
 /*
- * Bytes of the buffer a thread formats its lines into before they join the
- * rest of its waiting lines: small enough to stay in the core's cache, as
- * the whole buffer (a megabyte, written once between two takes of the
- * writer) does not. Formatting a line into memory the cache no longer holds
- * cost about 4% of the requests/s of GET /livez (writing it out, only a
- * tenth of that); one copy of a full hot buffer into the larger one costs
- * a fraction of it. At least AL_LINE_MAX, so that a line always fits in an
- * empty one.
- */
-#define AL_HOT (16 * 1024)
-_Static_assert(AL_HOT >= AL_LINE_MAX, "a line fits in an empty hot buffer");
-
-/*
- * The lines of one thread: appended by that thread alone, first to `hot`
- * and, when hot is full, with hot's earlier lines moved to the end of
- * `fill`; taken by the writer, which moves hot to fill, swaps `fill` for
- * `spare` and writes `spare` out. A thread that ends leaves its buffers to
- * the next thread that logs.
+ * The lines of one thread: appended by that thread alone, taken by the
+ * writer, which swaps `fill` for `spare` and writes `spare` out. A thread
+ * that ends leaves its buffer to the next thread that logs.
  */
 struct al_thread {
-	pthread_mutex_t mu;	/* guards hot, fill and spare with their lengths */
-	char *hot;		/* the newest lines, AL_HOT bytes */
-	size_t hot_len;		/* bytes in hot */
-	char *fill;		/* lines waiting before those in hot, in order */
+	pthread_mutex_t mu;	/* guards fill, fill_len, spare, spare_len */
+	char *fill;		/* lines waiting, in the order they were logged */
 	size_t fill_len;	/* bytes in fill */
 	char *spare;		/* the writer's while it writes it */
 	size_t spare_len;	/* bytes of spare still to be written */
@@ -681,22 +664,10 @@ static size_t al_pending_locked(struct http_accesslog *log)
 	size_t n = log->queue_len;
 	for (struct al_thread *t = log->threads; t; t = t->next) {
 		pthread_mutex_lock(&t->mu);
-		n += t->fill_len + t->hot_len;
+		n += t->fill_len;
 		pthread_mutex_unlock(&t->mu);
 	}
 	return n;
-}
-
-/* Moves the lines in t->hot to the end of t->fill; false (nothing moved)
- * when fill has no room for them. Holds t->mu. */
-static bool al_hot_spill(struct http_accesslog *log, struct al_thread *t)
-{
-	if (t->hot_len > log->cap - t->fill_len)
-		return false;
-	memcpy(t->fill + t->fill_len, t->hot, t->hot_len);
-	t->fill_len += t->hot_len;
-	t->hot_len = 0;
-	return true;
 }
 
 /* Room for n more bytes in the queue (grown as needed). Holds log->mu. */
@@ -737,21 +708,17 @@ static void al_gather_locked(struct http_accesslog *log)
 {
 	for (struct al_thread *t = log->threads; t; t = t->next) {
 		pthread_mutex_lock(&t->mu);
-		if (al_queue_put(log, t->fill, t->fill_len)) {
+		if (al_queue_put(log, t->fill, t->fill_len))
 			t->fill_len = 0;
-			if (al_queue_put(log, t->hot, t->hot_len))
-				t->hot_len = 0;
-		}
 		pthread_mutex_unlock(&t->mu);
 	}
 }
 
 /*
  * Takes what waits for the writer: the queue, then each thread's lines
- * (its hot lines moved to its fill buffer, which is swapped for its spare;
- * when fill has no room for them they follow with the next take). Holds log->mu; returns the newest
- * buffer taken, from which the writer walks the list without the lock (the list only grows at its
- * head).
+ * (swapped for its spare buffer). Holds log->mu; returns the newest buffer
+ * taken, from which the writer walks the list without the lock (the list
+ * only grows at its head).
  */
 static struct al_thread *al_take_locked(struct http_accesslog *log)
 {
@@ -765,14 +732,11 @@ static struct al_thread *al_take_locked(struct http_accesslog *log)
 	log->queue_cap = qcap;
 	for (struct al_thread *t = log->threads; t; t = t->next) {
 		pthread_mutex_lock(&t->mu);
-		bool spilled = al_hot_spill(log, t);
 		char *out = t->fill;
 		t->fill = t->spare;
 		t->spare = out;
 		t->spare_len = t->fill_len;
 		t->fill_len = 0;
-		if (!spilled)
-			(void)al_hot_spill(log, t); /* fill is empty now: they fit */
 		pthread_mutex_unlock(&t->mu);
 	}
 	pthread_cond_broadcast(&log->room);
@@ -854,17 +818,14 @@ static struct al_thread *al_thread_of_caller(struct http_accesslog *log)
 		t->orphan = false;
 	} else {
 		t = dj_calloc(1, sizeof *t);
-		char *hot = dj_malloc(AL_HOT);
 		char *fill = dj_malloc(log->cap), *spare = dj_malloc(log->cap);
-		if (!t || !hot || !fill || !spare || pthread_mutex_init(&t->mu, NULL) != 0) {
-			dj_free(hot);
+		if (!t || !fill || !spare || pthread_mutex_init(&t->mu, NULL) != 0) {
 			dj_free(fill);
 			dj_free(spare);
 			dj_free(t);
 			pthread_mutex_unlock(&log->mu);
 			return NULL;
 		}
-		t->hot = hot;
 		t->fill = fill;
 		t->spare = spare;
 		t->log = log;
@@ -962,12 +923,10 @@ void http_accesslog_request(struct http_accesslog *log, const struct http_access
 		return;
 	}
 	pthread_mutex_lock(&t->mu);
-	bool was_empty = t->fill_len == 0 && t->hot_len == 0;
-	size_t len =
-	    http_accesslog_line(log->format, e, t->hot + t->hot_len, AL_HOT - t->hot_len, false);
-	if (len == 0 && t->hot_len > 0 && al_hot_spill(log, t))
-		len = http_accesslog_line(log->format, e, t->hot, AL_HOT, false);
-	t->hot_len += len;
+	size_t room = log->cap - t->fill_len;
+	size_t len = http_accesslog_line(log->format, e, t->fill + t->fill_len, room, false);
+	bool was_empty = t->fill_len == 0;
+	t->fill_len += len;
 	pthread_mutex_unlock(&t->mu);
 	if (len == 0)
 		atomic_fetch_add_explicit(&log->dropped, 1, memory_order_relaxed);
@@ -1033,7 +992,6 @@ void http_accesslog_free(struct http_accesslog *log)
 	for (struct al_thread *t = log->threads, *next; t; t = next) {
 		next = t->next;
 		pthread_mutex_destroy(&t->mu);
-		dj_free(t->hot);
 		dj_free(t->fill);
 		dj_free(t->spare);
 		dj_free(t);
