@@ -36,12 +36,15 @@ struct mt_key {
 	unsigned n;	   /* numeric label (status code), 0 when unused */
 };
 
+/* The counters of one route, on lines of their own: the sums first and the
+ * buckets after them, so that a request of under a millisecond (buckets 0
+ * to 4) moves one cache line. */
 struct mt_route {
+	_Alignas(64) atomic_uint_fast64_t sum_ns; /* total duration */
+	atomic_uint_fast64_t bytes_in;		  /* request body bytes */
+	atomic_uint_fast64_t bytes_out;		  /* response body bytes */
 	atomic_uint_fast64_t
 	    buckets[HTTP_METRICS_BUCKETS + 1]; /* per bucket, not cumulative; last: +Inf */
-	atomic_uint_fast64_t sum_ns;	       /* total duration */
-	atomic_uint_fast64_t bytes_in;	       /* request body bytes */
-	atomic_uint_fast64_t bytes_out;	       /* response body bytes */
 };
 
 /*
@@ -60,10 +63,12 @@ struct mt_shard {
 	atomic_uint_fast64_t verdicts[MT_PAIR_SLOTS];
 	atomic_int_fast64_t in_flight; /* started less done here: the sum is the gauge */
 	atomic_uint_fast64_t overflow; /* observations without a free slot */
-	char pad[64];		       /* keeps the next shard's counters off these lines */
+	uint64_t gen; /* the table's generation (on the in_flight line: read with it) */
+	char pad[64]; /* keeps the next shard's counters off these lines */
 };
 
 struct http_metrics {
+	void *block;	  /* the allocation it lies in, at its first 64-byte boundary */
 	char version[64]; /* build_info label */
 	struct mt_key request_keys[MT_REQUEST_SLOTS];
 	struct mt_key route_keys[MT_ROUTE_SLOTS];
@@ -133,13 +138,38 @@ static uint64_t mt_sum(const struct http_metrics *m, const atomic_uint_fast64_t 
 }
 
 /* Bucket upper bounds in nanoseconds, and as written in the `le` label. */
-static const uint64_t mt_bounds_ns[HTTP_METRICS_BUCKETS] = {
-    50000,     100000,	   250000,     500000,	   1000000,    2500000,
-    5000000,   10000000,   25000000,   50000000,   100000000,  250000000,
-    500000000, 1000000000, 2500000000, 5000000000, 10000000000};
-static const char *const mt_bounds_text[HTTP_METRICS_BUCKETS] = {
-    "5e-05", "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
-    "0.05",  "0.1",    "0.25",	  "0.5",    "1",     "2.5",    "5",	"10"};
+#define MT_BOUNDS(X)                                                                               \
+	X(50000, "5e-05")                                                                          \
+	X(100000, "0.0001")                                                                        \
+	X(250000, "0.00025")                                                                       \
+	X(500000, "0.0005")                                                                        \
+	X(1000000, "0.001")                                                                        \
+	X(2500000, "0.0025")                                                                       \
+	X(5000000, "0.005")                                                                        \
+	X(10000000, "0.01")                                                                        \
+	X(25000000, "0.025")                                                                       \
+	X(50000000, "0.05")                                                                        \
+	X(100000000, "0.1")                                                                        \
+	X(250000000, "0.25")                                                                       \
+	X(500000000, "0.5")                                                                        \
+	X(1000000000, "1")                                                                         \
+	X(2500000000u, "2.5")                                                                      \
+	X(5000000000u, "5")                                                                        \
+	X(10000000000u, "10")
+#define MT_BOUND_TEXT(ns, text) text,
+static const char *const mt_bounds_text[HTTP_METRICS_BUCKETS] = {MT_BOUNDS(MT_BOUND_TEXT)};
+
+/* The bucket of a duration: the first whose bound it does not pass (`le`
+ * is inclusive), HTTP_METRICS_BUCKETS past the last. Comparisons with the
+ * bounds as constants in the code: no table to load. */
+static size_t mt_bucket(uint64_t ns)
+{
+	size_t b = 0;
+#define MT_BOUND_PASSED(bound, text) b += ns > (uint64_t)(bound);
+	MT_BOUNDS(MT_BOUND_PASSED)
+#undef MT_BOUND_PASSED
+	return b;
+}
 
 static const char *const mt_methods[] = {"GET",	   "HEAD",    "POST", "PUT",
 					 "DELETE", "OPTIONS", "PATCH"};
@@ -252,16 +282,24 @@ static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
 
 struct http_metrics *http_metrics_new(const char *version)
 {
-	struct http_metrics *m = dj_calloc(1, sizeof *m);
-	if (!m)
+	/* Tables made one after another at one address differ in generation. */
+	static atomic_uint_fast64_t generations;
+	void *block = dj_calloc(1, sizeof(struct http_metrics) + 63);
+	if (!block)
 		return NULL;
+	struct http_metrics *m = (struct http_metrics *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+	m->block = block;
 	snprintf(m->version, sizeof m->version, "%s", version ? version : "");
+	uint64_t gen = atomic_fetch_add_explicit(&generations, 1, memory_order_relaxed) + 1;
+	for (size_t i = 0; i < MT_SHARDS + 1; i++)
+		m->shards[i].gen = gen;
 	return m;
 }
 
 void http_metrics_free(struct http_metrics *m)
 {
-	dj_free(m);
+	if (m)
+		dj_free(m->block);
 }
 
 void http_metrics_request_started(struct http_metrics *m)
@@ -272,26 +310,51 @@ void http_metrics_request_started(struct http_metrics *m)
 void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r)
 {
 	const char *route = r->route ? r->route : "none";
+	const char *method = mt_method(r->method);
 	struct mt_where w = mt_shard(m);
 	struct mt_shard *sh = w.sh;
 	mt_flight(w, -1);
 
-	long i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, mt_method(r->method), r->status);
+	/*
+	 * The thread's last series: requests of one kind come in runs, and a
+	 * run then finds its two slots here (one line) instead of in the
+	 * tables. The labels are the route table's and mt_method()'s strings,
+	 * compared by address; the generation tells this table from one freed
+	 * before it at the same address.
+	 */
+	static _Thread_local struct {
+		uint64_t gen; /* 0: none */
+		const char *route, *method;
+		unsigned status;
+		long i, j;
+	} last;
+	long i, j;
+	if (last.gen == sh->gen && last.route == route && last.method == method &&
+	    last.status == r->status) {
+		i = last.i;
+		j = last.j;
+	} else {
+		i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, method, r->status);
+		j = mt_slot(m->route_keys, MT_ROUTE_SLOTS, route, "", 0);
+		if (i >= 0 && j >= 0) {
+			last.gen = sh->gen;
+			last.route = route;
+			last.method = method;
+			last.status = r->status;
+			last.i = i;
+			last.j = j;
+		}
+	}
 	if (i >= 0)
 		mt_count(w, &sh->requests[i], 1);
 	else
 		mt_count(w, &sh->overflow, 1);
-
-	long j = mt_slot(m->route_keys, MT_ROUTE_SLOTS, route, "", 0);
 	if (j < 0) {
 		mt_count(w, &sh->overflow, 1);
 		return;
 	}
 	struct mt_route *rt = &sh->routes[j];
-	size_t b = 0;
-	while (b < HTTP_METRICS_BUCKETS && r->duration_ns > mt_bounds_ns[b])
-		b++;
-	mt_count(w, &rt->buckets[b], 1);
+	mt_count(w, &rt->buckets[mt_bucket(r->duration_ns)], 1);
 	mt_count(w, &rt->sum_ns, r->duration_ns);
 	mt_count(w, &rt->bytes_in, r->bytes_in);
 	mt_count(w, &rt->bytes_out, r->bytes_out);

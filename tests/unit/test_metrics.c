@@ -264,6 +264,95 @@ static void metrics_should_lose_nothing_when_threads_count_at_once(void **state)
 	http_metrics_free(m);
 }
 
+/* Every bucket bound of the format's table, as seconds written in `le` and
+ * as nanoseconds: a duration of exactly the bound falls in its bucket (le
+ * is inclusive), one nanosecond more in the next. */
+static void metrics_should_put_each_bound_and_one_past_it_in_the_right_bucket(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *le;
+		uint64_t ns;
+	} bounds[] = {{"5e-05", 50000ull},   {"0.0001", 100000ull}, {"0.00025", 250000ull},
+		      {"0.0005", 500000ull}, {"0.001", 1000000ull}, {"0.0025", 2500000ull},
+		      {"0.005", 5000000ull}, {"0.01", 10000000ull}, {"0.025", 25000000ull},
+		      {"0.05", 50000000ull}, {"0.1", 100000000ull}, {"0.25", 250000000ull},
+		      {"0.5", 500000000ull}, {"1", 1000000000ull},  {"2.5", 2500000000ull},
+		      {"5", 5000000000ull},  {"10", 10000000000ull}};
+	const size_t n = sizeof bounds / sizeof bounds[0];
+	for (size_t k = 0; k < n; k++) {
+		for (uint64_t extra = 0; extra < 2; extra++) {
+			struct http_metrics *m = http_metrics_new("1");
+			assert_non_null(m);
+			done(m, "r", "GET", 200, 0, 0, bounds[k].ns + extra);
+			char *t = render(m, 0);
+			/* The first bucket that counts it: k, or k + 1 (+Inf past the last). */
+			size_t first = k + (size_t)extra;
+			for (size_t b = 0; b <= n; b++) {
+				char series[128];
+				snprintf(
+				    series, sizeof series,
+				    "dropjudge_http_request_duration_seconds_bucket{route=\"r\","
+				    "le=\"%s\"}",
+				    b < n ? bounds[b].le : "+Inf");
+				assert_int_equal(sample(t, series), b >= first ? 1 : 0);
+			}
+			free(t);
+			http_metrics_free(m);
+		}
+	}
+}
+
+/*
+ * A thread remembers the series it counted last: runs of one kind, a
+ * change of status or route in between, and a table freed and another
+ * made (at the same address or not) must all still count where they
+ * belong.
+ */
+static void metrics_should_count_runs_and_changes_of_series_where_they_belong(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 3; round++) {
+		struct http_metrics *m = http_metrics_new("1");
+		assert_non_null(m);
+		for (int i = 0; i < 10; i++)
+			done(m, "a", "GET", 200, 1, 0, 1000);
+		done(m, "a", "GET", 404, 2, 0, 1000);
+		done(m, "a", "GET", 200, 4, 0, 1000);
+		done(m, "b", "GET", 200, 8, 0, 1000);
+		done(m, "a", "POST", 200, 16, 0, 1000);
+		done(m, "a", "GET", 200, 32, 0, 1000);
+		char *t = render(m, 0);
+		assert_int_equal(
+		    sample(
+			t,
+			"dropjudge_http_requests_total{route=\"a\",method=\"GET\",code=\"200\"}"),
+		    12);
+		assert_int_equal(
+		    sample(
+			t,
+			"dropjudge_http_requests_total{route=\"a\",method=\"GET\",code=\"404\"}"),
+		    1);
+		assert_int_equal(
+		    sample(
+			t,
+			"dropjudge_http_requests_total{route=\"b\",method=\"GET\",code=\"200\"}"),
+		    1);
+		assert_int_equal(
+		    sample(
+			t,
+			"dropjudge_http_requests_total{route=\"a\",method=\"POST\",code=\"200\"}"),
+		    1);
+		assert_int_equal(sample(t, "dropjudge_http_request_bytes_total{route=\"a\"}"),
+				 10 + 2 + 4 + 16 + 32);
+		assert_int_equal(sample(t, "dropjudge_http_request_bytes_total{route=\"b\"}"), 8);
+		assert_int_equal(
+		    sample(t, "dropjudge_http_request_duration_seconds_count{route=\"a\"}"), 14);
+		free(t);
+		http_metrics_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +362,8 @@ int main(void)
 	    cmocka_unit_test(metrics_should_give_every_family_help_and_type_once),
 	    cmocka_unit_test(metrics_should_count_into_overflow_when_a_table_is_full),
 	    cmocka_unit_test(metrics_should_lose_nothing_when_threads_count_at_once),
+	    cmocka_unit_test(metrics_should_put_each_bound_and_one_past_it_in_the_right_bucket),
+	    cmocka_unit_test(metrics_should_count_runs_and_changes_of_series_where_they_belong),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
