@@ -693,10 +693,12 @@ struct solve_slot {
 };
 
 /*
- * The helper thread and what it works on. A job is handed over and handed
- * back through `job`; the waiting side spins a little before it sleeps on
- * the condition variable, because a batch takes about a millisecond and a
- * sleeping thread takes tens of microseconds to wake.
+ * The helper thread and what it works on. A batch is handed over through
+ * `job` and taken in chunks by both threads (`next`), so that neither
+ * waits while the other still has lines to solve; the helper hands it
+ * back by clearing `job`. The waiting side spins a little before it sleeps
+ * on the condition variable, because a batch takes about a millisecond and
+ * a sleeping thread takes tens of microseconds to wake.
  */
 struct solve_pool {
 	struct solve_thread thread;
@@ -704,12 +706,16 @@ struct solve_pool {
 	pthread_mutex_t lock;
 	pthread_cond_t wake; /* a job, or quit */
 	pthread_cond_t done; /* the job is done */
-	/* job[0..njob) to solve, NULL when none: set by the caller, cleared by the helper */
+	/* the batch slot[0..njob), NULL when none: set by the caller, cleared by the helper */
 	_Atomic(struct solve_slot *) job;
 	size_t njob;
+	atomic_size_t next; /* the first slot of the batch no thread has taken yet */
 	atomic_bool quit;
 	struct solve_slot slot[SOLVE_BATCH];
 };
+
+/* Slots a thread takes at a time: some tens of microseconds of work. */
+#define SOLVE_TAKE 256
 
 /* Spins of a waiting thread before it sleeps: some tens of microseconds. */
 #define SOLVE_SPINS 8192
@@ -752,12 +758,23 @@ static struct solve_slot *solve_pool_next(struct solve_pool *p)
 	return job;
 }
 
+/* Solves chunks of job[0..n) until none is left to take. */
+static void solve_pool_take(struct solve_pool *p, struct solve_slot *job, size_t n)
+{
+	for (;;) {
+		size_t i = atomic_fetch_add_explicit(&p->next, SOLVE_TAKE, memory_order_relaxed);
+		if (i >= n)
+			return;
+		solve_slots(job + i, n - i < SOLVE_TAKE ? n - i : SOLVE_TAKE);
+	}
+}
+
 static void *solve_pool_run(void *arg)
 {
 	struct solve_pool *p = arg;
 	struct solve_slot *job;
 	while ((job = solve_pool_next(p))) {
-		solve_slots(job, p->njob);
+		solve_pool_take(p, job, p->njob);
 		pthread_mutex_lock(&p->lock);
 		atomic_store_explicit(&p->job, NULL, memory_order_release);
 		pthread_cond_signal(&p->done);
@@ -779,12 +796,13 @@ static void solve_pool_stop(struct solve_pool *p)
 	p->started = false;
 }
 
-/* Solves slot[0..n), its second half on the helper thread (started on
- * first use) when there is one. */
+/* Solves slot[0..n), shared with the helper thread (started on first use)
+ * when there is one. */
 static void solve_pool_solve(struct solve_pool *p, size_t n)
 {
 	if (!p->started) {
 		atomic_init(&p->job, NULL);
+		atomic_init(&p->next, 0);
 		atomic_init(&p->quit, false);
 		p->started = solve_thread_start(&p->thread, solve_pool_run, p);
 	}
@@ -792,13 +810,13 @@ static void solve_pool_solve(struct solve_pool *p, size_t n)
 		solve_slots(p->slot, n);
 		return;
 	}
-	size_t half = n / 2;
-	p->njob = n - half;
+	p->njob = n;
+	atomic_store_explicit(&p->next, 0, memory_order_relaxed);
 	pthread_mutex_lock(&p->lock);
-	atomic_store_explicit(&p->job, p->slot + half, memory_order_release);
+	atomic_store_explicit(&p->job, p->slot, memory_order_release);
 	pthread_cond_signal(&p->wake);
 	pthread_mutex_unlock(&p->lock);
-	solve_slots(p->slot, half);
+	solve_pool_take(p, p->slot, n);
 	for (unsigned i = 0; i < SOLVE_SPINS; i++) {
 		if (!atomic_load_explicit(&p->job, memory_order_acquire))
 			return;
