@@ -675,15 +675,17 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
 
 /*
  * The answers of --lines are worked out two threads at a time: this thread
- * splits the whole lines of its buffer into a batch, the batch's second
- * half is read and solved on a helper thread while this one does the
- * first, and the answers go out in order. A line that does not read as a
- * good field (a bad line, or one split at the wrong place by its length)
- * ends the batch's answers there; the line is then read on its own as
- * always, which reports it or, when it is good after all, solves it.
+ * splits the whole lines of its buffer into a batch, both threads read and
+ * solve the batch's lines a chunk at a time, and the answers go out in
+ * order. While the helper thread solves the last batch of a buffer, this
+ * one reads the input that follows into the other buffer (struct
+ * solve_in). A line that does not read as a good field (a bad line, or one
+ * split at the wrong place by its length) ends the batch's answers there;
+ * the line is then read on its own as always, which reports it or, when it
+ * is good after all, solves it.
  */
-#define SOLVE_BATCH	8192 /* lines of a batch */
-#define SOLVE_BATCH_MIN 256  /* fewer are solved one by one */
+#define SOLVE_BATCH	16384 /* lines of a batch: a whole buffer of fields */
+#define SOLVE_BATCH_MIN 256   /* fewer are solved one by one */
 
 /* A line of a batch and its answer. */
 struct solve_slot {
@@ -796,9 +798,9 @@ static void solve_pool_stop(struct solve_pool *p)
 	p->started = false;
 }
 
-/* Solves slot[0..n), shared with the helper thread (started on first use)
- * when there is one. */
-static void solve_pool_solve(struct solve_pool *p, size_t n)
+/* Hands slot[0..n) to the helper thread (started on first use); false
+ * when there is none, and the caller solves them alone. */
+static bool solve_pool_post(struct solve_pool *p, size_t n)
 {
 	if (!p->started) {
 		atomic_init(&p->job, NULL);
@@ -806,16 +808,21 @@ static void solve_pool_solve(struct solve_pool *p, size_t n)
 		atomic_init(&p->quit, false);
 		p->started = solve_thread_start(&p->thread, solve_pool_run, p);
 	}
-	if (!p->started) {
-		solve_slots(p->slot, n);
-		return;
-	}
+	if (!p->started)
+		return false;
 	p->njob = n;
 	atomic_store_explicit(&p->next, 0, memory_order_relaxed);
 	pthread_mutex_lock(&p->lock);
 	atomic_store_explicit(&p->job, p->slot, memory_order_release);
 	pthread_cond_signal(&p->wake);
 	pthread_mutex_unlock(&p->lock);
+	return true;
+}
+
+/* Solves what is left of the batch slot[0..n) handed over, and waits
+ * until the helper has handed it back. */
+static void solve_pool_join(struct solve_pool *p, size_t n)
+{
 	solve_pool_take(p, p->slot, n);
 	for (unsigned i = 0; i < SOLVE_SPINS; i++) {
 		if (!atomic_load_explicit(&p->job, memory_order_acquire))
@@ -829,34 +836,93 @@ static void solve_pool_solve(struct solve_pool *p, size_t n)
 }
 
 /*
- * Answers a batch of the whole lines at s[0..left): writes the answers of
- * its lines up to the first that does not read as a good field, and
- * returns the bytes of the lines answered (0 when the lines are too few
- * for a batch, or the first does not read); *line counts them. Returns
- * (size_t)-1 when writing failed (a message was written).
+ * The input of --lines, in two buffers: the lines of buf[cur] are being
+ * answered, and once they run short the input that follows is read into
+ * the other one while the helper thread solves the last batch.
  */
-static size_t solve_lines_batch(struct solve_pool *p, struct solve_out *o, const char *s,
-				size_t left, unsigned *line)
+struct solve_in {
+	FILE *in;
+	char *buf[2];
+	int cur;	  /* the buffer being answered */
+	size_t held;	  /* bytes in buf[cur] */
+	bool ahead;	  /* buf[!cur] holds the input from buf[cur] + end on */
+	size_t end;	  /* with ahead: the bytes of buf[cur] still to answer */
+	size_t next_held; /* with ahead: the bytes in buf[!cur] */
+	bool eof;	  /* a read gave nothing more */
+};
+
+/* Most bytes copied to the other buffer ahead of a read: what follows the
+ * last batch of a buffer, less than a few hundred lines. */
+#define SOLVE_AHEAD_MAX (SOLVE_BATCH_MIN * (SOLVE_LINE_13 + 1))
+
+/* Reads into buf[k] from byte `from` on; the bytes read. */
+static size_t solve_in_read(struct solve_in *in, int k, size_t from)
 {
-	size_t n = 0, at = 0;
+	size_t got = fread(in->buf[k] + from, 1, SOLVE_LINES_IN - from, in->in);
+	if (got == 0)
+		in->eof = true;
+	return got;
+}
+
+/* The end of the bytes of buf[cur] to answer. */
+static size_t solve_in_limit(const struct solve_in *in)
+{
+	return in->ahead ? in->end : in->held;
+}
+
+/*
+ * Called while the helper solves a batch that ends at byte `from` of
+ * buf[cur]: when little input follows it there, copies that to the other
+ * buffer and reads on after it, so that the read is done meanwhile.
+ */
+static void solve_in_ahead(struct solve_in *in, size_t from)
+{
+	if (in->ahead || in->eof || in->held - from > SOLVE_AHEAD_MAX)
+		return;
+	int k = !in->cur;
+	size_t r = in->held - from;
+	memcpy(in->buf[k], in->buf[in->cur] + from, r);
+	in->next_held = r + solve_in_read(in, k, r);
+	in->end = from;
+	in->ahead = true;
+}
+
+/*
+ * Answers a batch of the whole lines of buf[cur] from byte `at` on: writes
+ * the answers of its lines up to the first that does not read as a good
+ * field, and returns the bytes of the lines answered (0 when the lines are
+ * too few for a batch, or the first does not read); *line counts them.
+ * Returns (size_t)-1 when writing failed (a message was written).
+ */
+static size_t solve_lines_batch(struct solve_pool *p, struct solve_out *o, struct solve_in *in,
+				size_t at, unsigned *line)
+{
+	const char *s = in->buf[in->cur] + at;
+	size_t left = solve_in_limit(in) - at;
+	size_t n = 0, took = 0;
 	while (n < SOLVE_BATCH) {
 		size_t len;
-		if (left - at > SOLVE_LINE_12 && s[at + SOLVE_LINE_12] == '\n') {
+		if (left - took > SOLVE_LINE_12 && s[took + SOLVE_LINE_12] == '\n') {
 			len = SOLVE_LINE_12;
-		} else if (left - at > SOLVE_LINE_13 && s[at + SOLVE_LINE_13] == '\n') {
+		} else if (left - took > SOLVE_LINE_13 && s[took + SOLVE_LINE_13] == '\n') {
 			len = SOLVE_LINE_13;
 		} else {
-			const char *nl = memchr(s + at, '\n', left - at);
+			const char *nl = memchr(s + took, '\n', left - took);
 			if (!nl)
 				break;
-			len = (size_t)(nl - (s + at));
+			len = (size_t)(nl - (s + took));
 		}
-		p->slot[n++] = (struct solve_slot){.s = s + at, .len = len};
-		at += len + 1;
+		p->slot[n++] = (struct solve_slot){.s = s + took, .len = len};
+		took += len + 1;
 	}
 	if (n < SOLVE_BATCH_MIN)
 		return 0;
-	solve_pool_solve(p, n);
+	if (solve_pool_post(p, n)) {
+		solve_in_ahead(in, at + took);
+		solve_pool_join(p, n);
+	} else {
+		solve_slots(p->slot, n);
+	}
 	size_t used = 0;
 	for (size_t i = 0; i < n && p->slot[i].chains >= 0; i++) {
 		unsigned chains = (unsigned)p->slot[i].chains;
@@ -875,9 +941,10 @@ static size_t solve_lines_batch(struct solve_pool *p, struct solve_out *o, const
 int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	struct solve_out *o = dj_malloc(sizeof *o);
-	char *buf = dj_malloc(SOLVE_LINES_IN);
+	struct solve_in input = {.in = in,
+				 .buf = {dj_malloc(SOLVE_LINES_IN), dj_malloc(SOLVE_LINES_IN)}};
 	struct solve_pool *pool = dj_malloc(sizeof *pool);
-	size_t held = 0;
+	size_t at = 0; /* the first byte of buf[cur] not answered yet */
 	unsigned line = 1;
 	int ret = 1;
 
@@ -887,7 +954,7 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		pthread_cond_init(&pool->wake, NULL);
 		pthread_cond_init(&pool->done, NULL);
 	}
-	if (!o || !buf || !pool) {
+	if (!o || !input.buf[0] || !input.buf[1] || !pool) {
 		fprintf(errout, "dropjudge: out of memory\n");
 		goto out_buf;
 	}
@@ -895,44 +962,57 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 	o->errout = errout;
 	o->len = 0;
 	for (;;) {
-		size_t got = fread(buf + held, 1, SOLVE_LINES_IN - held, in);
-		held += got;
-		size_t at = 0;
-		for (;;) {
-			size_t batch = solve_lines_batch(pool, o, buf + at, held - at, &line);
-			if (batch == (size_t)-1)
+		size_t limit = solve_in_limit(&input);
+		if (input.ahead && at == limit) {
+			/* The other buffer holds what follows: answer on in it. */
+			input.cur = !input.cur;
+			input.held = input.next_held;
+			input.ahead = false;
+			at = 0;
+			continue;
+		}
+		size_t batch = solve_lines_batch(pool, o, &input, at, &line);
+		if (batch == (size_t)-1)
+			goto out_buf;
+		at += batch;
+		if (batch)
+			continue;
+		char *buf = input.buf[input.cur];
+		struct puyo_planes planes;
+		size_t known = solve_line_known(buf + at, limit - at, line, &planes);
+		if (known) {
+			if (solve_line_answer(o, &planes) != 0)
 				goto out_buf;
-			at += batch;
-			if (batch)
-				continue;
-			struct puyo_planes planes;
-			size_t known = solve_line_known(buf + at, held - at, line, &planes);
-			if (known) {
-				if (solve_line_answer(o, &planes) != 0)
-					goto out_buf;
-				line += line < UINT_MAX;
-				at += known + 1;
-				continue;
-			}
-			const char *nl = memchr(buf + at, '\n', held - at);
-			if (!nl)
-				break;
+			line += line < UINT_MAX;
+			at += known + 1;
+			continue;
+		}
+		const char *nl = memchr(buf + at, '\n', limit - at);
+		if (nl) {
 			size_t len = (size_t)(nl - (buf + at));
 			if (solve_line(o, name, buf + at, len, line) != 0)
 				goto out_buf;
 			line += line < UINT_MAX;
 			at += len + 1;
+			continue;
 		}
-		memmove(buf, buf + at, held - at);
-		held -= at;
-		if (got == 0)
+		/*
+		 * No whole line is left (the bytes before a buffer read ahead
+		 * are whole lines: this is buf[cur] alone): the part of a line
+		 * goes to the front, and more input after it.
+		 */
+		if (input.eof)
 			break;
-		if (held == SOLVE_LINES_IN) {
+		memmove(buf, buf + at, input.held - at);
+		input.held -= at;
+		at = 0;
+		if (input.held == SOLVE_LINES_IN) {
 			solve_out_flush(o);
 			fprintf(errout, "dropjudge: %s:%u: line longer than %zu bytes\n", name,
 				line, SOLVE_LINES_IN);
 			goto out_buf;
 		}
+		input.held += solve_in_read(&input, input.cur, input.held);
 	}
 	if (ferror(in)) {
 		solve_out_flush(o);
@@ -940,7 +1020,8 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		goto out_buf;
 	}
 	/* A last line without its newline. */
-	if (held > 0 && solve_line(o, name, buf, held, line) != 0)
+	if (input.held > at &&
+	    solve_line(o, name, input.buf[input.cur] + at, input.held - at, line) != 0)
 		goto out_buf;
 	ret = solve_out_flush(o);
 out_buf:
@@ -951,7 +1032,8 @@ out_buf:
 		pthread_cond_destroy(&pool->done);
 	}
 	dj_free(pool);
-	dj_free(buf);
+	dj_free(input.buf[0]);
+	dj_free(input.buf[1]);
 	dj_free(o);
 	return ret;
 }

@@ -90,3 +90,62 @@ test('solve puyo --lines answers every line before a bad one among thousands, th
 		assert.match(r.stderr, want);
 	}
 });
+
+// The reader takes the input a buffer of 1 MiB at a time, and reads the
+// next buffer while the lines of the last batch of one are being solved.
+const BUFFER = 1 << 20;
+
+test('solve puyo --lines agrees with the reference across several input buffers, file and stdin, LF and CR LF', async () => {
+	const list = [...fields(40000)];
+	const input = list.map((f) => f.join(' ')).join('\n') + '\n';
+	assert.ok(input.length > 3 * BUFFER, 'more than three buffers');
+	const want = list.map((f) => `${puyoSolve(f).chains}\n`).join('');
+	const a = await run(BIN, ['solve', 'puyo', '--lines', tmpFile(input)]);
+	assert.equal(a.code, 0, a.stderr);
+	assert.equal(a.stdout, want);
+	const b = await run(BIN, ['solve', 'puyo', '--lines'], { input });
+	assert.equal(b.code, 0, b.stderr);
+	assert.equal(b.stdout, want, 'stdin');
+	const crlf = input.replace(/\n/g, '\r\n').slice(0, -2);
+	const c = await run(BIN, ['solve', 'puyo', '--lines', tmpFile(crlf)]);
+	assert.equal(c.code, 0, c.stderr);
+	assert.equal(c.stdout, want, 'CR LF and no final newline');
+});
+
+test('solve puyo --lines names a bad line at each seam between input buffers', async () => {
+	const list = [...fields(30000)];
+	const lines = list.map((f) => f.join(' '));
+	const answers = list.map((f) => `${puyoSolve(f).chains}\n`);
+	// the line holding byte k MiB of the input, for k = 1 and 2: a buffer
+	// ends there (the next starts with the line it cut, so the second seam
+	// is at most a line earlier), and the lines around it
+	const seams = [];
+	let offset = 0;
+	for (let i = 0, k = 1; i < lines.length && k <= 2; i++) {
+		offset += lines[i].length + 1;
+		if (offset > k * BUFFER) {
+			seams.push(i);
+			k++;
+		}
+	}
+	assert.equal(seams.length, 2);
+	for (const seam of seams) {
+		for (let at = seam - 2; at <= seam + 2; at++) {
+			const copy = [...lines];
+			copy[at] = lines[at].slice(0, -1) + 'X';
+			const r = await run(BIN, ['solve', 'puyo', '--lines', tmpFile(copy.join('\n') + '\n')]);
+			assert.equal(r.code, 1, `line ${at + 1}`);
+			assert.equal(r.stdout, answers.slice(0, at).join(''), `line ${at + 1}`);
+			assert.match(r.stderr, new RegExp(`:${at + 1}:\\d+: row 1[23]: unknown cell 'X'`));
+		}
+	}
+});
+
+test('solve puyo --lines refuses a line longer than its buffer, after answering the lines before it', async () => {
+	const good = EXAMPLE.join(' ');
+	const input = `${good}\n${good}\n${'R'.repeat(BUFFER + 10)}\n${good}\n`;
+	const r = await run(BIN, ['solve', 'puyo', '--lines', tmpFile(input)]);
+	assert.equal(r.code, 1);
+	assert.equal(r.stdout, '3\n3\n');
+	assert.match(r.stderr, /:3: line longer than 1048576 bytes/);
+});
