@@ -677,12 +677,15 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
  * The answers of --lines are worked out two threads at a time: this thread
  * splits the whole lines of its buffer into a batch, both threads read and
  * solve the batch's lines a chunk at a time, and the answers go out in
- * order. While the helper thread solves the last batch of a buffer, this
- * one reads the input that follows into the other buffer (struct
- * solve_in). A line that does not read as a good field (a bad line, or one
- * split at the wrong place by its length) ends the batch's answers there;
- * the line is then read on its own as always, which reports it or, when it
- * is good after all, solves it.
+ * order. The helper starts on the first chunk as soon as it is split and
+ * follows the split a chunk behind, so that it solves while this thread
+ * still looks for the ends of the lines after; and the answers of a batch
+ * go out while the helper solves the next one. While the helper thread
+ * solves the last batch of a buffer, this one reads the input that follows
+ * into the other buffer (struct solve_in). A line that does not read as a
+ * good field (a bad line, or one split at the wrong place by its length)
+ * ends the batch's answers there; the line is then read on its own as
+ * always, which reports it or, when it is good after all, solves it.
  */
 #define SOLVE_BATCH	16384 /* lines of a batch: a whole buffer of fields */
 #define SOLVE_BATCH_MIN 256   /* fewer are solved one by one */
@@ -696,11 +699,15 @@ struct solve_slot {
 
 /*
  * The helper thread and what it works on. A batch is handed over through
- * `job` and taken in chunks by both threads (`next`), so that neither
- * waits while the other still has lines to solve; the helper hands it
- * back by clearing `job`. The waiting side spins a little before it sleeps
- * on the condition variable, because a batch takes about a millisecond and
- * a sleeping thread takes tens of microseconds to wake.
+ * `job` while it is still being split (`ready` slots are filled so far,
+ * all `njob` of them once `split` is set) and taken in chunks by both
+ * threads (`next`), so that neither waits while the other still has lines
+ * to solve; the helper hands it back by clearing `job`. The waiting side
+ * spins a little before it sleeps on the condition variable, because a
+ * batch takes about a millisecond and a sleeping thread takes tens of
+ * microseconds to wake. The slots are in two sets: the answers of a batch
+ * whose lines all read as good fields wait in theirs (`pending`) until the
+ * next batch is handed over, and are written while the helper solves it.
  */
 struct solve_pool {
 	struct solve_thread thread;
@@ -710,10 +717,14 @@ struct solve_pool {
 	pthread_cond_t done; /* the job is done */
 	/* the batch slot[0..njob), NULL when none: set by the caller, cleared by the helper */
 	_Atomic(struct solve_slot *) job;
-	size_t njob;
-	atomic_size_t next; /* the first slot of the batch no thread has taken yet */
+	size_t njob;	     /* the slots of the batch, once split is set */
+	atomic_size_t ready; /* slot[0..ready) are filled (a multiple of SOLVE_TAKE until split) */
+	atomic_bool split;   /* the batch is whole: ready == njob */
+	atomic_size_t next;  /* the first slot of the batch no thread has taken yet */
 	atomic_bool quit;
-	struct solve_slot slot[SOLVE_BATCH];
+	int side;	/* the set of slots of the next batch; the other holds pending */
+	size_t pending; /* answers in slot[!side][0..pending) not written yet */
+	struct solve_slot slot[2][SOLVE_BATCH];
 };
 
 /* Slots a thread takes at a time: some tens of microseconds of work. */
@@ -760,14 +771,35 @@ static struct solve_slot *solve_pool_next(struct solve_pool *p)
 	return job;
 }
 
-/* Solves chunks of job[0..n) until none is left to take. */
-static void solve_pool_take(struct solve_pool *p, struct solve_slot *job, size_t n)
+/*
+ * The end of the chunk of job's slots from i on, once its slots are
+ * filled: i + SOLVE_TAKE, or the end of the batch when that comes first
+ * (then i may be past it: nothing is left to take).
+ */
+static size_t solve_pool_filled(struct solve_pool *p, size_t i)
+{
+	size_t want = i + SOLVE_TAKE;
+	for (;;) {
+		/* ready is read after split: once split is set, ready is final */
+		bool split = atomic_load_explicit(&p->split, memory_order_acquire);
+		size_t ready = atomic_load_explicit(&p->ready, memory_order_acquire);
+		if (ready >= want)
+			return want;
+		if (split)
+			return ready;
+		solve_relax();
+	}
+}
+
+/* Solves chunks of job's slots until none is left to take. */
+static void solve_pool_take(struct solve_pool *p, struct solve_slot *job)
 {
 	for (;;) {
 		size_t i = atomic_fetch_add_explicit(&p->next, SOLVE_TAKE, memory_order_relaxed);
-		if (i >= n)
+		size_t end = solve_pool_filled(p, i);
+		if (i >= end)
 			return;
-		solve_slots(job + i, n - i < SOLVE_TAKE ? n - i : SOLVE_TAKE);
+		solve_slots(job + i, end - i);
 	}
 }
 
@@ -776,7 +808,7 @@ static void *solve_pool_run(void *arg)
 	struct solve_pool *p = arg;
 	struct solve_slot *job;
 	while ((job = solve_pool_next(p))) {
-		solve_pool_take(p, job, p->njob);
+		solve_pool_take(p, job);
 		pthread_mutex_lock(&p->lock);
 		atomic_store_explicit(&p->job, NULL, memory_order_release);
 		pthread_cond_signal(&p->done);
@@ -798,32 +830,52 @@ static void solve_pool_stop(struct solve_pool *p)
 	p->started = false;
 }
 
-/* Hands slot[0..n) to the helper thread (started on first use); false
- * when there is none, and the caller solves them alone. */
+/* Hands the batch whose slot[0..n) are filled so far (n a multiple of
+ * SOLVE_TAKE) to the helper thread (started on first use); false when
+ * there is none, and the caller solves the batch alone. */
 static bool solve_pool_post(struct solve_pool *p, size_t n)
 {
 	if (!p->started) {
 		atomic_init(&p->job, NULL);
+		atomic_init(&p->ready, 0);
+		atomic_init(&p->split, false);
 		atomic_init(&p->next, 0);
 		atomic_init(&p->quit, false);
 		p->started = solve_thread_start(&p->thread, solve_pool_run, p);
 	}
 	if (!p->started)
 		return false;
-	p->njob = n;
+	/* no thread reads these now: the helper has handed the last batch back */
+	atomic_store_explicit(&p->ready, n, memory_order_relaxed);
+	atomic_store_explicit(&p->split, false, memory_order_relaxed);
 	atomic_store_explicit(&p->next, 0, memory_order_relaxed);
 	pthread_mutex_lock(&p->lock);
-	atomic_store_explicit(&p->job, p->slot, memory_order_release);
+	atomic_store_explicit(&p->job, p->slot[p->side], memory_order_release);
 	pthread_cond_signal(&p->wake);
 	pthread_mutex_unlock(&p->lock);
 	return true;
 }
 
-/* Solves what is left of the batch slot[0..n) handed over, and waits
- * until the helper has handed it back. */
-static void solve_pool_join(struct solve_pool *p, size_t n)
+/* Slots up to n of the batch handed over are filled (n a multiple of
+ * SOLVE_TAKE): the helper may take them. */
+static void solve_pool_more(struct solve_pool *p, size_t n)
 {
-	solve_pool_take(p, p->slot, n);
+	atomic_store_explicit(&p->ready, n, memory_order_release);
+}
+
+/* The batch handed over is whole: slot[0..n). */
+static void solve_pool_split(struct solve_pool *p, size_t n)
+{
+	p->njob = n;
+	atomic_store_explicit(&p->ready, n, memory_order_release);
+	atomic_store_explicit(&p->split, true, memory_order_release);
+}
+
+/* Solves what is left of the whole batch handed over, and waits until the
+ * helper has handed it back. */
+static void solve_pool_join(struct solve_pool *p)
+{
+	solve_pool_take(p, p->slot[p->side]);
 	for (unsigned i = 0; i < SOLVE_SPINS; i++) {
 		if (!atomic_load_explicit(&p->job, memory_order_acquire))
 			return;
@@ -887,20 +939,54 @@ static void solve_in_ahead(struct solve_in *in, size_t from)
 	in->ahead = true;
 }
 
+/* Appends the answers of slot[0..n); 0, or 1 with a message. */
+static int solve_slots_answer(struct solve_out *o, const struct solve_slot *slot, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned chains = (unsigned)slot[i].chains;
+		if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
+			return 1;
+		if (chains >= 10)
+			o->buf[o->len++] = (char)('0' + chains / 10);
+		o->buf[o->len++] = (char)('0' + chains % 10);
+		o->buf[o->len++] = '\n';
+	}
+	return 0;
+}
+
+/* Appends the answers of the last batch that wait; 0, or 1 with a message. */
+static int solve_pending_answer(struct solve_pool *p, struct solve_out *o)
+{
+	size_t n = p->pending;
+	p->pending = 0;
+	return solve_slots_answer(o, p->slot[!p->side], n);
+}
+
 /*
- * Answers a batch of the whole lines of buf[cur] from byte `at` on: writes
- * the answers of its lines up to the first that does not read as a good
- * field, and returns the bytes of the lines answered (0 when the lines are
- * too few for a batch, or the first does not read); *line counts them.
- * Returns (size_t)-1 when writing failed (a message was written).
+ * Answers a batch of the whole lines of buf[cur] from byte `at` on, after
+ * the answers of the batch before that wait (struct solve_pool): when each
+ * of its lines reads as a good field, its answers wait in turn; otherwise
+ * they are written up to the first line that does not. Returns the bytes
+ * of the lines answered (0 when the lines are too few for a batch, or the
+ * first does not read); *line counts them. Returns (size_t)-1 when writing
+ * failed (a message was written). The answers that wait are written by the
+ * next batch, or by solve_pending_answer() before any other answer.
  */
 static size_t solve_lines_batch(struct solve_pool *p, struct solve_out *o, struct solve_in *in,
 				size_t at, unsigned *line)
 {
 	const char *s = in->buf[in->cur] + at;
 	size_t left = solve_in_limit(in) - at;
+	struct solve_slot *slot = p->slot[p->side];
 	size_t n = 0, took = 0;
+	bool posted = false; /* the helper solves the batch while it is split */
 	while (n < SOLVE_BATCH) {
+		if (n % SOLVE_TAKE == 0 && n >= SOLVE_BATCH_MIN) {
+			if (posted)
+				solve_pool_more(p, n);
+			else if (n == SOLVE_BATCH_MIN)
+				posted = solve_pool_post(p, n);
+		}
 		size_t len;
 		if (left - took > SOLVE_LINE_12 && s[took + SOLVE_LINE_12] == '\n') {
 			len = SOLVE_LINE_12;
@@ -912,28 +998,34 @@ static size_t solve_lines_batch(struct solve_pool *p, struct solve_out *o, struc
 				break;
 			len = (size_t)(nl - (s + took));
 		}
-		p->slot[n++] = (struct solve_slot){.s = s + took, .len = len};
+		slot[n++] = (struct solve_slot){.s = s + took, .len = len};
 		took += len + 1;
 	}
 	if (n < SOLVE_BATCH_MIN)
-		return 0;
-	if (solve_pool_post(p, n)) {
+		return 0; /* not posted: that takes SOLVE_BATCH_MIN lines */
+	if (!posted && n == SOLVE_BATCH_MIN)
+		posted = solve_pool_post(p, n); /* the loop ended before it could */
+	if (posted)
+		solve_pool_split(p, n);
+	/* the answers before go out while the helper solves, if there is one */
+	int failed = solve_pending_answer(p, o);
+	if (posted) {
 		solve_in_ahead(in, at + took);
-		solve_pool_join(p, n);
+		solve_pool_join(p);
 	} else {
-		solve_slots(p->slot, n);
+		solve_slots(slot, n);
 	}
-	size_t used = 0;
-	for (size_t i = 0; i < n && p->slot[i].chains >= 0; i++) {
-		unsigned chains = (unsigned)p->slot[i].chains;
-		if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
-			return (size_t)-1;
-		if (chains >= 10)
-			o->buf[o->len++] = (char)('0' + chains / 10);
-		o->buf[o->len++] = (char)('0' + chains % 10);
-		o->buf[o->len++] = '\n';
-		*line += *line < UINT_MAX;
-		used += p->slot[i].len + 1;
+	if (failed)
+		return (size_t)-1;
+	size_t good = 0, used = 0;
+	while (good < n && slot[good].chains >= 0)
+		used += slot[good++].len + 1;
+	*line = UINT_MAX - *line < good ? UINT_MAX : *line + (unsigned)good;
+	if (good == n) {
+		p->pending = n;
+		p->side = !p->side;
+	} else if (solve_slots_answer(o, slot, good) != 0) {
+		return (size_t)-1;
 	}
 	return used;
 }
@@ -950,6 +1042,8 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 
 	if (pool) {
 		pool->started = false;
+		pool->side = 0;
+		pool->pending = 0;
 		pthread_mutex_init(&pool->lock, NULL);
 		pthread_cond_init(&pool->wake, NULL);
 		pthread_cond_init(&pool->done, NULL);
@@ -977,6 +1071,8 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 		at += batch;
 		if (batch)
 			continue;
+		if (solve_pending_answer(pool, o) != 0)
+			goto out_buf;
 		char *buf = input.buf[input.cur];
 		struct puyo_planes planes;
 		size_t known = solve_line_known(buf + at, limit - at, line, &planes);

@@ -149,3 +149,27 @@ test('solve puyo --lines refuses a line longer than its buffer, after answering 
 	assert.equal(r.stdout, '3\n3\n');
 	assert.match(r.stderr, /:3: line longer than 1048576 bytes/);
 });
+
+test('solve puyo --lines stops with exit 1 and a message when its answers cannot be written', async () => {
+	// several buffers of fields, so that the answers of one batch wait to
+	// be written while the next is solved by two threads; /dev/full refuses
+	// every write: the program says so and ends (no thread left waiting)
+	const { spawnSync } = await import('node:child_process');
+	const { openSync, closeSync } = await import('node:fs');
+	const input = [...fields(40000)].map((f) => f.join(' ')).join('\n') + '\n';
+	const file = tmpFile(input);
+	const full = openSync('/dev/full', 'w');
+	try {
+		for (const args of [['--lines', file], ['--lines']]) {
+			const r = spawnSync(BIN, ['solve', 'puyo', ...args], {
+				input: args.length === 1 ? input : undefined,
+				stdio: ['pipe', full, 'pipe'], timeout: 30000, encoding: 'utf8',
+			});
+			assert.equal(r.signal, null, `${args}: ended by itself`);
+			assert.equal(r.status, 1, `${args}`);
+			assert.match(r.stderr, /cannot write the answer: No space left on device/, `${args}`);
+		}
+	} finally {
+		closeSync(full);
+	}
+});
