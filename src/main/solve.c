@@ -614,10 +614,9 @@ static int solve_out_flush(struct solve_out *o)
 	return ret;
 }
 
-/* Appends the chain count of planes to o; 0, or 1 with a message. */
-static int solve_line_answer(struct solve_out *o, const struct puyo_planes *planes)
+/* Appends a chain count and its newline to o; 0, or 1 with a message. */
+static int solve_chains_answer(struct solve_out *o, unsigned chains)
 {
-	unsigned chains = puyo_planes_chains(planes);
 	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
 		return 1;
 	/* at most PUYO_MAX_CHAINS (19): one or two digits */
@@ -626,6 +625,12 @@ static int solve_line_answer(struct solve_out *o, const struct puyo_planes *plan
 	o->buf[o->len++] = (char)('0' + chains % 10);
 	o->buf[o->len++] = '\n';
 	return 0;
+}
+
+/* Appends the chain count of planes to o; 0, or 1 with a message. */
+static int solve_line_answer(struct solve_out *o, const struct puyo_planes *planes)
+{
+	return solve_chains_answer(o, puyo_planes_chains(planes));
 }
 
 /* The lengths of a line of 12 and of 13 rows, without its newline. */
@@ -942,15 +947,9 @@ static void solve_in_ahead(struct solve_in *in, size_t from)
 /* Appends the answers of slot[0..n); 0, or 1 with a message. */
 static int solve_slots_answer(struct solve_out *o, const struct solve_slot *slot, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		unsigned chains = (unsigned)slot[i].chains;
-		if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
+	for (size_t i = 0; i < n; i++)
+		if (solve_chains_answer(o, (unsigned)slot[i].chains) != 0)
 			return 1;
-		if (chains >= 10)
-			o->buf[o->len++] = (char)('0' + chains / 10);
-		o->buf[o->len++] = (char)('0' + chains % 10);
-		o->buf[o->len++] = '\n';
-	}
 	return 0;
 }
 
