@@ -22,6 +22,12 @@ failures=()
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
+# The names of the node tests that failed (TAP "not ok" lines, subtests
+# included), so that the last lines of a run say which ones.
+not_ok() { # file
+	grep -E '^ *not ok ' "$1" | sed 's/^ */   not ok: /; s/^   not ok: not ok [0-9]* - /   not ok: /'
+}
+
 count_cmocka() { # file name
 	local p f
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$1" | tail -n1)
@@ -60,6 +66,7 @@ if [ "$what" = http ] || [ "$what" = all ]; then
 		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
 		failures+=("http")
 		grep -v '^ *\(# Subtest\|ok \)' "$log/http" | sed 's/^/   /' | tail -n 150
+		not_ok "$log/http"
 	fi
 	echo "   http: ${p:-0} passed, ${f:-0} failed"
 fi
@@ -76,6 +83,7 @@ if [ "$what" = judges ] || [ "$what" = all ]; then
 		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
 		failures+=("judges")
 		grep -v '^ *\(# Subtest\|ok \)' "$log/judges" | sed 's/^/   /' | tail -n 150
+		not_ok "$log/judges"
 	fi
 	echo "   judges: ${p:-0} passed, ${f:-0} failed"
 fi
@@ -93,6 +101,7 @@ if [ "$what" = browser ] || [ "$what" = all ]; then
 		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
 		failures+=("browser")
 		grep -v '^ *\(# Subtest\|ok \)' "$log/browser" | sed 's/^/   /' | tail -n 150
+		not_ok "$log/browser"
 	fi
 	if [ "${sk:-0}" -gt 0 ]; then
 		echo "   SKIPPED ${sk} browser tests: $(sed -n 's/.*# SKIP \(.*\)/\1/p' "$log/browser" | head -n1)"
@@ -116,6 +125,7 @@ if [ "$what" = hardening ]; then
 		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
 		failures+=("hardening")
 		grep -v '^ *\(# Subtest\|ok \)' "$log/hardening" | sed 's/^/   /' | tail -n 150
+		not_ok "$log/hardening"
 	fi
 	echo "   hardening: ${p:-0} passed, ${f:-0} failed"
 fi
