@@ -21,6 +21,8 @@
 #
 #   ROUNDS=5  DURATION=5s  WARMUP=1s  CONNECTIONS=64  WRK_THREADS=2
 #   SERVER_THREADS=<CPUs>  TARGET=<each case's>  STRICT=0 (1: exit 1 below a target)
+#   CASES="0 ..." (all): only those cases of scripts/bench/http-cases.sh,
+#     numbered from 0 (0 is GET /livez)
 #   NULL=1 (0: no noise floor): after the table, the same rounds with a
 #     second copy of the fixed-answer server against the first: identical
 #     servers, so the spread of their ratios is the noise of the run
@@ -122,6 +124,14 @@ fi
 # The cases: label, path, body file, Content-Type, Accept.
 . scripts/bench/http-cases.sh
 ncases=${#labels[@]}
+# CASES="0 3": only those cases (numbered from 0 in the order above).
+cases=${CASES:-$(seq 0 $((ncases - 1)))}
+for c in $cases; do
+	if ! [[ $c =~ ^[0-9]+$ ]] || [ "$c" -ge "$ncases" ]; then
+		echo "bench-http: CASES: no case $c (0 to $((ncases - 1)))" >&2
+		exit 1
+	fi
+done
 
 # CPU clock ticks (user + system) a process has used so far.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -165,7 +175,7 @@ echo "bench-http: dropjudge on port $port_dropjudge, bare_server on port $port_b
 # What each server answers on each case, once: both must say 200, and the
 # bare answers have dropjudge's sizes, so that the table compares like with like.
 if command -v curl >/dev/null 2>&1; then
-	for c in $(seq 0 $((ncases - 1))); do
+	for c in $cases; do
 		for server in dropjudge bare; do
 			port=port_$server
 			args=(-s -o /dev/null -w '%{http_code}, %{size_download} bytes')
@@ -178,7 +188,7 @@ if command -v curl >/dev/null 2>&1; then
 fi
 
 # Warm-up, discarded: page in both servers and every path.
-for c in $(seq 0 $((ncases - 1))); do
+for c in $cases; do
 	wrk_run dropjudge "$c" "$warmup" >/dev/null
 	wrk_run bare "$c" "$warmup" >/dev/null
 done
@@ -188,7 +198,7 @@ done
 for r in $(seq "$rounds"); do
 	if [ $((r % 2)) -eq 1 ]; then order=(dropjudge bare); else order=(bare dropjudge); fi
 	line="round $r:"
-	for c in $(seq 0 $((ncases - 1))); do
+	for c in $cases; do
 		for server in "${order[@]}"; do
 			m=$(wrk_run "$server" "$c" "$duration")
 			echo "$c $server $r $m" >>"$tmp/results"
@@ -208,7 +218,7 @@ echo "ratio: dropjudge/bare requests/s of the medians; paired: median of each ro
 printf '%-32s %10s %10s %7s %7s %10s %10s  %s\n' "case" "dj r/s" "bare r/s" "ratio" \
 	"paired" "cpu dj" "cpu bare" "goal"
 below=0
-for c in $(seq 0 $((ncases - 1))); do
+for c in $cases; do
 	dj=$(awk -v c="$c" '$1==c && $2=="dropjudge" {print $4}' "$tmp/results" | median)
 	bb=$(awk -v c="$c" '$1==c && $2=="bare" {print $4}' "$tmp/results" | median)
 	paired=$(awk -v c="$c" '$1==c {v[$3,$2]=$4; if ($3>n) n=$3}
@@ -237,13 +247,13 @@ done
 null=${NULL:-1}
 if [ "$null" = 1 ] && [ -z "${AGAINST:-}" ]; then
 	start bare2 "$bare" ${memory:+--connection-memory "$memory"}
-	for c in $(seq 0 $((ncases - 1))); do
+	for c in $cases; do
 		wrk_run bare2 "$c" "$warmup" >/dev/null
 	done
 	: >"$tmp/null"
 	for r in $(seq "$rounds"); do
 		if [ $((r % 2)) -eq 1 ]; then order=(bare2 bare); else order=(bare bare2); fi
-		for c in $(seq 0 $((ncases - 1))); do
+		for c in $cases; do
 			for server in "${order[@]}"; do
 				echo "$c $server $r $(wrk_run "$server" "$c" "$duration")" >>"$tmp/null"
 			done
@@ -253,7 +263,7 @@ if [ "$null" = 1 ] && [ -z "${AGAINST:-}" ]; then
 	echo "noise floor: a second fixed-answer server against the first, the same rounds"
 	echo "(identical servers: the spread of these ratios around 1.000 is this run's noise)"
 	printf '%-32s %7s %7s  %s\n' "case" "ratio" "paired" "rounds"
-	for c in $(seq 0 $((ncases - 1))); do
+	for c in $cases; do
 		a=$(awk -v c="$c" '$1==c && $2=="bare2" {print $4}' "$tmp/null" | median)
 		b=$(awk -v c="$c" '$1==c && $2=="bare" {print $4}' "$tmp/null" | median)
 		each=$(awk -v c="$c" '$1==c {v[$3,$2]=$4; if ($3>n) n=$3}
@@ -288,7 +298,7 @@ if [ "$pinned" = 1 ] && [ "$ncpu" -ge 2 ] && [ -x "$ab_load" ] &&
 	echo "servers on CPU $server_cpu, the load on CPU $load_cpus, turns of 100 ms:" \
 		"requests/s ratio of $pinned_runs runs of ${pinned_seconds}s (median first)"
 	printf '%-32s %8s  %s\n' "case" "pinned" "runs"
-	for c in $(seq 0 $((ncases - 1))); do
+	for c in $cases; do
 		runs=()
 		for r in $(seq "$pinned_runs"); do
 			# shellcheck disable=SC2086 # ARGS is split into options on purpose

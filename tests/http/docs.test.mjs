@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { startServer, ROOT } from './helper.mjs';
@@ -42,6 +43,9 @@ function pattern(lines) {
 }
 
 const cmds = examples();
+// The examples run in a directory of their own (one writes puyo.zip), never in the tree.
+const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropjudge-readme-'));
+process.on('exit', () => fs.rmSync(workdir, { recursive: true, force: true }));
 
 test('the README shows API examples with their output', () => {
 	assert.ok(cmds.length >= 10, `${cmds.length} examples`);
@@ -52,7 +56,7 @@ for (const c of cmds) {
 	const shell = c.text.replaceAll('localhost:8080', `127.0.0.1:${server.port}`);
 	test(`README: ${c.text.split('\n')[0].slice(0, 90)}`, async () => {
 		const { code, stdout, stderr } = await new Promise((resolve) => {
-			execFile('bash', ['-c', shell], { timeout: 20000 }, (e, so, se) =>
+			execFile('bash', ['-c', shell], { timeout: 20000, cwd: workdir }, (e, so, se) =>
 				resolve({ code: e ? e.code : 0, stdout: so, stderr: se }));
 		});
 		assert.equal(code, 0, stderr);
