@@ -18,6 +18,8 @@ WORKDIR /src
 COPY Makefile openapi.yaml ./
 COPY include include
 COPY src src
+# The profile-guided build runs the program once on a few requests (Makefile: PGO).
+COPY scripts/pgo-train.sh scripts/
 # jansson and zlib are linked in from the -dev packages' static archives.
 RUN make -j"$(nproc)" && build/dropjudge --version && ! ldd build/dropjudge | grep -q libjansson
 
