@@ -1,11 +1,13 @@
 /*
  * The access log of accesslog.h: lines formatted by hand (no printf on the
- * request path) straight into a buffer of the request's own thread, and
- * one writer thread that lets lines gather for a moment and writes the
- * buffers out together. A request touches no line another thread writes:
- * its thread's buffer and the lock that guards it stay in that thread's
- * cache but for the moment every few milliseconds when the writer swaps
- * the buffer out.
+ * request path) straight into a ring of the request's own thread, and one
+ * writer thread that lets lines gather for a moment and writes the rings
+ * out together. A ring has one producer (its thread) and one consumer (the
+ * writer, or an event that gathers lines before it), so a request takes no
+ * lock and no atomic read-modify-write: it reads where the consumer is,
+ * writes its line and publishes where it ends with a plain store. The
+ * writer's cursor is read once a request, and written every few
+ * milliseconds.
  */
 #define _GNU_SOURCE /* F_GETPIPE_SZ, F_SETPIPE_SZ */
 
@@ -43,18 +45,26 @@ static const struct timespec al_linger = {.tv_sec = 0, .tv_nsec = 20000000};
 #define AL_QUICK 64
 
 /*
- * The lines of one thread: appended by that thread alone, taken by the
- * writer, which swaps `fill` for `spare` and writes `spare` out. A thread
- * that ends leaves its buffer to the next thread that logs.
+ * The lines of one thread, in a ring of `cap` bytes: byte i of the stream
+ * is ring[i % cap]. Positions only grow (64 bits: they never wrap). Lines
+ * are appended by that thread alone (head); the bytes up to `taken` are
+ * claimed (by the writer, to write them; by an event, copied into the
+ * queue), and those up to `tail` are done with, so their room is free. A
+ * thread that ends leaves its ring to the next thread that logs.
  */
 struct al_thread {
-	pthread_mutex_t mu;	/* guards fill, fill_len, spare, spare_len */
-	char *fill;		/* lines waiting, in the order they were logged */
-	size_t fill_len;	/* bytes in fill */
-	char *spare;		/* the writer's while it writes it */
-	size_t spare_len;	/* bytes of spare still to be written */
-	bool orphan;		/* its thread ended (under the log's mu) */
-	struct al_thread *next; /* the log's list, newest first; never unlinked */
+	/* The producer's: head written by the ring's thread alone. */
+	atomic_uint_fast64_t head; /* end of the lines appended */
+	char *ring;		   /* cap bytes */
+	size_t cap;
+	/* The consumer's, a cache line away: under the log's mu. */
+	char apart[64];
+	atomic_uint_fast64_t tail;     /* bytes before it may be overwritten */
+	uint64_t taken;		       /* bytes before it are claimed */
+	uint64_t claim_from, claim_to; /* what the writer writes now */
+	bool writing;		       /* the writer holds a claim */
+	bool orphan;		       /* its thread ended */
+	struct al_thread *next;	       /* the log's list, newest first; never unlinked */
 	struct http_accesslog *log;
 };
 
@@ -73,7 +83,7 @@ struct http_accesslog {
 	char *queue_spare;	      /* the writer's while it writes it */
 	size_t queue_spare_len;	      /* bytes of queue_spare to write */
 	size_t queue_spare_cap;	      /* bytes allocated for queue_spare */
-	atomic_bool idle;	      /* the writer waits on `ready` */
+	atomic_bool idle;	      /* the writer waits on `ready` (seq_cst: see al_wake) */
 	bool stopping;		      /* free has begun: write what is left, end */
 	atomic_uint_fast64_t dropped; /* request lines that did not fit */
 	pthread_t thread;	      /* the writer */
@@ -658,16 +668,27 @@ static void al_write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* Bytes waiting in the queue and in every thread's buffer. Holds log->mu. */
+/* Bytes waiting in the queue and, unclaimed, in every thread's ring.
+ * Holds log->mu. */
 static size_t al_pending_locked(struct http_accesslog *log)
 {
 	size_t n = log->queue_len;
-	for (struct al_thread *t = log->threads; t; t = t->next) {
-		pthread_mutex_lock(&t->mu);
-		n += t->fill_len;
-		pthread_mutex_unlock(&t->mu);
-	}
+	for (struct al_thread *t = log->threads; t; t = t->next)
+		n += (size_t)(atomic_load_explicit(&t->head, memory_order_acquire) - t->taken);
 	return n;
+}
+
+/* The bytes of ring t from `from` to `to` (at most its cap), as one or two
+ * spans: *a of *na bytes, then *b of *nb (0 when it does not wrap). */
+static void al_ring_spans(const struct al_thread *t, uint64_t from, uint64_t to, const char **a,
+			  size_t *na, const char **b, size_t *nb)
+{
+	size_t at = (size_t)(from % t->cap), n = (size_t)(to - from);
+	size_t first = n < t->cap - at ? n : t->cap - at;
+	*a = t->ring + at;
+	*na = first;
+	*b = t->ring;
+	*nb = n - first;
 }
 
 /* Room for n more bytes in the queue (grown as needed). Holds log->mu. */
@@ -700,24 +721,31 @@ static bool al_queue_put(struct http_accesslog *log, const char *s, size_t n)
 }
 
 /*
- * Moves every thread's waiting lines to the end of the queue, so that what
- * is appended to the queue next is written after them. Holds log->mu.
- * Lines that cannot be moved for want of memory stay where they are.
+ * Copies every thread's unclaimed lines to the end of the queue, so that
+ * what is appended to the queue next is written after them. Holds log->mu.
+ * Lines that cannot be copied for want of memory stay where they are.
  */
 static void al_gather_locked(struct http_accesslog *log)
 {
 	for (struct al_thread *t = log->threads; t; t = t->next) {
-		pthread_mutex_lock(&t->mu);
-		if (al_queue_put(log, t->fill, t->fill_len))
-			t->fill_len = 0;
-		pthread_mutex_unlock(&t->mu);
+		uint64_t head = atomic_load_explicit(&t->head, memory_order_acquire);
+		const char *a, *b;
+		size_t na, nb;
+		al_ring_spans(t, t->taken, head, &a, &na, &b, &nb);
+		if (!al_queue_reserve(log, na + nb))
+			continue;
+		al_queue_put(log, a, na);
+		al_queue_put(log, b, nb);
+		t->taken = head;
+		if (!t->writing) /* else the writer frees the room when it is done */
+			atomic_store_explicit(&t->tail, head, memory_order_release);
 	}
 }
 
 /*
  * Takes what waits for the writer: the queue, then each thread's lines
- * (swapped for its spare buffer). Holds log->mu; returns the newest buffer
- * taken, from which the writer walks the list without the lock (the list
+ * (claimed up to the ring's head). Holds log->mu; returns the newest ring
+ * claimed, from which the writer walks the list without the lock (the list
  * only grows at its head).
  */
 static struct al_thread *al_take_locked(struct http_accesslog *log)
@@ -731,16 +759,22 @@ static struct al_thread *al_take_locked(struct http_accesslog *log)
 	log->queue_len = 0;
 	log->queue_cap = qcap;
 	for (struct al_thread *t = log->threads; t; t = t->next) {
-		pthread_mutex_lock(&t->mu);
-		char *out = t->fill;
-		t->fill = t->spare;
-		t->spare = out;
-		t->spare_len = t->fill_len;
-		t->fill_len = 0;
-		pthread_mutex_unlock(&t->mu);
+		t->claim_from = t->taken;
+		t->claim_to = atomic_load_explicit(&t->head, memory_order_acquire);
+		t->taken = t->claim_to;
+		t->writing = true;
 	}
 	pthread_cond_broadcast(&log->room);
 	return log->threads;
+}
+
+/* The writer is done with its claims: their room is free. Holds log->mu. */
+static void al_release_locked(struct al_thread *threads)
+{
+	for (struct al_thread *t = threads; t; t = t->next) {
+		t->writing = false;
+		atomic_store_explicit(&t->tail, t->taken, memory_order_release);
+	}
 }
 
 /* Writes what al_take_locked() took, queue first. Without log->mu. */
@@ -749,10 +783,32 @@ static void al_write_taken(struct http_accesslog *log, struct al_thread *threads
 	al_write_all(log->fd, log->queue_spare, log->queue_spare_len);
 	log->queue_spare_len = 0;
 	for (struct al_thread *t = threads; t; t = t->next) {
-		/* spare is the writer's alone until the next take */
-		al_write_all(log->fd, t->spare, t->spare_len);
-		t->spare_len = 0;
+		/* the claim is the writer's alone: no one writes there until tail passes it */
+		const char *a, *b;
+		size_t na, nb;
+		al_ring_spans(t, t->claim_from, t->claim_to, &a, &na, &b, &nb);
+		al_write_all(log->fd, a, na);
+		al_write_all(log->fd, b, nb);
 	}
+}
+
+/*
+ * Waits, idle, for `ready`, or AL_IDLE_WAKE at most. A thread that
+ * appends to an empty ring wakes the writer (al_wake); the wake is only
+ * skipped when that thread saw the ring's last claim late, and the lines
+ * then wait for the next line or the next of these wakes. Holds log->mu.
+ */
+#define AL_IDLE_WAKE_NS 100000000L
+static void al_wait_idle(struct http_accesslog *log)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += AL_IDLE_WAKE_NS;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_nsec -= 1000000000L;
+		until.tv_sec++;
+	}
+	pthread_cond_timedwait(&log->ready, &log->mu, &until);
 }
 
 static void *al_writer(void *arg)
@@ -770,7 +826,7 @@ static void *al_writer(void *arg)
 			atomic_store(&log->idle, true);
 			pending = al_pending_locked(log);
 			if (pending == 0)
-				pthread_cond_wait(&log->ready, &log->mu);
+				al_wait_idle(log);
 			atomic_store(&log->idle, false);
 			continue;
 		}
@@ -790,6 +846,7 @@ static void *al_writer(void *arg)
 		pthread_mutex_unlock(&log->mu);
 		al_write_taken(log, taken);
 		pthread_mutex_lock(&log->mu);
+		al_release_locked(taken);
 	}
 	pthread_mutex_unlock(&log->mu);
 	return NULL;
@@ -817,17 +874,19 @@ static struct al_thread *al_thread_of_caller(struct http_accesslog *log)
 	if (t) {
 		t->orphan = false;
 	} else {
-		t = dj_calloc(1, sizeof *t);
-		char *fill = dj_malloc(log->cap), *spare = dj_malloc(log->cap);
-		if (!t || !fill || !spare || pthread_mutex_init(&t->mu, NULL) != 0) {
-			dj_free(fill);
-			dj_free(spare);
+		t = dj_malloc(sizeof *t);
+		char *ring = dj_malloc(log->cap);
+		if (!t || !ring) {
+			dj_free(ring);
 			dj_free(t);
 			pthread_mutex_unlock(&log->mu);
 			return NULL;
 		}
-		t->fill = fill;
-		t->spare = spare;
+		memset(t, 0, sizeof *t);
+		atomic_init(&t->head, 0);
+		atomic_init(&t->tail, 0);
+		t->ring = ring;
+		t->cap = log->cap;
 		t->log = log;
 		t->next = log->threads;
 		log->threads = t;
@@ -840,9 +899,13 @@ static struct al_thread *al_thread_of_caller(struct http_accesslog *log)
 	return t;
 }
 
-/* Wakes the writer if it waits: after lines were added to an empty buffer. */
+/* Wakes the writer if it waits: after lines were added to an empty ring.
+ * The fence orders the head just published before the read of `idle`, as
+ * the writer's store of `idle` comes before its look at the heads: one of
+ * the two sees the other. */
 static void al_wake(struct http_accesslog *log)
 {
+	atomic_thread_fence(memory_order_seq_cst);
 	if (!atomic_load(&log->idle))
 		return;
 	pthread_mutex_lock(&log->mu);
@@ -922,15 +985,31 @@ void http_accesslog_request(struct http_accesslog *log, const struct http_access
 		atomic_fetch_add_explicit(&log->dropped, 1, memory_order_relaxed);
 		return;
 	}
-	pthread_mutex_lock(&t->mu);
-	size_t room = log->cap - t->fill_len;
-	size_t len = http_accesslog_line(log->format, e, t->fill + t->fill_len, room, false);
-	bool was_empty = t->fill_len == 0;
-	t->fill_len += len;
-	pthread_mutex_unlock(&t->mu);
-	if (len == 0)
+	/* This thread alone writes head; the consumer's cursor only grows, so
+	 * the room seen here is there. */
+	uint64_t head = atomic_load_explicit(&t->head, memory_order_relaxed);
+	uint64_t tail = atomic_load_explicit(&t->tail, memory_order_acquire);
+	size_t room = t->cap - (size_t)(head - tail);
+	size_t at = (size_t)(head % t->cap);
+	size_t len;
+	if (room <= t->cap - at || t->cap - at >= AL_LINE_MAX) {
+		/* room, up to a line's most, without the ring's end: in place */
+		size_t cap = room < t->cap - at ? room : t->cap - at;
+		len = http_accesslog_line(log->format, e, t->ring + at, cap, false);
+	} else {
+		/* near the ring's end: formatted aside, then copied around it */
+		char line[AL_LINE_MAX];
+		len = http_accesslog_line(log->format, e, line, room, false);
+		size_t first = len < t->cap - at ? len : t->cap - at;
+		memcpy(t->ring + at, line, first);
+		memcpy(t->ring, line + first, len - first);
+	}
+	if (len == 0) {
 		atomic_fetch_add_explicit(&log->dropped, 1, memory_order_relaxed);
-	else if (was_empty)
+		return;
+	}
+	atomic_store_explicit(&t->head, head + len, memory_order_release);
+	if (head == tail) /* the ring was empty, as far as this thread saw */
 		al_wake(log);
 }
 
@@ -991,9 +1070,7 @@ void http_accesslog_free(struct http_accesslog *log)
 	pthread_mutex_destroy(&log->mu);
 	for (struct al_thread *t = log->threads, *next; t; t = next) {
 		next = t->next;
-		pthread_mutex_destroy(&t->mu);
-		dj_free(t->fill);
-		dj_free(t->spare);
+		dj_free(t->ring);
 		dj_free(t);
 	}
 	dj_free(log->queue);

@@ -5,9 +5,10 @@
  * is one JSON object.
  *
  * Requests never wait for the log, nor for each other: a line is formatted
- * on the request's thread straight into that thread's own buffer, under a
- * lock no other request takes, and one writer thread takes every buffer
- * out a few milliseconds after lines came and writes them. A line that does
+ * on the request's thread straight into that thread's own ring, with no
+ * lock (the thread is the ring's only producer), and one writer thread
+ * takes every ring's lines a few milliseconds after they came and writes
+ * them. A line that does
  * not fit (the reader of stdout is slower than the requests) is dropped and
  * counted, never cut. Since only that thread writes, and always whole
  * lines, lines never interleave; the lines of one thread keep their order,
@@ -27,7 +28,7 @@ enum http_log_format {
 	HTTP_LOG_OFF,  /* no access lines; start, drain and stop lines as text */
 };
 
-/* Bytes of log lines each logging thread buffers before its lines are dropped. */
+/* Bytes of log lines each logging thread buffers (its ring) before its lines are dropped. */
 #define HTTP_ACCESSLOG_BUFFER ((size_t)1 << 20)
 
 /* One request, as the access line shows it. Strings are not owned. The id,
