@@ -2,7 +2,8 @@
  * Unit tests of the access log (src/http/accesslog.c): the exact JSON and
  * text lines for a known request, escaping of hostile paths and user
  * agents into valid JSON, whole lines only under concurrent writers, every
- * line of every thread before an event logged after it, and a writer stuck
+ * line of every thread before an event logged after it, lines whole and in
+ * order however they fall around a thread's ring, and a writer stuck
  * on a full pipe that never blocks the requests (their lines are dropped
  * and counted instead).
  */
@@ -552,6 +553,77 @@ static char *capture_stuck(void (*log_some)(struct http_accesslog *log, void *ar
 	return pt.text;
 }
 
+/* Lines through a ring of RING_BYTES: RING_LINES of 200 to 500 bytes go
+ * round it about forty times, ending at every offset of the ring. */
+#define RING_BYTES 16384
+#define RING_LINES 2000
+
+/* The path of line i: "/" and (i * 37) % 300 letters of its own. */
+static size_t ring_path(int i, char *out)
+{
+	size_t n = (size_t)(i * 37 % 300);
+	out[0] = '/';
+	memset(out + 1, 'a' + i % 26, n);
+	out[n + 1] = '\0';
+	return n + 1;
+}
+
+static void accesslog_should_keep_lines_whole_and_in_order_around_its_ring(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	struct pipe_text pt = {.fd = fds[0]};
+	pthread_t reader;
+	assert_int_equal(pthread_create(&reader, NULL, read_pipe, &pt), 0);
+	struct http_accesslog *log = http_accesslog_new(HTTP_LOG_JSON, fds[1], RING_BYTES);
+	assert_non_null(log);
+	struct http_access_entry e = known;
+	char path[320];
+	e.path = path;
+	uint64_t dropped = 0;
+	for (int i = 0; i < RING_LINES; i++) {
+		ring_path(i, path);
+		e.bytes_in = (uint64_t)i;
+		/* A line that finds the ring full is dropped: it is logged
+		 * again once the writer has made room, so that all arrive. */
+		for (;;) {
+			http_accesslog_request(log, &e);
+			if (http_accesslog_dropped(log) == dropped)
+				break;
+			dropped = http_accesslog_dropped(log);
+			nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 1000000}, NULL);
+		}
+	}
+	http_accesslog_free(log);
+	close(fds[1]);
+	pthread_join(reader, NULL);
+	close(fds[0]);
+	assert_non_null(pt.text);
+	int lines = 0;
+	size_t bytes = 0;
+	for (char *line = pt.text, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		*end = '\0';
+		bytes += (size_t)(end - line) + 1;
+		static const char head[] =
+		    "{\"time\":\"2025-12-01T08:44:19.123Z\",\"request_id\":\"abc-1\",";
+		assert_memory_equal(line, head, sizeof head - 1);
+		char want[400];
+		int n =
+		    snprintf(want, sizeof want, "\"path\":\"%s\",\"status\":200,\"bytes_in\":%d,",
+			     (ring_path(lines, path), path), lines);
+		assert_true(n > 0 && (size_t)n < sizeof want);
+		assert_non_null(strstr(line, want));
+		assert_non_null(strstr(line, "\"user_agent\":\"curl/7.88.1\"}"));
+		lines++;
+	}
+	assert_int_equal(lines, RING_LINES);
+	assert_true(bytes > 30 * RING_BYTES); /* round the ring many times */
+	free(pt.text);
+}
+
 /* Lines of WRITERS threads (rid "<tag><thread>", bytes_in 0..n-1), all
  * ended before the call returns. */
 static void log_phase(struct http_accesslog *log, char tag, int n)
@@ -721,6 +793,7 @@ int main(void)
 	    cmocka_unit_test(accesslog_should_never_interleave_lines_of_concurrent_requests),
 	    cmocka_unit_test(accesslog_should_write_every_line_of_a_thread_once_and_in_order),
 	    cmocka_unit_test(accesslog_should_write_the_lines_of_every_thread_before_a_later_event),
+	    cmocka_unit_test(accesslog_should_keep_lines_whole_and_in_order_around_its_ring),
 	    cmocka_unit_test(accesslog_should_drop_rather_than_block_when_the_reader_stalls),
 	    cmocka_unit_test(accesslog_should_grow_its_pipe_to_a_mebibyte),
 	    cmocka_unit_test(accesslog_should_parse_its_three_formats),
