@@ -371,9 +371,21 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return md_run_end(&run, out, CODEC_E_INTERNAL, err);
 	}
-	enum codec_status st = md_text_feed(reader, text, len, md_run_block, &run);
-	if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
-		st = md_text_finish(reader, md_run_block, &run);
+	enum codec_status st;
+	struct md_batch *batch = trace ? NULL : dj_malloc(sizeof *batch);
+	if (batch) {
+		/* No trace: the blocks are played a batch at a time. */
+		md_batch_init(batch, run.game);
+		st = md_text_feed(reader, text, len, md_batch_hold, batch);
+		if (st == CODEC_OK)
+			st = md_text_finish(reader, md_batch_hold, batch);
+		md_batch_play(batch);
+		dj_free(batch);
+	} else {
+		st = md_text_feed(reader, text, len, md_run_block, &run);
+		if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
+			st = md_text_finish(reader, md_run_block, &run);
+	}
 	md_text_free(reader);
 	return md_run_end(&run, out, st, err);
 }

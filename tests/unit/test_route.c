@@ -1052,6 +1052,52 @@ static void fast_json_with_many_blocks_should_get_the_answer_of_the_jansson_path
 	}
 }
 
+/*
+ * A text body kept whole (route_handle() without a stream, as a judge's
+ * text input or a gzip body that is not streamed reaches it) plays its
+ * blocks a batch at a time when no trace is asked: on either side of the
+ * batch's size and of the lanes' smallest stretch, the answer must be the
+ * one md_place() gives block by block.
+ */
+static void kept_text_with_many_blocks_should_get_the_answer_of_md_place(void **state)
+{
+	(void)state;
+	static char text[20000 * 8 + 64];
+	static const unsigned sizes[] = {1, 95, 96, 97, 4097, 16383, 16384, 16385, 19999};
+	struct gen_rng rng;
+	gen_rng_init(&rng, 11559);
+	for (unsigned i = 0; i < 2 * sizeof sizes / sizeof sizes[0]; i++) {
+		unsigned blocks = sizes[i % (sizeof sizes / sizeof sizes[0])];
+		struct md_game want;
+		md_init(&want);
+		size_t n = (size_t)snprintf(text, sizeof text, "%u\n", blocks);
+		for (unsigned k = 0; k < blocks; k++) {
+			struct md_block b = random_md_block(&rng);
+			md_place(&want, b);
+			n += (size_t)snprintf(text + n, sizeof text - n, "%u %u %u\n", b.t, b.x,
+					      b.y);
+		}
+		char expected[64];
+		snprintf(expected, sizeof expected, "%llu\n%u\n", (unsigned long long)want.score,
+			 md_tiles(&want));
+		struct route_request req = {.method = "POST",
+					    .path = "/v1/monomino-domino",
+					    .content_type = "text/plain",
+					    .accept = "text/plain",
+					    .body = text,
+					    .body_len = n,
+					    .limits = &limits,
+					    .request_id = "r-1"};
+		struct route_response a;
+		route_handle(&req, &a);
+		assert_int_equal(a.status, 200);
+		if (a.body_len != strlen(expected) || memcmp(a.body, expected, a.body_len) != 0)
+			fail_msg("%u blocks: want %s got %.*s", blocks, expected, (int)a.body_len,
+				 a.body);
+		route_response_free(&a);
+	}
+}
+
 static void stream_should_be_refused_where_the_body_is_needed_whole(void **state)
 {
 	(void)state;
@@ -1210,6 +1256,7 @@ int main(void)
 	    cmocka_unit_test(streamed_text_should_get_the_answer_of_the_body_kept),
 	    cmocka_unit_test(streamed_long_text_should_get_the_answer_of_the_body_kept),
 	    cmocka_unit_test(fast_json_with_many_blocks_should_get_the_answer_of_the_jansson_path),
+	    cmocka_unit_test(kept_text_with_many_blocks_should_get_the_answer_of_md_place),
 	    cmocka_unit_test(stream_should_be_refused_where_the_body_is_needed_whole),
 	    cmocka_unit_test(md_board_strings_should_count_the_tiles),
 	    cmocka_unit_test(md_trace_should_end_at_the_final_answer),
