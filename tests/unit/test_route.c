@@ -998,6 +998,25 @@ static void streamed_long_text_should_get_the_answer_of_the_body_kept(void **sta
 	}
 }
 
+/* The Baekjoon answer of a game: its score and tiles, a line each. */
+static void md_answer_text(const struct md_game *g, char *buf, size_t size)
+{
+	snprintf(buf, size, "%llu\n%u\n", (unsigned long long)g->score, md_tiles(g));
+}
+
+/* A Monomino-Domino case of `type` asking for the Baekjoon answer. */
+static struct route_request md_answer_request(const char *type, const char *body, size_t len)
+{
+	return (struct route_request){.method = "POST",
+				      .path = "/v1/monomino-domino",
+				      .content_type = type,
+				      .accept = "text/plain",
+				      .body = body,
+				      .body_len = len,
+				      .limits = &limits,
+				      .request_id = "r-1"};
+}
+
 /*
  * The fast JSON path (codec/md_json_fast.c, its blocks played a batch at a
  * time) against the jansson path, which places them one by one: "trace":
@@ -1025,17 +1044,9 @@ static void fast_json_with_many_blocks_should_get_the_answer_of_the_jansson_path
 		n += (size_t)snprintf(fast + n, sizeof fast - n, "]}");
 		int m = snprintf(slow, sizeof slow, "{\"trace\":false,%s", fast + 1);
 		char expected[64];
-		snprintf(expected, sizeof expected, "%llu\n%u\n", (unsigned long long)want.score,
-			 md_tiles(&want));
+		md_answer_text(&want, expected, sizeof expected);
 
-		struct route_request req = {.method = "POST",
-					    .path = "/v1/monomino-domino",
-					    .content_type = "application/json",
-					    .accept = "text/plain",
-					    .body = fast,
-					    .body_len = n,
-					    .limits = &limits,
-					    .request_id = "r-1"};
+		struct route_request req = md_answer_request("application/json", fast, n);
 		struct route_response a, b;
 		route_handle(&req, &a);
 		req.body = slow;
@@ -1078,16 +1089,8 @@ static void kept_text_with_many_blocks_should_get_the_answer_of_md_place(void **
 					      b.y);
 		}
 		char expected[64];
-		snprintf(expected, sizeof expected, "%llu\n%u\n", (unsigned long long)want.score,
-			 md_tiles(&want));
-		struct route_request req = {.method = "POST",
-					    .path = "/v1/monomino-domino",
-					    .content_type = "text/plain",
-					    .accept = "text/plain",
-					    .body = text,
-					    .body_len = n,
-					    .limits = &limits,
-					    .request_id = "r-1"};
+		md_answer_text(&want, expected, sizeof expected);
+		struct route_request req = md_answer_request("text/plain", text, n);
 		struct route_response a;
 		route_handle(&req, &a);
 		assert_int_equal(a.status, 200);
