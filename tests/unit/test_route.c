@@ -1017,6 +1017,64 @@ static struct route_request md_answer_request(const char *type, const char *body
 				      .request_id = "r-1"};
 }
 
+/* The blocks of a random case and their answer by md_place(), one block
+ * after another. */
+#define MD_CASE_MAX 20000
+typedef void md_case_check(const struct md_block *blocks, unsigned count,
+			   const struct md_game *want);
+
+/* Calls check() on two random cases of each size (sizes[0..nsizes), each
+ * at most MD_CASE_MAX blocks), drawn from `seed`. */
+static void each_random_md_case(uint64_t seed, const unsigned *sizes, size_t nsizes,
+				md_case_check *check)
+{
+	static struct md_block drawn[MD_CASE_MAX];
+	struct gen_rng rng;
+	gen_rng_init(&rng, seed);
+	for (size_t i = 0; i < 2 * nsizes; i++) {
+		unsigned count = sizes[i % nsizes];
+		assert_true(count <= MD_CASE_MAX);
+		struct md_game want;
+		md_init(&want);
+		for (unsigned k = 0; k < count; k++) {
+			drawn[k] = random_md_block(&rng);
+			md_place(&want, drawn[k]);
+		}
+		check(drawn, count, &want);
+	}
+}
+
+/* The blocks as {"blocks": [...]}, with and without "trace": false first. */
+static void fast_json_check(const struct md_block *blocks, unsigned count,
+			    const struct md_game *want)
+{
+	static char fast[MD_CASE_MAX * 10 + 64], slow[MD_CASE_MAX * 10 + 64];
+	size_t n = (size_t)snprintf(fast, sizeof fast, "{\"blocks\":[");
+	for (unsigned k = 0; k < count; k++)
+		n += (size_t)snprintf(fast + n, sizeof fast - n, "%s[%u,%u,%u]",
+				      k ? (k % 7 ? "," : ", ") : "", blocks[k].t, blocks[k].x,
+				      blocks[k].y);
+	n += (size_t)snprintf(fast + n, sizeof fast - n, "]}");
+	int m = snprintf(slow, sizeof slow, "{\"trace\":false,%s", fast + 1);
+	char expected[64];
+	md_answer_text(want, expected, sizeof expected);
+
+	struct route_request req = md_answer_request("application/json", fast, n);
+	struct route_response a, b;
+	route_handle(&req, &a);
+	req.body = slow;
+	req.body_len = (size_t)m;
+	route_handle(&req, &b);
+	assert_int_equal(a.status, 200);
+	assert_int_equal(b.status, 200);
+	assert_int_equal(a.body_len, strlen(expected));
+	assert_memory_equal(a.body, expected, a.body_len);
+	assert_int_equal(b.body_len, a.body_len);
+	assert_memory_equal(b.body, a.body, a.body_len);
+	route_response_free(&a);
+	route_response_free(&b);
+}
+
 /*
  * The fast JSON path (codec/md_json_fast.c, its blocks played a batch at a
  * time) against the jansson path, which places them one by one: "trace":
@@ -1026,79 +1084,42 @@ static struct route_request md_answer_request(const char *type, const char *body
 static void fast_json_with_many_blocks_should_get_the_answer_of_the_jansson_path(void **state)
 {
 	(void)state;
-	static char fast[20000 * 10 + 64], slow[20000 * 10 + 64];
 	static const unsigned sizes[] = {1, 4095, 4096, 4097, 8192, 8193, 12000, 19999};
-	struct gen_rng rng;
-	gen_rng_init(&rng, 20061);
-	for (unsigned i = 0; i < 2 * sizeof sizes / sizeof sizes[0]; i++) {
-		unsigned blocks = sizes[i % (sizeof sizes / sizeof sizes[0])];
-		struct md_game want;
-		md_init(&want);
-		size_t n = (size_t)snprintf(fast, sizeof fast, "{\"blocks\":[");
-		for (unsigned k = 0; k < blocks; k++) {
-			struct md_block b = random_md_block(&rng);
-			md_place(&want, b);
-			n += (size_t)snprintf(fast + n, sizeof fast - n, "%s[%u,%u,%u]",
-					      k ? (k % 7 ? "," : ", ") : "", b.t, b.x, b.y);
-		}
-		n += (size_t)snprintf(fast + n, sizeof fast - n, "]}");
-		int m = snprintf(slow, sizeof slow, "{\"trace\":false,%s", fast + 1);
-		char expected[64];
-		md_answer_text(&want, expected, sizeof expected);
+	each_random_md_case(20061, sizes, sizeof sizes / sizeof sizes[0], fast_json_check);
+}
 
-		struct route_request req = md_answer_request("application/json", fast, n);
-		struct route_response a, b;
-		route_handle(&req, &a);
-		req.body = slow;
-		req.body_len = (size_t)m;
-		route_handle(&req, &b);
-		assert_int_equal(a.status, 200);
-		assert_int_equal(b.status, 200);
-		assert_int_equal(a.body_len, strlen(expected));
-		assert_memory_equal(a.body, expected, a.body_len);
-		assert_int_equal(b.body_len, a.body_len);
-		assert_memory_equal(b.body, a.body, a.body_len);
-		route_response_free(&a);
-		route_response_free(&b);
-	}
+/* The blocks as a Baekjoon text, kept whole. */
+static void kept_text_check(const struct md_block *blocks, unsigned count,
+			    const struct md_game *want)
+{
+	static char text[MD_CASE_MAX * 8 + 64];
+	size_t n = (size_t)snprintf(text, sizeof text, "%u\n", count);
+	for (unsigned k = 0; k < count; k++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "%u %u %u\n", blocks[k].t,
+				      blocks[k].x, blocks[k].y);
+	char expected[64];
+	md_answer_text(want, expected, sizeof expected);
+	struct route_request req = md_answer_request("text/plain", text, n);
+	struct route_response a;
+	route_handle(&req, &a);
+	assert_int_equal(a.status, 200);
+	if (a.body_len != strlen(expected) || memcmp(a.body, expected, a.body_len) != 0)
+		fail_msg("%u blocks: want %s got %.*s", count, expected, (int)a.body_len, a.body);
+	route_response_free(&a);
 }
 
 /*
  * A text body kept whole (route_handle() without a stream, as a judge's
- * text input or a gzip body that is not streamed reaches it) plays its
- * blocks a batch at a time when no trace is asked: on either side of the
- * batch's size and of the lanes' smallest stretch, the answer must be the
- * one md_place() gives block by block.
+ * text input, given as a JSON string, reaches it) plays its blocks a batch
+ * at a time when no trace is asked: on either side of the batch's size and
+ * of the lanes' smallest stretch, the answer must be the one md_place()
+ * gives block by block.
  */
 static void kept_text_with_many_blocks_should_get_the_answer_of_md_place(void **state)
 {
 	(void)state;
-	static char text[20000 * 8 + 64];
 	static const unsigned sizes[] = {1, 95, 96, 97, 4097, 16383, 16384, 16385, 19999};
-	struct gen_rng rng;
-	gen_rng_init(&rng, 11559);
-	for (unsigned i = 0; i < 2 * sizeof sizes / sizeof sizes[0]; i++) {
-		unsigned blocks = sizes[i % (sizeof sizes / sizeof sizes[0])];
-		struct md_game want;
-		md_init(&want);
-		size_t n = (size_t)snprintf(text, sizeof text, "%u\n", blocks);
-		for (unsigned k = 0; k < blocks; k++) {
-			struct md_block b = random_md_block(&rng);
-			md_place(&want, b);
-			n += (size_t)snprintf(text + n, sizeof text - n, "%u %u %u\n", b.t, b.x,
-					      b.y);
-		}
-		char expected[64];
-		md_answer_text(&want, expected, sizeof expected);
-		struct route_request req = md_answer_request("text/plain", text, n);
-		struct route_response a;
-		route_handle(&req, &a);
-		assert_int_equal(a.status, 200);
-		if (a.body_len != strlen(expected) || memcmp(a.body, expected, a.body_len) != 0)
-			fail_msg("%u blocks: want %s got %.*s", blocks, expected, (int)a.body_len,
-				 a.body);
-		route_response_free(&a);
-	}
+	each_random_md_case(11559, sizes, sizeof sizes / sizeof sizes[0], kept_text_check);
 }
 
 static void stream_should_be_refused_where_the_body_is_needed_whole(void **state)
