@@ -98,6 +98,15 @@ PGO_STAMP := $(PGO_DIR)/trained
 PGO_LINK := -fprofile-use -fprofile-partial-training -Wno-missing-profile
 PGO_USE = $(PGO_LINK) -dumpbase $(PGO_DIR)/$(basename $@)
 LIB_CFLAGS += $(PGO_USE)
+# Not the hand-vectorised Monomino-Domino code: md_play()'s lanes and the
+# text reader's 64-line steps. The training run plays a few long cases, so
+# their counts are small beside a request's, and GCC lays loops that are
+# not hot out for size: the lanes' 16 x 16 transposition rolled up and its
+# rows copied through the stack (rep movsq), md_play() 1.7x slower in the
+# server than in a loop of its own. Compiled as without a profile, they are
+# what their code says.
+PGO_OFF := $(BUILD)/src/core/md.o $(BUILD)/src/codec/md_text_fast.o
+$(PGO_OFF): PGO_USE :=
 endif
 
 have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson libarchive 2>/dev/null && echo yes)

@@ -260,7 +260,7 @@ static void lanes_portable(struct md_lane *lane, struct md_lane *warm,
  * removed without a branch: with none, the lightest "full line" is the one
  * past the floor and nothing moves.
  */
-__attribute__((target("avx2"))) static inline __m256i
+__attribute__((target("avx2"), always_inline)) static inline __m256i
 boards_drop_avx2(__m256i b, __m256i spread, __m256i piece, __m256i lift, __m256i *score)
 {
 	const __m256i past = _mm256_set1_epi32((int)PAST_FLOOR);
@@ -538,12 +538,14 @@ static const uint32_t md_turned_push[32] __attribute__((aligned(64))) = {
  * *score. The piece is rotated up onto the line above the highest tile
  * under it (rotating by the leading zeros of that tile's line puts bits
  * 0..7 there, and never past the top); full lines are found as
- * board_drop() does; the lines lighter than the lightest full one (its
- * leading zeros again) move down over the full ones, by as many lines as
- * there are; the light area pushes the board down by the look-up of its
- * leading zeros, and what falls past the floor is gone.
+ * board_drop() does; every line from the heaviest full one up takes the
+ * line as many lines lighter as there are full ones (two that fill are
+ * neighbours), the lines under it staying; the light area pushes the board
+ * down by the look-up of its leading zeros, and what falls past the floor
+ * is gone. Always inlined: as a call, every vector of the lanes would go
+ * through the stack around it, and the score with it.
  */
-__attribute__((target("avx512f,avx512cd,avx512vpopcntdq"))) static inline __m512i
+__attribute__((target("avx512f,avx512cd,avx512vpopcntdq"), always_inline)) static inline __m512i
 boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i *score)
 {
 	const __m512i low = _mm512_set1_epi32(LINE_BITS - 1);
@@ -559,14 +561,12 @@ boards_drop_avx512(__m512i b, __m512i spread, __m512i piece, __m512i *score)
 	__m512i full = _mm512_ternarylogic_epi32(pairs, _mm512_srli_epi32(pairs, 1), ones, 0x80);
 	__m512i points = _mm512_popcnt_epi32(full);
 	*score = _mm512_add_epi32(*score, points);
-	/* the lines lighter than the lightest full one; any lines when none is */
-	__m512i lighter = _mm512_sllv_epi32(
-	    _mm512_set1_epi32(-1),
-	    _mm512_sub_epi32(_mm512_set1_epi32(31 + LINE_BITS), _mm512_lzcnt_epi32(full)));
+	/* the bits under the heaviest full line, (full - 1) & ~full; every bit
+	 * when no line is full */
+	__m512i heavier = _mm512_andnot_si512(full, _mm512_add_epi32(full, _mm512_set1_epi32(-1)));
 	__m512i shift = _mm512_slli_epi32(points, 2);
-	/* (lighter >> shift) ? (b >> shift) : b, bit by bit */
-	b = _mm512_ternarylogic_epi32(b, _mm512_srlv_epi32(lighter, shift),
-				      _mm512_srlv_epi32(b, shift), 0xB8);
+	/* heavier ? b : (b >> shift), bit by bit */
+	b = _mm512_ternarylogic_epi32(heavier, b, _mm512_srlv_epi32(b, shift), 0xCA);
 
 	const __m512i push_lo = _mm512_load_si512((const void *)md_turned_push);
 	const __m512i push_hi = _mm512_load_si512((const void *)(md_turned_push + 16));
