@@ -247,6 +247,7 @@ struct solve_split {
 	int fd;
 	size_t count;
 	atomic_size_t next;
+	atomic_bool planned;	 /* count and segment[] are set: the other thread may take */
 	atomic_bool helper_left; /* set last: the other thread touches nothing after */
 	struct solve_segment segment[SOLVE_SEGMENTS_MAX];
 };
@@ -323,6 +324,9 @@ static void *solve_helper_run(void *arg)
 	struct solve_helper *h = arg;
 	struct solve_split *split = h->split;
 	dj_populate(h, sizeof *h);
+	/* started before the plan, which the caller makes meanwhile */
+	while (!atomic_load_explicit(&split->planned, memory_order_acquire))
+		sched_yield();
 	solve_split_work(split, (struct solve_scratch){h->batch, h->window});
 	atomic_store_explicit(&split->helper_left, true, memory_order_release);
 	return NULL;
@@ -349,8 +353,6 @@ static off_t solve_split_plan(struct solve_split *sp, int fd, off_t at, off_t en
 	off_t first = end;
 	sp->fd = fd;
 	sp->count = 0;
-	atomic_init(&sp->next, 0);
-	atomic_init(&sp->helper_left, false);
 	for (off_t cut = at + step; cut < end && sp->count < SOLVE_SEGMENTS_MAX - 1; cut += step) {
 		off_t line = solve_line_after(fd, cut, end);
 		off_t prev = sp->count ? sp->segment[sp->count - 1].from : first;
@@ -428,14 +430,31 @@ static int solve_md_file(FILE *in, struct solve_md *s, char *buf)
 	off_t at = ftello(in), end = st.st_size, first = end, reached = at;
 	if (at < 0 || at >= end)
 		return 0;
-	if (end - at >= SOLVE_POPULATE_MIN) {
-		dj_populate(buf, SOLVE_WINDOW);
-		dj_populate(s, sizeof *s);
-	}
 	struct solve_split *split = NULL;
 	struct solve_helper *helper = NULL;
 	struct solve_thread thread;
 	if (end - at >= SOLVE_SPLIT_MIN && (split = dj_malloc(sizeof *split)) != NULL) {
+		/* The other thread first: it takes a few tenths of a millisecond
+		 * to start running on another CPU (most of it waking that CPU on
+		 * a virtual machine), time in which this thread populates its
+		 * pages and plans the segments, which the other waits for. */
+		atomic_init(&split->next, 0);
+		atomic_init(&split->planned, false);
+		atomic_init(&split->helper_left, false);
+		helper = dj_malloc(sizeof *helper);
+		if (helper) {
+			helper->split = split;
+			if (!solve_thread_start(&thread, solve_helper_run, helper)) {
+				dj_free(helper);
+				helper = NULL;
+			}
+		}
+	}
+	if (end - at >= SOLVE_POPULATE_MIN) {
+		dj_populate(buf, SOLVE_WINDOW);
+		dj_populate(s, sizeof *s);
+	}
+	if (split) {
 		/* the segments the plan will cut, not all SOLVE_SEGMENTS_MAX */
 		off_t step = (end - at) / SOLVE_SEGMENTS_MAX > SOLVE_SEGMENT
 				 ? (end - at) / SOLVE_SEGMENTS_MAX
@@ -445,14 +464,7 @@ static int solve_md_file(FILE *in, struct solve_md *s, char *buf)
 				       (cuts < SOLVE_SEGMENTS_MAX ? cuts : SOLVE_SEGMENTS_MAX) *
 					   sizeof split->segment[0]);
 		first = solve_split_plan(split, fd, at, end);
-		helper = split->count ? dj_malloc(sizeof *helper) : NULL;
-		if (helper) {
-			helper->split = split;
-			if (!solve_thread_start(&thread, solve_helper_run, helper)) {
-				dj_free(helper);
-				helper = NULL;
-			}
-		}
+		atomic_store_explicit(&split->planned, true, memory_order_release);
 	}
 	int ret = solve_map(fd, at, first, buf, solve_md_chunk, s, &reached);
 	if (split && split->count) {
@@ -461,12 +473,12 @@ static int solve_md_file(FILE *in, struct solve_md *s, char *buf)
 		s->held = 0;
 		solve_split_work(split, (struct solve_scratch){s->blocks, buf});
 		ret = solve_split_join(s, split, buf, ret, &reached);
-		if (helper) {
-			/* not a join of the thread, which would wait for its end */
-			while (!atomic_load_explicit(&split->helper_left, memory_order_acquire))
-				sched_yield();
-			pthread_detach(thread.id);
-		}
+	}
+	if (helper) {
+		/* not a join of the thread, which would wait for its end */
+		while (!atomic_load_explicit(&split->helper_left, memory_order_acquire))
+			sched_yield();
+		pthread_detach(thread.id);
 	}
 	dj_free(helper);
 	dj_free(split);

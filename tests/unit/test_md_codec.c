@@ -16,6 +16,7 @@
 #include "writer_check.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -705,6 +706,40 @@ static void md_text_should_write_the_baekjoon_output(void **state)
 	/* too small: cut short, the full length is still returned */
 	assert_int_equal(md_text_result(&g, buf, 3), 5);
 	assert_string_equal(buf, "2\n");
+}
+
+/* The answer is written without printf: the same bytes and length as
+ * snprintf("%" PRIu64 "\n%u\n") for scores of every width (up to
+ * UINT64_MAX) and into every size of buffer, 0 included. */
+static void md_text_should_write_the_answer_as_printf_does(void **state)
+{
+	(void)state;
+	static const uint64_t scores[] = {
+	    0,	       1, 9, 10, 99, 100, 4294967295u, 4294967296u, 999999999999ull, UINT64_MAX - 1,
+	    UINT64_MAX};
+	static const uint32_t boards[][2] = {{0, 0}, {0x3u << 8, 0}, {0xffffffu, 0x0f0f0fu}};
+	for (size_t i = 0; i < sizeof scores / sizeof scores[0]; i++) {
+		for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+			struct md_game g;
+			md_init(&g);
+			g.score = scores[i];
+			g.green = boards[b][0];
+			g.blue = boards[b][1];
+			char want[64];
+			int len =
+			    snprintf(want, sizeof want, "%" PRIu64 "\n%u\n", g.score, md_tiles(&g));
+			for (size_t size = 0; size <= (size_t)len + 1; size++) {
+				char got[64], ref[64];
+				memset(got, 'x', sizeof got);
+				memset(ref, 'x', sizeof ref);
+				assert_int_equal(md_text_result(&g, got, size), len);
+				assert_int_equal(
+				    snprintf(ref, size, "%" PRIu64 "\n%u\n", g.score, md_tiles(&g)),
+				    len);
+				assert_memory_equal(got, ref, sizeof got);
+			}
+		}
+	}
 }
 
 /* ---- the JSON reader ---------------------------------------------------------- */
@@ -1498,6 +1533,7 @@ int main(void)
 	    cmocka_unit_test(md_text_should_report_its_status_without_an_error_struct),
 	    cmocka_unit_test(md_text_should_count_the_faults_that_did_not_fit),
 	    cmocka_unit_test(md_text_should_write_the_baekjoon_output),
+	    cmocka_unit_test(md_text_should_write_the_answer_as_printf_does),
 	    cmocka_unit_test(md_json_should_answer_each_case_of_the_table),
 	    cmocka_unit_test(md_json_should_hand_on_the_blocks_it_read),
 	    cmocka_unit_test(md_json_should_check_the_baekjoon_limit_in_strict_mode),
