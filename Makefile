@@ -1,6 +1,6 @@
 # dropjudge: build, run and test.
 #
-#   make            build build/dropjudge (with a profile from a training run: PGO below)
+#   make            build build/dropjudge (make PGO=1: with a profile from a training run, below)
 #   make run        install missing build dependencies, build, serve on 0.0.0.0:8080
 #   make test       install missing dependencies, build, run every test
 #   make bench      goals 1-5 of the performance issue as ratios against their baselines
@@ -73,7 +73,7 @@ LIB_CFLAGS = $(ALL_CFLAGS) $(LTO_CFLAGS)
 # Tests and benchmarks link the objects' compiled code, as they always have.
 NO_LTO := $(if $(LTO_CFLAGS),-fno-lto)
 
-# Profile-guided optimisation (PGO=1, the default where the compiler has
+# Profile-guided optimisation, opt-in (make PGO=1, where the compiler has
 # GCC's -fprofile-partial-training; never in a sanitizer build): the program
 # is first built instrumented, by a make of its own in $(BUILD)/pgo/$(BUILD),
 # and run once by scripts/pgo-train.sh on the requests of make bench's goal 1
@@ -83,8 +83,9 @@ NO_LTO := $(if $(LTO_CFLAGS),-fno-lto)
 # 327 -> 231 simulated instruction-cache misses a request, callgrind). Code
 # the run never reached is optimised as it would be without a profile. A
 # change to any source, the Makefile or the training run builds the profile
-# again and then every object. PGO=0 builds without it.
-PGO ?= 1
+# again and then every object. No other target (run, test, the container)
+# uses it: a build never depends on a run of the server succeeding.
+PGO ?= 0
 ifeq ($(PGO)$(SANITIZER),1)
 PGO_FLAG := $(call cc_has,-fprofile-partial-training)
 endif
@@ -115,27 +116,6 @@ MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd gnutls 2>/dev/null)
 ARCHIVE_CFLAGS := $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson libarchive zlib 2>/dev/null) -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
-# The program links only what every subcommand needs; libmicrohttpd, GnuTLS
-# and libarchive are opened with dlopen by the subcommands that use them
-# (src/mem/dl.h), by the soname of the library compiled against, read here
-# from its SONAME. Tests and benchmarks link everything, as before.
-# jansson and zlib go into the program itself where their static archives
-# are installed (libjansson-dev and zlib1g-dev ship them): two libraries
-# fewer for the loader to find, map and relocate at every start, a tenth of
-# a short `dropjudge solve` on a virtual machine, where each page the loader
-# touches for the first time faults.
-static_or = $(if $(filter /%,$(shell $(CC) -print-file-name=$(1))),$(shell $(CC) -print-file-name=$(1)),$(2))
-PROGRAM_LIBS := $(call static_or,libjansson.a,-ljansson) $(call static_or,libz.a,-lz) -lpthread
-soname = $(shell readelf -d "$$($(PKG_CONFIG) --variable=libdir $(1) 2>/dev/null)/$(2)" 2>/dev/null \
-	| sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')
-dl_define = $(if $(2),-D$(1)='"$(2)"')
-MHD_SONAME_DEF := $(call dl_define,DJ_MHD_SONAME,$(call soname,libmicrohttpd,libmicrohttpd.so))
-GNUTLS_SONAME_DEF := $(call dl_define,DJ_GNUTLS_SONAME,$(call soname,gnutls,libgnutls.so))
-ARCHIVE_SONAME_DEF := $(call dl_define,DJ_ARCHIVE_SONAME,$(call soname,libarchive,libarchive.so))
-$(BUILD)/src/http/mhd_dl.o: ALL_CFLAGS += $(MHD_SONAME_DEF)
-$(BUILD)/src/http/gnutls_dl.o: ALL_CFLAGS += $(GNUTLS_SONAME_DEF)
-$(BUILD)/src/package/archive_dl.o: ALL_CFLAGS += $(ARCHIVE_SONAME_DEF)
-
 CORE_SRC := $(wildcard src/core/*.c)
 MEM_SRC := $(wildcard src/mem/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
@@ -207,7 +187,7 @@ $(BUILD)/libdropjudge.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 $(BUILD)/dropjudge: $(BUILD)/src/main/main.o $(BUILD)/libdropjudge.a
-	$(CC) $(if $(LTO_CFLAGS),$(LTO_CFLAGS) $(CFLAGS) $(HARDEN_CFLAGS) $(PGO_LINK)) $(LDFLAGS) $^ $(PROGRAM_LIBS) -o $@
+	$(CC) $(if $(LTO_CFLAGS),$(LTO_CFLAGS) $(CFLAGS) $(HARDEN_CFLAGS) $(PGO_LINK)) $(LDFLAGS) $^ $(LIBS) -o $@
 ifneq ($(PGO_STAMP),)
 # The profile: the instrumented program built and run (see PGO above).
 PGO_INPUTS := $(shell find src include -type f) Makefile openapi.yaml scripts/pgo-train.sh
@@ -391,7 +371,6 @@ FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
 .SECONDARY: $(FUZZ_LIB_OBJ)
-$(FUZZ_BUILD)/src/package/archive_dl.o: FUZZ_CFLAGS += $(ARCHIVE_SONAME_DEF)
 
 .PHONY: fuzz fuzz-regressions fuzz-ci
 fuzz: deps

@@ -69,7 +69,10 @@ train() {
 	local ok
 	ok=$(grep -c '^HTTP/1.1 200 ' "$dir/$name.answers" || true)
 	if [ "$ok" != "$n" ]; then
-		echo "pgo-train: $name: $ok of $n answers were 200" >&2
+		# The server's own words: the first answer that was not 200.
+		echo "pgo-train: $name: $ok of $n answers were 200; the first other answer:" >&2
+		awk '/^HTTP\/1.1 / { show = ($2 != "200") } show { print; if (++k == 12) exit }' \
+			"$dir/$name.answers" >&2
 		exit 1
 	fi
 }

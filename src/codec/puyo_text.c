@@ -156,10 +156,7 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 
 int puyo_text_result(const struct puyo_result *result, char *buf, size_t size)
 {
-	char text[CODEC_DECIMAL_MAX + 1];
-	size_t n = codec_decimal_write(result->chains, text);
-	text[n++] = '\n';
-	return codec_text_copy(buf, size, text, n);
+	return snprintf(buf, size, "%u\n", result->chains);
 }
 
 int puyo_text_field(const struct puyo_field *field, char *buf, size_t size)

@@ -11,8 +11,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "http/gnutls_dl.h"
-#include "http/mhd_dl.h"
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
+#include <microhttpd.h>
 
 #include "codec/error.h"
 #include "http/file.h"

@@ -1,8 +1,7 @@
 /*
  * Request framing checks: one pass over the header fields libmicrohttpd
  * parsed, in the order they arrived, deciding whether the message has one
- * reading only. See framing.h for what is refused and why the layout of
- * libmicrohttpd's read buffer tells where a client sent a NUL byte.
+ * reading only, from what the library reports of each field (framing.h).
  */
 #include "http/framing.h"
 
@@ -19,7 +18,6 @@
 
 /* What one pass over the header fields found. */
 struct framing_scan {
-	const char *end;	    /* where the previous field (or the version) ended */
 	unsigned hosts;		    /* Host fields */
 	unsigned lengths;	    /* Content-Length fields */
 	const char *length;	    /* value of the first Content-Length */
@@ -102,7 +100,6 @@ void http_target_note(struct http_target *t, const char *raw)
 		else if (in_path && *p == '%' && p[1] == '2' && (p[2] == 'F' || p[2] == 'f'))
 			t->encoded_slash = true;
 	}
-	t->raw_end = (uintptr_t)p;
 }
 
 /* Records the first fault of a scan. */
@@ -120,29 +117,24 @@ framing_fault(struct framing_scan *s, enum codec_status status, const char *fmt,
 	codec_error_set(s->err, status, "%s", detail);
 }
 
-/*
- * Whether `next` starts right after the line that ended at `end`: only
- * the NUL bytes libmicrohttpd wrote over "\r\n" (two) or "\n" (one) lie
- * between. Anything else means the field before held a NUL byte of its
- * own (its string stopped early), or the fields were moved (a folded
- * line, which libmicrohttpd joins into the name).
- */
-static bool framing_adjacent(const char *end, const char *next)
-{
-	uintptr_t e = (uintptr_t)end;
-	uintptr_t n = (uintptr_t)next;
-	if (n <= e || n - e > 2)
-		return false;
-	for (const char *p = end; p < next; p++)
-		if (*p != '\0')
-			return false;
-	return true;
-}
-
 /* Whether key[0..n) holds a space or a tab. */
 static bool framing_has_blank(const char *key, size_t n)
 {
 	return codec_text_has_blank(key, n);
+}
+
+/* Whether key[0..n) is an RFC 9110 token (section 5.6.2): a field name
+ * has no other characters. */
+static bool framing_is_token(const char *key, size_t n)
+{
+	static const char tchar[] = "!#$%&'*+-.^_`|~";
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)key[i];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c != '\0' && strchr(tchar, c))))
+			return false;
+	}
+	return true;
 }
 
 /* Bytes of `v` (length n) without trailing blanks. */
@@ -164,17 +156,22 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		return MHD_YES;
 	if (s->fields)
 		framing_note(s->fields, key, key_size, value);
-	if (s->end && !framing_adjacent(s->end, key))
-		framing_fault(s, CODEC_E_BAD_REQUEST,
-			      "the header field before '%.40s' holds a NUL byte or is folded "
-			      "over several lines",
-			      key);
-	s->end = value + value_size;
 	if (key_size == 0)
 		framing_fault(s, CODEC_E_BAD_REQUEST, "a header field has an empty name");
-	if (framing_has_blank(key, key_size))
+	else if (framing_has_blank(key, key_size))
 		framing_fault(s, CODEC_E_BAD_REQUEST,
 			      "header '%.40s': whitespace between a field name and its colon", key);
+	else if (!framing_is_token(key, key_size))
+		framing_fault(s, CODEC_E_BAD_REQUEST,
+			      "header '%.40s': a field name holds a character other than letters, "
+			      "digits and !#$%%&'*+-.^_`|~ (RFC 9110 section 5.6.2)",
+			      key);
+	if (memchr(value, '\0', value_size))
+		framing_fault(s, CODEC_E_BAD_REQUEST, "header '%.40s': its value holds a NUL byte",
+			      key);
+	if (memchr(value, '\r', value_size))
+		framing_fault(s, CODEC_E_BAD_REQUEST,
+			      "header '%.40s': its value holds a bare CR (RFC 9112 section 2.2)", key);
 	/* The name's length first: most fields are none of the three. */
 	if (key_size == sizeof MHD_HTTP_HEADER_HOST - 1 &&
 	    framing_is(key, key_size, MHD_HTTP_HEADER_HOST)) {
@@ -197,16 +194,13 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 	return MHD_YES;
 }
 
-/* Checks the target noted by the URI log callback against the version
- * that follows it on the request line. */
-static void framing_target(struct framing_scan *s, const struct http_target *t, const char *version)
+/* Checks the target noted by the URI log callback. */
+static void framing_target(struct framing_scan *s, const struct http_target *t)
 {
 	if (!t->seen) {
 		framing_fault(s, CODEC_E_BAD_REQUEST, "the request line cannot be read");
 		return;
 	}
-	if (t->raw_end && version[0] && t->raw_end + 1 != (uintptr_t)version)
-		framing_fault(s, CODEC_E_BAD_REQUEST, "the request target holds a NUL byte");
 	if (t->encoded_nul)
 		framing_fault(s, CODEC_E_BAD_REQUEST,
 			      "the request target holds an encoded NUL byte (%%00)");
@@ -227,13 +221,8 @@ enum codec_status http_framing_check(struct MHD_Connection *conn, const char *ve
 	if (!version)
 		version = "";
 
-	framing_target(&s, t, version);
-	if (version[0])
-		s.end = version + strlen(version);
+	framing_target(&s, t);
 	MHD_get_connection_values_n(conn, MHD_HEADER_KIND, framing_field, &s);
-	/* After the last field come its line end and the empty line. */
-	if (s.end && version[0] && (s.end[0] != '\0' || s.end[1] != '\0'))
-		framing_fault(&s, CODEC_E_BAD_REQUEST, "the last header field holds a NUL byte");
 
 	if (s.lengths > 0 && s.encodings > 0)
 		framing_fault(&s, CODEC_E_BAD_REQUEST,
@@ -252,4 +241,13 @@ enum codec_status http_framing_check(struct MHD_Connection *conn, const char *ve
 			      "no resource at this path: an encoded slash (%%2F) is not a "
 			      "path separator");
 	return s.status;
+}
+
+void http_framing_options(struct MHD_OptionItem *opts)
+{
+	size_t n = 0;
+#if MHD_VERSION >= 0x00097701
+	opts[n++] = (struct MHD_OptionItem){MHD_OPTION_CLIENT_DISCIPLINE_LVL, 1, NULL};
+#endif
+	opts[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 }

@@ -41,7 +41,7 @@ struct guard_conn {
 	struct guard_conn *prev; /* list links, under the guard's lock */
 	struct guard_conn *next;
 	struct http_guard *guard; /* owner */
-	MHD_socket fd;		  /* the connection's socket, open while listed */
+	int fd;			  /* our duplicate of the connection's socket, owned */
 	atomic_llong deadline_ms; /* http_clock_ms() by which the request must be in; 0: none */
 	bool cut;		  /* shut down by the watchdog (under the lock) */
 	atomic_bool linger;	  /* its socket lingers when it closes */
@@ -72,7 +72,8 @@ static unsigned guard_sweep_locked(struct http_guard *g, long long now)
 		long long d = atomic_load(&c->deadline_ms);
 		if (c->cut || d == 0 || now < d)
 			continue;
-		/* The record is listed, so libmicrohttpd has not closed fd yet. */
+		/* fd is our own duplicate: whatever libmicrohttpd has done
+		 * with its descriptor, this one still names the connection. */
 		shutdown(c->fd, SHUT_RDWR);
 		c->cut = true;
 		n++;
@@ -245,11 +246,18 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		const union MHD_ConnectionInfo *info =
 		    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 		c = info ? dj_calloc(1, sizeof *c) : NULL;
+		/* A descriptor of our own for the socket, so that cutting or
+		 * lingering never depends on when libmicrohttpd closes its. */
+		int fd = c ? fcntl(info->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
+		if (fd < 0) {
+			dj_free(c);
+			c = NULL;
+		}
 		*socket_context = c;
 		if (!c) /* no deadline for this one; the idle timeout still holds */
 			return;
 		c->guard = g;
-		c->fd = info->connect_fd;
+		c->fd = fd;
 		atomic_init(&c->linger, false);
 		atomic_init(&c->deadline_ms,
 			    http_clock_ms() + (long long)g->cfg.header_timeout * 1000);
@@ -275,14 +283,17 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		g->head = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
-	/* libmicrohttpd has shut down the sending side; its close() follows. */
+	/* The answer has been sent: our descriptor ends the sending side and
+	 * reads on, or is closed with the record. */
 	if (atomic_load(&c->linger) && !c->cut && !g->stopping && g->nlinger < GUARD_LINGER_MAX) {
-		int fd = fcntl(c->fd, F_DUPFD_CLOEXEC, 0);
-		if (fd >= 0)
-			g->lingering[g->nlinger++] = (struct guard_linger){
-			    .fd = fd, .until = http_clock_ms() + GUARD_LINGER_MS, .taken = 0};
+		shutdown(c->fd, SHUT_WR);
+		g->lingering[g->nlinger++] = (struct guard_linger){
+		    .fd = c->fd, .until = http_clock_ms() + GUARD_LINGER_MS, .taken = 0};
+		c->fd = -1;
 	}
 	pthread_mutex_unlock(&g->lock);
+	if (c->fd >= 0)
+		close(c->fd);
 	dj_free(c);
 }
 

@@ -14,19 +14,21 @@
  *   recorded when it opens (MHD_OPTION_NOTIFY_CONNECTION) and a watchdog
  *   thread shuts down the socket of each one past its deadline. The
  *   library then sees the socket end and closes the connection in its own
- *   thread as for any client that hung up. The record is removed, under
- *   the same lock, before libmicrohttpd closes the descriptor (it sends
- *   the "closed" notification first), so the watchdog never touches a
- *   descriptor number that has been reused.
+ *   thread as for any client that hung up. Each record holds a duplicate
+ *   of the connection's descriptor, made at the "started" notification and
+ *   closed at the "closed" one, so the watchdog never depends on when the
+ *   library closes its own descriptor, and never touches a number that
+ *   has been reused.
  * - Lingering close (RFC 9112, section 9.6): a request answered before
  *   its body was read (413 by Content-Length, a refused framing) ends
  *   with libmicrohttpd closing the connection while the client may still
  *   be sending. Closing a socket with unread bytes makes the kernel send
  *   a reset, and a reset can destroy the answer in the client's buffers
- *   before it has read it. So such a connection's socket is duplicated
- *   at the "closed" notification, after libmicrohttpd has shut down its
- *   sending side: the library's close() then leaves the socket open, and
- *   the watchdog reads and discards what still arrives until the client
+ *   before it has read it. So at the "closed" notification of such a
+ *   connection (its answer sent) the record's duplicate shuts down the
+ *   sending side and is kept: the library's close() then leaves the
+ *   socket open, and the watchdog reads and discards what still arrives
+ *   until the client
  *   closes (end of stream), GUARD_LINGER_MS pass or GUARD_LINGER_BYTES
  *   have come, whichever is first. At most GUARD_LINGER_MAX sockets
  *   linger at once; past that one is closed at once, as before.
@@ -37,7 +39,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#include "http/mhd_dl.h"
+#include <microhttpd.h>
 
 struct http_guard_config {
 	unsigned max_connections; /* open at once, >= 1; more are closed at accept */

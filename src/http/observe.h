@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "http/mhd_dl.h"
+#include <microhttpd.h>
 
 #include "http/accesslog.h"
 #include "http/metrics.h"

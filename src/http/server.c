@@ -28,7 +28,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "http/mhd_dl.h"
+#include <microhttpd.h>
 
 #include "codec/error.h"
 #include "http/auth.h"
@@ -38,7 +38,6 @@
 #include "http/clock.h"
 #include "http/guard.h"
 #include "http/gzip.h"
-#include "http/kept.h"
 #include "http/observe.h"
 #include "http/ratelog.h"
 #include "http/workers.h"
@@ -174,7 +173,6 @@ struct http_request {
 	struct route_intake *intake;	  /* takes the body as it arrives, or NULL: kept */
 	struct http_server *srv_for_gzip; /* for the inflater's sink */
 	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
-	struct http_kept_hold kept;	  /* the kept response it was answered from, if held */
 	struct http_fields fields;	  /* the header fields read, from the framing pass */
 	/* Not zeroed when the state is set up: each is filled before it is read. */
 	struct route_request req;   /* what the route answers: made by http_begin(),
@@ -400,8 +398,7 @@ enum http_send_how {
  * Sends `resp` (whose body the MHD response takes over) with its content
  * type and extra headers, plus "Connection: close" once draining. Releases
  * *resp in every case. When the response cannot be built for want of
- * memory the preallocated 500 goes instead. A small answer of the final
- * call goes from the thread's kept response for it (kept.h).
+ * memory the preallocated 500 goes instead.
  */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
 				 struct http_request *rq, struct route_response *resp,
@@ -414,13 +411,6 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	http_gzip_response(resp, rq->fields.accept_encoding);
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
-	if (how == HTTP_SEND_FINAL && http_kept_fits(resp) && !atomic_load(&srv->draining)) {
-		r = http_kept_response(resp, rq->seen.request_id, &rq->kept);
-		if (r) {
-			ret = MHD_queue_response(conn, resp->status, r);
-			goto out_resp;
-		}
-	}
 	if (resp->stream.read) {
 		r = http_stream_response(rq, resp);
 	} else if (resp->body && resp->body_len > 0 && resp->body_static) {
@@ -784,7 +774,6 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped, now_ns);
 		http_flight_add(srv->flight, -1);
 	}
-	http_kept_release(&rq->kept);
 	if (heavy)
 		route_response_free(&rq->resp);
 	http_gunzip_free(rq->gunzip);
@@ -808,6 +797,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct sockaddr_in6 in6;
 	const struct sockaddr *addr;
 	struct MHD_OptionItem tls_opts[HTTP_TLS_OPTIONS];
+	struct MHD_OptionItem framing_opts[HTTP_FRAMING_OPTIONS];
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
 			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 
@@ -855,6 +845,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	srv->observer.log = cfg->log;
 	srv->auth = cfg->auth;
 	flags |= http_tls_options(cfg->tls, tls_opts);
+	http_framing_options(framing_opts);
 	atomic_init(&srv->draining, false);
 	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS + 1; i++)
 		atomic_init(&srv->flight[i].n, 0);
@@ -884,7 +875,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    srv, MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, NULL, MHD_OPTION_NOTIFY_COMPLETED,
 	    http_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    cfg->connection_memory ? cfg->connection_memory : HTTP_CONNECTION_MEMORY_DEFAULT,
-	    MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_END);
+	    MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_ARRAY, framing_opts, MHD_OPTION_END);
 	if (!srv->daemon) {
 		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
 			     cfg->host, cfg->port);

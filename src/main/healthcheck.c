@@ -20,7 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "http/gnutls_dl.h"
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
 
 #include "codec/error.h"
 #include "http/clock.h"

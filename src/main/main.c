@@ -30,7 +30,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <gnutls/gnutls.h>
 #include <jansson.h>
+#include <microhttpd.h>
 
 #include "codec/error.h"
 #include "dropjudge/version.h"
@@ -38,8 +41,6 @@
 #include "http/metrics.h"
 #include "http/auth.h"
 #include "http/clock.h"
-#include "http/gnutls_dl.h"
-#include "http/mhd_dl.h"
 #include "http/server.h"
 #include "http/tls.h"
 #include "main/check.h"
@@ -49,7 +50,6 @@
 #include "main/reload.h"
 #include "main/solve.h"
 #include "mem/alloc.h"
-#include "package/archive_dl.h"
 
 /* How often the drain checks for requests in flight, in milliseconds. */
 #define MAIN_DRAIN_POLL_MS 50
@@ -237,22 +237,6 @@ static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Opens the optional libraries a subcommand uses (mem/dl.h), before it
- * starts. Returns 0, or 2 with the reason printed.
- */
-static int main_open(const char *who, int (*const load[])(char *, size_t), size_t n)
-{
-	char err[512];
-	for (size_t i = 0; i < n; i++) {
-		if (load[i](err, sizeof err) != 0) {
-			fprintf(stderr, "dropjudge: %s%s\n", who, err);
-			return 2;
-		}
-	}
-	return 0;
-}
-
 /* `dropjudge serve`: returns the exit status. */
 static int main_serve(int argc, char *const argv[])
 {
@@ -268,12 +252,6 @@ static int main_serve(int argc, char *const argv[])
 	    config_parse_serve(&cfg, argc, argv, main_getenv, NULL, err, sizeof err);
 	int status = main_config_exit(parsed, "", err);
 	if (status >= 0)
-		return status;
-	/* HTTP, TLS and the token hashes, and the package route's archives */
-	static int (*const serve_libs[])(char *, size_t) = {mhd_dl_load, gnutls_dl_load,
-							    archive_dl_load};
-	status = main_open("", serve_libs, sizeof serve_libs / sizeof serve_libs[0]);
-	if (status != 0)
 		return status;
 	if (main_resolve_host(cfg.host, sizeof cfg.host, err, sizeof err) != 0)
 		return main_config_exit(CONFIG_ERROR, "", err);
@@ -375,9 +353,6 @@ static int main_healthcheck(int argc, char *const argv[])
 	int status = main_config_exit(parsed, "healthcheck: ", err);
 	if (status >= 0)
 		return status;
-	static int (*const tls_libs[])(char *, size_t) = {gnutls_dl_load};
-	if (hc.tls_cert && main_open("healthcheck: ", tls_libs, 1) != 0)
-		return 2;
 	if (healthcheck_run(hc.host, hc.port, hc.tls_cert, HEALTHCHECK_TIMEOUT_MS, err,
 			    sizeof err) != 0) {
 		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
@@ -406,7 +381,11 @@ int main(int argc, char *argv[])
 		return 2;
 	}
 	if (strcmp(cmd, "--version") == 0) {
-		printf("dropjudge " DROPJUDGE_VERSION "\n");
+		/* The libraries as loaded, which is what decides the framing
+		 * rules libmicrohttpd enforces itself (README, "Framing"). */
+		printf("dropjudge " DROPJUDGE_VERSION "\nlibmicrohttpd %s, jansson %s, GnuTLS %s, %s\n",
+		       MHD_get_version(), jansson_version_str(), gnutls_check_version(NULL),
+		       archive_version_string());
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (help) {
@@ -437,12 +416,8 @@ int main(int argc, char *argv[])
 		return check_main(argc - 2, argv + 2);
 	if (strcmp(cmd, "validate") == 0)
 		return validate_main(argc - 2, argv + 2);
-	if (strcmp(cmd, "package") == 0) {
-		static int (*const package_libs[])(char *, size_t) = {archive_dl_load};
-		if (main_open("package: ", package_libs, 1) != 0)
-			return 2;
+	if (strcmp(cmd, "package") == 0)
 		return package_main(argc - 2, argv + 2);
-	}
 	if (cmd[0] == '-')
 		return main_serve(argc - 1, argv + 1);
 	fprintf(stderr, "dropjudge: unknown subcommand '%s'; try 'dropjudge --help'\n", cmd);

@@ -7,7 +7,8 @@
  */
 #include "package/archive.h"
 
-#include "package/archive_dl.h"
+#include <archive.h>
+#include <archive_entry.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -137,10 +137,10 @@ for (const [method, p, allow] of wrongMethods) {
 	});
 }
 
-test('--version prints the version and exits 0', async () => {
+test('--version prints the version and the libraries it runs with, and exits 0', async () => {
 	const r = await run(BIN, ['--version']);
 	assert.equal(r.code, 0);
-	assert.match(r.stdout, /1\.0\.0/);
+	assert.match(r.stdout, /^dropjudge 1\.0\.0\nlibmicrohttpd \d+\.\d+\.\d+, jansson \d+\.\d+(\.\d+)?, GnuTLS \d+\.\d+\.\d+, libarchive \d+\.\d+\.\d+\n$/);
 });
 
 test('--help describes the subcommands and exits 0', async () => {
