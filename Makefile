@@ -11,6 +11,7 @@
 #   make test-hardening attack tests: slow clients, framing, memory, head-of-line, signals
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
 #   make docs-images  docs/images: the public examples drawn, the viewer's screenshots
+#   make test-debian13  make test of this commit in a fresh Debian 13 root (debootstrap, root)
 #   make test-container  build the Dockerfile, run the image locked down, check it (root, podman)
 #   make test-scale three replicas behind nginx (deploy/nginx.conf), two stopped under load
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
@@ -143,7 +144,7 @@ BENCH_BASELINES := md_naive puyo_naive
 BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)
 
 .PHONY: all run test test-long test-sanitize test-hardening test-valgrind hardening-check unit http judges browser docs-images lint-spec bench bench-http deps deps-test format format-check clean \
-	test-container test-scale
+	test-container test-scale test-debian13
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -242,6 +243,13 @@ test-sanitize: deps-test
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize judges
+
+# `make test` of the committed tree in a pristine Debian 13 (trixie) root,
+# made by debootstrap and cached (scripts/test-debian.sh): libmicrohttpd
+# 1.0, GCC 14, glibc 2.41. As root.
+test-debian13:
+	@scripts/deps.sh container
+	@scripts/test-debian.sh trixie test
 
 # The Dockerfile built and its image run for real with podman, buildah and
 # runc (no registry): every endpoint through the published port, the

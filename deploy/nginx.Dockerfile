@@ -2,7 +2,7 @@
 # run as www-data from a read-only root (its scratch files go to /tmp).
 #
 #   docker build -f deploy/nginx.Dockerfile -t dropjudge-nginx .
-FROM debian:bookworm-slim
+FROM debian:trixie-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends nginx \
  && apt-get clean \

@@ -8,9 +8,9 @@
 #
 # Everything lives in a private folder (DJ_PODMAN_DIR, default
 # /tmp/dropjudge-podman): the podman configuration, its storage and a cached
-# debootstrap rootfs tarball. The base image debian:bookworm-slim is built
+# debootstrap rootfs tarball. The base image debian:trixie-slim is built
 # with debootstrap from the Debian mirror this machine's apt sources use and
-# imported locally, so `FROM debian:bookworm-slim` is never pulled. The curl
+# imported locally, so `FROM debian:trixie-slim` is never pulled. The curl
 # transcript goes to TRANSCRIPT (default container-transcript.txt in the
 # private folder). Not called by `make test`.
 set -euo pipefail
