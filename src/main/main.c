@@ -85,7 +85,9 @@ static void main_raise_fd_limit(unsigned connections, unsigned threads)
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return;
-	rlim_t want = (rlim_t)connections + 4 * (rlim_t)threads + 64;
+	/* Two descriptors a connection (libmicrohttpd's and the guard's
+	 * duplicate), the lingering sockets, each thread's few, a margin. */
+	rlim_t want = 2 * (rlim_t)connections + 128 + 4 * (rlim_t)threads + 64;
 	if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
 		want = rl.rlim_max;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
