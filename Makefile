@@ -244,12 +244,12 @@ test-sanitize: deps-test
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize judges
 
-# `make test` of the committed tree in a pristine Debian 13 (trixie) root,
-# made by debootstrap and cached (scripts/test-debian.sh): libmicrohttpd
-# 1.0, GCC 14, glibc 2.41. As root.
+# `make test` and `make test-hardening` of the committed tree in a pristine
+# Debian 13 (trixie) root made by debootstrap and cached
+# (scripts/test-debian.sh): libmicrohttpd 1.0, GCC 14, glibc 2.41. As root.
 test-debian13:
 	@scripts/deps.sh container
-	@scripts/test-debian.sh trixie test
+	@scripts/test-debian.sh trixie test test-hardening
 
 # The Dockerfile built and its image run for real with podman, buildah and
 # runc (no registry): every endpoint through the published port, the

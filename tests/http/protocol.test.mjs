@@ -181,7 +181,7 @@ test('keep-alive: two URLs in one curl run share a connection', async () => {
 	const { responses, stderr, code } = await done;
 	assert.equal(code, 0, stderr);
 	assert.deepEqual(responses.map((r) => r.status), [200, 200]);
-	assert.match(stderr, /Re-using existing connection/);
+	assert.match(stderr, /Re-using existing (?:\w+: )?connection/);
 });
 
 test('keep-alive across POSTs of both formats, errors included', async () => {
@@ -197,7 +197,7 @@ test('keep-alive across POSTs of both formats, errors included', async () => {
 	assert.deepEqual(responses.map((r) => r.status), [200, 422, 200, 404, 200]);
 	assert.equal(responses[0].body, '2\n15\n');
 	assert.equal(responses[4].body, '2\n15\n');
-	const reuses = stderr.match(/Re-using existing connection/g) ?? [];
+	const reuses = stderr.match(/Re-using existing (?:\w+: )?connection/g) ?? [];
 	assert.equal(reuses.length, 4, stderr);
 });
 
