@@ -110,10 +110,11 @@ int main(void)
 	if (!rc && lines != DJ_PUYO_ROWS)
 		rc = val_fault(lines < DJ_PUYO_ROWS ? lines + 1 : DJ_PUYO_ROWS + 1, 0,
 			       "expected %d rows, found %u", DJ_PUYO_ROWS, lines);
-	for (unsigned r = 0; !rc && r + 1 < DJ_PUYO_ROWS; r++)
-		for (unsigned c = 0; !rc && c < DJ_PUYO_COLS; c++)
+	/* column by column, the lowest puyo with an empty cell below it */
+	for (unsigned c = 0; !rc && c < DJ_PUYO_COLS; c++)
+		for (unsigned r = DJ_PUYO_ROWS - 1; !rc && r-- > 0;)
 			if (field[r][c] != DJ_PUYO_EMPTY && field[r + 1][c] == DJ_PUYO_EMPTY)
-				rc = val_fault(r + 1, c + 1, "puyo at column %u floats above an empty cell",
+				rc = val_fault(r + 1, 0, "puyo at column %u floats above an empty cell",
 					       c + 1);
 	return rc ? rc : DJ_VALID_EXIT;
 }
