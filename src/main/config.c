@@ -527,7 +527,7 @@ void config_usage(FILE *out)
 		"    kattis   INPUT ANSWER FEEDBACK_DIR [FLAGS] < OUTPUT; exit 42 accepted,\n"
 		"             43 rejected, 1 judge error; FEEDBACK_DIR/judgemessage.txt\n"
 		"    cms      INPUT CORRECT_OUTPUT OUTPUT; score 1.0 or 0.0 on stdout,\n"
-		"             translate:success or translate:wrong on stderr; exit 1 on\n"
+		"             one line on stderr (translate:success or why); exit 1 on\n"
 		"             a judge error\n"
 		"    dmoj     INPUT OUTPUT ANSWER; exit 0 accepted, 1 wrong, 2 internal\n"
 		"             error; the verdict on stdout\n"

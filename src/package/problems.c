@@ -260,8 +260,7 @@ static int puyo_solve(const char *text, size_t len, char *answer, size_t size,
 static void pkg_c_string(struct pkg_text *out, const char *s)
 {
 	pkg_text_puts(out, "\"");
-	for (; *s; s++)
-	{
+	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
 			pkg_text_put(out, "\\", 1);
 		pkg_text_put(out, s, 1);
@@ -276,7 +275,8 @@ static void pkg_c_string(struct pkg_text *out, const char *s)
  */
 static void md_constants(struct pkg_text *out)
 {
-	pkg_text_printf(out, "#define DJ_MD_MIN_N %d\n#define DJ_MD_MAX_N %d\n#define DJ_MD_TYPES %d\n",
+	pkg_text_printf(out,
+			"#define DJ_MD_MIN_N %d\n#define DJ_MD_MAX_N %d\n#define DJ_MD_TYPES %d\n",
 			MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, MD_TYPE_DOMINO_V);
 	pkg_text_puts(out, "#define DJ_MD_RULE_T ");
 	pkg_c_string(out, md_fault_detail(MD_FAULT_TYPE, 0));
@@ -290,7 +290,8 @@ static void md_constants(struct pkg_text *out)
 				max++;
 			pkg_text_printf(out, ", %d", max);
 		}
-		pkg_text_printf(out, "};\nstatic const char *const dj_md_rule_%s[] = {\"\"", axis[a]);
+		pkg_text_printf(out, "};\nstatic const char *const dj_md_rule_%s[] = {\"\"",
+				axis[a]);
 		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
 			pkg_text_puts(out, ", ");
 			pkg_c_string(out, md_fault_detail(a ? MD_FAULT_Y : MD_FAULT_X, t));

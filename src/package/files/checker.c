@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHK_FILE_MAX   ((size_t)64 << 20) /* largest file read */
+#define CHK_FILE_MAX	((size_t)64 << 20) /* largest file read */
 #define CHK_MESSAGE_MAX (JUDGE_MESSAGE_MAX + 256)
 
 enum chk_outcome { CHK_OK, CHK_WRONG, CHK_PRESENTATION, CHK_FAIL };
@@ -210,7 +210,8 @@ int main(int argc, char **argv)
 {
 	char msg[CHK_MESSAGE_MAX], text[CHK_MESSAGE_MAX + 32];
 	if (argc < 4) {
-		fprintf(stderr, "judge error: usage: %s input answer feedback_dir [flags] < output\n",
+		fprintf(stderr,
+			"judge error: usage: %s input answer feedback_dir [flags] < output\n",
 			argv[0]);
 		return 1;
 	}

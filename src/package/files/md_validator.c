@@ -16,14 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VAL_SHOWN     32		     /* bytes of a token shown in a message */
+#define VAL_SHOWN     32		    /* bytes of a token shown in a message */
 #define VAL_VALUE_MAX 1000000000000000000LL /* larger magnitudes saturate here */
 #define VAL_INPUT_MAX ((size_t)64 << 20)
 
 /* One integer token of a line. */
 struct val_token {
 	long long value;
-	unsigned column;	    /* 1-based, in bytes */
+	unsigned column;	       /* 1-based, in bytes */
 	char shown[4 * VAL_SHOWN + 4]; /* as written, escaped, cut */
 };
 
@@ -78,8 +78,9 @@ static int val_line(unsigned line, const char *s, size_t n, unsigned want, struc
 		while (i < n && (s[i] == ' ' || s[i] == '\t'))
 			i++;
 		if (i < n && s[i] == '\r')
-			return val_fault(line, (unsigned)i + 1,
-					 "unexpected carriage return (lines must end with \\n alone)");
+			return val_fault(
+			    line, (unsigned)i + 1,
+			    "unexpected carriage return (lines must end with \\n alone)");
 		if (i == n && i > blank)
 			return val_fault(line, (unsigned)blank + 1, "trailing whitespace");
 		if (i == n)
@@ -107,7 +108,8 @@ static int val_line(unsigned line, const char *s, size_t n, unsigned want, struc
 		if (v > VAL_VALUE_MAX)
 			v = VAL_VALUE_MAX;
 		if (bad)
-			return val_fault(line, t.column, "expected an integer, found '%s'", t.shown);
+			return val_fault(line, t.column, "expected an integer, found '%s'",
+					 t.shown);
 		if (s[start] == '+' || (s[d] == '0' && i - d > 1) || (s[start] == '-' && v == 0))
 			return val_fault(line, t.column,
 					 "expected an integer without '+', leading zeros or '-0', "
@@ -168,7 +170,8 @@ int main(void)
 		struct val_token tok[3];
 		unsigned count = 0, want = line == 1 ? 1 : 3;
 		if (line > 1 && (long long)line > n + 1) {
-			rc = val_fault(line, 1, "expected the end of the input after line %lld", n + 1);
+			rc = val_fault(line, 1, "expected the end of the input after line %lld",
+				       n + 1);
 			break;
 		}
 		rc = val_line(line, text + pos, end - pos, want, tok, &count);
@@ -178,8 +181,10 @@ int main(void)
 			rc = val_fault(line, 0, "expected %u integer%s, found %u", want,
 				       want == 1 ? "" : "s", count);
 		else if (!rc && line == 1 && tok[0].value < 0)
-			rc = val_fault(1, tok[0].column, "N must be 0 or more, got %s", tok[0].shown);
-		else if (!rc && line == 1 && (tok[0].value < DJ_MD_MIN_N || tok[0].value > DJ_MD_MAX_N))
+			rc = val_fault(1, tok[0].column, "N must be 0 or more, got %s",
+				       tok[0].shown);
+		else if (!rc && line == 1 &&
+			 (tok[0].value < DJ_MD_MIN_N || tok[0].value > DJ_MD_MAX_N))
 			rc = val_fault(1, tok[0].column, "N must be %d..%d, got %s", DJ_MD_MIN_N,
 				       DJ_MD_MAX_N, tok[0].shown);
 		else if (!rc && line == 1)

@@ -40,7 +40,11 @@ static int val_fault(unsigned line, unsigned column, const char *fmt, ...)
  */
 static size_t val_char(const unsigned char *s, size_t n, long *cp)
 {
-	size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : s[0] >= 0xE0 && s[0] < 0xF0 ? 3 : s[0] >= 0xF0 && s[0] < 0xF5 ? 4 : 0;
+	size_t len = s[0] < 0x80		   ? 1
+		     : s[0] >= 0xC2 && s[0] < 0xE0 ? 2
+		     : s[0] >= 0xE0 && s[0] < 0xF0 ? 3
+		     : s[0] >= 0xF0 && s[0] < 0xF5 ? 4
+						   : 0;
 	long v = len == 1 ? s[0] : len == 2 ? s[0] & 0x1F : len == 3 ? s[0] & 0x0F : s[0] & 0x07;
 	for (size_t i = 1; i < len; i++) {
 		if (i >= n || (s[i] & 0xC0) != 0x80) {
@@ -74,8 +78,9 @@ static int val_row(unsigned line, const char *s, size_t n, char *cells)
 		else
 			snprintf(shown, sizeof shown, "'%c'", (char)cp);
 		if (cp <= 0 || cp >= 0x80 || !strchr(DJ_PUYO_ALPHABET, (int)cp))
-			return val_fault(line, (unsigned)col, "unknown cell %s at column %u (expected one of %s)",
-					 shown, (unsigned)col, DJ_PUYO_ALPHABET);
+			return val_fault(line, (unsigned)col,
+					 "unknown cell %s at column %u (expected one of %s)", shown,
+					 (unsigned)col, DJ_PUYO_ALPHABET);
 		cells[col - 1] = (char)cp;
 		i += k;
 	}
@@ -99,11 +104,13 @@ int main(void)
 		if (lines < DJ_PUYO_ROWS) {
 			rc = val_row(lines + 1, text + pos, n - (size_t)cr, field[lines]);
 			if (!rc && cr)
-				rc = val_fault(lines + 1, DJ_PUYO_COLS + 1,
-					       "carriage return at the end of the line (lines must end "
-					       "with \"\\n\" only)");
+				rc = val_fault(
+				    lines + 1, DJ_PUYO_COLS + 1,
+				    "carriage return at the end of the line (lines must end "
+				    "with \"\\n\" only)");
 			if (!rc && !nl)
-				rc = val_fault(lines + 1, 0, "missing newline at the end of the line");
+				rc = val_fault(lines + 1, 0,
+					       "missing newline at the end of the line");
 		}
 		pos = end + 1;
 	}
@@ -114,7 +121,8 @@ int main(void)
 	for (unsigned c = 0; !rc && c < DJ_PUYO_COLS; c++)
 		for (unsigned r = DJ_PUYO_ROWS - 1; !rc && r-- > 0;)
 			if (field[r][c] != DJ_PUYO_EMPTY && field[r + 1][c] == DJ_PUYO_EMPTY)
-				rc = val_fault(r + 1, 0, "puyo at column %u floats above an empty cell",
+				rc = val_fault(r + 1, 0,
+					       "puyo at column %u floats above an empty cell",
 					       c + 1);
 	return rc ? rc : DJ_VALID_EXIT;
 }
