@@ -124,6 +124,8 @@ CODEC_SRC := $(wildcard src/codec/*.c)
 PACKAGE_SRC := $(wildcard src/package/*.c)
 # Copied into packages as they are (assembled in by blobs.S), never compiled here.
 PACKAGE_FILES := $(wildcard src/package/files/*)
+# Service sources a package's checker embeds as they are (blobs.S).
+PACKAGE_SHARED := include/dropjudge/judge.h src/core/judge.c
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
@@ -162,7 +164,7 @@ $(BUILD)/src/codec/%.o: src/codec/%.c
 $(BUILD)/src/package/%.o: src/package/%.c
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) $(ARCHIVE_CFLAGS) -c $< -o $@
-$(BUILD)/src/package/blobs.o: src/package/blobs.S $(PACKAGE_FILES)
+$(BUILD)/src/package/blobs.o: src/package/blobs.S $(PACKAGE_FILES) $(PACKAGE_SHARED)
 	@mkdir -p $(@D)
 	$(CC) -c $< -o $@
 $(BUILD)/src/route/%.o: src/route/%.c
@@ -407,7 +409,7 @@ $(FUZZ_BUILD)/src/codec/%.o: src/codec/%.c
 $(FUZZ_BUILD)/src/package/%.o: src/package/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) $(ARCHIVE_CFLAGS) -c $< -o $@
-$(FUZZ_BUILD)/src/package/blobs.o: src/package/blobs.S $(PACKAGE_FILES)
+$(FUZZ_BUILD)/src/package/blobs.o: src/package/blobs.S $(PACKAGE_FILES) $(PACKAGE_SHARED)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -c $< -o $@
 $(FUZZ_BUILD)/src/route/%.o: src/route/%.c

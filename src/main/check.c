@@ -152,7 +152,9 @@ static bool check_report_kattis(const struct check_run *run, enum check_outcome 
 	return true;
 }
 
-/* CMS: the score on stdout, the message on stderr (translated). */
+/* CMS: the outcome on stdout, exactly one line on stderr, the text shown to
+ * the contestant: "translate:success" (which CMS translates) when accepted,
+ * else the verdict and why. The package's CMS checker says the same. */
 static bool check_report_cms(const struct check_run *run, enum check_outcome outcome,
 			     const char *msg)
 {
@@ -162,8 +164,10 @@ static bool check_report_cms(const struct check_run *run, enum check_outcome out
 		return true;
 	}
 	printf("%s\n", outcome == CHECK_OK ? "1.0" : "0.0");
-	fprintf(stderr, "%s\n%s\n", outcome == CHECK_OK ? "translate:success" : "translate:wrong",
-		msg);
+	if (outcome == CHECK_OK)
+		fputs("translate:success\n", stderr);
+	else
+		fprintf(stderr, "%s: %s\n", check_verdict_text[outcome], msg);
 	return fflush(stdout) == 0;
 }
 

@@ -18,7 +18,8 @@
  *     exit 42 valid, 43 invalid.
  *   cms (CMS's checker of Batch tasks)
  *     check input correct_output contestant_output: the score (1.0 or 0.0)
- *     on stdout, "translate:success" or "translate:wrong" on stderr, exit 0;
+ *     on stdout and exactly one line on stderr: "translate:success", or the
+ *     verdict and why ("wrong answer: token 1 ..."); exit 0;
  *     a judge error prints no score and exits 1.
  *   dmoj (DMOJ's bridged checker, default type)
  *     check input output answer: exit 0 accepted, 1 wrong (a presentation

@@ -84,8 +84,8 @@ int package_main(int argc, char *const argv[])
 			break;
 		case 1:
 			if (!package_format_from_name(value, &req.format))
-				return package_usage("--format must be kattis, polygon or "
-						     "domjudge, not '%s'",
+				return package_usage("--format must be kattis, polygon, "
+						     "domjudge or cms, not '%s'",
 						     value);
 			break;
 		case 2:
@@ -116,7 +116,7 @@ int package_main(int argc, char *const argv[])
 	if (!req.problem)
 		return package_usage("missing --problem (monomino-domino or puyo)");
 	if (req.format == PACKAGE_FORMAT_COUNT)
-		return package_usage("missing --format (kattis, polygon or domjudge)");
+		return package_usage("missing --format (kattis, polygon, domjudge or cms)");
 	if (!out)
 		return package_usage("missing OUT (a .zip, a .tar.gz or a directory)");
 	enum package_sink sink = PACKAGE_DIRECTORY;

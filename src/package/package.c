@@ -12,6 +12,12 @@
  *   Polygon   the package Codeforces Polygon exports: problem.xml, tests/NN
  *             and tests/NN.a, statements/<language>/problem.tex (olymp.sty),
  *             files/ for the checker and validator, solutions/
+ *   CMS       the "italy_yaml" task directory cmsImportTask reads: task.yaml,
+ *             input/inputN.txt, output/outputN.txt, check/checker (built
+ *             from check/checker.c), statement/
+ * Validators and checkers are self-contained C programs (programs.h) that
+ * the judge compiles: with its own compiler (Polygon), from a build script
+ * (Kattis, DOMjudge), or before the import (CMS).
  */
 #include "package/package.h"
 
@@ -24,12 +30,10 @@
 #include "dropjudge/version.h"
 #include "package/archive.h"
 #include "package/problems.h"
+#include "package/programs.h"
 #include "package/statement.h"
 #include "package/text.h"
 #include "mem/alloc.h"
-
-extern const char pkg_wrapper_c[], pkg_wrapper_c_end[];
-extern const char pkg_run_sh[], pkg_run_sh_end[];
 
 /* Longest Baekjoon output of either problem, with room to spare. */
 #define PKG_ANSWER_MAX 64
@@ -53,6 +57,7 @@ static const char *const pkg_format_names[PACKAGE_FORMAT_COUNT] = {
     [PACKAGE_KATTIS] = "kattis",
     [PACKAGE_POLYGON] = "polygon",
     [PACKAGE_DOMJUDGE] = "domjudge",
+    [PACKAGE_CMS] = "cms",
 };
 
 const char *package_format_name(enum package_format format)
@@ -80,7 +85,9 @@ int package_file_name(const struct package_request *req, enum package_sink sink,
 {
 	const struct pkg_problem *p = pkg_problem_find(req->problem);
 	return snprintf(buf, size, "%s%s%s", p ? p->short_name : "package",
-			req->format == PACKAGE_POLYGON ? "-polygon" : "",
+			req->format == PACKAGE_POLYGON ? "-polygon"
+			: req->format == PACKAGE_CMS   ? "-cms"
+						       : "",
 			sink == PACKAGE_TAR_GZ ? ".tar.gz"
 			: sink == PACKAGE_ZIP  ? ".zip"
 					       : "");
@@ -94,7 +101,7 @@ enum codec_status package_check(const struct package_request *req, struct codec_
 				     "must be monomino-domino or puyo");
 	else if ((unsigned)req->format >= PACKAGE_FORMAT_COUNT)
 		codec_error_at_param(err, CODEC_E_INVALID, "format",
-				     "must be kattis, polygon or domjudge");
+				     "must be kattis, polygon, domjudge or cms");
 	else if (req->tests < 1 || req->tests > PACKAGE_MAX_TESTS)
 		codec_error_at_param(err, CODEC_E_INVALID, "tests", "must be 1..%d",
 				     PACKAGE_MAX_TESTS);
@@ -244,29 +251,55 @@ static void pkg_put_statement(struct pkg_build *b, const char *path, enum statem
 	pkg_put_text(b, path, &t, false);
 }
 
-/* A wrapper from a template of files/, with its placeholders filled. */
-static void pkg_put_wrapper(struct pkg_build *b, const char *path, const char *tmpl,
-			    const char *tmpl_end, const char *what, const char *usage,
-			    const char *subcommand, bool executable)
+/* The checker or validator source of a protocol at path. */
+static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
+			    enum pkg_protocol protocol)
 {
-	const char *const keys[] = {"WHAT",	what,	   "USAGE",  usage, "SUBCOMMAND",
-				    subcommand, "PROBLEM", b->p->id, NULL};
 	struct pkg_text t;
 	pkg_text_init(&t);
-	pkg_text_expand(&t, tmpl, (size_t)(tmpl_end - tmpl), keys);
-	pkg_put_text(b, path, &t, executable);
+	if (checker)
+		pkg_program_checker(b->p, protocol, &t);
+	else
+		pkg_program_validator(b->p, protocol, &t);
+	pkg_put_text(b, path, &t, false);
 }
 
-/* One line saying what made the package, for the metadata files. */
+/*
+ * A program directory of the Kattis format built by the judge: dir/source
+ * and dir/build, a shell script that compiles it into dir/run (the legacy
+ * spec's "build" and "run"; DOMjudge builds executables the same way).
+ */
+static void pkg_put_built(struct pkg_build *b, const char *dir, const char *source, bool checker)
+{
+	char path[128];
+	struct pkg_text t;
+	snprintf(path, sizeof path, "%s/%s", dir, source);
+	pkg_put_program(b, path, checker, PKG_PROTOCOL_KATTIS);
+	pkg_text_init(&t);
+	pkg_text_printf(&t,
+			"#!/bin/sh\n# Builds this %s into ./run; the judge runs it in this "
+			"directory.\nexec gcc -O2 -std=c11 -o run %s\n",
+			checker ? "output validator" : "input validator", source);
+	snprintf(path, sizeof path, "%s/build", dir);
+	pkg_put_text(b, path, &t, true);
+}
+
+/*
+ * One line saying what made the package, for the metadata files. In XML
+ * the flags are written without their dashes, since "--" may not appear
+ * inside a comment.
+ */
 static void pkg_provenance(const struct pkg_build *b, struct pkg_text *t, const char *comment)
 {
+	const char *dashes = b->req->format == PACKAGE_POLYGON ? "" : "--";
 	pkg_text_printf(t,
 			"%s Made by dropjudge " DROPJUDGE_VERSION " (generator %d): dropjudge "
-			"package --problem %s --format %s --tests %u --seed %" PRIu64,
-			comment, GEN_VERSION, b->p->id, package_format_name(b->req->format),
-			b->req->tests, b->req->seed);
+			"package %sproblem %s %sformat %s %stests %u %sseed %" PRIu64,
+			comment, GEN_VERSION, dashes, b->p->id, dashes,
+			package_format_name(b->req->format), dashes, b->req->tests, dashes,
+			b->req->seed);
 	if (b->p->has_chains)
-		pkg_text_printf(t, " --min-chains %u", b->req->min_chains);
+		pkg_text_printf(t, " %smin-chains %u", dashes, b->req->min_chains);
 	pkg_text_puts(t, "\n");
 }
 
@@ -297,7 +330,8 @@ static void pkg_put_problem_yaml(struct pkg_build *b)
 	struct pkg_text t;
 	pkg_text_init(&t);
 	pkg_text_puts(&t, "# Kattis problem package format, legacy version:\n"
-			  "# https://www.kattis.com/problem-package-format/spec/legacy.html\n");
+			  "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
+			  "problem_format_version: legacy\n");
 	pkg_provenance(b, &t, "#");
 	pkg_text_printf(&t,
 			"# Time limit on Baekjoon: %u ms (the legacy format derives the time "
@@ -315,11 +349,8 @@ static void pkg_put_problem_yaml(struct pkg_build *b)
 static void pkg_put_kattis_programs(struct pkg_build *b)
 {
 	char path[128];
-	pkg_put_wrapper(b, "input_validators/dropjudge/run", pkg_run_sh, pkg_run_sh_end,
-			"Input validator", "run < input", "validate", true);
-	pkg_put_wrapper(b, "output_validators/dropjudge/run", pkg_run_sh, pkg_run_sh_end,
-			"Output validator",
-			"run input judge_answer feedback_dir [flags] < team_output", "check", true);
+	pkg_put_built(b, "input_validators/dropjudge", "validator.c", false);
+	pkg_put_built(b, "output_validators/dropjudge", "checker.c", true);
 	snprintf(path, sizeof path, "submissions/accepted/%s.c", b->p->short_name);
 	pkg_put(b, path, b->p->solution, (size_t)(b->p->solution_end - b->p->solution), false);
 }
@@ -392,6 +423,16 @@ static void pkg_layout_polygon(struct pkg_build *b)
 			"            </tests>\n"
 			"        </testset>\n"
 			"    </judging>\n"
+			"    <files>\n"
+			"        <executables>\n"
+			"            <executable>\n"
+			"                <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
+			"            </executable>\n"
+			"            <executable>\n"
+			"                <source path=\"files/validator.c\" type=\"c.gcc\"/>\n"
+			"            </executable>\n"
+			"        </executables>\n"
+			"    </files>\n"
 			"    <assets>\n"
 			"        <checker type=\"testlib\">\n"
 			"            <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
@@ -412,11 +453,54 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	pkg_put_text(b, "problem.xml", &x, false);
 	pkg_put_statement(b, "statements/english/problem.tex", STATEMENT_POLYGON_LATEX);
 	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
-	pkg_put_wrapper(b, "files/check.c", pkg_wrapper_c, pkg_wrapper_c_end, "Checker",
-			"check input output answer [report [-appes]]", "check", false);
-	pkg_put_wrapper(b, "files/validator.c", pkg_wrapper_c, pkg_wrapper_c_end, "Validator",
-			"validator [--testset T] [--group G] < input", "validate", false);
+	pkg_put_program(b, "files/check.c", true, PKG_PROTOCOL_TESTLIB);
+	pkg_put_program(b, "files/validator.c", false, PKG_PROTOCOL_TESTLIB);
 	snprintf(path, sizeof path, "solutions/%s.c", p->short_name);
+	pkg_put(b, path, p->solution, (size_t)(p->solution_end - p->solution), false);
+}
+
+/*
+ * task.yaml of CMS's italy_yaml loader: names, Baekjoon's limits, the
+ * number of tests, standard input and output (empty infile and outfile),
+ * the samples public. The loader takes check/checker as the comparator when
+ * it exists; check/build makes it from check/checker.c before the import.
+ */
+static void pkg_layout_cms(struct pkg_build *b)
+{
+	const struct pkg_problem *p = b->p;
+	char path[128];
+	struct pkg_text t;
+	pkg_text_init(&t);
+	pkg_text_puts(&t, "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
+			  "italy_yaml .\n");
+	pkg_provenance(b, &t, "#");
+	pkg_text_printf(&t,
+			"name: %s\ntitle: %s\ntime_limit: %u.%03u\nmemory_limit: %u\n"
+			"n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"
+			"public_testcases: \"",
+			p->short_name, p->title, p->time_limit_ms / 1000, p->time_limit_ms % 1000,
+			p->memory_mib, b->tests->count);
+	for (unsigned i = 0; i < b->tests->samples; i++)
+		pkg_text_printf(&t, "%s%u", i ? "," : "", i);
+	pkg_text_puts(&t, "\"\n");
+	pkg_put_text(b, "task.yaml", &t, false);
+	for (unsigned i = 0; i < b->tests->count; i++) {
+		const struct pkg_test *test = &b->tests->test[i];
+		snprintf(path, sizeof path, "input/input%u.txt", i);
+		pkg_put(b, path, test->input.data, test->input.len, false);
+		snprintf(path, sizeof path, "output/output%u.txt", i);
+		pkg_put(b, path, test->answer, test->answer_len, false);
+	}
+	pkg_put_program(b, "check/checker.c", true, PKG_PROTOCOL_CMS);
+	pkg_text_init(&t);
+	pkg_text_puts(&t, "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
+			  "comparator;\n# run it before the import, on a machine like the "
+			  "workers.\ncd \"$(dirname \"$0\")\" && exec gcc -O2 -std=c11 -static -o "
+			  "checker checker.c\n");
+	pkg_put_text(b, "check/build", &t, true);
+	pkg_put_statement(b, "statement/statement.md", STATEMENT_MARKDOWN);
+	pkg_put_statement(b, "statement/statement.html", STATEMENT_HTML);
+	snprintf(path, sizeof path, "sol/%s.c", p->short_name);
 	pkg_put(b, path, p->solution, (size_t)(p->solution_end - p->solution), false);
 }
 
@@ -424,6 +508,7 @@ static void (*const pkg_layouts[PACKAGE_FORMAT_COUNT])(struct pkg_build *) = {
     [PACKAGE_KATTIS] = pkg_layout_kattis,
     [PACKAGE_POLYGON] = pkg_layout_polygon,
     [PACKAGE_DOMJUDGE] = pkg_layout_domjudge,
+    [PACKAGE_CMS] = pkg_layout_cms,
 };
 
 /* Builds into a sink opened on `path` (NULL: memory). */
@@ -468,8 +553,9 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	    .examples = b.examples,
 	    .nexamples = tests.samples,
 	};
-	/* A Kattis archive holds the package directory, named by the problem. */
-	if (req->format == PACKAGE_KATTIS)
+	/* A Kattis archive holds the package directory, named by the problem;
+	 * so does a CMS one, whose task directory cmsImportTask is given. */
+	if (req->format == PACKAGE_KATTIS || req->format == PACKAGE_CMS)
 		snprintf(prefix, sizeof prefix, "%s/", b.p->short_name);
 	b.sink = pkg_sink_open(sink, path, prefix, err);
 	if (!b.sink) {

@@ -1,6 +1,6 @@
 /*
  * Problem packages for contest systems: one call builds a complete package
- * of either problem for Kattis, Polygon or DOMjudge (statement, sample and
+ * of either problem for Kattis, Polygon, DOMjudge or CMS (statement, sample and
  * secret tests with their answers, input validator, output validator or
  * checker, limits and the format's metadata) and writes it as a zip, a
  * tar.gz or a directory, through libarchive.
@@ -11,7 +11,8 @@
  * Tests are computed with the cores and written with the codecs' text
  * formats, so that every answer is what `dropjudge solve` and
  * POST /v1/{problem} answer. The validator and checker of a package are
- * small wrappers that run `dropjudge validate` and `dropjudge check`.
+ * self-contained C sources that the judge compiles (programs.h); they run
+ * where dropjudge is not installed.
  *
  * The package layer sits between route/main and codec: it uses the cores,
  * the codecs' error type and libarchive, and nothing of HTTP.
@@ -33,6 +34,7 @@ enum package_format {
 	PACKAGE_KATTIS,	  /* Kattis problem package format, legacy version */
 	PACKAGE_POLYGON,  /* Codeforces Polygon package: problem.xml */
 	PACKAGE_DOMJUDGE, /* DOMjudge problem zip: ICPC package + domjudge-problem.ini */
+	PACKAGE_CMS,	  /* CMS task directory, italy_yaml layout: task.yaml */
 	PACKAGE_FORMAT_COUNT
 };
 
@@ -53,7 +55,7 @@ struct package_request {
 				       for Monomino-Domino */
 };
 
-/* "kattis", "polygon", "domjudge". */
+/* "kattis", "polygon", "domjudge", "cms". */
 const char *package_format_name(enum package_format format);
 
 /* Reads a format name; false when it is none of them. */

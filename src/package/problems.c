@@ -18,6 +18,9 @@
 /* The accepted solutions, assembled in from src/package/files (blobs.S). */
 extern const char pkg_md_solution[], pkg_md_solution_end[];
 extern const char pkg_puyo_solution[], pkg_puyo_solution_end[];
+/* The input validators' fixed sources (src/package/files). */
+extern const char pkg_md_validator[], pkg_md_validator_end[];
+extern const char pkg_puyo_validator[], pkg_puyo_validator_end[];
 
 /* Generated cases that fail (a Puyo search that hit its bound) are retried
  * with the next seed of the stream, at most this many times. */
@@ -253,6 +256,67 @@ static int puyo_solve(const char *text, size_t len, char *answer, size_t size,
 
 /* --- The table ---------------------------------------------------------- */
 
+/* Appends a C string literal of s (printable ASCII, quotes escaped). */
+static void pkg_c_string(struct pkg_text *out, const char *s)
+{
+	pkg_text_puts(out, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			pkg_text_put(out, "\\", 1);
+		pkg_text_put(out, s, 1);
+	}
+	pkg_text_puts(out, "\"");
+}
+
+/*
+ * Monomino-Domino's rules for the validator: Baekjoon's N limits
+ * (md_codec.h), and for each block type the largest x and y that
+ * md_check() accepts, with the texts `dropjudge validate` gives.
+ */
+static void md_constants(struct pkg_text *out)
+{
+	pkg_text_printf(out,
+			"#define DJ_MD_MIN_N %d\n#define DJ_MD_MAX_N %d\n#define DJ_MD_TYPES %d\n",
+			MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, MD_TYPE_DOMINO_V);
+	pkg_text_puts(out, "#define DJ_MD_RULE_T ");
+	pkg_c_string(out, md_fault_detail(MD_FAULT_TYPE, 0));
+	const char *axis[2] = {"x", "y"};
+	for (unsigned a = 0; a < 2; a++) {
+		pkg_text_printf(out, "\nstatic const long long dj_md_max_%s[] = {-1", axis[a]);
+		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
+			int max = -1;
+			while (max < MD_RED_SIZE &&
+			       md_check(t, a ? 0 : max + 1, a ? max + 1 : 0) == MD_FAULT_NONE)
+				max++;
+			pkg_text_printf(out, ", %d", max);
+		}
+		pkg_text_printf(out, "};\nstatic const char *const dj_md_rule_%s[] = {\"\"",
+				axis[a]);
+		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
+			pkg_text_puts(out, ", ");
+			pkg_c_string(out, md_fault_detail(a ? MD_FAULT_Y : MD_FAULT_X, t));
+		}
+		pkg_text_puts(out, "};");
+	}
+	pkg_text_puts(out, "\n");
+}
+
+/* Puyo's field for the validator: puyo.h's size and Baekjoon's alphabet
+ * (the empty cell and the colours, no garbage). */
+static void puyo_constants(struct pkg_text *out)
+{
+	char alphabet[PUYO_COLORS + 2];
+	for (unsigned c = PUYO_EMPTY; c <= PUYO_COLORS; c++)
+		alphabet[c] = puyo_cell_to_char((uint8_t)c);
+	alphabet[PUYO_COLORS + 1] = '\0';
+	pkg_text_printf(out,
+			"#define DJ_PUYO_ROWS %d\n#define DJ_PUYO_COLS %d\n"
+			"#define DJ_PUYO_EMPTY '%c'\n#define DJ_PUYO_ALPHABET ",
+			PUYO_ROWS, PUYO_COLS, alphabet[PUYO_EMPTY]);
+	pkg_c_string(out, alphabet);
+	pkg_text_puts(out, "\n");
+}
+
 #define COUNT(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
 
 static const struct pkg_problem pkg_problems[] = {
@@ -276,6 +340,10 @@ static const struct pkg_problem pkg_problems[] = {
 	.solve = md_solve,
 	.solution = pkg_md_solution,
 	.solution_end = pkg_md_solution_end,
+	.answer_tokens = 2,
+	.constants = md_constants,
+	.validator = pkg_md_validator,
+	.validator_end = pkg_md_validator_end,
     },
     {
 	.id = "puyo",
@@ -297,6 +365,10 @@ static const struct pkg_problem pkg_problems[] = {
 	.solve = puyo_solve,
 	.solution = pkg_puyo_solution,
 	.solution_end = pkg_puyo_solution_end,
+	.answer_tokens = 1,
+	.constants = puyo_constants,
+	.validator = pkg_puyo_validator,
+	.validator_end = pkg_puyo_validator_end,
     },
 };
 

@@ -61,6 +61,13 @@ struct pkg_problem {
 		     struct codec_error *err);
 	const char *solution;	  /* C source of an accepted solution */
 	const char *solution_end; /* its end */
+	unsigned answer_tokens;	  /* integers in a Baekjoon answer */
+	/* Appends the C definitions of its rules that the package's input
+	 * validator reads (limits, board sizes, alphabet, rule texts), made
+	 * from the tables of the cores and codecs. */
+	void (*constants)(struct pkg_text *out);
+	const char *validator;	   /* fixed C source of the input validator */
+	const char *validator_end; /* its end */
 };
 
 /* The problem named `id`, or NULL. */

@@ -26,8 +26,9 @@ enum codec_status route_package(const struct route_call *call, struct route_resp
 	const char *format = route_param(call->req, "format");
 	if (!package_format_from_name(format, &pkg.format)) {
 		codec_error_at_param(err, CODEC_E_INVALID, "format",
-				     format ? "must be kattis, polygon or domjudge, got '%.40s'"
-					    : "required: kattis, polygon or domjudge%.0s",
+				     format
+					 ? "must be kattis, polygon, domjudge or cms, got '%.40s'"
+					 : "required: kattis, polygon, domjudge or cms%.0s",
 				     format ? format : "");
 		return CODEC_E_INVALID;
 	}

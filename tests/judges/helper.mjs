@@ -92,3 +92,45 @@ export function listFiles(dir) {
 export function isExecutable(file) {
 	return (fs.statSync(file).mode & 0o111) !== 0;
 }
+
+// What a judge host has: the system's programs, no dropjudge on PATH and no
+// DROPJUDGE variable (the environment holds nothing else).
+export const JUDGE_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+// Runs a program as a judge host runs it: the environment is JUDGE_PATH
+// alone, the working directory `cwd` (a new empty one when not given).
+export function runOnJudge(cmd, args, { cwd, input } = {}) {
+	const r = spawnSync(cmd, args, {
+		cwd: cwd ?? tmpDir('judgecwd'),
+		input: input ?? '',
+		env: { PATH: JUDGE_PATH },
+		encoding: 'utf8',
+		timeout: 30000,
+	});
+	if (r.error && !(r.error.code === 'EPIPE' && (r.status !== null || r.signal))) throw r.error;
+	return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// Compiles one C source as a judge does (gcc -O2 -std=c11, and -static
+// where the judge links statically), in an empty directory that holds only
+// a copy of the source; returns the executable's path.
+export function compileOnJudge(source, name, flags = []) {
+	const dir = tmpDir('judgecc');
+	fs.copyFileSync(source, path.join(dir, path.basename(source)));
+	const r = runOnJudge('gcc', ['-O2', '-std=c11', ...flags, '-o', name, path.basename(source)], { cwd: dir });
+	if (r.status !== 0) throw new Error(`gcc ${source} failed:\n${r.stderr}`);
+	return path.join(dir, name);
+}
+
+// Builds a program directory of the Kattis format as Kattis and DOMjudge
+// do: a copy of it, its `build` script run there; returns the path of the
+// `run` it made.
+export function buildOnJudge(programDir) {
+	const dir = tmpDir('judgebuild');
+	fs.cpSync(programDir, dir, { recursive: true });
+	const r = runOnJudge(path.join(dir, 'build'), [], { cwd: dir });
+	if (r.status !== 0) throw new Error(`${programDir}/build failed:\n${r.stderr}`);
+	const run = path.join(dir, 'run');
+	if (!fs.existsSync(run) || !isExecutable(run)) throw new Error(`${programDir}/build made no run`);
+	return run;
+}

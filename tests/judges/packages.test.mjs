@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, run, tmpDir, writeFiles, compileC, referenceAnswer, listFiles, isExecutable } from './helper.mjs';
+import { BIN, run, tmpDir, writeFiles, compileC, compileOnJudge, buildOnJudge, runOnJudge, referenceAnswer, listFiles, isExecutable } from './helper.mjs';
 import { puyoSolve } from '../http/reference.mjs';
 
 // Baekjoon's limits, and what the problems are called in packages.
@@ -83,24 +83,24 @@ function checkTests(problem, tests) {
 	}
 }
 
-// The Kattis programs of a package directory, run as DOMjudge runs them.
+// The Kattis programs of a package directory, built by their build scripts
+// and run as DOMjudge runs them, with no dropjudge reachable.
 function checkKattisPrograms(problem, dir, tests) {
-	const env = { DROPJUDGE: BIN };
-	const inputValidator = path.join(dir, 'input_validators/dropjudge/run');
-	const outputValidator = path.join(dir, 'output_validators/dropjudge/run');
-	assert.ok(isExecutable(inputValidator) && isExecutable(outputValidator));
+	for (const f of ['input_validators/dropjudge/build', 'output_validators/dropjudge/build']) assert.ok(isExecutable(path.join(dir, f)), f);
+	const inputValidator = buildOnJudge(path.join(dir, 'input_validators/dropjudge'));
+	const outputValidator = buildOnJudge(path.join(dir, 'output_validators/dropjudge'));
 	const solutions = fs.readdirSync(path.join(dir, 'submissions/accepted'));
 	assert.ok(solutions.length >= 1);
 	const solution = compileC(path.join(dir, 'submissions/accepted', solutions[0]), 'solution');
 	for (const t of tests) {
-		let r = run(inputValidator, [], { input: t.input, env });
+		let r = runOnJudge(inputValidator, [], { input: t.input });
 		assert.equal(r.status, 42, `${t.name}: ${r.stderr}`);
 		const produced = run(solution, [], { input: t.input });
 		assert.equal(produced.status, 0);
 		for (const [output, code] of [[t.answer, 42], [produced.stdout, 42], [`${t.answer}9\n`, 43]]) {
 			const cwd = writeFiles(tmpDir('judging'), { 'testdata.in': t.input, 'testdata.out': t.answer });
 			fs.mkdirSync(path.join(cwd, 'feedback'));
-			r = run(outputValidator, ['testdata.in', 'testdata.out', 'feedback/'], { cwd, env, input: output });
+			r = runOnJudge(outputValidator, ['testdata.in', 'testdata.out', 'feedback/'], { cwd, input: output });
 			assert.equal(r.status, code, `${t.name}: ${r.stderr}`);
 			assert.ok(fs.existsSync(path.join(cwd, 'feedback/judgemessage.txt')));
 		}
@@ -111,7 +111,7 @@ function checkKattisLayout(problem, dir) {
 	const p = PROBLEMS[problem];
 	const files = listFiles(dir);
 	for (const f of files) for (const part of f.split('/')) assert.match(part, KATTIS_NAME, f);
-	for (const required of ['problem.yaml', 'problem_statement/problem.en.tex', 'input_validators/dropjudge/run', 'output_validators/dropjudge/run'])
+	for (const required of ['problem.yaml', 'problem_statement/problem.en.tex', 'input_validators/dropjudge/validator.c', 'input_validators/dropjudge/build', 'output_validators/dropjudge/checker.c', 'output_validators/dropjudge/build'])
 		assert.ok(files.includes(required), `${required} in ${files.join(' ')}`);
 	const yaml = read(dir, 'problem.yaml');
 	assert.match(yaml, new RegExp(`^name: ${p.title}$`, 'm'));
@@ -175,10 +175,9 @@ for (const problem of Object.keys(PROBLEMS)) {
 		assert.ok(tex.startsWith(`\\begin{problem}{${p.title}}{standard input}{standard output}{${p.ms / 1000} second`));
 		assert.equal((tex.match(/\\exmp\{/g) ?? []).length, p.samples);
 
-		const check = compileC(path.join(dir, 'files/check.c'), 'check');
-		const validator = compileC(path.join(dir, 'files/validator.c'), 'validator');
+		const check = compileOnJudge(path.join(dir, 'files/check.c'), 'check');
+		const validator = compileOnJudge(path.join(dir, 'files/validator.c'), 'validator');
 		const solution = compileC(path.join(dir, `solutions/${p.short}.c`), 'solution');
-		const env = { DROPJUDGE: BIN };
 		const tests = [];
 		for (let i = 1; i <= count; i++) {
 			const name = String(i).padStart(2, '0');
@@ -186,12 +185,12 @@ for (const problem of Object.keys(PROBLEMS)) {
 		}
 		checkTests(problem, tests);
 		for (const t of tests) {
-			let r = run(validator, ['--testset', 'tests'], { input: t.input, env });
+			let r = runOnJudge(validator, ['--testset', 'tests'], { input: t.input });
 			assert.equal(r.status, 0, `${t.name}: ${r.stderr}`);
 			const produced = run(solution, [], { input: t.input });
 			for (const [output, code] of [[t.answer, 0], [produced.stdout, 0], [`${t.answer}9\n`, 1]]) {
 				const cwd = writeFiles(tmpDir('inv'), { 'input.txt': t.input, 'output.txt': output, 'answer.txt': t.answer });
-				r = run(check, ['input.txt', 'output.txt', 'answer.txt'], { cwd, env });
+				r = runOnJudge(check, ['input.txt', 'output.txt', 'answer.txt'], { cwd });
 				assert.equal(r.status, code, `${t.name}: ${r.stderr}`);
 			}
 		}
@@ -217,7 +216,7 @@ for (const problem of Object.keys(PROBLEMS)) {
 test('bad package requests name the flag at fault', () => {
 	const cases = [
 		[['--problem', 'tetris', '--format', 'kattis', 'x'], /--problem must be monomino-domino or puyo, not 'tetris'/],
-		[['--problem', 'puyo', '--format', 'hackerrank', 'x'], /--format must be kattis, polygon or domjudge/],
+		[['--problem', 'puyo', '--format', 'hackerrank', 'x'], /--format must be kattis, polygon, domjudge or cms/],
 		[['--problem', 'puyo', '--format', 'kattis', '--tests', '0', 'x'], /--tests must be 1\.\.500, not '0'/],
 		[['--problem', 'puyo', '--format', 'kattis', '--tests', '501', 'x'], /--tests must be 1\.\.500/],
 		[['--problem', 'puyo', '--format', 'kattis', '--min-chains', '13', 'x'], /--min-chains must be 1\.\.12/],
