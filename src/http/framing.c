@@ -171,7 +171,8 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 			      key);
 	if (memchr(value, '\r', value_size))
 		framing_fault(s, CODEC_E_BAD_REQUEST,
-			      "header '%.40s': its value holds a bare CR (RFC 9112 section 2.2)", key);
+			      "header '%.40s': its value holds a bare CR (RFC 9112 section 2.2)",
+			      key);
 	/* The name's length first: most fields are none of the three. */
 	if (key_size == sizeof MHD_HTTP_HEADER_HOST - 1 &&
 	    framing_is(key, key_size, MHD_HTTP_HEADER_HOST)) {

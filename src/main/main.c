@@ -385,7 +385,8 @@ int main(int argc, char *argv[])
 	if (strcmp(cmd, "--version") == 0) {
 		/* The libraries as loaded, which is what decides the framing
 		 * rules libmicrohttpd enforces itself (README, "Framing"). */
-		printf("dropjudge " DROPJUDGE_VERSION "\nlibmicrohttpd %s, jansson %s, GnuTLS %s, %s\n",
+		printf("dropjudge " DROPJUDGE_VERSION
+		       "\nlibmicrohttpd %s, jansson %s, GnuTLS %s, %s\n",
 		       MHD_get_version(), jansson_version_str(), gnutls_check_version(NULL),
 		       archive_version_string());
 		return fflush(stdout) == 0 ? 0 : 1;
