@@ -23,7 +23,7 @@
 #include "dropjudge/puyo.h"
 #include "mem/alloc.h"
 
-/* Bytes of Monomino-Domino input read at a time. */
+/* Bytes of input read at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 16)
 
 /* Prints the first fault of err as "dropjudge: NAME:LINE:COLUMN: detail". */
@@ -223,7 +223,8 @@ out_text:
 	return ret;
 }
 
-/* Input and output buffers of `solve puyo --lines`. */
+/* Input and output buffers of `solve puyo --lines` (the input is read
+ * SOLVE_CHUNK bytes at a time, after the part of a line left). */
 #define SOLVE_LINES_IN	((size_t)1 << 20) /* also the longest line taken */
 #define SOLVE_LINES_OUT ((size_t)1 << 16)
 
@@ -363,7 +364,8 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 				line, SOLVE_LINES_IN);
 			goto out_buf;
 		}
-		size_t got = fread(buf + held, 1, SOLVE_LINES_IN - held, in);
+		size_t room = SOLVE_LINES_IN - held;
+		size_t got = fread(buf + held, 1, room < SOLVE_CHUNK ? room : SOLVE_CHUNK, in);
 		if (got == 0)
 			break;
 		held += got;
