@@ -75,7 +75,7 @@ test('solve puyo --lines answers every line before a bad one among thousands, th
 	const lines = list.map((f) => f.join(' '));
 	const answers = list.map((f) => `${puyoSolve(f).chains}\n`);
 	// a bad cell, two rows run together and rows too many, far into the input
-	// (past the first batches) and near its end
+	// and near its end
 	const cases = [
 		[4321, lines[4321].slice(0, -1) + 'X', /:4322:\d+: row 1[23]: unknown cell 'X'/],
 		[5990, lines[5990].replace(' ', ''), /:5991:/],
@@ -91,8 +91,7 @@ test('solve puyo --lines answers every line before a bad one among thousands, th
 	}
 });
 
-// The reader takes the input a buffer of 1 MiB at a time, and reads the
-// next buffer while the lines of the last batch of one are being solved.
+// The reader takes the input a buffer of 1 MiB at a time.
 const BUFFER = 1 << 20;
 
 test('solve puyo --lines agrees with the reference across several input buffers, file and stdin, LF and CR LF', async () => {
@@ -151,9 +150,9 @@ test('solve puyo --lines refuses a line longer than its buffer, after answering 
 });
 
 test('solve puyo --lines stops with exit 1 and a message when its answers cannot be written', async () => {
-	// several buffers of fields, so that the answers of one batch wait to
-	// be written while the next is solved by two threads; /dev/full refuses
-	// every write: the program says so and ends (no thread left waiting)
+	// several buffers of fields, so that answers are written while input
+	// is still read; /dev/full refuses every write: the program says so
+	// and ends
 	const { spawnSync } = await import('node:child_process');
 	const { openSync, closeSync } = await import('node:fs');
 	const input = [...fields(40000)].map((f) => f.join(' ')).join('\n') + '\n';

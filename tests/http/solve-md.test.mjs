@@ -1,8 +1,7 @@
-// `dropjudge solve monomino-domino` on inputs large enough that a regular
-// file is read by two threads (over 1 MiB): the answer against the reference
-// simulator (reference.mjs, written from the rules), and every message the
-// same whether the input comes from the file or through a pipe (read from
-// one end to the other by one thread).
+// `dropjudge solve monomino-domino` on inputs of many read chunks (1.2 MB):
+// the answer against the reference simulator (reference.mjs, written from
+// the rules), and every message the same whether the input comes from a
+// file or through a pipe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run, BIN, tmpFile } from './helper.mjs';
@@ -53,9 +52,9 @@ test('solve monomino-domino reads CR LF and a last line without its newline the 
 	assert.equal(r.stdout, `${want.score}\n${want.tiles}\n`);
 });
 
-test('solve monomino-domino reads lines that are not canonical in every segment of a large file', async () => {
-	// CR LF on scattered lines: the threads' canonical reader stops at each,
-	// and the reader takes the rest of that segment.
+test('solve monomino-domino reads lines that are not canonical scattered through a large file', async () => {
+	// CR LF on scattered lines: the canonical fast path stops at each, and
+	// the reader takes that line.
 	const want = mdSolve(list, { steps: false });
 	const lines = text.split('\n');
 	for (let i = 1; i < lines.length - 1; i += 23457) lines[i] += '\r';
@@ -64,7 +63,7 @@ test('solve monomino-domino reads lines that are not canonical in every segment 
 	assert.equal(r.stdout, `${want.score}\n${want.tiles}\n`);
 });
 
-test('solve monomino-domino names a bad line in the first, a middle and the last segment', async () => {
+test('solve monomino-domino names a bad line near the start, in the middle and at the end', async () => {
 	const lines = text.split('\n');
 	for (const at of [1000, 90001, 199999]) {
 		const copy = [...lines];
