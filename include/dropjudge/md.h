@@ -114,18 +114,6 @@ bool md_impl_supported(enum md_impl impl);
 uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_t n,
 		      enum md_impl impl);
 
-/*
- * Joins a stretch of blocks played elsewhere from an empty game onto
- * *game: `guess` is that stretch played from md_init(), head[0..n) its
- * first blocks (n <= guess->moves). Replays head from *game beside the
- * empty start until both hold the same boards; from there on they would
- * score alike, so *game becomes exactly what playing the whole stretch
- * on it gives (boards, score, moves) and true is returned. When they do
- * not meet within head, returns false and leaves *game as it was.
- */
-bool md_join(struct md_game *game, const struct md_game *guess, const struct md_block *head,
-	     size_t n);
-
 /* Tiles left in green and blue together. */
 unsigned md_tiles(const struct md_game *game);
 

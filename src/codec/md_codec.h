@@ -155,14 +155,6 @@ size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, 
 size_t md_text_canonical_impl(const char *data, size_t len, struct md_block *blocks, size_t cap,
 			      size_t *taken, enum md_impl impl);
 
-/*
- * Accounts for `lines` placement lines that md_text_canonical() took, as
- * if md_text_take() had read them here: only when the reader is where
- * md_text_take() would take lines and N leaves room for them all. Returns
- * false and changes nothing otherwise; the caller then feeds those bytes.
- */
-bool md_text_skip(struct md_text_reader *r, size_t lines);
-
 /* Ends the input: checks the last line and that N lines were read.
  * Returns the reader's status; calling it again adds nothing. */
 enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void *ctx);

@@ -351,11 +351,3 @@ size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, stru
 	return used;
 }
 
-bool md_text_skip(struct md_text_reader *r, size_t lines)
-{
-	if (lines > fast_room(r))
-		return false;
-	r->blocks += lines;
-	r->line += (unsigned)lines;
-	return true;
-}

@@ -910,37 +910,6 @@ uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
 	return md_play_impl(game, blocks, n, MD_IMPL_AUTO);
 }
 
-bool md_join(struct md_game *game, const struct md_game *guess, const struct md_block *head,
-	     size_t n)
-{
-	struct md_lane real = {game->green, game->blue, 0};
-	struct md_lane from_empty = {0, 0, 0};
-	if (n > guess->moves)
-		n = (size_t)guess->moves;
-	for (size_t i = 0;; i++) {
-		if (real.green == from_empty.green && real.blue == from_empty.blue) {
-			/* from here on both play alike: the rest is the guess's */
-			game->green = guess->green;
-			game->blue = guess->blue;
-			game->score += real.score + (guess->score - from_empty.score);
-			break;
-		}
-		if (i == n) {
-			if (n < guess->moves)
-				return false;
-			/* the whole stretch was replayed: real is the answer */
-			game->green = real.green;
-			game->blue = real.blue;
-			game->score += real.score;
-			break;
-		}
-		real.score += boards_place(&real.green, &real.blue, head[i]);
-		from_empty.score += boards_place(&from_empty.green, &from_empty.blue, head[i]);
-	}
-	game->moves += guess->moves;
-	return true;
-}
-
 /* Tiles on one falling board. */
 static unsigned board_tiles(uint32_t board)
 {

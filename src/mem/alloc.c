@@ -62,23 +62,6 @@ void dj_free_secret(void *p, size_t size)
 	dj_free(p);
 }
 
-void dj_populate(void *p, size_t size)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	/* the base page of x86: no call into sysconf(), whose code and tables
-	 * are two more pages to fault in at the start of a short run */
-	const long page = 4096;
-#else
-	long page = sysconf(_SC_PAGESIZE);
-#endif
-	if (!p || size == 0 || page <= 0)
-		return;
-	/* whole pages: those at the ends hold other blocks of the same heap */
-	uintptr_t from = (uintptr_t)p & ~(uintptr_t)(page - 1);
-	uintptr_t to = ((uintptr_t)p + size + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
-	(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-}
-
 void dj_alloc_set(dj_malloc_fn m, dj_realloc_fn r, dj_free_fn f)
 {
 	alloc_malloc = m ? m : malloc;

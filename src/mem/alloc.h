@@ -25,16 +25,6 @@ char *dj_strdup(const char *s);
  * p: for keys and tokens. NULL is ignored. */
 void dj_free_secret(void *p, size_t size);
 
-/*
- * Asks the system to give p[0..size) (a block of dj_malloc()) its pages
- * now, in one call, instead of one page fault at a time as they are first
- * written. A hint: nothing changes where the system cannot (Linux before
- * 5.14, other systems). On a virtual machine a page fault costs some ten
- * microseconds, about what it takes to copy and parse 40 KB, and a block
- * populated at once costs a few per page.
- */
-void dj_populate(void *p, size_t size);
-
 typedef void *(*dj_malloc_fn)(size_t size);
 typedef void *(*dj_realloc_fn)(void *ptr, size_t size);
 typedef void (*dj_free_fn)(void *ptr);

@@ -75,30 +75,3 @@ void pkg_text_printf(struct pkg_text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
-void pkg_text_expand(struct pkg_text *t, const char *s, size_t n, const char *const *keys)
-{
-	size_t i = 0;
-	while (i < n) {
-		const char *at = memchr(s + i, '@', n - i);
-		if (!at) {
-			pkg_text_put(t, s + i, n - i);
-			return;
-		}
-		pkg_text_put(t, s + i, (size_t)(at - (s + i)));
-		i = (size_t)(at - s);
-		const char *const *k;
-		for (k = keys; *k; k += 2) {
-			size_t kl = strlen(*k);
-			if (i + kl + 2 <= n && memcmp(s + i + 1, *k, kl) == 0 &&
-			    s[i + 1 + kl] == '@')
-				break;
-		}
-		if (*k) {
-			pkg_text_puts(t, k[1]);
-			i += strlen(*k) + 2;
-		} else {
-			pkg_text_put(t, "@", 1);
-			i++;
-		}
-	}
-}

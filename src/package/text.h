@@ -33,10 +33,4 @@ void pkg_text_puts(struct pkg_text *t, const char *s);
 void pkg_text_printf(struct pkg_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/*
- * Appends `s` with every "@KEY@" of `keys` (pairs key, value, ended by a
- * NULL key) replaced by its value. Unknown @...@ are kept as they are.
- */
-void pkg_text_expand(struct pkg_text *t, const char *s, size_t n, const char *const *keys);
-
 #endif

@@ -636,48 +636,6 @@ static void md_play_should_end_as_md_place_one_block_after_another(void **state)
 	}
 }
 
-/*
- * md_join(): a stretch played from an empty game, joined onto a game, must
- * end as the stretch played on that game, whenever md_join() says it
- * joined; it may refuse only when its head is shorter than the stretch,
- * and then leaves the game as it was.
- */
-static void md_join_should_end_as_playing_the_stretch_on_the_game(void **state)
-{
-	(void)state;
-	static struct md_block blocks[3000];
-	uint64_t seed = 77;
-	long runs = test_cases(2000, 100000);
-	unsigned joined = 0;
-	for (long run = 0; run < runs; run++) {
-		struct md_game game;
-		md_init(&game);
-		for (unsigned i = (unsigned)rng_below(&seed, 50); i > 0; i--)
-			md_place(&game, random_block(&seed));
-		size_t n = (size_t)rng_below(&seed, 3000);
-		/* sometimes one block again and again: boards that take long to meet */
-		struct md_block same = random_block(&seed);
-		bool repeat = run % 5 == 0;
-		for (size_t i = 0; i < n; i++)
-			blocks[i] = repeat ? same : random_block(&seed);
-		struct md_game want = game, guess, got = game;
-		md_play(&want, blocks, n);
-		md_init(&guess);
-		md_play(&guess, blocks, n);
-		size_t head = run % 2 ? n : (size_t)rng_below(&seed, 40);
-		if (head > n)
-			head = n;
-		if (md_join(&got, &guess, blocks, head)) {
-			assert_memory_equal(&got, &want, sizeof got);
-			joined++;
-		} else {
-			assert_true(head < n);
-			assert_memory_equal(&got, &game, sizeof got);
-		}
-	}
-	assert_true(joined > runs / 2);
-}
-
 static void md_play_should_support_the_portable_path_everywhere(void **state)
 {
 	(void)state;
@@ -903,7 +861,6 @@ int main(void)
 	    cmocka_unit_test(md_play_should_agree_when_stretches_never_meet_their_guess),
 	    cmocka_unit_test(md_play_should_agree_when_guessed_boards_never_meet_the_real_ones),
 	    cmocka_unit_test(md_play_should_support_the_portable_path_everywhere),
-	    cmocka_unit_test(md_join_should_end_as_playing_the_stretch_on_the_game),
 	    cmocka_unit_test(md_should_check_placements_in_the_order_t_x_y),
 	    cmocka_unit_test(md_should_explain_each_fault),
 	    cmocka_unit_test(md_should_start_empty_and_answer_false_outside_the_boards),

@@ -514,36 +514,6 @@ static void md_text_take_should_leave_every_illegal_line_to_the_slow_path(void *
 	}
 }
 
-/* md_text_skip() counts lines read elsewhere only where md_text_take()
- * would read them, and only as many as N leaves. */
-static void md_text_skip_should_count_lines_only_where_take_would_read_them(void **state)
-{
-	(void)state;
-	struct codec_error err;
-	error_init(&err, 1);
-	struct md_text_reader *r = md_text_new(NULL, &err);
-	assert_non_null(r);
-	assert_false(md_text_skip(r, 1)); /* N not read yet */
-	assert_int_equal(md_text_feed(r, "3\n1 1", 5, NULL, NULL), CODEC_OK);
-	assert_false(md_text_skip(r, 1)); /* in the middle of a line */
-	assert_int_equal(md_text_feed(r, " 1\n", 3, NULL, NULL), CODEC_OK);
-	assert_false(md_text_skip(r, 3)); /* more than N leaves */
-	assert_true(md_text_skip(r, 2));
-	assert_true(md_text_skip(r, 0));
-	assert_int_equal(md_text_finish(r, NULL, NULL), CODEC_OK);
-	md_text_free(r);
-
-	/* the lines skipped count for the line numbers of what follows */
-	error_init(&err, 1);
-	r = md_text_new(NULL, &err);
-	assert_non_null(r);
-	assert_int_equal(md_text_feed(r, "4\n", 2, NULL, NULL), CODEC_OK);
-	assert_true(md_text_skip(r, 2));
-	assert_int_equal(md_text_feed(r, "1 1 1\n5 0 0\n", 12, NULL, NULL), CODEC_E_INVALID);
-	assert_int_equal(err.faults[0].line, 5);
-	md_text_free(r);
-}
-
 static void md_text_should_read_the_public_example_whatever_the_chunks(void **state)
 {
 	(void)state;
@@ -1526,7 +1496,6 @@ int main(void)
 	    cmocka_unit_test(md_text_should_read_the_public_example_whatever_the_chunks),
 	    cmocka_unit_test(md_text_fast_path_should_read_like_the_byte_at_a_time_reader),
 	    cmocka_unit_test(md_text_take_should_leave_every_illegal_line_to_the_slow_path),
-	    cmocka_unit_test(md_text_skip_should_count_lines_only_where_take_would_read_them),
 	    cmocka_unit_test(md_text_should_read_lines_longer_than_any_buffer),
 	    cmocka_unit_test(md_text_should_take_a_nul_byte_as_a_bad_character),
 	    cmocka_unit_test(md_text_should_stop_reading_when_the_callback_asks),

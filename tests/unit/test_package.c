@@ -241,18 +241,6 @@ static void package_file_names_should_be_what_each_judge_expects(void **state)
 	assert_string_equal(name, "puyo.zip");
 }
 
-static void templates_should_expand_known_keys_and_keep_the_rest(void **state)
-{
-	(void)state;
-	const char *const keys[] = {"A", "x", "LONG", "yyy", NULL};
-	struct pkg_text t;
-	pkg_text_init(&t);
-	const char tmpl[] = "@A@-@LONG@-@B@-@-@A";
-	pkg_text_expand(&t, tmpl, sizeof tmpl - 1, keys);
-	assert_string_equal(t.data, "x-yyy-@B@-@-@A");
-	pkg_text_free(&t);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,7 +251,6 @@ int main(void)
 	    cmocka_unit_test(every_allocation_failure_should_end_in_an_internal_error),
 	    cmocka_unit_test(statements_should_escape_each_language_and_keep_the_structure),
 	    cmocka_unit_test(package_file_names_should_be_what_each_judge_expects),
-	    cmocka_unit_test(templates_should_expand_known_keys_and_keep_the_rest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
