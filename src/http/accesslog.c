@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mem/alloc.h"
@@ -26,6 +27,15 @@
 /* Most bytes of one path, method or user agent taken into a line, before
  * escaping (a character that starts within them is kept whole). */
 #define AL_FIELD_MAX 1024
+
+/* How long the writer lets lines gather before it writes them, unless a
+ * quarter of the queue waits: under load one write then carries many lines,
+ * and requests find the writer busy rather than waking it for each line. */
+static const struct timespec al_gather = {.tv_sec = 0, .tv_nsec = 10000000};
+
+/* Most bytes of one write: the queue's room comes back a piece at a time
+ * while a slow reader takes the lines, not only once all are taken. */
+#define AL_WRITE_MAX ((size_t)64 << 10)
 
 struct http_accesslog {
 	enum http_log_format format;
@@ -277,11 +287,12 @@ static void al_queue_put_locked(struct http_accesslog *log, const char *s, size_
 }
 
 /*
- * The writer thread: writes the queue's bytes in order, from head, as one
- * or two writes (where the ring wraps). The bytes being written stay in the
- * queue until written, so that no line is put over them; they are taken off
- * after the write, whether it succeeded or not. Ends, with the queue
- * empty, once the log stops.
+ * The writer thread: once lines wait, lets more gather (al_gather), then
+ * writes the queue's bytes in order, from head, at most AL_WRITE_MAX at a
+ * time and never across the ring's end. The bytes being written stay in the queue until written,
+ * so that no line is put over them; they are taken off after the write,
+ * whether it succeeded or not. Ends, with the queue empty, once the log
+ * stops.
  */
 static void *al_writer(void *arg)
 {
@@ -295,8 +306,14 @@ static void *al_writer(void *arg)
 		}
 		if (log->len == 0)
 			break; /* stopping, and all written */
+		if (!log->stopping && log->len < log->cap / 4) {
+			pthread_mutex_unlock(&log->mu);
+			nanosleep(&al_gather, NULL);
+			pthread_mutex_lock(&log->mu);
+		}
 		const char *p = log->ring + log->head;
 		size_t n = log->len < log->cap - log->head ? log->len : log->cap - log->head;
+		n = n < AL_WRITE_MAX ? n : AL_WRITE_MAX;
 		pthread_mutex_unlock(&log->mu);
 		al_write_all(log->fd, p, n);
 		pthread_mutex_lock(&log->mu);

@@ -536,10 +536,9 @@ static void *read_pipe(void *p)
 }
 
 /*
- * What `log_some` logs through a pipe that nobody reads until it returns:
- * the writer is stuck on its first write meanwhile, and every line after
- * that waits in the log's buffers, so that their order is the log's own
- * and not the luck of when the writer woke.
+ * What `log_some` logs through a pipe that nobody reads until it returns
+ * (the lines wait in the pipe and in the log's queue meanwhile), read once
+ * the log is freed.
  */
 static char *capture_stuck(void (*log_some)(struct http_accesslog *log, void *arg), void *arg)
 {
@@ -648,9 +647,10 @@ static void log_phase(struct http_accesslog *log, char tag, int n)
 		pthread_join(th[i], NULL);
 }
 
-/* 2 x 8 x 400 lines of about 250 bytes: more than a pipe holds even once
- * the log has grown it to a mebibyte, less than the log's buffers. */
-#define PHASE_LINES 400
+/* 2 x 8 x 250 lines of about 220 bytes: less than the log's queue holds
+ * (HTTP_ACCESSLOG_BUFFER), so that none is dropped however the threads and
+ * the writer are scheduled. */
+#define PHASE_LINES 250
 
 static void log_phases(struct http_accesslog *log, void *arg)
 {
