@@ -4,15 +4,13 @@
  * stop lines go the same way, so that in JSON mode every line of stdout
  * is one JSON object.
  *
- * Requests never wait for the log, nor for each other: a line is formatted
- * on the request's thread straight into that thread's own ring, with no
- * lock (the thread is the ring's only producer), and one writer thread
- * takes every ring's lines a few milliseconds after they came and writes
- * them. A line that does
- * not fit (the reader of stdout is slower than the requests) is dropped and
- * counted, never cut. Since only that thread writes, and always whole
- * lines, lines never interleave; the lines of one thread keep their order,
- * and an event line comes after every line logged before it.
+ * Requests never wait for the log's reader: a request formats its line on
+ * its own thread and puts it whole into a bounded queue, or, when the queue
+ * has no room for it (the reader of stdout is slower than the requests),
+ * drops it and counts it; a line is never cut. One writer thread writes the
+ * queue out in order, so lines never interleave, the lines of one thread
+ * keep their order, and an event line comes after every line logged before
+ * it.
  */
 #ifndef DROPJUDGE_HTTP_ACCESSLOG_H
 #define DROPJUDGE_HTTP_ACCESSLOG_H
@@ -28,13 +26,17 @@ enum http_log_format {
 	HTTP_LOG_OFF,  /* no access lines; start, drain and stop lines as text */
 };
 
-/* Bytes of log lines each logging thread buffers (its ring) before its lines are dropped. */
+/* Bytes of lines the queue holds; a request line that finds it full is dropped. */
 #define HTTP_ACCESSLOG_BUFFER ((size_t)1 << 20)
+
+/* Bytes of the longest line, its newline included, plus one. */
+#define HTTP_ACCESSLOG_LINE_MAX 4096
 
 /* One request, as the access line shows it. Strings are not owned. The id,
  * the address and the route are written as they are, in either format
  * (a sane id of request_id.h, an address as text, a route table name:
- * nothing in them to escape); method, path and user agent are escaped. */
+ * nothing in them to escape); method, path and user agent are escaped and
+ * cut after their first KiB (at a character). */
 struct http_access_entry {
 	struct timespec start;	/* CLOCK_REALTIME when its headers arrived */
 	const char *request_id; /* the X-Request-Id answered (http_request_id_take) */
@@ -61,12 +63,12 @@ bool http_log_format_parse(const char *text, enum http_log_format *format);
 const char *http_log_format_name(enum http_log_format format);
 
 /*
- * A log writing to fd (not closed by the log), each thread that logs
- * through a buffer of `buffer` bytes of its own (taken on its first line,
- * left to another thread when it ends), with its writer thread started.
+ * A log writing to fd (not closed by the log) through a queue of `buffer`
+ * bytes (at least HTTP_ACCESSLOG_LINE_MAX), with its writer thread started.
  * When fd is a pipe and the log is not off, the pipe is grown to hold 1 MiB
- * where the kernel allows it. Returns NULL when out of memory or when the
- * thread cannot start. Release with http_accesslog_free().
+ * where the kernel allows it. Returns NULL, with nothing started, when out
+ * of memory or when the thread cannot start. The caller owns the log and
+ * releases it with http_accesslog_free().
  */
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer);
 
@@ -74,22 +76,22 @@ struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, s
 enum http_log_format http_accesslog_format(const struct http_accesslog *log);
 
 /*
- * Logs one request (nothing with HTTP_LOG_OFF). Never blocks on the
- * writer: a line that does not fit in the buffer is dropped and counted.
- * Any thread; NULL log is ignored.
+ * Logs one request (nothing with HTTP_LOG_OFF). Never waits for the
+ * writer's fd: a line that does not fit in the queue, or is longer than
+ * HTTP_ACCESSLOG_LINE_MAX, is dropped and counted. e is only read during
+ * the call. Any thread; NULL log is ignored.
  */
 void http_accesslog_request(struct http_accesslog *log, const struct http_access_entry *e);
 
 /*
- * Formats the line of e in `format` (JSON or text) into buf, at most cap
- * bytes (a line longer than AL_LINE_MAX, 4096, never): its length, 0 when
- * it does not fit (a request line is then dropped). `checked` takes the way
- * that checks the room at every field, which the fast way (taken when the
- * longest line these fields could make fits) must match byte for byte:
- * for tests.
+ * Formats the line of e in `format` (JSON or text) into buf, which the
+ * caller owns: its length, without a NUL, less than both cap and
+ * HTTP_ACCESSLOG_LINE_MAX; 0 when the whole line does not fit or the format
+ * is off (buf may then hold part of it, and a request line is dropped).
+ * Any thread.
  */
 size_t http_accesslog_line(enum http_log_format format, const struct http_access_entry *e,
-			   char *buf, size_t cap, bool checked);
+			   char *buf, size_t cap);
 
 /*
  * Logs a line of the process's life: `event` ("start", "drain", "stop",
@@ -101,11 +103,12 @@ size_t http_accesslog_line(enum http_log_format format, const struct http_access
 void http_accesslog_event(struct http_accesslog *log, const char *event, const char *message,
 			  int text_fd);
 
-/* Request lines dropped so far because the buffer was full. */
+/* Request lines dropped so far (the queue was full, or the line too long). Any thread. */
 uint64_t http_accesslog_dropped(struct http_accesslog *log);
 
-/* Writes out every line still buffered, stops the writer thread and
- * releases the log. NULL is ignored. */
+/* Writes out every line still queued (waiting for the fd as long as it
+ * takes), stops the writer thread and releases the log. No thread may log
+ * through it once this has begun. NULL is ignored. */
 void http_accesslog_free(struct http_accesslog *log);
 
 #endif

@@ -3,9 +3,9 @@
  * text lines for a known request, escaping of hostile paths and user
  * agents into valid JSON, whole lines only under concurrent writers, every
  * line of every thread before an event logged after it, lines whole and in
- * order however they fall around a thread's ring, and a writer stuck
- * on a full pipe that never blocks the requests (their lines are dropped
- * and counted instead).
+ * order however they fall around the queue, a line either whole or not at
+ * all, and a writer stuck on a full pipe that never blocks the requests
+ * (their lines are dropped and counted instead, never cut).
  */
 #define _GNU_SOURCE /* F_GETPIPE_SZ */
 
@@ -240,17 +240,17 @@ static void random_field(uint64_t *x, char *out, size_t most)
 }
 
 /*
- * The fast way of a line against the way that checks the room at every
- * field, on random fields, numbers, times and room: the same length (0:
- * dropped) and the same bytes, in both formats.
+ * A line on random fields, numbers, times and room: either whole, the same
+ * bytes as with all the room a line may take, shorter than the room and
+ * nothing written past it, or not at all (0), in both formats.
  */
-static void accesslog_fast_line_should_match_the_checked_line(void **state)
+static void accesslog_line_should_be_whole_or_not_at_all(void **state)
 {
 	(void)state;
 	static char method[1400], path[2200], agent[2200], id[140], route[40];
-	static char fast[8192], checked[8192];
+	static char whole[8192], tight[8192];
 	uint64_t x = 0x9e3779b97f4a7c15ull;
-	size_t fast_lines = 0;
+	size_t fitted = 0, refused = 0;
 	for (int round = 0; round < 20000; round++) {
 		struct http_access_entry e = known;
 		random_field(&x, method, round % 7 == 0 ? 1300 : 12);
@@ -279,19 +279,26 @@ static void accesslog_fast_line_should_match_the_checked_line(void **state)
 		size_t cap = (x >> 33) % 3 ? 4096 : 64 + (size_t)((x >> 40) % 5000);
 		for (int f = 0; f < 2; f++) {
 			enum http_log_format format = f ? HTTP_LOG_TEXT : HTTP_LOG_JSON;
-			memset(fast, 0x55, sizeof fast);
-			memset(checked, 0x55, sizeof checked);
-			size_t a = http_accesslog_line(format, &e, fast, cap, false);
-			size_t b = http_accesslog_line(format, &e, checked, cap, true);
-			assert_int_equal(a, b);
-			assert_memory_equal(fast, checked, a);
-			assert_true(a <= cap && a < 4096);
-			if (a > 0) /* nothing written past the line */
-				assert_int_equal((unsigned char)fast[a], 0x55);
-			fast_lines += a > 0;
+			memset(tight, 0x55, sizeof tight);
+			size_t a = http_accesslog_line(format, &e, whole, sizeof whole);
+			size_t b = http_accesslog_line(format, &e, tight, cap);
+			assert_true(a < HTTP_ACCESSLOG_LINE_MAX);
+			if (a > 0)
+				assert_int_equal(whole[a - 1], '\n');
+			if (b > 0) {
+				assert_int_equal(a, b);
+				assert_memory_equal(whole, tight, b);
+				assert_true(b < cap);
+				assert_int_equal((unsigned char)tight[b], 0x55);
+			} else {
+				assert_true(a == 0 || a >= cap);
+			}
+			fitted += b > 0;
+			refused += a == 0;
 		}
 	}
-	assert_true(fast_lines > 20000); /* most lines fit: the fast way was taken */
+	assert_true(fitted > 20000); /* most lines fit */
+	assert_true(refused > 0);    /* and some are too long for any room */
 }
 
 static void accesslog_should_cut_a_huge_path_and_keep_the_line_whole(void **state)
@@ -529,10 +536,9 @@ static void *read_pipe(void *p)
 }
 
 /*
- * What `log_some` logs through a pipe that nobody reads until it returns:
- * the writer is stuck on its first write meanwhile, and every line after
- * that waits in the log's buffers, so that their order is the log's own
- * and not the luck of when the writer woke.
+ * What `log_some` logs through a pipe that nobody reads until it returns
+ * (the lines wait in the pipe and in the log's queue meanwhile), read once
+ * the log is freed.
  */
 static char *capture_stuck(void (*log_some)(struct http_accesslog *log, void *arg), void *arg)
 {
@@ -553,13 +559,14 @@ static char *capture_stuck(void (*log_some)(struct http_accesslog *log, void *ar
 	return pt.text;
 }
 
-/* Lines through a ring of RING_BYTES: RING_LINES of 200 to 500 bytes go
- * round it about forty times, ending at every offset of the ring. */
-#define RING_BYTES 16384
-#define RING_LINES 2000
+/* Lines through a queue of QUEUE_BYTES (a ring of bytes): QUEUE_LINES of
+ * 200 to 500 bytes go round it about forty times, ending at every offset of
+ * the ring. */
+#define QUEUE_BYTES 16384
+#define QUEUE_LINES 2000
 
 /* The path of line i: "/" and (i * 37) % 300 letters of its own. */
-static size_t ring_path(int i, char *out)
+static size_t queue_path(int i, char *out)
 {
 	size_t n = (size_t)(i * 37 % 300);
 	out[0] = '/';
@@ -568,7 +575,7 @@ static size_t ring_path(int i, char *out)
 	return n + 1;
 }
 
-static void accesslog_should_keep_lines_whole_and_in_order_around_its_ring(void **state)
+static void accesslog_should_keep_lines_whole_and_in_order_around_its_queue(void **state)
 {
 	(void)state;
 	int fds[2];
@@ -576,16 +583,16 @@ static void accesslog_should_keep_lines_whole_and_in_order_around_its_ring(void 
 	struct pipe_text pt = {.fd = fds[0]};
 	pthread_t reader;
 	assert_int_equal(pthread_create(&reader, NULL, read_pipe, &pt), 0);
-	struct http_accesslog *log = http_accesslog_new(HTTP_LOG_JSON, fds[1], RING_BYTES);
+	struct http_accesslog *log = http_accesslog_new(HTTP_LOG_JSON, fds[1], QUEUE_BYTES);
 	assert_non_null(log);
 	struct http_access_entry e = known;
 	char path[320];
 	e.path = path;
 	uint64_t dropped = 0;
-	for (int i = 0; i < RING_LINES; i++) {
-		ring_path(i, path);
+	for (int i = 0; i < QUEUE_LINES; i++) {
+		queue_path(i, path);
 		e.bytes_in = (uint64_t)i;
-		/* A line that finds the ring full is dropped: it is logged
+		/* A line that finds the queue full is dropped: it is logged
 		 * again once the writer has made room, so that all arrive. */
 		for (;;) {
 			http_accesslog_request(log, &e);
@@ -613,14 +620,14 @@ static void accesslog_should_keep_lines_whole_and_in_order_around_its_ring(void 
 		char want[400];
 		int n =
 		    snprintf(want, sizeof want, "\"path\":\"%s\",\"status\":200,\"bytes_in\":%d,",
-			     (ring_path(lines, path), path), lines);
+			     (queue_path(lines, path), path), lines);
 		assert_true(n > 0 && (size_t)n < sizeof want);
 		assert_non_null(strstr(line, want));
 		assert_non_null(strstr(line, "\"user_agent\":\"curl/7.88.1\"}"));
 		lines++;
 	}
-	assert_int_equal(lines, RING_LINES);
-	assert_true(bytes > 30 * RING_BYTES); /* round the ring many times */
+	assert_int_equal(lines, QUEUE_LINES);
+	assert_true(bytes > 30 * QUEUE_BYTES); /* round the queue many times */
 	free(pt.text);
 }
 
@@ -640,9 +647,10 @@ static void log_phase(struct http_accesslog *log, char tag, int n)
 		pthread_join(th[i], NULL);
 }
 
-/* 2 x 8 x 400 lines of about 250 bytes: more than a pipe holds even once
- * the log has grown it to a mebibyte, less than the log's buffers. */
-#define PHASE_LINES 400
+/* 2 x 8 x 250 lines of about 220 bytes: less than the log's queue holds
+ * (HTTP_ACCESSLOG_BUFFER), so that none is dropped however the threads and
+ * the writer are scheduled. */
+#define PHASE_LINES 250
 
 static void log_phases(struct http_accesslog *log, void *arg)
 {
@@ -696,6 +704,72 @@ static void accesslog_should_write_the_lines_of_every_thread_before_a_later_even
 	}
 	assert_int_equal(events, 2);
 	free(t);
+}
+
+/* Lines logged while nobody reads the pipe: many times what the pipe and
+ * the queue hold together. */
+#define STUCK_LINES 20000
+
+/*
+ * The writer stuck on a pipe nobody reads until every line was logged:
+ * the queue fills, the lines that find no room are counted as dropped, and
+ * what comes out once the pipe is read is whole lines only, in the order
+ * they were logged, as many as were not dropped, and no more than the pipe
+ * and the queue hold.
+ */
+static void accesslog_should_count_the_lines_a_full_queue_drops_and_cut_none(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	struct http_accesslog *log = http_accesslog_new(HTTP_LOG_JSON, fds[1], QUEUE_BYTES);
+	assert_non_null(log);
+	int pipe_bytes = fcntl(fds[1], F_GETPIPE_SZ);
+	assert_true(pipe_bytes > 0);
+	struct http_access_entry e = known;
+	char path[320];
+	e.path = path;
+	for (int i = 0; i < STUCK_LINES; i++) {
+		queue_path(i, path);
+		e.bytes_in = (uint64_t)i;
+		http_accesslog_request(log, &e);
+	}
+	uint64_t dropped = http_accesslog_dropped(log);
+	struct pipe_text pt = {.fd = fds[0]};
+	pthread_t reader;
+	assert_int_equal(pthread_create(&reader, NULL, read_pipe, &pt), 0);
+	http_accesslog_free(log);
+	close(fds[1]);
+	pthread_join(reader, NULL);
+	close(fds[0]);
+	assert_non_null(pt.text);
+	assert_int_equal(pt.text[pt.len - 1], '\n');
+	int lines = 0, last = -1;
+	for (char *line = pt.text, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		*end = '\0';
+		int n = -1;
+		char *b = strstr(line, "\"bytes_in\":");
+		assert_non_null(b);
+		assert_int_equal(sscanf(b, "\"bytes_in\":%d,", &n), 1);
+		assert_true(n > last); /* in the order logged */
+		last = n;
+		/* the whole line of request n, byte for byte */
+		char want[HTTP_ACCESSLOG_LINE_MAX];
+		queue_path(n, path);
+		e.bytes_in = (uint64_t)n;
+		size_t len = http_accesslog_line(HTTP_LOG_JSON, &e, want, sizeof want);
+		assert_true(len > 0);
+		assert_int_equal(strlen(line) + 1, len);
+		assert_memory_equal(line, want, len - 1);
+		lines++;
+	}
+	assert_true(dropped > STUCK_LINES / 2);
+	assert_int_equal((uint64_t)lines + dropped, STUCK_LINES);
+	assert_true(pt.len <= (size_t)pipe_bytes + QUEUE_BYTES);
+	assert_true(pt.len > QUEUE_BYTES - HTTP_ACCESSLOG_LINE_MAX); /* the queue filled */
+	free(pt.text);
 }
 
 /* Reads and discards a pipe until it closes. */
@@ -784,7 +858,7 @@ int main(void)
 	    cmocka_unit_test(accesslog_should_write_the_text_line_of_a_request),
 	    cmocka_unit_test(accesslog_should_write_milliseconds_with_three_digits),
 	    cmocka_unit_test(accesslog_should_write_nothing_when_off),
-	    cmocka_unit_test(accesslog_fast_line_should_match_the_checked_line),
+	    cmocka_unit_test(accesslog_line_should_be_whole_or_not_at_all),
 	    cmocka_unit_test(accesslog_should_escape_hostile_fields_into_valid_json),
 	    cmocka_unit_test(accesslog_should_escape_random_paths_as_the_rules_say),
 	    cmocka_unit_test(accesslog_should_cut_a_huge_path_and_keep_the_line_whole),
@@ -793,8 +867,9 @@ int main(void)
 	    cmocka_unit_test(accesslog_should_never_interleave_lines_of_concurrent_requests),
 	    cmocka_unit_test(accesslog_should_write_every_line_of_a_thread_once_and_in_order),
 	    cmocka_unit_test(accesslog_should_write_the_lines_of_every_thread_before_a_later_event),
-	    cmocka_unit_test(accesslog_should_keep_lines_whole_and_in_order_around_its_ring),
+	    cmocka_unit_test(accesslog_should_keep_lines_whole_and_in_order_around_its_queue),
 	    cmocka_unit_test(accesslog_should_drop_rather_than_block_when_the_reader_stalls),
+	    cmocka_unit_test(accesslog_should_count_the_lines_a_full_queue_drops_and_cut_none),
 	    cmocka_unit_test(accesslog_should_grow_its_pipe_to_a_mebibyte),
 	    cmocka_unit_test(accesslog_should_parse_its_three_formats),
 	};
