@@ -350,4 +350,3 @@ size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, stru
 	r->line += (unsigned)*taken;
 	return used;
 }
-

@@ -74,4 +74,3 @@ void pkg_text_printf(struct pkg_text *t, const char *fmt, ...)
 	va_end(ap);
 	t->len += (size_t)n;
 }
-
