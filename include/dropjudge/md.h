@@ -109,6 +109,11 @@ enum md_impl {
 /* Whether `impl` can run on this CPU. */
 bool md_impl_supported(enum md_impl impl);
 
+/* What MD_IMPL_AUTO runs: the widest implementation this CPU supports, or
+ * MD_IMPL_PORTABLE in a build with SIMD=0 (DROPJUDGE_SIMD 0). Explicit
+ * implementations stay callable, for the differential tests. */
+enum md_impl md_impl_auto(void);
+
 /* md_play() on a given implementation, which must be supported
  * (md_impl_supported()). */
 uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_t n,

@@ -102,7 +102,8 @@ enum puyo_impl {
 /* Whether `impl` can run on this CPU. */
 bool puyo_impl_supported(enum puyo_impl impl);
 
-/* What PUYO_IMPL_AUTO runs on this CPU: PUYO_IMPL_BMI2 where it is
+/* What PUYO_IMPL_AUTO runs on this CPU (PUYO_IMPL_PORTABLE in a build with
+ * SIMD=0): PUYO_IMPL_BMI2 where it is
  * supported and pext/pdep are fast (PUYO_IMPL_AVX512 where that is
  * supported too), else PUYO_IMPL_PORTABLE. */
 enum puyo_impl puyo_impl_auto(void);

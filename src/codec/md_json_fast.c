@@ -227,8 +227,9 @@ __attribute__((target("avx2"))) static size_t take_compact_avx2(struct scan *s,
 
 static bool use_avx2(enum md_impl impl)
 {
-	return impl == MD_IMPL_AVX2 || impl == MD_IMPL_AVX512 ||
-	       (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2));
+	if (impl == MD_IMPL_AUTO)
+		impl = md_impl_auto();
+	return impl == MD_IMPL_AVX2 || impl == MD_IMPL_AVX512;
 }
 #else
 #define MD_JSON_AVX2 0

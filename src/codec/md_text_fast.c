@@ -314,10 +314,11 @@ size_t md_text_canonical_impl(const char *data, size_t len, struct md_block *blo
 #if MD_TEXT_AVX2
 	/* 64 lines a step with AVX-512, then 32 while 192 bytes and 32 blocks
 	 * are left */
-	if (impl == MD_IMPL_AVX512 || (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX512)))
+	if (impl == MD_IMPL_AUTO)
+		impl = md_impl_auto();
+	if (impl == MD_IMPL_AVX512)
 		take_64_run(data, len, blocks, cap, &n, &used);
-	if (impl == MD_IMPL_AVX2 || impl == MD_IMPL_AVX512 ||
-	    (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2)))
+	if (impl == MD_IMPL_AVX2 || impl == MD_IMPL_AVX512)
 		take_32_run(data, len, blocks, cap, &n, &used);
 #else
 	(void)impl;

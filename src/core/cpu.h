@@ -12,6 +12,12 @@
 #ifndef DROPJUDGE_CORE_CPU_H
 #define DROPJUDGE_CORE_CPU_H
 
+/* 0 in a build with SIMD=0: what MD_IMPL_AUTO and PUYO_IMPL_AUTO run is
+ * the portable code, whatever the processor has. */
+#ifndef DROPJUDGE_SIMD
+#define DROPJUDGE_SIMD 1
+#endif
+
 #if defined(__x86_64__) && defined(__has_include)
 #if __has_include(<sys/platform/x86.h>)
 #include <stdbool.h>

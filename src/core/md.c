@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include "cpu.h"
+
 #define LINE_BITS  MD_CELLS
 #define LINE_MASK  ((1u << LINE_BITS) - 1u) /* the cells of line 0 */
 #define BOARD_MASK ((1u << (LINE_BITS * MD_LINES)) - 1u)
@@ -209,7 +211,6 @@ unsigned md_place(struct md_game *game, struct md_block block)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-#include "cpu.h"
 #define MD_HAVE_AVX2 1
 #else
 #define MD_HAVE_AVX2 0
@@ -823,6 +824,17 @@ bool md_impl_supported(enum md_impl impl)
 #endif
 }
 
+enum md_impl md_impl_auto(void)
+{
+#if DROPJUDGE_SIMD
+	if (md_impl_supported(MD_IMPL_AVX512))
+		return MD_IMPL_AVX512;
+	if (md_impl_supported(MD_IMPL_AVX2))
+		return MD_IMPL_AVX2;
+#endif
+	return MD_IMPL_PORTABLE;
+}
+
 uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_t n,
 		      enum md_impl impl)
 {
@@ -840,10 +852,10 @@ uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_
 		return score;
 	}
 	struct md_lane lane[MD_LANES_MAX] = {{game->green, game->blue, 0}};
-	bool avx512 =
-	    impl == MD_IMPL_AVX512 || (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX512));
-	bool avx2 = avx512 || impl == MD_IMPL_AVX2 ||
-		    (impl == MD_IMPL_AUTO && md_impl_supported(MD_IMPL_AVX2));
+	if (impl == MD_IMPL_AUTO)
+		impl = md_impl_auto();
+	bool avx512 = impl == MD_IMPL_AVX512;
+	bool avx2 = avx512 || impl == MD_IMPL_AVX2;
 	unsigned lanes = avx2 ? MD_LANES_AVX2 : MD_LANES_PORTABLE;
 #if MD_HAVE_AVX2
 	if (avx512 && lanes_avx512_fits(n / MD_LANES_AVX512))

@@ -579,7 +579,8 @@ enum puyo_impl puyo_impl_auto(void)
 	static int chosen = -1; /* a race only writes the same value twice */
 	int impl = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
 	if (impl < 0) {
-		impl = !puyo_impl_supported(PUYO_IMPL_BMI2) || !pext_is_fast() ? PUYO_IMPL_PORTABLE
+		impl = !DROPJUDGE_SIMD || !puyo_impl_supported(PUYO_IMPL_BMI2) || !pext_is_fast()
+			   ? PUYO_IMPL_PORTABLE
 		       : puyo_impl_supported(PUYO_IMPL_AVX512)		       ? PUYO_IMPL_AVX512
 									       : PUYO_IMPL_BMI2;
 		__atomic_store_n(&chosen, impl, __ATOMIC_RELAXED);
