@@ -42,6 +42,9 @@ if [ "$what" = test ]; then
 	# installed the test is skipped and says so; nothing else needs it.
 	command -v chromium >/dev/null 2>&1 || optional+=(chromium)
 	need_cmd promtool prometheus # checks GET /metrics
+	# The CMS package's statement.pdf is checked by qpdf and read back by pdftotext.
+	need_cmd qpdf qpdf
+	need_cmd pdftotext poppler-utils
 fi
 
 if [ "$what" = container ]; then

@@ -14,7 +14,8 @@
  *             files/ for the checker and validator, solutions/
  *   CMS       the "italy_yaml" task directory cmsImportTask reads: task.yaml,
  *             input/inputN.txt, output/outputN.txt, check/checker (built
- *             from check/checker.c), statement/
+ *             from check/checker.c), statement/ (statement.pdf, which the
+ *             loader requires, with the .md and .html beside it)
  * Validators and checkers are self-contained C programs (programs.h) that
  * the judge compiles: with its own compiler (Polygon), from a build script
  * (Kattis, DOMjudge), or before the import (CMS).
@@ -500,6 +501,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 	pkg_put_text(b, "check/build", &t, true);
 	pkg_put_statement(b, "statement/statement.md", STATEMENT_MARKDOWN);
 	pkg_put_statement(b, "statement/statement.html", STATEMENT_HTML);
+	pkg_put_statement(b, "statement/statement.pdf", STATEMENT_PDF);
 	snprintf(path, sizeof path, "sol/%s.c", p->short_name);
 	pkg_put(b, path, p->solution, (size_t)(p->solution_end - p->solution), false);
 }

@@ -4,6 +4,7 @@
  * is escaped, so that the four styles cannot drift apart.
  */
 #include "package/statement.h"
+#include "package/pdf.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -82,6 +83,19 @@ static const struct markup markup_latex = {
 };
 
 static const struct markup markup_markdown = {.markdown = true};
+
+static void escape_none(struct pkg_text *out, char c)
+{
+	pkg_text_put(out, &c, 1);
+}
+
+/* Plain text for the PDF: paragraphs end in a blank line, items are
+ * bulleted lines, `code` is quoted (U+2022 and U+2018/U+2019, which
+ * WinAnsi has), bold is dropped. */
+static const struct markup markup_plain = {
+    "", "\n\n", "",	     "\n",  "\xE2\x80\xA2 ", "\n", "", "\n", "\xE2\x80\x98", "\xE2\x80\x99",
+    "", "",	escape_none, false,
+};
 
 /* Renders the inline text of one line: `code` and **bold**. */
 static void render_inline(const struct markup *m, const char *s, size_t n, struct pkg_text *out)
@@ -255,6 +269,46 @@ static void render_polygon(const struct statement *st, struct pkg_text *out)
 	pkg_text_puts(out, "\n\\end{problem}\n");
 }
 
+/* Adds the plain text of block src (NULL: only what t holds) as body text, then empties t. */
+static void render_pdf_body(struct pdf_doc *d, const char *src, struct pkg_text *t)
+{
+	if (src)
+		render_block(&markup_plain, src, t);
+	pdf_add(d, PDF_BODY, t->data && !t->failed ? t->data : "");
+	d->failed |= t->failed;
+	pkg_text_free(t);
+}
+
+/* The PDF (CMS): the outline of the Markdown page, as plain text with headings. */
+static void render_pdf(const struct statement *st, struct pkg_text *out)
+{
+	struct pdf_doc d;
+	struct pkg_text t;
+	pdf_init(&d);
+	pkg_text_init(&t);
+	pdf_add(&d, PDF_TITLE, st->title);
+	pkg_text_puts(&t, "Time limit: ");
+	render_time(st, &t);
+	pkg_text_printf(&t, ". Memory limit: %u MiB. Source: %s.\n\n", st->memory_mib, st->source);
+	render_pdf_body(&d, st->legend, &t);
+	pdf_add(&d, PDF_HEADING, "Input");
+	render_pdf_body(&d, st->input, &t);
+	pdf_add(&d, PDF_HEADING, "Output");
+	render_pdf_body(&d, st->output, &t);
+	pdf_add(&d, PDF_HEADING, "Examples");
+	for (unsigned i = 0; i < st->nexamples; i++) {
+		pkg_text_printf(&t, "Example %u", i + 1);
+		pdf_add(&d, PDF_SUBHEADING, t.data && !t.failed ? t.data : "");
+		pkg_text_free(&t);
+		pdf_add(&d, PDF_BODY, "Input:");
+		pdf_add(&d, PDF_MONO, st->examples[i].input);
+		pdf_add(&d, PDF_BODY, "Output:");
+		pdf_add(&d, PDF_MONO, st->examples[i].output);
+	}
+	pdf_finish(&d, st->title, out);
+	pdf_free(&d);
+}
+
 void statement_render(const struct statement *st, enum statement_style style, struct pkg_text *out)
 {
 	switch (style) {
@@ -269,6 +323,9 @@ void statement_render(const struct statement *st, enum statement_style style, st
 		break;
 	case STATEMENT_POLYGON_LATEX:
 		render_polygon(st, out);
+		break;
+	case STATEMENT_PDF:
+		render_pdf(st, out);
 		break;
 	}
 }

@@ -4,8 +4,9 @@
  * "```" blocks, `code` and **bold**. The same source is rendered as
  * Markdown, as HTML (DOMjudge's problem.html), as the LaTeX of Kattis
  * problemtools (\problemname, no samples: problemtools adds them from
- * data/sample) and as Polygon's olymp.sty LaTeX (\begin{problem}, with the
- * examples). Private to src/package.
+ * data/sample), as Polygon's olymp.sty LaTeX (\begin{problem}, with the
+ * examples), and as a PDF of plain text with headings (CMS's
+ * statement.pdf, through pdf.h). Private to src/package.
  */
 #ifndef DROPJUDGE_PACKAGE_STATEMENT_H
 #define DROPJUDGE_PACKAGE_STATEMENT_H
@@ -34,6 +35,7 @@ enum statement_style {
 	STATEMENT_HTML,
 	STATEMENT_KATTIS_LATEX,
 	STATEMENT_POLYGON_LATEX,
+	STATEMENT_PDF, /* a PDF file: the output is bytes, not text */
 };
 
 /* Appends the whole statement in `style` to out. */

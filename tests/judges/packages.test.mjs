@@ -17,6 +17,19 @@ const PROBLEMS = {
 	'monomino-domino': { short: 'monominodomino', title: 'Monomino-Domino', ms: 1000, mib: 512, samples: 7, edges: 7 },
 	puyo: { short: 'puyo', title: 'Puyo Puyo', ms: 2000, mib: 256, samples: 1, edges: 7 },
 };
+// Sentences of each statement that its PDF must show (src/package/problems.c).
+const SENTENCES = {
+	'monomino-domino': [
+		'Monomino-Domino is played on three boards.',
+		'Given the placements, find the total score and the number of tiles left in green and blue.',
+		'Print the total score on the first line and the number of tiles left in green and blue together on the second.',
+	],
+	puyo: [
+		'The field has 12 rows and 6 columns.',
+		'Find the number of chain steps in which something popped.',
+		'Print the number of chains (0 when nothing pops).',
+	],
+};
 const TESTS = 16;
 const MIN_CHAINS = 6;
 // Kattis: "All file names ... must match" this (legacy spec, General Requirements).
@@ -194,6 +207,36 @@ for (const problem of Object.keys(PROBLEMS)) {
 				assert.equal(r.status, code, `${t.name}: ${r.stderr}`);
 			}
 		}
+	});
+
+	// CMS's italy_yaml loader aborts ("Couldn't find any task statement")
+	// without statement/statement.pdf. Checked with Debian's strict readers:
+	// qpdf (structure, cross-reference table, stream lengths) and poppler's
+	// pdftotext (what a reader shows).
+	test(`cms (${problem}): statement/statement.pdf passes qpdf --check, and pdftotext shows the title, the rules and every sample input`, () => {
+		const dir = path.join(buildAndExtract(problem, 'cms', 'zip'), p.short);
+		const pdf = path.join(dir, 'statement/statement.pdf');
+		const check = run('qpdf', ['--check', pdf]);
+		assert.equal(check.status, 0, check.stdout + check.stderr);
+		assert.doesNotMatch(check.stdout + check.stderr, /warning|error:/i);
+		assert.match(check.stdout, /No syntax or stream encoding errors found/);
+		const info = run('pdfinfo', [pdf]);
+		assert.equal(info.status, 0, info.stderr);
+		assert.match(info.stdout, new RegExp(`^Title: +${p.title}$`, 'm'));
+		assert.match(info.stdout, /^Page size: +595 x 842 pts \(A4\)$/m);
+		const r = run('pdftotext', [pdf, '-']);
+		assert.equal(r.status, 0, r.stderr);
+		assert.equal(r.stderr, '');
+		const text = r.stdout.replace(/\f/g, '');
+		const prose = text.replace(/\s+/g, ' ');
+		assert.ok(text.startsWith(`${p.title}\n`), text.slice(0, 80));
+		for (const sentence of SENTENCES[problem]) assert.ok(prose.includes(sentence), sentence);
+		for (const heading of ['Input', 'Output', 'Examples', 'Example 1']) assert.match(text, new RegExp(`^${heading}$`, 'm'));
+		for (let i = 0; i < p.samples; i++) {
+			const input = read(dir, `input/input${i}.txt`);
+			assert.ok(text.includes(`Input:\n${input}\nOutput:\n${read(dir, `output/output${i}.txt`)}`), `example ${i + 1}`);
+		}
+		for (const other of ['statement/statement.md', 'statement/statement.html']) assert.ok(fs.existsSync(path.join(dir, other)), other);
 	});
 
 	test(`packages of ${problem} are reproducible: the same request gives the same bytes, another seed other tests`, () => {

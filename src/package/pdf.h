@@ -1,0 +1,55 @@
+/*
+ * A small PDF writer for problem statements (CMS wants statement.pdf):
+ * blocks of plain text laid out top to bottom on A4 pages in the standard
+ * Type 1 fonts Helvetica, Helvetica-Bold and Courier (WinAnsiEncoding, so
+ * nothing is embedded), long lines wrapped, new pages as they fill. The
+ * output is PDF 1.4 with uncompressed content streams, an exact
+ * cross-reference table and no date, so that the same blocks give the same
+ * bytes. Private to src/package.
+ */
+#ifndef DROPJUDGE_PACKAGE_PDF_H
+#define DROPJUDGE_PACKAGE_PDF_H
+
+#include <stdbool.h>
+
+#include "package/text.h"
+
+/* How a block is set; each style is one row of the table in pdf.c. */
+enum pdf_style {
+	PDF_TITLE,	/* Helvetica-Bold 20 pt */
+	PDF_HEADING,	/* Helvetica-Bold 14 pt, space above */
+	PDF_SUBHEADING, /* Helvetica-Bold 12 pt, space above */
+	PDF_BODY,	/* Helvetica 11 pt, wrapped at spaces; a blank line is a paragraph gap */
+	PDF_MONO,	/* Courier 10 pt, every line kept as it is, wrapped at the margin */
+};
+
+/* A document being laid out: caller-owned, started by pdf_init(). */
+struct pdf_doc {
+	struct pkg_text *pages; /* one content stream per page; owned */
+	unsigned npages;	/* pages started, >= 1 once anything was added */
+	unsigned cap;		/* entries allocated in pages */
+	int y;			/* top of the next line, points above the page's bottom edge */
+	bool failed;		/* an allocation failed: the document is incomplete */
+};
+
+/* Starts an empty document; nothing is allocated yet. */
+void pdf_init(struct pdf_doc *d);
+
+/* Releases what the document holds; it is empty again afterwards. */
+void pdf_free(struct pdf_doc *d);
+
+/*
+ * Lays out the NUL-terminated UTF-8 `text` in `style` below what is there.
+ * Characters outside WinAnsiEncoding are shown as '?' (see pdf.c). Out of
+ * memory marks the document failed; later calls then do nothing.
+ */
+void pdf_add(struct pdf_doc *d, enum pdf_style style, const char *text);
+
+/*
+ * Appends the whole PDF file to out, with `title` (UTF-8) as its document
+ * title; a document with nothing added is one blank page. A failed document
+ * marks out failed. The document itself is left as it is.
+ */
+void pdf_finish(const struct pdf_doc *d, const char *title, struct pkg_text *out);
+
+#endif
