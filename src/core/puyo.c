@@ -581,8 +581,8 @@ enum puyo_impl puyo_impl_auto(void)
 	if (impl < 0) {
 		impl = !DROPJUDGE_SIMD || !puyo_impl_supported(PUYO_IMPL_BMI2) || !pext_is_fast()
 			   ? PUYO_IMPL_PORTABLE
-		       : puyo_impl_supported(PUYO_IMPL_AVX512)		       ? PUYO_IMPL_AVX512
-									       : PUYO_IMPL_BMI2;
+		       : puyo_impl_supported(PUYO_IMPL_AVX512) ? PUYO_IMPL_AVX512
+							       : PUYO_IMPL_BMI2;
 		__atomic_store_n(&chosen, impl, __ATOMIC_RELAXED);
 	}
 	return (enum puyo_impl)impl;
