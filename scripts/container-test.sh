@@ -8,7 +8,7 @@
 # generate, the meta routes, the errors of the router), then that
 # HEALTHCHECK reports healthy, that the process has uid != 0, no
 # capabilities and cannot write its root filesystem, that the runtime image
-# holds no compiler and no -dev package, and that `podman stop` ends it
+# is Debian 13 and holds no compiler and no -dev package, and that `podman stop` ends it
 # with exit 0 within the drain timeout while a request is in flight (which
 # is answered). Then deploy/compose.yaml runs as written with podman-compose
 # (three replicas behind nginx: answers right, spread over the replicas,
@@ -52,6 +52,13 @@ size=$(podman image inspect "$image" --format '{{.Size}}')
 leftovers=$(podman run --rm --read-only --cap-drop=ALL --entrypoint /bin/sh "$image" 2>>"$dir/podman.log" -c \
 	"dpkg-query -W -f '\${Package}\n' | grep -E -e '-dev\$' -e '^(gcc|g\+\+|cpp|clang|binutils|make)(-[0-9.]+)?\$'; command -v cc gcc c99 ld as make || true")
 if [ -z "$leftovers" ]; then ok "no compiler, no -dev package in the image"; else fail "build tools left in the image: $leftovers"; fi
+# Debian 13, and the program links libmicrohttpd 1.0 from it.
+release=$(podman run --rm --read-only --cap-drop=ALL --entrypoint /bin/cat "$image" /etc/debian_version 2>>"$dir/podman.log")
+versions=$(podman run --rm --read-only --cap-drop=ALL "$image" --version 2>>"$dir/podman.log" | tail -n 1)
+case "$release:$versions" in
+13*:"libmicrohttpd 1."*) ok "Debian $release, $versions" ;;
+*) fail "expected Debian 13 with libmicrohttpd 1.x, got Debian '$release', '$versions'" ;;
+esac
 
 step "start (read-only, no capabilities)"
 cid=$(podman run -d --read-only --cap-drop=ALL --security-opt=no-new-privileges \
