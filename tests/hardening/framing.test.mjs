@@ -6,8 +6,8 @@
 // the /livez answer. Answers dropjudge chooses are problem+json and close
 // the connection; malformed framings that libmicrohttpd refuses itself
 // (text/html 400, or a closed connection, more of them on 1.0 than on
-// 0.9.75) are checked for the same safety. The table is the README's
-// "Framing" table, row by row.
+// 0.9.75) are checked for the same safety. The table is the "Framing by
+// libmicrohttpd version" table of docs/OPERATING.md, row by row.
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ const POST = 'POST /v1/puyo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n'
 const chunked = (s) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n0\r\n\r\n`;
 
 // Which libmicrohttpd the server runs with decides which rules it enforces
-// itself (README, "Framing"): 0.9.75 (Debian 12) hands out strings that a
+// itself (docs/OPERATING.md, "Framing"): 0.9.75 (Debian 12) hands out strings that a
 // NUL byte cuts short and joins a folded line into the field's name, so
 // those requests are read as it reads them; 1.0 (Debian 13), at the
 // strictness level the server sets, refuses them, and several others,

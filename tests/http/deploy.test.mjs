@@ -118,7 +118,10 @@ test('compose runs locked-down replicas behind nginx, with the same limits and d
 
 test('the README\'s configuration table lists every flag and variable of --help, with its default', () => {
 	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	const table = readme.slice(readme.indexOf('### Configuration'), readme.indexOf('### Health'));
+	const start = readme.indexOf('\n## Configuration\n');
+	assert.ok(start >= 0, 'the README has a Configuration section');
+	const end = readme.indexOf('\n## ', start + 1);
+	const table = readme.slice(start, end < 0 ? undefined : end);
 	const flags = [...HELP.matchAll(/^  (--[a-z-]+) [^,]+, ([A-Z_]+)=/gm)];
 	assert.ok(flags.length >= 15, `${flags.length} flags in --help`);
 	for (const [, flag, env] of flags) {

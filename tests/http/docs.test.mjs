@@ -1,7 +1,9 @@
-// The docs cannot drift: every command of the README's API examples is run
-// against the real server (localhost:8080 replaced by its address) and its
-// output compared with the lines shown under it ("# ..."), where "..."
-// stands for any text; a command that shows nothing must still exit 0.
+// The docs cannot drift: every command of the README's API examples, and of
+// the examples of docs/ that run against the service (docs/JUDGES.md, "Over
+// HTTP"), is run against the real server (localhost:8080 replaced by its
+// address) and its output compared with the lines shown under it ("# ..."),
+// where "..." stands for any text; a command that shows nothing must still
+// exit 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,9 +15,10 @@ import { startServer, ROOT } from './helper.mjs';
 const server = await startServer();
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
-// The API examples: the first ```sh block after "## The API".
-function examples() {
-	const api = README.slice(README.indexOf('## The API'));
+// The examples of a document: the first ```sh block after its heading.
+function examples(text, heading) {
+	assert.ok(text.includes(`\n${heading}\n`), `${heading} is missing`);
+	const api = text.slice(text.indexOf(`\n${heading}\n`));
 	const block = api.slice(api.indexOf('```sh\n') + 6, api.indexOf('\n```', api.indexOf('```sh\n')));
 	const out = [];
 	let cmd = null;
@@ -42,7 +45,9 @@ function pattern(lines) {
 	return new RegExp(`^${esc.join('[\\s\\S]*')}\\n?$`);
 }
 
-const cmds = examples();
+const JUDGES = fs.readFileSync(path.join(ROOT, 'docs/JUDGES.md'), 'utf8');
+const cmds = examples(README, '## The API');
+const judgeCmds = examples(JUDGES, '## Over HTTP');
 // The examples run in a directory of their own (one writes puyo.zip), never in the tree.
 const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropjudge-readme-'));
 process.on('exit', () => fs.rmSync(workdir, { recursive: true, force: true }));
@@ -52,9 +57,15 @@ test('the README shows API examples with their output', () => {
 	assert.ok(cmds.filter((c) => c.shown.length).length >= 10);
 });
 
-for (const c of cmds) {
+test('docs/JUDGES.md shows the package and generator examples with their output', () => {
+	assert.ok(judgeCmds.length >= 4, `${judgeCmds.length} examples`);
+	assert.ok(judgeCmds.filter((c) => c.shown.length).length >= 3);
+	assert.ok(judgeCmds.some((c) => c.text.includes('/package?')));
+});
+
+for (const [doc, c] of [...cmds.map((c) => ['README', c]), ...judgeCmds.map((c) => ['docs/JUDGES.md', c])]) {
 	const shell = c.text.replaceAll('localhost:8080', `127.0.0.1:${server.port}`);
-	test(`README: ${c.text.split('\n')[0].slice(0, 90)}`, async () => {
+	test(`${doc}: ${c.text.split('\n')[0].slice(0, 90)}`, async () => {
 		const { code, stdout, stderr } = await new Promise((resolve) => {
 			execFile('bash', ['-c', shell], { timeout: 20000, cwd: workdir }, (e, so, se) =>
 				resolve({ code: e ? e.code : 0, stdout: so, stderr: se }));
