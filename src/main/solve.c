@@ -1,15 +1,16 @@
 /*
  * `dropjudge solve monomino-domino|puyo [--lines] [FILE]`: reads the
  * Baekjoon input with the server's lenient text readers, runs the cores
- * and prints the Baekjoon output. One thread; the input is read in fixed
- * chunks, so memory stays flat whatever the size of a Monomino-Domino
- * input or the number of --lines fields. Monomino-Domino placement lines go
- * into a batch (md_text_take() for canonical lines, md_text_feed() for the
- * rest) that md_play() plays; each --lines field is read by
- * puyo_lines_read() and counted by puyo_planes_chains(). A single Puyo
- * field is small and is read whole. See solve.h.
+ * and prints the Baekjoon output. The input is read in fixed chunks, so
+ * memory stays flat whatever the size of a Monomino-Domino input or the
+ * number of --lines fields; --lines shares each buffer of whole lines with
+ * a second thread (solve_pair.h), which changes no byte of the output. Monomino-Domino placement
+ * lines go into a batch (md_text_take() for canonical lines, md_text_feed() for the rest) that
+ * md_play() plays; each --lines field is read by puyo_lines_read() and counted by
+ * puyo_planes_chains(). A single Puyo field is small and is read whole. See solve.h.
  */
 #include "main/solve.h"
+#include "main/solve_pair.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -335,8 +336,37 @@ static int solve_lines_some(struct solve_out *o, const char *name, const char *b
 	return 0;
 }
 
+/*
+ * Answers the whole lines of buf[*at..held) with the second thread when
+ * they are enough to share (solve_pair.h), moving *at and *line past them.
+ * Returns 0, also when the batch was left to solve_lines_some() (a bad line
+ * in it, or no second thread); 1 when a write failed (a message was
+ * written).
+ */
+static int solve_lines_pair(struct solve_out *o, struct solve_pair *pair, const char *buf,
+			    size_t held, size_t *at, unsigned *line)
+{
+	if (!pair || held - *at < SOLVE_PAIR_MIN)
+		return 0;
+	const char *s = buf + *at;
+	size_t len = held - *at;
+	while (len > 0 && s[len - 1] != '\n')
+		len--;
+	size_t n;
+	unsigned lines;
+	if (solve_out_flush(o) != 0)
+		return 1;
+	if (!solve_pair_answer(pair, s, len, o->buf, sizeof o->buf, &n, &lines))
+		return 0;
+	o->len = n;
+	*at += len;
+	*line = lines > UINT_MAX - *line ? UINT_MAX : *line + lines;
+	return 0;
+}
+
 int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 {
+	struct solve_pair *pair = solve_pair_new(SOLVE_LINES_IN);
 	struct solve_out *o = dj_malloc(sizeof *o);
 	char *buf = dj_malloc(SOLVE_LINES_IN);
 	size_t held = 0; /* buf[0..held) was read */
@@ -352,7 +382,8 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 	o->errout = errout;
 	o->len = 0;
 	for (;;) {
-		if (solve_lines_some(o, name, buf, held, &at, &line) != 0)
+		if (solve_lines_pair(o, pair, buf, held, &at, &line) != 0 ||
+		    solve_lines_some(o, name, buf, held, &at, &line) != 0)
 			goto out_buf;
 		/* The part of a line left goes to the front, and more input after it. */
 		memmove(buf, buf + at, held - at);
@@ -364,8 +395,10 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 				line, SOLVE_LINES_IN);
 			goto out_buf;
 		}
+		/* With a second thread, a whole buffer at a time, to share. */
 		size_t room = SOLVE_LINES_IN - held;
-		size_t got = fread(buf + held, 1, room < SOLVE_CHUNK ? room : SOLVE_CHUNK, in);
+		size_t got =
+		    fread(buf + held, 1, pair || room < SOLVE_CHUNK ? room : SOLVE_CHUNK, in);
 		if (got == 0)
 			break;
 		held += got;
@@ -382,8 +415,10 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 out_buf:
 	dj_free(buf);
 	dj_free(o);
+	solve_pair_free(pair);
 	return ret;
 }
+
 int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 {
 	int (*solve)(FILE *, const char *, FILE *, FILE *);

@@ -308,9 +308,10 @@ export async function request(server, req) {
 	return responses[0];
 }
 
-export function run(file, args, { input, timeout = 60000 } = {}) {
+export function run(file, args, { input, timeout = 60000, env } = {}) {
 	return new Promise((resolve) => {
-		const child = execFile(file, args, { timeout, maxBuffer: 64 << 20, encoding: 'utf8' },
+		const child = execFile(file, args, { timeout, maxBuffer: 64 << 20, encoding: 'utf8',
+			env: env ? { ...process.env, ...env } : process.env },
 			(error, stdout, stderr) => {
 				resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
 					signal: error?.signal ?? null, stdout, stderr });

@@ -172,3 +172,29 @@ test('solve puyo --lines stops with exit 1 and a message when its answers cannot
 		closeSync(full);
 	}
 });
+
+// The second thread (src/main/solve_pair.c) answers a batch only when every
+// line of it reads; otherwise the batch is answered line by line. Either
+// way the bytes out must be those of the program alone.
+test('solve puyo --lines writes the same bytes, status and message with its second thread as alone', async () => {
+	const list = [...fields(40000)].map((f) => f.join(' '));
+	const bad = EXAMPLE.slice(0, 11).join(' ') + ' RRYGX.';
+	// Where a bad line goes: none, early and late in the first 1 MiB batch
+	// (each thread's half), at a batch's last line, in a later batch, last.
+	const inputs = [null, 100, 9000, 12480, 12481, 30000, 39999].map((at) => {
+		const lines = list.slice();
+		if (at !== null) lines[at] = bad;
+		return lines.join('\n') + '\n';
+	});
+	inputs.push(list.join('\r\n'));
+	for (const input of inputs) {
+		const file = tmpFile(input);
+		const two = await run(BIN, ['solve', 'puyo', '--lines', file]);
+		const one = await run(BIN, ['solve', 'puyo', '--lines', file], { env: { DROPJUDGE_SOLVE_THREADS: '1' } });
+		assert.equal(two.code, one.code, two.stderr);
+		assert.equal(two.stderr, one.stderr);
+		assert.ok(two.stdout === one.stdout, `answers differ (${two.stdout.length} against ${one.stdout.length} bytes)`);
+	}
+	const all = await run(BIN, ['solve', 'puyo', '--lines'], { input: inputs[0] });
+	assert.equal(all.stdout.split('\n').length - 1, 40000);
+});
