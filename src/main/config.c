@@ -451,7 +451,10 @@ void config_usage_solve(FILE *out)
 		"  blank lines are fine; floating puyos fall first). Monomino-Domino input is\n"
 		"  streamed, so any N runs in constant memory. A bad input prints\n"
 		"    dropjudge: FILE:LINE:COLUMN: detail\n"
-		"  to stderr (\"<stdin>\" for FILE, COLUMN when known) and exits 1.\n");
+		"  to stderr (\"<stdin>\" for FILE, COLUMN when known) and exits 1.\n"
+		"solve puyo --lines [FILE]\n"
+		"  One field per line, one chain count per line out; two threads share the\n"
+		"  work (DROPJUDGE_SOLVE_THREADS=1 keeps it to one).\n");
 }
 
 void config_usage(FILE *out)
@@ -559,6 +562,7 @@ void config_usage(FILE *out)
 		"  characters of .RGBPYO, top row first, separated by single spaces. Prints\n"
 		"  one chain count per line, in order, in constant memory. At the first bad\n"
 		"  line prints the counts before it, then FILE:LINE:COLUMN: detail, exit 1.\n"
+		"  Two threads share the work; DROPJUDGE_SOLVE_THREADS=1 keeps it to one.\n"
 		"\n"
 		"healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
 		"  Sends GET /livez to ADDR:N (ADDR from --host, else HOST, else 127.0.0.1;\n"
