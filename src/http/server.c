@@ -311,6 +311,24 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 }
 
 /*
+ * The headers every answer carries whatever its route: no type sniffing,
+ * never framed (the viewer's Content-Security-Policy, from its route, says
+ * frame-ancestors too); and an SVG picture opened as a document runs no
+ * script and loads nothing. False when out of memory.
+ */
+static bool http_add_defensive_headers(struct MHD_Response *r, const char *content_type)
+{
+	if (MHD_add_response_header(r, "X-Content-Type-Options", "nosniff") != MHD_YES ||
+	    MHD_add_response_header(r, "X-Frame-Options", "DENY") != MHD_YES)
+		return false;
+	if (content_type && strncmp(content_type, "image/svg+xml", 13) == 0)
+		return MHD_add_response_header(r, "Content-Security-Policy",
+					       "default-src 'none'; style-src 'unsafe-inline'; "
+					       "img-src data:; sandbox") == MHD_YES;
+	return true;
+}
+
+/*
  * The preallocated 500 problem for out of memory: made once at start, so
  * that it can still be sent when nothing more can be allocated.
  */
@@ -320,8 +338,9 @@ static struct MHD_Response *http_oom_response_new(void)
 	const char *body = route_oom_body(&len);
 	struct MHD_Response *r =
 	    MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_PERSISTENT);
-	if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-					 "application/problem+json") != MHD_YES) {
+	if (r && (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+					  "application/problem+json") != MHD_YES ||
+		  !http_add_defensive_headers(r, NULL))) {
 		MHD_destroy_response(r);
 		r = NULL;
 	}
@@ -429,7 +448,8 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 		ret = http_send_oom(srv, conn);
 		goto out_resp;
 	}
-	if (MHD_add_response_header(r, "X-Request-Id", rq->seen.request_id) != MHD_YES)
+	if (MHD_add_response_header(r, "X-Request-Id", rq->seen.request_id) != MHD_YES ||
+	    !http_add_defensive_headers(r, resp->content_type))
 		goto out_response;
 	if (resp->content_type &&
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)

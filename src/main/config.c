@@ -103,8 +103,9 @@ static const struct config_option config_options[KEY_COUNT] = {
      "PEM certificate (chain): serve HTTPS. With --tls-key."},
     {KEY_TLS_KEY, "--tls-key", "TLS_KEY", "FILE", 0, 0, "PEM private key of --tls-cert."},
     {KEY_TLS_PRIORITIES, "--tls-priorities", "TLS_PRIORITIES", "TEXT", 0, 0,
-     "GnuTLS priority string for HTTPS. Default\n" CONFIG_DEFAULT_TLS_PRIORITIES "\n"
-     "(TLS 1.2 and 1.3 only)."},
+     "GnuTLS priority string for HTTPS. Default: TLS 1.3,\n"
+     "and TLS 1.2 with ECDHE and AES-GCM or ChaCha20 only:\n" CONFIG_TLS_PRIORITIES_1
+     "\n" CONFIG_TLS_PRIORITIES_2 "\n" CONFIG_TLS_PRIORITIES_3 "\n" CONFIG_TLS_PRIORITIES_4},
     {KEY_CORS_ORIGINS, "--cors-origins", "CORS_ORIGINS", "LIST", 0, 0,
      "Comma-separated origins (https://app.example) whose\n"
      "browsers may call the API, or * for any: they get\n"

@@ -31,7 +31,7 @@ static enum codec_status www_send(const struct www_file *f, struct route_respons
 	(void)err;
 	route_respond_static(resp, f->media_type, f->start, (size_t)(f->end - f->start));
 	route_add_header(resp, "Content-Security-Policy",
-			 "default-src 'self'; img-src 'self' data:");
+			 "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
 	route_add_header(resp, "Cache-Control", "no-cache");
 	return CODEC_OK;
 }

@@ -40,9 +40,9 @@ const tlsArgs = () => ['--tls-cert', cert, '--tls-key', key];
 // openssl s_client's handshake at one protocol version: the version and
 // cipher agreed, or null when the server refused. SECLEVEL=0 lets the
 // client offer the old versions at all, so a refusal is the server's.
-async function handshake(port, version) {
+async function handshake(port, version, caFile = cert) {
 	const res = await run('sh', ['-c', `echo | openssl s_client -connect 127.0.0.1:${port} -${version} ` +
-		`-cipher 'DEFAULT@SECLEVEL=0' -CAfile '${cert}' 2>&1`], { timeout: 15000 * timeScale });
+		`-cipher 'DEFAULT@SECLEVEL=0' -CAfile '${caFile}' 2>&1`], { timeout: 15000 * timeScale });
 	const m = res.stdout.match(/^New, (\S+), Cipher is (\S+)/m);
 	assert.ok(m, `no handshake summary from openssl: ${res.stdout.slice(0, 600)}`);
 	return m[1] === '(NONE)' ? null : { version: m[1], cipher: m[2] };
@@ -93,6 +93,33 @@ test('plain HTTP on the HTTPS port gets no answer', async () => {
 	assert.notEqual(curl.code, 0);
 	assert.equal(curl.stdout, '000');
 	assert.equal((await request(server, { path: '/livez' })).status, 200, 'HTTPS still served');
+});
+
+// Every TLS 1.2 suite OpenSSL knows, offered alone to a server with an RSA
+// certificate (the one kind where static-RSA key exchange could be had):
+// the default takes only ECDHE with AES-GCM or ChaCha20-Poly1305.
+test('the default TLS 1.2 suites are forward-secret AEAD only: no static RSA, no CBC, no SHA-1 MAC', async () => {
+	const rsaCert = path.join(dir, 'rsa.crt');
+	const rsaKey = path.join(dir, 'rsa.key');
+	const made = await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', rsaKey,
+		'-out', rsaCert, '-days', '2', '-subj', '/CN=rsa', '-addext', 'subjectAltName=IP:127.0.0.1']);
+	assert.equal(made.code, 0, made.stderr);
+	const server = await startServer({ args: ['--tls-cert', rsaCert, '--tls-key', rsaKey], caFile: rsaCert });
+	const list = await run('openssl', ['ciphers', 'ALL:COMPLEMENTOFALL:@SECLEVEL=0']);
+	const suites = list.stdout.trim().split(':');
+	assert.ok(suites.length > 40, `openssl knows ${suites.length} suites`);
+	const script = suites.map((c) => `echo | openssl s_client -connect 127.0.0.1:${server.port} -tls1_2 ` +
+		`-cipher '${c}@SECLEVEL=0' 2>&1 | sed -n 's/^New, \\(\\S*\\), Cipher is \\(\\S*\\)/\\1 \\2/p'`).join('\n');
+	const res = await run('sh', ['-c', script], { timeout: 120000 * timeScale });
+	const accepted = res.stdout.split('\n').filter((l) => l && !l.includes('(NONE)')).map((l) => l.split(' ')[1]);
+	assert.ok(accepted.length >= 2, `accepted: ${accepted.join(', ')}`);
+	for (const c of accepted) {
+		assert.match(c, /^ECDHE-(RSA|ECDSA)-(AES(128|256)-GCM-SHA(256|384)|CHACHA20-POLY1305)$/, `the server took ${c}`);
+	}
+	const plain = await handshake(server.port, 'tls1_2', rsaCert);
+	assert.match(plain.cipher, /^ECDHE-RSA-(AES(128|256)-GCM|CHACHA20)/, 'what a default TLS 1.2 client gets');
+	const modern = await handshake(server.port, 'tls1_3', rsaCert);
+	assert.match(modern.cipher, /^TLS_(AES_(128|256)_GCM|CHACHA20_POLY1305)_SHA/, 'what a TLS 1.3 client gets');
 });
 
 test('TLS 1.0 and 1.1 are refused, TLS 1.2 and 1.3 taken; --tls-priorities narrows it', async () => {
