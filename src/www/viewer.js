@@ -35,7 +35,7 @@ function readFragment() {
 	const params = new URLSearchParams(location.hash.slice(1));
 	const problem = params.get('problem');
 	const format = params.get('format');
-	if (problem in EXAMPLES) state.problem = problem;
+	if (Object.hasOwn(EXAMPLES, problem)) state.problem = problem; // never a name from Object.prototype
 	if (format === 'text' || format === 'json') state.format = format;
 	return params.get('case');
 }

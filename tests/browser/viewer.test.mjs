@@ -187,6 +187,19 @@ test('the address holds the case: opening it solves the same case', { skip }, as
 	assert.equal(await page.getAttribute('#answer', 'data-answer'), '3');
 });
 
+test('a problem named after a property every object has (__proto__, constructor) is not taken from the address', { skip }, async () => {
+	for (const name of ['__proto__', 'constructor', 'toString']) {
+		const posted = [];
+		const seen = (req) => { if (req.method() === 'POST') posted.push(new URL(req.url()).pathname); };
+		page.on('request', seen);
+		await page.goto('about:blank');
+		await open(`#problem=${name}&format=text&case=${encodeURIComponent('1\n1 1 1\n')}`);
+		page.off('request', seen);
+		assert.equal(await page.isChecked('input[name=problem][value=monomino-domino]'), true, name);
+		assert.ok(posted.every((p) => p === '/v1/monomino-domino'), `${name}: posted to ${posted.join(', ')}`);
+	}
+});
+
 test('with a token file the viewer asks for the token, and solves with it', { skip }, async () => {
 	const token = 'viewer-test-token-0042';
 	const guarded = await startServer({ args: ['--auth-token-file', tmpFile(`${token}\n`)], autoStop: false });
