@@ -33,6 +33,7 @@ enum config_key {
 	KEY_BODY_TIMEOUT,
 	KEY_MAX_TRACE_STEPS,
 	KEY_AUTH_TOKEN_FILE,
+	KEY_METRICS_OPEN,
 	KEY_TLS_CERT,
 	KEY_TLS_KEY,
 	KEY_TLS_PRIORITIES,
@@ -98,7 +99,12 @@ static const struct config_option config_options[KEY_COUNT] = {
     {KEY_AUTH_TOKEN_FILE, "--auth-token-file", "AUTH_TOKEN_FILE", "FILE", 0, 0,
      "Bearer tokens, one a line (blank lines and # comments\n"
      "ignored): every /v1 path then needs 'Authorization:\n"
-     "Bearer <token>'. Re-read on SIGHUP. Default: none needed."},
+     "Bearer <token>'. Re-read on SIGHUP. Default: none needed.\n"
+     "GET /metrics then needs a token too (see --metrics-open)."},
+    {KEY_METRICS_OPEN, "--metrics-open", "METRICS_OPEN", "0|1", 0, 1,
+     "1: GET /metrics answers without a token even with\n"
+     "--auth-token-file (a scraper on a private network).\n"
+     "Default 0."},
     {KEY_TLS_CERT, "--tls-cert", "TLS_CERT", "FILE", 0, 0,
      "PEM certificate (chain): serve HTTPS. With --tls-key."},
     {KEY_TLS_KEY, "--tls-key", "TLS_KEY", "FILE", 0, 0, "PEM private key of --tls-cert."},
@@ -264,6 +270,9 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		break;
 	case KEY_MAX_TRACE_STEPS:
 		cfg->max_trace_steps = (unsigned long)v;
+		break;
+	case KEY_METRICS_OPEN:
+		cfg->metrics_open = v != 0;
 		break;
 	case KEY_HOST:
 	case KEY_AUTH_TOKEN_FILE:

@@ -13,6 +13,7 @@
 #ifndef DROPJUDGE_MAIN_CONFIG_H
 #define DROPJUDGE_MAIN_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -62,6 +63,7 @@ struct config {
 	size_t connection_memory;      /* bytes of each connection's memory pool */
 	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
 	unsigned long max_trace_steps; /* trace steps in all of one request, >= 1 */
+	bool metrics_open;	       /* GET /metrics needs no token with a token file */
 	/* Texts below point into argv or the environment (not copied); NULL: unset. */
 	const char *auth_token_file; /* bearer tokens, one a line */
 	const char *tls_cert;	     /* PEM certificate (chain) file; with tls_key */

@@ -303,6 +303,7 @@ static int main_serve(int argc, char *const argv[])
 		       .max_batch = cfg.max_batch,
 		       .cors_origins = cfg.cors_origins,
 		       .max_trace_steps = cfg.max_trace_steps,
+		       .metrics_open = cfg.metrics_open,
 		       .lean_from = ROUTE_LEAN_FROM},
 	    .auth = auth,
 	    .tls = use_tls ? &tls : NULL,

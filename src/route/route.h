@@ -39,6 +39,7 @@ struct route_limits {
 	const char *cors_origins;      /* comma-separated origins allowed by CORS, "*" for
 					  any; NULL or "": no CORS header is ever sent */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
+	bool metrics_open;	       /* GET /metrics needs no token, token file or not */
 	bool tree_only;		       /* read batches and traced cases through jansson
 					  trees only (the reference paths), for the
 					  differential tests */

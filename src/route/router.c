@@ -138,6 +138,13 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 				e->path, taken, hint);
 }
 
+/* Whether entry e answers only with a token (when the server has a token
+ * file): its table row says so, but for GET /metrics under --metrics-open. */
+static bool needs_token(const struct route_entry *e, const struct route_request *req)
+{
+	return e->auth &&
+	       !(e->handle == ROUTE_HANDLE_METRICS && req->limits && req->limits->metrics_open);
+}
 /* The body kind of a POST, or ROUTE_BODY_NONE when the entry cannot take it. */
 static enum route_body body_of(const struct route_entry *e, const struct route_request *req)
 {
@@ -166,13 +173,13 @@ void route_match(const struct route_request *req, long long content_length, stru
 		const struct route_entry *to = route_find_slashed(path);
 		if (to) { /* answered 308 whatever the method */
 			m->name = to->name;
-			m->auth = to->auth;
+			m->auth = needs_token(to, req);
 		} else {
 			m->refusal = CODEC_E_NOT_FOUND;
 		}
 		return;
 	}
-	m->auth = e->auth;
+	m->auth = needs_token(e, req);
 	enum route_verb verb = route_verb_of(req);
 	if (verb == ROUTE_VERB_OPTIONS)
 		return;
@@ -180,7 +187,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 		m->refusal = CODEC_E_METHOD;
 		return;
 	}
-	if (e->auth && req->auth != ROUTE_AUTH_OK) {
+	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
 		struct codec_error err;
 		codec_error_init(&err, 1);
 		m->refusal = route_auth_check(req->auth, &err);
@@ -407,7 +414,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		goto out_error;
 	}
 	/* After the method: what a path takes is public (OPTIONS, 405). */
-	if (e->auth && route_auth_check(req->auth, &err) != CODEC_OK) {
+	if (needs_token(e, req) && route_auth_check(req->auth, &err) != CODEC_OK) {
 		route_respond_error(resp, &err, req->request_id);
 		route_auth_challenge(req->auth, resp);
 		goto out_cors;

@@ -95,6 +95,25 @@ test('health, readiness and the description stay open with a token file', async 
 	}
 });
 
+test('with a token file GET /metrics needs a token, unless --metrics-open 1 (or METRICS_OPEN=1)', async () => {
+	const server = await startServer({ args: ['--auth-token-file', tmpFile(TOKEN_FILE)] });
+	const none = await request(server, { path: '/metrics' });
+	assert.equal(none.status, 401);
+	assert.equal(none.headers['www-authenticate'], CHALLENGE);
+	const wrong = await request(server, { path: '/metrics', headers: bearer('not-a-token') });
+	assert.equal(wrong.status, 401);
+	const good = await request(server, { path: '/metrics', headers: bearer(GOOD) });
+	assert.equal(good.status, 200);
+	assert.match(good.body, /^dropjudge_build_info\{/m);
+	const open = await startServer({ args: ['--auth-token-file', tmpFile(TOKEN_FILE), '--metrics-open', '1'] });
+	assert.equal((await request(open, { path: '/metrics' })).status, 200);
+	assert.equal((await request(open, { path: '/v1' })).status, 401, '/v1 still needs the token');
+	const byEnv = await startServer({ args: ['--auth-token-file', tmpFile(TOKEN_FILE)], env: { METRICS_OPEN: '1' } });
+	assert.equal((await request(byEnv, { path: '/metrics' })).status, 200);
+	const plain = await startServer();
+	assert.equal((await request(plain, { path: '/metrics' })).status, 200, 'no token file: open');
+});
+
 test('a refused request is refused before its body is read, even past --max-body', async () => {
 	const server = await startServer({ args: ['--auth-token-file', tmpFile(TOKEN_FILE), '--max-body', '100'] });
 	const res = await request(server, { path: '/v1/puyo', body: 'x'.repeat(5000), contentType: 'text/plain' });
