@@ -640,10 +640,16 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
 	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;
 	rq->unread = over;
-	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && over))
+	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && m.takes_body && over))
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
-	if (rq->refused != CODEC_OK && over)
+	/* An answer that does not depend on the body (a refusal, a redirect,
+	 * OPTIONS, a GET) is given before any of it is read; the connection
+	 * then closes, lingering a little so that the client reads it. */
+	bool has_body = length > 0 || (length < 0 && rq->fields.transfer_encoding);
+	if (has_body && (rq->refused != CODEC_OK || !m.takes_body)) {
+		rq->unread = true;
 		return http_send_refusal(srv, conn, rq, url, method);
+	}
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : srv->limits.max_body;
 	if (rq->refused == CODEC_OK && http_gzip_named(req->content_encoding)) {

@@ -240,10 +240,10 @@ test('access log: --log-format text writes one line per request, off writes none
 	assert.match(off.startLine, /^dropjudge 1\.0\.0 listening on /);
 });
 
-test('metrics stay open when bearer tokens are required', async () => {
+test('with bearer tokens required, metrics are read with a token and count the refusals', async () => {
 	const server = await startServer({ args: ['--auth-token-file', tmpFile('s3cret-token\n')] });
 	assert.equal((await request(server, { path: '/v1' })).status, 401);
-	const res = await request(server, { path: '/metrics' });
+	const res = await request(server, { path: '/metrics', headers: { Authorization: 'Bearer s3cret-token' } });
 	assert.equal(res.status, 200);
 	const m = parseMetrics(res.body);
 	assert.equal(m.get('dropjudge_http_requests_total{route="v1",method="GET",code="401"}'), 1);
