@@ -290,8 +290,8 @@ struct route_match {
 	bool auth;			 /* the entry asks for authentication */
 	bool takes_body;		 /* the method sends a body this entry reads */
 	enum codec_status refusal;	 /* CODEC_OK, or what route_handle() will answer
-					    from the headers: 404, 405, 415, or 413 when
-					    the declared length is over max_body */
+					    from the headers: 404, 405, 401, 415, 406, or
+					    413 when the declared length is over max_body */
 };
 
 /*

@@ -198,6 +198,8 @@ void route_match(const struct route_request *req, long long content_length, stru
 	m->takes_body = true;
 	if (body_of(e, req) == ROUTE_BODY_NONE)
 		m->refusal = CODEC_E_MEDIA_TYPE;
+	else if (route_negotiate(req->accept, e->formats) == ROUTE_FORMAT_NONE)
+		m->refusal = CODEC_E_NOT_ACCEPTABLE;
 	else if (content_length >= 0 && req->limits &&
 		 (unsigned long long)content_length > req->limits->max_body)
 		m->refusal = CODEC_E_TOO_LARGE;

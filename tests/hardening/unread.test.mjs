@@ -48,6 +48,7 @@ const CASES = [
 	['no token (401)', 'POST /v1/puyo HTTP/1.1', /^HTTP\/1\.1 401 /],
 	['no such path (404)', 'POST /v2/nothing HTTP/1.1', /^HTTP\/1\.1 404 /],
 	['a method the path does not take (405)', 'PUT /v1/puyo HTTP/1.1', /^HTTP\/1\.1 405 /],
+	['an Accept the path cannot answer (406)', 'POST /v1/puyo HTTP/1.1\r\nAuthorization: Bearer a-token-nobody-sends\r\nAccept: application/xml', /^HTTP\/1\.1 406 /],
 ];
 
 for (const [name, line, want] of CASES) {
