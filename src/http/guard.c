@@ -50,6 +50,7 @@ struct guard_conn {
 struct http_guard {
 	struct http_guard_config cfg; /* read-only */
 	atomic_uint open;	      /* connections between started and closed */
+	atomic_bool closing;	      /* new connections are closed at accept (a drain) */
 	atomic_ullong refused;	      /* closed at accept for max_connections */
 	atomic_ullong cut;	      /* shut down by a deadline */
 	pthread_mutex_t lock;	      /* guards head and each record's cut */
@@ -166,6 +167,7 @@ struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err
 	}
 	g->cfg = *cfg;
 	atomic_init(&g->open, 0u);
+	atomic_init(&g->closing, false);
 	atomic_init(&g->refused, 0ull);
 	atomic_init(&g->cut, 0ull);
 	if (pthread_mutex_init(&g->lock, NULL) != 0)
@@ -207,6 +209,11 @@ void http_guard_free(struct http_guard *g)
 	dj_free(g);
 }
 
+void http_guard_close_new(struct http_guard *g)
+{
+	atomic_store(&g->closing, true);
+}
+
 enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 {
 	struct http_guard *g = cls;
@@ -219,6 +226,8 @@ enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, sockle
 	 * pass the limit by fewer than the number of threads, which the
 	 * daemon's own (larger) limit leaves room for.
 	 */
+	if (atomic_load(&g->closing))
+		return MHD_NO; /* draining: every new connection is closed at once */
 	if (atomic_load(&g->open) < g->cfg.max_connections)
 		return MHD_YES;
 	atomic_fetch_add(&g->refused, 1ull);

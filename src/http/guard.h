@@ -60,6 +60,10 @@ struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err
 void http_guard_free(struct http_guard *g);
 
 /* MHD_AcceptPolicyCallback (cls: the guard): MHD_NO past max_connections. */
+/* From now on every new connection is closed at accept (a drain). Any
+ * thread. */
+void http_guard_close_new(struct http_guard *g);
+
 enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen);
 
 /* MHD_NotifyConnectionCallback (cls: the guard): records and forgets

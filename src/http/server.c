@@ -135,7 +135,6 @@ static void http_flight_add(struct http_flight *flight, int d)
 
 struct http_server {
 	struct MHD_Daemon *daemon;     /* running daemon */
-	MHD_socket quiesced_fd;	       /* listen socket handed back by quiesce, or invalid */
 	unsigned port;		       /* port bound */
 	struct route_limits limits;    /* read-only once started */
 	struct http_auth *auth;	       /* bearer tokens or NULL; borrowed */
@@ -860,7 +859,6 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		codec_format(err, errlen, "out of memory");
 		return NULL;
 	}
-	srv->quiesced_fd = MHD_INVALID_SOCKET;
 	srv->oom = http_oom_response_new();
 	if (!srv->oom) {
 		codec_format(err, errlen, "out of memory");
@@ -938,16 +936,14 @@ void http_server_begin_drain(struct http_server *srv)
 {
 	if (atomic_exchange(&srv->draining, true))
 		return;
-	MHD_socket fd = MHD_quiesce_daemon(srv->daemon);
-	if (fd == MHD_INVALID_SOCKET)
-		return;
 	/*
-	 * The workers may still hold the number, so it is closed only after
-	 * MHD_stop_daemon(); shutting it down now makes the kernel refuse new
-	 * connections at once instead of queueing them in the backlog.
+	 * New connections are closed at accept by the guard's policy rather
+	 * than by MHD_quiesce_daemon(): with a thread pool on epoll,
+	 * libmicrohttpd 1.0.1's quiesce races its own workers to take the
+	 * listening socket out of their epoll sets, and the loser aborts the
+	 * process.
 	 */
-	shutdown(fd, SHUT_RDWR);
-	srv->quiesced_fd = fd;
+	http_guard_close_new(srv->guard);
 }
 
 bool http_server_is_idle(struct http_server *srv)
@@ -972,8 +968,6 @@ void http_server_stop(struct http_server *srv)
 	MHD_stop_daemon(srv->daemon);
 	http_workers_free(srv->workers);
 	http_guard_free(srv->guard);
-	if (srv->quiesced_fd != MHD_INVALID_SOCKET)
-		close(srv->quiesced_fd);
 	MHD_destroy_response(srv->oom);
 	dj_free(srv);
 }
