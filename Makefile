@@ -378,10 +378,10 @@ FUZZ_TIMEOUT ?= 2
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 # CI (fuzz-ci): the seeds and regression inputs replayed, then every target
 # for FUZZ_CI_SECONDS (30), fewer when the targets together would pass
-# FUZZ_CI_BUDGET seconds (300), with a fixed seed so that each CI run explores
+# FUZZ_CI_BUDGET seconds (160), with a fixed seed so that each CI run explores
 # the same inputs.
 FUZZ_CI_SECONDS ?= 30
-FUZZ_CI_BUDGET ?= 300
+FUZZ_CI_BUDGET ?= 160
 fuzz_ci_seconds = $(shell n=$(words $(FUZZ_TARGETS)); s=$$(( $(FUZZ_CI_BUDGET) / (n > 0 ? n : 1) )); \
 	echo $$(( s < $(FUZZ_CI_SECONDS) ? (s > 0 ? s : 1) : $(FUZZ_CI_SECONDS) )))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
