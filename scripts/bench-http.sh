@@ -3,7 +3,7 @@
 # (tests/bench/bare_server.c: same daemon flags, thread pool and request
 # lifecycle, a fixed answer of the same size), measured with wrk on
 # loopback, side by side. The goal of each path is in scripts/bench/http-cases.sh
-# (targets: 0.97 x bare for GET /livez, 0.90 for the POSTs).
+# (targets: 0.85 x bare for each).
 #
 #   scripts/bench-http.sh [BUILD_DIR]      (make bench-http builds and runs it)
 #

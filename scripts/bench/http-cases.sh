@@ -12,5 +12,6 @@ bodies=(- tests/cases/puyo/example-json/input.json tests/cases/puyo/example-text
 	scripts/bench/md-8-blocks.json)
 types=(- application/json text/plain application/json)
 accepts=(- application/json text/plain application/json)
-# The goal of each: its requests/s at least this many times the fixed-answer server's.
-targets=(0.97 0.90 0.90 0.90)
+# The goal of each: its requests/s at least this many times the fixed-answer
+# server's (2.0: one response per answer, a simple access log, no profile).
+targets=(0.85 0.85 0.85 0.85)
