@@ -602,9 +602,10 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 /*
  * First call of a request: headers only. Sets up the per-request state and
  * asks the route whether it would take a body. A declared length over
- * max_body is answered at once, before any of the body is read (413, or
- * the route's refusal when it refused the headers anyway); libmicrohttpd
- * then closes the connection after the answer.
+ * max_body is answered at once (413), and so is a request with a body whose
+ * answer does not depend on it (the route's refusal, a redirect, OPTIONS,
+ * a GET), before any of the body is read; libmicrohttpd then closes the
+ * connection after the answer.
  */
 static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection *conn,
 				  const char *url, const char *method, const char *version,
