@@ -37,6 +37,7 @@ enum codec_status {
 	CODEC_E_INTERNAL,	 /* out of memory or a bug; never for client input */
 	CODEC_E_BAD_REQUEST,	 /* the HTTP message itself is malformed or ambiguous */
 	CODEC_E_NOT_IMPLEMENTED, /* an HTTP feature we do not support (a transfer coding) */
+	CODEC_E_BUSY,		 /* too much heavy work queued: retry later */
 	CODEC_STATUS_COUNT
 };
 

@@ -72,6 +72,12 @@ static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
 				 "The request uses an HTTP feature dropjudge does not support, "
 				 "such as a transfer coding other than chunked.",
 				 "Send the body plainly or chunked."},
+    [CODEC_E_BUSY] = {503, "busy", "Too much heavy work queued",
+		      "The service already holds as many heavy requests (packages, traces, "
+		      "large bodies, pictures, generator searches) as --max-heavy-queue allows "
+		      "in all, or --max-heavy-per-client from this address.",
+		      "Retry after the seconds that Retry-After says, with fewer heavy requests "
+		      "at once."},
     [CODEC_E_INTERNAL] = {500, "internal", "Internal error",
 			  "The server ran out of memory or met a bug; the request was not at "
 			  "fault.",

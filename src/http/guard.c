@@ -244,6 +244,18 @@ static struct guard_conn *guard_conn_of(struct MHD_Connection *conn)
 	return info ? info->socket_context : NULL;
 }
 
+bool http_guard_client_gone(struct MHD_Connection *conn)
+{
+	struct guard_conn *c = guard_conn_of(conn);
+	if (!c)
+		return false;
+	char byte;
+	ssize_t n = recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (n == 0)
+		return true; /* the client closed its side */
+	return n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
+}
+
 void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 		       enum MHD_ConnectionNotificationCode code)
 {

@@ -36,6 +36,7 @@
 #ifndef DROPJUDGE_HTTP_GUARD_H
 #define DROPJUDGE_HTTP_GUARD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
 
@@ -60,6 +61,14 @@ struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err
 void http_guard_free(struct http_guard *g);
 
 /* MHD_AcceptPolicyCallback (cls: the guard): MHD_NO past max_connections. */
+/*
+ * Whether conn's client has gone: it closed its side of the connection, or
+ * the connection failed (read from the guard's own duplicate of the
+ * socket, without taking anything from it). False when unknown. Any
+ * thread, while conn is open.
+ */
+bool http_guard_client_gone(struct MHD_Connection *conn);
+
 /* From now on every new connection is closed at accept (a drain). Any
  * thread. */
 void http_guard_close_new(struct http_guard *g);

@@ -37,6 +37,7 @@
 #include "http/framing.h"
 #include "http/clock.h"
 #include "http/guard.h"
+#include "http/heavy.h"
 #include "http/gzip.h"
 #include "http/observe.h"
 #include "http/ratelog.h"
@@ -138,6 +139,7 @@ struct http_server {
 	unsigned port;		       /* port bound */
 	struct route_limits limits;    /* read-only once started */
 	struct http_auth *auth;	       /* bearer tokens or NULL; borrowed */
+	struct http_heavy *heavy;      /* admission of heavy requests; owned */
 	struct MHD_Response *oom;      /* the 500 for out of memory, made at start */
 	struct http_guard *guard;      /* admission and request deadlines */
 	struct http_workers *workers;  /* runs the heavy requests */
@@ -153,6 +155,7 @@ struct http_request {
 	struct http_target target;	  /* the raw request target, seen before decoding */
 	bool begun;			  /* the headers call has been made */
 	bool heavy;			  /* handed to the worker pool */
+	bool heavy_place;		  /* holds a place of srv->heavy */
 	struct http_job job;		  /* the worker pool's link, when heavy */
 	struct MHD_Connection *conn;	  /* resumed by the job */
 	atomic_bool answered;		  /* the job has filled resp */
@@ -496,6 +499,27 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
 }
 
+/* Answers 503 with Retry-After to a heavy request past the admission
+ * limits (heavy.h), at once. */
+static enum MHD_Result http_send_busy(struct http_server *srv, struct MHD_Connection *conn,
+				      struct http_request *rq)
+{
+	struct codec_error err;
+	struct route_response resp;
+
+	codec_error_init(&err, 1);
+	codec_error_set(&err, CODEC_E_BUSY,
+			"%u heavy requests are queued or running (--max-heavy-queue), or %u from "
+			"this address (--max-heavy-per-client); retry after 1 s",
+			http_heavy_total(srv->heavy), http_heavy_per_client(srv->heavy));
+	memset(&resp, 0, sizeof resp);
+	route_error_response_id(&err, rq->seen.request_id, &resp);
+	if (rq->req.entry)
+		resp.route_name = rq->req.entry->name;
+	route_add_header(&resp, "Retry-After", "1");
+	return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+}
+
 /* Answers a request whose framing http_framing_check() refused, and
  * closes the connection after the answer. */
 static enum MHD_Result http_send_framing(struct http_server *srv, struct MHD_Connection *conn,
@@ -683,7 +707,17 @@ static void http_run_job(struct http_job *job)
 {
 	struct http_request *rq =
 	    (struct http_request *)((char *)job - offsetof(struct http_request, job));
-	route_handle(&rq->req, &rq->resp);
+	if (http_guard_client_gone(rq->conn)) {
+		/* Nobody will read the answer: none of the work is done. */
+		struct codec_error err;
+		codec_error_init(&err, 1);
+		codec_error_set(&err, CODEC_E_BUSY,
+				"the client closed the connection before the work began");
+		route_error_response(&err, &rq->resp);
+		rq->resp.route_name = rq->req.entry ? rq->req.entry->name : ROUTE_NAME_UNKNOWN;
+	} else {
+		route_handle(&rq->req, &rq->resp);
+	}
 	atomic_store(&rq->answered, true);
 	MHD_resume_connection(rq->conn);
 }
@@ -719,6 +753,9 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
 	}
 	if (http_is_heavy(rq)) {
+		if (!http_heavy_admit(srv->heavy, conn))
+			return http_send_busy(srv, conn, rq);
+		rq->heavy_place = true;
 		rq->heavy = true;
 		rq->conn = conn;
 		rq->job.run = http_run_job;
@@ -796,6 +833,8 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	bool heavy = rq->heavy;
 	if (rq->unread && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
 		http_guard_linger(conn);
+	if (rq->heavy_place)
+		http_heavy_release(srv->heavy, conn);
 	if (rq->begun) {
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped, now_ns);
 		http_flight_add(srv->flight, -1);
@@ -883,6 +922,12 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	srv->workers = http_workers_new(cfg->threads, err, errlen);
 	if (!srv->workers)
 		goto out_guard;
+	srv->heavy = http_heavy_new(cfg->max_heavy ? cfg->max_heavy : 64,
+				    cfg->max_heavy_per_client ? cfg->max_heavy_per_client : 8);
+	if (!srv->heavy) {
+		codec_format(err, errlen, "out of memory");
+		goto out_workers;
+	}
 
 	/*
 	 * The logger must come first to catch what the other options say.
@@ -918,6 +963,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 out_daemon:
 	MHD_stop_daemon(srv->daemon);
 out_workers:
+	http_heavy_free(srv->heavy);
 	http_workers_free(srv->workers);
 out_guard:
 	http_guard_free(srv->guard);
@@ -968,6 +1014,7 @@ void http_server_stop(struct http_server *srv)
 	http_workers_stop(srv->workers);
 	MHD_stop_daemon(srv->daemon);
 	http_workers_free(srv->workers);
+	http_heavy_free(srv->heavy);
 	http_guard_free(srv->guard);
 	MHD_destroy_response(srv->oom);
 	dj_free(srv);

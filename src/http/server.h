@@ -38,23 +38,25 @@ struct http_tls;
 
 /* What the server needs to start. */
 struct http_config {
-	const char *host;	      /* IPv4 or IPv6 address literal; copied */
-	unsigned port;		      /* 0..65535; 0: any free port */
-	unsigned threads;	      /* worker threads, >= 1, <= max_connections */
-	unsigned timeout;	      /* idle connection timeout, seconds, >= 1 */
-	unsigned max_connections;     /* open connections at once, >= 1; more are closed */
-	unsigned max_per_ip;	      /* open connections from one address; 0: no limit */
-	unsigned header_timeout;      /* seconds for a request's headers, >= 1 */
-	size_t connection_memory;     /* bytes of each connection's memory pool;
-					 0: libmicrohttpd's default */
-	unsigned body_timeout;	      /* seconds for a request's body after its headers, >= 1 */
-	struct route_limits limits;   /* copied; passed to every request */
-	struct http_auth *auth;	      /* bearer tokens, NULL: none needed; borrowed,
-					 must outlive the server */
-	const struct http_tls *tls;   /* HTTPS settings, NULL: plain HTTP; borrowed,
-					 must outlive the server */
-	struct http_metrics *metrics; /* counted into; NULL: none; not owned */
-	struct http_accesslog *log;   /* one line per request; NULL: none; not owned */
+	const char *host;	       /* IPv4 or IPv6 address literal; copied */
+	unsigned port;		       /* 0..65535; 0: any free port */
+	unsigned threads;	       /* worker threads, >= 1, <= max_connections */
+	unsigned timeout;	       /* idle connection timeout, seconds, >= 1 */
+	unsigned max_connections;      /* open connections at once, >= 1; more are closed */
+	unsigned max_per_ip;	       /* open connections from one address; 0: no limit */
+	unsigned header_timeout;       /* seconds for a request's headers, >= 1 */
+	size_t connection_memory;      /* bytes of each connection's memory pool;
+					  0: libmicrohttpd's default */
+	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
+	unsigned max_heavy;	       /* heavy requests queued or running at once, >= 1 */
+	unsigned max_heavy_per_client; /* of them from one address, >= 1 */
+	struct route_limits limits;    /* copied; passed to every request */
+	struct http_auth *auth;	       /* bearer tokens, NULL: none needed; borrowed,
+					  must outlive the server */
+	const struct http_tls *tls;    /* HTTPS settings, NULL: plain HTTP; borrowed,
+					  must outlive the server */
+	struct http_metrics *metrics;  /* counted into; NULL: none; not owned */
+	struct http_accesslog *log;    /* one line per request; NULL: none; not owned */
 };
 
 struct http_server;

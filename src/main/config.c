@@ -34,6 +34,8 @@ enum config_key {
 	KEY_MAX_TRACE_STEPS,
 	KEY_AUTH_TOKEN_FILE,
 	KEY_METRICS_OPEN,
+	KEY_MAX_HEAVY,
+	KEY_MAX_HEAVY_PER_CLIENT,
 	KEY_TLS_CERT,
 	KEY_TLS_KEY,
 	KEY_TLS_PRIORITIES,
@@ -101,6 +103,12 @@ static const struct config_option config_options[KEY_COUNT] = {
      "ignored): every /v1 path then needs 'Authorization:\n"
      "Bearer <token>'. Re-read on SIGHUP. Default: none needed.\n"
      "GET /metrics then needs a token too (see --metrics-open)."},
+    {KEY_MAX_HEAVY, "--max-heavy-queue", "MAX_HEAVY_QUEUE", "N", 1, 100000,
+     "Heavy requests (packages, traces, large bodies,\n"
+     "pictures, generator searches) queued or running at\n"
+     "once; past it 503 with Retry-After. Default 64."},
+    {KEY_MAX_HEAVY_PER_CLIENT, "--max-heavy-per-client", "MAX_HEAVY_PER_CLIENT", "N", 1, 100000,
+     "Of those, from one client address. Default 8."},
     {KEY_METRICS_OPEN, "--metrics-open", "METRICS_OPEN", "0|1", 0, 1,
      "1: GET /metrics answers without a token even with\n"
      "--auth-token-file (a scraper on a private network).\n"
@@ -274,6 +282,12 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_METRICS_OPEN:
 		cfg->metrics_open = v != 0;
 		break;
+	case KEY_MAX_HEAVY:
+		cfg->max_heavy = (unsigned)v;
+		break;
+	case KEY_MAX_HEAVY_PER_CLIENT:
+		cfg->max_heavy_per_client = (unsigned)v;
+		break;
 	case KEY_HOST:
 	case KEY_AUTH_TOKEN_FILE:
 	case KEY_TLS_CERT:
@@ -304,6 +318,8 @@ void config_defaults(struct config *cfg)
 	cfg->connection_memory = HTTP_CONNECTION_MEMORY_DEFAULT;
 	cfg->body_timeout = CONFIG_DEFAULT_BODY_TIMEOUT;
 	cfg->max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS;
+	cfg->max_heavy = CONFIG_DEFAULT_MAX_HEAVY;
+	cfg->max_heavy_per_client = CONFIG_DEFAULT_MAX_HEAVY_PER_CLIENT;
 	cfg->tls_priorities = CONFIG_DEFAULT_TLS_PRIORITIES;
 	cfg->log_format = HTTP_LOG_JSON;
 }

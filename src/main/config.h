@@ -21,17 +21,19 @@
 #define CONFIG_ERROR_MAX 256 /* bytes of an error message, with the NUL */
 
 /* Defaults, also shown by --help. */
-#define CONFIG_DEFAULT_HOST	       "0.0.0.0"
-#define CONFIG_DEFAULT_PORT	       8080u
-#define CONFIG_DEFAULT_MAX_BODY	       ((size_t)1 << 20)
-#define CONFIG_DEFAULT_MAX_BLOCKS      1000000ul
-#define CONFIG_DEFAULT_MAX_BATCH       1000ul
-#define CONFIG_DEFAULT_TIMEOUT	       10u
-#define CONFIG_DEFAULT_MAX_CONNECTIONS 1024u
-#define CONFIG_DEFAULT_MAX_PER_IP      32u
-#define CONFIG_DEFAULT_HEADER_TIMEOUT  10u
-#define CONFIG_DEFAULT_BODY_TIMEOUT    60u
-#define CONFIG_DEFAULT_MAX_TRACE_STEPS 100000ul
+#define CONFIG_DEFAULT_HOST		    "0.0.0.0"
+#define CONFIG_DEFAULT_PORT		    8080u
+#define CONFIG_DEFAULT_MAX_BODY		    ((size_t)1 << 20)
+#define CONFIG_DEFAULT_MAX_BLOCKS	    1000000ul
+#define CONFIG_DEFAULT_MAX_BATCH	    1000ul
+#define CONFIG_DEFAULT_TIMEOUT		    10u
+#define CONFIG_DEFAULT_MAX_CONNECTIONS	    1024u
+#define CONFIG_DEFAULT_MAX_PER_IP	    32u
+#define CONFIG_DEFAULT_HEADER_TIMEOUT	    10u
+#define CONFIG_DEFAULT_BODY_TIMEOUT	    60u
+#define CONFIG_DEFAULT_MAX_TRACE_STEPS	    100000ul
+#define CONFIG_DEFAULT_MAX_HEAVY	    64u
+#define CONFIG_DEFAULT_MAX_HEAVY_PER_CLIENT 8u
 /* Below Docker's 10 s grace between SIGTERM and SIGKILL, so that a drain
  * that runs out still ends in an orderly exit. */
 #define CONFIG_DEFAULT_DRAIN_TIMEOUT 8u
@@ -64,6 +66,8 @@ struct config {
 	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
 	unsigned long max_trace_steps; /* trace steps in all of one request, >= 1 */
 	bool metrics_open;	       /* GET /metrics needs no token with a token file */
+	unsigned max_heavy;	       /* heavy requests queued or running at once, >= 1 */
+	unsigned max_heavy_per_client; /* of them from one client address, >= 1 */
 	/* Texts below point into argv or the environment (not copied); NULL: unset. */
 	const char *auth_token_file; /* bearer tokens, one a line */
 	const char *tls_cert;	     /* PEM certificate (chain) file; with tls_key */

@@ -298,6 +298,8 @@ static int main_serve(int argc, char *const argv[])
 	    .header_timeout = cfg.header_timeout,
 	    .connection_memory = cfg.connection_memory,
 	    .body_timeout = cfg.body_timeout,
+	    .max_heavy = cfg.max_heavy,
+	    .max_heavy_per_client = cfg.max_heavy_per_client,
 	    .limits = {.max_body = cfg.max_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch,

@@ -129,6 +129,7 @@ static const struct route_entry route_table[] = {
     PROBLEM_TYPE("malformed-request"),
     PROBLEM_TYPE("not-implemented"),
     PROBLEM_TYPE("internal"),
+    PROBLEM_TYPE("busy"),
     {.path = "/v1",
      .name = "v1",
      .methods = ROUTE_GET,
