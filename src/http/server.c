@@ -516,7 +516,6 @@ static enum MHD_Result http_send_busy(struct http_server *srv, struct MHD_Connec
 	route_error_response_id(&err, rq->seen.request_id, &resp);
 	if (rq->req.entry)
 		resp.route_name = rq->req.entry->name;
-	route_add_header(&resp, "Retry-After", "1");
 	return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
 }
 

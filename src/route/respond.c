@@ -169,6 +169,9 @@ void route_respond_error(struct route_response *resp, const struct codec_error *
 	json_decref(problem);
 	resp->status = problem_http_status(err->status);
 	resp->content_type = PROBLEM_MEDIA_TYPE;
+	/* A 503 (draining, or too much heavy work) says when to come back. */
+	if (resp->status == 503)
+		route_add_header(resp, "Retry-After", "1");
 }
 
 void route_add_header(struct route_response *resp, const char *name, const char *value)
