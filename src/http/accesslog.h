@@ -26,8 +26,10 @@ enum http_log_format {
 	HTTP_LOG_OFF,  /* no access lines; start, drain and stop lines as text */
 };
 
-/* Bytes of lines the queue holds; a request line that finds it full is dropped. */
-#define HTTP_ACCESSLOG_BUFFER ((size_t)1 << 20)
+/* Bytes of lines the queue holds; a request line that finds it full is
+ * dropped. A burst of a few thousand requests with long paths fits while
+ * the reader of stdout is busy elsewhere (memory is touched as it fills). */
+#define HTTP_ACCESSLOG_BUFFER ((size_t)4 << 20)
 
 /* Bytes of the longest line, its newline included, plus one. */
 #define HTTP_ACCESSLOG_LINE_MAX 4096
