@@ -228,7 +228,11 @@ void http_gzip_response(struct route_response *resp, const char *accept_encoding
 {
 	if (resp->stream.read) { /* streamed answers are large ones */
 		route_add_vary(resp, "Accept-Encoding");
-		if (gzip_accepted(accept_encoding))
+		if (!gzip_accepted(accept_encoding))
+			return;
+		if (resp->stream.gzipped && resp->stream.gzipped(resp->stream.ctx))
+			route_add_header(resp, "Content-Encoding", "gzip"); /* held compressed */
+		else
 			gzip_wrap_stream(resp);
 		return;
 	}

@@ -167,7 +167,8 @@ struct http_request {
 	size_t dropped;			  /* bytes of body read and not kept */
 	enum codec_status refused;	  /* route_match() verdict; CODEC_OK: keep the body */
 	bool heavy_route;		  /* the route table marks the resource heavy */
-	bool too_large;			  /* the body passed max_body: nothing more is kept */
+	bool too_large;			  /* the body passed max: nothing more is kept */
+	size_t max;			  /* bytes the body may have (route_body_limit()) */
 	bool out_of_memory;		  /* growing the body failed: nothing more is kept */
 	bool unread;			  /* answered before its body was read: the
 					     connection closes, and lingers (guard.h) */
@@ -476,6 +477,19 @@ out_resp:
 	return ret;
 }
 
+/* The flag that sets the body limit of a request, for messages. */
+static const char *http_limit_flag(const struct route_request *req)
+{
+	switch (route_request_body(req)) {
+	case ROUTE_BODY_NDJSON:
+		return " (--max-stream-body)";
+	case ROUTE_BODY_JSON:
+		return " (--max-json-body; send more cases as a stream, application/x-ndjson)";
+	default:
+		return " (--max-body)";
+	}
+}
+
 /* Sends the problem answer for a status found here rather than by the route. */
 static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Connection *conn,
 				       struct http_request *rq, enum codec_status status)
@@ -485,9 +499,9 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 
 	codec_error_init(&err, 1);
 	if (status == CODEC_E_TOO_LARGE)
-		codec_error_set(&err, status,
-				"the request body is larger than the limit of %zu bytes",
-				srv->limits.max_body);
+		codec_error_set(
+		    &err, status, "the request body is larger than the limit of %zu bytes%s",
+		    rq->max ? rq->max : srv->limits.max_body, http_limit_flag(&rq->req));
 	else if (status == CODEC_E_SYNTAX)
 		codec_error_set(&err, status,
 				"the body says Content-Encoding: gzip but is not a whole gzip "
@@ -538,9 +552,10 @@ static enum MHD_Result http_send_framing(struct http_server *srv, struct MHD_Con
 static bool http_take_body(struct http_server *srv, struct http_request *rq, const char *data,
 			   size_t size)
 {
+	(void)srv; /* the request's own limit, rq->max, applies */
 	if (rq->refused != CODEC_OK || rq->too_large || rq->out_of_memory)
 		goto out_drop;
-	if (size > srv->limits.max_body - rq->len) {
+	if (size > rq->max - rq->len) {
 		rq->too_large = true;
 		goto out_free;
 	}
@@ -661,7 +676,8 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	rq->refused = m.refusal;
 	rq->heavy_route = m.entry && m.entry->heavy;
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
-	bool over = length > 0 && (unsigned long long)length > srv->limits.max_body;
+	rq->max = route_body_limit(req);
+	bool over = length > 0 && (unsigned long long)length > rq->max;
 	rq->unread = over;
 	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && m.takes_body && over))
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
@@ -674,15 +690,19 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		return http_send_refusal(srv, conn, rq, url, method);
 	}
 	/* Memory follows the bytes that arrive, not the length announced. */
-	rq->limit = length >= 0 ? (size_t)length : srv->limits.max_body;
+	rq->limit = length >= 0 ? (size_t)length : rq->max;
 	if (rq->refused == CODEC_OK && http_gzip_named(req->content_encoding)) {
-		rq->limit = srv->limits.max_body; /* the inflated size is not announced */
+		rq->limit = rq->max; /* the inflated size is not announced */
 		rq->gunzip = http_gunzip_new();
 		rq->out_of_memory = !rq->gunzip;
 	}
 	/* A text case is judged as it arrives; NULL: the body is kept. */
 	if (rq->refused == CODEC_OK && !rq->out_of_memory)
 		rq->intake = route_intake_new(req);
+	/* A stream is never kept whole: without its reader it is a 500. */
+	if (rq->refused == CODEC_OK && !rq->intake && m.takes_body &&
+	    route_request_body(req) == ROUTE_BODY_NDJSON)
+		rq->out_of_memory = true;
 	return MHD_YES;
 }
 

@@ -22,6 +22,8 @@ enum config_key {
 	KEY_PORT,
 	KEY_THREADS,
 	KEY_MAX_BODY,
+	KEY_MAX_JSON_BODY,
+	KEY_MAX_STREAM_BODY,
 	KEY_MAX_BLOCKS,
 	KEY_MAX_BATCH,
 	KEY_TIMEOUT,
@@ -64,8 +66,15 @@ static const struct config_option config_options[KEY_COUNT] = {
      "Worker threads, 1..1024 (at most --max-connections).\n"
      "Default: one per CPU the process may use."},
     {KEY_MAX_BODY, "--max-body", "MAX_BODY", "BYTES", 1, 1ull << 30,
-     "Largest request body, 1..1073741824 bytes; more is 413.\n"
-     "Default 1048576 (1 MiB)."},
+     "Largest Baekjoon text body, 1..1073741824 bytes; more is\n"
+     "413 (a text case is read as it arrives). Default 1048576."},
+    {KEY_MAX_JSON_BODY, "--max-json-body", "MAX_JSON_BODY", "BYTES", 1, 16ull << 20,
+     "Largest JSON body, and line of a stream, 1..16777216\n"
+     "bytes; more is 413. Default 1048576 (1 MiB). Send more\n"
+     "cases as a stream (application/x-ndjson)."},
+    {KEY_MAX_STREAM_BODY, "--max-stream-body", "MAX_STREAM_BODY", "BYTES", 1, 1ull << 40,
+     "Largest stream of cases (application/x-ndjson), 1..2^40\n"
+     "bytes; more is 413. Default 1073741824 (1 GiB)."},
     {KEY_MAX_BLOCKS, "--max-blocks", "MAX_BLOCKS", "N", 1, 4294967295ull,
      "Placements in one Monomino-Domino case, 1..4294967295;\n"
      "more is 422. Default 1000000."},
@@ -249,6 +258,12 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_MAX_BODY:
 		cfg->max_body = (size_t)v;
 		break;
+	case KEY_MAX_JSON_BODY:
+		cfg->max_json_body = (size_t)v;
+		break;
+	case KEY_MAX_STREAM_BODY:
+		cfg->max_stream_body = (size_t)v;
+		break;
 	case KEY_MAX_BLOCKS:
 		cfg->max_blocks = (unsigned long)v;
 		break;
@@ -308,6 +323,8 @@ void config_defaults(struct config *cfg)
 	cfg->port = CONFIG_DEFAULT_PORT;
 	cfg->threads = 0;
 	cfg->max_body = CONFIG_DEFAULT_MAX_BODY;
+	cfg->max_json_body = CONFIG_DEFAULT_MAX_JSON_BODY;
+	cfg->max_stream_body = CONFIG_DEFAULT_MAX_STREAM_BODY;
 	cfg->max_blocks = CONFIG_DEFAULT_MAX_BLOCKS;
 	cfg->max_batch = CONFIG_DEFAULT_MAX_BATCH;
 	cfg->timeout = CONFIG_DEFAULT_TIMEOUT;

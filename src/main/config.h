@@ -24,6 +24,8 @@
 #define CONFIG_DEFAULT_HOST		    "0.0.0.0"
 #define CONFIG_DEFAULT_PORT		    8080u
 #define CONFIG_DEFAULT_MAX_BODY		    ((size_t)1 << 20)
+#define CONFIG_DEFAULT_MAX_JSON_BODY	    ((size_t)1 << 20)
+#define CONFIG_DEFAULT_MAX_STREAM_BODY	    ((size_t)1 << 30)
 #define CONFIG_DEFAULT_MAX_BLOCKS	    1000000ul
 #define CONFIG_DEFAULT_MAX_BATCH	    1000ul
 #define CONFIG_DEFAULT_TIMEOUT		    10u
@@ -55,6 +57,8 @@ struct config {
 	unsigned port;		       /* 0..65535; 0: any free port */
 	unsigned threads;	       /* 1..CONFIG_MAX_THREADS; 0: one per CPU (caller resolves) */
 	size_t max_body;	       /* bytes of a request body, >= 1 */
+	size_t max_json_body;	       /* bytes of a JSON body or a stream's line, >= 1 */
+	size_t max_stream_body;	       /* bytes of an NDJSON stream, >= 1 */
 	unsigned long max_blocks;      /* placements in one Monomino-Domino case, >= 1 */
 	unsigned long max_batch;       /* cases in one batch, >= 1 */
 	unsigned timeout;	       /* idle connection timeout, seconds, >= 1 */

@@ -301,6 +301,8 @@ static int main_serve(int argc, char *const argv[])
 	    .max_heavy = cfg.max_heavy,
 	    .max_heavy_per_client = cfg.max_heavy_per_client,
 	    .limits = {.max_body = cfg.max_body,
+		       .max_json_body = cfg.max_json_body,
+		       .max_stream_body = cfg.max_stream_body,
 		       .max_blocks = cfg.max_blocks,
 		       .max_batch = cfg.max_batch,
 		       .cors_origins = cfg.cors_origins,

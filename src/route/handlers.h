@@ -178,10 +178,6 @@ enum route_body route_body_kind(const char *content_type);
 /* The method of a request (route_request_decide()'s reading when made). */
 enum route_verb route_verb_of(const struct route_request *req);
 
-/* The body kind of a request's Content-Type (route_body_kind()), the
- * reading of route_request_decide() when made. */
-enum route_body route_request_body(const struct route_request *req);
-
 /* --- handlers the table names; see route_handler_fn --- */
 
 /* The handlers by number, as a table row names them (struct route_entry's
@@ -443,6 +439,33 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
  * false with err set (500) when out of memory.
  */
 bool route_collect(const struct route_call *call, struct codec_error *err);
+
+/* --- streams of cases (ndjson.c) --- */
+
+struct route_ndjson;
+
+/*
+ * A reader of a stream of cases for `req` (an NDJSON POST to solve, judge
+ * or validate; copied, its strings borrowed for the reader's life): each
+ * line is answered as req's resource answers that line sent alone in JSON,
+ * through put(ctx) when put is not NULL, else held gzip-compressed for
+ * route_ndjson_respond(). NULL when out of memory.
+ */
+struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put,
+				      void *ctx);
+/* Takes the next bytes of the stream, answering each line as it ends. */
+void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len);
+/* Answers a last line without its LF, then writes the summary line and adds
+ * the lines' counts to req's tally. Returns 0, or -1 when put() failed or
+ * memory ran out (the answer is then cut short). */
+int route_ndjson_end(struct route_ndjson *nd);
+/* Frees a reader; NULL is ignored. */
+void route_ndjson_free(struct route_ndjson *nd);
+/* Takes the stream reader out of an intake (NULL when it holds none). */
+struct route_ndjson *route_intake_ndjson(struct route_intake *s);
+/* Answers a stream (call->body ROUTE_BODY_NDJSON): from the reader that
+ * took the body as it arrived, else from the body kept. */
+route_handler_fn route_ndjson_respond;
 
 /* --- credentials (auth.c) --- */
 

@@ -9,7 +9,8 @@
  * collecting pass over a kept body does (every fault of a text is a fault
  * of the input, so that second pass always runs). A UTF-8 byte-order mark
  * at the start is dropped, as route_skip_bom() drops it, even when it
- * arrives split over chunks.
+ * arrives split over chunks. A stream of cases (NDJSON) goes through its
+ * reader (ndjson.c) line by line the same way.
  */
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #define STREAM_BOM_LEN 3 /* EF BB BF */
 
 struct route_intake {
+	struct route_ndjson *ndjson; /* a stream's reader, or NULL: a text case */
 	const struct route_problem *problem;
 	struct route_text_stream *text; /* the problem's parser and game */
 	struct codec_error err;		/* collect mode over faults[] */
@@ -29,9 +31,26 @@ struct route_intake {
 	bool ended;			/* route_intake_end() has run */
 };
 
+/* The intake of a stream of cases: its reader, answers held. */
+static struct route_intake *intake_ndjson_new(const struct route_request *req)
+{
+	struct route_intake *s = dj_calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->ndjson = route_ndjson_new(req, NULL, NULL);
+	if (!s->ndjson) {
+		dj_free(s);
+		return NULL;
+	}
+	return s;
+}
+
 struct route_intake *route_intake_new(const struct route_request *req)
 {
 	const struct route_entry *e = req->entry;
+	if (e && (e->bodies & ROUTE_BODY_NDJSON) && route_request_body(req) == ROUTE_BODY_NDJSON &&
+	    route_verb_of(req) == ROUTE_VERB_POST)
+		return intake_ndjson_new(req);
 	if (!e || e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 ||
 	    route_verb_of(req) != ROUTE_VERB_POST)
 		return NULL;
@@ -80,6 +99,10 @@ static void stream_head_end(struct route_intake *s)
 
 void route_intake_feed(struct route_intake *s, const char *data, size_t len)
 {
+	if (s && s->ndjson) {
+		route_ndjson_feed(s->ndjson, data, len);
+		return;
+	}
 	if (!s || s->ended)
 		return;
 	if (!s->head_done) {
@@ -112,10 +135,23 @@ enum codec_status route_intake_end(struct route_intake *s, struct route_outcome 
 	return st;
 }
 
+struct route_ndjson *route_intake_ndjson(struct route_intake *s)
+{
+	struct route_ndjson *nd = s ? s->ndjson : NULL;
+	if (s)
+		s->ndjson = NULL;
+	return nd;
+}
+
 void route_intake_free(struct route_intake *s)
 {
 	if (!s)
 		return;
+	if (s->ndjson || !s->problem) {
+		route_ndjson_free(s->ndjson);
+		dj_free(s);
+		return;
+	}
 	s->problem->text_stream_free(s->text);
 	dj_free(s->faults);
 	dj_free(s);

@@ -112,6 +112,9 @@ enum route_body route_body_kind(const char *content_type)
 		return ROUTE_BODY_JSON;
 	if (token_is(s, type_end, "text/plain"))
 		return ROUTE_BODY_TEXT;
+	if (token_is(s, type_end, "application/x-ndjson") ||
+	    token_is(s, type_end, "application/jsonl"))
+		return ROUTE_BODY_NDJSON;
 	return ROUTE_BODY_NONE;
 }
 
@@ -165,6 +168,8 @@ static const struct format_kind {
     {ROUTE_FORMAT_ZIP, "application/zip", "application/zip", 11},
     {ROUTE_FORMAT_TAR_GZ, "application/gzip", "application/gzip", 11},
     {ROUTE_FORMAT_METRICS, "text/plain", "text/plain; version=0.0.4; charset=utf-8", 4},
+    {ROUTE_FORMAT_NDJSON, "application/x-ndjson", "application/x-ndjson", 11},
+    {ROUTE_FORMAT_NDJSON, "application/jsonl", "application/x-ndjson", 11},
 };
 
 #define FORMAT_COUNT (sizeof format_table / sizeof format_table[0])

@@ -33,7 +33,10 @@ struct json_lean; /* codec/json_span.h */
 #define ROUTE_LEAN_FROM ((size_t)64 << 10)
 
 struct route_limits {
-	size_t max_body;	       /* bytes of a request body (inflated, when gzip) */
+	size_t max_body;	       /* bytes of a text body (inflated, when gzip) */
+	size_t max_json_body;	       /* bytes of a JSON body, and of one line of an
+					  NDJSON stream; 0: max_body */
+	size_t max_stream_body;	       /* bytes of an NDJSON stream; 0: max_body */
 	unsigned long max_blocks;      /* placements in one Monomino-Domino case */
 	unsigned long max_batch;       /* cases in one batch */
 	const char *cors_origins;      /* comma-separated origins allowed by CORS, "*" for
@@ -148,6 +151,10 @@ struct route_header {
 struct route_stream {
 	long (*read)(void *ctx, char *buf, size_t size);
 	void (*free)(void *ctx);
+	/* Optional, before the first read(): returns true when the answer is
+	 * held gzip-compressed and read() gives those bytes from then on (the
+	 * caller then says Content-Encoding: gzip); false: nothing changed. */
+	bool (*gzipped)(void *ctx);
 	void *ctx; /* owned: released by free() */
 };
 
@@ -185,13 +192,16 @@ enum route_format {
 	ROUTE_FORMAT_ZIP = 1u << 7,	/* application/zip */
 	ROUTE_FORMAT_TAR_GZ = 1u << 8,	/* application/gzip: a tar.gz */
 	ROUTE_FORMAT_METRICS = 1u << 9, /* text/plain; version=0.0.4 (Prometheus) */
+	ROUTE_FORMAT_NDJSON = 1u << 10, /* application/x-ndjson: the answer of a stream */
 };
 
 /* Body kinds, as bits of a set, named by Content-Type. */
 enum route_body {
-	ROUTE_BODY_NONE = 0,	   /* no body is read */
-	ROUTE_BODY_JSON = 1u << 0, /* application/json */
-	ROUTE_BODY_TEXT = 1u << 1, /* text/plain, charset utf-8 if any: Baekjoon text */
+	ROUTE_BODY_NONE = 0,	     /* no body is read */
+	ROUTE_BODY_JSON = 1u << 0,   /* application/json */
+	ROUTE_BODY_TEXT = 1u << 1,   /* text/plain, charset utf-8 if any: Baekjoon text */
+	ROUTE_BODY_NDJSON = 1u << 2, /* application/x-ndjson or application/jsonl: one
+					case a line (route/ndjson.c) */
 };
 
 /* Methods, as bits of a set. HEAD goes wherever GET does; OPTIONS everywhere. */
@@ -301,6 +311,15 @@ struct route_match {
  * reads one it would refuse, and to learn the route's name and auth flag.
  */
 void route_match(const struct route_request *req, long long content_length, struct route_match *m);
+
+/* The most bytes the body of a request may have, by its Content-Type:
+ * an NDJSON stream max_stream_body, a JSON body max_json_body, any other
+ * max_body (each 0 reads as max_body). */
+size_t route_body_limit(const struct route_request *req);
+
+/* The body kind of a request's Content-Type (route_body_kind()), the
+ * reading of route_request_decide() when made. */
+enum route_body route_request_body(const struct route_request *req);
 
 /* route_match()'s refusal alone: CODEC_OK when the body may be read. */
 enum codec_status route_precheck(const struct route_request *req, long long content_length);

@@ -117,6 +117,8 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 		formats |= ROUTE_FORMAT_JSON;
 	if (e->bodies & ROUTE_BODY_TEXT)
 		formats |= ROUTE_FORMAT_TEXT;
+	if (e->bodies & ROUTE_BODY_NDJSON)
+		formats |= ROUTE_FORMAT_NDJSON;
 	route_format_list(formats, taken, sizeof taken);
 	if (!encoding_is_taken(req->content_encoding)) {
 		codec_error_set(err, CODEC_E_MEDIA_TYPE,
@@ -161,6 +163,26 @@ bool route_is_heavy(const struct route_request *req)
 	return e && e->heavy;
 }
 
+/* The formats an entry answers a body of kind `body` in: a stream only
+ * NDJSON, anything else what the entry declares. */
+static unsigned formats_of(const struct route_entry *e, enum route_body body)
+{
+	return body == ROUTE_BODY_NDJSON ? ROUTE_FORMAT_NDJSON : e->formats;
+}
+
+size_t route_body_limit(const struct route_request *req)
+{
+	const struct route_limits *l = req->limits;
+	if (!l)
+		return SIZE_MAX;
+	enum route_body kind = route_request_body(req);
+	if (kind == ROUTE_BODY_NDJSON && l->max_stream_body)
+		return l->max_stream_body;
+	if (kind == ROUTE_BODY_JSON && l->max_json_body)
+		return l->max_json_body;
+	return l->max_body;
+}
+
 void route_match(const struct route_request *req, long long content_length, struct route_match *m)
 {
 	const char *path = req->path ? req->path : "";
@@ -196,12 +218,13 @@ void route_match(const struct route_request *req, long long content_length, stru
 	if (verb != ROUTE_VERB_POST)
 		return;
 	m->takes_body = true;
-	if (body_of(e, req) == ROUTE_BODY_NONE)
+	enum route_body body = body_of(e, req);
+	if (body == ROUTE_BODY_NONE)
 		m->refusal = CODEC_E_MEDIA_TYPE;
-	else if (route_negotiate(req->accept, e->formats) == ROUTE_FORMAT_NONE)
+	else if (route_negotiate(req->accept, formats_of(e, body)) == ROUTE_FORMAT_NONE)
 		m->refusal = CODEC_E_NOT_ACCEPTABLE;
 	else if (content_length >= 0 && req->limits &&
-		 (unsigned long long)content_length > req->limits->max_body)
+		 (unsigned long long)content_length > route_body_limit(req))
 		m->refusal = CODEC_E_TOO_LARGE;
 }
 
@@ -320,10 +343,10 @@ static void cors_headers(const struct route_request *req, const struct route_ent
 
 /* 406 for a request whose Accept excludes every format of the entry. */
 static void refuse_accept(const struct route_entry *e, const struct route_request *req,
-			  struct codec_error *err)
+			  enum route_body body, struct codec_error *err)
 {
 	char formats[96];
-	route_format_list(e->formats, formats, sizeof formats);
+	route_format_list(formats_of(e, body), formats, sizeof formats);
 	codec_error_set(err, CODEC_E_NOT_ACCEPTABLE,
 			"Accept: %s excludes everything %s answers (%s)", req->accept, e->path,
 			formats);
@@ -336,14 +359,15 @@ static enum codec_status decide_format(struct route_call *call, struct codec_err
 	const struct route_entry *e = call->entry;
 	const struct route_request *req = call->req;
 	const char *name;
-	call->format = route_negotiate(req->accept, e->formats);
+	call->format = route_negotiate(req->accept, formats_of(e, call->body));
 	if (call->format == ROUTE_FORMAT_NONE) {
-		refuse_accept(e, req, err);
+		refuse_accept(e, req, call->body, err);
 		return err->status;
 	}
-	/* A picture draws a trace as its frames: only text cannot show one. */
+	/* A picture draws a trace as its frames: only text cannot show one;
+	 * each line of a stream is answered in JSON. */
 	if (call->format == ROUTE_FORMAT_JSON || call->format == ROUTE_FORMAT_SVG ||
-	    !route_wants_json_only(req, e, &name))
+	    call->format == ROUTE_FORMAT_NDJSON || !route_wants_json_only(req, e, &name))
 		return CODEC_OK;
 	call->format = route_negotiate(req->accept, ROUTE_FORMAT_JSON);
 	if (call->format == ROUTE_FORMAT_NONE)
@@ -434,12 +458,14 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		goto out_error;
 	if (route_read_params(&call, &err) != CODEC_OK)
 		goto out_error;
-	if (req->fast_only && e->handle != ROUTE_HANDLE_SOLVE) {
+	if (req->fast_only && (e->handle != ROUTE_HANDLE_SOLVE || call.body == ROUTE_BODY_NDJSON)) {
 		resp->deferred = true; /* only solve has a fast path */
 		dj_free(faults);
 		return;
 	}
-	st = route_entry_handler(e)(&call, resp, &err);
+	/* A stream: each line answered as the request it holds would be. */
+	st = call.body == ROUTE_BODY_NDJSON ? route_ndjson_respond(&call, resp, &err)
+					    : route_entry_handler(e)(&call, resp, &err);
 	if (resp->deferred) {
 		dj_free(faults);
 		return;

@@ -74,17 +74,17 @@
 /* clang-format off */
 #define PROBLEM_POSTS(prefix, id, problem_, solve_extra)                         \
 	{.path = prefix, .name = id "_solve", .methods = ROUTE_POST,             \
-	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT,                           \
+	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT | ROUTE_BODY_NDJSON,        \
 	 .formats = JSON | TEXT | ROUTE_FORMAT_SVG,                              \
 	 .auth = true, .handle = ROUTE_HANDLE_SOLVE, .problem = problem_,              \
 	 .params = {TRACE_PARAM, CELL_PARAM, solve_extra}},                      \
 	{.path = prefix "/judge", .name = id "_judge", .methods = ROUTE_POST,    \
-	 .bodies = ROUTE_BODY_JSON, .formats = JSON,                             \
+	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_NDJSON, .formats = JSON,          \
 	 .auth = true, .handle = ROUTE_HANDLE_JUDGE, .problem = problem_,              \
 	 .params = {TRACE_PARAM}},                                               \
 	{.path = prefix "/validate", .name = id "_validate", .methods = ROUTE_POST, \
-	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT, .formats = JSON,            \
-	 .auth = true, .handle = ROUTE_HANDLE_VALIDATE, .problem = problem_}
+	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT | ROUTE_BODY_NDJSON,        \
+	 .formats = JSON, .auth = true, .handle = ROUTE_HANDLE_VALIDATE, .problem = problem_}
 /* clang-format on */
 
 /* GET on a constant or service resource, open to all. */

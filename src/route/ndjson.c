@@ -1,0 +1,439 @@
+/*
+ * Streams of cases (Content-Type: application/x-ndjson or
+ * application/jsonl): one case a line, each the JSON object a request of
+ * its own would take, read as the body arrives and answered in order, one
+ * line a case, then a summary line. A line is answered exactly as the
+ * request holding it alone would be (route_handle() on it, in JSON): the
+ * result with the line's "id" echoed, or {"line": n, "id": ..., "error":
+ * problem} for a line that fails. Blank lines are skipped, a CR before the
+ * LF is dropped, a line over the JSON body limit is that line's 413.
+ *
+ * libmicrohttpd sends no answer before the whole body is read, so the
+ * answer lines are held until the end, gzip-compressed as they are made:
+ * memory is one line, its answer and the compressed answer so far, flat in
+ * the number of cases. The held bytes are sent as they are to a client
+ * that takes gzip, else inflated as they are sent. The command line
+ * (`dropjudge solve PROBLEM --ndjson`) hands its own sink instead, and
+ * nothing is held.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "mem/alloc.h"
+#include "route/handlers.h"
+
+/* Output bytes deflated or inflated at a time. */
+#define NDJSON_ZBLOCK 16384
+/* The gzip wrapper for zlib's windowBits. */
+#define NDJSON_GZIP_WINDOW (15 + 16)
+
+struct route_ndjson {
+	struct route_request line_req; /* the request of one line: the stream's own,
+					  as JSON, its strings borrowed */
+	struct route_tally tally;      /* what the lines counted */
+	struct route_tally *outer;     /* the stream request's tally, or NULL */
+	size_t line_max;	       /* bytes of a line, its CR and LF left out */
+	char *line;		       /* the line being read, when split over chunks */
+	size_t len;		       /* bytes in line */
+	size_t cap;		       /* bytes allocated for line */
+	bool over;		       /* the line being read passed line_max */
+	unsigned long lineno;	       /* lines read so far */
+	unsigned long cases;	       /* lines that are not blank */
+	unsigned long failed;	       /* of them, answered with an error */
+	route_put_fn *put;	       /* the caller's sink, or NULL: held below */
+	void *ctx;		       /* handed to put */
+	bool broken;		       /* put failed or memory ran out: nothing more */
+	bool ended;		       /* route_ndjson_end() has run */
+	z_stream z;		       /* deflating into held, then inflating out of it */
+	bool z_live;		       /* z holds a stream to end */
+	struct route_buf held;	       /* the answer, gzip-compressed */
+	size_t sent;		       /* of held, bytes given in gzip mode or inflated */
+	bool raw;		       /* read() gives the gzip bytes as they are */
+	bool inflating;		       /* z is an inflater over held */
+};
+
+static void *nd_zalloc(void *opaque, unsigned items, unsigned size)
+{
+	(void)opaque;
+	return dj_calloc(items, size);
+}
+
+static void nd_zfree(void *opaque, void *p)
+{
+	(void)opaque;
+	dj_free(p);
+}
+
+/* Deflates bytes (flush: Z_NO_FLUSH or Z_FINISH) into nd->held. */
+static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, int flush)
+{
+	char out[NDJSON_ZBLOCK];
+	nd->z.next_in = (Bytef *)bytes;
+	nd->z.avail_in = (uInt)len;
+	for (;;) {
+		nd->z.next_out = (Bytef *)out;
+		nd->z.avail_out = sizeof out;
+		int st = deflate(&nd->z, flush);
+		if (st == Z_STREAM_ERROR)
+			return -1;
+		size_t made = sizeof out - nd->z.avail_out;
+		if (made && route_buf_put(out, made, &nd->held) != 0)
+			return -1;
+		if (flush == Z_FINISH ? st == Z_STREAM_END
+				      : nd->z.avail_in == 0 && made < sizeof out)
+			return 0;
+	}
+}
+
+/* Writes answer bytes to the caller's sink or the held answer. */
+static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
+{
+	if (nd->broken || len == 0)
+		return;
+	int st = nd->put ? nd->put(bytes, len, nd->ctx) : nd_deflate(nd, bytes, len, Z_NO_FLUSH);
+	if (st != 0)
+		nd->broken = true;
+}
+
+/* Whether line[0..len) holds the n bytes of `word`. */
+static bool nd_holds(const char *line, size_t len, const char *word, size_t n)
+{
+	for (const char *p = line, *end = line + len; (size_t)(end - p) >= n; p++) {
+		p = memchr(p, word[0], (size_t)(end - p) - n + 1);
+		if (!p)
+			return false;
+		if (memcmp(p, word, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The "id" of a line that holds one (a string or an integer), dumped
+ * compact into a new string (dj_free); NULL when none. *batch tells
+ * whether the line is a batch {"cases": ...}. */
+static char *nd_line_id(const char *line, size_t len, bool *batch)
+{
+	*batch = false;
+	if (!nd_holds(line, len, "\"id\"", 4) && !nd_holds(line, len, "\"cases\"", 7))
+		return NULL;
+	json_error_t jerr;
+	json_t *root = json_loadb(line, len, 0, &jerr);
+	char *out = NULL;
+	if (json_is_object(root)) {
+		*batch = route_is_batch(root);
+		json_t *id = json_object_get(root, "id");
+		if (json_is_string(id) || json_is_integer(id))
+			out = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+	}
+	json_decref(root);
+	return out;
+}
+
+/* Writes the error line of line n: {"line":n,"id":...,"error":problem}. */
+static void nd_write_error(struct route_ndjson *nd, const char *id, const char *problem, size_t len)
+{
+	char head[64];
+	int n = snprintf(head, sizeof head, "{\"line\":%lu,", nd->lineno);
+	nd_write(nd, head, (size_t)n);
+	if (id) {
+		nd_write(nd, "\"id\":", 5);
+		nd_write(nd, id, strlen(id));
+		nd_write(nd, ",", 1);
+	}
+	nd_write(nd, "\"error\":", 8);
+	nd_write(nd, problem, len);
+	nd_write(nd, "}\n", 2);
+	nd->failed++;
+}
+
+/* The error line of a fault found here rather than by the line's request. */
+static void nd_fault(struct route_ndjson *nd, const char *id, const struct codec_error *err)
+{
+	struct route_response r;
+	memset(&r, 0, sizeof r);
+	route_respond_error(&r, err, NULL);
+	size_t len = r.body_len;
+	while (len > 0 && r.body[len - 1] == '\n')
+		len--;
+	nd_write_error(nd, id, r.body, len);
+	route_response_free(&r);
+}
+
+/* Answers one line, CR and LF left out. */
+static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool over)
+{
+	nd->lineno++;
+	if (nd->lineno == 1)
+		route_skip_bom(&line, &len);
+	if (!over && len == 0)
+		return;
+	size_t i = 0;
+	while (!over && i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+		i++;
+	if (!over && i == len)
+		return; /* blank */
+	nd->cases++;
+	struct codec_error err;
+	codec_error_init(&err, 1);
+	if (over) {
+		codec_error_set(&err, CODEC_E_TOO_LARGE,
+				"line %lu is longer than the limit of %zu bytes of a JSON body "
+				"(--max-json-body)",
+				nd->lineno, nd->line_max);
+		nd_fault(nd, NULL, &err);
+		return;
+	}
+	bool batch;
+	char *id = nd_line_id(line, len, &batch);
+	if (batch) {
+		codec_error_at_pointer(&err, CODEC_E_INVALID, "/cases",
+				       "a line of a stream holds one case, not a batch; send each "
+				       "case on a line of its own");
+		nd_fault(nd, id, &err);
+		dj_free(id);
+		return;
+	}
+	struct route_response r;
+	nd->line_req.body = line;
+	nd->line_req.body_len = len;
+	route_handle(&nd->line_req, &r);
+	if (!route_response_gather(&r)) {
+		nd->broken = true;
+	} else {
+		size_t blen = r.body_len;
+		while (blen > 0 && r.body[blen - 1] == '\n')
+			blen--;
+		if (r.status != 200) {
+			nd_write_error(nd, id, r.body, blen);
+		} else if (id && blen > 0 && r.body[blen - 1] == '}') {
+			nd_write(nd, r.body, blen - 1);
+			nd_write(nd, blen > 2 ? ",\"id\":" : "\"id\":", blen > 2 ? 6 : 5);
+			nd_write(nd, id, strlen(id));
+			nd_write(nd, "}\n", 2);
+		} else {
+			nd_write(nd, r.body, blen);
+			nd_write(nd, "\n", 1);
+		}
+	}
+	route_response_free(&r);
+	dj_free(id);
+}
+
+/* Adds bytes to the line being read, up to the line limit. */
+static void nd_keep(struct route_ndjson *nd, const char *data, size_t len)
+{
+	if (nd->over)
+		return;
+	if (len > nd->line_max - nd->len) {
+		nd->over = true; /* its bytes are dropped until its end */
+		dj_free(nd->line);
+		nd->line = NULL;
+		nd->len = nd->cap = 0;
+		return;
+	}
+	if (len > nd->cap - nd->len) {
+		size_t cap = nd->cap ? nd->cap : 4096;
+		while (cap - nd->len < len)
+			cap *= 2;
+		char *p = dj_realloc(nd->line, cap);
+		if (!p) {
+			nd->broken = true;
+			return;
+		}
+		nd->line = p;
+		nd->cap = cap;
+	}
+	memcpy(nd->line + nd->len, data, len);
+	nd->len += len;
+}
+
+/* Answers the line held, and starts the next one. */
+static void nd_line_end(struct route_ndjson *nd)
+{
+	size_t len = nd->len;
+	if (len > 0 && nd->line[len - 1] == '\r')
+		len--;
+	nd_line(nd, nd->line, len, nd->over);
+	nd->len = 0;
+	nd->over = false;
+	if (nd->cap > 65536) { /* a long line's room is not kept */
+		dj_free(nd->line);
+		nd->line = NULL;
+		nd->cap = 0;
+	}
+}
+
+struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put, void *ctx)
+{
+	struct route_ndjson *nd = dj_calloc(1, sizeof *nd);
+	if (!nd)
+		return NULL;
+	nd->line_req = *req;
+	nd->line_req.content_type = "application/json";
+	nd->line_req.content_encoding = NULL;
+	nd->line_req.accept = "application/json";
+	nd->line_req.origin = NULL;
+	nd->line_req.request_id = NULL;
+	nd->line_req.intake = NULL;
+	nd->line_req.fast_only = false;
+	nd->line_req.auth = ROUTE_AUTH_OK; /* the stream was let in */
+	nd->line_req.tally = &nd->tally;
+	nd->line_req.body = NULL;
+	nd->line_req.body_len = 0;
+	route_request_decide(&nd->line_req);
+	nd->outer = req->tally;
+	const struct route_limits *l = req->limits;
+	nd->line_max = !l ? SIZE_MAX : l->max_json_body ? l->max_json_body : l->max_body;
+	nd->put = put;
+	nd->ctx = ctx;
+	if (!put) {
+		nd->z.zalloc = nd_zalloc;
+		nd->z.zfree = nd_zfree;
+		if (deflateInit2(&nd->z, Z_BEST_SPEED, Z_DEFLATED, NDJSON_GZIP_WINDOW, 8,
+				 Z_DEFAULT_STRATEGY) != Z_OK) {
+			dj_free(nd);
+			return NULL;
+		}
+		nd->z_live = true;
+	}
+	return nd;
+}
+
+void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len)
+{
+	if (!nd || nd->ended)
+		return;
+	while (len > 0 && !nd->broken) {
+		const char *lf = memchr(data, '\n', len);
+		if (!lf) {
+			nd_keep(nd, data, len);
+			return;
+		}
+		size_t n = (size_t)(lf - data);
+		if (nd->len == 0 && !nd->over) {
+			/* A whole line in the chunk: answered where it lies. */
+			size_t m = n > 0 && data[n - 1] == '\r' ? n - 1 : n;
+			nd_line(nd, data, m, m > nd->line_max);
+		} else {
+			nd_keep(nd, data, n);
+			nd_line_end(nd);
+		}
+		data += n + 1;
+		len -= n + 1;
+	}
+}
+
+int route_ndjson_end(struct route_ndjson *nd)
+{
+	if (nd->ended)
+		return nd->broken ? -1 : 0;
+	if (nd->len > 0 || nd->over)
+		nd_line_end(nd); /* a last line without its LF */
+	nd->ended = true;
+	char tail[160];
+	int n = snprintf(tail, sizeof tail,
+			 "{\"summary\":{\"cases\":%lu,\"answered\":%lu,\"failed\":%lu}}\n",
+			 nd->cases, nd->cases - nd->failed, nd->failed);
+	nd_write(nd, tail, (size_t)n);
+	if (nd->outer) {
+		struct route_tally *t = nd->outer;
+		if (nd->tally.problem)
+			t->problem = nd->tally.problem;
+		t->solved += nd->tally.solved;
+		t->rejected += nd->tally.rejected;
+		for (size_t i = 0; i < ROUTE_VERDICTS; i++)
+			t->verdicts[i] += nd->tally.verdicts[i];
+	}
+	if (!nd->put && !nd->broken && nd_deflate(nd, NULL, 0, Z_FINISH) != 0)
+		nd->broken = true;
+	if (nd->z_live)
+		deflateEnd(&nd->z);
+	nd->z_live = false;
+	dj_free(nd->line);
+	nd->line = NULL;
+	nd->cap = nd->len = 0;
+	return nd->broken ? -1 : 0;
+}
+
+void route_ndjson_free(struct route_ndjson *nd)
+{
+	if (!nd)
+		return;
+	if (nd->z_live)
+		nd->inflating ? inflateEnd(&nd->z) : deflateEnd(&nd->z);
+	dj_free(nd->line);
+	dj_free(nd->held.data);
+	dj_free(nd);
+}
+
+/* route_stream.gzipped: the held bytes as they are. */
+static bool nd_gzipped(void *ctx)
+{
+	struct route_ndjson *nd = ctx;
+	if (nd->inflating || nd->sent > 0)
+		return false;
+	nd->raw = true;
+	return true;
+}
+
+/* route_stream.read: the held answer, inflated (or as it is, raw). */
+static long nd_read(void *ctx, char *buf, size_t size)
+{
+	struct route_ndjson *nd = ctx;
+	if (nd->raw) {
+		size_t n = nd->held.len - nd->sent;
+		if (n > size)
+			n = size;
+		memcpy(buf, nd->held.data + nd->sent, n);
+		nd->sent += n;
+		return (long)n;
+	}
+	if (!nd->inflating) {
+		memset(&nd->z, 0, sizeof nd->z);
+		nd->z.zalloc = nd_zalloc;
+		nd->z.zfree = nd_zfree;
+		if (inflateInit2(&nd->z, NDJSON_GZIP_WINDOW) != Z_OK)
+			return -1;
+		nd->inflating = nd->z_live = true;
+		nd->z.next_in = (Bytef *)nd->held.data;
+		nd->z.avail_in = (uInt)nd->held.len;
+	}
+	if (size > (size_t)UINT32_MAX)
+		size = UINT32_MAX;
+	nd->z.next_out = (Bytef *)buf;
+	nd->z.avail_out = (uInt)size;
+	int st = Z_OK;
+	while (nd->z.avail_out == size && st == Z_OK)
+		st = inflate(&nd->z, Z_NO_FLUSH);
+	if (st != Z_OK && st != Z_STREAM_END)
+		return -1;
+	return (long)(size - nd->z.avail_out);
+}
+
+static void nd_stream_free(void *ctx)
+{
+	route_ndjson_free(ctx);
+}
+
+enum codec_status route_ndjson_respond(const struct route_call *call, struct route_response *resp,
+				       struct codec_error *err)
+{
+	const struct route_request *req = call->req;
+	struct route_ndjson *nd = route_intake_ndjson(req->intake);
+	if (!nd) { /* the body kept whole (tests, fuzzing): read it now */
+		nd = route_ndjson_new(req, NULL, NULL);
+		if (nd)
+			route_ndjson_feed(nd, req->body ? req->body : "", req->body_len);
+	}
+	if (!nd || route_ndjson_end(nd) != 0) {
+		route_ndjson_free(nd);
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while answering the stream");
+		return CODEC_E_INTERNAL;
+	}
+	resp->status = 200;
+	resp->content_type = "application/x-ndjson";
+	resp->stream = (struct route_stream){
+	    .read = nd_read, .free = nd_stream_free, .gzipped = nd_gzipped, .ctx = nd};
+	return CODEC_OK;
+}
