@@ -20,7 +20,6 @@
 #include <stdint.h>
 
 #include "codec/error.h"
-#include "codec/json_span.h"
 #include "dropjudge/md.h"
 
 /* Called once per legal block, in order; index is 0-based. Return 0 to go
@@ -33,13 +32,10 @@ typedef int (*md_block_fn)(void *ctx, struct md_block block, unsigned long index
 #define MD_BAEKJOON_MAX_N 10000
 
 struct md_read_options {
-	unsigned long max_blocks;     /* more blocks is CODEC_E_INVALID ("too many blocks");
-					 0: no limit */
-	bool strict;		      /* validation: Baekjoon's 1 <= N <= 10000 and, for text,
-					 testlib-strict layout (single spaces, final newline) */
-	const struct json_lean *lean; /* JSON: when the case's "blocks" is lean->placeholder,
-					 the blocks are read from lean's text, one at a
-					 time, exactly as from the array; NULL: none */
+	unsigned long max_blocks; /* more blocks is CODEC_E_INVALID ("too many blocks");
+				     0: no limit */
+	bool strict;		  /* validation: Baekjoon's 1 <= N <= 10000 and, for text,
+				     testlib-strict layout (single spaces, final newline) */
 };
 
 /*

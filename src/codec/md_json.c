@@ -185,91 +185,6 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 	return true;
 }
 
-/* One digit after white space, followed by what may end a JSON number. */
-static bool lean_digit(const char **p, const char *end, unsigned *out)
-{
-	const char *q = json_span_ws(*p, end);
-	if (q == end || *q < '0' || *q > '9')
-		return false;
-	*out = (unsigned)(*q++ - '0');
-	if (q < end && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E'))
-		return false;
-	*p = q;
-	return true;
-}
-
-static bool lean_take(const char **p, const char *end, char c)
-{
-	const char *q = json_span_ws(*p, end);
-	if (q == end || *q != c)
-		return false;
-	*p = q + 1;
-	return true;
-}
-
-/*
- * A legal block whose bytes json_read_block() would read without a fault:
- * [t, x, y] or an object of "t", "x" and "y" once each, in any order, of
- * single digits, with JSON white space. False for anything else (which the
- * caller then parses).
- */
-static bool lean_block(const char *p, const char *end, struct md_block *out)
-{
-	unsigned v[3];
-	if (lean_take(&p, end, '[')) {
-		for (size_t k = 0; k < 3; k++)
-			if ((k > 0 && !lean_take(&p, end, ',')) || !lean_digit(&p, end, &v[k]))
-				return false;
-		if (!lean_take(&p, end, ']'))
-			return false;
-	} else if (lean_take(&p, end, '{')) {
-		unsigned seen = 0;
-		for (size_t k = 0; k < 3; k++) {
-			if ((k > 0 && !lean_take(&p, end, ',')) || !lean_take(&p, end, '"') ||
-			    end - p < 2 || p[1] != '"')
-				return false;
-			const char *name = memchr("txy", p[0], 3);
-			if (!name || (seen & (1u << (name - "txy"))))
-				return false;
-			seen |= 1u << (name - "txy");
-			p += 2;
-			if (!lean_take(&p, end, ':') || !lean_digit(&p, end, &v[name - "txy"]))
-				return false;
-		}
-		if (!lean_take(&p, end, '}'))
-			return false;
-	} else {
-		return false;
-	}
-	if (json_span_ws(p, end) != end || v[0] < 1 || v[0] > 3 ||
-	    md_check(v[0], v[1], v[2]) != MD_FAULT_NONE)
-		return false;
-	*out = (struct md_block){(uint8_t)v[0], (uint8_t)v[1], (uint8_t)v[2]};
-	return true;
-}
-
-/* json_read_block() on the element [from, to) of a lean array: its tree
- * built only when lean_block() does not take it, and freed at once. */
-static bool json_read_lean_block(struct json_reader *jr, const char *from, const char *to, size_t i,
-				 struct md_block *out)
-{
-	if (lean_block(from, to, out))
-		return true;
-	json_error_t jerr;
-	json_t *item =
-	    json_loadb(from, (size_t)(to - from), JSON_DECODE_ANY | JSON_SPAN_FLAGS, &jerr);
-	if (!item) {
-		/* well-formed when it was made lean: only memory can fail here */
-		codec_error_set(jr->err, CODEC_E_INTERNAL, "out of memory");
-		jr->status = CODEC_E_INTERNAL;
-		jr->stop = true;
-		return false;
-	}
-	bool ok = json_read_block(jr, item, i, out);
-	json_decref(item);
-	return ok;
-}
-
 enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 			       const struct md_read_options *opt, struct codec_error *err,
 			       md_block_fn fn, void *ctx)
@@ -321,12 +236,7 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 		json_fault(&jr, ptr, "must be an array");
 		return jr.status;
 	}
-	const struct json_lean *lean =
-	    opt->lean && opt->lean->placeholder == blocks ? opt->lean : NULL;
-	struct json_lean_cursor cursor;
-	size_t n = lean ? lean->count : json_array_size(blocks);
-	if (lean)
-		json_lean_cursor_init(&cursor, lean);
+	size_t n = json_array_size(blocks);
 	if (opt->max_blocks && n > opt->max_blocks)
 		json_fault(&jr, ptr, "too many blocks: more than the limit of %lu",
 			   opt->max_blocks);
@@ -338,14 +248,7 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 
 	for (size_t i = 0; i < n; i++) {
 		struct md_block block;
-		const char *from, *to;
-		bool ok;
-		if (!lean)
-			ok = json_read_block(&jr, json_array_get(blocks, i), i, &block);
-		else if (json_lean_next(&cursor, &from, &to))
-			ok = json_read_lean_block(&jr, from, to, i, &block);
-		else
-			return CODEC_E_INTERNAL; /* the count and the text always agree */
+		bool ok = json_read_block(&jr, json_array_get(blocks, i), i, &block);
 		if (jr.stop)
 			return jr.status;
 		if (ok && jr.status == CODEC_OK && fn && fn(ctx, block, (unsigned long)i) != 0)

@@ -18,7 +18,6 @@
 #include <stddef.h>
 
 #include "codec/error.h"
-#include "codec/json_span.h"
 #include "dropjudge/puyo.h"
 
 /*
@@ -32,12 +31,6 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bo
 
 /* puyo_cell_to_char(), from a table: what the writers of rows use. */
 char puyo_json_cell_char(uint8_t cell);
-
-/* puyo_json_read() of a case read lean: when its "field" is
- * lean->placeholder, the rows are lean's elements (lean NULL: none). */
-enum codec_status puyo_json_read_lean(const json_t *case_obj, const char *pointer, bool strict,
-				      const struct json_lean *lean, struct puyo_field *field,
-				      struct codec_error *err);
 
 /*
  * The fast path of a JSON request body (codec/puyo_json_fast.c): returns

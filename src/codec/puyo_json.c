@@ -19,14 +19,12 @@
 #include "codec/puyo_rows.h"
 
 struct json_reader {
-	struct codec_error *err;      /* not owned; NULL allowed */
-	const char *pointer;	      /* of the case object */
-	bool strict;		      /* validation mode */
-	bool failed;		      /* some fault was found */
-	bool out_of_memory;	      /* a row of a lean "field" could not be parsed */
-	const struct json_lean *lean; /* "field" left in the body, or NULL */
-	struct puyo_field *field;     /* not owned; receives the good cells */
-	struct puyo_rows rows;	      /* checks the rows into field */
+	struct codec_error *err;  /* not owned; NULL allowed */
+	const char *pointer;	  /* of the case object */
+	bool strict;		  /* validation mode */
+	bool failed;		  /* some fault was found */
+	struct puyo_field *field; /* not owned; receives the good cells */
+	struct puyo_rows rows;	  /* checks the rows into field */
 };
 
 /*
@@ -91,11 +89,7 @@ static void read_field(struct json_reader *rd, const json_t *rows)
 		return;
 	}
 
-	const struct json_lean *lean = rd->lean && rd->lean->placeholder == rows ? rd->lean : NULL;
-	struct json_lean_cursor cursor;
-	size_t n = lean ? lean->count : json_array_size(rows);
-	if (lean)
-		json_lean_cursor_init(&cursor, lean);
+	size_t n = json_array_size(rows);
 	bool size_ok = n == PUYO_ROWS || (!rd->strict && n == PUYO_ROWS_MAX);
 	if (!size_ok) {
 		bool stop;
@@ -116,20 +110,7 @@ static void read_field(struct json_reader *rd, const json_t *rows)
 	for (size_t i = 0; i < n && i < checked; i++) {
 		/* Strict mode keeps the first 12 rows for the floating check. */
 		unsigned row = size_ok || rd->strict ? (unsigned)i : PUYO_ROWS_MAX;
-		json_t *parsed = NULL; /* the row of a lean "field", parsed alone */
-		const char *from, *to;
-		json_error_t jerr;
-		if (lean && (!json_lean_next(&cursor, &from, &to) ||
-			     !(parsed = json_loadb(from, (size_t)(to - from),
-						   JSON_DECODE_ANY | JSON_SPAN_FLAGS, &jerr)))) {
-			/* well-formed when it was made lean: only memory can fail */
-			codec_error_set(rd->err, CODEC_E_INTERNAL, "out of memory");
-			rd->out_of_memory = rd->failed = true;
-			return;
-		}
-		bool stop = read_row(rd, lean ? parsed : json_array_get(rows, i), i, row);
-		json_decref(parsed);
-		if (stop)
+		if (read_row(rd, json_array_get(rows, i), i, row))
 			return;
 	}
 	if (rd->strict && n >= PUYO_ROWS)
@@ -139,18 +120,8 @@ static void read_field(struct json_reader *rd, const json_t *rows)
 enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
 				 struct puyo_field *field, struct codec_error *err)
 {
-	return puyo_json_read_lean(case_obj, pointer, strict, NULL, field, err);
-}
-
-enum codec_status puyo_json_read_lean(const json_t *case_obj, const char *pointer, bool strict,
-				      const struct json_lean *lean, struct puyo_field *field,
-				      struct codec_error *err)
-{
-	struct json_reader rd = {.err = err,
-				 .pointer = pointer ? pointer : "",
-				 .strict = strict,
-				 .field = field,
-				 .lean = lean};
+	struct json_reader rd = {
+	    .err = err, .pointer = pointer ? pointer : "", .strict = strict, .field = field};
 	const char *key;
 	json_t *value;
 
@@ -189,8 +160,6 @@ enum codec_status puyo_json_read_lean(const json_t *case_obj, const char *pointe
 		json_fault(&rd, "/field", "required");
 	else
 		read_field(&rd, value);
-	if (rd.out_of_memory)
-		return CODEC_E_INTERNAL;
 	return rd.failed ? CODEC_E_INVALID : CODEC_OK;
 }
 

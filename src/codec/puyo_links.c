@@ -322,18 +322,11 @@ enum codec_status puyo_links_read_nexus(const char *s, size_t len, const char *p
 enum codec_status puyo_links_read_case(const json_t *case_obj, const char *pointer,
 				       struct puyo_field *field, struct codec_error *err)
 {
-	return puyo_links_read_case_lean(case_obj, pointer, NULL, field, err);
-}
-
-enum codec_status puyo_links_read_case_lean(const json_t *case_obj, const char *pointer,
-					    const struct json_lean *lean, struct puyo_field *field,
-					    struct codec_error *err)
-{
 	const char *base = pointer ? pointer : "";
 	const json_t *puyop = json_object_get(case_obj, "puyop");
 	const json_t *nexus = json_object_get(case_obj, "puyo_nexus");
 	if (!json_is_object(case_obj) || (!puyop && !nexus))
-		return puyo_json_read_lean(case_obj, pointer, false, lean, field, err);
+		return puyo_json_read(case_obj, pointer, false, field, err);
 
 	char at[CODEC_POINTER_MAX];
 	const char *key;

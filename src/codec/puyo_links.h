@@ -27,7 +27,6 @@
 #include <stddef.h>
 
 #include "codec/error.h"
-#include "codec/json_span.h"
 #include "dropjudge/puyo.h"
 
 /* Buffer sizes that always fit, with the NUL. */
@@ -64,11 +63,6 @@ enum codec_status puyo_links_read_nexus(const char *s, size_t len, const char *p
  */
 enum codec_status puyo_links_read_case(const json_t *case_obj, const char *pointer,
 				       struct puyo_field *field, struct codec_error *err);
-
-/* puyo_links_read_case() of a case read lean (puyo_json_read_lean()). */
-enum codec_status puyo_links_read_case_lean(const json_t *case_obj, const char *pointer,
-					    const struct json_lean *lean, struct puyo_field *field,
-					    struct codec_error *err);
 
 /* New {"puyop": URL, "puyo_nexus": URL} of the field; NULL when out of memory. */
 json_t *puyo_links_json(const struct puyo_field *field);

@@ -18,7 +18,6 @@
 #include "codec/error.h"
 #include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
-#include "codec/json_span.h"
 #include "route/route.h"
 
 /* A trace longer than this many steps is refused (422 at "/trace"). */
@@ -53,10 +52,6 @@ struct route_problem {
 	unsigned baekjoon; /* problem number */
 	/* Members a case object may hold, for messages: "\"blocks\", \"trace\"". */
 	const char *case_members;
-	/* Optional: the member of a case whose array may be read lean
-	 * (route_parse_case()), its elements left in the body: "blocks". The
-	 * decoders then read limits->lean. NULL: every case is one tree. */
-	const char *lean_member;
 	/* Solve one case from a JSON object at `pointer`; trace fills ->steps. */
 	enum codec_status (*solve_json)(const json_t *case_obj, const char *pointer,
 					const struct route_limits *limits, bool trace,
@@ -329,111 +324,6 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
 				      struct codec_error *err);
 
 /*
- * Writes the slot of a case that the problem's fast path reads (the
- * canonical shape, no links; with its trace when `trace`) through put(),
- * compact and without a newline: the bytes route_case_fn's slot would dump
- * to; *steps gets its trace steps. Returns 1; 0 (nothing put) when the
- * case is not for the fast path (it is then parsed and answered through
- * route_case_fn); -1 when out of memory or put() failed. put NULL: the
- * slot is not wanted (only whether the case is taken, and its steps).
- */
-typedef int route_case_fast_fn(const struct route_call *call, const char *json, size_t len,
-			       bool trace, route_put_fn *put, void *ctx, size_t *steps);
-
-/*
- * Writes the slot of a case parsed through jansson at `ptr` (a large trace
- * as text rather than a tree) through put(), compact, without its final
- * "}" and its "id": the bytes of route_case_fn's slot before them; *steps
- * gets its trace steps. Returns 1; 0 (nothing put) when the case is not
- * taken (route_case_fn then answers it, its faults among it); -1 when out
- * of memory or put() failed. put NULL: the slot is not wanted.
- */
-typedef int route_case_write_fn(const struct route_call *call, const json_t *c, const char *ptr,
-				bool trace, route_put_fn *put, void *ctx, size_t *steps);
-
-/* --- large cases read lean (lean.c) --- */
-
-struct route_mask; /* body.c, below */
-
-/* Where a case sits in a request, for route_parse_case(). */
-enum route_case_at {
-	ROUTE_CASE_ROOT,  /* the body is the case (solve, validate) */
-	ROUTE_CASE_INPUT, /* the case is the body's "input" (judge) */
-};
-
-/* A call on a case read lean: copies of the call, its request and limits,
- * whose limits->lean points at `lean`. */
-struct route_lean_call {
-	struct route_call call;
-	struct route_request req;
-	struct route_limits limits;
-	struct json_lean lean;
-};
-
-/*
- * Parses the JSON body [body, body + len) as route_parse_json() does, to
- * the same tree or the same fault. When the problem has a lean_member,
- * the limits ask for it (len >= lean_from, not tree_only) and the body is
- * an object whose case (at `at`) holds that member as an array, the
- * array's elements are checked one at a time and left in the body: the
- * tree holds an empty placeholder array, and *used is lc->call, whose
- * limits carry the elements (the decoders read them from there). Large
- * arrays and objects beside it are checked piece by piece and read as
- * empty ones (which no decoder looks into). Otherwise *used is `call`.
- * Memory is the tree of what is left and one element's tree at a time.
- * Returns a new reference or NULL with err set; *used is set either way.
- */
-json_t *route_parse_case(const struct route_call *call, const char *body, size_t len,
-			 enum route_case_at at, struct route_lean_call *lc,
-			 const struct route_call **used, struct codec_error *err);
-
-/* route_parse_case() without a call: the tree, and the lean array in
- * *lean (placeholder NULL when none), for a decoder given lean itself. */
-json_t *route_parse_lean(const struct route_problem *p, const struct route_limits *limits,
-			 const char *body, size_t len, enum route_case_at at,
-			 struct json_lean *lean, struct codec_error *err);
-
-/*
- * What route_parse_case() would mask of the case that starts at body, a
- * case that may be broken and may be followed by more bytes: regions known
- * to be well-formed, in order, as offsets from body, into *masks (taken by
- * the caller, dj_free; NULL when none). Returns their count. For finding
- * the fault of a broken body without the tree of the good part of it.
- */
-size_t route_lean_masks(const struct route_call *call, const char *body, size_t len,
-			enum route_case_at at, struct route_mask **masks);
-
-/*
- * The large arrays and objects among the members of an object that follow
- * body[from] (", name: value, ..."), each checked piece by piece, as
- * regions to read as empty (route_mask), into *masks (dj_free) in order;
- * their count. The scan stops at the first member it doubts.
- */
-size_t route_lean_members(const char *body, size_t len, size_t from, struct route_mask **masks);
-
-/*
- * Answers a batch read from the body as it lies, one case at a time (a
- * case's own bytes through `fast` when not NULL, else through jansson and
- * `write` when not NULL and taking it, else `one`), never as one tree: the same status and bytes as
- * route_respond_batch() on the parsed body. An answer larger than the
- * request allows to hold is streamed (resp->stream): every case is solved
- * once first, to find any fault of the request (over --max-batch, over
- * --max-trace-steps) before the 200 is sent, then again as it is sent.
- * Returns false, with nothing answered and err untouched, when the body is
- * not a batch {"cases": [...]} alone or is not well-formed JSON: the caller
- * then parses it whole and answers through route_respond_batch(), which
- * tells every such fault as it always has. Else *st is the status. A large
- * case is read lean (route_parse_case(), the case at `at`). With
- * call->req->fast_only, only a batch whose every case `fast` takes is
- * answered, at a cost bounded by the body's size; for any other it
- * returns false as above, nothing counted.
- */
-bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
-			      enum route_case_at at, route_case_fn *one, route_case_fast_fn *fast,
-			      route_case_write_fn *write, struct route_response *resp,
-			      struct codec_error *err, enum codec_status *st);
-
-/*
  * Puts err in collect mode, its faults in storage the request keeps until
  * its answer is built (router.c; one array a request, reused). Returns
  * false with err set (500) when out of memory.
@@ -521,33 +411,5 @@ void route_skip_bom(const char **body, size_t *len);
 /* Parses a JSON body; bad JSON is CODEC_E_SYNTAX located by line/column,
  * in the project's words. Returns a new reference or NULL with err set. */
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err);
-
-/*
- * route_parse_json() of the body with the bytes [from, to) read as the
- * number 0 padded with white space that keeps every line and column: a
- * span already known to be well-formed values (cases of a batch) is not
- * built again, and any fault after it is told exactly as for the whole
- * body. The span must start a value and end where one ends.
- */
-json_t *route_parse_json_masked(const char *body, size_t len, size_t from, size_t to,
-				struct codec_error *err);
-
-/* Bytes [from, to) of a body that route_parse_json_masks() leaves out. */
-struct route_mask {
-	size_t from; /* first byte */
-	size_t to;   /* past the last byte; from < to */
-	bool zero;   /* read as the number 0 (a run of whole values), else as white
-			space alone (what lies between the brackets of an array or
-			object, which then reads as empty) */
-};
-
-/*
- * route_parse_json() of the body with each of masks[0..n) (in order, not
- * overlapping) read as route_mask says, every line and column kept: values
- * already known to be well-formed are not built, and any fault outside
- * them is told exactly as for the whole body.
- */
-json_t *route_parse_json_masks(const char *body, size_t len, const struct route_mask *masks,
-			       size_t n, struct codec_error *err);
 
 #endif

@@ -73,7 +73,6 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 /* A trace written as text (solve_traced_text) rather than built as the
  * verdict's "steps" tree. */
 struct judge_text {
-	bool only;	       /* a case solve_traced_text does not take is left */
 	bool taken;	       /* the trace is in text, not in the verdict */
 	struct route_buf text; /* its steps, dj_malloc'ed */
 	size_t steps;	       /* how many */
@@ -84,7 +83,7 @@ struct judge_text {
  * or NULL with err set: a bad input is the jury's fault, so every input
  * fault is reported as CODEC_E_INVALID. With `jt`, a trace asked is
  * written as text when the problem can (jt->taken, the verdict without
- * "steps"); with jt->only, a case it cannot is NULL, nothing counted.
+ * "steps").
  */
 static json_t *judge_one(const struct route_problem *p, const json_t *item, const char *ptr,
 			 const struct route_limits *limits, bool trace, struct route_tally *tally,
@@ -125,8 +124,6 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	if (written == 0 && jt && jt->only)
-		return NULL; /* judge_case answers it, every fault of it */
 	if (written == 1) {
 		jt->taken = true;
 	} else if (json_is_object(input)) {
@@ -203,26 +200,6 @@ static int put_verdict(const json_t *verdict, const struct judge_text *jt, route
 	return st;
 }
 
-/* route_case_write_fn: a judge case whose trace is written as text. */
-static int judge_case_write(const struct route_call *call, const json_t *c, const char *ptr,
-			    bool trace, route_put_fn *put, void *ctx, size_t *steps)
-{
-	struct judge_text jt = {.only = true};
-	struct codec_error each;
-	codec_error_init(&each, 1);
-	*steps = 0;
-	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call->req->limits,
-				    trace, call->req->tally, &each, &jt);
-	int st = 0; /* not taken, or a fault: judge_case tells it */
-	if (verdict && jt.taken) {
-		*steps = jt.steps;
-		st = !put || put_verdict(verdict, &jt, put, ctx) == 0 ? 1 : -1;
-	}
-	json_decref(verdict);
-	dj_free(jt.text.data);
-	return st;
-}
-
 enum codec_status route_judge(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
@@ -233,16 +210,11 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 	enum codec_status st;
 
 	route_skip_bom(&body, &len);
-	if (route_respond_batch_body(call, body, len, ROUTE_CASE_INPUT, judge_case, NULL,
-				     judge_case_write, resp, err, &st))
-		return st;
-	struct route_lean_call lc;
-	json_t *root = route_parse_case(call, body, len, ROUTE_CASE_INPUT, &lc, &call, err);
-	req = call->req;
+	json_t *root = route_parse_json(body, len, err);
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {
-		struct judge_text jt = {.only = false};
+		struct judge_text jt = {.taken = false};
 		json_t *verdict = judge_one(route_entry_problem(call->entry), root, "", req->limits,
 					    trace, req->tally, err, &jt);
 		const json_t *input = json_object_get(root, "input");

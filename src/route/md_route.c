@@ -146,8 +146,7 @@ static enum codec_status md_solve_json(const json_t *case_obj, const char *point
 		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
 		run.trace_pointer = trace_at;
 	}
-	struct md_read_options opt = {
-	    .max_blocks = limits->max_blocks, .strict = false, .lean = limits->lean};
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	if (trace) {
 		/* A trace past ROUTE_MAX_TRACE_STEPS is refused once that many
 		 * steps are read: found first, without building them. */
@@ -292,8 +291,7 @@ static int md_solve_traced_text(const json_t *case_obj, const char *pointer, con
 				size_t len, const struct route_limits *limits,
 				struct route_outcome *out, struct route_buf *trace, size_t *steps)
 {
-	struct md_read_options opt = {
-	    .max_blocks = limits->max_blocks, .strict = false, .lean = limits->lean};
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	struct codec_error scratch;
 	enum codec_status st = CODEC_OK;
 	codec_error_init(&scratch, 1);
@@ -506,8 +504,8 @@ static int md_ignore_block(void *ctx, struct md_block block, unsigned long index
 static void md_validate_json(const json_t *case_obj, const char *pointer,
 			     const struct route_limits *limits, struct codec_error *err)
 {
-	const struct md_read_options strict = {
-	    .max_blocks = ULONG_MAX, .strict = true, .lean = limits ? limits->lean : NULL};
+	(void)limits; /* Baekjoon's own limits apply */
+	const struct md_read_options strict = {.max_blocks = ULONG_MAX, .strict = true};
 	md_json_read(case_obj, pointer, &strict, err, md_ignore_block, NULL);
 }
 
@@ -582,6 +580,5 @@ const struct route_problem route_md = {
     .validate_json = md_validate_json,
     .validate_text = md_text_validate,
     .case_members = "\"blocks\", \"trace\"",
-    .lean_member = "blocks",
     .generate = md_generate,
 };

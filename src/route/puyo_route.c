@@ -53,9 +53,9 @@ static enum codec_status puyo_solve_json(const json_t *case_obj, const char *poi
 					 const struct route_limits *limits, bool trace,
 					 struct route_outcome *out, struct codec_error *err)
 {
+	(void)limits; /* a field has a fixed size */
 	/* The rows, or a puyop.com / Puyo Nexus field string or link. */
-	enum codec_status st =
-	    puyo_links_read_case_lean(case_obj, pointer, limits->lean, &out->u.puyo.field, err);
+	enum codec_status st = puyo_links_read_case(case_obj, pointer, &out->u.puyo.field, err);
 	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
 }
 
@@ -154,8 +154,9 @@ static int puyo_outcome_text(const struct route_outcome *out, char *buf, size_t 
 static void puyo_validate_json(const json_t *case_obj, const char *pointer,
 			       const struct route_limits *limits, struct codec_error *err)
 {
+	(void)limits; /* a field has a fixed size */
 	struct puyo_field field;
-	puyo_json_read_lean(case_obj, pointer, true, limits ? limits->lean : NULL, &field, err);
+	puyo_json_read(case_obj, pointer, true, &field, err);
 }
 
 static void puyo_validate_text(const char *text, size_t len, struct codec_error *err)
@@ -231,6 +232,5 @@ const struct route_problem route_puyo = {
     .validate_json = puyo_validate_json,
     .validate_text = puyo_validate_text,
     .case_members = "\"field\", \"trace\"",
-    .lean_member = "field",
     .generate = puyo_generate,
 };

@@ -336,10 +336,8 @@ void route_render_body(const struct route_problem *p, const struct route_request
 	json_t *root = NULL;
 	bool json = route_request_body(req) == ROUTE_BODY_JSON;
 	const char *trace_pointer = NULL;
-	struct json_lean lean = {.placeholder = NULL};
 	if (json) {
-		root = route_parse_lean(p, req->limits, req->body, req->body_len, ROUTE_CASE_ROOT,
-					&lean, &err);
+		root = route_parse_json(req->body, req->body_len, &err);
 		if (!root)
 			goto out_error;
 		if (json_is_object(root) && json_object_get(root, "cases")) {
@@ -353,10 +351,8 @@ void route_render_body(const struct route_problem *p, const struct route_request
 	}
 	struct render_options opt;
 	if (p == &route_md) {
-		struct md_read_options ro = {.max_blocks =
-						 req->limits ? req->limits->max_blocks : 0,
-					     .strict = false,
-					     .lean = lean.placeholder ? &lean : NULL};
+		struct md_read_options ro = {
+		    .max_blocks = req->limits ? req->limits->max_blocks : 0, .strict = false};
 		enum codec_status st;
 		if (json) {
 			st = md_json_read(root, "", &ro, &err, collect_block, &list);
@@ -381,8 +377,7 @@ void route_render_body(const struct route_problem *p, const struct route_request
 	} else {
 		struct puyo_field field;
 		enum codec_status st =
-		    json ? puyo_links_read_case_lean(root, "", lean.placeholder ? &lean : NULL,
-						     &field, &err)
+		    json ? puyo_links_read_case(root, "", &field, &err)
 			 : puyo_text_read(req->body, req->body_len, false, &field, &err);
 		if (st != CODEC_OK)
 			goto out_error;

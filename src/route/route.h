@@ -22,15 +22,11 @@
 
 #include "codec/error.h"
 
-struct json_lean; /* codec/json_span.h */
-
 #define ROUTE_MAX_PARAMS 16 /* query parameters read from one request */
 /* Judge verdicts counted by a route_tally: enum judge_verdict's values. */
 #define ROUTE_VERDICTS 3
 
 /* Limits and settings in force, from the configuration. */
-/* Bytes from which a JSON case is read lean (route_limits.lean_from). */
-#define ROUTE_LEAN_FROM ((size_t)64 << 10)
 
 struct route_limits {
 	size_t max_body;	       /* bytes of a text body (inflated, when gzip) */
@@ -43,14 +39,9 @@ struct route_limits {
 					  any; NULL or "": no CORS header is ever sent */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
 	bool metrics_open;	       /* GET /metrics needs no token, token file or not */
-	bool tree_only;		       /* read batches and traced cases through jansson
-					  trees only (the reference paths), for the
-					  differential tests */
-	size_t lean_from;	       /* a JSON case of at least this many bytes is
-					  read lean (route/lean.c), its array of blocks
-					  left in the body; 0: every case (tests) */
-	const struct json_lean *lean;  /* set by route_parse_case() for the calls on
-					  the case it read lean; NULL: none */
+	bool tree_only;		       /* read traced cases through jansson trees only
+					  (the reference paths), for the differential
+					  tests */
 };
 
 struct route_param {

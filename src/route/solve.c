@@ -14,15 +14,6 @@
 /* Longest JSON result without steps of either problem, with room to spare. */
 #define OUTPUT_JSON_MAX 256
 
-/*
- * Largest batch body answered on the fast-only try (request.fast_only):
- * its cases cost about 3.5 ns a byte (a thousand Puyo fields, 134 KB, in
- * under half a millisecond; a thousand of 12 chains, 120 KB, about a
- * millisecond, --max-batch's worst), a worker's hand-off about as much
- * again.
- */
-#define SOLVE_BATCH_INLINE_MAX ((size_t)256 * 1024)
-
 /* Whether the answer carries links into the players' simulators. */
 static bool wants_links(const struct route_call *call)
 {
@@ -138,7 +129,10 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 	return outcome_object(call, &out);
 }
 
-/* route_case_fast_fn: a canonical case of a solve batch, without jansson. */
+/* A canonical case without jansson: its slot put through put() (NULL: only
+ * counted), compact, without a newline; *steps its trace steps. Returns 1,
+ * 0 (nothing put) when the fast path does not take it, -1 when out of
+ * memory or put() failed. */
 static int solve_case_fast(const struct route_call *call, const char *json, size_t len, bool trace,
 			   route_put_fn *put, void *ctx, size_t *steps)
 {
@@ -186,30 +180,6 @@ static int put_traced_slot(const struct route_problem *p, const struct route_out
 		       put("]", 1, ctx) == 0
 		   ? 1
 		   : -1;
-}
-
-/* route_case_write_fn: a case read through jansson whose trace is written
- * as text (solve_traced_text) rather than built as the tree solve_case()
- * dumps, to the same bytes. */
-static int solve_case_write(const struct route_call *call, const json_t *c, const char *ptr,
-			    bool trace, route_put_fn *put, void *ctx, size_t *steps)
-{
-	const struct route_problem *p = route_entry_problem(call->entry);
-	const struct route_limits *limits = call->req->limits;
-	*steps = 0;
-	if (!p->solve_traced_text || !p->outcome_write || wants_links(call) || !limits ||
-	    limits->tree_only || !json_is_object(c) || !route_case_wants_trace(c, trace))
-		return 0;
-	struct route_outcome out = {.steps = NULL};
-	struct route_buf text = {.data = NULL};
-	int st = p->solve_traced_text(c, ptr, NULL, 0, limits, &out, &text, steps);
-	if (st == 1) {
-		tally_case(call, true);
-		if (put)
-			st = put_traced_slot(p, &out, &text, put, ctx);
-	}
-	dj_free(text.data);
-	return st;
 }
 
 /*
@@ -365,13 +335,6 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 			tally_case(call, true);
 			return respond_outcome(call, &out, fmt, resp, err);
 		}
-		/* A small batch of canonical cases, as below (the cases read by
-		 * the fast path alone): cheaper here than a hand-off to a worker. */
-		if (fmt == ROUTE_FORMAT_JSON && call->body == ROUTE_BODY_JSON && !trace &&
-		    len <= SOLVE_BATCH_INLINE_MAX &&
-		    route_respond_batch_body(call, body, len, ROUTE_CASE_ROOT, solve_case,
-					     solve_case_fast, solve_case_write, resp, err, &st))
-			return st;
 		resp->deferred = true;
 		return CODEC_OK;
 	}
@@ -409,12 +372,7 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	if (trace && fmt == ROUTE_FORMAT_JSON && !req->limits->tree_only &&
 	    solve_traced_fast(call, body, len, resp, err, &st))
 		return st;
-	if (fmt == ROUTE_FORMAT_JSON &&
-	    route_respond_batch_body(call, body, len, ROUTE_CASE_ROOT, solve_case, solve_case_fast,
-				     solve_case_write, resp, err, &st))
-		return st;
-	struct route_lean_call lc;
-	json_t *root = route_parse_case(call, body, len, ROUTE_CASE_ROOT, &lc, &call, err);
+	json_t *root = route_parse_json(body, len, err);
 	if (!root)
 		return err->status;
 	if (route_is_batch(root)) {

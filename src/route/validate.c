@@ -63,11 +63,7 @@ enum codec_status route_validate(const struct route_call *call, struct route_res
 		p->validate_text(body, len, &all);
 		return route_respond_json(resp, validity_json(&all), err);
 	}
-	if (route_respond_batch_body(call, body, len, ROUTE_CASE_ROOT, validate_case, NULL, NULL,
-				     resp, err, &st))
-		return st;
-	struct route_lean_call lc;
-	json_t *root = route_parse_case(call, body, len, ROUTE_CASE_ROOT, &lc, &call, err);
+	json_t *root = route_parse_json(body, len, err);
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {

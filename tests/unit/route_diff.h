@@ -1,6 +1,6 @@
 /*
  * The differential harness of the route tests that read a body two ways
- * (test_batch.c, test_lean.c): route_handle() with the limits under test
+ * (test_batch.c): route_handle() with the limits under test
  * and with route_limits.tree_only, the jansson tree of the whole body,
  * must give the same status, content type, headers, body bytes and
  * counts. A streamed answer is gathered whole first. Also a small

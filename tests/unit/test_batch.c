@@ -1,10 +1,9 @@
 /*
- * Batches read from the body case by case, and traced cases written as
- * they are read, against the reference, the jansson tree of the whole body
- * (route_limits.tree_only): for every body, valid, broken or mutated at
- * random, both readers must give the same status, content type, headers
- * and body bytes, and count the same cases for the metrics. A streamed
- * answer is gathered whole first.
+ * Traced cases written as they are read, against the reference, the
+ * jansson tree of the whole body (route_limits.tree_only): for every body,
+ * valid, broken or mutated at random, both readers must give the same
+ * status, content type, headers and body bytes, and count the same cases
+ * for the metrics; and the limits of traces in a request.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,103 +26,8 @@ static const struct route_limits limits = {
     .max_trace_steps = 100000,
 };
 
-/* Pieces of cases: well-formed ones, canonical ones, and broken ones. */
-static const char *const md_cases[] = {
-    "{\"blocks\":[[1,1,1],[2,3,0],[3,2,2]]}",
-    "{\"blocks\": [ [1, 0, 0] , [2,1,2] ]}",
-    "{\"blocks\":[[1,1,1]],\"id\":\"a\\\"b\"}",
-    "{\"id\":7,\"blocks\":[[3,2,3],[3,1,3]],\"trace\":true}",
-    "{\"blocks\":[[1,1,1]],\"trace\":false}",
-    "{\"blocks\":[[9,0,0]]}",
-    "{\"blocks\":[]}",
-    "{\"blocks\":[[1,1,1]],\"blocks\":[[1,1,1]]}",
-    "{\"blocks\":[[1,1,1.5]]}",
-    "{\"blocks\":[[1,1,100000000000000000000000]]}",
-    "{\"blocks\":[[1,1]],\"x\":{\"y\":[1,2,{\"z\":null}]}}",
-    "{\"blocks\":\"[[1,1,1]]\"}",
-    "[1,2]",
-    "17",
-    "\"a string with \\u00e9 and } ] inside\"",
-    "null",
-    "{\"blocks\":[[1,1,1]],\"id\":\"\\u0000\"}",
-    "{\"\\u0000\":1}",
-    "{\"blocks\":[[1,1,1]],\"id\":\"caf\xc3\xa9\"}",
-    "{\"blocks\":[[1,1,1]],\"id\":\"\xff\"}",
-    "{\"input\":\"2\\n1 1 1\\n2 3 0\\n\",\"output\":\"0\\n6\\n\"}",
-    "{\"input\":\"1\\n1 1 1\\n\",\"output\":\"0\\n3\\n\",\"id\":\"j\"}",
-};
-
-static const char *const puyo_cases[] = {
-    "{\"field\":[\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\","
-    "\"......\",\".Y....\",\".YG...\",\"RRYG..\",\"RRYGG.\"]}",
-    "{\"field\":[\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\","
-    "\"......\",\"......\",\"......\",\"......\",\"RRRR..\"],\"id\":\"r\"}",
-    "{ \"field\" : [ \"......\", \"......\", \"......\", \"......\", \"......\", \"......\", "
-    "\"......\", \"......\", \"......\", \"......\", \"......\", \"GGGG..\" ] }",
-    "{\"field\":[\"......\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\","
-    "\"......\",\"......\",\"......\",\"......\",\"RRRR..\"],\"trace\":true}",
-    "{\"field\":[\"......\"]}",
-    "{\"field\":[\"..X...\",\"......\",\"......\",\"......\",\"......\",\"......\",\"......\","
-    "\"......\",\"......\",\"......\",\"......\",\"......\"]}",
-    "{\"field\":\"......\"}",
-    "{\"input\":\"......\\n......\\n......\\n......\\n......\\n......\\n......\\n......\\n......"
-    "\\n......\\n......\\nRRRR..\\n\",\"output\":\"1\\n\"}",
-    "[]",
-    "{}",
-};
-
-/* Writes a batch of `n` cases drawn from `cases` into buf; returns its length. */
-static size_t make_batch(char *buf, size_t size, const char *const *cases, size_t ncases,
-			 unsigned n, bool valid_only)
-{
-	size_t len = 0;
-	static const char *const ws[] = {"", " ", "\n", "\r\n\t "};
-	len += (size_t)snprintf(buf + len, size - len, "%s{%s\"cases\"%s:%s[", ws[rnd(4)],
-				ws[rnd(4)], ws[rnd(4)], ws[rnd(4)]);
-	for (unsigned i = 0; i < n && len < size - 4096; i++) {
-		size_t k =
-		    valid_only ? rnd(valid_only ? 5 : (unsigned)ncases) : rnd((unsigned)ncases);
-		len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s", i ? "," : "", ws[rnd(4)],
-					cases[k], ws[rnd(4)]);
-	}
-	len += (size_t)snprintf(buf + len, size - len, "]%s}%s", ws[rnd(4)], ws[rnd(4)]);
-	return len;
-}
-
 static const char *const md_paths[] = {"/v1/monomino-domino", "/v1/monomino-domino/judge",
 				       "/v1/monomino-domino/validate"};
-static const char *const puyo_paths[] = {"/v1/puyo", "/v1/puyo/judge", "/v1/puyo/validate"};
-static const char *const queries[] = {NULL, "trace=true", "links=true"};
-
-static void run_random(const char *const *paths, const char *const *cases, size_t ncases,
-		       unsigned rounds)
-{
-	char *buf = malloc(BODY_MAX);
-	assert_non_null(buf);
-	for (unsigned r = 0; r < rounds; r++) {
-		bool valid = rnd(4) == 0;
-		size_t len = make_batch(buf, BODY_MAX, cases, ncases, rnd(50), valid);
-		if (!valid)
-			len = mutate(buf, len, BODY_MAX);
-		const char *path = paths[rnd(3)];
-		const char *query = queries[rnd(3)];
-		if (query && strstr(path, "validate"))
-			query = NULL;
-		if (query && strcmp(query, "links=true") == 0 && strstr(path, "domino"))
-			query = NULL;
-		if (query && strstr(path, "judge") && strcmp(query, "links=true") == 0)
-			query = NULL;
-		same_answers(path, query, buf, len, &limits);
-	}
-	free(buf);
-}
-
-static void random_md_batches_should_read_the_same_both_ways(void **state)
-{
-	(void)state;
-	run_random(md_paths, md_cases, sizeof md_cases / sizeof *md_cases, 3000);
-}
-
 /* Single cases with ?trace: the canonical ones are written as they are
  * read, the others built as trees; both must give the tree's bytes. */
 static void random_traced_md_cases_should_read_the_same_both_ways(void **state)
@@ -300,139 +204,6 @@ static void faults_of_a_traced_case_should_be_those_without_trace(void **state)
 	free(buf);
 }
 
-static void random_puyo_batches_should_read_the_same_both_ways(void **state)
-{
-	(void)state;
-	run_random(puyo_paths, puyo_cases, sizeof puyo_cases / sizeof *puyo_cases, 3000);
-}
-
-/* A batch of canonical cases alone is answered by the fast-only try (the
- * event loop's, with no hand-off to a worker), the same as the full try;
- * one case that only jansson reads leaves the batch to the full try. */
-static void canonical_batches_should_be_answered_by_the_fast_only_try(void **state)
-{
-	(void)state;
-	const char *const md_canonical[] = {md_cases[0], md_cases[1]};
-	const char *const puyo_canonical[] = {puyo_cases[0], puyo_cases[2]};
-	char *buf = malloc(BODY_MAX);
-	assert_non_null(buf);
-	for (unsigned r = 0; r < 200; r++) {
-		bool puyo = r % 2;
-		size_t len = make_batch(buf, BODY_MAX, puyo ? puyo_canonical : md_canonical, 2,
-					1 + rnd((unsigned)limits.max_batch), false);
-		unsigned long answered = fast_only_answered, deferred = fast_only_deferred;
-		same_answers(puyo ? "/v1/puyo" : "/v1/monomino-domino", NULL, buf, len, &limits);
-		assert_int_equal(fast_only_answered, answered + 1);
-		/* the same batch with a case of another shape put first */
-		const char *other = puyo ? puyo_cases[1] : md_cases[2];
-		size_t olen = strlen(other);
-		char *open = memchr(buf, '[', len);
-		assert_non_null(open);
-		size_t at = (size_t)(open + 1 - buf);
-		memmove(buf + at + olen + 1, buf + at, len - at);
-		memcpy(buf + at, other, olen);
-		buf[at + olen] = ',';
-		same_answers(puyo ? "/v1/puyo" : "/v1/monomino-domino", NULL, buf, len + olen + 1,
-			     &limits);
-		assert_int_equal(fast_only_deferred, deferred + 1);
-	}
-	free(buf);
-}
-
-/* Bodies chosen for the edges of the scanner and of the request's limits. */
-static void edge_batches_should_read_the_same_both_ways(void **state)
-{
-	(void)state;
-	static const char *const bodies[] = {
-	    "{\"cases\":[]}",
-	    "{\"cases\":[ ]}",
-	    "{\"cases\":[,]}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]},]}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]}]",
-	    "{\"cases\":[",
-	    "{\"cases\":[{}\n,",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]}]}}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]}]} x",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]}],\"cases\":[]}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]}],\"more\":1}",
-	    "{\"more\":1,\"cases\":[]}",
-	    "{\"cases\":{}}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]}{\"blocks\":[[1,1,1]]}]}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]} {\"blocks\":[[1,1,1]]}]}",
-	    "{\"cases\":[\"unterminated]}",
-	    "{\"cases\":[\"\\\"]}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]}, 1 2]}",
-	    "{\"cases\":[tru]}",
-	    "{\"cases\":[{\"a\":[}]}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]}]]}",
-	    "\xef\xbb\xbf{\"cases\":[{\"blocks\":[[1,1,1]]}]}",
-	    "{\"cases\":[{\"blocks\":[[1,1,1]]}]}\x00",
-	    "{\"case\\u0073\":[{\"blocks\":[[1,1,1]]}]}",
-	};
-	for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++)
-		for (size_t p = 0; p < 3; p++)
-			same_answers(md_paths[p], NULL, bodies[i], strlen(bodies[i]), &limits);
-	/* jansson drops a NUL byte after a number or a literal, uncounted in
-	 * its columns: a fault after such a case is at the same column */
-	static const char nul_after[][64] = {
-	    "{\"cases\":[{\"blocks\":[[0,1\0,0]]},{\"blocks\"\0 ]}",
-	    "{\"cases\":[[true\0],{\"blocks\":[[1,1,1]]}}]}",
-	    "{\"cases\":[5\0,{\"blocks\":[[1,1,1]]}]}",
-	};
-	static const size_t nul_len[] = {45, 41, 35};
-	for (size_t i = 0; i < sizeof nul_len / sizeof *nul_len; i++) {
-		assert_int_equal(nul_after[i][nul_len[i] - 1], '}');
-		same_answers(md_paths[0], NULL, nul_after[i], nul_len[i], &limits);
-	}
-	/* nested past jansson's limit inside a case, and just within it */
-	char *deep = malloc(8192);
-	assert_non_null(deep);
-	for (unsigned depth = 2040; depth <= 2050; depth += 5) {
-		size_t len = (size_t)sprintf(deep, "{\"cases\":[{\"blocks\":[[1,1,1]],\"x\":");
-		for (unsigned d = 0; d < depth; d++)
-			deep[len++] = '[';
-		for (unsigned d = 0; d < depth; d++)
-			deep[len++] = ']';
-		len += (size_t)sprintf(deep + len, "}]}");
-		same_answers(md_paths[0], NULL, deep, len, &limits);
-	}
-	free(deep);
-}
-
-/* Over --max-batch is 413 unless the JSON is broken after the limit, and
- * traces over --max-trace-steps are 422 at the case that passes it. */
-static void batch_limits_should_read_the_same_both_ways(void **state)
-{
-	(void)state;
-	static const char one[] = "{\"blocks\":[[1,1,1],[2,3,0],[3,2,2],[3,2,3],[3,1,3]]}";
-	char *buf = malloc(1 << 16);
-	assert_non_null(buf);
-	for (unsigned n = 38; n <= 42; n++) {
-		size_t len = (size_t)sprintf(buf, "{\"cases\":[");
-		for (unsigned i = 0; i < n; i++)
-			len += (size_t)sprintf(buf + len, "%s%s", i ? "," : "", one);
-		len += (size_t)sprintf(buf + len, "]}");
-		same_answers(md_paths[0], NULL, buf, len, &limits);
-		same_answers(md_paths[0], "trace=true", buf, len, &limits);
-		buf[len - 3] = 'x'; /* the last case broken */
-		same_answers(md_paths[0], NULL, buf, len, &limits);
-		same_answers(md_paths[2], NULL, buf, len, &limits);
-	}
-	struct route_limits tight = limits;
-	for (unsigned long steps = 0; steps <= 60; steps += 7) {
-		tight.max_trace_steps = steps;
-		size_t len = (size_t)sprintf(buf, "{\"cases\":[");
-		for (unsigned i = 0; i < 12; i++)
-			len += (size_t)sprintf(buf + len, "%s%s", i ? "," : "", one);
-		len += (size_t)sprintf(buf + len, "]}");
-		same_answers(md_paths[0], "trace=true", buf, len, &tight);
-		same_answers(md_paths[1], "trace=true", buf, len, &tight);
-		buf[len - 3] = 'x';
-		same_answers(md_paths[0], "trace=true", buf, len, &tight);
-	}
-	free(buf);
-}
-
 /* Checks the first fault of a problem answer (of the first slot of a batch):
  * its "parameter" or "pointer". */
 static void first_fault(const struct route_response *resp, const char *key, const char *value)
@@ -446,37 +217,6 @@ static void first_fault(const struct route_response *resp, const char *key, cons
 	assert_non_null(got);
 	assert_string_equal(got, value);
 	json_decref(p);
-}
-
-/* A traced batch whose answer is too large to hold is streamed, and its
- * bytes are still the reference's. */
-static void large_traced_batch_should_stream_the_same_bytes(void **state)
-{
-	(void)state;
-	struct route_limits wide = limits;
-	wide.max_batch = 1000;
-	char *buf = malloc(BODY_MAX);
-	assert_non_null(buf);
-	size_t len = (size_t)sprintf(buf, "{\"cases\":[");
-	for (unsigned i = 0; i < 400; i++) {
-		len += (size_t)sprintf(buf + len, "%s{\"blocks\":[", i ? "," : "");
-		for (unsigned k = 0; k < 30; k++)
-			len += (size_t)sprintf(buf + len, "%s[%u,%u,%u]", k ? "," : "",
-					       1 + (i + k) % 3, (i * 7 + k) % 3, (i + 3 * k) % 3);
-		len += (size_t)sprintf(buf + len, "]%s}", i % 50 == 0 ? ",\"id\":\"k\"" : "");
-	}
-	len += (size_t)sprintf(buf + len, "]}");
-	assert_true(same_answers(md_paths[0], "trace=true", buf, len, &wide));
-	assert_false(same_answers(md_paths[0], NULL, buf, len, &wide));
-	/* past --max-trace-steps once the answer is too large to hold: 422 */
-	wide.max_trace_steps = 11000;
-	assert_false(same_answers(md_paths[0], "trace=true", buf, len, &wide));
-	struct answer a;
-	answer(md_paths[0], "trace=true", buf, len, &wide, &a);
-	assert_int_equal(a.resp.status, 422);
-	first_fault(&a.resp, "pointer", "/cases/366"); /* 367 cases of 30 steps pass 11000 */
-	route_response_free(&a.resp);
-	free(buf);
 }
 
 /* A JSON body of {"blocks": [n blocks]} (with `extra` members first), the
@@ -592,15 +332,9 @@ static void a_single_trace_should_count_against_the_request_limit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(random_md_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(random_traced_md_cases_should_read_the_same_both_ways),
 	    cmocka_unit_test(random_traced_trees_should_read_the_same_both_ways),
 	    cmocka_unit_test(faults_of_a_traced_case_should_be_those_without_trace),
-	    cmocka_unit_test(random_puyo_batches_should_read_the_same_both_ways),
-	    cmocka_unit_test(canonical_batches_should_be_answered_by_the_fast_only_try),
-	    cmocka_unit_test(edge_batches_should_read_the_same_both_ways),
-	    cmocka_unit_test(batch_limits_should_read_the_same_both_ways),
-	    cmocka_unit_test(large_traced_batch_should_stream_the_same_bytes),
 	    cmocka_unit_test(traces_past_ten_thousand_placements_should_be_refused),
 	    cmocka_unit_test(a_single_trace_should_count_against_the_request_limit),
 	};
