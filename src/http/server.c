@@ -484,7 +484,8 @@ static const char *http_limit_flag(const struct route_request *req)
 	case ROUTE_BODY_NDJSON:
 		return " (--max-stream-body)";
 	case ROUTE_BODY_JSON:
-		return " (--max-json-body; send more cases as a stream, application/x-ndjson)";
+		return " (--max-json-body, --max-body; send more cases as a stream, "
+		       "application/x-ndjson)";
 	default:
 		return " (--max-body)";
 	}

@@ -66,12 +66,12 @@ static const struct config_option config_options[KEY_COUNT] = {
      "Worker threads, 1..1024 (at most --max-connections).\n"
      "Default: one per CPU the process may use."},
     {KEY_MAX_BODY, "--max-body", "MAX_BODY", "BYTES", 1, 1ull << 30,
-     "Largest Baekjoon text body, 1..1073741824 bytes; more is\n"
-     "413 (a text case is read as it arrives). Default 1048576."},
+     "Largest request body but a stream, 1..1073741824 bytes;\n"
+     "more is 413. Default 1048576 (1 MiB)."},
     {KEY_MAX_JSON_BODY, "--max-json-body", "MAX_JSON_BODY", "BYTES", 1, 16ull << 20,
      "Largest JSON body, and line of a stream, 1..16777216\n"
-     "bytes; more is 413. Default 1048576 (1 MiB). Send more\n"
-     "cases as a stream (application/x-ndjson)."},
+     "bytes (and at most --max-body); more is 413. Default\n"
+     "1048576 (1 MiB). Send more cases as a stream."},
     {KEY_MAX_STREAM_BODY, "--max-stream-body", "MAX_STREAM_BODY", "BYTES", 1, 1ull << 40,
      "Largest stream of cases (application/x-ndjson), 1..2^40\n"
      "bytes; more is 413. Default 1073741824 (1 GiB)."},

@@ -179,7 +179,7 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 	if (over) {
 		codec_error_set(&err, CODEC_E_TOO_LARGE,
 				"line %lu is longer than the limit of %zu bytes of a JSON body "
-				"(--max-json-body)",
+				"(--max-json-body, --max-body)",
 				nd->lineno, nd->line_max);
 		nd_fault(nd, NULL, &err);
 		return;
@@ -284,7 +284,10 @@ struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put
 	route_request_decide(&nd->line_req);
 	nd->outer = req->tally;
 	const struct route_limits *l = req->limits;
-	nd->line_max = !l ? SIZE_MAX : l->max_json_body ? l->max_json_body : l->max_body;
+	nd->line_max = SIZE_MAX;
+	if (l)
+		nd->line_max = l->max_json_body && l->max_json_body < l->max_body ? l->max_json_body
+										  : l->max_body;
 	nd->put = put;
 	nd->ctx = ctx;
 	if (!put) {

@@ -29,9 +29,10 @@
 /* Limits and settings in force, from the configuration. */
 
 struct route_limits {
-	size_t max_body;	       /* bytes of a text body (inflated, when gzip) */
+	size_t max_body;	       /* bytes of a request body (inflated, when gzip)
+					  but a stream */
 	size_t max_json_body;	       /* bytes of a JSON body, and of one line of an
-					  NDJSON stream; 0: max_body */
+					  NDJSON stream, at most max_body; 0: none */
 	size_t max_stream_body;	       /* bytes of an NDJSON stream; 0: max_body */
 	unsigned long max_blocks;      /* placements in one Monomino-Domino case */
 	unsigned long max_batch;       /* cases in one batch */
@@ -304,8 +305,8 @@ struct route_match {
 void route_match(const struct route_request *req, long long content_length, struct route_match *m);
 
 /* The most bytes the body of a request may have, by its Content-Type:
- * an NDJSON stream max_stream_body, a JSON body max_json_body, any other
- * max_body (each 0 reads as max_body). */
+ * an NDJSON stream max_stream_body, a JSON body the least of max_body and
+ * max_json_body, any other max_body (0 reads as max_body). */
 size_t route_body_limit(const struct route_request *req);
 
 /* The body kind of a request's Content-Type (route_body_kind()), the

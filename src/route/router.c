@@ -178,7 +178,7 @@ size_t route_body_limit(const struct route_request *req)
 	enum route_body kind = route_request_body(req);
 	if (kind == ROUTE_BODY_NDJSON && l->max_stream_body)
 		return l->max_stream_body;
-	if (kind == ROUTE_BODY_JSON && l->max_json_body)
+	if (kind == ROUTE_BODY_JSON && l->max_json_body && l->max_json_body < l->max_body)
 		return l->max_json_body;
 	return l->max_body;
 }
