@@ -497,7 +497,10 @@ void config_usage_solve(FILE *out)
 		"  to stderr (\"<stdin>\" for FILE, COLUMN when known) and exits 1.\n"
 		"solve puyo --lines [FILE]\n"
 		"  One field per line, one chain count per line out; two threads share the\n"
-		"  work (DROPJUDGE_SOLVE_THREADS=1 keeps it to one).\n");
+		"  work (DROPJUDGE_SOLVE_THREADS=1 keeps it to one).\n"
+		"solve monomino-domino|puyo --ndjson [FILE]\n"
+		"  A stream of cases, one JSON case a line: the lines POST /v1/PROBLEM answers\n"
+		"  to Content-Type: application/x-ndjson (default limits), in flat memory.\n");
 }
 
 void config_usage(FILE *out)
@@ -512,6 +515,7 @@ void config_usage(FILE *out)
 		"  dropjudge solve monomino-domino [FILE]    solve one Baekjoon 20061 input\n"
 		"  dropjudge solve puyo [FILE]               solve one Baekjoon 11559 input\n"
 		"  dropjudge solve puyo --lines [FILE]       count the chains of many fields\n"
+		"  dropjudge solve PROBLEM --ndjson [FILE]   answer a stream of JSON cases\n"
 		"  dropjudge healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
 		"                                            check a running server\n"
 		"  dropjudge check --problem P --protocol X ARGS    a checker for a judge\n"

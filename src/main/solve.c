@@ -7,7 +7,9 @@
  * a second thread (solve_pair.h), which changes no byte of the output. Monomino-Domino placement
  * lines go into a batch (md_text_take() for canonical lines, md_text_feed() for the rest) that
  * md_play() plays; each --lines field is read by puyo_lines_read() and counted by
- * puyo_planes_chains(). A single Puyo field is small and is read whole. See solve.h.
+ * puyo_planes_chains(). A single Puyo field is small and is read whole. --ndjson hands the
+ * chunks to the server's reader of streams of cases (route/ndjson.c), which writes each answer
+ * line as its line ends. See solve.h.
  */
 #include "main/solve.h"
 #include "main/solve_pair.h"
@@ -19,6 +21,8 @@
 
 #include "codec/error.h"
 #include "codec/md_codec.h"
+#include "main/config.h"
+#include "route/handlers.h"
 #include "codec/puyo_codec.h"
 #include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
@@ -419,9 +423,57 @@ out_buf:
 	return ret;
 }
 
+/* route_put_fn: answer bytes to a FILE. */
+static int solve_put(const char *bytes, size_t len, void *ctx)
+{
+	return fwrite(bytes, 1, len, ctx) == len ? 0 : -1;
+}
+
+int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
+{
+	const struct route_limits limits = {.max_body = CONFIG_DEFAULT_MAX_BODY,
+					    .max_json_body = CONFIG_DEFAULT_MAX_JSON_BODY,
+					    .max_stream_body = CONFIG_DEFAULT_MAX_STREAM_BODY,
+					    .max_blocks = CONFIG_DEFAULT_MAX_BLOCKS,
+					    .max_batch = CONFIG_DEFAULT_MAX_BATCH,
+					    .max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS};
+	char path[64];
+	snprintf(path, sizeof path, "/v1/%s", problem);
+	struct route_request req = {.method = "POST",
+				    .path = path,
+				    .content_type = "application/x-ndjson",
+				    .limits = &limits,
+				    .auth = ROUTE_AUTH_OK};
+	route_request_decide(&req);
+	char *buf = dj_malloc(SOLVE_CHUNK);
+	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, out) : NULL;
+	int ret = 0;
+	if (!nd) {
+		fprintf(errout, "dropjudge: %s: out of memory\n", name);
+		ret = 1;
+		goto out_buf;
+	}
+	size_t n;
+	while ((n = fread(buf, 1, SOLVE_CHUNK, in)) > 0)
+		route_ndjson_feed(nd, buf, n);
+	if (ferror(in)) {
+		fprintf(errout, "dropjudge: %s: %s\n", name, strerror(errno));
+		ret = 1;
+	}
+	if (route_ndjson_end(nd) != 0 || fflush(out) != 0) {
+		fprintf(errout, "dropjudge: cannot write the answer: %s\n", strerror(errno));
+		ret = 1;
+	}
+	route_ndjson_free(nd);
+out_buf:
+	dj_free(buf);
+	return ret;
+}
+
 int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 {
 	int (*solve)(FILE *, const char *, FILE *, FILE *);
+	bool ndjson = false;
 
 	if (argc < 1) {
 		fprintf(errout, "dropjudge: solve: missing PROBLEM (monomino-domino or puyo); "
@@ -444,6 +496,11 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 			argv[0]);
 		return 2;
 	}
+	if (argc > 1 && strcmp(argv[1], "--ndjson") == 0 && solve != solve_puyo_lines) {
+		ndjson = true;
+		argc--;
+		argv++;
+	}
 	if (argc > 2) {
 		fprintf(errout,
 			"dropjudge: solve: unexpected argument '%s'; try 'dropjudge --help'\n",
@@ -457,13 +514,14 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 		return 2;
 	}
 	if (strcmp(path, "-") == 0)
-		return solve(stdin, "<stdin>", out, errout);
+		return ndjson ? solve_ndjson(argv[0], stdin, "<stdin>", out, errout)
+			      : solve(stdin, "<stdin>", out, errout);
 	FILE *in = fopen(path, "rb");
 	if (!in) {
 		fprintf(errout, "dropjudge: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	int ret = solve(in, path, out, errout);
+	int ret = ndjson ? solve_ndjson(argv[0], in, path, out, errout) : solve(in, path, out, errout);
 	fclose(in);
 	return ret;
 }

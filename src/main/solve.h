@@ -34,7 +34,17 @@ int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout);
 int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout);
 
 /*
- * Runs `dropjudge solve PROBLEM [--lines] [FILE]` (--lines for puyo only); argv holds the arguments
+ * `solve PROBLEM --ndjson`: a stream of cases, one JSON case a line, each
+ * answered on a line of its own in order, then the summary line: the bytes
+ * POST /v1/PROBLEM with Content-Type: application/x-ndjson answers under
+ * the default limits. Memory stays flat whatever the number of lines.
+ * Returns 0, or 1 on a read or write error (message on errout); a bad line
+ * is answered in its place and is not an error of the run.
+ */
+int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout);
+
+/*
+ * Runs `dropjudge solve PROBLEM [--lines | --ndjson] [FILE]` (--lines for puyo only); argv holds the arguments
  * after "solve". FILE absent or "-" reads stdin. Returns the exit status: 0 solved, 1 bad input or
  * I/O error, 2 bad usage (message on errout).
  */

@@ -1,13 +1,15 @@
 // Bounded memory, measured from /proc: the peak extra RSS of one request
 // (VmHWM after it, less VmRSS before it, the peak reset between requests
-// through /proc/PID/clear_refs) is at most 4x its body plus 8 MiB for the
-// worst bodies the limits allow: text and JSON cases of 9,000,000
-// placements, batches of 1000 cases with and without traces (the traced
-// answers streamed, gzip or not), batches with the longest traces a case
-// may have and one past it, a huge batch broken at its very end, and
-// a client that goes away in the middle of a streamed answer; and after a
-// load, RSS comes back within 10% of its level before the load (the load
-// is run once first, so that both levels include the threads' stacks and
+// through /proc/PID/clear_refs). A text body, read as it arrives, costs at
+// most 4x its body plus 8 MiB (a Monomino-Domino case of 9,000,000
+// placements); a JSON body, read whole as one jansson tree, at most 40x its
+// body plus 8 MiB up to its cap (--max-json-body, 1 MiB); a stream of cases
+// (application/x-ndjson), read a line at a time with its answer held
+// gzip-compressed, at most 0.25x its body plus 8 MiB: 100 MB of Puyo fields
+// answered right and in order, gzip or not, traced Monomino-Domino lines,
+// and a client that goes away in the middle of a streamed answer. After a
+// load, RSS comes back within 10% of its level before the load (the load is
+// run once first, so that both levels include the threads' stacks and
 // heaps).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,9 +17,10 @@ import http from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { startServer, sleep, parseResponses, memory, resetPeak, PUYO_EXAMPLE } from './lib.mjs';
+import { puyoSolve } from '../http/reference.mjs';
 
 const MIB = 1024 * 1024;
-
+const NDJSON = 'application/x-ndjson';
 // One request over its own connection; resolves to {status, headers, body}
 // once the whole answer is in (chunked answers decoded; a gzip one
 // inflated, its encoding kept in the headers).
@@ -59,139 +62,108 @@ const ROWS = PUYO_EXAMPLE.trim().split('\n');
 const mdText = (n) => `${n}\n${mdBlocks(n).map((b) => b.join(' ')).join('\n')}\n`;
 const puyoBatch = JSON.stringify({ cases: Array.from({ length: 1000 }, () => ({ field: ROWS })) });
 const tracedBatch = JSON.stringify({ cases: Array.from({ length: 1000 }, (_, c) => ({ blocks: mdBlocks(100, c + 1) })) });
-const bigBlocks = JSON.stringify(mdBlocks(9_000_000)); // ~72 MB
-const bigCase = `{"blocks":${bigBlocks}}`;
-const bigBatch = `{"cases":[{"blocks":${bigBlocks}}]}`;
-const brokenBatch = `{"cases":[{"blocks":${bigBlocks}},{"blocks":[[1,1,1]]}}]}`;
+// The largest JSON cases the default cap (1 MiB) takes.
+const capBlocks = JSON.stringify(mdBlocks(125_000)); // ~1,000,000 bytes
+const capCase = `{"blocks":${capBlocks}}`;
+const capBatch = `{"cases":[{"id":"cap","blocks":${capBlocks}}]}`;
+const capBroken = `{"cases":[{"blocks":${capBlocks}},{"blocks":[[1,1,1]]}}]}`;
 
-// Cases of 900,000 placements not in the canonical shape, read lean: the
-// blocks checked one at a time and left in the body (and Puyo fields of
-// 800,000 rows, the same way).
-const LEAN_N = 900_000;
-const leanBlocks = mdBlocks(LEAN_N);
-const leanArray = JSON.stringify(leanBlocks);
-const leanObjects = JSON.stringify(leanBlocks.map(([t, x, y]) => ({ t, x, y })));
-const leanLastReal = `${leanArray.slice(0, leanArray.lastIndexOf('[') + 1)}1.0,0,0]]`;
-const leanBroken = `{"id":"x","blocks":${leanArray.slice(0, -2)},}`;
-const scored = (a) => assert.ok(Number.isInteger(JSON.parse(a.body).score));
+// Streams of cases: Puyo fields drawn from a few, each answered as the
+// reference solves it, in order.
+const FIELDS = [ROWS, ROWS.map((r) => r.replace(/Y/g, 'B')), ['......', '......', '......', '......', '......', '......', '......',
+	'......', '......', '......', 'RR....', 'RRGGGG'], Array(12).fill('......'), ['......', '......', '......', '......', '......', '......',
+	'......', '......', 'R.....', 'R.....', 'GR....', 'GGG...']];
+const WANT = FIELDS.map((f) => { const { steps, ...want } = puyoSolve(f); return want; });
+function puyoStream(bytes) {
+	const lines = FIELDS.map((field) => JSON.stringify({ field }) + '\n');
+	const out = [];
+	let size = 0;
+	for (let i = 0; size < bytes; i++) {
+		const l = lines[i % lines.length];
+		out.push(i % 1000 === 999 ? l.replace('\n', '\r\n') : l);
+		size += l.length;
+	}
+	return out.join('');
+}
+function checkPuyoStream(a, cases) {
+	assert.equal(a.headers['content-type'], NDJSON);
+	const lines = a.body.split('\n');
+	assert.equal(lines.pop(), '');
+	assert.deepEqual(JSON.parse(lines.pop()), { summary: { cases, answered: cases, failed: 0 } });
+	assert.equal(lines.length, cases);
+	const want = WANT.map((w) => JSON.stringify(w));
+	lines.forEach((l, i) => { if (l !== want[i % want.length]) assert.fail(`line ${i + 1}: ${l} != ${want[i % want.length]}`); });
+}
+const stream100 = puyoStream(100_000_000);
+const cases100 = stream100.split('\n').length - 1;
+const stream30 = puyoStream(30_000_000);
+const cases30 = stream30.split('\n').length - 1;
+const tracedStream = Array.from({ length: 1000 }, (_, c) => JSON.stringify({ blocks: mdBlocks(100, c + 1) })).join('\n') + '\n';
 
-// [name, path, content type, body, extra headers, check(answer)]
+// [name, path, content type, body, extra headers, check(answer), status, bound factor]
+const TEXT = 4;
+const JSON_TREE = 40;
+const STREAM = 0.25;
 const KINDS = [
-	['a Monomino-Domino text body of 9,000,000 placements (~54 MB)', '/v1/monomino-domino', 'text/plain', mdText(9_000_000)],
-	['a Monomino-Domino text body of 1,000 placements', '/v1/monomino-domino', 'text/plain', mdText(1000)],
-	['a Monomino-Domino JSON case of 9,000,000 placements (~72 MB)', '/v1/monomino-domino', 'application/json', bigCase, {},
-		(a) => assert.ok(Number.isInteger(JSON.parse(a.body).score))],
-	['a Monomino-Domino JSON batch of one case of 9,000,000 placements (~72 MB)', '/v1/monomino-domino', 'application/json', bigBatch, {},
-		(a) => assert.deepEqual(JSON.parse(a.body).summary, { cases: 1, answered: 1, failed: 0 })],
-	['a ~72 MB Monomino-Domino batch broken at its end (400 at the fault)', '/v1/monomino-domino', 'application/json', brokenBatch, {},
+	['a Monomino-Domino text body of 9,000,000 placements (~54 MB)', '/v1/monomino-domino', 'text/plain', mdText(9_000_000), {}, undefined, 200, TEXT],
+	['a Monomino-Domino text body of 1,000 placements', '/v1/monomino-domino', 'text/plain', mdText(1000), {}, undefined, 200, TEXT],
+	['a text body of 10,000 placements with ?trace=true', '/v1/monomino-domino?trace=true', 'text/plain', mdText(10_000), {},
+		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000), 200, TEXT],
+	['a text body of 10,000 placements with ?trace=true and a fault at its last line (422)', '/v1/monomino-domino?trace=true', 'text/plain',
+		mdText(10_000).replace(/\n[^\n]*\n$/, '\n9 0 0\n'), {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].line, 10_001), 422, TEXT],
+	['a Puyo text body', '/v1/puyo', 'text/plain', PUYO_EXAMPLE, {}, undefined, 200, TEXT],
+	['a Monomino-Domino JSON case of 125,000 placements (~1 MB, the cap)', '/v1/monomino-domino', 'application/json', capCase, {},
+		(a) => assert.ok(Number.isInteger(JSON.parse(a.body).score)), 200, JSON_TREE],
+	['a JSON batch of one case of 125,000 placements with an "id"', '/v1/monomino-domino', 'application/json', capBatch, {},
+		(a) => assert.equal(JSON.parse(a.body).results[0].id, 'cap'), 200, JSON_TREE],
+	['a ~1 MB Monomino-Domino batch broken at its end (400 at the fault)', '/v1/monomino-domino', 'application/json', capBroken, {},
 		(a) => {
 			// the second "}" of "}}]}", the last character but two, is where "]" or "," must be
 			const fault = JSON.parse(a.body).errors[0];
-			assert.deepEqual([fault.line, fault.column], [1, brokenBatch.length - 2]);
-		}, 400],
+			assert.deepEqual([fault.line, fault.column], [1, capBroken.length - 2]);
+		}, 400, JSON_TREE],
+	['validate of a Monomino-Domino JSON case of 125,000 placements', '/v1/monomino-domino/validate', 'application/json', capCase, {},
+		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/blocks'), 200, JSON_TREE],
 	['a 1000-case Puyo batch (JSON)', '/v1/puyo', 'application/json', puyoBatch, {},
-		(a) => assert.deepEqual(JSON.parse(a.body).summary, { cases: 1000, answered: 1000, failed: 0 })],
+		(a) => assert.deepEqual(JSON.parse(a.body).summary, { cases: 1000, answered: 1000, failed: 0 }), 200, JSON_TREE],
 	['a 1000-case Puyo batch with traces', '/v1/puyo?trace=true', 'application/json', puyoBatch, {},
-		(a) => assert.equal(JSON.parse(a.body).results[999].steps.length, JSON.parse(a.body).results[0].steps.length)],
-	['a traced batch of 1000 Monomino-Domino cases of 100 placements (streamed)', '/v1/monomino-domino?trace=true', 'application/json', tracedBatch, {},
-		(a) => {
-			assert.equal(a.headers['transfer-encoding'], 'chunked');
-			const r = JSON.parse(a.body);
-			assert.deepEqual(r.summary, { cases: 1000, answered: 1000, failed: 0 });
-			assert.ok(r.results.every((x) => x.steps.length === 100));
-		}],
-	['the same traced batch, streamed with gzip', '/v1/monomino-domino?trace=true', 'application/json', tracedBatch, { 'Accept-Encoding': 'gzip' },
-		(a) => {
-			assert.equal(a.headers['content-encoding'], 'gzip');
-			assert.deepEqual(JSON.parse(a.body).summary, { cases: 1000, answered: 1000, failed: 0 });
-		}],
-	['a batch of 10 traced cases of 10,000 placements (100,000 steps, streamed)', '/v1/monomino-domino?trace=true', 'application/json',
-		JSON.stringify({ cases: Array.from({ length: 10 }, (_, c) => ({ blocks: mdBlocks(10_000, c + 1) })) }), {},
-		(a) => assert.ok(JSON.parse(a.body).results.every((x) => x.steps.length === 10_000))],
-	['a batch of one traced case of 10,001 placements (one past what a trace covers)', '/v1/monomino-domino?trace=true', 'application/json',
-		JSON.stringify({ cases: [{ blocks: mdBlocks(10_001) }] }), {},
-		(a) => assert.match(JSON.parse(a.body).results[0].error.detail, /at most 10000 placements/)],
+		(a) => assert.equal(JSON.parse(a.body).results[999].steps.length, JSON.parse(a.body).results[0].steps.length), 200, JSON_TREE],
 	['a traced case of 10,000 placements', '/v1/monomino-domino?trace=true', 'application/json',
 		JSON.stringify({ blocks: mdBlocks(10_000) }), {},
-		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000)],
-	['a case of 10,000 placements with "trace": true in the body', '/v1/monomino-domino', 'application/json',
-		JSON.stringify({ blocks: mdBlocks(10_000), trace: true }), {},
-		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000)],
-	['a batch of one case of 10,000 placements with "trace": true and an "id"', '/v1/monomino-domino', 'application/json',
-		JSON.stringify({ cases: [{ id: 'x', blocks: mdBlocks(10_000), trace: true }] }), {},
-		(a) => {
-			const r = JSON.parse(a.body).results[0];
-			assert.equal(r.steps.length, 10_000);
-			assert.equal(r.id, 'x');
-		}],
+		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000), 200, JSON_TREE],
 	['a case of 10,000 placements with "trace": true and a fault at its last block (422)', '/v1/monomino-domino', 'application/json',
 		JSON.stringify({ blocks: [...mdBlocks(9_999), [9, 0, 0]], trace: true }), {},
-		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/blocks/9999/0'), 422],
-	['a text body of 10,000 placements with ?trace=true', '/v1/monomino-domino?trace=true', 'text/plain', mdText(10_000), {},
-		(a) => assert.equal(JSON.parse(a.body).steps.length, 10_000)],
-	['a text body of 10,000 placements with ?trace=true and a fault at its last line (422)', '/v1/monomino-domino?trace=true', 'text/plain',
-		mdText(10_000).replace(/\n[^\n]*\n$/, '\n9 0 0\n'), {},
-		(a) => assert.equal(JSON.parse(a.body).errors[0].line, 10_001), 422],
+		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/blocks/9999/0'), 422, JSON_TREE],
 	['judge of a case of 10,000 placements with ?trace=true', '/v1/monomino-domino/judge?trace=true', 'application/json',
 		JSON.stringify({ input: { blocks: mdBlocks(10_000) }, output: '0\n0\n' }), {},
 		(a) => {
 			const r = JSON.parse(a.body);
 			assert.equal(r.verdict, 'wrong_answer');
 			assert.equal(r.steps.length, 10_000);
-		}],
-	['a Monomino-Domino JSON case of 900,000 placements with an "id"', '/v1/monomino-domino', 'application/json',
-		`{"id":"lean","blocks":${leanArray}}`, {}, scored],
-	['a Monomino-Domino JSON case of 900,000 placements with "trace": false', '/v1/monomino-domino', 'application/json',
-		`{"blocks":${leanArray},"trace":false}`, {}, scored],
-	['a Monomino-Domino JSON case of 900,000 placements as objects', '/v1/monomino-domino', 'application/json',
-		`{"blocks":${leanObjects}}`, {}, scored],
-	['a Monomino-Domino JSON case of 900,000 placements, the last t 1.0 (422)', '/v1/monomino-domino', 'application/json',
-		`{"blocks":${leanLastReal}}`, {},
-		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, `/blocks/${LEAN_N - 1}/0`), 422],
-	['a Monomino-Domino JSON case of 900,000 placements broken at its end (400 at the fault)', '/v1/monomino-domino', 'application/json',
-		leanBroken, {},
-		(a) => assert.deepEqual([JSON.parse(a.body).errors[0].line, JSON.parse(a.body).errors[0].column], [1, leanBroken.length]), 400],
-	['a Monomino-Domino JSON case of 900,000 placements beside a large unknown member (422)', '/v1/monomino-domino', 'application/json',
-		`{"blocks":[[1,1,1]],"more":${leanObjects}}`, {},
-		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/more'), 422],
-	['validate of a Monomino-Domino JSON case of 900,000 placements', '/v1/monomino-domino/validate', 'application/json',
-		`{"blocks":${leanArray}}`, {},
-		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/blocks')],
-	['judge of a Monomino-Domino JSON case of 900,000 placements', '/v1/monomino-domino/judge', 'application/json',
-		`{"input":{"blocks":${leanArray}},"output":"0\\n0\\n"}`, {},
-		(a) => assert.equal(JSON.parse(a.body).verdict, 'wrong_answer')],
-	['a batch of one Monomino-Domino case of 900,000 placements with an "id"', '/v1/monomino-domino', 'application/json',
-		`{"cases":[{"id":"lean","blocks":${leanArray}}]}`, {},
-		(a) => assert.equal(JSON.parse(a.body).results[0].id, 'lean')],
-	['a batch of one Monomino-Domino case of 900,000 placements with an "id", broken at its end (400 at the fault)', '/v1/monomino-domino', 'application/json',
-		`{"cases":[{"id":"x","blocks":${leanArray.slice(0, -2)},}]}`, {},
-		(a) => assert.equal(JSON.parse(a.body).errors[0].line, 1), 400],
-	['a Monomino-Domino JSON case of 900,000 placements with an "id", drawn as SVG', '/v1/monomino-domino', 'application/json',
-		`{"id":"lean","blocks":${leanArray}}`, { Accept: 'image/svg+xml' },
-		(a) => assert.match(a.body, /<desc>900000 placements/)],
-	['a Monomino-Domino JSON case of 900,000 placements under an escaped name ("bl\\u006fcks")', '/v1/monomino-domino', 'application/json',
-		`{"bl\\u006fcks":${leanArray},"id":1}`, {}, scored],
-	['a batch under an escaped name ("c\\u0061ses") of one case of 900,000 placements', '/v1/monomino-domino', 'application/json',
-		`{"c\\u0061ses":[{"blocks":${leanArray}}]}`, {},
-		(a) => assert.deepEqual(JSON.parse(a.body).summary, { cases: 1, answered: 1, failed: 0 })],
-	['a batch with a large member beside "cases" (422)', '/v1/monomino-domino', 'application/json',
-		`{"cases":[{"blocks":[[1,1,1]]}],"more":${leanObjects}}`, {},
-		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/more'), 422],
-	['a body that is an array of 900,000 blocks, not a case (422)', '/v1/monomino-domino', 'application/json',
-		leanArray, {}, (a) => assert.equal(JSON.parse(a.body).status, 422), 422],
-	['a Puyo JSON case whose field has 800,000 rows (422)', '/v1/puyo', 'application/json',
-		JSON.stringify({ field: Array.from({ length: 800_000 }, (_, i) => ROWS[i % 12]) }), {},
-		(a) => assert.match(JSON.parse(a.body).errors[0].detail, /found 800000/), 422],
-	['validate of a Puyo JSON case beside a large unknown member', '/v1/puyo/validate', 'application/json',
-		JSON.stringify({ field: ROWS, more: leanBlocks.slice(0, 300_000) }), {},
-		(a) => assert.equal(JSON.parse(a.body).errors[0].pointer, '/more')],
-	['a Puyo text body', '/v1/puyo', 'text/plain', PUYO_EXAMPLE],
+		}, 200, JSON_TREE],
+	['a Puyo JSON case whose field has 100,000 rows (422)', '/v1/puyo', 'application/json',
+		JSON.stringify({ field: Array.from({ length: 100_000 }, (_, i) => ROWS[i % 12]) }), {},
+		(a) => assert.match(JSON.parse(a.body).errors[0].detail, /found 100000/), 422, JSON_TREE],
+	[`a 100 MB stream of ${cases100} Puyo fields (NDJSON), answered right and in order`, '/v1/puyo', NDJSON, stream100, {},
+		(a) => checkPuyoStream(a, cases100), 200, STREAM],
+	[`a 30 MB stream of ${cases30} Puyo fields, answered gzip`, '/v1/puyo', NDJSON, stream30, { 'Accept-Encoding': 'gzip' },
+		(a) => {
+			assert.equal(a.headers['content-encoding'], 'gzip');
+			checkPuyoStream(a, cases30);
+		}, 200, STREAM],
+	['a stream of 1000 Monomino-Domino cases of 100 placements with ?trace=true', '/v1/monomino-domino?trace=true', NDJSON, tracedStream, {},
+		(a) => {
+			const lines = a.body.trim().split('\n').map((l) => JSON.parse(l));
+			assert.deepEqual(lines.pop(), { summary: { cases: 1000, answered: 1000, failed: 0 } });
+			assert.ok(lines.every((x) => x.steps.length === 100));
+		}, 200, STREAM],
 ];
 
 const server = await startServer({ args: ['--max-body', '100000000', '--max-blocks', '100000000', '--threads', '2'] });
 
-for (const [name, path, type, body, headers = {}, check = () => {}, status = 200] of KINDS) {
-	test(`${name}: peak extra RSS <= 4 x body + 8 MiB`, async () => {
+for (const [name, path, type, body, headers = {}, check = () => {}, status = 200, factor] of KINDS) {
+	test(`${name}: peak extra RSS <= ${factor} x body + 8 MiB`, async () => {
 		await sleep(300); // trimming after the previous request
 		const before = memory(server.pid).rss;
 		resetPeak(server.pid);
@@ -199,15 +171,15 @@ for (const [name, path, type, body, headers = {}, check = () => {}, status = 200
 		const peak = memory(server.pid).hwm - before;
 		assert.equal(a.status, status, a.body.slice(0, 300));
 		check(a);
-		const bound = 4 * Buffer.byteLength(body) + 8 * MIB;
+		const bound = factor * Buffer.byteLength(body) + 8 * MIB;
 		console.log(`${name}: body ${Buffer.byteLength(body)} B, peak extra RSS ${(peak / MIB).toFixed(1)} MiB, bound ${(bound / MIB).toFixed(1)} MiB`);
 		assert.ok(peak <= bound, `peak extra ${peak} > ${bound}`);
 	});
 }
 
 test('a streamed answer and its gzip are the same bytes', async () => {
-	const plain = await request(server.port, '/v1/monomino-domino?trace=true', 'application/json', tracedBatch);
-	const gz = await request(server.port, '/v1/monomino-domino?trace=true', 'application/json', tracedBatch, { 'Accept-Encoding': 'gzip' });
+	const plain = await request(server.port, '/v1/monomino-domino?trace=true', NDJSON, tracedStream);
+	const gz = await request(server.port, '/v1/monomino-domino?trace=true', NDJSON, tracedStream, { 'Accept-Encoding': 'gzip' });
 	assert.equal(gz.headers['content-encoding'], 'gzip');
 	assert.equal(gz.body, plain.body);
 });
@@ -216,7 +188,7 @@ test('a client that leaves in the middle of a streamed answer frees it all', asy
 	const leave = () => new Promise((resolve, reject) => {
 		const s = net.connect({ port: server.port, host: '127.0.0.1' });
 		let got = 0;
-		s.on('connect', () => s.write(`POST /v1/monomino-domino?trace=true HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${tracedBatch.length}\r\n\r\n${tracedBatch}`));
+		s.on('connect', () => s.write(`POST /v1/monomino-domino?trace=true HTTP/1.1\r\nHost: x\r\nContent-Type: ${NDJSON}\r\nContent-Length: ${tracedStream.length}\r\n\r\n${tracedStream}`));
 		s.on('data', (d) => {
 			got += d.length;
 			if (got > 256 * 1024) {
