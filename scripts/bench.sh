@@ -18,12 +18,16 @@
 #           straightforward BFS counter (tests/bench/puyo_naive.c)
 #   goal 5  a 1000-case Puyo batch end to end over HTTP against jansson's
 #           bare parse of the body
+#   goal 6  a 100 MB stream of Puyo fields (application/x-ndjson) end to end
+#           over HTTP (curl, answer taken gzip) against jansson parsing the
+#           same lines one by one (json_parse --lines); the server's peak
+#           extra RSS against 0.25x the body + 8 MiB
 #
 # Every timing is the median of ROUNDS runs, the two sides alternating
 # (A B, B A, ...). Over HTTP a "time" is 1 / requests/s of wrk with one
 # connection and one thread for DURATION. Environment (defaults):
 #
-#   ROUNDS=3  DURATION=3s  GOALS="1 2 3 4 5"  HTTP_ROUNDS=5 HTTP_DURATION=3s (goal 1:
+#   ROUNDS=3  DURATION=3s  GOALS="1 2 3 4 5 6"  HTTP_ROUNDS=5 HTTP_DURATION=3s (goal 1:
 #   five rounds, as scripts/bench-http.sh has by default: its figures swing
 #   most, and a median of five moves less with one bad round than of three)
 #   SHORT_ROUNDS=9 (goal 3: dropjudge's side is some tens of milliseconds,
@@ -39,7 +43,7 @@ build=${1:-build}
 rounds=${ROUNDS:-3}
 short_rounds=${SHORT_ROUNDS:-9}
 duration=${DURATION:-3s}
-goals=${GOALS:-1 2 3 4 5}
+goals=${GOALS:-1 2 3 4 5 6}
 bench=$build/bench
 dropjudge=$build/dropjudge
 for bin in "$dropjudge" "$bench/bare_server" "$bench/md_naive" "$bench/puyo_naive" \
@@ -177,6 +181,40 @@ if want 4; then
 		"($cli_wall), user CPU $cli_cpu"
 	say "4" "solve puyo --lines 10^6 fields (x the BFS counter)" "$cli_ratio" ">=" 20 \
 		"$(verdict "$cli_ratio" ">=" 20)"
+fi
+
+if want 6; then
+	"$bench/bench_input" puyo-ndjson 750000 6 >"$tmp/puyo.ndjson"
+	body=$(wc -c <"$tmp/puyo.ndjson")
+	parse=$("$bench/json_parse" --lines "$tmp/puyo.ndjson")
+	start_piped "$tmp/nd.out" "$tmp/nd.err" "$dropjudge" serve --host 127.0.0.1 --port 0
+	pids+=("$started_pid")
+	nd_pid=$started_pid
+	nd_port=$(listen_port ndjson "$tmp/nd.out" "$tmp/nd.err" "$nd_pid" 100) || exit 1
+	base_rss=$(awk '/^VmRSS/ {print $2}' "/proc/$nd_pid/status")
+	: >"$tmp/nd.times"
+	for r in $(seq "$rounds"); do
+		t0=$(date +%s%N)
+		curl -s --compressed -o "$tmp/nd.answer" -H 'Content-Type: application/x-ndjson' \
+			--data-binary @"$tmp/puyo.ndjson" "http://127.0.0.1:$nd_port/v1/puyo"
+		t1=$(date +%s%N)
+		echo $(((t1 - t0) / 1000)) >>"$tmp/nd.times"
+	done
+	if ! tail -n1 "$tmp/nd.answer" | grep -q '"failed":0}}$'; then
+		echo "bench: the stream was not answered whole" >&2
+		exit 1
+	fi
+	nd_us=$(median <"$tmp/nd.times")
+	peak_rss=$(awk '/^VmHWM/ {print $2}' "/proc/$nd_pid/status")
+	nd_ratio=$(ratio "$nd_us" "$parse")
+	rss_ratio=$(awk -v p="$peak_rss" -v b="$base_rss" -v n="$body" \
+		'BEGIN {printf "%.3f", ((p - b) * 1024 - 8 * 1048576) / n}')
+	echo "goal 6: a stream of 750,000 Puyo fields ($body bytes): dropjudge $nd_us us end to end," \
+		"jansson parsing the lines one by one $parse us; peak extra RSS $(((peak_rss - base_rss) / 1024)) MiB"
+	say "6" "100 MB NDJSON Puyo stream over HTTP (x jansson, line by line)" "$nd_ratio" "<=" 0.5 \
+		"$(verdict "$nd_ratio" "<=" 0.5)"
+	say "6" "its peak extra RSS less 8 MiB (x the body)" "$rss_ratio" "<=" 0.25 \
+		"$(verdict "$rss_ratio" "<=" 0.25)"
 fi
 
 if want 2 || want 5; then

@@ -474,6 +474,7 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 {
 	int (*solve)(FILE *, const char *, FILE *, FILE *);
 	bool ndjson = false;
+	const char *problem = argc > 0 ? argv[0] : NULL;
 
 	if (argc < 1) {
 		fprintf(errout, "dropjudge: solve: missing PROBLEM (monomino-domino or puyo); "
@@ -514,14 +515,15 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 		return 2;
 	}
 	if (strcmp(path, "-") == 0)
-		return ndjson ? solve_ndjson(argv[0], stdin, "<stdin>", out, errout)
+		return ndjson ? solve_ndjson(problem, stdin, "<stdin>", out, errout)
 			      : solve(stdin, "<stdin>", out, errout);
 	FILE *in = fopen(path, "rb");
 	if (!in) {
 		fprintf(errout, "dropjudge: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	int ret = ndjson ? solve_ndjson(argv[0], in, path, out, errout) : solve(in, path, out, errout);
+	int ret =
+	    ndjson ? solve_ndjson(problem, in, path, out, errout) : solve(in, path, out, errout);
 	fclose(in);
 	return ret;
 }

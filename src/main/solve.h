@@ -44,9 +44,9 @@ int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout);
 int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout);
 
 /*
- * Runs `dropjudge solve PROBLEM [--lines | --ndjson] [FILE]` (--lines for puyo only); argv holds the arguments
- * after "solve". FILE absent or "-" reads stdin. Returns the exit status: 0 solved, 1 bad input or
- * I/O error, 2 bad usage (message on errout).
+ * Runs `dropjudge solve PROBLEM [--lines | --ndjson] [FILE]` (--lines for puyo only); argv holds
+ * the arguments after "solve". FILE absent or "-" reads stdin. Returns the exit status: 0 solved, 1
+ * bad input or I/O error, 2 bad usage (message on errout).
  */
 int solve_main(int argc, char *const argv[], FILE *out, FILE *errout);
 

@@ -25,6 +25,8 @@
 
 /* Output bytes deflated or inflated at a time. */
 #define NDJSON_ZBLOCK 16384
+/* Answer bytes gathered before they are deflated together. */
+#define NDJSON_STAGE 65536
 /* The gzip wrapper for zlib's windowBits. */
 #define NDJSON_GZIP_WINDOW (15 + 16)
 
@@ -47,6 +49,8 @@ struct route_ndjson {
 	bool ended;		       /* route_ndjson_end() has run */
 	z_stream z;		       /* deflating into held, then inflating out of it */
 	bool z_live;		       /* z holds a stream to end */
+	char *stage;		       /* answer bytes not yet deflated, NDJSON_STAGE */
+	size_t staged;		       /* bytes in stage */
 	struct route_buf held;	       /* the answer, gzip-compressed */
 	size_t sent;		       /* of held, bytes given in gzip mode or inflated */
 	bool raw;		       /* read() gives the gzip bytes as they are */
@@ -86,12 +90,27 @@ static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, in
 	}
 }
 
-/* Writes answer bytes to the caller's sink or the held answer. */
+/* Writes answer bytes to the caller's sink, or to the held answer through
+ * the stage (deflated a stage at a time: a call of deflate() for a few
+ * bytes costs more than the bytes). */
 static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
 {
 	if (nd->broken || len == 0)
 		return;
-	int st = nd->put ? nd->put(bytes, len, nd->ctx) : nd_deflate(nd, bytes, len, Z_NO_FLUSH);
+	int st = 0;
+	if (nd->put) {
+		st = nd->put(bytes, len, nd->ctx);
+	} else if (len <= NDJSON_STAGE - nd->staged) {
+		memcpy(nd->stage + nd->staged, bytes, len);
+		nd->staged += len;
+	} else {
+		st = nd_deflate(nd, nd->stage, nd->staged, Z_NO_FLUSH);
+		nd->staged = 0;
+		if (st == 0 && len > NDJSON_STAGE)
+			st = nd_deflate(nd, bytes, len, Z_NO_FLUSH);
+		else if (st == 0)
+			nd_write(nd, bytes, len);
+	}
 	if (st != 0)
 		nd->broken = true;
 }
@@ -291,10 +310,16 @@ struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put
 	nd->put = put;
 	nd->ctx = ctx;
 	if (!put) {
+		nd->stage = dj_malloc(NDJSON_STAGE);
+		if (!nd->stage) {
+			dj_free(nd);
+			return NULL;
+		}
 		nd->z.zalloc = nd_zalloc;
 		nd->z.zfree = nd_zfree;
 		if (deflateInit2(&nd->z, Z_BEST_SPEED, Z_DEFLATED, NDJSON_GZIP_WINDOW, 8,
 				 Z_DEFAULT_STRATEGY) != Z_OK) {
+			dj_free(nd->stage);
 			dj_free(nd);
 			return NULL;
 		}
@@ -348,8 +373,11 @@ int route_ndjson_end(struct route_ndjson *nd)
 		for (size_t i = 0; i < ROUTE_VERDICTS; i++)
 			t->verdicts[i] += nd->tally.verdicts[i];
 	}
-	if (!nd->put && !nd->broken && nd_deflate(nd, NULL, 0, Z_FINISH) != 0)
+	if (!nd->put && !nd->broken && nd_deflate(nd, nd->stage, nd->staged, Z_FINISH) != 0)
 		nd->broken = true;
+	nd->staged = 0;
+	dj_free(nd->stage);
+	nd->stage = NULL;
 	if (nd->z_live)
 		deflateEnd(&nd->z);
 	nd->z_live = false;
@@ -366,6 +394,7 @@ void route_ndjson_free(struct route_ndjson *nd)
 	if (nd->z_live)
 		nd->inflating ? inflateEnd(&nd->z) : deflateEnd(&nd->z);
 	dj_free(nd->line);
+	dj_free(nd->stage);
 	dj_free(nd->held.data);
 	dj_free(nd);
 }

@@ -8,6 +8,8 @@
  *                                  `dropjudge solve puyo --lines`)
  *   bench_input puyo-batch N SEED  the first N of those fields as a JSON batch
  *                                  {"cases": [{"field": [...]}, ...]}
+ *   bench_input puyo-ndjson N SEED the same fields as a stream of cases, one
+ *                                  {"field": [...]} a line
  *
  * The Puyo fields are settled, 12 rows (one in eight with the hidden 13th
  * row), 3 to 5 colours, one in four with garbage, columns of random height
@@ -41,8 +43,15 @@ static int write_md_json(unsigned long n, struct gen_rng *rng)
 	return 0;
 }
 
-/* Writes one field as a line (json false) or as a JSON case (json true). */
-static int write_puyo(unsigned long n, struct gen_rng *rng, bool json)
+/* How write_puyo() writes each field. */
+enum puyo_shape {
+	PUYO_LINES, /* rows separated by spaces, a field a line */
+	PUYO_BATCH, /* a JSON batch */
+	PUYO_NDJSON /* a JSON case a line */
+};
+
+/* Writes n fields in the given shape. */
+static int write_puyo(unsigned long n, struct gen_rng *rng, enum puyo_shape shape)
 {
 	static const char colors[] = "RGBPY";
 	char line[13 * 7 + 1];
@@ -63,11 +72,14 @@ static int write_puyo(unsigned long n, struct gen_rng *rng, bool json)
 				grid[rows - 1 - k][c] = v;
 			}
 		}
-		if (json) {
-			printf("%s{\"field\": [", i ? ", " : "{\"cases\": [");
+		if (shape != PUYO_LINES) {
+			if (shape == PUYO_BATCH)
+				printf("%s{\"field\": [", i ? ", " : "{\"cases\": [");
+			else
+				printf("{\"field\": [");
 			for (unsigned r = 0; r < rows; r++)
 				printf("%s\"%.6s\"", r ? ", " : "", grid[r]);
-			printf("]}");
+			printf(shape == PUYO_BATCH ? "]}" : "]}\n");
 			continue;
 		}
 		size_t len = 0;
@@ -78,7 +90,7 @@ static int write_puyo(unsigned long n, struct gen_rng *rng, bool json)
 		}
 		fwrite(line, 1, len, stdout);
 	}
-	if (json)
+	if (shape == PUYO_BATCH)
 		printf("%s]}\n", n ? "" : "{\"cases\": [");
 	return 0;
 }
@@ -86,7 +98,8 @@ static int write_puyo(unsigned long n, struct gen_rng *rng, bool json)
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		fprintf(stderr, "usage: bench_input md|md-json|puyo-lines|puyo-batch N SEED\n");
+		fprintf(stderr,
+			"usage: bench_input md|md-json|puyo-lines|puyo-batch|puyo-ndjson N SEED\n");
 		return 2;
 	}
 	unsigned long n = strtoul(argv[2], NULL, 10);
@@ -97,9 +110,11 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "md-json") == 0)
 		return write_md_json(n, &rng);
 	if (strcmp(argv[1], "puyo-lines") == 0)
-		return write_puyo(n, &rng, false);
+		return write_puyo(n, &rng, PUYO_LINES);
 	if (strcmp(argv[1], "puyo-batch") == 0)
-		return write_puyo(n, &rng, true);
+		return write_puyo(n, &rng, PUYO_BATCH);
+	if (strcmp(argv[1], "puyo-ndjson") == 0)
+		return write_puyo(n, &rng, PUYO_NDJSON);
 	fprintf(stderr, "bench_input: unknown input '%s'\n", argv[1]);
 	return 2;
 }
