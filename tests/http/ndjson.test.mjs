@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { startServer, request, rng, validateAt } from './helper.mjs';
+import { startServer, request, rng, validateAt, run, BIN, tmpFile } from './helper.mjs';
 import { mdSolve, mdLegal, puyoSolve } from './reference.mjs';
 
 const server = await startServer();
@@ -221,4 +221,22 @@ test('a stream has its own size limit, --max-stream-body, beyond --max-body', as
 test('an empty stream answers its summary alone', async () => {
 	const out = lines(await post('/v1/monomino-domino', '\n\n'));
 	assert.deepEqual(out, [{ summary: { cases: 0, answered: 0, failed: 0 } }]);
+});
+
+test('dropjudge solve PROBLEM --ndjson answers a file and stdin with the bytes of the HTTP answer', async () => {
+	const r = rng(31);
+	const body = Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: i, field: randomPuyo(r) })).join('\r\n') +
+		'\n\n{"field": [1]}\n{bad\n' + JSON.stringify({ id: 'z', field: PUBLIC });
+	const http = await post('/v1/puyo', body);
+	assert.equal(http.status, 200);
+	const file = tmpFile(body);
+	const fromFile = await run(BIN, ['solve', 'puyo', '--ndjson', file]);
+	assert.equal(fromFile.code, 0, fromFile.stderr);
+	assert.equal(fromFile.stdout, http.body);
+	const fromStdin = await run(BIN, ['solve', 'puyo', '--ndjson'], { input: body });
+	assert.equal(fromStdin.stdout, http.body);
+	const md = [JSON.stringify({ blocks: [[1, 1, 1], [2, 3, 0]], id: 'm' }), JSON.stringify({ blocks: [[3, 3, 3]] })].join('\n');
+	const mdHttp = await post('/v1/monomino-domino', md);
+	const mdCli = await run(BIN, ['solve', 'monomino-domino', '--ndjson', '-'], { input: md });
+	assert.equal(mdCli.stdout, mdHttp.body);
 });
