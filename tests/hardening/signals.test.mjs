@@ -47,7 +47,7 @@ test('a second SIGTERM ends the process at once even while the workers are busy 
 		args: ['--drain-timeout', '30', '--threads', '2', '--max-body', '20000000', '--max-trace-steps', '1000000'],
 		autoStop: false,
 	});
-	// Eight traced batches of 1,000,000 steps each (131 MB of answer apiece). Four clients read
+	// Eight traced streams of 1000 cases, 1,000,000 steps each (131 MB of answer apiece). Four clients read
 	// their answers as they come: the server is busy making and sending them. Four never read:
 	// their answers stop when the socket buffers are full, so that those requests are still in
 	// flight when the signals come, however fast the server made the rest.
@@ -57,14 +57,14 @@ test('a second SIGTERM ends the process at once even while the workers are busy 
 		const t = 1 + (seed % 3);
 		return [t, (seed >> 4) % (t === 3 ? 3 : 4), (seed >> 8) % (t === 2 ? 3 : 4)];
 	});
-	const body = JSON.stringify({ cases: Array.from({ length: 1000 }, () => ({ blocks })) });
+	const body = Array.from({ length: 1000 }, () => JSON.stringify({ blocks })).join('\n') + '\n';
 	const sockets = [];
 	for (let i = 0; i < 8; i++) {
 		const s = net.connect({ port: server.port, host: '127.0.0.1' });
 		s.on('error', () => {});
 		if (i % 2 === 0) s.on('data', () => {});
 		else s.pause();
-		s.on('connect', () => s.write(`POST /v1/monomino-domino?trace=true HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
+		s.on('connect', () => s.write(`POST /v1/monomino-domino?trace=true HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
 		sockets.push(s);
 	}
 	await sleep(800);
