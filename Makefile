@@ -434,7 +434,7 @@ $(FUZZ_BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iinclude -Isrc -Itests/fuzz $(JANSSON_CFLAGS) \
-		$< $(FUZZ_LIB_OBJ) $(shell $(PKG_CONFIG) --libs jansson libarchive 2>/dev/null) -o $@
+		$< $(FUZZ_LIB_OBJ) $(shell $(PKG_CONFIG) --libs jansson libarchive zlib 2>/dev/null) -o $@
 
 -include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/src/*/*.d)
 
