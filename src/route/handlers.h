@@ -66,20 +66,6 @@ struct route_problem {
 	 * reported) sends the body down the jansson path, solve_json. */
 	bool (*solve_json_fast)(const char *body, size_t len, const struct route_limits *limits,
 				struct route_outcome *out);
-	/* Optional: solve_json_fast and outcome_write in one, for a canonical
-	 * case answered in JSON without links: writes the bytes outcome_write
-	 * would give into buf and returns their length as snprintf does; 0
-	 * (nothing reported) when solve_json_fast would return false. */
-	int (*solve_json_fast_write)(const char *body, size_t len,
-				     const struct route_limits *limits, char *buf, size_t size);
-	/* Optional: solve_text without a trace for a canonical text body,
-	 * answered in JSON (json) without links, or in text: writes the bytes
-	 * outcome_write or outcome_text would give into buf and returns their
-	 * length as snprintf does; 0 (nothing reported) when the text is not
-	 * the canonical shape, which solve_text then reads. */
-	int (*solve_text_fast_write)(const char *text, size_t len,
-				     const struct route_limits *limits, bool json, char *buf,
-				     size_t size);
 	/* Solve one case from the Baekjoon input text. */
 	enum codec_status (*solve_text)(const char *text, size_t len,
 					const struct route_limits *limits, bool trace,
@@ -104,28 +90,19 @@ struct route_problem {
 	 * final newline, written straight into buf for an outcome without
 	 * steps; returns the length as snprintf does. NULL: use outcome_json. */
 	int (*outcome_write)(const struct route_outcome *out, char *buf, size_t size);
-	/* Optional: the slot of a canonical case (solve_json_fast's shape) with
-	 * its trace, the bytes outcome_json's object with "steps" dumps to
-	 * (compact, no newline), handed to put() in pieces once solved; its
-	 * steps into *steps. Returns 1, 0 (nothing put) when the body is not
-	 * the canonical case or its trace would pass ROUTE_MAX_TRACE_STEPS
-	 * (solve_json then reads it), -1 when out of memory or put() failed.
-	 * put NULL: nothing is written, the steps are only counted. */
-	int (*solve_traced_write)(const char *body, size_t len, const struct route_limits *limits,
-				  route_put_fn *put, void *ctx, size_t *steps);
 	/*
-	 * Optional: solve_json (case_obj not NULL, at `pointer`) or solve_text
-	 * (text[0..len)) with a trace whose steps are written as text instead
-	 * of built: into *trace (taken by the caller, dj_free), the bytes of
+	 * Optional trace: solve_json (case_obj not NULL, at `pointer`) or
+	 * solve_text (text[0..len)) with a trace whose steps are written as text
+	 * instead of built: into *trace (taken by the caller, dj_free), the bytes of
 	 * outcome_json's "steps" array dumped compact, without its brackets;
 	 * the final state into *out (no ->steps), the count into *steps.
 	 * Returns 1; 0 (nothing kept) when the case has a fault or its trace
 	 * would pass ROUTE_MAX_TRACE_STEPS, which solve_json or solve_text then
 	 * tell; -1 when out of memory.
 	 */
-	int (*solve_traced_text)(const json_t *case_obj, const char *pointer, const char *text,
-				 size_t len, const struct route_limits *limits,
-				 struct route_outcome *out, struct route_buf *trace, size_t *steps);
+	int (*trace)(const json_t *case_obj, const char *pointer, const char *text, size_t len,
+		     const struct route_limits *limits, struct route_outcome *out,
+		     struct route_buf *trace, size_t *steps);
 	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given
 	 * (?links=true); NULL when out of memory. */
 	json_t *(*outcome_links)(const struct route_outcome *out);
@@ -427,10 +404,7 @@ size_t route_lean_members(const char *body, size_t len, size_t from, struct rout
  * not a batch {"cases": [...]} alone or is not well-formed JSON: the caller
  * then parses it whole and answers through route_respond_batch(), which
  * tells every such fault as it always has. Else *st is the status. A large
- * case is read lean (route_parse_case(), the case at `at`). With
- * call->req->fast_only, only a batch whose every case `fast` takes is
- * answered, at a cost bounded by the body's size; for any other it
- * returns false as above, nothing counted.
+ * case is read lean (route_parse_case(), the case at `at`).
  */
 bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
 			      enum route_case_at at, route_case_fn *one, route_case_fast_fn *fast,

@@ -70,10 +70,10 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 	return true;
 }
 
-/* A trace written as text (solve_traced_text) rather than built as the
+/* A trace written as text (the problem's trace()) rather than built as the
  * verdict's "steps" tree. */
 struct judge_text {
-	bool only;	       /* a case solve_traced_text does not take is left */
+	bool only;	       /* a case trace() does not take is left */
 	bool taken;	       /* the trace is in text, not in the verdict */
 	struct route_buf text; /* its steps, dj_malloc'ed */
 	size_t steps;	       /* how many */
@@ -116,11 +116,10 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	enum codec_status st = CODEC_OK;
 	bool wants = json_is_object(input) ? route_case_wants_trace(input, trace) : trace;
 	int written = 0;
-	if (jt && wants && p->solve_traced_text && limits && !limits->tree_only &&
-	    (json_is_object(input) || json_is_string(input)))
-		written = p->solve_traced_text(json_is_object(input) ? input : NULL, at,
-					       json_string_value(input), json_string_length(input),
-					       limits, &out, &jt->text, &jt->steps);
+	if (jt && wants && p->trace && limits && (json_is_object(input) || json_is_string(input)))
+		written =
+		    p->trace(json_is_object(input) ? input : NULL, at, json_string_value(input),
+			     json_string_length(input), limits, &out, &jt->text, &jt->steps);
 	if (written < 0) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return NULL;

@@ -188,15 +188,14 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct route_
 				 &out->u.md);
 }
 
-/* A canonical case traced as it is read: the steps' text, then the slot. */
+/* A case traced as it is read: the steps' text, then the slot. */
 struct md_trace_text {
 	struct md_game game;
-	char *text;	 /* the steps, comma-separated, dj_malloc'ed */
-	size_t len;	 /* bytes in text */
-	size_t cap;	 /* bytes allocated */
-	size_t steps;	 /* steps written (or counted) */
-	bool count_only; /* the steps are counted, not written */
-	bool over;	 /* the trace would pass ROUTE_MAX_TRACE_STEPS */
+	char *text;   /* the steps, comma-separated, dj_malloc'ed */
+	size_t len;   /* bytes in text */
+	size_t cap;   /* bytes allocated */
+	size_t steps; /* steps written (or counted) */
+	bool over;    /* the trace would pass ROUTE_MAX_TRACE_STEPS */
 	bool out_of_memory;
 };
 
@@ -212,10 +211,6 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	if (index >= ROUTE_MAX_TRACE_STEPS) {
 		t->over = true;
 		return 1;
-	}
-	if (t->count_only) {
-		t->steps++;
-		return 0;
 	}
 	char step[MD_STEP_MAX + CODEC_DECIMAL_MAX];
 	size_t n = 0;
@@ -251,46 +246,15 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	return 0;
 }
 
-static int md_solve_traced_write(const char *body, size_t len, const struct route_limits *limits,
-				 route_put_fn *put, void *ctx, size_t *steps)
-{
-	struct md_trace_text *t = dj_malloc(sizeof *t);
-	if (!t)
-		return -1;
-	*t = (struct md_trace_text){.text = NULL, .count_only = put == NULL};
-	md_init(&t->game);
-	int st = 0;
-	bool read = md_json_fast_read(body, len, limits->max_blocks, md_trace_text_block, t);
-	if (t->out_of_memory) {
-		st = -1;
-	} else if (read && !t->over && !put) {
-		st = 1;
-		*steps = t->steps;
-	} else if (read && !t->over) {
-		char result[MD_STEP_MAX];
-		int n = md_json_write_result(&t->game, result, sizeof result);
-		st = n >= 2 && (size_t)n < sizeof result && put(result, (size_t)n - 2, ctx) == 0 &&
-			     put(",\"steps\":[", 10, ctx) == 0 &&
-			     (t->len == 0 || put(t->text, t->len, ctx) == 0) &&
-			     put("]}", 2, ctx) == 0
-			 ? 1
-			 : -1;
-		*steps = t->steps;
-	}
-	dj_free(t->text);
-	dj_free(t);
-	return st;
-}
-
 /*
- * solve_traced_text: md_solve_json() (case_obj) or md_solve_text() with a
+ * trace: md_solve_json() (case_obj) or md_solve_text() with a
  * trace, its steps written as text by md_trace_text_block() rather than
  * built as a tree. Any fault, and a trace past ROUTE_MAX_TRACE_STEPS, is
  * left to them (0): only a case they would answer is taken.
  */
-static int md_solve_traced_text(const json_t *case_obj, const char *pointer, const char *text,
-				size_t len, const struct route_limits *limits,
-				struct route_outcome *out, struct route_buf *trace, size_t *steps)
+static int md_trace(const json_t *case_obj, const char *pointer, const char *text, size_t len,
+		    const struct route_limits *limits, struct route_outcome *out,
+		    struct route_buf *trace, size_t *steps)
 {
 	struct md_read_options opt = {
 	    .max_blocks = limits->max_blocks, .strict = false, .lean = limits->lean};
@@ -352,42 +316,6 @@ static bool md_text_faulty(const char *text, size_t len, const struct md_read_op
 		st = md_text_finish(reader, md_count_block, &seen);
 	md_text_free(reader);
 	return st != CODEC_OK;
-}
-
-static enum codec_status md_solve_text(const char *text, size_t len,
-				       const struct route_limits *limits, bool trace,
-				       struct route_outcome *out, struct codec_error *err)
-{
-	struct md_run run;
-	if (!md_run_start(&run, out, trace)) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
-	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	if (trace && md_text_faulty(text, len, &opt))
-		run.steps = NULL; /* as in md_solve_json(): the answer is the fault */
-	struct md_text_reader *reader = md_text_new(&opt, err);
-	if (!reader) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return md_run_end(&run, out, CODEC_E_INTERNAL, err);
-	}
-	enum codec_status st;
-	struct md_batch *batch = trace ? NULL : dj_malloc(sizeof *batch);
-	if (batch) {
-		/* No trace: the blocks are played a batch at a time. */
-		md_batch_init(batch, run.game);
-		st = md_text_feed(reader, text, len, md_batch_hold, batch);
-		if (st == CODEC_OK)
-			st = md_text_finish(reader, md_batch_hold, batch);
-		md_batch_play(batch);
-		dj_free(batch);
-	} else {
-		st = md_text_feed(reader, text, len, md_run_block, &run);
-		if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
-			st = md_text_finish(reader, md_run_block, &run);
-	}
-	md_text_free(reader);
-	return md_run_end(&run, out, st, err);
 }
 
 /*
@@ -468,6 +396,42 @@ static void md_text_stream_free(struct route_text_stream *s)
 		return;
 	md_text_free(s->reader);
 	dj_free(s);
+}
+
+static enum codec_status md_solve_text(const char *text, size_t len,
+				       const struct route_limits *limits, bool trace,
+				       struct route_outcome *out, struct codec_error *err)
+{
+	if (!trace) {
+		/* The push parser of a body read as it arrives, fed once. */
+		struct route_text_stream *s = md_text_stream_new(limits, err);
+		if (!s) {
+			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+			return CODEC_E_INTERNAL;
+		}
+		md_text_stream_feed(s, text, len);
+		enum codec_status st = md_text_stream_end(s, out, err);
+		md_text_stream_free(s);
+		return st;
+	}
+	struct md_run run;
+	if (!md_run_start(&run, out, true)) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	if (md_text_faulty(text, len, &opt))
+		run.steps = NULL; /* as in md_solve_json(): the answer is the fault */
+	struct md_text_reader *reader = md_text_new(&opt, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return md_run_end(&run, out, CODEC_E_INTERNAL, err);
+	}
+	enum codec_status st = md_text_feed(reader, text, len, md_run_block, &run);
+	if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
+		st = md_text_finish(reader, md_run_block, &run);
+	md_text_free(reader);
+	return md_run_end(&run, out, st, err);
 }
 
 static json_t *md_outcome_json(struct route_outcome *out)
@@ -569,8 +533,7 @@ const struct route_problem route_md = {
     .baekjoon = 20061,
     .solve_json = md_solve_json,
     .solve_json_fast = md_solve_json_fast,
-    .solve_traced_write = md_solve_traced_write,
-    .solve_traced_text = md_solve_traced_text,
+    .trace = md_trace,
     .solve_text = md_solve_text,
     .text_stream_new = md_text_stream_new,
     .text_stream_feed = md_text_stream_feed,

@@ -69,47 +69,6 @@ static bool puyo_solve_json_fast(const char *body, size_t len, const struct rout
 	return puyo_solve_field(out, false, NULL) == CODEC_OK;
 }
 
-/* A reader of a canonical body straight into the planes of its field and
- * its number of rows: puyo_json_fast_planes(), puyo_text_fast_planes(). */
-typedef bool puyo_planes_reader(const char *body, size_t len, struct puyo_planes *planes,
-				unsigned *rows);
-
-/* The body, as `read` takes it, to the answer's bytes through the bit
- * planes (no field of cells on the way), in JSON or text; 0 when `read`
- * does not take it. */
-static int puyo_planes_answer(puyo_planes_reader *read, const char *body, size_t len, bool json,
-			      char *buf, size_t size)
-{
-	struct puyo_planes planes;
-	struct puyo_result result;
-	unsigned rows;
-	if (!read(body, len, &planes, &rows))
-		return 0;
-	if (!json) {
-		/* The text answer is the number of chains alone: counted
-		 * without the groups and the score the JSON answer needs. */
-		result.chains = puyo_planes_chains(&planes);
-		return puyo_text_result(&result, buf, size);
-	}
-	puyo_planes_run(&planes, &result);
-	return puyo_json_write_planes(&planes, rows, &result, buf, size);
-}
-
-static int puyo_solve_json_fast_write(const char *body, size_t len,
-				      const struct route_limits *limits, char *buf, size_t size)
-{
-	(void)limits;
-	return puyo_planes_answer(puyo_json_fast_planes, body, len, true, buf, size);
-}
-
-static int puyo_solve_text_fast_write(const char *text, size_t len,
-				      const struct route_limits *limits, bool json, char *buf,
-				      size_t size)
-{
-	(void)limits;
-	return puyo_planes_answer(puyo_text_fast_planes, text, len, json, buf, size);
-}
-
 static enum codec_status puyo_solve_text(const char *text, size_t len,
 					 const struct route_limits *limits, bool trace,
 					 struct route_outcome *out, struct codec_error *err)
@@ -221,10 +180,8 @@ const struct route_problem route_puyo = {
     .baekjoon = 11559,
     .solve_json = puyo_solve_json,
     .solve_json_fast = puyo_solve_json_fast,
-    .solve_json_fast_write = puyo_solve_json_fast_write,
     .outcome_links = puyo_outcome_links,
     .solve_text = puyo_solve_text,
-    .solve_text_fast_write = puyo_solve_text_fast_write,
     .outcome_json = puyo_outcome_json,
     .outcome_write = puyo_outcome_write,
     .outcome_text = puyo_outcome_text,

@@ -113,10 +113,6 @@ struct route_request {
 	/* The body went through this intake as it arrived instead of being
 	 * kept (body is then NULL, body_len its size); NULL: none. */
 	struct route_intake *intake;
-	/* Answer only what a canonical fast path takes, at a cost bounded by
-	 * the body's size (the event loop's try before the worker pool);
-	 * anything else is left undone, resp->deferred set. */
-	bool fast_only;
 	/* What method and content_type say, read once by route_request_decide()
 	 * (decided then set); while decided is false, the router reads them
 	 * from the strings each time it needs them. */
@@ -162,8 +158,6 @@ struct route_response {
 				       length unknown until the end; owned */
 	bool body_static;	    /* body is static data (a constant answer, the
 				       out-of-memory problem): never written or freed */
-	bool deferred;		    /* request.fast_only and no fast path took it: nothing
-				       else is set, the request is to be handled again */
 	const char *route_name;	    /* the matched entry's name, ROUTE_NAME_UNKNOWN when
 				       none: a static string for logs and metrics */
 	size_t nheaders;
