@@ -327,7 +327,7 @@ static json_t *parse_lean(const char *body, size_t len, const char *const *path,
 	return root;
 }
 
-json_t *route_parse_lean(const struct route_problem *p, const struct route_limits *limits,
+json_t *route_parse_lean(const struct problem *p, const struct route_limits *limits,
 			 const char *body, size_t len, enum route_case_at at,
 			 struct json_lean *lean, struct codec_error *err)
 {
@@ -343,7 +343,7 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 			 enum route_case_at at, struct route_lean_call *lc,
 			 const struct route_call **used, struct codec_error *err)
 {
-	const struct route_problem *p = call->entry ? route_entry_problem(call->entry) : NULL;
+	const struct problem *p = call->entry ? route_entry_problem(call->entry) : NULL;
 	const struct route_limits *limits = call->req->limits;
 	*used = call;
 	json_t *root = route_parse_lean(p, limits, body, len, at, &lc->lean, err);
@@ -362,7 +362,7 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 size_t route_lean_masks(const struct route_call *call, const char *body, size_t len,
 			enum route_case_at at, struct route_mask **masks)
 {
-	const struct route_problem *p = call->entry ? route_entry_problem(call->entry) : NULL;
+	const struct problem *p = call->entry ? route_entry_problem(call->entry) : NULL;
 	const struct route_limits *limits = call->req->limits;
 	*masks = NULL;
 	if (!p || !p->lean_member || !limits || limits->tree_only || len < limits->lean_from)

@@ -211,6 +211,7 @@ enum route_param_limit {
 #define ROUTE_PATH_MAX	     40
 #define ROUTE_ENTRY_NAME_MAX 32
 #define ROUTE_PARAM_NAME_MAX 16
+#define ROUTE_PROBLEM_ID_MAX 24
 
 /* One query parameter an entry takes. */
 struct route_param_spec {
@@ -254,10 +255,11 @@ struct route_entry {
 	unsigned bodies;		 /* enum route_body bits taken by POST; 0: none */
 	unsigned formats;		 /* enum route_format bits it can answer, >= 1 */
 	bool auth;			 /* asks for authentication when it is configured */
-	bool heavy;	       /* long work whatever the body: answered on the worker pool */
-	unsigned char handle;  /* enum route_handle (handlers.h): computes the answer */
-	unsigned char problem; /* enum route_problem_id (handlers.h): handed to the
-				  handler; ROUTE_PROBLEM_NONE for none */
+	bool heavy;			 /* its cost: long work whatever the body (the HTTP
+					    layer decides where a request runs) */
+	unsigned char handle;		 /* enum route_handle (handlers.h): computes the answer */
+	char problem[ROUTE_PROBLEM_ID_MAX]; /* the problem's id (problem_find()) handed
+					       to the handler; "" for none */
 	struct route_param_spec params[ROUTE_ENTRY_PARAMS]; /* ended by an empty name */
 };
 

@@ -18,25 +18,25 @@
 
 /* One case solved, before it is encoded. */
 struct solved {
-	struct route_outcome out; /* the final state; ->steps: its trace as a tree */
-	struct route_buf trace;	  /* or its trace as text (the problem's trace()) */
-	size_t steps;		  /* steps in trace, when text */
-	bool traced_text;	  /* the trace is in `trace`, not in out.steps */
-	const char *trace_at;	  /* where the trace was asked: "/trace", NULL: ?trace */
+	struct problem_outcome out; /* the final state; ->steps: its trace as a tree */
+	struct problem_text trace;  /* or its trace as text (the problem's trace()) */
+	size_t steps;		    /* steps in trace, when text */
+	bool traced_text;	    /* the trace is in `trace`, not in out.steps */
+	const char *trace_at;	    /* where the trace was asked: "/trace", NULL: ?trace */
 };
 
 /* Whether the answer carries links into the players' simulators. */
 static bool wants_links(const struct route_call *call)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	return p->outcome_links && route_arg(call, "links") != 0;
 }
 
 /* The result object of a solved case, with its links when asked; takes
  * out->steps. NULL when out of memory. */
-static json_t *outcome_object(const struct route_call *call, struct route_outcome *out)
+static json_t *outcome_object(const struct route_call *call, struct problem_outcome *out)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	json_t *links = wants_links(call) ? p->outcome_links(out) : NULL;
 	json_t *obj = p->outcome_json(out);
 	if (!wants_links(call))
@@ -52,8 +52,8 @@ static json_t *outcome_object(const struct route_call *call, struct route_outcom
 
 /* Puts the result of a case traced as text, but for its final "}": the
  * result's members, then "steps" with the trace's text. 1, or -1. */
-static int put_traced_slot(const struct route_problem *p, const struct route_outcome *out,
-			   const struct route_buf *trace, route_put_fn *put, void *ctx)
+static int put_traced_slot(const struct problem *p, const struct problem_outcome *out,
+			   const struct problem_text *trace, route_put_fn *put, void *ctx)
 {
 	char head[OUTPUT_JSON_MAX];
 	int n = p->outcome_write(out, head, sizeof head);
@@ -71,7 +71,7 @@ static int put_traced_slot(const struct route_problem *p, const struct route_out
 static enum codec_status respond_outcome(const struct route_call *call, struct solved *s,
 					 struct route_response *resp, struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	if (call->format == ROUTE_FORMAT_TEXT) {
 		char text[ROUTE_OUTPUT_TEXT_MAX];
 		int n = p->outcome_text(&s->out, text, sizeof text);
@@ -125,19 +125,20 @@ static bool is_input_fault(enum codec_status st)
  * is NULL); a failure lists every fault. */
 static enum codec_status solve_read(const struct route_call *call, const json_t *c, const char *ptr,
 				    const char *text, size_t len, bool trace,
-				    struct route_outcome *out, struct codec_error *err)
+				    struct problem_outcome *out, struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
-	const struct route_limits *limits = call->req->limits;
+	const struct problem *p = route_entry_problem(call->entry);
+	const struct problem_limits pl = route_problem_limits(call->req->limits);
+	const struct problem_limits *limits = &pl;
 	enum codec_status st = c ? p->solve_json(c, ptr, limits, trace, out, err)
 				 : p->solve_text(text, len, limits, trace, out, err);
 	tally_case(call, st == CODEC_OK);
 	if (!is_input_fault(st) || !route_collect(call, err))
 		return st;
-	struct route_outcome again = {.steps = NULL};
+	struct problem_outcome again = {.steps = NULL};
 	st = c ? p->solve_json(c, ptr, limits, trace, &again, err)
 	       : p->solve_text(text, len, limits, trace, &again, err);
-	route_outcome_release(&again);
+	problem_outcome_release(&again);
 	codec_error_sort(err);
 	return st != CODEC_OK ? st : err->status;
 }
@@ -146,7 +147,7 @@ static enum codec_status solve_read(const struct route_call *call, const json_t 
 static json_t *solve_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	struct route_outcome out = {.steps = NULL};
+	struct problem_outcome out = {.steps = NULL};
 	if (solve_read(call, c, ptr, NULL, 0, route_case_wants_trace(c, trace), &out, each) !=
 	    CODEC_OK)
 		return route_error_slot(each);
@@ -158,12 +159,13 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 static int solve_case_fast(const struct route_call *call, const char *json, size_t len, bool trace,
 			   route_put_fn *put, void *ctx, size_t *steps)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
-	struct route_outcome out = {.steps = NULL};
+	const struct problem *p = route_entry_problem(call->entry);
+	struct problem_outcome out = {.steps = NULL};
+	const struct problem_limits pl = route_problem_limits(call->req->limits);
 	char slot[OUTPUT_JSON_MAX];
 	*steps = 0;
 	if (trace || wants_links(call) || !p->solve_json_fast || !p->outcome_write ||
-	    !p->solve_json_fast(json, len, call->req->limits, &out))
+	    !p->solve_json_fast(json, len, &pl, &out))
 		return 0;
 	int n = p->outcome_write(&out, slot, sizeof slot);
 	if (n <= 0 || (size_t)n >= sizeof slot || slot[n - 1] != '\n')
@@ -177,14 +179,16 @@ static int solve_case_fast(const struct route_call *call, const char *json, size
 static int solve_case_write(const struct route_call *call, const json_t *c, const char *ptr,
 			    bool trace, route_put_fn *put, void *ctx, size_t *steps)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	*steps = 0;
 	if (!p->trace || wants_links(call) || !json_is_object(c) ||
 	    !route_case_wants_trace(c, trace))
 		return 0;
-	struct route_outcome out = {.steps = NULL};
-	struct route_buf text = {.data = NULL};
-	int st = p->trace(c, ptr, NULL, 0, call->req->limits, &out, &text, steps);
+	struct problem_outcome out = {.steps = NULL};
+	const struct problem_limits pl = route_problem_limits(call->req->limits);
+	struct problem_text text;
+	problem_text_init(&text);
+	int st = p->trace(c, ptr, NULL, 0, &pl, &out, &text, steps);
 	if (st == 1) {
 		tally_case(call, true);
 		if (put)
@@ -203,11 +207,11 @@ static enum codec_status solve_alone(const struct route_call *call, const json_t
 				     const char *text, size_t len, bool trace, struct solved *s,
 				     struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
+	const struct problem_limits pl = route_problem_limits(call->req->limits);
 	int taken = 0;
 	if (trace && p->trace && !wants_links(call))
-		taken =
-		    p->trace(c, "", text, len, call->req->limits, &s->out, &s->trace, &s->steps);
+		taken = p->trace(c, "", text, len, &pl, &s->out, &s->trace, &s->steps);
 	if (taken < 0) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
@@ -229,10 +233,10 @@ static enum codec_status solve_json_body(const struct route_call *call, const ch
 					 struct route_response *resp, struct codec_error *err,
 					 bool *answered)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
+	const struct problem_limits pl = route_problem_limits(call->req->limits);
 	enum codec_status st;
-	if (!trace && p->solve_json_fast &&
-	    p->solve_json_fast(body, len, call->req->limits, &s->out)) {
+	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, &pl, &s->out)) {
 		tally_case(call, true);
 		return CODEC_OK;
 	}
@@ -271,10 +275,10 @@ static enum codec_status solve_json_body(const struct route_call *call, const ch
 enum codec_status route_solve(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	const struct route_request *req = call->req;
 	bool trace = route_arg(call, "trace") != 0; /* the table made it JSON-only */
-	struct solved s = {.out = {.steps = NULL}, .trace = {.data = NULL}};
+	struct solved s = {.out = {.steps = NULL}};
 	const char *body = req->body;
 	size_t len = req->body_len;
 	bool answered = false;
@@ -300,7 +304,7 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 		st = err->status;
 	if (st == CODEC_OK && !answered)
 		st = respond_outcome(call, &s, resp, err);
-	route_outcome_release(&s.out);
-	dj_free(s.trace.data);
+	problem_outcome_release(&s.out);
+	problem_text_free(&s.trace);
 	return st;
 }

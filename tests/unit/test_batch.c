@@ -171,7 +171,7 @@ static size_t random_blocks(char *buf, unsigned n, bool text)
 
 /*
  * Traced cases that are not canonical, their trace written as text
- * (solve_traced_text) rather than built: a case with "trace": true (alone,
+ * (the problem's trace()) rather than built: a case with "trace": true (alone,
  * in a batch with an "id", in judge), a text body with ?trace, judge with
  * ?trace on an object or a text input, some mutated, some past the limits.
  * Each must give the tree's bytes.
@@ -256,7 +256,7 @@ static void trace_text_should_be_the_dump_of_the_tree(void **state)
 	char *blocks = malloc(1 << 17);
 	assert_non_null(blocks);
 	for (unsigned r = 0; r < 600; r++) {
-		unsigned n = rnd(8) == 0 ? ROUTE_MAX_TRACE_STEPS - 2 + rnd(4) : rnd(60);
+		unsigned n = rnd(8) == 0 ? PROBLEM_MAX_TRACE_STEPS - 2 + rnd(4) : rnd(60);
 		bool text = r % 2;
 		random_blocks(blocks, n, text);
 		if (rnd(5) == 0)
@@ -274,14 +274,15 @@ static void trace_text_should_be_the_dump_of_the_tree(void **state)
 		size_t len = strlen(blocks);
 		struct codec_error err;
 		codec_error_init(&err, 1);
-		struct route_outcome want = {.steps = NULL}, got = {.steps = NULL};
+		const struct problem_limits pl = {.max_blocks = limits.max_blocks};
+		struct problem_outcome want = {.steps = NULL}, got = {.steps = NULL};
 		enum codec_status st =
-		    root ? route_md.solve_json(root, "", &limits, true, &want, &err)
-			 : route_md.solve_text(blocks, len, &limits, true, &want, &err);
-		struct route_buf steps = {.data = NULL};
+		    root ? problem_md.solve_json(root, "", &pl, true, &want, &err)
+			 : problem_md.solve_text(blocks, len, &pl, true, &want, &err);
+		struct problem_text steps = {.data = NULL};
 		size_t nsteps = 0;
-		int taken = route_md.trace(root, "", root ? NULL : blocks, len, &limits, &got,
-					   &steps, &nsteps);
+		int taken = problem_md.trace(root, "", root ? NULL : blocks, len, &pl, &got, &steps,
+					     &nsteps);
 		assert_int_equal(taken, st == CODEC_OK);
 		if (taken == 1) {
 			char *dump = json_dumps(want.steps, JSON_COMPACT);
@@ -293,8 +294,8 @@ static void trace_text_should_be_the_dump_of_the_tree(void **state)
 			assert_memory_equal(&got.u.md, &want.u.md, sizeof want.u.md);
 			free(dump);
 		}
-		route_outcome_release(&want);
-		dj_free(steps.data);
+		problem_outcome_release(&want);
+		problem_text_free(&steps);
 		json_decref(root);
 	}
 	free(blocks);
@@ -518,7 +519,7 @@ static size_t md_body(char *buf, unsigned n, unsigned bad, const char *extra, bo
 }
 
 /*
- * A trace covers at most 10000 placements (ROUTE_MAX_TRACE_STEPS): one
+ * A trace covers at most 10000 placements (PROBLEM_MAX_TRACE_STEPS): one
  * more is 422 at ?trace (or at the case's "trace"), told without building
  * the steps; a fault in the first 10001 blocks is told first, one after
  * them is never reached; 10000 are answered with 10000 steps.

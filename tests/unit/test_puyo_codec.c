@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "codec/error.h"
-#include "codec/problem.h"
+#include "route/status.h"
 #include "codec/puyo_codec.h"
 #include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"

@@ -15,7 +15,7 @@
 #include <dirent.h>
 #include <jansson.h>
 
-#include "codec/problem.h"
+#include "route/status.h"
 #include "dropjudge/gen.h"
 #include "route/handlers.h"
 #include "route/route.h"
@@ -662,7 +662,7 @@ static void every_row_of_the_table_should_be_whole(void **state)
 		    e->handle == ROUTE_HANDLE_VALIDATE || e->handle == ROUTE_HANDLE_GENERATE ||
 		    e->handle == ROUTE_HANDLE_PACKAGE;
 		if (per_problem != (route_entry_problem(e) != NULL))
-			fail_msg("%s: problem %u", e->path, e->problem);
+			fail_msg("%s: problem %s", e->path, e->problem);
 		if (route_entry_problem(e) && strstr(e->path, route_entry_problem(e)->id) == NULL)
 			fail_msg("%s: not the path of %s", e->path, route_entry_problem(e)->id);
 		for (size_t k = 0; k < ROUTE_ENTRY_PARAMS; k++)
