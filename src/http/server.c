@@ -287,7 +287,6 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
 	req->auth = http_auth_request(srv->auth, conn);
-	route_request_decide(req);
 }
 
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first

@@ -31,12 +31,11 @@ const struct problem *route_entry_problem(const struct route_entry *e);
  * out of memory. */
 json_t *route_problem_list(json_t *(*each)(const struct problem *p));
 
-/* The problem's limits for a request's: --max-blocks, and the case read
- * lean (none when l is NULL). */
-static inline struct problem_limits route_problem_limits(const struct route_limits *l)
+/* What a call lets the problem read: --max-blocks, and the case read lean. */
+static inline struct problem_limits route_problem_limits(const struct route_call *call)
 {
-	return (struct problem_limits){.max_blocks = l ? l->max_blocks : 0,
-				       .lean = l ? l->lean : NULL};
+	const struct route_limits *l = call->req->limits;
+	return (struct problem_limits){.max_blocks = l ? l->max_blocks : 0, .lean = call->lean};
 }
 
 /* --- negotiation (negotiate.c) --- */
@@ -57,11 +56,10 @@ void route_format_list(unsigned formats, char *buf, size_t size);
  * optional charset that must be utf-8; ROUTE_BODY_NONE for anything else. */
 enum route_body route_body_kind(const char *content_type);
 
-/* The method of a request (route_request_decide()'s reading when made). */
+/* The method of a request. */
 enum route_verb route_verb_of(const struct route_request *req);
 
-/* The body kind of a request's Content-Type (route_body_kind()), the
- * reading of route_request_decide() when made. */
+/* The body kind of a request's Content-Type (route_body_kind()). */
 enum route_body route_request_body(const struct route_request *req);
 
 /* --- handlers the table names; see route_handler_fn --- */
@@ -244,12 +242,10 @@ enum route_case_at {
 	ROUTE_CASE_INPUT, /* the case is the body's "input" (judge) */
 };
 
-/* A call on a case read lean: copies of the call, its request and limits,
- * whose limits->lean points at `lean`. */
+/* A call on a case read lean: a copy of the call, whose ->lean points at
+ * `lean`. */
 struct route_lean_call {
 	struct route_call call;
-	struct route_request req;
-	struct route_limits limits;
 	struct json_lean lean;
 };
 

@@ -55,7 +55,7 @@ struct route_intake *route_intake_new(const struct route_request *req)
 	if (!s->faults)
 		goto out_stream;
 	codec_error_collect(&s->err, s->faults, CODEC_FAULTS_MAX);
-	const struct problem_limits pl = route_problem_limits(req->limits);
+	const struct problem_limits pl = {.max_blocks = req->limits->max_blocks};
 	s->text = p->text_stream_new(&pl, &s->err);
 	if (!s->text)
 		goto out_faults;

@@ -87,7 +87,7 @@ struct judge_text {
  * "steps"); with jt->only, a case it cannot is NULL, nothing counted.
  */
 static json_t *judge_one(const struct problem *p, const json_t *item, const char *ptr,
-			 const struct route_limits *limits, bool trace, struct route_tally *tally,
+			 const struct route_call *call, bool trace, struct route_tally *tally,
 			 struct codec_error *err, struct judge_text *jt)
 {
 	char at[CODEC_POINTER_MAX];
@@ -113,11 +113,11 @@ static json_t *judge_one(const struct problem *p, const json_t *item, const char
 	const json_t *input = json_object_get(item, "input");
 	snprintf(at, sizeof at, "%s/input", ptr);
 	struct problem_outcome out = {.steps = NULL};
-	const struct problem_limits pl = route_problem_limits(limits);
+	const struct problem_limits pl = route_problem_limits(call);
 	enum codec_status st = CODEC_OK;
 	bool wants = json_is_object(input) ? route_case_wants_trace(input, trace) : trace;
 	int written = 0;
-	if (jt && wants && p->trace && limits && (json_is_object(input) || json_is_string(input)))
+	if (jt && wants && p->trace && (json_is_object(input) || json_is_string(input)))
 		written =
 		    p->trace(json_is_object(input) ? input : NULL, at, json_string_value(input),
 			     json_string_length(input), &pl, &out, &jt->text, &jt->steps);
@@ -180,8 +180,8 @@ static json_t *judge_one(const struct problem *p, const json_t *item, const char
 static json_t *judge_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call->req->limits,
-				    trace, call->req->tally, each, NULL);
+	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call, trace,
+				    call->req->tally, each, NULL);
 	return verdict ? verdict : route_error_slot(each);
 }
 
@@ -210,8 +210,8 @@ static int judge_case_write(const struct route_call *call, const json_t *c, cons
 	struct codec_error each;
 	codec_error_init(&each, 1);
 	*steps = 0;
-	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call->req->limits,
-				    trace, call->req->tally, &each, &jt);
+	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call, trace,
+				    call->req->tally, &each, &jt);
 	int st = 0; /* not taken, or a fault: judge_case tells it */
 	if (verdict && jt.taken) {
 		*steps = jt.steps;
@@ -242,8 +242,8 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 		return err->status;
 	if (!route_is_batch(root)) {
 		struct judge_text jt = {.only = false};
-		json_t *verdict = judge_one(route_entry_problem(call->entry), root, "", req->limits,
-					    trace, req->tally, err, &jt);
+		json_t *verdict = judge_one(route_entry_problem(call->entry), root, "", call, trace,
+					    req->tally, err, &jt);
 		const json_t *input = json_object_get(root, "input");
 		const char *at =
 		    json_is_true(json_object_get(input, "trace")) ? "/input/trace" : NULL;

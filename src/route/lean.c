@@ -4,7 +4,7 @@
  * the one array that can be long (the problem's lean_member) is checked
  * element by element, each element's tree built and freed at once, and
  * left in the body: the case is parsed with that array read as empty, and
- * the decoder reads the elements from the body (limits->lean). Large
+ * the decoder reads the elements from the body (call->lean). Large
  * arrays and objects beside it, which no decoder looks into (an unknown
  * member is refused by its name, a wrong type by its type), are checked
  * piece by piece and read as empty too.
@@ -348,12 +348,8 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 	*used = call;
 	json_t *root = route_parse_lean(p, limits, body, len, at, &lc->lean, err);
 	if (root && lc->lean.placeholder) {
-		lc->limits = *limits;
-		lc->limits.lean = &lc->lean;
-		lc->req = *call->req;
-		lc->req.limits = &lc->limits;
 		lc->call = *call;
-		lc->call.req = &lc->req;
+		lc->call.lean = &lc->lean;
 		*used = &lc->call;
 	}
 	return root;

@@ -46,8 +46,6 @@ struct route_limits {
 	size_t lean_from;	       /* a JSON case of at least this many bytes is
 					  read lean (route/lean.c), its array of blocks
 					  left in the body; 0: every case (tests) */
-	const struct json_lean *lean;  /* set by route_parse_case() for the calls on
-					  the case it read lean; NULL: none */
 };
 
 struct route_param {
@@ -113,18 +111,7 @@ struct route_request {
 	/* The body went through this intake as it arrived instead of being
 	 * kept (body is then NULL, body_len its size); NULL: none. */
 	struct route_intake *intake;
-	/* What method and content_type say, read once by route_request_decide()
-	 * (decided then set); while decided is false, the router reads them
-	 * from the strings each time it needs them. */
-	bool decided;
-	unsigned char verb;	 /* enum route_verb of method */
-	unsigned char body_kind; /* enum route_body of content_type */
 };
-
-/* Reads method and content_type once into req->verb and req->body_kind,
- * for route_match(), route_intake_new() and route_handle() to share. To be
- * called again whenever either string changes. */
-void route_request_decide(struct route_request *req);
 
 #define ROUTE_MAX_HEADERS 12
 #define ROUTE_HEADER_MAX  160 /* bytes of a header value, with the NUL */
@@ -276,6 +263,8 @@ struct route_call {
 	bool given[ROUTE_ENTRY_PARAMS];	   /* whether each was in the query */
 	struct codec_fault **faults;	   /* collect-mode storage of the request, NULL until
 					      route_collect() makes it; freed by route_handle() */
+	const struct json_lean *lean;	   /* the case's array left in the body, set by
+					      route_parse_case(); NULL: none */
 };
 
 /* What the headers alone say about a request (route_match()). */

@@ -128,7 +128,7 @@ static enum codec_status solve_read(const struct route_call *call, const json_t 
 				    struct problem_outcome *out, struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
-	const struct problem_limits pl = route_problem_limits(call->req->limits);
+	const struct problem_limits pl = route_problem_limits(call);
 	const struct problem_limits *limits = &pl;
 	enum codec_status st = c ? p->solve_json(c, ptr, limits, trace, out, err)
 				 : p->solve_text(text, len, limits, trace, out, err);
@@ -161,7 +161,7 @@ static int solve_case_fast(const struct route_call *call, const char *json, size
 {
 	const struct problem *p = route_entry_problem(call->entry);
 	struct problem_outcome out = {.steps = NULL};
-	const struct problem_limits pl = route_problem_limits(call->req->limits);
+	const struct problem_limits pl = route_problem_limits(call);
 	char slot[OUTPUT_JSON_MAX];
 	*steps = 0;
 	if (trace || wants_links(call) || !p->solve_json_fast || !p->outcome_write ||
@@ -185,7 +185,7 @@ static int solve_case_write(const struct route_call *call, const json_t *c, cons
 	    !route_case_wants_trace(c, trace))
 		return 0;
 	struct problem_outcome out = {.steps = NULL};
-	const struct problem_limits pl = route_problem_limits(call->req->limits);
+	const struct problem_limits pl = route_problem_limits(call);
 	struct problem_text text;
 	problem_text_init(&text);
 	int st = p->trace(c, ptr, NULL, 0, &pl, &out, &text, steps);
@@ -208,7 +208,7 @@ static enum codec_status solve_alone(const struct route_call *call, const json_t
 				     struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
-	const struct problem_limits pl = route_problem_limits(call->req->limits);
+	const struct problem_limits pl = route_problem_limits(call);
 	int taken = 0;
 	if (trace && p->trace && !wants_links(call))
 		taken = p->trace(c, "", text, len, &pl, &s->out, &s->trace, &s->steps);
@@ -234,7 +234,7 @@ static enum codec_status solve_json_body(const struct route_call *call, const ch
 					 bool *answered)
 {
 	const struct problem *p = route_entry_problem(call->entry);
-	const struct problem_limits pl = route_problem_limits(call->req->limits);
+	const struct problem_limits pl = route_problem_limits(call);
 	enum codec_status st;
 	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, &pl, &s->out)) {
 		tally_case(call, true);

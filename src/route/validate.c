@@ -41,7 +41,7 @@ static json_t *validate_case(const struct route_call *call, const json_t *c, con
 	(void)trace;
 	if (!route_collect(call, each))
 		return NULL;
-	const struct problem_limits pl = route_problem_limits(call->req->limits);
+	const struct problem_limits pl = route_problem_limits(call);
 	p->validate_json(c, ptr, &pl, each);
 	return validity_json(each);
 }
@@ -72,7 +72,7 @@ enum codec_status route_validate(const struct route_call *call, struct route_res
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {
-		const struct problem_limits pl = route_problem_limits(call->req->limits);
+		const struct problem_limits pl = route_problem_limits(call);
 		p->validate_json(root, "", &pl, &all);
 		st = route_respond_json(resp, validity_json(&all), err);
 	} else {
