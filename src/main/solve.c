@@ -444,7 +444,6 @@ int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FIL
 				    .content_type = "application/x-ndjson",
 				    .limits = &limits,
 				    .auth = ROUTE_AUTH_OK};
-	route_request_decide(&req);
 	char *buf = dj_malloc(SOLVE_CHUNK);
 	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, out) : NULL;
 	int ret = 0;

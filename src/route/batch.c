@@ -11,15 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codec/problem.h"
+#include "route/status.h"
 #include "mem/alloc.h"
 #include "route/handlers.h"
-
-void route_outcome_release(struct route_outcome *out)
-{
-	json_decref(out->steps);
-	out->steps = NULL;
-}
 
 bool route_case_wants_trace(const json_t *case_obj, bool query_trace)
 {

@@ -319,12 +319,10 @@ struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put
 	nd->line_req.origin = NULL;
 	nd->line_req.request_id = NULL;
 	nd->line_req.intake = NULL;
-	nd->line_req.fast_only = false;
 	nd->line_req.auth = ROUTE_AUTH_OK; /* the stream was let in */
 	nd->line_req.tally = &nd->tally;
 	nd->line_req.body = NULL;
 	nd->line_req.body_len = 0;
-	route_request_decide(&nd->line_req);
 	nd->outer = req->tally;
 	const struct route_limits *l = req->limits;
 	nd->line_max = SIZE_MAX;
