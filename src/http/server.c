@@ -864,17 +864,23 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct MHD_OptionItem framing_opts[HTTP_FRAMING_OPTIONS];
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
 			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+	bool handed = false; /* cfg->listen_fd given to libmicrohttpd */
 
 	if (cfg->port > 65535 || cfg->threads < 1 || cfg->timeout < 1 ||
 	    cfg->max_connections < cfg->threads || cfg->limits.max_body < 1 ||
 	    cfg->header_timeout < 1 || cfg->body_timeout < 1 ||
 	    (cfg->connection_memory != 0 && cfg->connection_memory < HTTP_CONNECTION_MEMORY_MIN)) {
 		codec_format(err, errlen, "invalid server configuration");
-		return NULL;
+		goto out_fd;
 	}
 	memset(&in4, 0, sizeof in4);
 	memset(&in6, 0, sizeof in6);
-	if (inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
+	if (cfg->listen_fd > 0) {
+		/* Socket activation: the address is the socket's own, and
+		 * libmicrohttpd takes the socket as it is (no dual-stack flag:
+		 * that only shapes a socket it makes). */
+		addr = NULL;
+	} else if (inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
 		in4.sin_family = AF_INET;
 		in4.sin_port = htons((uint16_t)cfg->port);
 		addr = (const struct sockaddr *)&in4;
@@ -887,6 +893,18 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		codec_format(err, errlen, "'%s' is not an IPv4 or IPv6 address", cfg->host);
 		return NULL;
 	}
+	/* The socket to serve on: one of ours (MHD_OPTION_SOCK_ADDR) or the
+	 * inherited one (MHD_OPTION_LISTEN_SOCKET), both documented options
+	 * of 0.9.75 and 1.0; the other entry is left as a no-op. */
+	struct MHD_OptionItem listen_opts[2] = {
+	    {MHD_OPTION_END, 0, NULL},
+	    {MHD_OPTION_END, 0, NULL},
+	};
+	if (addr)
+		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
+	else
+		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET,
+							 (intptr_t)cfg->listen_fd, NULL};
 
 	pthread_once(&http_spare_once, http_spare_create);
 	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
@@ -896,7 +914,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct http_server *srv = dj_calloc(1, sizeof *srv);
 	if (!srv) {
 		codec_format(err, errlen, "out of memory");
-		return NULL;
+		goto out_fd;
 	}
 	srv->oom = http_oom_response_new();
 	if (!srv->oom) {
@@ -933,10 +951,12 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	 * The total limit is the guard's (it closes at accept); the daemon's
 	 * own, which would leave connections in the backlog, is set past it
 	 * by the number of threads that may accept at the same moment.
+	 * From here on the inherited socket is the daemon's to close.
 	 */
+	handed = true;
 	srv->daemon = MHD_start_daemon(
 	    flags, (uint16_t)cfg->port, http_guard_accept, srv->guard, http_access, srv,
-	    MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL, MHD_OPTION_SOCK_ADDR, addr,
+	    MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL, MHD_OPTION_ARRAY, listen_opts,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned int)cfg->timeout, MHD_OPTION_CONNECTION_LIMIT,
 	    (unsigned int)(cfg->max_connections + cfg->threads), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
@@ -946,17 +966,31 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    cfg->connection_memory ? cfg->connection_memory : HTTP_CONNECTION_MEMORY_DEFAULT,
 	    MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_ARRAY, framing_opts, MHD_OPTION_END);
 	if (!srv->daemon) {
-		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
-			     cfg->host, cfg->port);
+		if (cfg->listen_fd > 0)
+			codec_format(err, errlen,
+				     "cannot serve on the inherited socket %d (see the message "
+				     "above)",
+				     cfg->listen_fd);
+		else
+			codec_format(err, errlen,
+				     "cannot listen on %s port %u (see the message above)",
+				     cfg->host, cfg->port);
 		goto out_workers;
 	}
+	/* The port from the listening socket itself: the daemon's
+	 * MHD_DAEMON_INFO_BIND_PORT may not know that of a socket it was
+	 * given. */
 	const union MHD_DaemonInfo *info =
-	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
-	if (!info || info->port == 0) {
+	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_LISTEN_FD);
+	struct sockaddr_storage bound;
+	socklen_t blen = sizeof bound;
+	if (!info || getsockname(info->listen_fd, (struct sockaddr *)&bound, &blen) != 0 ||
+	    (bound.ss_family != AF_INET && bound.ss_family != AF_INET6)) {
 		codec_format(err, errlen, "cannot read back the port listened on");
 		goto out_daemon;
 	}
-	srv->port = info->port;
+	srv->port = ntohs(bound.ss_family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
+						     : ((struct sockaddr_in6 *)&bound)->sin6_port);
 	return srv;
 
 out_daemon:
@@ -970,6 +1004,10 @@ out_srv:
 	if (srv->oom)
 		MHD_destroy_response(srv->oom);
 	dj_free(srv);
+out_fd:
+	/* The inherited socket is ours until the daemon has taken it. */
+	if (cfg->listen_fd > 0 && !handed)
+		close(cfg->listen_fd);
 	return NULL;
 }
 

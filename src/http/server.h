@@ -40,6 +40,10 @@ struct http_tls;
 struct http_config {
 	const char *host;	       /* IPv4 or IPv6 address literal; copied */
 	unsigned port;		       /* 0..65535; 0: any free port */
+	int listen_fd;		       /* > 0: a listening TCP socket to serve on instead of
+					  binding host and port (socket activation); the
+					  server owns it from the call on, and closes it
+					  even on failure; 0: bind host and port */
 	unsigned threads;	       /* worker threads, >= 1, <= max_connections */
 	unsigned timeout;	       /* idle connection timeout, seconds, >= 1 */
 	unsigned max_connections;      /* open connections at once, >= 1; more are closed */
@@ -62,11 +66,10 @@ struct http_config {
 struct http_server;
 
 /*
- * Binds, listens and starts the worker threads. Returns a new server that
- * the caller releases with http_server_stop(); on failure returns NULL and
- * writes the reason to err (errlen bytes, may be 0). Signals the caller
- * wants to receive only in its own thread must be blocked before this call
- * (the workers inherit the signal mask).
+ * Binds and listens (or takes cfg->listen_fd), and starts the worker threads. Returns a new server
+ * that the caller releases with http_server_stop(); on failure returns NULL and writes the reason
+ * to err (errlen bytes, may be 0). Signals the caller wants to receive only in its own thread must
+ * be blocked before this call (the workers inherit the signal mask).
  */
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen);
 
