@@ -33,7 +33,7 @@ test('GET /v1 names the service, its problems and the limits in force', async ()
 	const res = await request(server, { path: '/v1' });
 	assert.equal(res.status, 200);
 	assert.equal(res.json.name, 'dropjudge');
-	assert.equal(res.json.version, '1.0.0');
+	assert.equal(res.json.version, '2.0.0');
 	assert.deepEqual(res.json.problems.map((p) => p.id).sort(), ['monomino-domino', 'puyo']);
 	const md = res.json.problems.find((p) => p.id === 'monomino-domino');
 	const puyo = res.json.problems.find((p) => p.id === 'puyo');

@@ -111,7 +111,7 @@ test('metrics: promtool finds nothing to say, and a known mix moves every counte
 	}
 	assert.equal(after.m.get('dropjudge_http_requests_in_flight'), 1, 'the scrape itself');
 	assert.ok(after.m.get('dropjudge_http_connections_total') >= sent.length + 2);
-	assert.equal(after.m.get('dropjudge_build_info{version="1.0.0"}'), 1);
+	assert.equal(after.m.get('dropjudge_build_info{version="2.0.0"}'), 1);
 	assert.equal(after.m.get('dropjudge_access_log_dropped_total'), 0);
 
 	const check = await promtool(after.text);
