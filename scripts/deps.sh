@@ -52,6 +52,7 @@ if [ "$what" = test ]; then
 	# of docs/ include Python's.
 	need_cmd groff groff
 	need_cmd python3 python3
+	need_cmd jq jq
 fi
 
 if [ "$what" = deb ]; then
