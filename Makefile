@@ -303,7 +303,7 @@ test-monitoring:
 # systemd-analyze verify and security, a clean stop. As root.
 test-systemd:
 	@scripts/deps.sh container
-	@scripts/test-systemd.sh $(BUILD)/systemd
+	@scripts/test-systemd.sh $(BUILD)/container/systemd
 
 deps:
 	@scripts/deps.sh build

@@ -57,6 +57,7 @@ fi
 
 if [ "$what" = deb ]; then
 	need_cmd dpkg-buildpackage dpkg-dev
+	dpkg -s build-essential >/dev/null 2>&1 || missing+=(build-essential)
 	need_cmd dh debhelper
 	need_cmd lintian lintian
 	need_cmd git git

@@ -21,11 +21,12 @@ version=$("$bin" --version | sed -n '1s/^dropjudge //p')
 # The serve flags: "  --flag METAVAR, VAR=METAVAR" then lines indented by 6.
 flags=$(printf '%s\n' "$help" | awk '/^  --[a-z-]+ [^ ]+, [A-Z_]+=/ { print }')
 # scdoc markup: escape its two emphasis characters in the help's prose.
-# Each flag's help lines joined into one paragraph (a GnuTLS priority
-# string cut after a ':' is joined without a space).
+# Each flag's help lines joined into one paragraph; a GnuTLS priority string
+# cut after a ':' keeps its lines (scdoc's "++" line break), so that it
+# stays one string and no line is too long to fill.
 options=$(printf '%s\n' "$help" | awk '
 	function esc(s) { gsub(/\\/, "\\\\", s); gsub(/\*/, "\\*", s); gsub(/_/, "\\_", s); return s }
-	function flush() { if (text != "") print "\t" esc(text); text = "" }
+	function flush() { if (text != "") print "\t" text; text = "" }
 	/^  --[a-z-]+ [^ ]+, [A-Z_]+=/ {
 		if (item) { flush(); print "" }
 		split($0, a, /[ ,=]+/);
@@ -34,9 +35,9 @@ options=$(printf '%s\n' "$help" | awk '
 	}
 	item && /^      / {
 		line = $0; sub(/^ +/, "", line);
-		if (text == "") text = line;
-		else if (text ~ /:$/ && line ~ /^[-+]/) text = text line;
-		else text = text " " line;
+		if (text ~ /:$/ && line !~ / /) text = text "++\n\t" (line ~ /^[-+]/ ? "\\" : "") esc(line);
+		else if (text == "") text = esc(line);
+		else text = text " " esc(line);
 		next
 	}
 	item { flush(); exit }

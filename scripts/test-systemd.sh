@@ -12,7 +12,9 @@
 # (status 0, result success, the drain and stop lines in the journal).
 # Prints the time of each step. As root.
 #
-#   scripts/test-systemd.sh DIR    (work files, logs and the podman store in DIR)
+#   scripts/test-systemd.sh DIR    (work files, logs and the podman store in
+#                                   DIR; make gives BUILD/container/systemd,
+#                                   which its search for dependency files skips)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" -eq 0 ] || { echo "test-systemd: needs root (chroot, podman)" >&2; exit 1; }
@@ -32,9 +34,13 @@ step() {
 fail() { echo "   FAIL  $*"; failures=$((failures + 1)); }
 ok() { echo "   ok    $*"; }
 
-step "Debian 13 root (debootstrap, cached)"
+step "Debian 13 root with systemd and build tools (cached)"
 . scripts/container-lib.sh
-tarball=$(debian_rootfs trixie test)
+# The root of make test-debian13 with what building the package and running
+# systemd take, cached beside it: made again when debian/control or
+# scripts/deps.sh (which install those) change.
+key=$(cat debian/control scripts/deps.sh | sha256sum | cut -c1-16)
+prepared=$DROPJUDGE_CACHE/trixie-systemd-$key.tar
 root=$(mktemp -d /var/tmp/dropjudge-systemd.XXXXXX)
 mounted=()
 cid=
@@ -45,28 +51,40 @@ cleanup() {
 	if ! grep -q " $root/" /proc/mounts; then rm -rf --one-file-system "$root"; else echo "test-systemd: $root still has mounts; left in place" >&2; fi
 }
 trap cleanup EXIT
-tar -C "$root" -xf "$tarball"
-for m in proc sys dev; do
-	mount --bind "/$m" "$root/$m"
-	mounted+=("$root/$m")
-done
-cp /etc/resolv.conf "$root/etc/resolv.conf"
+in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+mount_root() {
+	for m in proc sys dev; do
+		mount --bind "/$m" "$root/$m"
+		mounted+=("$root/$m")
+	done
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+}
+if [ -f "$prepared" ]; then
+	tar -C "$root" -xf "$prepared"
+	mount_root
+else
+	tar -C "$root" -xf "$(debian_rootfs trixie test)"
+	mount_root
+	mkdir -p "$root/root/prep/scripts" "$root/root/prep/debian"
+	cp scripts/deps.sh "$root/root/prep/scripts/"
+	cp debian/control "$root/root/prep/debian/"
+	in_root bash -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends make git curl systemd systemd-sysv dbus >/dev/null &&
+		cd /root/prep && scripts/deps.sh deb >/dev/null && apt-get build-dep -y -qq --no-install-recommends ./ >/dev/null && apt-get clean' \
+		>"$dir/apt.log" 2>&1 || { tail -n 20 "$dir/apt.log" >&2; exit 1; }
+	rm -rf "$root/root/prep"
+	tar -C "$root" --exclude=./proc/* --exclude=./sys/* --exclude=./dev/* -cf "$prepared.tmp" . && mv "$prepared.tmp" "$prepared"
+fi
 git clone -q "$PWD" "$root/root/dropjudge"
 # The working tree as it is (changes and new files), so that what is tested
 # is what is here.
 git ls-files -z --cached --others --exclude-standard | grep -zv '^node_modules$' |
 	xargs -0 tar -c --no-recursion -f - 2>/dev/null | tar -C "$root/root/dropjudge" -xf -
-in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
-
-step "build tools and systemd (apt-get)"
-in_root bash -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends make git curl systemd systemd-sysv dbus >/dev/null' \
-	>"$dir/apt.log" 2>&1 || { tail -n 20 "$dir/apt.log" >&2; exit 1; }
 
 step "make deb (dpkg-buildpackage, lintian)"
 if in_root bash -c 'cd /root/dropjudge && make deb' >"$dir/deb.log" 2>&1; then
-	deb=$(tail -n 1 "$dir/deb.log")
-	ok "$(basename "$deb"); lintian: $(grep -c '^lintian: [EW]:' "$dir/deb.log" || true) errors and warnings"
-	grep '^lintian: ' "$dir/deb.log" | sed 's/^/         /' || true
+	deb=/root/dropjudge/$(tail -n 1 "$dir/deb.log")
+	ok "$(basename "$deb"); lintian: $(grep -c '^lintian: E:' "$dir/deb.log" || true) errors, $(grep -c '^lintian: W:' "$dir/deb.log" || true) warnings"
+	grep -E '^lintian: [EW]:' "$dir/deb.log" | sed 's/^/         /' || true
 else
 	tail -n 30 "$dir/deb.log" >&2
 	exit 1
