@@ -10,7 +10,7 @@ const server = await startServer({
 });
 
 test('the start line says where the server listens', () => {
-	assert.match(server.startLine, /^dropjudge 1\.0\.0 listening on http:\/\/127\.0\.0\.1:\d+$/);
+	assert.match(server.startLine, /^dropjudge 2\.0\.0 listening on http:\/\/127\.0\.0\.1:\d+$/);
 	assert.ok(server.port > 0);
 });
 
@@ -140,7 +140,7 @@ for (const [method, p, allow] of wrongMethods) {
 test('--version prints the version and the libraries it runs with, and exits 0', async () => {
 	const r = await run(BIN, ['--version']);
 	assert.equal(r.code, 0);
-	assert.match(r.stdout, /^dropjudge 1\.0\.0\nlibmicrohttpd \d+\.\d+\.\d+, jansson \d+\.\d+(\.\d+)?, GnuTLS \d+\.\d+\.\d+, libarchive \d+\.\d+\.\d+\n$/);
+	assert.match(r.stdout, /^dropjudge 2\.0\.0\nlibmicrohttpd \d+\.\d+\.\d+, jansson \d+\.\d+(\.\d+)?, GnuTLS \d+\.\d+\.\d+, libarchive \d+\.\d+\.\d+\n$/);
 });
 
 test('--help describes the subcommands and exits 0', async () => {
