@@ -2,8 +2,8 @@
 # make test-systemd: the Debian package as an operator gets it. In the
 # Debian 13 root that make test-debian13 uses (scripts/debian-rootfs.sh,
 # cached), `make deb` builds the package (lintian without errors); the
-# root, with systemd and the package installed, is run by podman as a
-# container (--rootfs) with systemd as PID 1 (--systemd=always). There: dropjudge.socket is
+# root, with systemd and the package installed, becomes a podman image run
+# with systemd as PID 1 (--systemd=always). There: dropjudge.socket is
 # enabled and listening from boot with the service not started; the public
 # examples of both problems (tests/cases) are sent through the socket and
 # start the service (socket activation) and are answered right; the units
@@ -102,14 +102,17 @@ for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}"; done
 mounted=()
 rm -rf "$root/root/dropjudge"
 
+step "image (podman import)"
+image=localhost/dropjudge-systemd:test
+tar -C "$root" -c . | podman import --change 'CMD ["/sbin/init"]' --change 'STOPSIGNAL SIGRTMIN+3' - "$image" >"$dir/import.log" 2>&1 ||
+	{ cat "$dir/import.log" >&2; exit 1; }
 
 step "boot systemd as PID 1 (podman --systemd=always)"
 # systemd 257 runs on the cgroup v1 layout of a host that has it only when
 # told to. --privileged: the service's sandbox (ProtectSystem=, PrivateTmp=
 # ...) makes mount namespaces, which a container without CAP_SYS_ADMIN may
 # not; the container stands for a whole machine here.
-# The root itself is the container's (--rootfs): no image to import.
-cid=$(podman run -d --privileged --systemd=always --network none --rootfs "$root" /sbin/init \
+cid=$(podman run -d --privileged --systemd=always --network none "$image" /sbin/init \
 	systemd.unified_cgroup_hierarchy=0 SYSTEMD_CGROUP_ENABLE_LEGACY_FORCE=1 2>"$dir/run.log") ||
 	{ cat "$dir/run.log" >&2; exit 1; }
 in_ct() { podman exec "$cid" "$@"; }
@@ -175,5 +178,6 @@ fi
 
 step done
 printf '   %-52s %6.1f s\n' "total" "$(calc "$(date +%s.%N) - $t0")"
+podman rmi -f "$image" >/dev/null 2>&1 || true
 [ "$failures" -eq 0 ] || { echo "test-systemd: $failures failed"; exit 1; }
 echo "test-systemd: all checks passed"
