@@ -15,9 +15,16 @@
 #   scripts/test-systemd.sh DIR    (work files, logs and the podman store in
 #                                   DIR; make gives BUILD/container/systemd,
 #                                   which its search for dependency files skips)
+#   scripts/test-systemd.sh --prepare DIR   only makes the cached root (CI
+#                                   makes it ahead, while other stages run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" -eq 0 ] || { echo "test-systemd: needs root (chroot, podman)" >&2; exit 1; }
+prepare_only=0
+if [ "${1:-}" = --prepare ]; then
+	prepare_only=1
+	shift
+fi
 mkdir -p "$1"
 dir=$(cd "$1" && pwd)
 failures=0
@@ -74,6 +81,7 @@ else
 	rm -rf "$root/root/prep"
 	tar -C "$root" --exclude=./proc/* --exclude=./sys/* --exclude=./dev/* -cf "$prepared.tmp" . && mv "$prepared.tmp" "$prepared"
 fi
+[ "$prepare_only" -eq 0 ] || exit 0
 git clone -q "$PWD" "$root/root/dropjudge"
 # The working tree as it is (changes and new files), so that what is tested
 # is what is here.
