@@ -40,6 +40,7 @@ struct route_limits {
 					  any; NULL or "": no CORS header is ever sent */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
 	bool metrics_open;	       /* GET /metrics needs no token, token file or not */
+	size_t max_svg_bytes;	       /* bytes of one SVG answer; more is 422; 0: no limit */
 	bool tree_only;		       /* read batches and traced cases through jansson
 					  trees only (the reference paths), for the
 					  differential tests */
@@ -117,6 +118,14 @@ struct route_request {
 	 * the body's size (the event loop's try before the worker pool);
 	 * anything else is left undone, resp->deferred set. */
 	bool fast_only;
+	/* HEAD on a heavy resource: a handler that can tell the answer's
+	 * status and headers without building its body does so, and sets
+	 * route_response.head_only instead of the body. */
+	bool headers_only;
+	/* Whether the client has gone (nobody will read the answer): a long
+	 * build asks between its steps and stops. NULL: never asked. */
+	bool (*gone)(void *ctx);
+	void *gone_ctx; /* handed to gone */
 	/* What method and content_type say, read once by route_request_decide()
 	 * (decided then set); while decided is false, the router reads them
 	 * from the strings each time it needs them. */
@@ -162,10 +171,13 @@ struct route_response {
 				       length unknown until the end; owned */
 	bool body_static;	    /* body is static data (a constant answer, the
 				       out-of-memory problem): never written or freed */
-	bool deferred;		    /* request.fast_only and no fast path took it: nothing
-				       else is set, the request is to be handled again */
-	const char *route_name;	    /* the matched entry's name, ROUTE_NAME_UNKNOWN when
-				       none: a static string for logs and metrics */
+	bool head_only;		    /* request.headers_only answered: no body, and
+				       head_length the body's bytes (0: unknown) */
+	size_t head_length;
+	bool deferred;		/* request.fast_only and no fast path took it: nothing
+				   else is set, the request is to be handled again */
+	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
+				   none: a static string for logs and metrics */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };
@@ -261,6 +273,8 @@ struct route_entry {
 	unsigned formats;		 /* enum route_format bits it can answer, >= 1 */
 	bool auth;			 /* asks for authentication when it is configured */
 	bool heavy;	       /* long work whatever the body: answered on the worker pool */
+	bool cached;	       /* GET answers are a function of the request: kept by the
+				  HTTP layer's cache (http/cache.h) */
 	unsigned char handle;  /* enum route_handle (handlers.h): computes the answer */
 	unsigned char problem; /* enum route_problem_id (handlers.h): handed to the
 				  handler; ROUTE_PROBLEM_NONE for none */
