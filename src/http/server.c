@@ -804,7 +804,8 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 static bool http_wants_svg(const struct http_request *rq)
 {
 	const char *a = rq->fields.accept;
-	return a && rq->req.verb == ROUTE_VERB_POST && strstr(a, "svg") != NULL;
+	/* A body read through an intake is answered in JSON or text only. */
+	return a && !rq->intake && rq->req.verb == ROUTE_VERB_POST && strstr(a, "svg") != NULL;
 }
 
 /* route_request.gone: whether the connection's client has gone. */
