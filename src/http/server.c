@@ -65,18 +65,11 @@
  */
 #define HTTP_DISCARD_MAX ((size_t)64 << 20)
 /*
- * A request is run on the worker pool rather than in the event loop when
- * its body is at least this large or it asks for a trace: the work of the
- * judge grows with both.
+ * A request to a light route (the route table's cost) is answered in the
+ * event loop when its body is under this size and it asks for no trace;
+ * any other runs on the worker pool: the work of a route grows with both.
  */
-#define HTTP_HEAVY_BODY ((size_t)4096)
-/*
- * A heavy request by its body alone, up to this size, is first tried in
- * the event loop by the canonical fast paths only (route_request.fast_only:
- * a cost of a few nanoseconds a byte, at most about a millisecond here);
- * what they do not take goes to the worker pool.
- */
-#define HTTP_FAST_INLINE_MAX ((size_t)1 << 20)
+#define HTTP_HEAVY_BODY ((size_t)128 << 10)
 /*
  * glibc's heap, set once at start so that memory goes back to the system
  * after a large request: blocks from this size up (large bodies and
@@ -300,7 +293,6 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
 	req->auth = http_auth_request(srv->auth, conn);
-	route_request_decide(req);
 }
 
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first
@@ -462,11 +454,17 @@ static ssize_t http_head_read(void *cls, uint64_t pos, char *buf, size_t max)
 	return MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
+/* Whether the request's method is `method`. */
+static bool http_method_is(const struct route_request *req, const char *method)
+{
+	return req->method && strcmp(req->method, method) == 0;
+}
+
 /* Whether the request's answer is kept by the package cache. */
 static bool http_cacheable(const struct route_request *req)
 {
 	return req->entry && req->entry->cached &&
-	       (req->verb == ROUTE_VERB_GET || req->verb == ROUTE_VERB_HEAD) &&
+	       (http_method_is(req, "GET") || http_method_is(req, "HEAD")) &&
 	       (req->auth == ROUTE_AUTH_OK || !req->entry->auth) && !req->draining;
 }
 
@@ -486,7 +484,7 @@ static void http_prepare(struct http_server *srv, struct http_request *rq,
 	rq->held = 0;
 	/* Built on a worker (rq->req whole): a package the cache keeps. */
 	if (rq->heavy && resp->status == 200 && http_cacheable(&rq->req) &&
-	    rq->req.verb == ROUTE_VERB_GET && !resp->head_only &&
+	    http_method_is(&rq->req, "GET") && !resp->head_only &&
 	    http_cache_key(&rq->req, rq->fields.accept, key, sizeof key))
 		http_cache_put(srv->cache, key, resp);
 	http_gzip_response(resp, rq->fields.accept_encoding);
@@ -805,7 +803,7 @@ static bool http_wants_svg(const struct http_request *rq)
 {
 	const char *a = rq->fields.accept;
 	/* A body read through an intake is answered in JSON or text only. */
-	return a && !rq->intake && rq->req.verb == ROUTE_VERB_POST && strstr(a, "svg") != NULL;
+	return a && !rq->intake && http_method_is(&rq->req, "POST") && strstr(a, "svg") != NULL;
 }
 
 /* route_request.gone: whether the connection's client has gone. */
@@ -816,9 +814,10 @@ static bool http_client_gone(void *conn)
 
 /*
  * Whether a request's work may be large: by its body size, because it
- * asks for a trace, or because its resource says so in the route table
- * (a generator's search, a package build: bounded in work, yet from tens
- * of milliseconds to seconds). Those run on the worker pool.
+ * asks for a trace, or because its resource's row in the route table says
+ * its cost is heavy (a generator's search, a package build: bounded in
+ * work, yet from tens of milliseconds to seconds). Those run on the worker
+ * pool, the others in the event loop.
  */
 static bool http_is_heavy(const struct http_request *rq)
 {
@@ -876,7 +875,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	req->gone_ctx = conn;
 	/* HEAD on heavy work answers what it can without building the body;
 	 * a package built before answers GET and HEAD whole, at once. */
-	req->headers_only = rq->heavy_route && req->verb == ROUTE_VERB_HEAD;
+	req->headers_only = rq->heavy_route && http_method_is(req, "HEAD");
 	if (http_cacheable(req)) {
 		char key[1024];
 		if (http_cache_key(req, rq->fields.accept, key, sizeof key) &&
@@ -884,14 +883,6 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 			resp.route_name = req->entry->name;
 			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
 		}
-	}
-	if (http_is_heavy(rq) && !rq->heavy_route && req->body_len <= HTTP_FAST_INLINE_MAX &&
-	    route_param(req, "trace") == NULL) {
-		req->fast_only = true;
-		route_handle(req, &resp);
-		req->fast_only = false;
-		if (!resp.deferred)
-			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
 	}
 	if (http_is_heavy(rq)) {
 		if (!http_heavy_admit(srv->heavy, conn))
