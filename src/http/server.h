@@ -34,6 +34,9 @@ struct http_auth;
  */
 #define HTTP_CONNECTION_MEMORY_DEFAULT ((size_t)32768)
 #define HTTP_CONNECTION_MEMORY_MIN     ((size_t)4096)
+/* Bytes of answers built and not yet sent that the server holds at once:
+ * past it a large answer is 503 (budget.h). */
+#define HTTP_ANSWER_MEMORY_DEFAULT ((size_t)64 << 20)
 struct http_tls;
 
 /* What the server needs to start. */
@@ -54,6 +57,9 @@ struct http_config {
 	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
 	unsigned max_heavy;	       /* heavy requests queued or running at once, >= 1 */
 	unsigned max_heavy_per_client; /* of them from one address, >= 1 */
+	size_t answer_memory;	       /* bytes of answers held at once (budget.h);
+					  0: HTTP_ANSWER_MEMORY_DEFAULT */
+	size_t package_cache;	       /* bytes of packages kept (cache.h); 0: none */
 	struct route_limits limits;    /* copied; passed to every request */
 	struct http_auth *auth;	       /* bearer tokens, NULL: none needed; borrowed,
 					  must outlive the server */
