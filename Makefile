@@ -13,6 +13,15 @@
 #   make docs-images  docs/images: the public examples drawn, the viewer's screenshots
 #   make test-debian13  make test of this commit in a fresh Debian 13 root (debootstrap, root)
 #   make test-container  build the Dockerfile, run the image locked down, check it (root, podman)
+#   make docs       build/docs: the man page and the bash and zsh completions
+#   make install    the program, man page, completions, systemd units and
+#                   /etc/default file under PREFIX (/usr/local); DESTDIR,
+#                   BINDIR, MANDIR, SYSCONFDIR ... as the GNU standards say
+#   make uninstall  removes what make install installed
+#   make deb        build/deb/dropjudge_VERSION_ARCH.deb (debhelper), lintian
+#   make test-monitoring  promtool check and test of deploy/monitoring
+#   make test-systemd  the .deb installed in Debian 13 with systemd as PID 1
+#                   (podman), served through socket activation (root)
 #   make test-scale three replicas behind nginx (deploy/nginx.conf), two stopped under load
 #   make SANITIZER=address BUILD=build-asan all units   any sanitizer build by hand
 #
@@ -156,7 +165,7 @@ BENCH_BASELINES := md_naive puyo_naive
 BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)
 
 .PHONY: all run test test-long test-sanitize test-hardening test-valgrind hardening-check unit http judges browser docs-images lint-spec bench bench-http deps deps-test format format-check clean \
-	test-container test-scale test-debian13
+	test-container test-scale test-debian13 docs install uninstall deb test-monitoring test-systemd
 all: $(BUILD)/dropjudge
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -229,6 +238,78 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdropjudge.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Iinclude -Isrc $(JANSSON_CFLAGS) \
 		$< $(BUILD)/libdropjudge.a $(LDFLAGS) $(NO_LTO) $(LIBS) -o $@
+
+# The man page and the completions, made from `dropjudge --help` (the flag
+# table of src/main/config.c) by scripts/gen-docs.sh; scdoc writes roff.
+DOCS_OUT := $(BUILD)/docs/dropjudge.1 $(BUILD)/docs/dropjudge.bash $(BUILD)/docs/_dropjudge
+docs: $(DOCS_OUT)
+$(DOCS_OUT) &: $(BUILD)/dropjudge docs/man/dropjudge.1.scd scripts/gen-docs.sh
+	scripts/gen-docs.sh $(BUILD)/dropjudge $(BUILD)/docs
+
+# Installation, as the GNU coding standards name the directories; every
+# one can be set on the command line, and DESTDIR stages the whole tree
+# (make install DESTDIR=/tmp/stage PREFIX=/usr SYSCONFDIR=/etc for a package).
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+BINDIR ?= $(exec_prefix)/bin
+DATAROOTDIR ?= $(prefix)/share
+MANDIR ?= $(DATAROOTDIR)/man
+DOCDIR ?= $(DATAROOTDIR)/doc/dropjudge
+SYSCONFDIR ?= $(prefix)/etc
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATAROOTDIR)/zsh/vendor-completions
+SYSTEMDUNITDIR ?= $(prefix)/lib/systemd/system
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL)
+INSTALL_DATA ?= $(INSTALL) -m 644
+INSTALLED := $(BINDIR)/dropjudge $(MANDIR)/man1/dropjudge.1 $(BASHCOMPDIR)/dropjudge \
+	$(ZSHCOMPDIR)/_dropjudge $(SYSTEMDUNITDIR)/dropjudge.service $(SYSTEMDUNITDIR)/dropjudge.socket \
+	$(SYSCONFDIR)/default/dropjudge $(DOCDIR)/OPERATING.md $(DOCDIR)/dropjudge-alerts.yaml \
+	$(DOCDIR)/dropjudge-rules.yaml $(DOCDIR)/dropjudge-dashboard.json
+
+install: all docs
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSCONFDIR)/default \
+		$(DESTDIR)$(DOCDIR)
+	$(INSTALL_PROGRAM) $(BUILD)/dropjudge $(DESTDIR)$(BINDIR)/dropjudge
+	$(INSTALL_DATA) $(BUILD)/docs/dropjudge.1 $(DESTDIR)$(MANDIR)/man1/dropjudge.1
+	$(INSTALL_DATA) $(BUILD)/docs/dropjudge.bash $(DESTDIR)$(BASHCOMPDIR)/dropjudge
+	$(INSTALL_DATA) $(BUILD)/docs/_dropjudge $(DESTDIR)$(ZSHCOMPDIR)/_dropjudge
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		deploy/systemd/dropjudge.service.in >$(BUILD)/dropjudge.service
+	$(INSTALL_DATA) $(BUILD)/dropjudge.service $(DESTDIR)$(SYSTEMDUNITDIR)/dropjudge.service
+	$(INSTALL_DATA) deploy/systemd/dropjudge.socket $(DESTDIR)$(SYSTEMDUNITDIR)/dropjudge.socket
+	$(INSTALL_DATA) deploy/systemd/dropjudge.default $(DESTDIR)$(SYSCONFDIR)/default/dropjudge
+	$(INSTALL_DATA) docs/OPERATING.md $(DESTDIR)$(DOCDIR)/OPERATING.md
+	$(INSTALL_DATA) deploy/monitoring/alerts.yaml $(DESTDIR)$(DOCDIR)/dropjudge-alerts.yaml
+	$(INSTALL_DATA) deploy/monitoring/rules.yaml $(DESTDIR)$(DOCDIR)/dropjudge-rules.yaml
+	$(INSTALL_DATA) deploy/monitoring/dashboard.json $(DESTDIR)$(DOCDIR)/dropjudge-dashboard.json
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# The Debian package (debian/), built with dpkg-buildpackage from a copy
+# of the tracked files in $(BUILD)/deb, then checked by lintian: any error
+# fails. The tools come from scripts/deps.sh deb.
+deb:
+	@scripts/deps.sh deb
+	@scripts/make-deb.sh $(BUILD)/deb
+
+# The Prometheus rules: promtool checks them and runs their unit tests
+# (deploy/monitoring/tests.yaml: synthetic series, alerts expected).
+test-monitoring:
+	@scripts/deps.sh monitoring
+	promtool check rules deploy/monitoring/rules.yaml deploy/monitoring/alerts.yaml
+	cd deploy/monitoring && promtool test rules tests.yaml
+
+# The .deb built in the cached Debian 13 root and installed in a container
+# of it with systemd as PID 1 (podman --systemd=always): dropjudge.socket
+# started, the public examples sent through the socket-activated service,
+# systemd-analyze verify and security, a clean stop. As root.
+test-systemd:
+	@scripts/deps.sh container
+	@scripts/test-systemd.sh $(BUILD)/container/systemd
 
 deps:
 	@scripts/deps.sh build

@@ -2,11 +2,12 @@
 # Installs what dropjudge needs to build (with "test", to test; with "fuzz",
 # to build the libFuzzer targets; "valgrind" and "hardening" for those
 # checks; with "container", to build and run the image with podman; with
-# "scale", to run replicas behind nginx) when a check shows it missing. As
+# "scale", to run replicas behind nginx; "deb" to build the Debian package;
+# "monitoring" to check the Prometheus rules) when a check shows it missing. As
 # root it runs apt-get; otherwise it prints the exact apt-get line and
 # fails, so nothing is half-done silently.
 #
-#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale [FUZZ_CC]
+#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale|deb|monitoring [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -19,6 +20,8 @@ need_pkg() { pkg-config --exists "$1" 2>/dev/null || missing+=("$2"); }
 need_cmd cc gcc
 need_cmd make make
 need_cmd pkg-config pkg-config
+# The man page (make docs, make install): scdoc writes its roff.
+need_cmd scdoc scdoc
 if command -v pkg-config >/dev/null 2>&1; then
 	need_pkg libmicrohttpd libmicrohttpd-dev
 	need_pkg jansson libjansson-dev
@@ -45,6 +48,23 @@ if [ "$what" = test ]; then
 	# The CMS package's statement.pdf is checked by qpdf and read back by pdftotext.
 	need_cmd qpdf qpdf
 	need_cmd pdftotext poppler-utils
+	# The man page is rendered by groff in its test; the client examples
+	# of docs/ include Python's.
+	need_cmd groff groff
+	need_cmd python3 python3
+	need_cmd jq jq
+fi
+
+if [ "$what" = deb ]; then
+	need_cmd dpkg-buildpackage dpkg-dev
+	dpkg -s build-essential >/dev/null 2>&1 || missing+=(build-essential)
+	need_cmd dh debhelper
+	need_cmd lintian lintian
+	need_cmd git git
+fi
+if [ "$what" = monitoring ]; then
+	missing=()
+	need_cmd promtool prometheus
 fi
 
 if [ "$what" = container ]; then

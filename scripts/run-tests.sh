@@ -110,7 +110,7 @@ if [ "$what" = browser ] || [ "$what" = all ]; then
 fi
 
 if [ "$what" = hardening ]; then
-	echo "== hardening tests (lock-out, framing, memory, head-of-line, signals)"
+	echo "== hardening tests (lock-out, framing, memory, head-of-line, signals, heavy work, pictures, packages)"
 	# 1,030 + 1,030 slow connections and their server need descriptors.
 	ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 	DROPJUDGE_BIN="$build/dropjudge" node --test --test-concurrency=1 --test-reporter=tap tests/hardening/ >"$log/hardening" 2>&1
@@ -120,7 +120,7 @@ if [ "$what" = hardening ]; then
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-0}))
 	# The figures each test printed (latencies, RSS, counts).
-	grep -E '^# (puyo|livez|heavy|slow|stderr|RSS|a |an )' "$log/hardening" | sed 's/^# /   /'
+	grep -E '^# (puyo|livez|\/livez|heavy|slow|stderr|RSS|a |an |the |two |HEAD |[0-9]+ [a-z])' "$log/hardening" | sed 's/^# /   /'
 	if [ $rc -ne 0 ]; then
 		[ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
 		failures+=("hardening")

@@ -5,6 +5,6 @@
 #ifndef DROPJUDGE_VERSION_H
 #define DROPJUDGE_VERSION_H
 
-#define DROPJUDGE_VERSION "1.0.0"
+#define DROPJUDGE_VERSION "2.0.0"
 
 #endif

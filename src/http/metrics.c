@@ -76,7 +76,9 @@ struct http_metrics {
 	struct mt_key verdict_keys[MT_PAIR_SLOTS];
 	atomic_int_fast64_t connections_open;
 	atomic_uint_fast64_t connections_total;
-	struct mt_shard shards[MT_SHARDS + 1]; /* the last: shared */
+	void (*held_read)(void *ctx, struct http_metrics_held *h); /* NULL: none */
+	void *held_ctx;						   /* handed to held_read */
+	struct mt_shard shards[MT_SHARDS + 1];			   /* the last: shared */
 };
 
 /* The calling thread's shard index, given on its first count: its own
@@ -387,6 +389,13 @@ void http_metrics_verdicts(struct http_metrics *m, const char *problem, const ch
 	mt_count(w, i >= 0 ? &w.sh->verdicts[i] : &w.sh->overflow, i >= 0 ? n : 1);
 }
 
+void http_metrics_held_source(struct http_metrics *m,
+			      void (*read)(void *ctx, struct http_metrics_held *h), void *ctx)
+{
+	m->held_read = read;
+	m->held_ctx = ctx;
+}
+
 /* --- rendering ----------------------------------------------------------- */
 
 /* A growing text; on allocation failure `failed` is set and writes stop. */
@@ -551,6 +560,26 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_head(&t, "dropjudge_access_log_dropped_total", "counter",
 		"Access log lines dropped because the log writer fell behind.");
 	mt_printf(&t, "dropjudge_access_log_dropped_total %llu\n", (unsigned long long)log_dropped);
+	if (m->held_read) {
+		struct http_metrics_held h;
+		m->held_read(m->held_ctx, &h);
+		mt_head(&t, "dropjudge_package_cache_hits_total", "counter",
+			"Package answers found in the cache (--package-cache).");
+		mt_printf(&t, "dropjudge_package_cache_hits_total %llu\n",
+			  (unsigned long long)h.cache_hits);
+		mt_head(&t, "dropjudge_package_cache_misses_total", "counter",
+			"Package answers looked for in the cache and built.");
+		mt_printf(&t, "dropjudge_package_cache_misses_total %llu\n",
+			  (unsigned long long)h.cache_misses);
+		mt_head(&t, "dropjudge_package_cache_bytes", "gauge",
+			"Bytes of packages kept in the cache.");
+		mt_printf(&t, "dropjudge_package_cache_bytes %llu\n",
+			  (unsigned long long)h.cache_bytes);
+		mt_head(&t, "dropjudge_answer_bytes_held", "gauge",
+			"Bytes of answers built and not yet sent (--answer-memory).");
+		mt_printf(&t, "dropjudge_answer_bytes_held %llu\n",
+			  (unsigned long long)h.answer_bytes);
+	}
 	mt_head(&t, "dropjudge_metrics_series_overflow_total", "counter",
 		"Observations not counted because their series table was full.");
 	mt_printf(&t, "dropjudge_metrics_series_overflow_total %llu\n",

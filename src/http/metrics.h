@@ -21,6 +21,10 @@
  *   dropjudge_cases_total{problem,outcome}                   counter
  *   dropjudge_judge_verdicts_total{problem,verdict}          counter
  *   dropjudge_access_log_dropped_total                       counter
+ *   dropjudge_package_cache_hits_total                       counter
+ *   dropjudge_package_cache_misses_total                     counter
+ *   dropjudge_package_cache_bytes                            gauge
+ *   dropjudge_answer_bytes_held                              gauge, of --answer-memory
  *   dropjudge_build_info{version}                            gauge, always 1
  */
 #ifndef DROPJUDGE_HTTP_METRICS_H
@@ -69,6 +73,20 @@ void http_metrics_cases(struct http_metrics *m, const char *problem, const char 
 /* `n` judge verdicts `verdict` ("accepted", ...) for `problem`. */
 void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
 			   uint64_t n);
+
+/* What the server holds, read at scrape time (http_metrics_held_source()). */
+struct http_metrics_held {
+	uint64_t cache_hits;   /* package cache: answers found */
+	uint64_t cache_misses; /* package cache: answers looked for and not found */
+	uint64_t cache_bytes;  /* package cache: bytes of bodies kept now */
+	uint64_t answer_bytes; /* bytes of answers built and not yet sent */
+};
+
+/* Says where http_metrics_render() reads the figures above: read(ctx, h)
+ * at each scrape, from any thread. Before the first scrape; NULL: none
+ * (the series are then left out). */
+void http_metrics_held_source(struct http_metrics *m,
+			      void (*read)(void *ctx, struct http_metrics_held *h), void *ctx);
 
 /*
  * The exposition text of every series, with `log_dropped` as the access

@@ -32,6 +32,8 @@
 
 #include "codec/error.h"
 #include "http/auth.h"
+#include "http/budget.h"
+#include "http/cache.h"
 #include "http/tls.h"
 #include "mem/alloc.h"
 #include "http/framing.h"
@@ -133,6 +135,8 @@ struct http_server {
 	struct route_limits limits;    /* read-only once started */
 	struct http_auth *auth;	       /* bearer tokens or NULL; borrowed */
 	struct http_heavy *heavy;      /* admission of heavy requests; owned */
+	struct http_budget *budget;    /* answer bytes held; owned */
+	struct http_cache *cache;      /* built packages; owned */
 	struct MHD_Response *oom;      /* the 500 for out of memory, made at start */
 	struct http_guard *guard;      /* admission and request deadlines */
 	struct http_workers *workers;  /* runs the heavy requests */
@@ -151,6 +155,8 @@ struct http_request {
 	bool heavy_place;		  /* holds a place of srv->heavy */
 	struct http_job job;		  /* the worker pool's link, when heavy */
 	struct MHD_Connection *conn;	  /* resumed by the job */
+	bool prepared;			  /* http_prepare() has run on the answer */
+	size_t held;			  /* bytes of the answer taken from srv->budget */
 	atomic_bool answered;		  /* the job has filled resp */
 	char *body;			  /* body kept so far, dj_malloc'ed, NULL while empty */
 	size_t len;			  /* bytes in body */
@@ -167,7 +173,7 @@ struct http_request {
 					     connection closes, and lingers (guard.h) */
 	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
 	struct route_intake *intake;	  /* takes the body as it arrives, or NULL: kept */
-	struct http_server *srv_for_gzip; /* for the inflater's sink */
+	struct http_server *srv_for_gzip; /* for the inflater's sink and the job */
 	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
 	struct http_fields fields;	  /* the header fields read, from the framing pass */
 	/* Not zeroed when the state is set up: each is filled before it is read. */
@@ -401,6 +407,110 @@ static struct MHD_Response *http_stream_response(struct http_request *rq,
 	return r;
 }
 
+/* An answer body held against the budget until libmicrohttpd is done
+ * with it. */
+struct http_held {
+	struct http_budget *budget; /* given back to */
+	char *body;		    /* dj_malloc'ed, freed with the record */
+	size_t bytes;		    /* taken from budget */
+};
+
+/* MHD_ContentReaderFreeCallback of a held body: frees it and gives its
+ * bytes back. */
+static void http_held_free(void *cls)
+{
+	struct http_held *h = cls;
+	http_budget_give(h->budget, h->bytes);
+	dj_free(h->body);
+	dj_free(h);
+}
+
+/* The MHD response of resp's dynamic body, holding `bytes` of the budget
+ * until it is freed: takes the body (resp->body NULL) and the bytes; NULL
+ * when out of memory (nothing taken). */
+static struct MHD_Response *http_held_response(struct http_server *srv, struct route_response *resp,
+					       size_t bytes)
+{
+	struct http_held *h = dj_malloc(sizeof *h);
+	if (!h)
+		return NULL;
+	*h = (struct http_held){.budget = srv->budget, .body = resp->body, .bytes = bytes};
+	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
+	    resp->body_len, resp->body, http_held_free, h);
+	if (!r) {
+		dj_free(h);
+		return NULL;
+	}
+	resp->body = NULL;
+	return r;
+}
+
+/* MHD_ContentReaderCallback of a HEAD answer, which has no body to send. */
+static ssize_t http_head_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	(void)cls;
+	(void)pos;
+	(void)buf;
+	(void)max;
+	return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+/* Whether the request's method is `method`. */
+static bool http_method_is(const struct route_request *req, const char *method)
+{
+	return req->method && strcmp(req->method, method) == 0;
+}
+
+/* Whether the request's answer is kept by the package cache. */
+static bool http_cacheable(const struct route_request *req)
+{
+	return req->entry && req->entry->cached &&
+	       (http_method_is(req, "GET") || http_method_is(req, "HEAD")) &&
+	       (req->auth == ROUTE_AUTH_OK || !req->entry->auth) && !req->draining;
+}
+
+/*
+ * Makes resp ready to send, on the thread that built it (a worker for a
+ * heavy request, so that the event loops never compress megabytes): keeps
+ * a built package in the cache, compresses the body when the client takes
+ * gzip, and takes its bytes from the answer budget. Past the budget the
+ * answer is replaced by 503 with Retry-After. Marks rq prepared, with the
+ * bytes taken in rq->held.
+ */
+static void http_prepare(struct http_server *srv, struct http_request *rq,
+			 struct route_response *resp)
+{
+	char key[1024];
+	rq->prepared = true;
+	rq->held = 0;
+	/* Built on a worker (rq->req whole): a package the cache keeps. */
+	if (rq->heavy && resp->status == 200 && http_cacheable(&rq->req) &&
+	    http_method_is(&rq->req, "GET") && !resp->head_only &&
+	    http_cache_key(&rq->req, rq->fields.accept, key, sizeof key))
+		http_cache_put(srv->cache, key, resp);
+	http_gzip_response(resp, rq->fields.accept_encoding);
+	if (!resp->body || resp->body_static || resp->stream.read || resp->body_len == 0)
+		return;
+	if (http_budget_take(srv->budget, resp->body_len)) {
+		rq->held = resp->body_len;
+		return;
+	}
+	struct codec_error err;
+	const char *route_name = resp->route_name;
+	size_t asked = resp->body_len;
+	codec_error_init(&err, 1);
+	codec_error_set(&err, CODEC_E_BUSY,
+			"the answer is %zu bytes and the server holds %zu bytes of answers not "
+			"yet read, of %zu (--answer-memory); retry after 1 s",
+			asked, http_budget_held(srv->budget), http_budget_total(srv->budget));
+	route_response_free(resp);
+	memset(resp, 0, sizeof *resp);
+	route_error_response_id(&err, rq->seen.request_id, resp);
+	resp->route_name = route_name;
+	if (resp->body && !resp->body_static && http_budget_take(srv->budget, resp->body_len))
+		rq->held = resp->body_len; /* small: always taken */
+}
+
 /* How http_send() sends an answer. */
 enum http_send_how {
 	HTTP_SEND_FINAL, /* from the final call of the access handler */
@@ -422,7 +532,11 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	enum MHD_Result ret = MHD_NO;
 	bool close = how == HTTP_SEND_CLOSE;
 
-	http_gzip_response(resp, rq->fields.accept_encoding);
+	if (!rq->prepared)
+		http_prepare(srv, rq, resp);
+	size_t held = rq->held; /* given back by the response, or below */
+	rq->prepared = false;
+	rq->held = 0;
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
 	if (resp->stream.read) {
@@ -431,10 +545,13 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
 						    MHD_RESPMEM_PERSISTENT);
 	} else if (resp->body && resp->body_len > 0) {
-		r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body,
-								       dj_free);
+		r = http_held_response(srv, resp, held);
 		if (r)
-			resp->body = NULL; /* owned by r now */
+			held = 0; /* given back when r frees the body */
+	} else if (resp->head_only) {
+		r = MHD_create_response_from_callback(resp->head_length ? resp->head_length
+									: MHD_SIZE_UNKNOWN,
+						      4096, http_head_read, NULL, NULL);
 	} else {
 		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 	}
@@ -465,6 +582,8 @@ out_response:
 	http_observe_answer(&rq->seen, MHD_HTTP_INTERNAL_SERVER_ERROR, resp->route_name, 0);
 	ret = http_send_oom(srv, conn);
 out_resp:
+	if (held)
+		http_budget_give(srv->budget, held);
 	route_response_free(resp);
 	return ret;
 }
@@ -699,6 +818,21 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	return MHD_YES;
 }
 
+/* Whether the request may be answered with a picture (Accept names SVG):
+ * a picture is megabytes of text at most cells and steps. */
+static bool http_wants_svg(const struct http_request *rq)
+{
+	const char *a = rq->fields.accept;
+	/* A body read through an intake is answered in JSON or text only. */
+	return a && !rq->intake && http_method_is(&rq->req, "POST") && strstr(a, "svg") != NULL;
+}
+
+/* route_request.gone: whether the connection's client has gone. */
+static bool http_client_gone(void *conn)
+{
+	return http_guard_client_gone(conn);
+}
+
 /*
  * Whether a request's work may be large: by its body size, because it
  * asks for a trace, or because its resource's row in the route table says
@@ -711,7 +845,7 @@ static bool http_is_heavy(const struct http_request *rq)
 	const struct route_request *req = &rq->req;
 	/* A streamed body has been judged already, while it arrived. */
 	return (req->body_len >= HTTP_HEAVY_BODY && !rq->intake) || rq->heavy_route ||
-	       route_param(req, "trace") != NULL;
+	       route_param(req, "trace") != NULL || http_wants_svg(rq);
 }
 
 /* http_job.run: answers a heavy request on a worker thread, then hands the
@@ -731,6 +865,7 @@ static void http_run_job(struct http_job *job)
 	} else {
 		route_handle(&rq->req, &rq->resp);
 	}
+	http_prepare(rq->srv_for_gzip, rq, &rq->resp); /* compressed here, not in the loop */
 	atomic_store(&rq->answered, true);
 	MHD_resume_connection(rq->conn);
 }
@@ -757,12 +892,26 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	req->body = rq->body;
 	req->body_len = rq->len;
 	req->intake = rq->intake; /* the query parameters came with the headers */
+	req->gone = http_client_gone;
+	req->gone_ctx = conn;
+	/* HEAD on heavy work answers what it can without building the body;
+	 * a package built before answers GET and HEAD whole, at once. */
+	req->headers_only = rq->heavy_route && http_method_is(req, "HEAD");
+	if (http_cacheable(req)) {
+		char key[1024];
+		if (http_cache_key(req, rq->fields.accept, key, sizeof key) &&
+		    http_cache_get(srv->cache, key, &resp)) {
+			resp.route_name = req->entry->name;
+			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+		}
+	}
 	if (http_is_heavy(rq)) {
 		if (!http_heavy_admit(srv->heavy, conn))
 			return http_send_busy(srv, conn, rq);
 		rq->heavy_place = true;
 		rq->heavy = true;
 		rq->conn = conn;
+		rq->srv_for_gzip = srv;
 		rq->job.run = http_run_job;
 		memset(&rq->resp, 0, sizeof rq->resp);
 		MHD_suspend_connection(conn);
@@ -861,6 +1010,18 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_workers_trim(srv->workers);
 }
 
+/* http_metrics_held_source()'s reader: the cache's and the budget's figures. */
+static void http_server_held(void *ctx, struct http_metrics_held *h)
+{
+	struct http_server *srv = ctx;
+	struct http_cache_figures f;
+	http_cache_figures(srv->cache, &f);
+	h->cache_hits = f.hits;
+	h->cache_misses = f.misses;
+	h->cache_bytes = f.bytes;
+	h->answer_bytes = http_budget_held(srv->budget);
+}
+
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen)
 {
 	struct sockaddr_in in4;
@@ -870,17 +1031,23 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct MHD_OptionItem framing_opts[HTTP_FRAMING_OPTIONS];
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
 			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+	bool handed = false; /* cfg->listen_fd given to libmicrohttpd */
 
 	if (cfg->port > 65535 || cfg->threads < 1 || cfg->timeout < 1 ||
 	    cfg->max_connections < cfg->threads || cfg->limits.max_body < 1 ||
 	    cfg->header_timeout < 1 || cfg->body_timeout < 1 ||
 	    (cfg->connection_memory != 0 && cfg->connection_memory < HTTP_CONNECTION_MEMORY_MIN)) {
 		codec_format(err, errlen, "invalid server configuration");
-		return NULL;
+		goto out_fd;
 	}
 	memset(&in4, 0, sizeof in4);
 	memset(&in6, 0, sizeof in6);
-	if (inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
+	if (cfg->listen_fd > 0) {
+		/* Socket activation: the address is the socket's own, and
+		 * libmicrohttpd takes the socket as it is (no dual-stack flag:
+		 * that only shapes a socket it makes). */
+		addr = NULL;
+	} else if (inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
 		in4.sin_family = AF_INET;
 		in4.sin_port = htons((uint16_t)cfg->port);
 		addr = (const struct sockaddr *)&in4;
@@ -893,6 +1060,18 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		codec_format(err, errlen, "'%s' is not an IPv4 or IPv6 address", cfg->host);
 		return NULL;
 	}
+	/* The socket to serve on: one of ours (MHD_OPTION_SOCK_ADDR) or the
+	 * inherited one (MHD_OPTION_LISTEN_SOCKET), both documented options
+	 * of 0.9.75 and 1.0; the other entry is left as a no-op. */
+	struct MHD_OptionItem listen_opts[2] = {
+	    {MHD_OPTION_END, 0, NULL},
+	    {MHD_OPTION_END, 0, NULL},
+	};
+	if (addr)
+		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
+	else
+		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET,
+							 (intptr_t)cfg->listen_fd, NULL};
 
 	pthread_once(&http_spare_once, http_spare_create);
 	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
@@ -902,7 +1081,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct http_server *srv = dj_calloc(1, sizeof *srv);
 	if (!srv) {
 		codec_format(err, errlen, "out of memory");
-		return NULL;
+		goto out_fd;
 	}
 	srv->oom = http_oom_response_new();
 	if (!srv->oom) {
@@ -929,7 +1108,10 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		goto out_guard;
 	srv->heavy = http_heavy_new(cfg->max_heavy ? cfg->max_heavy : 64,
 				    cfg->max_heavy_per_client ? cfg->max_heavy_per_client : 8);
-	if (!srv->heavy) {
+	srv->budget =
+	    http_budget_new(cfg->answer_memory ? cfg->answer_memory : HTTP_ANSWER_MEMORY_DEFAULT);
+	srv->cache = http_cache_new(cfg->package_cache);
+	if (!srv->heavy || !srv->budget || !srv->cache) {
 		codec_format(err, errlen, "out of memory");
 		goto out_workers;
 	}
@@ -939,10 +1121,12 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	 * The total limit is the guard's (it closes at accept); the daemon's
 	 * own, which would leave connections in the backlog, is set past it
 	 * by the number of threads that may accept at the same moment.
+	 * From here on the inherited socket is the daemon's to close.
 	 */
+	handed = true;
 	srv->daemon = MHD_start_daemon(
 	    flags, (uint16_t)cfg->port, http_guard_accept, srv->guard, http_access, srv,
-	    MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL, MHD_OPTION_SOCK_ADDR, addr,
+	    MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL, MHD_OPTION_ARRAY, listen_opts,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned int)cfg->timeout, MHD_OPTION_CONNECTION_LIMIT,
 	    (unsigned int)(cfg->max_connections + cfg->threads), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
@@ -952,22 +1136,40 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    cfg->connection_memory ? cfg->connection_memory : HTTP_CONNECTION_MEMORY_DEFAULT,
 	    MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_ARRAY, framing_opts, MHD_OPTION_END);
 	if (!srv->daemon) {
-		codec_format(err, errlen, "cannot listen on %s port %u (see the message above)",
-			     cfg->host, cfg->port);
+		if (cfg->listen_fd > 0)
+			codec_format(err, errlen,
+				     "cannot serve on the inherited socket %d (see the message "
+				     "above)",
+				     cfg->listen_fd);
+		else
+			codec_format(err, errlen,
+				     "cannot listen on %s port %u (see the message above)",
+				     cfg->host, cfg->port);
 		goto out_workers;
 	}
+	/* The port from the listening socket itself: the daemon's
+	 * MHD_DAEMON_INFO_BIND_PORT may not know that of a socket it was
+	 * given. */
 	const union MHD_DaemonInfo *info =
-	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
-	if (!info || info->port == 0) {
+	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_LISTEN_FD);
+	struct sockaddr_storage bound;
+	socklen_t blen = sizeof bound;
+	if (!info || getsockname(info->listen_fd, (struct sockaddr *)&bound, &blen) != 0 ||
+	    (bound.ss_family != AF_INET && bound.ss_family != AF_INET6)) {
 		codec_format(err, errlen, "cannot read back the port listened on");
 		goto out_daemon;
 	}
-	srv->port = info->port;
+	srv->port = ntohs(bound.ss_family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
+						     : ((struct sockaddr_in6 *)&bound)->sin6_port);
+	if (cfg->metrics)
+		http_metrics_held_source(cfg->metrics, http_server_held, srv);
 	return srv;
 
 out_daemon:
 	MHD_stop_daemon(srv->daemon);
 out_workers:
+	http_cache_free(srv->cache);
+	http_budget_free(srv->budget);
 	http_heavy_free(srv->heavy);
 	http_workers_free(srv->workers);
 out_guard:
@@ -976,6 +1178,10 @@ out_srv:
 	if (srv->oom)
 		MHD_destroy_response(srv->oom);
 	dj_free(srv);
+out_fd:
+	/* The inherited socket is ours until the daemon has taken it. */
+	if (cfg->listen_fd > 0 && !handed)
+		close(cfg->listen_fd);
 	return NULL;
 }
 
@@ -1014,12 +1220,16 @@ void http_server_stop(struct http_server *srv)
 {
 	if (!srv)
 		return;
+	if (srv->observer.metrics)
+		http_metrics_held_source(srv->observer.metrics, NULL, NULL);
 	/* Jobs still running resume their connections before the daemon
 	 * stops: libmicrohttpd must not stop with a connection suspended. */
 	http_workers_stop(srv->workers);
 	MHD_stop_daemon(srv->daemon);
 	http_workers_free(srv->workers);
 	http_heavy_free(srv->heavy);
+	http_cache_free(srv->cache);
+	http_budget_free(srv->budget);
 	http_guard_free(srv->guard);
 	MHD_destroy_response(srv->oom);
 	dj_free(srv);

@@ -34,12 +34,19 @@ struct http_auth;
  */
 #define HTTP_CONNECTION_MEMORY_DEFAULT ((size_t)32768)
 #define HTTP_CONNECTION_MEMORY_MIN     ((size_t)4096)
+/* Bytes of answers built and not yet sent that the server holds at once:
+ * past it a large answer is 503 (budget.h). */
+#define HTTP_ANSWER_MEMORY_DEFAULT ((size_t)64 << 20)
 struct http_tls;
 
 /* What the server needs to start. */
 struct http_config {
 	const char *host;	       /* IPv4 or IPv6 address literal; copied */
 	unsigned port;		       /* 0..65535; 0: any free port */
+	int listen_fd;		       /* > 0: a listening TCP socket to serve on instead of
+					  binding host and port (socket activation); the
+					  server owns it from the call on, and closes it
+					  even on failure; 0: bind host and port */
 	unsigned threads;	       /* worker threads, >= 1, <= max_connections */
 	unsigned timeout;	       /* idle connection timeout, seconds, >= 1 */
 	unsigned max_connections;      /* open connections at once, >= 1; more are closed */
@@ -50,6 +57,9 @@ struct http_config {
 	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
 	unsigned max_heavy;	       /* heavy requests queued or running at once, >= 1 */
 	unsigned max_heavy_per_client; /* of them from one address, >= 1 */
+	size_t answer_memory;	       /* bytes of answers held at once (budget.h);
+					  0: HTTP_ANSWER_MEMORY_DEFAULT */
+	size_t package_cache;	       /* bytes of packages kept (cache.h); 0: none */
 	struct route_limits limits;    /* copied; passed to every request */
 	struct http_auth *auth;	       /* bearer tokens, NULL: none needed; borrowed,
 					  must outlive the server */
@@ -62,11 +72,10 @@ struct http_config {
 struct http_server;
 
 /*
- * Binds, listens and starts the worker threads. Returns a new server that
- * the caller releases with http_server_stop(); on failure returns NULL and
- * writes the reason to err (errlen bytes, may be 0). Signals the caller
- * wants to receive only in its own thread must be blocked before this call
- * (the workers inherit the signal mask).
+ * Binds and listens (or takes cfg->listen_fd), and starts the worker threads. Returns a new server
+ * that the caller releases with http_server_stop(); on failure returns NULL and writes the reason
+ * to err (errlen bytes, may be 0). Signals the caller wants to receive only in its own thread must
+ * be blocked before this call (the workers inherit the signal mask).
  */
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen);
 

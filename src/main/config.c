@@ -38,6 +38,9 @@ enum config_key {
 	KEY_METRICS_OPEN,
 	KEY_MAX_HEAVY,
 	KEY_MAX_HEAVY_PER_CLIENT,
+	KEY_MAX_SVG_BYTES,
+	KEY_ANSWER_MEMORY,
+	KEY_PACKAGE_CACHE,
 	KEY_TLS_CERT,
 	KEY_TLS_KEY,
 	KEY_TLS_PRIORITIES,
@@ -118,6 +121,18 @@ static const struct config_option config_options[KEY_COUNT] = {
      "once; past it 503 with Retry-After. Default 64."},
     {KEY_MAX_HEAVY_PER_CLIENT, "--max-heavy-per-client", "MAX_HEAVY_PER_CLIENT", "N", 1, 100000,
      "Of those, from one client address. Default 8."},
+    {KEY_MAX_SVG_BYTES, "--max-svg-bytes", "MAX_SVG_BYTES", "BYTES", 1024, 1ull << 30,
+     "Largest SVG picture (render.svg, solve as SVG),\n"
+     "1024..1073741824 bytes; larger is 422. Default 8388608\n"
+     "(8 MiB; the 500-step strip at cell 96 is 3.9 MB)."},
+    {KEY_ANSWER_MEMORY, "--answer-memory", "ANSWER_MEMORY", "BYTES", 1048576, 1ull << 40,
+     "Bytes of answers built and not yet sent (pictures,\n"
+     "traces, batches, packages) held at once, 1048576..;\n"
+     "past it a large answer is 503 with Retry-After.\n"
+     "Default 67108864 (64 MiB)."},
+    {KEY_PACKAGE_CACHE, "--package-cache", "PACKAGE_CACHE", "BYTES", 0, 1ull << 40,
+     "Bytes of built packages kept for the next GET or HEAD\n"
+     "of the same package; 0: none. Default 33554432 (32 MiB)."},
     {KEY_METRICS_OPEN, "--metrics-open", "METRICS_OPEN", "0|1", 0, 1,
      "1: GET /metrics answers without a token even with\n"
      "--auth-token-file (a scraper on a private network).\n"
@@ -303,6 +318,15 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	case KEY_MAX_HEAVY_PER_CLIENT:
 		cfg->max_heavy_per_client = (unsigned)v;
 		break;
+	case KEY_MAX_SVG_BYTES:
+		cfg->max_svg_bytes = (size_t)v;
+		break;
+	case KEY_ANSWER_MEMORY:
+		cfg->answer_memory = (size_t)v;
+		break;
+	case KEY_PACKAGE_CACHE:
+		cfg->package_cache = (size_t)v;
+		break;
 	case KEY_HOST:
 	case KEY_AUTH_TOKEN_FILE:
 	case KEY_TLS_CERT:
@@ -337,6 +361,9 @@ void config_defaults(struct config *cfg)
 	cfg->max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS;
 	cfg->max_heavy = CONFIG_DEFAULT_MAX_HEAVY;
 	cfg->max_heavy_per_client = CONFIG_DEFAULT_MAX_HEAVY_PER_CLIENT;
+	cfg->max_svg_bytes = CONFIG_DEFAULT_MAX_SVG_BYTES;
+	cfg->answer_memory = CONFIG_DEFAULT_ANSWER_MEMORY;
+	cfg->package_cache = CONFIG_DEFAULT_PACKAGE_CACHE;
 	cfg->tls_priorities = CONFIG_DEFAULT_TLS_PRIORITIES;
 	cfg->log_format = HTTP_LOG_JSON;
 }
@@ -531,6 +558,10 @@ void config_usage(FILE *out)
 		"    dropjudge " DROPJUDGE_VERSION " listening on http://HOST:PORT\n"
 		"  (https:// with --tls-cert; with the real port when --port is 0; an IPv6\n"
 		"  HOST is in brackets).\n"
+		"  Started by systemd with a socket (socket activation: LISTEN_PID and\n"
+		"  LISTEN_FDS, dropjudge.socket), it serves that socket and --host and\n"
+		"  --port are not used; it says READY=1 once serving and STOPPING=1 at the\n"
+		"  drain to NOTIFY_SOCKET.\n"
 		"  Flags, each also read from an environment variable; the flag wins, and an\n"
 		"  empty variable counts as unset. Write --flag VALUE or --flag=VALUE; numbers\n"
 		"  are plain decimal digits (no sign, suffix or spaces).\n"

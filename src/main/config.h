@@ -36,6 +36,9 @@
 #define CONFIG_DEFAULT_MAX_TRACE_STEPS	    100000ul
 #define CONFIG_DEFAULT_MAX_HEAVY	    64u
 #define CONFIG_DEFAULT_MAX_HEAVY_PER_CLIENT 8u
+#define CONFIG_DEFAULT_MAX_SVG_BYTES	    ((size_t)8 << 20)
+#define CONFIG_DEFAULT_ANSWER_MEMORY	    ((size_t)64 << 20)
+#define CONFIG_DEFAULT_PACKAGE_CACHE	    ((size_t)32 << 20)
 /* Below Docker's 10 s grace between SIGTERM and SIGKILL, so that a drain
  * that runs out still ends in an orderly exit. */
 #define CONFIG_DEFAULT_DRAIN_TIMEOUT 8u
@@ -72,6 +75,9 @@ struct config {
 	bool metrics_open;	       /* GET /metrics needs no token with a token file */
 	unsigned max_heavy;	       /* heavy requests queued or running at once, >= 1 */
 	unsigned max_heavy_per_client; /* of them from one client address, >= 1 */
+	size_t max_svg_bytes;	       /* bytes of one SVG answer; more is 422 */
+	size_t answer_memory;	       /* bytes of answers held at once; past it 503 */
+	size_t package_cache;	       /* bytes of built packages kept; 0: none */
 	/* Texts below point into argv or the environment (not copied); NULL: unset. */
 	const char *auth_token_file; /* bearer tokens, one a line */
 	const char *tls_cert;	     /* PEM certificate (chain) file; with tls_key */

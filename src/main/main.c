@@ -12,6 +12,11 @@
  * second one ends the process at once (exit 0 without the orderly stop,
  * which would wait for the jobs on the workers; the kernel closes the
  * connections still open). Either way the exit status is 0.
+ *
+ * Under systemd (main/systemd.h), serve takes the listening socket of
+ * dropjudge.socket when one is passed (--host and --port then only name
+ * nothing), says READY=1 once it serves and STOPPING=1 when the drain
+ * begins.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
@@ -49,6 +54,7 @@
 #include "main/package.h"
 #include "main/reload.h"
 #include "main/solve.h"
+#include "main/systemd.h"
 #include "mem/alloc.h"
 
 /* How often the drain checks for requests in flight, in milliseconds. */
@@ -239,6 +245,23 @@ static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Writes the address a listening socket is bound to, as a literal, to
+ * host[0..size): what the start line shows for an inherited socket.
+ * Returns 0, or -1 when it cannot be read.
+ */
+static int main_socket_host(int fd, char *host, size_t size)
+{
+	struct sockaddr_storage addr;
+	socklen_t len = sizeof addr;
+	if (getsockname(fd, (struct sockaddr *)&addr, &len) != 0)
+		return -1;
+	return getnameinfo((struct sockaddr *)&addr, len, host, (socklen_t)size, NULL, 0,
+			   NI_NUMERICHOST) == 0
+		   ? 0
+		   : -1;
+}
+
 /* `dropjudge serve`: returns the exit status. */
 static int main_serve(int argc, char *const argv[])
 {
@@ -264,9 +287,22 @@ static int main_serve(int argc, char *const argv[])
 	if (cfg.threads > cfg.max_connections)
 		cfg.threads = cfg.max_connections;
 	main_raise_fd_limit(cfg.max_connections, cfg.threads);
+	int listen_fd = systemd_listen_fd(err, sizeof err);
+	if (listen_fd == -2) {
+		fprintf(stderr, "dropjudge: %s\n", err);
+		return 1;
+	}
+	if (listen_fd > 0 && main_socket_host(listen_fd, cfg.host, sizeof cfg.host) != 0) {
+		fprintf(stderr, "dropjudge: socket activation: cannot read the socket's address\n");
+		close(listen_fd);
+		return 1;
+	}
 	status = main_load_security(&cfg, &auth, &tls, &use_tls);
-	if (status != 0)
+	if (status != 0) {
+		if (listen_fd > 0)
+			close(listen_fd);
 		return status;
+	}
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	sigemptyset(&signals);
@@ -275,6 +311,8 @@ static int main_serve(int argc, char *const argv[])
 	sigaddset(&signals, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
 		fprintf(stderr, "dropjudge: cannot block signals\n");
+		if (listen_fd > 0)
+			close(listen_fd);
 		status = 1;
 		goto out_security;
 	}
@@ -285,12 +323,15 @@ static int main_serve(int argc, char *const argv[])
 							STDOUT_FILENO, HTTP_ACCESSLOG_BUFFER);
 	if (!metrics || !log) {
 		fprintf(stderr, "dropjudge: out of memory\n");
+		if (listen_fd > 0)
+			close(listen_fd);
 		status = 1;
 		goto out_observe;
 	}
 	const struct http_config hc = {
 	    .host = cfg.host,
 	    .port = cfg.port,
+	    .listen_fd = listen_fd > 0 ? listen_fd : 0,
 	    .threads = cfg.threads,
 	    .timeout = cfg.timeout,
 	    .max_connections = cfg.max_connections,
@@ -300,6 +341,8 @@ static int main_serve(int argc, char *const argv[])
 	    .body_timeout = cfg.body_timeout,
 	    .max_heavy = cfg.max_heavy,
 	    .max_heavy_per_client = cfg.max_heavy_per_client,
+	    .answer_memory = cfg.answer_memory,
+	    .package_cache = cfg.package_cache,
 	    .limits = {.max_body = cfg.max_body,
 		       .max_json_body = cfg.max_json_body,
 		       .max_stream_body = cfg.max_stream_body,
@@ -307,7 +350,8 @@ static int main_serve(int argc, char *const argv[])
 		       .max_batch = cfg.max_batch,
 		       .cors_origins = cfg.cors_origins,
 		       .max_trace_steps = cfg.max_trace_steps,
-		       .metrics_open = cfg.metrics_open},
+		       .metrics_open = cfg.metrics_open,
+		       .max_svg_bytes = cfg.max_svg_bytes},
 	    .auth = auth,
 	    .tls = use_tls ? &tls : NULL,
 	    .metrics = metrics,
@@ -323,6 +367,7 @@ static int main_serve(int argc, char *const argv[])
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
 	main_say(log, "start", 1, "dropjudge " DROPJUDGE_VERSION " listening on %s://%s%s%s:%u",
 		 use_tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
+	systemd_notify("READY=1");
 
 	for (;;) {
 		if (sigwait(&signals, &sig) != 0)
@@ -333,6 +378,7 @@ static int main_serve(int argc, char *const argv[])
 	}
 	main_say(log, "drain", 2, "dropjudge: %s; draining (up to %u s)", strsignal(sig),
 		 cfg.drain_timeout);
+	systemd_notify("STOPPING=1");
 	http_server_begin_drain(srv);
 	main_drain(srv, &cfg, auth, &signals, log);
 	http_server_stop(srv);

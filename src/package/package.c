@@ -178,6 +178,11 @@ static enum codec_status pkg_tests_make(const struct problem *p, const struct pa
 	for (unsigned i = 0; i < p->nsamples + req->tests; i++) {
 		struct pkg_test *t = &tests->test[i];
 		unsigned secret = i - p->nsamples + 1; /* 1-based, for secret tests */
+		if (req->stop && req->stop(req->stop_ctx)) {
+			codec_error_set(err, CODEC_E_BUSY,
+					"the build stopped: the client has gone");
+			goto out_fail;
+		}
 		problem_text_init(&t->input);
 		tests->count++;
 		if (i < p->nsamples) {

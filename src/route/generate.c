@@ -1,7 +1,8 @@
 /*
  * GET /v1/{problem}/generate: the parts every generator shares — the seed
  * (given, or drawn at random and echoed), and the headers that make a
- * case reproducible. The table has read every parameter already.
+ * case reproducible. The table has read every parameter already. HEAD
+ * answers the headers without searching for a case.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,23 +30,31 @@ enum codec_status route_generate(const struct route_call *call, struct route_res
 {
 	const struct problem *p = route_entry_problem(call->entry);
 	uint64_t seed = route_arg_given(call, "seed") ? route_arg(call, "seed") : fresh_seed();
-	struct problem_gen g = {.seed = seed,
-				.n = route_arg(call, "n"),
-				.colors = route_arg(call, "colors"),
-				.min_chains = route_arg(call, "min_chains"),
-				.with_answer = route_arg(call, "with_answer") != 0,
-				.text = call->format == ROUTE_FORMAT_TEXT};
-	struct problem_text text;
-	json_t *obj = NULL;
-	problem_text_init(&text);
-	enum codec_status st = p->generate(&g, &text, &obj, err);
-	if (st == CODEC_OK && g.text)
-		st = route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text.data, text.len, err);
-	else if (st == CODEC_OK)
-		st = route_respond_json(resp, obj, err);
-	problem_text_free(&text);
-	if (st != CODEC_OK)
-		return st;
+	if (call->req->headers_only) { /* HEAD: the case is not searched for */
+		route_response_free(resp);
+		resp->status = 200;
+		resp->content_type = route_format_media(call->format);
+		resp->head_only = true;
+	} else {
+		struct problem_gen g = {.seed = seed,
+					.n = route_arg(call, "n"),
+					.colors = route_arg(call, "colors"),
+					.min_chains = route_arg(call, "min_chains"),
+					.with_answer = route_arg(call, "with_answer") != 0,
+					.text = call->format == ROUTE_FORMAT_TEXT};
+		struct problem_text text;
+		json_t *obj = NULL;
+		problem_text_init(&text);
+		enum codec_status st = p->generate(&g, &text, &obj, err);
+		if (st == CODEC_OK && g.text)
+			st = route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text.data, text.len,
+						err);
+		else if (st == CODEC_OK)
+			st = route_respond_json(resp, obj, err);
+		problem_text_free(&text);
+		if (st != CODEC_OK)
+			return st;
+	}
 	char value[32];
 	snprintf(value, sizeof value, "%" PRIu64, seed);
 	route_add_header(resp, "Dropjudge-Seed", value);

@@ -5,7 +5,8 @@
  * asks (the table negotiates), with the seed echoed in Dropjudge-Seed and a
  * file name in Content-Disposition. Parameters (declared in the table):
  * format (required), tests, seed (default 1, as the command line), and
- * min_chains for Puyo.
+ * min_chains for Puyo. HEAD checks the request and answers the headers
+ * without building (the HTTP layer's cache answers it whole when it can).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,13 +39,20 @@ enum codec_status route_package(const struct route_call *call, struct route_resp
 	pkg.seed = seed;
 	pkg.min_chains =
 	    p->has_chains ? (unsigned)route_arg(call, "min_chains") : PACKAGE_DEFAULT_MIN_CHAINS;
-	char *data;
-	size_t len;
-	if (package_build_memory(&pkg, sink, &data, &len, err) != CODEC_OK)
+	pkg.stop = call->req->gone;
+	pkg.stop_ctx = call->req->gone_ctx;
+	char *data = NULL;
+	size_t len = 0;
+	if (call->req->headers_only) { /* HEAD: the headers need no build */
+		if (package_check(&pkg, err) != CODEC_OK)
+			return err->status;
+	} else if (package_build_memory(&pkg, sink, &data, &len, err) != CODEC_OK) {
 		return err->status;
+	}
 	route_response_free(resp);
 	resp->body = data;
 	resp->body_len = len;
+	resp->head_only = call->req->headers_only;
 	resp->status = 200;
 	resp->content_type = route_format_media(call->format);
 	char value[64], name[40];

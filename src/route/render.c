@@ -64,13 +64,33 @@ static bool read_view(const struct route_call *call, unsigned long steps,
 /* Draws with `draw` into a buffer of the right size and answers with it. */
 typedef int (*draw_fn)(const void *ctx, const struct render_options *opt, char *buf, size_t size);
 
-static enum codec_status draw_svg(struct route_response *resp, draw_fn draw, const void *ctx,
-				  const struct render_options *opt, struct codec_error *err)
+static enum codec_status draw_svg(const struct route_request *req, struct route_response *resp,
+				  draw_fn draw, const void *ctx, const struct render_options *opt,
+				  struct codec_error *err)
 {
 	int n = draw(ctx, opt, NULL, 0);
 	if (n < 0) {
 		codec_error_set(err, CODEC_E_INTERNAL, "the picture could not be drawn");
 		return CODEC_E_INTERNAL;
+	}
+	size_t max = req->limits ? req->limits->max_svg_bytes : 0;
+	if (max && (size_t)n > max) {
+		codec_error_at_param(err, CODEC_E_INVALID, "cell",
+				     "the picture asked for is %d bytes, over the limit of %zu "
+				     "bytes (--max-svg-bytes): ask for a smaller cell, one step "
+				     "or fewer steps",
+				     n, max);
+		return CODEC_E_INVALID;
+	}
+	dj_free(resp->body);
+	resp->body = NULL;
+	resp->body_len = 0;
+	resp->status = 200;
+	resp->content_type = SVG_MEDIA_TYPE;
+	if (req->headers_only) { /* HEAD: its length is all it needs */
+		resp->head_only = true;
+		resp->head_length = (size_t)n;
+		return CODEC_OK;
 	}
 	char *buf = dj_malloc((size_t)n + 1);
 	if (!buf || draw(ctx, opt, buf, (size_t)n + 1) != n) {
@@ -78,22 +98,19 @@ static enum codec_status draw_svg(struct route_response *resp, draw_fn draw, con
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
 	}
-	dj_free(resp->body);
-	resp->status = 200;
-	resp->content_type = SVG_MEDIA_TYPE;
 	resp->body = buf;
 	resp->body_len = (size_t)n;
 	return CODEC_OK;
 }
 
 /* draw_svg() answering a failure itself, for route_render_body(). */
-static void respond_svg(struct route_response *resp, draw_fn draw, const void *ctx,
-			const struct render_options *opt, const char *request_id)
+static void respond_svg(const struct route_request *req, struct route_response *resp, draw_fn draw,
+			const void *ctx, const struct render_options *opt)
 {
 	struct codec_error err;
 	codec_error_init(&err, 1);
-	if (draw_svg(resp, draw, ctx, opt, &err) != CODEC_OK)
-		route_respond_error(resp, &err, request_id);
+	if (draw_svg(req, resp, draw, ctx, opt, &err) != CODEC_OK)
+		route_respond_error(resp, &err, req->request_id);
 }
 
 /* ---- Monomino-Domino ------------------------------------------------- */
@@ -177,7 +194,7 @@ enum codec_status route_md_render_call(const struct route_call *call, struct rou
 	    (c.blocks = blocks, !read_view(call, (unsigned long)c.n, &opt, err)))
 		st = err->status;
 	else
-		st = draw_svg(resp, draw_md, &c, &opt, err);
+		st = draw_svg(req, resp, draw_md, &c, &opt, err);
 	dj_free(blocks);
 	return st;
 }
@@ -256,7 +273,7 @@ enum codec_status route_puyo_render_call(const struct route_call *call, struct r
 	puyo_run(&run, &result);
 	if (!read_view(call, result.chains, &opt, err))
 		return err->status;
-	return draw_svg(resp, draw_puyo, &field, &opt, err);
+	return draw_svg(call->req, resp, draw_puyo, &field, &opt, err);
 out_error:
 	return err->status;
 }
@@ -373,7 +390,7 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		    !solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
 			goto out_error;
 		struct md_case c = {list.blocks, list.n};
-		respond_svg(resp, draw_md, &c, &opt, req->request_id);
+		respond_svg(req, resp, draw_md, &c, &opt);
 	} else {
 		struct puyo_field field;
 		enum codec_status st =
@@ -386,7 +403,7 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		puyo_run(&run, &result);
 		if (!solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
 			goto out_error;
-		respond_svg(resp, draw_puyo, &field, &opt, req->request_id);
+		respond_svg(req, resp, draw_puyo, &field, &opt);
 	}
 	json_decref(root);
 	dj_free(list.blocks);

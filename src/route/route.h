@@ -40,6 +40,7 @@ struct route_limits {
 					  any; NULL or "": no CORS header is ever sent */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
 	bool metrics_open;	       /* GET /metrics needs no token, token file or not */
+	size_t max_svg_bytes;	       /* bytes of one SVG answer; more is 422; 0: no limit */
 };
 
 struct route_param {
@@ -105,6 +106,14 @@ struct route_request {
 	/* The body went through this intake as it arrived instead of being
 	 * kept (body is then NULL, body_len its size); NULL: none. */
 	struct route_intake *intake;
+	/* HEAD on a heavy resource: a handler that can tell the answer's
+	 * status and headers without building its body does so, and sets
+	 * route_response.head_only instead of the body. */
+	bool headers_only;
+	/* Whether the client has gone (nobody will read the answer): a long
+	 * build asks between its steps and stops. NULL: never asked. */
+	bool (*gone)(void *ctx);
+	void *gone_ctx; /* handed to gone */
 };
 
 #define ROUTE_MAX_HEADERS 12
@@ -143,8 +152,11 @@ struct route_response {
 				       length unknown until the end; owned */
 	bool body_static;	    /* body is static data (a constant answer, the
 				       out-of-memory problem): never written or freed */
-	const char *route_name;	    /* the matched entry's name, ROUTE_NAME_UNKNOWN when
-				       none: a static string for logs and metrics */
+	bool head_only;		    /* request.headers_only answered: no body, and
+				       head_length the body's bytes (0: unknown) */
+	size_t head_length;
+	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
+				   none: a static string for logs and metrics */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };
@@ -245,6 +257,8 @@ struct route_entry {
 	bool auth;			 /* asks for authentication when it is configured */
 	bool heavy;			 /* its cost: long work whatever the body (the HTTP
 					    layer decides where a request runs) */
+	bool cached;			 /* GET answers are a function of the request: kept by
+					    the HTTP layer's cache (http/cache.h) */
 	unsigned char handle;		 /* enum route_handle (handlers.h): computes the answer */
 	char problem[ROUTE_PROBLEM_ID_MAX]; /* the problem's id (problem_find()) handed
 					       to the handler; "" for none */

@@ -58,7 +58,7 @@
 	{                                                                                          \
 		.path = path_, .name = name_, .methods = ROUTE_GET,                                \
 		.formats = ROUTE_FORMAT_ZIP | ROUTE_FORMAT_TAR_GZ, .auth = true, .heavy = true,    \
-		.handle = ROUTE_HANDLE_PACKAGE, .problem = problem_, .params = {                   \
+		.cached = true, .handle = ROUTE_HANDLE_PACKAGE, .problem = problem_, .params = {   \
 			{.name = "format", .type = ROUTE_PARAM_TEXT},                              \
 			{.name = "tests",                                                          \
 			 .type = ROUTE_PARAM_U64,                                                  \
@@ -159,6 +159,7 @@ static const struct route_entry route_table[] = {
      .methods = ROUTE_GET,
      .formats = ROUTE_FORMAT_SVG,
      .auth = true,
+     .heavy = true, /* a picture of up to megabytes */
      .handle = ROUTE_HANDLE_MD_RENDER,
      .params = {{.name = "blocks", .type = ROUTE_PARAM_TEXT}, RENDER_VIEW_PARAMS}},
     PROBLEM_POSTS("/v1/puyo", "puyo", "puyo", LINKS_PARAM),
@@ -173,6 +174,7 @@ static const struct route_entry route_table[] = {
      .methods = ROUTE_GET,
      .formats = ROUTE_FORMAT_SVG,
      .auth = true,
+     .heavy = true, /* a picture */
      .handle = ROUTE_HANDLE_PUYO_RENDER,
      .params = {{.name = "field", .type = ROUTE_PARAM_TEXT},
 		{.name = "puyop", .type = ROUTE_PARAM_TEXT},

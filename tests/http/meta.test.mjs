@@ -10,7 +10,7 @@ const server = await startServer({
 });
 
 test('the start line says where the server listens', () => {
-	assert.match(server.startLine, /^dropjudge 1\.0\.0 listening on http:\/\/127\.0\.0\.1:\d+$/);
+	assert.match(server.startLine, /^dropjudge 2\.0\.0 listening on http:\/\/127\.0\.0\.1:\d+$/);
 	assert.ok(server.port > 0);
 });
 
@@ -33,7 +33,7 @@ test('GET /v1 names the service, its problems and the limits in force', async ()
 	const res = await request(server, { path: '/v1' });
 	assert.equal(res.status, 200);
 	assert.equal(res.json.name, 'dropjudge');
-	assert.equal(res.json.version, '1.0.0');
+	assert.equal(res.json.version, '2.0.0');
 	assert.deepEqual(res.json.problems.map((p) => p.id).sort(), ['monomino-domino', 'puyo']);
 	const md = res.json.problems.find((p) => p.id === 'monomino-domino');
 	const puyo = res.json.problems.find((p) => p.id === 'puyo');
@@ -140,7 +140,7 @@ for (const [method, p, allow] of wrongMethods) {
 test('--version prints the version and the libraries it runs with, and exits 0', async () => {
 	const r = await run(BIN, ['--version']);
 	assert.equal(r.code, 0);
-	assert.match(r.stdout, /^dropjudge 1\.0\.0\nlibmicrohttpd \d+\.\d+\.\d+, jansson \d+\.\d+(\.\d+)?, GnuTLS \d+\.\d+\.\d+, libarchive \d+\.\d+\.\d+\n$/);
+	assert.match(r.stdout, /^dropjudge 2\.0\.0\nlibmicrohttpd \d+\.\d+\.\d+, jansson \d+\.\d+(\.\d+)?, GnuTLS \d+\.\d+\.\d+, libarchive \d+\.\d+\.\d+\n$/);
 });
 
 test('--help describes the subcommands and exits 0', async () => {

@@ -111,7 +111,7 @@ test('metrics: promtool finds nothing to say, and a known mix moves every counte
 	}
 	assert.equal(after.m.get('dropjudge_http_requests_in_flight'), 1, 'the scrape itself');
 	assert.ok(after.m.get('dropjudge_http_connections_total') >= sent.length + 2);
-	assert.equal(after.m.get('dropjudge_build_info{version="1.0.0"}'), 1);
+	assert.equal(after.m.get('dropjudge_build_info{version="2.0.0"}'), 1);
 	assert.equal(after.m.get('dropjudge_access_log_dropped_total'), 0);
 
 	const check = await promtool(after.text);
@@ -158,7 +158,7 @@ test('access log: one JSON line per request with every field, the start, drain a
 	const server = await startServer({ env: { LOG_FORMAT: 'json' }, autoStop: false });
 	const first = JSON.parse(server.startLine);
 	assert.equal(first.event, 'start');
-	assert.match(first.msg, /^dropjudge 1\.0\.0 listening on http:\/\/127\.0\.0\.1:\d+$/);
+	assert.match(first.msg, /^dropjudge 2\.0\.0 listening on http:\/\/127\.0\.0\.1:\d+$/);
 	await request(server, { path: '/v1/monomino-domino', contentType: 'text/plain', body: MD_TEXT,
 		headers: { 'X-Request-Id': 'one-line', 'User-Agent': 'ops-test "quoted"\u00e9' } });
 	await waitFor(() => accessLines(server).some((l) => l.request_id === 'one-line'), 'the line');
@@ -227,7 +227,7 @@ test('access log: each line names its own client, when one thread serves several
 
 test('access log: --log-format text writes one line per request, off writes none', async () => {
 	const text = await startServer({ args: ['--log-format', 'text'] });
-	assert.match(text.startLine, /^dropjudge 1\.0\.0 listening on /);
+	assert.match(text.startLine, /^dropjudge 2\.0\.0 listening on /);
 	await request(text, { path: '/livez', headers: { 'X-Request-Id': 'txt-1', 'User-Agent': 'ua' } });
 	await waitFor(() => text.log.includes('txt-1'), 'the text line');
 	const line = text.log.split('\n').find((l) => l.includes('txt-1'));
@@ -237,7 +237,7 @@ test('access log: --log-format text writes one line per request, off writes none
 	await request(off, { path: '/livez', headers: { 'X-Request-Id': 'off-1' } });
 	await sleep(200);
 	assert.ok(!off.log.includes('off-1'));
-	assert.match(off.startLine, /^dropjudge 1\.0\.0 listening on /);
+	assert.match(off.startLine, /^dropjudge 2\.0\.0 listening on /);
 });
 
 test('with bearer tokens required, metrics are read with a token and count the refusals', async () => {

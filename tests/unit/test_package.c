@@ -68,12 +68,12 @@ static void package_check_should_name_the_parameter_at_fault(void **state)
 		struct package_request req;
 		const char *parameter;
 	} cases[] = {
-	    {{"tetris", PACKAGE_KATTIS, 10, 1, 5}, "problem"},
-	    {{"puyo", PACKAGE_FORMAT_COUNT, 10, 1, 5}, "format"},
-	    {{"puyo", PACKAGE_KATTIS, 0, 1, 5}, "tests"},
-	    {{"puyo", PACKAGE_KATTIS, PACKAGE_MAX_TESTS + 1, 1, 5}, "tests"},
-	    {{"puyo", PACKAGE_KATTIS, 10, 1, 0}, "min_chains"},
-	    {{"puyo", PACKAGE_KATTIS, 10, 1, 13}, "min_chains"},
+	    {{"tetris", PACKAGE_KATTIS, 10, 1, 5, NULL, NULL}, "problem"},
+	    {{"puyo", PACKAGE_FORMAT_COUNT, 10, 1, 5, NULL, NULL}, "format"},
+	    {{"puyo", PACKAGE_KATTIS, 0, 1, 5, NULL, NULL}, "tests"},
+	    {{"puyo", PACKAGE_KATTIS, PACKAGE_MAX_TESTS + 1, 1, 5, NULL, NULL}, "tests"},
+	    {{"puyo", PACKAGE_KATTIS, 10, 1, 0, NULL, NULL}, "min_chains"},
+	    {{"puyo", PACKAGE_KATTIS, 10, 1, 13, NULL, NULL}, "min_chains"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct codec_error err;
@@ -83,8 +83,34 @@ static void package_check_should_name_the_parameter_at_fault(void **state)
 		assert_string_equal(err.faults[0].parameter, cases[i].parameter);
 	}
 	/* min_chains means nothing to Monomino-Domino. */
-	struct package_request md = {"monomino-domino", PACKAGE_POLYGON, 1, 0, 0};
+	struct package_request md = {"monomino-domino", PACKAGE_POLYGON, 1, 0, 0, NULL, NULL};
 	assert_int_equal(package_check(&md, NULL), CODEC_OK);
+}
+
+/* package_request.stop: true from its third call on. */
+static bool stop_at_third(void *ctx)
+{
+	unsigned *calls = ctx;
+	return ++*calls >= 3;
+}
+
+static void package_build_should_stop_when_asked_between_tests(void **state)
+{
+	(void)state;
+	unsigned calls = 0;
+	struct package_request req = {.problem = "monomino-domino",
+				      .format = PACKAGE_POLYGON,
+				      .tests = PACKAGE_MAX_TESTS,
+				      .seed = 1,
+				      .stop = stop_at_third,
+				      .stop_ctx = &calls};
+	struct codec_error err;
+	char *data = (char *)&req;
+	size_t len = 1;
+	codec_error_init(&err, 1);
+	assert_int_equal(package_build_memory(&req, PACKAGE_ZIP, &data, &len, &err), CODEC_E_BUSY);
+	assert_null(data);
+	assert_int_equal(calls, 3); /* not asked again once it said stop */
 }
 
 static void package_formats_should_read_back_their_names(void **state)
@@ -248,6 +274,7 @@ int main(void)
 	    cmocka_unit_test(package_formats_should_read_back_their_names),
 	    cmocka_unit_test(package_build_should_give_a_zip_or_a_gzip_and_the_same_bytes_twice),
 	    cmocka_unit_test(package_build_memory_should_refuse_a_directory),
+	    cmocka_unit_test(package_build_should_stop_when_asked_between_tests),
 	    cmocka_unit_test(every_allocation_failure_should_end_in_an_internal_error),
 	    cmocka_unit_test(statements_should_escape_each_language_and_keep_the_structure),
 	    cmocka_unit_test(package_file_names_should_be_what_each_judge_expects),

@@ -1,0 +1,219 @@
+/*
+ * The cache of built packages (cache.h): a list in order of last use under
+ * one lock, scanned whole (a few dozen packages fill it), each answer with
+ * its own copy of the body.
+ */
+#include "http/cache.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/alloc.h"
+
+/* One kept answer. */
+struct cache_entry {
+	struct cache_entry *prev;   /* more recently used; NULL: the first */
+	struct cache_entry *next;   /* less recently used; NULL: the last */
+	char *key;		    /* dj_malloc'ed */
+	struct route_response resp; /* body dj_malloc'ed and owned; no stream */
+};
+
+struct http_cache {
+	pthread_mutex_t lock;	  /* guards everything below */
+	size_t cap;		  /* bytes of bodies kept at most */
+	size_t bytes;		  /* bytes of bodies kept now */
+	uint64_t hits;		  /* answers found */
+	uint64_t misses;	  /* answers looked for and not found */
+	struct cache_entry *head; /* most recently used */
+	struct cache_entry *tail; /* least recently used */
+};
+
+struct http_cache *http_cache_new(size_t bytes)
+{
+	struct http_cache *c = dj_calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	if (pthread_mutex_init(&c->lock, NULL) != 0) {
+		dj_free(c);
+		return NULL;
+	}
+	c->cap = bytes;
+	return c;
+}
+
+static void cache_entry_free(struct cache_entry *e)
+{
+	dj_free(e->key);
+	dj_free(e->resp.body);
+	dj_free(e);
+}
+
+void http_cache_free(struct http_cache *c)
+{
+	if (!c)
+		return;
+	for (struct cache_entry *e = c->head, *next; e; e = next) {
+		next = e->next;
+		cache_entry_free(e);
+	}
+	pthread_mutex_destroy(&c->lock);
+	dj_free(c);
+}
+
+/* Appends s to buf at *at, escaping the separators; false when it does
+ * not fit. */
+static bool cache_key_put(char *buf, size_t size, size_t *at, const char *s)
+{
+	for (; *s; s++) {
+		bool esc = *s == '\n' || *s == '&' || *s == '=' || *s == '\\';
+		if (*at + (esc ? 2 : 1) >= size)
+			return false;
+		if (esc)
+			buf[(*at)++] = '\\';
+		buf[(*at)++] = *s;
+	}
+	buf[*at] = '\0';
+	return true;
+}
+
+/* qsort order of parameters: by key, then value. */
+static int cache_param_cmp(const void *a, const void *b)
+{
+	const struct route_param *x = a, *y = b;
+	int d = strcmp(x->key, y->key);
+	return d ? d : strcmp(x->value, y->value);
+}
+
+bool http_cache_key(const struct route_request *req, const char *accept, char *buf, size_t size)
+{
+	struct route_param params[ROUTE_MAX_PARAMS];
+	size_t at = 0;
+	if (!req->entry || size < 1)
+		return false;
+	buf[0] = '\0';
+	memcpy(params, req->params, req->nparams * sizeof params[0]);
+	qsort(params, req->nparams, sizeof params[0], cache_param_cmp);
+	if (!cache_key_put(buf, size, &at, req->entry->name) ||
+	    !cache_key_put(buf, size, &at, "\n") ||
+	    !cache_key_put(buf, size, &at, accept ? accept : "") ||
+	    !cache_key_put(buf, size, &at, "\n") ||
+	    !cache_key_put(buf, size, &at, req->origin ? req->origin : "") ||
+	    !cache_key_put(buf, size, &at, "\n"))
+		return false;
+	for (size_t i = 0; i < req->nparams; i++) {
+		if (!cache_key_put(buf, size, &at, params[i].key) ||
+		    !cache_key_put(buf, size, &at, "=") ||
+		    !cache_key_put(buf, size, &at, params[i].value) ||
+		    !cache_key_put(buf, size, &at, "&"))
+			return false;
+	}
+	return true;
+}
+
+/* Unlinks e from the list. Under the lock. */
+static void cache_unlink(struct http_cache *c, struct cache_entry *e)
+{
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		c->head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		c->tail = e->prev;
+	e->prev = e->next = NULL;
+}
+
+/* Links e first (most recently used). Under the lock. */
+static void cache_push(struct http_cache *c, struct cache_entry *e)
+{
+	e->prev = NULL;
+	e->next = c->head;
+	if (c->head)
+		c->head->prev = e;
+	c->head = e;
+	if (!c->tail)
+		c->tail = e;
+}
+
+/* The entry under key, or NULL. Under the lock. */
+static struct cache_entry *cache_find(struct http_cache *c, const char *key)
+{
+	for (struct cache_entry *e = c->head; e; e = e->next)
+		if (strcmp(e->key, key) == 0)
+			return e;
+	return NULL;
+}
+
+bool http_cache_get(struct http_cache *c, const char *key, struct route_response *resp)
+{
+	pthread_mutex_lock(&c->lock);
+	struct cache_entry *e = cache_find(c, key);
+	char *body = e ? dj_malloc(e->resp.body_len) : NULL;
+	if (!e || !body) {
+		c->misses++;
+		pthread_mutex_unlock(&c->lock);
+		return false;
+	}
+	c->hits++;
+	cache_unlink(c, e);
+	cache_push(c, e);
+	*resp = e->resp;
+	memcpy(body, e->resp.body, e->resp.body_len);
+	resp->body = body;
+	pthread_mutex_unlock(&c->lock);
+	return true;
+}
+
+void http_cache_put(struct http_cache *c, const char *key, const struct route_response *resp)
+{
+	if (resp->status != 200 || !resp->body || resp->body_static || resp->stream.read ||
+	    resp->body_len > c->cap)
+		return;
+	struct cache_entry *e = dj_calloc(1, sizeof *e);
+	size_t klen = strlen(key) + 1;
+	if (!e)
+		return;
+	e->key = dj_malloc(klen);
+	e->resp = *resp;
+	e->resp.body = dj_malloc(resp->body_len);
+	if (!e->key || !e->resp.body) {
+		cache_entry_free(e);
+		return;
+	}
+	memcpy(e->key, key, klen);
+	memcpy(e->resp.body, resp->body, resp->body_len);
+	pthread_mutex_lock(&c->lock);
+	if (cache_find(c, key)) { /* another request built it meanwhile */
+		pthread_mutex_unlock(&c->lock);
+		cache_entry_free(e);
+		return;
+	}
+	struct cache_entry *gone = NULL; /* evicted, freed outside the lock */
+	while (c->tail && c->bytes + resp->body_len > c->cap) {
+		struct cache_entry *last = c->tail;
+		cache_unlink(c, last);
+		c->bytes -= last->resp.body_len;
+		last->next = gone;
+		gone = last;
+	}
+	cache_push(c, e);
+	c->bytes += resp->body_len;
+	pthread_mutex_unlock(&c->lock);
+	while (gone) {
+		struct cache_entry *next = gone->next;
+		cache_entry_free(gone);
+		gone = next;
+	}
+}
+
+void http_cache_figures(struct http_cache *c, struct http_cache_figures *f)
+{
+	pthread_mutex_lock(&c->lock);
+	f->hits = c->hits;
+	f->misses = c->misses;
+	f->bytes = c->bytes;
+	pthread_mutex_unlock(&c->lock);
+}

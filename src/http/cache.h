@@ -1,0 +1,59 @@
+/*
+ * The cache of built packages. A package is a function of its request
+ * (problem, format, tests, seed, options: package.h), and building a large
+ * one costs a second of CPU, so the answers of GET on a resource the route
+ * table marks `cached` are kept, whole, under a key made of the resource,
+ * its query parameters, and the headers that choose the answer (Accept,
+ * Origin). The cache is bounded by the bytes of the bodies it keeps; past
+ * the bound the least recently used answers go. A hit answers GET and HEAD
+ * at once, without the worker pool; HEAD never builds (route.h,
+ * headers_only), so only GET fills the cache.
+ */
+#ifndef DROPJUDGE_HTTP_CACHE_H
+#define DROPJUDGE_HTTP_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "route/route.h"
+
+struct http_cache;
+
+/* A cache of at most `bytes` of answer bodies; 0: nothing is ever kept. NULL
+ * when out of memory. */
+struct http_cache *http_cache_new(size_t bytes);
+
+/* Frees c and every answer it keeps; NULL is ignored. */
+void http_cache_free(struct http_cache *c);
+
+/*
+ * The key of req (its entry, parameters and choosing headers) into buf
+ * (size bytes, NUL-terminated): true, or false when it does not fit (the
+ * request is then not cached).
+ */
+bool http_cache_key(const struct route_request *req, const char *accept, char *buf, size_t size);
+
+/*
+ * Fills *resp with a copy of the answer kept under key (its body new and
+ * owned by resp): true on a hit, false on a miss or out of memory (resp
+ * untouched). Counts a hit or a miss.
+ */
+bool http_cache_get(struct http_cache *c, const char *key, struct route_response *resp);
+
+/*
+ * Keeps a copy of resp (a 200 with a plain body) under key, dropping the
+ * least recently used answers to make room. Nothing is kept when the body
+ * is larger than the cache, memory runs out or the key is there already.
+ */
+void http_cache_put(struct http_cache *c, const char *key, const struct route_response *resp);
+
+/* What the cache has done: hits, misses since the start, bytes kept now. */
+struct http_cache_figures {
+	uint64_t hits;
+	uint64_t misses;
+	uint64_t bytes;
+};
+void http_cache_figures(struct http_cache *c, struct http_cache_figures *f);
+
+#endif
