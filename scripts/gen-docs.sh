@@ -78,7 +78,9 @@ _dropjudge() {
 		if [ "\$COMP_CWORD" -eq 2 ]; then
 			COMPREPLY=(\$(compgen -W "monomino-domino puyo --help" -- "\$cur"))
 		elif [ "\${COMP_WORDS[2]}" = puyo ] && [[ \$cur == -* ]]; then
-			COMPREPLY=(\$(compgen -W "--lines" -- "\$cur"))
+			COMPREPLY=(\$(compgen -W "--lines --ndjson" -- "\$cur"))
+		elif [[ \$cur == -* ]]; then
+			COMPREPLY=(\$(compgen -W "--ndjson" -- "\$cur"))
 		else
 			COMPREPLY=(\$(compgen -f -- "\$cur"))
 		fi ;;
@@ -111,7 +113,7 @@ if (( CURRENT == 2 )); then
 fi
 case $words[2] in
 serve | -*) _arguments '*:: :->none' $serve_flags ;;
-solve) _arguments '1:problem:(monomino-domino puyo)' '--lines[one field per line]' '*:file:_files' ;;
+solve) _arguments '1:problem:(monomino-domino puyo)' '--lines[one field per line]' '--ndjson[a stream of JSON cases]' '*:file:_files' ;;
 healthcheck) _arguments '--host=[address]:ADDR: ' '--port=[port]:N: ' '--tls-cert=[certificate]:FILE:_files' ;;
 check | validate) _arguments '--problem=[problem]:P:(monomino-domino puyo)' '--protocol=[protocol]:X:(testlib kattis cms dmoj)' '*:file:_files' ;;
 package) _arguments '--problem=[problem]:P:(monomino-domino puyo)' '--format=[format]:F:(kattis polygon domjudge cms)' '--tests=[tests]:N: ' '--seed=[seed]:S: ' '--min-chains=[chains]:M: ' '1:out:_files' ;;
