@@ -21,11 +21,11 @@ enum codec_status route_index(const struct route_call *call, struct route_respon
 {
 	if (call->format == ROUTE_FORMAT_HTML)
 		return route_www_page(resp, err); /* the viewer (www.c) */
-	return route_respond_json(resp,
-				  json_pack("{ss ss s{ss ss ss ss ss} s[oo]}", "name", "dropjudge",
-					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
-					    "openapi", "/openapi.yaml", "docs", "/docs", "problem_types",
-					    "/problems", "health", "/livez", "problems",
-					    problem_link(&route_md), problem_link(&route_puyo)),
-				  err);
+	return route_respond_json(
+	    resp,
+	    json_pack("{ss ss s{ss ss ss ss ss} s[oo]}", "name", "dropjudge", "version",
+		      DROPJUDGE_VERSION, "links", "api", "/v1", "openapi", "/openapi.yaml", "docs",
+		      "/docs", "problem_types", "/problems", "health", "/livez", "problems",
+		      problem_link(&route_md), problem_link(&route_puyo)),
+	    err);
 }
