@@ -318,6 +318,7 @@ lint-spec:
 browser: all
 	@scripts/run-tests.sh $(BUILD) browser
 docs-images: all
+	@scripts/deps.sh docs
 	@scripts/docs-images.sh $(BUILD)
 
 # Goals 1-5 of the performance issue, each as a ratio against a baseline

@@ -2,11 +2,11 @@
 # Installs what dropjudge needs to build (with "test", to test; with "fuzz",
 # to build the libFuzzer targets; "valgrind" and "hardening" for those
 # checks; with "container", to build and run the image with podman; with
-# "scale", to run replicas behind nginx) when a check shows it missing. As
+# "scale", to run replicas behind nginx; "docs", to write docs/images) when a check shows it missing. As
 # root it runs apt-get; otherwise it prints the exact apt-get line and
 # fails, so nothing is half-done silently.
 #
-#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale [FUZZ_CC]
+#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale|docs [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -65,6 +65,14 @@ fi
 if [ "$what" = scale ]; then
 	missing=()
 	need_cmd nginx nginx
+	need_cmd curl curl
+	need_cmd node nodejs
+fi
+# make docs-images: the pictures as PNG (rsvg-convert) and the viewer's
+# screenshots (Chromium).
+if [ "$what" = docs ]; then
+	need_cmd rsvg-convert librsvg2-bin
+	need_cmd chromium chromium
 	need_cmd curl curl
 	need_cmd node nodejs
 fi
