@@ -11,7 +11,8 @@
 // the icon, the API reference at /docs, and captions inside the pictures.
 //
 //   UPDATE_SCREENSHOTS=1  write the reference PNGs instead of comparing
-//   DOCS_IMAGES=DIR       also save the screenshots into DIR (docs/images)
+//   DOCS_IMAGES=DIR       also save the screenshots into DIR (docs/images);
+//                         make docs-images sets both
 //
 // Skipped, saying why, only when Chromium is not installed.
 import { test, after } from 'node:test';
@@ -83,29 +84,42 @@ async function solveCase(problem, format, text) {
 const frameLabel = () => page.textContent('#frame-label');
 
 // Compares a screenshot with its reference PNG: at most 0.5% of the pixels
-// may differ (anti-aliasing), by pixelmatch's perceptual threshold.
+// may differ (anti-aliasing), by pixelmatch's perceptual threshold. The copy
+// in docs/images is the reference itself (make docs-images writes both from
+// one shot), byte for byte, so that the README never shows a page, or an
+// error's text, other than the one the test holds the viewer to.
+const DOCS_DIR = path.join(HERE, '../../docs/images');
+
 async function matchScreenshot(name, locator) {
-	const { PNG } = await import('pngjs');
-	const pixelmatch = (await import('pixelmatch')).default;
 	const shot = await locator.screenshot({ animations: 'disabled', caret: 'hide' });
 	if (DOCS) fs.writeFileSync(path.join(DOCS, `viewer-${name}.png`), shot);
 	const file = path.join(REF, `${name}.png`);
 	if (UPDATE || !fs.existsSync(file)) {
-		assert.ok(UPDATE, `no reference ${file}; run with UPDATE_SCREENSHOTS=1 and commit it`);
+		assert.ok(UPDATE, `no reference ${file}; run make docs-images (or UPDATE_SCREENSHOTS=1) and commit it`);
 		fs.mkdirSync(REF, { recursive: true });
 		fs.writeFileSync(file, shot);
 		return;
 	}
+	await samePicture(name, shot, file, '');
+	const docs = path.join(DOCS_DIR, `viewer-${name}.png`);
+	assert.ok(fs.existsSync(docs) && fs.readFileSync(docs).equals(fs.readFileSync(file)),
+		`${docs} is not ${file}: run make docs-images, which writes both`);
+}
+
+async function samePicture(name, shot, file, hint) {
+	const { PNG } = await import('pngjs');
+	const pixelmatch = (await import('pixelmatch')).default;
+	assert.ok(fs.existsSync(file), `${file} is missing${hint}`);
 	const got = PNG.sync.read(shot);
 	const want = PNG.sync.read(fs.readFileSync(file));
-	assert.equal(`${got.width}x${got.height}`, `${want.width}x${want.height}`, `${name}: size`);
+	assert.equal(`${got.width}x${got.height}`, `${want.width}x${want.height}`, `${name}: size of ${file}${hint}`);
 	const diff = new PNG({ width: got.width, height: got.height });
 	const n = pixelmatch(got.data, want.data, diff.data, got.width, got.height, { threshold: 0.1 });
 	const share = n / (got.width * got.height);
 	if (share > 0.005) {
 		const out = path.join(os.tmpdir(), `dropjudge-${name}-diff.png`);
 		fs.writeFileSync(out, PNG.sync.write(diff));
-		assert.fail(`${name}: ${n} pixels (${(share * 100).toFixed(2)}%) differ from ${file}; diff in ${out}`);
+		assert.fail(`${name}: ${n} pixels (${(share * 100).toFixed(2)}%) differ from ${file}${hint}; diff in ${out}`);
 	}
 }
 
