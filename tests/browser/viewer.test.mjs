@@ -341,6 +341,10 @@ test('on a 390 px phone nothing scrolls sideways, no path breaks and no button w
 			assert.deepEqual(m.brokenLinks, [], `${problem}: links broken over two lines`);
 			assert.deepEqual(m.wrapped, [], `${problem}: buttons wrapped`);
 		}
+		// The API reference too.
+		await page.goto(`${server.base}/docs`);
+		assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, '/docs scrolls sideways');
+		await page.goto('about:blank');
 	} finally {
 		await page.setViewportSize({ width: 1200, height: 900 });
 	}
