@@ -21,6 +21,8 @@
 #   src/mem    -Isrc                      (the allocation seam: dj_malloc and kin)
 #   src/render -Iinclude                  (pure SVG pictures of the core's structs)
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
+#   src/problem + jansson                 (one struct per problem: read, solve, encode,
+#                                          trace, generate, validate; its package's texts)
 #   src/package + jansson, libarchive     (problem packages for judges: tests, layouts, archives)
 #   src/route  + jansson                  (routing table, handlers: request -> response;
 #                                          the package route builds through src/package)
@@ -133,10 +135,11 @@ PACKAGE_SRC := $(wildcard src/package/*.c)
 PACKAGE_FILES := $(wildcard src/package/files/*)
 # Service sources a package's checker embeds as they are (blobs.S).
 PACKAGE_SHARED := include/dropjudge/judge.h src/core/judge.c
+PROBLEM_SRC := $(wildcard src/problem/*.c)
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
-LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PROBLEM_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
 WWW_FILES := src/www/index.html src/www/viewer.css src/www/viewer.js src/www/favicon.svg \
 	src/www/docs.html src/www/docs.css
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/www/www_blob.o \
@@ -167,6 +170,9 @@ $(BUILD)/src/render/%.o: src/render/%.c
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -Iinclude -c $< -o $@
 $(BUILD)/src/codec/%.o: src/codec/%.c
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
+$(BUILD)/src/problem/%.o: src/problem/%.c
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
 $(BUILD)/src/package/%.o: src/package/%.c
@@ -353,7 +359,7 @@ bench-http: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server $(BUILD)/bench/ab_load
 	@scripts/bench-http.sh $(BUILD)
 
-FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
+FORMAT_FILES = $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PROBLEM_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(MAIN_SRC) include/dropjudge/*.h \
 	src/*/*.h tests/unit/*.c tests/unit/*.h $(RENDER_TEST_SRC) tests/bench/*.c $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
@@ -388,7 +394,7 @@ fuzz_ci_seconds = $(shell n=$(words $(FUZZ_TARGETS)); s=$$(( $(FUZZ_CI_BUDGET) /
 	echo $$(( s < $(FUZZ_CI_SECONDS) ? (s > 0 ? s : 1) : $(FUZZ_CI_SECONDS) )))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -MMD -MP
-FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PACKAGE_SRC) $(ROUTE_SRC)) \
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PROBLEM_SRC) $(PACKAGE_SRC) $(ROUTE_SRC)) \
 	$(FUZZ_BUILD)/src/route/openapi_blob.o $(FUZZ_BUILD)/src/www/www_blob.o $(FUZZ_BUILD)/src/package/blobs.o
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
 # Made only by pattern rules, so make would delete them as intermediates.
@@ -416,6 +422,9 @@ $(FUZZ_BUILD)/src/render/%.o: src/render/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -c $< -o $@
 $(FUZZ_BUILD)/src/codec/%.o: src/codec/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/src/problem/%.o: src/problem/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Iinclude -Isrc $(JANSSON_CFLAGS) -c $< -o $@
 $(FUZZ_BUILD)/src/package/%.o: src/package/%.c

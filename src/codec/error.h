@@ -11,8 +11,8 @@
  * UTF-8 character (from the request, or a character cut where a text was
  * cut to fit) is stored as '?'.
  *
- * What HTTP status a codec_status becomes is decided in one place only:
- * problem.c.
+ * What HTTP status a codec_status becomes is decided in one place only,
+ * the route layer's table (route/status.c).
  */
 #ifndef DROPJUDGE_CODEC_ERROR_H
 #define DROPJUDGE_CODEC_ERROR_H

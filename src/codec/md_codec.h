@@ -56,34 +56,29 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 			       const struct md_read_options *opt, struct codec_error *err,
 			       md_block_fn fn, void *ctx);
 
-/*
- * The fast path of a JSON request body (codec/md_json_fast.c): returns true
- * when body[0..len) is exactly a case {"blocks": [[t, x, y], ...]} of one
- * or more legal single-digit blocks, at most max_blocks (0: no limit), with
- * JSON whitespace where JSON allows it and nothing else, having handed
- * every block to fn in order (fn returning nonzero makes it return false).
- * Such a body means to jansson and md_json_read() exactly these blocks.
- * Returns false for any other body, reporting nothing: fn may have been
- * called for some blocks, so the caller starts its game again and reads the
- * body through jansson, whose path decides every other answer and every
- * error. Nothing is allocated or kept.
- */
-bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,
-		       void *ctx);
-
 /* Called with the next n blocks read, in order; return 0 to go on. */
 typedef int (*md_run_fn)(void *ctx, const struct md_block *blocks, size_t n);
 
 /*
- * md_json_fast_read() for a caller that plays blocks in runs: the same
- * bodies taken, the same blocks in the same order, held in buf[0..cap)
- * and handed to play() each time buf is full and once at the end. Compact
- * blocks "[t,x,y]," are read eight bytes at a time. False (play() may have
- * been called) for any body md_json_fast_read() refuses, or when play()
- * returns nonzero.
+ * The fast reader of a JSON request body (codec/md_json_fast.c): returns
+ * true when body[0..len) is exactly a case {"blocks": [[t, x, y], ...]} of
+ * one or more legal single-digit blocks, at most max_blocks (0: no limit),
+ * with JSON whitespace where JSON allows it and nothing else, having handed
+ * every block in order to play(), in runs held in buf[0..cap) (each time
+ * buf is full and once at the end). Such a body means to jansson and
+ * md_json_read() exactly these blocks. Compact blocks "[t,x,y]," are read
+ * eight bytes at a time. Returns false for any other body, or when play()
+ * returns nonzero, reporting nothing: play() may have been called, so the
+ * caller starts its game again and reads the body through jansson, whose
+ * path decides every other answer and every error. Nothing is allocated.
  */
 bool md_json_fast_runs(const char *body, size_t len, unsigned long max_blocks, struct md_block *buf,
 		       size_t cap, md_run_fn play, void *ctx);
+
+/* md_json_fast_runs() block by block, each handed to fn (nonzero stops
+ * it: false): its straightforward reference, for the differential tests. */
+bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,
+		       void *ctx);
 
 /* md_json_fast_runs() with the compact blocks read four at a time with
  * AVX2 (MD_IMPL_AVX2, which must be supported: md_impl_supported()) or

@@ -60,24 +60,6 @@ bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *pla
 bool puyo_json_fast_planes_impl(const char *body, size_t len, struct puyo_planes *planes,
 				unsigned *rows, enum puyo_impl impl);
 
-/*
- * The fast path of a text request body (codec/puyo_text_fast.c): true when
- * text[0..len) is exactly 12 or 13 rows of 6 characters of `.RGBPYO`, each
- * ended by "\n" or "\r\n" (the last one may end the text instead),
- * having filled *planes and *rows (12 or 13) with what puyo_text_read()
- * (lenient) makes of it. False for any other text, reporting nothing: the
- * caller then reads it with puyo_text_read(), which decides every other
- * answer and error.
- */
-bool puyo_text_fast_planes(const char *text, size_t len, struct puyo_planes *planes,
-			   unsigned *rows);
-
-/* puyo_text_fast_planes() with the vector paths of a given supported
- * implementation (dropjudge/puyo.h), for the tests that hold them against
- * each other. */
-bool puyo_text_fast_planes_impl(const char *text, size_t len, struct puyo_planes *planes,
-				unsigned *rows, enum puyo_impl impl);
-
 /* Reads the Baekjoon text (the rows, top first) into *field. */
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
@@ -115,17 +97,6 @@ json_t *puyo_json_rows(const struct puyo_field *field);
  */
 int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
 			   char *buf, size_t size);
-
-/* puyo_json_write_result() of the field of `rows` rows (12 or 13) whose
- * planes these are (dropjudge/puyo.h), the same bytes. */
-int puyo_json_write_planes(const struct puyo_planes *planes, unsigned rows,
-			   const struct puyo_result *result, char *buf, size_t size);
-/* puyo_json_write_planes() on a given implementation, which must be
- * supported (puyo_impl_supported()): PUYO_IMPL_AVX512 lays the rows out
- * with AVX-512 VBMI permutes, the others by table; the same bytes. */
-int puyo_json_write_planes_impl(const struct puyo_planes *planes, unsigned rows,
-				const struct puyo_result *result, char *buf, size_t size,
-				enum puyo_impl impl);
 
 /* Writes the Baekjoon output "C\n"; returns its length as snprintf does. */
 int puyo_text_result(const struct puyo_result *result, char *buf, size_t size);

@@ -8,7 +8,7 @@
 
 #include "dropjudge/judge.h"
 #include "codec/decimal.h"
-#include "codec/problem.h"
+#include "route/status.h"
 #include "http/clock.h"
 #include "mem/alloc.h"
 #include "codec/text.h"

@@ -63,18 +63,11 @@
  */
 #define HTTP_DISCARD_MAX ((size_t)64 << 20)
 /*
- * A request is run on the worker pool rather than in the event loop when
- * its body is at least this large or it asks for a trace: the work of the
- * judge grows with both.
+ * A request to a light route (the route table's cost) is answered in the
+ * event loop when its body is under this size and it asks for no trace;
+ * any other runs on the worker pool: the work of a route grows with both.
  */
-#define HTTP_HEAVY_BODY ((size_t)4096)
-/*
- * A heavy request by its body alone, up to this size, is first tried in
- * the event loop by the canonical fast paths only (route_request.fast_only:
- * a cost of a few nanoseconds a byte, at most about a millisecond here);
- * what they do not take goes to the worker pool.
- */
-#define HTTP_FAST_INLINE_MAX ((size_t)1 << 20)
+#define HTTP_HEAVY_BODY ((size_t)128 << 10)
 /*
  * glibc's heap, set once at start so that memory goes back to the system
  * after a large request: blocks from this size up (large bodies and
@@ -294,7 +287,6 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
 	req->auth = http_auth_request(srv->auth, conn);
-	route_request_decide(req);
 }
 
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first
@@ -688,9 +680,10 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 
 /*
  * Whether a request's work may be large: by its body size, because it
- * asks for a trace, or because its resource says so in the route table
- * (a generator's search, a package build: bounded in work, yet from tens
- * of milliseconds to seconds). Those run on the worker pool.
+ * asks for a trace, or because its resource's row in the route table says
+ * its cost is heavy (a generator's search, a package build: bounded in
+ * work, yet from tens of milliseconds to seconds). Those run on the worker
+ * pool, the others in the event loop.
  */
 static bool http_is_heavy(const struct http_request *rq)
 {
@@ -743,14 +736,6 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	req->body = rq->body;
 	req->body_len = rq->len;
 	req->intake = rq->intake; /* the query parameters came with the headers */
-	if (http_is_heavy(rq) && !rq->heavy_route && req->body_len <= HTTP_FAST_INLINE_MAX &&
-	    route_param(req, "trace") == NULL) {
-		req->fast_only = true;
-		route_handle(req, &resp);
-		req->fast_only = false;
-		if (!resp.deferred)
-			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
-	}
 	if (http_is_heavy(rq)) {
 		if (!http_heavy_admit(srv->heavy, conn))
 			return http_send_busy(srv, conn, rq);

@@ -27,7 +27,7 @@
 
 #include "codec/error.h"
 #include "dropjudge/judge.h"
-#include "route/handlers.h"
+#include "problem/problem.h"
 #include "mem/alloc.h"
 
 /* Largest input, answer or output file read. */
@@ -50,7 +50,7 @@ struct check_protocol;
 /* One run of a checker or validator. */
 struct check_run {
 	const struct check_protocol *protocol;
-	const struct route_problem *problem;
+	const struct problem *problem;
 	const char *pos[CHECK_MAX_POSITIONAL]; /* the protocol's arguments */
 	unsigned npos;
 	unsigned extra; /* positional arguments past CHECK_MAX_POSITIONAL */
@@ -204,17 +204,6 @@ static const struct check_protocol *check_protocol_find(const char *name, size_t
 	return NULL;
 }
 
-static const struct route_problem *check_problem_find(const char *name)
-{
-	if (!name)
-		return NULL;
-	if (strcmp(name, route_md.id) == 0)
-		return &route_md;
-	if (strcmp(name, route_puyo.id) == 0)
-		return &route_puyo;
-	return NULL;
-}
-
 /* --- Arguments and files -------------------------------------------------- */
 
 /* testlib validators' own flags, each with a value; Polygon passes them. */
@@ -294,7 +283,7 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 	}
 	if (!problem || !*problem)
 		problem = getenv("DROPJUDGE_PROBLEM");
-	run->problem = check_problem_find(problem);
+	run->problem = problem_find(problem);
 	if (!run->problem) {
 		codec_format(why, whylen,
 			     problem && *problem ? "unknown problem '%s' (expected monomino-domino "
@@ -386,8 +375,7 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 {
 	const struct check_protocol *pr = run->protocol;
 	char why[CHECK_MESSAGE_MAX];
-	const struct route_limits limits = {
-	    .max_body = CHECK_MAX_FILE, .max_blocks = ULONG_MAX, .max_batch = 1};
+	const struct problem_limits limits = {.max_blocks = ULONG_MAX, .lean = NULL};
 	enum check_outcome outcome = CHECK_FAIL;
 	char *input = NULL, *answer = NULL, *output = NULL;
 	size_t input_len, answer_len, output_len;
@@ -417,7 +405,7 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		goto out_free;
 	}
 	codec_error_init(err, 1);
-	struct route_outcome solved = {.steps = NULL};
+	struct problem_outcome solved = {.steps = NULL};
 	char expected[CHECK_ANSWER_MAX];
 	int n = -1;
 	if (run->problem->solve_text(input, input_len, &limits, false, &solved, err) == CODEC_OK)

@@ -1,6 +1,6 @@
 /*
  * Package sinks on libarchive (see archive.h). Memory archives are written
- * through a growing pkg_text by archive_write_open()'s callback; files by
+ * through a growing problem_text by archive_write_open()'s callback; files by
  * archive_write_open_filename(); directories by archive_write_disk with
  * the extraction safeguards on (no "..", no absolute paths, no symlinks
  * followed).
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "package/text.h"
+#include "problem/text.h"
 #include "mem/alloc.h"
 
 /* Every entry's modification time: 2024-01-01T00:00:00Z (zip's DOS times
@@ -23,9 +23,9 @@
 struct pkg_sink {
 	struct archive *a;
 	enum package_sink kind;
-	const char *root;    /* directory sink: the directory, else NULL */
-	const char *prefix;  /* archive sinks: put before each path */
-	struct pkg_text mem; /* memory sink: the archive so far */
+	const char *root;	 /* directory sink: the directory, else NULL */
+	const char *prefix;	 /* archive sinks: put before each path */
+	struct problem_text mem; /* memory sink: the archive so far */
 	bool memory;
 };
 
@@ -39,7 +39,7 @@ static la_ssize_t pkg_sink_write_mem(struct archive *a, void *ctx, const void *b
 {
 	(void)a;
 	struct pkg_sink *s = ctx;
-	pkg_text_put(&s->mem, buf, n);
+	problem_text_put(&s->mem, buf, n);
 	return (la_ssize_t)n;
 }
 
@@ -59,7 +59,7 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 	}
 	s->kind = kind;
 	s->prefix = prefix ? prefix : "";
-	pkg_text_init(&s->mem);
+	problem_text_init(&s->mem);
 	if (kind == PACKAGE_DIRECTORY) {
 		if (!path) {
 			codec_error_set(err, CODEC_E_INTERNAL, "a directory needs a path");
@@ -109,7 +109,7 @@ out_archive:
 	if (s->a)
 		archive_write_free(s->a);
 out_free:
-	pkg_text_free(&s->mem);
+	problem_text_free(&s->mem);
 	dj_free(s);
 	return NULL;
 }
@@ -117,12 +117,12 @@ out_free:
 bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t len,
 		  bool executable, struct codec_error *err)
 {
-	struct pkg_text full;
-	pkg_text_init(&full);
+	struct problem_text full;
+	problem_text_init(&full);
 	if (s->root)
-		pkg_text_printf(&full, "%s/%s", s->root, path);
+		problem_text_printf(&full, "%s/%s", s->root, path);
 	else
-		pkg_text_printf(&full, "%s%s", s->prefix, path);
+		problem_text_printf(&full, "%s%s", s->prefix, path);
 	struct archive_entry *e = archive_entry_new();
 	if (full.failed || !e) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
@@ -142,12 +142,12 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 		goto out_fail;
 	}
 	archive_entry_free(e);
-	pkg_text_free(&full);
+	problem_text_free(&full);
 	return true;
 out_fail:
 	if (e)
 		archive_entry_free(e);
-	pkg_text_free(&full);
+	problem_text_free(&full);
 	return false;
 }
 
@@ -171,9 +171,9 @@ enum codec_status pkg_sink_close(struct pkg_sink *s, bool ok, char **data, size_
 		*data = s->mem.data; /* handed over: not freed below */
 		if (len)
 			*len = s->mem.len;
-		pkg_text_init(&s->mem);
+		problem_text_init(&s->mem);
 	}
-	pkg_text_free(&s->mem);
+	problem_text_free(&s->mem);
 	dj_free(s);
 	return ok ? CODEC_OK : CODEC_E_INTERNAL;
 }

@@ -30,10 +30,10 @@
 #include "dropjudge/gen.h"
 #include "dropjudge/version.h"
 #include "package/archive.h"
-#include "package/problems.h"
+#include "problem/problem.h"
 #include "package/programs.h"
 #include "package/statement.h"
-#include "package/text.h"
+#include "problem/text.h"
 #include "mem/alloc.h"
 
 /* Longest Baekjoon output of either problem, with room to spare. */
@@ -41,9 +41,9 @@
 
 /* One test of a package. */
 struct pkg_test {
-	enum pkg_kind kind;
+	enum problem_kind kind;
 	char name[64];		     /* base name in Kattis layouts: "01", "003-edge-empty-field" */
-	struct pkg_text input;	     /* the input text */
+	struct problem_text input;   /* the input text */
 	char answer[PKG_ANSWER_MAX]; /* the Baekjoon output text */
 	size_t answer_len;
 };
@@ -78,13 +78,13 @@ bool package_format_from_name(const char *name, enum package_format *format)
 
 bool package_has_problem(const char *problem)
 {
-	return pkg_problem_find(problem) != NULL;
+	return problem_find(problem) != NULL;
 }
 
 int package_file_name(const struct package_request *req, enum package_sink sink, char *buf,
 		      size_t size)
 {
-	const struct pkg_problem *p = pkg_problem_find(req->problem);
+	const struct problem *p = problem_find(req->problem);
 	return snprintf(buf, size, "%s%s%s", p ? p->short_name : "package",
 			req->format == PACKAGE_POLYGON ? "-polygon"
 			: req->format == PACKAGE_CMS   ? "-cms"
@@ -96,7 +96,7 @@ int package_file_name(const struct package_request *req, enum package_sink sink,
 
 enum codec_status package_check(const struct package_request *req, struct codec_error *err)
 {
-	const struct pkg_problem *p = pkg_problem_find(req->problem);
+	const struct problem *p = problem_find(req->problem);
 	if (!p)
 		codec_error_at_param(err, CODEC_E_INVALID, "problem",
 				     "must be monomino-domino or puyo");
@@ -117,7 +117,7 @@ enum codec_status package_check(const struct package_request *req, struct codec_
 static void pkg_tests_free(struct pkg_tests *tests)
 {
 	for (unsigned i = 0; i < tests->count; i++)
-		pkg_text_free(&tests->test[i].input);
+		problem_text_free(&tests->test[i].input);
 	dj_free(tests->test);
 	tests->test = NULL;
 	tests->count = 0;
@@ -127,8 +127,7 @@ static void pkg_tests_free(struct pkg_tests *tests)
  * Checks test t with the strict validator and solves it; a failure is a
  * bug in the package data or the generators: CODEC_E_INTERNAL.
  */
-static bool pkg_test_finish(const struct pkg_problem *p, struct pkg_test *t,
-			    struct codec_error *err)
+static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct codec_error *err)
 {
 	struct codec_error *check = dj_malloc(sizeof *check);
 	if (t->input.failed || !check) {
@@ -137,10 +136,11 @@ static bool pkg_test_finish(const struct pkg_problem *p, struct pkg_test *t,
 		return false;
 	}
 	codec_error_init(check, 1);
-	p->validate(t->input.data, t->input.len, check);
+	p->validate_text(t->input.data, t->input.len, check);
 	int n = -1;
 	if (!codec_error_is_set(check))
-		n = p->solve(t->input.data, t->input.len, t->answer, sizeof t->answer, check);
+		n = problem_answer(p, t->input.data, t->input.len, t->answer, sizeof t->answer,
+				   check);
 	if (n < 0 || (size_t)n >= sizeof t->answer) {
 		codec_error_set(err, CODEC_E_INTERNAL, "test %s is not a valid input: %s", t->name,
 				codec_error_is_set(check) ? check->detail : "answer too long");
@@ -157,9 +157,8 @@ static bool pkg_test_finish(const struct pkg_problem *p, struct pkg_test *t,
  * (edge cases first, then random, large and, for Puyo, long chains), the
  * generated ones from successive outputs of a stream seeded by req->seed.
  */
-static enum codec_status pkg_tests_make(const struct pkg_problem *p,
-					const struct package_request *req, struct pkg_tests *tests,
-					struct codec_error *err)
+static enum codec_status pkg_tests_make(const struct problem *p, const struct package_request *req,
+					struct pkg_tests *tests, struct codec_error *err)
 {
 	unsigned edges = req->tests < p->nedges ? req->tests : p->nedges;
 	unsigned rest = req->tests - edges;
@@ -179,26 +178,26 @@ static enum codec_status pkg_tests_make(const struct pkg_problem *p,
 	for (unsigned i = 0; i < p->nsamples + req->tests; i++) {
 		struct pkg_test *t = &tests->test[i];
 		unsigned secret = i - p->nsamples + 1; /* 1-based, for secret tests */
-		pkg_text_init(&t->input);
+		problem_text_init(&t->input);
 		tests->count++;
 		if (i < p->nsamples) {
-			t->kind = PKG_SAMPLE;
+			t->kind = PROBLEM_SAMPLE;
 			snprintf(t->name, sizeof t->name, "%02u", i + 1);
-			pkg_text_puts(&t->input, p->samples[i].input);
+			problem_text_puts(&t->input, p->samples[i].input);
 		} else if (secret <= edges) {
-			t->kind = PKG_EDGE;
+			t->kind = PROBLEM_EDGE;
 			snprintf(t->name, sizeof t->name, "%03u-edge-%s", secret,
 				 p->edges[secret - 1].name);
-			pkg_text_puts(&t->input, p->edges[secret - 1].input);
+			problem_text_puts(&t->input, p->edges[secret - 1].input);
 		} else {
 			unsigned k = secret - edges;
-			t->kind = k <= random		? PKG_RANDOM
-				  : k <= random + large ? PKG_LARGE
-							: PKG_CHAINS;
+			t->kind = k <= random		? PROBLEM_RANDOM
+				  : k <= random + large ? PROBLEM_LARGE
+							: PROBLEM_CHAINS;
 			snprintf(t->name, sizeof t->name, "%03u-%s", secret,
-				 pkg_kind_name(t->kind));
-			if (!p->generate(t->kind, gen_rng_next(&rng), req->min_chains, &t->input,
-					 err))
+				 problem_kind_name(t->kind));
+			if (!p->generate_test(t->kind, gen_rng_next(&rng), req->min_chains,
+					      &t->input, err))
 				goto out_fail;
 		}
 		if (!pkg_test_finish(p, t, err))
@@ -215,7 +214,7 @@ out_fail:
 /* What the format functions share while writing. */
 struct pkg_build {
 	const struct package_request *req;
-	const struct pkg_problem *p;
+	const struct problem *p;
 	const struct pkg_tests *tests;
 	struct statement statement;
 	struct statement_example *examples;
@@ -232,7 +231,8 @@ static void pkg_put(struct pkg_build *b, const char *path, const char *data, siz
 }
 
 /* Puts a built text, then frees it; out of memory fails the build. */
-static void pkg_put_text(struct pkg_build *b, const char *path, struct pkg_text *t, bool executable)
+static void pkg_put_text(struct pkg_build *b, const char *path, struct problem_text *t,
+			 bool executable)
 {
 	if (t->failed) {
 		if (b->ok)
@@ -241,13 +241,13 @@ static void pkg_put_text(struct pkg_build *b, const char *path, struct pkg_text 
 	} else {
 		pkg_put(b, path, t->data ? t->data : "", t->len, executable);
 	}
-	pkg_text_free(t);
+	problem_text_free(t);
 }
 
 static void pkg_put_statement(struct pkg_build *b, const char *path, enum statement_style style)
 {
-	struct pkg_text t;
-	pkg_text_init(&t);
+	struct problem_text t;
+	problem_text_init(&t);
 	statement_render(&b->statement, style, &t);
 	pkg_put_text(b, path, &t, false);
 }
@@ -256,8 +256,8 @@ static void pkg_put_statement(struct pkg_build *b, const char *path, enum statem
 static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 			    enum pkg_protocol protocol)
 {
-	struct pkg_text t;
-	pkg_text_init(&t);
+	struct problem_text t;
+	problem_text_init(&t);
 	if (checker)
 		pkg_program_checker(b->p, protocol, &t);
 	else
@@ -273,14 +273,14 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 static void pkg_put_built(struct pkg_build *b, const char *dir, const char *source, bool checker)
 {
 	char path[128];
-	struct pkg_text t;
+	struct problem_text t;
 	snprintf(path, sizeof path, "%s/%s", dir, source);
 	pkg_put_program(b, path, checker, PKG_PROTOCOL_KATTIS);
-	pkg_text_init(&t);
-	pkg_text_printf(&t,
-			"#!/bin/sh\n# Builds this %s into ./run; the judge runs it in this "
-			"directory.\nexec gcc -O2 -std=c11 -o run %s\n",
-			checker ? "output validator" : "input validator", source);
+	problem_text_init(&t);
+	problem_text_printf(&t,
+			    "#!/bin/sh\n# Builds this %s into ./run; the judge runs it in this "
+			    "directory.\nexec gcc -O2 -std=c11 -o run %s\n",
+			    checker ? "output validator" : "input validator", source);
 	snprintf(path, sizeof path, "%s/build", dir);
 	pkg_put_text(b, path, &t, true);
 }
@@ -290,18 +290,18 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
  * the flags are written without their dashes, since "--" may not appear
  * inside a comment.
  */
-static void pkg_provenance(const struct pkg_build *b, struct pkg_text *t, const char *comment)
+static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, const char *comment)
 {
 	const char *dashes = b->req->format == PACKAGE_POLYGON ? "" : "--";
-	pkg_text_printf(t,
-			"%s Made by dropjudge " DROPJUDGE_VERSION " (generator %d): dropjudge "
-			"package %sproblem %s %sformat %s %stests %u %sseed %" PRIu64,
-			comment, GEN_VERSION, dashes, b->p->id, dashes,
-			package_format_name(b->req->format), dashes, b->req->tests, dashes,
-			b->req->seed);
+	problem_text_printf(t,
+			    "%s Made by dropjudge " DROPJUDGE_VERSION " (generator %d): dropjudge "
+			    "package %sproblem %s %sformat %s %stests %u %sseed %" PRIu64,
+			    comment, GEN_VERSION, dashes, b->p->id, dashes,
+			    package_format_name(b->req->format), dashes, b->req->tests, dashes,
+			    b->req->seed);
 	if (b->p->has_chains)
-		pkg_text_printf(t, " %smin-chains %u", dashes, b->req->min_chains);
-	pkg_text_puts(t, "\n");
+		problem_text_printf(t, " %smin-chains %u", dashes, b->req->min_chains);
+	problem_text_puts(t, "\n");
 }
 
 /* The tests in the layout of the Kattis format: data/sample and data/secret. */
@@ -310,7 +310,7 @@ static void pkg_put_kattis_data(struct pkg_build *b)
 	char path[128];
 	for (unsigned i = 0; i < b->tests->count; i++) {
 		const struct pkg_test *t = &b->tests->test[i];
-		const char *dir = t->kind == PKG_SAMPLE ? "sample" : "secret";
+		const char *dir = t->kind == PROBLEM_SAMPLE ? "sample" : "secret";
 		snprintf(path, sizeof path, "data/%s/%s.in", dir, t->name);
 		pkg_put(b, path, t->input.data, t->input.len, false);
 		snprintf(path, sizeof path, "data/%s/%s.ans", dir, t->name);
@@ -327,22 +327,22 @@ static void pkg_put_kattis_data(struct pkg_build *b)
  */
 static void pkg_put_problem_yaml(struct pkg_build *b)
 {
-	const struct pkg_problem *p = b->p;
-	struct pkg_text t;
-	pkg_text_init(&t);
-	pkg_text_puts(&t, "# Kattis problem package format, legacy version:\n"
-			  "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
-			  "problem_format_version: legacy\n");
+	const struct problem *p = b->p;
+	struct problem_text t;
+	problem_text_init(&t);
+	problem_text_puts(&t, "# Kattis problem package format, legacy version:\n"
+			      "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
+			      "problem_format_version: legacy\n");
 	pkg_provenance(b, &t, "#");
-	pkg_text_printf(&t,
-			"# Time limit on Baekjoon: %u ms (the legacy format derives the time "
-			"limit from\n# the accepted submissions).\n",
-			p->time_limit_ms);
-	pkg_text_printf(&t,
-			"name: %s\nsource: Baekjoon Online Judge %u\n"
-			"source_url: https://www.acmicpc.net/problem/%u\n"
-			"validation: custom\nlimits:\n  memory: %u\n",
-			p->title, p->baekjoon, p->baekjoon, p->memory_mib);
+	problem_text_printf(&t,
+			    "# Time limit on Baekjoon: %u ms (the legacy format derives the time "
+			    "limit from\n# the accepted submissions).\n",
+			    p->time_limit_ms);
+	problem_text_printf(&t,
+			    "name: %s\nsource: Baekjoon Online Judge %u\n"
+			    "source_url: https://www.acmicpc.net/problem/%u\n"
+			    "validation: custom\nlimits:\n  memory: %u\n",
+			    p->title, p->baekjoon, p->baekjoon, p->memory_mib);
 	pkg_put_text(b, "problem.yaml", &t, false);
 }
 
@@ -366,17 +366,17 @@ static void pkg_layout_kattis(struct pkg_build *b)
 
 static void pkg_layout_domjudge(struct pkg_build *b)
 {
-	struct pkg_text t;
+	struct problem_text t;
 	unsigned ms = b->p->time_limit_ms;
 	pkg_layout_kattis(b);
-	pkg_text_init(&t);
-	pkg_text_puts(&t, "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
-			  "specification\").\n");
+	problem_text_init(&t);
+	problem_text_puts(&t, "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
+			      "specification\").\n");
 	pkg_provenance(b, &t, ";");
-	pkg_text_printf(&t, "name = \"%s\"\ntimelimit = %u", b->p->title, ms / 1000);
+	problem_text_printf(&t, "name = \"%s\"\ntimelimit = %u", b->p->title, ms / 1000);
 	if (ms % 1000)
-		pkg_text_printf(&t, ".%03u", ms % 1000);
-	pkg_text_puts(&t, "\n");
+		problem_text_printf(&t, ".%03u", ms % 1000);
+	problem_text_puts(&t, "\n");
 	pkg_put_text(b, "domjudge-problem.ini", &t, false);
 	pkg_put_statement(b, "problem.html", STATEMENT_HTML);
 	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
@@ -384,73 +384,73 @@ static void pkg_layout_domjudge(struct pkg_build *b)
 
 static void pkg_layout_polygon(struct pkg_build *b)
 {
-	const struct pkg_problem *p = b->p;
+	const struct problem *p = b->p;
 	char path[128];
-	struct pkg_text x;
-	pkg_text_init(&x);
-	pkg_text_puts(&x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n");
+	struct problem_text x;
+	problem_text_init(&x);
+	problem_text_puts(&x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n");
 	pkg_provenance(b, &x, "<!--");
 	x.len--; /* replace the newline */
-	pkg_text_puts(&x, " -->\n");
-	pkg_text_printf(&x,
-			"<problem revision=\"1\" short-name=\"%s\">\n"
-			"    <names>\n"
-			"        <name language=\"english\" value=\"%s\"/>\n"
-			"    </names>\n"
-			"    <statements>\n"
-			"        <statement charset=\"UTF-8\" language=\"english\" "
-			"path=\"statements/english/problem.tex\" type=\"application/x-tex\"/>\n"
-			"    </statements>\n"
-			"    <judging input-file=\"\" output-file=\"\">\n"
-			"        <testset name=\"tests\">\n"
-			"            <time-limit>%u</time-limit>\n"
-			"            <memory-limit>%llu</memory-limit>\n"
-			"            <test-count>%u</test-count>\n"
-			"            <input-path-pattern>tests/%%02d</input-path-pattern>\n"
-			"            <answer-path-pattern>tests/%%02d.a</answer-path-pattern>\n"
-			"            <tests>\n",
-			p->id, p->title, p->time_limit_ms, (unsigned long long)p->memory_mib << 20,
-			b->tests->count);
+	problem_text_puts(&x, " -->\n");
+	problem_text_printf(&x,
+			    "<problem revision=\"1\" short-name=\"%s\">\n"
+			    "    <names>\n"
+			    "        <name language=\"english\" value=\"%s\"/>\n"
+			    "    </names>\n"
+			    "    <statements>\n"
+			    "        <statement charset=\"UTF-8\" language=\"english\" "
+			    "path=\"statements/english/problem.tex\" type=\"application/x-tex\"/>\n"
+			    "    </statements>\n"
+			    "    <judging input-file=\"\" output-file=\"\">\n"
+			    "        <testset name=\"tests\">\n"
+			    "            <time-limit>%u</time-limit>\n"
+			    "            <memory-limit>%llu</memory-limit>\n"
+			    "            <test-count>%u</test-count>\n"
+			    "            <input-path-pattern>tests/%%02d</input-path-pattern>\n"
+			    "            <answer-path-pattern>tests/%%02d.a</answer-path-pattern>\n"
+			    "            <tests>\n",
+			    p->id, p->title, p->time_limit_ms,
+			    (unsigned long long)p->memory_mib << 20, b->tests->count);
 	for (unsigned i = 0; i < b->tests->count; i++) {
 		const struct pkg_test *t = &b->tests->test[i];
-		pkg_text_printf(&x, "                <test method=\"manual\"%s/>\n",
-				t->kind == PKG_SAMPLE ? " sample=\"true\"" : "");
+		problem_text_printf(&x, "                <test method=\"manual\"%s/>\n",
+				    t->kind == PROBLEM_SAMPLE ? " sample=\"true\"" : "");
 		snprintf(path, sizeof path, "tests/%02u", i + 1);
 		pkg_put(b, path, t->input.data, t->input.len, false);
 		snprintf(path, sizeof path, "tests/%02u.a", i + 1);
 		pkg_put(b, path, t->answer, t->answer_len, false);
 	}
-	pkg_text_printf(&x,
-			"            </tests>\n"
-			"        </testset>\n"
-			"    </judging>\n"
-			"    <files>\n"
-			"        <executables>\n"
-			"            <executable>\n"
-			"                <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
-			"            </executable>\n"
-			"            <executable>\n"
-			"                <source path=\"files/validator.c\" type=\"c.gcc\"/>\n"
-			"            </executable>\n"
-			"        </executables>\n"
-			"    </files>\n"
-			"    <assets>\n"
-			"        <checker type=\"testlib\">\n"
-			"            <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
-			"        </checker>\n"
-			"        <validators>\n"
-			"            <validator>\n"
-			"                <source path=\"files/validator.c\" type=\"c.gcc\"/>\n"
-			"            </validator>\n"
-			"        </validators>\n"
-			"        <solutions>\n"
-			"            <solution tag=\"main\">\n"
-			"                <source path=\"solutions/%s.c\" type=\"c.gcc\"/>\n"
-			"            </solution>\n"
-			"        </solutions>\n"
-			"    </assets>\n"
-			"</problem>\n",
-			p->short_name);
+	problem_text_printf(&x,
+			    "            </tests>\n"
+			    "        </testset>\n"
+			    "    </judging>\n"
+			    "    <files>\n"
+			    "        <executables>\n"
+			    "            <executable>\n"
+			    "                <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
+			    "            </executable>\n"
+			    "            <executable>\n"
+			    "                <source path=\"files/validator.c\" type=\"c.gcc\"/>\n"
+			    "            </executable>\n"
+			    "        </executables>\n"
+			    "    </files>\n"
+			    "    <assets>\n"
+			    "        <checker type=\"testlib\">\n"
+			    "            <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
+			    "        </checker>\n"
+			    "        <validators>\n"
+			    "            <validator>\n"
+			    "                <source path=\"files/validator.c\" type=\"c.gcc\"/>\n"
+			    "            </validator>\n"
+			    "        </validators>\n"
+			    "        <solutions>\n"
+			    "            <solution tag=\"main\">\n"
+			    "                <source path=\"solutions/%s.c\" type=\"c.gcc\"/>\n"
+			    "            </solution>\n"
+			    "        </solutions>\n"
+			    "    </assets>\n"
+			    "</problem>\n",
+			    p->short_name);
 	pkg_put_text(b, "problem.xml", &x, false);
 	pkg_put_statement(b, "statements/english/problem.tex", STATEMENT_POLYGON_LATEX);
 	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
@@ -468,22 +468,23 @@ static void pkg_layout_polygon(struct pkg_build *b)
  */
 static void pkg_layout_cms(struct pkg_build *b)
 {
-	const struct pkg_problem *p = b->p;
+	const struct problem *p = b->p;
 	char path[128];
-	struct pkg_text t;
-	pkg_text_init(&t);
-	pkg_text_puts(&t, "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
+	struct problem_text t;
+	problem_text_init(&t);
+	problem_text_puts(&t,
+			  "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
 			  "italy_yaml .\n");
 	pkg_provenance(b, &t, "#");
-	pkg_text_printf(&t,
-			"name: %s\ntitle: %s\ntime_limit: %u.%03u\nmemory_limit: %u\n"
-			"n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"
-			"public_testcases: \"",
-			p->short_name, p->title, p->time_limit_ms / 1000, p->time_limit_ms % 1000,
-			p->memory_mib, b->tests->count);
+	problem_text_printf(&t,
+			    "name: %s\ntitle: %s\ntime_limit: %u.%03u\nmemory_limit: %u\n"
+			    "n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"
+			    "public_testcases: \"",
+			    p->short_name, p->title, p->time_limit_ms / 1000,
+			    p->time_limit_ms % 1000, p->memory_mib, b->tests->count);
 	for (unsigned i = 0; i < b->tests->samples; i++)
-		pkg_text_printf(&t, "%s%u", i ? "," : "", i);
-	pkg_text_puts(&t, "\"\n");
+		problem_text_printf(&t, "%s%u", i ? "," : "", i);
+	problem_text_puts(&t, "\"\n");
 	pkg_put_text(b, "task.yaml", &t, false);
 	for (unsigned i = 0; i < b->tests->count; i++) {
 		const struct pkg_test *test = &b->tests->test[i];
@@ -493,8 +494,9 @@ static void pkg_layout_cms(struct pkg_build *b)
 		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
 	pkg_put_program(b, "check/checker.c", true, PKG_PROTOCOL_CMS);
-	pkg_text_init(&t);
-	pkg_text_puts(&t, "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
+	problem_text_init(&t);
+	problem_text_puts(&t,
+			  "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
 			  "comparator;\n# run it before the import, on a machine like the "
 			  "workers.\ncd \"$(dirname \"$0\")\" && exec gcc -O2 -std=c11 -static -o "
 			  "checker checker.c\n");
@@ -529,7 +531,7 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 		*len = 0;
 	if ((st = package_check(req, err)) != CODEC_OK)
 		return st;
-	b.p = pkg_problem_find(req->problem);
+	b.p = problem_find(req->problem);
 	if ((st = pkg_tests_make(b.p, req, &tests, err)) != CODEC_OK)
 		return st;
 	b.examples = dj_calloc(tests.samples ? tests.samples : 1, sizeof *b.examples);

@@ -134,7 +134,7 @@ void pdf_init(struct pdf_doc *d)
 void pdf_free(struct pdf_doc *d)
 {
 	for (unsigned i = 0; i < d->npages; i++)
-		pkg_text_free(&d->pages[i]);
+		problem_text_free(&d->pages[i]);
 	dj_free(d->pages);
 	pdf_init(d);
 }
@@ -144,7 +144,7 @@ static bool pdf_new_page(struct pdf_doc *d)
 {
 	if (d->npages == d->cap) {
 		unsigned cap = d->cap ? 2 * d->cap : 4;
-		struct pkg_text *p = dj_realloc(d->pages, cap * sizeof *p);
+		struct problem_text *p = dj_realloc(d->pages, cap * sizeof *p);
 		if (!p) {
 			d->failed = true;
 			return false;
@@ -152,7 +152,7 @@ static bool pdf_new_page(struct pdf_doc *d)
 		d->pages = p;
 		d->cap = cap;
 	}
-	pkg_text_init(&d->pages[d->npages++]);
+	problem_text_init(&d->pages[d->npages++]);
 	d->y = PDF_PAGE_H - PDF_MARGIN;
 	return true;
 }
@@ -175,20 +175,20 @@ static void pdf_line(struct pdf_doc *d, enum pdf_style style, const char *s, siz
 	int size = pdf_styles[style].size, leading = pdf_styles[style].leading;
 	if ((d->npages == 0 || d->y - leading < PDF_MARGIN) && !pdf_new_page(d))
 		return;
-	struct pkg_text *t = &d->pages[d->npages - 1];
+	struct problem_text *t = &d->pages[d->npages - 1];
 	d->y -= leading;
-	pkg_text_printf(t, "BT /F%d %d Tf %d %d Td (", (int)pdf_styles[style].font + 1, size,
-			PDF_MARGIN, d->y + (leading - size) / 2);
+	problem_text_printf(t, "BT /F%d %d Tf %d %d Td (", (int)pdf_styles[style].font + 1, size,
+			    PDF_MARGIN, d->y + (leading - size) / 2);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c == '(' || c == ')' || c == '\\')
-			pkg_text_printf(t, "\\%c", c);
+			problem_text_printf(t, "\\%c", c);
 		else if (c < 0x20 || c >= 0x7F)
-			pkg_text_printf(t, "\\%03o", c);
+			problem_text_printf(t, "\\%03o", c);
 		else
-			pkg_text_put(t, (const char *)&c, 1);
+			problem_text_put(t, (const char *)&c, 1);
 	}
-	pkg_text_puts(t, ") Tj ET\n");
+	problem_text_puts(t, ") Tj ET\n");
 	if (t->failed)
 		d->failed = true;
 }
@@ -267,10 +267,10 @@ void pdf_add(struct pdf_doc *d, enum pdf_style style, const char *text)
 }
 
 /* The UTF-8 s as a PDF text string: UTF-16BE with its byte order mark, in hex. */
-static void pdf_text_string(struct pkg_text *out, const char *s)
+static void pdf_text_string(struct problem_text *out, const char *s)
 {
 	size_t len = strlen(s);
-	pkg_text_puts(out, "<FEFF");
+	problem_text_puts(out, "<FEFF");
 	for (size_t i = 0; i < len;) {
 		unsigned long cp;
 		size_t k = codec_utf8_decode(s + i, len - i, &cp);
@@ -279,18 +279,18 @@ static void pdf_text_string(struct pkg_text *out, const char *s)
 		i += k ? k : 1;
 		if (cp >= 0x10000) {
 			cp -= 0x10000;
-			pkg_text_printf(out, "%04lX%04lX", 0xD800 + (cp >> 10),
-					0xDC00 + (cp & 0x3FF));
+			problem_text_printf(out, "%04lX%04lX", 0xD800 + (cp >> 10),
+					    0xDC00 + (cp & 0x3FF));
 		} else {
-			pkg_text_printf(out, "%04lX", cp);
+			problem_text_printf(out, "%04lX", cp);
 		}
 	}
-	pkg_text_puts(out, ">");
+	problem_text_puts(out, ">");
 }
 
-void pdf_finish(const struct pdf_doc *d, const char *title, struct pkg_text *out)
+void pdf_finish(const struct pdf_doc *d, const char *title, struct problem_text *out)
 {
-	static const struct pkg_text blank = {NULL, 0, 0, false};
+	static const struct problem_text blank = {NULL, 0, 0, false};
 	unsigned npages = d->npages ? d->npages : 1;
 	unsigned nobj = 6 + 2 * npages; /* objects 1..nobj */
 	size_t start = out->len;
@@ -301,45 +301,45 @@ void pdf_finish(const struct pdf_doc *d, const char *title, struct pkg_text *out
 		return;
 	}
 	/* The second line's bytes above 127 mark the file as binary (PDF 7.5.2). */
-	pkg_text_puts(out, "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n");
+	problem_text_puts(out, "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n");
 	offset[1] = out->len - start;
-	pkg_text_puts(out, "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n");
+	problem_text_puts(out, "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n");
 	offset[2] = out->len - start;
-	pkg_text_puts(out, "2 0 obj\n<< /Type /Pages /Kids [");
+	problem_text_puts(out, "2 0 obj\n<< /Type /Pages /Kids [");
 	for (unsigned i = 0; i < npages; i++)
-		pkg_text_printf(out, "%s%u 0 R", i ? " " : "", 7 + 2 * i);
-	pkg_text_printf(out, "] /Count %u >>\nendobj\n", npages);
+		problem_text_printf(out, "%s%u 0 R", i ? " " : "", 7 + 2 * i);
+	problem_text_printf(out, "] /Count %u >>\nendobj\n", npages);
 	offset[3] = out->len - start;
-	pkg_text_puts(out, "3 0 obj\n<< /Title ");
+	problem_text_puts(out, "3 0 obj\n<< /Title ");
 	pdf_text_string(out, title);
-	pkg_text_puts(out, " /Producer (dropjudge) >>\nendobj\n");
+	problem_text_puts(out, " /Producer (dropjudge) >>\nendobj\n");
 	for (unsigned f = 0; f < 3; f++) {
 		offset[4 + f] = out->len - start;
-		pkg_text_printf(out,
-				"%u 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /%s "
-				"/Encoding /WinAnsiEncoding >>\nendobj\n",
-				4 + f, pdf_font_names[f]);
+		problem_text_printf(out,
+				    "%u 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /%s "
+				    "/Encoding /WinAnsiEncoding >>\nendobj\n",
+				    4 + f, pdf_font_names[f]);
 	}
 	for (unsigned i = 0; i < npages; i++) {
-		const struct pkg_text *c = d->npages ? &d->pages[i] : &blank;
+		const struct problem_text *c = d->npages ? &d->pages[i] : &blank;
 		unsigned page = 7 + 2 * i;
 		offset[page] = out->len - start;
-		pkg_text_printf(out,
-				"%u 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] "
-				"/Resources << /Font << /F1 4 0 R /F2 5 0 R /F3 6 0 R >> >> "
-				"/Contents %u 0 R >>\nendobj\n",
-				page, PDF_PAGE_W, PDF_PAGE_H, page + 1);
+		problem_text_printf(out,
+				    "%u 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] "
+				    "/Resources << /Font << /F1 4 0 R /F2 5 0 R /F3 6 0 R >> >> "
+				    "/Contents %u 0 R >>\nendobj\n",
+				    page, PDF_PAGE_W, PDF_PAGE_H, page + 1);
 		offset[page + 1] = out->len - start;
-		pkg_text_printf(out, "%u 0 obj\n<< /Length %zu >>\nstream\n", page + 1, c->len);
-		pkg_text_put(out, c->data ? c->data : "", c->len);
-		pkg_text_puts(out, "\nendstream\nendobj\n");
+		problem_text_printf(out, "%u 0 obj\n<< /Length %zu >>\nstream\n", page + 1, c->len);
+		problem_text_put(out, c->data ? c->data : "", c->len);
+		problem_text_puts(out, "\nendstream\nendobj\n");
 	}
 	size_t xref = out->len - start;
 	/* Each entry is exactly 20 bytes, its end of line " \n" (PDF 7.5.4). */
-	pkg_text_printf(out, "xref\n0 %u\n0000000000 65535 f \n", nobj + 1);
+	problem_text_printf(out, "xref\n0 %u\n0000000000 65535 f \n", nobj + 1);
 	for (unsigned i = 1; i <= nobj; i++)
-		pkg_text_printf(out, "%010zu 00000 n \n", offset[i]);
-	pkg_text_printf(
+		problem_text_printf(out, "%010zu 00000 n \n", offset[i]);
+	problem_text_printf(
 	    out, "trailer\n<< /Size %u /Root 1 0 R /Info 3 0 R >>\nstartxref\n%zu\n%%%%EOF\n",
 	    nobj + 1, xref);
 	dj_free(offset);

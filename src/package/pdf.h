@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "package/text.h"
+#include "problem/text.h"
 
 /* How a block is set; each style is one row of the table in pdf.c. */
 enum pdf_style {
@@ -25,11 +25,11 @@ enum pdf_style {
 
 /* A document being laid out: caller-owned, started by pdf_init(). */
 struct pdf_doc {
-	struct pkg_text *pages; /* one content stream per page; owned */
-	unsigned npages;	/* pages started, >= 1 once anything was added */
-	unsigned cap;		/* entries allocated in pages */
-	int y;			/* top of the next line, points above the page's bottom edge */
-	bool failed;		/* an allocation failed: the document is incomplete */
+	struct problem_text *pages; /* one content stream per page; owned */
+	unsigned npages;	    /* pages started, >= 1 once anything was added */
+	unsigned cap;		    /* entries allocated in pages */
+	int y;			    /* top of the next line, points above the page's bottom edge */
+	bool failed;		    /* an allocation failed: the document is incomplete */
 };
 
 /* Starts an empty document; nothing is allocated yet. */
@@ -50,6 +50,6 @@ void pdf_add(struct pdf_doc *d, enum pdf_style style, const char *text);
  * title; a document with nothing added is one blank page. A failed document
  * marks out failed. The document itself is left as it is.
  */
-void pdf_finish(const struct pdf_doc *d, const char *title, struct pkg_text *out);
+void pdf_finish(const struct pdf_doc *d, const char *title, struct problem_text *out);
 
 #endif

@@ -9,8 +9,8 @@
 #ifndef DROPJUDGE_PACKAGE_PROGRAMS_H
 #define DROPJUDGE_PACKAGE_PROGRAMS_H
 
-#include "package/problems.h"
-#include "package/text.h"
+#include "problem/problem.h"
+#include "problem/text.h"
 
 /* The conventions a program follows, by judge. */
 enum pkg_protocol {
@@ -20,12 +20,12 @@ enum pkg_protocol {
 };
 
 /* Appends the C source of p's output checker for `protocol` to out. */
-void pkg_program_checker(const struct pkg_problem *p, enum pkg_protocol protocol,
-			 struct pkg_text *out);
+void pkg_program_checker(const struct problem *p, enum pkg_protocol protocol,
+			 struct problem_text *out);
 
 /* Appends the C source of p's input validator for `protocol` (testlib or
  * kattis) to out. */
-void pkg_program_validator(const struct pkg_problem *p, enum pkg_protocol protocol,
-			   struct pkg_text *out);
+void pkg_program_validator(const struct problem *p, enum pkg_protocol protocol,
+			   struct problem_text *out);
 
 #endif

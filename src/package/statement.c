@@ -16,32 +16,32 @@ struct markup {
 	const char *pre_open, *pre_close;
 	const char *code_open, *code_close;
 	const char *bold_open, *bold_close;
-	void (*escape)(struct pkg_text *out, char c); /* one character of text */
-	bool markdown;				      /* the source is copied as it is */
+	void (*escape)(struct problem_text *out, char c); /* one character of text */
+	bool markdown;					  /* the source is copied as it is */
 };
 
-static void escape_html(struct pkg_text *out, char c)
+static void escape_html(struct problem_text *out, char c)
 {
 	switch (c) {
 	case '&':
-		pkg_text_puts(out, "&amp;");
+		problem_text_puts(out, "&amp;");
 		break;
 	case '<':
-		pkg_text_puts(out, "&lt;");
+		problem_text_puts(out, "&lt;");
 		break;
 	case '>':
-		pkg_text_puts(out, "&gt;");
+		problem_text_puts(out, "&gt;");
 		break;
 	default:
-		pkg_text_put(out, &c, 1);
+		problem_text_put(out, &c, 1);
 	}
 }
 
-static void escape_latex(struct pkg_text *out, char c)
+static void escape_latex(struct problem_text *out, char c)
 {
 	switch (c) {
 	case '\\':
-		pkg_text_puts(out, "\\textbackslash{}");
+		problem_text_puts(out, "\\textbackslash{}");
 		break;
 	case '{':
 	case '}':
@@ -50,23 +50,23 @@ static void escape_latex(struct pkg_text *out, char c)
 	case '#':
 	case '_':
 	case '%':
-		pkg_text_put(out, "\\", 1);
-		pkg_text_put(out, &c, 1);
+		problem_text_put(out, "\\", 1);
+		problem_text_put(out, &c, 1);
 		break;
 	case '^':
-		pkg_text_puts(out, "\\^{}");
+		problem_text_puts(out, "\\^{}");
 		break;
 	case '~':
-		pkg_text_puts(out, "\\~{}");
+		problem_text_puts(out, "\\~{}");
 		break;
 	case '<':
-		pkg_text_puts(out, "\\textless{}");
+		problem_text_puts(out, "\\textless{}");
 		break;
 	case '>':
-		pkg_text_puts(out, "\\textgreater{}");
+		problem_text_puts(out, "\\textgreater{}");
 		break;
 	default:
-		pkg_text_put(out, &c, 1);
+		problem_text_put(out, &c, 1);
 	}
 }
 
@@ -84,9 +84,9 @@ static const struct markup markup_latex = {
 
 static const struct markup markup_markdown = {.markdown = true};
 
-static void escape_none(struct pkg_text *out, char c)
+static void escape_none(struct problem_text *out, char c)
 {
-	pkg_text_put(out, &c, 1);
+	problem_text_put(out, &c, 1);
 }
 
 /* Plain text for the PDF: paragraphs end in a blank line, items are
@@ -98,15 +98,15 @@ static const struct markup markup_plain = {
 };
 
 /* Renders the inline text of one line: `code` and **bold**. */
-static void render_inline(const struct markup *m, const char *s, size_t n, struct pkg_text *out)
+static void render_inline(const struct markup *m, const char *s, size_t n, struct problem_text *out)
 {
 	bool code = false, bold = false;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '`') {
-			pkg_text_puts(out, code ? m->code_close : m->code_open);
+			problem_text_puts(out, code ? m->code_close : m->code_open);
 			code = !code;
 		} else if (!code && s[i] == '*' && i + 1 < n && s[i + 1] == '*') {
-			pkg_text_puts(out, bold ? m->bold_close : m->bold_open);
+			problem_text_puts(out, bold ? m->bold_close : m->bold_open);
 			bold = !bold;
 			i++;
 		} else {
@@ -116,11 +116,11 @@ static void render_inline(const struct markup *m, const char *s, size_t n, struc
 }
 
 /* Renders a block of the subset. */
-static void render_block(const struct markup *m, const char *src, struct pkg_text *out)
+static void render_block(const struct markup *m, const char *src, struct problem_text *out)
 {
 	if (m->markdown) {
-		pkg_text_puts(out, src);
-		pkg_text_puts(out, "\n\n");
+		problem_text_puts(out, src);
+		problem_text_puts(out, "\n\n");
 		return;
 	}
 	enum { NONE, PARA, LIST, PRE } in = NONE;
@@ -131,37 +131,37 @@ static void render_block(const struct markup *m, const char *src, struct pkg_tex
 		bool item = n >= 2 && strncmp(line, "- ", 2) == 0;
 		if (in == PRE) {
 			if (fence) {
-				pkg_text_puts(out, m->pre_close);
+				problem_text_puts(out, m->pre_close);
 				in = NONE;
 			} else {
 				for (size_t i = 0; i < n; i++)
 					m->escape(out, line[i]);
-				pkg_text_puts(out, "\n");
+				problem_text_puts(out, "\n");
 			}
 		} else if (blank || fence || (item && in == PARA) || (!item && in == LIST)) {
 			if (in == PARA)
-				pkg_text_puts(out, m->para_close);
+				problem_text_puts(out, m->para_close);
 			if (in == LIST)
-				pkg_text_puts(out, m->list_close);
+				problem_text_puts(out, m->list_close);
 			in = NONE;
 			if (fence) {
-				pkg_text_puts(out, m->pre_open);
+				problem_text_puts(out, m->pre_open);
 				in = PRE;
 			}
 		}
 		if (!blank && !fence && in != PRE) {
 			if (item) {
 				if (in == NONE)
-					pkg_text_puts(out, m->list_open);
+					problem_text_puts(out, m->list_open);
 				in = LIST;
-				pkg_text_puts(out, m->item_open);
+				problem_text_puts(out, m->item_open);
 				render_inline(m, line + 2, n - 2, out);
-				pkg_text_puts(out, m->item_close);
+				problem_text_puts(out, m->item_close);
 			} else {
 				if (in == NONE)
-					pkg_text_puts(out, m->para_open);
+					problem_text_puts(out, m->para_open);
 				else
-					pkg_text_puts(out, "\n");
+					problem_text_puts(out, "\n");
 				in = PARA;
 				render_inline(m, line, n, out);
 			}
@@ -169,127 +169,129 @@ static void render_block(const struct markup *m, const char *src, struct pkg_tex
 		line += n + (line[n] == '\n');
 	}
 	if (in == PARA)
-		pkg_text_puts(out, m->para_close);
+		problem_text_puts(out, m->para_close);
 	if (in == LIST)
-		pkg_text_puts(out, m->list_close);
+		problem_text_puts(out, m->list_close);
 	if (in == PRE)
-		pkg_text_puts(out, m->pre_close);
+		problem_text_puts(out, m->pre_close);
 }
 
 /* "1 second", "2 seconds", "1.5 seconds". */
-static void render_time(const struct statement *st, struct pkg_text *out)
+static void render_time(const struct statement *st, struct problem_text *out)
 {
 	unsigned ms = st->time_limit_ms;
 	if (ms % 1000 == 0)
-		pkg_text_printf(out, "%u second%s", ms / 1000, ms == 1000 ? "" : "s");
+		problem_text_printf(out, "%u second%s", ms / 1000, ms == 1000 ? "" : "s");
 	else
-		pkg_text_printf(out, "%u.%03u seconds", ms / 1000, ms % 1000);
+		problem_text_printf(out, "%u.%03u seconds", ms / 1000, ms % 1000);
 }
 
 static void render_examples(const struct statement *st, const struct markup *m,
-			    struct pkg_text *out)
+			    struct problem_text *out)
 {
 	for (unsigned i = 0; i < st->nexamples; i++) {
 		const struct statement_example *e = &st->examples[i];
 		if (m->markdown) {
-			pkg_text_printf(out, "### Example %u\n\nInput:\n\n```\n%s```\n\n", i + 1,
-					e->input);
-			pkg_text_printf(out, "Output:\n\n```\n%s```\n\n", e->output);
+			problem_text_printf(out, "### Example %u\n\nInput:\n\n```\n%s```\n\n",
+					    i + 1, e->input);
+			problem_text_printf(out, "Output:\n\n```\n%s```\n\n", e->output);
 			continue;
 		}
-		pkg_text_printf(out, "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>", i + 1);
+		problem_text_printf(out, "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>", i + 1);
 		for (const char *c = e->input; *c; c++)
 			m->escape(out, *c);
-		pkg_text_puts(out, "</pre>\n<p>Output:</p>\n<pre>");
+		problem_text_puts(out, "</pre>\n<p>Output:</p>\n<pre>");
 		for (const char *c = e->output; *c; c++)
 			m->escape(out, *c);
-		pkg_text_puts(out, "</pre>\n");
+		problem_text_puts(out, "</pre>\n");
 	}
 }
 
 /* Markdown and HTML: the same outline. */
-static void render_page(const struct statement *st, const struct markup *m, struct pkg_text *out)
+static void render_page(const struct statement *st, const struct markup *m,
+			struct problem_text *out)
 {
 	bool md = m->markdown;
 	if (!md)
-		pkg_text_printf(
+		problem_text_printf(
 		    out,
 		    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
 		    "charset=\"utf-8\">\n<title>%s</title>\n</head>\n<body>\n<h1>%s</h1>\n",
 		    st->title, st->title);
 	else
-		pkg_text_printf(out, "# %s\n\n", st->title);
-	pkg_text_puts(out, md ? "Time limit: " : "<p>Time limit: ");
+		problem_text_printf(out, "# %s\n\n", st->title);
+	problem_text_puts(out, md ? "Time limit: " : "<p>Time limit: ");
 	render_time(st, out);
-	pkg_text_printf(out, ". Memory limit: %u MiB. Source: %s.%s", st->memory_mib, st->source,
-			md ? "\n\n" : "</p>\n");
+	problem_text_printf(out, ". Memory limit: %u MiB. Source: %s.%s", st->memory_mib,
+			    st->source, md ? "\n\n" : "</p>\n");
 	render_block(m, st->legend, out);
-	pkg_text_puts(out, md ? "## Input\n\n" : "<h2>Input</h2>\n");
+	problem_text_puts(out, md ? "## Input\n\n" : "<h2>Input</h2>\n");
 	render_block(m, st->input, out);
-	pkg_text_puts(out, md ? "## Output\n\n" : "<h2>Output</h2>\n");
+	problem_text_puts(out, md ? "## Output\n\n" : "<h2>Output</h2>\n");
 	render_block(m, st->output, out);
-	pkg_text_puts(out, md ? "## Examples\n\n" : "<h2>Examples</h2>\n");
+	problem_text_puts(out, md ? "## Examples\n\n" : "<h2>Examples</h2>\n");
 	render_examples(st, m, out);
 	if (!md)
-		pkg_text_puts(out, "</body>\n</html>\n");
+		problem_text_puts(out, "</body>\n</html>\n");
 }
 
 /* Kattis problemtools: \problemname, sections, no samples. */
-static void render_kattis(const struct statement *st, struct pkg_text *out)
+static void render_kattis(const struct statement *st, struct problem_text *out)
 {
-	pkg_text_puts(out, "\\problemname{");
+	problem_text_puts(out, "\\problemname{");
 	for (const char *c = st->title; *c; c++)
 		escape_latex(out, *c);
-	pkg_text_puts(out, "}\n\n");
+	problem_text_puts(out, "}\n\n");
 	render_block(&markup_latex, st->legend, out);
-	pkg_text_puts(out, "\\section*{Input}\n\n");
+	problem_text_puts(out, "\\section*{Input}\n\n");
 	render_block(&markup_latex, st->input, out);
-	pkg_text_puts(out, "\\section*{Output}\n\n");
+	problem_text_puts(out, "\\section*{Output}\n\n");
 	render_block(&markup_latex, st->output, out);
 }
 
 /* Polygon (olymp.sty): \begin{problem}{title}{in}{out}{time}{memory}. */
-static void render_polygon(const struct statement *st, struct pkg_text *out)
+static void render_polygon(const struct statement *st, struct problem_text *out)
 {
-	pkg_text_puts(out, "\\begin{problem}{");
+	problem_text_puts(out, "\\begin{problem}{");
 	for (const char *c = st->title; *c; c++)
 		escape_latex(out, *c);
-	pkg_text_puts(out, "}{standard input}{standard output}{");
+	problem_text_puts(out, "}{standard input}{standard output}{");
 	render_time(st, out);
-	pkg_text_printf(out, "}{%u megabytes}\n\n", st->memory_mib);
+	problem_text_printf(out, "}{%u megabytes}\n\n", st->memory_mib);
 	render_block(&markup_latex, st->legend, out);
-	pkg_text_puts(out, "\\InputFile\n\n");
+	problem_text_puts(out, "\\InputFile\n\n");
 	render_block(&markup_latex, st->input, out);
-	pkg_text_puts(out, "\\OutputFile\n\n");
+	problem_text_puts(out, "\\OutputFile\n\n");
 	render_block(&markup_latex, st->output, out);
-	pkg_text_puts(out, "\\Examples\n\n");
+	problem_text_puts(out, "\\Examples\n\n");
 	for (unsigned i = 0; i < st->nexamples; i++)
-		pkg_text_printf(out, "\\exmp{%s}{%s}%%\n", st->examples[i].input,
-				st->examples[i].output);
-	pkg_text_puts(out, "\n\\end{problem}\n");
+		problem_text_printf(out, "\\exmp{%s}{%s}%%\n", st->examples[i].input,
+				    st->examples[i].output);
+	problem_text_puts(out, "\n\\end{problem}\n");
 }
 
 /* Adds the plain text of block src (NULL: only what t holds) as body text, then empties t. */
-static void render_pdf_body(struct pdf_doc *d, const char *src, struct pkg_text *t)
+static void render_pdf_body(struct pdf_doc *d, const char *src, struct problem_text *t)
 {
 	if (src)
 		render_block(&markup_plain, src, t);
 	pdf_add(d, PDF_BODY, t->data && !t->failed ? t->data : "");
 	d->failed |= t->failed;
-	pkg_text_free(t);
+	problem_text_free(t);
 }
 
 /* The PDF (CMS): the outline of the Markdown page, as plain text with headings. */
-static void render_pdf(const struct statement *st, struct pkg_text *out)
+static void render_pdf(const struct statement *st, struct problem_text *out)
 {
 	struct pdf_doc d;
-	struct pkg_text t;
+	struct problem_text t;
 	pdf_init(&d);
-	pkg_text_init(&t);
+	problem_text_init(&t);
 	pdf_add(&d, PDF_TITLE, st->title);
-	pkg_text_puts(&t, "Time limit: ");
+	problem_text_puts(&t, "Time limit: ");
 	render_time(st, &t);
-	pkg_text_printf(&t, ". Memory limit: %u MiB. Source: %s.\n\n", st->memory_mib, st->source);
+	problem_text_printf(&t, ". Memory limit: %u MiB. Source: %s.\n\n", st->memory_mib,
+			    st->source);
 	render_pdf_body(&d, st->legend, &t);
 	pdf_add(&d, PDF_HEADING, "Input");
 	render_pdf_body(&d, st->input, &t);
@@ -297,9 +299,9 @@ static void render_pdf(const struct statement *st, struct pkg_text *out)
 	render_pdf_body(&d, st->output, &t);
 	pdf_add(&d, PDF_HEADING, "Examples");
 	for (unsigned i = 0; i < st->nexamples; i++) {
-		pkg_text_printf(&t, "Example %u", i + 1);
+		problem_text_printf(&t, "Example %u", i + 1);
 		pdf_add(&d, PDF_SUBHEADING, t.data && !t.failed ? t.data : "");
-		pkg_text_free(&t);
+		problem_text_free(&t);
 		pdf_add(&d, PDF_BODY, "Input:");
 		pdf_add(&d, PDF_MONO, st->examples[i].input);
 		pdf_add(&d, PDF_BODY, "Output:");
@@ -309,7 +311,8 @@ static void render_pdf(const struct statement *st, struct pkg_text *out)
 	pdf_free(&d);
 }
 
-void statement_render(const struct statement *st, enum statement_style style, struct pkg_text *out)
+void statement_render(const struct statement *st, enum statement_style style,
+		      struct problem_text *out)
 {
 	switch (style) {
 	case STATEMENT_MARKDOWN:

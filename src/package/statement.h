@@ -11,7 +11,7 @@
 #ifndef DROPJUDGE_PACKAGE_STATEMENT_H
 #define DROPJUDGE_PACKAGE_STATEMENT_H
 
-#include "package/text.h"
+#include "problem/text.h"
 
 struct statement_example {
 	const char *input;  /* the input text, NUL-terminated */
@@ -39,6 +39,7 @@ enum statement_style {
 };
 
 /* Appends the whole statement in `style` to out. */
-void statement_render(const struct statement *st, enum statement_style style, struct pkg_text *out);
+void statement_render(const struct statement *st, enum statement_style style,
+		      struct problem_text *out);
 
 #endif

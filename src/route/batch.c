@@ -16,15 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codec/problem.h"
+#include "route/status.h"
 #include "mem/alloc.h"
 #include "route/handlers.h"
-
-void route_outcome_release(struct route_outcome *out)
-{
-	json_decref(out->steps);
-	out->steps = NULL;
-}
 
 bool route_case_wants_trace(const json_t *case_obj, bool query_trace)
 {
@@ -329,8 +323,6 @@ static enum batch_step batch_answer(struct batch *b, const char *v, const char *
 		if (taken != 0)
 			goto out_fast;
 	}
-	if (b->req.fast_only)
-		return BATCH_DOUBT; /* a case only jansson reads: the worker's */
 	/* An object case read lean when it is large, as a body alone would be:
 	 * its fault, if any, is the tree path's to tell (in the body's lines). */
 	struct route_lean_call lc;
@@ -521,7 +513,7 @@ static enum batch_step batch_first_pass(struct batch *b, size_t hold, bool *held
 				fault = BATCH_FAULT;
 		} else {
 			e = json_span_value(v, b->cur.end);
-			if (!e || b->req.fast_only || !batch_well_formed(v, (size_t)(e - v)))
+			if (!e || !batch_well_formed(v, (size_t)(e - v)))
 				return BATCH_DOUBT;
 		}
 		b->cur.p = b->span_to = e;
@@ -671,10 +663,8 @@ bool route_respond_batch_body(const struct route_call *call, const char *body, s
 	struct codec_error found;
 	codec_error_init(&found, 1);
 	enum batch_step step = batch_first_pass(b, hold, &held, &found);
-	b->req.fast_only = false; /* a streamed second pass takes what the first took */
 	if (step == BATCH_DOUBT) {
-		bool taken =
-		    !call->req->fast_only && batch_doubted(call, b, body, len, resp, err, st);
+		bool taken = batch_doubted(call, b, body, len, resp, err, st);
 		batch_free(b);
 		return taken;
 	}

@@ -27,10 +27,23 @@ static uint64_t fresh_seed(void)
 enum codec_status route_generate(const struct route_call *call, struct route_response *resp,
 				 struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	uint64_t seed = route_arg_given(call, "seed") ? route_arg(call, "seed") : fresh_seed();
-	enum codec_status st =
-	    p->generate(call, seed, route_arg(call, "with_answer") != 0, resp, err);
+	struct problem_gen g = {.seed = seed,
+				.n = route_arg(call, "n"),
+				.colors = route_arg(call, "colors"),
+				.min_chains = route_arg(call, "min_chains"),
+				.with_answer = route_arg(call, "with_answer") != 0,
+				.text = call->format == ROUTE_FORMAT_TEXT};
+	struct problem_text text;
+	json_t *obj = NULL;
+	problem_text_init(&text);
+	enum codec_status st = p->generate(&g, &text, &obj, err);
+	if (st == CODEC_OK && g.text)
+		st = route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text.data, text.len, err);
+	else if (st == CODEC_OK)
+		st = route_respond_json(resp, obj, err);
+	problem_text_free(&text);
 	if (st != CODEC_OK)
 		return st;
 	char value[32];

@@ -1,11 +1,9 @@
 /*
- * What the route layer's files share: the operations each problem offers
- * (md_route.c, puyo_route.c), the handlers the table names (solve.c,
+ * What the route layer's files share: the handlers the table names (solve.c,
  * judge.c, validate.c, generate.c, meta.c, index.c, pages.c), negotiation
  * (negotiate.c), query parameters (params.c), request bodies (body.c),
- * batches (batch.c) and responses (respond.c). Private to src/route, but for
- * main/check.c, whose checker protocols solve and validate through the same
- * operations.
+ * batches (batch.c) and responses (respond.c). Private to src/route; the
+ * problems' operations are src/problem's.
  */
 #ifndef DROPJUDGE_ROUTE_HANDLERS_H
 #define DROPJUDGE_ROUTE_HANDLERS_H
@@ -16,13 +14,9 @@
 #include <stdint.h>
 
 #include "codec/error.h"
-#include "dropjudge/md.h"
-#include "dropjudge/puyo.h"
 #include "codec/json_span.h"
+#include "problem/problem.h"
 #include "route/route.h"
-
-/* A trace longer than this many steps is refused (422 at "/trace"). */
-#define ROUTE_MAX_TRACE_STEPS 10000
 
 #define ROUTE_TEXT_MEDIA_TYPE "text/plain; charset=utf-8"
 
@@ -30,132 +24,19 @@
  * memory). */
 typedef int route_put_fn(const char *bytes, size_t len, void *ctx);
 
-/* The final state of one solved case, before it is encoded. */
-struct route_outcome {
-	union {
-		struct md_game md;
-		struct {
-			struct puyo_field field; /* the final field, once solved */
-			struct puyo_result result;
-			struct puyo_field input; /* the field as given */
-		} puyo;
-	} u;
-	json_t *steps; /* owned trace array, NULL without trace */
-};
+/* The problem of an entry; NULL for none. */
+const struct problem *route_entry_problem(const struct route_entry *e);
 
-struct route_text_stream; /* a problem's text push parser and game, its own */
-struct route_buf;	  /* below */
+/* New array of each(p) for every problem, in the table's order; NULL when
+ * out of memory. */
+json_t *route_problem_list(json_t *(*each)(const struct problem *p));
 
-/* What a problem offers. All functions are pure apart from allocation. */
-struct route_problem {
-	const char *id;	   /* path segment, "monomino-domino" */
-	const char *title; /* "Monomino-Domino" */
-	unsigned baekjoon; /* problem number */
-	/* Members a case object may hold, for messages: "\"blocks\", \"trace\"". */
-	const char *case_members;
-	/* Optional: the member of a case whose array may be read lean
-	 * (route_parse_case()), its elements left in the body: "blocks". The
-	 * decoders then read limits->lean. NULL: every case is one tree. */
-	const char *lean_member;
-	/* Solve one case from a JSON object at `pointer`; trace fills ->steps. */
-	enum codec_status (*solve_json)(const json_t *case_obj, const char *pointer,
-					const struct route_limits *limits, bool trace,
-					struct route_outcome *out, struct codec_error *err);
-	/* Optional fast path of a JSON body asked without ?trace: true when the
-	 * body is the canonical case and *out holds its outcome; false (nothing
-	 * reported) sends the body down the jansson path, solve_json. */
-	bool (*solve_json_fast)(const char *body, size_t len, const struct route_limits *limits,
-				struct route_outcome *out);
-	/* Optional: solve_json_fast and outcome_write in one, for a canonical
-	 * case answered in JSON without links: writes the bytes outcome_write
-	 * would give into buf and returns their length as snprintf does; 0
-	 * (nothing reported) when solve_json_fast would return false. */
-	int (*solve_json_fast_write)(const char *body, size_t len,
-				     const struct route_limits *limits, char *buf, size_t size);
-	/* Optional: solve_text without a trace for a canonical text body,
-	 * answered in JSON (json) without links, or in text: writes the bytes
-	 * outcome_write or outcome_text would give into buf and returns their
-	 * length as snprintf does; 0 (nothing reported) when the text is not
-	 * the canonical shape, which solve_text then reads. */
-	int (*solve_text_fast_write)(const char *text, size_t len,
-				     const struct route_limits *limits, bool json, char *buf,
-				     size_t size);
-	/* Solve one case from the Baekjoon input text. */
-	enum codec_status (*solve_text)(const char *text, size_t len,
-					const struct route_limits *limits, bool trace,
-					struct route_outcome *out, struct codec_error *err);
-	/*
-	 * Optional: solve_text without a trace as a push parser, for a body
-	 * read as it arrives (route_intake_new()). new: NULL when out of
-	 * memory; err (collect mode, kept alive by the caller) takes every
-	 * fault. feed: the next bytes. end: once, after the last bytes; fills
-	 * *out and returns what solve_text would return for the whole text
-	 * with err in collect mode. free: NULL is ignored.
-	 */
-	struct route_text_stream *(*text_stream_new)(const struct route_limits *limits,
-						     struct codec_error *err);
-	void (*text_stream_feed)(struct route_text_stream *s, const char *data, size_t len);
-	enum codec_status (*text_stream_end)(struct route_text_stream *s, struct route_outcome *out,
-					     struct codec_error *err);
-	void (*text_stream_free)(struct route_text_stream *s);
-	/* New result object; takes out->steps. NULL when out of memory. */
-	json_t *(*outcome_json)(struct route_outcome *out);
-	/* Optional: the bytes outcome_json would give, dumped compact with a
-	 * final newline, written straight into buf for an outcome without
-	 * steps; returns the length as snprintf does. NULL: use outcome_json. */
-	int (*outcome_write)(const struct route_outcome *out, char *buf, size_t size);
-	/* Optional: the slot of a canonical case (solve_json_fast's shape) with
-	 * its trace, the bytes outcome_json's object with "steps" dumps to
-	 * (compact, no newline), handed to put() in pieces once solved; its
-	 * steps into *steps. Returns 1, 0 (nothing put) when the body is not
-	 * the canonical case or its trace would pass ROUTE_MAX_TRACE_STEPS
-	 * (solve_json then reads it), -1 when out of memory or put() failed.
-	 * put NULL: nothing is written, the steps are only counted. */
-	int (*solve_traced_write)(const char *body, size_t len, const struct route_limits *limits,
-				  route_put_fn *put, void *ctx, size_t *steps);
-	/*
-	 * Optional: solve_json (case_obj not NULL, at `pointer`) or solve_text
-	 * (text[0..len)) with a trace whose steps are written as text instead
-	 * of built: into *trace (taken by the caller, dj_free), the bytes of
-	 * outcome_json's "steps" array dumped compact, without its brackets;
-	 * the final state into *out (no ->steps), the count into *steps.
-	 * Returns 1; 0 (nothing kept) when the case has a fault or its trace
-	 * would pass ROUTE_MAX_TRACE_STEPS, which solve_json or solve_text then
-	 * tell; -1 when out of memory.
-	 */
-	int (*solve_traced_text)(const json_t *case_obj, const char *pointer, const char *text,
-				 size_t len, const struct route_limits *limits,
-				 struct route_outcome *out, struct route_buf *trace, size_t *steps);
-	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given
-	 * (?links=true); NULL when out of memory. */
-	json_t *(*outcome_links)(const struct route_outcome *out);
-	/* The Baekjoon output text; returns its length as snprintf does. */
-	int (*outcome_text)(const struct route_outcome *out, char *buf, size_t size);
-	/* Check a case against the strict Baekjoon constraints, every fault into
-	 * `err` (collect mode). */
-	void (*validate_json)(const json_t *case_obj, const char *pointer,
-			      const struct route_limits *limits, struct codec_error *err);
-	void (*validate_text)(const char *text, size_t len, struct codec_error *err);
-	/* Answers GET .../generate (the table has read the parameters): JSON,
-	 * or the Baekjoon input text; with_answer adds the expected answer. The
-	 * caller adds the seed and generator headers. */
-	enum codec_status (*generate)(const struct route_call *call, uint64_t seed,
-				      bool with_answer, struct route_response *resp,
-				      struct codec_error *err);
-};
-
-extern const struct route_problem route_md;
-extern const struct route_problem route_puyo;
-
-/* The problems a table row names (struct route_entry's `problem`). */
-enum route_problem_id {
-	ROUTE_PROBLEM_NONE = 0,
-	ROUTE_PROBLEM_MD,   /* route_md */
-	ROUTE_PROBLEM_PUYO, /* route_puyo */
-};
-
-/* The problem of an entry; NULL for ROUTE_PROBLEM_NONE. */
-const struct route_problem *route_entry_problem(const struct route_entry *e);
+/* What a call lets the problem read: --max-blocks, and the case read lean. */
+static inline struct problem_limits route_problem_limits(const struct route_call *call)
+{
+	const struct route_limits *l = call->req->limits;
+	return (struct problem_limits){.max_blocks = l ? l->max_blocks : 0, .lean = call->lean};
+}
 
 /* --- negotiation (negotiate.c) --- */
 
@@ -175,11 +56,10 @@ void route_format_list(unsigned formats, char *buf, size_t size);
  * optional charset that must be utf-8; ROUTE_BODY_NONE for anything else. */
 enum route_body route_body_kind(const char *content_type);
 
-/* The method of a request (route_request_decide()'s reading when made). */
+/* The method of a request. */
 enum route_verb route_verb_of(const struct route_request *req);
 
-/* The body kind of a request's Content-Type (route_body_kind()), the
- * reading of route_request_decide() when made. */
+/* The body kind of a request's Content-Type (route_body_kind()). */
 enum route_body route_request_body(const struct route_request *req);
 
 /* --- handlers the table names; see route_handler_fn --- */
@@ -228,7 +108,7 @@ route_handler_fn route_puyo_render_call;
 /* Answers solve's single case (the body of `req`) as SVG: the final state,
  * or with a trace (the case's "trace", else `trace`) every step; ?cell=
  * sizes it. A batch is 406. */
-void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
+void route_render_body(const struct problem *p, const struct route_request *req, bool trace,
 		       struct route_response *resp);
 /* Fills *resp with the viewer's page (GET / for a browser). */
 enum codec_status route_www_page(struct route_response *resp, struct codec_error *err);
@@ -284,16 +164,13 @@ void route_respond_empty(struct route_response *resp, unsigned status);
 /* Longest Baekjoon output of either problem, with room to spare. */
 #define ROUTE_OUTPUT_TEXT_MAX 64
 
-/* Frees what an outcome owns (its trace). */
-void route_outcome_release(struct route_outcome *out);
-
 /*
  * The end of a streamed body (route_intake_new()): the case's outcome in
  * *out and CODEC_OK, or the status with every fault of the text in err
  * (sorted; it points into the stream, which outlives the answer), exactly
  * as the solve of the whole body kept would have answered.
  */
-enum codec_status route_intake_end(struct route_intake *s, struct route_outcome *out,
+enum codec_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
 				   struct codec_error *err);
 
 /* Whether a case asks for a trace: its own "trace" member when it is a
@@ -365,12 +242,10 @@ enum route_case_at {
 	ROUTE_CASE_INPUT, /* the case is the body's "input" (judge) */
 };
 
-/* A call on a case read lean: copies of the call, its request and limits,
- * whose limits->lean points at `lean`. */
+/* A call on a case read lean: a copy of the call, whose ->lean points at
+ * `lean`. */
 struct route_lean_call {
 	struct route_call call;
-	struct route_request req;
-	struct route_limits limits;
 	struct json_lean lean;
 };
 
@@ -393,7 +268,7 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 
 /* route_parse_case() without a call: the tree, and the lean array in
  * *lean (placeholder NULL when none), for a decoder given lean itself. */
-json_t *route_parse_lean(const struct route_problem *p, const struct route_limits *limits,
+json_t *route_parse_lean(const struct problem *p, const struct route_limits *limits,
 			 const char *body, size_t len, enum route_case_at at,
 			 struct json_lean *lean, struct codec_error *err);
 
@@ -427,10 +302,7 @@ size_t route_lean_members(const char *body, size_t len, size_t from, struct rout
  * not a batch {"cases": [...]} alone or is not well-formed JSON: the caller
  * then parses it whole and answers through route_respond_batch(), which
  * tells every such fault as it always has. Else *st is the status. A large
- * case is read lean (route_parse_case(), the case at `at`). With
- * call->req->fast_only, only a batch whose every case `fast` takes is
- * answered, at a cost bounded by the body's size; for any other it
- * returns false as above, nothing counted.
+ * case is read lean (route_parse_case(), the case at `at`).
  */
 bool route_respond_batch_body(const struct route_call *call, const char *body, size_t len,
 			      enum route_case_at at, route_case_fn *one, route_case_fast_fn *fast,

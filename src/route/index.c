@@ -8,7 +8,7 @@
 #include "route/handlers.h"
 
 /* {"path", "title"} for a problem of the API. */
-static json_t *problem_link(const struct route_problem *p)
+static json_t *problem_link(const struct problem *p)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/v1/%s", p->id);
@@ -21,11 +21,11 @@ enum codec_status route_index(const struct route_call *call, struct route_respon
 {
 	if (call->format == ROUTE_FORMAT_HTML)
 		return route_www_page(resp, err); /* the viewer (www.c) */
-	return route_respond_json(
-	    resp,
-	    json_pack("{ss ss s{ss ss ss ss ss} s[oo]}", "name", "dropjudge", "version",
-		      DROPJUDGE_VERSION, "links", "api", "/v1", "openapi", "/openapi.yaml", "docs",
-		      "/docs", "problem_types", "/problems", "health", "/livez", "problems",
-		      problem_link(&route_md), problem_link(&route_puyo)),
-	    err);
+	return route_respond_json(resp,
+				  json_pack("{ss ss s{ss ss ss ss ss} so}", "name", "dropjudge",
+					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
+					    "openapi", "/openapi.yaml", "docs", "/docs",
+					    "problem_types", "/problems", "health", "/livez",
+					    "problems", route_problem_list(problem_link)),
+				  err);
 }

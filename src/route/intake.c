@@ -19,14 +19,14 @@
 #define STREAM_BOM_LEN 3 /* EF BB BF */
 
 struct route_intake {
-	const struct route_problem *problem;
-	struct route_text_stream *text; /* the problem's parser and game */
-	struct codec_error err;		/* collect mode over faults[] */
-	struct codec_fault *faults;	/* CODEC_FAULTS_MAX, dj_malloc'ed */
-	char head[STREAM_BOM_LEN];	/* first bytes, held until the BOM is decided */
-	size_t head_len;		/* bytes in head */
-	bool head_done;			/* the BOM is decided: bytes go straight on */
-	bool ended;			/* route_intake_end() has run */
+	const struct problem *problem;
+	struct problem_text_stream *text; /* the problem's parser and game */
+	struct codec_error err;		  /* collect mode over faults[] */
+	struct codec_fault *faults;	  /* CODEC_FAULTS_MAX, dj_malloc'ed */
+	char head[STREAM_BOM_LEN];	  /* first bytes, held until the BOM is decided */
+	size_t head_len;		  /* bytes in head */
+	bool head_done;			  /* the BOM is decided: bytes go straight on */
+	bool ended;			  /* route_intake_end() has run */
 };
 
 struct route_intake *route_intake_new(const struct route_request *req)
@@ -35,7 +35,7 @@ struct route_intake *route_intake_new(const struct route_request *req)
 	if (!e || e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 ||
 	    route_verb_of(req) != ROUTE_VERB_POST)
 		return NULL;
-	const struct route_problem *p = route_entry_problem(e);
+	const struct problem *p = route_entry_problem(e);
 	if (!p || !p->text_stream_new || !req->limits)
 		return NULL;
 	/* Another kind, or a refused one: the handler sees no text body. */
@@ -55,7 +55,8 @@ struct route_intake *route_intake_new(const struct route_request *req)
 	if (!s->faults)
 		goto out_stream;
 	codec_error_collect(&s->err, s->faults, CODEC_FAULTS_MAX);
-	s->text = p->text_stream_new(req->limits, &s->err);
+	const struct problem_limits pl = {.max_blocks = req->limits->max_blocks};
+	s->text = p->text_stream_new(&pl, &s->err);
 	if (!s->text)
 		goto out_faults;
 	return s;
@@ -98,7 +99,7 @@ void route_intake_feed(struct route_intake *s, const char *data, size_t len)
 		s->problem->text_stream_feed(s->text, data, len);
 }
 
-enum codec_status route_intake_end(struct route_intake *s, struct route_outcome *out,
+enum codec_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
 				   struct codec_error *err)
 {
 	if (!s->head_done)

@@ -70,13 +70,13 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 	return true;
 }
 
-/* A trace written as text (solve_traced_text) rather than built as the
+/* A trace written as text (the problem's trace()) rather than built as the
  * verdict's "steps" tree. */
 struct judge_text {
-	bool only;	       /* a case solve_traced_text does not take is left */
-	bool taken;	       /* the trace is in text, not in the verdict */
-	struct route_buf text; /* its steps, dj_malloc'ed */
-	size_t steps;	       /* how many */
+	bool only;		  /* a case trace() does not take is left */
+	bool taken;		  /* the trace is in text, not in the verdict */
+	struct problem_text text; /* its steps */
+	size_t steps;		  /* how many */
 };
 
 /*
@@ -86,8 +86,8 @@ struct judge_text {
  * written as text when the problem can (jt->taken, the verdict without
  * "steps"); with jt->only, a case it cannot is NULL, nothing counted.
  */
-static json_t *judge_one(const struct route_problem *p, const json_t *item, const char *ptr,
-			 const struct route_limits *limits, bool trace, struct route_tally *tally,
+static json_t *judge_one(const struct problem *p, const json_t *item, const char *ptr,
+			 const struct route_call *call, bool trace, struct route_tally *tally,
 			 struct codec_error *err, struct judge_text *jt)
 {
 	char at[CODEC_POINTER_MAX];
@@ -112,15 +112,15 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	}
 	const json_t *input = json_object_get(item, "input");
 	snprintf(at, sizeof at, "%s/input", ptr);
-	struct route_outcome out = {.steps = NULL};
+	struct problem_outcome out = {.steps = NULL};
+	const struct problem_limits pl = route_problem_limits(call);
 	enum codec_status st = CODEC_OK;
 	bool wants = json_is_object(input) ? route_case_wants_trace(input, trace) : trace;
 	int written = 0;
-	if (jt && wants && p->solve_traced_text && limits && !limits->tree_only &&
-	    (json_is_object(input) || json_is_string(input)))
-		written = p->solve_traced_text(json_is_object(input) ? input : NULL, at,
-					       json_string_value(input), json_string_length(input),
-					       limits, &out, &jt->text, &jt->steps);
+	if (jt && wants && p->trace && (json_is_object(input) || json_is_string(input)))
+		written =
+		    p->trace(json_is_object(input) ? input : NULL, at, json_string_value(input),
+			     json_string_length(input), &pl, &out, &jt->text, &jt->steps);
 	if (written < 0) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return NULL;
@@ -130,11 +130,10 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	if (written == 1) {
 		jt->taken = true;
 	} else if (json_is_object(input)) {
-		st = p->solve_json(input, at, limits, route_case_wants_trace(input, trace), &out,
-				   err);
+		st = p->solve_json(input, at, &pl, route_case_wants_trace(input, trace), &out, err);
 	} else if (json_is_string(input)) {
-		st = p->solve_text(json_string_value(input), json_string_length(input), limits,
-				   trace, &out, err);
+		st = p->solve_text(json_string_value(input), json_string_length(input), &pl, trace,
+				   &out, err);
 		codec_error_locate(err, 0, at);
 	} else {
 		codec_error_at_pointer(err, CODEC_E_INVALID, at,
@@ -148,13 +147,13 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 	}
 	struct contestant_output found;
 	if (!read_output(item, ptr, &found, err)) {
-		route_outcome_release(&out);
+		problem_outcome_release(&out);
 		return NULL;
 	}
 	char expected[ROUTE_OUTPUT_TEXT_MAX];
 	int n = p->outcome_text(&out, expected, sizeof expected);
 	if (n < 0 || (size_t)n >= sizeof expected) {
-		route_outcome_release(&out);
+		problem_outcome_release(&out);
 		codec_error_set(err, CODEC_E_INTERNAL, "expected output does not fit");
 		return NULL;
 	}
@@ -171,7 +170,7 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 		json_decref(verdict);
 		verdict = NULL;
 	}
-	route_outcome_release(&out);
+	problem_outcome_release(&out);
 	if (!verdict)
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 	return verdict;
@@ -181,8 +180,8 @@ static json_t *judge_one(const struct route_problem *p, const json_t *item, cons
 static json_t *judge_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call->req->limits,
-				    trace, call->req->tally, each, NULL);
+	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call, trace,
+				    call->req->tally, each, NULL);
 	return verdict ? verdict : route_error_slot(each);
 }
 
@@ -211,8 +210,8 @@ static int judge_case_write(const struct route_call *call, const json_t *c, cons
 	struct codec_error each;
 	codec_error_init(&each, 1);
 	*steps = 0;
-	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call->req->limits,
-				    trace, call->req->tally, &each, &jt);
+	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call, trace,
+				    call->req->tally, &each, &jt);
 	int st = 0; /* not taken, or a fault: judge_case tells it */
 	if (verdict && jt.taken) {
 		*steps = jt.steps;
@@ -243,8 +242,8 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 		return err->status;
 	if (!route_is_batch(root)) {
 		struct judge_text jt = {.only = false};
-		json_t *verdict = judge_one(route_entry_problem(call->entry), root, "", req->limits,
-					    trace, req->tally, err, &jt);
+		json_t *verdict = judge_one(route_entry_problem(call->entry), root, "", call, trace,
+					    req->tally, err, &jt);
 		const json_t *input = json_object_get(root, "input");
 		const char *at =
 		    json_is_true(json_object_get(input, "trace")) ? "/input/trace" : NULL;

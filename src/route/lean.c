@@ -4,7 +4,7 @@
  * the one array that can be long (the problem's lean_member) is checked
  * element by element, each element's tree built and freed at once, and
  * left in the body: the case is parsed with that array read as empty, and
- * the decoder reads the elements from the body (limits->lean). Large
+ * the decoder reads the elements from the body (call->lean). Large
  * arrays and objects beside it, which no decoder looks into (an unknown
  * member is refused by its name, a wrong type by its type), are checked
  * piece by piece and read as empty too.
@@ -327,7 +327,7 @@ static json_t *parse_lean(const char *body, size_t len, const char *const *path,
 	return root;
 }
 
-json_t *route_parse_lean(const struct route_problem *p, const struct route_limits *limits,
+json_t *route_parse_lean(const struct problem *p, const struct route_limits *limits,
 			 const char *body, size_t len, enum route_case_at at,
 			 struct json_lean *lean, struct codec_error *err)
 {
@@ -343,17 +343,13 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 			 enum route_case_at at, struct route_lean_call *lc,
 			 const struct route_call **used, struct codec_error *err)
 {
-	const struct route_problem *p = call->entry ? route_entry_problem(call->entry) : NULL;
+	const struct problem *p = call->entry ? route_entry_problem(call->entry) : NULL;
 	const struct route_limits *limits = call->req->limits;
 	*used = call;
 	json_t *root = route_parse_lean(p, limits, body, len, at, &lc->lean, err);
 	if (root && lc->lean.placeholder) {
-		lc->limits = *limits;
-		lc->limits.lean = &lc->lean;
-		lc->req = *call->req;
-		lc->req.limits = &lc->limits;
 		lc->call = *call;
-		lc->call.req = &lc->req;
+		lc->call.lean = &lc->lean;
 		*used = &lc->call;
 	}
 	return root;
@@ -362,7 +358,7 @@ json_t *route_parse_case(const struct route_call *call, const char *body, size_t
 size_t route_lean_masks(const struct route_call *call, const char *body, size_t len,
 			enum route_case_at at, struct route_mask **masks)
 {
-	const struct route_problem *p = call->entry ? route_entry_problem(call->entry) : NULL;
+	const struct problem *p = call->entry ? route_entry_problem(call->entry) : NULL;
 	const struct route_limits *limits = call->req->limits;
 	*masks = NULL;
 	if (!p || !p->lean_member || !limits || limits->tree_only || len < limits->lean_from)

@@ -61,12 +61,25 @@ enum codec_status route_metrics(const struct route_call *call, struct route_resp
 	return st;
 }
 
-static json_t *problem_info(const struct route_problem *p)
+static json_t *problem_info(const struct problem *p)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/v1/%s", p->id);
 	return json_pack("{ss ss sI ss}", "id", p->id, "title", p->title, "baekjoon",
 			 (json_int_t)p->baekjoon, "path", path);
+}
+
+json_t *route_problem_list(json_t *(*each)(const struct problem *p))
+{
+	size_t n;
+	const struct problem *const *all = problem_all(&n);
+	json_t *list = json_array();
+	for (size_t i = 0; list && i < n; i++)
+		if (json_array_append_new(list, each(all[i])) != 0) {
+			json_decref(list);
+			list = NULL;
+		}
+	return list;
 }
 
 enum codec_status route_info(const struct route_call *call, struct route_response *resp,
@@ -75,12 +88,11 @@ enum codec_status route_info(const struct route_call *call, struct route_respons
 	const struct route_limits *l = call->req->limits;
 	return route_respond_json(
 	    resp,
-	    json_pack("{ss ss s[oo] s{sI sI sI sI sI}}", "name", "dropjudge", "version",
-		      DROPJUDGE_VERSION, "problems", problem_info(&route_md),
-		      problem_info(&route_puyo), "limits", "max_body", (json_int_t)l->max_body,
-		      "max_blocks", (json_int_t)l->max_blocks, "max_batch",
-		      (json_int_t)l->max_batch, "max_trace_steps",
-		      (json_int_t)ROUTE_MAX_TRACE_STEPS, "max_request_trace_steps",
+	    json_pack("{ss ss so s{sI sI sI sI sI}}", "name", "dropjudge", "version",
+		      DROPJUDGE_VERSION, "problems", route_problem_list(problem_info), "limits",
+		      "max_body", (json_int_t)l->max_body, "max_blocks", (json_int_t)l->max_blocks,
+		      "max_batch", (json_int_t)l->max_batch, "max_trace_steps",
+		      (json_int_t)PROBLEM_MAX_TRACE_STEPS, "max_request_trace_steps",
 		      (json_int_t)l->max_trace_steps),
 	    err);
 }

@@ -131,21 +131,14 @@ static enum route_verb verb_of_method(const char *method)
 	return ROUTE_VERB_OTHER;
 }
 
-void route_request_decide(struct route_request *req)
-{
-	req->verb = (unsigned char)verb_of_method(req->method);
-	req->body_kind = (unsigned char)route_body_kind(req->content_type);
-	req->decided = true;
-}
-
 enum route_verb route_verb_of(const struct route_request *req)
 {
-	return req->decided ? (enum route_verb)req->verb : verb_of_method(req->method);
+	return verb_of_method(req->method);
 }
 
 enum route_body route_request_body(const struct route_request *req)
 {
-	return req->decided ? (enum route_body)req->body_kind : route_body_kind(req->content_type);
+	return route_body_kind(req->content_type);
 }
 
 /* The formats, in the order that breaks ties. */

@@ -21,7 +21,7 @@
 enum codec_status route_package(const struct route_call *call, struct route_response *resp,
 				struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	struct package_request pkg = {.problem = p->id};
 	const char *format = route_param(call->req, "format");
 	if (!package_format_from_name(format, &pkg.format)) {
@@ -37,7 +37,7 @@ enum codec_status route_package(const struct route_call *call, struct route_resp
 	pkg.tests = (unsigned)route_arg(call, "tests");
 	pkg.seed = seed;
 	pkg.min_chains =
-	    p == &route_puyo ? (unsigned)route_arg(call, "min_chains") : PACKAGE_DEFAULT_MIN_CHAINS;
+	    p->has_chains ? (unsigned)route_arg(call, "min_chains") : PACKAGE_DEFAULT_MIN_CHAINS;
 	char *data;
 	size_t len;
 	if (package_build_memory(&pkg, sink, &data, &len, err) != CODEC_OK)

@@ -1,13 +1,13 @@
 /*
  * The pages of the problem types: GET /problems lists them, GET
  * /problems/{slug} says what one means and how to fix the request, as JSON
- * or HTML. The words come from codec/problem.c, the one status table.
+ * or HTML. The words come from status.c, the one status table.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/problem.h"
+#include "route/status.h"
 #include "route/handlers.h"
 
 /* {"type", "title", "status", "meaning", "fix"} of one page. */

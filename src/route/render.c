@@ -327,7 +327,7 @@ static bool solve_view(bool trace, unsigned long steps, const char *trace_pointe
 	return true;
 }
 
-void route_render_body(const struct route_problem *p, const struct route_request *req, bool trace,
+void route_render_body(const struct problem *p, const struct route_request *req, bool trace,
 		       struct route_response *resp)
 {
 	struct codec_error err;
@@ -352,7 +352,7 @@ void route_render_body(const struct route_problem *p, const struct route_request
 		trace = wants_trace(root, trace);
 	}
 	struct render_options opt;
-	if (p == &route_md) {
+	if (p == &problem_md) {
 		struct md_read_options ro = {.max_blocks =
 						 req->limits ? req->limits->max_blocks : 0,
 					     .strict = false,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/problem.h"
+#include "route/status.h"
 #include "mem/alloc.h"
 #include "route/handlers.h"
 

@@ -46,8 +46,6 @@ struct route_limits {
 	size_t lean_from;	       /* a JSON case of at least this many bytes is
 					  read lean (route/lean.c), its array of blocks
 					  left in the body; 0: every case (tests) */
-	const struct json_lean *lean;  /* set by route_parse_case() for the calls on
-					  the case it read lean; NULL: none */
 };
 
 struct route_param {
@@ -113,22 +111,7 @@ struct route_request {
 	/* The body went through this intake as it arrived instead of being
 	 * kept (body is then NULL, body_len its size); NULL: none. */
 	struct route_intake *intake;
-	/* Answer only what a canonical fast path takes, at a cost bounded by
-	 * the body's size (the event loop's try before the worker pool);
-	 * anything else is left undone, resp->deferred set. */
-	bool fast_only;
-	/* What method and content_type say, read once by route_request_decide()
-	 * (decided then set); while decided is false, the router reads them
-	 * from the strings each time it needs them. */
-	bool decided;
-	unsigned char verb;	 /* enum route_verb of method */
-	unsigned char body_kind; /* enum route_body of content_type */
 };
-
-/* Reads method and content_type once into req->verb and req->body_kind,
- * for route_match(), route_intake_new() and route_handle() to share. To be
- * called again whenever either string changes. */
-void route_request_decide(struct route_request *req);
 
 #define ROUTE_MAX_HEADERS 12
 #define ROUTE_HEADER_MAX  160 /* bytes of a header value, with the NUL */
@@ -162,8 +145,6 @@ struct route_response {
 				       length unknown until the end; owned */
 	bool body_static;	    /* body is static data (a constant answer, the
 				       out-of-memory problem): never written or freed */
-	bool deferred;		    /* request.fast_only and no fast path took it: nothing
-				       else is set, the request is to be handled again */
 	const char *route_name;	    /* the matched entry's name, ROUTE_NAME_UNKNOWN when
 				       none: a static string for logs and metrics */
 	size_t nheaders;
@@ -217,6 +198,7 @@ enum route_param_limit {
 #define ROUTE_PATH_MAX	     40
 #define ROUTE_ENTRY_NAME_MAX 32
 #define ROUTE_PARAM_NAME_MAX 16
+#define ROUTE_PROBLEM_ID_MAX 24
 
 /* One query parameter an entry takes. */
 struct route_param_spec {
@@ -260,10 +242,11 @@ struct route_entry {
 	unsigned bodies;		 /* enum route_body bits taken by POST; 0: none */
 	unsigned formats;		 /* enum route_format bits it can answer, >= 1 */
 	bool auth;			 /* asks for authentication when it is configured */
-	bool heavy;	       /* long work whatever the body: answered on the worker pool */
-	unsigned char handle;  /* enum route_handle (handlers.h): computes the answer */
-	unsigned char problem; /* enum route_problem_id (handlers.h): handed to the
-				  handler; ROUTE_PROBLEM_NONE for none */
+	bool heavy;			 /* its cost: long work whatever the body (the HTTP
+					    layer decides where a request runs) */
+	unsigned char handle;		 /* enum route_handle (handlers.h): computes the answer */
+	char problem[ROUTE_PROBLEM_ID_MAX]; /* the problem's id (problem_find()) handed
+					       to the handler; "" for none */
 	struct route_param_spec params[ROUTE_ENTRY_PARAMS]; /* ended by an empty name */
 };
 
@@ -280,6 +263,8 @@ struct route_call {
 	bool given[ROUTE_ENTRY_PARAMS];	   /* whether each was in the query */
 	struct codec_fault **faults;	   /* collect-mode storage of the request, NULL until
 					      route_collect() makes it; freed by route_handle() */
+	const struct json_lean *lean;	   /* the case's array left in the body, set by
+					      route_parse_case(); NULL: none */
 };
 
 /* What the headers alone say about a request (route_match()). */

@@ -434,16 +434,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		goto out_error;
 	if (route_read_params(&call, &err) != CODEC_OK)
 		goto out_error;
-	if (req->fast_only && e->handle != ROUTE_HANDLE_SOLVE) {
-		resp->deferred = true; /* only solve has a fast path */
-		dj_free(faults);
-		return;
-	}
 	st = route_entry_handler(e)(&call, resp, &err);
-	if (resp->deferred) {
-		dj_free(faults);
-		return;
-	}
 	if (st == CODEC_OK)
 		goto out_vary;
 	if (!codec_error_is_set(&err))

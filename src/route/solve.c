@@ -1,9 +1,11 @@
 /*
  * Solve: one case or a batch, JSON or the Baekjoon text, in JSON or the
- * Baekjoon output, with an optional trace. A case that fails is read again
- * in collect mode so that the answer lists every fault of it (up to
- * CODEC_FAULTS_MAX, then errors_omitted), sorted by position, as validate
- * does; the fast path never pays for that.
+ * Baekjoon output, with an optional trace. Every case takes one way: read
+ * (the problem's fast reader for the canonical JSON shape, else jansson and
+ * the codec; the text through its push parser) -> the core -> encode. A case
+ * that fails is read again in collect mode so that the answer lists every
+ * fault of it (up to CODEC_FAULTS_MAX, then errors_omitted), sorted by
+ * position, as validate does.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,27 +16,27 @@
 /* Longest JSON result without steps of either problem, with room to spare. */
 #define OUTPUT_JSON_MAX 256
 
-/*
- * Largest batch body answered on the fast-only try (request.fast_only):
- * its cases cost about 3.5 ns a byte (a thousand Puyo fields, 134 KB, in
- * under half a millisecond; a thousand of 12 chains, 120 KB, about a
- * millisecond, --max-batch's worst), a worker's hand-off about as much
- * again.
- */
-#define SOLVE_BATCH_INLINE_MAX ((size_t)256 * 1024)
+/* One case solved, before it is encoded. */
+struct solved {
+	struct problem_outcome out; /* the final state; ->steps: its trace as a tree */
+	struct problem_text trace;  /* or its trace as text (the problem's trace()) */
+	size_t steps;		    /* steps in trace, when text */
+	bool traced_text;	    /* the trace is in `trace`, not in out.steps */
+	const char *trace_at;	    /* where the trace was asked: "/trace", NULL: ?trace */
+};
 
 /* Whether the answer carries links into the players' simulators. */
 static bool wants_links(const struct route_call *call)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	return p->outcome_links && route_arg(call, "links") != 0;
 }
 
 /* The result object of a solved case, with its links when asked; takes
  * out->steps. NULL when out of memory. */
-static json_t *outcome_object(const struct route_call *call, struct route_outcome *out)
+static json_t *outcome_object(const struct route_call *call, struct problem_outcome *out)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	json_t *links = wants_links(call) ? p->outcome_links(out) : NULL;
 	json_t *obj = p->outcome_json(out);
 	if (!wants_links(call))
@@ -48,30 +50,56 @@ static json_t *outcome_object(const struct route_call *call, struct route_outcom
 	return obj;
 }
 
-/* Answers one solved case in the decided format; releases the outcome. */
-static enum codec_status respond_outcome(const struct route_call *call, struct route_outcome *out,
-					 enum route_format fmt, struct route_response *resp,
-					 struct codec_error *err)
+/* Puts the result of a case traced as text, but for its final "}": the
+ * result's members, then "steps" with the trace's text. 1, or -1. */
+static int put_traced_slot(const struct problem *p, const struct problem_outcome *out,
+			   const struct problem_text *trace, route_put_fn *put, void *ctx)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
-	if (fmt == ROUTE_FORMAT_TEXT) {
+	char head[OUTPUT_JSON_MAX];
+	int n = p->outcome_write(out, head, sizeof head);
+	if (n < 3 || (size_t)n >= sizeof head)
+		return -1;
+	/* without the result's "}\n" */
+	return put(head, (size_t)n - 2, ctx) == 0 && put(",\"steps\":[", 10, ctx) == 0 &&
+		       (trace->len == 0 || put(trace->data, trace->len, ctx) == 0) &&
+		       put("]", 1, ctx) == 0
+		   ? 1
+		   : -1;
+}
+
+/* Answers one solved case in the decided format. */
+static enum codec_status respond_outcome(const struct route_call *call, struct solved *s,
+					 struct route_response *resp, struct codec_error *err)
+{
+	const struct problem *p = route_entry_problem(call->entry);
+	if (call->format == ROUTE_FORMAT_TEXT) {
 		char text[ROUTE_OUTPUT_TEXT_MAX];
-		int n = p->outcome_text(out, text, sizeof text);
-		route_outcome_release(out);
+		int n = p->outcome_text(&s->out, text, sizeof text);
 		if (n < 0 || (size_t)n >= sizeof text) {
 			codec_error_set(err, CODEC_E_INTERNAL, "the answer does not fit");
 			return CODEC_E_INTERNAL;
 		}
 		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
 	}
-	if (!out->steps && p->outcome_write && !wants_links(call)) {
+	if (s->traced_text) {
+		struct route_buf answer = {.data = NULL};
+		bool ok = put_traced_slot(p, &s->out, &s->trace, route_buf_put, &answer) == 1 &&
+			  route_buf_put("}\n", 2, &answer) == 0;
+		if (ok)
+			route_respond_buf(resp, "application/json", &answer);
+		dj_free(answer.data);
+		if (!ok)
+			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return ok ? CODEC_OK : CODEC_E_INTERNAL;
+	}
+	if (!s->out.steps && p->outcome_write && !wants_links(call)) {
 		/* A fixed-shape answer: no jansson object to build and dump. */
 		char json[OUTPUT_JSON_MAX];
-		int n = p->outcome_write(out, json, sizeof json);
+		int n = p->outcome_write(&s->out, json, sizeof json);
 		if (n >= 0 && (size_t)n < sizeof json)
 			return route_respond_text(resp, "application/json", json, (size_t)n, err);
 	}
-	return route_respond_json(resp, outcome_object(call, out), err);
+	return route_respond_json(resp, outcome_object(call, &s->out), err);
 }
 
 /* Counts one case for the metrics: solved, or refused for its input. */
@@ -93,37 +121,24 @@ static bool is_input_fault(enum codec_status st)
 	return st == CODEC_E_SYNTAX || st == CODEC_E_INVALID;
 }
 
-/* Solves one case from a JSON object; a failure lists every fault. */
-static enum codec_status solve_object(const struct route_call *call, const json_t *c,
-				      const char *ptr, bool trace, struct route_outcome *out,
-				      struct codec_error *err)
+/* Solves one case from a JSON object (c) or the Baekjoon text (text, when c
+ * is NULL); a failure lists every fault. */
+static enum codec_status solve_read(const struct route_call *call, const json_t *c, const char *ptr,
+				    const char *text, size_t len, bool trace,
+				    struct problem_outcome *out, struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
-	const struct route_limits *limits = call->req->limits;
-	enum codec_status st = p->solve_json(c, ptr, limits, trace, out, err);
+	const struct problem *p = route_entry_problem(call->entry);
+	const struct problem_limits pl = route_problem_limits(call);
+	const struct problem_limits *limits = &pl;
+	enum codec_status st = c ? p->solve_json(c, ptr, limits, trace, out, err)
+				 : p->solve_text(text, len, limits, trace, out, err);
 	tally_case(call, st == CODEC_OK);
 	if (!is_input_fault(st) || !route_collect(call, err))
 		return st;
-	struct route_outcome again = {.steps = NULL};
-	st = p->solve_json(c, ptr, limits, trace, &again, err);
-	route_outcome_release(&again);
-	codec_error_sort(err);
-	return st != CODEC_OK ? st : err->status;
-}
-
-/* Solves one case from the Baekjoon text; a failure lists every fault. */
-static enum codec_status solve_text(const struct route_call *call, const char *text, size_t len,
-				    bool trace, struct route_outcome *out, struct codec_error *err)
-{
-	const struct route_problem *p = route_entry_problem(call->entry);
-	const struct route_limits *limits = call->req->limits;
-	enum codec_status st = p->solve_text(text, len, limits, trace, out, err);
-	tally_case(call, st == CODEC_OK);
-	if (!is_input_fault(st) || !route_collect(call, err))
-		return st;
-	struct route_outcome again = {.steps = NULL};
-	st = p->solve_text(text, len, limits, trace, &again, err);
-	route_outcome_release(&again);
+	struct problem_outcome again = {.steps = NULL};
+	st = c ? p->solve_json(c, ptr, limits, trace, &again, err)
+	       : p->solve_text(text, len, limits, trace, &again, err);
+	problem_outcome_release(&again);
 	codec_error_sort(err);
 	return st != CODEC_OK ? st : err->status;
 }
@@ -132,77 +147,48 @@ static enum codec_status solve_text(const struct route_call *call, const char *t
 static json_t *solve_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	struct route_outcome out = {.steps = NULL};
-	if (solve_object(call, c, ptr, route_case_wants_trace(c, trace), &out, each) != CODEC_OK)
+	struct problem_outcome out = {.steps = NULL};
+	if (solve_read(call, c, ptr, NULL, 0, route_case_wants_trace(c, trace), &out, each) !=
+	    CODEC_OK)
 		return route_error_slot(each);
 	return outcome_object(call, &out);
 }
 
-/* route_case_fast_fn: a canonical case of a solve batch, without jansson. */
+/* route_case_fast_fn: a canonical case of a solve batch, through the
+ * problem's fast reader and the same encoder; traced cases are left. */
 static int solve_case_fast(const struct route_call *call, const char *json, size_t len, bool trace,
 			   route_put_fn *put, void *ctx, size_t *steps)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
+	struct problem_outcome out = {.steps = NULL};
+	const struct problem_limits pl = route_problem_limits(call);
 	char slot[OUTPUT_JSON_MAX];
 	*steps = 0;
-	if (wants_links(call))
+	if (trace || wants_links(call) || !p->solve_json_fast || !p->outcome_write ||
+	    !p->solve_json_fast(json, len, &pl, &out))
 		return 0;
-	if (trace) {
-		int st = p->solve_traced_write
-			     ? p->solve_traced_write(json, len, call->req->limits, put, ctx, steps)
-			     : 0;
-		if (st == 1)
-			tally_case(call, true);
-		return st;
-	}
-	int n;
-	if (p->solve_json_fast_write) {
-		n = p->solve_json_fast_write(json, len, call->req->limits, slot, sizeof slot);
-	} else {
-		struct route_outcome out = {.steps = NULL};
-		if (!p->solve_json_fast || !p->outcome_write ||
-		    !p->solve_json_fast(json, len, call->req->limits, &out))
-			return 0;
-		n = p->outcome_write(&out, slot, sizeof slot);
-	}
+	int n = p->outcome_write(&out, slot, sizeof slot);
 	if (n <= 0 || (size_t)n >= sizeof slot || slot[n - 1] != '\n')
 		return 0;
 	tally_case(call, true);
 	return !put || put(slot, (size_t)n - 1, ctx) == 0 ? 1 : -1; /* without the final newline */
 }
 
-/* Puts the slot of a case traced by solve_traced_text, but for its final
- * "}": the result's members, then "steps" with the trace's text. */
-static int put_traced_slot(const struct route_problem *p, const struct route_outcome *out,
-			   const struct route_buf *trace, route_put_fn *put, void *ctx)
-{
-	char head[OUTPUT_JSON_MAX];
-	int n = p->outcome_write(out, head, sizeof head);
-	if (n < 3 || (size_t)n >= sizeof head)
-		return -1;
-	/* without the result's "}\n" */
-	return put(head, (size_t)n - 2, ctx) == 0 && put(",\"steps\":[", 10, ctx) == 0 &&
-		       (trace->len == 0 || put(trace->data, trace->len, ctx) == 0) &&
-		       put("]", 1, ctx) == 0
-		   ? 1
-		   : -1;
-}
-
-/* route_case_write_fn: a case read through jansson whose trace is written
- * as text (solve_traced_text) rather than built as the tree solve_case()
- * dumps, to the same bytes. */
+/* route_case_write_fn: a traced case whose trace the problem writes as text
+ * (trace()) rather than as the tree solve_case() dumps, to the same bytes. */
 static int solve_case_write(const struct route_call *call, const json_t *c, const char *ptr,
 			    bool trace, route_put_fn *put, void *ctx, size_t *steps)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
-	const struct route_limits *limits = call->req->limits;
+	const struct problem *p = route_entry_problem(call->entry);
 	*steps = 0;
-	if (!p->solve_traced_text || !p->outcome_write || wants_links(call) || !limits ||
-	    limits->tree_only || !json_is_object(c) || !route_case_wants_trace(c, trace))
+	if (!p->trace || wants_links(call) || !json_is_object(c) ||
+	    !route_case_wants_trace(c, trace))
 		return 0;
-	struct route_outcome out = {.steps = NULL};
-	struct route_buf text = {.data = NULL};
-	int st = p->solve_traced_text(c, ptr, NULL, 0, limits, &out, &text, steps);
+	struct problem_outcome out = {.steps = NULL};
+	const struct problem_limits pl = route_problem_limits(call);
+	struct problem_text text;
+	problem_text_init(&text);
+	int st = p->trace(c, ptr, NULL, 0, &pl, &out, &text, steps);
 	if (st == 1) {
 		tally_case(call, true);
 		if (put)
@@ -213,235 +199,112 @@ static int solve_case_write(const struct route_call *call, const json_t *c, cons
 }
 
 /*
- * A case alone (case_obj, or the text[0..len) when NULL) asked with a
- * trace, answered with its steps written as text: the bytes of the tree
- * path, whose limit of --max-trace-steps it applies at `pointer`. False
- * (nothing answered) when solve_traced_text does not take it.
+ * Solves a case alone (c, or text[0..len) when c is NULL) into *s: with a
+ * trace in JSON, through the problem's trace() when it takes the case, else
+ * through the reader and the core with the trace built as a tree.
  */
-static bool solve_traced_single(const struct route_call *call, const json_t *case_obj,
-				const char *text, size_t len, const char *pointer,
-				struct route_response *resp, struct codec_error *err,
-				enum codec_status *st)
+static enum codec_status solve_alone(const struct route_call *call, const json_t *c,
+				     const char *text, size_t len, bool trace, struct solved *s,
+				     struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
-	const struct route_limits *limits = call->req->limits;
-	if (!p->solve_traced_text || !p->outcome_write || wants_links(call) || !limits ||
-	    limits->tree_only)
-		return false;
-	struct route_outcome out = {.steps = NULL};
-	struct route_buf trace = {.data = NULL}, answer = {.data = NULL};
-	size_t steps = 0, used = 0;
-	int taken = p->solve_traced_text(case_obj, "", text, len, limits, &out, &trace, &steps);
-	if (taken == 0)
-		return false;
-	if (taken == 1)
+	const struct problem *p = route_entry_problem(call->entry);
+	const struct problem_limits pl = route_problem_limits(call);
+	int taken = 0;
+	if (trace && p->trace && !wants_links(call))
+		taken = p->trace(c, "", text, len, &pl, &s->out, &s->trace, &s->steps);
+	if (taken < 0) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	s->traced_text = taken == 1;
+	if (s->traced_text) {
 		tally_case(call, true);
-	if (taken < 0 || put_traced_slot(p, &out, &trace, route_buf_put, &answer) != 1 ||
-	    route_buf_put("}\n", 2, &answer) != 0) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		*st = CODEC_E_INTERNAL;
-	} else if (!route_trace_within_limit(limits, steps, pointer, &used, err)) {
-		*st = err->status;
-	} else {
-		route_respond_buf(resp, "application/json", &answer);
-		*st = CODEC_OK;
-	}
-	dj_free(trace.data);
-	dj_free(answer.data);
-	return true;
-}
-
-/* --max-trace-steps for a case alone: CODEC_OK, or 422 at `pointer` (NULL:
- * ?trace) with the outcome released. */
-static enum codec_status single_trace_within_limit(const struct route_call *call,
-						   struct route_outcome *out, const char *pointer,
-						   struct codec_error *err)
-{
-	size_t used = 0;
-	if (route_trace_within_limit(call->req->limits, json_array_size(out->steps), pointer, &used,
-				     err))
 		return CODEC_OK;
-	route_outcome_release(out);
-	return err->status;
-}
-
-/*
- * A canonical case asked with ?trace, its steps written as text as they are
- * read rather than built as a tree: the bytes of the jansson path. False
- * (nothing answered) for any other body; else *st is the status.
- */
-static bool solve_traced_fast(const struct route_call *call, const char *body, size_t len,
-			      struct route_response *resp, struct codec_error *err,
-			      enum codec_status *st)
-{
-	struct route_buf out = {.data = NULL};
-	size_t steps = 0, used = 0;
-	int taken = solve_case_fast(call, body, len, true, route_buf_put, &out, &steps);
-	if (taken == 0)
-		return false;
-	if (taken < 0 || route_buf_put("\n", 1, &out) != 0) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		*st = CODEC_E_INTERNAL;
-	} else if (!route_trace_within_limit(call->req->limits, steps, NULL, &used, err)) {
-		*st = err->status;
-	} else {
-		route_respond_buf(resp, "application/json", &out);
-		*st = CODEC_OK;
 	}
-	dj_free(out.data);
-	return true;
+	enum codec_status st = solve_read(call, c, "", text, len, trace, &s->out, err);
+	s->steps = json_array_size(s->out.steps);
+	return st;
 }
 
-/* 406 for a trace asked in the body while the answer is text. */
-static enum codec_status refuse_text_trace(struct codec_error *err)
+/* A JSON body: the fast reader's canonical case, else the tree of a case
+ * (solved into *s) or of a batch (answered here, *answered set). */
+static enum codec_status solve_json_body(const struct route_call *call, const char *body,
+					 size_t len, bool trace, struct solved *s,
+					 struct route_response *resp, struct codec_error *err,
+					 bool *answered)
 {
-	codec_error_at_pointer(err, CODEC_E_NOT_ACCEPTABLE, "/trace",
-			       "a trace is answered in application/json only, and Accept asks "
-			       "for text; ask with Accept: application/json, or without trace");
-	return CODEC_E_NOT_ACCEPTABLE;
-}
-
-/* A canonical text case without a trace, asked in JSON without links or in
- * text, answered straight from solve_text_fast_write(); false (nothing
- * done) when it does not take the body. */
-static bool solve_text_fast(const struct route_call *call, const char *text, size_t len,
-			    struct route_response *resp, struct codec_error *err,
-			    enum codec_status *st)
-{
-	const struct route_problem *p = route_entry_problem(call->entry);
-	bool json = call->format == ROUTE_FORMAT_JSON;
-	if (!p->solve_text_fast_write || (!json && call->format != ROUTE_FORMAT_TEXT) ||
-	    (json && wants_links(call)))
-		return false;
-	char out[OUTPUT_JSON_MAX];
-	int n = p->solve_text_fast_write(text, len, call->req->limits, json, out, sizeof out);
-	if (n <= 0 || (size_t)n >= sizeof out)
-		return false;
-	tally_case(call, true);
-	*st = route_respond_text(resp, json ? "application/json" : ROUTE_TEXT_MEDIA_TYPE, out,
-				 (size_t)n, err);
-	return true;
-}
-
-/* A canonical case asked in JSON without links, answered straight from
- * solve_json_fast_write(); false (nothing done) when it does not take the
- * body. */
-static bool solve_single_fast_write(const struct route_call *call, const char *body, size_t len,
-				    struct route_response *resp, struct codec_error *err,
-				    enum codec_status *st)
-{
-	const struct route_problem *p = route_entry_problem(call->entry);
-	if (call->format != ROUTE_FORMAT_JSON || !p->solve_json_fast_write || wants_links(call))
-		return false;
-	char json[OUTPUT_JSON_MAX];
-	int n = p->solve_json_fast_write(body, len, call->req->limits, json, sizeof json);
-	if (n <= 0 || (size_t)n >= sizeof json)
-		return false;
-	tally_case(call, true);
-	*st = route_respond_text(resp, "application/json", json, (size_t)n, err);
-	return true;
-}
-
-enum codec_status route_solve(const struct route_call *call, struct route_response *resp,
-			      struct codec_error *err)
-{
-	const struct route_problem *p = route_entry_problem(call->entry);
-	const struct route_request *req = call->req;
-	enum route_format fmt = call->format;
-	bool trace = route_arg(call, "trace") != 0; /* the table made it JSON-only */
-	struct route_outcome out = {.steps = NULL};
-	const char *body = req->body;
-	size_t len = req->body_len;
+	const struct problem *p = route_entry_problem(call->entry);
+	const struct problem_limits pl = route_problem_limits(call);
 	enum codec_status st;
-
-	if (req->fast_only) {
-		/* The canonical case only, as below; anything else is deferred. */
-		route_skip_bom(&body, &len);
-		if (fmt != ROUTE_FORMAT_SVG && call->body == ROUTE_BODY_JSON && !trace &&
-		    solve_single_fast_write(call, body, len, resp, err, &st))
-			return st;
-		if (fmt != ROUTE_FORMAT_SVG && call->body == ROUTE_BODY_JSON && !trace &&
-		    p->solve_json_fast && p->solve_json_fast(body, len, req->limits, &out)) {
-			tally_case(call, true);
-			return respond_outcome(call, &out, fmt, resp, err);
-		}
-		/* A small batch of canonical cases, as below (the cases read by
-		 * the fast path alone): cheaper here than a hand-off to a worker. */
-		if (fmt == ROUTE_FORMAT_JSON && call->body == ROUTE_BODY_JSON && !trace &&
-		    len <= SOLVE_BATCH_INLINE_MAX &&
-		    route_respond_batch_body(call, body, len, ROUTE_CASE_ROOT, solve_case,
-					     solve_case_fast, solve_case_write, resp, err, &st))
-			return st;
-		resp->deferred = true;
-		return CODEC_OK;
-	}
-	if (fmt == ROUTE_FORMAT_SVG) {
-		/* The case drawn: its final state, or every step with a trace. */
-		route_render_body(p, req, trace, resp);
-		return CODEC_OK;
-	}
-	if (call->body == ROUTE_BODY_TEXT && req->intake) {
-		/* Read as it arrived: the same answer as below, from the stream. */
-		st = route_intake_end(req->intake, &out, err);
-		tally_case(call, st == CODEC_OK);
-		return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
-	}
-	route_skip_bom(&body, &len); /* as Notepad writes it */
-	if (call->body == ROUTE_BODY_TEXT) {
-		if (trace && fmt == ROUTE_FORMAT_JSON &&
-		    solve_traced_single(call, NULL, body, len, NULL, resp, err, &st))
-			return st;
-		if (!trace && solve_text_fast(call, body, len, resp, err, &st))
-			return st;
-		st = solve_text(call, body, len, trace, &out, err);
-		if (st == CODEC_OK)
-			st = single_trace_within_limit(call, &out, NULL, err);
-		return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
-	}
-	/* The canonical shapes, read without jansson; anything else (every
-	 * error among it) takes the jansson path below. */
-	if (!trace && solve_single_fast_write(call, body, len, resp, err, &st))
-		return st;
-	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, req->limits, &out)) {
+	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, &pl, &s->out)) {
 		tally_case(call, true);
-		return respond_outcome(call, &out, fmt, resp, err);
+		return CODEC_OK;
 	}
-	if (trace && fmt == ROUTE_FORMAT_JSON && !req->limits->tree_only &&
-	    solve_traced_fast(call, body, len, resp, err, &st))
-		return st;
-	if (fmt == ROUTE_FORMAT_JSON &&
-	    route_respond_batch_body(call, body, len, ROUTE_CASE_ROOT, solve_case, solve_case_fast,
-				     solve_case_write, resp, err, &st))
+	*answered = call->format == ROUTE_FORMAT_JSON &&
+		    route_respond_batch_body(call, body, len, ROUTE_CASE_ROOT, solve_case,
+					     solve_case_fast, solve_case_write, resp, err, &st);
+	if (*answered)
 		return st;
 	struct route_lean_call lc;
 	json_t *root = route_parse_case(call, body, len, ROUTE_CASE_ROOT, &lc, &call, err);
 	if (!root)
 		return err->status;
-	if (route_is_batch(root)) {
-		if (fmt != ROUTE_FORMAT_JSON) {
-			codec_error_set(err, CODEC_E_NOT_ACCEPTABLE,
-					"a batch is answered in application/json only; ask with "
-					"Accept: application/json");
-			st = CODEC_E_NOT_ACCEPTABLE;
-		} else {
-			st = route_respond_batch(call, root, solve_case, resp, err);
-		}
-		json_decref(root);
-		return st;
-	}
 	bool case_trace = route_case_wants_trace(root, trace);
-	if (case_trace && fmt != ROUTE_FORMAT_JSON) {
-		json_decref(root);
-		return refuse_text_trace(err);
+	*answered = route_is_batch(root);
+	if (*answered && call->format != ROUTE_FORMAT_JSON) {
+		codec_error_set(err, CODEC_E_NOT_ACCEPTABLE,
+				"a batch is answered in application/json only; ask with "
+				"Accept: application/json");
+		st = CODEC_E_NOT_ACCEPTABLE;
+	} else if (*answered) {
+		st = route_respond_batch(call, root, solve_case, resp, err);
+	} else if (case_trace && call->format != ROUTE_FORMAT_JSON) {
+		codec_error_at_pointer(err, CODEC_E_NOT_ACCEPTABLE, "/trace",
+				       "a trace is answered in application/json only, and Accept "
+				       "asks for text; ask with Accept: application/json, or "
+				       "without trace");
+		st = CODEC_E_NOT_ACCEPTABLE;
+	} else {
+		s->trace_at = json_is_true(json_object_get(root, "trace")) ? "/trace" : NULL;
+		st = solve_alone(call, root, NULL, 0, case_trace, s, err);
 	}
-	const char *trace_at = json_is_true(json_object_get(root, "trace")) ? "/trace" : NULL;
-	if (case_trace && solve_traced_single(call, root, NULL, 0, trace_at, resp, err, &st)) {
-		json_decref(root);
-		return st;
-	}
-	st = solve_object(call, root, "", case_trace, &out, err);
-	if (st == CODEC_OK)
-		st = single_trace_within_limit(call, &out, trace_at, err);
 	json_decref(root);
-	return st != CODEC_OK ? st : respond_outcome(call, &out, fmt, resp, err);
+	return st;
+}
+
+enum codec_status route_solve(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
+{
+	const struct problem *p = route_entry_problem(call->entry);
+	const struct route_request *req = call->req;
+	bool trace = route_arg(call, "trace") != 0; /* the table made it JSON-only */
+	struct solved s = {.out = {.steps = NULL}};
+	const char *body = req->body;
+	size_t len = req->body_len;
+	bool answered = false;
+	enum codec_status st;
+
+	if (call->format == ROUTE_FORMAT_SVG) {
+		/* The case drawn: its final state, or every step with a trace. */
+		route_render_body(p, req, trace, resp);
+		return CODEC_OK;
+	}
+	if (req->intake) { /* a text body read as it arrived */
+		st = route_intake_end(req->intake, &s.out, err);
+		tally_case(call, st == CODEC_OK);
+	} else {
+		route_skip_bom(&body, &len); /* as Notepad writes it */
+		st = call->body == ROUTE_BODY_TEXT
+			 ? solve_alone(call, NULL, body, len, trace, &s, err)
+			 : solve_json_body(call, body, len, trace, &s, resp, err, &answered);
+	}
+	size_t used = 0;
+	if (st == CODEC_OK && !answered &&
+	    !route_trace_within_limit(req->limits, s.steps, s.trace_at, &used, err))
+		st = err->status;
+	if (st == CODEC_OK && !answered)
+		st = respond_outcome(call, &s, resp, err);
+	problem_outcome_release(&s.out);
+	problem_text_free(&s.trace);
+	return st;
 }

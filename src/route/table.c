@@ -93,7 +93,7 @@
 		.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .handle = fn          \
 	}
 
-/* The page of a problem type (problem.c names them): the handler reads the
+/* The page of a problem type (status.c names them): the handler reads the
  * slug from the path. */
 #define PROBLEM_TYPE(slug)                                                                         \
 	{                                                                                          \
@@ -140,7 +140,7 @@ static const struct route_entry route_table[] = {
      .formats = JSON,
      .auth = true,
      .handle = ROUTE_HANDLE_INFO},
-    PROBLEM_POSTS("/v1/monomino-domino", "monomino_domino", ROUTE_PROBLEM_MD, {.name = ""}),
+    PROBLEM_POSTS("/v1/monomino-domino", "monomino_domino", "monomino-domino", {.name = ""}),
     {.path = "/v1/monomino-domino/generate",
      .name = "monomino_domino_generate",
      .methods = ROUTE_GET,
@@ -148,7 +148,7 @@ static const struct route_entry route_table[] = {
      .auth = true,
      .heavy = true, /* a generator's search */
      .handle = ROUTE_HANDLE_GENERATE,
-     .problem = ROUTE_PROBLEM_MD,
+     .problem = "monomino-domino",
      .params = {SEED_PARAM,
 		{.name = "n",
 		 .type = ROUTE_PARAM_U64,
@@ -157,7 +157,7 @@ static const struct route_entry route_table[] = {
 		 .dflt = 10,
 		 .limit = ROUTE_LIMIT_MAX_BLOCKS},
 		ANSWER_PARAM}},
-    PROBLEM_PACKAGE("/v1/monomino-domino/package", "monomino_domino_package", ROUTE_PROBLEM_MD),
+    PROBLEM_PACKAGE("/v1/monomino-domino/package", "monomino_domino_package", "monomino-domino"),
     {.path = "/v1/monomino-domino/render.svg",
      .name = "monomino_domino_render",
      .methods = ROUTE_GET,
@@ -165,8 +165,8 @@ static const struct route_entry route_table[] = {
      .auth = true,
      .handle = ROUTE_HANDLE_MD_RENDER,
      .params = {{.name = "blocks", .type = ROUTE_PARAM_TEXT}, RENDER_VIEW_PARAMS}},
-    PROBLEM_POSTS("/v1/puyo", "puyo", ROUTE_PROBLEM_PUYO, LINKS_PARAM),
-    PROBLEM_PACKAGE("/v1/puyo/package", "puyo_package", ROUTE_PROBLEM_PUYO,
+    PROBLEM_POSTS("/v1/puyo", "puyo", "puyo", LINKS_PARAM),
+    PROBLEM_PACKAGE("/v1/puyo/package", "puyo_package", "puyo",
 		    {.name = "min_chains",
 		     .type = ROUTE_PARAM_U64,
 		     .min = 1,
@@ -189,7 +189,7 @@ static const struct route_entry route_table[] = {
      .auth = true,
      .heavy = true, /* a generator's search */
      .handle = ROUTE_HANDLE_GENERATE,
-     .problem = ROUTE_PROBLEM_PUYO,
+     .problem = "puyo",
      .params =
 	 {SEED_PARAM,
 	  {.name = "colors", .type = ROUTE_PARAM_U64, .min = 1, .max = PUYO_COLORS, .dflt = 4},
@@ -227,20 +227,12 @@ static route_handler_fn *const route_handlers[ROUTE_HANDLES] = {
     [ROUTE_HANDLE_PUYO_RENDER] = route_puyo_render_call,
 };
 
-static const struct route_problem *const route_problems[] = {
-    [ROUTE_PROBLEM_NONE] = NULL,
-    [ROUTE_PROBLEM_MD] = &route_md,
-    [ROUTE_PROBLEM_PUYO] = &route_puyo,
-};
-
 route_handler_fn *route_entry_handler(const struct route_entry *e)
 {
 	return route_handlers[e->handle];
 }
 
-const struct route_problem *route_entry_problem(const struct route_entry *e)
+const struct problem *route_entry_problem(const struct route_entry *e)
 {
-	return e->problem < sizeof route_problems / sizeof route_problems[0]
-		   ? route_problems[e->problem]
-		   : NULL;
+	return e->problem[0] ? problem_find(e->problem) : NULL;
 }

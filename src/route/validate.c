@@ -4,7 +4,7 @@
  * sorted by position. A byte-order mark at the start is one of the faults:
  * Baekjoon inputs have none.
  */
-#include "codec/problem.h"
+#include "route/status.h"
 #include "route/handlers.h"
 
 /* {"valid": true} or {"valid": false, "errors": [...], "errors_omitted"?}. */
@@ -37,18 +37,19 @@ static void check_bom(const char **body, size_t *len, struct codec_error *all)
 static json_t *validate_case(const struct route_call *call, const json_t *c, const char *ptr,
 			     bool trace, struct codec_error *each)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	(void)trace;
 	if (!route_collect(call, each))
 		return NULL;
-	p->validate_json(c, ptr, call->req->limits, each);
+	const struct problem_limits pl = route_problem_limits(call);
+	p->validate_json(c, ptr, &pl, each);
 	return validity_json(each);
 }
 
 enum codec_status route_validate(const struct route_call *call, struct route_response *resp,
 				 struct codec_error *err)
 {
-	const struct route_problem *p = route_entry_problem(call->entry);
+	const struct problem *p = route_entry_problem(call->entry);
 	const char *body = call->req->body;
 	size_t len = call->req->body_len;
 	struct codec_error all;
@@ -71,7 +72,8 @@ enum codec_status route_validate(const struct route_call *call, struct route_res
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {
-		p->validate_json(root, "", call->req->limits, &all);
+		const struct problem_limits pl = route_problem_limits(call);
+		p->validate_json(root, "", &pl, &all);
 		st = route_respond_json(resp, validity_json(&all), err);
 	} else {
 		st = route_respond_batch(call, root, validate_case, resp, err);

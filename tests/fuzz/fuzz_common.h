@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "codec/error.h"
-#include "codec/problem.h"
+#include "route/status.h"
 
 /* Aborts with a message when an invariant does not hold. */
 #define FUZZ_CHECK(cond, ...)                                                                      \

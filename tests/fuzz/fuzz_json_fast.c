@@ -23,10 +23,6 @@
  * whole body (route_limits.tree_only, the reference). Bits 4-5 choose
  * solve, judge or validate, bit 6 asks ?trace=true, bit 7 a limit of 3
  * cases and 20 trace steps.
- *
- * Every request is also tried as the event loop first tries a large body
- * (route_request.fast_only): either it is left undone (resp.deferred, with
- * nothing counted), or its answer and counts are those of the full try.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -73,12 +69,11 @@ static const struct route_limits limits_small = {
  * no Accept header), with ?trace=true when trace; what it counted into
  * *tally. */
 static void post_request_as(const char *path, const char *body, size_t len, const char *accept,
-			    bool trace, const struct route_limits *limits, bool fast_only,
+			    bool trace, const struct route_limits *limits,
 			    struct route_response *resp, struct route_tally *tally)
 {
 	struct route_request req;
 	memset(&req, 0, sizeof req);
-	req.fast_only = fast_only;
 	memset(tally, 0, sizeof *tally);
 	req.tally = tally;
 	req.method = "POST";
@@ -101,7 +96,7 @@ static void post_request(const char *path, const char *body, size_t len, const c
 			 bool trace, const struct route_limits *limits, struct route_response *resp,
 			 struct route_tally *tally)
 {
-	post_request_as(path, body, len, accept, trace, limits, false, resp, tally);
+	post_request_as(path, body, len, accept, trace, limits, resp, tally);
 }
 
 /* Whether two answers are the same: status, type, headers and bytes. */
@@ -122,31 +117,6 @@ static void check_same(const struct route_response *a, const struct route_respon
 	FUZZ_CHECK(a->body_len == b->body_len && memcmp(a->body, b->body, a->body_len) == 0,
 		   "%s: '%.*s' / '%.*s'", what, (int)a->body_len, a->body, (int)b->body_len,
 		   b->body);
-}
-
-/* The request tried fast-only, as the event loop does: left undone with
- * nothing counted, or answered and counted as `want` (a stream gathered). */
-static void check_fast_only(const char *path, const char *body, size_t len, const char *accept,
-			    bool trace, const struct route_limits *limits,
-			    const struct route_response *want, const struct route_tally *want_tally)
-{
-	static const struct route_tally none;
-	struct route_response got;
-	struct route_tally tally;
-	post_request_as(path, body, len, accept, trace, limits, true, &got, &tally);
-	if (got.deferred) {
-		FUZZ_CHECK(memcmp(&tally, &none, sizeof tally) == 0,
-			   "a request left undone was counted");
-		FUZZ_CHECK(got.body == NULL && got.stream.read == NULL,
-			   "a request left undone has an answer");
-		route_response_free(&got);
-		return;
-	}
-	FUZZ_CHECK(route_response_gather(&got), "a streamed answer failed");
-	FUZZ_CHECK(memcmp(&tally, want_tally, sizeof tally) == 0,
-		   "the fast-only try counted otherwise");
-	check_same(&got, want, "fast-only try / full try");
-	route_response_free(&got);
 }
 
 static void post(const char *path, const char *body, size_t len, bool text,
@@ -191,8 +161,6 @@ static void check_route(const char *path, const char *body, size_t len, bool tex
 		       memcmp(fast.body, full.body, fast.body_len) == 0,
 		   "fast path answered '%.*s', jansson path '%.*s'", (int)fast.body_len, fast.body,
 		   (int)full.body_len, full.body);
-	check_fast_only(path, body, len, text ? "text/plain" : "application/json", false, limits,
-			&fast, &fast_tally);
 	route_response_free(&fast);
 	route_response_free(&full);
 	free(body2);
@@ -290,7 +258,6 @@ static void check_batch(unsigned flags, const char *body, size_t len)
 	FUZZ_CHECK(a.body_len == b.body_len && memcmp(a.body, b.body, a.body_len) == 0,
 		   "case by case answered '%.*s', whole tree '%.*s'", (int)a.body_len, a.body,
 		   (int)b.body_len, b.body);
-	check_fast_only(path, body, len, NULL, trace, &limits, &b, &tb);
 	route_response_free(&a);
 	route_response_free(&b);
 }

@@ -15,9 +15,7 @@
  * - the same bytes as one line of `solve puyo --lines` (puyo_lines_read)
  *   read alike on every implementation this CPU runs (status, planes,
  *   first fault and its column), and a line read is the field the text
- *   reader makes of its rows one to a line;
- * - whatever the fast path of a text body (puyo_text_fast_planes) takes,
- *   the lenient reader reads without a fault into the same rows and planes.
+ *   reader makes of its rows one to a line.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -98,22 +96,6 @@ static void check_lines(const char *text, size_t size)
 	FUZZ_CHECK(memcmp(&from_text, &want, sizeof want) == 0, "a line read as other planes");
 }
 
-/* The fast path of a text body against the lenient reader (`lenient`, the
- * reading of the same bytes). */
-static void check_fast(const char *text, size_t size, const struct puyo_read *lenient)
-{
-	struct puyo_planes fast, want;
-	unsigned rows = 0;
-	if (!puyo_text_fast_planes(text, size, &fast, &rows))
-		return;
-	FUZZ_CHECK(lenient->status == CODEC_OK, "the fast path took a text the reader refuses: %s",
-		   lenient->err.detail);
-	FUZZ_CHECK(rows == lenient->field.rows, "fast path %u rows, reader %u", rows,
-		   lenient->field.rows);
-	puyo_planes_from_field(&want, &lenient->field);
-	FUZZ_CHECK(memcmp(&fast, &want, sizeof want) == 0, "the fast path read other planes");
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -129,8 +111,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(fuzz_same_first_fault(&first.err, &collect.err),
 			   "strict %d: first-wins says '%s', collect mode first says '%s'", strict,
 			   first.err.detail, collect.err.detail);
-		if (!strict)
-			check_fast(text, size, &first);
 		check_modes_agree(&first, &collect, &bare, &lenient, strict);
 	}
 	check_lines(text, size);

@@ -143,14 +143,14 @@ fast_seed batch-md-trace c8 '{ "cases" : [ {"blocks":[[1,1,1],[2,3,0],[3,2,2],[3
 fast_seed batch-md-judge 18 '{"cases":[{"input":"2\n1 1 1\n2 3 0\n","output":"0\n6\n"},{"input":"1\n1 1 1\n","output":"0\n3\n","id":1}]}'
 fast_seed batch-puyo 09 '{"cases":[{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]},{"field":["......"]},[],{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."],"id":"r"}]}'
 fast_seed batch-puyo-validate 29 '{"cases":[{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]},{"field":"x"}]}'
-# batches of canonical cases only, which the event loop answers itself
-# (route_request.fast_only): over --max-batch (bit 7) it leaves them
+# batches of canonical cases only, read by the problems' fast readers; one over
+# --max-batch (bit 7)
 fast_seed batch-md-canonical 08 '{"cases":[{"blocks":[[1,1,1],[2,3,0],[3,2,2]]},{"blocks":[[3,1,3],[2,0,0]]}]}'
 fast_seed batch-puyo-canonical 09 '{"cases": [{"field":["......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]}, {"field":["OOOOOO","......","......","......","......","......","......","......","......",".Y....",".YG...","RRYG..","RRYGG."]}]}'
 fast_seed batch-puyo-canonical-over 89 '{"cases":[{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."]},{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."]},{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."]},{"field":["......","......","......","......","......","......","......","......","......","......","......","RRRR.."]}]}'
 fast_seed batch-broken 08 '{"cases":[{"blocks":[[1,1,1]]},
 {"blocks":[[1,1,1]]}}]}'
-# traces written as text from a parsed case (solve_traced_text), against the tree
+# traces written as text from a parsed case (the problem's trace()), against the tree
 fast_seed tree-trace-case 08 '{"id":"a","blocks":[[1,1,1],[2,3,0],{"t":3,"x":2,"y":2}],"trace":true}'
 fast_seed tree-trace-batch 48 '{"cases":[{"blocks":[[1,1,1],[2,3,0]],"id":7},{"trace":true,"blocks":[[3,2,2],[1,0,0]],"id":"\u00e9"}]}'
 fast_seed tree-trace-judge 58 '{"input":{"blocks":[[1,1,1],[2,3,0]]},"output":"0\n6\n"}'

@@ -32,12 +32,12 @@ static unsigned count(const char *s, size_t len, const char *needle)
 }
 
 /* Answers `body` for problem p; `cell` NULL for the default. */
-static void answer(const struct route_problem *p, const char *content_type, const char *body,
-		   bool trace, const char *cell, struct route_response *resp)
+static void answer(const struct problem *p, const char *content_type, const char *body, bool trace,
+		   const char *cell, struct route_response *resp)
 {
 	struct route_request req = {
 	    .method = "POST",
-	    .path = p == &route_md ? "/v1/monomino-domino" : "/v1/puyo",
+	    .path = p == &problem_md ? "/v1/monomino-domino" : "/v1/puyo",
 	    .content_type = content_type,
 	    .accept = "image/svg+xml",
 	    .body = body,
@@ -58,7 +58,7 @@ static void render_body_should_draw_the_md_answer_from_text_and_json(void **stat
 {
 	(void)state;
 	struct route_response resp;
-	answer(&route_md, "text/plain", md_example_7, false, NULL, &resp);
+	answer(&problem_md, "text/plain", md_example_7, false, NULL, &resp);
 	assert_int_equal(resp.status, 200);
 	assert_string_equal(resp.content_type, "image/svg+xml");
 	/* Example 7: score 2, 15 tiles. */
@@ -66,7 +66,7 @@ static void render_body_should_draw_the_md_answer_from_text_and_json(void **stat
 	assert_int_equal(count(resp.body, resp.body_len, "<svg class=\"frame\""), 1);
 	route_response_free(&resp);
 
-	answer(&route_md, "application/json",
+	answer(&problem_md, "application/json",
 	       "{\"blocks\": [[1,1,1],{\"t\":2,\"x\":3,\"y\":0}], \"trace\": true}", false, "16",
 	       &resp);
 	assert_int_equal(resp.status, 200);
@@ -80,7 +80,7 @@ static void render_body_should_draw_the_puyo_chain_from_rows_and_links(void **st
 {
 	(void)state;
 	struct route_response resp;
-	answer(&route_puyo, "text/plain",
+	answer(&problem_puyo, "text/plain",
 	       "......\n......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\n"
 	       "RRYG..\nRRYGG.\n",
 	       true, NULL, &resp);
@@ -89,7 +89,7 @@ static void render_body_should_draw_the_puyo_chain_from_rows_and_links(void **st
 	assert_int_equal(count(resp.body, resp.body_len, "<svg class=\"frame\""), 4);
 	route_response_free(&resp);
 
-	answer(&route_puyo, "application/json", "{\"puyop\": \"4004g09y09yg\"}", false, NULL,
+	answer(&problem_puyo, "application/json", "{\"puyop\": \"4004g09y09yg\"}", false, NULL,
 	       &resp);
 	assert_int_equal(resp.status, 200);
 	assert_int_equal(count(resp.body, resp.body_len, "Answer: 3 chains"), 1);
@@ -100,21 +100,21 @@ static void render_body_should_refuse_batches_and_locate_faults(void **state)
 {
 	(void)state;
 	struct route_response resp;
-	answer(&route_md, "application/json", "{\"cases\": []}", false, NULL, &resp);
+	answer(&problem_md, "application/json", "{\"cases\": []}", false, NULL, &resp);
 	assert_int_equal(resp.status, 406);
 	route_response_free(&resp);
 
-	answer(&route_md, "text/plain", "2\n1 1 1\n4 0 0\n", false, NULL, &resp);
+	answer(&problem_md, "text/plain", "2\n1 1 1\n4 0 0\n", false, NULL, &resp);
 	assert_int_equal(resp.status, 422);
 	assert_int_equal(count(resp.body, resp.body_len, "\"line\":3"), 1);
 	route_response_free(&resp);
 
-	answer(&route_puyo, "application/json", "{\"puyo_nexus\": \"4B\"}", false, NULL, &resp);
+	answer(&problem_puyo, "application/json", "{\"puyo_nexus\": \"4B\"}", false, NULL, &resp);
 	assert_int_equal(resp.status, 422);
 	assert_int_equal(count(resp.body, resp.body_len, "\"pointer\":\"/puyo_nexus\""), 1);
 	route_response_free(&resp);
 
-	answer(&route_md, "text/plain", md_example_7, false, "7", &resp);
+	answer(&problem_md, "text/plain", md_example_7, false, "7", &resp);
 	assert_int_equal(resp.status, 422);
 	assert_int_equal(count(resp.body, resp.body_len, "\"parameter\":\"cell\""), 1);
 	route_response_free(&resp);
@@ -125,7 +125,7 @@ static void render_body_should_refuse_batches_and_locate_faults(void **state)
 	for (int i = 0; i < 501; i++)
 		n += (size_t)snprintf(big + n, sizeof big - n, "%s[1,0,0]", i ? "," : "");
 	snprintf(big + n, sizeof big - n, "]}");
-	answer(&route_md, "application/json", big, false, NULL, &resp);
+	answer(&problem_md, "application/json", big, false, NULL, &resp);
 	assert_int_equal(resp.status, 422);
 	assert_int_equal(count(resp.body, resp.body_len, "\"pointer\":\"/trace\""), 1);
 	route_response_free(&resp);

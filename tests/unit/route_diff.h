@@ -51,12 +51,11 @@ static const char *body_accept = NULL;
  * a streamed answer is gathered whole. */
 static inline void answer_as(const char *path, const char *query, const char *type,
 			     const char *accept, const char *body, size_t len,
-			     const struct route_limits *limits, bool fast_only, struct answer *a)
+			     const struct route_limits *limits, struct answer *a)
 {
 	struct route_request req;
 	memset(&req, 0, sizeof req);
 	memset(a, 0, sizeof *a);
-	req.fast_only = fast_only;
 	req.method = "POST";
 	req.path = path;
 	req.content_type = type;
@@ -75,15 +74,14 @@ static inline void answer_as(const char *path, const char *query, const char *ty
 	}
 	route_handle(&req, &a->resp);
 	a->streamed = a->resp.stream.read != NULL;
-	if (!a->resp.deferred)
-		assert_true(route_response_gather(&a->resp));
+	assert_true(route_response_gather(&a->resp));
 }
 
 static inline void answer_with(const char *path, const char *query, const char *type,
 			       const char *accept, const char *body, size_t len,
 			       const struct route_limits *limits, struct answer *a)
 {
-	answer_as(path, query, type, accept, body, len, limits, false, a);
+	answer_as(path, query, type, accept, body, len, limits, a);
 }
 
 /* answer_with() as body_type, asking for body_accept. */
@@ -116,41 +114,22 @@ static inline void same_as(const char *path, const char *query, const char *body
 		assert_int_equal(a->tally.verdicts[i], b->tally.verdicts[i]);
 }
 
-/* Requests the fast-only try answered (route_request.fast_only, the event
- * loop's first try of a large body), and those it left to a worker. */
-static unsigned long fast_only_answered, fast_only_deferred;
-
 /*
- * Demands the same answer from both readers, and from the fast-only try
- * unless it leaves the request undone (then with nothing counted and no
- * answer); returns whether the body was answered by the case-by-case
- * reader's stream.
+ * Demands the same answer from both readers; returns whether the body was
+ * answered by the case-by-case reader's stream.
  */
 static inline bool same_answers(const char *path, const char *query, const char *body, size_t len,
 				const struct route_limits *limits)
 {
 	struct route_limits tree = *limits;
-	struct answer a, b, f;
+	struct answer a, b;
 	tree.tree_only = true;
 	answer(path, query, body, len, limits, &a);
 	answer(path, query, body, len, &tree, &b);
-	answer_as(path, query, body_type, body_accept, body, len, limits, true, &f);
 	assert_false(b.streamed);
 	same_as(path, query, body, len, &a, &b, "case by case");
-	if (f.resp.deferred) {
-		fast_only_deferred++;
-		assert_null(f.resp.body);
-		assert_null(f.resp.stream.read);
-		assert_int_equal(f.tally.solved + f.tally.rejected, 0);
-		for (size_t i = 0; i < ROUTE_VERDICTS; i++)
-			assert_int_equal(f.tally.verdicts[i], 0);
-	} else {
-		fast_only_answered++;
-		same_as(path, query, body, len, &f, &b, "fast-only try");
-	}
 	route_response_free(&a.resp);
 	route_response_free(&b.resp);
-	route_response_free(&f.resp);
 	return a.streamed;
 }
 

@@ -17,6 +17,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "mem/alloc.h"
+#include "route/handlers.h"
 #include "route/route.h"
 #include "route_diff.h"
 
@@ -169,7 +171,7 @@ static size_t random_blocks(char *buf, unsigned n, bool text)
 
 /*
  * Traced cases that are not canonical, their trace written as text
- * (solve_traced_text) rather than built: a case with "trace": true (alone,
+ * (the problem's trace()) rather than built: a case with "trace": true (alone,
  * in a batch with an "id", in judge), a text body with ?trace, judge with
  * ?trace on an object or a text input, some mutated, some past the limits.
  * Each must give the tree's bytes.
@@ -241,6 +243,64 @@ static void random_traced_trees_should_read_the_same_both_ways(void **state)
 	free(buf);
 }
 
+/*
+ * The problem's trace(), which writes the steps as text, against the
+ * reference, the solve with its trace built as a tree and dumped: random
+ * cases (JSON objects and texts, some faulty, some past the trace's limit)
+ * must be taken exactly when the reference solves them, with the same
+ * steps' bytes, count and final state.
+ */
+static void trace_text_should_be_the_dump_of_the_tree(void **state)
+{
+	(void)state;
+	char *blocks = malloc(1 << 17);
+	assert_non_null(blocks);
+	for (unsigned r = 0; r < 600; r++) {
+		unsigned n = rnd(8) == 0 ? PROBLEM_MAX_TRACE_STEPS - 2 + rnd(4) : rnd(60);
+		bool text = r % 2;
+		random_blocks(blocks, n, text);
+		if (rnd(5) == 0)
+			blocks[rnd((unsigned)strlen(blocks))] = '9';
+		json_t *root = NULL;
+		if (!text) {
+			char *obj = malloc(strlen(blocks) + 16);
+			assert_non_null(obj);
+			sprintf(obj, "{\"blocks\":%s}", blocks);
+			root = json_loads(obj, 0, NULL);
+			free(obj);
+			if (!root)
+				continue;
+		}
+		size_t len = strlen(blocks);
+		struct codec_error err;
+		codec_error_init(&err, 1);
+		const struct problem_limits pl = {.max_blocks = limits.max_blocks};
+		struct problem_outcome want = {.steps = NULL}, got = {.steps = NULL};
+		enum codec_status st =
+		    root ? problem_md.solve_json(root, "", &pl, true, &want, &err)
+			 : problem_md.solve_text(blocks, len, &pl, true, &want, &err);
+		struct problem_text steps = {.data = NULL};
+		size_t nsteps = 0;
+		int taken = problem_md.trace(root, "", root ? NULL : blocks, len, &pl, &got, &steps,
+					     &nsteps);
+		assert_int_equal(taken, st == CODEC_OK);
+		if (taken == 1) {
+			char *dump = json_dumps(want.steps, JSON_COMPACT);
+			assert_non_null(dump);
+			size_t dlen = strlen(dump);
+			assert_int_equal(nsteps, json_array_size(want.steps));
+			assert_int_equal(steps.len, dlen - 2); /* without "[" and "]" */
+			assert_memory_equal(steps.data, dump + 1, steps.len);
+			assert_memory_equal(&got.u.md, &want.u.md, sizeof want.u.md);
+			free(dump);
+		}
+		problem_outcome_release(&want);
+		problem_text_free(&steps);
+		json_decref(root);
+	}
+	free(blocks);
+}
+
 /* A traced case with faults among its blocks (JSON, or a text body, there
  * sometimes with one block fewer than its count says) is answered with its
  * faults, byte for byte as the same case without a trace (no trace is
@@ -304,39 +364,6 @@ static void random_puyo_batches_should_read_the_same_both_ways(void **state)
 {
 	(void)state;
 	run_random(puyo_paths, puyo_cases, sizeof puyo_cases / sizeof *puyo_cases, 3000);
-}
-
-/* A batch of canonical cases alone is answered by the fast-only try (the
- * event loop's, with no hand-off to a worker), the same as the full try;
- * one case that only jansson reads leaves the batch to the full try. */
-static void canonical_batches_should_be_answered_by_the_fast_only_try(void **state)
-{
-	(void)state;
-	const char *const md_canonical[] = {md_cases[0], md_cases[1]};
-	const char *const puyo_canonical[] = {puyo_cases[0], puyo_cases[2]};
-	char *buf = malloc(BODY_MAX);
-	assert_non_null(buf);
-	for (unsigned r = 0; r < 200; r++) {
-		bool puyo = r % 2;
-		size_t len = make_batch(buf, BODY_MAX, puyo ? puyo_canonical : md_canonical, 2,
-					1 + rnd((unsigned)limits.max_batch), false);
-		unsigned long answered = fast_only_answered, deferred = fast_only_deferred;
-		same_answers(puyo ? "/v1/puyo" : "/v1/monomino-domino", NULL, buf, len, &limits);
-		assert_int_equal(fast_only_answered, answered + 1);
-		/* the same batch with a case of another shape put first */
-		const char *other = puyo ? puyo_cases[1] : md_cases[2];
-		size_t olen = strlen(other);
-		char *open = memchr(buf, '[', len);
-		assert_non_null(open);
-		size_t at = (size_t)(open + 1 - buf);
-		memmove(buf + at + olen + 1, buf + at, len - at);
-		memcpy(buf + at, other, olen);
-		buf[at + olen] = ',';
-		same_answers(puyo ? "/v1/puyo" : "/v1/monomino-domino", NULL, buf, len + olen + 1,
-			     &limits);
-		assert_int_equal(fast_only_deferred, deferred + 1);
-	}
-	free(buf);
 }
 
 /* Bodies chosen for the edges of the scanner and of the request's limits. */
@@ -492,7 +519,7 @@ static size_t md_body(char *buf, unsigned n, unsigned bad, const char *extra, bo
 }
 
 /*
- * A trace covers at most 10000 placements (ROUTE_MAX_TRACE_STEPS): one
+ * A trace covers at most 10000 placements (PROBLEM_MAX_TRACE_STEPS): one
  * more is 422 at ?trace (or at the case's "trace"), told without building
  * the steps; a fault in the first 10001 blocks is told first, one after
  * them is never reached; 10000 are answered with 10000 steps.
@@ -595,9 +622,9 @@ int main(void)
 	    cmocka_unit_test(random_md_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(random_traced_md_cases_should_read_the_same_both_ways),
 	    cmocka_unit_test(random_traced_trees_should_read_the_same_both_ways),
+	    cmocka_unit_test(trace_text_should_be_the_dump_of_the_tree),
 	    cmocka_unit_test(faults_of_a_traced_case_should_be_those_without_trace),
 	    cmocka_unit_test(random_puyo_batches_should_read_the_same_both_ways),
-	    cmocka_unit_test(canonical_batches_should_be_answered_by_the_fast_only_try),
 	    cmocka_unit_test(edge_batches_should_read_the_same_both_ways),
 	    cmocka_unit_test(batch_limits_should_read_the_same_both_ways),
 	    cmocka_unit_test(large_traced_batch_should_stream_the_same_bytes),

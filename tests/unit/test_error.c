@@ -24,7 +24,7 @@
 #include "codec/decimal.h"
 #include "codec/error.h"
 #include "codec/utf8.h"
-#include "codec/problem.h"
+#include "route/status.h"
 
 /* Errors of the tests: collect mode takes its storage from a small ring,
  * so that two collecting errors can be alive at once. */

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "codec/md_codec.h"
-#include "codec/problem.h"
+#include "route/status.h"
 #include "dropjudge/gen.h"
 
 /* Errors of the tests: collect mode takes its storage from a small ring,

@@ -20,7 +20,7 @@
 #include "mem/alloc.h"
 #include "package/package.h"
 #include "package/statement.h"
-#include "package/text.h"
+#include "problem/text.h"
 
 /* --- Failure injection through the allocation seam (mem/alloc.h) ------- */
 
@@ -178,12 +178,12 @@ static void every_allocation_failure_should_end_in_an_internal_error(void **stat
 
 static void render(const struct statement *st, enum statement_style style, char *out, size_t size)
 {
-	struct pkg_text t;
-	pkg_text_init(&t);
+	struct problem_text t;
+	problem_text_init(&t);
 	statement_render(st, style, &t);
 	assert_false(t.failed);
 	snprintf(out, size, "%s", t.data);
-	pkg_text_free(&t);
+	problem_text_free(&t);
 }
 
 static void statements_should_escape_each_language_and_keep_the_structure(void **state)

@@ -86,7 +86,7 @@ static void collect(const char *s, size_t n, struct shown *sh)
 }
 
 /* Checks the file's structure as a reader finds it, and reads what it shows. */
-static void read_back(const struct pkg_text *pdf, struct shown *sh)
+static void read_back(const struct problem_text *pdf, struct shown *sh)
 {
 	const char *d = pdf->data;
 	size_t n = pdf->len;
@@ -136,15 +136,15 @@ static void layout(struct shown *sh, const char *title, const enum pdf_style *st
 		   const char *const *texts)
 {
 	struct pdf_doc d;
-	struct pkg_text out;
+	struct problem_text out;
 	pdf_init(&d);
-	pkg_text_init(&out);
+	problem_text_init(&out);
 	for (unsigned i = 0; texts[i]; i++)
 		pdf_add(&d, styles[i], texts[i]);
 	pdf_finish(&d, title, &out);
 	read_back(&out, sh);
 	pdf_free(&d);
-	pkg_text_free(&out);
+	problem_text_free(&out);
 }
 
 static struct shown sh; /* large: not on the stack */
@@ -244,12 +244,12 @@ static void pdf_should_write_the_title_as_utf16(void **state)
 {
 	(void)state;
 	struct pdf_doc d;
-	struct pkg_text out;
+	struct problem_text out;
 	pdf_init(&d);
-	pkg_text_init(&out);
+	problem_text_init(&out);
 	pdf_finish(&d, "Caf\xC3\xA9 \xF0\x9F\x98\x80", &out);
 	assert_non_null(strstr(out.data, "/Title <FEFF00430061006600E90020D83DDE00>"));
-	pkg_text_free(&out);
+	problem_text_free(&out);
 }
 
 /* --- Failure injection through the allocation seam (mem/alloc.h) ------- */
@@ -287,9 +287,9 @@ static void pdf_should_mark_the_output_failed_whichever_allocation_fails(void **
 		n += (size_t)snprintf(text + n, sizeof text - n, "%u\n", i);
 	for (long k = 0;; k++) {
 		struct pdf_doc d;
-		struct pkg_text out;
+		struct problem_text out;
 		pdf_init(&d);
-		pkg_text_init(&out);
+		problem_text_init(&out);
 		allocs_left = k;
 		refused = false;
 		dj_alloc_set(chaos_malloc, chaos_realloc, free);
@@ -305,7 +305,7 @@ static void pdf_should_mark_the_output_failed_whichever_allocation_fails(void **
 			assert_true(out.failed);
 		}
 		pdf_free(&d);
-		pkg_text_free(&out);
+		problem_text_free(&out);
 		if (done)
 			break;
 	}

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "codec/error.h"
-#include "codec/problem.h"
+#include "route/status.h"
 #include "codec/puyo_codec.h"
 #include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"
@@ -529,23 +529,6 @@ static int puyo_write(const void *ctx, char *buf, size_t size)
 	return puyo_json_write_result(a->field, a->result, buf, size);
 }
 
-/* The implementations of puyo_json_write_planes() held against the writer
- * from cells: every one this CPU runs. */
-static const enum puyo_impl write_impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_AVX512};
-static enum puyo_impl write_impl;
-
-/* puyo_json_write_planes() of the same answer, from the field's planes. */
-static int puyo_write_planes(const void *ctx, char *buf, size_t size)
-{
-	const struct puyo_answer *a = ctx;
-	struct puyo_planes planes;
-	puyo_planes_from_field(&planes, a->field);
-	if (write_impl == PUYO_IMPL_AUTO)
-		return puyo_json_write_planes(&planes, a->field->rows, a->result, buf, size);
-	return puyo_json_write_planes_impl(&planes, a->field->rows, a->result, buf, size,
-					   write_impl);
-}
-
 /* Checks puyo_json_write_result() against the dump of the route's result
  * object, whole and (when cut) in every shorter buffer. */
 static void puyo_assert_writes_like_the_dump(const struct puyo_field *field,
@@ -556,17 +539,6 @@ static void puyo_assert_writes_like_the_dump(const struct puyo_field *field,
 					 puyo_json_rows(field)));
 	struct puyo_answer a = {field, r};
 	assert_writes(want, puyo_write, &a, cut);
-	/* planes hold values 0..7 only */
-	bool in_planes = true;
-	for (unsigned row = 0; row < field->rows; row++)
-		for (unsigned c = 0; c < PUYO_COLS; c++)
-			in_planes = in_planes && field->cell[row][c] < 8;
-	for (size_t k = 0; in_planes && k < sizeof write_impls / sizeof write_impls[0]; k++) {
-		if (!puyo_impl_supported(write_impls[k]))
-			continue;
-		write_impl = write_impls[k];
-		assert_writes(want, puyo_write_planes, &a, cut);
-	}
 	free(want);
 }
 
@@ -588,26 +560,6 @@ static void puyo_json_write_result_should_give_the_bytes_of_the_dump(void **stat
 		puyo_assert_writes_like_the_dump(&field, &r, i < 20);
 		puyo_run(&field, &r);
 		puyo_assert_writes_like_the_dump(&field, &r, i < 20);
-	}
-	/* from planes, values 7 (no cell) too: the bytes of the writer from cells */
-	for (unsigned i = 0; i < 3000; i++) {
-		puyo_field_init(&field, gen_rng_below(&rng, 2) ? PUYO_ROWS_MAX : PUYO_ROWS);
-		for (unsigned row = 0; row < field.rows; row++)
-			for (unsigned c = 0; c < PUYO_COLS; c++)
-				field.cell[row][c] = (uint8_t)gen_rng_below(&rng, 8);
-		r = (struct puyo_result){(unsigned)gen_rng_below(&rng, 20),
-					 (unsigned)gen_rng_below(&rng, 1000000), i % 2 == 0};
-		char want[512], got[512];
-		struct puyo_answer a = {&field, &r};
-		int nw = puyo_write(&a, want, sizeof want);
-		for (size_t k = 0; k < sizeof write_impls / sizeof write_impls[0]; k++) {
-			if (!puyo_impl_supported(write_impls[k]))
-				continue;
-			write_impl = write_impls[k];
-			int ng = puyo_write_planes(&a, got, sizeof got);
-			assert_int_equal(ng, nw);
-			assert_string_equal(got, want);
-		}
 	}
 	for (uint64_t seed = 1; seed <= 200; seed++) {
 		if (!gen_puyo_field(seed, 4, (unsigned)(seed % 4), &field))
@@ -1063,125 +1015,6 @@ static void puyo_json_fast_impls_should_agree_on_random_bodies(void **state)
 	}
 }
 
-/* ---- the text fast path (puyo_text_fast.c) ----------------------------- */
-
-static void puyo_text_fast_should_take_the_canonical_text_only(void **state)
-{
-	(void)state;
-#define CANON11                                                                                    \
-	"......\n......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\nRRYG..\n"
-	static const struct {
-		const char *text;
-		bool taken;
-	} cases[] = {
-	    {CANON11 "RRYGG.\n", true},
-	    {CANON11 "RRYGG.", true},			    /* no final newline */
-	    {"OOOOOO\r\n" CANON11 "RRYGG.\r\n", true},	    /* 13 rows, CR LF */
-	    {CANON11 "RRYGG.\n\n", false},		    /* a blank line after */
-	    {CANON11 "RRYGG. \n", false},		    /* a space at the end */
-	    {CANON11 "RRYGG.\r", false},		    /* a lone CR at the end */
-	    {CANON11, false},				    /* 11 rows */
-	    {CANON11 "RRYGG\n", false},			    /* a short row */
-	    {CANON11 "RRYGGX\n", false},		    /* a bad cell */
-	    {CANON11 "rRYGG.\n", false},		    /* lower case */
-	    {"......\n......\n" CANON11 "RRYGG.\n", false}, /* 14 rows */
-	    {CANON11 "RRYGG.\r\r\n", false},
-	    {"OOOOOO\n" CANON11 "RRYGG.\n", true}, /* 13 rows, LF */
-	    {"OOOOOO\r\n" CANON11 "RRYGG.", true}, /* CR LF, then LF */
-	    {"...... "
-	     "......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\nRRYG..\n"
-	     "RRYGG.\n",
-	     false}, /* a space for a line end */
-	    {"......\t......\n......\n......\n......\n......\n......\n......\n.Y....\n.YG...\nRRYG."
-	     ".\n"
-	     "RRYGG.",
-	     false}, /* a tab for a line end */
-	};
-#undef CANON11
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *text = cases[i].text;
-		struct puyo_planes planes;
-		unsigned rows = 0;
-		bool taken = puyo_text_fast_planes(text, strlen(text), &planes, &rows);
-		if (taken != cases[i].taken)
-			fail_msg("case %zu: taken %d, want %d", i, taken, cases[i].taken);
-		for (enum puyo_impl impl = PUYO_IMPL_PORTABLE; impl <= PUYO_IMPL_AVX512; impl++) {
-			if (!puyo_impl_supported(impl))
-				continue;
-			taken =
-			    puyo_text_fast_planes_impl(text, strlen(text), &planes, &rows, impl);
-			if (taken != cases[i].taken)
-				fail_msg("case %zu, impl %d: taken %d, want %d", i, (int)impl,
-					 taken, cases[i].taken);
-		}
-	}
-}
-
-/* Random fields as canonical text: the fast path takes every one, and its
- * planes are those of the field the text reader makes of the same bytes;
- * with a bad byte put in, it takes none. */
-static void puyo_text_fast_should_read_random_fields_as_the_text_reader(void **state)
-{
-	(void)state;
-	static const char cells[] = ".RGBPYO";
-	uint64_t x = 0x853c49e6748fea9bull;
-	for (int round = 0; round < 20000; round++) {
-		char text[13 * 8 + 1];
-		size_t n = 0;
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		unsigned nrows = x & 1 ? 13 : 12;
-		bool crlf = (x >> 1) & 1, last_eol = (x >> 2) % 4 != 0, bad = (x >> 4) % 8 == 0;
-		for (unsigned r = 0; r < nrows; r++) {
-			for (unsigned c = 0; c < PUYO_COLS; c++) {
-				x ^= x << 13;
-				x ^= x >> 7;
-				x ^= x << 17;
-				/* empty cells often, so that puyos float and columns differ in
-				 * height */
-				text[n++] = x % 3 == 0 ? '.' : cells[(x >> 8) % 7];
-			}
-			if (r + 1 < nrows || last_eol) {
-				if (crlf)
-					text[n++] = '\r';
-				text[n++] = '\n';
-			}
-		}
-		if (bad) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			size_t at = (size_t)(x % n);
-			if (text[at] != '\n' && text[at] != '\r')
-				text[at] = (char)"X \t\x80r\0"[(x >> 20) % 6];
-			else
-				bad = false;
-		}
-		/* Every implementation of this CPU: the same answer (a line-feed
-		 * body goes through the vector readers of --lines). */
-		static const enum puyo_impl impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE,
-						       PUYO_IMPL_BMI2, PUYO_IMPL_AVX512};
-		for (size_t k = 0; k < sizeof impls / sizeof impls[0]; k++) {
-			if (impls[k] != PUYO_IMPL_AUTO && !puyo_impl_supported(impls[k]))
-				continue;
-			struct puyo_planes fast, want;
-			unsigned rows = 0;
-			bool taken = puyo_text_fast_planes_impl(text, n, &fast, &rows, impls[k]);
-			if (taken == bad)
-				fail_msg("round %d, impl %d: taken %d with a bad byte %d", round,
-					 (int)impls[k], taken, bad);
-			if (!taken)
-				continue;
-			struct puyo_field field;
-			assert_int_equal(puyo_text_read(text, n, false, &field, NULL), CODEC_OK);
-			assert_int_equal(rows, field.rows);
-			puyo_planes_from_field(&want, &field);
-			assert_memory_equal(&fast, &want, sizeof want);
-		}
-	}
-}
-
 static void puyo_json_cell_char_should_be_puyo_cell_to_char(void **state)
 {
 	(void)state;
@@ -1213,8 +1046,6 @@ int main(void)
 	    cmocka_unit_test(
 		puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson),
 	    cmocka_unit_test(puyo_json_fast_impls_should_agree_on_random_bodies),
-	    cmocka_unit_test(puyo_text_fast_should_take_the_canonical_text_only),
-	    cmocka_unit_test(puyo_text_fast_should_read_random_fields_as_the_text_reader),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

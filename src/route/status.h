@@ -1,10 +1,11 @@
 /*
- * RFC 9457 problem details, and the one table that maps a codec_status to
- * an HTTP status, a problem type and a title. Nothing else in dropjudge
- * chooses an HTTP status.
+ * RFC 9457 problem details, and the route layer's one table that maps a
+ * status (the codec's faults, the request's refusals) to an HTTP status, a
+ * problem type and a title. Nothing else in dropjudge chooses an HTTP
+ * status.
  */
-#ifndef DROPJUDGE_CODEC_PROBLEM_H
-#define DROPJUDGE_CODEC_PROBLEM_H
+#ifndef DROPJUDGE_ROUTE_STATUS_H
+#define DROPJUDGE_ROUTE_STATUS_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /*
  * The growing text buffer of the package builder (see text.h).
  */
-#include "package/text.h"
+#include "problem/text.h"
 #include "mem/alloc.h"
 
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pkg_text_init(struct pkg_text *t)
+void problem_text_init(struct problem_text *t)
 {
 	t->data = NULL;
 	t->len = 0;
@@ -17,14 +17,14 @@ void pkg_text_init(struct pkg_text *t)
 	t->failed = false;
 }
 
-void pkg_text_free(struct pkg_text *t)
+void problem_text_free(struct problem_text *t)
 {
 	dj_free(t->data);
-	pkg_text_init(t);
+	problem_text_init(t);
 }
 
 /* Makes room for `more` bytes and the NUL; false (and failed) when it cannot. */
-static bool pkg_text_reserve(struct pkg_text *t, size_t more)
+static bool problem_text_reserve(struct problem_text *t, size_t more)
 {
 	if (t->failed)
 		return false;
@@ -43,21 +43,21 @@ static bool pkg_text_reserve(struct pkg_text *t, size_t more)
 	return true;
 }
 
-void pkg_text_put(struct pkg_text *t, const char *s, size_t n)
+void problem_text_put(struct problem_text *t, const char *s, size_t n)
 {
-	if (!pkg_text_reserve(t, n))
+	if (!problem_text_reserve(t, n))
 		return;
 	memcpy(t->data + t->len, s, n);
 	t->len += n;
 	t->data[t->len] = '\0';
 }
 
-void pkg_text_puts(struct pkg_text *t, const char *s)
+void problem_text_puts(struct problem_text *t, const char *s)
 {
-	pkg_text_put(t, s, strlen(s));
+	problem_text_put(t, s, strlen(s));
 }
 
-void pkg_text_printf(struct pkg_text *t, const char *fmt, ...)
+void problem_text_printf(struct problem_text *t, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -67,10 +67,21 @@ void pkg_text_printf(struct pkg_text *t, const char *fmt, ...)
 		t->failed = true;
 		return;
 	}
-	if (!pkg_text_reserve(t, (size_t)n))
+	if (!problem_text_reserve(t, (size_t)n))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(t->data + t->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	t->len += (size_t)n;
+}
+
+void problem_text_c_string(struct problem_text *t, const char *s)
+{
+	problem_text_puts(t, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			problem_text_put(t, "\\", 1);
+		problem_text_put(t, s, 1);
+	}
+	problem_text_puts(t, "\"");
 }

@@ -2,7 +2,7 @@
  * Problem details (RFC 9457) and the status table. Every HTTP status that
  * dropjudge sends for an error is read from problem_table below.
  */
-#include "codec/problem.h"
+#include "route/status.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,670 @@
+/*
+ * Monomino-Domino (Baekjoon 20061) as a problem (problem.h): decoders feed
+ * blocks straight into the simulator (no list of the whole case is built),
+ * the outcome is encoded as JSON or Baekjoon text, the generator streams
+ * blocks; its package's statement, examples and tests. A trace places the
+ * blocks one by one (md_place()), as it needs every step; the untraced
+ * fast JSON reader and the text push parser hold them in a bounded batch
+ * that md_play() plays when it is full and at the end.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/decimal.h"
+#include "codec/md_codec.h"
+#include "dropjudge/gen.h"
+#include "mem/alloc.h"
+#include "problem/problem.h"
+
+/* Blocks held back to be played together by md_play(): enough for its
+ * side-by-side stretches, few enough to stay in the cache (3 bytes each). */
+#define MD_BATCH 16384
+
+/* Blocks read but not played yet, and the game they go to. */
+struct md_batch {
+	struct md_game *game;		  /* not owned */
+	size_t held;			  /* blocks[0..held) wait for md_play() */
+	struct md_block blocks[MD_BATCH]; /* in reading order */
+};
+
+static void md_batch_init(struct md_batch *b, struct md_game *game)
+{
+	b->game = game;
+	b->held = 0;
+}
+
+/* Plays the blocks held, in order, exactly as md_place() one by one would. */
+static void md_batch_play(struct md_batch *b)
+{
+	md_play(b->game, b->blocks, b->held);
+	b->held = 0;
+}
+
+/* md_block_fn: holds each block, plays them a batch at a time. */
+static int md_batch_hold(void *ctx, struct md_block block, unsigned long index)
+{
+	struct md_batch *b = ctx;
+	(void)index;
+	b->blocks[b->held++] = block;
+	if (b->held == MD_BATCH)
+		md_batch_play(b);
+	return 0;
+}
+
+/* One case being simulated. */
+struct md_run {
+	const char *trace_pointer; /* where the trace was asked for: "" for ?trace= */
+	struct md_game *game;
+	json_t *steps;	    /* trace, or NULL */
+	bool trace_full;    /* stopped: the trace would pass PROBLEM_MAX_TRACE_STEPS */
+	bool out_of_memory; /* stopped: a trace entry could not be built */
+};
+
+static int md_run_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct md_run *run = ctx;
+	unsigned gained = md_place(run->game, block);
+	if (!run->steps)
+		return 0;
+	if (index >= PROBLEM_MAX_TRACE_STEPS) {
+		run->trace_full = true;
+		return 1;
+	}
+	json_t *step =
+	    json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
+		      (json_int_t)run->game->score, "tiles", (json_int_t)md_tiles(run->game));
+	if (!step || md_json_add_boards(step, run->game) != 0) {
+		json_decref(step);
+		run->out_of_memory = true;
+		return 1;
+	}
+	if (json_array_append_new(run->steps, step) != 0) { /* the step is freed */
+		run->out_of_memory = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS,
+ * where md_run_block() stops. */
+static int md_count_block(void *ctx, struct md_block block, unsigned long index)
+{
+	unsigned long *seen = ctx;
+	(void)block;
+	*seen = index + 1;
+	return index >= PROBLEM_MAX_TRACE_STEPS;
+}
+
+/* Prepares a run; false when the trace array cannot be made. */
+static bool md_run_start(struct md_run *run, struct problem_outcome *out, bool trace)
+{
+	md_init(&out->u.md);
+	out->steps = trace ? json_array() : NULL;
+	run->game = &out->u.md;
+	run->steps = out->steps;
+	run->trace_pointer = "";
+	run->trace_full = false;
+	run->out_of_memory = false;
+	return !trace || out->steps;
+}
+
+/* The status of a finished run whose decoder said `st`. */
+static enum codec_status md_run_end(struct md_run *run, struct problem_outcome *out,
+				    enum codec_status st, struct codec_error *err)
+{
+	if (st == CODEC_OK && run->trace_full && run->trace_pointer[0])
+		codec_error_at_pointer(err, CODEC_E_INVALID, run->trace_pointer,
+				       "a trace covers at most %d placements; ask without trace",
+				       PROBLEM_MAX_TRACE_STEPS);
+	else if (st == CODEC_OK && run->trace_full)
+		codec_error_at_param(err, CODEC_E_INVALID, "trace",
+				     "a trace covers at most %d placements; ask without trace",
+				     PROBLEM_MAX_TRACE_STEPS);
+	else if (st == CODEC_OK && run->out_of_memory)
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
+	if (st == CODEC_OK && codec_error_is_set(err))
+		st = err->status;
+	if (st != CODEC_OK) {
+		json_decref(out->steps);
+		out->steps = NULL;
+	}
+	return st;
+}
+
+static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
+				       const struct problem_limits *limits, bool trace,
+				       struct problem_outcome *out, struct codec_error *err)
+{
+	struct md_run run;
+	if (!md_run_start(&run, out, trace)) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	char trace_at[CODEC_POINTER_MAX];
+	if (json_is_true(json_object_get(case_obj, "trace"))) {
+		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
+		run.trace_pointer = trace_at;
+	}
+	struct md_read_options opt = {
+	    .max_blocks = limits->max_blocks, .strict = false, .lean = limits->lean};
+	if (trace) {
+		/* A trace past PROBLEM_MAX_TRACE_STEPS is refused once that many
+		 * steps are read: found first, without building them. */
+		struct codec_error scratch;
+		unsigned long seen = 0;
+		codec_error_init(&scratch, 1);
+		enum codec_status counted =
+		    md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen);
+		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {
+			run.trace_full = true;
+			return md_run_end(&run, out, CODEC_OK, err);
+		}
+		/* A fault among the first steps: the answer is the fault, the same
+		 * without a trace (no block is handed on after a fault), so none
+		 * is built. */
+		if (counted != CODEC_OK)
+			run.steps = NULL;
+	}
+	enum codec_status st = md_json_read(case_obj, pointer, &opt, err, md_run_block, &run);
+	return md_run_end(&run, out, st, err);
+}
+
+/* The fast path: no trace, the blocks played a batch at a time. When it
+ * gives up, the caller starts again, so a batch left unplayed is no loss. */
+static int md_play_run(void *ctx, const struct md_block *blocks, size_t n)
+{
+	md_play(ctx, blocks, n);
+	return 0;
+}
+
+static bool md_solve_json_fast(const char *body, size_t len, const struct problem_limits *limits,
+			       struct problem_outcome *out)
+{
+	struct md_block blocks[MD_BATCH];
+	md_init(&out->u.md);
+	out->steps = NULL;
+	return md_json_fast_runs(body, len, limits->max_blocks, blocks, MD_BATCH, md_play_run,
+				 &out->u.md);
+}
+
+/* A case traced as it is read: the steps' text, then the slot. */
+struct md_trace_text {
+	struct md_game game;
+	struct problem_text text; /* the steps, comma-separated */
+	size_t steps;		  /* steps written */
+	bool over;		  /* the trace would pass PROBLEM_MAX_TRACE_STEPS */
+	bool out_of_memory;
+};
+
+/* Longest step: md_json_write_result()'s answer and {"gained":N,. */
+#define MD_STEP_MAX 256
+
+/* md_block_fn: places the block and writes the step as md_run_block()'s
+ * object dumps: {"gained":G,"score":S,"tiles":T,"green":[..],"blue":[..]}. */
+static int md_trace_text_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct md_trace_text *t = ctx;
+	unsigned gained = md_place(&t->game, block);
+	if (index >= PROBLEM_MAX_TRACE_STEPS) {
+		t->over = true;
+		return 1;
+	}
+	char step[MD_STEP_MAX + CODEC_DECIMAL_MAX];
+	size_t n = 0;
+	if (index > 0)
+		step[n++] = ',';
+	memcpy(step + n, "{\"gained\":", 10);
+	n += 10;
+	n += codec_decimal_write(gained, step + n);
+	step[n++] = ',';
+	/* the result's members after its "{", without its final newline */
+	int w = md_json_write_result(&t->game, step + n - 1, sizeof step - (n - 1));
+	if (w < 2 || (size_t)w >= sizeof step - (n - 1)) {
+		t->out_of_memory = true;
+		return 1;
+	}
+	step[n - 1] = ','; /* md_json_write_result wrote its "{" over the comma */
+	n += (size_t)w - 2;
+	problem_text_put(&t->text, step, n);
+	t->out_of_memory = t->text.failed;
+	t->steps++;
+	return t->out_of_memory;
+}
+
+/*
+ * trace: md_solve_json() (case_obj) or md_solve_text() with a
+ * trace, its steps written as text by md_trace_text_block() rather than
+ * built as a tree. Any fault, and a trace past PROBLEM_MAX_TRACE_STEPS, is
+ * left to them (0): only a case they would answer is taken.
+ */
+static int md_trace(const json_t *case_obj, const char *pointer, const char *text, size_t len,
+		    const struct problem_limits *limits, struct problem_outcome *out,
+		    struct problem_text *trace, size_t *steps)
+{
+	struct md_read_options opt = {
+	    .max_blocks = limits->max_blocks, .strict = false, .lean = limits->lean};
+	struct codec_error scratch;
+	enum codec_status st = CODEC_OK;
+	codec_error_init(&scratch, 1);
+	if (case_obj) {
+		/* As md_solve_json(): a trace too long is found before it is built. */
+		unsigned long seen = 0;
+		if (md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen) !=
+			CODEC_OK ||
+		    seen > PROBLEM_MAX_TRACE_STEPS)
+			return 0;
+	}
+	struct md_trace_text *t = dj_malloc(sizeof *t);
+	if (!t)
+		return -1;
+	*t = (struct md_trace_text){.steps = 0};
+	problem_text_init(&t->text);
+	md_init(&t->game);
+	if (case_obj) {
+		st = md_json_read(case_obj, pointer, &opt, &scratch, md_trace_text_block, t);
+	} else {
+		struct md_text_reader *reader = md_text_new(&opt, &scratch);
+		if (!reader) {
+			t->out_of_memory = true;
+		} else {
+			st = md_text_feed(reader, text, len, md_trace_text_block, t);
+			if (st == CODEC_OK && !t->over && !t->out_of_memory)
+				st = md_text_finish(reader, md_trace_text_block, t);
+			md_text_free(reader);
+		}
+	}
+	int taken =
+	    t->out_of_memory ? -1 : st == CODEC_OK && !t->over && !codec_error_is_set(&scratch);
+	if (taken == 1) {
+		out->u.md = t->game;
+		out->steps = NULL;
+		*trace = t->text;
+		*steps = t->steps;
+	} else {
+		problem_text_free(&t->text);
+	}
+	dj_free(t);
+	return taken;
+}
+
+/* Whether the text has a fault before its trace would pass
+ * PROBLEM_MAX_TRACE_STEPS (its blocks only counted, md_count_block()). */
+static bool md_text_faulty(const char *text, size_t len, const struct md_read_options *opt)
+{
+	struct codec_error scratch;
+	unsigned long seen = 0;
+	codec_error_init(&scratch, 1);
+	struct md_text_reader *reader = md_text_new(opt, &scratch);
+	if (!reader)
+		return false;
+	enum codec_status st = md_text_feed(reader, text, len, md_count_block, &seen);
+	if (st == CODEC_OK && seen <= PROBLEM_MAX_TRACE_STEPS)
+		st = md_text_finish(reader, md_count_block, &seen);
+	md_text_free(reader);
+	return st != CODEC_OK;
+}
+
+/*
+ * A text body solved as it arrives: md_solve_text() in pieces, without a
+ * trace, its blocks played a batch at a time. Canonical lines go straight
+ * into the batch (md_text_take()), every other line through md_text_feed(),
+ * which decides it and every fault, in reading order.
+ */
+struct problem_text_stream {
+	struct md_game game;	       /* the case so far, without batch.blocks */
+	struct md_run run;	       /* without a trace */
+	struct md_text_reader *reader; /* the push parser, into the batch */
+	struct md_batch batch;	       /* into game */
+};
+
+static struct problem_text_stream *md_text_stream_new(const struct problem_limits *limits,
+						      struct codec_error *err)
+{
+	struct problem_text_stream *s = dj_malloc(sizeof *s);
+	if (!s)
+		return NULL;
+	md_init(&s->game);
+	s->run = (struct md_run){.trace_pointer = "", .game = &s->game, .steps = NULL};
+	md_batch_init(&s->batch, &s->game);
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	s->reader = md_text_new(&opt, err);
+	if (!s->reader) {
+		dj_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void md_text_stream_feed(struct problem_text_stream *s, const char *data, size_t len)
+{
+	struct md_batch *b = &s->batch;
+	size_t at = 0;
+	while (at < len) {
+		size_t taken;
+		at += md_text_take(s->reader, data + at, len - at, b->blocks + b->held,
+				   MD_BATCH - b->held, &taken);
+		b->held += taken;
+		if (b->held == MD_BATCH) {
+			md_batch_play(b);
+			continue;
+		}
+		if (at == len)
+			break;
+		if (md_text_failed(s->reader)) {
+			/* No block is taken after a fault: the rest only lists faults. */
+			md_text_feed(s->reader, data + at, len - at, md_batch_hold, b);
+			return;
+		}
+		/* The line the fast path left, whole, or what is left of the chunk. */
+		const char *nl = memchr(data + at, '\n', len - at);
+		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
+		md_text_feed(s->reader, data + at, line, md_batch_hold, b);
+		at += line;
+	}
+}
+
+static enum codec_status md_text_stream_end(struct problem_text_stream *s,
+					    struct problem_outcome *out, struct codec_error *err)
+{
+	/* As md_solve_text(): the end is checked only after a clean feed. */
+	enum codec_status st = md_text_status(s->reader);
+	if (st == CODEC_OK && !s->run.trace_full && !s->run.out_of_memory)
+		st = md_text_finish(s->reader, md_batch_hold, &s->batch);
+	md_batch_play(&s->batch);
+	out->u.md = s->game;
+	out->steps = NULL;
+	return md_run_end(&s->run, out, st, err);
+}
+
+static void md_text_stream_free(struct problem_text_stream *s)
+{
+	if (!s)
+		return;
+	md_text_free(s->reader);
+	dj_free(s);
+}
+
+static enum codec_status md_solve_text(const char *text, size_t len,
+				       const struct problem_limits *limits, bool trace,
+				       struct problem_outcome *out, struct codec_error *err)
+{
+	if (!trace) {
+		/* The push parser of a body read as it arrives, fed once. */
+		struct problem_text_stream *s = md_text_stream_new(limits, err);
+		if (!s) {
+			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+			return CODEC_E_INTERNAL;
+		}
+		md_text_stream_feed(s, text, len);
+		enum codec_status st = md_text_stream_end(s, out, err);
+		md_text_stream_free(s);
+		return st;
+	}
+	struct md_run run;
+	if (!md_run_start(&run, out, true)) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	if (md_text_faulty(text, len, &opt))
+		run.steps = NULL; /* as in md_solve_json(): the answer is the fault */
+	struct md_text_reader *reader = md_text_new(&opt, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return md_run_end(&run, out, CODEC_E_INTERNAL, err);
+	}
+	enum codec_status st = md_text_feed(reader, text, len, md_run_block, &run);
+	if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
+		st = md_text_finish(reader, md_run_block, &run);
+	md_text_free(reader);
+	return md_run_end(&run, out, st, err);
+}
+
+static json_t *md_outcome_json(struct problem_outcome *out)
+{
+	json_t *result = md_json_result(&out->u.md);
+	json_t *steps = out->steps;
+	out->steps = NULL;
+	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
+		json_decref(result);
+		return NULL;
+	}
+	if (!result)
+		json_decref(steps);
+	return result;
+}
+
+static int md_outcome_write(const struct problem_outcome *out, char *buf, size_t size)
+{
+	return md_json_write_result(&out->u.md, buf, size);
+}
+
+static int md_outcome_text(const struct problem_outcome *out, char *buf, size_t size)
+{
+	return md_text_result(&out->u.md, buf, size);
+}
+
+/* Validation reads every block but simulates none. */
+static int md_ignore_block(void *ctx, struct md_block block, unsigned long index)
+{
+	(void)ctx;
+	(void)block;
+	(void)index;
+	return 0;
+}
+
+static void md_validate_json(const json_t *case_obj, const char *pointer,
+			     const struct problem_limits *limits, struct codec_error *err)
+{
+	const struct md_read_options strict = {
+	    .max_blocks = ULONG_MAX, .strict = true, .lean = limits ? limits->lean : NULL};
+	md_json_read(case_obj, pointer, &strict, err, md_ignore_block, NULL);
+}
+
+/* generate: `n` blocks from the seed, as the Baekjoon input text or JSON;
+ * with_answer adds the solve result and the Baekjoon output. */
+static enum codec_status md_generate(const struct problem_gen *g, struct problem_text *text,
+				     json_t **obj, struct codec_error *err)
+{
+	struct gen_rng rng;
+	gen_rng_init(&rng, g->seed);
+	if (g->text) {
+		problem_text_printf(text, "%llu\n", (unsigned long long)g->n);
+		for (uint64_t i = 0; i < g->n; i++) {
+			struct md_block b = gen_md_block(&rng);
+			problem_text_printf(text, "%u %u %u\n", b.t, b.x, b.y);
+		}
+		if (!text->failed)
+			return CODEC_OK;
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	struct md_game game;
+	md_init(&game);
+	json_t *blocks = json_array();
+	for (uint64_t i = 0; blocks && i < g->n; i++) {
+		struct md_block b = gen_md_block(&rng);
+		md_place(&game, b);
+		if (json_array_append_new(blocks, json_pack("[iii]", b.t, b.x, b.y)) != 0) {
+			json_decref(blocks);
+			blocks = NULL;
+		}
+	}
+	*obj = blocks ? json_pack("{so}", "blocks", blocks) : NULL;
+	if (*obj && g->with_answer) {
+		char answer[64];
+		int len = md_text_result(&game, answer, sizeof answer);
+		if (json_object_set_new(*obj, "answer", md_json_result(&game)) != 0 ||
+		    json_object_set_new(*obj, "expected", json_stringn(answer, (size_t)len)) != 0) {
+			json_decref(*obj);
+			*obj = NULL;
+		}
+	}
+	return CODEC_OK;
+}
+
+/* --- the package -------------------------------------------------------- */
+
+/* Size of the random tests. */
+#define MD_RANDOM_MAX_N 100
+
+static const char md_legend[] =
+    "Monomino-Domino is played on three boards. Coordinates are (x, y) = (row, column).\n"
+    "\n"
+    "- **Red** is 4 x 4 (rows 0 to 3, columns 0 to 3). A block is placed here; red never "
+    "holds tiles.\n"
+    "- **Green** is 6 rows x 4 columns, below red. A block placed in red slides down into "
+    "green, keeping its columns, until one more step would hit a tile or the bottom.\n"
+    "- **Blue** is 4 rows x 6 columns, right of red. The same block also slides right into "
+    "blue, keeping its rows, until one more step would hit a tile or the right edge.\n"
+    "- Green rows 0 and 1 and blue columns 0 and 1 are the **light** area.\n"
+    "\n"
+    "A placement `t x y` puts a block with these cells in red: for `t = 1` a 1 x 1 block at "
+    "(x, y); for `t = 2` a 1 x 2 block at (x, y) and (x, y+1); for `t = 3` a 2 x 1 block at "
+    "(x, y) and (x+1, y). A block moves as one rigid piece; once it lands, its tiles only "
+    "move with whole rows or columns.\n"
+    "\n"
+    "After every placement, first the scoring: in green every row whose 4 cells all hold "
+    "tiles is removed and everything above it moves down one row; in blue every column "
+    "whose 4 cells all hold tiles is removed and everything left of it moves right one "
+    "column. Each removed row or column scores 1 point; this repeats until no full row or "
+    "column is left. Then the light area: if k of the green rows 0 and 1 hold at least one "
+    "tile, the bottom k rows of green are removed and every tile moves down by k; the same "
+    "for the blue columns 0 and 1, the rightmost k columns and a move right by k. This "
+    "scores nothing.\n"
+    "\n"
+    "Green and blue are independent boards; the same placement goes into both. Given the "
+    "placements, find the total score and the number of tiles left in green and blue.";
+
+static const char md_input[] =
+    "The first line holds N, the number of placements (`1 <= N <= 10000`). Each of the next "
+    "N lines holds a placement `t x y`: the block type t (1, 2 or 3) and the red cell (x, y) "
+    "of its top-left tile. Every block lies inside the red board.";
+
+static const char md_output[] =
+    "Print the total score on the first line and the number of tiles left in green and "
+    "blue together on the second.";
+
+/* The seven public examples are prefixes of one move list. */
+#define MD_MOVES_1 "1 1 1\n"
+#define MD_MOVES_2 MD_MOVES_1 "2 3 0\n"
+#define MD_MOVES_4 MD_MOVES_2 "3 2 2\n3 2 3\n"
+#define MD_MOVES_5 MD_MOVES_4 "3 1 3\n"
+#define MD_MOVES_6 MD_MOVES_5 "2 0 0\n"
+#define MD_MOVES_7 MD_MOVES_6 "3 2 0\n"
+#define MD_MOVES_8 MD_MOVES_7 "3 1 2\n"
+
+static const struct problem_case md_samples[] = {
+    {"1", "1\n" MD_MOVES_1}, {"2", "2\n" MD_MOVES_2}, {"3", "4\n" MD_MOVES_4},
+    {"4", "5\n" MD_MOVES_5}, {"5", "6\n" MD_MOVES_6}, {"6", "7\n" MD_MOVES_7},
+    {"7", "8\n" MD_MOVES_8},
+};
+
+static const struct problem_case md_edges[] = {
+    {"single-monomino", "1\n1 0 0\n"},
+    {"domino-at-the-right-edge", "1\n2 3 2\n"},
+    {"domino-at-the-bottom-edge", "1\n3 2 3\n"},
+    {"four-rows-at-once", "8\n3 0 0\n3 0 1\n3 0 2\n3 0 3\n2 0 0\n2 1 0\n2 2 0\n2 3 0\n"},
+    {"light-area-push", "6\n1 1 1\n1 1 1\n1 1 1\n1 1 1\n1 1 1\n1 1 1\n"},
+    {"stacked-vertical-dominoes",
+     "10\n3 0 0\n3 0 0\n3 0 0\n3 0 0\n3 0 0\n3 0 0\n3 0 0\n3 0 0\n3 0 0\n3 0 0\n"},
+    {"rows-and-columns", "8\n2 0 0\n2 0 2\n2 1 0\n2 1 2\n2 2 0\n2 2 2\n2 3 0\n2 3 2\n"},
+};
+
+static bool md_generate_test(enum problem_kind kind, uint64_t seed, unsigned min_chains,
+			     struct problem_text *out, struct codec_error *err)
+{
+	(void)min_chains;
+	(void)err;
+	struct gen_rng rng;
+	gen_rng_init(&rng, seed);
+	uint64_t n = kind == PROBLEM_LARGE
+			 ? MD_BAEKJOON_MAX_N
+			 : MD_BAEKJOON_MIN_N + gen_rng_below(&rng, MD_RANDOM_MAX_N);
+	problem_text_printf(out, "%llu\n", (unsigned long long)n);
+	for (uint64_t i = 0; i < n; i++) {
+		struct md_block b = gen_md_block(&rng);
+		problem_text_printf(out, "%u %u %u\n", b.t, b.x, b.y);
+	}
+	return true;
+}
+
+/* The accepted solution and the input validator's fixed source
+ * (src/package/files, assembled in by blobs.S). */
+extern const char pkg_md_solution[], pkg_md_solution_end[];
+extern const char pkg_md_validator[], pkg_md_validator_end[];
+
+/*
+ * Monomino-Domino's rules for the validator: Baekjoon's N limits
+ * (md_codec.h), and for each block type the largest x and y that
+ * md_check() accepts, with the texts `dropjudge validate` gives.
+ */
+static void md_constants(struct problem_text *out)
+{
+	problem_text_printf(
+	    out, "#define DJ_MD_MIN_N %d\n#define DJ_MD_MAX_N %d\n#define DJ_MD_TYPES %d\n",
+	    MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, MD_TYPE_DOMINO_V);
+	problem_text_puts(out, "#define DJ_MD_RULE_T ");
+	problem_text_c_string(out, md_fault_detail(MD_FAULT_TYPE, 0));
+	const char *axis[2] = {"x", "y"};
+	for (unsigned a = 0; a < 2; a++) {
+		problem_text_printf(out, "\nstatic const long long dj_md_max_%s[] = {-1", axis[a]);
+		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
+			int max = -1;
+			while (max < MD_RED_SIZE &&
+			       md_check(t, a ? 0 : max + 1, a ? max + 1 : 0) == MD_FAULT_NONE)
+				max++;
+			problem_text_printf(out, ", %d", max);
+		}
+		problem_text_printf(out, "};\nstatic const char *const dj_md_rule_%s[] = {\"\"",
+				    axis[a]);
+		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
+			problem_text_puts(out, ", ");
+			problem_text_c_string(out, md_fault_detail(a ? MD_FAULT_Y : MD_FAULT_X, t));
+		}
+		problem_text_puts(out, "};");
+	}
+	problem_text_puts(out, "\n");
+}
+
+const struct problem problem_md = {
+    .id = "monomino-domino",
+    .short_name = "monominodomino",
+    .title = "Monomino-Domino",
+    .baekjoon = 20061,
+    .time_limit_ms = 1000,
+    .memory_mib = 512,
+    .case_members = "\"blocks\", \"trace\"",
+    .lean_member = "blocks",
+    .solve_json = md_solve_json,
+    .solve_json_fast = md_solve_json_fast,
+    .solve_text = md_solve_text,
+    .text_stream_new = md_text_stream_new,
+    .text_stream_feed = md_text_stream_feed,
+    .text_stream_end = md_text_stream_end,
+    .text_stream_free = md_text_stream_free,
+    .trace = md_trace,
+    .outcome_json = md_outcome_json,
+    .outcome_write = md_outcome_write,
+    .outcome_text = md_outcome_text,
+    .validate_json = md_validate_json,
+    .validate_text = md_text_validate,
+    .generate = md_generate,
+    .generate_test = md_generate_test,
+    .legend = md_legend,
+    .input_format = md_input,
+    .output_format = md_output,
+    .samples = md_samples,
+    .nsamples = PROBLEM_COUNT(md_samples),
+    .edges = md_edges,
+    .nedges = PROBLEM_COUNT(md_edges),
+    .has_chains = false,
+    .solution = pkg_md_solution,
+    .solution_end = pkg_md_solution_end,
+    .validator = pkg_md_validator,
+    .validator_end = pkg_md_validator_end,
+    .answer_tokens = 2,
+    .constants = md_constants,
+};

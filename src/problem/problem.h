@@ -1,0 +1,201 @@
+/*
+ * One problem, described once: what the routes, the command line (solve,
+ * check, validate, package), the packages and the pictures know of it. Each
+ * problem is one file (md.c, puyo.c) that fills a `struct problem`, and one
+ * row of the table (table.c). Every case takes one way: read (JSON value or
+ * Baekjoon text; at most one fast reader for the canonical JSON shape, which
+ * fills the same outcome as the jansson path) -> the core -> encode (JSON
+ * or text). All operations are pure apart from allocation; none knows of
+ * HTTP, threads or time.
+ */
+#ifndef DROPJUDGE_PROBLEM_PROBLEM_H
+#define DROPJUDGE_PROBLEM_PROBLEM_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec/error.h"
+#include "dropjudge/md.h"
+#include "dropjudge/puyo.h"
+#include "problem/text.h"
+
+struct json_lean; /* codec/json_span.h */
+
+/* The number of elements of an array. */
+#define PROBLEM_COUNT(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
+
+/* A trace longer than this many steps is refused (422 at "/trace"). */
+#define PROBLEM_MAX_TRACE_STEPS 10000
+
+/* What a read may take of one case. */
+struct problem_limits {
+	unsigned long max_blocks;     /* placements in one Monomino-Domino case; 0: no limit */
+	const struct json_lean *lean; /* the case's array left in the body (route's lean
+					 read), NULL: none */
+};
+
+/* The final state of one solved case, before it is encoded. */
+struct problem_outcome {
+	union {
+		struct md_game md;
+		struct {
+			struct puyo_field field; /* the final field, once solved */
+			struct puyo_result result;
+			struct puyo_field input; /* the field as given */
+		} puyo;
+	} u;
+	json_t *steps; /* owned trace array, NULL without trace */
+};
+
+/* Frees what an outcome owns (its trace). */
+void problem_outcome_release(struct problem_outcome *out);
+
+struct problem_text_stream; /* a problem's text push parser and game, its own */
+
+/* Kinds of package tests, in the order a package holds them. */
+enum problem_kind {
+	PROBLEM_SAMPLE, /* a public example of the original statement */
+	PROBLEM_EDGE,	/* a hand-made edge case */
+	PROBLEM_RANDOM, /* generated, small */
+	PROBLEM_LARGE,	/* generated, at the size limits */
+	PROBLEM_CHAINS, /* Puyo: generated with at least min_chains chains */
+};
+
+/* A hand-written test: a name for its file and its input text. */
+struct problem_case {
+	const char *name; /* [a-z0-9-]+ */
+	const char *input;
+};
+
+/* What GET .../generate asks for (the route has read the parameters). */
+struct problem_gen {
+	uint64_t seed;
+	uint64_t n;	     /* Monomino-Domino: placements */
+	uint64_t colors;     /* Puyo: colours */
+	uint64_t min_chains; /* Puyo: chains at least */
+	bool with_answer;    /* JSON: add the answer and the expected output */
+	bool text;	     /* the Baekjoon input text instead of JSON */
+};
+
+struct problem {
+	const char *id;		/* path segment and --problem name, "monomino-domino" */
+	const char *short_name; /* [a-z0-9]+, Kattis's directory name */
+	const char *title;	/* "Monomino-Domino" */
+	unsigned baekjoon;	/* problem number */
+	unsigned time_limit_ms; /* Baekjoon's limit */
+	unsigned memory_mib;	/* Baekjoon's limit */
+	/* Members a case object may hold, for messages: "\"blocks\", \"trace\"". */
+	const char *case_members;
+	/* Optional: the member of a case whose array may be read lean, its
+	 * elements left in the body: "blocks". NULL: every case is one tree. */
+	const char *lean_member;
+
+	/* Solves one case from a JSON object at `pointer`; trace fills ->steps. */
+	enum codec_status (*solve_json)(const json_t *case_obj, const char *pointer,
+					const struct problem_limits *limits, bool trace,
+					struct problem_outcome *out, struct codec_error *err);
+	/* Optional fast reader of a JSON body asked without a trace: true when
+	 * the body is the canonical case and *out holds its outcome; false
+	 * (nothing reported) sends the body down the jansson path. */
+	bool (*solve_json_fast)(const char *body, size_t len, const struct problem_limits *limits,
+				struct problem_outcome *out);
+	/* Solves one case from the Baekjoon input text. */
+	enum codec_status (*solve_text)(const char *text, size_t len,
+					const struct problem_limits *limits, bool trace,
+					struct problem_outcome *out, struct codec_error *err);
+	/*
+	 * Optional: solve_text without a trace as a push parser, for a body
+	 * read as it arrives. new: NULL when out of memory; err (collect mode,
+	 * kept alive by the caller) takes every fault. feed: the next bytes.
+	 * end: once, after the last bytes; fills *out and returns what
+	 * solve_text would return for the whole text. free: NULL is ignored.
+	 */
+	struct problem_text_stream *(*text_stream_new)(const struct problem_limits *limits,
+						       struct codec_error *err);
+	void (*text_stream_feed)(struct problem_text_stream *s, const char *data, size_t len);
+	enum codec_status (*text_stream_end)(struct problem_text_stream *s,
+					     struct problem_outcome *out, struct codec_error *err);
+	void (*text_stream_free)(struct problem_text_stream *s);
+	/*
+	 * Optional trace written as text: solve_json (case_obj not NULL, at
+	 * `pointer`) or solve_text (text[0..len)) with a trace whose steps are
+	 * written instead of built: into *trace (taken by the caller), the
+	 * bytes of the "steps" array of outcome_json dumped compact, without
+	 * its brackets; the final state into *out (no ->steps), the count into
+	 * *steps. Returns 1; 0 (nothing kept) when the case has a fault or its
+	 * trace would pass PROBLEM_MAX_TRACE_STEPS, which solve_json or
+	 * solve_text then tell; -1 when out of memory.
+	 */
+	int (*trace)(const json_t *case_obj, const char *pointer, const char *text, size_t len,
+		     const struct problem_limits *limits, struct problem_outcome *out,
+		     struct problem_text *trace, size_t *steps);
+
+	/* New result object; takes out->steps. NULL when out of memory. */
+	json_t *(*outcome_json)(struct problem_outcome *out);
+	/* The bytes outcome_json would give for an outcome without steps,
+	 * compact with a final newline, into buf; the length as snprintf. */
+	int (*outcome_write)(const struct problem_outcome *out, char *buf, size_t size);
+	/* The Baekjoon output text; returns its length as snprintf does. */
+	int (*outcome_text)(const struct problem_outcome *out, char *buf, size_t size);
+	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given;
+	 * NULL when out of memory. */
+	json_t *(*outcome_links)(const struct problem_outcome *out);
+
+	/* Checks a case against the strict Baekjoon constraints, every fault
+	 * into `err` (collect mode). */
+	void (*validate_json)(const json_t *case_obj, const char *pointer,
+			      const struct problem_limits *limits, struct codec_error *err);
+	void (*validate_text)(const char *text, size_t len, struct codec_error *err);
+
+	/* A generated case: the Baekjoon text into *text (g->text), else a
+	 * new JSON object into *obj (NULL: out of memory). A status with err
+	 * set when none can be made (422 at the parameter at fault). */
+	enum codec_status (*generate)(const struct problem_gen *g, struct problem_text *text,
+				      json_t **obj, struct codec_error *err);
+	/* Appends the input text of a package test of `kind` (random, large,
+	 * chains) drawn from `seed`. False with err set when none was made. */
+	bool (*generate_test)(enum problem_kind kind, uint64_t seed, unsigned min_chains,
+			      struct problem_text *out, struct codec_error *err);
+
+	/* The package: statement sources (statement.h's Markdown subset), the
+	 * public examples and edge cases in order, an accepted solution and
+	 * the input validator (C sources, with their ends), the integers in
+	 * an answer, and the C definitions of its rules the validator reads. */
+	const char *legend;
+	const char *input_format;
+	const char *output_format;
+	const struct problem_case *samples;
+	unsigned nsamples;
+	const struct problem_case *edges;
+	unsigned nedges;
+	bool has_chains; /* makes PROBLEM_CHAINS tests */
+	const char *solution;
+	const char *solution_end;
+	const char *validator;
+	const char *validator_end;
+	unsigned answer_tokens;
+	void (*constants)(struct problem_text *out);
+};
+
+extern const struct problem problem_md;
+extern const struct problem problem_puyo;
+
+/* Every problem, in the order GET /v1 lists them; *count gets how many. */
+const struct problem *const *problem_all(size_t *count);
+
+/* The problem named `id`, or NULL. */
+const struct problem *problem_find(const char *id);
+
+/*
+ * Solves an input text without a limit and writes the Baekjoon output into
+ * answer (size bytes): its length as snprintf, or -1 with err set.
+ */
+int problem_answer(const struct problem *p, const char *text, size_t len, char *answer, size_t size,
+		   struct codec_error *err);
+
+/* "sample", "edge", "random", "large", "chains". */
+const char *problem_kind_name(enum problem_kind kind);
+
+#endif

@@ -1,0 +1,320 @@
+/*
+ * Puyo Puyo (Baekjoon 11559) as a problem (problem.h): decode a field, run
+ * the chain steps (recording each one for a trace), encode the outcome; the
+ * field generator; its package's statement, examples and tests.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "codec/puyo_codec.h"
+#include "codec/puyo_links.h"
+#include "dropjudge/gen.h"
+#include "problem/problem.h"
+
+/* Largest Baekjoon text of a field: 13 rows of 6 characters and '\n'. */
+#define PUYO_TEXT_MAX (PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1)
+
+/* A trace entry for one chain step: its counts and the field after it. */
+static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_field *field)
+{
+	return json_pack("{sI sI sI sI sI sI so}", "chain", (json_int_t)step->chain, "popped",
+			 (json_int_t)step->popped, "garbage", (json_int_t)step->garbage, "groups",
+			 (json_int_t)step->groups, "colors", (json_int_t)step->colors, "score",
+			 (json_int_t)step->score, "field", puyo_json_rows(field));
+}
+
+/* puyo_step_fn: appends each step to the trace array; false when out of memory. */
+static bool puyo_trace_step(void *ctx, const struct puyo_step *step, const struct puyo_field *field)
+{
+	json_t **steps = ctx;
+	if (*steps && json_array_append_new(*steps, puyo_step_json(step, field)) == 0)
+		return true;
+	json_decref(*steps);
+	*steps = NULL;
+	return false;
+}
+
+/* Runs the chain on out->u.puyo.field (the core's puyo_run_steps()),
+ * recording each step when tracing. */
+static enum codec_status puyo_solve_field(struct problem_outcome *out, bool trace,
+					  struct codec_error *err)
+{
+	out->u.puyo.input = out->u.puyo.field;
+	out->steps = trace ? json_array() : NULL;
+	puyo_run_steps(&out->u.puyo.field, &out->u.puyo.result, trace ? puyo_trace_step : NULL,
+		       &out->steps);
+	if (trace && !out->steps) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	return CODEC_OK;
+}
+
+static enum codec_status puyo_solve_json(const json_t *case_obj, const char *pointer,
+					 const struct problem_limits *limits, bool trace,
+					 struct problem_outcome *out, struct codec_error *err)
+{
+	/* The rows, or a puyop.com / Puyo Nexus field string or link. */
+	enum codec_status st =
+	    puyo_links_read_case_lean(case_obj, pointer, limits->lean, &out->u.puyo.field, err);
+	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
+}
+
+static bool puyo_solve_json_fast(const char *body, size_t len, const struct problem_limits *limits,
+				 struct problem_outcome *out)
+{
+	(void)limits;
+	if (!puyo_json_fast_read(body, len, &out->u.puyo.field))
+		return false;
+	/* without a trace the chain allocates nothing and cannot fail */
+	return puyo_solve_field(out, false, NULL) == CODEC_OK;
+}
+
+static enum codec_status puyo_solve_text(const char *text, size_t len,
+					 const struct problem_limits *limits, bool trace,
+					 struct problem_outcome *out, struct codec_error *err)
+{
+	(void)limits;
+	enum codec_status st = puyo_text_read(text, len, false, &out->u.puyo.field, err);
+	return st != CODEC_OK ? st : puyo_solve_field(out, trace, err);
+}
+
+static json_t *puyo_outcome_links(const struct problem_outcome *out)
+{
+	return puyo_links_json(&out->u.puyo.input);
+}
+
+static json_t *puyo_outcome_json(struct problem_outcome *out)
+{
+	const struct puyo_result *r = &out->u.puyo.result;
+	json_t *steps = out->steps;
+	out->steps = NULL;
+	json_t *result = json_pack("{sI sI sb so}", "chains", (json_int_t)r->chains, "score",
+				   (json_int_t)r->score, "all_clear", r->all_clear, "field",
+				   puyo_json_rows(&out->u.puyo.field));
+	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
+		json_decref(result);
+		return NULL;
+	}
+	if (!result)
+		json_decref(steps);
+	return result;
+}
+
+static int puyo_outcome_write(const struct problem_outcome *out, char *buf, size_t size)
+{
+	return puyo_json_write_result(&out->u.puyo.field, &out->u.puyo.result, buf, size);
+}
+
+static int puyo_outcome_text(const struct problem_outcome *out, char *buf, size_t size)
+{
+	return puyo_text_result(&out->u.puyo.result, buf, size);
+}
+
+static void puyo_validate_json(const json_t *case_obj, const char *pointer,
+			       const struct problem_limits *limits, struct codec_error *err)
+{
+	struct puyo_field field;
+	puyo_json_read_lean(case_obj, pointer, true, limits ? limits->lean : NULL, &field, err);
+}
+
+static void puyo_validate_text(const char *text, size_t len, struct codec_error *err)
+{
+	struct puyo_field field;
+	puyo_text_read(text, len, true, &field, err);
+}
+
+/*
+ * generate: a field from the seed with the asked colours and at least
+ * min_chains chains, as the Baekjoon input text or JSON; with_answer adds
+ * the solve result and the Baekjoon output.
+ */
+static enum codec_status puyo_generate(const struct problem_gen *g, struct problem_text *text,
+				       json_t **obj, struct codec_error *err)
+{
+	struct puyo_field field;
+	if (!gen_puyo_field(g->seed, (unsigned)g->colors, (unsigned)g->min_chains, &field)) {
+		if (g->colors == 1 && g->min_chains > 1)
+			codec_error_at_param(err, CODEC_E_INVALID, "min_chains",
+					     "a field of one colour pops everything in its first "
+					     "chain: ask for at most 1 chain, or more colours");
+		else
+			codec_error_at_param(
+			    err, CODEC_E_INVALID, "min_chains",
+			    "no field of %llu colours with at least %llu chains was "
+			    "found within the search bound for this seed; try "
+			    "another seed or more colours",
+			    (unsigned long long)g->colors, (unsigned long long)g->min_chains);
+		return CODEC_E_INVALID;
+	}
+	if (g->text) {
+		char buf[PUYO_TEXT_MAX];
+		int n = puyo_text_field(&field, buf, sizeof buf);
+		if (n < 0 || (size_t)n >= sizeof buf) {
+			codec_error_set(err, CODEC_E_INTERNAL, "the field does not fit");
+			return CODEC_E_INTERNAL;
+		}
+		problem_text_put(text, buf, (size_t)n);
+		if (!text->failed)
+			return CODEC_OK;
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	*obj = json_pack("{so}", "field", puyo_json_rows(&field));
+	if (*obj && g->with_answer) {
+		struct problem_outcome out = {.steps = NULL};
+		out.u.puyo.field = field;
+		puyo_run(&out.u.puyo.field, &out.u.puyo.result);
+		char answer[32];
+		int len = puyo_text_result(&out.u.puyo.result, answer, sizeof answer);
+		if (json_object_set_new(*obj, "answer", puyo_outcome_json(&out)) != 0 ||
+		    json_object_set_new(*obj, "expected", json_stringn(answer, (size_t)len)) != 0) {
+			json_decref(*obj);
+			*obj = NULL;
+		}
+	}
+	return CODEC_OK;
+}
+
+/* --- the package -------------------------------------------------------- */
+
+/* Generated tests that fail (a search that hit its bound) are retried with
+ * the next seed of the stream, at most this many times. */
+#define PUYO_GENERATE_TRIES 64
+
+static const char puyo_legend[] =
+    "The field has 12 rows and 6 columns. `.` is an empty cell; `R`, `G`, `B`, `P` and `Y` "
+    "are puyos of five colours. Every puyo rests on the floor or on another puyo.\n"
+    "\n"
+    "One chain step: find every group of 4 or more puyos of one colour connected up, down, "
+    "left or right (not diagonally). If there is none, stop. All such groups pop at the same "
+    "time, and however many groups pop, it is one chain. Then, in each column, the puyos "
+    "left fall straight down, keeping their order, until they rest on the floor or on "
+    "another puyo; and the next step begins.\n"
+    "\n"
+    "Find the number of chain steps in which something popped.";
+
+static const char puyo_input[] =
+    "12 lines of 6 characters each, the rows of the field from the top: `.` for an empty "
+    "cell, `R`, `G`, `B`, `P` or `Y` for a puyo. No puyo has an empty cell below it.";
+
+static const char puyo_output[] = "Print the number of chains (0 when nothing pops).";
+
+#define PUYO_EMPTY_ROWS_8  "......\n......\n......\n......\n......\n......\n......\n......\n"
+#define PUYO_EMPTY_ROWS_10 PUYO_EMPTY_ROWS_8 "......\n......\n"
+#define PUYO_EMPTY_ROWS_11 PUYO_EMPTY_ROWS_10 "......\n"
+
+static const struct problem_case puyo_samples[] = {
+    {"1", PUYO_EMPTY_ROWS_8 ".Y....\n.YG...\nRRYG..\nRRYGG.\n"},
+};
+
+static const struct problem_case puyo_edges[] = {
+    {"empty-field", PUYO_EMPTY_ROWS_11 "......\n"},
+    {"four-in-a-row", PUYO_EMPTY_ROWS_11 "RRRR..\n"},
+    {"three-in-a-row", PUYO_EMPTY_ROWS_11 "RRR...\n"},
+    {"two-groups-one-chain", PUYO_EMPTY_ROWS_10 "GGGG..\nRRRR..\n"},
+    {"five-in-an-l", PUYO_EMPTY_ROWS_8 "......\nR.....\nR.....\nRRR...\n"},
+    {"full-field-no-group", "RBYGPR\nGPRBYG\nBYGPRB\nPRBYGP\nYGPRBY\nRBYGPR\n"
+			    "GPRBYG\nBYGPRB\nPRBYGP\nYGPRBY\nRBYGPR\nGPRBYG\n"},
+    {"full-field-one-colour", "RRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\n"
+			      "RRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\n"},
+};
+
+/*
+ * Random: 3 or 4 colours, 0 to 3 chains. Large: all 5 colours, 3 to 5
+ * chains. Chains: 4 colours and at least min_chains.
+ */
+static bool puyo_generate_test(enum problem_kind kind, uint64_t seed, unsigned min_chains,
+			       struct problem_text *out, struct codec_error *err)
+{
+	struct gen_rng rng;
+	gen_rng_init(&rng, seed);
+	unsigned colors, chains;
+	switch (kind) {
+	case PROBLEM_LARGE:
+		colors = PUYO_COLORS;
+		chains = 3 + (unsigned)gen_rng_below(&rng, 3);
+		break;
+	case PROBLEM_CHAINS:
+		colors = 4;
+		chains = min_chains;
+		break;
+	default:
+		colors = 3 + (unsigned)gen_rng_below(&rng, 2);
+		chains = (unsigned)gen_rng_below(&rng, 4);
+		break;
+	}
+	struct puyo_field field;
+	for (unsigned i = 0; i < PUYO_GENERATE_TRIES; i++) {
+		if (!gen_puyo_field(gen_rng_next(&rng), colors, chains, &field))
+			continue;
+		char text[PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1];
+		int n = puyo_text_field(&field, text, sizeof text);
+		if (n < 0 || (size_t)n >= sizeof text)
+			break;
+		problem_text_put(out, text, (size_t)n);
+		return true;
+	}
+	codec_error_at_param(err, CODEC_E_INVALID, "min_chains",
+			     "no field of %u colours with at least %u chains was found within "
+			     "the search bound from this seed; try another seed",
+			     colors, chains);
+	return false;
+}
+
+/* The accepted solution and the input validator's fixed source
+ * (src/package/files, assembled in by blobs.S). */
+extern const char pkg_puyo_solution[], pkg_puyo_solution_end[];
+extern const char pkg_puyo_validator[], pkg_puyo_validator_end[];
+
+/* Puyo's field for the validator: puyo.h's size and Baekjoon's alphabet
+ * (the empty cell and the colours, no garbage). */
+static void puyo_constants(struct problem_text *out)
+{
+	char alphabet[PUYO_COLORS + 2];
+	for (unsigned c = PUYO_EMPTY; c <= PUYO_COLORS; c++)
+		alphabet[c] = puyo_cell_to_char((uint8_t)c);
+	alphabet[PUYO_COLORS + 1] = '\0';
+	problem_text_printf(out,
+			    "#define DJ_PUYO_ROWS %d\n#define DJ_PUYO_COLS %d\n"
+			    "#define DJ_PUYO_EMPTY '%c'\n#define DJ_PUYO_ALPHABET ",
+			    PUYO_ROWS, PUYO_COLS, alphabet[PUYO_EMPTY]);
+	problem_text_c_string(out, alphabet);
+	problem_text_puts(out, "\n");
+}
+
+const struct problem problem_puyo = {
+    .id = "puyo",
+    .short_name = "puyo",
+    .title = "Puyo Puyo",
+    .baekjoon = 11559,
+    .time_limit_ms = 2000,
+    .memory_mib = 256,
+    .case_members = "\"field\", \"trace\"",
+    .lean_member = "field",
+    .solve_json = puyo_solve_json,
+    .solve_json_fast = puyo_solve_json_fast,
+    .solve_text = puyo_solve_text,
+    .outcome_json = puyo_outcome_json,
+    .outcome_write = puyo_outcome_write,
+    .outcome_text = puyo_outcome_text,
+    .outcome_links = puyo_outcome_links,
+    .validate_json = puyo_validate_json,
+    .validate_text = puyo_validate_text,
+    .generate = puyo_generate,
+    .generate_test = puyo_generate_test,
+    .legend = puyo_legend,
+    .input_format = puyo_input,
+    .output_format = puyo_output,
+    .samples = puyo_samples,
+    .nsamples = PROBLEM_COUNT(puyo_samples),
+    .edges = puyo_edges,
+    .nedges = PROBLEM_COUNT(puyo_edges),
+    .has_chains = true,
+    .solution = pkg_puyo_solution,
+    .solution_end = pkg_puyo_solution_end,
+    .validator = pkg_puyo_validator,
+    .validator_end = pkg_puyo_validator_end,
+    .answer_tokens = 1,
+    .constants = puyo_constants,
+};

@@ -1,0 +1,60 @@
+/*
+ * The problems, one row each: adding a problem is its file (md.c, puyo.c)
+ * and a row here. And what every problem shares: the outcome's release,
+ * the answer to an input text, the names of the kinds of package tests.
+ */
+#include <string.h>
+
+#include "problem/problem.h"
+
+static const struct problem *const problems[] = {
+    &problem_md,
+    &problem_puyo,
+};
+
+const struct problem *const *problem_all(size_t *count)
+{
+	*count = PROBLEM_COUNT(problems);
+	return problems;
+}
+
+const struct problem *problem_find(const char *id)
+{
+	for (unsigned i = 0; id && i < PROBLEM_COUNT(problems); i++)
+		if (strcmp(problems[i]->id, id) == 0)
+			return problems[i];
+	return NULL;
+}
+
+void problem_outcome_release(struct problem_outcome *out)
+{
+	json_decref(out->steps);
+	out->steps = NULL;
+}
+
+int problem_answer(const struct problem *p, const char *text, size_t len, char *answer, size_t size,
+		   struct codec_error *err)
+{
+	static const struct problem_limits unlimited = {.max_blocks = 0, .lean = NULL};
+	struct problem_outcome out = {.steps = NULL};
+	if (p->solve_text(text, len, &unlimited, false, &out, err) != CODEC_OK)
+		return -1;
+	return p->outcome_text(&out, answer, size);
+}
+
+const char *problem_kind_name(enum problem_kind kind)
+{
+	switch (kind) {
+	case PROBLEM_SAMPLE:
+		return "sample";
+	case PROBLEM_EDGE:
+		return "edge";
+	case PROBLEM_RANDOM:
+		return "random";
+	case PROBLEM_LARGE:
+		return "large";
+	case PROBLEM_CHAINS:
+		return "chains";
+	}
+	return "test";
+}
