@@ -149,7 +149,8 @@ ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
 LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PROBLEM_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
-WWW_FILES := src/www/index.html src/www/viewer.css src/www/viewer.js
+WWW_FILES := src/www/index.html src/www/viewer.css src/www/viewer.js src/www/favicon.svg \
+	src/www/docs.html src/www/docs.css
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/www/www_blob.o \
 	$(BUILD)/src/package/blobs.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -404,6 +405,7 @@ lint-spec:
 browser: all
 	@scripts/run-tests.sh $(BUILD) browser
 docs-images: all
+	@scripts/deps.sh docs
 	@scripts/docs-images.sh $(BUILD)
 
 # Goals 1-5 of the performance issue, each as a ratio against a baseline

@@ -3,11 +3,11 @@
 # to build the libFuzzer targets; "valgrind" and "hardening" for those
 # checks; with "container", to build and run the image with podman; with
 # "scale", to run replicas behind nginx; "deb" to build the Debian package;
-# "monitoring" to check the Prometheus rules) when a check shows it missing. As
-# root it runs apt-get; otherwise it prints the exact apt-get line and
-# fails, so nothing is half-done silently.
+# "monitoring" to check the Prometheus rules; "docs" to write docs/images)
+# when a check shows it missing. As root it runs apt-get; otherwise it
+# prints the exact apt-get line and fails, so nothing is half-done silently.
 #
-#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale|deb|monitoring [FUZZ_CC]
+#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale|deb|monitoring|docs [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -85,6 +85,14 @@ fi
 if [ "$what" = scale ]; then
 	missing=()
 	need_cmd nginx nginx
+	need_cmd curl curl
+	need_cmd node nodejs
+fi
+# make docs-images: the pictures as PNG (rsvg-convert) and the viewer's
+# screenshots (Chromium).
+if [ "$what" = docs ]; then
+	need_cmd rsvg-convert librsvg2-bin
+	need_cmd chromium chromium
 	need_cmd curl curl
 	need_cmd node nodejs
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes docs/images: the service's own pictures of both public examples
 # (SVG, and PNG made from them with rsvg-convert) and screenshots of the
-# viewer (the browser test with DOCS_IMAGES set). Needs a built binary,
+# viewer (the browser test with DOCS_IMAGES set), which are also its
+# reference screenshots (tests/browser/ref). Needs a built binary,
 # rsvg-convert (Debian librsvg2-bin) and Chromium.
 #
 #   scripts/docs-images.sh [BUILD_DIR]
@@ -37,5 +38,7 @@ get puyo "$puyo&step=1&cell=40" puyo-example-step-1
 curl -sfS "$base/v1/puyo/render.svg?$puyo&animate=true" -o "$out/puyo-example-animated.svg"
 curl -sfS "$base/v1/monomino-domino/render.svg?$md&animate=true" -o "$out/md-example-7-animated.svg"
 
-DROPJUDGE_BIN="$build/dropjudge" DOCS_IMAGES="$out" node --test tests/browser/ >/dev/null
+# The viewer's screenshots: the browser test's references (tests/browser/ref)
+# and their copies here, from the same shots (the test checks they agree).
+UPDATE_SCREENSHOTS=1 DROPJUDGE_BIN="$build/dropjudge" DOCS_IMAGES="$out" node --test tests/browser/ >/dev/null
 ls -l "$out"

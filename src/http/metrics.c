@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mem/alloc.h"
 #include "codec/text.h"
@@ -509,6 +510,21 @@ static void mt_histograms(struct mt_text *t, struct http_metrics *m)
 	}
 }
 
+/* The resident set of this process in bytes (/proc/self/statm); 0 where
+ * that file cannot be read. */
+static unsigned long long mt_resident_bytes(void)
+{
+	unsigned long long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	long page = sysconf(_SC_PAGESIZE);
+	return resident * (unsigned long long)(page > 0 ? page : 4096);
+}
+
 char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *len)
 {
 	struct mt_text t = {.s = dj_malloc(16384), .len = 0, .cap = 16384, .failed = false};
@@ -584,6 +600,8 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 		"Observations not counted because their series table was full.");
 	mt_printf(&t, "dropjudge_metrics_series_overflow_total %llu\n",
 		  (unsigned long long)mt_sum(m, &m->shards[0].overflow));
+	mt_head(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
+	mt_printf(&t, "process_resident_memory_bytes %llu\n", mt_resident_bytes());
 	mt_head(&t, "dropjudge_build_info", "gauge", "Always 1; the version of this build.");
 	mt_printf(&t, "dropjudge_build_info{version=\"");
 	mt_label(&t, m->version);

@@ -1,6 +1,10 @@
 /*
  * Monomino-Domino as SVG: the red, blue and green boards laid out as the
- * problem statement draws them, from a labelled scene (md_scene.c).
+ * problem statement draws them, from a labelled scene (md_scene.c), with
+ * the statement's row and column numbers (x rows 0-3 and y columns 0-3 of
+ * red, green rows 0-5, blue columns 0-5), the light area drawn lighter than
+ * the rest, the counts in the free corner and a legend of the marks under
+ * them.
  */
 #include <stdio.h>
 
@@ -22,8 +26,8 @@ struct board_style {
 	bool blue;	   /* lines are columns (blue), else rows (green) */
 };
 
-static const struct board_style green_style = {"#e3f4e1", "#b5dfb0", "#3c9a3c", false};
-static const struct board_style blue_style = {"#e3ecfb", "#b3caf2", "#3b6fd1", true};
+static const struct board_style green_style = {"#c9e8c4", "#f1faef", "#3c9a3c", false};
+static const struct board_style blue_style = {"#c6d8f6", "#f0f5fe", "#3b6fd1", true};
 
 /* Sizes of the picture of one frame, all from the cell size. */
 struct layout {
@@ -34,6 +38,7 @@ struct layout {
 	unsigned pad;	 /* tile inset */
 	unsigned stroke; /* heavy line */
 	unsigned font;	 /* text size */
+	unsigned label;	 /* size of the row and column numbers and of the legend */
 };
 
 static struct layout layout_of(unsigned s)
@@ -47,7 +52,36 @@ static struct layout layout_of(unsigned s)
 	l.pad = s / 16 + 1;
 	l.stroke = s / 12 + 1;
 	l.font = s / 2;
+	l.label = s * 3 / 8;
 	return l;
+}
+
+#define LABEL_FILL "#55555f"
+
+/* The number n centred on (cx, cy). */
+static void label(struct svg_out *o, const struct layout *l, unsigned cx, unsigned cy, unsigned n)
+{
+	char text[8];
+	snprintf(text, sizeof text, "%u", n);
+	svg_text(o, cx, cy + l->label * 35 / 100, l->label, false, SVG_MIDDLE, 0, LABEL_FILL, text);
+}
+
+/*
+ * The numbers of a board at (ox, oy) of `cols` x `rows` cells: its columns
+ * above it (below it when `cols_below`), its rows left of it (right of it
+ * when `rows_right`), each in the margin beside the cells it names.
+ */
+static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
+			  unsigned cols, unsigned rows, bool cols_below, bool rows_right)
+{
+	unsigned col_y = cols_below ? oy + rows * l->s + l->m / 2 : oy - l->m / 2;
+	unsigned row_x = rows_right ? ox + cols * l->s + l->m / 2 : ox - l->m / 2;
+	svg_printf(o, "<g class=\"numbers\">\n");
+	for (unsigned c = 0; c < cols; c++)
+		label(o, l, ox + c * l->s + l->s / 2, col_y, c);
+	for (unsigned r = 0; r < rows; r++)
+		label(o, l, row_x, oy + r * l->s + l->s / 2, r);
+	svg_printf(o, "</g>\n");
 }
 
 /* Screen cell of falling-board cell (line, cell). */
@@ -183,13 +217,51 @@ static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, uns
 	svg_printf(o, "</g>\n");
 }
 
-/* One line of the caption, `row` lines down the free corner. */
+/* One line of the caption, `row` lines down the free corner from (x, y),
+ * never wider than the corner. */
 static void caption(struct svg_out *o, const struct layout *l, unsigned x, unsigned y, unsigned row,
 		    bool bold, const char *text)
 {
-	svg_printf(o, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s fill=\"#222222\">%s</text>\n", x,
-		   y + l->font + row * (l->font * 3 / 2), bold ? l->font + l->font / 4 : l->font,
-		   bold ? " font-weight=\"bold\"" : "", text);
+	svg_text(o, x, y + l->font + row * (l->font * 3 / 2), l->font, bold, SVG_START,
+		 l->w - l->m / 2 - x, "#222222", text);
+}
+
+/*
+ * The legend at the foot of the free corner, from x: the red band of a
+ * cleared line, the dashed band of a line the light area pushes out, and
+ * the light area's tint.
+ */
+static void legend(struct svg_out *o, const struct layout *l, unsigned x)
+{
+	unsigned lab = l->label, line = lab * 3 / 2, sw = 2 * lab, sh = lab;
+	unsigned bottom = l->h - l->m - lab / 2; /* baseline of the last entry */
+	unsigned room = l->w - l->m / 2 - (x + sw + lab / 2);
+	svg_printf(o, "<g class=\"legend\">\n");
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned base = bottom - (2 - i) * line, top = base - sh * 85 / 100;
+		if (i == 0)
+			svg_printf(o,
+				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+				   "fill=\"#d62728\" fill-opacity=\"0.45\" stroke=\"#d62728\" "
+				   "stroke-width=\"%u\"/>\n",
+				   x, top, sw, sh, l->stroke);
+		else if (i == 1)
+			svg_printf(o,
+				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+				   "fill=\"#333333\" fill-opacity=\"0.3\" stroke=\"#333333\" "
+				   "stroke-width=\"%u\" stroke-dasharray=\"%u %u\"/>\n",
+				   x, top, sw, sh, l->stroke, lab / 3 + 1, lab / 4 + 1);
+		else
+			svg_printf(o,
+				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+				   "fill=\"%s\" stroke=\"%s\"/>\n",
+				   x, top, sw, sh, green_style.light, green_style.edge);
+		static const char *const names[] = {"cleared line", "light-area push",
+						    "light area"};
+		svg_text(o, x + sw + lab / 2, base, lab, false, SVG_START, room, "#333333",
+			 names[i]);
+	}
+	svg_printf(o, "</g>\n");
 }
 
 /*
@@ -226,6 +298,12 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	draw_board(o, l, &green_style, l->m, below, step ? step->green : scene->green,
 		   step ? step->index : 0, step ? step->green_cleared : 0,
 		   step ? step->green_pushed : 0);
+	/* The statement's numbers: red's rows (x) and columns (y), blue's
+	 * columns above it and its rows (red's) right of it, green's rows left
+	 * of it and its columns (red's) below it. */
+	board_numbers(o, l, l->m, l->m, MD_RED_SIZE, MD_RED_SIZE, false, false);
+	board_numbers(o, l, right, l->m, MD_LINES, MD_CELLS, false, true);
+	board_numbers(o, l, l->m, below, MD_CELLS, MD_LINES, true, false);
 
 	unsigned tx = right + l->s / 2, ty = below + l->s / 4, row = 0;
 	const struct md_game *g = &scene->game;
@@ -240,10 +318,6 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 		caption(o, l, tx, ty, row++, false, text);
 		snprintf(text, sizeof text, "tiles %u", md_tiles(g));
 		caption(o, l, tx, ty, row++, false, text);
-		if (step->green_cleared | step->blue_cleared)
-			caption(o, l, tx, ty, row++, false, "red band: cleared");
-		if (step->green_pushed | step->blue_pushed)
-			caption(o, l, tx, ty, row++, false, "dashed: light push");
 	} else {
 		snprintf(text, sizeof text, "%zu placement%s", n, n == 1 ? "" : "s");
 		caption(o, l, tx, ty, row++, false, text);
@@ -252,6 +326,7 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 		snprintf(text, sizeof text, "tiles %u", md_tiles(g));
 		caption(o, l, tx, ty, row++, true, text);
 	}
+	legend(o, l, tx);
 	svg_printf(o, "</svg>\n");
 }
 

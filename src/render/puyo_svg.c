@@ -1,7 +1,10 @@
 /*
  * Puyo as SVG: the 6x12 field under the dimmed hidden row, puyos of a colour
  * linked where they touch, and for each chain step the groups that pop
- * outlined. The steps themselves are the core's (puyo_step); the groups are
+ * outlined. Columns are numbered 1-6 from the left (as the readers' faults
+ * count them) under the field, rows 1-12 from the floor up beside it, so
+ * that the hidden row above them is the 13th, as Puyo Puyo Tsu calls it,
+ * and says so. The steps themselves are the core's (puyo_step); the groups are
  * found here for drawing, and must add up to what the core popped.
  */
 #include <stdio.h>
@@ -102,6 +105,8 @@ struct layout {
 	unsigned link;	  /* thickness of a link */
 	unsigned stroke;  /* outline of a popping group */
 	unsigned font;	  /* caption */
+	unsigned label;	  /* row and column numbers */
+	unsigned numbers; /* height of the band of column numbers under the field */
 };
 
 static struct layout layout_of(unsigned s)
@@ -112,7 +117,9 @@ static struct layout layout_of(unsigned s)
 	l.field_y = l.m;
 	l.w = 2 * l.m + PUYO_COLS * s;
 	l.font = s / 2;
-	l.h = l.field_y + PUYO_ROWS_MAX * s + l.m + 3 * l.font + l.font / 2;
+	l.label = s / 3;
+	l.numbers = l.label * 3 / 2;
+	l.h = l.field_y + PUYO_ROWS_MAX * s + l.numbers + l.m + 3 * l.font + l.font / 2;
 	l.radius = s * 43 / 100;
 	l.link = s / 2;
 	l.stroke = s / 10 + 1;
@@ -153,6 +160,23 @@ static void draw_field(struct svg_out *o, const struct layout *l, const struct p
 		svg_printf(o,
 			   "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#e2e2ea\"/>\n",
 			   x0, y0 + (r + 1) * l->s, x0 + PUYO_COLS * l->s, y0 + (r + 1) * l->s);
+	/* The hidden row says what it is; the numbers of the rows (from the
+	 * floor, the hidden row 13) and of the columns. */
+	svg_text(o, x0 + PUYO_COLS * l->s / 2, y0 + l->s / 2 + l->label * 35 / 100, l->label, false,
+		 SVG_MIDDLE, PUYO_COLS * l->s - l->s / 2, "#5d5d66", "hidden row, not counted");
+	svg_printf(o, "<g class=\"numbers\">\n");
+	char text[8];
+	for (unsigned d = 0; d <= PUYO_ROWS; d++) {
+		snprintf(text, sizeof text, "%u", PUYO_ROWS_MAX - d);
+		svg_text(o, x0 - l->m / 2, cy_of(l, d) + l->label * 35 / 100, l->label, false,
+			 SVG_MIDDLE, l->m, "#55555f", text);
+	}
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		snprintf(text, sizeof text, "%u", c + 1);
+		svg_text(o, cx_of(l, c), y0 + PUYO_ROWS_MAX * l->s + l->numbers * 3 / 4, l->label,
+			 false, SVG_MIDDLE, 0, "#55555f", text);
+	}
+	svg_printf(o, "</g>\n");
 
 	/* Links between touching puyos of one colour, visible rows only. */
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
@@ -218,13 +242,13 @@ static void draw_field(struct svg_out *o, const struct layout *l, const struct p
 	}
 }
 
+/* One line of the caption under the field, never wider than the field. */
 static void caption(struct svg_out *o, const struct layout *l, unsigned row, bool bold,
 		    const char *text)
 {
-	unsigned y =
-	    l->field_y + PUYO_ROWS_MAX * l->s + l->font + l->font / 2 + row * (l->font * 3 / 2);
-	svg_printf(o, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s fill=\"#222222\">%s</text>\n",
-		   l->m, y, l->font, bold ? " font-weight=\"bold\"" : "", text);
+	unsigned y = l->field_y + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
+		     row * (l->font * 3 / 2);
+	svg_text(o, l->m, y, l->font, bold, SVG_START, l->w - 2 * l->m, "#222222", text);
 }
 
 /* Opens frame `index` of the grid; id "step-K" (step > 0) or "final". */

@@ -2,11 +2,14 @@
  * Pictures of both puzzles as SVG 1.1, drawn from the core's structs.
  *
  * Monomino-Domino is drawn as the problem statement lays it out: red 4x4 at
- * the top left, blue 4x6 to its right, green 6x4 below it, the light areas
- * shaded, each block in its own colour with the halves of a domino joined,
- * the score and tile count in the free corner. Puyo is drawn as the 6x12
- * field under the dimmed hidden 13th row, puyos of one colour linked where
- * they touch, garbage grey.
+ * the top left, blue 4x6 to its right, green 6x4 below it, numbered from 0
+ * as the statement numbers rows (x) and columns (y), the light areas in the
+ * lighter tint, each block in its own colour with the halves of a domino
+ * joined, the score and tile count in the free corner over a legend of the
+ * marks. Puyo is drawn as the 6x12 field, columns 1-6 and rows 1-12 from
+ * the floor, under the dimmed hidden 13th row (named so), puyos of one
+ * colour linked where they touch, garbage grey. Captions never leave the
+ * picture.
  *
  * A case has steps: the placements of Monomino-Domino, the chain steps of
  * Puyo. A picture is one of

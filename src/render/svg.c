@@ -47,6 +47,36 @@ void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char 
 		   width, height, width, height, title, desc);
 }
 
+unsigned svg_text_width(const char *text, unsigned font, bool bold)
+{
+	/* Hundredths of an em a character advances: DejaVu Sans's digits are
+	 * 0.64 (bold 0.70), its widest lower case 0.98 (m); spaces 0.32. */
+	unsigned em100 = 0;
+	for (const char *c = text; *c; c++) {
+		if (*c == ' ')
+			em100 += 35;
+		else if (*c == 'm' || *c == 'w' || *c == 'M' || *c == 'W')
+			em100 += bold ? 110 : 100;
+		else if (*c == 'i' || *c == 'l' || *c == 'j' || *c == '.' || *c == ',')
+			em100 += bold ? 40 : 32;
+		else
+			em100 += bold ? 74 : 66;
+	}
+	return (em100 * font + 99) / 100;
+}
+
+void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool bold,
+	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *text)
+{
+	static const char *const anchors[] = {"", " text-anchor=\"middle\"",
+					      " text-anchor=\"end\""};
+	svg_printf(out, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s%s fill=\"%s\"", x, y, font,
+		   bold ? " font-weight=\"bold\"" : "", anchors[anchor], fill);
+	if (max_width && svg_text_width(text, font, bold) > max_width)
+		svg_printf(out, " textLength=\"%u\" lengthAdjust=\"spacingAndGlyphs\"", max_width);
+	svg_printf(out, ">%s</text>\n", text);
+}
+
 void svg_end(struct svg_out *out)
 {
 	svg_printf(out, "</svg>\n");

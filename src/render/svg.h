@@ -54,6 +54,24 @@ void svg_grid_place(const struct svg_grid *g, unsigned index, unsigned *x, unsig
 /* Animated: the <animate> that shows frame `index` in its turn (else nothing). */
 void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned index);
 
+/*
+ * Text: how wide `text` (ASCII, markup-free) may be drawn at `font` pixels,
+ * on the generous side (DejaVu Sans's advances rounded up, Verdana's
+ * close), so that a caption placed by it stays inside its picture.
+ */
+unsigned svg_text_width(const char *text, unsigned font, bool bold);
+
+enum svg_anchor { SVG_START, SVG_MIDDLE, SVG_END };
+
+/*
+ * Writes `text` with its anchor at (x, y) (y the baseline) in `fill`. When
+ * it may be wider than `max_width` pixels (0: no bound) it is drawn
+ * squeezed to exactly that width (textLength), so it never leaves its
+ * room, whatever the font.
+ */
+void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool bold,
+	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *text);
+
 /* The length to return: out->len, or -1 when it does not fit in an int. */
 int svg_result(const struct svg_out *out);
 

@@ -22,10 +22,10 @@ enum codec_status route_index(const struct route_call *call, struct route_respon
 	if (call->format == ROUTE_FORMAT_HTML)
 		return route_www_page(resp, err); /* the viewer (www.c) */
 	return route_respond_json(resp,
-				  json_pack("{ss ss s{ss ss ss ss} so}", "name", "dropjudge",
+				  json_pack("{ss ss s{ss ss ss ss ss} so}", "name", "dropjudge",
 					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
-					    "openapi", "/openapi.yaml", "problem_types",
-					    "/problems", "health", "/livez", "problems",
-					    route_problem_list(problem_link)),
+					    "openapi", "/openapi.yaml", "docs", "/docs",
+					    "problem_types", "/problems", "health", "/livez",
+					    "problems", route_problem_list(problem_link)),
 				  err);
 }

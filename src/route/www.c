@@ -1,8 +1,10 @@
 /*
- * The viewer: GET / answers the page, which loads its style sheet and
- * script from the service itself (assembled into the binary by
- * src/www/www_blob.S). The page makes no request elsewhere, and says so to
- * the browser with its Content-Security-Policy.
+ * The viewer: GET / answers the page, which loads its style sheet, script
+ * and icon from the service itself (assembled into the binary by
+ * src/www/www_blob.S); GET /docs the API reference written from
+ * openapi.yaml (scripts/api-docs.mjs), with its style sheet. No page makes
+ * a request elsewhere, and each says so to the browser with its
+ * Content-Security-Policy.
  */
 #include <string.h>
 
@@ -11,6 +13,9 @@
 extern const char www_index_html[], www_index_html_end[];
 extern const char www_viewer_css[], www_viewer_css_end[];
 extern const char www_viewer_js[], www_viewer_js_end[];
+extern const char www_favicon_svg[], www_favicon_svg_end[];
+extern const char www_docs_html[], www_docs_html_end[];
+extern const char www_docs_css[], www_docs_css_end[];
 
 struct www_file {
 	const char *path;
@@ -22,6 +27,10 @@ static const struct www_file www_files[] = {
     {"/", "text/html; charset=utf-8", www_index_html, www_index_html_end},
     {"/viewer.css", "text/css; charset=utf-8", www_viewer_css, www_viewer_css_end},
     {"/viewer.js", "text/javascript; charset=utf-8", www_viewer_js, www_viewer_js_end},
+    {"/favicon.svg", "image/svg+xml", www_favicon_svg, www_favicon_svg_end},
+    {"/favicon.ico", "image/svg+xml", www_favicon_svg, www_favicon_svg_end}, /* what browsers ask */
+    {"/docs", "text/html; charset=utf-8", www_docs_html, www_docs_html_end},
+    {"/docs.css", "text/css; charset=utf-8", www_docs_css, www_docs_css_end},
 };
 
 /* Answers one file of the viewer with its media type and headers. */
@@ -41,7 +50,7 @@ enum codec_status route_www_page(struct route_response *resp, struct codec_error
 	return www_send(&www_files[0], resp, err);
 }
 
-/* route_handler_fn: the viewer's style sheet and script (the table names
+/* route_handler_fn: the viewer's and the reference's files (the table names
  * each file, so the path is always one of them). */
 enum codec_status route_www(const struct route_call *call, struct route_response *resp,
 			    struct codec_error *err)

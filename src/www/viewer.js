@@ -333,7 +333,7 @@ function showPicture(svg, note) {
 	controls.hidden = state.frames.length < 2;
 	$('slider').max = String(state.frames.length - 1);
 	$('play').textContent = 'Play';
-	showFrame(state.frames.length - 1);
+	showFrame(0); // the case as given; Play and the arrows go forward from it
 }
 
 // ---- solving --------------------------------------------------------------
@@ -378,7 +378,8 @@ async function solve() {
 	stop();
 	history.replaceState(null, '', fragment());
 	$('share').href = fragment();
-	const query = '';
+	// Puyo's answer carries its links into puyop.com and Puyo Nexus.
+	const query = state.problem === 'puyo' ? '?links=true' : '';
 	let res;
 	try {
 		res = await fetch(`/v1/${state.problem}${query}`, {
@@ -401,6 +402,7 @@ async function solve() {
 		showErrors(body);
 		$('picture').textContent = '';
 		$('controls').hidden = true;
+		$('links').hidden = true;
 		state.frames = [];
 		document.body.dataset.state = 'error';
 		return;
@@ -415,7 +417,11 @@ async function solve() {
 		if (ticket !== solving) return;
 		showPicture(svg, strip ? '' : `${known} steps: the final state only (a strip draws at most ${STRIP_MAX})`);
 	} catch (problem) {
-		if (ticket === solving) showErrors(problem);
+		if (ticket !== solving) return;
+		showErrors(problem);
+		$('picture').textContent = '';
+		$('controls').hidden = true;
+		state.frames = [];
 	}
 	document.body.dataset.state = 'solved';
 }

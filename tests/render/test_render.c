@@ -489,6 +489,259 @@ static void assert_valid_svg(int len)
 	assert_int_equal(rc, 0);
 }
 
+/* ---- numbers, tints, captions and legend ------------------------------ */
+
+/* [*from, *to): the group that opens with `open` ("<g class=\"board red\">")
+ * at or after `at`. */
+static void group_of_class(const char *at, const char *open, const char **from, const char **to)
+{
+	*from = strstr(at, open);
+	assert_non_null(*from);
+	*to = strstr(*from, "</g>");
+	assert_non_null(*to);
+}
+
+/* The integer attribute `name` of the element starting at `el`. */
+static int attr_int(const char *el, const char *name)
+{
+	char key[32];
+	snprintf(key, sizeof key, " %s=\"", name);
+	const char *end = strchr(el, '>');
+	const char *at = strstr(el, key);
+	assert_non_null(at);
+	assert_true(at < end);
+	return atoi(at + strlen(key));
+}
+
+/* The centre of the first tile (monomino) drawn in [from, to). */
+static void tile_centre(const char *from, const char *to, int *cx, int *cy)
+{
+	const char *t = strstr(from, "<rect class=\"tile\"");
+	assert_non_null(t);
+	assert_true(t < to);
+	*cx = attr_int(t, "x") + attr_int(t, "width") / 2;
+	*cy = attr_int(t, "y") + attr_int(t, "height") / 2;
+}
+
+/*
+ * Whether [from, to) holds a number `text` (a <text> element) in a column
+ * (x equal to cx) or a row (its baseline within half a label under cy),
+ * with x or y satisfying `where` (the margin it must be in).
+ */
+enum side { ABOVE, BELOW, LEFT, RIGHT };
+static bool has_number(const char *from, const char *to, const char *text, int cx, int cy,
+		       enum side side, int edge)
+{
+	char want[16];
+	snprintf(want, sizeof want, ">%s</text>", text);
+	for (const char *t = strstr(from, "<text "); t && t < to; t = strstr(t + 1, "<text ")) {
+		const char *close = strchr(t, '>');
+		if (!close || strncmp(close, want, strlen(want)) != 0)
+			continue;
+		int x = attr_int(t, "x"), y = attr_int(t, "y"), font = attr_int(t, "font-size");
+		bool column = side == ABOVE || side == BELOW;
+		if (column && x != cx)
+			continue;
+		if (!column && (y < cy || y > cy + font / 2 + 1))
+			continue;
+		if ((side == ABOVE && y < edge) || (side == BELOW && y > edge) ||
+		    (side == LEFT && x < edge) || (side == RIGHT && x > edge))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One monomino at red (x=2, y=1): in red it is row 2, column 1; it slides
+ * down to green row 5, column 1, and right to blue row 2, column 5. The
+ * numbers beside each board must name those rows and columns: red's columns
+ * above it and rows left of it, blue's columns above and rows right of it,
+ * green's rows left of it and columns below it (the statement's numbers,
+ * from 0).
+ */
+static void md_svg_should_number_rows_and_columns_as_the_statement(void **state)
+{
+	(void)state;
+	struct md_block b[1] = {{1, 2, 1}};
+	assert_true(md_render(b, 1, RENDER_STEP, 1, 32) > 0);
+	const char *from, *to, *nfrom, *nto;
+	int cx, cy;
+	frame_of(buf, "step-1", &from, &to);
+	assert_int_equal(count_in(from, to, "<g class=\"numbers\">"), 3);
+
+	group_of_class(from, "<g class=\"board red\">", &nfrom, &nto);
+	int top = attr_int(nfrom + strlen("<g class=\"board red\">\n"), "y");
+	int left = attr_int(nfrom + strlen("<g class=\"board red\">\n"), "x");
+	tile_centre(nfrom, nto, &cx, &cy);
+	assert_true(has_number(from, to, "1", cx, cy, ABOVE, top));
+	assert_true(has_number(from, to, "2", cx, cy, LEFT, left));
+	assert_false(has_number(from, to, "3", cx, cy, LEFT, left));
+
+	group_of_class(from, "<g class=\"board green\">", &nfrom, &nto);
+	tile_centre(nfrom, nto, &cx, &cy);
+	int bottom = cy + 16; /* the tile is on the floor */
+	assert_true(has_number(from, to, "1", cx, cy, BELOW, bottom));
+	assert_true(has_number(from, to, "5", cx, cy, LEFT, left));
+	assert_false(has_number(from, to, "4", cx, cy, LEFT, left));
+
+	group_of_class(from, "<g class=\"board blue\">", &nfrom, &nto);
+	tile_centre(nfrom, nto, &cx, &cy);
+	int right = cx + 16; /* the tile is at the right edge */
+	assert_true(has_number(from, to, "5", cx, cy, ABOVE, top));
+	assert_true(has_number(from, to, "2", cx, cy, RIGHT, right));
+	assert_false(has_number(from, to, "4", cx, cy, ABOVE, top));
+}
+
+/* Relative luminance (ITU-R BT.709 weights, unscaled) of "#rrggbb". */
+static unsigned luminance(const char *hex)
+{
+	unsigned v = (unsigned)strtoul(hex + 1, NULL, 16);
+	return 2126 * (v >> 16) + 7152 * ((v >> 8) & 255) + 722 * (v & 255);
+}
+
+/* The fill of the k-th cell rect (0-based, line-major: line * 4 + cell) of
+ * the board whose group opens with `open`. */
+static unsigned cell_luminance(const char *svg, const char *open, unsigned k)
+{
+	const char *from, *to;
+	group_of_class(svg, open, &from, &to);
+	const char *r = from;
+	for (unsigned i = 0; i <= k; i++) {
+		r = strstr(r + 1, "<rect ");
+		assert_non_null(r);
+		assert_true(r < to);
+	}
+	const char *fill = strstr(r, "fill=\"");
+	assert_non_null(fill);
+	return luminance(fill + 6);
+}
+
+/* The light area (green rows 0-1, blue columns 0-1) is the lighter tint. */
+static void md_svg_should_draw_the_light_area_lighter(void **state)
+{
+	(void)state;
+	assert_true(md_render(example_moves, 0, RENDER_FINAL, 0, 32) > 0);
+	for (unsigned b = 0; b < 2; b++) {
+		const char *open = b ? "<g class=\"board blue\">" : "<g class=\"board green\">";
+		for (unsigned light = 0; light < 8; light++)
+			for (unsigned rest = 8; rest < 24; rest++)
+				assert_true(cell_luminance(buf, open, light) >
+					    cell_luminance(buf, open, rest));
+	}
+}
+
+/*
+ * Every caption ends inside its frame: by a generous width for DejaVu Sans
+ * (the picture's font: m and w under 1.0 em, i, l, j, t, f, r, spaces and
+ * punctuation under 0.40, any other character under 0.70, bold 0.76) or,
+ * when squeezed, by its textLength. Checked on every frame at several cell sizes, and on
+ * a long case whose caption is the longest there is.
+ */
+/* Whether the element's opening tag [el, end) holds `needle`. */
+static bool tag_has(const char *el, const char *end, const char *needle)
+{
+	const char *at = strstr(el, needle);
+	return at && at < end;
+}
+
+static void assert_captions_inside(const char *svg, int frame_w)
+{
+	for (const char *t = strstr(svg, "<text "); t; t = strstr(t + 1, "<text ")) {
+		const char *end = strchr(t, '>');
+		if (tag_has(t, end, "text-anchor"))
+			continue; /* the numbers, centred in their margins */
+		const char *close = strstr(end, "</text>");
+		int x = attr_int(t, "x"), font = attr_int(t, "font-size");
+		bool bold = tag_has(t, end, "bold");
+		int em100 = 0;
+		for (const char *c = end + 1; c < close; c++)
+			em100 += strchr("mwMW", *c)	    ? 100
+				 : strchr("iljtfr ,.:", *c) ? 40
+				 : bold			    ? 76
+							    : 70;
+		int width = tag_has(t, end, "textLength") ? attr_int(t, "textLength")
+							  : (em100 * font + 99) / 100;
+		if (x + width > frame_w)
+			print_error("caption %.*s: x %d + width %d > %d\n", (int)(close - end - 1),
+				    end + 1, x, width, frame_w);
+		assert_true(x + width <= frame_w);
+	}
+}
+
+static void svg_captions_should_stay_inside_the_picture(void **state)
+{
+	(void)state;
+	for (unsigned cell = RENDER_CELL_MIN; cell <= RENDER_CELL_MAX; cell += 8) {
+		int w = (int)(cell + 10 * cell + cell / 4); /* margins, boards, gap */
+		assert_true(md_render(example_moves, 8, RENDER_STEP, 4, cell) > 0);
+		assert_captions_inside(strstr(buf, "<svg class=\"frame\""), w);
+		assert_true(md_render(example_moves, 8, RENDER_FINAL, 0, cell) > 0);
+		assert_captions_inside(strstr(buf, "<svg class=\"frame\""), w);
+	}
+	static struct md_block many[100000];
+	for (size_t i = 0; i < 100000; i++)
+		many[i] = (struct md_block){1, (uint8_t)(i % 4), 0};
+	assert_true(md_render(many, 100000, RENDER_STEP, 99999, 32) > 0);
+	assert_non_null(strstr(buf, "placement 99999 of 100000"));
+	assert_non_null(strstr(buf, "textLength"));
+	assert_captions_inside(strstr(buf, "<svg class=\"frame\""), 32 + 320 + 8);
+	struct puyo_field f;
+	field_from(&f, 12, example_rows);
+	assert_true(puyo_render(&f, RENDER_FINAL, 0, 32) > 0);
+	assert_non_null(strstr(buf, "score 1000, all clear"));
+	assert_captions_inside(strstr(buf, "<svg class=\"frame\""), 32 + 6 * 32);
+}
+
+/* A legend of the marks in every frame of Monomino-Domino. */
+static void md_svg_should_have_a_legend_of_the_bands(void **state)
+{
+	(void)state;
+	assert_true(md_render(example_moves, 8, RENDER_STRIP, 0, 24) > 0);
+	assert_int_equal(count(buf, "<g class=\"legend\">"), 9);
+	assert_int_equal(count(buf, ">cleared line</text>"), 9);
+	assert_int_equal(count(buf, ">light-area push</text>"), 9);
+	assert_int_equal(count(buf, ">light area</text>"), 9);
+	/* The swatches look like the bands they name. */
+	const char *from, *to;
+	group_of_class(buf, "<g class=\"legend\">", &from, &to);
+	assert_int_equal(count_in(from, to, "fill=\"#d62728\" fill-opacity=\"0.45\""), 1);
+	assert_int_equal(count_in(from, to, "stroke-dasharray"), 1);
+}
+
+/*
+ * Puyo: columns 1-6 under the field, rows 1-12 from the floor beside it and
+ * the hidden row above them numbered 13 and named. The example's bottom
+ * left puyo (column 1, row 1) is red; column 4's lowest is green.
+ */
+static void puyo_svg_should_number_the_field_and_name_the_hidden_row(void **state)
+{
+	(void)state;
+	struct puyo_field f;
+	field_from(&f, 12, example_rows);
+	assert_true(puyo_render(&f, RENDER_STEP, 1, 32) > 0);
+	const char *from, *to;
+	frame_of(buf, "step-1", &from, &to);
+	assert_int_equal(count_in(from, to, ">hidden row, not counted</text>"), 1);
+	const char *red = strstr(from, "<circle class=\"puyo R\"");
+	assert_non_null(red);
+	/* The bottom-left red: the lowest circle of the lowest row. */
+	int cx = 0, cy = 0;
+	for (const char *c = red; c && c < to; c = strstr(c + 1, "<circle class=\"puyo R\""))
+		if (attr_int(c, "cy") >= cy && (cx == 0 || attr_int(c, "cx") <= cx)) {
+			cx = attr_int(c, "cx");
+			cy = attr_int(c, "cy");
+		}
+	int left = cx - 16, below = cy + 16;
+	assert_true(has_number(from, to, "1", cx, cy, BELOW, below));
+	assert_true(has_number(from, to, "1", cx, cy, LEFT, left));
+	assert_true(has_number(from, to, "12", cx, cy - 11 * 32, LEFT, left));
+	assert_true(has_number(from, to, "13", cx, cy - 12 * 32, LEFT, left));
+	assert_true(has_number(from, to, "6", cx + 5 * 32, cy, BELOW, below));
+	const char *hidden = strstr(from, "class=\"hidden-row\"");
+	assert_non_null(hidden);
+	assert_int_equal(attr_int(hidden, "y") + 16, cy - 12 * 32);
+}
+
 static void svg_should_be_valid_svg_1_1(void **state)
 {
 	(void)state;
@@ -546,6 +799,11 @@ int main(void)
 	    cmocka_unit_test(puyo_svg_should_animate_the_chain_frame_by_frame),
 	    cmocka_unit_test(svg_should_be_deterministic_and_fit_a_small_buffer_on_retry),
 	    cmocka_unit_test(svg_should_be_valid_svg_1_1),
+	    cmocka_unit_test(md_svg_should_number_rows_and_columns_as_the_statement),
+	    cmocka_unit_test(md_svg_should_draw_the_light_area_lighter),
+	    cmocka_unit_test(md_svg_should_have_a_legend_of_the_bands),
+	    cmocka_unit_test(puyo_svg_should_number_the_field_and_name_the_hidden_row),
+	    cmocka_unit_test(svg_captions_should_stay_inside_the_picture),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
