@@ -228,9 +228,16 @@ struct pkg_build {
 	bool ok; /* no write has failed */
 };
 
+/* Puts one file; asks req->stop first, as the tests' loop does, so that a
+ * build whose client has gone also stops while its files are written and
+ * compressed (CODEC_E_BUSY). */
 static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
 		    bool executable)
 {
+	if (b->ok && b->req->stop && b->req->stop(b->req->stop_ctx)) {
+		codec_error_set(b->err, CODEC_E_BUSY, "the build stopped: the client has gone");
+		b->ok = false;
+	}
 	if (b->ok && !pkg_sink_put(b->sink, path, data, len, executable, b->err))
 		b->ok = false;
 }
