@@ -61,7 +61,7 @@ static struct layout layout_of(unsigned s)
 /* The number n centred on (cx, cy). */
 static void label(struct svg_out *o, const struct layout *l, unsigned cx, unsigned cy, unsigned n)
 {
-	char text[8];
+	char text[16]; /* any unsigned, in decimal */
 	snprintf(text, sizeof text, "%u", n);
 	svg_text(o, cx, cy + l->label * 35 / 100, l->label, false, SVG_MIDDLE, 0, LABEL_FILL, text);
 }

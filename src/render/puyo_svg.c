@@ -165,7 +165,7 @@ static void draw_field(struct svg_out *o, const struct layout *l, const struct p
 	svg_text(o, x0 + PUYO_COLS * l->s / 2, y0 + l->s / 2 + l->label * 35 / 100, l->label, false,
 		 SVG_MIDDLE, PUYO_COLS * l->s - l->s / 2, "#5d5d66", "hidden row, not counted");
 	svg_printf(o, "<g class=\"numbers\">\n");
-	char text[8];
+	char text[16]; /* any unsigned, in decimal */
 	for (unsigned d = 0; d <= PUYO_ROWS; d++) {
 		snprintf(text, sizeof text, "%u", PUYO_ROWS_MAX - d);
 		svg_text(o, x0 - l->m / 2, cy_of(l, d) + l->label * 35 / 100, l->label, false,
