@@ -15,7 +15,8 @@
  *   HTTP status, with "type", "title" and "detail", and errors whose
  *   pointers are RFC 6901;
  * - a body the content type calls JSON parses (json_loadb), and ends with
- *   a newline; 405 carries Allow;
+ *   a newline; an NDJSON answer (read whole from its stream) is one JSON
+ *   object a line, each line ended by a newline; 405 carries Allow;
  * - 401 only with credentials that are not ROUTE_AUTH_OK, and then (as for
  *   their 400) with the WWW-Authenticate challenge; health, readiness and
  *   the description never ask for credentials;
@@ -128,6 +129,50 @@ static void check_slots(const json_t *doc)
 	}
 }
 
+/* Each line of an NDJSON answer is a JSON object, and the last line ends. */
+static void check_lines(const struct route_response *resp)
+{
+	FUZZ_CHECK(resp->body_len == 0 || resp->body[resp->body_len - 1] == '\n',
+		   "an NDJSON answer whose last line does not end");
+	for (size_t at = 0; at < resp->body_len;) {
+		const char *nl = memchr(resp->body + at, '\n', resp->body_len - at);
+		size_t end = (size_t)(nl - resp->body);
+		json_error_t jerr;
+		json_t *line = json_loadb(resp->body + at, end - at, 0, &jerr);
+		FUZZ_CHECK(line != NULL && json_is_object(line),
+			   "an NDJSON line that is not an object (%s): %.*s",
+			   line ? "not an object" : jerr.text, (int)(end - at), resp->body + at);
+		json_decref(line);
+		at = end + 1;
+	}
+}
+
+/* Reads a streamed answer whole into resp->body, as the HTTP layer would send it. */
+static void drain_stream(struct route_response *resp)
+{
+	if (!resp->stream.read)
+		return;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	FUZZ_CHECK(buf != NULL, "out of memory");
+	for (;;) {
+		if (cap - len < 1024) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			FUZZ_CHECK(buf != NULL, "out of memory");
+		}
+		long n = resp->stream.read(resp->stream.ctx, buf + len, cap - len);
+		FUZZ_CHECK(n >= 0, "a stream read failed (%ld)", n);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	resp->stream.free(resp->stream.ctx);
+	memset(&resp->stream, 0, sizeof resp->stream);
+	resp->body = buf;
+	resp->body_len = len;
+}
+
 static void check_response(const struct route_request *req, const struct route_response *resp)
 {
 	FUZZ_CHECK(resp->status != 500, "500 without running out of memory: %.*s",
@@ -162,12 +207,13 @@ static void check_response(const struct route_request *req, const struct route_r
 		FUZZ_CHECK(resp->status != 401 && header_of(resp, "WWW-Authenticate") == NULL,
 			   "%s asked for credentials", req->path);
 
-	bool json = strstr(resp->content_type, "json") != NULL;
+	bool ndjson = strcmp(resp->content_type, "application/x-ndjson") == 0;
+	bool json = !ndjson && strstr(resp->content_type, "json") != NULL;
 	if (resp->status >= 400)
 		FUZZ_CHECK(strcmp(resp->content_type, "application/problem+json") == 0,
 			   "%u answered as %s", resp->status, resp->content_type);
 	else
-		FUZZ_CHECK(has_prefix(resp->content_type, "application/json") ||
+		FUZZ_CHECK(has_prefix(resp->content_type, "application/json") || ndjson ||
 			       has_prefix(resp->content_type, "text/plain") ||
 			       has_prefix(resp->content_type, "application/yaml") ||
 			       strcmp(resp->content_type, "application/zip") == 0 ||
@@ -177,6 +223,8 @@ static void check_response(const struct route_request *req, const struct route_r
 			       has_prefix(resp->content_type, "text/css") ||
 			       has_prefix(resp->content_type, "text/javascript"),
 			   "content type %s", resp->content_type);
+	if (ndjson)
+		check_lines(resp);
 	if (!json)
 		return;
 	FUZZ_CHECK(resp->body_len > 0 && resp->body[resp->body_len - 1] == '\n',
@@ -274,6 +322,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (is_slow_search(&req) || is_large_package(&req))
 		goto out_free;
 	route_handle(&req, &resp);
+	drain_stream(&resp);
 	check_response(&req, &resp);
 
 	enum codec_status pre = route_precheck(&req, (long long)body_len);
@@ -287,6 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!strstr(req.path, "/generate")) {
 		struct route_response again;
 		route_handle(&req, &again);
+		drain_stream(&again);
 		FUZZ_CHECK(
 		    again.status == resp.status && again.body_len == resp.body_len &&
 			(resp.body_len == 0 || memcmp(again.body, resp.body, resp.body_len) == 0),

@@ -76,6 +76,8 @@ for dir in tests/cases/*/*/; do
 			"$dir/input.json"
 		{ printf '{"cases": ['; cat "$dir/input.json"; printf ', {}]}'; } >"$tmp/batch"
 		route_seed "$short-$name-batch" 02 POST "/v1/$problem" application/json '' '' "$tmp/batch"
+		{ tr -d '\n' <"$dir/input.json"; printf '\n{}\nnot json\n'; } >"$tmp/stream"
+		route_seed "$short-$name-ndjson" 00 POST "/v1/$problem" application/x-ndjson '' '' "$tmp/stream"
 	fi
 done
 
