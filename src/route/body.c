@@ -4,6 +4,7 @@
  * byte-order mark some editors put first.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/utf8.h"
@@ -66,6 +67,179 @@ static bool is_blank(const char *body, size_t len)
 	return true;
 }
 
+/* Levels of nesting whose place a number's pointer can name: a pointer
+ * deeper than this does not fit CODEC_POINTER_MAX anyway. */
+#define LOCATE_DEPTH 48
+
+/* Where the number jansson could not hold is: its pointer, line, column. */
+struct number_place {
+	char pointer[CODEC_POINTER_MAX]; /* RFC 6901, "" for the root */
+	unsigned line;			 /* 1-based */
+	unsigned column;		 /* 1-based, in characters as jansson counts */
+	size_t start;			 /* byte offset of its first byte */
+	size_t len;			 /* its bytes */
+};
+
+/* Writes the UTF-8 of code point cp at out (room for 4 bytes); returns its length. */
+static size_t utf8_put(unsigned long cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/*
+ * Reads the JSON string whose opening quote is at body[*pos], leaving *pos
+ * past its closing quote; when out is not NULL, writes its decoded text
+ * there, cut to size - 1 bytes. The text read is one jansson has accepted,
+ * so every escape in it is well formed.
+ */
+static void string_read(const char *body, size_t len, size_t *pos, char *out, size_t size)
+{
+	size_t i = *pos + 1, n = 0;
+	while (i < len && body[i] != '"') {
+		char buf[8];
+		size_t blen = 1;
+		buf[0] = body[i];
+		if (body[i] == '\\' && i + 1 < len) {
+			char e = body[i + 1];
+			i += 2;
+			if (e == 'u' && i + 4 <= len) {
+				unsigned long cp = strtoul(
+				    (char[5]){body[i], body[i + 1], body[i + 2], body[i + 3], '\0'},
+				    NULL, 16);
+				i += 4;
+				if (cp >= 0xD800 && cp < 0xDC00 && i + 6 <= len &&
+				    body[i] == '\\' && body[i + 1] == 'u') {
+					unsigned long lo =
+					    strtoul((char[5]){body[i + 2], body[i + 3], body[i + 4],
+							      body[i + 5], '\0'},
+						    NULL, 16);
+					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+					i += 6;
+				}
+				blen = utf8_put(cp, buf);
+			} else {
+				const char *from = "bfnrt", *to = "\b\f\n\r\t";
+				const char *k = strchr(from, e);
+				buf[0] = k && e ? to[k - from] : e;
+			}
+		} else {
+			i++;
+		}
+		if (out && n + blen < size) {
+			memcpy(out + n, buf, blen);
+			n += blen;
+		}
+	}
+	if (out && size)
+		out[n] = '\0';
+	*pos = i + 1;
+}
+
+/* Sets the pointer to the parent's (its first base_len bytes) and one more token. */
+static void pointer_step(char *pointer, size_t base_len, const char *token)
+{
+	pointer[base_len] = '\0';
+	codec_pointer_append(pointer, CODEC_POINTER_MAX, token);
+}
+
+/*
+ * Finds the last number that starts before byte `end` of a JSON text that
+ * jansson read well up to `end` (where it stopped at a number too large to
+ * hold), and writes its place. Returns false when there is none, or when
+ * it lies deeper than LOCATE_DEPTH.
+ */
+static bool number_locate(const char *body, size_t len, size_t end, struct number_place *place)
+{
+	size_t base[LOCATE_DEPTH];	 /* each open container's pointer length */
+	bool array[LOCATE_DEPTH];	 /* whether it is an array */
+	unsigned long idx[LOCATE_DEPTH]; /* an array's index of the next value */
+	bool want_key[LOCATE_DEPTH];	 /* an object's next string is a member name */
+	char pointer[CODEC_POINTER_MAX] = "";
+	char token[CODEC_POINTER_MAX];
+	unsigned line = 1, column = 1;
+	size_t depth = 0;
+	bool found = false;
+
+	if (end > len)
+		end = len;
+	for (size_t i = 0; i < end;) {
+		char c = body[i];
+		size_t from = i;
+		/* a value starts here: it is the next member of its container */
+		bool value = c == '{' || c == '[' || c == '"' || c == '-' ||
+			     (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n';
+		if (value && depth > 0 && array[depth - 1]) {
+			snprintf(token, sizeof token, "%lu", idx[depth - 1]);
+			pointer_step(pointer, base[depth - 1], token);
+		}
+		if (c == '{' || c == '[') {
+			if (depth == LOCATE_DEPTH)
+				return false;
+			base[depth] = strlen(pointer);
+			array[depth] = c == '[';
+			idx[depth] = 0;
+			want_key[depth] = c == '{';
+			depth++;
+			i++;
+		} else if (c == '}' || c == ']') {
+			depth -= depth > 0;
+			i++;
+		} else if (c == ',') {
+			if (depth > 0 && array[depth - 1])
+				idx[depth - 1]++;
+			else if (depth > 0)
+				want_key[depth - 1] = true;
+			i++;
+		} else if (c == '"' && depth > 0 && !array[depth - 1] && want_key[depth - 1]) {
+			string_read(body, len, &i, token, sizeof token);
+			pointer_step(pointer, base[depth - 1], token);
+			want_key[depth - 1] = false;
+		} else if (c == '"') {
+			string_read(body, len, &i, NULL, 0);
+		} else if (c == '-' || (c >= '0' && c <= '9')) {
+			while (i < len && strchr("+-.0123456789eE", body[i]) && body[i])
+				i++;
+			found = true;
+			memcpy(place->pointer, pointer, sizeof place->pointer);
+			place->line = line;
+			place->column = column;
+			place->start = from;
+			place->len = i - from;
+		} else {
+			i++;
+		}
+		/* line and column of the next byte, characters counted as jansson does */
+		for (size_t k = from; k < i && k < len; k++) {
+			if (body[k] == '\n') {
+				line++;
+				column = 1;
+			} else if (((unsigned char)body[k] & 0xC0) != 0x80) {
+				column++;
+			}
+		}
+	}
+	return found;
+}
+
 /* The detail of a parse fault, by jansson's error code. */
 static enum codec_status parse_fault(const char *body, size_t len, const json_error_t *jerr,
 				     char *detail, size_t size)
@@ -120,6 +294,16 @@ static void parse_failed(const char *body, size_t len, const json_error_t *jerr,
 		return;
 	}
 	char detail[CODEC_DETAIL_MAX];
+	struct number_place num;
+	if (json_error_code(jerr) == json_error_numeric_overflow && jerr->position > 0 &&
+	    number_locate(body, len, (size_t)jerr->position, &num)) {
+		const struct codec_where w = {
+		    .pointer = num.pointer, .line = num.line, .column = num.column};
+		codec_error_add(err, CODEC_E_INVALID, &w, "the number %.*s%s is too large to read",
+				(int)(num.len > TOKEN_SHOWN ? TOKEN_SHOWN : num.len),
+				body + num.start, num.len > TOKEN_SHOWN ? "..." : "");
+		return;
+	}
 	enum codec_status st = parse_fault(body, len, jerr, detail, sizeof detail);
 	unsigned line = jerr->line > 0 ? (unsigned)jerr->line : 1;
 	unsigned column = jerr->column > 0 ? (unsigned)jerr->column : 0;

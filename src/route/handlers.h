@@ -291,7 +291,9 @@ bool route_has_bom(const char *body, size_t len);
 void route_skip_bom(const char **body, size_t *len);
 
 /* Parses a JSON body; bad JSON is CODEC_E_SYNTAX located by line/column,
- * in the project's words. Returns a new reference or NULL with err set. */
+ * in the project's words; a number too large to hold is CODEC_E_INVALID
+ * located by its JSON pointer (and line/column), as any value out of range.
+ * Returns a new reference or NULL with err set. */
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err);
 
 #endif

@@ -64,9 +64,21 @@ enum codec_status route_validate(const struct route_call *call, struct route_res
 		p->validate_text(body, len, &all);
 		return route_respond_json(resp, validity_json(&all), err);
 	}
-	json_t *root = route_parse_json(body, len, err);
-	if (!root)
+	struct codec_error parse;
+	codec_error_init(&parse, 1);
+	json_t *root = route_parse_json(body, len, &parse);
+	if (!root && parse.status == CODEC_E_INVALID && parse.nfaults) {
+		/* JSON that reads but holds a number too large: a fault of the case */
+		const struct codec_fault *f = &parse.faults[0];
+		const struct codec_where w = {
+		    .pointer = f->pointer, .line = f->line, .column = f->column};
+		codec_error_add(&all, CODEC_E_INVALID, &w, "%s", f->detail);
+		return route_respond_json(resp, validity_json(&all), err);
+	}
+	if (!root) {
+		codec_error_copy(err, &parse);
 		return err->status;
+	}
 	if (!route_is_batch(root)) {
 		const struct problem_limits pl = route_problem_limits(call);
 		p->validate_json(root, "", &pl, &all);

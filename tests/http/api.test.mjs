@@ -59,6 +59,29 @@ test('range errors echo the value received: "t must be 1, 2 or 3, got 7" (JSON a
 	assert.equal(q.json.errors[0].detail, 'must be 1..5, got 7');
 });
 
+for (const [path, body, pointer, number] of [
+	[MD, '{"blocks": [[1, 99999999999999999999999, 1]]}', '/blocks/0/1', '99999999999999999999999'],
+	[MD, '{"blocks": [[1, 2, 1],\n [1, -99999999999999999999999, 1]]}', '/blocks/1/1', '-99999999999999999999999'],
+	[MD, '{"blocks": [[1, 1e400, 1]]}', '/blocks/0/1', '1e400'],
+	[PUYO, '{"field": ["......", 99999999999999999999999]}', '/field/1', '99999999999999999999999'],
+	[`${PUYO}/judge`, '{"a~/\\u00e9": [0, 1e400]}', '/a~0~1\u00e9/1', '1e400'],
+	[`${MD}/judge`, '{"input": "1\\n1 1 1\\n", "output": 1e400}', '/output', '1e400'],
+]) {
+	test(`a number too large to read is 422 at its pointer ${pointer} (${path}), and a fault of the case on validate`, async () => {
+		const res = await request(server, { path, body });
+		assert.equal(res.status, 422);
+		assert.equal(res.json.errors[0].pointer, pointer);
+		assert.equal(res.json.errors[0].detail, `the number ${number} is too large to read`);
+		assert.ok(res.json.detail.startsWith(`${pointer}, line `), res.json.detail);
+		assertOwnWords(res.json, body);
+		if (path.endsWith('/judge')) return;
+		const v = await request(server, { path: `${path}/validate`, body });
+		assert.equal(v.status, 200);
+		assert.equal(v.json.valid, false);
+		assert.deepEqual(v.json.errors, res.json.errors);
+	});
+}
+
 test('a number too large to read is 422 in JSON and in text alike', async () => {
 	const j = await request(server, { path: MD, body: '{"blocks": [[99999999999999999999, 0, 0]]}' });
 	const t = await request(server, { path: MD, body: '1\n99999999999999999999 0 0\n', contentType: 'text/plain' });
