@@ -25,12 +25,15 @@ enum codec_status route_package(const struct route_call *call, struct route_resp
 	const struct problem *p = route_entry_problem(call->entry);
 	struct package_request pkg = {.problem = p->id};
 	const char *format = route_param(call->req, "format");
+	if (!format) { /* a required parameter missing: 400, as on every path */
+		codec_error_at_param(err, CODEC_E_SYNTAX, "format",
+				     "required: kattis, polygon, domjudge or cms");
+		return CODEC_E_SYNTAX;
+	}
 	if (!package_format_from_name(format, &pkg.format)) {
 		codec_error_at_param(err, CODEC_E_INVALID, "format",
-				     format
-					 ? "must be kattis, polygon, domjudge or cms, got '%.40s'"
-					 : "required: kattis, polygon, domjudge or cms%.0s",
-				     format ? format : "");
+				     "must be kattis, polygon, domjudge or cms, got '%.40s'",
+				     format);
 		return CODEC_E_INVALID;
 	}
 	enum package_sink sink = call->format == ROUTE_FORMAT_TAR_GZ ? PACKAGE_TAR_GZ : PACKAGE_ZIP;

@@ -23,7 +23,7 @@ static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
     [CODEC_OK] = {200, NULL, "OK", "", ""},
     [CODEC_E_SYNTAX] = {400, "malformed-input", "The input cannot be parsed",
 			"The body is not valid JSON, not the Baekjoon text format, or a query "
-			"parameter cannot be read.",
+			"parameter cannot be read or a required one is missing.",
 			"Look at the line and column (or parameter) the errors name; check the "
 			"Content-Type matches what the body holds."},
     [CODEC_E_INVALID] = {422, "invalid-input", "The input breaks the problem's rules",

@@ -56,7 +56,7 @@ test('HEAD /v1/puyo/package answers the headers without a body', async () => {
 });
 
 for (const [problem, query, status, parameter] of [
-	['puyo', { tests: '2' }, 422, 'format'],
+	['puyo', { tests: '2' }, 400, 'format'],
 	['puyo', { format: 'hackerrank' }, 422, 'format'],
 	['puyo', { format: 'kattis', tests: '0' }, 422, 'tests'],
 	['puyo', { format: 'kattis', tests: '501' }, 422, 'tests'],

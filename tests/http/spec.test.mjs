@@ -134,3 +134,27 @@ for (const { key, code, mt, ex, named } of responseExamples()) {
 		else assert.equal(res.body, ex.value);
 	});
 }
+
+// Every path whose spec marks a query parameter required answers its absence
+// with the one status the spec's table gives a malformed request (400),
+// naming the parameter; the Puyo picture's field (one of three) likewise.
+const requiredParams = [];
+for (const [path, ops] of Object.entries(SPEC.paths)) {
+	for (const [method, op] of Object.entries(ops)) {
+		for (let p of op.parameters ?? []) {
+			if (p.$ref) p = SPEC.components.parameters[p.$ref.split('/').pop()];
+			if (p.in === 'query' && p.required) requiredParams.push([method, path, p.name]);
+		}
+	}
+}
+test('a missing required query parameter is 400 naming it, on every path that has one', async () => {
+	assert.ok(requiredParams.length >= 3, JSON.stringify(requiredParams));
+	const all = [...requiredParams, ['get', '/v1/puyo/render.svg', 'field']];
+	for (const [method, path, name] of all) {
+		const res = await request(server, { method: method.toUpperCase(), path });
+		assert.equal(res.status, 400, `${path} without ${name}: ${res.body}`);
+		assert.equal(res.json.type, '/problems/malformed-input');
+		assert.equal(res.json.errors[0].parameter, name);
+		assert.match(res.json.errors[0].detail, /required|give the field/);
+	}
+});
