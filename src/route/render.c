@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/md_codec.h"
 #include "codec/puyo_codec.h"
 #include "codec/puyo_links.h"
@@ -18,26 +19,39 @@
 
 #define SVG_MEDIA_TYPE "image/svg+xml"
 
-/* The picture options from the declared cell, step, strip and animate (the
- * table has read and range-checked them); `steps` is the case's. */
+/* Bytes of a parameter's value quoted in a message. */
+#define STEP_SHOWN 40
+
+/* The picture options from the declared cell, strip and animate (the table
+ * has read and range-checked them) and step, whose range is the case's:
+ * 1..`steps`, the same words for 0, too many, or a number too large. */
 static bool read_view(const struct route_call *call, unsigned long steps,
 		      struct render_options *opt, struct codec_error *err)
 {
 	uint64_t cell = route_arg(call, "cell"), step = 0;
 	bool strip = route_arg(call, "strip") != 0, animate = route_arg(call, "animate") != 0;
-	if (route_arg_given(call, "step")) {
-		step = route_arg(call, "step");
+	const char *sv = route_param(call->req, "step");
+	if (sv) {
+		unsigned long long n = 0;
+		enum codec_decimal rd = codec_decimal_read_str(sv, &n);
+		if (rd == CODEC_DECIMAL_NOT_A_NUMBER) {
+			codec_error_at_param(err, CODEC_E_SYNTAX, "step",
+					     "must be an unsigned decimal integer, got '%.*s'",
+					     STEP_SHOWN, sv);
+			return false;
+		}
 		if (steps == 0) {
 			codec_error_at_param(err, CODEC_E_INVALID, "step",
 					     "this case has no steps to show");
 			return false;
 		}
-		if (step > steps) {
+		if (rd == CODEC_DECIMAL_OVERFLOW || n == 0 || n > steps) {
 			codec_error_at_param(err, CODEC_E_INVALID, "step",
-					     "must be 1..%lu (the steps of this case), got %llu",
-					     steps, (unsigned long long)step);
+					     "must be 1..%lu (the steps of this case), got %.*s",
+					     steps, STEP_SHOWN, sv);
 			return false;
 		}
+		step = n;
 		if (strip || animate) {
 			codec_error_at_param(
 			    err, CODEC_E_SYNTAX, strip ? "strip" : "animate",

@@ -33,7 +33,7 @@
 	}
 #define RENDER_VIEW_PARAMS                                                                         \
 	CELL_PARAM,                                                                                \
-	    {.name = "step", .type = ROUTE_PARAM_U64, .min = 1, .max = UINT64_MAX, .dflt = 0},     \
+	    {.name = "step", .type = ROUTE_PARAM_TEXT}, /* its range is the case's: render.c */    \
 	    {.name = "strip", .type = ROUTE_PARAM_BOOL},                                           \
 	{                                                                                          \
 		.name = "animate", .type = ROUTE_PARAM_BOOL                                        \

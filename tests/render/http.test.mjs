@@ -110,6 +110,12 @@ const faults = [
 	['/v1/monomino-domino/render.svg', { blocks: '111,2x0' }, 400, 'blocks', /placement 2 must be three digits/],
 	['/v1/monomino-domino/render.svg', { blocks: '111,430' }, 422, 'blocks', /placement 2 \(430\): t must be 1, 2 or 3/],
 	['/v1/monomino-domino/render.svg', { blocks: '111', step: '2' }, 422, 'step', /1\.\.1/],
+	// step's range is the case's however it is missed: 0, too many, too large to read
+	['/v1/monomino-domino/render.svg', { blocks: '111,111,111', step: '0' }, 422, 'step', /^must be 1\.\.3 \(the steps of this case\), got 0$/],
+	['/v1/monomino-domino/render.svg', { blocks: '111,111,111', step: '4' }, 422, 'step', /^must be 1\.\.3 \(the steps of this case\), got 4$/],
+	['/v1/monomino-domino/render.svg', { blocks: '111,111,111', step: '99999999999999999999' }, 422, 'step', /^must be 1\.\.3 \(the steps of this case\), got 99999999999999999999$/],
+	['/v1/monomino-domino/render.svg', { blocks: '111', step: 'two' }, 400, 'step', /unsigned decimal integer, got 'two'/],
+	['/v1/puyo/render.svg', { field: '......,......,......,......,......,......,......,......,.Y....,.YG...,RRYG..,RRYGG.', step: '0' }, 422, 'step', /^must be 1\.\.3 \(the steps of this case\), got 0$/],
 	['/v1/monomino-domino/render.svg', { blocks: '111', cell: '7' }, 422, 'cell', /8\.\.96/],
 	['/v1/monomino-domino/render.svg', { blocks: '111', step: '1', strip: 'true' }, 400, 'strip', /not both/],
 	['/v1/monomino-domino/render.svg', { blocks: Array(501).fill('100').join(','), strip: 'true' }, 422, 'strip', /at most 500/],
