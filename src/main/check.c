@@ -260,10 +260,9 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 		} else if ((v = check_flag(argc, argv, &i, "--protocol", &missing))) {
 			run->protocol = check_protocol_find(v, strlen(v));
 			if (!run->protocol) {
-				codec_format(why, whylen,
-					     "unknown protocol '%s' (expected testlib, kattis, cms "
-					     "or dmoj)",
-					     v);
+				codec_format(why, whylen, "unknown protocol '%s' (expected %s)", v,
+					     validator ? "testlib or kattis"
+						       : "testlib, kattis, cms or dmoj");
 				return false;
 			}
 		} else if (missing) {
@@ -278,7 +277,9 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 		}
 	}
 	if (!run->protocol) {
-		codec_format(why, whylen, "missing --protocol (testlib, kattis, cms or dmoj)");
+		/* only testlib and kattis have validators (validate_run_named) */
+		codec_format(why, whylen, "missing --protocol (%s)",
+			     validator ? "testlib or kattis" : "testlib, kattis, cms or dmoj");
 		return false;
 	}
 	if (!problem || !*problem)

@@ -267,6 +267,17 @@ test('bad usage names what is wrong', () => {
 	assert.ok(fs.existsSync(ROOT));
 });
 
+test('validate without --protocol, or with an unknown one, lists only the protocols that validate', () => {
+	let r = run(BIN, ['validate', '--problem', 'puyo']);
+	assert.notEqual(r.status, 0);
+	assert.match(r.stderr, /missing --protocol \(testlib or kattis\)/);
+	assert.doesNotMatch(r.stderr, /cms|dmoj/);
+	r = run(BIN, ['validate', '--problem', 'puyo', '--protocol', 'nope']);
+	assert.match(r.stderr, /unknown protocol 'nope' \(expected testlib or kattis\)/);
+	r = run(BIN, ['check', '--problem', 'puyo']);
+	assert.match(r.stderr, /missing --protocol \(testlib, kattis, cms or dmoj\)/);
+});
+
 test('every name a judge may run the binary under picks its protocol', () => {
 	const o = outputs('puyo');
 	const env = { DROPJUDGE_PROBLEM: 'puyo' };
