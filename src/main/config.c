@@ -530,30 +530,80 @@ void config_usage_solve(FILE *out)
 		"  to Content-Type: application/x-ndjson (default limits), in flat memory.\n");
 }
 
-void config_usage(FILE *out)
+/* One subcommand's part of the manual, as `dropjudge --help` prints it
+ * (its usage line, then what it does), and an example of its own --help. */
+struct config_usage_part {
+	const char *name;    /* the subcommand */
+	const char *text;    /* from its usage line on, ending in a newline */
+	const char *example; /* one command line */
+};
+
+static const struct config_usage_part config_usage_parts[] = {
+    {"check",
+     "check --problem monomino-domino|puyo --protocol testlib|kattis|cms|dmoj ARGS\n"
+     "  Judges a contestant's output as POST /v1/{problem}/judge does, speaking\n"
+     "  the protocol of a contest system (ARGS as that system passes them):\n"
+     "    testlib  INPUT OUTPUT ANSWER [REPORT [-appes]]; exit 0 ok, 1 wrong\n"
+     "             answer, 2 presentation error, 3 fail; verdict on stderr\n"
+     "    kattis   INPUT ANSWER FEEDBACK_DIR [FLAGS] < OUTPUT; exit 42 accepted,\n"
+     "             43 rejected, 1 judge error; FEEDBACK_DIR/judgemessage.txt\n"
+     "    cms      INPUT CORRECT_OUTPUT OUTPUT; score 1.0 or 0.0 on stdout,\n"
+     "             one line on stderr (translate:success or why); exit 1 on\n"
+     "             a judge error\n"
+     "    dmoj     INPUT OUTPUT ANSWER; exit 0 accepted, 1 wrong, 2 internal\n"
+     "             error; the verdict on stdout\n"
+     "  The ANSWER file is checked against dropjudge's own answer: when its\n"
+     "  tokens differ, the result is the protocol's judge error. Run under the\n"
+     "  name dropjudge-checker-PROTOCOL[-PROBLEM], output_validator (kattis),\n"
+     "  check (testlib) or checker (cms), the program is that checker; the\n"
+     "  problem then comes from the name, --problem or DROPJUDGE_PROBLEM.\n",
+     "dropjudge check --problem puyo --protocol testlib in.txt out.txt ans.txt"},
+    {"validate",
+     "validate --problem monomino-domino|puyo --protocol testlib|kattis [FILE]\n"
+     "  The strict validator of POST /v1/{problem}/validate on FILE or stdin:\n"
+     "  testlib exits 0 valid, 3 invalid (testlib's --testset, --group ...\n"
+     "  flags are taken and ignored); kattis exits 42 valid, 43 invalid. Every\n"
+     "  fault goes to stderr as FILE:LINE:COLUMN: detail. Also run as\n"
+     "  dropjudge-validator-PROTOCOL[-PROBLEM], input_validator or validator.\n",
+     "dropjudge validate --problem monomino-domino --protocol testlib < in.txt"},
+    {"package",
+     "package --problem P --format kattis|polygon|domjudge|cms [--tests N] [--seed S]\n"
+     "        [--min-chains M] OUT\n"
+     "  Writes a problem package a judge imports as it is: statement, the\n"
+     "  public examples as samples, N secret tests (1..500, default 20: edge\n"
+     "  cases, random, large, for Puyo long chains of at least M chains, 1..12,\n"
+     "  default 8) drawn from seed S (default 1) with their answers, input and\n"
+     "  output validator or checker as C sources the judge compiles (no\n"
+     "  dropjudge needed there), Baekjoon's limits and the format's metadata.\n"
+     "  OUT ending in .zip or .kpp is a zip, in .tar.gz or .tgz a tar.gz,\n"
+     "  anything else a directory.\n",
+     "dropjudge package --problem puyo --format kattis --tests 50 puyo.zip"},
+    {"solve puyo --lines",
+     "solve puyo --lines [FILE]\n"
+     "  One field per line: its 12 rows (or 13, the hidden row first) of 6\n"
+     "  characters of .RGBPYO, top row first, separated by single spaces. Prints\n"
+     "  one chain count per line, in order, in constant memory. At the first bad\n"
+     "  line prints the counts before it, then FILE:LINE:COLUMN: detail, exit 1.\n"
+     "  Two threads share the work; DROPJUDGE_SOLVE_THREADS=1 keeps it to one.\n",
+     "dropjudge solve puyo --lines fields.txt"},
+    {"healthcheck",
+     "healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
+     "  Sends GET /livez to ADDR:N (ADDR from --host, else HOST, else 127.0.0.1;\n"
+     "  a server's 0.0.0.0 is asked on 127.0.0.1 and :: on ::1, so the HOST a\n"
+     "  container serves on works; N from --port, else PORT, else 8080;\n"
+     "  1..65535) over a raw socket with a 2 second timeout. Exits 0 when the answer\n"
+     "  is 200, 1 otherwise (the reason on stderr). With --tls-cert FILE (else\n"
+     "  TLS_CERT, as the server reads it) it speaks HTTPS and trusts only the\n"
+     "  certificates in FILE; no name is checked, the certificate is pinned.\n",
+     "dropjudge healthcheck --host localhost --port 8080"},
+};
+
+/* The part of the manual about `serve`, after its title line: what it
+ * prints, then every flag with its variable and default, then its
+ * behaviour on limits, signals, tokens and TLS. */
+static void config_usage_serve_text(FILE *out)
 {
 	fprintf(out,
-		"dropjudge " DROPJUDGE_VERSION
-		": Monomino-Domino (Baekjoon 20061) and Puyo Puyo (Baekjoon 11559)\n"
-		"as an HTTP judging service.\n"
-		"\n"
-		"Usage:\n"
-		"  dropjudge [serve] [FLAGS]                 serve the HTTP API (the default)\n"
-		"  dropjudge solve monomino-domino [FILE]    solve one Baekjoon 20061 input\n"
-		"  dropjudge solve puyo [FILE]               solve one Baekjoon 11559 input\n"
-		"  dropjudge solve puyo --lines [FILE]       count the chains of many fields\n"
-		"  dropjudge solve PROBLEM --ndjson [FILE]   answer a stream of JSON cases\n"
-		"  dropjudge healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
-		"                                            check a running server\n"
-		"  dropjudge check --problem P --protocol X ARGS    a checker for a judge\n"
-		"  dropjudge validate --problem P --protocol X [FILE]  a validator for a judge\n"
-		"  dropjudge package --problem P --format F [--tests N] [--seed S]\n"
-		"                    [--min-chains M] OUT   a problem package for a judge\n"
-		"  dropjudge --help | -h                     this text\n"
-		"  dropjudge --version                       print \"dropjudge " DROPJUDGE_VERSION
-		"\"\n"
-		"\n"
-		"serve\n"
 		"  Prints one line to stdout once it listens:\n"
 		"    dropjudge " DROPJUDGE_VERSION " listening on http://HOST:PORT\n"
 		"  (https:// with --tls-cert; with the real port when --port is 0; an IPv6\n"
@@ -597,59 +647,60 @@ void config_usage(FILE *out)
 		"  logged.\n"
 		"  With --tls-cert and --tls-key the port speaks HTTPS only (GnuTLS).\n"
 		"\n");
-	config_usage_solve(out);
+}
+
+void config_usage_serve(FILE *out)
+{
+	fprintf(out, "Usage: dropjudge [serve] [FLAGS]\n\n");
+	config_usage_serve_text(out);
+	fprintf(out, "Example:\n  dropjudge serve --host localhost --port 8080 --log-format text\n"
+		     "\nThe whole manual: dropjudge --help\n");
+}
+
+bool config_usage_command(const char *name, FILE *out)
+{
+	for (size_t i = 0; i < sizeof config_usage_parts / sizeof config_usage_parts[0]; i++) {
+		const struct config_usage_part *part = &config_usage_parts[i];
+		if (strcmp(part->name, name) != 0)
+			continue;
+		fprintf(
+		    out,
+		    "Usage: dropjudge %s\nExample:\n  %s\n\nThe whole manual: dropjudge --help\n",
+		    part->text, part->example);
+		return true;
+	}
+	return false;
+}
+
+void config_usage(FILE *out)
+{
 	fprintf(out,
+		"dropjudge " DROPJUDGE_VERSION
+		": Monomino-Domino (Baekjoon 20061) and Puyo Puyo (Baekjoon 11559)\n"
+		"as an HTTP judging service.\n"
 		"\n"
-		"check --problem monomino-domino|puyo --protocol testlib|kattis|cms|dmoj ARGS\n"
-		"  Judges a contestant's output as POST /v1/{problem}/judge does, speaking\n"
-		"  the protocol of a contest system (ARGS as that system passes them):\n"
-		"    testlib  INPUT OUTPUT ANSWER [REPORT [-appes]]; exit 0 ok, 1 wrong\n"
-		"             answer, 2 presentation error, 3 fail; verdict on stderr\n"
-		"    kattis   INPUT ANSWER FEEDBACK_DIR [FLAGS] < OUTPUT; exit 42 accepted,\n"
-		"             43 rejected, 1 judge error; FEEDBACK_DIR/judgemessage.txt\n"
-		"    cms      INPUT CORRECT_OUTPUT OUTPUT; score 1.0 or 0.0 on stdout,\n"
-		"             one line on stderr (translate:success or why); exit 1 on\n"
-		"             a judge error\n"
-		"    dmoj     INPUT OUTPUT ANSWER; exit 0 accepted, 1 wrong, 2 internal\n"
-		"             error; the verdict on stdout\n"
-		"  The ANSWER file is checked against dropjudge's own answer: when its\n"
-		"  tokens differ, the result is the protocol's judge error. Run under the\n"
-		"  name dropjudge-checker-PROTOCOL[-PROBLEM], output_validator (kattis),\n"
-		"  check (testlib) or checker (cms), the program is that checker; the\n"
-		"  problem then comes from the name, --problem or DROPJUDGE_PROBLEM.\n"
+		"Usage:\n"
+		"  dropjudge [serve] [FLAGS]                 serve the HTTP API (the default)\n"
+		"  dropjudge solve monomino-domino [FILE]    solve one Baekjoon 20061 input\n"
+		"  dropjudge solve puyo [FILE]               solve one Baekjoon 11559 input\n"
+		"  dropjudge solve puyo --lines [FILE]       count the chains of many fields\n"
+		"  dropjudge solve PROBLEM --ndjson [FILE]   answer a stream of JSON cases\n"
+		"  dropjudge healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
+		"                                            check a running server\n"
+		"  dropjudge check --problem P --protocol X ARGS    a checker for a judge\n"
+		"  dropjudge validate --problem P --protocol X [FILE]  a validator for a judge\n"
+		"  dropjudge package --problem P --format F [--tests N] [--seed S]\n"
+		"                    [--min-chains M] OUT   a problem package for a judge\n"
+		"  dropjudge --help | -h                     this text\n"
+		"  dropjudge --version                       print \"dropjudge " DROPJUDGE_VERSION
+		"\"\n"
 		"\n"
-		"validate --problem monomino-domino|puyo --protocol testlib|kattis [FILE]\n"
-		"  The strict validator of POST /v1/{problem}/validate on FILE or stdin:\n"
-		"  testlib exits 0 valid, 3 invalid (testlib's --testset, --group ...\n"
-		"  flags are taken and ignored); kattis exits 42 valid, 43 invalid. Every\n"
-		"  fault goes to stderr as FILE:LINE:COLUMN: detail. Also run as\n"
-		"  dropjudge-validator-PROTOCOL[-PROBLEM], input_validator or validator.\n"
-		"\n"
-		"package --problem P --format kattis|polygon|domjudge|cms [--tests N] [--seed S]\n"
-		"        [--min-chains M] OUT\n"
-		"  Writes a problem package a judge imports as it is: statement, the\n"
-		"  public examples as samples, N secret tests (1..500, default 20: edge\n"
-		"  cases, random, large, for Puyo long chains of at least M chains, 1..12,\n"
-		"  default 8) drawn from seed S (default 1) with their answers, input and\n"
-		"  output validator or checker as C sources the judge compiles (no\n"
-		"  dropjudge needed there), Baekjoon's limits and the format's metadata.\n"
-		"  OUT ending in .zip or .kpp is a zip, in .tar.gz or .tgz a tar.gz,\n"
-		"  anything else a directory.\n"
-		"solve puyo --lines [FILE]\n"
-		"  One field per line: its 12 rows (or 13, the hidden row first) of 6\n"
-		"  characters of .RGBPYO, top row first, separated by single spaces. Prints\n"
-		"  one chain count per line, in order, in constant memory. At the first bad\n"
-		"  line prints the counts before it, then FILE:LINE:COLUMN: detail, exit 1.\n"
-		"  Two threads share the work; DROPJUDGE_SOLVE_THREADS=1 keeps it to one.\n"
-		"\n"
-		"healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
-		"  Sends GET /livez to ADDR:N (ADDR from --host, else HOST, else 127.0.0.1;\n"
-		"  a server's 0.0.0.0 is asked on 127.0.0.1 and :: on ::1, so the HOST a\n"
-		"  container serves on works; N from --port, else PORT, else 8080;\n"
-		"  1..65535) over a raw socket with a 2 second timeout. Exits 0 when the answer\n"
-		"  is 200, 1 otherwise (the reason on stderr). With --tls-cert FILE (else\n"
-		"  TLS_CERT, as the server reads it) it speaks HTTPS and trusts only the\n"
-		"  certificates in FILE; no name is checked, the certificate is pinned.\n"
+		"serve\n");
+	config_usage_serve_text(out);
+	config_usage_solve(out);
+	for (size_t i = 0; i < sizeof config_usage_parts / sizeof config_usage_parts[0]; i++)
+		fprintf(out, "\n%s", config_usage_parts[i].text);
+	fprintf(out,
 		"\n"
 		"Exit status: 0 success; 1 failure (cannot listen, bad solve input, unreadable\n"
 		"FILE, unhealthy); 2 bad usage (unknown subcommand or flag, bad value, a token,\n"

@@ -134,4 +134,15 @@ void config_usage(FILE *out);
 /* Writes the part of the usage about `solve` (also in config_usage()). */
 void config_usage_solve(FILE *out);
 
+/* Writes `serve --help`: its usage line, what it prints, every flag with
+ * its variable and default, and an example (the same text as in
+ * config_usage(), which scripts/gen-docs.sh reads). */
+void config_usage_serve(FILE *out);
+
+/* Writes the own help of subcommand `name` ("check", "validate",
+ * "package", "healthcheck", "solve puyo --lines"): its usage line, what it
+ * does, its flags and one example. Returns false, writing nothing, for
+ * any other name. */
+bool config_usage_command(const char *name, FILE *out);
+
 #endif

@@ -163,9 +163,9 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 }
 
 /*
- * Acts on what a config_parse_*() call returned: prints the usage for
- * CONFIG_HELP, or the message in err, after `who` ("" or "healthcheck: "),
- * for CONFIG_ERROR. Returns the exit status for those, -1 when the
+ * Acts on what a config_parse_*() call returned: prints the own help of
+ * serve (`who` "") or healthcheck ("healthcheck: ") for CONFIG_HELP, or the
+ * message in err, after `who`, for CONFIG_ERROR. Returns the exit status for those, -1 when the
  * subcommand goes on (CONFIG_OK).
  */
 static int main_config_exit(enum config_result result, const char *who, const char *err)
@@ -173,9 +173,12 @@ static int main_config_exit(enum config_result result, const char *who, const ch
 	switch (result) {
 	case CONFIG_OK:
 		break;
-	case CONFIG_HELP:
-		config_usage(stdout);
-		return 0;
+	case CONFIG_HELP: /* the subcommand's own help */
+		if (!*who)
+			config_usage_serve(stdout);
+		else
+			config_usage_command("healthcheck", stdout);
+		return fflush(stdout) == 0 ? 0 : 1;
 	case CONFIG_ERROR:
 		fprintf(stderr, "dropjudge: %s%s; try 'dropjudge --help'\n", who, err);
 		return 2;
@@ -459,11 +462,15 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "healthcheck") == 0)
 		return main_healthcheck(argc - 2, argv + 2);
-	if ((strcmp(cmd, "check") == 0 || strcmp(cmd, "validate") == 0 ||
-	     strcmp(cmd, "package") == 0) &&
-	    argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-		config_usage(stdout);
-		return 0;
+	/* `check --help`, `package ... --help`: the subcommand's own help */
+	if (strcmp(cmd, "check") == 0 || strcmp(cmd, "validate") == 0 ||
+	    strcmp(cmd, "package") == 0) {
+		for (int i = 2; i < argc; i++) {
+			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+				config_usage_command(cmd, stdout);
+				return fflush(stdout) == 0 ? 0 : 1;
+			}
+		}
 	}
 	if (strcmp(cmd, "check") == 0)
 		return check_main(argc - 2, argv + 2);

@@ -151,6 +151,35 @@ test('--help describes the subcommands and exits 0', async () => {
 	}
 });
 
+test('each subcommand\'s --help is its own: usage, its flags, one example; --help keeps the whole manual', async () => {
+	const full = (await run(BIN, ['--help'])).stdout;
+	for (const [cmd, flags] of [
+		['check', ['--problem', '--protocol']],
+		['validate', ['--problem', '--protocol']],
+		['package', ['--problem', '--format', '--tests', '--seed', '--min-chains']],
+		['healthcheck', ['--host', '--port', '--tls-cert']],
+		['serve', ['--host', '--port', '--max-body', '--log-format']],
+	]) {
+		const r = await run(BIN, [cmd, '--help']);
+		assert.equal(r.code, 0, `${cmd} --help: ${r.stderr}`);
+		const lines = r.stdout.split('\n');
+		assert.match(lines[0], new RegExp(`^Usage: dropjudge (\\[${cmd}\\]|${cmd}) `), `${cmd}: ${lines[0]}`);
+		for (const f of flags) assert.ok(r.stdout.includes(f), `${cmd} --help names ${f}`);
+		const ex = lines.indexOf('Example:');
+		assert.ok(ex > 0, `${cmd} --help has an example`);
+		assert.match(lines[ex + 1], new RegExp(`^  dropjudge ${cmd} `));
+		assert.ok(r.stdout.length < full.length / 2 || cmd === 'serve', `${cmd} --help is not the whole manual`);
+		assert.ok(!r.stdout.includes('Exit status:'), `${cmd} --help is its own`);
+		for (const other of ['check --problem', 'package --problem', 'healthcheck [--host']) {
+			if (!other.startsWith(cmd)) assert.ok(!r.stdout.includes(`\n${other}`), `${cmd} --help holds ${other}`);
+		}
+	}
+	// the whole manual: every part, each after a blank line
+	for (const part of ['check --problem', 'validate --problem', 'package --problem', 'solve puyo --lines [FILE]\n  One field', 'healthcheck [--host']) {
+		assert.ok(full.includes(`\n\n${part}`), `a blank line before ${part}`);
+	}
+});
+
 for (const [args, name] of [
 	[['serve', '--port', 'abc'], '--port'],
 	[['serve', '--port', '70000'], '--port'],
