@@ -575,8 +575,9 @@ static const struct config_usage_part config_usage_parts[] = {
      "  default 8) drawn from seed S (default 1) with their answers, input and\n"
      "  output validator or checker as C sources the judge compiles (no\n"
      "  dropjudge needed there), Baekjoon's limits and the format's metadata.\n"
-     "  OUT ending in .zip or .kpp is a zip, in .tar.gz or .tgz a tar.gz,\n"
-     "  anything else a directory.\n",
+     "  OUT ending in .zip or .kpp is a zip, in .tar.gz or .tgz a tar.gz; in\n"
+     "  another archive's suffix (.rar, .7z, .tar, .tar.xz, .gz ...) it is\n"
+     "  refused; anything else is a directory.\n",
      "dropjudge package --problem puyo --format kattis --tests 50 puyo.zip"},
     {"solve puyo --lines",
      "solve puyo --lines [FILE]\n"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "dropjudge/gen.h"
 #include "package/package.h"
@@ -29,10 +30,31 @@ static bool package_number(const char *text, uint64_t max, uint64_t *out)
 	return true;
 }
 
+/* Whether s ends in suffix, ASCII case ignored (PK.ZIP is a zip), with
+ * something before it. */
 static bool package_ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
-	return n > m && strcmp(s + n - m, suffix) == 0;
+	return n > m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+/*
+ * Suffixes of archives dropjudge does not write: OUT ending in one is
+ * refused rather than made a directory of that name. The archives taken
+ * are .zip and .kpp (zip), .tar.gz and .tgz (tar.gz).
+ */
+static const char *const package_other_archives[] = {
+    ".rar",  ".7z",	".tar", ".tar.bz2", ".tbz2", ".tbz",  ".tar.xz", ".txz",  ".tar.zst",
+    ".tzst", ".tar.lz", ".gz",	".bz2",	    ".xz",   ".zst",  ".lz",	 ".lzma", ".Z",
+    ".cab",  ".jar",	".arj", ".lzh",	    ".iso",  ".cpio", ".war",	 ".ear",  NULL};
+
+/* The suffix of an archive OUT names that dropjudge does not write, or NULL. */
+static const char *package_other_archive(const char *out)
+{
+	for (const char *const *s = package_other_archives; *s; s++)
+		if (package_ends_with(out, *s))
+			return *s;
+	return NULL;
 }
 
 __attribute__((format(printf, 1, 2))) static int package_usage(const char *fmt, ...)
@@ -42,7 +64,7 @@ __attribute__((format(printf, 1, 2))) static int package_usage(const char *fmt, 
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "; try 'dropjudge --help'\n");
+	fprintf(stderr, "; try 'dropjudge package --help'\n");
 	return 2;
 }
 
@@ -120,10 +142,16 @@ int package_main(int argc, char *const argv[])
 	if (!out)
 		return package_usage("missing OUT (a .zip, a .tar.gz or a directory)");
 	enum package_sink sink = PACKAGE_DIRECTORY;
+	const char *other = NULL;
 	if (package_ends_with(out, ".zip") || package_ends_with(out, ".kpp"))
 		sink = PACKAGE_ZIP;
 	else if (package_ends_with(out, ".tar.gz") || package_ends_with(out, ".tgz"))
 		sink = PACKAGE_TAR_GZ;
+	else if ((other = package_other_archive(out)))
+		return package_usage("OUT '%s' names a %s archive, which dropjudge does not "
+				     "write: name it .zip or .kpp (zip), .tar.gz or .tgz "
+				     "(tar.gz), or without an archive's suffix for a directory",
+				     out, other);
 	struct codec_error *err = dj_malloc(sizeof *err);
 	if (!err) {
 		fprintf(stderr, "dropjudge: package: out of memory\n");

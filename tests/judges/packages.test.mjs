@@ -266,10 +266,17 @@ test('bad package requests name the flag at fault', () => {
 		[['--problem', 'puyo', '--format', 'kattis', '--seed', '-1', 'x'], /--seed must be/],
 		[['--problem', 'puyo', '--format', 'kattis'], /missing OUT/],
 		[['--format', 'kattis', 'x'], /missing --problem/],
+		// an archive dropjudge does not write is refused, not made a directory
+		...['pk.rar', 'pk.7z', 'pk.tar', 'pk.tar.bz2', 'pk.tar.xz', 'pk.gz', 'PK.RAR'].map((name) => [
+			['--problem', 'puyo', '--format', 'kattis', name],
+			new RegExp(`OUT '${name.replace(/\./g, '\\.')}' names a \\.${name.split('.').slice(1).join('\\.').toLowerCase()} archive.*\\.zip or \\.kpp \\(zip\\), \\.tar\\.gz or \\.tgz`, 'i'),
+		]),
 	];
 	for (const [args, message] of cases) {
-		const r = run(BIN, ['package', ...args], { cwd: tmpDir('bad') });
+		const cwd = tmpDir('bad');
+		const r = run(BIN, ['package', ...args], { cwd });
 		assert.equal(r.status, 2, args.join(' '));
 		assert.match(r.stderr, message);
+		assert.deepEqual(fs.readdirSync(cwd), [], `${args.join(' ')} made nothing`);
 	}
 });
