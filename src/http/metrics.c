@@ -312,7 +312,7 @@ void http_metrics_request_started(struct http_metrics *m)
 
 void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r)
 {
-	const char *route = r->route ? r->route : "none";
+	const char *route = r->route ? r->route : "unknown";
 	const char *method = mt_method(r->method);
 	struct mt_where w = mt_shard(m);
 	struct mt_shard *sh = w.sh;

@@ -40,7 +40,7 @@ struct http_metrics;
 
 /* One finished request, as the HTTP layer saw it. */
 struct http_metrics_request {
-	const char *route;    /* route table name (outlives the metrics); NULL: "none" */
+	const char *route;    /* route table name (outlives the metrics); NULL: "unknown" */
 	const char *method;   /* as received, any string; NULL: "other" */
 	unsigned status;      /* HTTP status sent, 100..599; 0: none was sent */
 	uint64_t bytes_in;    /* request body bytes received */

@@ -622,6 +622,8 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 		codec_error_set(&err, status, "out of memory while reading the request body");
 	memset(&resp, 0, sizeof resp);
 	route_error_response(&err, &resp);
+	if (rq->req.entry) /* counted and logged under its route, as any answer */
+		resp.route_name = rq->req.entry->name;
 	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
 }
 

@@ -249,3 +249,19 @@ test('with bearer tokens required, metrics are read with a token and count the r
 	assert.equal(m.get('dropjudge_http_requests_total{route="v1",method="GET",code="401"}'), 1);
 	assert.ok(!res.body.includes('s3cret'));
 });
+
+test('a 413 decided from Content-Length counts and logs under its route, not "unknown"', async () => {
+	const small = await startServer({ env: { LOG_FORMAT: 'json' }, args: ['--max-body', '1024'] });
+	const before = await scrape(small);
+	const res = await request(small, { path: '/v1/puyo', body: `{"field": "${'.'.repeat(4096)}"}` });
+	assert.equal(res.status, 413);
+	const lost = await request(small, { path: '/nowhere', method: 'POST', body: '.'.repeat(4096), contentType: 'text/plain' });
+	const after = await scrape(small);
+	const delta = (k) => (after.m.get(k) ?? 0) - (before.m.get(k) ?? 0);
+	assert.equal(delta('dropjudge_http_requests_total{route="puyo_solve",method="POST",code="413"}'), 1, after.text);
+	assert.equal(delta('dropjudge_http_requests_total{route="unknown",method="POST",code="413"}'), 0);
+	// a path no route matches is "unknown", whatever its status (README, OPERATING.md)
+	assert.equal(delta(`dropjudge_http_requests_total{route="unknown",method="POST",code="${lost.status}"}`), 1);
+	await waitFor(() => accessLines(small).some((l) => l.status === 413), 'the 413 access line');
+	assert.equal(accessLines(small).find((l) => l.status === 413).route, 'puyo_solve');
+});

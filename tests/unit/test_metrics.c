@@ -56,7 +56,7 @@ static void metrics_should_count_a_known_mix_exactly(void **state)
 	done(m, "puyo.solve", "POST", 422, 7, 300, 50001);   /* 0.0001 */
 	done(m, "livez", "GET", 200, 0, 3, 2000000000);	     /* 2.5 */
 	done(m, "livez", "HEAD", 200, 0, 0, 20000000000ull); /* +Inf */
-	done(m, NULL, "BREW", 404, 0, 200, 1000);	     /* route "none", method "other" */
+	done(m, NULL, "BREW", 404, 0, 200, 1000);	     /* route "unknown", method "other" */
 	http_metrics_connection(m, 1);
 	http_metrics_connection(m, 1);
 	http_metrics_connection(m, -1);
@@ -88,8 +88,9 @@ static void metrics_should_count_a_known_mix_exactly(void **state)
 		   "dropjudge_http_requests_total{route=\"livez\",method=\"HEAD\",code=\"200\"}"),
 	    1);
 	assert_int_equal(
-	    sample(t,
-		   "dropjudge_http_requests_total{route=\"none\",method=\"other\",code=\"404\"}"),
+	    sample(
+		t,
+		"dropjudge_http_requests_total{route=\"unknown\",method=\"other\",code=\"404\"}"),
 	    1);
 	assert_null(strstr(t, "BREW"));
 	assert_int_equal(sample(t, "dropjudge_http_request_duration_seconds_bucket{route=\"puyo."
