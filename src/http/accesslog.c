@@ -401,6 +401,24 @@ void http_accesslog_request(struct http_accesslog *log, const struct http_access
 	pthread_mutex_unlock(&log->mu);
 }
 
+size_t http_log_json_line(const char *level, const char *event, const char *message, char *buf,
+			  size_t cap)
+{
+	struct al_line l = {.s = buf, .len = 0, .cap = cap};
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	AL_LIT(&l, "{\"time\":\"");
+	al_time(&l, &now);
+	AL_LIT(&l, "\",\"level\":\"");
+	al_string(&l, level, true);
+	AL_LIT(&l, "\",\"event\":\"");
+	al_string(&l, event, true);
+	AL_LIT(&l, "\",\"msg\":\"");
+	al_string(&l, message, true);
+	AL_LIT(&l, "\"}\n");
+	return l.full ? 0 : l.len;
+}
+
 void http_accesslog_event(struct http_accesslog *log, const char *event, const char *message,
 			  int text_fd)
 {
@@ -411,19 +429,9 @@ void http_accesslog_event(struct http_accesslog *log, const char *event, const c
 	}
 	char text[HTTP_ACCESSLOG_LINE_MAX];
 	struct al_line l = {.s = text, .len = 0, .cap = sizeof text};
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	AL_LIT(&l, "{\"time\":\"");
-	al_time(&l, &now);
-	if (strcmp(event, "error") == 0)
-		AL_LIT(&l, "\",\"level\":\"error\",\"event\":\"");
-	else
-		AL_LIT(&l, "\",\"level\":\"info\",\"event\":\"");
-	al_string(&l, event, true);
-	AL_LIT(&l, "\",\"msg\":\"");
-	al_string(&l, message, true);
-	AL_LIT(&l, "\"}\n");
-	if (l.full)
+	l.len = http_log_json_line(strcmp(event, "error") == 0 ? "error" : "info", event, message,
+				   text, sizeof text);
+	if (l.len == 0)
 		return;
 	pthread_mutex_lock(&log->mu);
 	while (l.len > log->cap - log->len && !log->stopping)

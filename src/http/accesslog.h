@@ -105,6 +105,14 @@ size_t http_accesslog_line(enum http_log_format format, const struct http_access
 void http_accesslog_event(struct http_accesslog *log, const char *event, const char *message,
 			  int text_fd);
 
+/*
+ * Formats one JSON log line, {"time","level","event","msg"} and a newline,
+ * the shape of the event lines, into buf (the caller's, cap bytes): its
+ * length, without a NUL; 0 when it does not fit. Any thread.
+ */
+size_t http_log_json_line(const char *level, const char *event, const char *message, char *buf,
+			  size_t cap);
+
 /* Request lines dropped so far (the queue was full, or the line too long). Any thread. */
 uint64_t http_accesslog_dropped(struct http_accesslog *log);
 

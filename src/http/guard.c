@@ -151,8 +151,9 @@ static void *guard_watchdog(void *arg)
 		guard_linger_sweep(g, http_clock_ms());
 		if (n > 0) {
 			atomic_fetch_add(&g->cut, (unsigned long long)n);
-			http_ratelog("closed %u connection(s) whose request did not arrive in time",
-				     n);
+			http_ratelog_event(
+			    "connections",
+			    "closed %u connection(s) whose request did not arrive in time", n);
 		}
 		http_ratelog_tick();
 	}
@@ -231,8 +232,9 @@ enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, sockle
 	if (atomic_load(&g->open) < g->cfg.max_connections)
 		return MHD_YES;
 	atomic_fetch_add(&g->refused, 1ull);
-	http_ratelog("refused a connection: %u connections are open (--max-connections)",
-		     g->cfg.max_connections);
+	http_ratelog_event("connections",
+			   "refused a connection: %u connections are open (--max-connections)",
+			   g->cfg.max_connections);
 	return MHD_NO;
 }
 

@@ -152,7 +152,8 @@ static const struct config_option config_options[KEY_COUNT] = {
     {KEY_LOG_FORMAT, "--log-format", "LOG_FORMAT", "json|text|off", 0, 0,
      "Access log on stdout, one line per request: json, text\n"
      "or off. Default json (then the start, drain and stop\n"
-     "lines are JSON too)."},
+     "lines are JSON too, and so is every line on stderr:\n"
+     "libmicrohttpd's messages, connections closed, reloads)."},
 };
 
 /* Where a text setting is kept, NULL for a number or the host. */

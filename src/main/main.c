@@ -46,6 +46,7 @@
 #include "http/metrics.h"
 #include "http/auth.h"
 #include "http/clock.h"
+#include "http/ratelog.h"
 #include "http/server.h"
 #include "http/tls.h"
 #include "main/check.h"
@@ -154,9 +155,8 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 			 * the workers are running. The kernel closes every
 			 * connection and frees everything.
 			 */
-			fprintf(stderr, "dropjudge: second signal (%s); exiting now\n",
-				strsignal(sig));
-			fflush(stderr);
+			http_stderr_line("info", "stop", "second signal (%s); exiting now",
+					 strsignal(sig));
 			_exit(0);
 		}
 	}
@@ -200,14 +200,14 @@ static int main_load_security(const struct config *cfg, struct http_auth **auth,
 	if (cfg->auth_token_file) {
 		*auth = http_auth_new(cfg->auth_token_file, err, sizeof err);
 		if (!*auth) {
-			fprintf(stderr, "dropjudge: --auth-token-file: %s\n", err);
+			http_stderr_line("error", "error", "--auth-token-file: %s", err);
 			return 2;
 		}
 	}
 	if (cfg->tls_cert) {
 		if (http_tls_load(tls, cfg->tls_cert, cfg->tls_key, cfg->tls_priorities, err,
 				  sizeof err) != 0) {
-			fprintf(stderr, "dropjudge: %s\n", err);
+			http_stderr_line("error", "error", "%s", err);
 			http_auth_free(*auth);
 			*auth = NULL;
 			return 2;
@@ -281,6 +281,8 @@ static int main_serve(int argc, char *const argv[])
 	int status = main_config_exit(parsed, "", err);
 	if (status >= 0)
 		return status;
+	/* From here on every line on stderr is in the --log-format's shape. */
+	http_ratelog_set_json((enum http_log_format)cfg.log_format == HTTP_LOG_JSON);
 	if (main_resolve_host(cfg.host, sizeof cfg.host, err, sizeof err) != 0)
 		return main_config_exit(CONFIG_ERROR, "", err);
 	if (cfg.threads == 0)
@@ -292,11 +294,12 @@ static int main_serve(int argc, char *const argv[])
 	main_raise_fd_limit(cfg.max_connections, cfg.threads);
 	int listen_fd = systemd_listen_fd(err, sizeof err);
 	if (listen_fd == -2) {
-		fprintf(stderr, "dropjudge: %s\n", err);
+		http_stderr_line("error", "error", "%s", err);
 		return 1;
 	}
 	if (listen_fd > 0 && main_socket_host(listen_fd, cfg.host, sizeof cfg.host) != 0) {
-		fprintf(stderr, "dropjudge: socket activation: cannot read the socket's address\n");
+		http_stderr_line("error", "error",
+				 "socket activation: cannot read the socket's address");
 		close(listen_fd);
 		return 1;
 	}
@@ -313,7 +316,7 @@ static int main_serve(int argc, char *const argv[])
 	sigaddset(&signals, SIGINT);
 	sigaddset(&signals, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
-		fprintf(stderr, "dropjudge: cannot block signals\n");
+		http_stderr_line("error", "error", "cannot block signals");
 		if (listen_fd > 0)
 			close(listen_fd);
 		status = 1;
@@ -325,7 +328,7 @@ static int main_serve(int argc, char *const argv[])
 	struct http_accesslog *log = http_accesslog_new((enum http_log_format)cfg.log_format,
 							STDOUT_FILENO, HTTP_ACCESSLOG_BUFFER);
 	if (!metrics || !log) {
-		fprintf(stderr, "dropjudge: out of memory\n");
+		http_stderr_line("error", "error", "out of memory");
 		if (listen_fd > 0)
 			close(listen_fd);
 		status = 1;

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import net from 'node:net';
 import { spawn } from 'node:child_process';
 import { startServer, request, sleep, tmpFile, timeScale } from './helper.mjs';
 
@@ -264,4 +265,53 @@ test('a 413 decided from Content-Length counts and logs under its route, not "un
 	assert.equal(delta(`dropjudge_http_requests_total{route="unknown",method="POST",code="${lost.status}"}`), 1);
 	await waitFor(() => accessLines(small).some((l) => l.status === 413), 'the 413 access line');
 	assert.equal(accessLines(small).find((l) => l.status === 413).route, 'puyo_solve');
+});
+
+// Runs the binary with args and LOG_FORMAT, gives `during` the port it
+// listens on (when it does), then stops it; resolves to its stderr lines.
+async function stderrOf(args, format, during = async () => {}) {
+	const { BIN } = await import('./helper.mjs');
+	const p = spawn(BIN, args, { env: { ...process.env, LOG_FORMAT: format }, stdio: ['ignore', 'pipe', 'pipe'] });
+	let out = '';
+	let err = '';
+	p.stdout.on('data', (d) => { out += d; });
+	p.stderr.on('data', (d) => { err += d; });
+	const exited = new Promise((r) => p.on('exit', r));
+	const port = await Promise.race([
+		(async () => { await waitFor(() => /listening on http:\/\/[^:]+:(\d+)/.test(out), 'the start line'); return Number(out.match(/listening on http:\/\/[^:]+:(\d+)/)[1]); })(),
+		exited.then(() => null),
+	]);
+	if (port) {
+		await during(port);
+		p.kill('SIGTERM');
+	}
+	await exited;
+	return err.split('\n').filter((l) => l !== '');
+}
+
+test('with --log-format json every stderr line is JSON, libmicrohttpd\'s own and the slow-client line included; text keeps plain lines', async () => {
+	const taken = await startServer();
+	// A port in use: libmicrohttpd says why it cannot bind, through our logger.
+	const busy = await stderrOf(['serve', '--port', String(taken.port), '--log-format', 'json'], 'json');
+	assert.ok(busy.length >= 1, 'libmicrohttpd said nothing');
+	for (const l of busy) assert.doesNotThrow(() => JSON.parse(l), `not JSON: ${l}`);
+	const mhd = busy.map((l) => JSON.parse(l)).find((o) => o.event === 'libmicrohttpd');
+	assert.ok(mhd, busy.join('\n'));
+	assert.match(mhd.msg, /bind/i);
+	for (const k of ['time', 'level', 'event', 'msg']) assert.equal(typeof mhd[k], 'string', k);
+	// A client that sends nothing before --header-timeout is closed, and said so, in JSON.
+	const idle = async (port) => {
+		const s = net.connect({ port, host: '127.0.0.1' });
+		s.on('error', () => {});
+		await new Promise((r) => s.on('close', r));
+		await sleep(300);
+	};
+	const slow = await stderrOf(['serve', '--port', '0', '--header-timeout', '1'], 'json', idle);
+	for (const l of slow) assert.doesNotThrow(() => JSON.parse(l), `not JSON: ${l}`);
+	assert.ok(slow.map((l) => JSON.parse(l)).some((o) => o.event === 'connections' && /did not arrive in time/.test(o.msg)), slow.join('\n'));
+	// The same two in text: plain lines.
+	const busyText = await stderrOf(['serve', '--port', String(taken.port)], 'text');
+	assert.ok(busyText.some((l) => /^dropjudge: libmicrohttpd: .*bind/i.test(l)), busyText.join('\n'));
+	const slowText = await stderrOf(['serve', '--port', '0', '--header-timeout', '1'], 'text', idle);
+	assert.ok(slowText.some((l) => /^dropjudge: closed 1 connection\(s\) whose request did not arrive in time$/.test(l)), slowText.join('\n'));
 });
