@@ -78,6 +78,25 @@ const char *md_fault_detail(enum md_fault fault, long long t)
 static const char *const block_names[3] = {"t", "x", "y"};
 
 /*
+ * Writes what a value that is not an integer is, for a message: `the string
+ * "1"` (its first bytes), `1.5`, `null`, `true`, `an array`, `an object`.
+ */
+static void json_kind(const json_t *v, char *out, size_t size)
+{
+	if (json_is_string(v))
+		snprintf(out, size, "the string \"%.16s%s\"", json_string_value(v),
+			 json_string_length(v) > 16 ? "..." : "");
+	else if (json_is_real(v))
+		snprintf(out, size, "%.17g", json_real_value(v));
+	else if (json_is_true(v) || json_is_false(v))
+		snprintf(out, size, "%s", json_is_true(v) ? "true" : "false");
+	else if (json_is_null(v))
+		snprintf(out, size, "null");
+	else
+		snprintf(out, size, "%s", json_is_array(v) ? "an array" : "an object");
+}
+
+/*
  * Reads one block, array or object form, at index i. Stores it in *out and
  * returns true when it is legal; otherwise records every fault found (only
  * the first in first-wins mode) and returns false.
@@ -149,8 +168,10 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 			v[k] = json_integer_value(value[k]);
 			continue;
 		}
+		char got[48];
+		json_kind(value[k], got, sizeof got);
 		json_pointer(ptr, jr->pointer, 3, (const char *const[]){"blocks", index, key[k]});
-		json_fault(jr, ptr, "%s must be an integer", block_names[k]);
+		json_fault(jr, ptr, "%s must be an integer, got %s", block_names[k], got);
 		ok = false;
 		if (jr->stop)
 			return false;

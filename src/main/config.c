@@ -60,9 +60,11 @@ struct config_option {
 	const char *help;	/* for --help, lines of at most 60 columns, default included */
 };
 
-static const struct config_option config_options[KEY_COUNT] = {
+/* The options of serve: one per key, and the old names still taken after them. */
+static const struct config_option config_options[] = {
     {KEY_HOST, "--host", "HOST", "ADDR", 0, 0,
-     "IPv4 or IPv6 address to listen on. Default " CONFIG_DEFAULT_HOST "."},
+     "A name (localhost) or an IPv4 or IPv6 address to listen\n"
+     "on. Default " CONFIG_DEFAULT_HOST "."},
     {KEY_PORT, "--port", "PORT", "N", 0, 65535,
      "TCP port, 0..65535; 0 picks a free one. Default 8080."},
     {KEY_THREADS, "--threads", "THREADS", "N", 1, CONFIG_MAX_THREADS,
@@ -107,9 +109,11 @@ static const struct config_option config_options[KEY_COUNT] = {
     {KEY_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", "SECONDS", 1, 86400,
      "A request's body must be complete within this many seconds\n"
      "of its headers; 1..86400. Default 60."},
-    {KEY_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", "N", 1, 100000000,
-     "Trace steps in all of one request (every case of a batch\n"
-     "counted), 1..100000000; more is 422. Default 100000."},
+    {KEY_MAX_TRACE_STEPS, "--max-request-trace-steps", "MAX_REQUEST_TRACE_STEPS", "N", 1, 100000000,
+     "Trace steps of all the traces of one request together\n"
+     "(every case of a batch counted), 1..100000000; more is\n"
+     "422. Default 100000. One trace holds at most 10000\n"
+     "steps (max_case_trace_steps of GET /v1)."},
     {KEY_AUTH_TOKEN_FILE, "--auth-token-file", "AUTH_TOKEN_FILE", "FILE", 0, 0,
      "Bearer tokens, one a line (blank lines and # comments\n"
      "ignored): every /v1 path then needs 'Authorization:\n"
@@ -154,7 +158,12 @@ static const struct config_option config_options[KEY_COUNT] = {
      "or off. Default json (then the start, drain and stop\n"
      "lines are JSON too, and so is every line on stderr:\n"
      "libmicrohttpd's messages, connections closed, reloads)."},
+    {KEY_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", "N", 1, 100000000,
+     "The old name of --max-request-trace-steps\n"
+     "(MAX_REQUEST_TRACE_STEPS), still taken; the new name wins."},
 };
+
+#define CONFIG_NOPTIONS (sizeof config_options / sizeof config_options[0])
 
 /* Where a text setting is kept, NULL for a number or the host. */
 static const char **config_text(struct config *cfg, enum config_key key)
@@ -419,7 +428,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 				       size_t n, int argc, char *const argv[],
 				       config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
 {
-	bool given[KEY_COUNT] = {false};
+	bool given[KEY_COUNT] = {false}; /* by key: an old name and its new one are one */
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -436,7 +445,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 			if (matched && !config_set(cfg, opt, value, opt->flag, err, errlen))
 				return CONFIG_ERROR;
 			if (matched)
-				given[k] = true;
+				given[opt->key] = true;
 		}
 		if (!matched) {
 			config_unknown(argv[i], err, errlen);
@@ -445,7 +454,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	}
 	for (size_t k = 0; k < n && lookup; k++) {
 		const struct config_option *opt = &opts[k];
-		if (given[k])
+		if (given[opt->key])
 			continue;
 		const char *value = lookup(ctx, opt->env);
 		if (!value || !value[0])
@@ -454,6 +463,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 		snprintf(source, sizeof source, "%s (environment)", opt->env);
 		if (!config_set(cfg, opt, value, source, err, errlen))
 			return CONFIG_ERROR;
+		given[opt->key] = true; /* the new name's variable wins over the old's */
 	}
 	return CONFIG_OK;
 }
@@ -462,8 +472,8 @@ enum config_result config_parse_serve(struct config *cfg, int argc, char *const 
 				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
 {
 	config_defaults(cfg);
-	enum config_result r =
-	    config_parse(cfg, config_options, KEY_COUNT, argc, argv, lookup, ctx, err, errlen);
+	enum config_result r = config_parse(cfg, config_options, CONFIG_NOPTIONS, argc, argv,
+					    lookup, ctx, err, errlen);
 	if (r != CONFIG_OK)
 		return r;
 	if (cfg->threads > cfg->max_connections) {
@@ -618,7 +628,7 @@ static void config_usage_serve_text(FILE *out)
 		"  empty variable counts as unset. Write --flag VALUE or --flag=VALUE; numbers\n"
 		"  are plain decimal digits (no sign, suffix or spaces).\n"
 		"\n");
-	for (size_t k = 0; k < KEY_COUNT; k++) {
+	for (size_t k = 0; k < CONFIG_NOPTIONS; k++) {
 		const struct config_option *opt = &config_options[k];
 		fprintf(out, "  %s %s, %s=%s\n", opt->flag, opt->metavar, opt->env, opt->metavar);
 		for (const char *line = opt->help; *line;) {

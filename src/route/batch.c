@@ -57,7 +57,7 @@ bool route_trace_within_limit(const struct route_limits *limits, size_t steps, c
 			      size_t *used, struct codec_error *err)
 {
 	static const char why[] = "the traces of this request pass %lu steps in all "
-				  "(--max-trace-steps); ask fewer traces";
+				  "(--max-request-trace-steps); ask fewer traces";
 	*used += steps;
 	if (!limits || limits->max_trace_steps == 0 || *used <= limits->max_trace_steps)
 		return true;

@@ -46,6 +46,19 @@ static void near_token(const char *text, char *out, size_t size)
 		 len > TOKEN_SHOWN ? "..." : "");
 }
 
+/* Characters of the token jansson quotes ("near 'TOKEN'"), 0 when none. */
+static size_t near_chars(const char *text)
+{
+	const char *near = strstr(text, "near '");
+	size_t len = near ? strlen(near + 6) : 0;
+	if (!near || len < 2 || near[6 + len - 1] != '\'')
+		return 0;
+	size_t chars = 0;
+	for (size_t i = 0; i + 1 < len; i++)
+		chars += ((unsigned char)near[6 + i] & 0xC0) != 0x80;
+	return chars;
+}
+
 /* Whether the first byte that is not white space opens an object or array. */
 static bool opens_container(const char *body, size_t len)
 {
@@ -261,9 +274,16 @@ static enum codec_status parse_fault(const char *body, size_t len, const json_er
 			 at < len ? (unsigned char)body[at] : 0u);
 		return CODEC_E_SYNTAX;
 	}
-	case json_error_duplicate_key:
-		snprintf(detail, size, "member %s appears twice in one object", near);
+	case json_error_duplicate_key: {
+		/* the token is the member's name in its quotes: shown as it is */
+		size_t n = strlen(near);
+		if (n >= 4 && near[0] == '\'' && near[1] == '"' && near[n - 1] == '\'')
+			snprintf(detail, size, "member %.*s appears twice in one object",
+				 (int)(n - 2), near + 1);
+		else
+			snprintf(detail, size, "a member appears twice in one object");
 		return CODEC_E_SYNTAX;
+	}
 	case json_error_numeric_overflow:
 		snprintf(detail, size, "the number %s is too large to read", near);
 		return CODEC_E_INVALID;
@@ -307,6 +327,11 @@ static void parse_failed(const char *body, size_t len, const json_error_t *jerr,
 	enum codec_status st = parse_fault(body, len, jerr, detail, sizeof detail);
 	unsigned line = jerr->line > 0 ? (unsigned)jerr->line : 1;
 	unsigned column = jerr->column > 0 ? (unsigned)jerr->column : 0;
+	/* jansson's column is the token's last character: the message names
+	 * the token, so its first character is the column given */
+	size_t chars = near_chars(jerr->text);
+	if (column > chars && chars > 0)
+		column -= (unsigned)(chars - 1);
 	codec_error_at_line(err, st, line, column, "%s", detail);
 }
 

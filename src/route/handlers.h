@@ -176,7 +176,7 @@ bool route_case_wants_trace(const json_t *case_obj, bool query_trace);
 /*
  * Adds a trace of `steps` steps to the *used steps of the request. Returns
  * false with err set (422 at `pointer`, or at the query parameter "trace"
- * when pointer is NULL) once the request passes --max-trace-steps: the
+ * when pointer is NULL) once the request passes --max-request-trace-steps: the
  * limit counts every trace of a request, one case's or a whole batch's.
  */
 bool route_trace_within_limit(const struct route_limits *limits, size_t steps, const char *pointer,
@@ -287,6 +287,11 @@ bool route_arg_given(const struct route_call *call, const char *name);
 
 /* Whether a body starts with the UTF-8 byte-order mark EF BB BF. */
 bool route_has_bom(const char *body, size_t len);
+/* Adds to the summary of a fault of a text body that holds JSON (a body
+ * sent as text/plain whose first byte is '{' or '[') the hint the 415
+ * gives: the Content-Type to send it with. The summary is cut to fit. */
+void route_hint_json_as_text(struct codec_error *err);
+
 /* Skips a byte-order mark at the start of *body, if any. */
 void route_skip_bom(const char **body, size_t *len);
 

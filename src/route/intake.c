@@ -28,6 +28,7 @@ struct route_intake {
 	char head[STREAM_BOM_LEN];	  /* first bytes, held until the BOM is decided */
 	size_t head_len;		  /* bytes in head */
 	bool head_done;			  /* the BOM is decided: bytes go straight on */
+	char first;			  /* first byte past white space, '\0' while none */
 	bool ended;			  /* route_intake_end() has run */
 };
 
@@ -87,6 +88,16 @@ out_stream:
 	return NULL;
 }
 
+/* Hands bytes to the problem's parser, noting the first that is not white
+ * space (a JSON body sent as text gets a hint). */
+static void stream_feed(struct route_intake *s, const char *bytes, size_t len)
+{
+	for (size_t i = 0; !s->first && i < len; i++)
+		if (bytes[i] != ' ' && bytes[i] != '\t' && bytes[i] != '\r' && bytes[i] != '\n')
+			s->first = bytes[i] ? bytes[i] : '?';
+	s->problem->text_stream_feed(s->text, bytes, len);
+}
+
 /* Decides the byte-order mark from the first bytes held. */
 static void stream_head_end(struct route_intake *s)
 {
@@ -95,7 +106,7 @@ static void stream_head_end(struct route_intake *s)
 	s->head_done = true;
 	route_skip_bom(&bytes, &len);
 	if (len > 0)
-		s->problem->text_stream_feed(s->text, bytes, len);
+		stream_feed(s, bytes, len);
 }
 
 void route_intake_feed(struct route_intake *s, const char *data, size_t len)
@@ -119,7 +130,7 @@ void route_intake_feed(struct route_intake *s, const char *data, size_t len)
 		stream_head_end(s);
 	}
 	if (len > 0)
-		s->problem->text_stream_feed(s->text, data, len);
+		stream_feed(s, data, len);
 }
 
 enum codec_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
@@ -132,6 +143,8 @@ enum codec_status route_intake_end(struct route_intake *s, struct problem_outcom
 	if (st == CODEC_OK)
 		return CODEC_OK;
 	codec_error_sort(&s->err);
+	if (s->first == '{' || s->first == '[')
+		route_hint_json_as_text(&s->err);
 	codec_error_copy(err, &s->err); /* points at s->faults */
 	return st;
 }

@@ -88,12 +88,14 @@ enum codec_status route_info(const struct route_call *call, struct route_respons
 	const struct route_limits *l = call->req->limits;
 	return route_respond_json(
 	    resp,
-	    json_pack("{ss ss so s{sI sI sI sI sI}}", "name", "dropjudge", "version",
+	    /* max_trace_steps: the old name of max_case_trace_steps, kept */
+	    json_pack("{ss ss so s{sI sI sI sI sI sI}}", "name", "dropjudge", "version",
 		      DROPJUDGE_VERSION, "problems", route_problem_list(problem_info), "limits",
 		      "max_body", (json_int_t)l->max_body, "max_blocks", (json_int_t)l->max_blocks,
-		      "max_batch", (json_int_t)l->max_batch, "max_trace_steps",
+		      "max_batch", (json_int_t)l->max_batch, "max_case_trace_steps",
 		      (json_int_t)PROBLEM_MAX_TRACE_STEPS, "max_request_trace_steps",
-		      (json_int_t)l->max_trace_steps),
+		      (json_int_t)l->max_trace_steps, "max_trace_steps",
+		      (json_int_t)PROBLEM_MAX_TRACE_STEPS),
 	    err);
 }
 

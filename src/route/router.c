@@ -392,6 +392,29 @@ bool route_collect(const struct route_call *call, struct codec_error *err)
 	return true;
 }
 
+/* Whether a body's first byte that is not white space opens a JSON object
+ * or array. */
+static bool body_looks_json(const struct route_request *req)
+{
+	for (size_t i = 0; req->body && i < req->body_len; i++) {
+		char c = req->body[i];
+		if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+			return c == '{' || c == '[';
+	}
+	return false;
+}
+
+void route_hint_json_as_text(struct codec_error *err)
+{
+	static const char hint[] = " (the body looks like JSON but was sent as text/plain: add "
+				   "-H 'Content-Type: application/json')";
+	size_t room = sizeof err->detail - sizeof hint;
+	size_t n = strnlen(err->detail, room);
+	while (n == room && n > 0 && ((unsigned char)err->detail[n] & 0xC0) == 0x80)
+		n--; /* cut at a character, not inside one */
+	memcpy(err->detail + n, hint, sizeof hint);
+}
+
 void route_handle(const struct route_request *req, struct route_response *resp)
 {
 	struct codec_error err;
@@ -469,6 +492,9 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	resp->nheaders = 0;
 out_error:
 	codec_error_sort(&err);
+	if (call.body == ROUTE_BODY_TEXT &&
+	    (err.status == CODEC_E_SYNTAX || err.status == CODEC_E_INVALID) && body_looks_json(req))
+		route_hint_json_as_text(&err);
 	route_respond_error(resp, &err, req->request_id);
 	if (err.status == CODEC_E_METHOD) {
 		if (!allow[0] && e)

@@ -36,7 +36,7 @@ static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
 			   "more cases than --max-batch.",
 			   "Send less at once: split the batch, or ask the operator for higher "
 			   "limits (GET /v1 shows the limits in force)."},
-    [CODEC_E_MEDIA_TYPE] = {415, "unsupported-media-type", "Unsupported Content-Type",
+    [CODEC_E_MEDIA_TYPE] = {415, "unsupported-media-type", "Unsupported media type",
 			    "The body's Content-Type or Content-Encoding is not one this "
 			    "resource takes.",
 			    "Send application/json or text/plain (charset utf-8), as the "

@@ -360,3 +360,67 @@ test('solve puyo --help prints the solve help; an argument after --help or --ver
 		assert.match(r.stderr, /unexpected argument/);
 	}
 });
+
+test('wording: a duplicate member is named in its quotes once, "1" for an integer is said to be a string', async () => {
+	const dup = await request(server, { path: MD, body: '{"blocks": [], "blocks": []}' });
+	assert.equal(dup.status, 400);
+	assert.equal(dup.json.errors[0].detail, 'member "blocks" appears twice in one object');
+	assert.equal(dup.json.errors[0].column, 16, 'the column of the second "blocks"');
+	for (const [block, got] of [[['1', 0, 0], 'the string "1"'], [[1.5, 0, 0], '1.5'], [[null, 0, 0], 'null'], [[[1], 0, 0], 'an array']]) {
+		const res = await request(server, { path: MD, body: { blocks: [block] } });
+		assert.equal(res.status, 422);
+		assert.equal(res.json.errors[0].detail, `t must be an integer, got ${got}`);
+	}
+	const obj = await request(server, { path: MD, body: { blocks: [{ t: 1, x: '0', y: 0 }] } });
+	assert.deepEqual(obj.json.errors[0], { pointer: '/blocks/0/x', detail: 'x must be an integer, got the string "0"' });
+});
+
+test('wording: the column of a malformed JSON token is its first character, whatever its length', async () => {
+	for (const [body, token, column] of [
+		['{"blocks": [1] x}', 'x', 16],
+		['{"blocks": [1] null}', 'null', 16],
+		['{"blocks": [nul]}', 'nul', 13],
+		['{"blocks":\n  [1, tru]}', 'tru', 7],
+	]) {
+		const res = await request(server, { path: MD, body });
+		assert.equal(res.status, 400, body);
+		assert.equal(res.json.errors[0].detail, `invalid JSON: unexpected '${token}'`);
+		assert.equal(res.json.errors[0].column, column, body);
+	}
+});
+
+test('wording: a JSON body sent as text/plain gets the Content-Type hint the 415 gives', async () => {
+	for (const path of [MD, PUYO, `${MD}/validate`]) {
+		const res = await request(server, { path, body: JSON.stringify({ blocks: [[1, 1, 1]] }), contentType: 'text/plain' });
+		if (path.endsWith('/validate')) {
+			assert.equal(res.json.valid, false);
+			continue;
+		}
+		assert.ok(res.status === 400 || res.status === 422, `${path}: ${res.status}`);
+		assert.match(res.json.detail, /looks like JSON but was sent as text\/plain: add -H 'Content-Type: application\/json'\)$/, path);
+	}
+	const text = await request(server, { path: MD, body: '1\n9 0 0\n', contentType: 'text/plain' });
+	assert.doesNotMatch(text.json.detail, /looks like JSON/);
+});
+
+test('wording: an unsupported Content-Encoding is not titled "Unsupported Content-Type"', async () => {
+	const res = await request(server, { path: PUYO, body: '{}', headers: { 'Content-Encoding': 'br' } });
+	assert.equal(res.status, 415);
+	assert.equal(res.json.title, 'Unsupported media type');
+	assert.match(res.json.detail, /Content-Encoding br/);
+});
+
+test('GET /v1 names the two trace limits apart: one case\'s (fixed) and one request\'s (--max-request-trace-steps)', async () => {
+	const res = await request(server, { path: '/v1' });
+	assert.equal(res.json.limits.max_case_trace_steps, 10000);
+	assert.equal(res.json.limits.max_request_trace_steps, 100000);
+	assert.equal(res.json.limits.max_trace_steps, 10000, 'the old name, kept');
+	const old = await startServer({ args: ['--max-trace-steps', '77'] });
+	assert.equal((await request(old, { path: '/v1' })).json.limits.max_request_trace_steps, 77);
+	const renamed = await startServer({ args: ['--max-request-trace-steps', '88'] });
+	assert.equal((await request(renamed, { path: '/v1' })).json.limits.max_request_trace_steps, 88);
+	const h = await run(BIN, ['--help']);
+	assert.match(h.stdout, /--host ADDR, HOST=ADDR\n {6}A name \(localhost\) or an IPv4 or IPv6 address/);
+	assert.match(h.stdout, /--max-request-trace-steps N, MAX_REQUEST_TRACE_STEPS=N/);
+	assert.match(h.stdout, /--max-trace-steps N, MAX_TRACE_STEPS=N\n {6}The old name of --max-request-trace-steps/);
+});

@@ -116,7 +116,8 @@ static const struct numeric {
     {F_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", 1, 3600},
     {F_CONNECTION_MEMORY, "--connection-memory", "CONNECTION_MEMORY", 4096, 16777216},
     {F_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", 1, 86400},
-    {F_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", 1, 100000000},
+    {F_MAX_TRACE_STEPS, "--max-request-trace-steps", "MAX_REQUEST_TRACE_STEPS", 1, 100000000},
+    {F_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", 1, 100000000}, /* old name */
 };
 #define NUMERICS (sizeof numerics / sizeof numerics[0])
 
@@ -212,6 +213,29 @@ static void config_should_let_the_flag_win_over_the_environment(void **state)
 	assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_OK);
 	assert_string_equal(cfg.host, "::1");
 	assert_int_equal(cfg.port, 9000);
+}
+
+/* --max-trace-steps was renamed --max-request-trace-steps: the old flag and
+ * variable are still taken, and neither overrides the new name once given. */
+static void config_should_take_the_old_name_of_a_renamed_flag_below_the_new(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[CONFIG_ERROR_MAX];
+	struct fake_env old_env = {{{"MAX_TRACE_STEPS", "7"}}};
+	const char *none[] = {NULL};
+	assert_int_equal(parse(&cfg, none, &old_env, err, sizeof err), CONFIG_OK);
+	assert_int_equal(cfg.max_trace_steps, 7);
+	const char *new_flag[] = {"--max-request-trace-steps", "9", NULL};
+	assert_int_equal(parse(&cfg, new_flag, &old_env, err, sizeof err), CONFIG_OK);
+	assert_int_equal(cfg.max_trace_steps, 9);
+	struct fake_env both = {{{"MAX_TRACE_STEPS", "7"}, {"MAX_REQUEST_TRACE_STEPS", "8"}}};
+	assert_int_equal(parse(&cfg, none, &both, err, sizeof err), CONFIG_OK);
+	assert_int_equal(cfg.max_trace_steps, 8);
+	const char *old_flag[] = {"--max-trace-steps", "5", NULL};
+	struct fake_env new_env = {{{"MAX_REQUEST_TRACE_STEPS", "8"}}};
+	assert_int_equal(parse(&cfg, old_flag, &new_env, err, sizeof err), CONFIG_OK);
+	assert_int_equal(cfg.max_trace_steps, 5); /* a flag wins over any variable */
 }
 
 static void config_should_let_the_last_flag_win(void **state)
@@ -579,6 +603,7 @@ int main(void)
 	    cmocka_unit_test(config_should_take_every_flag_in_both_spellings),
 	    cmocka_unit_test(config_should_read_every_environment_variable),
 	    cmocka_unit_test(config_should_let_the_flag_win_over_the_environment),
+	    cmocka_unit_test(config_should_take_the_old_name_of_a_renamed_flag_below_the_new),
 	    cmocka_unit_test(config_should_let_the_last_flag_win),
 	    cmocka_unit_test(config_should_treat_an_empty_variable_as_unset),
 	    cmocka_unit_test(config_should_refuse_a_bad_number_naming_the_flag),
