@@ -25,7 +25,7 @@ enum codec_status route_index(const struct route_call *call, struct route_respon
 				  json_pack("{ss ss s{ss ss ss ss ss} so}", "name", "dropjudge",
 					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
 					    "openapi", "/openapi.yaml", "docs", "/docs",
-					    "problem_types", "/problems", "health", "/livez",
+					    "error_types", "/errors", "health", "/livez",
 					    "problems", route_problem_list(problem_link)),
 				  err);
 }

@@ -1,7 +1,9 @@
 /*
- * The pages of the problem types: GET /problems lists them, GET
- * /problems/{slug} says what one means and how to fix the request, as JSON
- * or HTML. The words come from status.c, the one status table.
+ * The pages of the error types (RFC 9457's "problem types", named apart
+ * from the two puzzles): GET /errors lists them, GET /errors/{slug} says
+ * what one means and how to fix the request, as JSON or HTML. The words
+ * come from status.c, the one status table. The old /problems paths
+ * answer 308 to these (router.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +60,8 @@ enum codec_status route_problem_types(const struct route_call *call, struct rout
 enum codec_status route_problem_page(const struct route_call *call, struct route_response *resp,
 				     struct codec_error *err)
 {
-	/* the page's slug ends its path: /problems/<slug> */
-	static const char prefix[] = "/problems/";
+	/* the page's slug ends its path: /errors/<slug> */
+	static const char prefix[] = "/errors/";
 	const char *path = call->entry->path;
 	struct problem_page page;
 	if (strncmp(path, prefix, sizeof prefix - 1) != 0 ||
@@ -74,7 +76,7 @@ enum codec_status route_problem_page(const struct route_call *call, struct route
 			 "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">"
 			 "<title>%u %s</title></head>\n<body>\n<h1>%u %s</h1>\n"
 			 "<p>%s</p>\n<h2>How to fix it</h2>\n<p>%s</p>\n"
-			 "<p><a href=\"/problems\">All problem types</a></p>\n</body>\n</html>\n",
+			 "<p><a href=\"/errors\">All error types</a></p>\n</body>\n</html>\n",
 			 page.status, page.title, page.status, page.title, page.meaning, page.fix);
 	if (n < 0 || (size_t)n >= sizeof html) {
 		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");

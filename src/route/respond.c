@@ -13,7 +13,7 @@
 #include "route/handlers.h"
 
 /* The answer when even building an error fails. */
-static const char oom_body[] = "{\"type\":\"/problems/internal\",\"title\":\"Internal error\","
+static const char oom_body[] = "{\"type\":\"/errors/internal\",\"title\":\"Internal error\","
 			       "\"status\":500,\"detail\":\"out of memory\"}\n";
 
 const char *route_oom_body(size_t *len)

@@ -354,7 +354,7 @@ void route_intake_free(struct route_intake *s);
 /*
  * The fixed problem+json body of the 500 answered when memory runs out,
  * in static storage (*len bytes), so that it can be sent without
- * allocating. Its status is 500 and its type ".../problems/internal".
+ * allocating. Its status is 500 and its type ".../errors/internal".
  */
 const char *route_oom_body(size_t *len);
 

@@ -68,13 +68,23 @@ static const struct route_entry *route_find(const char *path, size_t len)
 	return NULL;
 }
 
-/* The entry a path with one trailing slash too many stands for, or NULL. */
+/* The entry a path answered 308 stands for: the path with one trailing
+ * slash too many, or an old path of the error types; NULL for none. */
 static const struct route_entry *route_find_slashed(const char *path)
 {
 	size_t len = path ? strlen(path) : 0;
-	if (len < 2 || path[len - 1] != '/')
+	if (len >= 2 && path[len - 1] == '/')
+		return route_find(path, len - 1);
+	/* The error types' old paths: /problems[/<slug>] is /errors[/<slug>] */
+	static const char old[] = "/problems";
+	char renamed[64];
+	size_t n = sizeof old - 1;
+	if (len < n || memcmp(path, old, n) != 0 || (path[n] && path[n] != '/') ||
+	    len - n + 7 >= sizeof renamed)
 		return NULL;
-	return route_find(path, len - 1);
+	memcpy(renamed, "/errors", 7);
+	memcpy(renamed + 7, path + n, len - n + 1);
+	return route_find(renamed, strlen(renamed));
 }
 
 /* Whether the entry takes the request's method (HEAD wherever GET;
@@ -269,7 +279,8 @@ static size_t url_encode(char *buf, size_t size, size_t len, const char *s)
 }
 
 /*
- * Answers 308 to the path without its trailing slash, query kept. Returns
+ * Answers 308 to the path of `to` (without a trailing slash, or an error
+ * type's new path), query kept. Returns
  * false when the Location would not fit a header (the caller answers 404).
  */
 static bool redirect_slash(const struct route_request *req, const struct route_entry *to,
@@ -440,8 +451,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 				goto out_cors;
 			}
 			codec_error_set(&err, CODEC_E_NOT_FOUND,
-					"no resource at %s; the resource is %s, without the slash",
-					path, to->path);
+					"no resource at %s; the resource is %s", path, to->path);
 			goto out_error;
 		}
 		codec_error_set(&err, CODEC_E_NOT_FOUND,

@@ -17,7 +17,7 @@ struct problem_kind {
 
 /* Type URIs are relative references (RFC 9457, section 3.1.1): the service
  * that answered also serves the page of each type. */
-#define PROBLEM_TYPE_BASE "/problems/"
+#define PROBLEM_TYPE_BASE "/errors/"
 
 static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
     [CODEC_OK] = {200, NULL, "OK", "", ""},

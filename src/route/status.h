@@ -18,12 +18,12 @@
 unsigned problem_http_status(enum codec_status status);
 
 /* The last segment of a status's type URI ("invalid-input"); NULL for
- * CODEC_OK. Type URIs are "/problems/" and the slug. */
+ * CODEC_OK. Type URIs are "/errors/" and the slug. */
 const char *problem_slug(enum codec_status status);
 
 /* What the page of a problem type says. Strings are static. */
 struct problem_page {
-	char type[64];	     /* the type URI, "/problems/invalid-input" */
+	char type[64];	     /* the type URI, "/errors/invalid-input" */
 	unsigned status;     /* the HTTP status it comes with */
 	const char *title;   /* the problem's title */
 	const char *meaning; /* what the error means */

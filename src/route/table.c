@@ -97,7 +97,7 @@
  * slug from the path. */
 #define PROBLEM_TYPE(slug)                                                                         \
 	{                                                                                          \
-		.path = "/problems/" slug, .name = "problem_type", .methods = ROUTE_GET,           \
+		.path = "/errors/" slug, .name = "problem_type", .methods = ROUTE_GET,             \
 		.formats = JSON | HTML, .handle = ROUTE_HANDLE_PROBLEM_PAGE                        \
 	}
 
@@ -120,7 +120,7 @@ static const struct route_entry route_table[] = {
     META("/favicon.ico", "favicon", ROUTE_FORMAT_SVG, ROUTE_HANDLE_WWW),
     META("/docs", "docs", HTML, ROUTE_HANDLE_WWW),
     META("/docs.css", "docs_css", ROUTE_FORMAT_CSS, ROUTE_HANDLE_WWW),
-    META("/problems", "problem_types", JSON | HTML, ROUTE_HANDLE_PROBLEM_TYPES),
+    META("/errors", "problem_types", JSON | HTML, ROUTE_HANDLE_PROBLEM_TYPES),
     PROBLEM_TYPE("malformed-input"),
     PROBLEM_TYPE("invalid-input"),
     PROBLEM_TYPE("too-large"),

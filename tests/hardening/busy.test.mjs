@@ -95,7 +95,7 @@ test('200 heavy requests from one address that already holds its share: each is 
 	for (const r of busy) {
 		assert.equal(r.headers['retry-after'], '1');
 		assert.equal(r.headers['content-type'], 'application/problem+json');
-		assert.equal(JSON.parse(r.body).type, '/problems/busy');
+		assert.equal(JSON.parse(r.body).type, '/errors/busy');
 	}
 	assert.ok(ms < 5000, `${ms} ms for 200 answers`);
 	// The places come back with the clients: the next heavy request is served.

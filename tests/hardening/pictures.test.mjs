@@ -159,7 +159,7 @@ test('an answer past --answer-memory is 503 with Retry-After, and the bytes held
 	console.log(`the 3.9 MB strip under --answer-memory 1 MiB: ${refused?.status}; one step of it: ${oneStep?.status}; ${held} bytes held after`);
 	assert.equal(refused?.status, 503);
 	assert.equal(refused.headers['retry-after'], '1');
-	assert.equal(JSON.parse(refused.body).type, '/problems/busy');
+	assert.equal(JSON.parse(refused.body).type, '/errors/busy');
 	assert.match(JSON.parse(refused.body).detail, /--answer-memory/);
 	assert.equal(oneStep?.status, 200);
 	assert.ok(held < 65536, `${held} bytes held once every answer is sent`);

@@ -176,8 +176,26 @@ test('the type URI of a problem is served: a page in JSON, or HTML for a browser
 	const html = await request(server, { path: err.json.type, accept: 'text/html' });
 	assert.equal(html.mediaType, 'text/html');
 	assert.match(html.body, /How to fix it/);
-	const list = await request(server, { path: '/problems' });
+	const list = await request(server, { path: '/errors' });
 	assert.ok(list.json.types.some((t) => t.type === err.json.type));
+});
+
+test('the error types live at /errors, apart from the problems (puzzles); the old /problems paths answer 308', async () => {
+	const err = await request(server, { path: MD, body: { blocks: [[7, 0, 0]] } });
+	assert.equal(err.json.type, '/errors/invalid-input');
+	const index = await request(server, { path: '/', accept: 'application/json' });
+	assert.equal(index.json.links.error_types, '/errors');
+	assert.ok(!JSON.stringify(index.json.links).includes('/problems'));
+	assert.deepEqual(index.json.problems.map((p) => p.path), [MD, PUYO]);
+	for (const [from, to] of [['/problems', '/errors'], ['/problems/invalid-input', '/errors/invalid-input'], ['/problems/busy?x=1', '/errors/busy?x=1']]) {
+		const [p, q] = from.split('?');
+		const res = await request(server, { path: p, query: q ? Object.fromEntries(new URLSearchParams(q)) : undefined });
+		assert.equal(res.status, 308, from);
+		assert.equal(res.headers.location, to, from);
+		assert.equal((await request(server, { path: to.split('?')[0] })).status, 200, to);
+	}
+	assert.equal((await request(server, { path: '/problems/no-such-type' })).status, 404);
+	assert.equal((await request(server, { path: '/problemsx' })).status, 404);
 });
 
 test('?trace= has one rule on every route that traces (solve, batch, judge)', async () => {
@@ -206,10 +224,12 @@ test('?trace= has one rule on every route that traces (solve, batch, judge)', as
 });
 
 test('OPTIONS answers 204 with Allow on every path of the spec; Vary: Accept on negotiated answers', async () => {
-	for (const p of Object.keys(SPEC.paths)) {
+	for (const [p, item] of Object.entries(SPEC.paths)) {
 		const path = p.replace('{type}', 'invalid-input');
 		const res = await request(server, { method: 'OPTIONS', path });
-		assert.equal(res.status, 204, path);
+		// a path that only moved (the old /problems) answers 308 whatever the method
+		const moved = Object.keys(item.get?.responses ?? {}).join() === '308';
+		assert.equal(res.status, moved ? 308 : 204, path);
 	}
 	const res = await request(server, { path: '/livez' });
 	assert.match(res.headers.vary, /Accept/);

@@ -46,7 +46,7 @@ test('with a token file every /v1 path answers 401 with the challenge to a reque
 		const what = `${reqs[i].body ? 'POST' : 'GET'} ${reqs[i].path}`;
 		assert.equal(res.status, 401, what);
 		assert.equal(res.headers['www-authenticate'], CHALLENGE, what);
-		assert.equal(res.json.type, '/problems/unauthorized', what);
+		assert.equal(res.json.type, '/errors/unauthorized', what);
 	});
 	// Another scheme is no bearer token either. The methods a path takes are
 	// public (GET /openapi.yaml), so a wrong method is 405 before credentials.

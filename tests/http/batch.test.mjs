@@ -66,7 +66,7 @@ test('a Monomino-Domino batch: partial success, errors located within the batch'
 	assert.deepEqual([a.score, a.tiles], [2, 15]);
 	assert.equal(a.steps, undefined);
 	assert.equal(b.error.status, 422);
-	assert.equal(b.error.type, '/problems/invalid-input');
+	assert.equal(b.error.type, '/errors/invalid-input');
 	assertFaults(b.error.errors, [{ pointer: '/cases/1/blocks/1/1', detail: 'x must be 0..2 for a vertical domino (t = 3)' }], 'slot 1');
 	assert.deepEqual([c.score, c.tiles], [1, 10]);
 	assert.equal(c.steps.length, 4);
@@ -128,7 +128,7 @@ test('more cases than max_batch is 413 naming the limit (solve, judge, validate)
 	]) {
 		const res = await request(small, { path: p, body: { cases } });
 		assert.equal(res.status, 413, p);
-		assert.equal(res.json.type, '/problems/too-large');
+		assert.equal(res.json.type, '/errors/too-large');
 		assert.match(res.json.detail, /\b5\b/, `${p}: the detail names the limit: ${res.json.detail}`);
 	}
 	const five = await request(small, { path: '/v1/monomino-domino', body: { cases: six.slice(1) } });

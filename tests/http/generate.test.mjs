@@ -157,5 +157,5 @@ for (const [p, query, status, param] of paramErrors) {
 test('generate with an unacceptable Accept is 406', async () => {
 	const res = await gen(MD, { seed: '1' }, { accept: 'application/xml' });
 	assert.equal(res.status, 406);
-	assert.equal(res.json.type, '/problems/not-acceptable');
+	assert.equal(res.json.type, '/errors/not-acceptable');
 });

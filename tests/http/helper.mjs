@@ -89,7 +89,7 @@ export function validateAt(ptr, data, what) {
 export const stats = { validated: 0 };
 
 // The spec's path for a request path: the same string, or a template such
-// as /problems/{type} whose parameter is one of its schema's enum values.
+// as /errors/{type} whose parameter is one of its schema's enum values.
 export function specPath(urlPath) {
 	if (SPEC.paths[urlPath]) return urlPath;
 	const parts = urlPath.split('/');
@@ -133,6 +133,15 @@ export function checkResponse(method, requestPath, res) {
 		validateAt('/components/schemas/Problem', json, what);
 		assert.equal(json.status, 404, `${what}: problem status`);
 		res.json = json;
+		stats.validated++;
+		return;
+	}
+	if (Object.keys(pathItem.get?.responses ?? {}).join() === '308') {
+		// A path that only moved (the old /problems): 308 whatever the method.
+		assert.equal(res.status, 308, `${what}: a moved path must be 308`);
+		const [, ptr] = deref(`#/paths/${esc(urlPath)}/get/responses/308`.slice(1));
+		validateAt(`${ptr}/headers/Location/schema`, res.headers.location ?? null, what);
+		assert.equal(res.body, '', `${what}: a redirect has no body`);
 		stats.validated++;
 		return;
 	}

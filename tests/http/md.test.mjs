@@ -194,7 +194,7 @@ for (const [body, status, faults] of textErrors) {
 		const res = await solveText(body);
 		assert.equal(res.status, status, res.body);
 		assert.equal(res.json.type, status === 400
-			? '/problems/malformed-input' : '/problems/invalid-input');
+			? '/errors/malformed-input' : '/errors/invalid-input');
 		assertFaults(res.json.errors, faults, JSON.stringify(body));
 		for (const f of res.json.errors) assert.equal(f.pointer, undefined, 'text faults have no pointer');
 	});

@@ -68,11 +68,11 @@ test('HEAD on a GET resource answers the headers without a body', async () => {
 	assert.equal(res.body, '');
 });
 
-for (const p of ['/index.html', '/v2', '/v1/tetris', '/v1/puyo/solve', '/livez//', '/v1/monomino-domino/judge/x', '/V1/puyo', '/problems/no-such-type']) {
+for (const p of ['/index.html', '/v2', '/v1/tetris', '/v1/puyo/solve', '/livez//', '/v1/monomino-domino/judge/x', '/V1/puyo', '/errors/no-such-type']) {
 	test(`an unknown path (${p}) is 404 problem+json`, async () => {
 		const res = await request(server, { path: p });
 		assert.equal(res.status, 404);
-		assert.equal(res.json.type, '/problems/not-found');
+		assert.equal(res.json.type, '/errors/not-found');
 		assert.equal(res.json.title, 'No such resource');
 	});
 }
@@ -133,7 +133,7 @@ for (const [method, p, allow] of wrongMethods) {
 		const methods = res.headers.allow.split(',').map((s) => s.trim());
 		assert.ok(methods.includes(allow), `Allow: ${res.headers.allow}`);
 		assert.ok(!methods.includes(method), `Allow: ${res.headers.allow}`);
-		assert.equal(res.json.type, '/problems/method-not-allowed');
+		assert.equal(res.json.type, '/errors/method-not-allowed');
 	});
 }
 

@@ -18,7 +18,7 @@ for (const contentType of ['application/xml', 'text/html', 'multipart/form-data;
 	test(`Content-Type ${contentType} is 415`, async () => {
 		const res = await request(server, { path: '/v1/monomino-domino', body: MD_TEXT, contentType });
 		assert.equal(res.status, 415);
-		assert.equal(res.json.type, '/problems/unsupported-media-type');
+		assert.equal(res.json.type, '/errors/unsupported-media-type');
 	});
 }
 
@@ -67,7 +67,7 @@ for (const accept of ['application/xml', 'text/html', 'application/json;q=0', 't
 		const res = await request(server, { path: '/v1/monomino-domino', body: MD_TEXT, contentType: 'text/plain', accept });
 		assert.equal(res.status, 406);
 		assert.equal(res.mediaType, 'application/problem+json');
-		assert.equal(res.json.type, '/problems/not-acceptable');
+		assert.equal(res.json.type, '/errors/not-acceptable');
 	});
 }
 
@@ -91,7 +91,7 @@ test('a body over max_body is 413 by Content-Length (with and without Expect: 10
 		const res = await request(limited, { path: '/v1/monomino-domino', body: textOfSize(1001), contentType: 'text/plain', expectContinue,
 			headers: expectContinue ? { Expect: '100-continue' } : {} });
 		assert.equal(res.status, 413, `expect ${expectContinue}`);
-		assert.equal(res.json.type, '/problems/too-large');
+		assert.equal(res.json.type, '/errors/too-large');
 	}
 	const big = await request(limited, { path: '/v1/puyo', body: 'x'.repeat(200000), contentType: 'application/json',
 		expectContinue: true, headers: { Expect: '100-continue' } });
@@ -111,7 +111,7 @@ test('a 413 sent before the body is read reaches a client still sending: the con
 		sock.write(Buffer.alloc(65536, 0x20));
 		await ended; // the whole answer, then the server's end of stream
 		assert.match(answer, /^HTTP\/1\.1 413 /, answer);
-		assert.match(answer, /"\/problems\/too-large"/);
+		assert.match(answer, /"\/errors\/too-large"/);
 		// The client goes on sending what it announced: the bytes are taken
 		// and dropped, where a closed socket would answer with a reset.
 		for (let i = 0; i < 8; i++) {
@@ -130,7 +130,7 @@ test('a 413 sent before the body is read reaches a client still sending: the con
 test('a chunked body over max_body is 413', async () => {
 	const res = await request(limited, { path: '/v1/monomino-domino', body: textOfSize(5000), contentType: 'text/plain', chunked: true });
 	assert.equal(res.status, 413);
-	assert.equal(res.json.type, '/problems/too-large');
+	assert.equal(res.json.type, '/errors/too-large');
 	const after = await request(limited, { path: '/livez' });
 	assert.equal(after.status, 200, 'the server goes on serving');
 });

@@ -255,7 +255,7 @@ for (const [body, faults] of jsonErrors) {
 	test(`JSON field error is 422 at ${faults.map((f) => f.pointer).join(', ')}: ${faults[0].detail ?? ''}`, async () => {
 		const res = await solve(body);
 		assert.equal(res.status, 422, res.body);
-		assert.equal(res.json.type, '/problems/invalid-input');
+		assert.equal(res.json.type, '/errors/invalid-input');
 		assertFaults(res.json.errors, faults, JSON.stringify(body));
 	});
 }
@@ -263,7 +263,7 @@ for (const [body, faults] of jsonErrors) {
 test('bad JSON is 400', async () => {
 	const res = await solve('{"field": [');
 	assert.equal(res.status, 400);
-	assert.equal(res.json.type, '/problems/malformed-input');
+	assert.equal(res.json.type, '/errors/malformed-input');
 });
 
 const textErrors = [

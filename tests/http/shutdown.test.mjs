@@ -65,7 +65,7 @@ test('SIGTERM: in-flight requests complete, readyz is 503 on an open connection,
 	assert.equal(kr.responses[0].status, 200);
 	assert.ok(kr.responses[1], `readyz answered: ${kr.stderr.slice(-500)}`);
 	assert.equal(kr.responses[1].status, 503);
-	assert.equal(kr.responses[1].json.type, '/problems/unavailable');
+	assert.equal(kr.responses[1].json.type, '/errors/unavailable');
 	assert.equal(kr.responses[1].headers.connection, 'close');
 
 	// Finish the in-flight bodies: both are answered in full.

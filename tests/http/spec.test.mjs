@@ -153,7 +153,7 @@ test('a missing required query parameter is 400 naming it, on every path that ha
 	for (const [method, path, name] of all) {
 		const res = await request(server, { method: method.toUpperCase(), path });
 		assert.equal(res.status, 400, `${path} without ${name}: ${res.body}`);
-		assert.equal(res.json.type, '/problems/malformed-input');
+		assert.equal(res.json.type, '/errors/malformed-input');
 		assert.equal(res.json.errors[0].parameter, name);
 		assert.match(res.json.errors[0].detail, /required|give the field/);
 	}

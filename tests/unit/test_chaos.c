@@ -132,7 +132,7 @@ static void assert_internal_problem(const char *what, const char *body, size_t l
 	if (!p)
 		fail_msg("%s: the 500 body is not JSON: %.*s", what, (int)len, body);
 	assert_int_equal(json_integer_value(json_object_get(p, "status")), 500);
-	assert_string_equal(json_string_value(json_object_get(p, "type")), "/problems/internal");
+	assert_string_equal(json_string_value(json_object_get(p, "type")), "/errors/internal");
 	json_decref(p);
 }
 

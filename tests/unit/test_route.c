@@ -799,7 +799,7 @@ static void every_problem_type_should_have_its_page(void **state)
 	(void)state;
 	for (unsigned s = CODEC_OK + 1; s < CODEC_STATUS_COUNT; s++) {
 		char path[64];
-		snprintf(path, sizeof path, "/problems/%s", problem_slug((enum codec_status)s));
+		snprintf(path, sizeof path, "/errors/%s", problem_slug((enum codec_status)s));
 		struct call c;
 		call(&c, "GET", path, NULL, NULL, NULL, NULL);
 		if (c.resp.status != 200 || !c.json)
