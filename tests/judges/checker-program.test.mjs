@@ -9,9 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, run, tmpDir, writeFiles, listFiles, referenceAnswer } from './helper.mjs';
-
-const CHECK_BIN = path.join(path.dirname(BIN), 'dropjudge-check');
+import { BIN, CHECK_BIN, run, tmpDir, writeFiles, listFiles, referenceAnswer } from './helper.mjs';
 
 const INPUTS = {
 	'monomino-domino': '8\n1 1 1\n2 3 0\n3 2 2\n3 2 3\n3 1 3\n2 0 0\n3 2 0\n3 1 2\n',
