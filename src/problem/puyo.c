@@ -119,21 +119,24 @@ static size_t puyo_outcome_pack(const struct problem_outcome *out, unsigned char
 	if (r->chains > 63 || (f->rows != PUYO_ROWS && f->rows != PUYO_ROWS_MAX))
 		return 0;
 	size_t n = 0;
-	buf[n++] = (unsigned char)((f->rows == PUYO_ROWS_MAX ? 0x80 : 0) | (r->all_clear ? 0x40 : 0) |
-				   r->chains);
+	buf[n++] = (unsigned char)((f->rows == PUYO_ROWS_MAX ? 0x80 : 0) |
+				   (r->all_clear ? 0x40 : 0) | r->chains);
 	uint64_t score = r->score;
 	for (; score >= 0x80; score >>= 7)
 		buf[n++] = (unsigned char)(score | 0x80);
 	buf[n++] = (unsigned char)score;
-	uint32_t acc = 0;
+	uint64_t acc = 0; /* bits not yet written, low first */
 	unsigned bits = 0;
-	for (unsigned row = 0; row < f->rows; row++)
-		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			acc |= (uint32_t)(f->cell[row][c] & 7) << bits;
-			bits += 3;
-			for (; bits >= 8; bits -= 8, acc >>= 8)
-				buf[n++] = (unsigned char)acc;
-		}
+	for (unsigned row = 0; row < f->rows; row++) {
+		const uint8_t *c = f->cell[row];
+		uint64_t v = (uint64_t)(c[0] & 7) | (uint64_t)(c[1] & 7) << 3 |
+			     (uint64_t)(c[2] & 7) << 6 | (uint64_t)(c[3] & 7) << 9 |
+			     (uint64_t)(c[4] & 7) << 12 | (uint64_t)(c[5] & 7) << 15;
+		acc |= v << bits;
+		bits += 3 * PUYO_COLS;
+		for (; bits >= 8; bits -= 8, acc >>= 8)
+			buf[n++] = (unsigned char)acc;
+	}
 	if (bits > 0)
 		buf[n++] = (unsigned char)acc;
 	return n;
@@ -156,18 +159,17 @@ static size_t puyo_outcome_unpack(const unsigned char *buf, struct problem_outco
 		if (!(b & 0x80))
 			break;
 	}
-	uint32_t acc = 0;
+	uint64_t acc = 0; /* bits read, not yet taken, low first */
 	unsigned bits = 0;
-	for (unsigned row = 0; row < f->rows; row++)
-		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			if (bits < 3) {
-				acc |= (uint32_t)buf[n++] << bits;
-				bits += 8;
-			}
-			f->cell[row][c] = (uint8_t)(acc & 7);
-			acc >>= 3;
-			bits -= 3;
-		}
+	for (unsigned row = 0; row < f->rows; row++) {
+		for (; bits < 3 * PUYO_COLS; bits += 8)
+			acc |= (uint64_t)buf[n++] << bits;
+		uint8_t *c = f->cell[row];
+		for (unsigned col = 0; col < PUYO_COLS; col++)
+			c[col] = (uint8_t)(acc >> (3 * col) & 7);
+		acc >>= 3 * PUYO_COLS;
+		bits -= 3 * PUYO_COLS;
+	}
 	return n;
 }
 

@@ -217,9 +217,9 @@ static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
 {
 	if (nd->broken || len == 0)
 		return;
-	int st = nd->put ? nd->put(bytes, len, nd->ctx)
-			 : nd_text_run(nd, len) != 0 ? -1
-						     : nd_stage(nd, bytes, len);
+	int st = nd->put		     ? nd->put(bytes, len, nd->ctx)
+		 : nd_text_run(nd, len) != 0 ? -1
+					     : nd_stage(nd, bytes, len);
 	if (st != 0)
 		nd->broken = true;
 }
