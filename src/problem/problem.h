@@ -200,6 +200,13 @@ const struct problem *problem_find(const char *id);
 int problem_answer(const struct problem *p, const char *text, size_t len, char *answer, size_t size,
 		   struct codec_error *err);
 
+/*
+ * A generated case with its answer: adds "answer" (outcome_json, which
+ * takes out->steps) and "expected" (the Baekjoon output) to obj and
+ * returns it; NULL (obj released) when out of memory, and for a NULL obj.
+ */
+json_t *problem_with_answer(const struct problem *p, json_t *obj, struct problem_outcome *out);
+
 /* "sample", "edge", "random", "large", "chains". */
 const char *problem_kind_name(enum problem_kind kind);
 

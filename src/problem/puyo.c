@@ -229,17 +229,12 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 		return CODEC_E_INTERNAL;
 	}
 	*obj = json_pack("{so}", "field", puyo_json_rows(&field));
-	if (*obj && g->with_answer) {
+	if (g->with_answer) {
 		struct problem_outcome out = {.steps = NULL};
+		out.u.puyo.input = field;
 		out.u.puyo.field = field;
 		puyo_run(&out.u.puyo.field, &out.u.puyo.result);
-		char answer[32];
-		int len = puyo_text_result(&out.u.puyo.result, answer, sizeof answer);
-		if (json_object_set_new(*obj, "answer", puyo_outcome_json(&out)) != 0 ||
-		    json_object_set_new(*obj, "expected", json_stringn(answer, (size_t)len)) != 0) {
-			json_decref(*obj);
-			*obj = NULL;
-		}
+		*obj = problem_with_answer(&problem_puyo, *obj, &out);
 	}
 	return CODEC_OK;
 }
