@@ -66,6 +66,12 @@ SIMD ?= 1
 ifeq ($(SIMD),0)
 ALL_CFLAGS += -DDROPJUDGE_SIMD=0
 endif
+# NDJSON_DIRECT=0: every line of a stream of cases goes through the whole
+# request path, none through the problem's fast reader (route/ndjson_direct.c).
+NDJSON_DIRECT ?= 1
+ifeq ($(NDJSON_DIRECT),0)
+ALL_CFLAGS += -DNDJSON_DIRECT=0
+endif
 HARDEN ?= 1
 ifeq ($(HARDEN),1)
 HARDEN_CFLAGS := -fstack-protector-strong -fPIE $(call cc_has,-fstack-clash-protection) \
