@@ -30,17 +30,32 @@ struct bits {
 /* Cells of rows h = 1..12 in every column (the rows where groups pop). */
 static const uint64_t visible[2] = {0x1FFE1FFE1FFE1FFEull, 0x1FFE1FFEull};
 
-static unsigned count(struct bits x)
+/*
+ * Whether x has PUYO_POP_SIZE cells or more: the lowest cell cleared three
+ * times (no popcount: the core is built for any x86-64, where popcount is a
+ * library call).
+ */
+static bool pops(struct bits x)
 {
-	return (unsigned)__builtin_popcountll(x.w[0]) + (unsigned)__builtin_popcountll(x.w[1]);
+	for (unsigned i = 1; i < PUYO_POP_SIZE; i++) {
+		if (x.w[0])
+			x.w[0] &= x.w[0] - 1;
+		else
+			x.w[1] &= x.w[1] - 1;
+	}
+	return (x.w[0] | x.w[1]) != 0;
 }
 
-/* Puyos in column c (0-based); the planes are settled, so they stand on the floor. */
+/*
+ * Puyos in column c (0-based): the planes are settled, so they fill the
+ * lane from the floor (h = 12) up, and the lowest empty lane bit tells.
+ */
 static unsigned height(const struct puyo_planes *p, unsigned c)
 {
 	unsigned i = c / 4, shift = 16 * (c % 4);
 	uint64_t occ = p->word[0][i] | p->word[1][i] | p->word[2][i];
-	return (unsigned)__builtin_popcountll((occ >> shift) & 0x1FFFu);
+	uint64_t lane = (occ >> shift) & 0x1FFFu;
+	return lane ? PUYO_ROWS_MAX - (unsigned)__builtin_ctzll(lane) : 0;
 }
 
 /* Writes colour v into the empty cell (c, h). */
@@ -65,29 +80,27 @@ static struct bits colour_of(const struct puyo_planes *p, unsigned v)
 	return x;
 }
 
-/*
- * Whether the group of `within` grown from `seed` (cells of `within`) has
- * PUYO_POP_SIZE cells or more. Vertical neighbours are a shift by 1 (the
- * guard bits of each lane are outside `within`), horizontal ones by 16,
- * across the two words between columns 3 and 4.
- */
-static bool group_pops(struct bits seed, struct bits within)
+/* The cells next to those of x. Vertical neighbours are a shift by 1 (the
+ * guard bits of each lane are never cells), horizontal ones by 16, across
+ * the two words between columns 3 and 4. */
+static struct bits next_to(struct bits x)
+{
+	struct bits n;
+	n.w[0] = x.w[0] << 1 | x.w[0] >> 1 | x.w[0] << 16 | x.w[0] >> 16 | x.w[1] << 48;
+	n.w[1] = x.w[1] << 1 | x.w[1] >> 1 | x.w[1] << 16 | x.w[1] >> 16 | x.w[0] >> 48;
+	return n;
+}
+
+/* The group of `within` grown from `seed` (cells of `within`). */
+static struct bits group_of(struct bits seed, struct bits within)
 {
 	struct bits g = seed;
-	if (!(g.w[0] | g.w[1]))
-		return false;
 	for (;;) {
-		if (count(g) >= PUYO_POP_SIZE)
-			return true;
-		struct bits n;
-		n.w[0] = (g.w[0] | g.w[0] << 1 | g.w[0] >> 1 | g.w[0] << 16 | g.w[0] >> 16 |
-			  g.w[1] << 48) &
-			 within.w[0];
-		n.w[1] = (g.w[1] | g.w[1] << 1 | g.w[1] >> 1 | g.w[1] << 16 | g.w[1] >> 16 |
-			  g.w[0] >> 48) &
-			 within.w[1];
+		struct bits n = next_to(g);
+		n.w[0] = (n.w[0] | g.w[0]) & within.w[0];
+		n.w[1] = (n.w[1] | g.w[1]) & within.w[1];
 		if (n.w[0] == g.w[0] && n.w[1] == g.w[1])
-			return false;
+			return g;
 		g = n;
 	}
 }
@@ -104,7 +117,7 @@ static struct bits cell(unsigned c, unsigned h)
 /* Whether the puyo just added at (c, h), of colour v, makes the planes fire. */
 static bool fires_from(const struct puyo_planes *p, unsigned c, unsigned h, unsigned v)
 {
-	return group_pops(cell(c, h), colour_of(p, v));
+	return pops(group_of(cell(c, h), colour_of(p, v)));
 }
 
 bool puyo_trigger_before(const struct puyo_trigger *a, const struct puyo_trigger *b)
@@ -121,6 +134,38 @@ bool puyo_trigger_before(const struct puyo_trigger *a, const struct puyo_trigger
 }
 
 /*
+ * The run of planes t, at rest but for the group g of puyos just added,
+ * which pops, when nothing falls after it goes (with the garbage next to
+ * it): then nothing else can pop (every group left was a part of one that
+ * did not), so the run is that one step, of one group of one colour.
+ * Returns false, *res untouched, when something falls.
+ */
+static bool run_one_step(const struct puyo_planes *t, struct bits g, struct puyo_result *res)
+{
+	struct bits near = next_to(g);
+	unsigned n = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t occ = t->word[0][i] | t->word[1][i] | t->word[2][i];
+		uint64_t garbage = t->word[1][i] & t->word[2][i] & ~t->word[0][i] & visible[i];
+		uint64_t gone = g.w[i] | (garbage & near.w[i]);
+		uint64_t kept = occ & ~gone;
+		for (unsigned lane = 0; lane < 4; lane++) {
+			uint64_t r = (gone >> (16 * lane)) & 0x1FFFu;
+			uint64_t k = (kept >> (16 * lane)) & 0x1FFFu;
+			/* a kept cell above (a lower bit than) the lowest cell that goes */
+			if (r && (k & ((1ull << (63 - __builtin_clzll(r))) - 1)))
+				return false;
+		}
+		for (uint64_t x = g.w[i]; x; x &= x - 1)
+			n++;
+	}
+	res->chains = 1;
+	res->score = puyo_step_score(1, n, 1, &n, 1);
+	res->all_clear = false; /* not read by the search */
+	return true;
+}
+
+/*
  * The triggers of planes at rest. With `all` set, every one is written to
  * out (ranked) and their number returned; else out[0] gets the best and 1
  * is returned, or 0 when there is none.
@@ -129,26 +174,36 @@ static unsigned triggers(const struct puyo_planes *p, unsigned add, unsigned col
 			 struct puyo_trigger *out, bool all)
 {
 	unsigned n = 0;
+	struct bits colour[PUYO_YELLOW + 1];
+	for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++)
+		colour[v] = colour_of(p, v);
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		unsigned room = PUYO_ROWS_MAX - height(p, c);
 		unsigned h0 = PUYO_ROWS_MAX - 1 - height(p, c); /* lowest free cell */
 		for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
 			if (!(colors >> (v - 1) & 1))
 				continue;
-			struct bits within = colour_of(p, v), seed = {{0, 0}};
+			struct bits within = colour[v], seed = {{0, 0}};
 			for (unsigned k = 1; k <= add && k <= room; k++) {
 				struct bits one = cell(c, h0 - (k - 1));
 				seed.w[0] |= one.w[0];
 				seed.w[1] |= one.w[1];
 				within.w[0] |= one.w[0];
 				within.w[1] |= one.w[1];
-				if (!group_pops(seed, within))
+				struct bits g = group_of(seed, within);
+				if (!pops(g))
 					continue;
 				struct puyo_planes t = *p;
 				for (unsigned i = 0; i < k; i++)
 					put(&t, c, h0 - i, v);
 				struct puyo_result res;
-				puyo_planes_run(&t, &res);
+				if (!run_one_step(&t, g, &res)) {
+					/* chains rank first: a shorter chain than the best needs no
+					 * score */
+					if (!all && n > 0 && puyo_planes_chains(&t) < out[0].chains)
+						break;
+					puyo_planes_run(&t, &res);
+				}
 				struct puyo_trigger tr = {(uint8_t)(c + 1), (uint8_t)v, (uint8_t)k,
 							  res.chains, res.score};
 				if (all) {
