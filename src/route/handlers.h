@@ -79,6 +79,7 @@ enum route_handle {
 	ROUTE_HANDLE_WWW,
 	ROUTE_HANDLE_MD_RENDER,
 	ROUTE_HANDLE_PUYO_RENDER,
+	ROUTE_HANDLE_PUYO_SEARCH,
 	ROUTE_HANDLES /* the count */
 };
 
@@ -101,6 +102,8 @@ route_handler_fn route_package;
 route_handler_fn route_www;
 route_handler_fn route_md_render_call;
 route_handler_fn route_puyo_render_call;
+/* POST /v1/puyo/search (search.c). */
+route_handler_fn route_puyo_search;
 /* Answers solve's single case (the body of `req`) as SVG: the final state,
  * or with a trace (the case's "trace", else `trace`) every step; ?cell=
  * sizes it. A batch is 406. */

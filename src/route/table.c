@@ -184,6 +184,14 @@ static const struct route_entry route_table[] = {
 		{.name = "puyop", .type = ROUTE_PARAM_TEXT},
 		{.name = "puyo_nexus", .type = ROUTE_PARAM_TEXT},
 		RENDER_VIEW_PARAMS}},
+    {.path = "/v1/puyo/search",
+     .name = "puyo_search",
+     .methods = ROUTE_POST,
+     .bodies = ROUTE_BODY_JSON | ROUTE_BODY_NDJSON,
+     .formats = JSON,
+     .auth = true,
+     .heavy = true, /* up to 10,648 sequences, each with its trigger search */
+     .handle = ROUTE_HANDLE_PUYO_SEARCH},
     {.path = "/v1/puyo/generate",
      .name = "puyo_generate",
      .methods = ROUTE_GET,
@@ -227,6 +235,7 @@ static route_handler_fn *const route_handlers[ROUTE_HANDLES] = {
     [ROUTE_HANDLE_WWW] = route_www,
     [ROUTE_HANDLE_MD_RENDER] = route_md_render_call,
     [ROUTE_HANDLE_PUYO_RENDER] = route_puyo_render_call,
+    [ROUTE_HANDLE_PUYO_SEARCH] = route_puyo_search,
 };
 
 route_handler_fn *route_entry_handler(const struct route_entry *e)
