@@ -2,9 +2,11 @@
 // search written here from the rules of the route (openapi.yaml) on top of
 // the reference simulator of reference.mjs, on random fields with no pair,
 // one pair and two pairs; the example worked by hand; streams; every
-// request error named by its JSON pointer; the command line.
+// request error named by its JSON pointer; the command line; the picture
+// (valid SVG 1.1, under --max-svg-bytes).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { startServer, request, assertFaults, rng, run, BIN, tmpFile } from './helper.mjs';
 import { puyoSolve } from './reference.mjs';
 
@@ -252,4 +254,62 @@ test('dropjudge search puyo --ndjson answers one line a search, then the summary
 	assert.deepEqual(out[0].triggers, [{ column: 2, color: 'R', puyos: 1, chains: 2, score: 360 }]);
 	assert.equal(out[1].line, 2);
 	assert.deepEqual(out[2], { summary: { cases: 2, answered: 1, failed: 1 } });
+});
+
+// --- the picture ----------------------------------------------------------
+
+const DTD = '/usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd';
+function assertValidSvg(body, what) {
+	try {
+		execFileSync('xmllint', ['--nonet', '--noout', '--dtdvalid', DTD, tmpFile(body)], { stdio: 'pipe' });
+	} catch (e) {
+		assert.fail(`${what}: not valid SVG 1.1: ${e.stderr}`);
+	}
+}
+const ROWS = TWO.join(',');
+
+test('Accept: image/svg+xml draws the answer: the best trigger dashed, a heat map cell per column and colour', async () => {
+	const res = await search({ field: TWO, add: 1, colors: 'RG' }, { accept: 'image/svg+xml' });
+	assert.equal(res.status, 200, res.body);
+	assert.equal(res.mediaType, 'image/svg+xml');
+	assertValidSvg(res.body, 'POST');
+	assert.equal((res.body.match(/class="heat"/g) ?? []).length, 12, '6 columns x 2 colours');
+	assert.equal((res.body.match(/class="trigger"/g) ?? []).length, 1, 'one red dropped');
+	assert.match(res.body, /trigger: 1 R on 2, 2 chains/);
+});
+
+test('GET /v1/puyo/search.svg draws the search of its query, the pairs placed ringed and numbered', async () => {
+	// [B, Y] and [P, P] fire nothing on this field: their four puyos stay where they land
+	const res = await request(server, { path: '/v1/puyo/search.svg', query: { field: ROWS, pairs: 'BY,PP', colors: 'R', add: '1' } });
+	assert.equal(res.status, 200, res.body);
+	assertValidSvg(res.body, 'GET');
+	assert.equal((res.body.match(/class="placed"/g) ?? []).length, 4);
+	assert.equal((res.body.match(/class="heat"/g) ?? []).length, 6);
+	const json = await search({ field: TWO, pairs: [['B', 'Y'], ['P', 'P']], colors: 'R', add: 1, limit: 1 });
+	const best = json.json.sequences[0];
+	assert.ok(best.fired.every((f) => f.chains === 0), JSON.stringify(best));
+	assert.match(res.body, new RegExp(`best: ${best.placements.map((p) => `${p.column}/${p.rotation}`).join(' ')}<`));
+});
+
+for (const [query, parameter] of [
+	[{ field: ROWS, pairs: 'BX' }, 'pairs'],
+	[{ field: ROWS, pairs: 'BYY' }, 'pairs'],
+	[{ field: ROWS, pairs: 'RG,RG,RG,RG' }, 'pairs'],
+	[{ field: ROWS, colors: 'RR' }, 'colors'],
+	[{ field: ROWS, add: '5' }, 'add'],
+	[{ field: '......' }, 'field'],
+	[{ pairs: 'RG' }, 'field'],
+]) {
+	test(`search.svg?${new URLSearchParams(query)} is 422 at parameter ${parameter}`, async () => {
+		const res = await request(server, { path: '/v1/puyo/search.svg', query });
+		assert.equal(res.status, 422, res.body);
+		assertFaults(res.json.errors, [{ parameter }], parameter);
+	});
+}
+
+test('a search picture over --max-svg-bytes is 422 at cell', async () => {
+	const small = await startServer({ args: ['--max-svg-bytes', '2000'] });
+	const res = await request(small, { path: '/v1/puyo/search.svg', query: { field: ROWS } });
+	assert.equal(res.status, 422);
+	assertFaults(res.json.errors, [{ parameter: 'cell', detail: 'the picture asked for is' }], 'max-svg-bytes');
 });
