@@ -66,6 +66,12 @@ SIMD ?= 1
 ifeq ($(SIMD),0)
 ALL_CFLAGS += -DDROPJUDGE_SIMD=0
 endif
+# NDJSON_DIRECT=0: every line of a stream of cases goes through the whole
+# request path, none through the problem's fast reader (route/ndjson_direct.c).
+NDJSON_DIRECT ?= 1
+ifeq ($(NDJSON_DIRECT),0)
+ALL_CFLAGS += -DNDJSON_DIRECT=0
+endif
 HARDEN ?= 1
 ifeq ($(HARDEN),1)
 HARDEN_CFLAGS := -fstack-protector-strong -fPIE $(call cc_has,-fstack-clash-protection) \
@@ -148,7 +154,7 @@ PROBLEM_SRC := $(wildcard src/problem/*.c)
 ROUTE_SRC := $(wildcard src/route/*.c)
 HTTP_SRC := $(wildcard src/http/*.c)
 MAIN_SRC := $(wildcard src/main/*.c)
-LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PROBLEM_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c,$(MAIN_SRC))
+LIB_SRC := $(CORE_SRC) $(MEM_SRC) $(RENDER_SRC) $(CODEC_SRC) $(PROBLEM_SRC) $(PACKAGE_SRC) $(ROUTE_SRC) $(HTTP_SRC) $(filter-out src/main/main.c src/main/checker.c,$(MAIN_SRC))
 WWW_FILES := src/www/index.html src/www/viewer.css src/www/viewer.js src/www/favicon.svg \
 	src/www/docs.html src/www/docs.css
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/route/openapi_blob.o $(BUILD)/src/www/www_blob.o \
@@ -167,7 +173,7 @@ BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)
 
 .PHONY: all run test test-long test-sanitize test-hardening test-valgrind hardening-check unit http judges browser docs-images lint-spec bench bench-http deps deps-test format format-check clean \
 	test-container test-scale test-debian13 docs install uninstall deb test-monitoring test-systemd
-all: $(BUILD)/dropjudge
+all: $(BUILD)/dropjudge $(BUILD)/dropjudge-check
 
 $(BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(@D)
@@ -214,6 +220,15 @@ $(BUILD)/libdropjudge.a: $(LIB_OBJ)
 	ar rcs $@ $^
 $(BUILD)/dropjudge: $(BUILD)/src/main/main.o $(BUILD)/libdropjudge.a
 	$(CC) $(if $(LTO_CFLAGS),$(LTO_CFLAGS) $(CFLAGS) $(HARDEN_CFLAGS) $(PGO_LINK)) $(LDFLAGS) $^ $(LIBS) -o $@
+# The checker and validator alone (src/main/checker.c): what check.c needs
+# of the library, linked with jansson only, so that it starts as fast as
+# a judge starting one per test wants.
+CHECKER_OBJ := $(BUILD)/src/main/checker.o $(BUILD)/src/main/check.o \
+	$(filter $(BUILD)/src/core/% $(BUILD)/src/mem/% $(BUILD)/src/codec/% $(BUILD)/src/problem/%,$(LIB_OBJ)) \
+	$(BUILD)/src/package/blobs.o
+$(BUILD)/dropjudge-check: $(CHECKER_OBJ)
+	$(CC) $(if $(LTO_CFLAGS),$(LTO_CFLAGS) $(CFLAGS) $(HARDEN_CFLAGS)) $(LDFLAGS) $^ \
+		$(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -o $@
 ifneq ($(PGO_STAMP),)
 # The profile: the instrumented program built and run (see PGO above).
 PGO_INPUTS := $(shell find src include -type f) Makefile openapi.yaml scripts/pgo-train.sh
@@ -242,9 +257,10 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdropjudge.a
 
 # The man page and the completions, made from `dropjudge --help` (the flag
 # table of src/main/config.c) by scripts/gen-docs.sh; scdoc writes roff.
-DOCS_OUT := $(BUILD)/docs/dropjudge.1 $(BUILD)/docs/dropjudge.bash $(BUILD)/docs/_dropjudge
+DOCS_OUT := $(BUILD)/docs/dropjudge.1 $(BUILD)/docs/dropjudge.bash $(BUILD)/docs/_dropjudge \
+	$(BUILD)/docs/dropjudge-check.1
 docs: $(DOCS_OUT)
-$(DOCS_OUT) &: $(BUILD)/dropjudge docs/man/dropjudge.1.scd scripts/gen-docs.sh
+$(DOCS_OUT) &: $(BUILD)/dropjudge docs/man/dropjudge.1.scd docs/man/dropjudge-check.1.scd scripts/gen-docs.sh
 	scripts/gen-docs.sh $(BUILD)/dropjudge $(BUILD)/docs
 
 # Installation, as the GNU coding standards name the directories; every
@@ -264,7 +280,8 @@ SYSTEMDUNITDIR ?= $(prefix)/lib/systemd/system
 INSTALL ?= install
 INSTALL_PROGRAM ?= $(INSTALL)
 INSTALL_DATA ?= $(INSTALL) -m 644
-INSTALLED := $(BINDIR)/dropjudge $(MANDIR)/man1/dropjudge.1 $(BASHCOMPDIR)/dropjudge \
+INSTALLED := $(BINDIR)/dropjudge $(BINDIR)/dropjudge-check $(MANDIR)/man1/dropjudge.1 \
+	$(MANDIR)/man1/dropjudge-check.1 $(BASHCOMPDIR)/dropjudge \
 	$(ZSHCOMPDIR)/_dropjudge $(SYSTEMDUNITDIR)/dropjudge.service $(SYSTEMDUNITDIR)/dropjudge.socket \
 	$(SYSCONFDIR)/default/dropjudge $(DOCDIR)/OPERATING.md $(DOCDIR)/dropjudge-alerts.yaml \
 	$(DOCDIR)/dropjudge-rules.yaml $(DOCDIR)/dropjudge-dashboard.json
@@ -274,7 +291,9 @@ install: all docs
 		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSCONFDIR)/default \
 		$(DESTDIR)$(DOCDIR)
 	$(INSTALL_PROGRAM) $(BUILD)/dropjudge $(DESTDIR)$(BINDIR)/dropjudge
+	$(INSTALL_PROGRAM) $(BUILD)/dropjudge-check $(DESTDIR)$(BINDIR)/dropjudge-check
 	$(INSTALL_DATA) $(BUILD)/docs/dropjudge.1 $(DESTDIR)$(MANDIR)/man1/dropjudge.1
+	$(INSTALL_DATA) $(BUILD)/docs/dropjudge-check.1 $(DESTDIR)$(MANDIR)/man1/dropjudge-check.1
 	$(INSTALL_DATA) $(BUILD)/docs/dropjudge.bash $(DESTDIR)$(BASHCOMPDIR)/dropjudge
 	$(INSTALL_DATA) $(BUILD)/docs/_dropjudge $(DESTDIR)$(ZSHCOMPDIR)/_dropjudge
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
@@ -388,7 +407,7 @@ test-valgrind: deps-test
 # endbr64 landing pads are in the code instead.
 hardening-check: all
 	@scripts/deps.sh hardening
-	hardening-check --nocfprotection $(BUILD)/dropjudge
+	hardening-check --nocfprotection $(BUILD)/dropjudge $(BUILD)/dropjudge-check
 	@if $(CC) -fcf-protection -Werror -E -x c /dev/null >/dev/null 2>&1; then \
 		n=$$(objdump -d $(BUILD)/dropjudge | grep -c endbr64); \
 		echo " -fcf-protection: $$n endbr64 landing pads"; [ $$n -gt 0 ]; fi

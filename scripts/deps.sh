@@ -150,9 +150,15 @@ if [ "$what" = fuzz ] && ! can_link_fuzzer; then
 	exit 1
 fi
 
-# Test tooling from npm (OpenAPI linter, JSON Schema validator), pinned by the lock file.
-if [ "$what" = test ] && [ ! -f node_modules/.package-lock.json -o package-lock.json -nt node_modules/.package-lock.json ]; then
-	echo "installing test tooling from npm (npm ci)"
-	npm ci --no-audit --no-fund --loglevel=error
+# Test tooling from npm (OpenAPI linter, JSON Schema validator), pinned by the
+# lock file: installed again when the lock file's content changes (a stamp
+# of its hash, not its time, which a fresh checkout renews).
+if [ "$what" = test ]; then
+	lock=$(sha256sum package-lock.json | cut -d' ' -f1)
+	if [ "$(cat node_modules/.dropjudge-lock 2>/dev/null)" != "$lock" ]; then
+		echo "installing test tooling from npm (npm ci)"
+		npm ci --no-audit --no-fund --loglevel=error
+		echo "$lock" >node_modules/.dropjudge-lock
+	fi
 fi
 exit 0

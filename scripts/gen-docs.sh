@@ -8,6 +8,7 @@
 #
 #   scripts/gen-docs.sh BIN OUTDIR   writes OUTDIR/dropjudge.1,
 #                                    OUTDIR/dropjudge.bash, OUTDIR/_dropjudge
+#                                    and OUTDIR/dropjudge-check.1 (its own page)
 set -euo pipefail
 bin=$1
 out=$2
@@ -45,6 +46,7 @@ options=$(printf '%s\n' "$help" | awk '
 sed -e "s/@VERSION@/$version/g" "$here/docs/man/dropjudge.1.scd" |
 	awk -v options="$options" '$0 == "@OPTIONS@" { print options; next } { print }' |
 	scdoc >"$out/dropjudge.1"
+sed -e "s/@VERSION@/$version/g" "$here/docs/man/dropjudge-check.1.scd" | scdoc >"$out/dropjudge-check.1"
 
 names=$(printf '%s\n' "$flags" | awk '{ print $1 }' | tr '\n' ' ')
 # Flags whose value is a file name.

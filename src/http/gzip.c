@@ -213,8 +213,8 @@ static void gzip_wrap_stream(struct route_response *resp)
 		return;
 	g->zs.zalloc = gzip_alloc;
 	g->zs.zfree = gzip_free;
-	if (deflateInit2(&g->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
+	int level = resp->stream.gzip_level > 0 ? resp->stream.gzip_level : Z_DEFAULT_COMPRESSION;
+	if (deflateInit2(&g->zs, level, Z_DEFLATED, GZIP_WINDOW, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		dj_free(g);
 		return;
 	}

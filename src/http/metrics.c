@@ -455,6 +455,14 @@ static void mt_head(struct mt_text *t, const char *name, const char *type, const
 }
 
 /* `name{la="a",lb="b"} value` for every ready slot of a pair table. */
+/* A series without labels: its HELP and TYPE lines, then its one sample. */
+static void mt_scalar(struct mt_text *t, const char *name, const char *type, const char *help,
+		      long long value)
+{
+	mt_head(t, name, type, help);
+	mt_printf(t, "%s %lld\n", name, value);
+}
+
 static void mt_pairs(struct mt_text *t, const char *name, const char *la, const char *lb,
 		     struct mt_key *keys, const struct http_metrics *m,
 		     const atomic_uint_fast64_t *values, size_t cap)
@@ -546,25 +554,21 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_head(&t, "dropjudge_http_request_duration_seconds", "histogram",
 		"Time from a request's headers to its completion, by route.");
 	mt_histograms(&t, m);
-	mt_head(&t, "dropjudge_http_requests_in_flight", "gauge",
-		"Requests whose headers have arrived and that are not complete yet.");
 	int64_t in_flight = 0;
 	for (size_t i = 0; i < MT_SHARDS + 1; i++)
 		in_flight += atomic_load_explicit(&m->shards[i].in_flight, memory_order_relaxed);
-	mt_printf(&t, "dropjudge_http_requests_in_flight %lld\n", (long long)in_flight);
+	mt_scalar(&t, "dropjudge_http_requests_in_flight", "gauge",
+		  "Requests whose headers have arrived and that are not complete yet.", in_flight);
 	mt_head(&t, "dropjudge_http_request_bytes_total", "counter",
 		"Request body bytes received, by route.");
 	mt_route_bytes(&t, m, "dropjudge_http_request_bytes_total", true);
 	mt_head(&t, "dropjudge_http_response_bytes_total", "counter",
 		"Response body bytes sent, by route.");
 	mt_route_bytes(&t, m, "dropjudge_http_response_bytes_total", false);
-	mt_head(&t, "dropjudge_http_connections_open", "gauge", "Client connections open.");
-	mt_printf(&t, "dropjudge_http_connections_open %lld\n",
+	mt_scalar(&t, "dropjudge_http_connections_open", "gauge", "Client connections open.",
 		  (long long)atomic_load_explicit(&m->connections_open, memory_order_relaxed));
-	mt_head(&t, "dropjudge_http_connections_total", "counter", "Client connections accepted.");
-	mt_printf(
-	    &t, "dropjudge_http_connections_total %llu\n",
-	    (unsigned long long)atomic_load_explicit(&m->connections_total, memory_order_relaxed));
+	mt_scalar(&t, "dropjudge_http_connections_total", "counter", "Client connections accepted.",
+		  (long long)atomic_load_explicit(&m->connections_total, memory_order_relaxed));
 	mt_head(&t, "dropjudge_cases_total", "counter",
 		"Cases handled, by problem and outcome (solved, rejected).");
 	mt_pairs(&t, "dropjudge_cases_total", "problem", "outcome", m->case_keys, m,
@@ -573,35 +577,29 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 		"Judge verdicts given, by problem and verdict.");
 	mt_pairs(&t, "dropjudge_judge_verdicts_total", "problem", "verdict", m->verdict_keys, m,
 		 m->shards[0].verdicts, MT_PAIR_SLOTS);
-	mt_head(&t, "dropjudge_access_log_dropped_total", "counter",
-		"Access log lines dropped because the log writer fell behind.");
-	mt_printf(&t, "dropjudge_access_log_dropped_total %llu\n", (unsigned long long)log_dropped);
+	mt_scalar(&t, "dropjudge_access_log_dropped_total", "counter",
+		  "Access log lines dropped because the log writer fell behind.",
+		  (long long)log_dropped);
 	if (m->held_read) {
 		struct http_metrics_held h;
 		m->held_read(m->held_ctx, &h);
-		mt_head(&t, "dropjudge_package_cache_hits_total", "counter",
-			"Package answers found in the cache (--package-cache).");
-		mt_printf(&t, "dropjudge_package_cache_hits_total %llu\n",
-			  (unsigned long long)h.cache_hits);
-		mt_head(&t, "dropjudge_package_cache_misses_total", "counter",
-			"Package answers looked for in the cache and built.");
-		mt_printf(&t, "dropjudge_package_cache_misses_total %llu\n",
-			  (unsigned long long)h.cache_misses);
-		mt_head(&t, "dropjudge_package_cache_bytes", "gauge",
-			"Bytes of packages kept in the cache.");
-		mt_printf(&t, "dropjudge_package_cache_bytes %llu\n",
-			  (unsigned long long)h.cache_bytes);
-		mt_head(&t, "dropjudge_answer_bytes_held", "gauge",
-			"Bytes of answers built and not yet sent (--answer-memory).");
-		mt_printf(&t, "dropjudge_answer_bytes_held %llu\n",
-			  (unsigned long long)h.answer_bytes);
+		mt_scalar(&t, "dropjudge_package_cache_hits_total", "counter",
+			  "Package answers found in the cache (--package-cache).",
+			  (long long)h.cache_hits);
+		mt_scalar(&t, "dropjudge_package_cache_misses_total", "counter",
+			  "Package answers looked for in the cache and built.",
+			  (long long)h.cache_misses);
+		mt_scalar(&t, "dropjudge_package_cache_bytes", "gauge",
+			  "Bytes of packages kept in the cache.", (long long)h.cache_bytes);
+		mt_scalar(&t, "dropjudge_answer_bytes_held", "gauge",
+			  "Bytes of answers built and not yet sent (--answer-memory).",
+			  (long long)h.answer_bytes);
 	}
-	mt_head(&t, "dropjudge_metrics_series_overflow_total", "counter",
-		"Observations not counted because their series table was full.");
-	mt_printf(&t, "dropjudge_metrics_series_overflow_total %llu\n",
-		  (unsigned long long)mt_sum(m, &m->shards[0].overflow));
-	mt_head(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
-	mt_printf(&t, "process_resident_memory_bytes %llu\n", mt_resident_bytes());
+	mt_scalar(&t, "dropjudge_metrics_series_overflow_total", "counter",
+		  "Observations not counted because their series table was full.",
+		  (long long)mt_sum(m, &m->shards[0].overflow));
+	mt_scalar(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+		  (long long)mt_resident_bytes());
 	mt_head(&t, "dropjudge_build_info", "gauge", "Always 1; the version of this build.");
 	mt_printf(&t, "dropjudge_build_info{version=\"");
 	mt_label(&t, m->version);

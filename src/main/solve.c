@@ -4,9 +4,9 @@
  * and prints the Baekjoon output. The input is read in fixed chunks, so
  * memory stays flat whatever the size of a Monomino-Domino input or the
  * number of --lines fields; --lines shares each buffer of whole lines with
- * a second thread (solve_pair.h), which changes no byte of the output. Monomino-Domino placement
- * lines go into a batch (md_text_take() for canonical lines, md_text_feed() for the rest) that
- * md_play() plays; each --lines field is read by puyo_lines_read() and counted by
+ * a second thread (solve_pair.h), which changes no byte of the output. A Monomino-Domino
+ * input goes through the problem's push parser (problem_md.text_stream_*), as a text
+ * body does in the server; each --lines field is read by puyo_lines_read() and counted by
  * puyo_planes_chains(). A single Puyo field is small and is read whole. --ndjson hands the
  * chunks to the server's reader of streams of cases (route/ndjson.c), which writes each answer
  * line as its line ends. See solve.h.
@@ -20,13 +20,13 @@
 #include <string.h>
 
 #include "codec/error.h"
-#include "codec/md_codec.h"
 #include "main/config.h"
 #include "route/handlers.h"
 #include "codec/puyo_codec.h"
 #include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
 #include "mem/alloc.h"
+#include "problem/problem.h"
 
 /* Bytes of input read at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 16)
@@ -58,108 +58,42 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-/* Blocks held back to be played together by md_play(). */
-#define SOLVE_MD_BATCH 16384
-
-/* A game and the blocks read but not played yet; owns nothing (the
- * reader belongs to solve_monomino_domino()). */
-struct solve_md {
-	struct md_text_reader *reader;
-	struct md_game game;
-	size_t held;				/* blocks[0..held) wait for md_play() */
-	struct md_block blocks[SOLVE_MD_BATCH]; /* in reading order */
-};
-
-/* md_block_fn: holds each block, plays them a batch at a time. Never fails. */
-static int solve_md_hold(void *ctx, struct md_block block, unsigned long index)
-{
-	struct solve_md *s = ctx;
-	(void)index;
-	s->blocks[s->held++] = block;
-	if (s->held == SOLVE_MD_BATCH) {
-		md_play(&s->game, s->blocks, s->held);
-		s->held = 0;
-	}
-	return 0;
-}
-
-/*
- * Feeds data[0..len), the next bytes of the input: canonical lines straight
- * into the batch (md_text_take()), every other line through md_text_feed()
- * and solve_md_hold(), in reading order. Returns the reader's status; after
- * a fault nothing more is played and the fault is in the reader's error.
- */
-static enum codec_status solve_md_chunk(struct solve_md *s, const char *data, size_t len)
-{
-	size_t at = 0;
-	while (at < len) {
-		size_t taken;
-		at += md_text_take(s->reader, data + at, len - at, s->blocks + s->held,
-				   SOLVE_MD_BATCH - s->held, &taken);
-		s->held += taken;
-		if (s->held == SOLVE_MD_BATCH) {
-			md_play(&s->game, s->blocks, s->held);
-			s->held = 0;
-			continue;
-		}
-		if (at == len)
-			break;
-		/* The line the fast path left, whole, or what is left of the chunk. */
-		const char *nl = memchr(data + at, '\n', len - at);
-		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
-		enum codec_status status =
-		    md_text_feed(s->reader, data + at, line, solve_md_hold, s);
-		if (status != CODEC_OK)
-			return status;
-		at += line;
-	}
-	return md_text_status(s->reader);
-}
-
 int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 {
-	const struct md_read_options opt = {.max_blocks = ULONG_MAX, .strict = false};
-	struct md_text_reader *reader = NULL;
+	const struct problem *p = &problem_md;
+	const struct problem_limits limits = {.max_blocks = 0}; /* no limit */
+	struct problem_text_stream *s = NULL;
+	struct problem_outcome outcome;
 	struct codec_error err;
-	struct solve_md *s;
-	char *chunk;
 	char answer[64];
 	int ret = 1;
 
-	chunk = dj_malloc(SOLVE_CHUNK);
-	s = dj_malloc(sizeof *s);
 	codec_error_init(&err, 1);
-	if (chunk && s)
-		reader = md_text_new(&opt, &err);
-	if (!reader) {
+	char *chunk = dj_malloc(SOLVE_CHUNK);
+	if (chunk)
+		s = p->text_stream_new(&limits, &err);
+	if (!s) {
 		fprintf(errout, "dropjudge: out of memory\n");
 		goto out_chunk;
 	}
-	md_init(&s->game);
-	s->held = 0;
-	s->reader = reader;
 	for (;;) {
 		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		if (n > 0 && solve_md_chunk(s, chunk, n) != CODEC_OK) {
-			solve_report(errout, name, &err);
-			goto out_chunk;
-		}
-		if (n < SOLVE_CHUNK)
-			break;
+		p->text_stream_feed(s, chunk, n);
+		if (err.nfaults > 0 || n < SOLVE_CHUNK)
+			break; /* the first fault is the answer: the rest is not read */
 	}
 	if (ferror(in)) {
 		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 		goto out_chunk;
 	}
-	if (md_text_finish(reader, solve_md_hold, s) != CODEC_OK) {
+	if (p->text_stream_end(s, &outcome, &err) != CODEC_OK) {
 		solve_report(errout, name, &err);
 		goto out_chunk;
 	}
-	md_play(&s->game, s->blocks, s->held);
-	ret = solve_write(out, errout, answer, md_text_result(&s->game, answer, sizeof answer));
+	ret = solve_write(out, errout, answer, p->outcome_text(&outcome, answer, sizeof answer));
+	problem_outcome_release(&outcome);
 out_chunk:
-	md_text_free(reader);
-	dj_free(s);
+	p->text_stream_free(s);
 	dj_free(chunk);
 	return ret;
 }

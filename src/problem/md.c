@@ -491,14 +491,9 @@ static enum codec_status md_generate(const struct problem_gen *g, struct problem
 		}
 	}
 	*obj = blocks ? json_pack("{so}", "blocks", blocks) : NULL;
-	if (*obj && g->with_answer) {
-		char answer[64];
-		int len = md_text_result(&game, answer, sizeof answer);
-		if (json_object_set_new(*obj, "answer", md_json_result(&game)) != 0 ||
-		    json_object_set_new(*obj, "expected", json_stringn(answer, (size_t)len)) != 0) {
-			json_decref(*obj);
-			*obj = NULL;
-		}
+	if (g->with_answer) {
+		struct problem_outcome out = {.u.md = game, .steps = NULL};
+		*obj = problem_with_answer(&problem_md, *obj, &out);
 	}
 	return CODEC_OK;
 }

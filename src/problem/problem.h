@@ -48,6 +48,9 @@ struct problem_outcome {
 /* Frees what an outcome owns (its trace). */
 void problem_outcome_release(struct problem_outcome *out);
 
+/* Bytes of a packed outcome at most (problem.outcome_pack). */
+#define PROBLEM_PACKED_MAX 48
+
 struct problem_text_stream; /* a problem's text push parser and game, its own */
 
 /* Kinds of package tests, in the order a package holds them. */
@@ -130,6 +133,15 @@ struct problem {
 	/* The bytes outcome_json would give for an outcome without steps,
 	 * compact with a final newline, into buf; the length as snprintf. */
 	int (*outcome_write)(const struct problem_outcome *out, char *buf, size_t size);
+	/*
+	 * Optional: an outcome without steps packed into buf (at most
+	 * PROBLEM_PACKED_MAX bytes), for an answer held until it is sent (a
+	 * stream's): the bytes written, 0 when it cannot be packed. unpack
+	 * reads them back into *out, as much as outcome_write reads, and
+	 * returns how many it read.
+	 */
+	size_t (*outcome_pack)(const struct problem_outcome *out, unsigned char *buf);
+	size_t (*outcome_unpack)(const unsigned char *buf, struct problem_outcome *out);
 	/* The Baekjoon output text; returns its length as snprintf does. */
 	int (*outcome_text)(const struct problem_outcome *out, char *buf, size_t size);
 	/* Optional: new {"puyop", "puyo_nexus"} links of the case as given;
@@ -187,6 +199,13 @@ const struct problem *problem_find(const char *id);
  */
 int problem_answer(const struct problem *p, const char *text, size_t len, char *answer, size_t size,
 		   struct codec_error *err);
+
+/*
+ * A generated case with its answer: adds "answer" (outcome_json, which
+ * takes out->steps) and "expected" (the Baekjoon output) to obj and
+ * returns it; NULL (obj released) when out of memory, and for a NULL obj.
+ */
+json_t *problem_with_answer(const struct problem *p, json_t *obj, struct problem_outcome *out);
 
 /* "sample", "edge", "random", "large", "chains". */
 const char *problem_kind_name(enum problem_kind kind);

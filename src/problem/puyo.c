@@ -106,6 +106,73 @@ static int puyo_outcome_write(const struct problem_outcome *out, char *buf, size
 	return puyo_json_write_result(&out->u.puyo.field, &out->u.puyo.result, buf, size);
 }
 
+/*
+ * outcome_pack: a byte of the row count (bit 7: 13 rows), all_clear (bit
+ * 6) and the chains (bits 0-5), the score as 7-bit groups (low first, bit
+ * 7 set on all but the last), then the cells row by row, 3 bits each, low
+ * bits first. 0 when the chains do not fit in 6 bits.
+ */
+static size_t puyo_outcome_pack(const struct problem_outcome *out, unsigned char *buf)
+{
+	const struct puyo_field *f = &out->u.puyo.field;
+	const struct puyo_result *r = &out->u.puyo.result;
+	if (r->chains > 63 || (f->rows != PUYO_ROWS && f->rows != PUYO_ROWS_MAX))
+		return 0;
+	size_t n = 0;
+	buf[n++] = (unsigned char)((f->rows == PUYO_ROWS_MAX ? 0x80 : 0) |
+				   (r->all_clear ? 0x40 : 0) | r->chains);
+	uint64_t score = r->score;
+	for (; score >= 0x80; score >>= 7)
+		buf[n++] = (unsigned char)(score | 0x80);
+	buf[n++] = (unsigned char)score;
+	uint64_t acc = 0; /* bits not yet written, low first */
+	unsigned bits = 0;
+	for (unsigned row = 0; row < f->rows; row++) {
+		const uint8_t *c = f->cell[row];
+		uint64_t v = (uint64_t)(c[0] & 7) | (uint64_t)(c[1] & 7) << 3 |
+			     (uint64_t)(c[2] & 7) << 6 | (uint64_t)(c[3] & 7) << 9 |
+			     (uint64_t)(c[4] & 7) << 12 | (uint64_t)(c[5] & 7) << 15;
+		acc |= v << bits;
+		bits += 3 * PUYO_COLS;
+		for (; bits >= 8; bits -= 8, acc >>= 8)
+			buf[n++] = (unsigned char)acc;
+	}
+	if (bits > 0)
+		buf[n++] = (unsigned char)acc;
+	return n;
+}
+
+/* outcome_unpack: reads what puyo_outcome_pack() wrote. */
+static size_t puyo_outcome_unpack(const unsigned char *buf, struct problem_outcome *out)
+{
+	struct puyo_field *f = &out->u.puyo.field;
+	struct puyo_result *r = &out->u.puyo.result;
+	size_t n = 0;
+	unsigned char head = buf[n++];
+	f->rows = (head & 0x80) ? PUYO_ROWS_MAX : PUYO_ROWS;
+	r->all_clear = (head & 0x40) != 0;
+	r->chains = head & 0x3f;
+	r->score = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		unsigned char b = buf[n++];
+		r->score |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+	}
+	uint64_t acc = 0; /* bits read, not yet taken, low first */
+	unsigned bits = 0;
+	for (unsigned row = 0; row < f->rows; row++) {
+		for (; bits < 3 * PUYO_COLS; bits += 8)
+			acc |= (uint64_t)buf[n++] << bits;
+		uint8_t *c = f->cell[row];
+		for (unsigned col = 0; col < PUYO_COLS; col++)
+			c[col] = (uint8_t)(acc >> (3 * col) & 7);
+		acc >>= 3 * PUYO_COLS;
+		bits -= 3 * PUYO_COLS;
+	}
+	return n;
+}
+
 static int puyo_outcome_text(const struct problem_outcome *out, char *buf, size_t size)
 {
 	return puyo_text_result(&out->u.puyo.result, buf, size);
@@ -162,17 +229,12 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 		return CODEC_E_INTERNAL;
 	}
 	*obj = json_pack("{so}", "field", puyo_json_rows(&field));
-	if (*obj && g->with_answer) {
+	if (g->with_answer) {
 		struct problem_outcome out = {.steps = NULL};
+		out.u.puyo.input = field;
 		out.u.puyo.field = field;
 		puyo_run(&out.u.puyo.field, &out.u.puyo.result);
-		char answer[32];
-		int len = puyo_text_result(&out.u.puyo.result, answer, sizeof answer);
-		if (json_object_set_new(*obj, "answer", puyo_outcome_json(&out)) != 0 ||
-		    json_object_set_new(*obj, "expected", json_stringn(answer, (size_t)len)) != 0) {
-			json_decref(*obj);
-			*obj = NULL;
-		}
+		*obj = problem_with_answer(&problem_puyo, *obj, &out);
 	}
 	return CODEC_OK;
 }
@@ -297,6 +359,8 @@ const struct problem problem_puyo = {
     .solve_text = puyo_solve_text,
     .outcome_json = puyo_outcome_json,
     .outcome_write = puyo_outcome_write,
+    .outcome_pack = puyo_outcome_pack,
+    .outcome_unpack = puyo_outcome_unpack,
     .outcome_text = puyo_outcome_text,
     .outcome_links = puyo_outcome_links,
     .validate_json = puyo_validate_json,

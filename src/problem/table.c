@@ -1,7 +1,8 @@
 /*
  * The problems, one row each: adding a problem is its file (md.c, puyo.c)
  * and a row here. And what every problem shares: the outcome's release,
- * the answer to an input text, the names of the kinds of package tests.
+ * the answer to an input text, a generated case's answer, the names of
+ * the kinds of package tests.
  */
 #include <string.h>
 
@@ -40,6 +41,19 @@ int problem_answer(const struct problem *p, const char *text, size_t len, char *
 	if (p->solve_text(text, len, &unlimited, false, &out, err) != CODEC_OK)
 		return -1;
 	return p->outcome_text(&out, answer, size);
+}
+
+json_t *problem_with_answer(const struct problem *p, json_t *obj, struct problem_outcome *out)
+{
+	char answer[64];
+	int len = p->outcome_text(out, answer, sizeof answer);
+	if (obj && (len < 0 || (size_t)len >= sizeof answer ||
+		    json_object_set_new(obj, "answer", p->outcome_json(out)) != 0 ||
+		    json_object_set_new(obj, "expected", json_stringn(answer, (size_t)len)) != 0)) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
 }
 
 const char *problem_kind_name(enum problem_kind kind)

@@ -243,8 +243,9 @@ struct route_ndjson;
  * A reader of a stream of cases for `req` (an NDJSON POST to solve, judge
  * or validate; copied, its strings borrowed for the reader's life): each
  * line is answered as req's resource answers that line sent alone in JSON,
- * through put(ctx) when put is not NULL, else held gzip-compressed for
- * route_ndjson_respond(). NULL when out of memory.
+ * through put(ctx) when put is not NULL, else held (packed outcomes and
+ * gzip-compressed text, ndjson.c) for route_ndjson_respond(). NULL when out
+ * of memory.
  */
 struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put,
 				      void *ctx);

@@ -9,12 +9,20 @@
  * LF is dropped, a line over the JSON body limit is that line's 413.
  *
  * libmicrohttpd sends no answer before the whole body is read, so the
- * answer lines are held until the end, gzip-compressed as they are made:
- * memory is one line, its answer and the compressed answer so far, flat in
- * the number of cases. The held bytes are sent as they are to a client
- * that takes gzip, else inflated as they are sent. The command line
- * (`dropjudge solve PROBLEM --ndjson`) hands its own sink instead, and
- * nothing is held.
+ * answer is held until the end as a list of records in order: runs of
+ * answer bytes, gzip-compressed as they are made, and outcomes packed by
+ * their problem (outcome_pack) for lines that its fast reader took. The
+ * answer is written from them as it is sent. Memory is one line, its
+ * answer and the held records, flat in the number of cases. When nothing
+ * was packed, the held gzip bytes are sent as they are to a client that
+ * takes gzip. The command line (`dropjudge solve PROBLEM --ndjson`) hands
+ * its own sink instead, and nothing is held.
+ *
+ * The fast reader's lines (ndjson_direct.c) are the device here: a stream
+ * to a problem's solve resource without parameters reads each line first
+ * with the problem's fast reader, the way route_handle() would, and every
+ * other line goes through route_handle(); with NDJSON_DIRECT=0 in the
+ * build, every line does.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +30,7 @@
 
 #include "mem/alloc.h"
 #include "route/handlers.h"
+#include "route/ndjson.h"
 
 /* Bytes of a block of the held answer: the answer is a list of them, so
  * that it grows without being copied. */
@@ -33,6 +42,19 @@
 #define NDJSON_STAGE 65536
 /* The gzip wrapper for zlib's windowBits. */
 #define NDJSON_GZIP_WINDOW (15 + 16)
+/* zlib's level for the gzip the HTTP layer puts around an answer written
+ * from packed records as it is sent: the least work. */
+#define NDJSON_SEND_LEVEL 1
+/* Bytes of an answer line written from a packed outcome, at most. */
+#define NDJSON_LINE_MAX 256
+
+/* Kinds of held records: a tag byte, then its bytes. */
+enum nd_record {
+	ND_TEXT = 1,   /* a 4-byte length (host order): that many answer bytes of the
+			  gzip-compressed run */
+	ND_PACKED = 2, /* a packed outcome (problem.outcome_pack) */
+};
+#define ND_TEXT_RECORD 5 /* bytes of a text record */
 
 /* A block of the held answer. */
 struct nd_block {
@@ -58,6 +80,8 @@ struct route_ndjson {
 	void *ctx;		       /* handed to put */
 	bool broken;		       /* put failed or memory ran out: nothing more */
 	bool ended;		       /* route_ndjson_end() has run */
+	const struct problem *direct;  /* whose fast reader takes lines here, or NULL */
+	struct problem_limits pl;      /* what the stream's lines may read */
 	z_stream z;		       /* deflating into held, then inflating out of it */
 	bool z_live;		       /* z holds a stream to end */
 	char *stage;		       /* answer bytes not yet deflated, NDJSON_STAGE */
@@ -68,6 +92,19 @@ struct route_ndjson {
 	size_t sent;		       /* of at, bytes given raw or inflated */
 	bool raw;		       /* read() gives the gzip bytes as they are */
 	bool inflating;		       /* z is an inflater over held */
+	struct nd_block *recs;	       /* the held records in order: the first block */
+	struct nd_block *recs_last;    /* the block being filled */
+	unsigned char *run;	       /* the length of the last record when it is
+					  text, NULL when it is packed */
+	bool packed;		       /* a packed record is held */
+	bool begun;		       /* sending the records has begun */
+	struct nd_block *rat;	       /* the record block being sent, NULL at the end */
+	size_t roff;		       /* of rat, bytes of records sent */
+	size_t text_left;	       /* bytes of the text record being sent still to
+					  inflate */
+	char pend[NDJSON_LINE_MAX];    /* a line written from a packed record */
+	size_t pend_len;	       /* bytes in pend */
+	size_t pend_at;		       /* of them, bytes sent */
 };
 
 static void *nd_zalloc(void *opaque, unsigned items, unsigned size)
@@ -114,17 +151,54 @@ static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, in
 	}
 }
 
-/* Writes answer bytes to the caller's sink, or to the held answer through
- * the stage (deflated a stage at a time: a call of deflate() for a few
- * bytes costs more than the bytes). */
-static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
+/* Room for `need` bytes of records at the end of the held records: a
+ * pointer to them (the caller adds them to the block's len), NULL when out
+ * of memory. */
+static unsigned char *nd_record_room(struct route_ndjson *nd, size_t need)
 {
-	if (nd->broken || len == 0)
-		return;
+	if (!nd->recs_last || NDJSON_BLOCK - nd->recs_last->len < need) {
+		struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
+		if (!b)
+			return NULL;
+		b->next = NULL;
+		b->len = 0;
+		if (nd->recs_last)
+			nd->recs_last->next = b;
+		else
+			nd->recs = b;
+		nd->recs_last = b;
+	}
+	return (unsigned char *)nd->recs_last->data + nd->recs_last->len;
+}
+
+/* Counts len more bytes in the text record at the end of the held records,
+ * starting one when the last is packed or full; -1 when out of memory. */
+static int nd_text_run(struct route_ndjson *nd, size_t len)
+{
+	uint32_t n = 0;
+	if (nd->run)
+		memcpy(&n, nd->run + 1, sizeof n);
+	if (!nd->run || len > UINT32_MAX - n) {
+		unsigned char *r = nd_record_room(nd, ND_TEXT_RECORD);
+		if (!r)
+			return -1;
+		r[0] = ND_TEXT;
+		nd->recs_last->len += ND_TEXT_RECORD;
+		nd->run = r;
+		n = 0;
+	}
+	n += (uint32_t)len;
+	memcpy(nd->run + 1, &n, sizeof n);
+	return 0;
+}
+
+/* Adds answer bytes to the held gzip run through the stage (deflated a
+ * stage at a time: a call of deflate() for a few bytes costs more than the
+ * bytes); -1 when out of memory. */
+static int nd_stage(struct route_ndjson *nd, const char *bytes, size_t len)
+{
 	int st = 0;
-	if (nd->put) {
-		st = nd->put(bytes, len, nd->ctx);
-	} else if (len <= NDJSON_STAGE - nd->staged) {
+	if (len <= NDJSON_STAGE - nd->staged) {
 		memcpy(nd->stage + nd->staged, bytes, len);
 		nd->staged += len;
 	} else {
@@ -133,10 +207,67 @@ static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
 		if (st == 0 && len > NDJSON_STAGE)
 			st = nd_deflate(nd, bytes, len, Z_NO_FLUSH);
 		else if (st == 0)
-			nd_write(nd, bytes, len);
+			st = nd_stage(nd, bytes, len);
 	}
+	return st;
+}
+
+/* Writes answer bytes to the caller's sink, or to the held answer as text. */
+static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
+{
+	if (nd->broken || len == 0)
+		return;
+	int st = nd->put		     ? nd->put(bytes, len, nd->ctx)
+		 : nd_text_run(nd, len) != 0 ? -1
+					     : nd_stage(nd, bytes, len);
 	if (st != 0)
 		nd->broken = true;
+}
+
+/* The answer line of a solved outcome without its final newline, as
+ * route_handle() answers it (outcome_write), into buf (NDJSON_LINE_MAX
+ * bytes): its length, or 0 when it does not fit. */
+static size_t nd_outcome_line(const struct problem *p, const struct problem_outcome *out, char *buf)
+{
+	int n = p->outcome_write(out, buf, NDJSON_LINE_MAX);
+	if (n <= 0 || n >= NDJSON_LINE_MAX)
+		return 0;
+	size_t len = (size_t)n;
+	while (len > 0 && buf[len - 1] == '\n')
+		len--;
+	return len;
+}
+
+/* Answers a line the fast reader took: the outcome packed into the held
+ * records when its problem packs it, else its answer line written. */
+static void nd_outcome(struct route_ndjson *nd, const struct problem_outcome *out)
+{
+	const struct problem *p = nd->direct;
+	if (nd->broken)
+		return;
+	if (!nd->put && p->outcome_pack) {
+		unsigned char *r = nd_record_room(nd, 1 + PROBLEM_PACKED_MAX);
+		size_t n = r ? p->outcome_pack(out, r + 1) : 0;
+		if (!r) {
+			nd->broken = true;
+			return;
+		}
+		if (n > 0) {
+			r[0] = ND_PACKED;
+			nd->recs_last->len += 1 + n;
+			nd->run = NULL;
+			nd->packed = true;
+			return;
+		}
+	}
+	char line[NDJSON_LINE_MAX];
+	size_t len = nd_outcome_line(p, out, line);
+	if (len == 0) {
+		nd->broken = true;
+		return;
+	}
+	nd_write(nd, line, len);
+	nd_write(nd, "\n", 1);
 }
 
 /* Whether line[0..len) holds the n bytes of `word`. */
@@ -227,6 +358,13 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 		nd_fault(nd, NULL, &err);
 		return;
 	}
+	struct problem_outcome out;
+	if (nd->direct && route_ndjson_direct_line(nd->direct, &nd->pl, line, len, &out)) {
+		nd->tally.problem = nd->direct->id; /* as route_solve() counts it */
+		nd->tally.solved++;
+		nd_outcome(nd, &out);
+		return;
+	}
 	bool batch;
 	char *id = nd_line_id(line, len, &batch);
 	if (batch) {
@@ -309,9 +447,17 @@ static void nd_line_end(struct route_ndjson *nd)
 
 struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put, void *ctx)
 {
+	return route_ndjson_new_with(req, put, ctx, true);
+}
+
+struct route_ndjson *route_ndjson_new_with(const struct route_request *req, route_put_fn *put,
+					   void *ctx, bool direct)
+{
 	struct route_ndjson *nd = dj_calloc(1, sizeof *nd);
 	if (!nd)
 		return NULL;
+	nd->direct = direct ? route_ndjson_direct(req) : NULL;
+	nd->pl = (struct problem_limits){.max_blocks = req->limits ? req->limits->max_blocks : 0};
 	nd->line_req = *req;
 	nd->line_req.content_type = "application/json";
 	nd->line_req.content_encoding = NULL;
@@ -422,6 +568,11 @@ void route_ndjson_free(struct route_ndjson *nd)
 		dj_free(nd->held);
 		nd->held = next;
 	}
+	while (nd->recs) {
+		struct nd_block *next = nd->recs->next;
+		dj_free(nd->recs);
+		nd->recs = next;
+	}
 	dj_free(nd);
 }
 
@@ -429,39 +580,16 @@ void route_ndjson_free(struct route_ndjson *nd)
 static bool nd_gzipped(void *ctx)
 {
 	struct route_ndjson *nd = ctx;
-	if (nd->inflating || nd->at)
-		return false;
+	if (nd->inflating || nd->at || nd->packed || nd->begun)
+		return false; /* written as it is sent: the HTTP layer compresses it */
 	nd->raw = true;
 	return true;
 }
 
-/* route_stream.read: the held answer, inflated (or as it is, raw). */
-static long nd_read(void *ctx, char *buf, size_t size)
+/* Inflates the next bytes of the held gzip run into buf[0..size): how
+ * many (0 when the run has ended), -1 when it is broken. */
+static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 {
-	struct route_ndjson *nd = ctx;
-	if (!nd->at) {
-		nd->at = nd->held;
-		nd->sent = 0;
-	}
-	if (nd->raw) {
-		size_t done = 0;
-		while (done < size && nd->at) {
-			if (nd->sent == nd->at->len) {
-				if (!nd->at->next)
-					break;
-				nd->at = nd->at->next;
-				nd->sent = 0;
-				continue;
-			}
-			size_t n = nd->at->len - nd->sent;
-			if (n > size - done)
-				n = size - done;
-			memcpy(buf + done, nd->at->data + nd->sent, n);
-			nd->sent += n;
-			done += n;
-		}
-		return (long)done;
-	}
 	if (!nd->inflating) {
 		memset(&nd->z, 0, sizeof nd->z);
 		nd->z.zalloc = nd_zalloc;
@@ -469,13 +597,15 @@ static long nd_read(void *ctx, char *buf, size_t size)
 		if (inflateInit2(&nd->z, NDJSON_GZIP_WINDOW) != Z_OK)
 			return -1;
 		nd->inflating = nd->z_live = true;
+		nd->at = nd->held;
+		nd->sent = 0;
 	}
 	if (size > (size_t)UINT32_MAX)
 		size = UINT32_MAX;
 	nd->z.next_out = (Bytef *)buf;
 	nd->z.avail_out = (uInt)size;
 	int st = Z_OK;
-	while (nd->z.avail_out == size && st == Z_OK) {
+	while (nd->z.avail_out > 0 && st == Z_OK) {
 		if (nd->z.avail_in == 0 && nd->at && nd->sent < nd->at->len) {
 			nd->z.next_in = (Bytef *)nd->at->data + nd->sent;
 			nd->z.avail_in = (uInt)(nd->at->len - nd->sent);
@@ -484,12 +614,103 @@ static long nd_read(void *ctx, char *buf, size_t size)
 			nd->at = nd->at->next;
 			nd->sent = 0;
 			continue;
+		} else if (nd->z.avail_in == 0) {
+			break; /* no more input */
 		}
 		st = inflate(&nd->z, Z_NO_FLUSH);
 	}
-	if (st != Z_OK && st != Z_STREAM_END)
+	if (st != Z_OK && st != Z_STREAM_END && st != Z_BUF_ERROR)
 		return -1;
 	return (long)(size - nd->z.avail_out);
+}
+
+/* The held gzip bytes as they are, into buf[0..size). */
+static long nd_read_raw(struct route_ndjson *nd, char *buf, size_t size)
+{
+	if (!nd->at) {
+		nd->at = nd->held;
+		nd->sent = 0;
+	}
+	size_t done = 0;
+	while (done < size && nd->at) {
+		if (nd->sent == nd->at->len) {
+			if (!nd->at->next)
+				break;
+			nd->at = nd->at->next;
+			nd->sent = 0;
+			continue;
+		}
+		size_t n = nd->at->len - nd->sent;
+		if (n > size - done)
+			n = size - done;
+		memcpy(buf + done, nd->at->data + nd->sent, n);
+		nd->sent += n;
+		done += n;
+	}
+	return (long)done;
+}
+
+long route_ndjson_read(struct route_ndjson *nd, char *buf, size_t size)
+{
+	if (nd->raw)
+		return nd_read_raw(nd, buf, size);
+	if (!nd->begun) {
+		nd->begun = true;
+		nd->rat = nd->recs;
+		nd->roff = 0;
+	}
+	size_t done = 0;
+	while (done < size) {
+		if (nd->pend_at < nd->pend_len) {
+			size_t n = nd->pend_len - nd->pend_at;
+			if (n > size - done)
+				n = size - done;
+			memcpy(buf + done, nd->pend + nd->pend_at, n);
+			nd->pend_at += n;
+			done += n;
+			continue;
+		}
+		if (nd->text_left > 0) {
+			size_t want = size - done < nd->text_left ? size - done : nd->text_left;
+			long n = nd_inflate(nd, buf + done, want);
+			if (n <= 0)
+				return -1; /* the run is shorter than its records */
+			done += (size_t)n;
+			nd->text_left -= (size_t)n;
+			continue;
+		}
+		if (!nd->rat)
+			break;
+		if (nd->roff == nd->rat->len) {
+			nd->rat = nd->rat->next;
+			nd->roff = 0;
+			continue;
+		}
+		const unsigned char *r = (const unsigned char *)nd->rat->data + nd->roff;
+		if (r[0] == ND_TEXT) {
+			uint32_t n;
+			memcpy(&n, r + 1, sizeof n);
+			nd->text_left = n;
+			nd->roff += ND_TEXT_RECORD;
+			continue;
+		}
+		struct problem_outcome out;
+		memset(&out, 0, sizeof out);
+		nd->roff += 1 + nd->direct->outcome_unpack(r + 1, &out);
+		nd->pend_len = nd_outcome_line(nd->direct, &out, nd->pend);
+		if (nd->pend_len == 0)
+			return -1;
+		nd->pend[nd->pend_len++] = '\n';
+		nd->pend_at = 0;
+	}
+	return (long)done;
+}
+
+/* route_stream.read: the held answer, written out of its records (or the
+ * held gzip bytes as they are, raw). */
+static long nd_read(void *ctx, char *buf, size_t size)
+{
+	return route_ndjson_read(ctx, buf, size);
 }
 
 static void nd_stream_free(void *ctx)
@@ -514,7 +735,10 @@ enum codec_status route_ndjson_respond(const struct route_call *call, struct rou
 	}
 	resp->status = 200;
 	resp->content_type = "application/x-ndjson";
-	resp->stream = (struct route_stream){
-	    .read = nd_read, .free = nd_stream_free, .gzipped = nd_gzipped, .ctx = nd};
+	resp->stream = (struct route_stream){.read = nd_read,
+					     .free = nd_stream_free,
+					     .gzipped = nd_gzipped,
+					     .gzip_level = NDJSON_SEND_LEVEL,
+					     .ctx = nd};
 	return CODEC_OK;
 }

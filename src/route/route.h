@@ -138,6 +138,9 @@ struct route_stream {
 	 * held gzip-compressed and read() gives those bytes from then on (the
 	 * caller then says Content-Encoding: gzip); false: nothing changed. */
 	bool (*gzipped)(void *ctx);
+	/* zlib's level (1-9) for the gzip the HTTP layer puts around read()'s
+	 * bytes; 0: zlib's default. */
+	int gzip_level;
 	void *ctx; /* owned: released by free() */
 };
 

@@ -231,6 +231,7 @@ test('generate?with_answer=true gives the case with its answer; n over --max-blo
 	const p = await request(server, { path: `${PUYO}/generate`, query: { seed: '3', with_answer: '1' } });
 	const ps = await request(server, { path: PUYO, body: { field: p.json.field } });
 	assert.deepEqual(p.json.answer, ps.json);
+	assert.equal(p.json.expected, `${ps.json.chains}\n`);
 	const over = await request(server, { path: `${MD}/generate`, query: { n: '51' } });
 	assert.equal(over.status, 422);
 	assert.match(over.json.detail, /1\.\.50 \(the server's --max-blocks\), got 51/);

@@ -62,10 +62,23 @@ test('the man page names every flag and subcommand that --help names', () => {
 		assert.ok(MAN_TEXT.includes(env), `man page lacks ${env}`);
 });
 
-test('the man page renders without warnings (groff -ww)', () => {
-	const out = execFileSync('sh', ['-c', 'groff -ww -man -Tutf8 -z "$1" 2>&1', 'sh', path.join(DOCS, 'dropjudge.1')],
-		{ encoding: 'utf8' });
-	assert.equal(out, '');
+test('the man pages render without warnings (groff -ww)', () => {
+	for (const page of ['dropjudge.1', 'dropjudge-check.1']) {
+		const out = execFileSync('sh', ['-c', 'groff -ww -man -Tutf8 -z "$1" 2>&1', 'sh', path.join(DOCS, page)],
+			{ encoding: 'utf8' });
+		assert.equal(out, '', page);
+	}
+});
+
+test('the man page of dropjudge-check names what its --help names, at the same version', () => {
+	const text = execFileSync('groff', ['-man', '-Tutf8', '-P-cbou', '-rHY=0', path.join(DOCS, 'dropjudge-check.1')],
+		{ encoding: 'utf8' }).replace(/\u2010/g, '-').replace(/\s+/g, ' ');
+	const checker = path.join(path.dirname(BIN), 'dropjudge-check');
+	const help = execFileSync(checker, ['--help'], { encoding: 'utf8' });
+	for (const word of ['check', 'validate', '--problem', '--protocol', 'testlib', 'kattis', 'cms', 'dmoj'])
+		assert.ok(help.includes(word) && text.includes(word), word);
+	const version = execFileSync(checker, ['--version'], { encoding: 'utf8' }).split('\n')[0].split(' ')[1];
+	assert.match(text, new RegExp(`dropjudge ${version.replace(/\./g, '\\.')}`));
 });
 
 test('the bash and zsh completions offer every flag of serve and every subcommand', () => {
@@ -111,6 +124,7 @@ test('make install DESTDIR lays the files out where the FHS says, and uninstall 
 		assert.deepEqual(files, [
 			'/etc/default/dropjudge',
 			'/usr/bin/dropjudge',
+			'/usr/bin/dropjudge-check',
 			'/usr/lib/systemd/system/dropjudge.service',
 			'/usr/lib/systemd/system/dropjudge.socket',
 			'/usr/share/bash-completion/completions/dropjudge',
@@ -118,6 +132,7 @@ test('make install DESTDIR lays the files out where the FHS says, and uninstall 
 			'/usr/share/doc/dropjudge/dropjudge-alerts.yaml',
 			'/usr/share/doc/dropjudge/dropjudge-dashboard.json',
 			'/usr/share/doc/dropjudge/dropjudge-rules.yaml',
+			'/usr/share/man/man1/dropjudge-check.1',
 			'/usr/share/man/man1/dropjudge.1',
 			'/usr/share/zsh/vendor-completions/_dropjudge',
 		]);

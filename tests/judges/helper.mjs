@@ -12,6 +12,8 @@ import { mdSolve, puyoSolve } from '../http/reference.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.resolve(ROOT, process.env.DROPJUDGE_BIN ?? 'build/dropjudge');
+// The checker and validator alone, built beside it (src/main/checker.c).
+export const CHECK_BIN = path.join(path.dirname(BIN), 'dropjudge-check');
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'dropjudge-judges-'));
 let counter = 0;

@@ -10,9 +10,10 @@
 // say, on tests/cases and on 1,000 mutated answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, ROOT, JUDGE_PATH, run, runOnJudge, compileOnJudge, buildOnJudge, tmpDir, writeFiles, referenceAnswer } from './helper.mjs';
+import { BIN, CHECK_BIN, ROOT, JUDGE_PATH, run, runOnJudge, compileOnJudge, buildOnJudge, tmpDir, writeFiles, referenceAnswer } from './helper.mjs';
 
 const SHORT = { 'monomino-domino': 'monominodomino', puyo: 'puyo' };
 const TESTS = 8;
@@ -267,22 +268,36 @@ for (const problem of Object.keys(SHORT)) {
 		assert.ok(cases.length >= 4, cases.join(' '));
 		const pick = rng(problem.length * 7919);
 		const verdicts = new Set();
-		const agree = (input, answer, output, what) => {
-			const cwd = writeFiles(tmpDir('agree'), { input, answer, output });
-			const ours = runOnJudge(check, ['input', 'output', 'answer'], { cwd });
-			const theirs = run(BIN, ['check', '--problem', problem, '--protocol', 'testlib', 'input', 'output', 'answer'], { cwd });
-			assert.equal(ours.status, theirs.status, `${what}: ${JSON.stringify(output)}\n${ours.stderr}\n${theirs.stderr}`);
-			assert.equal(ours.stderr, theirs.stderr, `${what}: ${JSON.stringify(output)}`);
-			verdicts.add(ours.status);
-		};
+		// Each trial in a directory of its own; one shell runs both checkers in
+		// every one (a process of node's per check would cost more than the checks).
+		const trials = [];
+		const trial = (input, answer, output, what) =>
+			trials.push({ what, output, cwd: writeFiles(tmpDir('agree'), { input, answer, output }) });
 		const all = cases.map((c) => ({ name: c, input: fs.readFileSync(path.join(casesDir, c, 'input.txt'), 'utf8'), answer: fs.readFileSync(path.join(casesDir, c, 'expected.txt'), 'utf8') }));
 		for (const c of all) {
 			assert.equal(c.answer, referenceAnswer(problem, c.input), c.name);
-			agree(c.input, c.answer, c.answer, c.name);
+			trial(c.input, c.answer, c.answer, c.name);
 		}
 		for (let i = 0; i < 1000; i++) {
 			const c = all[pick(all.length)];
-			agree(c.input, c.answer, mutate(c.answer, pick), `${c.name} #${i}`);
+			trial(c.input, c.answer, mutate(c.answer, pick), `${c.name} #${i}`);
+		}
+		// The package's checker as a judge host runs it (runOnJudge: JUDGE_PATH
+		// alone); dropjudge-check, dropjudge check's code in the program that
+		// starts fast (checker-program.test.mjs holds the two to the same bytes).
+		const script = `for d in "$@"; do cd "$d" || exit 1
+			env -i PATH=${JUDGE_PATH} "${check}" input output answer 2>ours.err </dev/null; echo $? >ours.status
+			"${CHECK_BIN}" check --problem ${problem} --protocol testlib input output answer 2>theirs.err </dev/null; echo $? >theirs.status
+		done`;
+		const r = spawnSync('sh', ['-c', script, 'sh', ...trials.map((t) => t.cwd)], { encoding: 'utf8', timeout: 600000 });
+		assert.equal(r.status, 0, r.error?.message ?? r.stderr);
+		const read = (t, name) => fs.readFileSync(path.join(t.cwd, name), 'utf8');
+		for (const t of trials) {
+			const ours = { status: Number(read(t, 'ours.status')), stderr: read(t, 'ours.err') };
+			const theirs = { status: Number(read(t, 'theirs.status')), stderr: read(t, 'theirs.err') };
+			assert.equal(ours.status, theirs.status, `${t.what}: ${JSON.stringify(t.output)}\n${ours.stderr}\n${theirs.stderr}`);
+			assert.equal(ours.stderr, theirs.stderr, `${t.what}: ${JSON.stringify(t.output)}`);
+			verdicts.add(ours.status);
 		}
 		assert.deepEqual([...verdicts].sort(), [0, 1, 2], 'the mutations reach every verdict');
 	});
