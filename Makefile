@@ -166,7 +166,7 @@ RENDER_TEST_SRC := $(wildcard tests/render/test_*.c)
 UNIT_BIN += $(RENDER_TEST_SRC:tests/render/%.c=$(BUILD)/tests/%)
 # Micro-benchmarks, run by `make bench` one after another; the baselines and
 # input writers beside them are run by scripts/bench.sh.
-BENCH_MICRO := bench_gen bench_request
+BENCH_MICRO := bench_gen bench_request bench_search
 BENCH_TOOLS := bench_input json_parse bench_time
 BENCH_BASELINES := md_naive puyo_naive
 BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)

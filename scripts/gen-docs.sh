@@ -70,7 +70,7 @@ _dropjudge() {
 	--host|--port|--threads|--max-*|--timeout|--drain-timeout|--header-timeout|--body-timeout|--connection-memory|--tls-priorities|--cors-origins|--tests|--seed|--min-chains) return ;;
 	esac
 	if [ "\$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=(\$(compgen -W "serve solve healthcheck check validate package --help --version $names" -- "\$cur"))
+		COMPREPLY=(\$(compgen -W "serve solve search healthcheck check validate package --help --version $names" -- "\$cur"))
 		return
 	fi
 	case \$cmd in
@@ -81,6 +81,14 @@ _dropjudge() {
 			COMPREPLY=(\$(compgen -W "monomino-domino puyo --help" -- "\$cur"))
 		elif [ "\${COMP_WORDS[2]}" = puyo ] && [[ \$cur == -* ]]; then
 			COMPREPLY=(\$(compgen -W "--lines --ndjson" -- "\$cur"))
+		elif [[ \$cur == -* ]]; then
+			COMPREPLY=(\$(compgen -W "--ndjson" -- "\$cur"))
+		else
+			COMPREPLY=(\$(compgen -f -- "\$cur"))
+		fi ;;
+	search)
+		if [ "\$COMP_CWORD" -eq 2 ]; then
+			COMPREPLY=(\$(compgen -W "puyo --help" -- "\$cur"))
 		elif [[ \$cur == -* ]]; then
 			COMPREPLY=(\$(compgen -W "--ndjson" -- "\$cur"))
 		else
@@ -108,7 +116,7 @@ EOT
 	echo ")"
 	cat <<'EOT'
 if (( CURRENT == 2 )); then
-	_alternative 'subcommands:subcommand:(serve solve healthcheck check validate package)' \
+	_alternative 'subcommands:subcommand:(serve solve search healthcheck check validate package)' \
 		'flags:flag:(--help --version)' && return
 	_arguments $serve_flags
 	return
@@ -116,6 +124,7 @@ fi
 case $words[2] in
 serve | -*) _arguments '*:: :->none' $serve_flags ;;
 solve) _arguments '1:problem:(monomino-domino puyo)' '--lines[one field per line]' '--ndjson[a stream of JSON cases]' '*:file:_files' ;;
+search) _arguments '1:problem:(puyo)' '--ndjson[a stream of JSON requests]' '*:file:_files' ;;
 healthcheck) _arguments '--host=[address]:ADDR: ' '--port=[port]:N: ' '--tls-cert=[certificate]:FILE:_files' ;;
 check | validate) _arguments '--problem=[problem]:P:(monomino-domino puyo)' '--protocol=[protocol]:X:(testlib kattis cms dmoj)' '*:file:_files' ;;
 package) _arguments '--problem=[problem]:P:(monomino-domino puyo)' '--format=[format]:F:(kattis polygon domjudge cms)' '--tests=[tests]:N: ' '--seed=[seed]:S: ' '--min-chains=[chains]:M: ' '1:out:_files' ;;

@@ -538,7 +538,14 @@ void config_usage_solve(FILE *out)
 		"  work (DROPJUDGE_SOLVE_THREADS=1 keeps it to one).\n"
 		"solve monomino-domino|puyo --ndjson [FILE]\n"
 		"  A stream of cases, one JSON case a line: the lines POST /v1/PROBLEM answers\n"
-		"  to Content-Type: application/x-ndjson (default limits), in flat memory.\n");
+		"  to Content-Type: application/x-ndjson (default limits), in flat memory.\n"
+		"search puyo [FILE]\n"
+		"  Reads one search request in JSON ({\"field\": [...], \"pairs\": [...],\n"
+		"  \"add\": 3, \"limit\": 10, \"colors\": \"RGBPY\"}) and prints the answer\n"
+		"  of POST /v1/puyo/search: the field's triggers and the ranked placements\n"
+		"  of the pairs. A bad request prints its problem to stderr and exits 1.\n"
+		"search puyo --ndjson [FILE]\n"
+		"  One search request a line, one answer a line, then the summary line.\n");
 }
 
 /* One subcommand's part of the manual, as `dropjudge --help` prints it
@@ -697,6 +704,7 @@ void config_usage(FILE *out)
 		"  dropjudge solve puyo [FILE]               solve one Baekjoon 11559 input\n"
 		"  dropjudge solve puyo --lines [FILE]       count the chains of many fields\n"
 		"  dropjudge solve PROBLEM --ndjson [FILE]   answer a stream of JSON cases\n"
+		"  dropjudge search puyo [--ndjson] [FILE]   triggers and pair placements\n"
 		"  dropjudge healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
 		"                                            check a running server\n"
 		"  dropjudge check --problem P --protocol X ARGS    a checker for a judge\n"

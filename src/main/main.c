@@ -1,5 +1,5 @@
 /*
- * The dropjudge program: picks the subcommand (serve, solve, healthcheck,
+ * The dropjudge program: picks the subcommand (serve, solve, search, healthcheck,
  * check, validate, package, --help, --version; or a checker or validator
  * by the name it runs under) and, for serve, owns the process: configuration,
  * signals and the shutdown sequence around the HTTP server.
@@ -54,6 +54,7 @@
 #include "main/healthcheck.h"
 #include "main/package.h"
 #include "main/reload.h"
+#include "main/search.h"
 #include "main/solve.h"
 #include "main/systemd.h"
 #include "mem/alloc.h"
@@ -453,16 +454,19 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "serve") == 0)
 		return main_serve(argc - 2, argv + 2);
-	if (strcmp(cmd, "solve") == 0) {
-		/* `solve --help`, `solve puyo --help`: the subcommand's own help */
+	if (strcmp(cmd, "solve") == 0 || strcmp(cmd, "search") == 0) {
+		/* `solve --help`, `search puyo --help`: the subcommands' own help */
 		for (int i = 2; i < argc; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 				config_usage_solve(stdout);
 				return fflush(stdout) == 0 ? 0 : 1;
 			}
 		}
-		return solve_main(argc - 2, argv + 2, stdout, stderr);
 	}
+	if (strcmp(cmd, "solve") == 0)
+		return solve_main(argc - 2, argv + 2, stdout, stderr);
+	if (strcmp(cmd, "search") == 0)
+		return search_main(argc - 2, argv + 2, stdout, stderr);
 	if (strcmp(cmd, "healthcheck") == 0)
 		return main_healthcheck(argc - 2, argv + 2);
 	/* `check --help`, `package ... --help`: the subcommand's own help */

@@ -10,23 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "puyo_draw.h"
 #include "render.h"
 #include "svg.h"
 
 /* Fill and edge of each cell value, enum puyo_cell order. */
-static const char *const puyo_fill[] = {"none",	   "#e53935", "#43a047", "#1e88e5",
-					"#8e24aa", "#fdd835", "#a3a3ab"};
-static const char *const puyo_edge[] = {"none",	   "#8e1b19", "#1f5e22", "#0d4f8c",
-					"#51146a", "#a08300", "#5d5d66"};
-
-/* What pops in a step, on the visible rows (0 = top visible row). */
-struct pops {
-	bool cell[PUYO_ROWS][PUYO_COLS];    /* colour puyo in a group of 4 or more */
-	bool garbage[PUYO_ROWS][PUYO_COLS]; /* garbage next to one */
-	unsigned popped;		    /* colour puyos */
-	unsigned garbage_count;
-	unsigned groups;
-};
+const char *const puyo_fill[] = {"none",    "#e53935", "#43a047", "#1e88e5",
+				 "#8e24aa", "#fdd835", "#a3a3ab"};
+const char *const puyo_edge[] = {"none",    "#8e1b19", "#1f5e22", "#0d4f8c",
+				 "#51146a", "#a08300", "#5d5d66"};
 
 static bool is_color(uint8_t v)
 {
@@ -63,7 +55,7 @@ static unsigned group_of(const struct puyo_field *f, unsigned top, bool seen[PUY
 	return n;
 }
 
-static void find_pops(const struct puyo_field *f, struct pops *p)
+static void find_pops(const struct puyo_field *f, struct puyo_pops *p)
 {
 	unsigned top = rows_of(f) - PUYO_ROWS;
 	bool seen[PUYO_ROWS][PUYO_COLS] = {{false}};
@@ -96,22 +88,9 @@ static void find_pops(const struct puyo_field *f, struct pops *p)
 		}
 }
 
-struct layout {
-	unsigned s;	  /* cell */
-	unsigned m;	  /* margin */
-	unsigned w, h;	  /* frame */
-	unsigned field_y; /* top of the hidden row */
-	unsigned radius;  /* puyo */
-	unsigned link;	  /* thickness of a link */
-	unsigned stroke;  /* outline of a popping group */
-	unsigned font;	  /* caption */
-	unsigned label;	  /* row and column numbers */
-	unsigned numbers; /* height of the band of column numbers under the field */
-};
-
-static struct layout layout_of(unsigned s)
+struct puyo_layout puyo_layout_of(unsigned s)
 {
-	struct layout l;
+	struct puyo_layout l;
 	l.s = s;
 	l.m = s / 2;
 	l.field_y = l.m;
@@ -127,19 +106,19 @@ static struct layout layout_of(unsigned s)
 }
 
 /* Screen position of drawn row d (0: hidden row, 1..12 visible) and column c. */
-static unsigned cx_of(const struct layout *l, unsigned c)
+unsigned puyo_cx(const struct puyo_layout *l, unsigned c)
 {
 	return l->m + c * l->s + l->s / 2;
 }
-static unsigned cy_of(const struct layout *l, unsigned d)
+unsigned puyo_cy(const struct puyo_layout *l, unsigned d)
 {
 	return l->field_y + d * l->s + l->s / 2;
 }
 
 /* Draws the field: background, links, puyos, then the outlines of `pops`
  * (NULL: none). */
-static void draw_field(struct svg_out *o, const struct layout *l, const struct puyo_field *f,
-		       const struct pops *pops)
+void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struct puyo_field *f,
+		     const struct puyo_pops *pops)
 {
 	unsigned top = rows_of(f) - PUYO_ROWS; /* field row of visible row 0 */
 	unsigned x0 = l->m, y0 = l->field_y;
@@ -168,12 +147,12 @@ static void draw_field(struct svg_out *o, const struct layout *l, const struct p
 	char text[16]; /* any unsigned, in decimal */
 	for (unsigned d = 0; d <= PUYO_ROWS; d++) {
 		snprintf(text, sizeof text, "%u", PUYO_ROWS_MAX - d);
-		svg_text(o, x0 - l->m / 2, cy_of(l, d) + l->label * 35 / 100, l->label, false,
+		svg_text(o, x0 - l->m / 2, puyo_cy(l, d) + l->label * 35 / 100, l->label, false,
 			 SVG_MIDDLE, l->m, "#55555f", text);
 	}
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		snprintf(text, sizeof text, "%u", c + 1);
-		svg_text(o, cx_of(l, c), y0 + PUYO_ROWS_MAX * l->s + l->numbers * 3 / 4, l->label,
+		svg_text(o, puyo_cx(l, c), y0 + PUYO_ROWS_MAX * l->s + l->numbers * 3 / 4, l->label,
 			 false, SVG_MIDDLE, 0, "#55555f", text);
 	}
 	svg_printf(o, "</g>\n");
@@ -188,13 +167,13 @@ static void draw_field(struct svg_out *o, const struct layout *l, const struct p
 				svg_printf(o,
 					   "<rect class=\"link\" x=\"%u\" y=\"%u\" width=\"%u\" "
 					   "height=\"%u\" fill=\"%s\"/>\n",
-					   cx_of(l, c), cy_of(l, r + 1) - l->link / 2, l->s,
+					   puyo_cx(l, c), puyo_cy(l, r + 1) - l->link / 2, l->s,
 					   l->link, puyo_fill[v]);
 			if (r + 1 < PUYO_ROWS && f->cell[top + r + 1][c] == v)
 				svg_printf(o,
 					   "<rect class=\"link\" x=\"%u\" y=\"%u\" width=\"%u\" "
 					   "height=\"%u\" fill=\"%s\"/>\n",
-					   cx_of(l, c) - l->link / 2, cy_of(l, r + 1), l->link,
+					   puyo_cx(l, c) - l->link / 2, puyo_cy(l, r + 1), l->link,
 					   l->s, puyo_fill[v]);
 		}
 
@@ -208,7 +187,7 @@ static void draw_field(struct svg_out *o, const struct layout *l, const struct p
 			svg_printf(o,
 				   "<circle class=\"puyo %c\" cx=\"%u\" cy=\"%u\" r=\"%u\" "
 				   "fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"%s/>\n",
-				   puyo_cell_to_char(v), cx_of(l, c), cy_of(l, d), l->radius,
+				   puyo_cell_to_char(v), puyo_cx(l, c), puyo_cy(l, d), l->radius,
 				   puyo_fill[v], puyo_edge[v], l->s / 24 + 1,
 				   d == 0 ? " opacity=\"0.5\"" : "");
 		}
@@ -243,7 +222,7 @@ static void draw_field(struct svg_out *o, const struct layout *l, const struct p
 }
 
 /* One line of the caption under the field, never wider than the field. */
-static void caption(struct svg_out *o, const struct layout *l, unsigned row, bool bold,
+static void caption(struct svg_out *o, const struct puyo_layout *l, unsigned row, bool bold,
 		    const char *text)
 {
 	unsigned y = l->field_y + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
@@ -252,7 +231,7 @@ static void caption(struct svg_out *o, const struct layout *l, unsigned row, boo
 }
 
 /* Opens frame `index` of the grid; id "step-K" (step > 0) or "final". */
-static void frame_open(struct svg_out *o, const struct layout *l, const struct svg_grid *grid,
+static void frame_open(struct svg_out *o, const struct puyo_layout *l, const struct svg_grid *grid,
 		       unsigned index, unsigned step)
 {
 	unsigned fx, fy;
@@ -276,8 +255,8 @@ struct run {
 };
 
 /* One chain step from `f`: what pops (drawn) and what the core did. */
-static bool run_step(struct puyo_field *f, unsigned chain, struct pops *p, struct puyo_step *st,
-		     bool *broken)
+static bool run_step(struct puyo_field *f, unsigned chain, struct puyo_pops *p,
+		     struct puyo_step *st, bool *broken)
 {
 	find_pops(f, p);
 	bool popped = puyo_step(f, chain, st);
@@ -298,7 +277,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		return -1;
 	struct puyo_field f = *field;
 	puyo_settle(&f);
-	struct pops p;
+	struct puyo_pops p;
 	struct puyo_step st;
 	struct run run = {0, 0, false};
 	struct puyo_field scratch = f;
@@ -322,7 +301,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 			 " Shown: the field before chain step %lu, the groups that pop outlined.",
 			 opt->step);
 
-	struct layout l = layout_of(opt->cell);
+	struct puyo_layout l = puyo_layout_of(opt->cell);
 	bool strip = opt->view == RENDER_STRIP;
 	struct svg_grid grid;
 	svg_grid_init(&grid, strip ? run.chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
@@ -340,7 +319,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 			continue;
 		frame_open(&o, &l, &grid, strip ? k - 1 : 0, k);
 		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, run.chains);
-		draw_field(&o, &l, &before, &p);
+		puyo_draw_field(&o, &l, &before, &p);
 		snprintf(text, sizeof text, "chain %u: +%u", k, st.score);
 		caption(&o, &l, 0, true, text);
 		snprintf(text, sizeof text, "%u popped, %u group%s", st.popped, st.groups,
@@ -352,7 +331,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		frame_open(&o, &l, &grid, strip ? run.chains : 0, 0);
 		svg_printf(&o, "<title>after %u chain%s</title>\n", run.chains,
 			   run.chains == 1 ? "" : "s");
-		draw_field(&o, &l, &f, NULL);
+		puyo_draw_field(&o, &l, &f, NULL);
 		snprintf(text, sizeof text, "%u chain%s", run.chains, run.chains == 1 ? "" : "s");
 		caption(&o, &l, 0, true, text);
 		bool all_clear = run.chains > 0;

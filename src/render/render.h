@@ -40,6 +40,7 @@
 
 #include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
+#include "dropjudge/puyo_search.h"
 
 #define RENDER_CELL_MIN	    8  /* pixels of a cell, smallest ?cell= */
 #define RENDER_CELL_MAX	    96 /* largest ?cell= */
@@ -119,4 +120,15 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 int render_puyo_svg(const struct puyo_field *field, const struct render_options *opt, char *buf,
 		    size_t size);
 
+/*
+ * Writes the picture of a search's answer (puyo_search() on `req`) into
+ * buf, `cell` pixels a cell: the field its best sequence leaves with the
+ * sequence's puyos marked and the trigger drawn, beside a heat map of the
+ * chains of the field's triggers (6 columns by the colours searched).
+ * Returns the length as snprintf does, or -1 when cell is out of range or
+ * the placements do not replay as the answer says.
+ */
+int render_puyo_search_svg(const struct puyo_search_request *req,
+			   const struct puyo_search_answer *ans, unsigned cell, char *buf,
+			   size_t size);
 #endif

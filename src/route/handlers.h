@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "codec/error.h"
+#include "dropjudge/puyo.h"
 #include "problem/problem.h"
 #include "route/route.h"
 
@@ -79,6 +80,8 @@ enum route_handle {
 	ROUTE_HANDLE_WWW,
 	ROUTE_HANDLE_MD_RENDER,
 	ROUTE_HANDLE_PUYO_RENDER,
+	ROUTE_HANDLE_PUYO_SEARCH,
+	ROUTE_HANDLE_PUYO_SEARCH_SVG,
 	ROUTE_HANDLES /* the count */
 };
 
@@ -101,6 +104,26 @@ route_handler_fn route_package;
 route_handler_fn route_www;
 route_handler_fn route_md_render_call;
 route_handler_fn route_puyo_render_call;
+/* POST /v1/puyo/search, GET /v1/puyo/search.svg (search.c). */
+route_handler_fn route_puyo_search;
+route_handler_fn route_puyo_search_svg;
+/* --- pictures (render.c) --- */
+struct render_options;
+/* Draws into buf[0..size) and returns the length as snprintf does (-1: cannot). */
+typedef int (*route_draw_fn)(const void *ctx, const struct render_options *opt, char *buf,
+			     size_t size);
+/*
+ * Draws with `draw` into a buffer of the right size and answers 200 with it
+ * as image/svg+xml (HEAD: its length only). A picture over --max-svg-bytes
+ * is 422 at the parameter "cell"; a drawing that fails is 500. Returns the
+ * status with err set on failure.
+ */
+enum codec_status route_draw_svg(const struct route_request *req, struct route_response *resp,
+				 route_draw_fn draw, const void *ctx,
+				 const struct render_options *opt, struct codec_error *err);
+/* Reads field=ROW,ROW,... (12 or 13 rows, top first) into *field; a fault
+ * is recorded at the query parameter "field". Returns false on a fault. */
+bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec_error *err);
 /* Answers solve's single case (the body of `req`) as SVG: the final state,
  * or with a trace (the case's "trace", else `trace`) every step; ?cell=
  * sizes it. A batch is 406. */

@@ -75,12 +75,9 @@ static bool read_view(const struct route_call *call, unsigned long steps,
 	return true;
 }
 
-/* Draws with `draw` into a buffer of the right size and answers with it. */
-typedef int (*draw_fn)(const void *ctx, const struct render_options *opt, char *buf, size_t size);
-
-static enum codec_status draw_svg(const struct route_request *req, struct route_response *resp,
-				  draw_fn draw, const void *ctx, const struct render_options *opt,
-				  struct codec_error *err)
+enum codec_status route_draw_svg(const struct route_request *req, struct route_response *resp,
+				 route_draw_fn draw, const void *ctx,
+				 const struct render_options *opt, struct codec_error *err)
 {
 	int n = draw(ctx, opt, NULL, 0);
 	if (n < 0) {
@@ -117,13 +114,13 @@ static enum codec_status draw_svg(const struct route_request *req, struct route_
 	return CODEC_OK;
 }
 
-/* draw_svg() answering a failure itself, for route_render_body(). */
-static void respond_svg(const struct route_request *req, struct route_response *resp, draw_fn draw,
-			const void *ctx, const struct render_options *opt)
+/* route_draw_svg() answering a failure itself, for route_render_body(). */
+static void respond_svg(const struct route_request *req, struct route_response *resp,
+			route_draw_fn draw, const void *ctx, const struct render_options *opt)
 {
 	struct codec_error err;
 	codec_error_init(&err, 1);
-	if (draw_svg(req, resp, draw, ctx, opt, &err) != CODEC_OK)
+	if (route_draw_svg(req, resp, draw, ctx, opt, &err) != CODEC_OK)
 		route_respond_error(resp, &err, req->request_id);
 }
 
@@ -208,7 +205,7 @@ enum codec_status route_md_render_call(const struct route_call *call, struct rou
 	    (c.blocks = blocks, !read_view(call, (unsigned long)c.n, &opt, err)))
 		st = err->status;
 	else
-		st = draw_svg(req, resp, draw_md, &c, &opt, err);
+		st = route_draw_svg(req, resp, draw_md, &c, &opt, err);
 	dj_free(blocks);
 	return st;
 }
@@ -233,8 +230,7 @@ static void fault_at_param(const struct codec_error *from, const char *param, co
 				     from->nfaults ? f->detail : from->detail);
 }
 
-/* Reads field=ROW,ROW,... as the Baekjoon text, faults moved to the parameter. */
-static bool read_rows(const char *v, struct puyo_field *field, struct codec_error *err)
+bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec_error *err)
 {
 	char text[PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1];
 	size_t len = strlen(v);
@@ -270,7 +266,7 @@ enum codec_status route_puyo_render_call(const struct route_call *call, struct r
 				     "puyo_nexus=");
 		goto out_error;
 	}
-	if (rows && !read_rows(rows, &field, err))
+	if (rows && !route_puyo_rows_param(rows, &field, err))
 		goto out_error;
 	struct codec_error link;
 	codec_error_init(&link, 1);
@@ -287,7 +283,7 @@ enum codec_status route_puyo_render_call(const struct route_call *call, struct r
 	puyo_run(&run, &result);
 	if (!read_view(call, result.chains, &opt, err))
 		return err->status;
-	return draw_svg(call->req, resp, draw_puyo, &field, &opt, err);
+	return route_draw_svg(call->req, resp, draw_puyo, &field, &opt, err);
 out_error:
 	return err->status;
 }

@@ -48,6 +48,7 @@ function fragment() {
 function syncChoices() {
 	for (const r of document.querySelectorAll('input[name=problem]')) r.checked = r.value === state.problem;
 	for (const r of document.querySelectorAll('input[name=format]')) r.checked = r.value === state.format;
+	$('search').hidden = state.problem !== 'puyo';
 }
 
 // ---- the editor: line numbers and marks ----------------------------------
@@ -426,6 +427,93 @@ async function solve() {
 	document.body.dataset.state = 'solved';
 }
 
+// ---- the Puyo search ------------------------------------------------------
+
+// Posts JSON to a Puyo path; the answer's JSON, or throws the problem.
+async function postJson(path, body) {
+	const res = await fetch(path, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeaders() },
+		body: JSON.stringify(body),
+	});
+	const json = await res.json();
+	if (!res.ok) {
+		askToken(json);
+		throw json;
+	}
+	return json;
+}
+
+// The field of the editor as rows, top first (a field given as rows only).
+function fieldRows() {
+	const { q } = renderQuery();
+	if (!q.has('field')) throw { status: 422, title: 'The search takes a field given as rows', detail: 'give the field as rows, not a link' };
+	return q.get('field').split(',');
+}
+
+// Pair [a, b] placed at {column, rotation} on a field at rest (13 rows out):
+// the lower puyo first, each at the lowest free cell of its column.
+function land(rows, [a, b], { column, rotation }) {
+	const g = (rows.length === 12 ? ['......', ...rows] : rows).map((r) => r.split(''));
+	const c = column - 1, c2 = c + (rotation === 1) - (rotation === 3);
+	const drop = (col, v) => {
+		for (let r = 12; r >= 0; r--) if (g[r][col] === '.') { g[r][col] = v; return; }
+	};
+	drop(c, rotation === 2 ? b : a);
+	drop(c2, rotation === 2 ? a : b);
+	return g.map((r) => r.join(''));
+}
+
+const describe = (t) => (t ? `${t.puyos} ${t.color} on column ${t.column}: ${t.chains} chain${t.chains === 1 ? '' : 's'}` : 'no trigger');
+
+async function searchRun() {
+	const pairs = $('pairs').value.trim().split(/[\s,]+/).filter(Boolean).map((p) => [p[0], p.slice(1)]);
+	const list = $('sequences');
+	list.textContent = '';
+	try {
+		const body = { field: fieldRows(), pairs, add: Number($('add').value), colors: $('colors').value, limit: 10 };
+		const ans = await postJson('/v1/puyo/search', body);
+		clearErrors();
+		state.search = { field: body.field, pairs, answer: ans };
+		$('search-answer').textContent = `${ans.examined} sequence${ans.examined === 1 ? '' : 's'} examined; ` +
+			`best trigger of the field: ${describe(ans.triggers[0])}`;
+		ans.sequences.forEach((seq, i) => {
+			const li = document.createElement('li');
+			const button = document.createElement('button');
+			button.type = 'button';
+			const fired = seq.fired.map((f) => f.chains).join(', ');
+			button.textContent = `${seq.placements.map((p) => `${p.column}/${p.rotation}`).join(' ') || 'no pairs'}` +
+				` — fired ${fired || 'nothing'} — then ${describe(seq.trigger)}`;
+			button.addEventListener('click', () => playSequence(i));
+			li.append(button);
+			list.append(li);
+		});
+	} catch (problem) {
+		$('search-answer').textContent = '';
+		showErrors(problem);
+	}
+}
+
+// Plays sequence i: each placement landed and run in turn, the last one's
+// chain shown in the viewer (the field it lands on, as a JSON case).
+async function playSequence(i) {
+	const { field, pairs, answer } = state.search;
+	const seq = answer.sequences[i];
+	try {
+		let rows = (await postJson('/v1/puyo', { field })).field;
+		for (let k = 0; k + 1 < seq.placements.length; k++)
+			rows = (await postJson('/v1/puyo', { field: land(rows, pairs[k], seq.placements[k]) })).field;
+		if (seq.placements.length) rows = land(rows, pairs.at(-1), seq.placements.at(-1));
+		document.querySelector('input[name=format][value=json]').checked = true;
+		state.format = 'json';
+		input.value = JSON.stringify({ field: rows }, null, 1);
+		drawGutter();
+		await solve();
+	} catch (problem) {
+		showErrors(problem);
+	}
+}
+
 // ---- wiring ---------------------------------------------------------------
 
 function loadExample() {
@@ -439,6 +527,7 @@ function onChoice() {
 	const wasExample = input.value === '' || input.value === EXAMPLES[state.problem][state.format];
 	state.problem = problem;
 	state.format = format;
+	$('search').hidden = problem !== 'puyo';
 	if (wasExample) loadExample();
 	clearErrors();
 }
@@ -469,6 +558,7 @@ function init() {
 	input.addEventListener('scroll', () => { $('gutter').scrollTop = input.scrollTop; drawMarks(); });
 	$('example').addEventListener('click', () => { loadExample(); solve(); });
 	$('solve').addEventListener('click', solve);
+	$('search-run').addEventListener('click', searchRun);
 	$('token-use').addEventListener('click', () => {
 		sessionStorage.setItem('dropjudge-token', $('token').value.trim());
 		$('token-row').hidden = true;

@@ -2,7 +2,8 @@
 // page at GET / in headless Chromium driven by playwright-core. Both public
 // examples are typed in, their answers and frames checked against the
 // problem statements, a trace stepped with the keyboard and the Puyo chain
-// played; errors must be shown at their line; screenshots must match the
+// played; the Puyo search view ranks placements and plays one; errors must
+// be shown at their line; screenshots must match the
 // reference PNGs in tests/browser/ref (a small pixel tolerance); and the
 // page must make no request outside the service, nor one that answers 404.
 // Then what a new user meets: the page opens on the case as given and plays
@@ -173,6 +174,29 @@ test('the viewer solves the Puyo public example: 3 chains, 4 frames, and plays t
 		null, { timeout: 10000 });
 	assert.equal(await page.textContent('#play'), 'Play');
 	await matchScreenshot('puyo-example-final', page.locator('#result'));
+});
+
+test('the search view ranks the placements of a pair and plays the one clicked', { skip }, async () => {
+	// A red on column 2 fires two chains; four placements of [R, B] put one there (README, "Puyo search").
+	const field = '......\n......\n......\n......\n......\n......\n......\nG.....\nR.....\nR.....\nRG....\nGG....\n';
+	await solveCase('puyo', 'text', field);
+	assert.equal(await page.isVisible('#search'), true);
+	await page.fill('#pairs', 'RB');
+	await page.fill('#add', '1');
+	await page.fill('#colors', 'R');
+	await page.click('#search-run');
+	await page.waitForSelector('#sequences li');
+	assert.equal(await page.locator('#sequences li').count(), 10);
+	assert.equal(await page.textContent('#search-answer'),
+		'22 sequences examined; best trigger of the field: 1 R on column 2: 2 chains');
+	assert.equal(await page.textContent('#sequences li:first-child'), '2/0 — fired 2 — then no trigger');
+	await page.evaluate(() => { delete document.body.dataset.state; });
+	await page.click('#sequences li:first-child button');
+	await page.waitForFunction(() => document.body.dataset.state === 'solved');
+	assert.equal(await page.getAttribute('#answer', 'data-answer'), '2');
+	// Monomino-Domino has no search.
+	await page.check('input[name=problem][value=monomino-domino]');
+	assert.equal(await page.isVisible('#search'), false);
 });
 
 test('JSON cases of both problems give the same answers', { skip }, async () => {

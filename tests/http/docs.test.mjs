@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
-import { startServer, ROOT } from './helper.mjs';
+import { startServer, ROOT, BIN } from './helper.mjs';
 
 const server = await startServer();
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -46,7 +46,7 @@ function pattern(lines) {
 }
 
 const JUDGES = fs.readFileSync(path.join(ROOT, 'docs/JUDGES.md'), 'utf8');
-const cmds = examples(README, '## The API');
+const cmds = [...examples(README, '## The API'), ...examples(README, '## Puyo search')];
 const judgeCmds = examples(JUDGES, '## Over HTTP');
 // The examples run in a directory of their own (one writes puyo.zip), never in the tree.
 const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropjudge-readme-'));
@@ -64,7 +64,8 @@ test('docs/JUDGES.md shows the package and generator examples with their output'
 });
 
 for (const [doc, c] of [...cmds.map((c) => ['README', c]), ...judgeCmds.map((c) => ['docs/JUDGES.md', c])]) {
-	const shell = c.text.replaceAll('localhost:8080', `127.0.0.1:${server.port}`);
+	const shell = c.text.replaceAll('localhost:8080', `127.0.0.1:${server.port}`)
+		.replaceAll('build/dropjudge', BIN);
 	test(`${doc}: ${c.text.split('\n')[0].slice(0, 90)}`, async () => {
 		const { code, stdout, stderr } = await new Promise((resolve) => {
 			execFile('bash', ['-c', shell], { timeout: 20000, cwd: workdir }, (e, so, se) =>

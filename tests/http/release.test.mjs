@@ -56,7 +56,7 @@ test('the man page names every flag and subcommand that --help names', () => {
 		assert.ok(MAN_TEXT.includes(`${env}=`), `man page lacks ${env}`);
 	}
 	for (const flag of ALL_FLAGS) assert.ok(MAN_TEXT.includes(flag), `man page lacks ${flag}`);
-	assert.deepEqual(SUBCOMMANDS.sort(), ['check', 'healthcheck', 'package', 'serve', 'solve', 'validate']);
+	assert.deepEqual(SUBCOMMANDS.sort(), ['check', 'healthcheck', 'package', 'search', 'serve', 'solve', 'validate']);
 	for (const sub of SUBCOMMANDS) assert.ok(MAN_TEXT.includes(`dropjudge ${sub}`) || MAN_TEXT.includes(` ${sub} `), `man page lacks ${sub}`);
 	for (const env of ['DROPJUDGE_SOLVE_THREADS', 'DROPJUDGE_PROBLEM', 'LISTEN_FDS', 'NOTIFY_SOCKET'])
 		assert.ok(MAN_TEXT.includes(env), `man page lacks ${env}`);

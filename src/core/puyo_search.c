@@ -1,0 +1,379 @@
+/*
+ * The Puyo search of dropjudge/puyo_search.h on the simulator's bit planes
+ * (struct puyo_planes: bit 16 * (c % 4) + h of word[k][c / 4], h = 0 the
+ * hidden row, h = 12 the floor).
+ *
+ * The field the search works on is always at rest: nothing in it pops. So
+ * puyos added to it make it fire exactly when a group holding one of them
+ * reaches four: a flood fill from each added puyo within its colour (visible
+ * rows only) decides, and only a candidate that fires is run in full
+ * (puyo_planes_run: chains and score). Added puyos are written at the lowest
+ * free cells of their columns, so the planes stay settled without gravity.
+ * Sequences are walked depth first in the order of their placements, so that
+ * a later sequence of equal rank ranks after; the answer keeps the best
+ * `limit` of them by insertion.
+ *
+ * The straightforward reference is tests/bench/puyo_search_ref.c; the unit
+ * test holds the two to the same answers on random fields.
+ *
+ * Pure: no allocation, no I/O, no global state.
+ */
+#include "dropjudge/puyo_search.h"
+
+#include <string.h>
+
+/* The two words of a plane: columns 0-3 and columns 4-5. */
+struct bits {
+	uint64_t w[2];
+};
+
+/* Cells of rows h = 1..12 in every column (the rows where groups pop). */
+static const uint64_t visible[2] = {0x1FFE1FFE1FFE1FFEull, 0x1FFE1FFEull};
+
+/*
+ * Whether x has PUYO_POP_SIZE cells or more: the lowest cell cleared three
+ * times (no popcount: the core is built for any x86-64, where popcount is a
+ * library call).
+ */
+static bool pops(struct bits x)
+{
+	for (unsigned i = 1; i < PUYO_POP_SIZE; i++) {
+		if (x.w[0])
+			x.w[0] &= x.w[0] - 1;
+		else
+			x.w[1] &= x.w[1] - 1;
+	}
+	return (x.w[0] | x.w[1]) != 0;
+}
+
+/*
+ * Puyos in column c (0-based): the planes are settled, so they fill the
+ * lane from the floor (h = 12) up, and the lowest empty lane bit tells.
+ */
+static unsigned height(const struct puyo_planes *p, unsigned c)
+{
+	unsigned i = c / 4, shift = 16 * (c % 4);
+	uint64_t occ = p->word[0][i] | p->word[1][i] | p->word[2][i];
+	uint64_t lane = (occ >> shift) & 0x1FFFu;
+	return lane ? PUYO_ROWS_MAX - (unsigned)__builtin_ctzll(lane) : 0;
+}
+
+/* Writes colour v into the empty cell (c, h). */
+static void put(struct puyo_planes *p, unsigned c, unsigned h, unsigned v)
+{
+	uint64_t bit = 1ull << (16 * (c % 4) + h);
+	for (unsigned k = 0; k < 3; k++)
+		if (v >> k & 1)
+			p->word[k][c / 4] |= bit;
+}
+
+/* The visible cells of colour v. */
+static struct bits colour_of(const struct puyo_planes *p, unsigned v)
+{
+	struct bits x;
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t m = visible[i];
+		for (unsigned k = 0; k < 3; k++)
+			m &= (v >> k & 1) ? p->word[k][i] : ~p->word[k][i];
+		x.w[i] = m;
+	}
+	return x;
+}
+
+/* The cells next to those of x. Vertical neighbours are a shift by 1 (the
+ * guard bits of each lane are never cells), horizontal ones by 16, across
+ * the two words between columns 3 and 4. */
+static struct bits next_to(struct bits x)
+{
+	struct bits n;
+	n.w[0] = x.w[0] << 1 | x.w[0] >> 1 | x.w[0] << 16 | x.w[0] >> 16 | x.w[1] << 48;
+	n.w[1] = x.w[1] << 1 | x.w[1] >> 1 | x.w[1] << 16 | x.w[1] >> 16 | x.w[0] >> 48;
+	return n;
+}
+
+/* The group of `within` grown from `seed` (cells of `within`). */
+static struct bits group_of(struct bits seed, struct bits within)
+{
+	struct bits g = seed;
+	for (;;) {
+		struct bits n = next_to(g);
+		n.w[0] = (n.w[0] | g.w[0]) & within.w[0];
+		n.w[1] = (n.w[1] | g.w[1]) & within.w[1];
+		if (n.w[0] == g.w[0] && n.w[1] == g.w[1])
+			return g;
+		g = n;
+	}
+}
+
+/* The one-cell plane of (c, h), empty for the hidden row. */
+static struct bits cell(unsigned c, unsigned h)
+{
+	struct bits x = {{0, 0}};
+	if (h >= 1)
+		x.w[c / 4] = 1ull << (16 * (c % 4) + h);
+	return x;
+}
+
+/* Whether the puyo just added at (c, h), of colour v, makes the planes fire. */
+static bool fires_from(const struct puyo_planes *p, unsigned c, unsigned h, unsigned v)
+{
+	return pops(group_of(cell(c, h), colour_of(p, v)));
+}
+
+bool puyo_trigger_before(const struct puyo_trigger *a, const struct puyo_trigger *b)
+{
+	if (a->chains != b->chains)
+		return a->chains > b->chains;
+	if (a->score != b->score)
+		return a->score > b->score;
+	if (a->puyos != b->puyos)
+		return a->puyos < b->puyos;
+	if (a->column != b->column)
+		return a->column < b->column;
+	return a->color < b->color;
+}
+
+/*
+ * The run of planes t, at rest but for the group g of puyos just added,
+ * which pops, when nothing falls after it goes (with the garbage next to
+ * it): then nothing else can pop (every group left was a part of one that
+ * did not), so the run is that one step, of one group of one colour.
+ * Returns false, *res untouched, when something falls.
+ */
+static bool run_one_step(const struct puyo_planes *t, struct bits g, struct puyo_result *res)
+{
+	struct bits near = next_to(g);
+	unsigned n = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t occ = t->word[0][i] | t->word[1][i] | t->word[2][i];
+		uint64_t garbage = t->word[1][i] & t->word[2][i] & ~t->word[0][i] & visible[i];
+		uint64_t gone = g.w[i] | (garbage & near.w[i]);
+		uint64_t kept = occ & ~gone;
+		for (unsigned lane = 0; lane < 4; lane++) {
+			uint64_t r = (gone >> (16 * lane)) & 0x1FFFu;
+			uint64_t k = (kept >> (16 * lane)) & 0x1FFFu;
+			/* a kept cell above (a lower bit than) the lowest cell that goes */
+			if (r && (k & ((1ull << (63 - __builtin_clzll(r))) - 1)))
+				return false;
+		}
+		for (uint64_t x = g.w[i]; x; x &= x - 1)
+			n++;
+	}
+	res->chains = 1;
+	res->score = puyo_step_score(1, n, 1, &n, 1);
+	res->all_clear = false; /* not read by the search */
+	return true;
+}
+
+/*
+ * The triggers of planes at rest. With `all` set, every one is written to
+ * out (ranked) and their number returned; else out[0] gets the best and 1
+ * is returned, or 0 when there is none.
+ */
+static unsigned triggers(const struct puyo_planes *p, unsigned add, unsigned colors,
+			 struct puyo_trigger *out, bool all)
+{
+	unsigned n = 0;
+	struct bits colour[PUYO_YELLOW + 1];
+	for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++)
+		colour[v] = colour_of(p, v);
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		unsigned room = PUYO_ROWS_MAX - height(p, c);
+		unsigned h0 = PUYO_ROWS_MAX - 1 - height(p, c); /* lowest free cell */
+		for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
+			if (!(colors >> (v - 1) & 1))
+				continue;
+			struct bits within = colour[v], seed = {{0, 0}};
+			for (unsigned k = 1; k <= add && k <= room; k++) {
+				struct bits one = cell(c, h0 - (k - 1));
+				seed.w[0] |= one.w[0];
+				seed.w[1] |= one.w[1];
+				within.w[0] |= one.w[0];
+				within.w[1] |= one.w[1];
+				struct bits g = group_of(seed, within);
+				if (!pops(g))
+					continue;
+				struct puyo_planes t = *p;
+				for (unsigned i = 0; i < k; i++)
+					put(&t, c, h0 - i, v);
+				struct puyo_result res;
+				if (!run_one_step(&t, g, &res)) {
+					/* chains rank first: a shorter chain than the best needs no
+					 * score */
+					if (!all && n > 0 && puyo_planes_chains(&t) < out[0].chains)
+						break;
+					puyo_planes_run(&t, &res);
+				}
+				struct puyo_trigger tr = {(uint8_t)(c + 1), (uint8_t)v, (uint8_t)k,
+							  res.chains, res.score};
+				if (all) {
+					unsigned j = n++;
+					while (j > 0 && puyo_trigger_before(&tr, &out[j - 1])) {
+						out[j] = out[j - 1];
+						j--;
+					}
+					out[j] = tr;
+				} else if (n == 0 || puyo_trigger_before(&tr, &out[0])) {
+					out[0] = tr;
+					n = 1;
+				}
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/* The state of a walk through the sequences. */
+struct walk {
+	const struct puyo_search_request *req;
+	struct puyo_search_answer *ans;
+	struct puyo_sequence cur; /* the sequence being walked */
+};
+
+/* The rank key of a sequence: longest chain, total score (both fired). */
+static void fired_key(const struct puyo_sequence *s, unsigned pairs, unsigned *chains,
+		      uint64_t *score)
+{
+	*chains = 0;
+	*score = 0;
+	for (unsigned i = 0; i < pairs; i++) {
+		if (s->fired[i].chains > *chains)
+			*chains = s->fired[i].chains;
+		*score += s->fired[i].score;
+	}
+}
+
+/* Whether sequence a ranks strictly before b on all but the placements. */
+static bool sequence_before(const struct puyo_sequence *a, const struct puyo_sequence *b,
+			    unsigned pairs)
+{
+	unsigned ca, cb;
+	uint64_t sa, sb;
+	fired_key(a, pairs, &ca, &sa);
+	fired_key(b, pairs, &cb, &sb);
+	if (ca != cb)
+		return ca > cb;
+	if (sa != sb)
+		return sa > sb;
+	unsigned ta = a->has_trigger ? a->trigger.chains : 0;
+	unsigned tb = b->has_trigger ? b->trigger.chains : 0;
+	if (ta != tb)
+		return ta > tb;
+	uint64_t xa = a->has_trigger ? a->trigger.score : 0;
+	uint64_t xb = b->has_trigger ? b->trigger.score : 0;
+	return xa > xb;
+}
+
+/*
+ * Keeps the walk's finished sequence among the best `limit`: sequences come
+ * in the order of their placements, so one ranks after every kept one it
+ * does not beat.
+ */
+static void keep(struct walk *w)
+{
+	struct puyo_search_answer *ans = w->ans;
+	unsigned n = ans->sequences, limit = w->req->limit, pairs = w->req->pairs;
+	ans->examined++;
+	if (n == limit && !sequence_before(&w->cur, &ans->sequence[n - 1], pairs))
+		return;
+	unsigned j = n < limit ? n++ : n - 1;
+	while (j > 0 && sequence_before(&w->cur, &ans->sequence[j - 1], pairs)) {
+		ans->sequence[j] = ans->sequence[j - 1];
+		j--;
+	}
+	ans->sequence[j] = w->cur;
+	ans->sequences = n;
+}
+
+/*
+ * Places pair [a, b] at column c (0-based), rotation r on planes at rest
+ * and runs them (*fired). Returns false, planes untouched, when a puyo
+ * would be off the field or above the 13 rows.
+ */
+static bool place(struct puyo_planes *p, unsigned c, unsigned r, unsigned a, unsigned b,
+		  struct puyo_result *fired)
+{
+	unsigned c2 = r == 1 ? c + 1 : r == 3 ? c - 1 : c; /* c - 1 wraps past 5 when c is 0 */
+	if (c2 >= PUYO_COLS)
+		return false;
+	unsigned h = PUYO_ROWS_MAX - 1 - height(p, c); /* lowest free cell of column c */
+	unsigned ha, hb;
+	if (c2 == c) {
+		if (height(p, c) + 2 > PUYO_ROWS_MAX)
+			return false;
+		ha = r == 0 ? h : h - 1;
+		hb = r == 0 ? h - 1 : h;
+	} else {
+		if (height(p, c) >= PUYO_ROWS_MAX || height(p, c2) >= PUYO_ROWS_MAX)
+			return false;
+		ha = h;
+		hb = PUYO_ROWS_MAX - 1 - height(p, c2);
+	}
+	put(p, c, ha, a);
+	put(p, c2, hb, b);
+	memset(fired, 0, sizeof *fired);
+	if (fires_from(p, c, ha, a) || fires_from(p, c2, hb, b))
+		puyo_planes_run(p, fired);
+	return true;
+}
+
+/* Walks every legal sequence from planes at rest, from pair `depth` on. */
+static void walk_from(struct walk *w, const struct puyo_planes *p, unsigned depth)
+{
+	const struct puyo_search_request *req = w->req;
+	if (depth >= req->pairs || depth >= PUYO_SEARCH_MAX_PAIRS) {
+		w->cur.has_trigger = triggers(p, req->add, req->colors, &w->cur.trigger, false) > 0;
+		if (!w->cur.has_trigger)
+			memset(&w->cur.trigger, 0, sizeof w->cur.trigger);
+		keep(w);
+		return;
+	}
+	unsigned a = req->pair[depth][0], b = req->pair[depth][1];
+	for (unsigned c = 0; c < PUYO_COLS; c++) {
+		for (unsigned r = 0; r < (a == b ? 2u : 4u); r++) {
+			struct puyo_planes t = *p;
+			if (!place(&t, c, r, a, b, &w->cur.fired[depth]))
+				continue;
+			w->cur.placement[depth] =
+			    (struct puyo_placement){(uint8_t)(c + 1), (uint8_t)r};
+			walk_from(w, &t, depth + 1);
+		}
+	}
+}
+
+/* Whether the request is within its ranges. */
+static bool request_is_valid(const struct puyo_search_request *req)
+{
+	const struct puyo_field *f = &req->field;
+	if (f->rows != PUYO_ROWS && f->rows != PUYO_ROWS_MAX)
+		return false;
+	for (unsigned r = 0; r < f->rows; r++)
+		for (unsigned c = 0; c < PUYO_COLS; c++)
+			if (f->cell[r][c] > PUYO_GARBAGE)
+				return false;
+	if (req->add < 1 || req->add > PUYO_SEARCH_MAX_ADD || req->pairs > PUYO_SEARCH_MAX_PAIRS ||
+	    req->limit < 1 || req->limit > PUYO_SEARCH_MAX_LIMIT ||
+	    (req->colors & ~PUYO_SEARCH_ALL_COLORS) != 0)
+		return false;
+	for (unsigned i = 0; i < req->pairs; i++)
+		for (unsigned j = 0; j < 2; j++)
+			if (req->pair[i][j] < PUYO_RED || req->pair[i][j] > PUYO_YELLOW)
+				return false;
+	return true;
+}
+
+int puyo_search(const struct puyo_search_request *request, struct puyo_search_answer *answer)
+{
+	if (!request_is_valid(request))
+		return -1;
+	struct puyo_planes p;
+	puyo_planes_from_field(&p, &request->field);
+	puyo_planes_run(&p, &answer->fires_now);
+	answer->triggers = triggers(&p, request->add, request->colors, answer->trigger, true);
+	answer->examined = 0;
+	answer->sequences = 0;
+	struct walk w = {request, answer, {{{0, 0}}, {{0, 0, false}}, false, {0, 0, 0, 0, 0}}};
+	walk_from(&w, &p, 0);
+	return 0;
+}

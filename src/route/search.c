@@ -1,0 +1,158 @@
+/*
+ * The Puyo search (dropjudge/puyo_search.h). POST /v1/puyo/search takes one
+ * request in JSON ({"field", "add", "pairs", "limit", "colors"}) and answers
+ * in JSON, or with Accept: image/svg+xml its picture (render/render.h); a
+ * stream of requests (NDJSON) is answered line by line by the plumbing of
+ * every POST route (ndjson.c). GET /v1/puyo/search.svg takes the request in
+ * the query (field=ROW,ROW,..., pairs=RB,GG, add=, limit=, colors=) for an
+ * <img>. The table marks both heavy: a three-pair search is some
+ * milliseconds, run on the worker pool.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/puyo_codec.h"
+#include "codec/puyo_search_codec.h"
+#include "mem/alloc.h"
+#include "render/render.h"
+#include "route/handlers.h"
+
+/* A search and its answer, for drawing. */
+struct searched {
+	struct puyo_search_request req;
+	struct puyo_search_answer ans;
+};
+
+static int draw_search(const void *ctx, const struct render_options *opt, char *buf, size_t size)
+{
+	const struct searched *s = ctx;
+	return render_puyo_search_svg(&s->req, &s->ans, opt->cell, buf, size);
+}
+
+/* Searches s->req (read) and answers in the call's format. */
+static enum codec_status answer(const struct route_call *call, struct searched *s,
+				struct route_response *resp, struct codec_error *err)
+{
+	if (puyo_search(&s->req, &s->ans) != 0) {
+		codec_error_set(err, CODEC_E_INTERNAL, "the search was refused");
+		return CODEC_E_INTERNAL;
+	}
+	if (call->format == ROUTE_FORMAT_SVG) {
+		struct render_options opt = {.cell = (unsigned)route_arg(call, "cell")};
+		return route_draw_svg(call->req, resp, draw_search, s, &opt, err);
+	}
+	return route_respond_json(resp, puyo_search_json_answer(&s->req, &s->ans), err);
+}
+
+/* Counts one search for the metrics: answered, or refused for its input. */
+static void tally(const struct route_call *call, enum codec_status st)
+{
+	struct route_tally *t = call->req->tally;
+	if (!t)
+		return;
+	t->problem = "puyo";
+	if (st == CODEC_OK)
+		t->solved++;
+	else
+		t->rejected++;
+}
+
+enum codec_status route_puyo_search(const struct route_call *call, struct route_response *resp,
+				    struct codec_error *err)
+{
+	/* About 12 KB: on the heap, not on a worker's stack. */
+	struct searched *s = dj_malloc(sizeof *s);
+	if (!s) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	enum codec_status st;
+	json_t *root = route_parse_json(call->req->body, call->req->body_len, err);
+	if (!root) {
+		st = err->status;
+		goto out_free;
+	}
+	st = puyo_search_json_read(root, &s->req, err);
+	json_decref(root);
+	tally(call, st);
+	if (st == CODEC_OK)
+		st = answer(call, s, resp, err);
+out_free:
+	dj_free(s);
+	return st;
+}
+
+/* The query's pairs=RB,GG as the JSON array of pairs; NULL with err set. */
+static json_t *pairs_param(const char *v, struct codec_error *err)
+{
+	json_t *pairs = json_array();
+	for (const char *p = v; pairs && *p;) {
+		size_t n = strcspn(p, ",");
+		char a[2] = {p[0], '\0'}, b[2] = {n == 2 ? p[1] : '\0', '\0'};
+		if (n != 2) {
+			codec_error_at_param(err, CODEC_E_INVALID, "pairs",
+					     "each pair is two colour letters, the axis first, "
+					     "as pairs=RB,GG");
+			json_decref(pairs);
+			return NULL;
+		}
+		if (json_array_append_new(pairs, json_pack("[ss]", a, b)) != 0)
+			break;
+		p += n + (p[n] == ',');
+	}
+	if (!pairs)
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return pairs;
+}
+
+enum codec_status route_puyo_search_svg(const struct route_call *call, struct route_response *resp,
+					struct codec_error *err)
+{
+	const struct route_request *req = call->req;
+	const char *rows = route_param(req, "field"), *pairs = route_param(req, "pairs"),
+		   *colors = route_param(req, "colors");
+	struct puyo_field field;
+	if (!rows) {
+		codec_error_at_param(err, CODEC_E_INVALID, "field",
+				     "required: the field as field=ROW,ROW,... (12 or 13 rows, "
+				     "top first)");
+		return err->status;
+	}
+	if (!route_puyo_rows_param(rows, &field, err))
+		return err->status;
+	/* The request as the JSON the route takes, read by the same reader. */
+	json_t *obj = json_pack("{so sI sI}", "field", puyo_json_rows(&field), "add",
+				(json_int_t)route_arg(call, "add"), "limit",
+				(json_int_t)route_arg(call, "limit"));
+	json_t *p = pairs ? pairs_param(pairs, err) : json_array();
+	if (!obj || !p || json_object_set_new(obj, "pairs", p) != 0 ||
+	    (colors && json_object_set_new(obj, "colors", json_string(colors)) != 0)) {
+		json_decref(obj);
+		if (!codec_error_is_set(err))
+			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return err->status;
+	}
+	struct searched *s = dj_malloc(sizeof *s);
+	struct codec_error json_err;
+	codec_error_init(&json_err, 1);
+	enum codec_status st =
+	    s ? puyo_search_json_read(obj, &s->req, &json_err) : CODEC_E_INTERNAL;
+	json_decref(obj);
+	if (!s) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	} else if (st != CODEC_OK) {
+		/* the fault's member is the query parameter of that name */
+		const struct codec_fault *f = &json_err.faults[0];
+		char name[16] = "";
+		if (json_err.nfaults)
+			snprintf(name, sizeof name, "%.*s", (int)strcspn(f->pointer + 1, "/"),
+				 f->pointer + 1);
+		codec_error_at_param(err, st, name[0] ? name : "field", "%s",
+				     json_err.nfaults ? json_err.detail : "invalid");
+	} else {
+		tally(call, st);
+		st = answer(call, s, resp, err);
+	}
+	dj_free(s);
+	return st;
+}
