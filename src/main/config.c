@@ -538,14 +538,7 @@ void config_usage_solve(FILE *out)
 		"  work (DROPJUDGE_SOLVE_THREADS=1 keeps it to one).\n"
 		"solve monomino-domino|puyo --ndjson [FILE]\n"
 		"  A stream of cases, one JSON case a line: the lines POST /v1/PROBLEM answers\n"
-		"  to Content-Type: application/x-ndjson (default limits), in flat memory.\n"
-		"search puyo [FILE]\n"
-		"  Reads one search request in JSON ({\"field\": [...], \"pairs\": [...],\n"
-		"  \"add\": 3, \"limit\": 10, \"colors\": \"RGBPY\"}) and prints the answer\n"
-		"  of POST /v1/puyo/search: the field's triggers and the ranked placements\n"
-		"  of the pairs. A bad request prints its problem to stderr and exits 1.\n"
-		"search puyo --ndjson [FILE]\n"
-		"  One search request a line, one answer a line, then the summary line.\n");
+		"  to Content-Type: application/x-ndjson (default limits), in flat memory.\n");
 }
 
 /* One subcommand's part of the manual, as `dropjudge --help` prints it
@@ -605,6 +598,15 @@ static const struct config_usage_part config_usage_parts[] = {
      "  line prints the counts before it, then FILE:LINE:COLUMN: detail, exit 1.\n"
      "  Two threads share the work; DROPJUDGE_SOLVE_THREADS=1 keeps it to one.\n",
      "dropjudge solve puyo --lines fields.txt"},
+    {"search",
+     "search puyo [--ndjson] [FILE]\n"
+     "  Reads one search request in JSON ({\"field\": [...], \"pairs\": [...],\n"
+     "  \"add\": 3, \"limit\": 10, \"colors\": \"RGBPY\"}) from FILE or stdin and\n"
+     "  prints the answer of POST /v1/puyo/search: the field's triggers and the\n"
+     "  ranked placements of the pairs. A bad request prints its problem to\n"
+     "  stderr and exits 1. With --ndjson: one request a line, one answer a\n"
+     "  line, then the summary line.\n",
+     "dropjudge search puyo request.json"},
     {"healthcheck",
      "healthcheck [--host ADDR] [--port N] [--tls-cert FILE]\n"
      "  Sends GET /livez to ADDR:N (ADDR from --host, else HOST, else 127.0.0.1;\n"

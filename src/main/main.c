@@ -454,8 +454,8 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "serve") == 0)
 		return main_serve(argc - 2, argv + 2);
-	if (strcmp(cmd, "solve") == 0 || strcmp(cmd, "search") == 0) {
-		/* `solve --help`, `search puyo --help`: the subcommands' own help */
+	if (strcmp(cmd, "solve") == 0) {
+		/* `solve --help`: the subcommand's own help */
 		for (int i = 2; i < argc; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 				config_usage_solve(stdout);
@@ -465,13 +465,11 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "solve") == 0)
 		return solve_main(argc - 2, argv + 2, stdout, stderr);
-	if (strcmp(cmd, "search") == 0)
-		return search_main(argc - 2, argv + 2, stdout, stderr);
 	if (strcmp(cmd, "healthcheck") == 0)
 		return main_healthcheck(argc - 2, argv + 2);
 	/* `check --help`, `package ... --help`: the subcommand's own help */
 	if (strcmp(cmd, "check") == 0 || strcmp(cmd, "validate") == 0 ||
-	    strcmp(cmd, "package") == 0) {
+	    strcmp(cmd, "package") == 0 || strcmp(cmd, "search") == 0) {
 		for (int i = 2; i < argc; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 				config_usage_command(cmd, stdout);
@@ -479,6 +477,8 @@ int main(int argc, char *argv[])
 			}
 		}
 	}
+	if (strcmp(cmd, "search") == 0)
+		return search_main(argc - 2, argv + 2, stdout, stderr);
 	if (strcmp(cmd, "check") == 0)
 		return check_main(argc - 2, argv + 2);
 	if (strcmp(cmd, "validate") == 0)
