@@ -177,7 +177,7 @@ test('the viewer solves the Puyo public example: 3 chains, 4 frames, and plays t
 });
 
 test('the search view ranks the placements of a pair and plays the one clicked', { skip }, async () => {
-	// A red on column 2 fires two chains; four placements of [R, B] put one there (README, "Puyo search").
+	// A red on column 2 fires two chains; four placements of [R, B] put one there (docs/SEARCH.md).
 	const field = '......\n......\n......\n......\n......\n......\n......\nG.....\nR.....\nR.....\nRG....\nGG....\n';
 	await solveCase('puyo', 'text', field);
 	assert.equal(await page.isVisible('#search'), true);

@@ -1,7 +1,7 @@
 // The docs cannot drift: every command of the README's API examples, and of
-// the examples of docs/ that run against the service (docs/JUDGES.md, "Over
-// HTTP"), is run against the real server (localhost:8080 replaced by its
-// address) and its output compared with the lines shown under it ("# ..."),
+// the examples of docs/ that run against the service (docs/SEARCH.md,
+// docs/PICTURES.md, docs/JUDGES.md's "Over HTTP"), is run against the real
+// server (localhost:8080 replaced by its address) and its output compared with the lines shown under it ("# ..."),
 // where "..." stands for any text; a command that shows nothing must still
 // exit 0.
 import { test } from 'node:test';
@@ -46,7 +46,11 @@ function pattern(lines) {
 }
 
 const JUDGES = fs.readFileSync(path.join(ROOT, 'docs/JUDGES.md'), 'utf8');
-const cmds = [...examples(README, '## The API'), ...examples(README, '## Puyo search')];
+const SEARCH = fs.readFileSync(path.join(ROOT, 'docs/SEARCH.md'), 'utf8');
+const PICTURES = fs.readFileSync(path.join(ROOT, 'docs/PICTURES.md'), 'utf8');
+const cmds = [...examples(README, '## The API')];
+const docCmds = [...examples(SEARCH, '## Examples').map((c) => ['docs/SEARCH.md', c]),
+	...examples(PICTURES, '# Pictures and the viewer').map((c) => ['docs/PICTURES.md', c])];
 const judgeCmds = examples(JUDGES, '## Over HTTP');
 // The examples run in a directory of their own (one writes puyo.zip), never in the tree.
 const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropjudge-readme-'));
@@ -63,7 +67,7 @@ test('docs/JUDGES.md shows the package and generator examples with their output'
 	assert.ok(judgeCmds.some((c) => c.text.includes('/package?')));
 });
 
-for (const [doc, c] of [...cmds.map((c) => ['README', c]), ...judgeCmds.map((c) => ['docs/JUDGES.md', c])]) {
+for (const [doc, c] of [...cmds.map((c) => ['README', c]), ...docCmds, ...judgeCmds.map((c) => ['docs/JUDGES.md', c])]) {
 	const shell = c.text.replaceAll('localhost:8080', `127.0.0.1:${server.port}`)
 		.replaceAll('build/dropjudge', BIN);
 	test(`${doc}: ${c.text.split('\n')[0].slice(0, 90)}`, async () => {
