@@ -113,7 +113,7 @@ enum codec_status route_puyo_search_svg(const struct route_call *call, struct ro
 		   *colors = route_param(req, "colors");
 	struct puyo_field field;
 	if (!rows) {
-		codec_error_at_param(err, CODEC_E_INVALID, "field",
+		codec_error_at_param(err, CODEC_E_SYNTAX, "field",
 				     "required: the field as field=ROW,ROW,... (12 or 13 rows, "
 				     "top first)");
 		return err->status;

@@ -50,7 +50,7 @@ const SEARCH = fs.readFileSync(path.join(ROOT, 'docs/SEARCH.md'), 'utf8');
 const PICTURES = fs.readFileSync(path.join(ROOT, 'docs/PICTURES.md'), 'utf8');
 const cmds = [...examples(README, '## The API')];
 const docCmds = [...examples(SEARCH, '## Examples').map((c) => ['docs/SEARCH.md', c]),
-	...examples(PICTURES, '# Pictures and the viewer').map((c) => ['docs/PICTURES.md', c])];
+	...examples(`\n${PICTURES}`, '# Pictures and the viewer').map((c) => ['docs/PICTURES.md', c])];
 const judgeCmds = examples(JUDGES, '## Over HTTP');
 // The examples run in a directory of their own (one writes puyo.zip), never in the tree.
 const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropjudge-readme-'));
