@@ -1,6 +1,6 @@
 // No head-of-line blocking: while four clients loop the heaviest request
 // the default limits allow (a 1000-case Monomino-Domino batch with every
-// trace, 100,000 steps in all, the most --max-trace-steps lets through;
+// trace, 100,000 steps in all, the most --max-request-trace-steps lets through;
 // its own process,
 // tests/hardening/heavy.mjs), GET /livez and the Puyo example of the
 // problem statement from other clients keep p99 under 100 ms, and every
@@ -22,7 +22,7 @@ const MAX_BODY = 1048576;
 const MAX_TRACE_STEPS = 100000;
 
 // 1000 cases of the same length, each block valid for its type, as long as
-// fits in MAX_BODY and keeps the traces within --max-trace-steps.
+// fits in MAX_BODY and keeps the traces within --max-request-trace-steps.
 export function heaviestBatch() {
 	let seed = 7;
 	const rnd = (n) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };

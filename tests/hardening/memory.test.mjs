@@ -237,7 +237,7 @@ test('after a load of heavy requests, RSS returns within 10% of its level before
 	assert.ok(after <= before * 1.1, `after ${after} > 1.1 x before ${before}`);
 });
 
-test('--max-trace-steps counts the traces of the whole request: 1000 traced cases of 101 placements are 422 at the case that passes 100,000 steps', async () => {
+test('--max-request-trace-steps counts the traces of the whole request: 1000 traced cases of 101 placements are 422 at the case that passes 100,000 steps', async () => {
 	const over = JSON.stringify({ cases: Array.from({ length: 1000 }, (_, c) => ({ blocks: mdBlocks(101, c + 1) })) });
 	const res = await new Promise((resolve, reject) => {
 		const s = net.connect({ port: server.port, host: '127.0.0.1' });
@@ -251,5 +251,5 @@ test('--max-trace-steps counts the traces of the whole request: 1000 traced case
 	const p = JSON.parse(res.body);
 	// 990 cases of 101 steps are 99,990; the 991st (index 990) passes 100,000.
 	assert.equal(p.errors[0].pointer, '/cases/990');
-	assert.match(p.detail, /max-trace-steps/);
+	assert.match(p.detail, /max-request-trace-steps/);
 });

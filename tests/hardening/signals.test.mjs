@@ -44,7 +44,7 @@ test('a second SIGTERM during the drain ends the process at once, with a request
 
 test('a second SIGTERM ends the process at once even while the workers are busy with heavy requests', async () => {
 	const server = await startServer({
-		args: ['--drain-timeout', '30', '--threads', '2', '--max-body', '20000000', '--max-trace-steps', '1000000'],
+		args: ['--drain-timeout', '30', '--threads', '2', '--max-body', '20000000', '--max-request-trace-steps', '1000000'],
 		autoStop: false,
 	});
 	// Eight traced streams of 1000 cases, 1,000,000 steps each (131 MB of answer apiece). Four clients read
