@@ -358,13 +358,23 @@ export async function startServer({ args = [], env = {}, autoStop = true, caFile
 			resolve(server.exitStatus);
 		});
 	});
-	proc.stderr.on('data', (d) => { server.log += d; });
+	// stdout and stderr go into server.log a whole line at a time, so that a
+	// line of one is never cut by a piece of the other.
+	for (const stream of [proc.stdout, proc.stderr]) {
+		let part = '';
+		stream.on('data', (d) => {
+			part += d;
+			const end = part.lastIndexOf('\n') + 1;
+			server.log += part.slice(0, end);
+			part = part.slice(end);
+		});
+		stream.on('end', () => { server.log += part; part = ''; });
+	}
 	const started = new Promise((resolve, reject) => {
 		let out = '';
 		const timer = setTimeout(() => reject(new Error(`no start line within ${10 * timeScale} s: ${out}${server.log}`)), 10000 * timeScale);
 		proc.stdout.on('data', (d) => {
 			out += d;
-			server.log += d;
 			const m = out.match(/listening on (https?):\/\/([^\s:]+|\[[^\]]+\]):(\d+)/);
 			if (m) {
 				clearTimeout(timer);
