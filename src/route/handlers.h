@@ -259,6 +259,11 @@ int route_ndjson_end(struct route_ndjson *nd);
 void route_ndjson_free(struct route_ndjson *nd);
 /* Takes the stream reader out of an intake (NULL when it holds none). */
 struct route_ndjson *route_intake_ndjson(struct route_intake *s);
+
+/* Whether the first byte of a text body read as it arrived, past white
+ * space, opens a JSON object or array (its error then gets the hint of
+ * route_hint_json_as_text()); false for NULL. */
+bool route_intake_looks_json(const struct route_intake *s);
 /* Answers a stream (call->body ROUTE_BODY_NDJSON): from the reader that
  * took the body as it arrived, else from the body kept. */
 route_handler_fn route_ndjson_respond;

@@ -143,10 +143,13 @@ enum codec_status route_intake_end(struct route_intake *s, struct problem_outcom
 	if (st == CODEC_OK)
 		return CODEC_OK;
 	codec_error_sort(&s->err);
-	if (s->first == '{' || s->first == '[')
-		route_hint_json_as_text(&s->err);
 	codec_error_copy(err, &s->err); /* points at s->faults */
 	return st;
+}
+
+bool route_intake_looks_json(const struct route_intake *s)
+{
+	return s && (s->first == '{' || s->first == '[');
 }
 
 struct route_ndjson *route_intake_ndjson(struct route_intake *s)

@@ -404,9 +404,11 @@ bool route_collect(const struct route_call *call, struct codec_error *err)
 }
 
 /* Whether a body's first byte that is not white space opens a JSON object
- * or array. */
+ * or array, the body kept or read as it arrived. */
 static bool body_looks_json(const struct route_request *req)
 {
+	if (req->intake)
+		return route_intake_looks_json(req->intake);
 	for (size_t i = 0; req->body && i < req->body_len; i++) {
 		char c = req->body[i];
 		if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
