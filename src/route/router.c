@@ -409,7 +409,10 @@ static bool body_looks_json(const struct route_request *req)
 {
 	if (req->intake)
 		return route_intake_looks_json(req->intake);
-	for (size_t i = 0; req->body && i < req->body_len; i++) {
+	size_t start = req->body && req->body_len >= 3 && memcmp(req->body, "\xef\xbb\xbf", 3) == 0
+			   ? 3
+			   : 0; /* a byte-order mark is skipped, as the readers skip it */
+	for (size_t i = start; req->body && i < req->body_len; i++) {
 		char c = req->body[i];
 		if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
 			return c == '{' || c == '[';
