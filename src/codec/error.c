@@ -136,8 +136,8 @@ static bool where_is_located(const struct codec_where *w)
 	return w && ((w->pointer != NULL) || (w->parameter && w->parameter[0]) || w->line);
 }
 
-void codec_error_vadd(struct codec_error *err, enum codec_status status,
-		      const struct codec_where *where, const char *fmt, va_list ap)
+void codec_error_vadd(struct codec_error *err, unsigned status, const struct codec_where *where,
+		      const char *fmt, va_list ap)
 {
 	char text[CODEC_DETAIL_MAX];
 	char place[CODEC_POINTER_MAX + 48];

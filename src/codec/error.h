@@ -11,8 +11,12 @@
  * UTF-8 character (from the request, or a character cut where a text was
  * cut to fit) is stored as '?'.
  *
- * What HTTP status a codec_status becomes is decided in one place only,
- * the route layer's table (route/status.c).
+ * The codec's statuses are its faults: syntax, invalid, too large,
+ * internal. The route layer extends them with the request's own kinds (not
+ * found, method, media type, ...: enum route_status, numbered from
+ * CODEC_STATUS_COUNT on) and records those in the same error; what HTTP
+ * status each becomes is decided in one place only, the route layer's table
+ * (route/status.c).
  */
 #ifndef DROPJUDGE_CODEC_ERROR_H
 #define DROPJUDGE_CODEC_ERROR_H
@@ -25,20 +29,11 @@
 
 enum codec_status {
 	CODEC_OK = 0,
-	CODEC_E_SYNTAX,		 /* not parseable: bad JSON, not the Baekjoon text format */
-	CODEC_E_INVALID,	 /* parseable but impossible: out of range, wrong size */
-	CODEC_E_TOO_LARGE,	 /* over a configured limit (body, batch) */
-	CODEC_E_MEDIA_TYPE,	 /* a Content-Type we do not take */
-	CODEC_E_NOT_ACCEPTABLE,	 /* an Accept we cannot answer */
-	CODEC_E_NOT_FOUND,	 /* no such path */
-	CODEC_E_METHOD,		 /* path exists, method does not */
-	CODEC_E_UNAVAILABLE,	 /* shutting down */
-	CODEC_E_UNAUTHORIZED,	 /* no valid bearer token where one is needed */
-	CODEC_E_INTERNAL,	 /* out of memory or a bug; never for client input */
-	CODEC_E_BAD_REQUEST,	 /* the HTTP message itself is malformed or ambiguous */
-	CODEC_E_NOT_IMPLEMENTED, /* an HTTP feature we do not support (a transfer coding) */
-	CODEC_E_BUSY,		 /* too much heavy work queued: retry later */
-	CODEC_STATUS_COUNT
+	CODEC_E_SYNTAX,	   /* not parseable: bad JSON, not the Baekjoon text format */
+	CODEC_E_INVALID,   /* parseable but impossible: out of range, wrong size */
+	CODEC_E_TOO_LARGE, /* over a configured limit (body, batch) */
+	CODEC_E_INTERNAL,  /* out of memory or a bug; never for client input */
+	CODEC_STATUS_COUNT /* a layer above numbers its own kinds from here on */
 };
 
 #define CODEC_POINTER_MAX 96
@@ -74,7 +69,8 @@ struct codec_where {
  * Do not copy a codec_error: `faults` may point into it.
  */
 struct codec_error {
-	enum codec_status status;	/* of the first error, CODEC_OK while none */
+	unsigned status;		/* of the first error, CODEC_OK while none: an enum
+					   codec_status, or a kind of the layer above */
 	char detail[CODEC_SUMMARY_MAX]; /* summary of the first error */
 	unsigned max_faults;		/* 1: first wins; more: collect */
 	unsigned nfaults;		/* faults[0..nfaults) are set */
@@ -114,11 +110,12 @@ bool codec_error_is_full(const struct codec_error *err);
  * The one entry point: records a fault of `status` at `where` (NULL: no
  * location), its detail formatted from fmt and ap. The first error also
  * sets the status and the summary "<location>: <detail>". NULL err is
- * ignored.
+ * ignored. `status` is an enum codec_status, or a kind of the layer above
+ * (numbered from CODEC_STATUS_COUNT on), which that layer's own shorthands
+ * pass.
  */
-void codec_error_vadd(struct codec_error *err, enum codec_status status,
-		      const struct codec_where *where, const char *fmt, va_list ap)
-    __attribute__((format(printf, 4, 0)));
+void codec_error_vadd(struct codec_error *err, unsigned status, const struct codec_where *where,
+		      const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* codec_error_vadd() with variable arguments. */
 void codec_error_add(struct codec_error *err, enum codec_status status,

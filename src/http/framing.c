@@ -25,7 +25,7 @@ struct framing_scan {
 	bool lengths_differ;	    /* a later Content-Length says something else */
 	unsigned encodings;	    /* Transfer-Encoding fields */
 	bool chunked;		    /* the first Transfer-Encoding is exactly "chunked" */
-	enum codec_status status;   /* first fault found, CODEC_OK while none */
+	enum route_status status;   /* first fault found, ROUTE_OK while none */
 	struct codec_error *err;    /* where that fault is described */
 	struct http_fields *fields; /* the values read by the server, or NULL */
 };
@@ -104,9 +104,9 @@ void http_target_note(struct http_target *t, const char *raw)
 
 /* Records the first fault of a scan. */
 static void __attribute__((format(printf, 3, 4)))
-framing_fault(struct framing_scan *s, enum codec_status status, const char *fmt, ...)
+framing_fault(struct framing_scan *s, enum route_status status, const char *fmt, ...)
 {
-	if (s->status != CODEC_OK)
+	if (s->status != ROUTE_OK)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
@@ -114,7 +114,7 @@ framing_fault(struct framing_scan *s, enum codec_status status, const char *fmt,
 	vsnprintf(detail, sizeof detail, fmt, ap);
 	va_end(ap);
 	s->status = status;
-	codec_error_set(s->err, status, "%s", detail);
+	route_error_set(s->err, status, "%s", detail);
 }
 
 /* Whether key[0..n) holds a space or a tab. */
@@ -157,20 +157,20 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 	if (s->fields)
 		framing_note(s->fields, key, key_size, value);
 	if (key_size == 0)
-		framing_fault(s, CODEC_E_BAD_REQUEST, "a header field has an empty name");
+		framing_fault(s, ROUTE_E_BAD_REQUEST, "a header field has an empty name");
 	else if (framing_has_blank(key, key_size))
-		framing_fault(s, CODEC_E_BAD_REQUEST,
+		framing_fault(s, ROUTE_E_BAD_REQUEST,
 			      "header '%.40s': whitespace between a field name and its colon", key);
 	else if (!framing_is_token(key, key_size))
-		framing_fault(s, CODEC_E_BAD_REQUEST,
+		framing_fault(s, ROUTE_E_BAD_REQUEST,
 			      "header '%.40s': a field name holds a character other than letters, "
 			      "digits and !#$%%&'*+-.^_`|~ (RFC 9110 section 5.6.2)",
 			      key);
 	if (memchr(value, '\0', value_size))
-		framing_fault(s, CODEC_E_BAD_REQUEST, "header '%.40s': its value holds a NUL byte",
+		framing_fault(s, ROUTE_E_BAD_REQUEST, "header '%.40s': its value holds a NUL byte",
 			      key);
 	if (memchr(value, '\r', value_size))
-		framing_fault(s, CODEC_E_BAD_REQUEST,
+		framing_fault(s, ROUTE_E_BAD_REQUEST,
 			      "header '%.40s': its value holds a bare CR (RFC 9112 section 2.2)",
 			      key);
 	/* The name's length first: most fields are none of the three. */
@@ -199,17 +199,17 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 static void framing_target(struct framing_scan *s, const struct http_target *t)
 {
 	if (!t->seen) {
-		framing_fault(s, CODEC_E_BAD_REQUEST, "the request line cannot be read");
+		framing_fault(s, ROUTE_E_BAD_REQUEST, "the request line cannot be read");
 		return;
 	}
 	if (t->encoded_nul)
-		framing_fault(s, CODEC_E_BAD_REQUEST,
+		framing_fault(s, ROUTE_E_BAD_REQUEST,
 			      "the request target holds an encoded NUL byte (%%00)");
 	if (t->space)
-		framing_fault(s, CODEC_E_BAD_REQUEST, "the request target holds a space");
+		framing_fault(s, ROUTE_E_BAD_REQUEST, "the request target holds a space");
 }
 
-enum codec_status http_framing_check(struct MHD_Connection *conn, const char *version,
+enum route_status http_framing_check(struct MHD_Connection *conn, const char *version,
 				     const struct http_target *t, struct http_fields *fields,
 				     struct codec_error *err)
 {
@@ -226,19 +226,19 @@ enum codec_status http_framing_check(struct MHD_Connection *conn, const char *ve
 	MHD_get_connection_values_n(conn, MHD_HEADER_KIND, framing_field, &s);
 
 	if (s.lengths > 0 && s.encodings > 0)
-		framing_fault(&s, CODEC_E_BAD_REQUEST,
+		framing_fault(&s, ROUTE_E_BAD_REQUEST,
 			      "both Content-Length and Transfer-Encoding are present");
 	if (s.lengths_differ)
-		framing_fault(&s, CODEC_E_BAD_REQUEST, "several Content-Length values differ");
+		framing_fault(&s, ROUTE_E_BAD_REQUEST, "several Content-Length values differ");
 	if (s.encodings > 1 || (s.encodings == 1 && !s.chunked))
-		framing_fault(&s, CODEC_E_NOT_IMPLEMENTED,
+		framing_fault(&s, ROUTE_E_NOT_IMPLEMENTED,
 			      "Transfer-Encoding: only a single \"chunked\" coding is supported");
 	if (s.hosts > 1)
-		framing_fault(&s, CODEC_E_BAD_REQUEST, "several Host header fields");
+		framing_fault(&s, ROUTE_E_BAD_REQUEST, "several Host header fields");
 	if (s.hosts == 0 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0)
-		framing_fault(&s, CODEC_E_BAD_REQUEST, "an HTTP/1.1 request without a Host header");
+		framing_fault(&s, ROUTE_E_BAD_REQUEST, "an HTTP/1.1 request without a Host header");
 	if (t->encoded_slash)
-		framing_fault(&s, CODEC_E_NOT_FOUND,
+		framing_fault(&s, ROUTE_E_NOT_FOUND,
 			      "no resource at this path: an encoded slash (%%2F) is not a "
 			      "path separator");
 	return s.status;

@@ -22,6 +22,7 @@
 #include <microhttpd.h>
 
 #include "codec/error.h"
+#include "route/route.h"
 
 /* What the raw request target showed, before libmicrohttpd decoded it. */
 struct http_target {
@@ -70,14 +71,14 @@ void http_target_note(struct http_target *t, const char *raw);
 /*
  * Checks the framing of a request whose headers have all arrived:
  * `version` is the version string libmicrohttpd passed to the access
- * handler, `t` what http_target_note() saw. Returns CODEC_OK, or the
+ * handler, `t` what http_target_note() saw. Returns ROUTE_OK, or the
  * status to answer with err set to the reason (naming the header at
  * fault). The answer is given with the headers, before any body is read,
  * so the connection is closed after it and the answer says
  * "Connection: close". Whatever the verdict, *fields (NULL: not wanted)
  * is filled from every header field.
  */
-enum codec_status http_framing_check(struct MHD_Connection *conn, const char *version,
+enum route_status http_framing_check(struct MHD_Connection *conn, const char *version,
 				     const struct http_target *t, struct http_fields *fields,
 				     struct codec_error *err);
 

@@ -164,7 +164,7 @@ struct http_request {
 	size_t limit;			  /* most body bytes that may be kept: the declared
 					     length when known, else max_body */
 	size_t dropped;			  /* bytes of body read and not kept */
-	enum codec_status refused;	  /* route_match() verdict; CODEC_OK: keep the body */
+	enum route_status refused;	  /* route_match() verdict; ROUTE_OK: keep the body */
 	bool heavy_route;		  /* the route table marks the resource heavy */
 	bool too_large;			  /* the body passed max: nothing more is kept */
 	size_t max;			  /* bytes the body may have (route_body_limit()) */
@@ -502,7 +502,7 @@ static void http_prepare(struct http_server *srv, struct http_request *rq,
 	const char *route_name = resp->route_name;
 	size_t asked = resp->body_len;
 	codec_error_init(&err, 1);
-	codec_error_set(&err, CODEC_E_BUSY,
+	route_error_set(&err, ROUTE_E_BUSY,
 			"the answer is %zu bytes and the server holds %zu bytes of answers not "
 			"yet read, of %zu (--answer-memory); retry after 1 s",
 			asked, http_budget_held(srv->budget), http_budget_total(srv->budget));
@@ -639,7 +639,7 @@ static enum MHD_Result http_send_busy(struct http_server *srv, struct MHD_Connec
 	struct route_response resp;
 
 	codec_error_init(&err, 1);
-	codec_error_set(&err, CODEC_E_BUSY,
+	route_error_set(&err, ROUTE_E_BUSY,
 			"%u heavy requests are queued or running (--max-heavy-queue), or %u from "
 			"this address (--max-heavy-per-client); retry after 1 s",
 			http_heavy_total(srv->heavy), http_heavy_per_client(srv->heavy));
@@ -670,7 +670,7 @@ static bool http_take_body(struct http_server *srv, struct http_request *rq, con
 			   size_t size)
 {
 	(void)srv; /* the request's own limit, rq->max, applies */
-	if (rq->refused != CODEC_OK || rq->too_large || rq->out_of_memory)
+	if (rq->refused != ROUTE_OK || rq->too_large || rq->out_of_memory)
 		goto out_drop;
 	if (size > rq->max - rq->len) {
 		rq->too_large = true;
@@ -773,14 +773,14 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	rq->begun = true;
 	/* One pass over the header fields: the framing checks, and the fields read. */
 	codec_error_init(&err, 1);
-	enum codec_status framing =
+	enum route_status framing =
 	    http_framing_check(conn, version, &rq->target, &rq->fields, &err);
 	http_flight_add(srv->flight, 1);
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
 			   rq->fields.user_agent);
 	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
 
-	if (framing != CODEC_OK) {
+	if (framing != ROUTE_OK) {
 		rq->refused = err.status;
 		rq->unread = true;
 		return http_send_framing(srv, conn, rq, &err);
@@ -796,28 +796,28 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	rq->max = route_body_limit(req);
 	bool over = length > 0 && (unsigned long long)length > rq->max;
 	rq->unread = over;
-	if (rq->refused == CODEC_E_TOO_LARGE || (rq->refused == CODEC_OK && m.takes_body && over))
+	if (rq->refused == ROUTE_E_TOO_LARGE || (rq->refused == ROUTE_OK && m.takes_body && over))
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	/* An answer that does not depend on the body (a refusal, a redirect,
 	 * OPTIONS, a GET) is given before any of it is read; the connection
 	 * then closes, lingering a little so that the client reads it. */
 	bool has_body = length > 0 || (length < 0 && rq->fields.transfer_encoding);
-	if (has_body && (rq->refused != CODEC_OK || !m.takes_body)) {
+	if (has_body && (rq->refused != ROUTE_OK || !m.takes_body)) {
 		rq->unread = true;
 		return http_send_refusal(srv, conn, rq, url, method);
 	}
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : rq->max;
-	if (rq->refused == CODEC_OK && http_gzip_named(req->content_encoding)) {
+	if (rq->refused == ROUTE_OK && http_gzip_named(req->content_encoding)) {
 		rq->limit = rq->max; /* the inflated size is not announced */
 		rq->gunzip = http_gunzip_new();
 		rq->out_of_memory = !rq->gunzip;
 	}
 	/* A text case is judged as it arrives; NULL: the body is kept. */
-	if (rq->refused == CODEC_OK && !rq->out_of_memory)
+	if (rq->refused == ROUTE_OK && !rq->out_of_memory)
 		rq->intake = route_intake_new(req);
 	/* A stream is never kept whole: without its reader it is a 500. */
-	if (rq->refused == CODEC_OK && !rq->intake && m.takes_body &&
+	if (rq->refused == ROUTE_OK && !rq->intake && m.takes_body &&
 	    route_request_body(req) == ROUTE_BODY_NDJSON)
 		rq->out_of_memory = true;
 	return MHD_YES;
@@ -863,7 +863,7 @@ static void http_run_job(struct http_job *job)
 		/* Nobody will read the answer: none of the work is done. */
 		struct codec_error err;
 		codec_error_init(&err, 1);
-		codec_error_set(&err, CODEC_E_BUSY,
+		route_error_set(&err, ROUTE_E_BUSY,
 				"the client closed the connection before the work began");
 		route_error_response(&err, &rq->resp);
 		rq->resp.route_name = rq->req.entry ? rq->req.entry->name : ROUTE_NAME_UNKNOWN;
@@ -883,7 +883,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	struct route_response resp;
 
 	http_guard_request_in(conn);
-	if (rq->refused != CODEC_OK)
+	if (rq->refused != ROUTE_OK)
 		return http_send_refusal(srv, conn, rq, url, method);
 	if (rq->too_large)
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);

@@ -152,6 +152,16 @@ static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct 
 	return true;
 }
 
+/* Whether req->stop says to stop; then err holds why: what stop recorded,
+ * or CODEC_E_INTERNAL when it recorded nothing. */
+static bool pkg_stopped(const struct package_request *req, struct codec_error *err)
+{
+	if (!req->stop || !req->stop(req->stop_ctx, err))
+		return false;
+	codec_error_set(err, CODEC_E_INTERNAL, "the build stopped"); /* first wins */
+	return true;
+}
+
 /*
  * Makes every test of a package: the samples, then `tests` secret tests
  * (edge cases first, then random, large and, for Puyo, long chains), the
@@ -178,11 +188,8 @@ static enum codec_status pkg_tests_make(const struct problem *p, const struct pa
 	for (unsigned i = 0; i < p->nsamples + req->tests; i++) {
 		struct pkg_test *t = &tests->test[i];
 		unsigned secret = i - p->nsamples + 1; /* 1-based, for secret tests */
-		if (req->stop && req->stop(req->stop_ctx)) {
-			codec_error_set(err, CODEC_E_BUSY,
-					"the build stopped: the client has gone");
+		if (pkg_stopped(req, err))
 			goto out_fail;
-		}
 		problem_text_init(&t->input);
 		tests->count++;
 		if (i < p->nsamples) {
@@ -230,14 +237,12 @@ struct pkg_build {
 
 /* Puts one file; asks req->stop first, as the tests' loop does, so that a
  * build whose client has gone also stops while its files are written and
- * compressed (CODEC_E_BUSY). */
+ * compressed. */
 static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
 		    bool executable)
 {
-	if (b->ok && b->req->stop && b->req->stop(b->req->stop_ctx)) {
-		codec_error_set(b->err, CODEC_E_BUSY, "the build stopped: the client has gone");
+	if (b->ok && pkg_stopped(b->req, b->err))
 		b->ok = false;
-	}
 	if (b->ok && !pkg_sink_put(b->sink, path, data, len, executable, b->err))
 		b->ok = false;
 }

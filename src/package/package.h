@@ -53,9 +53,10 @@ struct package_request {
 	unsigned min_chains;	    /* Puyo long-chain tests: at least this many
 				       chains, 1..GEN_PUYO_MAX_CHAINS; ignored
 				       for Monomino-Domino */
-	/* Asked between tests: true stops the build (nobody wants it any
-	 * more), which then fails with CODEC_E_BUSY. NULL: never stops. */
-	bool (*stop)(void *ctx);
+	/* Asked between tests and files: true stops the build (nobody wants
+	 * it any more), which then fails with the error stop recorded in err
+	 * (the caller's kind and words). NULL: never stops. */
+	bool (*stop)(void *ctx, struct codec_error *err);
 	void *stop_ctx; /* handed to stop */
 };
 
@@ -90,8 +91,8 @@ enum codec_status package_check(const struct package_request *req, struct codec_
  * new malloc'ed buffer of *len bytes that the caller frees. On failure
  * nothing is allocated, *data is NULL and err says why: CODEC_E_INVALID for
  * a bad request (see package_check), CODEC_E_INTERNAL when out of memory or
- * when a generated test fails its own validation (a bug), CODEC_E_BUSY when
- * req->stop said to stop.
+ * when a generated test fails its own validation (a bug), and what req->stop
+ * recorded when it said to stop.
  */
 enum codec_status package_build_memory(const struct package_request *req, enum package_sink sink,
 				       char **data, size_t *len, struct codec_error *err);

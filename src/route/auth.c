@@ -10,17 +10,17 @@
 
 #define AUTH_REALM "Bearer realm=\"dropjudge\""
 
-enum codec_status route_auth_check(enum route_auth auth, struct codec_error *err)
+enum route_status route_auth_check(enum route_auth auth, struct codec_error *err)
 {
 	switch (auth) {
 	case ROUTE_AUTH_OK:
-		return CODEC_OK;
+		return ROUTE_OK;
 	case ROUTE_AUTH_MISSING:
-		codec_error_set(err, CODEC_E_UNAUTHORIZED,
+		route_error_set(err, ROUTE_E_UNAUTHORIZED,
 				"this resource needs an 'Authorization: Bearer <token>' header");
 		break;
 	case ROUTE_AUTH_WRONG:
-		codec_error_set(err, CODEC_E_UNAUTHORIZED, "the bearer token is not valid");
+		route_error_set(err, ROUTE_E_UNAUTHORIZED, "the bearer token is not valid");
 		break;
 	case ROUTE_AUTH_MALFORMED:
 		codec_error_set(err, CODEC_E_SYNTAX,

@@ -88,7 +88,7 @@ json_t *route_error_slot(struct codec_error *err)
 	return json_pack("{so}", "error", problem_json(err));
 }
 
-enum codec_status route_respond_batch(const struct route_call *call, json_t *root,
+enum route_status route_respond_batch(const struct route_call *call, json_t *root,
 				      route_case_fn *one, struct route_response *resp,
 				      struct codec_error *err)
 {
@@ -125,7 +125,7 @@ enum codec_status route_respond_batch(const struct route_call *call, json_t *roo
 	if (json_array_size(results) != json_array_size(cases)) {
 		json_decref(results);
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	size_t n = json_array_size(cases);
 	return route_respond_json(resp,

@@ -25,7 +25,7 @@ static uint64_t fresh_seed(void)
 	return z ^ (z >> 31);
 }
 
-enum codec_status route_generate(const struct route_call *call, struct route_response *resp,
+enum route_status route_generate(const struct route_call *call, struct route_response *resp,
 				 struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
@@ -45,14 +45,14 @@ enum codec_status route_generate(const struct route_call *call, struct route_res
 		struct problem_text text;
 		json_t *obj = NULL;
 		problem_text_init(&text);
-		enum codec_status st = p->generate(&g, &text, &obj, err);
-		if (st == CODEC_OK && g.text)
+		enum route_status st = route_status_of(p->generate(&g, &text, &obj, err));
+		if (st == ROUTE_OK && g.text)
 			st = route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text.data, text.len,
 						err);
-		else if (st == CODEC_OK)
+		else if (st == ROUTE_OK)
 			st = route_respond_json(resp, obj, err);
 		problem_text_free(&text);
-		if (st != CODEC_OK)
+		if (st != ROUTE_OK)
 			return st;
 	}
 	char value[32];
@@ -60,5 +60,5 @@ enum codec_status route_generate(const struct route_call *call, struct route_res
 	route_add_header(resp, "Dropjudge-Seed", value);
 	snprintf(value, sizeof value, "%d", GEN_VERSION);
 	route_add_header(resp, "Dropjudge-Generator", value);
-	return CODEC_OK;
+	return ROUTE_OK;
 }

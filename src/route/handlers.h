@@ -118,7 +118,7 @@ typedef int (*route_draw_fn)(const void *ctx, const struct render_options *opt, 
  * is 422 at the parameter "cell"; a drawing that fails is 500. Returns the
  * status with err set on failure.
  */
-enum codec_status route_draw_svg(const struct route_request *req, struct route_response *resp,
+enum route_status route_draw_svg(const struct route_request *req, struct route_response *resp,
 				 route_draw_fn draw, const void *ctx,
 				 const struct render_options *opt, struct codec_error *err);
 /* Reads field=ROW,ROW,... (12 or 13 rows, top first) into *field; a fault
@@ -130,7 +130,7 @@ bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec
 void route_render_body(const struct problem *p, const struct route_request *req, bool trace,
 		       struct route_response *resp);
 /* Fills *resp with the viewer's page (GET / for a browser). */
-enum codec_status route_www_page(struct route_response *resp, struct codec_error *err);
+enum route_status route_www_page(struct route_response *resp, struct codec_error *err);
 
 /* --- responses (respond.c) --- */
 
@@ -139,10 +139,10 @@ enum codec_status route_www_page(struct route_response *resp, struct codec_error
  * reference, even on failure. Returns CODEC_OK, or CODEC_E_INTERNAL with err
  * set when out of memory (body NULL counts as out of memory).
  */
-enum codec_status route_respond_json(struct route_response *resp, json_t *body,
+enum route_status route_respond_json(struct route_response *resp, json_t *body,
 				     struct codec_error *err);
 /* Answers 200 with a copy of text[0..len) as `content_type`. */
-enum codec_status route_respond_text(struct route_response *resp, const char *content_type,
+enum route_status route_respond_text(struct route_response *resp, const char *content_type,
 				     const char *text, size_t len, struct codec_error *err);
 /* Answers 200 with text[0..len), static data that lives as long as the
  * program (a constant answer, a file assembled into the binary), as
@@ -189,7 +189,7 @@ void route_respond_empty(struct route_response *resp, unsigned status);
  * (sorted; it points into the stream, which outlives the answer), exactly
  * as the solve of the whole body kept would have answered.
  */
-enum codec_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
+enum route_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
 				   struct codec_error *err);
 
 /* Whether a case asks for a trace: its own "trace" member when it is a
@@ -224,7 +224,7 @@ json_t *route_error_slot(struct codec_error *err);
  * in order, each with its case's "id". Batch-level faults (not an array,
  * over --max-batch) go into err.
  */
-enum codec_status route_respond_batch(const struct route_call *call, json_t *root,
+enum route_status route_respond_batch(const struct route_call *call, json_t *root,
 				      route_case_fn *one, struct route_response *resp,
 				      struct codec_error *err);
 
@@ -277,7 +277,7 @@ route_handler_fn route_ndjson_respond;
  * WWW-Authenticate header that goes with such an answer (nothing for
  * ROUTE_AUTH_OK).
  */
-enum codec_status route_auth_check(enum route_auth auth, struct codec_error *err);
+enum route_status route_auth_check(enum route_auth auth, struct codec_error *err);
 void route_auth_challenge(enum route_auth auth, struct route_response *resp);
 
 /* --- query parameters (params.c) --- */
@@ -288,7 +288,7 @@ void route_auth_challenge(enum route_auth auth, struct route_response *resp);
  * that does not read as its type, is 400; a value out of range is 422.
  * Returns CODEC_OK or the status with err set (first fault wins).
  */
-enum codec_status route_read_params(struct route_call *call, struct codec_error *err);
+enum route_status route_read_params(struct route_call *call, struct codec_error *err);
 
 /* Whether a json_only parameter of the request reads as true (the answer
  * must then be JSON); *name receives its name. */

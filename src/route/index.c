@@ -16,7 +16,7 @@ static json_t *problem_link(const struct problem *p)
 			 (json_int_t)p->baekjoon);
 }
 
-enum codec_status route_index(const struct route_call *call, struct route_response *resp,
+enum route_status route_index(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
 	if (call->format == ROUTE_FORMAT_HTML)

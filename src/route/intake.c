@@ -133,7 +133,7 @@ void route_intake_feed(struct route_intake *s, const char *data, size_t len)
 		stream_feed(s, data, len);
 }
 
-enum codec_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
+enum route_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
 				   struct codec_error *err)
 {
 	if (!s->head_done)
@@ -141,10 +141,10 @@ enum codec_status route_intake_end(struct route_intake *s, struct problem_outcom
 	s->ended = true;
 	enum codec_status st = s->problem->text_stream_end(s->text, out, &s->err);
 	if (st == CODEC_OK)
-		return CODEC_OK;
+		return ROUTE_OK;
 	codec_error_sort(&s->err);
 	codec_error_copy(err, &s->err); /* points at s->faults */
-	return st;
+	return route_status_of(st);
 }
 
 bool route_intake_looks_json(const struct route_intake *s)

@@ -199,14 +199,14 @@ static int put_verdict(const json_t *verdict, const struct judge_text *jt, route
 	return st;
 }
 
-enum codec_status route_judge(const struct route_call *call, struct route_response *resp,
+enum route_status route_judge(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
 	const struct route_request *req = call->req;
 	const char *body = req->body;
 	size_t len = req->body_len;
 	bool trace = route_arg(call, "trace") != 0;
-	enum codec_status st;
+	enum route_status st;
 
 	route_skip_bom(&body, &len);
 	json_t *root = route_parse_json(body, len, err);
@@ -239,7 +239,7 @@ enum codec_status route_judge(const struct route_call *call, struct route_respon
 			dj_free(answer.data);
 			if (!ok)
 				codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-			return ok ? CODEC_OK : CODEC_E_INTERNAL;
+			return ok ? ROUTE_OK : ROUTE_E_INTERNAL;
 		}
 		dj_free(jt.text.data);
 		return verdict ? route_respond_json(resp, verdict, err) : err->status;

@@ -18,44 +18,44 @@ extern const char route_openapi_yaml_end[];
 static const char livez_body[] = "{\"status\":\"ok\"}\n";
 static const char readyz_body[] = "{\"status\":\"ready\"}\n";
 
-enum codec_status route_livez(const struct route_call *call, struct route_response *resp,
+enum route_status route_livez(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
 	(void)call;
 	(void)err;
 	route_respond_static(resp, "application/json", livez_body, sizeof livez_body - 1);
-	return CODEC_OK;
+	return ROUTE_OK;
 }
 
-enum codec_status route_readyz(const struct route_call *call, struct route_response *resp,
+enum route_status route_readyz(const struct route_call *call, struct route_response *resp,
 			       struct codec_error *err)
 {
 	if (call->req->draining) {
-		codec_error_set(
-		    err, CODEC_E_UNAVAILABLE,
+		route_error_set(
+		    err, ROUTE_E_UNAVAILABLE,
 		    "shutdown has begun: requests in flight complete, new ones go elsewhere");
-		return CODEC_E_UNAVAILABLE;
+		return ROUTE_E_UNAVAILABLE;
 	}
 	route_respond_static(resp, "application/json", readyz_body, sizeof readyz_body - 1);
-	return CODEC_OK;
+	return ROUTE_OK;
 }
 
-enum codec_status route_metrics(const struct route_call *call, struct route_response *resp,
+enum route_status route_metrics(const struct route_call *call, struct route_response *resp,
 				struct codec_error *err)
 {
 	const struct route_request *req = call->req;
 	if (!req->metrics) {
-		codec_error_set(err, CODEC_E_NOT_FOUND, "this server keeps no metrics");
-		return CODEC_E_NOT_FOUND;
+		route_error_set(err, ROUTE_E_NOT_FOUND, "this server keeps no metrics");
+		return ROUTE_E_NOT_FOUND;
 	}
 	size_t len = 0;
 	char *text = req->metrics(req->metrics_ctx, &len);
 	if (!text) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	/* Prometheus' text exposition format 0.0.4. */
-	enum codec_status st =
+	enum route_status st =
 	    route_respond_text(resp, "text/plain; version=0.0.4; charset=utf-8", text, len, err);
 	dj_free(text);
 	return st;
@@ -82,7 +82,7 @@ json_t *route_problem_list(json_t *(*each)(const struct problem *p))
 	return list;
 }
 
-enum codec_status route_info(const struct route_call *call, struct route_response *resp,
+enum route_status route_info(const struct route_call *call, struct route_response *resp,
 			     struct codec_error *err)
 {
 	const struct route_limits *l = call->req->limits;
@@ -99,12 +99,12 @@ enum codec_status route_info(const struct route_call *call, struct route_respons
 	    err);
 }
 
-enum codec_status route_openapi(const struct route_call *call, struct route_response *resp,
+enum route_status route_openapi(const struct route_call *call, struct route_response *resp,
 				struct codec_error *err)
 {
 	(void)call;
 	(void)err;
 	route_respond_static(resp, "application/yaml", route_openapi_yaml,
 			     (size_t)(route_openapi_yaml_end - route_openapi_yaml));
-	return CODEC_OK;
+	return ROUTE_OK;
 }

@@ -718,7 +718,7 @@ static void nd_stream_free(void *ctx)
 	route_ndjson_free(ctx);
 }
 
-enum codec_status route_ndjson_respond(const struct route_call *call, struct route_response *resp,
+enum route_status route_ndjson_respond(const struct route_call *call, struct route_response *resp,
 				       struct codec_error *err)
 {
 	const struct route_request *req = call->req;
@@ -731,7 +731,7 @@ enum codec_status route_ndjson_respond(const struct route_call *call, struct rou
 	if (!nd || route_ndjson_end(nd) != 0) {
 		route_ndjson_free(nd);
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while answering the stream");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	resp->status = 200;
 	resp->content_type = "application/x-ndjson";
@@ -740,5 +740,5 @@ enum codec_status route_ndjson_respond(const struct route_call *call, struct rou
 					     .gzipped = nd_gzipped,
 					     .gzip_level = NDJSON_SEND_LEVEL,
 					     .ctx = nd};
-	return CODEC_OK;
+	return ROUTE_OK;
 }

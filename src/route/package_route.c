@@ -19,7 +19,17 @@
 #include "route/handlers.h"
 #include "mem/alloc.h"
 
-enum codec_status route_package(const struct route_call *call, struct route_response *resp,
+/* package_request.stop: a build whose client has gone stops (503). */
+static bool package_client_gone(void *ctx, struct codec_error *err)
+{
+	const struct route_request *req = ctx;
+	if (!req->gone(req->gone_ctx))
+		return false;
+	route_error_set(err, ROUTE_E_BUSY, "the build stopped: the client has gone");
+	return true;
+}
+
+enum route_status route_package(const struct route_call *call, struct route_response *resp,
 				struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
@@ -28,13 +38,13 @@ enum codec_status route_package(const struct route_call *call, struct route_resp
 	if (!format) { /* a required parameter missing: 400, as on every path */
 		codec_error_at_param(err, CODEC_E_SYNTAX, "format",
 				     "required: kattis, polygon, domjudge or cms");
-		return CODEC_E_SYNTAX;
+		return ROUTE_E_SYNTAX;
 	}
 	if (!package_format_from_name(format, &pkg.format)) {
 		codec_error_at_param(err, CODEC_E_INVALID, "format",
 				     "must be kattis, polygon, domjudge or cms, got '%.40s'",
 				     format);
-		return CODEC_E_INVALID;
+		return ROUTE_E_INVALID;
 	}
 	enum package_sink sink = call->format == ROUTE_FORMAT_TAR_GZ ? PACKAGE_TAR_GZ : PACKAGE_ZIP;
 	uint64_t seed = route_arg(call, "seed");
@@ -42,8 +52,8 @@ enum codec_status route_package(const struct route_call *call, struct route_resp
 	pkg.seed = seed;
 	pkg.min_chains =
 	    p->has_chains ? (unsigned)route_arg(call, "min_chains") : PACKAGE_DEFAULT_MIN_CHAINS;
-	pkg.stop = call->req->gone;
-	pkg.stop_ctx = call->req->gone_ctx;
+	pkg.stop = call->req->gone ? package_client_gone : NULL;
+	pkg.stop_ctx = (void *)call->req;
 	char *data = NULL;
 	size_t len = 0;
 	if (call->req->headers_only) { /* HEAD: the headers need no build */
@@ -66,5 +76,5 @@ enum codec_status route_package(const struct route_call *call, struct route_resp
 	route_add_header(resp, "Dropjudge-Seed", value);
 	snprintf(value, sizeof value, "%d", GEN_VERSION);
 	route_add_header(resp, "Dropjudge-Generator", value);
-	return CODEC_OK;
+	return ROUTE_OK;
 }

@@ -19,7 +19,7 @@ static json_t *page_json(const struct problem_page *page)
 			 (json_int_t)page->status, "meaning", page->meaning, "fix", page->fix);
 }
 
-enum codec_status route_problem_types(const struct route_call *call, struct route_response *resp,
+enum route_status route_problem_types(const struct route_call *call, struct route_response *resp,
 				      struct codec_error *err)
 {
 	char html[4096];
@@ -31,10 +31,8 @@ enum codec_status route_problem_types(const struct route_call *call, struct rout
 		    "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta "
 		    "charset=\"utf-8\"><title>dropjudge problem "
 		    "types</title></head>\n<body>\n<h1>Problem types</h1>\n<ul>\n");
-	for (unsigned s = CODEC_OK + 1; s < CODEC_STATUS_COUNT && list; s++) {
-		struct problem_page page;
-		if (!problem_describe(problem_slug((enum codec_status)s), &page))
-			continue;
+	struct problem_page page;
+	for (size_t i = 0; list && problem_page_at(i, &page); i++) {
 		if (json_array_append_new(list, page_json(&page)) != 0) {
 			json_decref(list);
 			list = NULL;
@@ -52,12 +50,12 @@ enum codec_status route_problem_types(const struct route_call *call, struct rout
 		len += (size_t)snprintf(html + len, sizeof html - len, "</ul>\n</body>\n</html>\n");
 	if (len >= sizeof html) {
 		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, len, err);
 }
 
-enum codec_status route_problem_page(const struct route_call *call, struct route_response *resp,
+enum route_status route_problem_page(const struct route_call *call, struct route_response *resp,
 				     struct codec_error *err)
 {
 	/* the page's slug ends its path: /errors/<slug> */
@@ -67,7 +65,7 @@ enum codec_status route_problem_page(const struct route_call *call, struct route
 	if (strncmp(path, prefix, sizeof prefix - 1) != 0 ||
 	    !problem_describe(path + sizeof prefix - 1, &page)) {
 		codec_error_set(err, CODEC_E_INTERNAL, "no page for %s", call->entry->path);
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	if (call->format != ROUTE_FORMAT_HTML)
 		return route_respond_json(resp, page_json(&page), err);
@@ -80,7 +78,7 @@ enum codec_status route_problem_page(const struct route_call *call, struct route
 			 page.status, page.title, page.status, page.title, page.meaning, page.fix);
 	if (n < 0 || (size_t)n >= sizeof html) {
 		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, (size_t)n,
 				  err);

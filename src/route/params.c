@@ -73,7 +73,7 @@ static uint64_t param_max(const struct route_param_spec *p, const struct route_l
 }
 
 /* Reads one value of parameter `name`, declared as p, into *out. */
-static enum codec_status read_value(const struct route_param_spec *p, const char *name,
+static enum route_status read_value(const struct route_param_spec *p, const char *name,
 				    const char *v, const struct route_limits *limits, uint64_t *out,
 				    struct codec_error *err)
 {
@@ -83,20 +83,20 @@ static enum codec_status read_value(const struct route_param_spec *p, const char
 			codec_error_at_param(err, CODEC_E_SYNTAX, name,
 					     "must be true, false, 1 or 0, got '%.*s'", SHOWN_MAX,
 					     v);
-			return CODEC_E_SYNTAX;
+			return ROUTE_E_SYNTAX;
 		}
 		*out = (uint64_t)b;
-		return CODEC_OK;
+		return ROUTE_OK;
 	}
 	if (p->type == ROUTE_PARAM_TEXT)
-		return CODEC_OK;
+		return ROUTE_OK;
 	unsigned long long n = 0;
 	enum codec_decimal rd = codec_decimal_read_str(v, &n);
 	if (rd == CODEC_DECIMAL_NOT_A_NUMBER) {
 		codec_error_at_param(err, CODEC_E_SYNTAX, name,
 				     "must be an unsigned decimal integer, got '%.*s'", SHOWN_MAX,
 				     v);
-		return CODEC_E_SYNTAX;
+		return ROUTE_E_SYNTAX;
 	}
 	bool limited;
 	uint64_t max = param_max(p, limits, &limited);
@@ -104,13 +104,13 @@ static enum codec_status read_value(const struct route_param_spec *p, const char
 		codec_error_at_param(err, CODEC_E_INVALID, name, "must be %llu..%llu%s, got %.*s",
 				     (unsigned long long)p->min, (unsigned long long)max,
 				     limited ? " (the server's --max-blocks)" : "", SHOWN_MAX, v);
-		return CODEC_E_INVALID;
+		return ROUTE_E_INVALID;
 	}
 	*out = n;
-	return CODEC_OK;
+	return ROUTE_OK;
 }
 
-enum codec_status route_read_params(struct route_call *call, struct codec_error *err)
+enum route_status route_read_params(struct route_call *call, struct codec_error *err)
 {
 	const struct route_request *req = call->req;
 	const struct route_entry *e = call->entry;
@@ -133,19 +133,19 @@ enum codec_status route_read_params(struct route_call *call, struct codec_error 
 				codec_error_at_param(err, CODEC_E_SYNTAX, key,
 						     "unknown; %s takes no query parameters",
 						     e->path);
-			return CODEC_E_SYNTAX;
+			return ROUTE_E_SYNTAX;
 		}
 		if (call->given[k]) {
 			codec_error_at_param(err, CODEC_E_SYNTAX, key, "given twice");
-			return CODEC_E_SYNTAX;
+			return ROUTE_E_SYNTAX;
 		}
 		call->given[k] = true;
-		enum codec_status st = read_value(&e->params[k], e->params[k].name, value,
+		enum route_status st = read_value(&e->params[k], e->params[k].name, value,
 						  req->limits, &call->args[k], err);
-		if (st != CODEC_OK)
+		if (st != ROUTE_OK)
 			return st;
 	}
-	return CODEC_OK;
+	return ROUTE_OK;
 }
 
 uint64_t route_arg(const struct route_call *call, const char *name)
@@ -175,7 +175,7 @@ bool route_param_u64(const struct route_request *req, const char *key, uint64_t 
 	    .type = ROUTE_PARAM_U64, .min = min, .max = max, .dflt = dflt};
 	const char *v = route_param(req, key);
 	*out = dflt;
-	return !v || read_value(&p, key, v, NULL, out, err) == CODEC_OK;
+	return !v || read_value(&p, key, v, NULL, out, err) == ROUTE_OK;
 }
 
 bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
@@ -184,7 +184,7 @@ bool route_param_bool(const struct route_request *req, const char *key, bool dfl
 	const struct route_param_spec p = {.type = ROUTE_PARAM_BOOL};
 	const char *v = route_param(req, key);
 	uint64_t b = dflt;
-	if (v && read_value(&p, key, v, NULL, &b, err) != CODEC_OK)
+	if (v && read_value(&p, key, v, NULL, &b, err) != ROUTE_OK)
 		return false;
 	*out = b != 0;
 	return true;

@@ -75,14 +75,14 @@ static bool read_view(const struct route_call *call, unsigned long steps,
 	return true;
 }
 
-enum codec_status route_draw_svg(const struct route_request *req, struct route_response *resp,
+enum route_status route_draw_svg(const struct route_request *req, struct route_response *resp,
 				 route_draw_fn draw, const void *ctx,
 				 const struct render_options *opt, struct codec_error *err)
 {
 	int n = draw(ctx, opt, NULL, 0);
 	if (n < 0) {
 		codec_error_set(err, CODEC_E_INTERNAL, "the picture could not be drawn");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	size_t max = req->limits ? req->limits->max_svg_bytes : 0;
 	if (max && (size_t)n > max) {
@@ -91,7 +91,7 @@ enum codec_status route_draw_svg(const struct route_request *req, struct route_r
 				     "bytes (--max-svg-bytes): ask for a smaller cell, one step "
 				     "or fewer steps",
 				     n, max);
-		return CODEC_E_INVALID;
+		return ROUTE_E_INVALID;
 	}
 	dj_free(resp->body);
 	resp->body = NULL;
@@ -101,17 +101,17 @@ enum codec_status route_draw_svg(const struct route_request *req, struct route_r
 	if (req->headers_only) { /* HEAD: its length is all it needs */
 		resp->head_only = true;
 		resp->head_length = (size_t)n;
-		return CODEC_OK;
+		return ROUTE_OK;
 	}
 	char *buf = dj_malloc((size_t)n + 1);
 	if (!buf || draw(ctx, opt, buf, (size_t)n + 1) != n) {
 		dj_free(buf);
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	resp->body = buf;
 	resp->body_len = (size_t)n;
-	return CODEC_OK;
+	return ROUTE_OK;
 }
 
 /* route_draw_svg() answering a failure itself, for route_render_body(). */
@@ -120,7 +120,7 @@ static void respond_svg(const struct route_request *req, struct route_response *
 {
 	struct codec_error err;
 	codec_error_init(&err, 1);
-	if (route_draw_svg(req, resp, draw, ctx, opt, &err) != CODEC_OK)
+	if (route_draw_svg(req, resp, draw, ctx, opt, &err) != ROUTE_OK)
 		route_respond_error(resp, &err, req->request_id);
 }
 
@@ -187,14 +187,14 @@ out_free:
 	return false;
 }
 
-enum codec_status route_md_render_call(const struct route_call *call, struct route_response *resp,
+enum route_status route_md_render_call(const struct route_call *call, struct route_response *resp,
 				       struct codec_error *err)
 {
 	const struct route_request *req = call->req;
 	struct md_case c = {NULL, 0};
 	struct md_block *blocks = NULL;
 	struct render_options opt;
-	enum codec_status st;
+	enum route_status st;
 	const char *v = route_param(req, "blocks");
 	if (!v) {
 		codec_error_at_param(err, CODEC_E_SYNTAX, "blocks",
@@ -249,7 +249,7 @@ bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec
 	return false;
 }
 
-enum codec_status route_puyo_render_call(const struct route_call *call, struct route_response *resp,
+enum route_status route_puyo_render_call(const struct route_call *call, struct route_response *resp,
 					 struct codec_error *err)
 {
 	const struct route_request *req = call->req;
@@ -368,7 +368,7 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		if (!root)
 			goto out_error;
 		if (json_is_object(root) && json_object_get(root, "cases")) {
-			codec_error_set(&err, CODEC_E_NOT_ACCEPTABLE,
+			route_error_set(&err, ROUTE_E_NOT_ACCEPTABLE,
 					"a batch is answered in application/json only");
 			goto out_error;
 		}

@@ -103,27 +103,27 @@ static bool respond_dump(struct route_response *resp, const json_t *body)
 	return true;
 }
 
-enum codec_status route_respond_json(struct route_response *resp, json_t *body,
+enum route_status route_respond_json(struct route_response *resp, json_t *body,
 				     struct codec_error *err)
 {
 	bool ok = body && respond_dump(resp, body);
 	json_decref(body);
 	if (!ok) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	resp->status = problem_http_status(CODEC_OK);
 	resp->content_type = "application/json";
-	return CODEC_OK;
+	return ROUTE_OK;
 }
 
-enum codec_status route_respond_text(struct route_response *resp, const char *content_type,
+enum route_status route_respond_text(struct route_response *resp, const char *content_type,
 				     const char *text, size_t len, struct codec_error *err)
 {
 	char *copy = dj_malloc(len ? len : 1);
 	if (!copy) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	memcpy(copy, text, len);
 	respond_drop_body(resp);
@@ -131,7 +131,7 @@ enum codec_status route_respond_text(struct route_response *resp, const char *co
 	resp->body_len = len;
 	resp->status = problem_http_status(CODEC_OK);
 	resp->content_type = content_type;
-	return CODEC_OK;
+	return ROUTE_OK;
 }
 
 void route_respond_static(struct route_response *resp, const char *content_type, const char *text,

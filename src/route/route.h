@@ -22,6 +22,45 @@
 
 #include "codec/error.h"
 
+/*
+ * What a request comes to: the codec's faults (the same values) and the
+ * request's own kinds, numbered after them. Recorded in a struct
+ * codec_error like the codec's (route_error_set()); the one table of
+ * route/status.c gives each its HTTP status and problem type.
+ */
+enum route_status {
+	ROUTE_OK = CODEC_OK,
+	ROUTE_E_SYNTAX = CODEC_E_SYNTAX,	 /* the codec's: not parseable */
+	ROUTE_E_INVALID = CODEC_E_INVALID,	 /* the codec's: parseable but impossible */
+	ROUTE_E_TOO_LARGE = CODEC_E_TOO_LARGE,	 /* the codec's: over a configured limit */
+	ROUTE_E_INTERNAL = CODEC_E_INTERNAL,	 /* the codec's: out of memory or a bug */
+	ROUTE_E_MEDIA_TYPE = CODEC_STATUS_COUNT, /* a Content-Type we do not take */
+	ROUTE_E_NOT_ACCEPTABLE,			 /* an Accept we cannot answer */
+	ROUTE_E_NOT_FOUND,			 /* no such path */
+	ROUTE_E_METHOD,				 /* path exists, method does not */
+	ROUTE_E_UNAVAILABLE,			 /* shutting down */
+	ROUTE_E_UNAUTHORIZED,			 /* no valid bearer token where one is needed */
+	ROUTE_E_BAD_REQUEST,	 /* the HTTP message itself is malformed or ambiguous */
+	ROUTE_E_NOT_IMPLEMENTED, /* an HTTP feature we do not support (a transfer coding) */
+	ROUTE_E_BUSY,		 /* too much heavy work queued, or the client has gone */
+	ROUTE_STATUS_COUNT
+};
+
+/* The route status of a codec status: the same kind. */
+static inline enum route_status route_status_of(enum codec_status status)
+{
+	return (enum route_status)status;
+}
+
+/* codec_error_set() and codec_error_add() for the route's kinds (any enum
+ * route_status, the codec's included): no location, or at `where`. First
+ * error wins, NULL err is ignored, as there. */
+void route_error_set(struct codec_error *err, enum route_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void route_error_add(struct codec_error *err, enum route_status status,
+		     const struct codec_where *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #define ROUTE_MAX_PARAMS 16 /* query parameters read from one request */
 /* Judge verdicts counted by a route_tally: enum judge_verdict's values. */
 #define ROUTE_VERDICTS 3
@@ -240,7 +279,7 @@ struct route_entry;
  * then answers the problem). A handler never re-checks what the table
  * declares.
  */
-typedef enum codec_status route_handler_fn(const struct route_call *call,
+typedef enum route_status route_handler_fn(const struct route_call *call,
 					   struct route_response *resp, struct codec_error *err);
 
 /*
@@ -290,7 +329,7 @@ struct route_match {
 	const char *name;		 /* entry->name, or ROUTE_NAME_UNKNOWN */
 	bool auth;			 /* the entry asks for authentication */
 	bool takes_body;		 /* the method sends a body this entry reads */
-	enum codec_status refusal;	 /* CODEC_OK, or what route_handle() will answer
+	enum route_status refusal;	 /* ROUTE_OK, or what route_handle() will answer
 					    from the headers: 404, 405, 401, 415, 406, or
 					    413 when the declared length is over max_body */
 };
@@ -311,8 +350,8 @@ size_t route_body_limit(const struct route_request *req);
 /* The body kind of a request's Content-Type (route_body_kind()). */
 enum route_body route_request_body(const struct route_request *req);
 
-/* route_match()'s refusal alone: CODEC_OK when the body may be read. */
-enum codec_status route_precheck(const struct route_request *req, long long content_length);
+/* route_match()'s refusal alone: ROUTE_OK when the body may be read. */
+enum route_status route_precheck(const struct route_request *req, long long content_length);
 
 /*
  * Answers a request. Always fills *resp with a complete response (an error

@@ -131,7 +131,7 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 		formats |= ROUTE_FORMAT_NDJSON;
 	route_format_list(formats, taken, sizeof taken);
 	if (!encoding_is_taken(req->content_encoding)) {
-		codec_error_set(err, CODEC_E_MEDIA_TYPE,
+		route_error_set(err, ROUTE_E_MEDIA_TYPE,
 				"Content-Encoding %s is not supported; send the body as it is or "
 				"with Content-Encoding: gzip",
 				req->content_encoding);
@@ -142,10 +142,10 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 	    strncasecmp(req->content_type, "application/x-www-form-urlencoded", 33) == 0)
 		hint = " (curl -d sends a form: add -H 'Content-Type: application/json')";
 	if (!req->content_type || !req->content_type[0])
-		codec_error_set(err, CODEC_E_MEDIA_TYPE,
+		route_error_set(err, ROUTE_E_MEDIA_TYPE,
 				"the request has no Content-Type; %s takes %s", e->path, taken);
 	else
-		codec_error_set(err, CODEC_E_MEDIA_TYPE,
+		route_error_set(err, ROUTE_E_MEDIA_TYPE,
 				"Content-Type %s is not taken by %s; send %s%s", req->content_type,
 				e->path, taken, hint);
 }
@@ -200,14 +200,14 @@ void route_match(const struct route_request *req, long long content_length, stru
 	memset(m, 0, sizeof *m);
 	m->entry = e;
 	m->name = e ? e->name : ROUTE_NAME_UNKNOWN;
-	m->refusal = CODEC_OK;
+	m->refusal = ROUTE_OK;
 	if (!e) {
 		const struct route_entry *to = route_find_slashed(path);
 		if (to) { /* answered 308 whatever the method */
 			m->name = to->name;
 			m->auth = needs_token(to, req);
 		} else {
-			m->refusal = CODEC_E_NOT_FOUND;
+			m->refusal = ROUTE_E_NOT_FOUND;
 		}
 		return;
 	}
@@ -216,7 +216,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 	if (verb == ROUTE_VERB_OPTIONS)
 		return;
 	if (!method_allowed(e, verb)) {
-		m->refusal = CODEC_E_METHOD;
+		m->refusal = ROUTE_E_METHOD;
 		return;
 	}
 	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
@@ -230,15 +230,15 @@ void route_match(const struct route_request *req, long long content_length, stru
 	m->takes_body = true;
 	enum route_body body = body_of(e, req);
 	if (body == ROUTE_BODY_NONE)
-		m->refusal = CODEC_E_MEDIA_TYPE;
+		m->refusal = ROUTE_E_MEDIA_TYPE;
 	else if (route_negotiate(req->accept, formats_of(e, body)) == ROUTE_FORMAT_NONE)
-		m->refusal = CODEC_E_NOT_ACCEPTABLE;
+		m->refusal = ROUTE_E_NOT_ACCEPTABLE;
 	else if (content_length >= 0 && req->limits &&
 		 (unsigned long long)content_length > route_body_limit(req))
-		m->refusal = CODEC_E_TOO_LARGE;
+		m->refusal = ROUTE_E_TOO_LARGE;
 }
 
-enum codec_status route_precheck(const struct route_request *req, long long content_length)
+enum route_status route_precheck(const struct route_request *req, long long content_length)
 {
 	struct route_match m;
 	route_match(req, content_length, &m);
@@ -358,14 +358,14 @@ static void refuse_accept(const struct route_entry *e, const struct route_reques
 {
 	char formats[96];
 	route_format_list(formats_of(e, body), formats, sizeof formats);
-	codec_error_set(err, CODEC_E_NOT_ACCEPTABLE,
+	route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
 			"Accept: %s excludes everything %s answers (%s)", req->accept, e->path,
 			formats);
 }
 
 /* Decides the answer format: Accept against the entry's formats, then JSON
  * only when a parameter such as ?trace=true asks for what only JSON shows. */
-static enum codec_status decide_format(struct route_call *call, struct codec_error *err)
+static enum route_status decide_format(struct route_call *call, struct codec_error *err)
 {
 	const struct route_entry *e = call->entry;
 	const struct route_request *req = call->req;
@@ -379,14 +379,15 @@ static enum codec_status decide_format(struct route_call *call, struct codec_err
 	 * each line of a stream is answered in JSON. */
 	if (call->format == ROUTE_FORMAT_JSON || call->format == ROUTE_FORMAT_SVG ||
 	    call->format == ROUTE_FORMAT_NDJSON || !route_wants_json_only(req, e, &name))
-		return CODEC_OK;
+		return ROUTE_OK;
 	call->format = route_negotiate(req->accept, ROUTE_FORMAT_JSON);
 	if (call->format == ROUTE_FORMAT_NONE)
-		codec_error_at_param(err, CODEC_E_NOT_ACCEPTABLE, name,
-				     "%s=true is answered in application/json only, which "
-				     "Accept: %s excludes; ask with Accept: application/json, or "
-				     "without %s",
-				     name, req->accept, name);
+		route_error_add(err, ROUTE_E_NOT_ACCEPTABLE,
+				&(struct codec_where){.parameter = name},
+				"%s=true is answered in application/json only, which "
+				"Accept: %s excludes; ask with Accept: application/json, or "
+				"without %s",
+				name, req->accept, name);
 	return err->status;
 }
 
@@ -439,7 +440,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	const char *path = req->path ? req->path : "";
 	char allow[64] = "";
 	bool vary = false, preflight = false;
-	enum codec_status st;
+	enum route_status st;
 
 	/* Every field but the headers, of which none is read past nheaders:
 	 * they are two kilobytes to clear for every request. */
@@ -455,11 +456,11 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 				e = to;
 				goto out_cors;
 			}
-			codec_error_set(&err, CODEC_E_NOT_FOUND,
+			route_error_set(&err, ROUTE_E_NOT_FOUND,
 					"no resource at %s; the resource is %s", path, to->path);
 			goto out_error;
 		}
-		codec_error_set(&err, CODEC_E_NOT_FOUND,
+		route_error_set(&err, ROUTE_E_NOT_FOUND,
 				"no resource at %s; GET / lists what this service offers", path);
 		goto out_error;
 	}
@@ -473,12 +474,12 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	}
 	if (!method_allowed(e, verb)) {
 		allow_value(e, allow, sizeof allow);
-		codec_error_set(&err, CODEC_E_METHOD, "%s answers %s, not %s", e->path, allow,
+		route_error_set(&err, ROUTE_E_METHOD, "%s answers %s, not %s", e->path, allow,
 				req->method ? req->method : "this method");
 		goto out_error;
 	}
 	/* After the method: what a path takes is public (OPTIONS, 405). */
-	if (needs_token(e, req) && route_auth_check(req->auth, &err) != CODEC_OK) {
+	if (needs_token(e, req) && route_auth_check(req->auth, &err) != ROUTE_OK) {
 		route_respond_error(resp, &err, req->request_id);
 		route_auth_challenge(req->auth, resp);
 		goto out_cors;
@@ -492,17 +493,17 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	}
 	vary = true;
 	call.entry = e;
-	if (decide_format(&call, &err) != CODEC_OK)
+	if (decide_format(&call, &err) != ROUTE_OK)
 		goto out_error;
-	if (route_read_params(&call, &err) != CODEC_OK)
+	if (route_read_params(&call, &err) != ROUTE_OK)
 		goto out_error;
 	/* A stream: each line answered as the request it holds would be. */
 	st = call.body == ROUTE_BODY_NDJSON ? route_ndjson_respond(&call, resp, &err)
 					    : route_entry_handler(e)(&call, resp, &err);
-	if (st == CODEC_OK)
+	if (st == ROUTE_OK)
 		goto out_vary;
 	if (!codec_error_is_set(&err))
-		codec_error_set(&err, st, "%s", "the request could not be answered");
+		route_error_set(&err, st, "%s", "the request could not be answered");
 	route_response_free(resp);
 	resp->nheaders = 0;
 out_error:
@@ -511,7 +512,7 @@ out_error:
 	    (err.status == CODEC_E_SYNTAX || err.status == CODEC_E_INVALID) && body_looks_json(req))
 		route_hint_json_as_text(&err);
 	route_respond_error(resp, &err, req->request_id);
-	if (err.status == CODEC_E_METHOD) {
+	if (err.status == ROUTE_E_METHOD) {
 		if (!allow[0] && e)
 			allow_value(e, allow, sizeof allow);
 		route_add_header(resp, "Allow", allow);

@@ -30,12 +30,12 @@ static int draw_search(const void *ctx, const struct render_options *opt, char *
 }
 
 /* Searches s->req (read) and answers in the call's format. */
-static enum codec_status answer(const struct route_call *call, struct searched *s,
+static enum route_status answer(const struct route_call *call, struct searched *s,
 				struct route_response *resp, struct codec_error *err)
 {
 	if (puyo_search(&s->req, &s->ans) != 0) {
 		codec_error_set(err, CODEC_E_INTERNAL, "the search was refused");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	if (call->format == ROUTE_FORMAT_SVG) {
 		struct render_options opt = {.cell = (unsigned)route_arg(call, "cell")};
@@ -45,37 +45,37 @@ static enum codec_status answer(const struct route_call *call, struct searched *
 }
 
 /* Counts one search for the metrics: answered, or refused for its input. */
-static void tally(const struct route_call *call, enum codec_status st)
+static void tally(const struct route_call *call, enum route_status st)
 {
 	struct route_tally *t = call->req->tally;
 	if (!t)
 		return;
 	t->problem = "puyo";
-	if (st == CODEC_OK)
+	if (st == ROUTE_OK)
 		t->solved++;
 	else
 		t->rejected++;
 }
 
-enum codec_status route_puyo_search(const struct route_call *call, struct route_response *resp,
+enum route_status route_puyo_search(const struct route_call *call, struct route_response *resp,
 				    struct codec_error *err)
 {
 	/* About 12 KB: on the heap, not on a worker's stack. */
 	struct searched *s = dj_malloc(sizeof *s);
 	if (!s) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
-	enum codec_status st;
+	enum route_status st;
 	json_t *root = route_parse_json(call->req->body, call->req->body_len, err);
 	if (!root) {
 		st = err->status;
 		goto out_free;
 	}
-	st = puyo_search_json_read(root, &s->req, err);
+	st = route_status_of(puyo_search_json_read(root, &s->req, err));
 	json_decref(root);
 	tally(call, st);
-	if (st == CODEC_OK)
+	if (st == ROUTE_OK)
 		st = answer(call, s, resp, err);
 out_free:
 	dj_free(s);
@@ -105,7 +105,7 @@ static json_t *pairs_param(const char *v, struct codec_error *err)
 	return pairs;
 }
 
-enum codec_status route_puyo_search_svg(const struct route_call *call, struct route_response *resp,
+enum route_status route_puyo_search_svg(const struct route_call *call, struct route_response *resp,
 					struct codec_error *err)
 {
 	const struct route_request *req = call->req;
@@ -135,20 +135,21 @@ enum codec_status route_puyo_search_svg(const struct route_call *call, struct ro
 	struct searched *s = dj_malloc(sizeof *s);
 	struct codec_error json_err;
 	codec_error_init(&json_err, 1);
-	enum codec_status st =
-	    s ? puyo_search_json_read(obj, &s->req, &json_err) : CODEC_E_INTERNAL;
+	enum route_status st =
+	    route_status_of(s ? puyo_search_json_read(obj, &s->req, &json_err) : CODEC_E_INTERNAL);
 	json_decref(obj);
 	if (!s) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-	} else if (st != CODEC_OK) {
+	} else if (st != ROUTE_OK) {
 		/* the fault's member is the query parameter of that name */
 		const struct codec_fault *f = &json_err.faults[0];
 		char name[16] = "";
 		if (json_err.nfaults)
 			snprintf(name, sizeof name, "%.*s", (int)strcspn(f->pointer + 1, "/"),
 				 f->pointer + 1);
-		codec_error_at_param(err, st, name[0] ? name : "field", "%s",
-				     json_err.nfaults ? json_err.detail : "invalid");
+		route_error_add(err, st,
+				&(struct codec_where){.parameter = name[0] ? name : "field"}, "%s",
+				json_err.nfaults ? json_err.detail : "invalid");
 	} else {
 		tally(call, st);
 		st = answer(call, s, resp, err);

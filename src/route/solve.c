@@ -68,7 +68,7 @@ static int put_traced_slot(const struct problem *p, const struct problem_outcome
 }
 
 /* Answers one solved case in the decided format. */
-static enum codec_status respond_outcome(const struct route_call *call, struct solved *s,
+static enum route_status respond_outcome(const struct route_call *call, struct solved *s,
 					 struct route_response *resp, struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
@@ -77,7 +77,7 @@ static enum codec_status respond_outcome(const struct route_call *call, struct s
 		int n = p->outcome_text(&s->out, text, sizeof text);
 		if (n < 0 || (size_t)n >= sizeof text) {
 			codec_error_set(err, CODEC_E_INTERNAL, "the answer does not fit");
-			return CODEC_E_INTERNAL;
+			return ROUTE_E_INTERNAL;
 		}
 		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
 	}
@@ -90,7 +90,7 @@ static enum codec_status respond_outcome(const struct route_call *call, struct s
 		dj_free(answer.data);
 		if (!ok)
 			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ok ? CODEC_OK : CODEC_E_INTERNAL;
+		return ok ? ROUTE_OK : ROUTE_E_INTERNAL;
 	}
 	if (!s->out.steps && p->outcome_write && !wants_links(call)) {
 		/* A fixed-shape answer: no jansson object to build and dump. */
@@ -123,7 +123,7 @@ static bool is_input_fault(enum codec_status st)
 
 /* Solves one case from a JSON object (c) or the Baekjoon text (text, when c
  * is NULL); a failure lists every fault. */
-static enum codec_status solve_read(const struct route_call *call, const json_t *c, const char *ptr,
+static enum route_status solve_read(const struct route_call *call, const json_t *c, const char *ptr,
 				    const char *text, size_t len, bool trace,
 				    struct problem_outcome *out, struct codec_error *err)
 {
@@ -134,13 +134,13 @@ static enum codec_status solve_read(const struct route_call *call, const json_t 
 				 : p->solve_text(text, len, limits, trace, out, err);
 	tally_case(call, st == CODEC_OK);
 	if (!is_input_fault(st) || !route_collect(call, err))
-		return st;
+		return route_status_of(st);
 	struct problem_outcome again = {.steps = NULL};
 	st = c ? p->solve_json(c, ptr, limits, trace, &again, err)
 	       : p->solve_text(text, len, limits, trace, &again, err);
 	problem_outcome_release(&again);
 	codec_error_sort(err);
-	return st != CODEC_OK ? st : err->status;
+	return route_status_of(st != CODEC_OK ? st : err->status);
 }
 
 /* route_case_fn: one case of a solve batch. */
@@ -149,7 +149,7 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 {
 	struct problem_outcome out = {.steps = NULL};
 	if (solve_read(call, c, ptr, NULL, 0, route_case_wants_trace(c, trace), &out, each) !=
-	    CODEC_OK)
+	    ROUTE_OK)
 		return route_error_slot(each);
 	return outcome_object(call, &out);
 }
@@ -159,7 +159,7 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
  * trace in JSON, through the problem's trace() when it takes the case, else
  * through the reader and the core with the trace built as a tree.
  */
-static enum codec_status solve_alone(const struct route_call *call, const json_t *c,
+static enum route_status solve_alone(const struct route_call *call, const json_t *c,
 				     const char *text, size_t len, bool trace, struct solved *s,
 				     struct codec_error *err)
 {
@@ -170,31 +170,31 @@ static enum codec_status solve_alone(const struct route_call *call, const json_t
 		taken = p->trace(c, "", text, len, &pl, &s->out, &s->trace, &s->steps);
 	if (taken < 0) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	s->traced_text = taken == 1;
 	if (s->traced_text) {
 		tally_case(call, true);
-		return CODEC_OK;
+		return ROUTE_OK;
 	}
-	enum codec_status st = solve_read(call, c, "", text, len, trace, &s->out, err);
+	enum route_status st = solve_read(call, c, "", text, len, trace, &s->out, err);
 	s->steps = json_array_size(s->out.steps);
 	return st;
 }
 
 /* A JSON body: the fast reader's canonical case, else the tree of a case
  * (solved into *s) or of a batch (answered here, *answered set). */
-static enum codec_status solve_json_body(const struct route_call *call, const char *body,
+static enum route_status solve_json_body(const struct route_call *call, const char *body,
 					 size_t len, bool trace, struct solved *s,
 					 struct route_response *resp, struct codec_error *err,
 					 bool *answered)
 {
 	const struct problem *p = route_entry_problem(call->entry);
 	const struct problem_limits pl = route_problem_limits(call);
-	enum codec_status st;
+	enum route_status st;
 	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, &pl, &s->out)) {
 		tally_case(call, true);
-		return CODEC_OK;
+		return ROUTE_OK;
 	}
 	json_t *root = route_parse_json(body, len, err);
 	if (!root)
@@ -202,18 +202,19 @@ static enum codec_status solve_json_body(const struct route_call *call, const ch
 	bool case_trace = route_case_wants_trace(root, trace);
 	*answered = route_is_batch(root);
 	if (*answered && call->format != ROUTE_FORMAT_JSON) {
-		codec_error_set(err, CODEC_E_NOT_ACCEPTABLE,
+		route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
 				"a batch is answered in application/json only; ask with "
 				"Accept: application/json");
-		st = CODEC_E_NOT_ACCEPTABLE;
+		st = ROUTE_E_NOT_ACCEPTABLE;
 	} else if (*answered) {
 		st = route_respond_batch(call, root, solve_case, resp, err);
 	} else if (case_trace && call->format != ROUTE_FORMAT_JSON) {
-		codec_error_at_pointer(err, CODEC_E_NOT_ACCEPTABLE, "/trace",
-				       "a trace is answered in application/json only, and Accept "
-				       "asks for text; ask with Accept: application/json, or "
-				       "without trace");
-		st = CODEC_E_NOT_ACCEPTABLE;
+		route_error_add(err, ROUTE_E_NOT_ACCEPTABLE,
+				&(struct codec_where){.pointer = "/trace"},
+				"a trace is answered in application/json only, and Accept "
+				"asks for text; ask with Accept: application/json, or "
+				"without trace");
+		st = ROUTE_E_NOT_ACCEPTABLE;
 	} else {
 		s->trace_at = json_is_true(json_object_get(root, "trace")) ? "/trace" : NULL;
 		st = solve_alone(call, root, NULL, 0, case_trace, s, err);
@@ -222,7 +223,7 @@ static enum codec_status solve_json_body(const struct route_call *call, const ch
 	return st;
 }
 
-enum codec_status route_solve(const struct route_call *call, struct route_response *resp,
+enum route_status route_solve(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
@@ -232,16 +233,16 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 	const char *body = req->body;
 	size_t len = req->body_len;
 	bool answered = false;
-	enum codec_status st;
+	enum route_status st;
 
 	if (call->format == ROUTE_FORMAT_SVG) {
 		/* The case drawn: its final state, or every step with a trace. */
 		route_render_body(p, req, trace, resp);
-		return CODEC_OK;
+		return ROUTE_OK;
 	}
 	if (req->intake) { /* a text body read as it arrived */
 		st = route_intake_end(req->intake, &s.out, err);
-		tally_case(call, st == CODEC_OK);
+		tally_case(call, st == ROUTE_OK);
 	} else {
 		route_skip_bom(&body, &len); /* as Notepad writes it */
 		st = call->body == ROUTE_BODY_TEXT
@@ -249,10 +250,10 @@ enum codec_status route_solve(const struct route_call *call, struct route_respon
 			 : solve_json_body(call, body, len, trace, &s, resp, err, &answered);
 	}
 	size_t used = 0;
-	if (st == CODEC_OK && !answered &&
+	if (st == ROUTE_OK && !answered &&
 	    !route_trace_within_limit(req->limits, s.steps, s.trace_at, &used, err))
 		st = err->status;
-	if (st == CODEC_OK && !answered)
+	if (st == ROUTE_OK && !answered)
 		st = respond_outcome(call, &s, resp, err);
 	problem_outcome_release(&s.out);
 	problem_text_free(&s.trace);

@@ -1,97 +1,105 @@
 /*
  * Problem details (RFC 9457) and the status table. Every HTTP status that
- * dropjudge sends for an error is read from problem_table below.
+ * dropjudge sends for an error is read from problem_table below, one row
+ * per enum route_status (the codec's faults and the request's own kinds).
  */
 #include "route/status.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 struct problem_kind {
-	unsigned http;	     /* HTTP status */
-	const char *slug;    /* last segment of the type URI, NULL for CODEC_OK */
-	const char *title;   /* short, the same for every occurrence */
-	const char *meaning; /* what the error means, for its page */
-	const char *fix;     /* how to fix the request, for its page */
+	enum route_status status; /* the kind */
+	unsigned http;		  /* HTTP status */
+	const char *slug;	  /* last segment of the type URI, NULL for CODEC_OK */
+	const char *title;	  /* short, the same for every occurrence */
+	const char *meaning;	  /* what the error means, for its page */
+	const char *fix;	  /* how to fix the request, for its page */
 };
 
 /* Type URIs are relative references (RFC 9457, section 3.1.1): the service
  * that answered also serves the page of each type. */
 #define PROBLEM_TYPE_BASE "/errors/"
 
-static const struct problem_kind problem_table[CODEC_STATUS_COUNT] = {
-    [CODEC_OK] = {200, NULL, "OK", "", ""},
-    [CODEC_E_SYNTAX] = {400, "malformed-input", "The input cannot be parsed",
-			"The body is not valid JSON, not the Baekjoon text format, or a query "
-			"parameter cannot be read or a required one is missing.",
-			"Look at the line and column (or parameter) the errors name; check the "
-			"Content-Type matches what the body holds."},
-    [CODEC_E_INVALID] = {422, "invalid-input", "The input breaks the problem's rules",
-			 "The request reads fine but asks for something impossible: a value out "
-			 "of range, a field of the wrong size, an unknown member.",
-			 "Each entry of errors names the JSON pointer, line or parameter at "
-			 "fault and what is allowed there."},
-    [CODEC_E_TOO_LARGE] = {413, "too-large", "The request is over a limit",
-			   "The body, once inflated, is larger than --max-body, or a batch holds "
-			   "more cases than --max-batch.",
-			   "Send less at once: split the batch, or ask the operator for higher "
-			   "limits (GET /v1 shows the limits in force)."},
-    [CODEC_E_MEDIA_TYPE] = {415, "unsupported-media-type", "Unsupported media type",
-			    "The body's Content-Type or Content-Encoding is not one this "
-			    "resource takes.",
-			    "Send application/json or text/plain (charset utf-8), as the "
-			    "resource says; with curl -d add -H 'Content-Type: application/json'. "
-			    "Only gzip is taken as Content-Encoding."},
-    [CODEC_E_NOT_ACCEPTABLE] = {406, "not-acceptable", "No acceptable representation",
-				"The Accept header excludes every format this resource can send, "
-				"or asks for text where only JSON can hold the answer (a trace, a "
-				"batch).",
-				"Accept application/json (or leave Accept out); text/plain is for "
-				"the Baekjoon output of one case."},
-    [CODEC_E_NOT_FOUND] = {404, "not-found", "No such resource", "Nothing is served at this path.",
-			   "GET / lists the resources; GET /openapi.yaml describes them all."},
-    [CODEC_E_METHOD] = {405, "method-not-allowed", "Method not allowed",
-			"The resource exists but does not take this method.",
-			"Use a method from the Allow header of the answer."},
-    [CODEC_E_UNAVAILABLE] = {503, "unavailable", "The service is shutting down",
-			     "The server has begun to drain: requests in flight complete, new "
-			     "ones should go elsewhere.",
-			     "Retry against another instance, or after the restart."},
-    [CODEC_E_UNAUTHORIZED] = {401, "unauthorized", "Authentication required",
-			      "The resource needs a bearer token (the server runs with "
-			      "--auth-token-file) and the request has none, or one that is not "
-			      "valid.",
-			      "Send 'Authorization: Bearer <token>' with a token the operator gave "
-			      "you; the WWW-Authenticate header says what was wrong."},
-    [CODEC_E_BAD_REQUEST] = {400, "malformed-request", "The HTTP request is malformed",
-			     "The HTTP message itself is malformed or ambiguous (RFC 9112 framing: "
-			     "conflicting lengths, bad header syntax).",
-			     "Send one well-formed Content-Length or chunked body; a usual HTTP "
-			     "client does."},
-    [CODEC_E_NOT_IMPLEMENTED] = {501, "not-implemented", "Not implemented",
-				 "The request uses an HTTP feature dropjudge does not support, "
-				 "such as a transfer coding other than chunked.",
-				 "Send the body plainly or chunked."},
-    [CODEC_E_BUSY] = {503, "busy", "Too much heavy work queued",
-		      "The service already holds as many heavy requests (packages, traces, "
-		      "large bodies, pictures, generator searches) as --max-heavy-queue allows "
-		      "in all, or --max-heavy-per-client from this address.",
-		      "Retry after the seconds that Retry-After says, with fewer heavy requests "
-		      "at once."},
-    [CODEC_E_INTERNAL] = {500, "internal", "Internal error",
-			  "The server ran out of memory or met a bug; the request was not at "
-			  "fault.",
-			  "Retry later; if it persists, report it with the request."},
+/* In the order GET /errors lists the types; every route status has its row. */
+static const struct problem_kind problem_table[] = {
+    {ROUTE_OK, 200, NULL, "OK", "", ""},
+    {ROUTE_E_SYNTAX, 400, "malformed-input", "The input cannot be parsed",
+     "The body is not valid JSON, not the Baekjoon text format, or a query "
+     "parameter cannot be read or a required one is missing.",
+     "Look at the line and column (or parameter) the errors name; check the "
+     "Content-Type matches what the body holds."},
+    {ROUTE_E_INVALID, 422, "invalid-input", "The input breaks the problem's rules",
+     "The request reads fine but asks for something impossible: a value out "
+     "of range, a field of the wrong size, an unknown member.",
+     "Each entry of errors names the JSON pointer, line or parameter at "
+     "fault and what is allowed there."},
+    {ROUTE_E_TOO_LARGE, 413, "too-large", "The request is over a limit",
+     "The body, once inflated, is larger than --max-body, or a batch holds "
+     "more cases than --max-batch.",
+     "Send less at once: split the batch, or ask the operator for higher "
+     "limits (GET /v1 shows the limits in force)."},
+    {ROUTE_E_MEDIA_TYPE, 415, "unsupported-media-type", "Unsupported media type",
+     "The body's Content-Type or Content-Encoding is not one this "
+     "resource takes.",
+     "Send application/json or text/plain (charset utf-8), as the "
+     "resource says; with curl -d add -H 'Content-Type: application/json'. "
+     "Only gzip is taken as Content-Encoding."},
+    {ROUTE_E_NOT_ACCEPTABLE, 406, "not-acceptable", "No acceptable representation",
+     "The Accept header excludes every format this resource can send, "
+     "or asks for text where only JSON can hold the answer (a trace, a "
+     "batch).",
+     "Accept application/json (or leave Accept out); text/plain is for "
+     "the Baekjoon output of one case."},
+    {ROUTE_E_NOT_FOUND, 404, "not-found", "No such resource", "Nothing is served at this path.",
+     "GET / lists the resources; GET /openapi.yaml describes them all."},
+    {ROUTE_E_METHOD, 405, "method-not-allowed", "Method not allowed",
+     "The resource exists but does not take this method.",
+     "Use a method from the Allow header of the answer."},
+    {ROUTE_E_UNAVAILABLE, 503, "unavailable", "The service is shutting down",
+     "The server has begun to drain: requests in flight complete, new "
+     "ones should go elsewhere.",
+     "Retry against another instance, or after the restart."},
+    {ROUTE_E_UNAUTHORIZED, 401, "unauthorized", "Authentication required",
+     "The resource needs a bearer token (the server runs with "
+     "--auth-token-file) and the request has none, or one that is not "
+     "valid.",
+     "Send 'Authorization: Bearer <token>' with a token the operator gave "
+     "you; the WWW-Authenticate header says what was wrong."},
+    {ROUTE_E_INTERNAL, 500, "internal", "Internal error",
+     "The server ran out of memory or met a bug; the request was not at "
+     "fault.",
+     "Retry later; if it persists, report it with the request."},
+    {ROUTE_E_BAD_REQUEST, 400, "malformed-request", "The HTTP request is malformed",
+     "The HTTP message itself is malformed or ambiguous (RFC 9112 framing: "
+     "conflicting lengths, bad header syntax).",
+     "Send one well-formed Content-Length or chunked body; a usual HTTP "
+     "client does."},
+    {ROUTE_E_NOT_IMPLEMENTED, 501, "not-implemented", "Not implemented",
+     "The request uses an HTTP feature dropjudge does not support, "
+     "such as a transfer coding other than chunked.",
+     "Send the body plainly or chunked."},
+    {ROUTE_E_BUSY, 503, "busy", "Too much heavy work queued",
+     "The service already holds as many heavy requests (packages, traces, "
+     "large bodies, pictures, generator searches) as --max-heavy-queue allows "
+     "in all, or --max-heavy-per-client from this address.",
+     "Retry after the seconds that Retry-After says, with fewer heavy requests "
+     "at once."},
 };
 
-static const struct problem_kind *problem_kind_of(enum codec_status status)
+#define PROBLEM_KINDS (sizeof problem_table / sizeof problem_table[0])
+
+/* The row of a status; one without a row reads as ROUTE_E_INTERNAL. */
+static const struct problem_kind *problem_kind_of(unsigned status)
 {
-	if ((unsigned)status >= CODEC_STATUS_COUNT)
-		status = CODEC_E_INTERNAL;
-	return &problem_table[status];
+	for (size_t i = 0; i < PROBLEM_KINDS; i++)
+		if (problem_table[i].status == status)
+			return &problem_table[i];
+	return problem_kind_of(ROUTE_E_INTERNAL);
 }
 
-unsigned problem_http_status(enum codec_status status)
+unsigned problem_http_status(unsigned status)
 {
 	return problem_kind_of(status)->http;
 }
@@ -103,25 +111,59 @@ static void kind_type(const struct problem_kind *kind, char *buf, size_t size)
 		 kind->slug ? kind->slug : "");
 }
 
-const char *problem_slug(enum codec_status status)
+const char *problem_slug(unsigned status)
 {
 	return problem_kind_of(status)->slug;
 }
 
+/* Fills *page from a row. */
+static void kind_page(const struct problem_kind *kind, struct problem_page *page)
+{
+	kind_type(kind, page->type, sizeof page->type);
+	page->status = kind->http;
+	page->title = kind->title;
+	page->meaning = kind->meaning;
+	page->fix = kind->fix;
+}
+
 bool problem_describe(const char *slug, struct problem_page *page)
 {
-	for (unsigned i = 0; i < CODEC_STATUS_COUNT; i++) {
+	for (size_t i = 0; i < PROBLEM_KINDS; i++) {
 		const struct problem_kind *kind = &problem_table[i];
 		if (!kind->slug || strcmp(kind->slug, slug) != 0)
 			continue;
-		kind_type(kind, page->type, sizeof page->type);
-		page->status = kind->http;
-		page->title = kind->title;
-		page->meaning = kind->meaning;
-		page->fix = kind->fix;
+		kind_page(kind, page);
 		return true;
 	}
 	return false;
+}
+
+bool problem_page_at(size_t n, struct problem_page *page)
+{
+	for (size_t i = 0; i < PROBLEM_KINDS; i++) {
+		if (!problem_table[i].slug || n-- > 0)
+			continue;
+		kind_page(&problem_table[i], page);
+		return true;
+	}
+	return false;
+}
+
+void route_error_set(struct codec_error *err, enum route_status status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	codec_error_vadd(err, (unsigned)status, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void route_error_add(struct codec_error *err, enum route_status status,
+		     const struct codec_where *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	codec_error_vadd(err, (unsigned)status, where, fmt, ap);
+	va_end(ap);
 }
 
 json_t *problem_faults_json(const struct codec_error *err)

@@ -46,18 +46,18 @@ static json_t *validate_case(const struct route_call *call, const json_t *c, con
 	return validity_json(each);
 }
 
-enum codec_status route_validate(const struct route_call *call, struct route_response *resp,
+enum route_status route_validate(const struct route_call *call, struct route_response *resp,
 				 struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
 	const char *body = call->req->body;
 	size_t len = call->req->body_len;
 	struct codec_error all;
-	enum codec_status st;
+	enum route_status st;
 
 	if (!route_collect(call, &all)) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return ROUTE_E_INTERNAL;
 	}
 	check_bom(&body, &len, &all);
 	if (call->body == ROUTE_BODY_TEXT) {

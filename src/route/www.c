@@ -34,7 +34,7 @@ static const struct www_file www_files[] = {
 };
 
 /* Answers one file of the viewer with its media type and headers. */
-static enum codec_status www_send(const struct www_file *f, struct route_response *resp,
+static enum route_status www_send(const struct www_file *f, struct route_response *resp,
 				  struct codec_error *err)
 {
 	(void)err;
@@ -42,22 +42,22 @@ static enum codec_status www_send(const struct www_file *f, struct route_respons
 	route_add_header(resp, "Content-Security-Policy",
 			 "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
 	route_add_header(resp, "Cache-Control", "no-cache");
-	return CODEC_OK;
+	return ROUTE_OK;
 }
 
-enum codec_status route_www_page(struct route_response *resp, struct codec_error *err)
+enum route_status route_www_page(struct route_response *resp, struct codec_error *err)
 {
 	return www_send(&www_files[0], resp, err);
 }
 
 /* route_handler_fn: the viewer's and the reference's files (the table names
  * each file, so the path is always one of them). */
-enum codec_status route_www(const struct route_call *call, struct route_response *resp,
+enum route_status route_www(const struct route_call *call, struct route_response *resp,
 			    struct codec_error *err)
 {
 	for (size_t i = 0; i < sizeof www_files / sizeof www_files[0]; i++)
 		if (strcmp(call->entry->path, www_files[i].path) == 0)
 			return www_send(&www_files[i], resp, err);
 	codec_error_set(err, CODEC_E_INTERNAL, "no file of the viewer at %s", call->entry->path);
-	return CODEC_E_INTERNAL;
+	return ROUTE_E_INTERNAL;
 }

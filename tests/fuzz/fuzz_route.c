@@ -325,8 +325,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	drain_stream(&resp);
 	check_response(&req, &resp);
 
-	enum codec_status pre = route_precheck(&req, (long long)body_len);
-	if (pre != CODEC_OK && pre != CODEC_E_TOO_LARGE)
+	enum route_status pre = route_precheck(&req, (long long)body_len);
+	if (pre != ROUTE_OK && pre != ROUTE_E_TOO_LARGE)
 		FUZZ_CHECK(problem_http_status(pre) == resp.status,
 			   "precheck refuses with %u, route_handle answers %u",
 			   problem_http_status(pre), resp.status);

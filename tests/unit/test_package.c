@@ -87,11 +87,14 @@ static void package_check_should_name_the_parameter_at_fault(void **state)
 	assert_int_equal(package_check(&md, NULL), CODEC_OK);
 }
 
-/* package_request.stop: true from its third call on. */
-static bool stop_at_third(void *ctx)
+/* package_request.stop: true from its third call on, saying why. */
+static bool stop_at_third(void *ctx, struct codec_error *err)
 {
 	unsigned *calls = ctx;
-	return ++*calls >= 3;
+	if (++*calls < 3)
+		return false;
+	codec_error_set(err, CODEC_E_TOO_LARGE, "stopped at the third call");
+	return true;
 }
 
 static void package_build_should_stop_when_asked_between_tests(void **state)
@@ -108,7 +111,9 @@ static void package_build_should_stop_when_asked_between_tests(void **state)
 	char *data = (char *)&req;
 	size_t len = 1;
 	codec_error_init(&err, 1);
-	assert_int_equal(package_build_memory(&req, PACKAGE_ZIP, &data, &len, &err), CODEC_E_BUSY);
+	assert_int_equal(package_build_memory(&req, PACKAGE_ZIP, &data, &len, &err),
+			 CODEC_E_TOO_LARGE);
+	assert_string_equal(err.detail, "stopped at the third call"); /* the stop's own error */
 	assert_null(data);
 	assert_int_equal(calls, 3); /* not asked again once it said stop */
 }
