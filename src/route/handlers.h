@@ -136,7 +136,7 @@ enum route_status route_www_page(struct route_response *resp, struct codec_error
 
 /*
  * Answers 200 with `body` as compact JSON and a final newline; takes the
- * reference, even on failure. Returns CODEC_OK, or CODEC_E_INTERNAL with err
+ * reference, even on failure. Returns ROUTE_OK, or ROUTE_E_INTERNAL with err
  * set when out of memory (body NULL counts as out of memory).
  */
 enum route_status route_respond_json(struct route_response *resp, json_t *body,
@@ -185,7 +185,7 @@ void route_respond_empty(struct route_response *resp, unsigned status);
 
 /*
  * The end of a streamed body (route_intake_new()): the case's outcome in
- * *out and CODEC_OK, or the status with every fault of the text in err
+ * *out and ROUTE_OK, or the status with every fault of the text in err
  * (sorted; it points into the stream, which outlives the answer), exactly
  * as the solve of the whole body kept would have answered.
  */
@@ -271,7 +271,7 @@ route_handler_fn route_ndjson_respond;
 /* --- credentials (auth.c) --- */
 
 /*
- * Credentials (route/auth.c). route_auth_check returns CODEC_OK for
+ * Credentials (route/auth.c). route_auth_check returns ROUTE_OK for
  * ROUTE_AUTH_OK, else records the 401 (400 for a malformed header) in err
  * and returns its status. route_auth_challenge adds the RFC 6750
  * WWW-Authenticate header that goes with such an answer (nothing for
@@ -286,7 +286,7 @@ void route_auth_challenge(enum route_auth auth, struct route_response *resp);
  * Reads the request's query against the entry's declared parameters into
  * call->args and call->given: an unknown or repeated parameter, or a value
  * that does not read as its type, is 400; a value out of range is 422.
- * Returns CODEC_OK or the status with err set (first fault wins).
+ * Returns ROUTE_OK or the status with err set (first fault wins).
  */
 enum route_status route_read_params(struct route_call *call, struct codec_error *err);
 

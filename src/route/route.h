@@ -275,7 +275,7 @@ struct route_entry;
 /*
  * A handler: computes the answer of a request whose path, method, body kind,
  * answer format and parameters the table has checked. Fills *resp and
- * returns CODEC_OK, or returns the error status with `err` set (route_handle
+ * returns ROUTE_OK, or returns the error status with `err` set (route_handle
  * then answers the problem). A handler never re-checks what the table
  * declares.
  */
