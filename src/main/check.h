@@ -33,6 +33,11 @@
 #ifndef DROPJUDGE_MAIN_CHECK_H
 #define DROPJUDGE_MAIN_CHECK_H
 
+#include <stddef.h>
+#include <stdio.h>
+
+#include "codec/error.h"
+
 /*
  * Runs `dropjudge check ARGS` (argv holds the arguments after "check").
  * Flags --problem P and --protocol X may come anywhere; the rest are the
@@ -53,5 +58,20 @@ int validate_main(int argc, char *const argv[]);
  * --problem flag the problem is read from DROPJUDGE_PROBLEM.
  */
 int check_main_by_name(int argc, char *const argv[]);
+
+/*
+ * Reads all of `in` into a new buffer, NUL-terminated after its *len
+ * bytes, which the caller frees with dj_free(). Returns NULL with errno
+ * set on failure: EFBIG when `in` holds more than `max` bytes, ENOMEM, or
+ * the read's own error. Shared with solve and search.
+ */
+char *check_read_all(FILE *in, size_t max, size_t *len);
+
+/*
+ * Writes the first fault of err into out[0..size) as "NAME:LINE:COLUMN:
+ * detail" (LINE and COLUMN when known), or "NAME: detail" of the error
+ * when it holds no fault.
+ */
+void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err);
 
 #endif
