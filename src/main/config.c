@@ -252,7 +252,8 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	return true;
 }
 
-void config_defaults(struct config *cfg)
+/* Fills *cfg with the defaults (threads 0: one per CPU). */
+static void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	memcpy(cfg->host, CONFIG_DEFAULT_HOST, sizeof CONFIG_DEFAULT_HOST);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "codec/decimal.h"
 #include "dropjudge/gen.h"
 #include "package/package.h"
 #include "mem/alloc.h"
@@ -18,14 +19,9 @@
 /* Reads plain decimal digits into *out, up to max; false otherwise. */
 static bool package_number(const char *text, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0;
-	if (!*text)
+	unsigned long long v;
+	if (codec_decimal_read_str(text, &v) != CODEC_DECIMAL_OK || v > max)
 		return false;
-	for (const char *p = text; *p; p++) {
-		if (*p < '0' || *p > '9' || v > (max - (uint64_t)(*p - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
 	*out = v;
 	return true;
 }

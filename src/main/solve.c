@@ -29,6 +29,8 @@
 #include "mem/alloc.h"
 #include "problem/problem.h"
 
+/* Largest Puyo input read (its text is read whole). */
+#define SOLVE_PUYO_MAX_INPUT ((size_t)16 << 20)
 /* Bytes of input read at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 16)
 
@@ -51,7 +53,13 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
+/*
+ * Solves a Monomino-Domino input read from `in` (named `name` in messages)
+ * and writes "S\nT\n" to out. On a bad input writes
+ * "dropjudge: NAME:LINE:COLUMN: detail" (COLUMN when known) to errout and
+ * returns 1; on a read or write error also 1; 0 when solved.
+ */
+static int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	const struct problem *p = &problem_md;
 	const struct problem_limits limits = {.max_blocks = 0}; /* no limit */
@@ -91,7 +99,8 @@ out_chunk:
 	return ret;
 }
 
-int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout)
+/* The same for Puyo: writes "C\n". Inputs over SOLVE_PUYO_MAX_INPUT fail. */
+static int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	struct codec_error err;
 	struct puyo_field field;
@@ -262,7 +271,14 @@ static int solve_lines_pair(struct solve_out *o, struct solve_pair *pair, const 
 	return 0;
 }
 
-int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
+/*
+ * `solve puyo --lines`: one field per line (12 or 13 rows of 6 characters,
+ * top first, separated by single spaces; CR LF and a last line without its
+ * newline are taken), one chain count per line out, in order. At the first
+ * bad line writes the counts before it, then the fault, and returns 1; 0
+ * when every line was solved. Memory stays flat whatever the number of lines.
+ */
+static int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	struct solve_pair *pair = solve_pair_new(SOLVE_LINES_IN);
 	struct solve_out *o = dj_malloc(sizeof *o);
