@@ -223,9 +223,7 @@ static bool check_is_testlib_validator_flag(const char *arg)
 	return false;
 }
 
-/* The value of flag `name` at argv[*i] ("--name V" or "--name=V"), moving
- * *i past it; NULL when argv[*i] is not that flag. */
-static const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing)
+const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing)
 {
 	size_t n = strlen(name);
 	if (strncmp(argv[*i], name, n) != 0)

@@ -33,6 +33,7 @@
 #ifndef DROPJUDGE_MAIN_CHECK_H
 #define DROPJUDGE_MAIN_CHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -58,6 +59,14 @@ int validate_main(int argc, char *const argv[]);
  * --problem flag the problem is read from DROPJUDGE_PROBLEM.
  */
 int check_main_by_name(int argc, char *const argv[]);
+
+/*
+ * The value of flag `name` at argv[*i], written "--name VALUE" (moving *i
+ * past VALUE) or "--name=VALUE". NULL when argv[*i] is another argument,
+ * or, with *missing set, when VALUE is missing. Shared with the other
+ * subcommands' parsers.
+ */
+const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing);
 
 /*
  * Reads all of `in` into a new buffer, NUL-terminated after its *len

@@ -17,6 +17,7 @@
 #include "dropjudge/version.h"
 #include "http/accesslog.h"
 #include "http/server.h"
+#include "main/check.h"
 
 /* How a setting is read and stored. */
 enum config_type {
@@ -281,33 +282,6 @@ static void config_defaults(struct config *cfg)
 	cfg->log_format = HTTP_LOG_JSON;
 }
 
-/*
- * Matches argv[*i] against `flag`: "--flag VALUE" (consuming argv[*i + 1])
- * or "--flag=VALUE". Returns 1 with *value set, 0 when it is another
- * argument, -1 with err set when the value is missing.
- */
-static int config_match_flag(const char *flag, int argc, char *const argv[], int *i,
-			     const char **value, char *err, size_t errlen)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(flag);
-	if (strncmp(arg, flag, n) != 0)
-		return 0;
-	if (arg[n] == '=') {
-		*value = arg + n + 1;
-		return 1;
-	}
-	if (arg[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		codec_format(err, errlen, "%s: missing value", flag);
-		return -1;
-	}
-	*i += 1;
-	*value = argv[*i];
-	return 1;
-}
-
 /* Whether arg is --help or -h. */
 static bool config_is_help(const char *arg)
 {
@@ -339,13 +313,15 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	for (int i = 0; i < argc; i++) {
 		if (config_is_help(argv[i]))
 			return CONFIG_HELP;
-		int matched = 0;
+		bool matched = false, missing = false;
 		for (size_t k = 0; k < n && !matched; k++) {
 			const struct config_option *opt = &opts[k];
-			const char *value = NULL;
-			matched = config_match_flag(opt->flag, argc, argv, &i, &value, err, errlen);
-			if (matched < 0)
+			const char *value = check_flag(argc, argv, &i, opt->flag, &missing);
+			if (missing) {
+				codec_format(err, errlen, "%s: missing value", opt->flag);
 				return CONFIG_ERROR;
+			}
+			matched = value != NULL;
 			if (matched && !config_set(cfg, opt, value, opt->flag, err, errlen))
 				return CONFIG_ERROR;
 			if (matched)

@@ -13,6 +13,7 @@
 
 #include "codec/decimal.h"
 #include "dropjudge/gen.h"
+#include "main/check.h"
 #include "package/package.h"
 #include "mem/alloc.h"
 
@@ -78,18 +79,13 @@ int package_main(int argc, char *const argv[])
 		static const char *const flags[] = {"--problem", "--format", "--tests", "--seed",
 						    "--min-chains"};
 		const char *arg = argv[i], *value = NULL;
+		bool missing = false;
 		size_t f;
 		for (f = 0; f < sizeof flags / sizeof flags[0]; f++) {
-			size_t n = strlen(flags[f]);
-			if (strncmp(arg, flags[f], n) == 0 && (arg[n] == '=' || arg[n] == '\0')) {
-				if (arg[n] == '=')
-					value = arg + n + 1;
-				else if (i + 1 < argc)
-					value = argv[++i];
-				else
-					return package_usage("%s needs a value", flags[f]);
+			if ((value = check_flag(argc, argv, &i, flags[f], &missing)))
 				break;
-			}
+			if (missing)
+				return package_usage("%s needs a value", flags[f]);
 		}
 		uint64_t v = 0;
 		switch (f) {
