@@ -15,6 +15,7 @@
 #include "dropjudge/gen.h"
 #include "main/check.h"
 #include "package/package.h"
+#include "problem/problem.h"
 #include "mem/alloc.h"
 
 /* Reads plain decimal digits into *out, up to max; false otherwise. */
@@ -91,7 +92,7 @@ int package_main(int argc, char *const argv[])
 		switch (f) {
 		case 0:
 			req.problem = value;
-			if (!package_has_problem(value))
+			if (!problem_find(value))
 				return package_usage("--problem must be monomino-domino or puyo, "
 						     "not '%s'",
 						     value);
