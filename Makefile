@@ -7,7 +7,7 @@
 #   make bench-http requests/s of dropjudge against a bare libmicrohttpd server (wrk)
 #   make judges     the judge-protocol and package suite (tests/judges)
 #   make test-long  the unit tests with the full differential runs (10^6 random cases)
-#   make test-sanitize  unit, HTTP and judge tests on an AddressSanitizer + UBSan build
+#   make test-sanitize  unit, HTTP and judge tests on an AddressSanitizer + UBSan build, SIMD=0
 #   make test-hardening attack tests: slow clients, framing, memory, head-of-line, signals
 #   make fuzz       libFuzzer targets (tests/fuzz), FUZZ_SECONDS each; not part of test
 #   make docs-images  docs/images: the public examples drawn, the viewer's screenshots
@@ -59,6 +59,14 @@ ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 cc_has = $(shell $(CC) $(1) -Werror -E -x c /dev/null >/dev/null 2>&1 && echo $(1))
+# SIMD=0: the hand-vectorised kernels (Puyo's BMI2 gravity,
+# src/core/puyo_bmi2.c, and the AVX-512 reader of --lines lines,
+# src/codec/puyo_lines_avx512.c) are left out and the portable code runs
+# whatever the processor has. CI runs the suite so once (test-sanitize).
+SIMD ?= 1
+ifeq ($(SIMD),0)
+ALL_CFLAGS += -DDROPJUDGE_SIMD=0
+endif
 # NDJSON_DIRECT=0: every line of a stream of cases goes through the whole
 # request path, none through the problem's fast reader (route/ndjson_direct.c).
 NDJSON_DIRECT ?= 1
@@ -337,9 +345,11 @@ test-long: deps-test
 	@DROPJUDGE_TEST_LONG=1 scripts/run-tests.sh $(BUILD) unit
 
 # Every unit and HTTP test again, on a build with AddressSanitizer (leaks
-# included) and UndefinedBehaviorSanitizer: any report fails the run.
+# included) and UndefinedBehaviorSanitizer: any report fails the run. The
+# build is SIMD=0, so that this is also the run with the portable paths
+# forced.
 test-sanitize: deps-test
-	@$(MAKE) --no-print-directory BUILD=build-sanitize SANITIZER=address,undefined all units
+	@$(MAKE) --no-print-directory BUILD=build-sanitize SANITIZER=address,undefined SIMD=0 all units
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize http
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize judges

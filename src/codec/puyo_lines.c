@@ -5,7 +5,8 @@
  *
  * The fast path takes a line of exactly 12 or 13 rows of 6 characters of
  * `.RGBPYO` and single spaces, byte by byte through a table, straight into
- * the bit planes of the core (dropjudge/puyo.h). Any other line
+ * the bit planes of the core (dropjudge/puyo.h); where the processor has
+ * AVX-512 VBMI, puyo_lines_avx512.c takes the same lines instead. Any other line
  * is split at its spaces and its rows go through the row checks the other
  * Puyo readers use, so a fault reads the same here as in a text or JSON
  * case ("unknown cell ...", "expected 6 characters ..."), with the row it
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/puyo_lines_avx512.h"
 #include "codec/puyo_rows.h"
 
 #define ROW_BYTES (PUYO_COLS + 1) /* a row and the separator after it */
@@ -75,7 +77,8 @@ lines_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_
 enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
 				  struct puyo_planes *planes, struct codec_error *err)
 {
-	if (lines_fast((const unsigned char *)s, len, planes))
+	if (puyo_lines_avx512_on() ? puyo_lines_avx512_read(s, len, planes)
+				   : lines_fast((const unsigned char *)s, len, planes))
 		return CODEC_OK;
 
 	/* Count the rows first: their number decides the field. */

@@ -17,15 +17,18 @@
  * colour or two neighbouring puyos have two each (a grid has no
  * triangles); those puyos seed a fill that grows within the colour to the
  * whole popping groups at once. Gravity squeezes the removed cells out of
- * each column, every column at once by shifts (compress). Tested against a
- * straightforward reference.
+ * each column, every column at once by shifts (compress); where the
+ * processor runs BMI2's pext and pdep fast, puyo_bmi2.c's gravity instead
+ * (the same planes). Both are tested against a straightforward reference.
  *
- * Pure: the C library only, no allocation, no global state.
+ * Pure: the C library only, no allocation.
  */
 #include "dropjudge/puyo.h"
 
 #include <limits.h>
 #include <string.h>
+
+#include "puyo_bmi2.h"
 
 #define PUYO_VISIBLE_CELLS (PUYO_ROWS * PUYO_COLS)
 /* Groups that can pop in one step: 72 / 4. */
@@ -115,23 +118,11 @@ void puyo_settle(struct puyo_field *field)
 
 /* ---- bit planes -------------------------------------------------------- */
 
-/*
- * A plane: a column per 16-bit lane (lanes 6 and 7 stay empty). Vector
- * extensions of GCC and Clang: one SSE2 instruction per operation on
- * x86-64, plain C code elsewhere.
- */
-typedef uint16_t plane_t __attribute__((vector_size(16)));
-
-#define LANE_CELLS 0x1FFFu /* h = 0..12 */
-#define LANE_SEEN  0x1FFEu /* h = 1..12, the visible rows */
+/* plane_t and struct planes: puyo_bmi2.h. */
+#define LANE_SEEN 0x1FFEu /* h = 1..12, the visible rows */
 
 static const plane_t plane_seen = {LANE_SEEN, LANE_SEEN, LANE_SEEN, LANE_SEEN,
 				   LANE_SEEN, LANE_SEEN, 0,	    0};
-
-/* A field as planes: bit k of each cell value (enum puyo_cell) in bit[k]. */
-struct planes {
-	plane_t bit[3];
-};
 
 /* The two 64-bit halves of a plane: columns 0-3 and columns 4-5. */
 static inline uint64_t half(plane_t x, unsigned i)
@@ -336,10 +327,11 @@ static void gravity_portable(struct planes *p, plane_t keep)
 
 /*
  * One chain step on settled planes, as puyo_step() says; step NULL only
- * counts (no colours, groups or score).
+ * counts (no colours, groups or score). Gravity with BMI2 when `bmi2`
+ * (puyo_bmi2_on()).
  */
 static inline __attribute__((always_inline)) bool planes_step(struct planes *p, unsigned chain,
-							      struct puyo_step *step)
+							      struct puyo_step *step, bool bmi2)
 {
 	const plane_t *b = p->bit;
 	plane_t occupied = planes_occupied(p);
@@ -382,22 +374,29 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 	}
 
 	plane_t keep = occupied & ~(pop | garbage);
-	gravity_portable(p, keep);
+	if (bmi2)
+		puyo_bmi2_gravity(p, keep);
+	else
+		gravity_portable(p, keep);
 	return true;
 }
 
 /* Settles the planes. */
-static inline void planes_settle(struct planes *p)
+static inline void planes_settle(struct planes *p, bool bmi2)
 {
-	gravity_portable(p, planes_occupied(p));
+	if (bmi2)
+		puyo_bmi2_gravity(p, planes_occupied(p));
+	else
+		gravity_portable(p, planes_occupied(p));
 }
 
 /* Settles the planes, then counts the steps that pop. */
 static unsigned planes_chains(struct planes *p)
 {
 	unsigned chains = 0;
-	planes_settle(p);
-	while (chains < PUYO_MAX_CHAINS && planes_step(p, chains + 1, NULL))
+	bool bmi2 = puyo_bmi2_on();
+	planes_settle(p, bmi2);
+	while (chains < PUYO_MAX_CHAINS && planes_step(p, chains + 1, NULL, bmi2))
 		chains++;
 	return chains;
 }
@@ -408,9 +407,10 @@ static void planes_run(struct planes *p, struct puyo_result *res)
 	struct puyo_step step;
 	res->chains = 0;
 	res->score = 0;
-	planes_settle(p);
+	bool bmi2 = puyo_bmi2_on();
+	planes_settle(p, bmi2);
 	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
-		if (!planes_step(p, chain, &step))
+		if (!planes_step(p, chain, &step, bmi2))
 			break;
 		res->chains = chain;
 		res->score += step.score;
@@ -422,7 +422,7 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 {
 	struct planes p;
 	planes_from_field(&p, field);
-	bool popped = planes_step(&p, chain, step);
+	bool popped = planes_step(&p, chain, step, puyo_bmi2_on());
 	if (popped)
 		planes_to_field(&p, field);
 	return popped;

@@ -13,7 +13,8 @@
  * - what strict mode accepts, lenient mode accepts as the same field, and
  *   it is Baekjoon's: 12 rows, no garbage, nothing floating;
  * - the same bytes as one line of `solve puyo --lines` (puyo_lines_read)
- *   are read or refused, and a line read is the field the text reader
+ *   read alike with the AVX-512 reader and without (status, planes, first
+ *   fault and its column), and a line read is the field the text reader
  *   makes of its rows one to a line.
  */
 #include <stdbool.h>
@@ -21,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "codec/puyo_lines_avx512.h"
 #include "fuzz_puyo.h"
 
 /* Errors of the tests: collect mode takes its storage from a small ring,
@@ -55,14 +57,30 @@ static void run_read(struct puyo_read *run, const char *text, size_t len, bool s
 			   "fault %u without a line", i);
 }
 
-/* The input as one line of `solve puyo --lines`. */
+/* The input as one line of `solve puyo --lines`, with the AVX-512 reader
+ * (where this processor has it) and without: the same status, planes and
+ * first fault. */
 static void check_lines(const char *text, size_t size)
 {
-	struct puyo_planes want;
-	struct codec_error err;
+	struct puyo_planes want, got;
+	struct codec_error err, each;
 	codec_error_init(&err, 1);
+	puyo_lines_avx512_set(false);
 	enum codec_status st = puyo_lines_read(text, size, 7, &want, &err);
+	puyo_lines_avx512_set(true);
 	FUZZ_CHECK(st == CODEC_OK || st == CODEC_E_INVALID, "lines status %d", st);
+	if (puyo_lines_avx512_on()) {
+		codec_error_init(&each, 1);
+		enum codec_status st_k = puyo_lines_read(text, size, 7, &got, &each);
+		FUZZ_CHECK(st_k == st, "lines: AVX-512 status %d, portable %d", st_k, st);
+		if (st == CODEC_OK)
+			FUZZ_CHECK(memcmp(&got, &want, sizeof want) == 0,
+				   "lines: AVX-512 read other planes");
+		else
+			FUZZ_CHECK(fuzz_same_first_fault(&err, &each),
+				   "lines: AVX-512 says '%s', portable '%s'", each.detail,
+				   err.detail);
+	}
 	if (st != CODEC_OK || size + 1 > 256)
 		return;
 	/* the rows one to a line: the field the text reader reads */

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu.h"
+#include "core/puyo_bmi2.h"
 #include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"
 
@@ -864,7 +866,7 @@ static unsigned test_cases(unsigned sample, unsigned full)
 }
 
 /* Runs the core and the reference side by side, step by step; returns the chains. */
-static unsigned compare_with_reference(const struct puyo_field *start, uint64_t seed)
+static unsigned compare_once_with_reference(const struct puyo_field *start, uint64_t seed)
 {
 	struct puyo_field f = *start;
 	struct ref r;
@@ -925,6 +927,35 @@ static unsigned compare_with_reference(const struct puyo_field *start, uint64_t 
 	puyo_planes_to_field(&planes, start->rows, &h);
 	assert_memory_equal(&h, &f, sizeof f);
 	return (unsigned)(k - 1);
+}
+
+/*
+ * The core against the reference with its BMI2 gravity (where this
+ * processor runs it) and with the portable one: the same answers.
+ */
+static unsigned compare_with_reference(const struct puyo_field *start, uint64_t seed)
+{
+	unsigned chains = compare_once_with_reference(start, seed);
+	if (puyo_bmi2_on()) {
+		puyo_bmi2_set(false);
+		assert_int_equal(compare_once_with_reference(start, seed), chains);
+		puyo_bmi2_set(true);
+	}
+	return chains;
+}
+
+static void puyo_bmi2_should_be_off_when_turned_off(void **state)
+{
+	(void)state;
+	bool on = puyo_bmi2_on();
+	print_message("BMI2 gravity %s here\n", on ? "on" : "off");
+#if !DROPJUDGE_SIMD
+	assert_false(on); /* a SIMD=0 build never takes it */
+#endif
+	puyo_bmi2_set(false);
+	assert_false(puyo_bmi2_on());
+	puyo_bmi2_set(true);
+	assert_int_equal(puyo_bmi2_on(), on);
 }
 
 static void puyo_should_match_the_reference_on_long_generated_chains(void **state)
@@ -1042,6 +1073,7 @@ static void puyo_run_steps_should_tell_every_step_that_puyo_run_counts(void **st
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(puyo_bmi2_should_be_off_when_turned_off),
 	    cmocka_unit_test(puyo_should_answer_three_for_the_public_example),
 	    cmocka_unit_test(puyo_run_steps_should_tell_every_step_that_puyo_run_counts),
 	    cmocka_unit_test(puyo_should_step_the_public_example_one_chain_at_a_time),

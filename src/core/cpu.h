@@ -1,0 +1,46 @@
+/*
+ * What the processor runs, for the cores' choice of a path at run time.
+ *
+ * CPU_HAS(GLIBC_NAME, "gcc-name") asks the C library where it can: glibc
+ * (2.33 and later) answers from the features its loader already read, with
+ * no instruction executed. __builtin_cpu_supports() instead links a
+ * constructor that runs cpuid about ten times at every start of the
+ * program, and on a virtual machine each cpuid leaves the guest (some 6 us
+ * each): a twentieth of a whole `dropjudge solve` run. Both mean the same
+ * thing: the processor has the feature and the system saves its registers.
+ */
+#ifndef DROPJUDGE_CORE_CPU_H
+#define DROPJUDGE_CORE_CPU_H
+
+/* 0 in a build with SIMD=0: what MD_IMPL_AUTO and PUYO_IMPL_AUTO run is
+ * the portable code, whatever the processor has. */
+#ifndef DROPJUDGE_SIMD
+#define DROPJUDGE_SIMD 1
+#endif
+
+#if defined(__x86_64__) && defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <stdbool.h>
+#include <sys/platform/x86.h>
+
+/*
+ * CPU_FEATURE_ACTIVE() of the header, with the bit taken as unsigned: the
+ * header's own shifts a signed 1 into the sign bit for a feature in bit
+ * 31 of its register (AVX-512 VL), which is undefined behaviour.
+ */
+static inline bool cpu_active(unsigned index)
+{
+	const unsigned bits = 8 * sizeof(unsigned);
+	const struct cpuid_feature *leaf = __x86_get_cpuid_feature_leaf(index / (bits * 4));
+	unsigned reg = (index % (bits * 4)) / bits;
+	return (leaf->active_array[reg] >> (index % bits)) & 1u;
+}
+#define CPU_HAS(glibc, gcc) cpu_active(x86_cpu_##glibc)
+#endif
+#endif
+
+#if defined(__x86_64__) && !defined(CPU_HAS)
+#define CPU_HAS(glibc, gcc) __builtin_cpu_supports(gcc)
+#endif
+
+#endif
