@@ -425,9 +425,12 @@ void route_hint_json_as_text(struct codec_error *err)
 	static const char hint[] = " (the body looks like JSON but was sent as text/plain: add "
 				   "-H 'Content-Type: application/json')";
 	size_t room = sizeof err->detail - sizeof hint;
-	size_t n = strnlen(err->detail, room);
-	while (n == room && n > 0 && ((unsigned char)err->detail[n] & 0xC0) == 0x80)
-		n--; /* cut at a character, not inside one */
+	size_t n = strlen(err->detail); /* the summary is always NUL-terminated */
+	if (n > room) {			/* cut at a character, not inside one */
+		n = room;
+		while (n > 0 && ((unsigned char)err->detail[n] & 0xC0) == 0x80)
+			n--;
+	}
 	memcpy(err->detail + n, hint, sizeof hint);
 }
 

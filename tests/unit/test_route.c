@@ -1186,6 +1186,44 @@ static void verbs_should_be_read_from_the_method_exactly(void **state)
 	}
 }
 
+/* The hint is appended whole; a summary too long for it is cut before the
+ * hint, at a character (never inside a UTF-8 sequence). */
+static void json_hint_should_cut_a_long_summary_at_a_character(void **state)
+{
+	(void)state;
+	static const char hint_end[] = "add -H 'Content-Type: application/json')";
+	struct codec_error err;
+	codec_error_init(&err, 4);
+	codec_error_set(&err, CODEC_E_SYNTAX, "%s", "short");
+	route_hint_json_as_text(&err);
+	assert_string_equal(err.detail, "short (the body looks like JSON but was sent as "
+					"text/plain: add -H 'Content-Type: application/json')");
+	char pointer[81] = "/"; /* "/ppp...": the summary is "<pointer>: <detail>" */
+	memset(pointer + 1, 'p', sizeof pointer - 2);
+	for (size_t shift = 0; shift < 3; shift++) { /* every place of a 3-byte character */
+		char text[201];
+		size_t i = 0;
+		for (; i < shift; i++)
+			text[i] = 'a';
+		for (; i + 3 < sizeof text; i += 3)
+			memcpy(text + i, "\xe2\x82\xac", 3); /* U+20AC */
+		text[i] = '\0';
+		codec_error_init(&err, 4);
+		codec_error_at_pointer(&err, CODEC_E_SYNTAX, pointer, "%s", text);
+		assert_true(strlen(err.detail) >
+			    sizeof err.detail - 100); /* too long for the hint */
+		route_hint_json_as_text(&err);
+		size_t len = strlen(err.detail);
+		assert_true(len < sizeof err.detail);
+		assert_string_equal(err.detail + len - strlen(hint_end), hint_end);
+		const char *cut = strstr(err.detail, " (the body looks like JSON");
+		assert_non_null(cut);
+		size_t kept = (size_t)(cut - err.detail) - (strlen(pointer) + 2) - shift;
+		assert_int_equal(kept % 3, 0); /* whole characters */
+		assert_true(kept > 100);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1228,6 +1266,7 @@ int main(void)
 	    cmocka_unit_test(every_problem_type_should_have_its_page),
 	    cmocka_unit_test(a_request_id_should_be_in_every_problem),
 	    cmocka_unit_test(verbs_should_be_read_from_the_method_exactly),
+	    cmocka_unit_test(json_hint_should_cut_a_long_summary_at_a_character),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
