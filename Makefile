@@ -59,10 +59,11 @@ ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 cc_has = $(shell $(CC) $(1) -Werror -E -x c /dev/null >/dev/null 2>&1 && echo $(1))
-# SIMD=0: the hand-vectorised kernels (Puyo's BMI2 gravity,
-# src/core/puyo_bmi2.c, and the AVX-512 reader of --lines lines,
-# src/codec/puyo_lines_avx512.c) are left out and the portable code runs
-# whatever the processor has. CI runs the suite so once (test-sanitize).
+# SIMD=0: the hand-vectorised kernels (the Monomino-Domino AVX2 lanes,
+# src/core/md_avx2.c; Puyo's BMI2 gravity, src/core/puyo_bmi2.c; the
+# AVX-512 reader of --lines lines, src/codec/puyo_lines_avx512.c) are left
+# out and the portable code runs whatever the processor has. CI runs the
+# suite so once (test-sanitize).
 SIMD ?= 1
 ifeq ($(SIMD),0)
 ALL_CFLAGS += -DDROPJUDGE_SIMD=0

@@ -12,15 +12,7 @@
 
 #include <string.h>
 
-#define LINE_BITS  MD_CELLS
-#define LINE_MASK  ((1u << LINE_BITS) - 1u) /* the cells of line 0 */
-#define BOARD_MASK ((1u << (LINE_BITS * MD_LINES)) - 1u)
-
-/* Every line (bit 4*l) of a board; times a line's mask spreads it to all lines. */
-#define LINE_ONES 0x111111u
-
-/* Bit 4*MD_LINES: one line past the floor, where a drop with no tile under it stops. */
-#define PAST_FLOOR (1u << (LINE_BITS * MD_LINES))
+#include "md_lanes.h" /* the board layout, the lanes, and their AVX2 kernel */
 
 /* Light area: the bits a board moves towards the floor, by its lines 0 and
  * 1 (its low byte): one line for each of them that holds a tile. */
@@ -192,18 +184,12 @@ unsigned md_place(struct md_game *game, struct md_block block)
  * stretch that never meets them is simply replayed whole. The answer is
  * always that of md_place() one block after another.
  *
- * The stretches are 4, each in scalar registers.
+ * The portable lanes are 4 stretches, each in scalar registers; where the
+ * processor has AVX2, md_avx2.c plays 16 (MD_LANES_AVX2) with the same
+ * arithmetic in vectors.
  */
-#define MD_LANES    4
-#define MD_LANE_MIN 64 /* shorter stretches are played one block after another */
-/* Blocks each lane but the first plays before its stretch. */
-#define MD_WARM 32
-
-struct md_lane {
-	uint32_t green;
-	uint32_t blue;
-	uint64_t score;
-};
+#define MD_LANES_PORTABLE 4
+#define MD_LANE_MIN	  64 /* shorter stretches are played one block after another */
 
 /* Plays blocks[k * len + i], i < steps, on lane[k], k < 4; keeps each
  * lane's boards and points after MD_WARM steps in warm[k]. */
@@ -271,21 +257,33 @@ uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
 		game->moves += n;
 		return score;
 	}
-	struct md_lane lane[MD_LANES] = {{game->green, game->blue, 0}};
-	const unsigned lanes = MD_LANES;
+	struct md_lane lane[MD_LANES_AVX2] = {{game->green, game->blue, 0}};
+	bool avx2 = md_avx2_on();
+	unsigned lanes = avx2 ? MD_LANES_AVX2 : MD_LANES_PORTABLE;
 	/* lane k plays blocks[k * len + i], i < len + MD_WARM, and counts them
 	 * from i = MD_WARM on (lane 0 from i = 0); the last lane then plays
 	 * what is left */
 	size_t len = n > MD_WARM ? (n - MD_WARM) / lanes : 0;
 	size_t steps = len + MD_WARM;
-	struct md_lane warm[MD_LANES];
+	struct md_lane warm[MD_LANES_AVX2];
 
 	if (len < MD_LANE_MIN) {
 		for (size_t i = 0; i < n; i++)
 			lane[0].score += boards_place(&lane[0].green, &lane[0].blue, blocks[i]);
 		goto out;
 	}
-	lanes_portable(lane, warm, blocks, len, steps);
+	if (avx2) {
+		/* The last step reads a byte past its blocks: inside the array
+		 * unless the lanes end with it; then that step is played here. */
+		size_t vector_steps = lanes * len + MD_WARM < n ? steps : steps - 1;
+		md_avx2_lanes(lane, warm, blocks, len, vector_steps);
+		for (size_t i = vector_steps; i < steps; i++)
+			for (unsigned k = 0; k < lanes; k++)
+				lane[k].score += boards_place(&lane[k].green, &lane[k].blue,
+							      blocks[k * len + i]);
+	} else {
+		lanes_portable(lane, warm, blocks, len, steps);
+	}
 	for (size_t i = lanes * len + MD_WARM; i < n; i++)
 		lane[lanes - 1].score +=
 		    boards_place(&lane[lanes - 1].green, &lane[lanes - 1].blue, blocks[i]);

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu.h"
+#include "core/md_lanes.h"
 #include "dropjudge/md.h"
 
 /* ---- the reference simulator ---------------------------------------- */
@@ -583,8 +585,9 @@ static void md_should_agree_with_the_reference_on_long_games(void **state)
 }
 
 /*
- * Plays blocks[0..n) with md_play() from g, and one md_place() at a time
- * from a copy; both must end the same, and return the points. The blocks
+ * Plays blocks[0..n) with md_play() from g, with the AVX2 lanes and with
+ * the portable ones, and one md_place() at a time from a copy; all must
+ * end the same, and return the points. The blocks
  * are copied to an allocation of exactly n blocks, so that a read past the
  * last one is caught under AddressSanitizer.
  */
@@ -598,9 +601,15 @@ static void assert_play_like_place(const struct md_game *g, const struct md_bloc
 	uint64_t points = 0;
 	for (size_t i = 0; i < n; i++)
 		points += md_place(&a, blocks[i]);
-	struct md_game b = *g;
-	assert_int_equal(md_play(&b, exact, n), points);
-	assert_memory_equal(&a, &b, sizeof a);
+	/* with the AVX2 lanes (where this processor has them), then without */
+	bool avx2 = md_avx2_on();
+	for (int pass = 0; pass < (avx2 ? 2 : 1); pass++) {
+		md_avx2_set(pass == 0);
+		struct md_game b = *g;
+		assert_int_equal(md_play(&b, exact, n), points);
+		assert_memory_equal(&a, &b, sizeof a);
+	}
+	md_avx2_set(true);
 	free(exact);
 }
 
@@ -611,8 +620,8 @@ static void md_play_should_end_as_md_place_one_block_after_another(void **state)
 	uint64_t seed = 9;
 	long runs = test_cases(300, 20000);
 	for (long run = 0; run < runs; run++) {
-		/* lengths around the lane cut-off (4 lanes of 64 blocks after 32
-		 * of warm-up: 288 blocks), and long ones */
+		/* lengths around the lane cut-offs (64 blocks a lane after 32 of
+		 * warm-up: 288 blocks for 4 lanes, 1056 for 16), and long ones */
 		size_t n = run % 4 == 1 ? 1900 + (size_t)rng_below(&seed, 300)
 					: (size_t)rng_below(&seed, run % 4 == 0 ? 20000 : 1200);
 		for (size_t i = 0; i < n; i++)
@@ -625,6 +634,20 @@ static void md_play_should_end_as_md_place_one_block_after_another(void **state)
 			md_place(&g, random_block(&seed));
 		assert_play_like_place(&g, blocks, n);
 	}
+}
+
+static void md_avx2_should_be_off_when_turned_off(void **state)
+{
+	(void)state;
+	bool on = md_avx2_on();
+	print_message("AVX2 lanes %s here\n", on ? "on" : "off");
+#if !DROPJUDGE_SIMD
+	assert_false(on); /* a SIMD=0 build never takes them */
+#endif
+	md_avx2_set(false);
+	assert_false(md_avx2_on());
+	md_avx2_set(true);
+	assert_int_equal(md_avx2_on(), on);
 }
 
 static void md_play_should_agree_when_stretches_never_meet_their_guess(void **state)
@@ -813,6 +836,7 @@ static void md_rows_should_be_the_cells_of_each_row(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(md_avx2_should_be_off_when_turned_off),
 	    cmocka_unit_test(md_should_answer_all_seven_public_examples),
 	    cmocka_unit_test(md_rows_should_be_the_cells_of_each_row),
 	    cmocka_unit_test(md_should_leave_the_boards_of_example_7_as_worked_out_by_hand),
