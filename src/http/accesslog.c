@@ -55,26 +55,14 @@ struct http_accesslog {
 
 bool http_log_format_parse(const char *text, enum http_log_format *format)
 {
-	static const enum http_log_format all[] = {HTTP_LOG_JSON, HTTP_LOG_TEXT, HTTP_LOG_OFF};
-	for (size_t i = 0; text && i < sizeof all / sizeof all[0]; i++)
-		if (strcmp(text, http_log_format_name(all[i])) == 0) {
-			*format = all[i];
+	static const char *const names[] = {
+	    [HTTP_LOG_JSON] = "json", [HTTP_LOG_TEXT] = "text", [HTTP_LOG_OFF] = "off"};
+	for (size_t i = 0; text && i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(text, names[i]) == 0) {
+			*format = (enum http_log_format)i;
 			return true;
 		}
 	return false;
-}
-
-const char *http_log_format_name(enum http_log_format format)
-{
-	switch (format) {
-	case HTTP_LOG_JSON:
-		return "json";
-	case HTTP_LOG_TEXT:
-		return "text";
-	case HTTP_LOG_OFF:
-		return "off";
-	}
-	return "json";
 }
 
 /* --- one line ------------------------------------------------------------- */

@@ -61,9 +61,6 @@ struct http_accesslog;
  */
 bool http_log_format_parse(const char *text, enum http_log_format *format);
 
-/* "json", "text" or "off". */
-const char *http_log_format_name(enum http_log_format format);
-
 /*
  * A log writing to fd (not closed by the log) through a queue of `buffer`
  * bytes (at least HTTP_ACCESSLOG_LINE_MAX), with its writer thread started.

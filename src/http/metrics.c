@@ -1,14 +1,12 @@
 /*
  * The metrics of metrics.h: fixed tables of series keyed by their labels,
- * their counters in one set per shard of threads (relaxed atomics that no
- * two threads share as they count), and the text exposition written from
- * their sums at scrape time.
+ * one relaxed atomic counter per series, and the text exposition written
+ * from them at scrape time.
  */
 #include "http/metrics.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +20,6 @@
 #define MT_REQUEST_SLOTS 1024
 #define MT_ROUTE_SLOTS	 64
 #define MT_PAIR_SLOTS	 64
-/* Sets of counters the threads count into (struct mt_shard): one for each
- * of the first MT_SHARDS threads to count, and one more that the threads
- * after them share. */
-#define MT_SHARDS 8
 
 enum mt_state { MT_EMPTY, MT_CLAIMING, MT_READY };
 
@@ -37,107 +31,44 @@ struct mt_key {
 	unsigned n;	   /* numeric label (status code), 0 when unused */
 };
 
-/* The counters of one route, on lines of their own: the sums first and the
- * buckets after them, so that a request of under a millisecond (buckets 0
- * to 4) moves one cache line. */
+/* The counters of one route. */
 struct mt_route {
-	_Alignas(64) atomic_uint_fast64_t sum_ns; /* total duration */
-	atomic_uint_fast64_t bytes_in;		  /* request body bytes */
-	atomic_uint_fast64_t bytes_out;		  /* response body bytes */
+	atomic_uint_fast64_t sum_ns;	/* total duration */
+	atomic_uint_fast64_t bytes_in;	/* request body bytes */
+	atomic_uint_fast64_t bytes_out; /* response body bytes */
 	atomic_uint_fast64_t
 	    buckets[HTTP_METRICS_BUCKETS + 1]; /* per bucket, not cumulative; last: +Inf */
 };
 
-/*
- * The counters a request moves, one set per shard: each thread counts into
- * the shard it was given on its first count, so that the threads answering
- * requests do not pass cache lines back and forth; a scrape adds the
- * shards up. Slot i of each table counts the series of key slot i. A shard
- * of its own a thread counts into with a plain add (a relaxed load and
- * store: no other thread writes it, and a scrape reads whole values); the
- * shared one with an atomic add.
- */
-struct mt_shard {
-	atomic_uint_fast64_t requests[MT_REQUEST_SLOTS];
-	struct mt_route routes[MT_ROUTE_SLOTS];
-	atomic_uint_fast64_t cases[MT_PAIR_SLOTS];
-	atomic_uint_fast64_t verdicts[MT_PAIR_SLOTS];
-	atomic_int_fast64_t in_flight; /* started less done here: the sum is the gauge */
-	atomic_uint_fast64_t overflow; /* observations without a free slot */
-	uint64_t gen; /* the table's generation (on the in_flight line: read with it) */
-	char pad[64]; /* keeps the next shard's counters off these lines */
-};
-
+/* Slot i of each counter table counts the series of key slot i. */
 struct http_metrics {
-	void *block;	  /* the allocation it lies in, at its first 64-byte boundary */
 	char version[64]; /* build_info label */
 	struct mt_key request_keys[MT_REQUEST_SLOTS];
 	struct mt_key route_keys[MT_ROUTE_SLOTS];
 	struct mt_key case_keys[MT_PAIR_SLOTS];
 	struct mt_key verdict_keys[MT_PAIR_SLOTS];
+	atomic_uint_fast64_t requests[MT_REQUEST_SLOTS];
+	struct mt_route routes[MT_ROUTE_SLOTS];
+	atomic_uint_fast64_t cases[MT_PAIR_SLOTS];
+	atomic_uint_fast64_t verdicts[MT_PAIR_SLOTS];
+	atomic_int_fast64_t in_flight; /* requests started less those done */
+	atomic_uint_fast64_t overflow; /* observations without a free slot */
 	atomic_int_fast64_t connections_open;
 	atomic_uint_fast64_t connections_total;
 	void (*held_read)(void *ctx, struct http_metrics_held *h); /* NULL: none */
 	void *held_ctx;						   /* handed to held_read */
-	struct mt_shard shards[MT_SHARDS + 1];			   /* the last: shared */
 };
 
-/* The calling thread's shard index, given on its first count: its own
- * while there are some left, then the shared one (MT_SHARDS). */
-static unsigned mt_mine(void)
+/* Adds n to a counter. */
+static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
 {
-	static atomic_uint next;
-	static _Thread_local unsigned mine = UINT_MAX;
-	if (mine == UINT_MAX) {
-		unsigned k = atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed);
-		mine = k < MT_SHARDS ? k : MT_SHARDS;
-	}
-	return mine;
+	atomic_fetch_add_explicit(c, n, memory_order_relaxed);
 }
 
-/* Where the calling thread counts: its shard, and whether it is its alone. */
-struct mt_where {
-	struct mt_shard *sh;
-	bool alone;
-};
-
-static struct mt_where mt_shard(struct http_metrics *m)
+/* The value of a counter. */
+static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 {
-	unsigned k = mt_mine();
-	return (struct mt_where){&m->shards[k], k < MT_SHARDS};
-}
-
-/* Adds n to a counter of the calling thread's shard. */
-static void mt_count(struct mt_where w, atomic_uint_fast64_t *c, uint64_t n)
-{
-	if (w.alone)
-		atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
-				      memory_order_relaxed);
-	else
-		atomic_fetch_add_explicit(c, n, memory_order_relaxed);
-}
-
-/* Adds d to the calling thread's share of the in-flight gauge. */
-static void mt_flight(struct mt_where w, int d)
-{
-	atomic_int_fast64_t *c = &w.sh->in_flight;
-	if (w.alone)
-		atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
-				      memory_order_relaxed);
-	else
-		atomic_fetch_add_explicit(c, d, memory_order_relaxed);
-}
-
-/* The sum over the shards of the counter at `c` in shard 0. */
-static uint64_t mt_sum(const struct http_metrics *m, const atomic_uint_fast64_t *c)
-{
-	size_t off = (size_t)((const char *)c - (const char *)&m->shards[0]);
-	uint64_t sum = 0;
-	for (size_t i = 0; i < MT_SHARDS + 1; i++)
-		sum += atomic_load_explicit(
-		    (const atomic_uint_fast64_t *)(const void *)((const char *)&m->shards[i] + off),
-		    memory_order_relaxed);
-	return sum;
+	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
 /* Bucket upper bounds in nanoseconds, and as written in the `le` label. */
@@ -205,11 +136,13 @@ static bool mt_key_is(const struct mt_key *k, const char *a, const char *b, unsi
 	       (k->b == b || strcmp(k->b, b) == 0);
 }
 
-/* The slot of (a, b, n) as mt_slot() finds it, without the memory of the
- * thread. Lock-free: a slot being claimed is waited for only the few
- * stores that fill its key. */
-static long mt_slot_find(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
+/* The slot of (a, b, n) in `keys` (cap slots; NULL labels count as ""),
+ * claimed when new. Lock-free: a slot being claimed is waited for only the
+ * few stores that fill its key. Returns -1 when the table is full. */
+static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
 {
+	a = a ? a : "";
+	b = b ? b : "";
 	size_t i = (size_t)mt_hash(a, b, n) & (cap - 1);
 	for (size_t probe = 0; probe < cap; probe++, i = (i + 1) & (cap - 1)) {
 		struct mt_key *k = &keys[i];
@@ -235,132 +168,41 @@ static long mt_slot_find(struct mt_key *keys, size_t cap, const char *a, const c
 	return -1;
 }
 
-/* Sets of the thread's memory of slots found (mt_slot()). */
-#define MT_SEEN_BITS 5
-#define MT_SEEN_SETS (1u << MT_SEEN_BITS)
-
-/* The slot of (a, b, n) in `keys` (cap slots), claimed when new. Returns
- * -1 when the table is full. */
-static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
-{
-	a = a ? a : "";
-	b = b ? b : "";
-	/*
-	 * Each thread remembers the slots it found last, by the addresses of
-	 * the label strings (the route table's and mt_method()'s, the same
-	 * for every request of a kind), so that most requests hash nothing.
-	 * Two ways to a set: the three lookups of one request (its requests,
-	 * route and cases slots) do not push each other out when two of them
-	 * fall in the same set. A remembered slot is used only when it holds
-	 * exactly these strings: a slot's key never changes once ready, so
-	 * that check suffices even for a table freed and another made at its
-	 * address.
-	 */
-	static _Thread_local struct mt_seen {
-		const struct mt_key *keys;
-		long i;
-	} seen[MT_SEEN_SETS][2];
-	size_t c = (size_t)((((uintptr_t)a ^ ((uintptr_t)b << 7) ^ ((uintptr_t)keys << 13) ^ n) *
-			     0x9e3779b97f4a7c15u) >>
-			    (64 - MT_SEEN_BITS));
-	struct mt_seen *set = seen[c];
-	for (int w = 0; w < 2; w++) {
-		if (set[w].keys != keys || set[w].i < 0 || (size_t)set[w].i >= cap)
-			continue;
-		const struct mt_key *k = &keys[set[w].i];
-		if (atomic_load_explicit(&k->state, memory_order_acquire) == MT_READY &&
-		    k->a == a && k->b == b && k->n == n)
-			return set[w].i;
-	}
-	long found = mt_slot_find(keys, cap, a, b, n);
-	set[1] = set[0];
-	set[0] = (struct mt_seen){keys, found};
-	return found;
-}
-
-static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
-{
-	atomic_fetch_add_explicit(c, n, memory_order_relaxed);
-}
-
 struct http_metrics *http_metrics_new(const char *version)
 {
-	/* Tables made one after another at one address differ in generation. */
-	static atomic_uint_fast64_t generations;
-	void *block = dj_calloc(1, sizeof(struct http_metrics) + 63);
-	if (!block)
-		return NULL;
-	struct http_metrics *m = (struct http_metrics *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
-	m->block = block;
-	snprintf(m->version, sizeof m->version, "%s", version ? version : "");
-	uint64_t gen = atomic_fetch_add_explicit(&generations, 1, memory_order_relaxed) + 1;
-	for (size_t i = 0; i < MT_SHARDS + 1; i++)
-		m->shards[i].gen = gen;
+	struct http_metrics *m = dj_calloc(1, sizeof *m);
+	if (m)
+		snprintf(m->version, sizeof m->version, "%s", version ? version : "");
 	return m;
 }
 
 void http_metrics_free(struct http_metrics *m)
 {
-	if (m)
-		dj_free(m->block);
+	dj_free(m);
 }
 
 void http_metrics_request_started(struct http_metrics *m)
 {
-	mt_flight(mt_shard(m), 1);
+	atomic_fetch_add_explicit(&m->in_flight, 1, memory_order_relaxed);
 }
 
 void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r)
 {
 	const char *route = r->route ? r->route : "unknown";
-	const char *method = mt_method(r->method);
-	struct mt_where w = mt_shard(m);
-	struct mt_shard *sh = w.sh;
-	mt_flight(w, -1);
+	long i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, mt_method(r->method), r->status);
+	long j = mt_slot(m->route_keys, MT_ROUTE_SLOTS, route, "", 0);
 
-	/*
-	 * The thread's last series: requests of one kind come in runs, and a
-	 * run then finds its two slots here (one line) instead of in the
-	 * tables. The labels are the route table's and mt_method()'s strings,
-	 * compared by address; the generation tells this table from one freed
-	 * before it at the same address.
-	 */
-	static _Thread_local struct {
-		uint64_t gen; /* 0: none */
-		const char *route, *method;
-		unsigned status;
-		long i, j;
-	} last;
-	long i, j;
-	if (last.gen == sh->gen && last.route == route && last.method == method &&
-	    last.status == r->status) {
-		i = last.i;
-		j = last.j;
-	} else {
-		i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, method, r->status);
-		j = mt_slot(m->route_keys, MT_ROUTE_SLOTS, route, "", 0);
-		if (i >= 0 && j >= 0) {
-			last.gen = sh->gen;
-			last.route = route;
-			last.method = method;
-			last.status = r->status;
-			last.i = i;
-			last.j = j;
-		}
-	}
-	if (i >= 0)
-		mt_count(w, &sh->requests[i], 1);
-	else
-		mt_count(w, &sh->overflow, 1);
+	atomic_fetch_sub_explicit(&m->in_flight, 1, memory_order_relaxed);
+	mt_add(i >= 0 ? &m->requests[i] : &m->overflow, 1);
 	if (j < 0) {
-		mt_count(w, &sh->overflow, 1);
+		mt_add(&m->overflow, 1);
 		return;
 	}
-	struct mt_route *rt = &sh->routes[j];
-	mt_count(w, &rt->buckets[mt_bucket(r->duration_ns)], 1);
-	mt_count(w, &rt->sum_ns, r->duration_ns);
-	mt_count(w, &rt->bytes_in, r->bytes_in);
-	mt_count(w, &rt->bytes_out, r->bytes_out);
+	struct mt_route *rt = &m->routes[j];
+	mt_add(&rt->buckets[mt_bucket(r->duration_ns)], 1);
+	mt_add(&rt->sum_ns, r->duration_ns);
+	mt_add(&rt->bytes_in, r->bytes_in);
+	mt_add(&rt->bytes_out, r->bytes_out);
 }
 
 void http_metrics_connection(struct http_metrics *m, int delta)
@@ -375,9 +217,8 @@ void http_metrics_cases(struct http_metrics *m, const char *problem, const char 
 {
 	if (n == 0)
 		return;
-	struct mt_where w = mt_shard(m);
 	long i = mt_slot(m->case_keys, MT_PAIR_SLOTS, problem, outcome, 0);
-	mt_count(w, i >= 0 ? &w.sh->cases[i] : &w.sh->overflow, i >= 0 ? n : 1);
+	mt_add(i >= 0 ? &m->cases[i] : &m->overflow, i >= 0 ? n : 1);
 }
 
 void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
@@ -385,9 +226,8 @@ void http_metrics_verdicts(struct http_metrics *m, const char *problem, const ch
 {
 	if (n == 0)
 		return;
-	struct mt_where w = mt_shard(m);
 	long i = mt_slot(m->verdict_keys, MT_PAIR_SLOTS, problem, verdict, 0);
-	mt_count(w, i >= 0 ? &w.sh->verdicts[i] : &w.sh->overflow, i >= 0 ? n : 1);
+	mt_add(i >= 0 ? &m->verdicts[i] : &m->overflow, i >= 0 ? n : 1);
 }
 
 void http_metrics_held_source(struct http_metrics *m,
@@ -454,7 +294,6 @@ static void mt_head(struct mt_text *t, const char *name, const char *type, const
 	mt_printf(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* `name{la="a",lb="b"} value` for every ready slot of a pair table. */
 /* A series without labels: its HELP and TYPE lines, then its one sample. */
 static void mt_scalar(struct mt_text *t, const char *name, const char *type, const char *help,
 		      long long value)
@@ -463,9 +302,9 @@ static void mt_scalar(struct mt_text *t, const char *name, const char *type, con
 	mt_printf(t, "%s %lld\n", name, value);
 }
 
+/* `name{la="a",lb="b"} value` for every ready slot of a pair table. */
 static void mt_pairs(struct mt_text *t, const char *name, const char *la, const char *lb,
-		     struct mt_key *keys, const struct http_metrics *m,
-		     const atomic_uint_fast64_t *values, size_t cap)
+		     struct mt_key *keys, const atomic_uint_fast64_t *values, size_t cap)
 {
 	for (size_t i = 0; i < cap; i++) {
 		if (atomic_load_explicit(&keys[i].state, memory_order_acquire) != MT_READY)
@@ -474,7 +313,7 @@ static void mt_pairs(struct mt_text *t, const char *name, const char *la, const 
 		mt_label(t, keys[i].a);
 		mt_printf(t, "\",%s=\"", lb);
 		mt_label(t, keys[i].b);
-		mt_printf(t, "\"} %llu\n", (unsigned long long)mt_sum(m, &values[i]));
+		mt_printf(t, "\"} %llu\n", (unsigned long long)mt_sum(&values[i]));
 	}
 }
 
@@ -486,8 +325,8 @@ static void mt_route_bytes(struct mt_text *t, struct http_metrics *m, const char
 		mt_printf(t, "%s{route=\"", name);
 		mt_label(t, m->route_keys[i].a);
 		mt_printf(t, "\"} %llu\n",
-			  (unsigned long long)mt_sum(m, in ? &m->shards[0].routes[i].bytes_in
-							   : &m->shards[0].routes[i].bytes_out));
+			  (unsigned long long)mt_sum(in ? &m->routes[i].bytes_in
+							: &m->routes[i].bytes_out));
 	}
 }
 
@@ -497,17 +336,17 @@ static void mt_histograms(struct mt_text *t, struct http_metrics *m)
 	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
 		if (atomic_load_explicit(&m->route_keys[i].state, memory_order_acquire) != MT_READY)
 			continue;
-		struct mt_route *rt = &m->shards[0].routes[i]; /* summed over the shards */
+		struct mt_route *rt = &m->routes[i];
 		uint64_t cumulative = 0;
 		for (size_t b = 0; b <= HTTP_METRICS_BUCKETS; b++) {
-			cumulative += mt_sum(m, &rt->buckets[b]);
+			cumulative += mt_sum(&rt->buckets[b]);
 			mt_printf(t, "%s_bucket{route=\"", name);
 			mt_label(t, m->route_keys[i].a);
 			mt_printf(t, "\",le=\"%s\"} %llu\n",
 				  b < HTTP_METRICS_BUCKETS ? mt_bounds_text[b] : "+Inf",
 				  (unsigned long long)cumulative);
 		}
-		uint64_t sum = mt_sum(m, &rt->sum_ns);
+		uint64_t sum = mt_sum(&rt->sum_ns);
 		mt_printf(t, "%s_sum{route=\"", name);
 		mt_label(t, m->route_keys[i].a);
 		mt_printf(t, "\"} %llu.%09llu\n", (unsigned long long)(sum / 1000000000u),
@@ -549,14 +388,12 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 		mt_printf(&t, "dropjudge_http_requests_total{route=\"");
 		mt_label(&t, k->a);
 		mt_printf(&t, "\",method=\"%s\",code=\"%u\"} %llu\n", k->b, k->n,
-			  (unsigned long long)mt_sum(m, &m->shards[0].requests[i]));
+			  (unsigned long long)mt_sum(&m->requests[i]));
 	}
 	mt_head(&t, "dropjudge_http_request_duration_seconds", "histogram",
 		"Time from a request's headers to its completion, by route.");
 	mt_histograms(&t, m);
-	int64_t in_flight = 0;
-	for (size_t i = 0; i < MT_SHARDS + 1; i++)
-		in_flight += atomic_load_explicit(&m->shards[i].in_flight, memory_order_relaxed);
+	int64_t in_flight = atomic_load_explicit(&m->in_flight, memory_order_relaxed);
 	mt_scalar(&t, "dropjudge_http_requests_in_flight", "gauge",
 		  "Requests whose headers have arrived and that are not complete yet.", in_flight);
 	mt_head(&t, "dropjudge_http_request_bytes_total", "counter",
@@ -571,12 +408,12 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 		  (long long)atomic_load_explicit(&m->connections_total, memory_order_relaxed));
 	mt_head(&t, "dropjudge_cases_total", "counter",
 		"Cases handled, by problem and outcome (solved, rejected).");
-	mt_pairs(&t, "dropjudge_cases_total", "problem", "outcome", m->case_keys, m,
-		 m->shards[0].cases, MT_PAIR_SLOTS);
+	mt_pairs(&t, "dropjudge_cases_total", "problem", "outcome", m->case_keys, m->cases,
+		 MT_PAIR_SLOTS);
 	mt_head(&t, "dropjudge_judge_verdicts_total", "counter",
 		"Judge verdicts given, by problem and verdict.");
-	mt_pairs(&t, "dropjudge_judge_verdicts_total", "problem", "verdict", m->verdict_keys, m,
-		 m->shards[0].verdicts, MT_PAIR_SLOTS);
+	mt_pairs(&t, "dropjudge_judge_verdicts_total", "problem", "verdict", m->verdict_keys,
+		 m->verdicts, MT_PAIR_SLOTS);
 	mt_scalar(&t, "dropjudge_access_log_dropped_total", "counter",
 		  "Access log lines dropped because the log writer fell behind.",
 		  (long long)log_dropped);
@@ -597,7 +434,7 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	}
 	mt_scalar(&t, "dropjudge_metrics_series_overflow_total", "counter",
 		  "Observations not counted because their series table was full.",
-		  (long long)mt_sum(m, &m->shards[0].overflow));
+		  (long long)mt_sum(&m->overflow));
 	mt_scalar(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
 		  (long long)mt_resident_bytes());
 	mt_head(&t, "dropjudge_build_info", "gauge", "Always 1; the version of this build.");

@@ -223,9 +223,7 @@ static bool check_is_testlib_validator_flag(const char *arg)
 	return false;
 }
 
-/* The value of flag `name` at argv[*i] ("--name V" or "--name=V"), moving
- * *i past it; NULL when argv[*i] is not that flag. */
-static const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing)
+const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing)
 {
 	size_t n = strlen(name);
 	if (strncmp(argv[*i], name, n) != 0)
@@ -296,6 +294,40 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 	return true;
 }
 
+char *check_read_all(FILE *in, size_t max, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = NULL;
+	for (;;) {
+		if (n > max) {
+			errno = EFBIG;
+			goto out_fail;
+		}
+		if (!buf || n + 1 == cap) {
+			size_t want = !buf ? cap : cap * 2 < max + 2 ? cap * 2 : max + 2;
+			char *p = dj_realloc(buf, want);
+			if (!p) {
+				errno = ENOMEM;
+				goto out_fail;
+			}
+			buf = p;
+			cap = want;
+		}
+		size_t got = fread(buf + n, 1, cap - 1 - n, in);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(in))
+		goto out_fail;
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+out_fail:
+	dj_free(buf);
+	return NULL;
+}
+
 /*
  * Reads a whole file (path NULL: stdin) into a new buffer, NUL-terminated.
  * Returns it, or NULL with the reason in why.
@@ -304,44 +336,15 @@ static char *check_read(const char *path, size_t *len, char *why, size_t whylen)
 {
 	FILE *f = path ? fopen(path, "rb") : stdin;
 	const char *name = path ? path : "<stdin>";
-	size_t cap = 4096, n = 0;
-	char *buf = NULL;
-	if (!f) {
+	char *buf = f ? check_read_all(f, CHECK_MAX_FILE, len) : NULL;
+	if (!buf && f && (errno == EFBIG || errno == ENOMEM))
+		codec_format(why, whylen, "%s: %s", name,
+			     errno == EFBIG ? "file too large" : "out of memory");
+	else if (!buf)
 		codec_format(why, whylen, "cannot read %s: %s", name, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (n + 1 >= cap || !buf) {
-			if (buf)
-				cap *= 2;
-			char *p = cap <= CHECK_MAX_FILE + 1 ? dj_realloc(buf, cap) : NULL;
-			if (!p) {
-				codec_format(why, whylen, "%s: %s", name,
-					     cap > CHECK_MAX_FILE + 1 ? "file too large"
-								      : "out of memory");
-				goto out_fail;
-			}
-			buf = p;
-		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		codec_format(why, whylen, "cannot read %s: %s", name, strerror(errno));
-		goto out_fail;
-	}
-	if (path)
+	if (f && path)
 		fclose(f);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
-out_fail:
-	if (path)
-		fclose(f);
-	dj_free(buf);
-	return NULL;
 }
 
 /* "NAME:LINE:COLUMN: detail" for one fault (COLUMN, LINE when known). */
@@ -356,8 +359,7 @@ static void check_format_fault(char *out, size_t size, const char *name,
 		codec_format(out, size, "%s: %s", name, f->detail);
 }
 
-static void check_format_error(char *out, size_t size, const char *name,
-			       const struct codec_error *err)
+void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err)
 {
 	if (err->nfaults > 0)
 		check_format_fault(out, size, name, &err->faults[0]);

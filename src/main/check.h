@@ -33,6 +33,12 @@
 #ifndef DROPJUDGE_MAIN_CHECK_H
 #define DROPJUDGE_MAIN_CHECK_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "codec/error.h"
+
 /*
  * Runs `dropjudge check ARGS` (argv holds the arguments after "check").
  * Flags --problem P and --protocol X may come anywhere; the rest are the
@@ -53,5 +59,28 @@ int validate_main(int argc, char *const argv[]);
  * --problem flag the problem is read from DROPJUDGE_PROBLEM.
  */
 int check_main_by_name(int argc, char *const argv[]);
+
+/*
+ * The value of flag `name` at argv[*i], written "--name VALUE" (moving *i
+ * past VALUE) or "--name=VALUE". NULL when argv[*i] is another argument,
+ * or, with *missing set, when VALUE is missing. Shared with the other
+ * subcommands' parsers.
+ */
+const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing);
+
+/*
+ * Reads all of `in` into a new buffer, NUL-terminated after its *len
+ * bytes, which the caller frees with dj_free(). Returns NULL with errno
+ * set on failure: EFBIG when `in` holds more than `max` bytes, ENOMEM, or
+ * the read's own error. Shared with solve and search.
+ */
+char *check_read_all(FILE *in, size_t max, size_t *len);
+
+/*
+ * Writes the first fault of err into out[0..size) as "NAME:LINE:COLUMN:
+ * detail" (LINE and COLUMN when known), or "NAME: detail" of the error
+ * when it holds no fault.
+ */
+void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "codec/decimal.h"
@@ -16,173 +17,141 @@
 #include "dropjudge/version.h"
 #include "http/accesslog.h"
 #include "http/server.h"
+#include "main/check.h"
 
-enum config_key {
-	KEY_HOST,
-	KEY_PORT,
-	KEY_THREADS,
-	KEY_MAX_BODY,
-	KEY_MAX_JSON_BODY,
-	KEY_MAX_STREAM_BODY,
-	KEY_MAX_BLOCKS,
-	KEY_MAX_BATCH,
-	KEY_TIMEOUT,
-	KEY_MAX_CONNECTIONS,
-	KEY_DRAIN_TIMEOUT,
-	KEY_MAX_PER_IP,
-	KEY_HEADER_TIMEOUT,
-	KEY_CONNECTION_MEMORY,
-	KEY_BODY_TIMEOUT,
-	KEY_MAX_TRACE_STEPS,
-	KEY_AUTH_TOKEN_FILE,
-	KEY_METRICS_OPEN,
-	KEY_MAX_HEAVY,
-	KEY_MAX_HEAVY_PER_CLIENT,
-	KEY_MAX_SVG_BYTES,
-	KEY_ANSWER_MEMORY,
-	KEY_PACKAGE_CACHE,
-	KEY_TLS_CERT,
-	KEY_TLS_KEY,
-	KEY_TLS_PRIORITIES,
-	KEY_CORS_ORIGINS,
-	KEY_LOG_FORMAT,
-	KEY_COUNT
+/* How a setting is read and stored. */
+enum config_type {
+	CONFIG_T_UNSIGNED, /* a number into an unsigned */
+	CONFIG_T_ULONG,	   /* a number into an unsigned long */
+	CONFIG_T_SIZE,	   /* a number into a size_t */
+	CONFIG_T_BOOL,	   /* 0 or 1 into a bool */
+	CONFIG_T_TEXT,	   /* a non-empty text, pointed to (not copied) */
+	CONFIG_T_HOST,	   /* an address or host name, copied into host[] */
+	CONFIG_T_LOG,	   /* json, text or off into log_format */
 };
 
 /* One setting of `serve`. Numbers must lie in [min, max]. */
 struct config_option {
-	enum config_key key;
 	const char *flag;	/* "--port" */
 	const char *env;	/* "PORT" */
 	const char *metavar;	/* "N" in the usage */
+	enum config_type type;	/* how the value is read */
+	size_t offset;		/* of its field in struct config: names one setting */
 	unsigned long long min; /* smallest value taken */
 	unsigned long long max; /* largest value taken */
 	const char *help;	/* for --help, lines of at most 60 columns, default included */
 };
 
-/* The options of serve: one per key, and the old names still taken after them. */
+/* The type and place of a field of struct config, in a table row. */
+#define CFG(field, type) CONFIG_T_##type, offsetof(struct config, field)
+
+/* The options of serve: one per setting, and the old names still taken after them. */
 static const struct config_option config_options[] = {
-    {KEY_HOST, "--host", "HOST", "ADDR", 0, 0,
+    {"--host", "HOST", "ADDR", CFG(host, HOST), 0, 0,
      "A name (localhost) or an IPv4 or IPv6 address to listen\n"
      "on. Default " CONFIG_DEFAULT_HOST "."},
-    {KEY_PORT, "--port", "PORT", "N", 0, 65535,
+    {"--port", "PORT", "N", CFG(port, UNSIGNED), 0, 65535,
      "TCP port, 0..65535; 0 picks a free one. Default 8080."},
-    {KEY_THREADS, "--threads", "THREADS", "N", 1, CONFIG_MAX_THREADS,
+    {"--threads", "THREADS", "N", CFG(threads, UNSIGNED), 1, CONFIG_MAX_THREADS,
      "Worker threads, 1..1024 (at most --max-connections).\n"
      "Default: one per CPU the process may use."},
-    {KEY_MAX_BODY, "--max-body", "MAX_BODY", "BYTES", 1, 1ull << 30,
+    {"--max-body", "MAX_BODY", "BYTES", CFG(max_body, SIZE), 1, 1ull << 30,
      "Largest request body but a stream, 1..1073741824 bytes;\n"
      "more is 413. Default 1048576 (1 MiB)."},
-    {KEY_MAX_JSON_BODY, "--max-json-body", "MAX_JSON_BODY", "BYTES", 1, 16ull << 20,
+    {"--max-json-body", "MAX_JSON_BODY", "BYTES", CFG(max_json_body, SIZE), 1, 16ull << 20,
      "Largest JSON body, and line of a stream, 1..16777216\n"
      "bytes (and at most --max-body); more is 413. Default\n"
      "1048576 (1 MiB). Send more cases as a stream."},
-    {KEY_MAX_STREAM_BODY, "--max-stream-body", "MAX_STREAM_BODY", "BYTES", 1, 1ull << 40,
+    {"--max-stream-body", "MAX_STREAM_BODY", "BYTES", CFG(max_stream_body, SIZE), 1, 1ull << 40,
      "Largest stream of cases (application/x-ndjson), 1..2^40\n"
      "bytes; more is 413. Default 1073741824 (1 GiB)."},
-    {KEY_MAX_BLOCKS, "--max-blocks", "MAX_BLOCKS", "N", 1, 4294967295ull,
+    {"--max-blocks", "MAX_BLOCKS", "N", CFG(max_blocks, ULONG), 1, 4294967295ull,
      "Placements in one Monomino-Domino case, 1..4294967295;\n"
      "more is 422. Default 1000000."},
-    {KEY_MAX_BATCH, "--max-batch", "MAX_BATCH", "N", 1, 1000000,
+    {"--max-batch", "MAX_BATCH", "N", CFG(max_batch, ULONG), 1, 1000000,
      "Cases in one batch, 1..1000000; more is 413. Default 1000."},
-    {KEY_TIMEOUT, "--timeout", "TIMEOUT", "SECONDS", 1, 86400,
+    {"--timeout", "TIMEOUT", "SECONDS", CFG(timeout, UNSIGNED), 1, 86400,
      "Idle connection timeout, 1..86400 seconds. Default 10."},
-    {KEY_MAX_CONNECTIONS, "--max-connections", "MAX_CONNECTIONS", "N", 1, 1000000,
+    {"--max-connections", "MAX_CONNECTIONS", "N", CFG(max_connections, UNSIGNED), 1, 1000000,
      "Open connections at once, 1..1000000; more are refused.\n"
      "Default 1024."},
-    {KEY_DRAIN_TIMEOUT, "--drain-timeout", "DRAIN_TIMEOUT", "SECONDS", 0, 3600,
+    {"--drain-timeout", "DRAIN_TIMEOUT", "SECONDS", CFG(drain_timeout, UNSIGNED), 0, 3600,
      "At shutdown, how long requests in flight may take to\n"
      "finish, 0..3600 seconds. Default 8 (under Docker's 10 s\n"
      "grace before SIGKILL)."},
-    {KEY_MAX_PER_IP, "--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", "N", 0, 1000000,
+    {"--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", "N", CFG(max_per_ip, UNSIGNED), 0,
+     1000000,
      "Open connections from one client address, 0..1000000;\n"
      "more are refused; 0: no limit. Default 32."},
-    {KEY_CONNECTION_MEMORY, "--connection-memory", "CONNECTION_MEMORY", "BYTES", 4096, 16777216,
+    {"--connection-memory", "CONNECTION_MEMORY", "BYTES", CFG(connection_memory, SIZE), 4096,
+     16777216,
      "Memory of each connection, 4096..16777216 bytes: its\n"
      "request line and headers must fit, half of it reads a\n"
      "body. Zeroed for every request: smaller is faster for\n"
      "small requests, larger for large bodies. Default 32768."},
-    {KEY_HEADER_TIMEOUT, "--header-timeout", "HEADER_TIMEOUT", "SECONDS", 1, 3600,
+    {"--header-timeout", "HEADER_TIMEOUT", "SECONDS", CFG(header_timeout, UNSIGNED), 1, 3600,
      "A request's headers must be complete within this many\n"
      "seconds of the connection opening (or of the previous\n"
      "answer), however slowly they arrive; 1..3600. Default 10."},
-    {KEY_BODY_TIMEOUT, "--body-timeout", "BODY_TIMEOUT", "SECONDS", 1, 86400,
+    {"--body-timeout", "BODY_TIMEOUT", "SECONDS", CFG(body_timeout, UNSIGNED), 1, 86400,
      "A request's body must be complete within this many seconds\n"
      "of its headers; 1..86400. Default 60."},
-    {KEY_MAX_TRACE_STEPS, "--max-request-trace-steps", "MAX_REQUEST_TRACE_STEPS", "N", 1, 100000000,
+    {"--max-request-trace-steps", "MAX_REQUEST_TRACE_STEPS", "N", CFG(max_trace_steps, ULONG), 1,
+     100000000,
      "Trace steps of all the traces of one request together\n"
      "(every case of a batch counted), 1..100000000; more is\n"
      "422. Default 100000. One trace holds at most 10000\n"
      "steps (max_case_trace_steps of GET /v1)."},
-    {KEY_AUTH_TOKEN_FILE, "--auth-token-file", "AUTH_TOKEN_FILE", "FILE", 0, 0,
+    {"--auth-token-file", "AUTH_TOKEN_FILE", "FILE", CFG(auth_token_file, TEXT), 0, 0,
      "Bearer tokens, one a line (blank lines and # comments\n"
      "ignored): every /v1 path then needs 'Authorization:\n"
      "Bearer <token>'. Re-read on SIGHUP. Default: none needed.\n"
      "GET /metrics then needs a token too (see --metrics-open)."},
-    {KEY_MAX_HEAVY, "--max-heavy-queue", "MAX_HEAVY_QUEUE", "N", 1, 100000,
+    {"--max-heavy-queue", "MAX_HEAVY_QUEUE", "N", CFG(max_heavy, UNSIGNED), 1, 100000,
      "Heavy requests (packages, traces, large bodies,\n"
      "pictures, generator searches) queued or running at\n"
      "once; past it 503 with Retry-After. Default 64."},
-    {KEY_MAX_HEAVY_PER_CLIENT, "--max-heavy-per-client", "MAX_HEAVY_PER_CLIENT", "N", 1, 100000,
-     "Of those, from one client address. Default 8."},
-    {KEY_MAX_SVG_BYTES, "--max-svg-bytes", "MAX_SVG_BYTES", "BYTES", 1024, 1ull << 30,
+    {"--max-heavy-per-client", "MAX_HEAVY_PER_CLIENT", "N", CFG(max_heavy_per_client, UNSIGNED), 1,
+     100000, "Of those, from one client address. Default 8."},
+    {"--max-svg-bytes", "MAX_SVG_BYTES", "BYTES", CFG(max_svg_bytes, SIZE), 1024, 1ull << 30,
      "Largest SVG picture (render.svg, solve as SVG),\n"
      "1024..1073741824 bytes; larger is 422. Default 8388608\n"
      "(8 MiB; the 500-step strip at cell 96 is 3.9 MB)."},
-    {KEY_ANSWER_MEMORY, "--answer-memory", "ANSWER_MEMORY", "BYTES", 1048576, 1ull << 40,
+    {"--answer-memory", "ANSWER_MEMORY", "BYTES", CFG(answer_memory, SIZE), 1048576, 1ull << 40,
      "Bytes of answers built and not yet sent (pictures,\n"
      "traces, batches, packages) held at once, 1048576..;\n"
      "past it a large answer is 503 with Retry-After.\n"
      "Default 67108864 (64 MiB)."},
-    {KEY_PACKAGE_CACHE, "--package-cache", "PACKAGE_CACHE", "BYTES", 0, 1ull << 40,
+    {"--package-cache", "PACKAGE_CACHE", "BYTES", CFG(package_cache, SIZE), 0, 1ull << 40,
      "Bytes of built packages kept for the next GET or HEAD\n"
      "of the same package; 0: none. Default 33554432 (32 MiB)."},
-    {KEY_METRICS_OPEN, "--metrics-open", "METRICS_OPEN", "0|1", 0, 1,
+    {"--metrics-open", "METRICS_OPEN", "0|1", CFG(metrics_open, BOOL), 0, 1,
      "1: GET /metrics answers without a token even with\n"
      "--auth-token-file (a scraper on a private network).\n"
      "Default 0."},
-    {KEY_TLS_CERT, "--tls-cert", "TLS_CERT", "FILE", 0, 0,
+    {"--tls-cert", "TLS_CERT", "FILE", CFG(tls_cert, TEXT), 0, 0,
      "PEM certificate (chain): serve HTTPS. With --tls-key."},
-    {KEY_TLS_KEY, "--tls-key", "TLS_KEY", "FILE", 0, 0, "PEM private key of --tls-cert."},
-    {KEY_TLS_PRIORITIES, "--tls-priorities", "TLS_PRIORITIES", "TEXT", 0, 0,
+    {"--tls-key", "TLS_KEY", "FILE", CFG(tls_key, TEXT), 0, 0, "PEM private key of --tls-cert."},
+    {"--tls-priorities", "TLS_PRIORITIES", "TEXT", CFG(tls_priorities, TEXT), 0, 0,
      "GnuTLS priority string for HTTPS. Default: TLS 1.3,\n"
      "and TLS 1.2 with ECDHE and AES-GCM or ChaCha20 only:\n" CONFIG_TLS_PRIORITIES_1
      "\n" CONFIG_TLS_PRIORITIES_2 "\n" CONFIG_TLS_PRIORITIES_3 "\n" CONFIG_TLS_PRIORITIES_4},
-    {KEY_CORS_ORIGINS, "--cors-origins", "CORS_ORIGINS", "LIST", 0, 0,
+    {"--cors-origins", "CORS_ORIGINS", "LIST", CFG(cors_origins, TEXT), 0, 0,
      "Comma-separated origins (https://app.example) whose\n"
      "browsers may call the API, or * for any: they get\n"
      "Access-Control-Allow-Origin, preflights 204. Default:\n"
      "none (no CORS header is sent)."},
-    {KEY_LOG_FORMAT, "--log-format", "LOG_FORMAT", "json|text|off", 0, 0,
+    {"--log-format", "LOG_FORMAT", "json|text|off", CFG(log_format, LOG), 0, 0,
      "Access log on stdout, one line per request: json, text\n"
      "or off. Default json (then the start, drain and stop\n"
      "lines are JSON too, and so is every line on stderr:\n"
      "libmicrohttpd's messages, connections closed, reloads)."},
-    {KEY_MAX_TRACE_STEPS, "--max-trace-steps", "MAX_TRACE_STEPS", "N", 1, 100000000,
+    {"--max-trace-steps", "MAX_TRACE_STEPS", "N", CFG(max_trace_steps, ULONG), 1, 100000000,
      "The old name of --max-request-trace-steps\n"
      "(MAX_REQUEST_TRACE_STEPS), still taken; the new name wins."},
 };
 
 #define CONFIG_NOPTIONS (sizeof config_options / sizeof config_options[0])
-
-/* Where a text setting is kept, NULL for a number or the host. */
-static const char **config_text(struct config *cfg, enum config_key key)
-{
-	switch (key) {
-	case KEY_AUTH_TOKEN_FILE:
-		return &cfg->auth_token_file;
-	case KEY_TLS_CERT:
-		return &cfg->tls_cert;
-	case KEY_TLS_KEY:
-		return &cfg->tls_key;
-	case KEY_TLS_PRIORITIES:
-		return &cfg->tls_priorities;
-	case KEY_CORS_ORIGINS:
-		return &cfg->cors_origins;
-	default:
-		return NULL;
-	}
-}
 
 /*
  * Reads a plain decimal number (digits only) into *out: the program's one
@@ -232,7 +201,8 @@ static bool config_is_host(const char *text)
 static bool config_set(struct config *cfg, const struct config_option *opt, const char *value,
 		       const char *source, char *err, size_t errlen)
 {
-	if (opt->key == KEY_HOST) {
+	char *field = (char *)cfg + opt->offset;
+	if (opt->type == CONFIG_T_HOST) {
 		if (strlen(value) >= sizeof cfg->host || !config_is_host(value)) {
 			codec_format(err, errlen,
 				     "%s: '%s' is not an IPv4 or IPv6 address or a host name",
@@ -242,7 +212,7 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		memcpy(cfg->host, value, strlen(value) + 1);
 		return true;
 	}
-	if (opt->key == KEY_LOG_FORMAT) {
+	if (opt->type == CONFIG_T_LOG) {
 		enum http_log_format format;
 		if (!http_log_format_parse(value, &format)) {
 			codec_format(err, errlen, "%s: '%s' is not json, text or off", source,
@@ -252,13 +222,12 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		cfg->log_format = format;
 		return true;
 	}
-	const char **text = config_text(cfg, opt->key);
-	if (text) {
+	if (opt->type == CONFIG_T_TEXT) {
 		if (!value[0]) {
 			codec_format(err, errlen, "%s: empty value", source);
 			return false;
 		}
-		*text = value;
+		*(const char **)(void *)field = value;
 		return true;
 	}
 	unsigned long long v = 0;
@@ -273,84 +242,19 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 			     opt->min, opt->max);
 		return false;
 	}
-	switch (opt->key) {
-	case KEY_PORT:
-		cfg->port = (unsigned)v;
-		break;
-	case KEY_THREADS:
-		cfg->threads = (unsigned)v;
-		break;
-	case KEY_MAX_BODY:
-		cfg->max_body = (size_t)v;
-		break;
-	case KEY_MAX_JSON_BODY:
-		cfg->max_json_body = (size_t)v;
-		break;
-	case KEY_MAX_STREAM_BODY:
-		cfg->max_stream_body = (size_t)v;
-		break;
-	case KEY_MAX_BLOCKS:
-		cfg->max_blocks = (unsigned long)v;
-		break;
-	case KEY_MAX_BATCH:
-		cfg->max_batch = (unsigned long)v;
-		break;
-	case KEY_TIMEOUT:
-		cfg->timeout = (unsigned)v;
-		break;
-	case KEY_MAX_CONNECTIONS:
-		cfg->max_connections = (unsigned)v;
-		break;
-	case KEY_DRAIN_TIMEOUT:
-		cfg->drain_timeout = (unsigned)v;
-		break;
-	case KEY_MAX_PER_IP:
-		cfg->max_per_ip = (unsigned)v;
-		break;
-	case KEY_HEADER_TIMEOUT:
-		cfg->header_timeout = (unsigned)v;
-		break;
-	case KEY_CONNECTION_MEMORY:
-		cfg->connection_memory = (size_t)v;
-		break;
-	case KEY_BODY_TIMEOUT:
-		cfg->body_timeout = (unsigned)v;
-		break;
-	case KEY_MAX_TRACE_STEPS:
-		cfg->max_trace_steps = (unsigned long)v;
-		break;
-	case KEY_METRICS_OPEN:
-		cfg->metrics_open = v != 0;
-		break;
-	case KEY_MAX_HEAVY:
-		cfg->max_heavy = (unsigned)v;
-		break;
-	case KEY_MAX_HEAVY_PER_CLIENT:
-		cfg->max_heavy_per_client = (unsigned)v;
-		break;
-	case KEY_MAX_SVG_BYTES:
-		cfg->max_svg_bytes = (size_t)v;
-		break;
-	case KEY_ANSWER_MEMORY:
-		cfg->answer_memory = (size_t)v;
-		break;
-	case KEY_PACKAGE_CACHE:
-		cfg->package_cache = (size_t)v;
-		break;
-	case KEY_HOST:
-	case KEY_AUTH_TOKEN_FILE:
-	case KEY_TLS_CERT:
-	case KEY_TLS_KEY:
-	case KEY_TLS_PRIORITIES:
-	case KEY_CORS_ORIGINS:
-	case KEY_LOG_FORMAT:
-	case KEY_COUNT:
-		break;
-	}
+	if (opt->type == CONFIG_T_UNSIGNED)
+		*(unsigned *)(void *)field = (unsigned)v;
+	else if (opt->type == CONFIG_T_ULONG)
+		*(unsigned long *)(void *)field = (unsigned long)v;
+	else if (opt->type == CONFIG_T_SIZE)
+		*(size_t *)(void *)field = (size_t)v;
+	else
+		*(bool *)(void *)field = v != 0;
 	return true;
 }
 
-void config_defaults(struct config *cfg)
+/* Fills *cfg with the defaults (threads 0: one per CPU). */
+static void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	memcpy(cfg->host, CONFIG_DEFAULT_HOST, sizeof CONFIG_DEFAULT_HOST);
@@ -378,33 +282,6 @@ void config_defaults(struct config *cfg)
 	cfg->log_format = HTTP_LOG_JSON;
 }
 
-/*
- * Matches argv[*i] against `flag`: "--flag VALUE" (consuming argv[*i + 1])
- * or "--flag=VALUE". Returns 1 with *value set, 0 when it is another
- * argument, -1 with err set when the value is missing.
- */
-static int config_match_flag(const char *flag, int argc, char *const argv[], int *i,
-			     const char **value, char *err, size_t errlen)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(flag);
-	if (strncmp(arg, flag, n) != 0)
-		return 0;
-	if (arg[n] == '=') {
-		*value = arg + n + 1;
-		return 1;
-	}
-	if (arg[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		codec_format(err, errlen, "%s: missing value", flag);
-		return -1;
-	}
-	*i += 1;
-	*value = argv[*i];
-	return 1;
-}
-
 /* Whether arg is --help or -h. */
 static bool config_is_help(const char *arg)
 {
@@ -428,24 +305,27 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 				       size_t n, int argc, char *const argv[],
 				       config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
 {
-	bool given[KEY_COUNT] = {false}; /* by key: an old name and its new one are one */
+	/* By field offset: an old name and its new one are one setting. */
+	bool given[sizeof(struct config)] = {false};
 
 	if (err && errlen)
 		err[0] = '\0';
 	for (int i = 0; i < argc; i++) {
 		if (config_is_help(argv[i]))
 			return CONFIG_HELP;
-		int matched = 0;
+		bool matched = false, missing = false;
 		for (size_t k = 0; k < n && !matched; k++) {
 			const struct config_option *opt = &opts[k];
-			const char *value = NULL;
-			matched = config_match_flag(opt->flag, argc, argv, &i, &value, err, errlen);
-			if (matched < 0)
+			const char *value = check_flag(argc, argv, &i, opt->flag, &missing);
+			if (missing) {
+				codec_format(err, errlen, "%s: missing value", opt->flag);
 				return CONFIG_ERROR;
+			}
+			matched = value != NULL;
 			if (matched && !config_set(cfg, opt, value, opt->flag, err, errlen))
 				return CONFIG_ERROR;
 			if (matched)
-				given[opt->key] = true;
+				given[opt->offset] = true;
 		}
 		if (!matched) {
 			config_unknown(argv[i], err, errlen);
@@ -454,7 +334,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	}
 	for (size_t k = 0; k < n && lookup; k++) {
 		const struct config_option *opt = &opts[k];
-		if (given[opt->key])
+		if (given[opt->offset])
 			continue;
 		const char *value = lookup(ctx, opt->env);
 		if (!value || !value[0])
@@ -463,7 +343,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 		snprintf(source, sizeof source, "%s (environment)", opt->env);
 		if (!config_set(cfg, opt, value, source, err, errlen))
 			return CONFIG_ERROR;
-		given[opt->key] = true; /* the new name's variable wins over the old's */
+		given[opt->offset] = true; /* the new name's variable wins over the old's */
 	}
 	return CONFIG_OK;
 }
@@ -498,9 +378,9 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 {
 	/* Same names and variables as serve's, but port 0 cannot be asked. */
 	static const struct config_option hc_options[] = {
-	    {KEY_HOST, "--host", "HOST", "ADDR", 0, 0, NULL},
-	    {KEY_PORT, "--port", "PORT", "N", 1, 65535, NULL},
-	    {KEY_TLS_CERT, "--tls-cert", "TLS_CERT", "FILE", 0, 0, NULL},
+	    {"--host", "HOST", "ADDR", CFG(host, HOST), 0, 0, NULL},
+	    {"--port", "PORT", "N", CFG(port, UNSIGNED), 1, 65535, NULL},
+	    {"--tls-cert", "TLS_CERT", "FILE", CFG(tls_cert, TEXT), 0, 0, NULL},
 	};
 	struct config cfg;
 

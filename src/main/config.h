@@ -96,9 +96,6 @@ enum config_result {
 	CONFIG_ERROR,  /* a bad flag or value: message written, exit 2 */
 };
 
-/* Fills *cfg with the defaults (threads 0: one per CPU). */
-void config_defaults(struct config *cfg);
-
 /*
  * Parses the arguments of `serve` (argv[0..argc), without the program or
  * subcommand name) and the environment read through `lookup` (NULL: no

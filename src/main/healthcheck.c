@@ -176,77 +176,36 @@ out_gnutls:
 	return -1;
 }
 
-/* Sends all of buf. Returns 0, or -1 with err set. */
-static int healthcheck_send(struct hc_conn *c, const char *buf, size_t n, char *err, size_t errlen)
-{
-	for (size_t sent = 0; sent < n;) {
-		if (c->tls) {
-			ssize_t w = gnutls_record_send(c->tls, buf + sent, n - sent);
-			if (w > 0) {
-				sent += (size_t)w;
-				continue;
-			}
-			if ((w == GNUTLS_E_AGAIN || w == GNUTLS_E_INTERRUPTED) &&
-			    healthcheck_wait_tls(c) == 0)
-				continue;
-			codec_format(err, errlen, "cannot send the request: %s",
-				     w < 0 && w != GNUTLS_E_AGAIN ? gnutls_strerror((int)w)
-								  : strerror(errno));
-			return -1;
-		}
-		ssize_t w = send(c->fd, buf + sent, n - sent, MSG_NOSIGNAL);
-		if (w > 0) {
-			sent += (size_t)w;
-			continue;
-		}
-		if (w < 0 && (errno == EAGAIN || errno == EINTR) &&
-		    healthcheck_wait(c->fd, POLLOUT, c->deadline) == 0)
-			continue;
-		codec_format(err, errlen, "cannot send the request: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /*
- * Reads into buf until a newline, the end of the stream or `size` bytes.
- * Returns the bytes read, or -1 with err set.
+ * One send (`out`) or receive of up to n bytes on c, waiting for the socket
+ * as needed. Returns the bytes moved, 0 at the end of the stream (receive),
+ * or -1 with *why set to the reason (a static string).
  */
-static ssize_t healthcheck_recv_line(struct hc_conn *c, char *buf, size_t size, char *err,
-				     size_t errlen)
+static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, const char **why)
 {
-	size_t got = 0;
-	while (got < size && !memchr(buf, '\n', got)) {
+	for (;;) {
+		ssize_t r;
 		if (c->tls) {
-			ssize_t r = gnutls_record_recv(c->tls, buf + got, size - got);
-			if (r > 0) {
-				got += (size_t)r;
-				continue;
-			}
-			if (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION)
-				break;
+			r = out ? gnutls_record_send(c->tls, buf, n)
+				: gnutls_record_recv(c->tls, buf, n);
+			if (r > 0 || (!out && (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION)))
+				return r > 0 ? r : 0;
 			if ((r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) &&
 			    healthcheck_wait_tls(c) == 0)
 				continue;
-			codec_format(err, errlen, "no answer: %s",
-				     r != GNUTLS_E_AGAIN ? gnutls_strerror((int)r)
-							 : strerror(errno));
+			*why = r < 0 && r != GNUTLS_E_AGAIN ? gnutls_strerror((int)r)
+							    : strerror(errno);
 			return -1;
 		}
-		ssize_t r = recv(c->fd, buf + got, size - got, 0);
-		if (r > 0) {
-			got += (size_t)r;
+		r = out ? send(c->fd, buf, n, MSG_NOSIGNAL) : recv(c->fd, buf, n, 0);
+		if (r > 0 || (!out && r == 0))
+			return r;
+		if (r < 0 && (errno == EAGAIN || errno == EINTR) &&
+		    healthcheck_wait(c->fd, out ? POLLOUT : POLLIN, c->deadline) == 0)
 			continue;
-		}
-		if (r == 0)
-			break;
-		if ((errno == EAGAIN || errno == EINTR) &&
-		    healthcheck_wait(c->fd, POLLIN, c->deadline) == 0)
-			continue;
-		codec_format(err, errlen, "no answer: %s", strerror(errno));
+		*why = strerror(errno);
 		return -1;
 	}
-	return (ssize_t)got;
 }
 
 int healthcheck_run(const char *host, unsigned port, const char *tls_cert, unsigned timeout_ms,
@@ -270,12 +229,28 @@ int healthcheck_run(const char *host, unsigned port, const char *tls_cert, unsig
 	int n = snprintf(request, sizeof request,
 			 "GET /livez HTTP/1.1\r\nHost: %s%s%s:%u\r\nConnection: close\r\n\r\n",
 			 strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "", port);
-	if (healthcheck_send(&c, request, (size_t)n, err, errlen) != 0)
-		goto out_conn;
-	ssize_t got = healthcheck_recv_line(&c, reply, sizeof reply, err, errlen);
-	if (got < 0)
-		goto out_conn;
-	int status = healthcheck_status(reply, (size_t)got);
+	const char *why = NULL;
+	for (size_t sent = 0; sent < (size_t)n;) {
+		ssize_t w = healthcheck_io(&c, request + sent, (size_t)n - sent, true, &why);
+		if (w < 0) {
+			codec_format(err, errlen, "cannot send the request: %s", why);
+			goto out_conn;
+		}
+		sent += (size_t)w;
+	}
+	/* The status line: until a newline, the end of the stream or a full buffer. */
+	size_t got = 0;
+	while (got < sizeof reply && !memchr(reply, '\n', got)) {
+		ssize_t r = healthcheck_io(&c, reply + got, sizeof reply - got, false, &why);
+		if (r < 0) {
+			codec_format(err, errlen, "no answer: %s", why);
+			goto out_conn;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	int status = healthcheck_status(reply, got);
 	if (status < 0 && tls_cert)
 		codec_format(err, errlen, "not an HTTPS answer from %s port %u", host, port);
 	else if (status < 0)

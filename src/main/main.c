@@ -6,7 +6,7 @@
  *
  * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
  * and received with sigwait() in the main thread only. SIGHUP runs
- * reload_run() (the token file is read again) and the service goes on. The first SIGTERM or SIGINT
+ * main_reload() (the token file is read again) and the service goes on. The first SIGTERM or SIGINT
  * starts the drain (see http/server.h); the main thread then waits, up to
  * the drain timeout, for the requests in flight, then stops the server; a
  * second one ends the process at once (exit 0 without the orderly stop,
@@ -53,7 +53,6 @@
 #include "main/config.h"
 #include "main/healthcheck.h"
 #include "main/package.h"
-#include "main/reload.h"
 #include "main/search.h"
 #include "main/solve.h"
 #include "main/systemd.h"
@@ -121,6 +120,32 @@ main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt,
 }
 
 /*
+ * SIGHUP: re-reads what can change without a restart, today the bearer
+ * tokens of `auth` (NULL: no token file). Called from the main thread,
+ * never from a handler. A failure keeps the tokens in force and logs why;
+ * it never stops the service.
+ */
+static void main_reload(struct http_auth *auth)
+{
+	char err[CONFIG_ERROR_MAX + 256];
+	if (!auth) {
+		http_stderr_line(
+		    "info", "reload",
+		    "SIGHUP: reloaded (no --auth-token-file, nothing to reload); still "
+		    "serving");
+		return;
+	}
+	if (http_auth_reload(auth, err, sizeof err) != 0) {
+		http_stderr_line("warn", "reload",
+				 "SIGHUP: %s; keeping the %zu tokens in force; still serving", err,
+				 http_auth_count(auth));
+		return;
+	}
+	http_stderr_line("info", "reload", "SIGHUP: token file reloaded, %zu tokens; still serving",
+			 http_auth_count(auth));
+}
+
+/*
  * After the first signal: waits until no request is in flight, the drain
  * timeout passes, or another signal from `signals` arrives.
  */
@@ -149,7 +174,7 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
 		int sig = sigtimedwait(signals, NULL, &wait);
 		if (sig == SIGHUP) {
-			reload_run(cfg, auth);
+			main_reload(auth);
 		} else if (sig > 0) {
 			/*
 			 * At once: an orderly stop would wait for the jobs
@@ -381,7 +406,7 @@ static int main_serve(int argc, char *const argv[])
 			continue;
 		if (sig != SIGHUP)
 			break;
-		reload_run(&cfg, auth);
+		main_reload(auth);
 	}
 	main_say(log, "drain", 2, "dropjudge: %s; draining (up to %u s)", strsignal(sig),
 		 cfg.drain_timeout);
@@ -454,11 +479,16 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "serve") == 0)
 		return main_serve(argc - 2, argv + 2);
-	if (strcmp(cmd, "solve") == 0) {
-		/* `solve --help`: the subcommand's own help */
+	/* `solve --help`, `check --help`, `package ... --help`: the subcommand's own help */
+	if (strcmp(cmd, "solve") == 0 || strcmp(cmd, "check") == 0 ||
+	    strcmp(cmd, "validate") == 0 || strcmp(cmd, "package") == 0 ||
+	    strcmp(cmd, "search") == 0) {
 		for (int i = 2; i < argc; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-				config_usage_solve(stdout);
+				if (strcmp(cmd, "solve") == 0)
+					config_usage_solve(stdout);
+				else
+					config_usage_command(cmd, stdout);
 				return fflush(stdout) == 0 ? 0 : 1;
 			}
 		}
@@ -467,16 +497,6 @@ int main(int argc, char *argv[])
 		return solve_main(argc - 2, argv + 2, stdout, stderr);
 	if (strcmp(cmd, "healthcheck") == 0)
 		return main_healthcheck(argc - 2, argv + 2);
-	/* `check --help`, `package ... --help`: the subcommand's own help */
-	if (strcmp(cmd, "check") == 0 || strcmp(cmd, "validate") == 0 ||
-	    strcmp(cmd, "package") == 0 || strcmp(cmd, "search") == 0) {
-		for (int i = 2; i < argc; i++) {
-			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-				config_usage_command(cmd, stdout);
-				return fflush(stdout) == 0 ? 0 : 1;
-			}
-		}
-	}
 	if (strcmp(cmd, "search") == 0)
 		return search_main(argc - 2, argv + 2, stdout, stderr);
 	if (strcmp(cmd, "check") == 0)

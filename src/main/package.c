@@ -11,21 +11,19 @@
 #include <string.h>
 #include <strings.h>
 
+#include "codec/decimal.h"
 #include "dropjudge/gen.h"
+#include "main/check.h"
 #include "package/package.h"
+#include "problem/problem.h"
 #include "mem/alloc.h"
 
 /* Reads plain decimal digits into *out, up to max; false otherwise. */
 static bool package_number(const char *text, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0;
-	if (!*text)
+	unsigned long long v;
+	if (codec_decimal_read_str(text, &v) != CODEC_DECIMAL_OK || v > max)
 		return false;
-	for (const char *p = text; *p; p++) {
-		if (*p < '0' || *p > '9' || v > (max - (uint64_t)(*p - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
 	*out = v;
 	return true;
 }
@@ -82,24 +80,19 @@ int package_main(int argc, char *const argv[])
 		static const char *const flags[] = {"--problem", "--format", "--tests", "--seed",
 						    "--min-chains"};
 		const char *arg = argv[i], *value = NULL;
+		bool missing = false;
 		size_t f;
 		for (f = 0; f < sizeof flags / sizeof flags[0]; f++) {
-			size_t n = strlen(flags[f]);
-			if (strncmp(arg, flags[f], n) == 0 && (arg[n] == '=' || arg[n] == '\0')) {
-				if (arg[n] == '=')
-					value = arg + n + 1;
-				else if (i + 1 < argc)
-					value = argv[++i];
-				else
-					return package_usage("%s needs a value", flags[f]);
+			if ((value = check_flag(argc, argv, &i, flags[f], &missing)))
 				break;
-			}
+			if (missing)
+				return package_usage("%s needs a value", flags[f]);
 		}
 		uint64_t v = 0;
 		switch (f) {
 		case 0:
 			req.problem = value;
-			if (!package_has_problem(value))
+			if (!problem_find(value))
 				return package_usage("--problem must be monomino-domino or puyo, "
 						     "not '%s'",
 						     value);

@@ -10,27 +10,11 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "main/check.h"
 #include "main/config.h"
 #include "main/solve.h"
 #include "mem/alloc.h"
 #include "route/route.h"
-
-/* Reads all of `in` into a new buffer of at most `max` bytes; NULL (errno
- * set, EFBIG when larger) on failure. */
-static char *read_all(FILE *in, size_t max, size_t *len)
-{
-	char *buf = dj_malloc(max + 1);
-	if (!buf)
-		return NULL;
-	*len = fread(buf, 1, max + 1, in);
-	if (ferror(in) || *len > max) {
-		int e = ferror(in) ? errno : EFBIG;
-		dj_free(buf);
-		errno = e;
-		return NULL;
-	}
-	return buf;
-}
 
 /* Answers the one request read from `in`. */
 static int search_one(FILE *in, const char *name, FILE *out, FILE *errout)
@@ -38,7 +22,7 @@ static int search_one(FILE *in, const char *name, FILE *out, FILE *errout)
 	const struct route_limits limits = {.max_body = CONFIG_DEFAULT_MAX_BODY,
 					    .max_json_body = CONFIG_DEFAULT_MAX_JSON_BODY};
 	size_t len;
-	char *body = read_all(in, CONFIG_DEFAULT_MAX_JSON_BODY, &len);
+	char *body = check_read_all(in, CONFIG_DEFAULT_MAX_JSON_BODY, &len);
 	if (!body) {
 		fprintf(errout, "dropjudge: %s: %s\n", name,
 			errno == EFBIG ? "larger than the 1 MiB a JSON request may have"

@@ -13,6 +13,7 @@
  */
 #include "main/solve.h"
 #include "main/solve_pair.h"
+#include "main/check.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -28,23 +29,17 @@
 #include "mem/alloc.h"
 #include "problem/problem.h"
 
+/* Largest Puyo input read (its text is read whole). */
+#define SOLVE_PUYO_MAX_INPUT ((size_t)16 << 20)
 /* Bytes of input read at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 16)
 
 /* Prints the first fault of err as "dropjudge: NAME:LINE:COLUMN: detail". */
 static void solve_report(FILE *errout, const char *name, const struct codec_error *err)
 {
-	if (err->nfaults == 0) {
-		fprintf(errout, "dropjudge: %s: %s\n", name, err->detail);
-		return;
-	}
-	const struct codec_fault *f = &err->faults[0];
-	if (f->line && f->column)
-		fprintf(errout, "dropjudge: %s:%u:%u: %s\n", name, f->line, f->column, f->detail);
-	else if (f->line)
-		fprintf(errout, "dropjudge: %s:%u: %s\n", name, f->line, f->detail);
-	else
-		fprintf(errout, "dropjudge: %s: %s\n", name, f->detail);
+	char text[PATH_MAX + CODEC_SUMMARY_MAX + 32];
+	check_format_error(text, sizeof text, name, err);
+	fprintf(errout, "dropjudge: %s\n", text);
 }
 
 /* Writes text[0..len) and flushes out; 0, or 1 with a message on errout
@@ -58,7 +53,13 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
+/*
+ * Solves a Monomino-Domino input read from `in` (named `name` in messages)
+ * and writes "S\nT\n" to out. On a bad input writes
+ * "dropjudge: NAME:LINE:COLUMN: detail" (COLUMN when known) to errout and
+ * returns 1; on a read or write error also 1; 0 when solved.
+ */
+static int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	const struct problem *p = &problem_md;
 	const struct problem_limits limits = {.max_blocks = 0}; /* no limit */
@@ -98,47 +99,8 @@ out_chunk:
 	return ret;
 }
 
-/* Reads all of `in` (up to `limit` bytes) into a new buffer, which the
- * caller frees with dj_free(); NULL with a message on errout when the
- * input is larger, a read fails or memory runs out. */
-static char *solve_read_all(FILE *in, const char *name, size_t limit, size_t *len, FILE *errout)
-{
-	size_t cap = 4096, n = 0;
-	char *buf = dj_malloc(cap);
-	if (!buf)
-		goto out_oom;
-	for (;;) {
-		if (n == cap) {
-			if (cap >= limit) {
-				fprintf(errout, "dropjudge: %s: input larger than %zu bytes\n",
-					name, limit);
-				goto out_buf;
-			}
-			char *p = dj_realloc(buf, cap * 2);
-			if (!p)
-				goto out_oom;
-			buf = p;
-			cap *= 2;
-		}
-		size_t got = fread(buf + n, 1, cap - n, in);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(in)) {
-		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
-		goto out_buf;
-	}
-	*len = n;
-	return buf;
-out_oom:
-	fprintf(errout, "dropjudge: out of memory\n");
-out_buf:
-	dj_free(buf);
-	return NULL;
-}
-
-int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout)
+/* The same for Puyo: writes "C\n". Inputs over SOLVE_PUYO_MAX_INPUT fail. */
+static int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	struct codec_error err;
 	struct puyo_field field;
@@ -147,7 +109,14 @@ int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout)
 	size_t len = 0;
 	int ret = 1;
 
-	char *text = solve_read_all(in, name, SOLVE_PUYO_MAX_INPUT, &len, errout);
+	char *text = check_read_all(in, SOLVE_PUYO_MAX_INPUT, &len);
+	if (!text && errno == ENOMEM)
+		fprintf(errout, "dropjudge: out of memory\n");
+	else if (!text && errno == EFBIG)
+		fprintf(errout, "dropjudge: %s: input larger than %zu bytes\n", name,
+			SOLVE_PUYO_MAX_INPUT);
+	else if (!text)
+		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 	if (!text)
 		return 1;
 	codec_error_init(&err, 1);
@@ -302,7 +271,14 @@ static int solve_lines_pair(struct solve_out *o, struct solve_pair *pair, const 
 	return 0;
 }
 
-int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
+/*
+ * `solve puyo --lines`: one field per line (12 or 13 rows of 6 characters,
+ * top first, separated by single spaces; CR LF and a last line without its
+ * newline are taken), one chain count per line out, in order. At the first
+ * bad line writes the counts before it, then the fault, and returns 1; 0
+ * when every line was solved. Memory stays flat whatever the number of lines.
+ */
+static int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	struct solve_pair *pair = solve_pair_new(SOLVE_LINES_IN);
 	struct solve_out *o = dj_malloc(sizeof *o);

@@ -9,30 +9,6 @@
 
 #include <stdio.h>
 
-/* Largest Puyo input read (its text is read whole). */
-#define SOLVE_PUYO_MAX_INPUT ((size_t)16 << 20)
-
-/*
- * Solves a Monomino-Domino input read from `in` (named `name` in messages)
- * and writes "S\nT\n" to out. On a bad input writes
- * "dropjudge: NAME:LINE:COLUMN: detail" (COLUMN when known) to errout and
- * returns 1; on a read or write error also 1; 0 when solved.
- */
-int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout);
-
-/* The same for Puyo: writes "C\n". Inputs over SOLVE_PUYO_MAX_INPUT fail. */
-int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout);
-
-/*
- * `solve puyo --lines`: one field per line (12 or 13 rows of 6 characters,
- * top first, separated by single spaces; CR LF and a last line without its
- * newline are taken), one chain count per line out, in order. At the first
- * bad line writes the counts before it, then "dropjudge: NAME:LINE:COLUMN:
- * detail" to errout, and returns 1; 0 when every line was solved. Memory
- * stays flat whatever the number of lines.
- */
-int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout);
-
 /*
  * `solve PROBLEM --ndjson`: a stream of cases, one JSON case a line, each
  * answered on a line of its own in order, then the summary line: the bytes

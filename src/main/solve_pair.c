@@ -37,10 +37,6 @@ struct solve_pair {
 	size_t out_cap;
 };
 
-/* The lengths of a line of 12 and of 13 rows, without its newline. */
-#define PAIR_LINE_12 (PUYO_ROWS * (PUYO_COLS + 1) - 1)
-#define PAIR_LINE_13 (PUYO_ROWS_MAX * (PUYO_COLS + 1) - 1)
-
 /* Answers the lines of h, stopping at the first that does not read. */
 static void half_answer(struct solve_half *h)
 {

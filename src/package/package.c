@@ -76,11 +76,6 @@ bool package_format_from_name(const char *name, enum package_format *format)
 	return false;
 }
 
-bool package_has_problem(const char *problem)
-{
-	return problem_find(problem) != NULL;
-}
-
 int package_file_name(const struct package_request *req, enum package_sink sink, char *buf,
 		      size_t size)
 {

@@ -65,9 +65,6 @@ const char *package_format_name(enum package_format format);
 /* Reads a format name; false when it is none of them. */
 bool package_format_from_name(const char *name, enum package_format *format);
 
-/* Whether `problem` names a problem that has packages. */
-bool package_has_problem(const char *problem);
-
 /*
  * The file name a package is best saved under (for Content-Disposition):
  * the problem's short name, which DOMjudge takes from the zip's name and

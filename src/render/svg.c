@@ -47,7 +47,12 @@ void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char 
 		   width, height, width, height, title, desc);
 }
 
-unsigned svg_text_width(const char *text, unsigned font, bool bold)
+/*
+ * How wide `text` (ASCII, markup-free) may be drawn at `font` pixels, on
+ * the generous side (DejaVu Sans's advances rounded up, Verdana's close),
+ * so that a caption placed by it stays inside its picture.
+ */
+static unsigned svg_text_width(const char *text, unsigned font, bool bold)
 {
 	/* Hundredths of an em a character advances: DejaVu Sans's digits are
 	 * 0.64 (bold 0.70), its widest lower case 0.98 (m); spaces 0.32. */

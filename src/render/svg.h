@@ -54,13 +54,6 @@ void svg_grid_place(const struct svg_grid *g, unsigned index, unsigned *x, unsig
 /* Animated: the <animate> that shows frame `index` in its turn (else nothing). */
 void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned index);
 
-/*
- * Text: how wide `text` (ASCII, markup-free) may be drawn at `font` pixels,
- * on the generous side (DejaVu Sans's advances rounded up, Verdana's
- * close), so that a caption placed by it stays inside its picture.
- */
-unsigned svg_text_width(const char *text, unsigned font, bool bold);
-
 enum svg_anchor { SVG_START, SVG_MIDDLE, SVG_END };
 
 /*

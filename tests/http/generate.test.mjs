@@ -4,7 +4,7 @@
 // case passes validate, Puyo colours and min_chains, and parameter errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, request, assertFaults } from './helper.mjs';
+import { startServer, request, requestAll, assertFaults } from './helper.mjs';
 import { mdGenerate, splitmix64 } from './prng.mjs';
 import { puyoSolve } from './reference.mjs';
 
@@ -74,13 +74,14 @@ test('without a seed one is chosen, echoed, and reproduces the output', async ()
 });
 
 test('generated Monomino-Domino cases always pass validate (200 seeds, JSON and text)', async () => {
-	const cases = [];
-	for (let seed = 1; seed <= 200; seed++) {
-		const n = 1 + ((seed * 37) % 200);
-		const res = await gen(MD, { seed: String(seed * 7919), n: String(n) });
-		assert.equal(res.json.blocks.length, n);
-		cases.push(res.json);
-	}
+	const seeds = Array.from({ length: 200 }, (_, i) => i + 1);
+	const sizes = seeds.map((seed) => 1 + ((seed * 37) % 200));
+	const made = await requestAll(server, seeds.map((seed, i) =>
+		({ path: MD, query: { seed: String(seed * 7919), n: String(sizes[i]) } })));
+	const cases = made.map((res, i) => {
+		assert.equal(res.json.blocks.length, sizes[i]);
+		return res.json;
+	});
 	const v = await request(server, { path: '/v1/monomino-domino/validate', body: { cases } });
 	v.json.results.forEach((r, i) => assert.deepEqual(r, { valid: true }, `seed ${(i + 1) * 7919}: ${JSON.stringify(r)}`));
 	for (const seed of [1, 2, 3, 17, 123456789]) {
@@ -93,10 +94,14 @@ test('generated Monomino-Domino cases always pass validate (200 seeds, JSON and 
 test('generated Puyo fields always pass validate, use only the first K colours and reach min_chains', async () => {
 	const fields = [];
 	const params = [];
-	for (let i = 0; i < 120; i++) {
+	const asked = Array.from({ length: 120 }, (_, i) => {
 		const colors = 1 + (i % 5);
-		const minChains = colors === 1 ? 0 : i % 4;
-		const res = await gen(PUYO, { seed: String(1000 + i), colors: String(colors), min_chains: String(minChains) });
+		return [i, colors, colors === 1 ? 0 : i % 4];
+	});
+	const made = await requestAll(server, asked.map(([i, colors, minChains]) =>
+		({ path: PUYO, query: { seed: String(1000 + i), colors: String(colors), min_chains: String(minChains) } })));
+	for (const [i, colors, minChains] of asked) {
+		const res = made[i];
 		if (res.status === 422) {
 			assertFaults(res.json.errors, [{ parameter: 'min_chains' }], 'search bound');
 			continue;

@@ -4,7 +4,7 @@
 // cases against the naive reference simulator (reference.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, request, assertFaults, rng } from './helper.mjs';
+import { startServer, request, requestAll, assertFaults, rng } from './helper.mjs';
 import { mdSolve } from './reference.mjs';
 
 const server = await startServer({ args: ['--max-blocks', '50'] });
@@ -280,21 +280,24 @@ test('300 random cases agree with the naive reference simulator (JSON and text)'
 		const { steps, ...want } = ref;
 		assert.deepEqual(batch.json.results[i], want, `case ${i}: ${JSON.stringify(blocks)}`);
 	});
-	for (const blocks of cases.slice(0, 40)) {
+	const some = cases.slice(0, 40);
+	const answers = await requestAll(server, some.map((blocks) =>
+		({ path: PATH, body: text(blocks), contentType: 'text/plain', accept: 'text/plain' })));
+	some.forEach((blocks, i) => {
 		const ref = mdSolve(blocks);
-		const res = await solveText(text(blocks), { accept: 'text/plain' });
-		assert.equal(res.body, `${ref.score}\n${ref.tiles}\n`, JSON.stringify(blocks));
-	}
+		assert.equal(answers[i].body, `${ref.score}\n${ref.tiles}\n`, JSON.stringify(blocks));
+	});
 });
 
 test('random traced cases agree step by step with the reference', async () => {
 	const r = rng(7);
-	for (let i = 0; i < 20; i++) {
-		const blocks = Array.from({ length: 1 + r.int(50) }, () => {
-			const t = 1 + r.int(3);
-			return [t, r.int(t === 3 ? 3 : 4), r.int(t === 2 ? 3 : 4)];
-		});
-		const res = await solveJson({ blocks, trace: true });
+	const cases = Array.from({ length: 20 }, () => Array.from({ length: 1 + r.int(50) }, () => {
+		const t = 1 + r.int(3);
+		return [t, r.int(t === 3 ? 3 : 4), r.int(t === 2 ? 3 : 4)];
+	}));
+	const answers = await requestAll(server, cases.map((blocks) => ({ path: PATH, body: { blocks, trace: true } })));
+	for (const [i, blocks] of cases.entries()) {
+		const res = answers[i];
 		assert.deepEqual(res.json.steps, mdSolve(blocks).steps, JSON.stringify(blocks));
 		let prev = 0;
 		for (const s of res.json.steps) {

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { startServer, request, rng, validateAt, run, BIN, tmpFile } from './helper.mjs';
+import { startServer, request, requestAll, rng, validateAt, run, BIN, tmpFile } from './helper.mjs';
 import { mdSolve, mdLegal, puyoSolve } from './reference.mjs';
 
 const server = await startServer();
@@ -137,8 +137,8 @@ test('each answer line is the answer of that line sent alone (solve, judge, vali
 	];
 	for (const [path, cases] of rows) {
 		const out = lines(await post(path, cases.map((c) => JSON.stringify(c)).join('\n')));
-		for (const [i, c] of cases.entries()) {
-			const alone = await request(server, { path, body: c });
+		const answers = await requestAll(server, cases.map((c) => ({ path, body: c })));
+		for (const [i, alone] of answers.entries()) {
 			delete alone.json.request_id; // the stream's lines carry none
 			if (alone.status === 200) assert.deepEqual(out[i], alone.json, `${path} line ${i + 1}`);
 			else assert.deepEqual(out[i], { line: i + 1, error: alone.json }, `${path} line ${i + 1}`);

@@ -4,7 +4,7 @@
 // fields against the naive reference simulator (reference.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, request, assertFaults, rng } from './helper.mjs';
+import { startServer, request, requestAll, assertFaults, rng } from './helper.mjs';
 import { puyoSolve } from './reference.mjs';
 
 const server = await startServer();
@@ -315,28 +315,32 @@ test('500 random fields (garbage, hidden rows, floating puyos) agree with the re
 
 test('random Baekjoon fields answer the same chain count in text', async () => {
 	const r = rng(3);
-	for (let i = 0; i < 30; i++) {
-		const f = randomField(r, { colours: 2 + r.int(3) });
-		const res = await solveText(rowsText(f), { accept: 'text/plain' });
-		assert.equal(res.body, `${puyoSolve(f).chains}\n`, JSON.stringify(f));
-	}
+	const fields = Array.from({ length: 30 }, () => randomField(r, { colours: 2 + r.int(3) }));
+	const answers = await requestAll(server, fields.map((f) =>
+		({ path: PATH, body: rowsText(f), contentType: 'text/plain', accept: 'text/plain' })));
+	fields.forEach((f, i) => assert.equal(answers[i].body, `${puyoSolve(f).chains}\n`, JSON.stringify(f)));
 });
 
 test('random text bodies (garbage, hidden rows, floating puyos, CR LF, no final newline) answer by the rules in text and JSON', async () => {
 	const r = rng(20261202);
 	let taken = 0;
+	const sent = [];
 	for (let i = 0; i < 80; i++) {
 		const f = randomField(r, {
 			colours: 2 + r.int(4), garbage: i % 3 === 0, hidden: i % 4 === 0, floating: i % 5 === 0,
 		});
 		const eol = i % 2 ? '\r\n' : '\n';
-		const body = f.join(eol) + (i % 7 === 3 ? '' : eol);
+		sent.push({ f, body: f.join(eol) + (i % 7 === 3 ? '' : eol) });
+	}
+	const answers = await requestAll(server, sent.flatMap(({ body }) => ['text/plain', 'application/json']
+		.map((accept) => ({ path: PATH, body, contentType: 'text/plain', accept }))));
+	for (const [i, { f, body }] of sent.entries()) {
 		const want = puyoSolve(f);
-		const text = await solveText(body, { accept: 'text/plain' });
+		const text = answers[2 * i];
 		assert.equal(text.status, 200, body);
 		assert.match(text.headers['content-type'], /^text\/plain/);
 		assert.equal(text.body, `${want.chains}\n`, JSON.stringify(f));
-		const json = await solveText(body, { accept: 'application/json' });
+		const json = answers[2 * i + 1];
 		assert.equal(json.status, 200, body);
 		assert.deepEqual(json.json, { chains: want.chains, score: want.score, all_clear: want.all_clear, field: want.field },
 			JSON.stringify(f));

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { startServer, request, assertFaults, rng, run, BIN, tmpFile } from './helper.mjs';
+import { startServer, request, requestAll, assertFaults, rng, run, BIN, tmpFile } from './helper.mjs';
 import { puyoSolve } from './reference.mjs';
 
 const server = await startServer();
@@ -133,9 +133,11 @@ function randomRequest(next, pairs) {
 for (const [pairs, count] of [[0, 60], [1, 20], [2, 3]]) {
 	test(`${count} random searches with ${pairs} pair(s) are answered as the rules say`, async () => {
 		const { next } = rng(47 + pairs);
-		for (let i = 0; i < count; i++) {
-			const req = randomRequest(next, pairs);
-			const res = await search(req);
+		const reqs = Array.from({ length: count }, () => randomRequest(next, pairs));
+		const answers = await requestAll(server, reqs.map((body) =>
+			({ path: PATH, method: 'POST', contentType: 'application/json', body: JSON.stringify(body) })));
+		for (const [i, req] of reqs.entries()) {
+			const res = answers[i];
 			assert.equal(res.status, 200, res.body);
 			assert.deepEqual(res.json, reference(req), `case ${i}: ${JSON.stringify(req)}`);
 		}

@@ -219,7 +219,7 @@ static void metrics_should_count_into_overflow_when_a_table_is_full(void **state
 	http_metrics_free(m);
 }
 
-/* More threads than shards of their own (8): the later ones share one. */
+/* More threads than the machine has CPUs, counting the same series. */
 #define THREADS	   20
 #define PER_THREAD 20000
 
@@ -305,10 +305,9 @@ static void metrics_should_put_each_bound_and_one_past_it_in_the_right_bucket(vo
 }
 
 /*
- * A thread remembers the series it counted last: runs of one kind, a
- * change of status or route in between, and a table freed and another
- * made (at the same address or not) must all still count where they
- * belong.
+ * Runs of one kind, a change of status or route in between, and a table
+ * freed and another made (at the same address or not) must all still
+ * count where they belong.
  */
 static void metrics_should_count_runs_and_changes_of_series_where_they_belong(void **state)
 {
