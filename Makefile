@@ -59,9 +59,11 @@ ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-sanitize-recover=all -fno-omit-frame-
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 cc_has = $(shell $(CC) $(1) -Werror -E -x c /dev/null >/dev/null 2>&1 && echo $(1))
-# SIMD=0: the cores and readers run their portable code whatever the
-# processor has (the hand-vectorised paths stay compiled, for the
-# differential tests that call them by name). CI runs the suite so once.
+# SIMD=0: the hand-vectorised kernels (the Monomino-Domino AVX2 lanes,
+# src/core/md_avx2.c; Puyo's BMI2 gravity, src/core/puyo_bmi2.c; the
+# AVX-512 reader of --lines lines, src/codec/puyo_lines_avx512.c) are left
+# out and the portable code runs whatever the processor has. CI runs the
+# suite so once (test-sanitize).
 SIMD ?= 1
 ifeq ($(SIMD),0)
 ALL_CFLAGS += -DDROPJUDGE_SIMD=0
@@ -124,15 +126,6 @@ PGO_STAMP := $(PGO_DIR)/trained
 PGO_LINK := -fprofile-use -fprofile-partial-training -Wno-missing-profile
 PGO_USE = $(PGO_LINK) -dumpbase $(PGO_DIR)/$(basename $@)
 LIB_CFLAGS += $(PGO_USE)
-# Not the hand-vectorised Monomino-Domino code: md_play()'s lanes and the
-# text reader's 64-line steps. The training run plays a few long cases, so
-# their counts are small beside a request's, and GCC lays loops that are
-# not hot out for size: the lanes' 16 x 16 transposition rolled up and its
-# rows copied through the stack (rep movsq), md_play() 1.7x slower in the
-# server than in a loop of its own. Compiled as without a profile, they are
-# what their code says.
-PGO_OFF := $(BUILD)/src/core/md.o $(BUILD)/src/codec/md_text_fast.o
-$(PGO_OFF): PGO_USE :=
 endif
 
 have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson libarchive 2>/dev/null && echo yes)
@@ -355,8 +348,7 @@ test-long: deps-test
 # Every unit and HTTP test again, on a build with AddressSanitizer (leaks
 # included) and UndefinedBehaviorSanitizer: any report fails the run. The
 # build is SIMD=0, so that this is also the run with the portable paths
-# forced (the unit tests still hold each vectorised path to the portable
-# one by name).
+# forced.
 test-sanitize: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-sanitize SANITIZER=address,undefined SIMD=0 all units
 	@ASAN_OPTIONS=detect_leaks=1 scripts/run-tests.sh build-sanitize unit

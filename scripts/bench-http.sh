@@ -23,6 +23,9 @@
 #   SERVER_THREADS=<CPUs>  TARGET=<each case's>  STRICT=0 (1: exit 1 below a target)
 #   CASES="0 ..." (all): only those cases of scripts/bench/http-cases.sh,
 #     numbered from 0 (0 is GET /livez)
+#   HTTP_CASES=FILE (scripts/bench/http-cases.sh): another set of cases in
+#     the same form, e.g. scripts/bench/baekjoon-cases.sh (a 10,000-placement
+#     case, JSON and text, and one Puyo field), with AGAINST=BUILD_DIR
 #   NULL=1 (0: no noise floor): after the table, the same rounds with a
 #     second copy of the fixed-answer server against the first: identical
 #     servers, so the spread of their ratios is the noise of the run
@@ -122,7 +125,8 @@ else
 fi
 
 # The cases: label, path, body file, Content-Type, Accept.
-. scripts/bench/http-cases.sh
+# shellcheck source=scripts/bench/http-cases.sh
+. "${HTTP_CASES:-scripts/bench/http-cases.sh}"
 ncases=${#labels[@]}
 # CASES="0 3": only those cases (numbered from 0 in the order above).
 cases=${CASES:-$(seq 0 $((ncases - 1)))}

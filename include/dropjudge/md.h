@@ -91,34 +91,6 @@ unsigned md_place(struct md_game *game, struct md_block block);
  */
 uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n);
 
-/*
- * The instruction sets md_play() can run on. MD_IMPL_AUTO (what md_play()
- * uses) takes AVX-512 where the CPU has it, else AVX2 where it has that;
- * the others force one, so that
- * tests and benchmarks can hold each against md_place(). Every
- * implementation gives the same answers.
- */
-enum md_impl {
-	MD_IMPL_AUTO = 0,
-	MD_IMPL_PORTABLE, /* C only: 4 stretches side by side */
-	MD_IMPL_AVX2,	  /* x86-64 with AVX2: 16 stretches in vectors */
-	MD_IMPL_AVX512, /* x86-64 with AVX-512 F, CD, BW, VL, VBMI, VPOPCNTDQ and VNNI: 32 stretches
-			 */
-};
-
-/* Whether `impl` can run on this CPU. */
-bool md_impl_supported(enum md_impl impl);
-
-/* What MD_IMPL_AUTO runs: the widest implementation this CPU supports, or
- * MD_IMPL_PORTABLE in a build with SIMD=0 (DROPJUDGE_SIMD 0). Explicit
- * implementations stay callable, for the differential tests. */
-enum md_impl md_impl_auto(void);
-
-/* md_play() on a given implementation, which must be supported
- * (md_impl_supported()). */
-uint64_t md_play_impl(struct md_game *game, const struct md_block *blocks, size_t n,
-		      enum md_impl impl);
-
 /* Tiles left in green and blue together. */
 unsigned md_tiles(const struct md_game *game);
 

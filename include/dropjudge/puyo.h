@@ -83,38 +83,6 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 void puyo_run(struct puyo_field *field, struct puyo_result *result);
 
 /*
- * The instruction sets the chain loop (and the readers of the codec that
- * feed it) can run on. PUYO_IMPL_AUTO (what puyo_step() and puyo_run()
- * use) takes BMI2 when the CPU has it and runs pext and pdep as single
- * instructions, and AVX-512 on top when it has that too
- * (puyo_impl_auto()); the others force one, so that tests and benchmarks
- * can hold each against the reference. Every implementation gives the
- * same answers.
- */
-enum puyo_impl {
-	PUYO_IMPL_AUTO = 0,
-	PUYO_IMPL_PORTABLE, /* C only */
-	PUYO_IMPL_BMI2,	    /* x86-64 with BMI2 and POPCNT (pext/pdep gravity) */
-	PUYO_IMPL_AVX512,   /* BMI2's chain loop; lines and JSON rows read, and JSON rows
-			       written, with AVX-512 BW and VBMI */
-};
-
-/* Whether `impl` can run on this CPU. */
-bool puyo_impl_supported(enum puyo_impl impl);
-
-/* What PUYO_IMPL_AUTO runs on this CPU (PUYO_IMPL_PORTABLE in a build with
- * SIMD=0): PUYO_IMPL_BMI2 where it is
- * supported and pext/pdep are fast (PUYO_IMPL_AVX512 where that is
- * supported too), else PUYO_IMPL_PORTABLE. */
-enum puyo_impl puyo_impl_auto(void);
-
-/* puyo_step() and puyo_run() on a given implementation, which must be
- * supported (puyo_impl_supported()). */
-bool puyo_step_impl(struct puyo_field *field, unsigned chain, struct puyo_step *step,
-		    enum puyo_impl impl);
-void puyo_run_impl(struct puyo_field *field, struct puyo_result *result, enum puyo_impl impl);
-
-/*
  * A field as the bit planes the chain loop works on, for readers that can
  * build them faster than cell by cell. Bit k of the value (enum puyo_cell)
  * of the cell in column c at row h is bit 16 * (c % 4) + h of
@@ -132,19 +100,15 @@ void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field 
 /*
  * The chain count puyo_run() gives for the field of these planes, and
  * nothing else (no score, no field written back): the fast path of chain
- * counting. puyo_planes_chains_impl() on a given supported implementation.
+ * counting.
  */
 unsigned puyo_planes_chains(const struct puyo_planes *planes);
-unsigned puyo_planes_chains_impl(const struct puyo_planes *planes, enum puyo_impl impl);
 
 /*
  * puyo_run() on planes: the same result, and the planes left as the final
  * field (a 12-row field's planes stay those of a 12-row field).
- * puyo_planes_run_impl() on a given supported implementation.
  */
 void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result);
-void puyo_planes_run_impl(struct puyo_planes *planes, struct puyo_result *result,
-			  enum puyo_impl impl);
 
 /* The field of `rows` rows (12 or 13) whose planes these are. */
 void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows,

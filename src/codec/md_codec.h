@@ -76,13 +76,6 @@ bool md_json_fast_runs(const char *body, size_t len, unsigned long max_blocks, s
 bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,
 		       void *ctx);
 
-/* md_json_fast_runs() with the compact blocks read four at a time with
- * AVX2 (MD_IMPL_AVX2, which must be supported: md_impl_supported()) or
- * eight bytes at a time in C (MD_IMPL_PORTABLE); AUTO as md_play() picks. */
-bool md_json_fast_runs_impl(const char *body, size_t len, unsigned long max_blocks,
-			    struct md_block *buf, size_t cap, md_run_fn play, void *ctx,
-			    enum md_impl impl);
-
 /* The legal blocks of single digits 0..3 as md_json_fast_runs() knows
  * them: bit (t << 4 | x << 2 | y) set for each (for its test). */
 uint64_t md_json_fast_legal(void);
@@ -139,12 +132,6 @@ size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, stru
  */
 size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, size_t cap,
 			 size_t *taken);
-
-/* md_text_canonical() with 32 lines a step with AVX2 (MD_IMPL_AVX2 or
- * MD_IMPL_AVX512, which must be supported) or one at a time in C
- * (MD_IMPL_PORTABLE): the same lines taken; AUTO as md_play() picks. */
-size_t md_text_canonical_impl(const char *data, size_t len, struct md_block *blocks, size_t cap,
-			      size_t *taken, enum md_impl impl);
 
 /* Ends the input: checks the last line and that N lines were read.
  * Returns the reader's status; calling it again adds nothing. */

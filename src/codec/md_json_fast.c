@@ -167,89 +167,9 @@ static bool take_tail(struct scan *s)
 	return s->p == s->end;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define MD_JSON_AVX2 1
-
-/*
- * take_compact_run() with AVX2: four blocks "[t,x,y]," (32 bytes) at a
- * step, the frame and the digits checked by two masks, the digits (their
- * low two bits) gathered by a shuffle into t, x, y of each block, and the
- * legality tested on the gathered bytes. Leaves fewer than four blocks, or
- * a step it doubts, to take_compact_run(), which stops where it stops.
- */
-__attribute__((target("avx2"))) static size_t take_compact_avx2(struct scan *s,
-								struct md_block *out, size_t cap)
-{
-	const __m256i frame = _mm256_set1_epi64x((long long)0xFFFF00FF00FF00FFull);
-	const __m256i framed = _mm256_set1_epi64x((long long)0x2C5D002C002C005Bull);
-	const __m256i digit = _mm256_set1_epi64x((long long)0x0000FC00FC00FC00ull);
-	const __m256i digits = _mm256_set1_epi64x((long long)0x0000300030003000ull);
-	const __m256i three = _mm256_set1_epi8(3);
-	/* per 128-bit lane: t, x, y of its two blocks at bytes 0..5; t of each
-	 * at 8 and 9, x at 10 and 11, y at 12 and 13, for the legality test */
-	const __m256i gather =
-	    _mm256_setr_epi8(1, 3, 5, 9, 11, 13, -1, -1, 1, 9, 3, 11, 5, 13, -1, -1, 1, 3, 5, 9, 11,
-			     13, -1, -1, 1, 9, 3, 11, 5, 13, -1, -1);
-	/* the t bytes among them, and t, x, y for a move of x (or y) onto t */
-	const __m256i t_at = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0,
-					      0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0);
-	const __m256i zero = _mm256_setzero_si256(), two = _mm256_set1_epi8(2);
-	const unsigned char *p = s->p;
-	size_t n = 0;
-	while (cap - n >= 4 && s->end - p >= 32) {
-		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-		__m256i wrong =
-		    _mm256_or_si256(_mm256_xor_si256(_mm256_and_si256(v, frame), framed),
-				    _mm256_xor_si256(_mm256_and_si256(v, digit), digits));
-		__m256i g = _mm256_shuffle_epi8(_mm256_and_si256(v, three), gather);
-		__m256i x = _mm256_srli_si256(g, 2), y = _mm256_srli_si256(g, 4);
-		/* illegal: t = 0, a horizontal domino (2) at y = 3, a vertical one (3) at x = 3 */
-		__m256i bad =
-		    _mm256_or_si256(_mm256_cmpeq_epi8(g, zero),
-				    _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(g, two),
-								     _mm256_cmpeq_epi8(y, three)),
-						    _mm256_and_si256(_mm256_cmpeq_epi8(g, three),
-								     _mm256_cmpeq_epi8(x, three))));
-		wrong = _mm256_or_si256(wrong, _mm256_and_si256(bad, t_at));
-		if (!_mm256_testz_si256(wrong, wrong))
-			break;
-		unsigned char bytes[32];
-		_mm256_storeu_si256((__m256i *)(void *)bytes, g);
-		memcpy(out + n, bytes, 2 * sizeof *out);
-		memcpy(out + n + 2, bytes + 16, 2 * sizeof *out);
-		n += 4;
-		p += 32;
-	}
-	s->p = p;
-	return n;
-}
-
-static bool use_avx2(enum md_impl impl)
-{
-	if (impl == MD_IMPL_AUTO)
-		impl = md_impl_auto();
-	return impl == MD_IMPL_AVX2 || impl == MD_IMPL_AVX512;
-}
-#else
-#define MD_JSON_AVX2 0
-#endif
-
 bool md_json_fast_runs(const char *body, size_t len, unsigned long max_blocks, struct md_block *buf,
 		       size_t cap, md_run_fn play, void *ctx)
 {
-	return md_json_fast_runs_impl(body, len, max_blocks, buf, cap, play, ctx, MD_IMPL_AUTO);
-}
-
-bool md_json_fast_runs_impl(const char *body, size_t len, unsigned long max_blocks,
-			    struct md_block *buf, size_t cap, md_run_fn play, void *ctx,
-			    enum md_impl impl)
-{
-#if MD_JSON_AVX2
-	bool avx2 = use_avx2(impl);
-#else
-	(void)impl;
-#endif
 	struct scan s = {(const unsigned char *)body, (const unsigned char *)body + len};
 	unsigned long n = 0; /* blocks read */
 	size_t held = 0;     /* of them, in buf[0..held) */
@@ -264,12 +184,7 @@ bool md_json_fast_runs_impl(const char *body, size_t len, unsigned long max_bloc
 				return false;
 			held = 0;
 		}
-		size_t run = 0;
-#if MD_JSON_AVX2
-		if (avx2)
-			run = take_compact_avx2(&s, buf + held, cap - held);
-#endif
-		run += take_compact_run(&s, buf + held + run, cap - held - run);
+		size_t run = take_compact_run(&s, buf + held, cap - held);
 		held += run;
 		n += run;
 		if (max_blocks && n > max_blocks)

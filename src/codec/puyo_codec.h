@@ -47,11 +47,6 @@ bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
  * and its number of rows, 12 or 13: the same bodies taken. */
 bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *planes,
 			   unsigned *rows);
-/* puyo_json_fast_planes() on a given implementation, which must be
- * supported (puyo_impl_supported()): PUYO_IMPL_AVX512 takes the rows in
- * the usual layouts at once; the same answers. */
-bool puyo_json_fast_planes_impl(const char *body, size_t len, struct puyo_planes *planes,
-				unsigned *rows, enum puyo_impl impl);
 
 /* Reads the Baekjoon text (the rows, top first) into *field. */
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
@@ -70,12 +65,6 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
  */
 enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
 				  struct puyo_planes *planes, struct codec_error *err);
-
-/* puyo_lines_read() with the fast path of a given supported implementation
- * (dropjudge/puyo.h), for the tests that hold them against each other. */
-enum codec_status puyo_lines_read_impl(const char *s, size_t len, unsigned line,
-				       struct puyo_planes *planes, struct codec_error *err,
-				       enum puyo_impl impl);
 
 /* New array of the field's rows as strings, top first; NULL when out of
  * memory. */

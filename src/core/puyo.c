@@ -17,27 +17,18 @@
  * colour or two neighbouring puyos have two each (a grid has no
  * triangles); those puyos seed a fill that grows within the colour to the
  * whole popping groups at once. Gravity squeezes the removed cells out of
- * each column: with BMI2 (chosen at run time) pext packs the kept cells and
- * pdep lays them on the floor, four columns per instruction pair; the
- * portable fallback packs every column at once by shifts (compress). Both are
- * tested against a straightforward reference.
+ * each column, every column at once by shifts (compress); where the
+ * processor runs BMI2's pext and pdep fast, puyo_bmi2.c's gravity instead
+ * (the same planes). Both are tested against a straightforward reference.
  *
- * Pure: the C library and compiler intrinsics only, no allocation, no
- * global state.
+ * Pure: the C library only, no allocation.
  */
 #include "dropjudge/puyo.h"
 
 #include <limits.h>
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-
-#include "cpu.h"
-#define PUYO_HAVE_BMI2 1
-#else
-#define PUYO_HAVE_BMI2 0
-#endif
+#include "puyo_bmi2.h"
 
 #define PUYO_VISIBLE_CELLS (PUYO_ROWS * PUYO_COLS)
 /* Groups that can pop in one step: 72 / 4. */
@@ -127,23 +118,11 @@ void puyo_settle(struct puyo_field *field)
 
 /* ---- bit planes -------------------------------------------------------- */
 
-/*
- * A plane: a column per 16-bit lane (lanes 6 and 7 stay empty). Vector
- * extensions of GCC and Clang: one SSE2 instruction per operation on
- * x86-64, plain C code elsewhere.
- */
-typedef uint16_t plane_t __attribute__((vector_size(16)));
-
-#define LANE_CELLS 0x1FFFu /* h = 0..12 */
-#define LANE_SEEN  0x1FFEu /* h = 1..12, the visible rows */
+/* plane_t and struct planes: puyo_bmi2.h. */
+#define LANE_SEEN 0x1FFEu /* h = 1..12, the visible rows */
 
 static const plane_t plane_seen = {LANE_SEEN, LANE_SEEN, LANE_SEEN, LANE_SEEN,
 				   LANE_SEEN, LANE_SEEN, 0,	    0};
-
-/* A field as planes: bit k of each cell value (enum puyo_cell) in bit[k]. */
-struct planes {
-	plane_t bit[3];
-};
 
 /* The two 64-bit halves of a plane: columns 0-3 and columns 4-5. */
 static inline uint64_t half(plane_t x, unsigned i)
@@ -341,66 +320,6 @@ static void gravity_portable(struct planes *p, plane_t keep)
 	p->bit[2] = x2 >> guard;
 }
 
-#if PUYO_HAVE_BMI2
-/*
- * The floor of each column for `keep`: its lowest popcount(column) cells of
- * 13, every column at once in SSSE3 (every processor with BMI2 has it). A
- * nibble table counts the kept cells of each byte, the two bytes of a lane
- * are added, and the count looks up both bytes of the lane's mask. No value
- * goes through memory: storing halves to read them back as one vector costs
- * a stalled load on every step.
- */
-#define FLOOR_MASK(n) ((((1u << (n)) - 1u) << (PUYO_ROWS_MAX - (n))) & LANE_CELLS)
-#define FLOOR_LO(n)   ((char)(FLOOR_MASK(n) & 0xFFu))
-#define FLOOR_HI(n)   ((char)(FLOOR_MASK(n) >> 8))
-__attribute__((target("bmi2,popcnt,ssse3"))) static inline __m128i floor_of(__m128i keep)
-{
-	const __m128i nibble_count = _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-	const __m128i low4 = _mm_set1_epi8(0x0F);
-	const __m128i lo_of =
-	    _mm_setr_epi8(FLOOR_LO(0), FLOOR_LO(1), FLOOR_LO(2), FLOOR_LO(3), FLOOR_LO(4),
-			  FLOOR_LO(5), FLOOR_LO(6), FLOOR_LO(7), FLOOR_LO(8), FLOOR_LO(9),
-			  FLOOR_LO(10), FLOOR_LO(11), FLOOR_LO(12), FLOOR_LO(13), 0, 0);
-	const __m128i hi_of =
-	    _mm_setr_epi8(FLOOR_HI(0), FLOOR_HI(1), FLOOR_HI(2), FLOOR_HI(3), FLOOR_HI(4),
-			  FLOOR_HI(5), FLOOR_HI(6), FLOOR_HI(7), FLOOR_HI(8), FLOOR_HI(9),
-			  FLOOR_HI(10), FLOOR_HI(11), FLOOR_HI(12), FLOOR_HI(13), 0, 0);
-	__m128i bytes = _mm_add_epi8(
-	    _mm_shuffle_epi8(nibble_count, _mm_and_si128(keep, low4)),
-	    _mm_shuffle_epi8(nibble_count, _mm_and_si128(_mm_srli_epi16(keep, 4), low4)));
-	/* the lane's count in both its bytes (at most 13: no carry) */
-	__m128i n =
-	    _mm_add_epi8(bytes, _mm_or_si128(_mm_slli_epi16(bytes, 8), _mm_srli_epi16(bytes, 8)));
-	const __m128i low_bytes = _mm_set1_epi16(0x00FF);
-	return _mm_or_si128(_mm_and_si128(_mm_shuffle_epi8(lo_of, n), low_bytes),
-			    _mm_andnot_si128(low_bytes, _mm_shuffle_epi8(hi_of, n)));
-}
-
-/*
- * Gravity with BMI2: per half (columns 0-3, columns 4-5), pext packs the
- * kept cells of every plane and pdep lays them, in order, on the floor of
- * each column (floor_of()).
- */
-__attribute__((target("bmi2,popcnt,ssse3,sse4.1"))) static inline void
-gravity_bmi2(struct planes *p, plane_t keep)
-{
-	__m128i k = (__m128i)keep, f = floor_of(k);
-	uint64_t keep_lo = (uint64_t)_mm_cvtsi128_si64(k),
-		 keep_hi = (uint64_t)_mm_extract_epi64(k, 1);
-	uint64_t floor_lo = (uint64_t)_mm_cvtsi128_si64(f),
-		 floor_hi = (uint64_t)_mm_extract_epi64(f, 1);
-	for (unsigned b = 0; b < 3; b++) {
-		__m128i x = (__m128i)p->bit[b];
-		uint64_t lo =
-		    _pdep_u64(_pext_u64((uint64_t)_mm_cvtsi128_si64(x), keep_lo), floor_lo);
-		uint64_t hi =
-		    _pdep_u64(_pext_u64((uint64_t)_mm_extract_epi64(x, 1), keep_hi), floor_hi);
-		p->bit[b] =
-		    (plane_t)_mm_insert_epi64(_mm_cvtsi64_si128((long long)lo), (long long)hi, 1);
-	}
-}
-#endif
-
 /* Cell values as a plane, from the three bit planes. */
 #define PLANE_OF(p, v)                                                                             \
 	((((v)&1) ? (p)->bit[0] : ~(p)->bit[0]) & (((v)&2) ? (p)->bit[1] : ~(p)->bit[1]) &         \
@@ -408,9 +327,8 @@ gravity_bmi2(struct planes *p, plane_t keep)
 
 /*
  * One chain step on settled planes, as puyo_step() says; step NULL only
- * counts (no colours, groups or score). Always inlined into the portable
- * and the BMI2 chain loops below, so that each is compiled for its
- * instruction set.
+ * counts (no colours, groups or score). Gravity with BMI2 when `bmi2`
+ * (puyo_bmi2_on()).
  */
 static inline __attribute__((always_inline)) bool planes_step(struct planes *p, unsigned chain,
 							      struct puyo_step *step, bool bmi2)
@@ -456,36 +374,27 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 	}
 
 	plane_t keep = occupied & ~(pop | garbage);
-#if PUYO_HAVE_BMI2
 	if (bmi2)
-		gravity_bmi2(p, keep);
+		puyo_bmi2_gravity(p, keep);
 	else
 		gravity_portable(p, keep);
-#else
-	(void)bmi2;
-	gravity_portable(p, keep);
-#endif
 	return true;
 }
 
-/* Settles the planes (BMI2 or not). */
-static inline __attribute__((always_inline)) void planes_settle(struct planes *p, bool bmi2)
+/* Settles the planes. */
+static inline void planes_settle(struct planes *p, bool bmi2)
 {
-#if PUYO_HAVE_BMI2
 	if (bmi2)
-		gravity_bmi2(p, planes_occupied(p));
+		puyo_bmi2_gravity(p, planes_occupied(p));
 	else
 		gravity_portable(p, planes_occupied(p));
-#else
-	(void)bmi2;
-	gravity_portable(p, planes_occupied(p));
-#endif
 }
 
 /* Settles the planes, then counts the steps that pop. */
-static inline __attribute__((always_inline)) unsigned planes_chains(struct planes *p, bool bmi2)
+static unsigned planes_chains(struct planes *p)
 {
 	unsigned chains = 0;
+	bool bmi2 = puyo_bmi2_on();
 	planes_settle(p, bmi2);
 	while (chains < PUYO_MAX_CHAINS && planes_step(p, chains + 1, NULL, bmi2))
 		chains++;
@@ -493,12 +402,12 @@ static inline __attribute__((always_inline)) unsigned planes_chains(struct plane
 }
 
 /* Settles the planes, then steps until nothing pops; fills *res. */
-static inline __attribute__((always_inline)) void planes_run(struct planes *p,
-							     struct puyo_result *res, bool bmi2)
+static void planes_run(struct planes *p, struct puyo_result *res)
 {
 	struct puyo_step step;
 	res->chains = 0;
 	res->score = 0;
+	bool bmi2 = puyo_bmi2_on();
 	planes_settle(p, bmi2);
 	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
 		if (!planes_step(p, chain, &step, bmi2))
@@ -509,156 +418,32 @@ static inline __attribute__((always_inline)) void planes_run(struct planes *p,
 	res->all_clear = res->chains > 0 && !plane_any(planes_occupied(p));
 }
 
-static bool step_portable(struct planes *p, unsigned chain, struct puyo_step *step)
-{
-	return planes_step(p, chain, step, false);
-}
-
-static void run_portable(struct planes *p, struct puyo_result *res)
-{
-	planes_run(p, res, false);
-}
-
-static unsigned chains_portable(struct planes *p)
-{
-	return planes_chains(p, false);
-}
-
-#if PUYO_HAVE_BMI2
-__attribute__((target("bmi2,popcnt,ssse3,sse4.1"))) static bool
-step_bmi2(struct planes *p, unsigned chain, struct puyo_step *step)
-{
-	return planes_step(p, chain, step, true);
-}
-
-__attribute__((target("bmi2,popcnt,ssse3,sse4.1"))) static void run_bmi2(struct planes *p,
-									 struct puyo_result *res)
-{
-	planes_run(p, res, true);
-}
-
-__attribute__((target("bmi2,popcnt,ssse3,sse4.1"))) static unsigned chains_bmi2(struct planes *p)
-{
-	return planes_chains(p, true);
-}
-#endif
-
-/* Whether to take the BMI2 path for `impl`. */
-static bool use_bmi2(enum puyo_impl impl)
-{
-	if (impl == PUYO_IMPL_AUTO)
-		impl = puyo_impl_auto();
-	return impl == PUYO_IMPL_BMI2 || impl == PUYO_IMPL_AVX512;
-}
-
-/*
- * Whether pext and pdep are single instructions. AMD's processors before
- * Zen 3 (family 0x19) run them as microcode, one to three hundred cycles
- * each by the popcount of the mask: there the portable gravity is faster.
- */
-static bool pext_is_fast(void)
-{
-#if PUYO_HAVE_BMI2
-	unsigned a, b, c, d;
-	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
-	/* "AuthenticAMD", as ebx, edx, ecx */
-	if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u)
-		return true;
-	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
-	unsigned family = (a >> 8) & 0xF;
-	if (family == 0xF)
-		family += (a >> 20) & 0xFF;
-	return family >= 0x19;
-#else
-	return false;
-#endif
-}
-
-enum puyo_impl puyo_impl_auto(void)
-{
-	static int chosen = -1; /* a race only writes the same value twice */
-	int impl = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
-	if (impl < 0) {
-		impl = !DROPJUDGE_SIMD || !puyo_impl_supported(PUYO_IMPL_BMI2) || !pext_is_fast()
-			   ? PUYO_IMPL_PORTABLE
-		       : puyo_impl_supported(PUYO_IMPL_AVX512) ? PUYO_IMPL_AVX512
-							       : PUYO_IMPL_BMI2;
-		__atomic_store_n(&chosen, impl, __ATOMIC_RELAXED);
-	}
-	return (enum puyo_impl)impl;
-}
-
-bool puyo_impl_supported(enum puyo_impl impl)
-{
-	if (impl != PUYO_IMPL_BMI2 && impl != PUYO_IMPL_AVX512)
-		return impl == PUYO_IMPL_AUTO || impl == PUYO_IMPL_PORTABLE;
-#if PUYO_HAVE_BMI2
-	bool bmi2 = CPU_HAS(BMI2, "bmi2") && CPU_HAS(POPCNT, "popcnt") && CPU_HAS(SSSE3, "ssse3") &&
-		    CPU_HAS(SSE4_1, "sse4.1");
-	if (impl == PUYO_IMPL_AVX512)
-		return bmi2 && CPU_HAS(AVX512F, "avx512f") && CPU_HAS(AVX512BW, "avx512bw") &&
-		       CPU_HAS(AVX512_VBMI, "avx512vbmi");
-	return bmi2;
-#else
-	return false;
-#endif
-}
-
-bool puyo_step_impl(struct puyo_field *field, unsigned chain, struct puyo_step *step,
-		    enum puyo_impl impl)
+bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 {
 	struct planes p;
-	bool popped;
 	planes_from_field(&p, field);
-#if PUYO_HAVE_BMI2
-	if (use_bmi2(impl))
-		popped = step_bmi2(&p, chain, step);
-	else
-		popped = step_portable(&p, chain, step);
-#else
-	(void)impl;
-	popped = step_portable(&p, chain, step);
-#endif
+	bool popped = planes_step(&p, chain, step, puyo_bmi2_on());
 	if (popped)
 		planes_to_field(&p, field);
 	return popped;
 }
 
-void puyo_run_impl(struct puyo_field *field, struct puyo_result *result, enum puyo_impl impl)
+void puyo_run(struct puyo_field *field, struct puyo_result *result)
 {
 	struct planes p;
 	struct puyo_result res;
 	planes_from_field(&p, field);
-#if PUYO_HAVE_BMI2
-	if (use_bmi2(impl))
-		run_bmi2(&p, &res);
-	else
-		run_portable(&p, &res);
-#else
-	(void)impl;
-	run_portable(&p, &res);
-#endif
+	planes_run(&p, &res);
 	planes_to_field(&p, field);
 	if (result)
 		*result = res;
 }
 
-unsigned puyo_planes_chains_impl(const struct puyo_planes *planes, enum puyo_impl impl)
+unsigned puyo_planes_chains(const struct puyo_planes *planes)
 {
 	struct planes p;
 	memcpy(p.bit, planes->word, sizeof p.bit);
-#if PUYO_HAVE_BMI2
-	if (use_bmi2(impl))
-		return chains_bmi2(&p);
-#else
-	(void)impl;
-#endif
-	return chains_portable(&p);
-}
-
-unsigned puyo_planes_chains(const struct puyo_planes *planes)
-{
-	return puyo_planes_chains_impl(planes, PUYO_IMPL_AUTO);
+	return planes_chains(&p);
 }
 
 void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field *field)
@@ -668,26 +453,12 @@ void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field 
 	memcpy(planes->word, p.bit, sizeof planes->word);
 }
 
-void puyo_planes_run_impl(struct puyo_planes *planes, struct puyo_result *result,
-			  enum puyo_impl impl)
+void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result)
 {
 	struct planes p;
 	memcpy(p.bit, planes->word, sizeof p.bit);
-#if PUYO_HAVE_BMI2
-	if (use_bmi2(impl))
-		run_bmi2(&p, result);
-	else
-		run_portable(&p, result);
-#else
-	(void)impl;
-	run_portable(&p, result);
-#endif
+	planes_run(&p, result);
 	memcpy(planes->word, p.bit, sizeof planes->word);
-}
-
-void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result)
-{
-	puyo_planes_run_impl(planes, result, PUYO_IMPL_AUTO);
 }
 
 void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows, struct puyo_field *field)
@@ -696,16 +467,6 @@ void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows, struc
 	memcpy(p.bit, planes->word, sizeof p.bit);
 	puyo_field_init(field, rows);
 	planes_to_field(&p, field);
-}
-
-bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
-{
-	return puyo_step_impl(field, chain, step, PUYO_IMPL_AUTO);
-}
-
-void puyo_run(struct puyo_field *field, struct puyo_result *result)
-{
-	puyo_run_impl(field, result, PUYO_IMPL_AUTO);
 }
 
 static bool field_is_empty(const struct puyo_field *field)

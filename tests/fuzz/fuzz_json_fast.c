@@ -189,14 +189,6 @@ static void check_md(const char *body, size_t len, bool text, const struct route
 static void check_puyo(const char *body, size_t len, bool text, const struct route_limits *limits)
 {
 	struct puyo_field fast, full;
-	/* the vector reader (where the CPU has it) and the portable one agree */
-	struct puyo_planes a, b;
-	unsigned rows_a = 0, rows_b = 0;
-	bool took = puyo_json_fast_planes_impl(body, len, &a, &rows_a, PUYO_IMPL_PORTABLE);
-	FUZZ_CHECK(puyo_json_fast_planes_impl(body, len, &b, &rows_b, PUYO_IMPL_AUTO) == took,
-		   "the fast path's implementations disagree on taking it");
-	FUZZ_CHECK(!took || (rows_a == rows_b && memcmp(&a, &b, sizeof a) == 0),
-		   "the fast path's implementations read other planes");
 	if (!puyo_json_fast_read(body, len, &fast))
 		return;
 	json_error_t jerr;

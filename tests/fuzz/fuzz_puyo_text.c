@@ -13,15 +13,16 @@
  * - what strict mode accepts, lenient mode accepts as the same field, and
  *   it is Baekjoon's: 12 rows, no garbage, nothing floating;
  * - the same bytes as one line of `solve puyo --lines` (puyo_lines_read)
- *   read alike on every implementation this CPU runs (status, planes,
- *   first fault and its column), and a line read is the field the text
- *   reader makes of its rows one to a line.
+ *   read alike with the AVX-512 reader and without (status, planes, first
+ *   fault and its column), and a line read is the field the text reader
+ *   makes of its rows one to a line.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "codec/puyo_lines_avx512.h"
 #include "fuzz_puyo.h"
 
 /* Errors of the tests: collect mode takes its storage from a small ring,
@@ -56,30 +57,29 @@ static void run_read(struct puyo_read *run, const char *text, size_t len, bool s
 			   "fault %u without a line", i);
 }
 
-/* The input as one line of `solve puyo --lines`, on every implementation. */
+/* The input as one line of `solve puyo --lines`, with the AVX-512 reader
+ * (where this processor has it) and without: the same status, planes and
+ * first fault. */
 static void check_lines(const char *text, size_t size)
 {
-	static const enum puyo_impl impls[] = {PUYO_IMPL_PORTABLE, PUYO_IMPL_BMI2,
-					       PUYO_IMPL_AVX512};
 	struct puyo_planes want, got;
 	struct codec_error err, each;
 	codec_error_init(&err, 1);
-	enum codec_status st = puyo_lines_read_impl(text, size, 7, &want, &err, PUYO_IMPL_PORTABLE);
+	puyo_lines_avx512_set(false);
+	enum codec_status st = puyo_lines_read(text, size, 7, &want, &err);
+	puyo_lines_avx512_set(true);
 	FUZZ_CHECK(st == CODEC_OK || st == CODEC_E_INVALID, "lines status %d", st);
-	for (size_t k = 1; k < sizeof impls / sizeof impls[0]; k++) {
-		if (!puyo_impl_supported(impls[k]))
-			continue;
+	if (puyo_lines_avx512_on()) {
 		codec_error_init(&each, 1);
-		enum codec_status st_k = puyo_lines_read_impl(text, size, 7, &got, &each, impls[k]);
-		FUZZ_CHECK(st_k == st, "lines impl %d: status %d, portable %d", (int)impls[k], st_k,
-			   st);
+		enum codec_status st_k = puyo_lines_read(text, size, 7, &got, &each);
+		FUZZ_CHECK(st_k == st, "lines: AVX-512 status %d, portable %d", st_k, st);
 		if (st == CODEC_OK)
 			FUZZ_CHECK(memcmp(&got, &want, sizeof want) == 0,
-				   "lines impl %d: other planes", (int)impls[k]);
+				   "lines: AVX-512 read other planes");
 		else
 			FUZZ_CHECK(fuzz_same_first_fault(&err, &each),
-				   "lines impl %d says '%s', portable '%s'", (int)impls[k],
-				   each.detail, err.detail);
+				   "lines: AVX-512 says '%s', portable '%s'", each.detail,
+				   err.detail);
 	}
 	if (st != CODEC_OK || size + 1 > 256)
 		return;

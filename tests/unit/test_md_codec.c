@@ -1295,8 +1295,6 @@ static void md_json_fast_legal_digits_should_be_md_check(void **state)
 static void md_json_fast_runs_should_read_as_block_by_block(void **state)
 {
 	(void)state;
-	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2,
-					     MD_IMPL_AVX512};
 	enum { MAX = 3000 };
 	static const char *const pieces[] = {"[1,1,1]",	 "[2,3,0]",  "[3,2,2]",	 "[1,0,3]",
 					     " [3,0,1]", "[2,1,2] ", "[3,3,1]",	 "[2,0,3]",
@@ -1335,28 +1333,19 @@ static void md_json_fast_runs_should_read_as_block_by_block(void **state)
 		size_t cap = 1 + (size_t)((seed >> 48) % 64);
 		struct all ref = {.n = 0, .blocks = a};
 		bool want = md_json_fast_read(body, len, limit, all_block, &ref);
-		/* every implementation this CPU runs: the AVX2 reader and the C one */
-		for (unsigned k = 0; k < sizeof impls / sizeof impls[0]; k++) {
-			if (!md_impl_supported(impls[k]))
-				continue;
-			struct runs got = {
-			    .n = 0, .blocks = b, .stop_at = (seed >> 56) % 9 == 0 ? 2 : 0};
-			bool have = md_json_fast_runs_impl(body, len, limit, buf, cap, runs_play,
-							   &got, impls[k]);
-			if (got.stop_at && got.calls >= got.stop_at) {
-				assert_false(have); /* stopped by play() */
-				continue;
-			}
-			if (want != have)
-				fail_msg("'%.*s' (limit %lu, runs of %zu, impl %d): taken %d, by "
-					 "block %d",
-					 (int)(len > 300 ? 300 : len), body, limit, cap,
-					 (int)impls[k], have, want);
-			if (!want)
-				continue;
-			assert_int_equal(got.n, ref.n);
-			assert_memory_equal(a, b, ref.n * sizeof *a);
+		struct runs got = {.n = 0, .blocks = b, .stop_at = (seed >> 56) % 9 == 0 ? 2 : 0};
+		bool have = md_json_fast_runs(body, len, limit, buf, cap, runs_play, &got);
+		if (got.stop_at && got.calls >= got.stop_at) {
+			assert_false(have); /* stopped by play() */
+			continue;
 		}
+		if (want != have)
+			fail_msg("'%.*s' (limit %lu, runs of %zu): taken %d, by block %d",
+				 (int)(len > 300 ? 300 : len), body, limit, cap, have, want);
+		if (!want)
+			continue;
+		assert_int_equal(got.n, ref.n);
+		assert_memory_equal(a, b, ref.n * sizeof *a);
 	}
 	free(body);
 	free(a);
@@ -1364,18 +1353,16 @@ static void md_json_fast_runs_should_read_as_block_by_block(void **state)
 }
 
 /*
- * md_text_canonical_impl(), every implementation, against the rule written
+ * md_text_canonical() against the rule written
  * out: from the start, a line is taken while it is exactly "t x y\n" of
  * digits with md_check() legal, at least 8 bytes are left from its start,
  * and fewer than cap are taken. Random texts of mostly canonical lines,
  * with bad ones (illegal digits, CRLF, tabs, two digits, short) here and
  * there, cut anywhere, for any cap.
  */
-static void md_text_canonical_should_take_the_canonical_lines_on_every_path(void **state)
+static void md_text_canonical_should_take_the_canonical_lines(void **state)
 {
 	(void)state;
-	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2,
-					     MD_IMPL_AVX512};
 	static const char *const bad[] = {"0 1 1\n",  "3 3 1\n",  "2 1 3\n", "1 1 1\r\n",
 					  "1\t1 1\n", "1 1 12\n", "1 1\n",   "4 0 0\n",
 					  "1 1 /\n",  " 1 1 1\n"};
@@ -1423,19 +1410,13 @@ static void md_text_canonical_should_take_the_canonical_lines_on_every_path(void
 						      (uint8_t)(l[4] - '0')};
 			used += 6;
 		}
-		for (unsigned k = 0; k < sizeof impls / sizeof impls[0]; k++) {
-			if (!md_impl_supported(impls[k]))
-				continue;
-			size_t taken = (size_t)-1;
-			size_t bytes =
-			    md_text_canonical_impl(text, len, got, cap, &taken, impls[k]);
-			if (taken != n || bytes != used)
-				fail_msg(
-				    "round %u, impl %d, cap %zu, %zu bytes: took %zu lines (%zu "
-				    "bytes), the rule %zu (%zu)",
-				    round, (int)impls[k], cap, len, taken, bytes, n, used);
-			assert_memory_equal(got, want, n * sizeof *want);
-		}
+		size_t taken = (size_t)-1;
+		size_t bytes = md_text_canonical(text, len, got, cap, &taken);
+		if (taken != n || bytes != used)
+			fail_msg("round %u, cap %zu, %zu bytes: took %zu lines (%zu bytes), the "
+				 "rule %zu (%zu)",
+				 round, cap, len, taken, bytes, n, used);
+		assert_memory_equal(got, want, n * sizeof *want);
 	}
 	free(text);
 	free(want);
@@ -1443,17 +1424,14 @@ static void md_text_canonical_should_take_the_canonical_lines_on_every_path(void
 }
 
 /*
- * md_text_canonical_impl(), every implementation, on lines with no digit 0
- * (so that nothing but the bad line can stop a vectorised step) and one
- * illegal line at each place of the first 200: it takes exactly the lines
- * before it. An implementation that looked for t in the wrong bytes would
- * take the illegal line with the rest.
+ * md_text_canonical() on lines with no digit 0 and one illegal line at
+ * each place of the first 200: it takes exactly the lines before it. A
+ * reader that looked for t in the wrong bytes would take the illegal line
+ * with the rest.
  */
 static void md_text_canonical_should_stop_at_an_illegal_line_anywhere(void **state)
 {
 	(void)state;
-	static const enum md_impl impls[] = {MD_IMPL_AUTO, MD_IMPL_PORTABLE, MD_IMPL_AVX2,
-					     MD_IMPL_AVX512};
 	static const char *const illegal[] = {"0 1 1\n", "3 3 1\n", "2 1 3\n", "0 2 2\n"};
 	enum { LINES = 400 };
 	static char text[LINES * 6 + 8];
@@ -1470,16 +1448,11 @@ static void md_text_canonical_should_stop_at_an_illegal_line_anywhere(void **sta
 				else
 					snprintf(text + 6 * i, 7, "%u %u %u\n", t, x, y);
 			}
-			for (size_t k = 0; k < sizeof impls / sizeof impls[0]; k++) {
-				if (!md_impl_supported(impls[k]))
-					continue;
-				size_t taken = (size_t)-1;
-				size_t bytes = md_text_canonical_impl(text, LINES * 6, got, LINES,
-								      &taken, impls[k]);
-				if (taken != at || bytes != 6 * (size_t)at)
-					fail_msg("impl %d, '%.5s' at line %u: took %zu lines",
-						 (int)impls[k], illegal[b], at, taken);
-			}
+			size_t taken = (size_t)-1;
+			size_t bytes = md_text_canonical(text, LINES * 6, got, LINES, &taken);
+			if (taken != at || bytes != 6 * (size_t)at)
+				fail_msg("'%.5s' at line %u: took %zu lines", illegal[b], at,
+					 taken);
 		}
 	}
 }
@@ -1487,7 +1460,7 @@ static void md_text_canonical_should_stop_at_an_illegal_line_anywhere(void **sta
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(md_text_canonical_should_take_the_canonical_lines_on_every_path),
+	    cmocka_unit_test(md_text_canonical_should_take_the_canonical_lines),
 	    cmocka_unit_test(md_text_canonical_should_stop_at_an_illegal_line_anywhere),
 	    cmocka_unit_test(md_json_fast_legal_digits_should_be_md_check),
 	    cmocka_unit_test(md_json_fast_runs_should_read_as_block_by_block),

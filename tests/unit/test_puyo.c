@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu.h"
+#include "core/puyo_bmi2.h"
 #include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"
 
@@ -853,11 +855,6 @@ static void random_any(struct puyo_field *f, uint64_t *s)
 	}
 }
 
-/* The implementations to hold against the reference: every one this CPU runs. */
-static const enum puyo_impl impls[] = {PUYO_IMPL_AUTO, PUYO_IMPL_PORTABLE, PUYO_IMPL_BMI2,
-				       PUYO_IMPL_AVX512};
-#define NIMPLS (sizeof impls / sizeof impls[0])
-
 /*
  * How many random cases a differential test runs: `sample` in `make test`,
  * `full` under `make test-long` (DROPJUDGE_TEST_LONG=1 in the environment).
@@ -868,9 +865,8 @@ static unsigned test_cases(unsigned sample, unsigned full)
 	return v && strcmp(v, "1") == 0 ? full : sample;
 }
 
-/* Runs implementation `impl` and the reference side by side, step by step. */
-static unsigned compare_impl_with_reference(const struct puyo_field *start, uint64_t seed,
-					    enum puyo_impl impl)
+/* Runs the core and the reference side by side, step by step; returns the chains. */
+static unsigned compare_once_with_reference(const struct puyo_field *start, uint64_t seed)
 {
 	struct puyo_field f = *start;
 	struct ref r;
@@ -884,7 +880,7 @@ static unsigned compare_impl_with_reference(const struct puyo_field *start, uint
 	for (;; k++) {
 		struct puyo_step s;
 		struct ref_step rs;
-		bool popped = puyo_step_impl(&f, (unsigned)k, &s, impl);
+		bool popped = puyo_step(&f, (unsigned)k, &s);
 		bool ref_popped = ref_step(&r, k, &rs);
 		field_text(&f, got);
 		ref_text(&r, want);
@@ -907,11 +903,11 @@ static unsigned compare_impl_with_reference(const struct puyo_field *start, uint
 
 	struct puyo_planes planes;
 	puyo_planes_from_field(&planes, start);
-	assert_int_equal(puyo_planes_chains_impl(&planes, impl), k - 1);
+	assert_int_equal(puyo_planes_chains(&planes), k - 1);
 
 	struct puyo_field g = *start;
 	struct puyo_result res;
-	puyo_run_impl(&g, &res, impl);
+	puyo_run(&g, &res);
 	assert_int_equal(res.chains, k - 1);
 	assert_int_equal(res.score, total);
 	bool empty = true;
@@ -924,7 +920,7 @@ static unsigned compare_impl_with_reference(const struct puyo_field *start, uint
 	struct puyo_result on_planes;
 	struct puyo_field h;
 	memset(&on_planes, 0xA5, sizeof on_planes);
-	puyo_planes_run_impl(&planes, &on_planes, impl);
+	puyo_planes_run(&planes, &on_planes);
 	assert_int_equal(on_planes.chains, res.chains);
 	assert_int_equal(on_planes.score, res.score);
 	assert_int_equal(on_planes.all_clear, res.all_clear);
@@ -933,32 +929,33 @@ static unsigned compare_impl_with_reference(const struct puyo_field *start, uint
 	return (unsigned)(k - 1);
 }
 
-/* Every supported implementation against the reference; returns the chains. */
+/*
+ * The core against the reference with its BMI2 gravity (where this
+ * processor runs it) and with the portable one: the same answers.
+ */
 static unsigned compare_with_reference(const struct puyo_field *start, uint64_t seed)
 {
-	unsigned chains = 0;
-	for (size_t i = 0; i < NIMPLS; i++)
-		if (puyo_impl_supported(impls[i]))
-			chains = compare_impl_with_reference(start, seed, impls[i]);
+	unsigned chains = compare_once_with_reference(start, seed);
+	if (puyo_bmi2_on()) {
+		puyo_bmi2_set(false);
+		assert_int_equal(compare_once_with_reference(start, seed), chains);
+		puyo_bmi2_set(true);
+	}
 	return chains;
 }
 
-static void puyo_should_run_the_portable_path_everywhere(void **state)
+static void puyo_bmi2_should_be_off_when_turned_off(void **state)
 {
 	(void)state;
-	assert_true(puyo_impl_supported(PUYO_IMPL_PORTABLE));
-	assert_true(puyo_impl_supported(PUYO_IMPL_AUTO));
-	print_message("BMI2 path %s on this CPU\n",
-		      puyo_impl_supported(PUYO_IMPL_BMI2) ? "tested" : "not supported");
-	/* AUTO runs one of the concrete implementations, and only a supported one */
-	enum puyo_impl chosen = puyo_impl_auto();
-	assert_true(chosen == PUYO_IMPL_PORTABLE || chosen == PUYO_IMPL_BMI2 ||
-		    chosen == PUYO_IMPL_AVX512);
-	assert_true(puyo_impl_supported(chosen));
-	assert_int_equal(puyo_impl_auto(), chosen);
-	print_message("AUTO runs the %s path here\n", chosen == PUYO_IMPL_AVX512 ? "AVX-512"
-						      : chosen == PUYO_IMPL_BMI2 ? "BMI2"
-										 : "portable");
+	bool on = puyo_bmi2_on();
+	print_message("BMI2 gravity %s here\n", on ? "on" : "off");
+#if !DROPJUDGE_SIMD
+	assert_false(on); /* a SIMD=0 build never takes it */
+#endif
+	puyo_bmi2_set(false);
+	assert_false(puyo_bmi2_on());
+	puyo_bmi2_set(true);
+	assert_int_equal(puyo_bmi2_on(), on);
 }
 
 static void puyo_should_match_the_reference_on_long_generated_chains(void **state)
@@ -1076,6 +1073,7 @@ static void puyo_run_steps_should_tell_every_step_that_puyo_run_counts(void **st
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(puyo_bmi2_should_be_off_when_turned_off),
 	    cmocka_unit_test(puyo_should_answer_three_for_the_public_example),
 	    cmocka_unit_test(puyo_run_steps_should_tell_every_step_that_puyo_run_counts),
 	    cmocka_unit_test(puyo_should_step_the_public_example_one_chain_at_a_time),
@@ -1105,7 +1103,6 @@ int main(void)
 	    cmocka_unit_test(puyo_should_map_cells_to_characters_and_back),
 	    cmocka_unit_test(puyo_should_init_to_twelve_or_thirteen_empty_rows),
 	    cmocka_unit_test(puyo_should_tell_floating_fields),
-	    cmocka_unit_test(puyo_should_run_the_portable_path_everywhere),
 	    cmocka_unit_test(puyo_should_match_the_reference_on_random_settled_fields),
 	    cmocka_unit_test(puyo_should_match_the_reference_on_long_generated_chains),
 	    cmocka_unit_test(puyo_should_match_the_reference_with_garbage_13_rows_and_floating),

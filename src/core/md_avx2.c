@@ -1,0 +1,262 @@
+/*
+ * md_play()'s lanes with AVX2 (see md_lanes.h): 16 stretches side by side,
+ * in two groups of 8 whose green boards are in one vector and blue boards
+ * in another, with md.c's mask arithmetic lane by lane. Chosen at run
+ * time; left out of a SIMD=0 build.
+ */
+#include "md_lanes.h"
+
+#include <string.h>
+
+#include "cpu.h"
+
+#if DROPJUDGE_SIMD && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/*
+ * board_drop() on 8 boards at once, each with its own shape: `spread`,
+ * `piece` (at its cell, lines 0..) and `lift` (LINE_BITS * its lines).
+ * Adds the points to *score. AVX2 has no count of trailing zeros, so the
+ * lowest set bit is isolated (x & -x) and its index read from the exponent
+ * of its conversion to float, exact for every power of two. Full lines are
+ * removed without a branch: with none, the lightest "full line" is the one
+ * past the floor and nothing moves.
+ */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+boards_drop_avx2(__m256i b, __m256i spread, __m256i piece, __m256i lift, __m256i *score)
+{
+	const __m256i past = _mm256_set1_epi32((int)PAST_FLOOR);
+	const __m256i ones = _mm256_set1_epi32((int)LINE_ONES);
+	const __m256i one = _mm256_set1_epi32(1);
+	const __m256i bias = _mm256_set1_epi32(127);
+	const __m256i zero = _mm256_setzero_si256();
+
+	/* the lowest tile under the piece, as 4 * its line */
+	__m256i x = _mm256_or_si256(_mm256_and_si256(b, spread), past);
+	x = _mm256_and_si256(x, _mm256_sub_epi32(zero, x));
+	__m256i hit = _mm256_sub_epi32(
+	    _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(x)), 23), bias);
+	hit = _mm256_andnot_si256(_mm256_set1_epi32(LINE_BITS - 1), hit);
+	b = _mm256_or_si256(b, _mm256_sllv_epi32(piece, _mm256_sub_epi32(hit, lift)));
+
+	/* full lines, and their removal */
+	__m256i pairs = _mm256_and_si256(b, _mm256_srli_epi32(b, 2));
+	__m256i full = _mm256_and_si256(_mm256_and_si256(pairs, _mm256_srli_epi32(pairs, 1)), ones);
+	__m256i points = _mm256_and_si256(
+	    _mm256_srli_epi32(_mm256_mullo_epi32(full, ones), LINE_BITS * (MD_LINES - 1)),
+	    _mm256_set1_epi32(LINE_MASK));
+	/* the lines lighter than the lightest full one (than the floor when none) */
+	__m256i f = _mm256_or_si256(full, past);
+	__m256i lighter = _mm256_sub_epi32(_mm256_and_si256(f, _mm256_sub_epi32(zero, f)), one);
+	__m256i shift = _mm256_slli_epi32(points, 2);
+	__m256i removed = _mm256_or_si256(lighter, _mm256_sllv_epi32(lighter, shift));
+	b = _mm256_or_si256(_mm256_andnot_si256(removed, b),
+			    _mm256_sllv_epi32(_mm256_and_si256(b, lighter), shift));
+	*score = _mm256_add_epi32(*score, points);
+
+	/* the light area: 4 bits down for each of lines 0 and 1 that holds a tile */
+	__m256i e0 = _mm256_cmpeq_epi32(_mm256_and_si256(b, _mm256_set1_epi32(LINE_MASK)), zero);
+	__m256i e1 = _mm256_cmpeq_epi32(
+	    _mm256_and_si256(b, _mm256_set1_epi32(LINE_MASK << LINE_BITS)), zero);
+	__m256i drop = _mm256_add_epi32(_mm256_slli_epi32(_mm256_add_epi32(e0, e1), 2),
+					_mm256_set1_epi32(2 * LINE_BITS));
+	return _mm256_and_si256(_mm256_sllv_epi32(b, drop), _mm256_set1_epi32((int)BOARD_MASK));
+}
+
+/* Steps of the AVX2 loop between two flushes of its 32-bit scores: each
+ * step adds at most 2 points per board. */
+#define MD_AVX2_FLUSH ((size_t)1 << 24)
+
+/* Where the vector loops' run of steps from `from` ends: at MD_WARM, where
+ * the boards are kept, then every MD_AVX2_FLUSH steps. */
+static inline size_t md_lanes_stop(size_t from, size_t steps)
+{
+	size_t to = from < MD_WARM ? MD_WARM : from + MD_AVX2_FLUSH;
+	return to < steps ? to : steps;
+}
+
+/* Loads the 3 bytes of *block (and one more, which the caller keeps inside
+ * the array) as t | x << 8 | y << 16 | junk << 24. */
+static inline uint32_t block_word(const struct md_block *block)
+{
+	uint32_t w;
+	memcpy(&w, block, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap32(w);
+#endif
+	return w;
+}
+
+/* The blocks of one step of 8 lanes, b, b + len, ..., b + 7 * len, as
+ * words t | x << 8 | y << 16 | junk << 24 (reads a byte past each). */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+step_words_avx2(const struct md_block *b, size_t len)
+{
+	return _mm256_setr_epi32((int)block_word(b), (int)block_word(b + len),
+				 (int)block_word(b + 2 * len), (int)block_word(b + 3 * len),
+				 (int)block_word(b + 4 * len), (int)block_word(b + 5 * len),
+				 (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
+}
+
+/*
+ * The pieces as the AVX2 path looks them up: spread, piece and lift at
+ * cell 0, by t for the green board (0..3) and by 4 + t for the blue one
+ * (4..7); a domino lies along one board and across the other. The same
+ * pieces as md_green_shape[] and md_blue_shape[] at cell 0.
+ */
+static const uint32_t md_lane_shapes[3][8] __attribute__((aligned(32))) = {
+    {0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES, 0x1 * LINE_ONES,
+     0x3 * LINE_ONES},
+    {0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03},
+    {LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
+     LINE_BITS},
+};
+
+/* The pieces of one step on the green and the blue boards: spread, piece
+ * and lift, as boards_drop_avx2() takes them. */
+struct shapes_avx2 {
+	__m256i green[3], blue[3];
+};
+
+/* The pieces of the blocks of words w: looked up in md_lane_shapes by t
+ * (green) and by 4 + t (blue), then moved to cell y (green) or x (blue). */
+__attribute__((target("avx2"), always_inline)) static inline struct shapes_avx2
+shapes_avx2(__m256i w)
+{
+	const __m256i spread_of =
+	    _mm256_load_si256((const __m256i *)(const void *)md_lane_shapes[0]);
+	const __m256i piece_of =
+	    _mm256_load_si256((const __m256i *)(const void *)md_lane_shapes[1]);
+	const __m256i lift_of = _mm256_load_si256((const __m256i *)(const void *)md_lane_shapes[2]);
+	const __m256i three = _mm256_set1_epi32(3);
+	__m256i t = _mm256_and_si256(w, three);
+	__m256i x = _mm256_and_si256(_mm256_srli_epi32(w, 8), three);
+	__m256i y = _mm256_and_si256(_mm256_srli_epi32(w, 16), three);
+	__m256i tb = _mm256_add_epi32(t, _mm256_set1_epi32(4));
+	return (struct shapes_avx2){
+	    .green = {_mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, t), y),
+		      _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, t), y),
+		      _mm256_permutevar8x32_epi32(lift_of, t)},
+	    .blue = {_mm256_sllv_epi32(_mm256_permutevar8x32_epi32(spread_of, tb), x),
+		     _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(piece_of, tb), x),
+		     _mm256_permutevar8x32_epi32(lift_of, tb)},
+	};
+}
+
+/* Drops the pieces s on the green boards *g and the blue boards *u; adds
+ * their points to *sg and *su. */
+__attribute__((target("avx2"), always_inline)) static inline void
+drop_avx2(const struct shapes_avx2 *s, __m256i *g, __m256i *u, __m256i *sg, __m256i *su)
+{
+	*g = boards_drop_avx2(*g, s->green[0], s->green[1], s->green[2], sg);
+	*u = boards_drop_avx2(*u, s->blue[0], s->blue[1], s->blue[2], su);
+}
+
+/*
+ * Plays blocks[k * len + i], i < steps, on lane[k], k < 16, and keeps each
+ * lane's boards and points after MD_WARM steps in warm[k]: two groups of 8
+ * lanes, each group's green and blue boards in one vector apiece. Each
+ * step of a board waits on the one before (tens of cycles of latency), so
+ * the four independent vectors keep the vector units busy where two would
+ * leave them waiting. Reads one byte past each block it plays: the caller
+ * keeps blocks[15 * len + steps - 1] off the end of the array.
+ */
+__attribute__((target("avx2"))) static void lanes_avx2(struct md_lane *lane, struct md_lane *warm,
+						       const struct md_block *blocks, size_t len,
+						       size_t steps)
+{
+	enum { GROUP = MD_LANES_AVX2 / 2 };
+	__m256i g[2], u[2];
+	for (unsigned h = 0; h < 2; h++) {
+		const struct md_lane *l = lane + GROUP * h;
+		g[h] = _mm256_setr_epi32((int)l[0].green, (int)l[1].green, (int)l[2].green,
+					 (int)l[3].green, (int)l[4].green, (int)l[5].green,
+					 (int)l[6].green, (int)l[7].green);
+		u[h] = _mm256_setr_epi32((int)l[0].blue, (int)l[1].blue, (int)l[2].blue,
+					 (int)l[3].blue, (int)l[4].blue, (int)l[5].blue,
+					 (int)l[6].blue, (int)l[7].blue);
+	}
+	uint64_t total[MD_LANES_AVX2] = {0};
+
+	for (size_t from = 0, to; from < steps; from = to) {
+		to = md_lanes_stop(from, steps);
+		__m256i sg[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+		__m256i su[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+		for (size_t i = from; i < to; i++) {
+#pragma GCC unroll 2
+			for (unsigned h = 0; h < 2; h++) {
+				struct shapes_avx2 p =
+				    shapes_avx2(step_words_avx2(blocks + GROUP * h * len + i, len));
+				drop_avx2(&p, &g[h], &u[h], &sg[h], &su[h]);
+			}
+		}
+		for (unsigned h = 0; h < 2; h++) {
+			uint32_t a[GROUP], c[GROUP];
+			_mm256_storeu_si256((__m256i *)a, sg[h]);
+			_mm256_storeu_si256((__m256i *)c, su[h]);
+			for (unsigned k = 0; k < GROUP; k++)
+				total[GROUP * h + k] += (uint64_t)a[k] + c[k];
+			if (to != MD_WARM)
+				continue;
+			_mm256_storeu_si256((__m256i *)a, g[h]);
+			_mm256_storeu_si256((__m256i *)c, u[h]);
+			for (unsigned k = 0; k < GROUP; k++)
+				warm[GROUP * h + k] =
+				    (struct md_lane){a[k], c[k], total[GROUP * h + k]};
+		}
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		uint32_t gs[GROUP], us[GROUP];
+		_mm256_storeu_si256((__m256i *)gs, g[h]);
+		_mm256_storeu_si256((__m256i *)us, u[h]);
+		for (unsigned k = 0; k < GROUP; k++) {
+			struct md_lane *l = &lane[GROUP * h + k];
+			*l = (struct md_lane){gs[k], us[k], l->score + total[GROUP * h + k]};
+		}
+	}
+}
+
+void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
+		   size_t len, size_t steps)
+{
+	lanes_avx2(lane, warm, blocks, len, steps);
+}
+
+static bool processor_has_it(void)
+{
+	return CPU_HAS(AVX2, "avx2");
+}
+#else
+void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
+		   size_t len, size_t steps)
+{
+	(void)lane;
+	(void)warm;
+	(void)blocks;
+	(void)len;
+	(void)steps;
+}
+
+static bool processor_has_it(void)
+{
+	return false;
+}
+#endif
+
+/* -1: not asked yet; 0: off; 1: on. A race only writes the same value twice. */
+static int avx2_state = -1;
+
+bool md_avx2_on(void)
+{
+	int on = __atomic_load_n(&avx2_state, __ATOMIC_RELAXED);
+	if (on < 0) {
+		on = processor_has_it();
+		__atomic_store_n(&avx2_state, on, __ATOMIC_RELAXED);
+	}
+	return on;
+}
+
+void md_avx2_set(bool on)
+{
+	__atomic_store_n(&avx2_state, on ? (int)processor_has_it() : 0, __ATOMIC_RELAXED);
+}
