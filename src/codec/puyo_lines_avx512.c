@@ -118,20 +118,14 @@ static bool processor_has_it(void)
 }
 #endif
 
-/* -1: not asked yet; 0: off; 1: on. A race only writes the same value twice. */
-static int avx512_state = -1;
+static struct cpu_switch avx512 = {-1, processor_has_it};
 
 bool puyo_lines_avx512_on(void)
 {
-	int on = __atomic_load_n(&avx512_state, __ATOMIC_RELAXED);
-	if (on < 0) {
-		on = processor_has_it();
-		__atomic_store_n(&avx512_state, on, __ATOMIC_RELAXED);
-	}
-	return on;
+	return cpu_switch_on(&avx512);
 }
 
 void puyo_lines_avx512_set(bool on)
 {
-	__atomic_store_n(&avx512_state, on ? (int)processor_has_it() : 0, __ATOMIC_RELAXED);
+	cpu_switch_set(&avx512, on);
 }

@@ -12,15 +12,42 @@
 #ifndef DROPJUDGE_CORE_CPU_H
 #define DROPJUDGE_CORE_CPU_H
 
-/* 0 in a build with SIMD=0: what MD_IMPL_AUTO and PUYO_IMPL_AUTO run is
- * the portable code, whatever the processor has. */
+#include <stdbool.h>
+
+/* 0 in a build with SIMD=0: the kernels are left out and the portable
+ * code runs, whatever the processor has. */
 #ifndef DROPJUDGE_SIMD
 #define DROPJUDGE_SIMD 1
 #endif
 
+/*
+ * The run-time switch of one kernel: `has` says whether the processor runs
+ * it (false in a build without it). Asked once, on first use; the tests
+ * turn a kernel off (and on again where the processor has it). state: -1
+ * not asked yet, 0 off, 1 on; a race only writes the same value twice.
+ */
+struct cpu_switch {
+	int state;
+	bool (*has)(void);
+};
+
+static inline bool cpu_switch_on(struct cpu_switch *s)
+{
+	int on = __atomic_load_n(&s->state, __ATOMIC_RELAXED);
+	if (on < 0) {
+		on = s->has();
+		__atomic_store_n(&s->state, on, __ATOMIC_RELAXED);
+	}
+	return on;
+}
+
+static inline void cpu_switch_set(struct cpu_switch *s, bool on)
+{
+	__atomic_store_n(&s->state, on ? (int)s->has() : 0, __ATOMIC_RELAXED);
+}
+
 #if defined(__x86_64__) && defined(__has_include)
 #if __has_include(<sys/platform/x86.h>)
-#include <stdbool.h>
 #include <sys/platform/x86.h>
 
 /*

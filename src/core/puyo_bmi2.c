@@ -114,20 +114,14 @@ static bool processor_has_it(void)
 }
 #endif
 
-/* -1: not asked yet; 0: off; 1: on. A race only writes the same value twice. */
-static int bmi2_state = -1;
+static struct cpu_switch bmi2 = {-1, processor_has_it};
 
 bool puyo_bmi2_on(void)
 {
-	int on = __atomic_load_n(&bmi2_state, __ATOMIC_RELAXED);
-	if (on < 0) {
-		on = processor_has_it();
-		__atomic_store_n(&bmi2_state, on, __ATOMIC_RELAXED);
-	}
-	return on;
+	return cpu_switch_on(&bmi2);
 }
 
 void puyo_bmi2_set(bool on)
 {
-	__atomic_store_n(&bmi2_state, on ? (int)processor_has_it() : 0, __ATOMIC_RELAXED);
+	cpu_switch_set(&bmi2, on);
 }
