@@ -98,20 +98,6 @@ step_words_avx2(const struct md_block *b, size_t len)
 				 (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
 }
 
-/*
- * The pieces as the AVX2 path looks them up: spread, piece and lift at
- * cell 0, by t for the green board (0..3) and by 4 + t for the blue one
- * (4..7); a domino lies along one board and across the other. The same
- * pieces as md_green_shape[] and md_blue_shape[] at cell 0.
- */
-static const uint32_t md_lane_shapes[3][8] __attribute__((aligned(32))) = {
-    {0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES, 0x1 * LINE_ONES,
-     0x3 * LINE_ONES},
-    {0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03},
-    {LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
-     LINE_BITS},
-};
-
 /* The pieces of one step on the green and the blue boards: spread, piece
  * and lift, as boards_drop_avx2() takes them. */
 struct shapes_avx2 {
@@ -153,17 +139,13 @@ drop_avx2(const struct shapes_avx2 *s, __m256i *g, __m256i *u, __m256i *sg, __m2
 }
 
 /*
- * Plays blocks[k * len + i], i < steps, on lane[k], k < 16, and keeps each
- * lane's boards and points after MD_WARM steps in warm[k]: two groups of 8
- * lanes, each group's green and blue boards in one vector apiece. Each
- * step of a board waits on the one before (tens of cycles of latency), so
- * the four independent vectors keep the vector units busy where two would
- * leave them waiting. Reads one byte past each block it plays: the caller
- * keeps blocks[15 * len + steps - 1] off the end of the array.
+ * Two groups of 8 lanes, each group's green and blue boards in one vector
+ * apiece: each step of a board waits on the one before, so four
+ * independent vectors keep the vector units busy.
  */
-__attribute__((target("avx2"))) static void lanes_avx2(struct md_lane *lane, struct md_lane *warm,
-						       const struct md_block *blocks, size_t len,
-						       size_t steps)
+__attribute__((target("avx2"))) void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm,
+						   const struct md_block *blocks, size_t len,
+						   size_t steps)
 {
 	enum { GROUP = MD_LANES_AVX2 / 2 };
 	__m256i g[2], u[2];
@@ -214,12 +196,6 @@ __attribute__((target("avx2"))) static void lanes_avx2(struct md_lane *lane, str
 			*l = (struct md_lane){gs[k], us[k], l->score + total[GROUP * h + k]};
 		}
 	}
-}
-
-void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
-		   size_t len, size_t steps)
-{
-	lanes_avx2(lane, warm, blocks, len, steps);
 }
 
 static bool processor_has_it(void)

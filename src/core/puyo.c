@@ -8,18 +8,12 @@
  * removes at least PUYO_POP_SIZE puyos, so a run ends after at most
  * PUYO_MAX_CHAINS steps; the run loop is bounded by that number as well.
  *
- * The chain loop works on bit planes: the field is three 128-bit planes,
- * bit k of each cell's value, with a column per 16 bits (bit 16*c + h, h
- * the row counted from the top of a 13-row field, so h = 12 is the floor)
- * and three empty guard bits per column. Shifting a plane by 1 meets the
- * cell above or below, by 16 the cell beside. A colour has a group of four
- * or more exactly where one of its puyos has three neighbours of its
- * colour or two neighbouring puyos have two each (a grid has no
- * triangles); those puyos seed a fill that grows within the colour to the
- * whole popping groups at once. Gravity squeezes the removed cells out of
- * each column, every column at once by shifts (compress); where the
- * processor runs BMI2's pext and pdep fast, puyo_bmi2.c's gravity instead
- * (the same planes). Both are tested against a straightforward reference.
+ * The chain loop works on bit planes (puyo_bmi2.h): a colour has a group of
+ * four or more exactly where one of its puyos has three neighbours of its
+ * colour or two neighbouring puyos have two each (a grid has no triangles);
+ * those puyos seed a fill that grows to the whole popping groups at once.
+ * Gravity squeezes the removed cells out of every column at once by shifts,
+ * or with puyo_bmi2.c's pext and pdep where the processor runs them fast.
  *
  * Pure: the C library only, no allocation.
  */
@@ -61,24 +55,8 @@ void puyo_field_init(struct puyo_field *field, unsigned rows)
 
 int puyo_cell_from_char(char c)
 {
-	switch (c) {
-	case '.':
-		return PUYO_EMPTY;
-	case 'R':
-		return PUYO_RED;
-	case 'G':
-		return PUYO_GREEN;
-	case 'B':
-		return PUYO_BLUE;
-	case 'P':
-		return PUYO_PURPLE;
-	case 'Y':
-		return PUYO_YELLOW;
-	case 'O':
-		return PUYO_GARBAGE;
-	default:
-		return -1;
-	}
+	const char *at = c ? strchr(puyo_chars, c) : NULL;
+	return at ? (int)(at - puyo_chars) : -1;
 }
 
 char puyo_cell_to_char(uint8_t cell)
@@ -320,6 +298,14 @@ static void gravity_portable(struct planes *p, plane_t keep)
 	p->bit[2] = x2 >> guard;
 }
 
+static inline void gravity(struct planes *p, plane_t keep, bool bmi2)
+{
+	if (bmi2)
+		puyo_bmi2_gravity(p, keep);
+	else
+		gravity_portable(p, keep);
+}
+
 /* Cell values as a plane, from the three bit planes. */
 #define PLANE_OF(p, v)                                                                             \
 	((((v)&1) ? (p)->bit[0] : ~(p)->bit[0]) & (((v)&2) ? (p)->bit[1] : ~(p)->bit[1]) &         \
@@ -373,21 +359,8 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 		step->score = puyo_step_score(chain, popped, colors, sizes, groups);
 	}
 
-	plane_t keep = occupied & ~(pop | garbage);
-	if (bmi2)
-		puyo_bmi2_gravity(p, keep);
-	else
-		gravity_portable(p, keep);
+	gravity(p, occupied & ~(pop | garbage), bmi2);
 	return true;
-}
-
-/* Settles the planes. */
-static inline void planes_settle(struct planes *p, bool bmi2)
-{
-	if (bmi2)
-		puyo_bmi2_gravity(p, planes_occupied(p));
-	else
-		gravity_portable(p, planes_occupied(p));
 }
 
 /* Settles the planes, then counts the steps that pop. */
@@ -395,7 +368,7 @@ static unsigned planes_chains(struct planes *p)
 {
 	unsigned chains = 0;
 	bool bmi2 = puyo_bmi2_on();
-	planes_settle(p, bmi2);
+	gravity(p, planes_occupied(p), bmi2);
 	while (chains < PUYO_MAX_CHAINS && planes_step(p, chains + 1, NULL, bmi2))
 		chains++;
 	return chains;
@@ -408,7 +381,7 @@ static void planes_run(struct planes *p, struct puyo_result *res)
 	res->chains = 0;
 	res->score = 0;
 	bool bmi2 = puyo_bmi2_on();
-	planes_settle(p, bmi2);
+	gravity(p, planes_occupied(p), bmi2);
 	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
 		if (!planes_step(p, chain, &step, bmi2))
 			break;
