@@ -1,25 +1,17 @@
 /*
- * Test-data generators for both problems, reproducible on every machine.
+ * Test-data generators for both problems, reproducible on every machine:
+ * xoshiro256** seeded by splitmix64, as published by Blackman and Vigna
+ * (prng.di.unimi.it). What a seed gives is part of the interface: any change
+ * to the draws below (their order, their bounds, the search limits of the
+ * Puyo generator) must bump GEN_VERSION.
  *
- * The stream is xoshiro256** seeded by splitmix64, both exactly as published
- * by Blackman and Vigna (prng.di.unimi.it); only fixed-width integer
- * arithmetic is used, so a seed gives the same case on every machine, build
- * and compiler. What a seed gives is part of the interface: any change to the
- * draws below (their order, their bounds, the search limits of the Puyo
- * generator) must bump GEN_VERSION.
- *
- * Monomino-Domino cases are drawn block by block. Puyo fields with a chain
- * are built backwards, from the last group to pop to the first; see
- * gen_puyo_field(). Pure: no allocation, no I/O, no global state.
+ * Pure: no allocation, no I/O, no global state.
  */
 #include "dropjudge/gen.h"
 
 #include <string.h>
 
-/*
- * One step of splitmix64 (Steele, Lea and Flood; Vigna's splitmix64.c): adds
- * the golden-ratio increment to the state and returns the mixed state.
- */
+/* One step of splitmix64 (Vigna's splitmix64.c). */
 static uint64_t gen_splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
@@ -59,12 +51,8 @@ uint64_t gen_rng_next(struct gen_rng *rng)
 	return result;
 }
 
-/*
- * Draws r until r >= 2^64 mod bound, then returns r mod bound: the accepted
- * range holds a whole number of copies of [0, bound), so there is no modulo
- * bias. A draw is rejected with probability below bound / 2^64. A bound of 0
- * (outside the contract) gives 0 without drawing.
- */
+/* Draws r until r >= 2^64 mod bound (no modulo bias), then returns r mod
+ * bound. A bound of 0 (outside the contract) gives 0 without drawing. */
 uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound)
 {
 	if (bound == 0)
@@ -104,8 +92,7 @@ struct md_block gen_md_block(struct gen_rng *rng)
 }
 
 /*
- * Puyo.
- *
+ * Puyo fields are built backwards, from the last group to pop to the first.
  * The search works on columns seen from the floor: level 0 is the bottom
  * cell. A field of c chains becomes one of c + 1 chains by inserting a new
  * group of four of one colour into the columns (the puyos at and above the
@@ -123,27 +110,14 @@ struct md_block gen_md_block(struct gen_rng *rng)
  * simulation GEN_PUYO_SIM_COST. An attempt that spends its share of work
  * (GEN_PUYO_ATTEMPT, doubled at each new attempt) starts over from an empty
  * field with fresh random choices; at GEN_PUYO_BUDGET units in all the search
- * gives up. Stack use: one placement order (about 3 KB) per level of depth,
- * at most GEN_PUYO_MAX_CHAINS deep.
- *
- * Measured on one core of a 2-CPU x86-64 machine, with the real simulator:
- * with 3 to 5 colours every min_chains up to 12 succeeded on every seed
- * tried; 12 chains take about 0.4 ms on average and 7 ms at worst (4
- * colours, 10,000 seeds). Two colours are much harder, since a group may
- * only touch the other colour: up to 9 chains always succeeded (1,000
- * seeds), 10 about 99 times in 100, 11 about 90 and 12 about 58; a failure
- * costs the whole budget, about 60 ms. With one colour the search is never
- * started for more than one chain (see gen_puyo_field()).
+ * gives up.
  */
 
 #define GEN_GROUP      PUYO_POP_SIZE   /* puyos in an inserted group */
 #define GEN_SHAPE_COLS 4	       /* widest group */
 #define GEN_LEVELS     (PUYO_ROWS + 1) /* insertion levels of a column, 0..PUYO_ROWS */
 
-/*
- * The limits of the search. Changing any of them changes what a seed gives:
- * bump GEN_VERSION.
- */
+/* The limits of the search: changing any of them bumps GEN_VERSION. */
 #define GEN_PUYO_BRANCH	  4	   /* successful candidates tried per field */
 #define GEN_PUYO_SIM_COST 16	   /* work units of one simulation */
 #define GEN_PUYO_ATTEMPT  20000u   /* work of the first attempt, doubled after each */

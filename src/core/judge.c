@@ -253,13 +253,6 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 
 const char *judge_verdict_name(enum judge_verdict verdict)
 {
-	switch (verdict) {
-	case JUDGE_ACCEPTED:
-		return "accepted";
-	case JUDGE_PRESENTATION_ERROR:
-		return "presentation_error";
-	case JUDGE_WRONG_ANSWER:
-		return "wrong_answer";
-	}
-	return "unknown";
+	static const char *const names[] = {"accepted", "presentation_error", "wrong_answer"};
+	return (unsigned)verdict <= JUDGE_WRONG_ANSWER ? names[verdict] : "unknown";
 }
