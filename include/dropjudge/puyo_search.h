@@ -1,5 +1,5 @@
 /*
- * Puyo search (issue 47): which puyos, dropped where, fire the longest chain
+ * Puyo search: which puyos, dropped where, fire the longest chain
  * (triggers), and where to place the next pairs (sequences), on the Tsu rules
  * of the simulator (dropjudge/puyo.h).
  *
@@ -24,7 +24,7 @@
  * (desc, none ranking as 0 and 0), then the placements' (column, rotation)
  * in order, ascending.
  *
- * Pure: nothing allocates; the answer is the caller's, and bounded.
+ * Pure: nothing allocates; the answer is the caller's.
  */
 #ifndef DROPJUDGE_PUYO_SEARCH_H
 #define DROPJUDGE_PUYO_SEARCH_H
@@ -73,7 +73,7 @@ struct puyo_sequence {
 	struct puyo_trigger trigger;				/* the best, if any */
 };
 
-/* The answer. Caller-owned (about 12 KB: allocate it, or keep it static per thread). */
+/* The answer. Caller-owned (about 12 KB). */
 struct puyo_search_answer {
 	struct puyo_result fires_now; /* chains 0: the field was at rest */
 	unsigned triggers;	      /* of the field at rest, ranked */

@@ -61,9 +61,8 @@ static struct layout layout_of(unsigned s)
 /* The number n centred on (cx, cy). */
 static void label(struct svg_out *o, const struct layout *l, unsigned cx, unsigned cy, unsigned n)
 {
-	char text[16]; /* any unsigned, in decimal */
-	snprintf(text, sizeof text, "%u", n);
-	svg_text(o, cx, cy + l->label * 35 / 100, l->label, false, SVG_MIDDLE, 0, LABEL_FILL, text);
+	svg_text(o, cx, cy + l->label * 35 / 100, l->label, false, SVG_MIDDLE, 0, LABEL_FILL, "%u",
+		 n);
 }
 
 /*
@@ -219,12 +218,9 @@ static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, uns
 
 /* One line of the caption, `row` lines down the free corner from (x, y),
  * never wider than the corner. */
-static void caption(struct svg_out *o, const struct layout *l, unsigned x, unsigned y, unsigned row,
-		    bool bold, const char *text)
-{
-	svg_text(o, x, y + l->font + row * (l->font * 3 / 2), l->font, bold, SVG_START,
-		 l->w - l->m / 2 - x, "#222222", text);
-}
+#define caption(o, l, x, y, row, bold, ...)                                                        \
+	svg_text(o, x, y + (l)->font + (row) * ((l)->font * 3 / 2), (l)->font, bold, SVG_START,    \
+		 (l)->w - (l)->m / 2 - (x), "#222222", __VA_ARGS__)
 
 /*
  * The legend at the foot of the free corner, from x: the red band of a
@@ -258,7 +254,7 @@ static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 				   x, top, sw, sh, green_style.light, green_style.edge);
 		static const char *const names[] = {"cleared line", "light-area push",
 						    "light area"};
-		svg_text(o, x + sw + lab / 2, base, lab, false, SVG_START, room, "#333333",
+		svg_text(o, x + sw + lab / 2, base, lab, false, SVG_START, room, "#333333", "%s",
 			 names[i]);
 	}
 	svg_printf(o, "</g>\n");
@@ -273,21 +269,11 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 		       unsigned index, const struct render_md_scene *scene,
 		       const struct render_md_step *step, size_t n)
 {
-	char text[64];
-	unsigned fx, fy;
-	svg_grid_place(grid, index, &fx, &fy);
+	svg_frame_open(o, grid, index, step ? step->index : 0);
 	if (step)
-		svg_printf(
-		    o,
-		    "<svg class=\"frame\" id=\"step-%u\" x=\"%u\" y=\"%u\" width=\"%u\" "
-		    "height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>placement %u of %zu</title>\n",
-		    step->index, fx, fy, l->w, l->h, l->w, l->h, step->index, n);
+		svg_printf(o, "<title>placement %u of %zu</title>\n", step->index, n);
 	else
-		svg_printf(
-		    o,
-		    "<svg class=\"frame\" id=\"final\" x=\"%u\" y=\"%u\" width=\"%u\" "
-		    "height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>after %zu placements</title>\n",
-		    fx, fy, l->w, l->h, l->w, l->h, n);
+		svg_printf(o, "<title>after %zu placements</title>\n", n);
 	svg_grid_animate(o, grid, index);
 	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->h);
 	unsigned right = l->m + MD_RED_SIZE * l->s + l->g, below = right;
@@ -308,24 +294,16 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	unsigned tx = right + l->s / 2, ty = below + l->s / 4, row = 0;
 	const struct md_game *g = &scene->game;
 	if (step) {
-		snprintf(text, sizeof text, "placement %u of %zu", step->index, n);
-		caption(o, l, tx, ty, row++, true, text);
-		snprintf(text, sizeof text, "t=%u  x=%u  y=%u", step->block.t, step->block.x,
-			 step->block.y);
-		caption(o, l, tx, ty, row++, false, text);
-		snprintf(text, sizeof text, "+%u  score %llu", step->gained,
-			 (unsigned long long)g->score);
-		caption(o, l, tx, ty, row++, false, text);
-		snprintf(text, sizeof text, "tiles %u", md_tiles(g));
-		caption(o, l, tx, ty, row++, false, text);
+		caption(o, l, tx, ty, row++, true, "placement %u of %zu", step->index, n);
+		caption(o, l, tx, ty, row++, false, "t=%u  x=%u  y=%u", step->block.t,
+			step->block.x, step->block.y);
+		caption(o, l, tx, ty, row++, false, "+%u  score %llu", step->gained,
+			(unsigned long long)g->score);
 	} else {
-		snprintf(text, sizeof text, "%zu placement%s", n, n == 1 ? "" : "s");
-		caption(o, l, tx, ty, row++, false, text);
-		snprintf(text, sizeof text, "score %llu", (unsigned long long)g->score);
-		caption(o, l, tx, ty, row++, true, text);
-		snprintf(text, sizeof text, "tiles %u", md_tiles(g));
-		caption(o, l, tx, ty, row++, true, text);
+		caption(o, l, tx, ty, row++, false, "%zu placement%s", n, n == 1 ? "" : "s");
+		caption(o, l, tx, ty, row++, true, "score %llu", (unsigned long long)g->score);
 	}
+	caption(o, l, tx, ty, row++, step == NULL, "tiles %u", md_tiles(g));
 	legend(o, l, tx);
 	svg_printf(o, "</svg>\n");
 }

@@ -115,6 +115,12 @@ unsigned puyo_cy(const struct puyo_layout *l, unsigned d)
 	return l->field_y + d * l->s + l->s / 2;
 }
 
+unsigned puyo_caption_y(const struct puyo_layout *l, unsigned row)
+{
+	return l->field_y + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
+	       row * (l->font * 3 / 2);
+}
+
 /* Draws the field: background, links, puyos, then the outlines of `pops`
  * (NULL: none). */
 void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struct puyo_field *f,
@@ -144,17 +150,12 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 	svg_text(o, x0 + PUYO_COLS * l->s / 2, y0 + l->s / 2 + l->label * 35 / 100, l->label, false,
 		 SVG_MIDDLE, PUYO_COLS * l->s - l->s / 2, "#5d5d66", "hidden row, not counted");
 	svg_printf(o, "<g class=\"numbers\">\n");
-	char text[16]; /* any unsigned, in decimal */
-	for (unsigned d = 0; d <= PUYO_ROWS; d++) {
-		snprintf(text, sizeof text, "%u", PUYO_ROWS_MAX - d);
+	for (unsigned d = 0; d <= PUYO_ROWS; d++)
 		svg_text(o, x0 - l->m / 2, puyo_cy(l, d) + l->label * 35 / 100, l->label, false,
-			 SVG_MIDDLE, l->m, "#55555f", text);
-	}
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		snprintf(text, sizeof text, "%u", c + 1);
+			 SVG_MIDDLE, l->m, "#55555f", "%u", PUYO_ROWS_MAX - d);
+	for (unsigned c = 0; c < PUYO_COLS; c++)
 		svg_text(o, puyo_cx(l, c), y0 + PUYO_ROWS_MAX * l->s + l->numbers * 3 / 4, l->label,
-			 false, SVG_MIDDLE, 0, "#55555f", text);
-	}
+			 false, SVG_MIDDLE, 0, "#55555f", "%u", c + 1);
 	svg_printf(o, "</g>\n");
 
 	/* Links between touching puyos of one colour, visible rows only. */
@@ -222,28 +223,16 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 }
 
 /* One line of the caption under the field, never wider than the field. */
-static void caption(struct svg_out *o, const struct puyo_layout *l, unsigned row, bool bold,
-		    const char *text)
-{
-	unsigned y = l->field_y + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
-		     row * (l->font * 3 / 2);
-	svg_text(o, l->m, y, l->font, bold, SVG_START, l->w - 2 * l->m, "#222222", text);
-}
+#define caption(o, l, row, bold, ...)                                                              \
+	svg_text(o, (l)->m, puyo_caption_y(l, row), (l)->font, bold, SVG_START,                    \
+		 (l)->w - 2 * (l)->m, "#222222", __VA_ARGS__)
 
-/* Opens frame `index` of the grid; id "step-K" (step > 0) or "final". */
-static void frame_open(struct svg_out *o, const struct puyo_layout *l, const struct svg_grid *grid,
-		       unsigned index, unsigned step)
+/* Opens frame `index` of the grid on a white ground; step 0 is the final one. */
+static void frame_open(struct svg_out *o, const struct svg_grid *grid, unsigned index,
+		       unsigned step)
 {
-	unsigned fx, fy;
-	svg_grid_place(grid, index, &fx, &fy);
-	if (step)
-		svg_printf(o, "<svg class=\"frame\" id=\"step-%u\"", step);
-	else
-		svg_printf(o, "<svg class=\"frame\" id=\"final\"");
-	svg_printf(o,
-		   " x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
-		   "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
-		   fx, fy, l->w, l->h, l->w, l->h, l->w, l->h);
+	svg_frame_open(o, grid, index, step);
+	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", grid->w, grid->h);
 	svg_grid_animate(o, grid, index);
 }
 
@@ -291,7 +280,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > run.chains))
 		return -1;
 
-	char title[96], desc[256], text[64];
+	char title[96], desc[256];
 	snprintf(title, sizeof title, "Puyo Puyo: %u chain%s", run.chains,
 		 run.chains == 1 ? "" : "s");
 	int dn = snprintf(desc, sizeof desc, "A field of %u rows. Answer: %u chain%s, score %llu.",
@@ -317,29 +306,25 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		score += st.score;
 		if (!draw)
 			continue;
-		frame_open(&o, &l, &grid, strip ? k - 1 : 0, k);
+		frame_open(&o, &grid, strip ? k - 1 : 0, k);
 		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, run.chains);
 		puyo_draw_field(&o, &l, &before, &p);
-		snprintf(text, sizeof text, "chain %u: +%u", k, st.score);
-		caption(&o, &l, 0, true, text);
-		snprintf(text, sizeof text, "%u popped, %u group%s", st.popped, st.groups,
-			 st.groups == 1 ? "" : "s");
-		caption(&o, &l, 1, false, text);
+		caption(&o, &l, 0, true, "chain %u: +%u", k, st.score);
+		caption(&o, &l, 1, false, "%u popped, %u group%s", st.popped, st.groups,
+			st.groups == 1 ? "" : "s");
 		svg_printf(&o, "</svg>\n");
 	}
 	if (opt->view != RENDER_STEP) {
-		frame_open(&o, &l, &grid, strip ? run.chains : 0, 0);
+		frame_open(&o, &grid, strip ? run.chains : 0, 0);
 		svg_printf(&o, "<title>after %u chain%s</title>\n", run.chains,
 			   run.chains == 1 ? "" : "s");
 		puyo_draw_field(&o, &l, &f, NULL);
-		snprintf(text, sizeof text, "%u chain%s", run.chains, run.chains == 1 ? "" : "s");
-		caption(&o, &l, 0, true, text);
+		caption(&o, &l, 0, true, "%u chain%s", run.chains, run.chains == 1 ? "" : "s");
 		bool all_clear = run.chains > 0;
 		for (unsigned r = 0; r < rows_of(&f); r++)
 			for (unsigned c = 0; c < PUYO_COLS; c++)
 				all_clear = all_clear && f.cell[r][c] == PUYO_EMPTY;
-		snprintf(text, sizeof text, "score %llu%s", score, all_clear ? ", all clear" : "");
-		caption(&o, &l, 1, false, text);
+		caption(&o, &l, 1, false, "score %llu%s", score, all_clear ? ", all clear" : "");
 		svg_printf(&o, "</svg>\n");
 	}
 	svg_end(&o);

@@ -1,8 +1,5 @@
-/*
- * The SVG writer: bounded appends into a caller's buffer, and the frame of
- * every document (declaration, SVG 1.1 doctype, root element, title and
- * description).
- */
+/* The SVG writer: bounded appends into a caller's buffer, and the frame of
+ * every document. */
 #include "svg.h"
 
 #include <limits.h>
@@ -47,15 +44,10 @@ void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char 
 		   width, height, width, height, title, desc);
 }
 
-/*
- * How wide `text` (ASCII, markup-free) may be drawn at `font` pixels, on
- * the generous side (DejaVu Sans's advances rounded up, Verdana's close),
- * so that a caption placed by it stays inside its picture.
- */
+/* How wide `text` (ASCII) may be drawn at `font` pixels, on the generous
+ * side of DejaVu Sans's and Verdana's advances (hundredths of an em). */
 static unsigned svg_text_width(const char *text, unsigned font, bool bold)
 {
-	/* Hundredths of an em a character advances: DejaVu Sans's digits are
-	 * 0.64 (bold 0.70), its widest lower case 0.98 (m); spaces 0.32. */
 	unsigned em100 = 0;
 	for (const char *c = text; *c; c++) {
 		if (*c == ' ')
@@ -71,8 +63,13 @@ static unsigned svg_text_width(const char *text, unsigned font, bool bold)
 }
 
 void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool bold,
-	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *text)
+	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *fmt, ...)
 {
+	char text[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
 	static const char *const anchors[] = {"", " text-anchor=\"middle\"",
 					      " text-anchor=\"end\""};
 	svg_printf(out, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s%s fill=\"%s\"", x, y, font,
@@ -107,10 +104,15 @@ unsigned svg_grid_height(const struct svg_grid *g)
 	return g->animate ? g->h : (g->count + g->cols - 1) / g->cols * g->h;
 }
 
-void svg_grid_place(const struct svg_grid *g, unsigned index, unsigned *x, unsigned *y)
+void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned index, unsigned step)
 {
-	*x = g->animate ? 0 : index % g->cols * g->w;
-	*y = g->animate ? 0 : index / g->cols * g->h;
+	if (step)
+		svg_printf(out, "<svg class=\"frame\" id=\"step-%u\"", step);
+	else
+		svg_printf(out, "<svg class=\"frame\" id=\"final\"");
+	svg_printf(out, " x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
+		   g->animate ? 0 : index % g->cols * g->w, g->animate ? 0 : index / g->cols * g->h,
+		   g->w, g->h, g->w, g->h);
 }
 
 /* A key time i / count, as "0.1234". */
