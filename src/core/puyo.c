@@ -64,36 +64,6 @@ char puyo_cell_to_char(uint8_t cell)
 	return cell <= PUYO_GARBAGE ? puyo_chars[cell] : '?';
 }
 
-bool puyo_field_is_floating(const struct puyo_field *field)
-{
-	unsigned rows = field_rows(field);
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		bool gap = false; /* an empty cell seen below the current row */
-		for (unsigned r = rows; r-- > 0;) {
-			if (field->cell[r][c] == PUYO_EMPTY)
-				gap = true;
-			else if (gap)
-				return true;
-		}
-	}
-	return false;
-}
-
-void puyo_settle(struct puyo_field *field)
-{
-	unsigned rows = field_rows(field);
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned dst = rows; /* one below the next free cell, from the floor up */
-		for (unsigned r = rows; r-- > 0;) {
-			uint8_t v = field->cell[r][c];
-			if (v == PUYO_EMPTY)
-				continue;
-			field->cell[r][c] = PUYO_EMPTY;
-			field->cell[--dst][c] = v;
-		}
-	}
-}
-
 /* ---- bit planes -------------------------------------------------------- */
 
 /* plane_t and struct planes: puyo_bmi2.h. */
@@ -374,8 +344,13 @@ static unsigned planes_chains(struct planes *p)
 	return chains;
 }
 
-/* Settles the planes, then steps until nothing pops; fills *res. */
-static void planes_run(struct planes *p, struct puyo_result *res)
+/*
+ * Settles the planes, then steps until nothing pops; fills *res. With fn,
+ * writes the planes into *field after each step and tells fn, until fn
+ * returns false.
+ */
+static void planes_run(struct planes *p, struct puyo_result *res, struct puyo_field *field,
+		       puyo_step_fn *fn, void *ctx)
 {
 	struct puyo_step step;
 	res->chains = 0;
@@ -387,8 +362,30 @@ static void planes_run(struct planes *p, struct puyo_result *res)
 			break;
 		res->chains = chain;
 		res->score += step.score;
+		if (fn) {
+			planes_to_field(p, field);
+			if (!fn(ctx, &step, field))
+				fn = NULL; /* the run goes on; only the telling stops */
+		}
 	}
 	res->all_clear = res->chains > 0 && !plane_any(planes_occupied(p));
+}
+
+bool puyo_field_is_floating(const struct puyo_field *field)
+{
+	struct planes p, settled;
+	planes_from_field(&p, field);
+	settled = p;
+	gravity(&settled, planes_occupied(&p), puyo_bmi2_on());
+	return memcmp(&p, &settled, sizeof p) != 0;
+}
+
+void puyo_settle(struct puyo_field *field)
+{
+	struct planes p;
+	planes_from_field(&p, field);
+	gravity(&p, planes_occupied(&p), puyo_bmi2_on());
+	planes_to_field(&p, field);
 }
 
 bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
@@ -403,10 +400,16 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 
 void puyo_run(struct puyo_field *field, struct puyo_result *result)
 {
+	puyo_run_steps(field, result, NULL, NULL);
+}
+
+void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
+		    void *ctx)
+{
 	struct planes p;
 	struct puyo_result res;
 	planes_from_field(&p, field);
-	planes_run(&p, &res);
+	planes_run(&p, &res, field, fn, ctx);
 	planes_to_field(&p, field);
 	if (result)
 		*result = res;
@@ -430,7 +433,7 @@ void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result)
 {
 	struct planes p;
 	memcpy(p.bit, planes->word, sizeof p.bit);
-	planes_run(&p, result);
+	planes_run(&p, result, NULL, NULL, NULL);
 	memcpy(planes->word, p.bit, sizeof planes->word);
 }
 
@@ -440,39 +443,6 @@ void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows, struc
 	memcpy(p.bit, planes->word, sizeof p.bit);
 	puyo_field_init(field, rows);
 	planes_to_field(&p, field);
-}
-
-static bool field_is_empty(const struct puyo_field *field)
-{
-	for (unsigned r = 0; r < field->rows; r++)
-		for (unsigned c = 0; c < PUYO_COLS; c++)
-			if (field->cell[r][c] != PUYO_EMPTY)
-				return false;
-	return true;
-}
-
-void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
-		    void *ctx)
-{
-	if (!fn) {
-		puyo_run(field, result);
-		return;
-	}
-	struct puyo_result res = {0, 0, false};
-	struct puyo_step step;
-
-	puyo_settle(field);
-	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
-		if (!puyo_step(field, chain, &step))
-			break;
-		res.chains = chain;
-		res.score += step.score;
-		if (fn && !fn(ctx, &step, field))
-			fn = NULL; /* the run goes on; only the telling stops */
-	}
-	res.all_clear = res.chains > 0 && field_is_empty(field);
-	if (result)
-		*result = res;
 }
 
 /* Group bonus of one popped group. */
