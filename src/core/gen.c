@@ -15,7 +15,6 @@
 static uint64_t gen_splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
 	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
 	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
 	return z ^ (z >> 31);
@@ -24,7 +23,6 @@ static uint64_t gen_splitmix64(uint64_t *state)
 void gen_rng_init(struct gen_rng *rng, uint64_t seed)
 {
 	uint64_t state = seed;
-
 	/* Four successive outputs of a bijection: never all zero. */
 	for (unsigned i = 0; i < 4; i++)
 		rng->s[i] = gen_splitmix64(&state);
@@ -41,7 +39,6 @@ uint64_t gen_rng_next(struct gen_rng *rng)
 	uint64_t *s = rng->s;
 	const uint64_t result = gen_rotl(s[1] * 5, 7) * 9;
 	const uint64_t t = s[1] << 17;
-
 	s[2] ^= s[0];
 	s[3] ^= s[1];
 	s[1] ^= s[2];
@@ -59,7 +56,6 @@ uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound)
 		return 0;
 	const uint64_t threshold = (0 - bound) % bound;
 	uint64_t r;
-
 	do
 		r = gen_rng_next(rng);
 	while (r < threshold);
@@ -84,7 +80,6 @@ struct md_block gen_md_block(struct gen_rng *rng)
 	unsigned rows = t == MD_TYPE_DOMINO_V ? MD_RED_SIZE - 1 : MD_RED_SIZE;
 	unsigned cols = t == MD_TYPE_DOMINO_H ? MD_RED_SIZE - 1 : MD_RED_SIZE;
 	unsigned p = gen_below(rng, rows * cols);
-
 	block.t = (uint8_t)t;
 	block.x = (uint8_t)(p / cols);
 	block.y = (uint8_t)(p % cols);
@@ -200,7 +195,6 @@ static unsigned gen_stack_chains(const struct gen_stack *stack)
 {
 	struct puyo_field field;
 	struct puyo_result result;
-
 	gen_stack_to_field(stack, &field);
 	puyo_run(&field, &result);
 	return result.chains;
@@ -219,7 +213,6 @@ static bool gen_group_is_connected(const struct gen_cell *g)
 	bool reached[GEN_GROUP] = {true};
 	unsigned done = 1;
 	bool grew = true;
-
 	while (grew) {
 		grew = false;
 		for (unsigned i = 0; i < GEN_GROUP; i++) {
@@ -246,14 +239,12 @@ static bool gen_place(const struct gen_search *s, unsigned p, struct gen_inserti
 	unsigned x0 = p / GEN_LEVELS % PUYO_COLS;
 	unsigned base = p % GEN_LEVELS;
 	unsigned k = 0;
-
 	if (x0 + shape->width > PUYO_COLS)
 		return false;
 	memset(ins, 0, sizeof *ins);
 	for (unsigned i = 0; i < shape->width; i++) {
 		unsigned c = x0 + i, at = base + shape->off[i];
 		unsigned h = s->stack.height[c];
-
 		if (at > h || h + shape->n[i] > PUYO_ROWS)
 			return false;
 		ins->at[c] = (uint8_t)at;
@@ -269,10 +260,8 @@ static bool gen_place(const struct gen_search *s, unsigned p, struct gen_inserti
 
 	struct gen_cell moved[GEN_GROUP];
 	bool any = false;
-
 	for (unsigned j = 0; j < GEN_GROUP; j++) {
 		unsigned c = s->first[j].col, l = s->first[j].level;
-
 		moved[j] = s->first[j];
 		if (ins->n[c] && l >= ins->at[c]) {
 			moved[j].level = (uint8_t)(l + ins->n[c]);
@@ -291,17 +280,14 @@ static unsigned gen_neighbour_colors(const struct gen_stack *stack, const struct
 	static const int dc[4] = {-1, 1, 0, 0};
 	static const int dl[4] = {0, 0, -1, 1};
 	unsigned mask = 0;
-
 	for (unsigned i = 0; i < GEN_GROUP; i++) {
 		for (unsigned d = 0; d < 4; d++) {
 			int c = ins->group[i].col + dc[d];
 			int l = ins->group[i].level + dl[d];
-
 			if (c < 0 || c >= PUYO_COLS || l < 0)
 				continue;
 			unsigned at = ins->at[c], n = ins->n[c];
 			unsigned lv = (unsigned)l;
-
 			if (n && lv >= at && lv < at + n)
 				continue; /* the group itself */
 			if (n && lv >= at)
@@ -320,7 +306,6 @@ static void gen_insert(const struct gen_stack *in, const struct gen_insertion *i
 	*out = *in;
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		unsigned at = ins->at[c], n = ins->n[c], h = in->height[c];
-
 		if (!n)
 			continue;
 		memcpy(&out->cell[c][at + n], &in->cell[c][at], h - at);
@@ -344,7 +329,6 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 	const unsigned saved_chains = s->chains;
 	uint16_t order[GEN_PLACEMENTS];
 	unsigned kids = 0;
-
 	memcpy(saved_first, s->first, sizeof saved_first);
 	for (unsigned i = 0; i < GEN_PLACEMENTS; i++)
 		order[i] = (uint16_t)i;
@@ -353,7 +337,6 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 		struct gen_insertion ins;
 		unsigned pick = i + gen_below(&s->rng, GEN_PLACEMENTS - i);
 		unsigned p = order[pick];
-
 		order[pick] = order[i];
 		order[i] = (uint16_t)p;
 		if (s->work >= s->limit)
@@ -363,11 +346,9 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 			continue;
 		unsigned banned = gen_neighbour_colors(&s->stack, &ins);
 		unsigned rot = gen_below(&s->rng, s->colors);
-
 		for (unsigned k = 0; k < s->colors && kids < GEN_PUYO_BRANCH; k++) {
 			unsigned color = 1 + (rot + k) % s->colors;
 			struct gen_stack next;
-
 			if (banned & (1u << color))
 				continue;
 			if (s->work >= s->limit)
@@ -404,7 +385,6 @@ static void gen_add_noise(struct gen_search *s)
 		unsigned color = 1 + gen_below(&s->rng, s->colors);
 		unsigned h = s->stack.height[c];
 		struct gen_stack next;
-
 		if (h >= PUYO_ROWS)
 			continue;
 		next = s->stack;
@@ -423,7 +403,6 @@ static void gen_random_stack(struct gen_search *s)
 {
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		unsigned h = gen_below(&s->rng, PUYO_ROWS + 1);
-
 		s->stack.height[c] = (uint8_t)h;
 		for (unsigned l = 0; l < h; l++)
 			s->stack.cell[c][l] = (uint8_t)(1 + gen_below(&s->rng, s->colors));
@@ -442,7 +421,6 @@ static void gen_random_stack(struct gen_search *s)
 bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct puyo_field *field)
 {
 	struct gen_search s;
-
 	if (colors < 1 || colors > PUYO_COLORS || min_chains > GEN_PUYO_MAX_CHAINS ||
 	    (colors == 1 && min_chains > 1))
 		return false;
@@ -453,7 +431,6 @@ bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct 
 		gen_random_stack(&s);
 	} else {
 		uint64_t attempt = GEN_PUYO_ATTEMPT;
-
 		s.limit = attempt;
 		while (!gen_grow(&s, min_chains)) {
 			if (s.work >= GEN_PUYO_BUDGET)
