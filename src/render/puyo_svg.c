@@ -30,48 +30,35 @@ static unsigned rows_of(const struct puyo_field *f)
 	return f->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
 }
 
-/* The same-colour group of visible cell (r, c) by depth-first search with
- * an explicit stack; marks `seen`, returns the cells in `group`. */
-static unsigned group_of(const struct puyo_field *f, unsigned top, bool seen[PUYO_ROWS][PUYO_COLS],
-			 unsigned r, unsigned c, uint8_t group[PUYO_ROWS * PUYO_COLS])
+/* Marks in `group` the same-colour group of visible cell (r, c), unmarked so
+ * far; returns its cells. */
+static unsigned flood(const struct puyo_field *f, unsigned top, bool group[PUYO_ROWS][PUYO_COLS],
+		      int r, int c, uint8_t color)
 {
-	uint8_t color = f->cell[top + r][c];
-	unsigned n = 0, done = 0;
-	seen[r][c] = true;
-	group[n++] = (uint8_t)(r * PUYO_COLS + c);
-	while (done < n) {
-		unsigned at = group[done++], ar = at / PUYO_COLS, ac = at % PUYO_COLS;
-		const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
-		for (unsigned k = 0; k < 4; k++) {
-			int nr = (int)ar + dr[k], nc = (int)ac + dc[k];
-			if (nr < 0 || nr >= PUYO_ROWS || nc < 0 || nc >= PUYO_COLS)
-				continue;
-			if (seen[nr][nc] || f->cell[top + (unsigned)nr][nc] != color)
-				continue;
-			seen[nr][nc] = true;
-			group[n++] = (uint8_t)(nr * PUYO_COLS + nc);
-		}
-	}
-	return n;
+	if (r < 0 || r >= PUYO_ROWS || c < 0 || c >= PUYO_COLS || group[r][c] ||
+	    f->cell[top + (unsigned)r][c] != color)
+		return 0;
+	group[r][c] = true;
+	return 1 + flood(f, top, group, r - 1, c, color) + flood(f, top, group, r + 1, c, color) +
+	       flood(f, top, group, r, c - 1, color) + flood(f, top, group, r, c + 1, color);
 }
 
 static void find_pops(const struct puyo_field *f, struct puyo_pops *p)
 {
 	unsigned top = rows_of(f) - PUYO_ROWS;
 	bool seen[PUYO_ROWS][PUYO_COLS] = {{false}};
-	uint8_t group[PUYO_ROWS * PUYO_COLS];
 	memset(p, 0, sizeof *p);
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			if (seen[r][c] || !is_color(f->cell[top + r][c]))
+			uint8_t v = f->cell[top + r][c];
+			if (seen[r][c] || !is_color(v))
 				continue;
-			unsigned n = group_of(f, top, seen, r, c, group);
+			unsigned n = flood(f, top, seen, (int)r, (int)c, v);
 			if (n < PUYO_POP_SIZE)
 				continue;
+			flood(f, top, p->cell, (int)r, (int)c, v);
 			p->groups++;
 			p->popped += n;
-			for (unsigned i = 0; i < n; i++)
-				p->cell[group[i] / PUYO_COLS][group[i] % PUYO_COLS] = true;
 		}
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
@@ -296,7 +283,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	svg_grid_init(&grid, strip ? run.chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
 	svg_init(&o, buf, size);
-	svg_begin(&o, svg_grid_width(&grid), svg_grid_height(&grid), title, desc);
+	svg_begin(&o, grid.width, grid.height, title, desc);
 
 	unsigned long long score = 0;
 	for (unsigned k = 1; k <= run.chains; k++) {

@@ -92,16 +92,8 @@ void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsign
 	g->w = w;
 	g->h = h;
 	g->animate = animate;
-}
-
-unsigned svg_grid_width(const struct svg_grid *g)
-{
-	return g->cols * g->w;
-}
-
-unsigned svg_grid_height(const struct svg_grid *g)
-{
-	return g->animate ? g->h : (g->count + g->cols - 1) / g->cols * g->h;
+	g->width = g->cols * w;
+	g->height = animate ? h : (g->count + g->cols - 1) / g->cols * h;
 }
 
 void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned index, unsigned step)

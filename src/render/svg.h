@@ -35,17 +35,15 @@ void svg_end(struct svg_out *out);
 #define SVG_FRAME_MS 800
 
 struct svg_grid {
-	unsigned count; /* frames, at least 1 */
-	unsigned cols;	/* frames a row */
-	unsigned w, h;	/* pixels of a frame */
-	bool animate;	/* all frames at (0, 0), shown in turn */
+	unsigned count;		/* frames, at least 1 */
+	unsigned cols;		/* frames a row */
+	unsigned w, h;		/* pixels of a frame */
+	unsigned width, height; /* pixels of the whole picture */
+	bool animate;		/* all frames at (0, 0), shown in turn */
 };
 
 void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsigned w, unsigned h,
 		   bool animate);
-/* Pixels of the whole picture. */
-unsigned svg_grid_width(const struct svg_grid *g);
-unsigned svg_grid_height(const struct svg_grid *g);
 /* Opens frame `index` (0-based) in its place: a nested <svg class="frame">
  * with id "step-K" (step > 0) or "final". */
 void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned index, unsigned step);
