@@ -1,39 +1,19 @@
 /*
- * Monomino-Domino (Baekjoon 20061): the pure simulator behind md.h.
- *
- * Green and blue are the same "falling board" seen from two sides, so one
- * routine drops a piece, scores full lines and empties the light area for
- * both. A piece on a falling board is either one line holding a mask of
- * cells (height 1) or two lines holding the same single cell (height 2):
- * a horizontal domino is the first kind in green and the second in blue, a
- * vertical domino the reverse, a monomino both.
+ * Monomino-Domino (Baekjoon 20061): the pure simulator behind md.h. Green
+ * and blue are the same "falling board" seen from two sides, so one routine
+ * drops a piece, scores full lines and empties the light area for both.
  */
 #include "dropjudge/md.h"
 
-#include "md_lanes.h" /* the board layout, the lanes, and their AVX2 kernel */
-
-/* Light area: the bits a board moves towards the floor, by its lines 0 and
- * 1 (its low byte): one line for each of them that holds a tile. */
-#define LIGHT_DROP(i)	(uint8_t)(LINE_BITS * (((i)&LINE_MASK) != 0) + LINE_BITS * (((i) >> 4) != 0))
-#define LIGHT_DROP4(i)	LIGHT_DROP(i), LIGHT_DROP(i + 1), LIGHT_DROP(i + 2), LIGHT_DROP(i + 3)
-#define LIGHT_DROP16(i) LIGHT_DROP4(i), LIGHT_DROP4(i + 4), LIGHT_DROP4(i + 8), LIGHT_DROP4(i + 12)
-#define LIGHT_DROP64(i)                                                                            \
-	LIGHT_DROP16(i), LIGHT_DROP16(i + 16), LIGHT_DROP16(i + 32), LIGHT_DROP16(i + 48)
-static const uint8_t light_drop[256] = {LIGHT_DROP64(0), LIGHT_DROP64(64), LIGHT_DROP64(128),
-					LIGHT_DROP64(192)};
+#include "md_lanes.h"
 
 /*
  * Drops the piece `kind` (md_lane_shapes) at cell `cell` until one more step
  * would hit a tile or the floor, then scores full lines and empties the
- * light area. Returns the lines scored. The board holds nothing in lines 0
- * and 1 between placements, as the rules leave it.
- *
- * Mask arithmetic on the whole board: the piece lands with its lowest line
- * just above the lightest line that has a tile under one of its cells (the
- * line past the floor when none); a line is full when the AND of its four
- * cells is set. Only the lines the piece fell into can fill, and two that
- * fill are neighbours: removing them moves every lighter line down by as
- * many lines.
+ * light area. Returns the lines scored. Mask arithmetic on the whole board:
+ * the piece lands just above the lightest line with a tile under one of its
+ * cells; only the lines it fell into can fill, and two that fill are
+ * neighbours, so removing them moves every lighter line down as one.
  */
 static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board, unsigned kind,
 								 unsigned cell)
@@ -55,7 +35,9 @@ static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board
 		b = (b & ~(lighter | lighter << shift)) | (b & lighter) << shift;
 	}
 
-	*board = (b << light_drop[b & 0xFFu]) & BOARD_MASK;
+	/* the light area: one line down for each of lines 0 and 1 that holds a tile */
+	unsigned light = (unsigned)((b & LINE_MASK) != 0) + ((b & LINE_MASK << LINE_BITS) != 0);
+	*board = (b << LINE_BITS * light) & BOARD_MASK;
 	return points;
 }
 
