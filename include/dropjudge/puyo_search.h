@@ -1,11 +1,8 @@
 /*
  * Puyo search: which puyos, dropped where, fire the longest chain
- * (triggers), and where to place the next pairs (sequences), on the Tsu rules
- * of the simulator (dropjudge/puyo.h).
- *
- * The field is always 13 rows: a 12-row field is topped by an empty hidden
- * row, which never pops and whose puyos fall like the others. It is settled
- * and run first (fires_now); the search starts from the field at rest.
+ * (triggers), and where to place the next pairs (sequences), on the rules of
+ * dropjudge/puyo.h. The field (a 12-row one topped by an empty hidden row)
+ * is settled and run first (fires_now); the search starts from it at rest.
  *
  * Triggers: for each column 1..6 and each colour asked, the smallest k in
  * 1..add such that k puyos of that colour dropped on the column make the

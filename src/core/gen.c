@@ -68,11 +68,8 @@ static unsigned gen_below(struct gen_rng *rng, unsigned bound)
 	return (unsigned)gen_rng_below(rng, bound);
 }
 
-/*
- * t = 1 + below(3); then p = below(rows * cols), where rows x cols are the
- * top-left positions that keep the block in red (4x4, 4x3 for t = 2, 3x4 for
- * t = 3), and x = p / cols, y = p % cols.
- */
+/* t = 1 + below(3); then p = below(rows * cols) over the top-left positions
+ * that keep the block in red, x = p / cols, y = p % cols. */
 struct md_block gen_md_block(struct gen_rng *rng)
 {
 	struct md_block block;
@@ -96,16 +93,11 @@ struct md_block gen_md_block(struct gen_rng *rng)
  * back the old field, whose first group joins up again: one more chain.
  *
  * A candidate is a placement (tetromino, leftmost column, lowest level) and a
- * colour. Placements are visited in a random order; cheap checks drop those
- * that leave the old first group in one piece and the colours that would
- * touch a puyo of their own colour; the real simulator (puyo_run on a copy)
- * decides whether a survivor adds a chain. The search is depth first and
- * tries at most GEN_PUYO_BRANCH successful candidates per field before
- * backing up. Every placement looked at costs one unit of work, every
- * simulation GEN_PUYO_SIM_COST. An attempt that spends its share of work
- * (GEN_PUYO_ATTEMPT, doubled at each new attempt) starts over from an empty
- * field with fresh random choices; at GEN_PUYO_BUDGET units in all the search
- * gives up.
+ * colour, visited in a random order; cheap checks drop most, the simulator
+ * decides whether a survivor adds a chain. The search is depth first, at
+ * most GEN_PUYO_BRANCH children per field; an attempt that spends its share
+ * of work (GEN_PUYO_ATTEMPT, doubled each time) starts over from an empty
+ * field, and at GEN_PUYO_BUDGET units in all the search gives up.
  */
 
 #define GEN_GROUP      PUYO_POP_SIZE   /* puyos in an inserted group */

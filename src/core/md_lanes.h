@@ -12,27 +12,18 @@
 
 #include "dropjudge/md.h"
 
-#define LINE_BITS  MD_CELLS
-#define LINE_MASK  ((1u << LINE_BITS) - 1u) /* the cells of line 0 */
-#define BOARD_MASK ((1u << (LINE_BITS * MD_LINES)) - 1u)
-
-/* Every line (bit 4*l) of a board; times a line's mask spreads it to all lines. */
-#define LINE_ONES 0x111111u
-
-/* Bit 4*MD_LINES: one line past the floor, where a drop with no tile under it stops. */
-#define PAST_FLOOR (1u << (LINE_BITS * MD_LINES))
-
-/* Blocks each lane but the first plays before its stretch. */
-#define MD_WARM 32
-
-/* Stretches the AVX2 lanes play side by side. */
-#define MD_LANES_AVX2 16
+#define LINE_BITS     MD_CELLS
+#define LINE_MASK     ((1u << LINE_BITS) - 1u) /* the cells of line 0 */
+#define BOARD_MASK    ((1u << (LINE_BITS * MD_LINES)) - 1u)
+#define LINE_ONES     0x111111u			     /* bit 4*l of every line l */
+#define PAST_FLOOR    (1u << (LINE_BITS * MD_LINES)) /* one line past the floor */
+#define MD_WARM	      32 /* blocks each lane but the first plays before its stretch */
+#define MD_LANES_AVX2 16 /* stretches the AVX2 lanes play side by side */
 
 /*
- * The pieces at cell 0: spread (the piece's cells in every line), piece
- * (on lines 0 and 1) and lift (LINE_BITS * its lines), by t for the green
- * board and by 4 + t for the blue one: a domino lies along one board and
- * across the other. Index 0 and 4 (t = 0) are never used.
+ * The pieces at cell 0: spread (its cells in every line), piece (on lines 0
+ * and 1) and lift (LINE_BITS * its lines), by t for green and 4 + t for
+ * blue: a domino lies along one board and across the other.
  */
 static const uint32_t md_lane_shapes[3][8] __attribute__((aligned(32))) = {
     {0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES, 0x1 * LINE_ONES,
@@ -59,10 +50,8 @@ void md_avx2_set(bool on);
 
 /*
  * Plays blocks[k * len + i], i < steps, on lane[k], k < MD_LANES_AVX2,
- * adding the points to lane[k].score; keeps each lane's boards and points
- * after MD_WARM steps in warm[k]. Reads one byte past its last block: the
- * caller leaves the last step to the portable code when the lanes end
- * with the array. Only when md_avx2_on() said true.
+ * adding the points to lane[k].score; keeps each lane after MD_WARM steps
+ * in warm[k]. Reads one byte past each block. Only when md_avx2_on().
  */
 void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
 		   size_t len, size_t steps);

@@ -1,20 +1,12 @@
 /*
  * The Puyo Puyo chain simulator (Baekjoon 11559) with the Puyo Puyo Tsu
- * extensions: score, garbage puyos and the hidden 13th row.
- *
- * A step looks for groups in the 12 visible rows only, pops every group of
- * four or more at once, removes garbage next to a popped puyo (visible rows
- * only), then lets everything, the hidden row included, fall. Each step
- * removes at least PUYO_POP_SIZE puyos, so a run ends after at most
- * PUYO_MAX_CHAINS steps; the run loop is bounded by that number as well.
+ * extensions. A step pops the groups of four or more of the 12 visible rows
+ * at once, removes garbage next to them, then lets everything fall.
  *
  * The chain loop works on bit planes (puyo_bmi2.h): a colour has a group of
  * four or more exactly where one of its puyos has three neighbours of its
  * colour or two neighbouring puyos have two each (a grid has no triangles);
  * those puyos seed a fill that grows to the whole popping groups at once.
- * Gravity squeezes the removed cells out of every column at once by shifts,
- * or with puyo_bmi2.c's pext and pdep where the processor runs them fast.
- *
  * Pure: the C library only, no allocation.
  */
 #include "dropjudge/puyo.h"
@@ -24,11 +16,8 @@
 
 #include "puyo_bmi2.h"
 
-#define PUYO_VISIBLE_CELLS (PUYO_ROWS * PUYO_COLS)
-/* Groups that can pop in one step: 72 / 4. */
-#define PUYO_MAX_GROUPS (PUYO_VISIBLE_CELLS / PUYO_POP_SIZE)
-/* Steps a run can have: every step removes at least 4 of at most 78 puyos. */
-#define PUYO_MAX_CHAINS ((PUYO_ROWS_MAX * PUYO_COLS) / PUYO_POP_SIZE)
+#define PUYO_MAX_GROUPS (PUYO_ROWS * PUYO_COLS / PUYO_POP_SIZE)	    /* in one step */
+#define PUYO_MAX_CHAINS (PUYO_ROWS_MAX * PUYO_COLS / PUYO_POP_SIZE) /* in one run */
 #define PUYO_BONUS_MAX	999
 
 static const char puyo_chars[] = ".RGBPYO";
@@ -131,13 +120,8 @@ static inline plane_t grow(plane_t seed, plane_t within)
 	return g;
 }
 
-/*
- * Which colour puyos of the visible rows have a neighbour of their own
- * colour above, below, on the left, on the right. Computed once for all
- * colours: two cells have the same colour when all three bit planes agree,
- * and "the cell below has the same colour as its upper neighbour" is the
- * same fact seen from the other cell, so two directions give all four.
- */
+/* Which colour puyos of the visible rows have a neighbour of their own
+ * colour above, below, on the left, on the right: all colours at once. */
 struct same {
 	plane_t up, down, left, right;
 };
@@ -161,12 +145,8 @@ static inline plane_t same_spread(const struct same *s, plane_t g)
 	       (s->right & to_left(g));
 }
 
-/*
- * The colour puyos that belong to a group of four or more, all colours at
- * once: seeds are the puyos with three neighbours of their colour and
- * same-colour neighbouring pairs with two each; the fill grows them,
- * through same-colour neighbours only, to their whole groups.
- */
+/* The colour puyos that belong to a group of four or more, all colours at
+ * once, grown from the seeds the file's head describes. */
 static inline plane_t popping(const struct same *s)
 {
 	plane_t ud = s->up & s->down, lr = s->left & s->right;
@@ -230,20 +210,14 @@ static inline plane_t planes_occupied(const struct planes *p)
 }
 
 /*
- * Gravity, portable: keeps the cells `keep` and lets them fall, column by
- * column, closing each hole under the topmost kept cell from the top down
- * (closing a hole moves only the cells above it, so the holes below stay
- * where they are).
+ * Gravity, portable: keeps the cells `keep` and lets them fall, every lane
+ * at once (Hacker's Delight's compress, toward the high end): in round i
+ * the kept cells with an odd count of holes above them, in units of 2^i,
+ * move 2^i down. Four rounds pack each lane against bit 15; a shift by the
+ * three guard bits then lays them on the floor (h = 12).
  */
 static void gravity_portable(struct planes *p, plane_t keep)
 {
-	/*
-	 * Every lane at once (Hacker's Delight's compress, toward the high
-	 * end): in round i the kept cells with an odd count of holes above
-	 * them, counted in units of 2^i, move 2^i down. Four rounds pack each
-	 * lane's kept cells against bit 15; the guard bits above the floor
-	 * are holes too, so a shift by three lays them on the floor (h = 12).
-	 */
 	plane_t m = keep;
 	plane_t x0 = p->bit[0] & m, x1 = p->bit[1] & m, x2 = p->bit[2] & m;
 	plane_t holes_above = ~m >> 1;
@@ -268,6 +242,7 @@ static void gravity_portable(struct planes *p, plane_t keep)
 	p->bit[2] = x2 >> guard;
 }
 
+/* Gravity of `keep`: with BMI2 (puyo_bmi2.c) or portable. */
 static inline void gravity(struct planes *p, plane_t keep, bool bmi2)
 {
 	if (bmi2)
@@ -281,11 +256,8 @@ static inline void gravity(struct planes *p, plane_t keep, bool bmi2)
 	((((v)&1) ? (p)->bit[0] : ~(p)->bit[0]) & (((v)&2) ? (p)->bit[1] : ~(p)->bit[1]) &         \
 	 (((v)&4) ? (p)->bit[2] : ~(p)->bit[2]))
 
-/*
- * One chain step on settled planes, as puyo_step() says; step NULL only
- * counts (no colours, groups or score). Gravity with BMI2 when `bmi2`
- * (puyo_bmi2_on()).
- */
+/* One chain step on settled planes, as puyo_step() says; step NULL only
+ * counts (no colours, groups or score). */
 static inline __attribute__((always_inline)) bool planes_step(struct planes *p, unsigned chain,
 							      struct puyo_step *step, bool bmi2)
 {

@@ -1,9 +1,7 @@
 /*
  * Monomino-Domino with labelled tiles: the rules of md.h applied to boards
- * whose cells hold the placement that put a tile there, so that a picture
- * can give every block its own colour and join a domino's halves. Each
- * placement also goes through the core (md_place), and the two must agree
- * on every cell.
+ * whose cells hold the placement that put a tile there, beside the core's
+ * game, which must agree on every cell.
  */
 #include "render.h"
 

@@ -1,10 +1,7 @@
 /*
- * Monomino-Domino as SVG: the red, blue and green boards laid out as the
- * problem statement draws them, from a labelled scene (md_scene.c), with
- * the statement's row and column numbers (x rows 0-3 and y columns 0-3 of
- * red, green rows 0-5, blue columns 0-5), the light area drawn lighter than
- * the rest, the counts in the free corner and a legend of the marks under
- * them.
+ * Monomino-Domino as SVG: the red, blue and green boards laid out and
+ * numbered as the problem statement draws them, from a labelled scene
+ * (md_scene.c), the counts in the free corner over a legend of the marks.
  */
 #include <stdio.h>
 
@@ -65,11 +62,8 @@ static void label(struct svg_out *o, const struct layout *l, unsigned cx, unsign
 		 n);
 }
 
-/*
- * The numbers of a board at (ox, oy) of `cols` x `rows` cells: its columns
- * above it (below it when `cols_below`), its rows left of it (right of it
- * when `rows_right`), each in the margin beside the cells it names.
- */
+/* The numbers of a board at (ox, oy) of `cols` x `rows` cells: its columns
+ * above it (or below), its rows left of it (or right), in the margin. */
 static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
 			  unsigned cols, unsigned rows, bool cols_below, bool rows_right)
 {
@@ -104,11 +98,8 @@ static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, un
 		   landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
 }
 
-/*
- * A band over line `line` of a board: cleared (red) or pushed out by the
- * light area (grey, dashed). The fill goes under the tiles, the edge
- * (`edge`) over them, so that the blocks keep their colours.
- */
+/* A band over line `line` of a board: cleared (red) or pushed out by the
+ * light area (grey, dashed); its fill goes under the tiles, its edge over. */
 static void line_band(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		      unsigned ox, unsigned oy, unsigned line, bool cleared, bool edge)
 {
@@ -143,12 +134,8 @@ static void draw_bands(struct svg_out *o, const struct layout *l, const struct b
 	}
 }
 
-/*
- * Draws a falling board at (ox, oy): cells, light area, the bands of the
- * lines in `cleared` and `pushed` under the tiles (a domino as one piece)
- * and their edges over them.
- * `landing` is the placement to outline, 0 for none.
- */
+/* Draws a falling board at (ox, oy): cells, the bands of `cleared` and
+ * `pushed` and the tiles, placement `landing` (0: none) outlined. */
 static void draw_board(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, const uint32_t board[MD_LINES][MD_CELLS],
 		       uint32_t landing, uint8_t cleared, uint8_t pushed)
@@ -222,11 +209,8 @@ static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, uns
 	svg_text(o, x, y + (l)->font + (row) * ((l)->font * 3 / 2), (l)->font, bold, SVG_START,    \
 		 (l)->w - (l)->m / 2 - (x), "#222222", __VA_ARGS__)
 
-/*
- * The legend at the foot of the free corner, from x: the red band of a
- * cleared line, the dashed band of a line the light area pushes out, and
- * the light area's tint.
- */
+/* The legend at the foot of the free corner, from x: a cleared line, a line
+ * the light area pushes out, the light area. */
 static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 {
 	unsigned lab = l->label, line = lab * 3 / 2, sw = 2 * lab, sh = lab;
@@ -260,11 +244,8 @@ static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 	svg_printf(o, "</g>\n");
 }
 
-/*
- * One frame at (fx, fy): for a step, the boards as the block landed with
- * its marks, and the counts after it; for the final frame (step NULL), the
- * boards of the scene.
- */
+/* One frame: for a step, the boards as the block landed with its marks and
+ * the counts after it; for the final frame (step NULL), the scene's. */
 static void draw_frame(struct svg_out *o, const struct layout *l, const struct svg_grid *grid,
 		       unsigned index, const struct render_md_scene *scene,
 		       const struct render_md_step *step, size_t n)
@@ -284,9 +265,6 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	draw_board(o, l, &green_style, l->m, below, step ? step->green : scene->green,
 		   step ? step->index : 0, step ? step->green_cleared : 0,
 		   step ? step->green_pushed : 0);
-	/* The statement's numbers: red's rows (x) and columns (y), blue's
-	 * columns above it and its rows (red's) right of it, green's rows left
-	 * of it and its columns (red's) below it. */
 	board_numbers(o, l, l->m, l->m, MD_RED_SIZE, MD_RED_SIZE, false, false);
 	board_numbers(o, l, right, l->m, MD_LINES, MD_CELLS, false, true);
 	board_numbers(o, l, l->m, below, MD_CELLS, MD_LINES, true, false);

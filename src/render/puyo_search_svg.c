@@ -1,12 +1,9 @@
 /*
- * The picture of a Puyo search (dropjudge/puyo_search.h): on the left the
- * field the best sequence leaves, its puyos marked with the number of their
- * pair (those placed after the last placement that fired: a chain moves the
- * others) and its best trigger drawn dashed where it would land; on the
- * right a heat map of the triggers of the field at rest, a row per colour
- * searched and a column per field column, the chains written in each cell.
- * The placements are replayed here and must fire what the search said, else
- * the picture is refused (a bug, never an input's fault).
+ * The picture of a Puyo search: on the left the field the best sequence
+ * leaves, its puyos numbered by pair (those placed after the last that
+ * fired) and its best trigger dashed; on the right a heat map of the chains
+ * of the triggers of the field at rest, a row per colour searched. The
+ * placements are replayed here and must fire what the search said.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,8 @@
 /*
- * Puyo as SVG: the 6x12 field under the dimmed hidden row, puyos of a colour
- * linked where they touch, and for each chain step the groups that pop
- * outlined. Columns are numbered 1-6 from the left (as the readers' faults
- * count them) under the field, rows 1-12 from the floor up beside it, so
- * that the hidden row above them is the 13th, as Puyo Puyo Tsu calls it,
- * and says so. The steps themselves are the core's (puyo_step); the groups are
- * found here for drawing, and must add up to what the core popped.
+ * Puyo as SVG: the 6x12 field under the dimmed hidden row (the 13th),
+ * columns numbered 1-6, rows 1-12 from the floor, puyos of a colour linked
+ * where they touch, and for each chain step the groups that pop outlined.
+ * The steps are the core's; the groups found here must match them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -92,7 +89,6 @@ struct puyo_layout puyo_layout_of(unsigned s)
 	return l;
 }
 
-/* Screen position of drawn row d (0: hidden row, 1..12 visible) and column c. */
 unsigned puyo_cx(const struct puyo_layout *l, unsigned c)
 {
 	return l->m + c * l->s + l->s / 2;
@@ -108,8 +104,6 @@ unsigned puyo_caption_y(const struct puyo_layout *l, unsigned row)
 	       row * (l->font * 3 / 2);
 }
 
-/* Draws the field: background, links, puyos, then the outlines of `pops`
- * (NULL: none). */
 void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struct puyo_field *f,
 		     const struct puyo_pops *pops)
 {
