@@ -90,12 +90,10 @@ static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, un
 		      unsigned sx, unsigned sy, unsigned w, unsigned h, uint32_t id, bool landing)
 {
 	const char *fill = block_colors[(id - 1) % BLOCK_COLORS];
-	svg_printf(o,
-		   "<rect class=\"%s\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" rx=\"%u\" "
-		   "fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"/>\n",
-		   w * h == 2 ? "domino" : "tile", ox + sx * l->s + l->pad, oy + sy * l->s + l->pad,
-		   w * l->s - 2 * l->pad, h * l->s - 2 * l->pad, l->s / 8, fill,
-		   landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
+	svg_rect(o, w * h == 2 ? "domino" : "tile", ox + sx * l->s + l->pad,
+		 oy + sy * l->s + l->pad, w * l->s - 2 * l->pad, h * l->s - 2 * l->pad,
+		 "rx=\"%u\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"", l->s / 8, fill,
+		 landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
 }
 
 /* A band over line `line` of a board: cleared (red) or pushed out by the
@@ -108,18 +106,14 @@ static void line_band(struct svg_out *o, const struct layout *l, const struct bo
 	unsigned w = st->blue ? 1 : MD_CELLS, h = st->blue ? MD_CELLS : 1;
 	const char *color = cleared ? "#d62728" : "#333333";
 	if (!edge) {
-		svg_printf(o,
-			   "<rect class=\"%s\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-			   "fill=\"%s\" fill-opacity=\"%s\"/>\n",
-			   cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s, w * l->s,
-			   h * l->s, color, cleared ? "0.45" : "0.3");
+		svg_rect(o, cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s,
+			 w * l->s, h * l->s, "fill=\"%s\" fill-opacity=\"%s\"", color,
+			 cleared ? "0.45" : "0.3");
 		return;
 	}
-	svg_printf(o,
-		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		   "stroke=\"%s\" stroke-width=\"%u\"%s/>\n",
-		   ox + sx * l->s + 1, oy + sy * l->s + 1, w * l->s - 2, h * l->s - 2, color,
-		   l->stroke, cleared ? "" : " stroke-dasharray=\"6 4\"");
+	svg_rect(o, NULL, ox + sx * l->s + 1, oy + sy * l->s + 1, w * l->s - 2, h * l->s - 2,
+		 "fill=\"none\" stroke=\"%s\" stroke-width=\"%u\"%s", color, l->stroke,
+		 cleared ? "" : " stroke-dasharray=\"6 4\"");
 }
 
 /* The bands of the lines in `cleared` and `pushed`: fills, or edges. */
@@ -146,17 +140,13 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 		for (unsigned c = 0; c < MD_CELLS; c++) {
 			unsigned sx, sy;
 			screen_of(st, line, c, &sx, &sy);
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"%s\" stroke=\"#ffffff\"/>\n",
-				   ox + sx * l->s, oy + sy * l->s, l->s, l->s,
-				   line < MD_LIGHT_LINES ? st->light : st->fill);
+			svg_rect(o, NULL, ox + sx * l->s, oy + sy * l->s, l->s, l->s,
+				 "fill=\"%s\" stroke=\"#ffffff\"",
+				 line < MD_LIGHT_LINES ? st->light : st->fill);
 		}
 	}
-	svg_printf(o,
-		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		   "stroke=\"%s\" stroke-width=\"2\"/>\n",
-		   ox, oy, bw * l->s, bh * l->s, st->edge);
+	svg_rect(o, NULL, ox, oy, bw * l->s, bh * l->s,
+		 "fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", st->edge);
 	draw_bands(o, l, st, ox, oy, cleared, pushed, false);
 	for (unsigned line = 0; line < MD_LINES; line++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
@@ -187,14 +177,10 @@ static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, uns
 	svg_printf(o, "<g class=\"board red\">\n");
 	for (unsigned r = 0; r < MD_RED_SIZE; r++)
 		for (unsigned c = 0; c < MD_RED_SIZE; c++)
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"#fbe3e3\" stroke=\"#ffffff\"/>\n",
-				   ox + c * l->s, oy + r * l->s, l->s, l->s);
-	svg_printf(o,
-		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		   "stroke=\"#d9534f\" stroke-width=\"2\"/>\n",
-		   ox, oy, MD_RED_SIZE * l->s, MD_RED_SIZE * l->s);
+			svg_rect(o, NULL, ox + c * l->s, oy + r * l->s, l->s, l->s,
+				 "fill=\"#fbe3e3\" stroke=\"#ffffff\"");
+	svg_rect(o, NULL, ox, oy, MD_RED_SIZE * l->s, MD_RED_SIZE * l->s,
+		 "fill=\"none\" stroke=\"#d9534f\" stroke-width=\"2\"");
 	if (step) {
 		const struct md_block *b = &step->block;
 		unsigned w = b->t == MD_TYPE_DOMINO_H ? 2 : 1, h = b->t == MD_TYPE_DOMINO_V ? 2 : 1;
@@ -220,22 +206,18 @@ static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned base = bottom - (2 - i) * line, top = base - sh * 85 / 100;
 		if (i == 0)
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"#d62728\" fill-opacity=\"0.45\" stroke=\"#d62728\" "
-				   "stroke-width=\"%u\"/>\n",
-				   x, top, sw, sh, l->stroke);
+			svg_rect(o, NULL, x, top, sw, sh,
+				 "fill=\"#d62728\" fill-opacity=\"0.45\" stroke=\"#d62728\" "
+				 "stroke-width=\"%u\"",
+				 l->stroke);
 		else if (i == 1)
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"#333333\" fill-opacity=\"0.3\" stroke=\"#333333\" "
-				   "stroke-width=\"%u\" stroke-dasharray=\"%u %u\"/>\n",
-				   x, top, sw, sh, l->stroke, lab / 3 + 1, lab / 4 + 1);
+			svg_rect(o, NULL, x, top, sw, sh,
+				 "fill=\"#333333\" fill-opacity=\"0.3\" stroke=\"#333333\" "
+				 "stroke-width=\"%u\" stroke-dasharray=\"%u %u\"",
+				 l->stroke, lab / 3 + 1, lab / 4 + 1);
 		else
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"%s\" stroke=\"%s\"/>\n",
-				   x, top, sw, sh, green_style.light, green_style.edge);
+			svg_rect(o, NULL, x, top, sw, sh, "fill=\"%s\" stroke=\"%s\"",
+				 green_style.light, green_style.edge);
 		static const char *const names[] = {"cleared line", "light-area push",
 						    "light area"};
 		svg_text(o, x + sw + lab / 2, base, lab, false, SVG_START, room, "#333333", "%s",
@@ -303,12 +285,8 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 		render_md_scene_place(&scene, blocks[i], NULL);
 	if (scene.broken)
 		return -1;
-	unsigned green_tiles = 0, blue_tiles = 0;
-	for (unsigned line = 0; line < MD_LINES; line++)
-		for (unsigned c = 0; c < MD_CELLS; c++) {
-			green_tiles += scene.green[line][c] != 0;
-			blue_tiles += scene.blue[line][c] != 0;
-		}
+	unsigned green_tiles = (unsigned)__builtin_popcount(scene.game.green);
+	unsigned blue_tiles = (unsigned)__builtin_popcount(scene.game.blue);
 	char title[96], desc[256];
 	snprintf(title, sizeof title, "Monomino-Domino: score %llu, %u tiles",
 		 (unsigned long long)scene.game.score, md_tiles(&scene.game));

@@ -187,12 +187,9 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 				if (ans->trigger[i].color == v && ans->trigger[i].column == c + 1)
 					chains = ans->trigger[i].chains;
 			unsigned tenths = chains ? 2 + 8 * chains / chains_max : 0;
-			svg_printf(
-			    &o,
-			    "<rect class=\"heat\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-			    "fill=\"%s\" fill-opacity=\"%u.%u\" stroke=\"#ffffff\"/>\n",
-			    hx + c * cell, y, cell, cell, chains ? "#fb8c00" : "#e8e8ee",
-			    tenths / 10, tenths % 10);
+			svg_rect(&o, "heat", hx + c * cell, y, cell, cell,
+				 "fill=\"%s\" fill-opacity=\"%u.%u\" stroke=\"#ffffff\"",
+				 chains ? "#fb8c00" : "#e8e8ee", tenths / 10, tenths % 10);
 			if (chains)
 				svg_text(&o, hx + c * cell + cell / 2,
 					 y + cell / 2 + l.label * 35 / 100, l.label, true,

@@ -110,14 +110,9 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 	unsigned top = rows_of(f) - PUYO_ROWS; /* field row of visible row 0 */
 	unsigned x0 = l->m, y0 = l->field_y;
 	/* The hidden row, dimmed; the visible field with its grid. */
-	svg_printf(o,
-		   "<rect class=\"hidden-row\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-		   "fill=\"#d5d5de\"/>\n",
-		   x0, y0, PUYO_COLS * l->s, l->s);
-	svg_printf(o,
-		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"#f4f4f8\" "
-		   "stroke=\"#55555f\" stroke-width=\"2\"/>\n",
-		   x0, y0 + l->s, PUYO_COLS * l->s, PUYO_ROWS * l->s);
+	svg_rect(o, "hidden-row", x0, y0, PUYO_COLS * l->s, l->s, "fill=\"#d5d5de\"");
+	svg_rect(o, NULL, x0, y0 + l->s, PUYO_COLS * l->s, PUYO_ROWS * l->s,
+		 "fill=\"#f4f4f8\" stroke=\"#55555f\" stroke-width=\"2\"");
 	for (unsigned c = 1; c < PUYO_COLS; c++)
 		svg_printf(o,
 			   "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#e2e2ea\"/>\n",
@@ -146,17 +141,11 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 			if (!is_color(v))
 				continue;
 			if (c + 1 < PUYO_COLS && f->cell[top + r][c + 1] == v)
-				svg_printf(o,
-					   "<rect class=\"link\" x=\"%u\" y=\"%u\" width=\"%u\" "
-					   "height=\"%u\" fill=\"%s\"/>\n",
-					   puyo_cx(l, c), puyo_cy(l, r + 1) - l->link / 2, l->s,
-					   l->link, puyo_fill[v]);
+				svg_rect(o, "link", puyo_cx(l, c), puyo_cy(l, r + 1) - l->link / 2,
+					 l->s, l->link, "fill=\"%s\"", puyo_fill[v]);
 			if (r + 1 < PUYO_ROWS && f->cell[top + r + 1][c] == v)
-				svg_printf(o,
-					   "<rect class=\"link\" x=\"%u\" y=\"%u\" width=\"%u\" "
-					   "height=\"%u\" fill=\"%s\"/>\n",
-					   puyo_cx(l, c) - l->link / 2, puyo_cy(l, r + 1), l->link,
-					   l->s, puyo_fill[v]);
+				svg_rect(o, "link", puyo_cx(l, c) - l->link / 2, puyo_cy(l, r + 1),
+					 l->link, l->s, "fill=\"%s\"", puyo_fill[v]);
 		}
 
 	/* The puyos; the hidden row's at half opacity. */

@@ -15,20 +15,37 @@ void svg_init(struct svg_out *out, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-void svg_printf(struct svg_out *out, const char *fmt, ...)
+static void svg_vprintf(struct svg_out *out, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *at = NULL;
 	size_t room = 0;
 	if (out->buf && out->len < out->size) {
 		at = out->buf + out->len;
 		room = out->size - out->len;
 	}
-	va_start(ap, fmt);
 	int n = vsnprintf(at, room, fmt, ap);
-	va_end(ap);
 	if (n > 0)
 		out->len += (size_t)n;
+}
+
+void svg_printf(struct svg_out *out, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	svg_vprintf(out, fmt, ap);
+	va_end(ap);
+}
+
+void svg_rect(struct svg_out *out, const char *cls, unsigned x, unsigned y, unsigned w, unsigned h,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	svg_printf(out, "<rect%s%s%s x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" ",
+		   cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "", x, y, w, h);
+	va_start(ap, fmt);
+	svg_vprintf(out, fmt, ap);
+	va_end(ap);
+	svg_printf(out, "/>\n");
 }
 
 void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char *title,

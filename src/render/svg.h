@@ -19,6 +19,11 @@ void svg_init(struct svg_out *out, char *buf, size_t size);
 /* Appends formatted text (no escaping: callers write only markup and numbers). */
 void svg_printf(struct svg_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Writes <rect x y width height ATTRS/> (with class `cls` unless NULL), the
+ * attributes formatted from `fmt`. */
+void svg_rect(struct svg_out *out, const char *cls, unsigned x, unsigned y, unsigned w, unsigned h,
+	      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
 /* Writes the XML declaration, the SVG 1.1 doctype, the root element of
  * width x height pixels and its <title> and <desc>. */
 void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char *title,
