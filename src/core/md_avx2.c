@@ -119,14 +119,6 @@ shapes_avx2(__m256i w)
 	};
 }
 
-/* Drops the pieces s on the boards *g and *u; adds the points to *sg, *su. */
-__attribute__((target("avx2"), always_inline)) static inline void
-drop_avx2(const struct shapes_avx2 *s, __m256i *g, __m256i *u, __m256i *sg, __m256i *su)
-{
-	*g = boards_drop_avx2(*g, s->green[0], s->green[1], s->green[2], sg);
-	*u = boards_drop_avx2(*u, s->blue[0], s->blue[1], s->blue[2], su);
-}
-
 /* Two groups of 8 lanes, each group's green and blue boards in a vector:
  * four independent vectors keep the vector units busy. */
 __attribute__((target("avx2"))) void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm,
@@ -155,7 +147,10 @@ __attribute__((target("avx2"))) void md_avx2_lanes(struct md_lane *lane, struct 
 			for (unsigned h = 0; h < 2; h++) {
 				struct shapes_avx2 p =
 				    shapes_avx2(step_words_avx2(blocks + GROUP * h * len + i, len));
-				drop_avx2(&p, &g[h], &u[h], &sg[h], &su[h]);
+				g[h] = boards_drop_avx2(g[h], p.green[0], p.green[1], p.green[2],
+							&sg[h]);
+				u[h] =
+				    boards_drop_avx2(u[h], p.blue[0], p.blue[1], p.blue[2], &su[h]);
 			}
 		}
 		for (unsigned h = 0; h < 2; h++) {
