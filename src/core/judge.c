@@ -130,7 +130,6 @@ static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t 
  */
 static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t n = 0, i;
 	dst[n++] = '\'';
 	for (i = 0; i < tok->len; i++) {
@@ -138,17 +137,12 @@ static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
 		size_t need = (c >= 0x20 && c < 0x7f && c != '\\') ? 1 : c == '\\' ? 2 : 4;
 		if (n - 1 + need > JUDGE_SHOW_MAX)
 			break;
-		if (need == 1) {
+		if (need == 1)
 			dst[n++] = (char)c;
-		} else if (need == 2) {
-			dst[n++] = '\\';
-			dst[n++] = '\\';
-		} else {
-			dst[n++] = '\\';
-			dst[n++] = 'x';
-			dst[n++] = hex[c >> 4];
-			dst[n++] = hex[c & 0xf];
-		}
+		else if (need == 2)
+			n += (size_t)snprintf(dst + n, cap - n, "\\\\");
+		else
+			n += (size_t)snprintf(dst + n, cap - n, "\\x%02x", c);
 	}
 	if (i < tok->len) {
 		snprintf(dst + n, cap - n, "...' (%zu bytes)", tok->len);
