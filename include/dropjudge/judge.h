@@ -1,8 +1,6 @@
 /*
  * The checker: compares a contestant's output with the expected output the
- * way a judge does (accepted, presentation error, wrong answer).
- *
- * Pure: no allocation, no I/O.
+ * way a judge does. Pure: no allocation, no I/O.
  */
 #ifndef DROPJUDGE_JUDGE_H
 #define DROPJUDGE_JUDGE_H

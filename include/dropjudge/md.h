@@ -2,14 +2,10 @@
  * Monomino-Domino (Baekjoon 20061): the pure simulator.
  *
  * A block placed in the 4x4 red board slides down into the green board and
- * right into the blue board. Both are the same machine seen from two sides:
- * a "falling board" of 6 lines of 4 cells, line 0 the lightest (farthest from
- * the floor) and line 5 the floor. Green lines are rows, green cells columns;
- * blue lines are columns, blue cells rows. Each board is a bitboard: cell c of
- * line l is bit 4*l + c.
- *
- * Nothing here allocates, does I/O or keeps global state; every function is
- * safe to call from any number of threads on distinct games.
+ * right into the blue board, the same "falling board" of 6 lines of 4 cells
+ * seen from two sides: line 0 the lightest, line 5 the floor; green lines
+ * are rows, blue lines columns. A board is a bitboard: cell c of line l is
+ * bit 4*l + c. No allocation, no I/O, no global state.
  */
 #ifndef DROPJUDGE_MD_H
 #define DROPJUDGE_MD_H
@@ -51,11 +47,8 @@ struct md_block {
 	uint8_t y; /* red column, 0..3 */
 };
 
-/*
- * A game in progress. Caller-owned; start it with md_init() and change it
- * only through md_place() and md_play(), which rely on what the rules keep
- * true between placements: lines 0 and 1 of both boards are empty.
- */
+/* A game in progress. Caller-owned; start it with md_init() and change it
+ * only through md_place() and md_play() (lines 0 and 1 stay empty). */
 struct md_game {
 	uint32_t green; /* falling board, lines = green rows, bits 0..23 */
 	uint32_t blue;	/* falling board, lines = blue columns, bits 0..23 */
@@ -66,29 +59,19 @@ struct md_game {
 /* Starts an empty game with score 0. */
 void md_init(struct md_game *game);
 
-/*
- * Checks a placement against the rules: t in 1..3 and every cell of the block
- * inside the red board. Takes wide integers so that a decoder can pass what it
- * read without narrowing first. Returns MD_FAULT_NONE for a legal block.
- */
+/* Checks a placement (as read, not narrowed): t in 1..3 and every cell
+ * inside the red board. Returns MD_FAULT_NONE for a legal block. */
 enum md_fault md_check(long long t, long long x, long long y);
 
 /* Text explaining a fault, for error messages ("t must be 1, 2 or 3"). */
 const char *md_fault_text(enum md_fault fault);
 
-/*
- * Places a legal block (md_check() returned MD_FAULT_NONE; anything else is
- * undefined) and applies scoring, then the light areas, on both boards.
- * Returns the points this placement scored.
- */
+/* Places a legal block (md_check() said MD_FAULT_NONE), then scores and
+ * empties the light areas on both boards. Returns the points scored. */
 unsigned md_place(struct md_game *game, struct md_block block);
 
-/*
- * Places the legal blocks blocks[0..n) in order, exactly as n calls of
- * md_place() would (same boards, score and moves after), only faster on
- * long runs: independent stretches are played side by side. Reads the
- * blocks, writes only *game. Returns the points these placements scored.
- */
+/* Places the legal blocks blocks[0..n) exactly as n calls of md_place()
+ * would, faster on long runs. Returns the points they scored. */
 uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n);
 
 /* Tiles left in green and blue together. */

@@ -1,13 +1,10 @@
 /*
  * Puyo Puyo chains (Baekjoon 11559) with the Puyo Puyo Tsu extensions: score,
- * garbage (ojama) puyos and the hidden 13th row. The pure simulator.
+ * garbage (ojama) puyos and the hidden 13th row. The pure simulator: no
+ * allocation, no I/O, no global state.
  *
  * A field has 12 visible rows of 6 columns, optionally topped by the hidden
  * 13th row; row 0 is the top row as given (the hidden one when there are 13).
- * On a field of Baekjoon's alphabet (no garbage, 12 rows, settled) the chain
- * count is exactly the answer of problem 11559.
- *
- * Nothing here allocates, does I/O or keeps global state.
  */
 #ifndef DROPJUDGE_PUYO_H
 #define DROPJUDGE_PUYO_H
@@ -71,11 +68,10 @@ bool puyo_field_is_floating(const struct puyo_field *field);
 void puyo_settle(struct puyo_field *field);
 
 /*
- * Runs one chain step on a settled field: pops every group of four or more,
- * removes garbage next to popped puyos, then settles. `chain` is the number
- * this step would get (it scores by it). Fills *step (may be NULL) and returns
- * true when something popped; returns false, leaving the field unchanged,
- * when nothing did.
+ * Runs one chain step, numbered `chain`, on a settled field: pops every group
+ * of four or more, removes garbage next to popped puyos, then settles. Fills
+ * *step (may be NULL) and returns true when something popped; false, the
+ * field unchanged, when nothing did.
  */
 bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step);
 
@@ -83,12 +79,10 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 void puyo_run(struct puyo_field *field, struct puyo_result *result);
 
 /*
- * A field as the bit planes the chain loop works on, for readers that can
- * build them faster than cell by cell. Bit k of the value (enum puyo_cell)
- * of the cell in column c at row h is bit 16 * (c % 4) + h of
- * word[k][c / 4], h counted from the top of a 13-row field: h = 0 is the
- * hidden row (always empty in a 12-row field), h = 12 the floor row. Every
- * other bit is zero. Caller-owned.
+ * A field as the chain loop's bit planes, for readers that build them faster
+ * than cell by cell: bit k of the value of the cell in column c at row h is
+ * bit 16 * (c % 4) + h of word[k][c / 4], h = 0 the hidden row (empty in a
+ * 12-row field), h = 12 the floor row. Every other bit is zero.
  */
 struct puyo_planes {
 	uint64_t word[3][2]; /* [bit of the value][columns 0-3, columns 4-5] */
@@ -97,31 +91,22 @@ struct puyo_planes {
 /* The planes of a field. */
 void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field *field);
 
-/*
- * The chain count puyo_run() gives for the field of these planes, and
- * nothing else (no score, no field written back): the fast path of chain
- * counting.
- */
+/* The chain count puyo_run() gives for the field of these planes, and
+ * nothing else: the fast path of chain counting. */
 unsigned puyo_planes_chains(const struct puyo_planes *planes);
 
-/*
- * puyo_run() on planes: the same result, and the planes left as the final
- * field (a 12-row field's planes stay those of a 12-row field).
- */
+/* puyo_run() on planes: the same result, the planes left as the final field. */
 void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result);
 
 /* The field of `rows` rows (12 or 13) whose planes these are. */
 void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows,
 			  struct puyo_field *field);
 
-/*
- * Told each step of a run with the field after it (settled); returns
- * false to hear no more steps (the run itself goes on to the end).
- */
+/* Told each step of a run with the field after it; returns false to hear
+ * no more steps (the run itself goes on to the end). */
 typedef bool puyo_step_fn(void *ctx, const struct puyo_step *step, const struct puyo_field *field);
 
-/* puyo_run(), telling every step to fn (NULL: none): the one chain loop,
- * for traces too. */
+/* puyo_run(), telling every step to fn (NULL: none). */
 void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
 		    void *ctx);
 

@@ -1,11 +1,8 @@
 /*
- * Puyo search (issue 47): which puyos, dropped where, fire the longest chain
- * (triggers), and where to place the next pairs (sequences), on the Tsu rules
- * of the simulator (dropjudge/puyo.h).
- *
- * The field is always 13 rows: a 12-row field is topped by an empty hidden
- * row, which never pops and whose puyos fall like the others. It is settled
- * and run first (fires_now); the search starts from the field at rest.
+ * Puyo search: which puyos, dropped where, fire the longest chain
+ * (triggers), and where to place the next pairs (sequences), on the rules of
+ * dropjudge/puyo.h. The field (a 12-row one topped by an empty hidden row)
+ * is settled and run first (fires_now); the search starts from it at rest.
  *
  * Triggers: for each column 1..6 and each colour asked, the smallest k in
  * 1..add such that k puyos of that colour dropped on the column make the
@@ -24,7 +21,7 @@
  * (desc, none ranking as 0 and 0), then the placements' (column, rotation)
  * in order, ascending.
  *
- * Pure: nothing allocates; the answer is the caller's, and bounded.
+ * Pure: nothing allocates; the answer is the caller's.
  */
 #ifndef DROPJUDGE_PUYO_SEARCH_H
 #define DROPJUDGE_PUYO_SEARCH_H
@@ -73,7 +70,7 @@ struct puyo_sequence {
 	struct puyo_trigger trigger;				/* the best, if any */
 };
 
-/* The answer. Caller-owned (about 12 KB: allocate it, or keep it static per thread). */
+/* The answer. Caller-owned (about 12 KB). */
 struct puyo_search_answer {
 	struct puyo_result fires_now; /* chains 0: the field was at rest */
 	unsigned triggers;	      /* of the field at rest, ranked */

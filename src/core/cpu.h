@@ -1,13 +1,8 @@
 /*
  * What the processor runs, for the cores' choice of a path at run time.
- *
- * CPU_HAS(GLIBC_NAME, "gcc-name") asks the C library where it can: glibc
- * (2.33 and later) answers from the features its loader already read, with
- * no instruction executed. __builtin_cpu_supports() instead links a
- * constructor that runs cpuid about ten times at every start of the
- * program, and on a virtual machine each cpuid leaves the guest (some 6 us
- * each): a twentieth of a whole `dropjudge solve` run. Both mean the same
- * thing: the processor has the feature and the system saves its registers.
+ * CPU_HAS(GLIBC_NAME, "gcc-name") asks glibc (2.33 and later) where it can,
+ * which answers from what its loader already read; __builtin_cpu_supports()
+ * otherwise, which runs cpuid at every start of the program.
  */
 #ifndef DROPJUDGE_CORE_CPU_H
 #define DROPJUDGE_CORE_CPU_H
@@ -22,9 +17,8 @@
 
 /*
  * The run-time switch of one kernel: `has` says whether the processor runs
- * it (false in a build without it). Asked once, on first use; the tests
- * turn a kernel off (and on again where the processor has it). state: -1
- * not asked yet, 0 off, 1 on; a race only writes the same value twice.
+ * it (false in a build without it), asked on first use. state: -1 not asked
+ * yet, 0 off, 1 on; a race only writes the same value twice.
  */
 struct cpu_switch {
 	int state;
@@ -50,11 +44,8 @@ static inline void cpu_switch_set(struct cpu_switch *s, bool on)
 #if __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
 
-/*
- * CPU_FEATURE_ACTIVE() of the header, with the bit taken as unsigned: the
- * header's own shifts a signed 1 into the sign bit for a feature in bit
- * 31 of its register (AVX-512 VL), which is undefined behaviour.
- */
+/* CPU_FEATURE_ACTIVE() of the header, with the bit taken as unsigned (the
+ * header's shifts a signed 1 into the sign bit for bit 31). */
 static inline bool cpu_active(unsigned index)
 {
 	const unsigned bits = 8 * sizeof(unsigned);

@@ -1,29 +1,20 @@
 /*
- * Test-data generators for both problems, reproducible on every machine.
+ * Test-data generators for both problems, reproducible on every machine:
+ * xoshiro256** seeded by splitmix64, as published by Blackman and Vigna
+ * (prng.di.unimi.it). What a seed gives is part of the interface: any change
+ * to the draws below (their order, their bounds, the search limits of the
+ * Puyo generator) must bump GEN_VERSION.
  *
- * The stream is xoshiro256** seeded by splitmix64, both exactly as published
- * by Blackman and Vigna (prng.di.unimi.it); only fixed-width integer
- * arithmetic is used, so a seed gives the same case on every machine, build
- * and compiler. What a seed gives is part of the interface: any change to the
- * draws below (their order, their bounds, the search limits of the Puyo
- * generator) must bump GEN_VERSION.
- *
- * Monomino-Domino cases are drawn block by block. Puyo fields with a chain
- * are built backwards, from the last group to pop to the first; see
- * gen_puyo_field(). Pure: no allocation, no I/O, no global state.
+ * Pure: no allocation, no I/O, no global state.
  */
 #include "dropjudge/gen.h"
 
 #include <string.h>
 
-/*
- * One step of splitmix64 (Steele, Lea and Flood; Vigna's splitmix64.c): adds
- * the golden-ratio increment to the state and returns the mixed state.
- */
+/* One step of splitmix64 (Vigna's splitmix64.c). */
 static uint64_t gen_splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
 	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
 	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
 	return z ^ (z >> 31);
@@ -32,7 +23,6 @@ static uint64_t gen_splitmix64(uint64_t *state)
 void gen_rng_init(struct gen_rng *rng, uint64_t seed)
 {
 	uint64_t state = seed;
-
 	/* Four successive outputs of a bijection: never all zero. */
 	for (unsigned i = 0; i < 4; i++)
 		rng->s[i] = gen_splitmix64(&state);
@@ -49,7 +39,6 @@ uint64_t gen_rng_next(struct gen_rng *rng)
 	uint64_t *s = rng->s;
 	const uint64_t result = gen_rotl(s[1] * 5, 7) * 9;
 	const uint64_t t = s[1] << 17;
-
 	s[2] ^= s[0];
 	s[3] ^= s[1];
 	s[1] ^= s[2];
@@ -59,19 +48,14 @@ uint64_t gen_rng_next(struct gen_rng *rng)
 	return result;
 }
 
-/*
- * Draws r until r >= 2^64 mod bound, then returns r mod bound: the accepted
- * range holds a whole number of copies of [0, bound), so there is no modulo
- * bias. A draw is rejected with probability below bound / 2^64. A bound of 0
- * (outside the contract) gives 0 without drawing.
- */
+/* Draws r until r >= 2^64 mod bound (no modulo bias), then returns r mod
+ * bound. A bound of 0 (outside the contract) gives 0 without drawing. */
 uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound)
 {
 	if (bound == 0)
 		return 0;
 	const uint64_t threshold = (0 - bound) % bound;
 	uint64_t r;
-
 	do
 		r = gen_rng_next(rng);
 	while (r < threshold);
@@ -84,11 +68,8 @@ static unsigned gen_below(struct gen_rng *rng, unsigned bound)
 	return (unsigned)gen_rng_below(rng, bound);
 }
 
-/*
- * t = 1 + below(3); then p = below(rows * cols), where rows x cols are the
- * top-left positions that keep the block in red (4x4, 4x3 for t = 2, 3x4 for
- * t = 3), and x = p / cols, y = p % cols.
- */
+/* t = 1 + below(3); then p = below(rows * cols) over the top-left positions
+ * that keep the block in red, x = p / cols, y = p % cols. */
 struct md_block gen_md_block(struct gen_rng *rng)
 {
 	struct md_block block;
@@ -96,7 +77,6 @@ struct md_block gen_md_block(struct gen_rng *rng)
 	unsigned rows = t == MD_TYPE_DOMINO_V ? MD_RED_SIZE - 1 : MD_RED_SIZE;
 	unsigned cols = t == MD_TYPE_DOMINO_H ? MD_RED_SIZE - 1 : MD_RED_SIZE;
 	unsigned p = gen_below(rng, rows * cols);
-
 	block.t = (uint8_t)t;
 	block.x = (uint8_t)(p / cols);
 	block.y = (uint8_t)(p % cols);
@@ -104,8 +84,7 @@ struct md_block gen_md_block(struct gen_rng *rng)
 }
 
 /*
- * Puyo.
- *
+ * Puyo fields are built backwards, from the last group to pop to the first.
  * The search works on columns seen from the floor: level 0 is the bottom
  * cell. A field of c chains becomes one of c + 1 chains by inserting a new
  * group of four of one colour into the columns (the puyos at and above the
@@ -114,36 +93,18 @@ struct md_block gen_md_block(struct gen_rng *rng)
  * back the old field, whose first group joins up again: one more chain.
  *
  * A candidate is a placement (tetromino, leftmost column, lowest level) and a
- * colour. Placements are visited in a random order; cheap checks drop those
- * that leave the old first group in one piece and the colours that would
- * touch a puyo of their own colour; the real simulator (puyo_run on a copy)
- * decides whether a survivor adds a chain. The search is depth first and
- * tries at most GEN_PUYO_BRANCH successful candidates per field before
- * backing up. Every placement looked at costs one unit of work, every
- * simulation GEN_PUYO_SIM_COST. An attempt that spends its share of work
- * (GEN_PUYO_ATTEMPT, doubled at each new attempt) starts over from an empty
- * field with fresh random choices; at GEN_PUYO_BUDGET units in all the search
- * gives up. Stack use: one placement order (about 3 KB) per level of depth,
- * at most GEN_PUYO_MAX_CHAINS deep.
- *
- * Measured on one core of a 2-CPU x86-64 machine, with the real simulator:
- * with 3 to 5 colours every min_chains up to 12 succeeded on every seed
- * tried; 12 chains take about 0.4 ms on average and 7 ms at worst (4
- * colours, 10,000 seeds). Two colours are much harder, since a group may
- * only touch the other colour: up to 9 chains always succeeded (1,000
- * seeds), 10 about 99 times in 100, 11 about 90 and 12 about 58; a failure
- * costs the whole budget, about 60 ms. With one colour the search is never
- * started for more than one chain (see gen_puyo_field()).
+ * colour, visited in a random order; cheap checks drop most, the simulator
+ * decides whether a survivor adds a chain. The search is depth first, at
+ * most GEN_PUYO_BRANCH children per field; an attempt that spends its share
+ * of work (GEN_PUYO_ATTEMPT, doubled each time) starts over from an empty
+ * field, and at GEN_PUYO_BUDGET units in all the search gives up.
  */
 
 #define GEN_GROUP      PUYO_POP_SIZE   /* puyos in an inserted group */
 #define GEN_SHAPE_COLS 4	       /* widest group */
 #define GEN_LEVELS     (PUYO_ROWS + 1) /* insertion levels of a column, 0..PUYO_ROWS */
 
-/*
- * The limits of the search. Changing any of them changes what a seed gives:
- * bump GEN_VERSION.
- */
+/* The limits of the search: changing any of them bumps GEN_VERSION. */
 #define GEN_PUYO_BRANCH	  4	   /* successful candidates tried per field */
 #define GEN_PUYO_SIM_COST 16	   /* work units of one simulation */
 #define GEN_PUYO_ATTEMPT  20000u   /* work of the first attempt, doubled after each */
@@ -226,7 +187,6 @@ static unsigned gen_stack_chains(const struct gen_stack *stack)
 {
 	struct puyo_field field;
 	struct puyo_result result;
-
 	gen_stack_to_field(stack, &field);
 	puyo_run(&field, &result);
 	return result.chains;
@@ -239,26 +199,17 @@ static unsigned gen_distance(const struct gen_cell *a, const struct gen_cell *b)
 	return dc + dl;
 }
 
-/* Whether four cells form one orthogonally connected piece. */
+/*
+ * Whether four distinct cells form one orthogonally connected piece: a grid
+ * has no triangles, so they do exactly when three pairs of them touch.
+ */
 static bool gen_group_is_connected(const struct gen_cell *g)
 {
-	bool reached[GEN_GROUP] = {true};
-	unsigned done = 1;
-	bool grew = true;
-
-	while (grew) {
-		grew = false;
-		for (unsigned i = 0; i < GEN_GROUP; i++) {
-			for (unsigned j = 0; !reached[i] && j < GEN_GROUP; j++) {
-				if (reached[j] && gen_distance(&g[i], &g[j]) == 1) {
-					reached[i] = true;
-					done++;
-					grew = true;
-				}
-			}
-		}
-	}
-	return done == GEN_GROUP;
+	unsigned touching = 0;
+	for (unsigned i = 0; i < GEN_GROUP; i++)
+		for (unsigned j = i + 1; j < GEN_GROUP; j++)
+			touching += gen_distance(&g[i], &g[j]) == 1;
+	return touching >= GEN_GROUP - 1;
 }
 
 /*
@@ -272,14 +223,12 @@ static bool gen_place(const struct gen_search *s, unsigned p, struct gen_inserti
 	unsigned x0 = p / GEN_LEVELS % PUYO_COLS;
 	unsigned base = p % GEN_LEVELS;
 	unsigned k = 0;
-
 	if (x0 + shape->width > PUYO_COLS)
 		return false;
 	memset(ins, 0, sizeof *ins);
 	for (unsigned i = 0; i < shape->width; i++) {
 		unsigned c = x0 + i, at = base + shape->off[i];
 		unsigned h = s->stack.height[c];
-
 		if (at > h || h + shape->n[i] > PUYO_ROWS)
 			return false;
 		ins->at[c] = (uint8_t)at;
@@ -295,10 +244,8 @@ static bool gen_place(const struct gen_search *s, unsigned p, struct gen_inserti
 
 	struct gen_cell moved[GEN_GROUP];
 	bool any = false;
-
 	for (unsigned j = 0; j < GEN_GROUP; j++) {
 		unsigned c = s->first[j].col, l = s->first[j].level;
-
 		moved[j] = s->first[j];
 		if (ins->n[c] && l >= ins->at[c]) {
 			moved[j].level = (uint8_t)(l + ins->n[c]);
@@ -317,17 +264,14 @@ static unsigned gen_neighbour_colors(const struct gen_stack *stack, const struct
 	static const int dc[4] = {-1, 1, 0, 0};
 	static const int dl[4] = {0, 0, -1, 1};
 	unsigned mask = 0;
-
 	for (unsigned i = 0; i < GEN_GROUP; i++) {
 		for (unsigned d = 0; d < 4; d++) {
 			int c = ins->group[i].col + dc[d];
 			int l = ins->group[i].level + dl[d];
-
 			if (c < 0 || c >= PUYO_COLS || l < 0)
 				continue;
 			unsigned at = ins->at[c], n = ins->n[c];
 			unsigned lv = (unsigned)l;
-
 			if (n && lv >= at && lv < at + n)
 				continue; /* the group itself */
 			if (n && lv >= at)
@@ -346,7 +290,6 @@ static void gen_insert(const struct gen_stack *in, const struct gen_insertion *i
 	*out = *in;
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		unsigned at = ins->at[c], n = ins->n[c], h = in->height[c];
-
 		if (!n)
 			continue;
 		memcpy(&out->cell[c][at + n], &in->cell[c][at], h - at);
@@ -370,7 +313,6 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 	const unsigned saved_chains = s->chains;
 	uint16_t order[GEN_PLACEMENTS];
 	unsigned kids = 0;
-
 	memcpy(saved_first, s->first, sizeof saved_first);
 	for (unsigned i = 0; i < GEN_PLACEMENTS; i++)
 		order[i] = (uint16_t)i;
@@ -379,7 +321,6 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 		struct gen_insertion ins;
 		unsigned pick = i + gen_below(&s->rng, GEN_PLACEMENTS - i);
 		unsigned p = order[pick];
-
 		order[pick] = order[i];
 		order[i] = (uint16_t)p;
 		if (s->work >= s->limit)
@@ -389,11 +330,9 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 			continue;
 		unsigned banned = gen_neighbour_colors(&s->stack, &ins);
 		unsigned rot = gen_below(&s->rng, s->colors);
-
 		for (unsigned k = 0; k < s->colors && kids < GEN_PUYO_BRANCH; k++) {
 			unsigned color = 1 + (rot + k) % s->colors;
 			struct gen_stack next;
-
 			if (banned & (1u << color))
 				continue;
 			if (s->work >= s->limit)
@@ -430,7 +369,6 @@ static void gen_add_noise(struct gen_search *s)
 		unsigned color = 1 + gen_below(&s->rng, s->colors);
 		unsigned h = s->stack.height[c];
 		struct gen_stack next;
-
 		if (h >= PUYO_ROWS)
 			continue;
 		next = s->stack;
@@ -449,7 +387,6 @@ static void gen_random_stack(struct gen_search *s)
 {
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		unsigned h = gen_below(&s->rng, PUYO_ROWS + 1);
-
 		s->stack.height[c] = (uint8_t)h;
 		for (unsigned l = 0; l < h; l++)
 			s->stack.cell[c][l] = (uint8_t)(1 + gen_below(&s->rng, s->colors));
@@ -468,7 +405,6 @@ static void gen_random_stack(struct gen_search *s)
 bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct puyo_field *field)
 {
 	struct gen_search s;
-
 	if (colors < 1 || colors > PUYO_COLORS || min_chains > GEN_PUYO_MAX_CHAINS ||
 	    (colors == 1 && min_chains > 1))
 		return false;
@@ -479,7 +415,6 @@ bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct 
 		gen_random_stack(&s);
 	} else {
 		uint64_t attempt = GEN_PUYO_ATTEMPT;
-
 		s.limit = attempt;
 		while (!gen_grow(&s, min_chains)) {
 			if (s.work >= GEN_PUYO_BUDGET)

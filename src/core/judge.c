@@ -1,14 +1,8 @@
 /*
- * The checker behind POST /v1/{problem}/judge: compares a contestant's output
- * with the expected output the way a judge does. Equal after trimming
- * trailing blanks is accepted; the same whitespace-separated tokens in another
- * layout is a presentation error; anything else is a wrong answer, explained
- * by the first token that differs (or the tokens missing or in excess).
- *
- * Both buffers are plain bytes: no terminating NUL needed, NUL bytes allowed.
- * Messages are plain ASCII (other bytes are shown as \xNN, long tokens are
- * cut), so that they always fit JUDGE_MESSAGE_MAX and are valid UTF-8.
- * Pure: no allocation, no I/O, no global state.
+ * The checker behind POST /v1/{problem}/judge (see judge.h). Both buffers are
+ * plain bytes, NUL bytes allowed. Messages are plain ASCII (other bytes shown
+ * as \xNN, long tokens cut), so that they fit JUDGE_MESSAGE_MAX and are valid
+ * UTF-8. Pure: no allocation, no I/O, no global state.
  */
 #include "dropjudge/judge.h"
 
@@ -19,10 +13,8 @@
 /* At most this many characters of a token are shown in a message. */
 #define JUDGE_SHOW_MAX 40
 
-/*
- * Room for a shown token: quote, JUDGE_SHOW_MAX characters, then "...' (N
- * bytes)" with N up to 20 digits, or the closing quote; and the NUL.
- */
+/* Room for a shown token: quote, JUDGE_SHOW_MAX characters, "...' (N bytes)"
+ * with N up to 20 digits, and the NUL. */
 #define JUDGE_QUOTED_MAX (1 + JUDGE_SHOW_MAX + 6 + 20 + 7 + 1)
 
 /* A read position in one of the two outputs. */
@@ -82,7 +74,6 @@ static size_t judge_count_tokens(struct judge_cursor *cur)
 {
 	struct judge_token tok;
 	size_t n = 0;
-
 	while (judge_next_token(cur, &tok))
 		n++;
 	return n;
@@ -100,7 +91,6 @@ static size_t judge_content_len(const char *buf, size_t len)
 static size_t judge_line_len(const char *buf, size_t len, size_t pos)
 {
 	const char *nl = memchr(buf + pos, '\n', len - pos);
-
 	return nl ? (size_t)(nl - (buf + pos)) : len - pos;
 }
 
@@ -111,7 +101,6 @@ static size_t judge_line_len(const char *buf, size_t len, size_t pos)
 static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t blen, size_t *line)
 {
 	size_t apos = 0, bpos = 0;
-
 	alen = a ? judge_content_len(a, alen) : 0;
 	blen = b ? judge_content_len(b, blen) : 0;
 	*line = 1;
@@ -123,7 +112,6 @@ static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t 
 		size_t al = judge_line_len(a, alen, apos);
 		size_t bl = judge_line_len(b, blen, bpos);
 		size_t at = al, bt = bl;
-
 		while (at > 0 && judge_is_trailing_blank(a[apos + at - 1]))
 			at--;
 		while (bt > 0 && judge_is_trailing_blank(b[bpos + bt - 1]))
@@ -142,26 +130,19 @@ static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t 
  */
 static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t n = 0, i;
-
 	dst[n++] = '\'';
 	for (i = 0; i < tok->len; i++) {
 		unsigned char c = (unsigned char)tok->text[i];
 		size_t need = (c >= 0x20 && c < 0x7f && c != '\\') ? 1 : c == '\\' ? 2 : 4;
 		if (n - 1 + need > JUDGE_SHOW_MAX)
 			break;
-		if (need == 1) {
+		if (need == 1)
 			dst[n++] = (char)c;
-		} else if (need == 2) {
-			dst[n++] = '\\';
-			dst[n++] = '\\';
-		} else {
-			dst[n++] = '\\';
-			dst[n++] = 'x';
-			dst[n++] = hex[c >> 4];
-			dst[n++] = hex[c & 0xf];
-		}
+		else if (need == 2)
+			n += (size_t)snprintf(dst + n, cap - n, "\\\\");
+		else
+			n += (size_t)snprintf(dst + n, cap - n, "\\x%02x", c);
 	}
 	if (i < tok->len) {
 		snprintf(dst + n, cap - n, "...' (%zu bytes)", tok->len);
@@ -183,7 +164,6 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 	struct judge_token et, ft;
 	char eq[JUDGE_QUOTED_MAX], fq[JUDGE_QUOTED_MAX];
 	size_t line, index = 0;
-
 	/* Two tokens, two numbers and the words of the longest message. */
 	_Static_assert(2 * JUDGE_QUOTED_MAX + 2 * 20 + 48 <= JUDGE_MESSAGE_MAX,
 		       "a differing-token message fits its buffer");
@@ -195,7 +175,6 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 		judge_cursor_init(&exp, expected, expected_len);
 		report->verdict = JUDGE_ACCEPTED;
 		size_t n = judge_count_tokens(&exp);
-
 		snprintf(report->message, sizeof report->message, "ok: %zu token%s", n,
 			 n == 1 ? "" : "s");
 		return;
@@ -206,7 +185,6 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 	for (;;) {
 		bool have_e = judge_next_token(&exp, &et);
 		bool have_f = judge_next_token(&out, &ft);
-
 		if (!have_e && !have_f) {
 			report->verdict = JUDGE_PRESENTATION_ERROR;
 			snprintf(report->message, sizeof report->message,
@@ -232,7 +210,6 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 		report->verdict = JUDGE_WRONG_ANSWER;
 		if (have_e) {
 			size_t missing = 1 + judge_count_tokens(&exp);
-
 			judge_quote(eq, sizeof eq, &et);
 			snprintf(report->message, sizeof report->message,
 				 "missing tokens: expected %zu, the output has %zu; "
@@ -240,7 +217,6 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 				 index - 1 + missing, index - 1, index, eq);
 		} else {
 			size_t extra = 1 + judge_count_tokens(&out);
-
 			judge_quote(fq, sizeof fq, &ft);
 			snprintf(report->message, sizeof report->message,
 				 "extra tokens: expected %zu, the output has %zu; "
@@ -253,13 +229,6 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 
 const char *judge_verdict_name(enum judge_verdict verdict)
 {
-	switch (verdict) {
-	case JUDGE_ACCEPTED:
-		return "accepted";
-	case JUDGE_PRESENTATION_ERROR:
-		return "presentation_error";
-	case JUDGE_WRONG_ANSWER:
-		return "wrong_answer";
-	}
-	return "unknown";
+	static const char *const names[] = {"accepted", "presentation_error", "wrong_answer"};
+	return (unsigned)verdict <= JUDGE_WRONG_ANSWER ? names[verdict] : "unknown";
 }

@@ -1,62 +1,27 @@
 /*
- * Monomino-Domino (Baekjoon 20061): the pure simulator behind md.h.
- *
- * Green and blue are the same "falling board" seen from two sides, so one
- * routine drops a piece, scores full lines and empties the light area for
- * both. A piece on a falling board is either one line holding a mask of
- * cells (height 1) or two lines holding the same single cell (height 2):
- * a horizontal domino is the first kind in green and the second in blue, a
- * vertical domino the reverse, a monomino both.
+ * Monomino-Domino (Baekjoon 20061): the pure simulator behind md.h. Green
+ * and blue are the same "falling board" seen from two sides, so one routine
+ * drops a piece, scores full lines and empties the light area for both.
  */
 #include "dropjudge/md.h"
 
-#include <string.h>
-
-#include "md_lanes.h" /* the board layout, the lanes, and their AVX2 kernel */
-
-/* Light area: the bits a board moves towards the floor, by its lines 0 and
- * 1 (its low byte): one line for each of them that holds a tile. */
-#define LIGHT_DROP(i)	(uint8_t)(LINE_BITS * (((i)&LINE_MASK) != 0) + LINE_BITS * (((i) >> 4) != 0))
-#define LIGHT_DROP4(i)	LIGHT_DROP(i), LIGHT_DROP(i + 1), LIGHT_DROP(i + 2), LIGHT_DROP(i + 3)
-#define LIGHT_DROP16(i) LIGHT_DROP4(i), LIGHT_DROP4(i + 4), LIGHT_DROP4(i + 8), LIGHT_DROP4(i + 12)
-#define LIGHT_DROP64(i)                                                                            \
-	LIGHT_DROP16(i), LIGHT_DROP16(i + 16), LIGHT_DROP16(i + 32), LIGHT_DROP16(i + 48)
-static const uint8_t light_drop[256] = {LIGHT_DROP64(0), LIGHT_DROP64(64), LIGHT_DROP64(128),
-					LIGHT_DROP64(192)};
+#include "md_lanes.h"
 
 /*
- * A piece on a falling board, at its cell: its cells repeated in every line
- * of the board, the piece itself at lines 0.. (one or two lines), and its
- * height in bits.
+ * Drops the piece `kind` (md_lane_shapes) at cell `cell` until one more step
+ * would hit a tile or the floor, then scores full lines and empties the
+ * light area. Returns the lines scored. Mask arithmetic on the whole board:
+ * the piece lands just above the lightest line with a tile under one of its
+ * cells; only the lines it fell into can fill, and two that fill are
+ * neighbours, so removing them moves every lighter line down as one.
  */
-struct md_shape {
-	uint32_t spread; /* cell mask of each covered line, in all MD_LINES lines */
-	uint8_t piece;	 /* the piece on lines 0 and 1 */
-	uint8_t lift;	 /* LINE_BITS * its lines (1 or 2) */
-};
-
-/*
- * Drops `shape` until one more step would hit a tile or the floor, then
- * scores full lines and empties the light area. Returns the lines scored.
- * The board holds nothing in the light area (lines 0 and 1) between
- * placements, as the rules leave it.
- *
- * Mask arithmetic on the whole board, no loop over cells or lines: the
- * piece lands with its lowest line just above the lightest line that has a
- * tile under one of its cells (the line past the floor when none), which is
- * never above line 2, so always at least the piece's height down; a line
- * is full when the AND of its four cells, shifted onto its first bit, is
- * set. Only the one or two lines the piece fell into can fill, and two
- * that fill are neighbours: removing them moves every lighter line down by
- * as many lines. The light area is a look-up of lines 0 and 1.
- */
-static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board,
-								 const struct md_shape *shape)
+static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board, unsigned kind,
+								 unsigned cell)
 {
 	uint32_t b = *board;
-	unsigned hit =
-	    (unsigned)__builtin_ctz((b & shape->spread) | PAST_FLOOR) & ~(LINE_BITS - 1u);
-	b |= (uint32_t)shape->piece << (hit - shape->lift);
+	uint32_t spread = md_lane_shapes[0][kind] << cell, piece = md_lane_shapes[1][kind] << cell;
+	unsigned hit = (unsigned)__builtin_ctz((b & spread) | PAST_FLOOR) & ~(LINE_BITS - 1u);
+	b |= piece << (hit - md_lane_shapes[2][kind]);
 
 	uint32_t pairs = b & (b >> 2);
 	uint32_t full = pairs & (pairs >> 1) & LINE_ONES;
@@ -70,52 +35,15 @@ static inline __attribute__((always_inline)) unsigned board_drop(uint32_t *board
 		b = (b & ~(lighter | lighter << shift)) | (b & lighter) << shift;
 	}
 
-	*board = (b << light_drop[b & 0xFFu]) & BOARD_MASK;
+	/* the light area: one line down for each of lines 0 and 1 that holds a tile */
+	unsigned light = (unsigned)((b & LINE_MASK) != 0) + ((b & LINE_MASK << LINE_BITS) != 0);
+	*board = (b << LINE_BITS * light) & BOARD_MASK;
 	return points;
 }
 
-/*
- * Every block as the piece it is on each board, indexed by t << 2 | cell
- * (green: the column y; blue: the row x). Green cells are columns, blue
- * cells rows: a domino lies along the cells of one board and across the
- * lines of the other. Index 0..3 (t = 0) is never used.
- */
-#define SHAPE_MONO(c)                                                                              \
-	{                                                                                          \
-		0x1 * LINE_ONES << (c), 0x01 << (c), LINE_BITS                                     \
-	}
-#define SHAPE_ALONG(c)                                                                             \
-	{                                                                                          \
-		0x3 * LINE_ONES << (c), 0x03 << (c), LINE_BITS                                     \
-	}
-#define SHAPE_ACROSS(c)                                                                            \
-	{                                                                                          \
-		0x1 * LINE_ONES << (c), 0x11 << (c), 2 * LINE_BITS                                 \
-	}
-#define SHAPE_NONE                                                                                 \
-	{                                                                                          \
-		0, 0, LINE_BITS                                                                    \
-	}
-
-static const struct md_shape md_green_shape[16] = {
-    SHAPE_NONE,	     SHAPE_NONE,      SHAPE_NONE,      SHAPE_NONE,
-    SHAPE_MONO(0),   SHAPE_MONO(1),   SHAPE_MONO(2),   SHAPE_MONO(3),
-    SHAPE_ALONG(0),  SHAPE_ALONG(1),  SHAPE_ALONG(2),  SHAPE_NONE,
-    SHAPE_ACROSS(0), SHAPE_ACROSS(1), SHAPE_ACROSS(2), SHAPE_ACROSS(3),
-};
-static const struct md_shape md_blue_shape[16] = {
-    SHAPE_NONE,	     SHAPE_NONE,      SHAPE_NONE,      SHAPE_NONE,
-    SHAPE_MONO(0),   SHAPE_MONO(1),   SHAPE_MONO(2),   SHAPE_MONO(3),
-    SHAPE_ACROSS(0), SHAPE_ACROSS(1), SHAPE_ACROSS(2), SHAPE_ACROSS(3),
-    SHAPE_ALONG(0),  SHAPE_ALONG(1),  SHAPE_ALONG(2),  SHAPE_NONE,
-};
-
 void md_init(struct md_game *game)
 {
-	game->green = 0;
-	game->blue = 0;
-	game->score = 0;
-	game->moves = 0;
+	*game = (struct md_game){0, 0, 0, 0};
 }
 
 enum md_fault md_check(long long t, long long x, long long y)
@@ -133,27 +61,21 @@ enum md_fault md_check(long long t, long long x, long long y)
 
 const char *md_fault_text(enum md_fault fault)
 {
-	switch (fault) {
-	case MD_FAULT_NONE:
-		return "no fault";
-	case MD_FAULT_TYPE:
-		return "t must be 1, 2 or 3";
-	case MD_FAULT_X:
-		return "x must be 0..3 (0..2 for a vertical domino, t = 3)";
-	case MD_FAULT_Y:
-		return "y must be 0..3 (0..2 for a horizontal domino, t = 2)";
-	}
-	return "unknown fault";
+	static const char *const text[] = {
+	    [MD_FAULT_NONE] = "no fault",
+	    [MD_FAULT_TYPE] = "t must be 1, 2 or 3",
+	    [MD_FAULT_X] = "x must be 0..3 (0..2 for a vertical domino, t = 3)",
+	    [MD_FAULT_Y] = "y must be 0..3 (0..2 for a horizontal domino, t = 2)",
+	};
+	return (unsigned)fault <= MD_FAULT_Y ? text[fault] : "unknown fault";
 }
 
 /* One placement on a pair of boards; returns the points. */
 static inline __attribute__((always_inline)) unsigned boards_place(uint32_t *green, uint32_t *blue,
 								   struct md_block block)
 {
-	unsigned t = (block.t & 3u) << 2;
-	unsigned points = board_drop(green, &md_green_shape[t | (block.y & 3u)]);
-	points += board_drop(blue, &md_blue_shape[t | (block.x & 3u)]);
-	return points;
+	unsigned t = block.t & 3u;
+	return board_drop(green, t, block.y & 3u) + board_drop(blue, 4 + t, block.x & 3u);
 }
 
 unsigned md_place(struct md_game *game, struct md_block block)
@@ -165,28 +87,16 @@ unsigned md_place(struct md_game *game, struct md_block block)
 }
 
 /*
- * md_play() in lanes. One game is a chain: each placement needs the boards
- * the previous one left, so a single game runs at the latency of a
- * placement, not at the machine's width. But boards forget: the light area
- * and full lines drop what lies under them, so two games fed the same
- * blocks from different boards soon hold the same boards, and from then on
- * score alike. md_play() therefore cuts the blocks into `lanes` stretches
- * and plays them side by side, the first from the game's boards, the others
- * from empty boards, each of these starting MD_WARM blocks before its
- * stretch (on the end of the stretch before it) to forget its empty start:
- * their points are not counted, and their boards at the start of the
- * stretch are kept. Then, stretch by stretch, those kept boards are
- * compared with the boards the stretch before really left. Nearly always
- * they are the same (97% of random stretches within 32 blocks), and the
- * stretch was played as the game plays it. When not, the start of the
- * stretch is replayed from the real boards beside the kept ones, until
- * both hold the same boards, and the difference in points added; a
- * stretch that never meets them is simply replayed whole. The answer is
- * always that of md_place() one block after another.
- *
- * The portable lanes are 4 stretches, each in scalar registers; where the
- * processor has AVX2, md_avx2.c plays 16 (MD_LANES_AVX2) with the same
- * arithmetic in vectors.
+ * md_play() in lanes. Boards forget: two games fed the same blocks from
+ * different boards soon hold the same boards. md_play() therefore cuts the
+ * blocks into `lanes` stretches and plays them side by side, the first from
+ * the game's boards, the others from empty boards starting MD_WARM blocks
+ * early (points not counted, boards at the stretch's start kept in warm[]).
+ * Then each stretch's kept boards are compared with those the stretch
+ * before really left; where they differ, the stretch is replayed from the
+ * real boards until both meet, and the difference in points added. The
+ * answer is always that of md_place() one block after another. The
+ * portable lanes are 4 stretches in scalar registers; md_avx2.c plays 16.
  */
 #define MD_LANES_PORTABLE 4
 #define MD_LANE_MIN	  64 /* shorter stretches are played one block after another */
@@ -244,20 +154,6 @@ static void lane_fix(struct md_lane *lane, struct md_lane real, struct md_lane g
 
 uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
 {
-	/* Too short for two stretches whatever the lanes (len below): one
-	 * block after another, with no lanes to set up. */
-	if (n < MD_WARM + MD_LANE_MIN) {
-		uint32_t green = game->green, blue = game->blue;
-		uint64_t score = 0;
-		for (size_t i = 0; i < n; i++)
-			score += boards_place(&green, &blue, blocks[i]);
-		game->green = green;
-		game->blue = blue;
-		game->score += score;
-		game->moves += n;
-		return score;
-	}
-	struct md_lane lane[MD_LANES_AVX2] = {{game->green, game->blue, 0}};
 	bool avx2 = md_avx2_on();
 	unsigned lanes = avx2 ? MD_LANES_AVX2 : MD_LANES_PORTABLE;
 	/* lane k plays blocks[k * len + i], i < len + MD_WARM, and counts them
@@ -265,13 +161,16 @@ uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
 	 * what is left */
 	size_t len = n > MD_WARM ? (n - MD_WARM) / lanes : 0;
 	size_t steps = len + MD_WARM;
-	struct md_lane warm[MD_LANES_AVX2];
-
 	if (len < MD_LANE_MIN) {
+		uint32_t green = game->green, blue = game->blue;
+		uint64_t score = 0;
 		for (size_t i = 0; i < n; i++)
-			lane[0].score += boards_place(&lane[0].green, &lane[0].blue, blocks[i]);
-		goto out;
+			score += boards_place(&green, &blue, blocks[i]);
+		*game = (struct md_game){green, blue, game->score + score, game->moves + n};
+		return score;
 	}
+	struct md_lane lane[MD_LANES_AVX2] = {{game->green, game->blue, 0}};
+	struct md_lane warm[MD_LANES_AVX2];
 	if (avx2) {
 		/* The last step reads a byte past its blocks: inside the array
 		 * unless the lanes end with it; then that step is played here. */
@@ -284,10 +183,11 @@ uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
 	} else {
 		lanes_portable(lane, warm, blocks, len, steps);
 	}
+	struct md_lane *last = &lane[lanes - 1];
 	for (size_t i = lanes * len + MD_WARM; i < n; i++)
-		lane[lanes - 1].score +=
-		    boards_place(&lane[lanes - 1].green, &lane[lanes - 1].blue, blocks[i]);
+		last->score += boards_place(&last->green, &last->blue, blocks[i]);
 	/* Each stretch from the boards the one before it really left. */
+	uint64_t score = lane[0].score;
 	for (unsigned k = 1; k < lanes; k++) {
 		lane[k].score -= warm[k].score; /* not its stretch's */
 		if (lane[k - 1].green != warm[k].green || lane[k - 1].blue != warm[k].blue) {
@@ -295,32 +195,16 @@ uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
 			size_t stretch = k == lanes - 1 ? n - from : len;
 			lane_fix(&lane[k], lane[k - 1], warm[k], blocks + from, stretch);
 		}
-		lane[0].score += lane[k].score;
+		score += lane[k].score;
 	}
-	lane[0].green = lane[lanes - 1].green;
-	lane[0].blue = lane[lanes - 1].blue;
-out:
-	game->green = lane[0].green;
-	game->blue = lane[0].blue;
-	game->score += lane[0].score;
-	game->moves += n;
-	return lane[0].score;
-}
-
-/* Tiles on one falling board. */
-static unsigned board_tiles(uint32_t board)
-{
-	unsigned n = 0;
-	for (; board; board &= board - 1u)
-		n++;
-	return n;
+	*game = (struct md_game){last->green, last->blue, game->score + score, game->moves + n};
+	return score;
 }
 
 unsigned md_tiles(const struct md_game *game)
 {
-	return board_tiles(game->green) + board_tiles(game->blue);
+	return (unsigned)__builtin_popcount(game->green) + (unsigned)__builtin_popcount(game->blue);
 }
-
 bool md_green_has(const struct md_game *game, unsigned row, unsigned col)
 {
 	if (row >= MD_GREEN_ROWS || col >= MD_GREEN_COLS)

@@ -1,8 +1,6 @@
 /*
  * md_play()'s lanes with AVX2 (see md_lanes.h): 16 stretches side by side,
- * in two groups of 8 whose green boards are in one vector and blue boards
- * in another, with md.c's mask arithmetic lane by lane. Chosen at run
- * time; left out of a SIMD=0 build.
+ * with md.c's mask arithmetic lane by lane. Left out of a SIMD=0 build.
  */
 #include "md_lanes.h"
 
@@ -14,13 +12,10 @@
 #include <immintrin.h>
 
 /*
- * board_drop() on 8 boards at once, each with its own shape: `spread`,
- * `piece` (at its cell, lines 0..) and `lift` (LINE_BITS * its lines).
- * Adds the points to *score. AVX2 has no count of trailing zeros, so the
- * lowest set bit is isolated (x & -x) and its index read from the exponent
- * of its conversion to float, exact for every power of two. Full lines are
- * removed without a branch: with none, the lightest "full line" is the one
- * past the floor and nothing moves.
+ * board_drop() on 8 boards at once, each with its own piece; adds the
+ * points to *score. The index of the lowest set bit is read from the
+ * exponent of its conversion to float (AVX2 has no count of trailing
+ * zeros); with no full line, the "full line" is the one past the floor.
  */
 __attribute__((target("avx2"), always_inline)) static inline __m256i
 boards_drop_avx2(__m256i b, __m256i spread, __m256i piece, __m256i lift, __m256i *score)
@@ -63,20 +58,18 @@ boards_drop_avx2(__m256i b, __m256i spread, __m256i piece, __m256i lift, __m256i
 	return _mm256_and_si256(_mm256_sllv_epi32(b, drop), _mm256_set1_epi32((int)BOARD_MASK));
 }
 
-/* Steps of the AVX2 loop between two flushes of its 32-bit scores: each
- * step adds at most 2 points per board. */
+/* Steps between two flushes of the 32-bit scores (at most 2 points a step). */
 #define MD_AVX2_FLUSH ((size_t)1 << 24)
 
-/* Where the vector loops' run of steps from `from` ends: at MD_WARM, where
- * the boards are kept, then every MD_AVX2_FLUSH steps. */
+/* Where the run of steps from `from` ends: at MD_WARM, then every
+ * MD_AVX2_FLUSH steps. */
 static inline size_t md_lanes_stop(size_t from, size_t steps)
 {
 	size_t to = from < MD_WARM ? MD_WARM : from + MD_AVX2_FLUSH;
 	return to < steps ? to : steps;
 }
 
-/* Loads the 3 bytes of *block (and one more, which the caller keeps inside
- * the array) as t | x << 8 | y << 16 | junk << 24. */
+/* Loads *block and the byte after it as t | x << 8 | y << 16 | junk << 24. */
 static inline uint32_t block_word(const struct md_block *block)
 {
 	uint32_t w;
@@ -87,8 +80,7 @@ static inline uint32_t block_word(const struct md_block *block)
 	return w;
 }
 
-/* The blocks of one step of 8 lanes, b, b + len, ..., b + 7 * len, as
- * words t | x << 8 | y << 16 | junk << 24 (reads a byte past each). */
+/* The blocks b, b + len, ..., b + 7 * len of one step of 8 lanes, as words. */
 __attribute__((target("avx2"), always_inline)) static inline __m256i
 step_words_avx2(const struct md_block *b, size_t len)
 {
@@ -98,28 +90,12 @@ step_words_avx2(const struct md_block *b, size_t len)
 				 (int)block_word(b + 6 * len), (int)block_word(b + 7 * len));
 }
 
-/*
- * The pieces as the AVX2 path looks them up: spread, piece and lift at
- * cell 0, by t for the green board (0..3) and by 4 + t for the blue one
- * (4..7); a domino lies along one board and across the other. The same
- * pieces as md_green_shape[] and md_blue_shape[] at cell 0.
- */
-static const uint32_t md_lane_shapes[3][8] __attribute__((aligned(32))) = {
-    {0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES, 0x1 * LINE_ONES,
-     0x3 * LINE_ONES},
-    {0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03},
-    {LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
-     LINE_BITS},
-};
-
-/* The pieces of one step on the green and the blue boards: spread, piece
- * and lift, as boards_drop_avx2() takes them. */
+/* The pieces of one step on the green and the blue boards: spread, piece, lift. */
 struct shapes_avx2 {
 	__m256i green[3], blue[3];
 };
 
-/* The pieces of the blocks of words w: looked up in md_lane_shapes by t
- * (green) and by 4 + t (blue), then moved to cell y (green) or x (blue). */
+/* The pieces of the blocks of words w, moved to cell y (green) or x (blue). */
 __attribute__((target("avx2"), always_inline)) static inline struct shapes_avx2
 shapes_avx2(__m256i w)
 {
@@ -143,27 +119,11 @@ shapes_avx2(__m256i w)
 	};
 }
 
-/* Drops the pieces s on the green boards *g and the blue boards *u; adds
- * their points to *sg and *su. */
-__attribute__((target("avx2"), always_inline)) static inline void
-drop_avx2(const struct shapes_avx2 *s, __m256i *g, __m256i *u, __m256i *sg, __m256i *su)
-{
-	*g = boards_drop_avx2(*g, s->green[0], s->green[1], s->green[2], sg);
-	*u = boards_drop_avx2(*u, s->blue[0], s->blue[1], s->blue[2], su);
-}
-
-/*
- * Plays blocks[k * len + i], i < steps, on lane[k], k < 16, and keeps each
- * lane's boards and points after MD_WARM steps in warm[k]: two groups of 8
- * lanes, each group's green and blue boards in one vector apiece. Each
- * step of a board waits on the one before (tens of cycles of latency), so
- * the four independent vectors keep the vector units busy where two would
- * leave them waiting. Reads one byte past each block it plays: the caller
- * keeps blocks[15 * len + steps - 1] off the end of the array.
- */
-__attribute__((target("avx2"))) static void lanes_avx2(struct md_lane *lane, struct md_lane *warm,
-						       const struct md_block *blocks, size_t len,
-						       size_t steps)
+/* Two groups of 8 lanes, each group's green and blue boards in a vector:
+ * four independent vectors keep the vector units busy. */
+__attribute__((target("avx2"))) void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm,
+						   const struct md_block *blocks, size_t len,
+						   size_t steps)
 {
 	enum { GROUP = MD_LANES_AVX2 / 2 };
 	__m256i g[2], u[2];
@@ -187,7 +147,10 @@ __attribute__((target("avx2"))) static void lanes_avx2(struct md_lane *lane, str
 			for (unsigned h = 0; h < 2; h++) {
 				struct shapes_avx2 p =
 				    shapes_avx2(step_words_avx2(blocks + GROUP * h * len + i, len));
-				drop_avx2(&p, &g[h], &u[h], &sg[h], &su[h]);
+				g[h] = boards_drop_avx2(g[h], p.green[0], p.green[1], p.green[2],
+							&sg[h]);
+				u[h] =
+				    boards_drop_avx2(u[h], p.blue[0], p.blue[1], p.blue[2], &su[h]);
 			}
 		}
 		for (unsigned h = 0; h < 2; h++) {
@@ -214,12 +177,6 @@ __attribute__((target("avx2"))) static void lanes_avx2(struct md_lane *lane, str
 			*l = (struct md_lane){gs[k], us[k], l->score + total[GROUP * h + k]};
 		}
 	}
-}
-
-void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
-		   size_t len, size_t steps)
-{
-	lanes_avx2(lane, warm, blocks, len, steps);
 }
 
 static bool processor_has_it(void)

@@ -1,9 +1,7 @@
 /*
- * md_play()'s lanes (private to the core): what md.c's portable lanes and
- * the AVX2 lanes of md_avx2.c share, the board layout and the lane, and
+ * md_play()'s lanes (private to the core): the board layout, the pieces and
+ * the lane that md.c's portable lanes and md_avx2.c's AVX2 lanes share, and
  * the AVX2 kernel, which md_play() takes where the processor has AVX2.
- * The two end every game the same; tests/unit/test_md.c holds md_play()
- * to md_place() with the kernel on and off (md_avx2_set()).
  */
 #ifndef DROPJUDGE_CORE_MD_LANES_H
 #define DROPJUDGE_CORE_MD_LANES_H
@@ -14,21 +12,26 @@
 
 #include "dropjudge/md.h"
 
-#define LINE_BITS  MD_CELLS
-#define LINE_MASK  ((1u << LINE_BITS) - 1u) /* the cells of line 0 */
-#define BOARD_MASK ((1u << (LINE_BITS * MD_LINES)) - 1u)
+#define LINE_BITS     MD_CELLS
+#define LINE_MASK     ((1u << LINE_BITS) - 1u) /* the cells of line 0 */
+#define BOARD_MASK    ((1u << (LINE_BITS * MD_LINES)) - 1u)
+#define LINE_ONES     0x111111u			     /* bit 4*l of every line l */
+#define PAST_FLOOR    (1u << (LINE_BITS * MD_LINES)) /* one line past the floor */
+#define MD_WARM	      32 /* blocks each lane but the first plays before its stretch */
+#define MD_LANES_AVX2 16 /* stretches the AVX2 lanes play side by side */
 
-/* Every line (bit 4*l) of a board; times a line's mask spreads it to all lines. */
-#define LINE_ONES 0x111111u
-
-/* Bit 4*MD_LINES: one line past the floor, where a drop with no tile under it stops. */
-#define PAST_FLOOR (1u << (LINE_BITS * MD_LINES))
-
-/* Blocks each lane but the first plays before its stretch. */
-#define MD_WARM 32
-
-/* Stretches the AVX2 lanes play side by side. */
-#define MD_LANES_AVX2 16
+/*
+ * The pieces at cell 0: spread (its cells in every line), piece (on lines 0
+ * and 1) and lift (LINE_BITS * its lines), by t for green and 4 + t for
+ * blue: a domino lies along one board and across the other.
+ */
+static const uint32_t md_lane_shapes[3][8] __attribute__((aligned(32))) = {
+    {0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES, 0x1 * LINE_ONES,
+     0x3 * LINE_ONES},
+    {0, 0x01, 0x03, 0x11, 0, 0x01, 0x11, 0x03},
+    {LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS, LINE_BITS, LINE_BITS, 2 * LINE_BITS,
+     LINE_BITS},
+};
 
 /* One stretch's game: its boards and the points it scored. */
 struct md_lane {
@@ -37,26 +40,18 @@ struct md_lane {
 	uint64_t score;
 };
 
-/*
- * Whether md_play() takes md_avx2_lanes(): the processor has AVX2, the
- * build is not SIMD=0 (DROPJUDGE_SIMD 0), and md_avx2_set() has not
- * turned it off.
- */
+/* Whether md_play() takes md_avx2_lanes(): the processor has AVX2, the
+ * build is not SIMD=0, and md_avx2_set() has not turned it off. */
 bool md_avx2_on(void);
 
-/*
- * For the tests: false makes md_avx2_on() false from now on (the portable
- * lanes everywhere); true gives it back to the processor's answer. Not for
- * use while other threads play.
- */
+/* For the tests: false turns the kernel off; true gives it back to the
+ * processor's answer. Not while other threads play. */
 void md_avx2_set(bool on);
 
 /*
  * Plays blocks[k * len + i], i < steps, on lane[k], k < MD_LANES_AVX2,
- * adding the points to lane[k].score; keeps each lane's boards and points
- * after MD_WARM steps in warm[k]. Reads one byte past its last block: the
- * caller leaves the last step to the portable code when the lanes end
- * with the array. Only when md_avx2_on() said true.
+ * adding the points to lane[k].score; keeps each lane after MD_WARM steps
+ * in warm[k]. Reads one byte past each block. Only when md_avx2_on().
  */
 void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
 		   size_t len, size_t steps);

@@ -1,26 +1,12 @@
 /*
  * The Puyo Puyo chain simulator (Baekjoon 11559) with the Puyo Puyo Tsu
- * extensions: score, garbage puyos and the hidden 13th row.
+ * extensions. A step pops the groups of four or more of the 12 visible rows
+ * at once, removes garbage next to them, then lets everything fall.
  *
- * A step looks for groups in the 12 visible rows only, pops every group of
- * four or more at once, removes garbage next to a popped puyo (visible rows
- * only), then lets everything, the hidden row included, fall. Each step
- * removes at least PUYO_POP_SIZE puyos, so a run ends after at most
- * PUYO_MAX_CHAINS steps; the run loop is bounded by that number as well.
- *
- * The chain loop works on bit planes: the field is three 128-bit planes,
- * bit k of each cell's value, with a column per 16 bits (bit 16*c + h, h
- * the row counted from the top of a 13-row field, so h = 12 is the floor)
- * and three empty guard bits per column. Shifting a plane by 1 meets the
- * cell above or below, by 16 the cell beside. A colour has a group of four
- * or more exactly where one of its puyos has three neighbours of its
- * colour or two neighbouring puyos have two each (a grid has no
- * triangles); those puyos seed a fill that grows within the colour to the
- * whole popping groups at once. Gravity squeezes the removed cells out of
- * each column, every column at once by shifts (compress); where the
- * processor runs BMI2's pext and pdep fast, puyo_bmi2.c's gravity instead
- * (the same planes). Both are tested against a straightforward reference.
- *
+ * The chain loop works on bit planes (puyo_bmi2.h): a colour has a group of
+ * four or more exactly where one of its puyos has three neighbours of its
+ * colour or two neighbouring puyos have two each (a grid has no triangles);
+ * those puyos seed a fill that grows to the whole popping groups at once.
  * Pure: the C library only, no allocation.
  */
 #include "dropjudge/puyo.h"
@@ -30,11 +16,8 @@
 
 #include "puyo_bmi2.h"
 
-#define PUYO_VISIBLE_CELLS (PUYO_ROWS * PUYO_COLS)
-/* Groups that can pop in one step: 72 / 4. */
-#define PUYO_MAX_GROUPS (PUYO_VISIBLE_CELLS / PUYO_POP_SIZE)
-/* Steps a run can have: every step removes at least 4 of at most 78 puyos. */
-#define PUYO_MAX_CHAINS ((PUYO_ROWS_MAX * PUYO_COLS) / PUYO_POP_SIZE)
+#define PUYO_MAX_GROUPS (PUYO_ROWS * PUYO_COLS / PUYO_POP_SIZE)	    /* in one step */
+#define PUYO_MAX_CHAINS (PUYO_ROWS_MAX * PUYO_COLS / PUYO_POP_SIZE) /* in one run */
 #define PUYO_BONUS_MAX	999
 
 static const char puyo_chars[] = ".RGBPYO";
@@ -61,59 +44,13 @@ void puyo_field_init(struct puyo_field *field, unsigned rows)
 
 int puyo_cell_from_char(char c)
 {
-	switch (c) {
-	case '.':
-		return PUYO_EMPTY;
-	case 'R':
-		return PUYO_RED;
-	case 'G':
-		return PUYO_GREEN;
-	case 'B':
-		return PUYO_BLUE;
-	case 'P':
-		return PUYO_PURPLE;
-	case 'Y':
-		return PUYO_YELLOW;
-	case 'O':
-		return PUYO_GARBAGE;
-	default:
-		return -1;
-	}
+	const char *at = c ? strchr(puyo_chars, c) : NULL;
+	return at ? (int)(at - puyo_chars) : -1;
 }
 
 char puyo_cell_to_char(uint8_t cell)
 {
 	return cell <= PUYO_GARBAGE ? puyo_chars[cell] : '?';
-}
-
-bool puyo_field_is_floating(const struct puyo_field *field)
-{
-	unsigned rows = field_rows(field);
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		bool gap = false; /* an empty cell seen below the current row */
-		for (unsigned r = rows; r-- > 0;) {
-			if (field->cell[r][c] == PUYO_EMPTY)
-				gap = true;
-			else if (gap)
-				return true;
-		}
-	}
-	return false;
-}
-
-void puyo_settle(struct puyo_field *field)
-{
-	unsigned rows = field_rows(field);
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned dst = rows; /* one below the next free cell, from the floor up */
-		for (unsigned r = rows; r-- > 0;) {
-			uint8_t v = field->cell[r][c];
-			if (v == PUYO_EMPTY)
-				continue;
-			field->cell[r][c] = PUYO_EMPTY;
-			field->cell[--dst][c] = v;
-		}
-	}
 }
 
 /* ---- bit planes -------------------------------------------------------- */
@@ -183,13 +120,8 @@ static inline plane_t grow(plane_t seed, plane_t within)
 	return g;
 }
 
-/*
- * Which colour puyos of the visible rows have a neighbour of their own
- * colour above, below, on the left, on the right. Computed once for all
- * colours: two cells have the same colour when all three bit planes agree,
- * and "the cell below has the same colour as its upper neighbour" is the
- * same fact seen from the other cell, so two directions give all four.
- */
+/* Which colour puyos of the visible rows have a neighbour of their own
+ * colour above, below, on the left, on the right: all colours at once. */
 struct same {
 	plane_t up, down, left, right;
 };
@@ -213,12 +145,8 @@ static inline plane_t same_spread(const struct same *s, plane_t g)
 	       (s->right & to_left(g));
 }
 
-/*
- * The colour puyos that belong to a group of four or more, all colours at
- * once: seeds are the puyos with three neighbours of their colour and
- * same-colour neighbouring pairs with two each; the fill grows them,
- * through same-colour neighbours only, to their whole groups.
- */
+/* The colour puyos that belong to a group of four or more, all colours at
+ * once, grown from the seeds the file's head describes. */
 static inline plane_t popping(const struct same *s)
 {
 	plane_t ud = s->up & s->down, lr = s->left & s->right;
@@ -282,20 +210,14 @@ static inline plane_t planes_occupied(const struct planes *p)
 }
 
 /*
- * Gravity, portable: keeps the cells `keep` and lets them fall, column by
- * column, closing each hole under the topmost kept cell from the top down
- * (closing a hole moves only the cells above it, so the holes below stay
- * where they are).
+ * Gravity, portable: keeps the cells `keep` and lets them fall, every lane
+ * at once (Hacker's Delight's compress, toward the high end): in round i
+ * the kept cells with an odd count of holes above them, in units of 2^i,
+ * move 2^i down. Four rounds pack each lane against bit 15; a shift by the
+ * three guard bits then lays them on the floor (h = 12).
  */
 static void gravity_portable(struct planes *p, plane_t keep)
 {
-	/*
-	 * Every lane at once (Hacker's Delight's compress, toward the high
-	 * end): in round i the kept cells with an odd count of holes above
-	 * them, counted in units of 2^i, move 2^i down. Four rounds pack each
-	 * lane's kept cells against bit 15; the guard bits above the floor
-	 * are holes too, so a shift by three lays them on the floor (h = 12).
-	 */
 	plane_t m = keep;
 	plane_t x0 = p->bit[0] & m, x1 = p->bit[1] & m, x2 = p->bit[2] & m;
 	plane_t holes_above = ~m >> 1;
@@ -320,16 +242,22 @@ static void gravity_portable(struct planes *p, plane_t keep)
 	p->bit[2] = x2 >> guard;
 }
 
+/* Gravity of `keep`: with BMI2 (puyo_bmi2.c) or portable. */
+static inline void gravity(struct planes *p, plane_t keep, bool bmi2)
+{
+	if (bmi2)
+		puyo_bmi2_gravity(p, keep);
+	else
+		gravity_portable(p, keep);
+}
+
 /* Cell values as a plane, from the three bit planes. */
 #define PLANE_OF(p, v)                                                                             \
 	((((v)&1) ? (p)->bit[0] : ~(p)->bit[0]) & (((v)&2) ? (p)->bit[1] : ~(p)->bit[1]) &         \
 	 (((v)&4) ? (p)->bit[2] : ~(p)->bit[2]))
 
-/*
- * One chain step on settled planes, as puyo_step() says; step NULL only
- * counts (no colours, groups or score). Gravity with BMI2 when `bmi2`
- * (puyo_bmi2_on()).
- */
+/* One chain step on settled planes, as puyo_step() says; step NULL only
+ * counts (no colours, groups or score). */
 static inline __attribute__((always_inline)) bool planes_step(struct planes *p, unsigned chain,
 							      struct puyo_step *step, bool bmi2)
 {
@@ -373,21 +301,8 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 		step->score = puyo_step_score(chain, popped, colors, sizes, groups);
 	}
 
-	plane_t keep = occupied & ~(pop | garbage);
-	if (bmi2)
-		puyo_bmi2_gravity(p, keep);
-	else
-		gravity_portable(p, keep);
+	gravity(p, occupied & ~(pop | garbage), bmi2);
 	return true;
-}
-
-/* Settles the planes. */
-static inline void planes_settle(struct planes *p, bool bmi2)
-{
-	if (bmi2)
-		puyo_bmi2_gravity(p, planes_occupied(p));
-	else
-		gravity_portable(p, planes_occupied(p));
 }
 
 /* Settles the planes, then counts the steps that pop. */
@@ -395,27 +310,54 @@ static unsigned planes_chains(struct planes *p)
 {
 	unsigned chains = 0;
 	bool bmi2 = puyo_bmi2_on();
-	planes_settle(p, bmi2);
+	gravity(p, planes_occupied(p), bmi2);
 	while (chains < PUYO_MAX_CHAINS && planes_step(p, chains + 1, NULL, bmi2))
 		chains++;
 	return chains;
 }
 
-/* Settles the planes, then steps until nothing pops; fills *res. */
-static void planes_run(struct planes *p, struct puyo_result *res)
+/*
+ * Settles the planes, then steps until nothing pops; fills *res. With fn,
+ * writes the planes into *field after each step and tells fn, until fn
+ * returns false.
+ */
+static void planes_run(struct planes *p, struct puyo_result *res, struct puyo_field *field,
+		       puyo_step_fn *fn, void *ctx)
 {
 	struct puyo_step step;
 	res->chains = 0;
 	res->score = 0;
 	bool bmi2 = puyo_bmi2_on();
-	planes_settle(p, bmi2);
+	gravity(p, planes_occupied(p), bmi2);
 	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
 		if (!planes_step(p, chain, &step, bmi2))
 			break;
 		res->chains = chain;
 		res->score += step.score;
+		if (fn) {
+			planes_to_field(p, field);
+			if (!fn(ctx, &step, field))
+				fn = NULL; /* the run goes on; only the telling stops */
+		}
 	}
 	res->all_clear = res->chains > 0 && !plane_any(planes_occupied(p));
+}
+
+bool puyo_field_is_floating(const struct puyo_field *field)
+{
+	struct planes p, settled;
+	planes_from_field(&p, field);
+	settled = p;
+	gravity(&settled, planes_occupied(&p), puyo_bmi2_on());
+	return memcmp(&p, &settled, sizeof p) != 0;
+}
+
+void puyo_settle(struct puyo_field *field)
+{
+	struct planes p;
+	planes_from_field(&p, field);
+	gravity(&p, planes_occupied(&p), puyo_bmi2_on());
+	planes_to_field(&p, field);
 }
 
 bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
@@ -430,10 +372,16 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 
 void puyo_run(struct puyo_field *field, struct puyo_result *result)
 {
+	puyo_run_steps(field, result, NULL, NULL);
+}
+
+void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
+		    void *ctx)
+{
 	struct planes p;
 	struct puyo_result res;
 	planes_from_field(&p, field);
-	planes_run(&p, &res);
+	planes_run(&p, &res, field, fn, ctx);
 	planes_to_field(&p, field);
 	if (result)
 		*result = res;
@@ -457,7 +405,7 @@ void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result)
 {
 	struct planes p;
 	memcpy(p.bit, planes->word, sizeof p.bit);
-	planes_run(&p, result);
+	planes_run(&p, result, NULL, NULL, NULL);
 	memcpy(planes->word, p.bit, sizeof planes->word);
 }
 
@@ -467,39 +415,6 @@ void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows, struc
 	memcpy(p.bit, planes->word, sizeof p.bit);
 	puyo_field_init(field, rows);
 	planes_to_field(&p, field);
-}
-
-static bool field_is_empty(const struct puyo_field *field)
-{
-	for (unsigned r = 0; r < field->rows; r++)
-		for (unsigned c = 0; c < PUYO_COLS; c++)
-			if (field->cell[r][c] != PUYO_EMPTY)
-				return false;
-	return true;
-}
-
-void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
-		    void *ctx)
-{
-	if (!fn) {
-		puyo_run(field, result);
-		return;
-	}
-	struct puyo_result res = {0, 0, false};
-	struct puyo_step step;
-
-	puyo_settle(field);
-	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
-		if (!puyo_step(field, chain, &step))
-			break;
-		res.chains = chain;
-		res.score += step.score;
-		if (fn && !fn(ctx, &step, field))
-			fn = NULL; /* the run goes on; only the telling stops */
-	}
-	res.all_clear = res.chains > 0 && field_is_empty(field);
-	if (result)
-		*result = res;
 }
 
 /* Group bonus of one popped group. */

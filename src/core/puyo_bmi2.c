@@ -17,9 +17,7 @@
  * The floor of each column for `keep`: its lowest popcount(column) cells of
  * 13, every column at once in SSSE3 (every processor with BMI2 has it). A
  * nibble table counts the kept cells of each byte, the two bytes of a lane
- * are added, and the count looks up both bytes of the lane's mask. No value
- * goes through memory: storing halves to read them back as one vector costs
- * a stalled load on every step.
+ * are added, and the count looks up both bytes of the lane's mask.
  */
 #define FLOOR_MASK(n) ((((1u << (n)) - 1u) << (PUYO_ROWS_MAX - (n))) & LANE_CELLS)
 #define FLOOR_LO(n)   ((char)(FLOOR_MASK(n) & 0xFFu))
@@ -47,13 +45,8 @@ __attribute__((target("bmi2,popcnt,ssse3"))) static inline __m128i floor_of(__m1
 			    _mm_andnot_si128(low_bytes, _mm_shuffle_epi8(hi_of, n)));
 }
 
-/*
- * Gravity with BMI2: per half (columns 0-3, columns 4-5), pext packs the
- * kept cells of every plane and pdep lays them, in order, on the floor of
- * each column (floor_of()).
- */
-__attribute__((target("bmi2,popcnt,ssse3,sse4.1"))) static inline void
-gravity_bmi2(struct planes *p, plane_t keep)
+__attribute__((target("bmi2,popcnt,ssse3,sse4.1"))) void puyo_bmi2_gravity(struct planes *p,
+									   plane_t keep)
 {
 	__m128i k = (__m128i)keep, f = floor_of(k);
 	uint64_t keep_lo = (uint64_t)_mm_cvtsi128_si64(k),
@@ -71,17 +64,8 @@ gravity_bmi2(struct planes *p, plane_t keep)
 	}
 }
 
-__attribute__((target("bmi2,popcnt,ssse3,sse4.1"))) void puyo_bmi2_gravity(struct planes *p,
-									   plane_t keep)
-{
-	gravity_bmi2(p, keep);
-}
-
-/*
- * Whether pext and pdep are single instructions. AMD's processors before
- * Zen 3 (family 0x19) run them as microcode, one to three hundred cycles
- * each by the popcount of the mask: there the portable gravity is faster.
- */
+/* Whether pext and pdep are fast: AMD's processors before Zen 3 (family
+ * 0x19) run them as slow microcode. */
 static bool pext_is_fast(void)
 {
 	unsigned a, b, c, d;

@@ -1,10 +1,7 @@
 /*
- * The Puyo chain loop's bit planes, and its one hand-vectorised kernel
- * (private to the core): gravity with BMI2's pext and pdep
- * (src/core/puyo_bmi2.c), which the loop in puyo.c takes in place of its
- * portable gravity where the processor runs them fast. The two must leave
- * the same planes; tests/unit/test_puyo.c holds the core to its reference
- * with the kernel on and off (puyo_bmi2_set()).
+ * The Puyo chain loop's bit planes, and its gravity with BMI2's pext and
+ * pdep (private to the core), which puyo.c takes in place of its portable
+ * gravity where the processor runs them fast: the two leave the same planes.
  */
 #ifndef DROPJUDGE_CORE_PUYO_BMI2_H
 #define DROPJUDGE_CORE_PUYO_BMI2_H
@@ -15,8 +12,7 @@
 /*
  * A plane: a column per 16-bit lane (lanes 6 and 7 stay empty), bit h of
  * a lane the cell at row h counted from the top of a 13-row field, three
- * guard bits above it. Vector extensions of GCC and Clang: one SSE2
- * instruction per operation on x86-64, plain C code elsewhere.
+ * guard bits above it (GCC and Clang vector extensions).
  */
 typedef uint16_t plane_t __attribute__((vector_size(16)));
 
@@ -30,24 +26,17 @@ struct planes {
 
 /*
  * Whether the chain loop takes puyo_bmi2_gravity(): the processor has
- * BMI2 (and POPCNT, SSSE3, SSE4.1) and runs pext and pdep as single
- * instructions, the build is not SIMD=0 (DROPJUDGE_SIMD 0), and
- * puyo_bmi2_set() has not turned it off. Decided once, then a load.
+ * BMI2 (and POPCNT, SSSE3, SSE4.1) and runs pext and pdep fast, the build
+ * is not SIMD=0, and puyo_bmi2_set() has not turned it off.
  */
 bool puyo_bmi2_on(void);
 
-/*
- * For the tests: false makes puyo_bmi2_on() false from now on (the
- * portable gravity everywhere); true gives it back to the processor's
- * answer. Not for use while other threads run the core.
- */
+/* For the tests: false turns the kernel off; true gives it back to the
+ * processor's answer. Not while other threads run the core. */
 void puyo_bmi2_set(bool on);
 
-/*
- * Lets the kept cells (`keep`) of every column of p fall to its floor, in
- * order, and clears the rest: what puyo.c's portable gravity does. Only
- * when puyo_bmi2_on() said true.
- */
+/* Lets the kept cells (`keep`) of every column of p fall to its floor, in
+ * order, and clears the rest. Only when puyo_bmi2_on() said true. */
 void puyo_bmi2_gravity(struct planes *p, plane_t keep);
 
 #endif

@@ -1,22 +1,12 @@
 /*
  * The Puyo search of dropjudge/puyo_search.h on the simulator's bit planes
- * (struct puyo_planes: bit 16 * (c % 4) + h of word[k][c / 4], h = 0 the
- * hidden row, h = 12 the floor).
- *
- * The field the search works on is always at rest: nothing in it pops. So
- * puyos added to it make it fire exactly when a group holding one of them
- * reaches four: a flood fill from each added puyo within its colour (visible
- * rows only) decides, and only a candidate that fires is run in full
- * (puyo_planes_run: chains and score). Added puyos are written at the lowest
- * free cells of their columns, so the planes stay settled without gravity.
- * Sequences are walked depth first in the order of their placements, so that
- * a later sequence of equal rank ranks after; the answer keeps the best
- * `limit` of them by insertion.
- *
- * The straightforward reference is tests/bench/puyo_search_ref.c; the unit
- * test holds the two to the same answers on random fields.
- *
- * Pure: no allocation, no I/O, no global state.
+ * (struct puyo_planes). The field searched is always at rest, so puyos
+ * added to it make it fire exactly when a group holding one of them reaches
+ * four: a flood fill within its colour decides, and only a candidate that
+ * fires is run in full. Added puyos are written at the lowest free cells of
+ * their columns, so the planes stay settled. Sequences are walked depth
+ * first in the order of their placements; the answer keeps the best `limit`
+ * by insertion. Pure: no allocation, no I/O, no global state.
  */
 #include "dropjudge/puyo_search.h"
 
@@ -30,11 +20,8 @@ struct bits {
 /* Cells of rows h = 1..12 in every column (the rows where groups pop). */
 static const uint64_t visible[2] = {0x1FFE1FFE1FFE1FFEull, 0x1FFE1FFEull};
 
-/*
- * Whether x has PUYO_POP_SIZE cells or more: the lowest cell cleared three
- * times (no popcount: the core is built for any x86-64, where popcount is a
- * library call).
- */
+/* Whether x has PUYO_POP_SIZE cells or more: the lowest cell cleared three
+ * times (popcount is a library call on a baseline x86-64). */
 static bool pops(struct bits x)
 {
 	for (unsigned i = 1; i < PUYO_POP_SIZE; i++) {
@@ -46,10 +33,7 @@ static bool pops(struct bits x)
 	return (x.w[0] | x.w[1]) != 0;
 }
 
-/*
- * Puyos in column c (0-based): the planes are settled, so they fill the
- * lane from the floor (h = 12) up, and the lowest empty lane bit tells.
- */
+/* Puyos in column c (0-based) of settled planes. */
 static unsigned height(const struct puyo_planes *p, unsigned c)
 {
 	unsigned i = c / 4, shift = 16 * (c % 4);
@@ -80,9 +64,8 @@ static struct bits colour_of(const struct puyo_planes *p, unsigned v)
 	return x;
 }
 
-/* The cells next to those of x. Vertical neighbours are a shift by 1 (the
- * guard bits of each lane are never cells), horizontal ones by 16, across
- * the two words between columns 3 and 4. */
+/* The cells next to those of x: a shift by 1 vertically, by 16 horizontally
+ * (across the two words between columns 3 and 4). */
 static struct bits next_to(struct bits x)
 {
 	struct bits n;
@@ -134,11 +117,9 @@ bool puyo_trigger_before(const struct puyo_trigger *a, const struct puyo_trigger
 }
 
 /*
- * The run of planes t, at rest but for the group g of puyos just added,
- * which pops, when nothing falls after it goes (with the garbage next to
- * it): then nothing else can pop (every group left was a part of one that
- * did not), so the run is that one step, of one group of one colour.
- * Returns false, *res untouched, when something falls.
+ * The run of planes t, at rest but for the popping group g just added, when
+ * nothing falls after it goes (with the garbage next to it): then the run
+ * is that one step. Returns false, *res untouched, when something falls.
  */
 static bool run_one_step(const struct puyo_planes *t, struct bits g, struct puyo_result *res)
 {
@@ -198,8 +179,7 @@ static unsigned triggers(const struct puyo_planes *p, unsigned add, unsigned col
 					put(&t, c, h0 - i, v);
 				struct puyo_result res;
 				if (!run_one_step(&t, g, &res)) {
-					/* chains rank first: a shorter chain than the best needs no
-					 * score */
+					/* a shorter chain than the best needs no score */
 					if (!all && n > 0 && puyo_planes_chains(&t) < out[0].chains)
 						break;
 					puyo_planes_run(&t, &res);
@@ -265,11 +245,8 @@ static bool sequence_before(const struct puyo_sequence *a, const struct puyo_seq
 	return xa > xb;
 }
 
-/*
- * Keeps the walk's finished sequence among the best `limit`: sequences come
- * in the order of their placements, so one ranks after every kept one it
- * does not beat.
- */
+/* Keeps the walk's finished sequence among the best `limit`, after every
+ * kept one it does not beat. */
 static void keep(struct walk *w)
 {
 	struct puyo_search_answer *ans = w->ans;

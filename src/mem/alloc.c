@@ -7,12 +7,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
 
 static dj_malloc_fn alloc_malloc = malloc;
 static dj_realloc_fn alloc_realloc = realloc;

@@ -1,14 +1,8 @@
 /*
- * The allocation seam: every allocation of dropjudge's own code (codec,
- * route, http, main) and, through json_set_alloc_funcs(dj_malloc,
- * dj_free), of jansson goes through these functions. They call the C
- * library's allocator unless a test installed its own functions with
- * dj_alloc_set(), which is how the chaos test makes the Nth allocation
- * fail anywhere on the request path. The core does not allocate.
- *
- * Same contracts as malloc, calloc, realloc, free and strdup: NULL on
- * failure (and for dj_realloc the block is left as it was), dj_free(NULL)
- * does nothing, and a block from any of them is released with dj_free().
+ * The allocation seam: every allocation of dropjudge's own code and, through
+ * json_set_alloc_funcs(), of jansson goes through these functions, so that a
+ * test can make the Nth allocation fail (dj_alloc_set()). Same contracts as
+ * malloc, calloc, realloc, free and strdup; free blocks with dj_free().
  */
 #ifndef DROPJUDGE_MEM_ALLOC_H
 #define DROPJUDGE_MEM_ALLOC_H
@@ -29,11 +23,8 @@ typedef void *(*dj_malloc_fn)(size_t size);
 typedef void *(*dj_realloc_fn)(void *ptr, size_t size);
 typedef void (*dj_free_fn)(void *ptr);
 
-/*
- * Installs the functions every dj_ allocation calls from now on (NULL
- * restores the C library's). For tests only; call it while no other
- * thread allocates, and free every block with the functions that made it.
- */
+/* For tests: installs the functions every dj_ allocation calls (NULL: the
+ * C library's), while no other thread allocates. */
 void dj_alloc_set(dj_malloc_fn m, dj_realloc_fn r, dj_free_fn f);
 
 #endif

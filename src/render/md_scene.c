@@ -1,9 +1,7 @@
 /*
  * Monomino-Domino with labelled tiles: the rules of md.h applied to boards
- * whose cells hold the placement that put a tile there, so that a picture
- * can give every block its own colour and join a domino's halves. Each
- * placement also goes through the core (md_place), and the two must agree
- * on every cell.
+ * whose cells hold the placement that put a tile there, beside the core's
+ * game, which must agree on every cell.
  */
 #include "render.h"
 
@@ -43,20 +41,13 @@ static bool piece_fits(const board_t board, const struct piece *p, unsigned top)
 	return true;
 }
 
-static bool line_is_full(const board_t board, unsigned line)
+/* Tiles on line `line`. */
+static unsigned line_tiles(const board_t board, unsigned line)
 {
+	unsigned n = 0;
 	for (unsigned c = 0; c < MD_CELLS; c++)
-		if (board[line][c] == 0)
-			return false;
-	return true;
-}
-
-static bool line_is_empty(const board_t board, unsigned line)
-{
-	for (unsigned c = 0; c < MD_CELLS; c++)
-		if (board[line][c] != 0)
-			return false;
-	return true;
+		n += board[line][c] != 0;
+	return n;
 }
 
 /* Removes line `line`; the lighter lines move one towards the floor. */
@@ -87,7 +78,7 @@ static unsigned board_place(board_t board, const struct piece *p, uint32_t id, b
 	unsigned kept[MD_LINES]; /* landed numbers of the lines left, lightest first */
 	unsigned nkept = 0;
 	for (unsigned l = 0; l < MD_LINES; l++) {
-		if (line_is_full(board, l)) {
+		if (line_tiles(board, l) == MD_CELLS) {
 			full |= (uint8_t)(1u << l);
 			remove_line(board, l);
 			points++;
@@ -97,7 +88,7 @@ static unsigned board_place(board_t board, const struct piece *p, uint32_t id, b
 	}
 	unsigned k = 0;
 	for (unsigned l = 0; l < MD_LIGHT_LINES; l++)
-		k += !line_is_empty(board, l);
+		k += line_tiles(board, l) != 0;
 	uint8_t out = 0;
 	for (unsigned i = 0; i < k; i++) {
 		out |= (uint8_t)(1u << kept[nkept - 1 - i]);

@@ -1,10 +1,7 @@
 /*
- * Monomino-Domino as SVG: the red, blue and green boards laid out as the
- * problem statement draws them, from a labelled scene (md_scene.c), with
- * the statement's row and column numbers (x rows 0-3 and y columns 0-3 of
- * red, green rows 0-5, blue columns 0-5), the light area drawn lighter than
- * the rest, the counts in the free corner and a legend of the marks under
- * them.
+ * Monomino-Domino as SVG: the red, blue and green boards laid out and
+ * numbered as the problem statement draws them, from a labelled scene
+ * (md_scene.c), the counts in the free corner over a legend of the marks.
  */
 #include <stdio.h>
 
@@ -61,16 +58,12 @@ static struct layout layout_of(unsigned s)
 /* The number n centred on (cx, cy). */
 static void label(struct svg_out *o, const struct layout *l, unsigned cx, unsigned cy, unsigned n)
 {
-	char text[16]; /* any unsigned, in decimal */
-	snprintf(text, sizeof text, "%u", n);
-	svg_text(o, cx, cy + l->label * 35 / 100, l->label, false, SVG_MIDDLE, 0, LABEL_FILL, text);
+	svg_text(o, cx, cy + l->label * 35 / 100, l->label, false, SVG_MIDDLE, 0, LABEL_FILL, "%u",
+		 n);
 }
 
-/*
- * The numbers of a board at (ox, oy) of `cols` x `rows` cells: its columns
- * above it (below it when `cols_below`), its rows left of it (right of it
- * when `rows_right`), each in the margin beside the cells it names.
- */
+/* The numbers of a board at (ox, oy) of `cols` x `rows` cells: its columns
+ * above it (or below), its rows left of it (or right), in the margin. */
 static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
 			  unsigned cols, unsigned rows, bool cols_below, bool rows_right)
 {
@@ -97,19 +90,14 @@ static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, un
 		      unsigned sx, unsigned sy, unsigned w, unsigned h, uint32_t id, bool landing)
 {
 	const char *fill = block_colors[(id - 1) % BLOCK_COLORS];
-	svg_printf(o,
-		   "<rect class=\"%s\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" rx=\"%u\" "
-		   "fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"/>\n",
-		   w * h == 2 ? "domino" : "tile", ox + sx * l->s + l->pad, oy + sy * l->s + l->pad,
-		   w * l->s - 2 * l->pad, h * l->s - 2 * l->pad, l->s / 8, fill,
-		   landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
+	svg_rect(o, w * h == 2 ? "domino" : "tile", ox + sx * l->s + l->pad,
+		 oy + sy * l->s + l->pad, w * l->s - 2 * l->pad, h * l->s - 2 * l->pad,
+		 "rx=\"%u\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"", l->s / 8, fill,
+		 landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
 }
 
-/*
- * A band over line `line` of a board: cleared (red) or pushed out by the
- * light area (grey, dashed). The fill goes under the tiles, the edge
- * (`edge`) over them, so that the blocks keep their colours.
- */
+/* A band over line `line` of a board: cleared (red) or pushed out by the
+ * light area (grey, dashed); its fill goes under the tiles, its edge over. */
 static void line_band(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		      unsigned ox, unsigned oy, unsigned line, bool cleared, bool edge)
 {
@@ -118,18 +106,14 @@ static void line_band(struct svg_out *o, const struct layout *l, const struct bo
 	unsigned w = st->blue ? 1 : MD_CELLS, h = st->blue ? MD_CELLS : 1;
 	const char *color = cleared ? "#d62728" : "#333333";
 	if (!edge) {
-		svg_printf(o,
-			   "<rect class=\"%s\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-			   "fill=\"%s\" fill-opacity=\"%s\"/>\n",
-			   cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s, w * l->s,
-			   h * l->s, color, cleared ? "0.45" : "0.3");
+		svg_rect(o, cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s,
+			 w * l->s, h * l->s, "fill=\"%s\" fill-opacity=\"%s\"", color,
+			 cleared ? "0.45" : "0.3");
 		return;
 	}
-	svg_printf(o,
-		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		   "stroke=\"%s\" stroke-width=\"%u\"%s/>\n",
-		   ox + sx * l->s + 1, oy + sy * l->s + 1, w * l->s - 2, h * l->s - 2, color,
-		   l->stroke, cleared ? "" : " stroke-dasharray=\"6 4\"");
+	svg_rect(o, NULL, ox + sx * l->s + 1, oy + sy * l->s + 1, w * l->s - 2, h * l->s - 2,
+		 "fill=\"none\" stroke=\"%s\" stroke-width=\"%u\"%s", color, l->stroke,
+		 cleared ? "" : " stroke-dasharray=\"6 4\"");
 }
 
 /* The bands of the lines in `cleared` and `pushed`: fills, or edges. */
@@ -144,12 +128,8 @@ static void draw_bands(struct svg_out *o, const struct layout *l, const struct b
 	}
 }
 
-/*
- * Draws a falling board at (ox, oy): cells, light area, the bands of the
- * lines in `cleared` and `pushed` under the tiles (a domino as one piece)
- * and their edges over them.
- * `landing` is the placement to outline, 0 for none.
- */
+/* Draws a falling board at (ox, oy): cells, the bands of `cleared` and
+ * `pushed` and the tiles, placement `landing` (0: none) outlined. */
 static void draw_board(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, const uint32_t board[MD_LINES][MD_CELLS],
 		       uint32_t landing, uint8_t cleared, uint8_t pushed)
@@ -160,17 +140,13 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 		for (unsigned c = 0; c < MD_CELLS; c++) {
 			unsigned sx, sy;
 			screen_of(st, line, c, &sx, &sy);
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"%s\" stroke=\"#ffffff\"/>\n",
-				   ox + sx * l->s, oy + sy * l->s, l->s, l->s,
-				   line < MD_LIGHT_LINES ? st->light : st->fill);
+			svg_rect(o, NULL, ox + sx * l->s, oy + sy * l->s, l->s, l->s,
+				 "fill=\"%s\" stroke=\"#ffffff\"",
+				 line < MD_LIGHT_LINES ? st->light : st->fill);
 		}
 	}
-	svg_printf(o,
-		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		   "stroke=\"%s\" stroke-width=\"2\"/>\n",
-		   ox, oy, bw * l->s, bh * l->s, st->edge);
+	svg_rect(o, NULL, ox, oy, bw * l->s, bh * l->s,
+		 "fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", st->edge);
 	draw_bands(o, l, st, ox, oy, cleared, pushed, false);
 	for (unsigned line = 0; line < MD_LINES; line++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
@@ -201,14 +177,10 @@ static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, uns
 	svg_printf(o, "<g class=\"board red\">\n");
 	for (unsigned r = 0; r < MD_RED_SIZE; r++)
 		for (unsigned c = 0; c < MD_RED_SIZE; c++)
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"#fbe3e3\" stroke=\"#ffffff\"/>\n",
-				   ox + c * l->s, oy + r * l->s, l->s, l->s);
-	svg_printf(o,
-		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		   "stroke=\"#d9534f\" stroke-width=\"2\"/>\n",
-		   ox, oy, MD_RED_SIZE * l->s, MD_RED_SIZE * l->s);
+			svg_rect(o, NULL, ox + c * l->s, oy + r * l->s, l->s, l->s,
+				 "fill=\"#fbe3e3\" stroke=\"#ffffff\"");
+	svg_rect(o, NULL, ox, oy, MD_RED_SIZE * l->s, MD_RED_SIZE * l->s,
+		 "fill=\"none\" stroke=\"#d9534f\" stroke-width=\"2\"");
 	if (step) {
 		const struct md_block *b = &step->block;
 		unsigned w = b->t == MD_TYPE_DOMINO_H ? 2 : 1, h = b->t == MD_TYPE_DOMINO_V ? 2 : 1;
@@ -219,18 +191,12 @@ static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, uns
 
 /* One line of the caption, `row` lines down the free corner from (x, y),
  * never wider than the corner. */
-static void caption(struct svg_out *o, const struct layout *l, unsigned x, unsigned y, unsigned row,
-		    bool bold, const char *text)
-{
-	svg_text(o, x, y + l->font + row * (l->font * 3 / 2), l->font, bold, SVG_START,
-		 l->w - l->m / 2 - x, "#222222", text);
-}
+#define caption(o, l, x, y, row, bold, ...)                                                        \
+	svg_text(o, x, y + (l)->font + (row) * ((l)->font * 3 / 2), (l)->font, bold, SVG_START,    \
+		 (l)->w - (l)->m / 2 - (x), "#222222", __VA_ARGS__)
 
-/*
- * The legend at the foot of the free corner, from x: the red band of a
- * cleared line, the dashed band of a line the light area pushes out, and
- * the light area's tint.
- */
+/* The legend at the foot of the free corner, from x: a cleared line, a line
+ * the light area pushes out, the light area. */
 static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 {
 	unsigned lab = l->label, line = lab * 3 / 2, sw = 2 * lab, sh = lab;
@@ -240,54 +206,37 @@ static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned base = bottom - (2 - i) * line, top = base - sh * 85 / 100;
 		if (i == 0)
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"#d62728\" fill-opacity=\"0.45\" stroke=\"#d62728\" "
-				   "stroke-width=\"%u\"/>\n",
-				   x, top, sw, sh, l->stroke);
+			svg_rect(o, NULL, x, top, sw, sh,
+				 "fill=\"#d62728\" fill-opacity=\"0.45\" stroke=\"#d62728\" "
+				 "stroke-width=\"%u\"",
+				 l->stroke);
 		else if (i == 1)
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"#333333\" fill-opacity=\"0.3\" stroke=\"#333333\" "
-				   "stroke-width=\"%u\" stroke-dasharray=\"%u %u\"/>\n",
-				   x, top, sw, sh, l->stroke, lab / 3 + 1, lab / 4 + 1);
+			svg_rect(o, NULL, x, top, sw, sh,
+				 "fill=\"#333333\" fill-opacity=\"0.3\" stroke=\"#333333\" "
+				 "stroke-width=\"%u\" stroke-dasharray=\"%u %u\"",
+				 l->stroke, lab / 3 + 1, lab / 4 + 1);
 		else
-			svg_printf(o,
-				   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				   "fill=\"%s\" stroke=\"%s\"/>\n",
-				   x, top, sw, sh, green_style.light, green_style.edge);
+			svg_rect(o, NULL, x, top, sw, sh, "fill=\"%s\" stroke=\"%s\"",
+				 green_style.light, green_style.edge);
 		static const char *const names[] = {"cleared line", "light-area push",
 						    "light area"};
-		svg_text(o, x + sw + lab / 2, base, lab, false, SVG_START, room, "#333333",
+		svg_text(o, x + sw + lab / 2, base, lab, false, SVG_START, room, "#333333", "%s",
 			 names[i]);
 	}
 	svg_printf(o, "</g>\n");
 }
 
-/*
- * One frame at (fx, fy): for a step, the boards as the block landed with
- * its marks, and the counts after it; for the final frame (step NULL), the
- * boards of the scene.
- */
+/* One frame: for a step, the boards as the block landed with its marks and
+ * the counts after it; for the final frame (step NULL), the scene's. */
 static void draw_frame(struct svg_out *o, const struct layout *l, const struct svg_grid *grid,
 		       unsigned index, const struct render_md_scene *scene,
 		       const struct render_md_step *step, size_t n)
 {
-	char text[64];
-	unsigned fx, fy;
-	svg_grid_place(grid, index, &fx, &fy);
+	svg_frame_open(o, grid, index, step ? step->index : 0);
 	if (step)
-		svg_printf(
-		    o,
-		    "<svg class=\"frame\" id=\"step-%u\" x=\"%u\" y=\"%u\" width=\"%u\" "
-		    "height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>placement %u of %zu</title>\n",
-		    step->index, fx, fy, l->w, l->h, l->w, l->h, step->index, n);
+		svg_printf(o, "<title>placement %u of %zu</title>\n", step->index, n);
 	else
-		svg_printf(
-		    o,
-		    "<svg class=\"frame\" id=\"final\" x=\"%u\" y=\"%u\" width=\"%u\" "
-		    "height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>after %zu placements</title>\n",
-		    fx, fy, l->w, l->h, l->w, l->h, n);
+		svg_printf(o, "<title>after %zu placements</title>\n", n);
 	svg_grid_animate(o, grid, index);
 	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->h);
 	unsigned right = l->m + MD_RED_SIZE * l->s + l->g, below = right;
@@ -298,9 +247,6 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	draw_board(o, l, &green_style, l->m, below, step ? step->green : scene->green,
 		   step ? step->index : 0, step ? step->green_cleared : 0,
 		   step ? step->green_pushed : 0);
-	/* The statement's numbers: red's rows (x) and columns (y), blue's
-	 * columns above it and its rows (red's) right of it, green's rows left
-	 * of it and its columns (red's) below it. */
 	board_numbers(o, l, l->m, l->m, MD_RED_SIZE, MD_RED_SIZE, false, false);
 	board_numbers(o, l, right, l->m, MD_LINES, MD_CELLS, false, true);
 	board_numbers(o, l, l->m, below, MD_CELLS, MD_LINES, true, false);
@@ -308,24 +254,16 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	unsigned tx = right + l->s / 2, ty = below + l->s / 4, row = 0;
 	const struct md_game *g = &scene->game;
 	if (step) {
-		snprintf(text, sizeof text, "placement %u of %zu", step->index, n);
-		caption(o, l, tx, ty, row++, true, text);
-		snprintf(text, sizeof text, "t=%u  x=%u  y=%u", step->block.t, step->block.x,
-			 step->block.y);
-		caption(o, l, tx, ty, row++, false, text);
-		snprintf(text, sizeof text, "+%u  score %llu", step->gained,
-			 (unsigned long long)g->score);
-		caption(o, l, tx, ty, row++, false, text);
-		snprintf(text, sizeof text, "tiles %u", md_tiles(g));
-		caption(o, l, tx, ty, row++, false, text);
+		caption(o, l, tx, ty, row++, true, "placement %u of %zu", step->index, n);
+		caption(o, l, tx, ty, row++, false, "t=%u  x=%u  y=%u", step->block.t,
+			step->block.x, step->block.y);
+		caption(o, l, tx, ty, row++, false, "+%u  score %llu", step->gained,
+			(unsigned long long)g->score);
 	} else {
-		snprintf(text, sizeof text, "%zu placement%s", n, n == 1 ? "" : "s");
-		caption(o, l, tx, ty, row++, false, text);
-		snprintf(text, sizeof text, "score %llu", (unsigned long long)g->score);
-		caption(o, l, tx, ty, row++, true, text);
-		snprintf(text, sizeof text, "tiles %u", md_tiles(g));
-		caption(o, l, tx, ty, row++, true, text);
+		caption(o, l, tx, ty, row++, false, "%zu placement%s", n, n == 1 ? "" : "s");
+		caption(o, l, tx, ty, row++, true, "score %llu", (unsigned long long)g->score);
 	}
+	caption(o, l, tx, ty, row++, step == NULL, "tiles %u", md_tiles(g));
 	legend(o, l, tx);
 	svg_printf(o, "</svg>\n");
 }
@@ -347,12 +285,8 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 		render_md_scene_place(&scene, blocks[i], NULL);
 	if (scene.broken)
 		return -1;
-	unsigned green_tiles = 0, blue_tiles = 0;
-	for (unsigned line = 0; line < MD_LINES; line++)
-		for (unsigned c = 0; c < MD_CELLS; c++) {
-			green_tiles += scene.green[line][c] != 0;
-			blue_tiles += scene.blue[line][c] != 0;
-		}
+	unsigned green_tiles = (unsigned)__builtin_popcount(scene.game.green);
+	unsigned blue_tiles = (unsigned)__builtin_popcount(scene.game.blue);
 	char title[96], desc[256];
 	snprintf(title, sizeof title, "Monomino-Domino: score %llu, %u tiles",
 		 (unsigned long long)scene.game.score, md_tiles(&scene.game));
@@ -373,7 +307,7 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 	svg_grid_init(&grid, strip ? (unsigned)n + 1 : 1, 4, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
 	svg_init(&o, buf, size);
-	svg_begin(&o, svg_grid_width(&grid), svg_grid_height(&grid), title, desc);
+	svg_begin(&o, grid.width, grid.height, title, desc);
 
 	render_md_scene_init(&scene);
 	struct render_md_step step;

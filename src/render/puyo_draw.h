@@ -44,6 +44,8 @@ struct puyo_layout puyo_layout_of(unsigned s);
 /* Screen position of drawn row d (0: hidden row, 1..12 visible) and column c. */
 unsigned puyo_cx(const struct puyo_layout *l, unsigned c);
 unsigned puyo_cy(const struct puyo_layout *l, unsigned d);
+/* Baseline of line `row` of the caption under the field. */
+unsigned puyo_caption_y(const struct puyo_layout *l, unsigned row);
 
 /* Draws the field: background, links, puyos, then the outlines of `pops`
  * (NULL: none). */

@@ -1,12 +1,9 @@
 /*
- * The picture of a Puyo search (dropjudge/puyo_search.h): on the left the
- * field the best sequence leaves, its puyos marked with the number of their
- * pair (those placed after the last placement that fired: a chain moves the
- * others) and its best trigger drawn dashed where it would land; on the
- * right a heat map of the triggers of the field at rest, a row per colour
- * searched and a column per field column, the chains written in each cell.
- * The placements are replayed here and must fire what the search said, else
- * the picture is refused (a bug, never an input's fault).
+ * The picture of a Puyo search: on the left the field the best sequence
+ * leaves, its puyos numbered by pair (those placed after the last that
+ * fired) and its best trigger dashed; on the right a heat map of the chains
+ * of the triggers of the field at rest, a row per colour searched. The
+ * placements are replayed here and must fire what the search said.
  */
 #include <stdio.h>
 #include <string.h>
@@ -129,9 +126,8 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 				   "<circle class=\"placed\" cx=\"%u\" cy=\"%u\" r=\"%u\" "
 				   "fill=\"none\" stroke=\"#111111\" stroke-width=\"%u\"/>\n",
 				   puyo_cx(&l, c), puyo_cy(&l, r), l.radius + l.stroke, l.stroke);
-			snprintf(text, sizeof text, "%u", marks[r][c]);
 			svg_text(&o, puyo_cx(&l, c), puyo_cy(&l, r) + l.label * 35 / 100, l.label,
-				 true, SVG_MIDDLE, 0, "#111111", text);
+				 true, SVG_MIDDLE, 0, "#111111", "%u", marks[r][c]);
 		}
 	/* Its trigger, dashed where its puyos would land. */
 	if (t) {
@@ -145,7 +141,7 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 				   l.radius, puyo_fill[t->color], l.stroke);
 	}
 	/* Captions: the best sequence, what it fired, its trigger. */
-	unsigned cy = l.field_y + PUYO_ROWS_MAX * l.s + l.numbers + l.font + l.font / 2;
+	unsigned cy = puyo_caption_y(&l, 0), cw = l.w - 2 * l.m;
 	size_t n = 0;
 	n += (size_t)snprintf(text, sizeof text, "best:");
 	for (unsigned i = 0; best && i < req->pairs && n < sizeof text; i++)
@@ -155,33 +151,29 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 		snprintf(text, sizeof text, "no legal sequence");
 	else if (req->pairs == 0)
 		snprintf(text, sizeof text, "no pairs: the field itself");
-	svg_text(&o, l.m, cy, l.font, true, SVG_START, l.w - 2 * l.m, "#222222", text);
+	svg_text(&o, l.m, cy, l.font, true, SVG_START, cw, "#222222", "%s", text);
 	unsigned fired = 0;
 	unsigned long long score = 0;
 	for (unsigned i = 0; best && i < req->pairs; i++) {
 		fired = best->fired[i].chains > fired ? best->fired[i].chains : fired;
 		score += best->fired[i].score;
 	}
-	snprintf(text, sizeof text, "fired %u chain%s, %llu points", fired, fired == 1 ? "" : "s",
-		 score);
-	svg_text(&o, l.m, cy + l.font * 3 / 2, l.font, false, SVG_START, l.w - 2 * l.m, "#222222",
-		 text);
+	svg_text(&o, l.m, cy + l.font * 3 / 2, l.font, false, SVG_START, cw, "#222222",
+		 "fired %u chain%s, %llu points", fired, fired == 1 ? "" : "s", score);
 	if (t)
-		snprintf(text, sizeof text, "trigger: %u %c on %u, %u chain%s", t->puyos,
-			 color_letters[t->color], t->column, t->chains, t->chains == 1 ? "" : "s");
+		svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, cw, "#222222",
+			 "trigger: %u %c on %u, %u chain%s", t->puyos, color_letters[t->color],
+			 t->column, t->chains, t->chains == 1 ? "" : "s");
 	else
-		snprintf(text, sizeof text, "no trigger");
-	svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, l.w - 2 * l.m, "#222222",
-		 text);
+		svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, cw, "#222222",
+			 "no trigger");
 
 	/* The heat map: chains of the trigger of each column and colour. */
 	svg_text(&o, hx, l.field_y + l.font, l.font, true, SVG_START, PUYO_COLS * cell, "#222222",
 		 "trigger chains");
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		snprintf(text, sizeof text, "%u", c + 1);
+	for (unsigned c = 0; c < PUYO_COLS; c++)
 		svg_text(&o, hx + c * cell + cell / 2, hy + cell - cell / 4, l.label, false,
-			 SVG_MIDDLE, 0, "#55555f", text);
-	}
+			 SVG_MIDDLE, 0, "#55555f", "%u", c + 1);
 	unsigned row = 0;
 	for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
 		if (!(req->colors >> (v - 1) & 1))
@@ -195,16 +187,17 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 				if (ans->trigger[i].color == v && ans->trigger[i].column == c + 1)
 					chains = ans->trigger[i].chains;
 			unsigned tenths = chains ? 2 + 8 * chains / chains_max : 0;
-			svg_printf(
-			    &o,
-			    "<rect class=\"heat\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-			    "fill=\"%s\" fill-opacity=\"%u.%u\" stroke=\"#ffffff\"/>\n",
-			    hx + c * cell, y, cell, cell, chains ? "#fb8c00" : "#e8e8ee",
-			    tenths / 10, tenths % 10);
-			snprintf(text, sizeof text, "%u", chains);
-			svg_text(&o, hx + c * cell + cell / 2, y + cell / 2 + l.label * 35 / 100,
-				 l.label, chains > 0, SVG_MIDDLE, 0, chains ? "#222222" : "#8a8a94",
-				 chains ? text : "-");
+			svg_rect(&o, "heat", hx + c * cell, y, cell, cell,
+				 "fill=\"%s\" fill-opacity=\"%u.%u\" stroke=\"#ffffff\"",
+				 chains ? "#fb8c00" : "#e8e8ee", tenths / 10, tenths % 10);
+			if (chains)
+				svg_text(&o, hx + c * cell + cell / 2,
+					 y + cell / 2 + l.label * 35 / 100, l.label, true,
+					 SVG_MIDDLE, 0, "#222222", "%u", chains);
+			else
+				svg_text(&o, hx + c * cell + cell / 2,
+					 y + cell / 2 + l.label * 35 / 100, l.label, false,
+					 SVG_MIDDLE, 0, "#8a8a94", "-");
 		}
 		row++;
 	}

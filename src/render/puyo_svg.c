@@ -1,11 +1,8 @@
 /*
- * Puyo as SVG: the 6x12 field under the dimmed hidden row, puyos of a colour
- * linked where they touch, and for each chain step the groups that pop
- * outlined. Columns are numbered 1-6 from the left (as the readers' faults
- * count them) under the field, rows 1-12 from the floor up beside it, so
- * that the hidden row above them is the 13th, as Puyo Puyo Tsu calls it,
- * and says so. The steps themselves are the core's (puyo_step); the groups are
- * found here for drawing, and must add up to what the core popped.
+ * Puyo as SVG: the 6x12 field under the dimmed hidden row (the 13th),
+ * columns numbered 1-6, rows 1-12 from the floor, puyos of a colour linked
+ * where they touch, and for each chain step the groups that pop outlined.
+ * The steps are the core's; the groups found here must match them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,48 +27,35 @@ static unsigned rows_of(const struct puyo_field *f)
 	return f->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
 }
 
-/* The same-colour group of visible cell (r, c) by depth-first search with
- * an explicit stack; marks `seen`, returns the cells in `group`. */
-static unsigned group_of(const struct puyo_field *f, unsigned top, bool seen[PUYO_ROWS][PUYO_COLS],
-			 unsigned r, unsigned c, uint8_t group[PUYO_ROWS * PUYO_COLS])
+/* Marks in `group` the same-colour group of visible cell (r, c), unmarked so
+ * far; returns its cells. */
+static unsigned flood(const struct puyo_field *f, unsigned top, bool group[PUYO_ROWS][PUYO_COLS],
+		      int r, int c, uint8_t color)
 {
-	uint8_t color = f->cell[top + r][c];
-	unsigned n = 0, done = 0;
-	seen[r][c] = true;
-	group[n++] = (uint8_t)(r * PUYO_COLS + c);
-	while (done < n) {
-		unsigned at = group[done++], ar = at / PUYO_COLS, ac = at % PUYO_COLS;
-		const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
-		for (unsigned k = 0; k < 4; k++) {
-			int nr = (int)ar + dr[k], nc = (int)ac + dc[k];
-			if (nr < 0 || nr >= PUYO_ROWS || nc < 0 || nc >= PUYO_COLS)
-				continue;
-			if (seen[nr][nc] || f->cell[top + (unsigned)nr][nc] != color)
-				continue;
-			seen[nr][nc] = true;
-			group[n++] = (uint8_t)(nr * PUYO_COLS + nc);
-		}
-	}
-	return n;
+	if (r < 0 || r >= PUYO_ROWS || c < 0 || c >= PUYO_COLS || group[r][c] ||
+	    f->cell[top + (unsigned)r][c] != color)
+		return 0;
+	group[r][c] = true;
+	return 1 + flood(f, top, group, r - 1, c, color) + flood(f, top, group, r + 1, c, color) +
+	       flood(f, top, group, r, c - 1, color) + flood(f, top, group, r, c + 1, color);
 }
 
 static void find_pops(const struct puyo_field *f, struct puyo_pops *p)
 {
 	unsigned top = rows_of(f) - PUYO_ROWS;
 	bool seen[PUYO_ROWS][PUYO_COLS] = {{false}};
-	uint8_t group[PUYO_ROWS * PUYO_COLS];
 	memset(p, 0, sizeof *p);
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			if (seen[r][c] || !is_color(f->cell[top + r][c]))
+			uint8_t v = f->cell[top + r][c];
+			if (seen[r][c] || !is_color(v))
 				continue;
-			unsigned n = group_of(f, top, seen, r, c, group);
+			unsigned n = flood(f, top, seen, (int)r, (int)c, v);
 			if (n < PUYO_POP_SIZE)
 				continue;
+			flood(f, top, p->cell, (int)r, (int)c, v);
 			p->groups++;
 			p->popped += n;
-			for (unsigned i = 0; i < n; i++)
-				p->cell[group[i] / PUYO_COLS][group[i] % PUYO_COLS] = true;
 		}
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
@@ -105,7 +89,6 @@ struct puyo_layout puyo_layout_of(unsigned s)
 	return l;
 }
 
-/* Screen position of drawn row d (0: hidden row, 1..12 visible) and column c. */
 unsigned puyo_cx(const struct puyo_layout *l, unsigned c)
 {
 	return l->m + c * l->s + l->s / 2;
@@ -115,22 +98,21 @@ unsigned puyo_cy(const struct puyo_layout *l, unsigned d)
 	return l->field_y + d * l->s + l->s / 2;
 }
 
-/* Draws the field: background, links, puyos, then the outlines of `pops`
- * (NULL: none). */
+unsigned puyo_caption_y(const struct puyo_layout *l, unsigned row)
+{
+	return l->field_y + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
+	       row * (l->font * 3 / 2);
+}
+
 void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struct puyo_field *f,
 		     const struct puyo_pops *pops)
 {
 	unsigned top = rows_of(f) - PUYO_ROWS; /* field row of visible row 0 */
 	unsigned x0 = l->m, y0 = l->field_y;
 	/* The hidden row, dimmed; the visible field with its grid. */
-	svg_printf(o,
-		   "<rect class=\"hidden-row\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-		   "fill=\"#d5d5de\"/>\n",
-		   x0, y0, PUYO_COLS * l->s, l->s);
-	svg_printf(o,
-		   "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"#f4f4f8\" "
-		   "stroke=\"#55555f\" stroke-width=\"2\"/>\n",
-		   x0, y0 + l->s, PUYO_COLS * l->s, PUYO_ROWS * l->s);
+	svg_rect(o, "hidden-row", x0, y0, PUYO_COLS * l->s, l->s, "fill=\"#d5d5de\"");
+	svg_rect(o, NULL, x0, y0 + l->s, PUYO_COLS * l->s, PUYO_ROWS * l->s,
+		 "fill=\"#f4f4f8\" stroke=\"#55555f\" stroke-width=\"2\"");
 	for (unsigned c = 1; c < PUYO_COLS; c++)
 		svg_printf(o,
 			   "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#e2e2ea\"/>\n",
@@ -144,17 +126,12 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 	svg_text(o, x0 + PUYO_COLS * l->s / 2, y0 + l->s / 2 + l->label * 35 / 100, l->label, false,
 		 SVG_MIDDLE, PUYO_COLS * l->s - l->s / 2, "#5d5d66", "hidden row, not counted");
 	svg_printf(o, "<g class=\"numbers\">\n");
-	char text[16]; /* any unsigned, in decimal */
-	for (unsigned d = 0; d <= PUYO_ROWS; d++) {
-		snprintf(text, sizeof text, "%u", PUYO_ROWS_MAX - d);
+	for (unsigned d = 0; d <= PUYO_ROWS; d++)
 		svg_text(o, x0 - l->m / 2, puyo_cy(l, d) + l->label * 35 / 100, l->label, false,
-			 SVG_MIDDLE, l->m, "#55555f", text);
-	}
-	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		snprintf(text, sizeof text, "%u", c + 1);
+			 SVG_MIDDLE, l->m, "#55555f", "%u", PUYO_ROWS_MAX - d);
+	for (unsigned c = 0; c < PUYO_COLS; c++)
 		svg_text(o, puyo_cx(l, c), y0 + PUYO_ROWS_MAX * l->s + l->numbers * 3 / 4, l->label,
-			 false, SVG_MIDDLE, 0, "#55555f", text);
-	}
+			 false, SVG_MIDDLE, 0, "#55555f", "%u", c + 1);
 	svg_printf(o, "</g>\n");
 
 	/* Links between touching puyos of one colour, visible rows only. */
@@ -164,17 +141,11 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 			if (!is_color(v))
 				continue;
 			if (c + 1 < PUYO_COLS && f->cell[top + r][c + 1] == v)
-				svg_printf(o,
-					   "<rect class=\"link\" x=\"%u\" y=\"%u\" width=\"%u\" "
-					   "height=\"%u\" fill=\"%s\"/>\n",
-					   puyo_cx(l, c), puyo_cy(l, r + 1) - l->link / 2, l->s,
-					   l->link, puyo_fill[v]);
+				svg_rect(o, "link", puyo_cx(l, c), puyo_cy(l, r + 1) - l->link / 2,
+					 l->s, l->link, "fill=\"%s\"", puyo_fill[v]);
 			if (r + 1 < PUYO_ROWS && f->cell[top + r + 1][c] == v)
-				svg_printf(o,
-					   "<rect class=\"link\" x=\"%u\" y=\"%u\" width=\"%u\" "
-					   "height=\"%u\" fill=\"%s\"/>\n",
-					   puyo_cx(l, c) - l->link / 2, puyo_cy(l, r + 1), l->link,
-					   l->s, puyo_fill[v]);
+				svg_rect(o, "link", puyo_cx(l, c) - l->link / 2, puyo_cy(l, r + 1),
+					 l->link, l->s, "fill=\"%s\"", puyo_fill[v]);
 		}
 
 	/* The puyos; the hidden row's at half opacity. */
@@ -222,28 +193,16 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 }
 
 /* One line of the caption under the field, never wider than the field. */
-static void caption(struct svg_out *o, const struct puyo_layout *l, unsigned row, bool bold,
-		    const char *text)
-{
-	unsigned y = l->field_y + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
-		     row * (l->font * 3 / 2);
-	svg_text(o, l->m, y, l->font, bold, SVG_START, l->w - 2 * l->m, "#222222", text);
-}
+#define caption(o, l, row, bold, ...)                                                              \
+	svg_text(o, (l)->m, puyo_caption_y(l, row), (l)->font, bold, SVG_START,                    \
+		 (l)->w - 2 * (l)->m, "#222222", __VA_ARGS__)
 
-/* Opens frame `index` of the grid; id "step-K" (step > 0) or "final". */
-static void frame_open(struct svg_out *o, const struct puyo_layout *l, const struct svg_grid *grid,
-		       unsigned index, unsigned step)
+/* Opens frame `index` of the grid on a white ground; step 0 is the final one. */
+static void frame_open(struct svg_out *o, const struct svg_grid *grid, unsigned index,
+		       unsigned step)
 {
-	unsigned fx, fy;
-	svg_grid_place(grid, index, &fx, &fy);
-	if (step)
-		svg_printf(o, "<svg class=\"frame\" id=\"step-%u\"", step);
-	else
-		svg_printf(o, "<svg class=\"frame\" id=\"final\"");
-	svg_printf(o,
-		   " x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
-		   "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
-		   fx, fy, l->w, l->h, l->w, l->h, l->w, l->h);
+	svg_frame_open(o, grid, index, step);
+	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", grid->w, grid->h);
 	svg_grid_animate(o, grid, index);
 }
 
@@ -291,7 +250,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > run.chains))
 		return -1;
 
-	char title[96], desc[256], text[64];
+	char title[96], desc[256];
 	snprintf(title, sizeof title, "Puyo Puyo: %u chain%s", run.chains,
 		 run.chains == 1 ? "" : "s");
 	int dn = snprintf(desc, sizeof desc, "A field of %u rows. Answer: %u chain%s, score %llu.",
@@ -307,7 +266,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	svg_grid_init(&grid, strip ? run.chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
 	svg_init(&o, buf, size);
-	svg_begin(&o, svg_grid_width(&grid), svg_grid_height(&grid), title, desc);
+	svg_begin(&o, grid.width, grid.height, title, desc);
 
 	unsigned long long score = 0;
 	for (unsigned k = 1; k <= run.chains; k++) {
@@ -317,29 +276,25 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		score += st.score;
 		if (!draw)
 			continue;
-		frame_open(&o, &l, &grid, strip ? k - 1 : 0, k);
+		frame_open(&o, &grid, strip ? k - 1 : 0, k);
 		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, run.chains);
 		puyo_draw_field(&o, &l, &before, &p);
-		snprintf(text, sizeof text, "chain %u: +%u", k, st.score);
-		caption(&o, &l, 0, true, text);
-		snprintf(text, sizeof text, "%u popped, %u group%s", st.popped, st.groups,
-			 st.groups == 1 ? "" : "s");
-		caption(&o, &l, 1, false, text);
+		caption(&o, &l, 0, true, "chain %u: +%u", k, st.score);
+		caption(&o, &l, 1, false, "%u popped, %u group%s", st.popped, st.groups,
+			st.groups == 1 ? "" : "s");
 		svg_printf(&o, "</svg>\n");
 	}
 	if (opt->view != RENDER_STEP) {
-		frame_open(&o, &l, &grid, strip ? run.chains : 0, 0);
+		frame_open(&o, &grid, strip ? run.chains : 0, 0);
 		svg_printf(&o, "<title>after %u chain%s</title>\n", run.chains,
 			   run.chains == 1 ? "" : "s");
 		puyo_draw_field(&o, &l, &f, NULL);
-		snprintf(text, sizeof text, "%u chain%s", run.chains, run.chains == 1 ? "" : "s");
-		caption(&o, &l, 0, true, text);
+		caption(&o, &l, 0, true, "%u chain%s", run.chains, run.chains == 1 ? "" : "s");
 		bool all_clear = run.chains > 0;
 		for (unsigned r = 0; r < rows_of(&f); r++)
 			for (unsigned c = 0; c < PUYO_COLS; c++)
 				all_clear = all_clear && f.cell[r][c] == PUYO_EMPTY;
-		snprintf(text, sizeof text, "score %llu%s", score, all_clear ? ", all clear" : "");
-		caption(&o, &l, 1, false, text);
+		caption(&o, &l, 1, false, "score %llu%s", score, all_clear ? ", all clear" : "");
 		svg_printf(&o, "</svg>\n");
 	}
 	svg_end(&o);

@@ -1,8 +1,5 @@
-/*
- * The SVG writer: bounded appends into a caller's buffer, and the frame of
- * every document (declaration, SVG 1.1 doctype, root element, title and
- * description).
- */
+/* The SVG writer: bounded appends into a caller's buffer, and the frame of
+ * every document. */
 #include "svg.h"
 
 #include <limits.h>
@@ -18,20 +15,37 @@ void svg_init(struct svg_out *out, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-void svg_printf(struct svg_out *out, const char *fmt, ...)
+static void svg_vprintf(struct svg_out *out, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *at = NULL;
 	size_t room = 0;
 	if (out->buf && out->len < out->size) {
 		at = out->buf + out->len;
 		room = out->size - out->len;
 	}
-	va_start(ap, fmt);
 	int n = vsnprintf(at, room, fmt, ap);
-	va_end(ap);
 	if (n > 0)
 		out->len += (size_t)n;
+}
+
+void svg_printf(struct svg_out *out, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	svg_vprintf(out, fmt, ap);
+	va_end(ap);
+}
+
+void svg_rect(struct svg_out *out, const char *cls, unsigned x, unsigned y, unsigned w, unsigned h,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	svg_printf(out, "<rect%s%s%s x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" ",
+		   cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "", x, y, w, h);
+	va_start(ap, fmt);
+	svg_vprintf(out, fmt, ap);
+	va_end(ap);
+	svg_printf(out, "/>\n");
 }
 
 void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char *title,
@@ -47,15 +61,10 @@ void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char 
 		   width, height, width, height, title, desc);
 }
 
-/*
- * How wide `text` (ASCII, markup-free) may be drawn at `font` pixels, on
- * the generous side (DejaVu Sans's advances rounded up, Verdana's close),
- * so that a caption placed by it stays inside its picture.
- */
+/* How wide `text` (ASCII) may be drawn at `font` pixels, on the generous
+ * side of DejaVu Sans's and Verdana's advances (hundredths of an em). */
 static unsigned svg_text_width(const char *text, unsigned font, bool bold)
 {
-	/* Hundredths of an em a character advances: DejaVu Sans's digits are
-	 * 0.64 (bold 0.70), its widest lower case 0.98 (m); spaces 0.32. */
 	unsigned em100 = 0;
 	for (const char *c = text; *c; c++) {
 		if (*c == ' ')
@@ -71,8 +80,13 @@ static unsigned svg_text_width(const char *text, unsigned font, bool bold)
 }
 
 void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool bold,
-	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *text)
+	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *fmt, ...)
 {
+	char text[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
 	static const char *const anchors[] = {"", " text-anchor=\"middle\"",
 					      " text-anchor=\"end\""};
 	svg_printf(out, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s%s fill=\"%s\"", x, y, font,
@@ -95,22 +109,19 @@ void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsign
 	g->w = w;
 	g->h = h;
 	g->animate = animate;
+	g->width = g->cols * w;
+	g->height = animate ? h : (g->count + g->cols - 1) / g->cols * h;
 }
 
-unsigned svg_grid_width(const struct svg_grid *g)
+void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned index, unsigned step)
 {
-	return g->cols * g->w;
-}
-
-unsigned svg_grid_height(const struct svg_grid *g)
-{
-	return g->animate ? g->h : (g->count + g->cols - 1) / g->cols * g->h;
-}
-
-void svg_grid_place(const struct svg_grid *g, unsigned index, unsigned *x, unsigned *y)
-{
-	*x = g->animate ? 0 : index % g->cols * g->w;
-	*y = g->animate ? 0 : index / g->cols * g->h;
+	if (step)
+		svg_printf(out, "<svg class=\"frame\" id=\"step-%u\"", step);
+	else
+		svg_printf(out, "<svg class=\"frame\" id=\"final\"");
+	svg_printf(out, " x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
+		   g->animate ? 0 : index % g->cols * g->w, g->animate ? 0 : index / g->cols * g->h,
+		   g->w, g->h, g->w, g->h);
 }
 
 /* A key time i / count, as "0.1234". */

@@ -1,8 +1,5 @@
-/*
- * The SVG writer shared by the pictures (private to src/render): appends
- * formatted text to a caller's buffer, counting what would not fit, and
- * writes the document's head and tail.
- */
+/* The SVG writer shared by the pictures (private to src/render): appends
+ * formatted text to a caller's buffer, counting what would not fit. */
 #ifndef DROPJUDGE_RENDER_SVG_H
 #define DROPJUDGE_RENDER_SVG_H
 
@@ -22,6 +19,11 @@ void svg_init(struct svg_out *out, char *buf, size_t size);
 /* Appends formatted text (no escaping: callers write only markup and numbers). */
 void svg_printf(struct svg_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Writes <rect x y width height ATTRS/> (with class `cls` unless NULL), the
+ * attributes formatted from `fmt`. */
+void svg_rect(struct svg_out *out, const char *cls, unsigned x, unsigned y, unsigned w, unsigned h,
+	      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
 /* Writes the XML declaration, the SVG 1.1 doctype, the root element of
  * width x height pixels and its <title> and <desc>. */
 void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char *title,
@@ -38,32 +40,29 @@ void svg_end(struct svg_out *out);
 #define SVG_FRAME_MS 800
 
 struct svg_grid {
-	unsigned count; /* frames, at least 1 */
-	unsigned cols;	/* frames a row */
-	unsigned w, h;	/* pixels of a frame */
-	bool animate;	/* all frames at (0, 0), shown in turn */
+	unsigned count;		/* frames, at least 1 */
+	unsigned cols;		/* frames a row */
+	unsigned w, h;		/* pixels of a frame */
+	unsigned width, height; /* pixels of the whole picture */
+	bool animate;		/* all frames at (0, 0), shown in turn */
 };
 
 void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsigned w, unsigned h,
 		   bool animate);
-/* Pixels of the whole picture. */
-unsigned svg_grid_width(const struct svg_grid *g);
-unsigned svg_grid_height(const struct svg_grid *g);
-/* Top left corner of frame `index` (0-based). */
-void svg_grid_place(const struct svg_grid *g, unsigned index, unsigned *x, unsigned *y);
+/* Opens frame `index` (0-based) in its place: a nested <svg class="frame">
+ * with id "step-K" (step > 0) or "final". */
+void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned index, unsigned step);
 /* Animated: the <animate> that shows frame `index` in its turn (else nothing). */
 void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned index);
 
 enum svg_anchor { SVG_START, SVG_MIDDLE, SVG_END };
 
-/*
- * Writes `text` with its anchor at (x, y) (y the baseline) in `fill`. When
- * it may be wider than `max_width` pixels (0: no bound) it is drawn
- * squeezed to exactly that width (textLength), so it never leaves its
- * room, whatever the font.
- */
+/* Writes the text of `fmt` (at most 127 bytes, no markup) with its anchor at
+ * (x, y) (y the baseline) in `fill`, squeezed to `max_width` pixels (0: no
+ * bound) when it may be wider. */
 void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool bold,
-	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *text);
+	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
 
 /* The length to return: out->len, or -1 when it does not fit in an int. */
 int svg_result(const struct svg_out *out);
