@@ -16,7 +16,7 @@
  *   dmoj     DMOJ documentation, "Custom Checkers": the bridged checker's
  *            default type
  */
-#include "main/check.h"
+#include "main/commands.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -15,7 +15,7 @@
 #include <jansson.h>
 
 #include "dropjudge/version.h"
-#include "main/check.h"
+#include "main/commands.h"
 #include "mem/alloc.h"
 
 static const char usage[] =

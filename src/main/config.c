@@ -17,7 +17,7 @@
 #include "dropjudge/version.h"
 #include "http/accesslog.h"
 #include "http/server.h"
-#include "main/check.h"
+#include "main/commands.h"
 
 /* How a setting is read and stored. */
 enum config_type {

@@ -4,7 +4,7 @@
  * (connect, handshake, send, read the status line) bounded by one
  * deadline. Only the status line is read. See healthcheck.h.
  */
-#include "main/healthcheck.h"
+#include "main/commands.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

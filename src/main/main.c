@@ -49,12 +49,8 @@
 #include "http/ratelog.h"
 #include "http/server.h"
 #include "http/tls.h"
-#include "main/check.h"
+#include "main/commands.h"
 #include "main/config.h"
-#include "main/healthcheck.h"
-#include "main/package.h"
-#include "main/search.h"
-#include "main/solve.h"
 #include "main/systemd.h"
 #include "mem/alloc.h"
 

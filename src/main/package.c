@@ -1,7 +1,7 @@
 /*
  * `dropjudge package` (see package.h): flags in, package_build_path() out.
  */
-#include "main/package.h"
+#include "main/commands.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -13,7 +13,6 @@
 
 #include "codec/decimal.h"
 #include "dropjudge/gen.h"
-#include "main/check.h"
 #include "package/package.h"
 #include "problem/problem.h"
 #include "mem/alloc.h"
