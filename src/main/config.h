@@ -1,14 +1,10 @@
 /*
  * Configuration of `dropjudge serve` and `dropjudge healthcheck`: flags and
- * environment variables in, a filled struct or a message naming the bad
- * flag or variable out.
- *
- * Parsing is a pure function: it reads only its arguments and the
- * environment through a caller-supplied lookup, so that tests can drive it
- * with tables. A flag wins over its environment variable; an environment
- * variable that is set but empty counts as unset. Numbers are plain
- * decimal (no sign, no spaces, no suffix); anything else, a value out of
- * range, an unknown flag or a stray argument is an error (exit status 2).
+ * environment variables (read through a caller's lookup, so that tests
+ * drive it with tables) in, a filled struct or a message naming the bad
+ * flag or variable out; and the usage texts. A flag wins over its
+ * variable; a variable set but empty counts as unset. Numbers are plain
+ * decimal (no sign, no spaces, no suffix).
  */
 #ifndef DROPJUDGE_MAIN_CONFIG_H
 #define DROPJUDGE_MAIN_CONFIG_H
@@ -20,29 +16,8 @@
 #define CONFIG_HOST_MAX	 64  /* bytes of a host address, with the NUL */
 #define CONFIG_ERROR_MAX 256 /* bytes of an error message, with the NUL */
 
-/* Defaults, also shown by --help. */
-#define CONFIG_DEFAULT_HOST		    "0.0.0.0"
-#define CONFIG_DEFAULT_PORT		    8080u
-#define CONFIG_DEFAULT_MAX_BODY		    ((size_t)1 << 20)
-#define CONFIG_DEFAULT_MAX_JSON_BODY	    ((size_t)1 << 20)
-#define CONFIG_DEFAULT_MAX_STREAM_BODY	    ((size_t)1 << 30)
-#define CONFIG_DEFAULT_MAX_BLOCKS	    1000000ul
-#define CONFIG_DEFAULT_MAX_BATCH	    1000ul
-#define CONFIG_DEFAULT_TIMEOUT		    10u
-#define CONFIG_DEFAULT_MAX_CONNECTIONS	    1024u
-#define CONFIG_DEFAULT_MAX_PER_IP	    32u
-#define CONFIG_DEFAULT_HEADER_TIMEOUT	    10u
-#define CONFIG_DEFAULT_BODY_TIMEOUT	    60u
-#define CONFIG_DEFAULT_MAX_TRACE_STEPS	    100000ul
-#define CONFIG_DEFAULT_MAX_HEAVY	    64u
-#define CONFIG_DEFAULT_MAX_HEAVY_PER_CLIENT 8u
-#define CONFIG_DEFAULT_MAX_SVG_BYTES	    ((size_t)8 << 20)
-#define CONFIG_DEFAULT_ANSWER_MEMORY	    ((size_t)64 << 20)
-#define CONFIG_DEFAULT_PACKAGE_CACHE	    ((size_t)32 << 20)
-/* Below Docker's 10 s grace between SIGTERM and SIGKILL, so that a drain
- * that runs out still ends in an orderly exit. */
-#define CONFIG_DEFAULT_DRAIN_TIMEOUT 8u
-#define CONFIG_MAX_THREADS	     1024u
+#define CONFIG_DEFAULT_HOST "0.0.0.0" /* the other defaults are in config.c's table */
+#define CONFIG_MAX_THREADS  1024u
 /* GnuTLS priorities: TLS 1.3, and TLS 1.2 with forward-secret AEAD suites
  * only (ECDHE with AES-GCM or ChaCha20-Poly1305): no static RSA key
  * exchange, no CBC, no SHA-1 MAC. In pieces, for --help's width. */
@@ -97,12 +72,10 @@ enum config_result {
 };
 
 /*
- * Parses the arguments of `serve` (argv[0..argc), without the program or
- * subcommand name) and the environment read through `lookup` (NULL: no
- * environment) into *cfg, starting from the defaults. Flags take their
- * value as `--flag VALUE` or `--flag=VALUE`. On CONFIG_ERROR a message
- * naming the flag or variable is written to err (errlen bytes, may be 0)
- * and *cfg is unspecified.
+ * Parses the arguments of `serve` (after the subcommand's name), `--flag
+ * VALUE` or `--flag=VALUE`, and the environment read through `lookup`
+ * (NULL: none) into *cfg, starting from the defaults. On CONFIG_ERROR the
+ * message is in err (errlen bytes, may be 0) and *cfg is unspecified.
  */
 enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
 				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen);
@@ -115,31 +88,21 @@ struct config_healthcheck {
 	const char *tls_cert;	    /* NULL: plain HTTP; else HTTPS trusting this PEM file only */
 };
 
-/*
- * Parses the arguments of `healthcheck`: `--host ADDR`, else HOST, else
- * 0.0.0.0 (asked as 127.0.0.1; :: as ::1); `--port N` (1..65535), else the
- * PORT variable, else 8080; `--tls-cert FILE`, else TLS_CERT. Same
- * conventions as config_parse_serve().
- */
+/* Parses the arguments of `healthcheck` (--host, --port 1..65535,
+ * --tls-cert, and their variables) as config_parse_serve() does. */
 enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int argc,
 					    char *const argv[], config_lookup_fn lookup, void *ctx,
 					    char *err, size_t errlen);
 
-/* Writes the complete usage (every subcommand, flag, variable, default). */
+/* Write the whole usage; its part about `solve`; `serve --help` (the same
+ * text as in the whole usage, which scripts/gen-docs.sh reads). */
 void config_usage(FILE *out);
-
-/* Writes the part of the usage about `solve` (also in config_usage()). */
 void config_usage_solve(FILE *out);
-
-/* Writes `serve --help`: its usage line, what it prints, every flag with
- * its variable and default, and an example (the same text as in
- * config_usage(), which scripts/gen-docs.sh reads). */
 void config_usage_serve(FILE *out);
 
 /* Writes the own help of subcommand `name` ("check", "validate",
- * "package", "healthcheck", "solve puyo --lines"): its usage line, what it
- * does, its flags and one example. Returns false, writing nothing, for
- * any other name. */
+ * "package", "healthcheck", "search", "solve puyo --lines") with an
+ * example; false, writing nothing, for another name. */
 bool config_usage_command(const char *name, FILE *out);
 
 #endif

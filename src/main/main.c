@@ -1,22 +1,15 @@
 /*
- * The dropjudge program: picks the subcommand (serve, solve, search, healthcheck,
- * check, validate, package, --help, --version; or a checker or validator
- * by the name it runs under) and, for serve, owns the process: configuration,
- * signals and the shutdown sequence around the HTTP server.
+ * The dropjudge program: picks the subcommand (serve, solve, search,
+ * healthcheck, check, validate, package, --help, --version; or a checker or
+ * validator by the name it runs under) and, for serve, owns the process:
+ * configuration, signals and the shutdown sequence around the HTTP server.
  *
  * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
- * and received with sigwait() in the main thread only. SIGHUP runs
- * main_reload() (the token file is read again) and the service goes on. The first SIGTERM or SIGINT
- * starts the drain (see http/server.h); the main thread then waits, up to
- * the drain timeout, for the requests in flight, then stops the server; a
- * second one ends the process at once (exit 0 without the orderly stop,
- * which would wait for the jobs on the workers; the kernel closes the
- * connections still open). Either way the exit status is 0.
- *
- * Under systemd (main/systemd.h), serve takes the listening socket of
- * dropjudge.socket when one is passed (--host and --port then only name
- * nothing), says READY=1 once it serves and STOPPING=1 when the drain
- * begins.
+ * and received with sigwait() in the main thread only. SIGHUP re-reads the
+ * token file. The first SIGTERM or SIGINT starts the drain (http/server.h)
+ * for up to the drain timeout; a second one exits 0 at once, without the
+ * orderly stop. Under systemd (main/systemd.h), serve takes the socket of
+ * dropjudge.socket when one is passed and says READY=1 and STOPPING=1.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
@@ -99,11 +92,8 @@ static void main_raise_fd_limit(unsigned connections, unsigned threads)
 	}
 }
 
-/*
- * A line of the process's life: through the access log as JSON in JSON
- * mode, else as plain text on fd (the start line on stdout, the others on
- * stderr, prefixed "dropjudge: ").
- */
+/* A line of the process's life: JSON through the access log in JSON mode,
+ * else plain text on fd (the start line on stdout, the others on stderr). */
 static void __attribute__((format(printf, 4, 5)))
 main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt, ...)
 {
@@ -115,12 +105,8 @@ main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt,
 	http_accesslog_event(log, event, text, fd);
 }
 
-/*
- * SIGHUP: re-reads what can change without a restart, today the bearer
- * tokens of `auth` (NULL: no token file). Called from the main thread,
- * never from a handler. A failure keeps the tokens in force and logs why;
- * it never stops the service.
- */
+/* SIGHUP: re-reads the bearer tokens of `auth` (NULL: no token file), in
+ * the main thread. A failure keeps the tokens in force and logs why. */
 static void main_reload(struct http_auth *auth)
 {
 	char err[CONFIG_ERROR_MAX + 256];
@@ -172,11 +158,7 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 		if (sig == SIGHUP) {
 			main_reload(auth);
 		} else if (sig > 0) {
-			/*
-			 * At once: an orderly stop would wait for the jobs
-			 * the workers are running. The kernel closes every
-			 * connection and frees everything.
-			 */
+			/* An orderly stop would wait for the workers' jobs. */
 			http_stderr_line("info", "stop", "second signal (%s); exiting now",
 					 strsignal(sig));
 			_exit(0);
@@ -184,18 +166,15 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 	}
 }
 
-/*
- * Acts on what a config_parse_*() call returned: prints the own help of
- * serve (`who` "") or healthcheck ("healthcheck: ") for CONFIG_HELP, or the
- * message in err, after `who`, for CONFIG_ERROR. Returns the exit status for those, -1 when the
- * subcommand goes on (CONFIG_OK).
- */
+/* Acts on a config_parse_*() result: the help of serve (`who` "") or
+ * healthcheck for CONFIG_HELP, err after `who` for CONFIG_ERROR. Returns
+ * the exit status for those, -1 for CONFIG_OK. */
 static int main_config_exit(enum config_result result, const char *who, const char *err)
 {
 	switch (result) {
 	case CONFIG_OK:
 		break;
-	case CONFIG_HELP: /* the subcommand's own help */
+	case CONFIG_HELP:
 		if (!*who)
 			config_usage_serve(stdout);
 		else
@@ -208,11 +187,8 @@ static int main_config_exit(enum config_result result, const char *who, const ch
 	return -1;
 }
 
-/*
- * Reads the token file and the TLS files named in cfg into *auth and *tls
- * (either left NULL when not asked). Returns 0, or 2 (bad configuration)
- * with the reason printed.
- */
+/* Reads the token file and the TLS files of cfg into *auth and *tls (when
+ * asked). Returns 0, or 2 (bad configuration) with the reason printed. */
 static int main_load_security(const struct config *cfg, struct http_auth **auth,
 			      struct http_tls *tls, bool *use_tls)
 {
@@ -239,11 +215,8 @@ static int main_load_security(const struct config *cfg, struct http_auth **auth,
 	return 0;
 }
 
-/*
- * Replaces a host name in host[0..size) by its first address, as a
- * literal the HTTP layer can bind (an address is left as it is). Returns 0,
- * or -1 with the reason, naming --host, in err.
- */
+/* Replaces a host name in host[0..size) by its first address, which the
+ * HTTP layer can bind. Returns 0, or -1 with the reason in err. */
 static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 {
 	struct addrinfo hints, *ai = NULL;
@@ -270,11 +243,8 @@ static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Writes the address a listening socket is bound to, as a literal, to
- * host[0..size): what the start line shows for an inherited socket.
- * Returns 0, or -1 when it cannot be read.
- */
+/* Writes the address the listening socket fd is bound to in host[0..size)
+ * (the start line's, for an inherited socket). Returns 0 or -1. */
 static int main_socket_host(int fd, char *host, size_t size)
 {
 	struct sockaddr_storage addr;
@@ -461,8 +431,7 @@ int main(int argc, char *argv[])
 		return 2;
 	}
 	if (strcmp(cmd, "--version") == 0) {
-		/* The libraries as loaded, which is what decides the framing
-		 * rules libmicrohttpd enforces itself (README, "Framing"). */
+		/* The libraries as loaded (README, "Framing"). */
 		printf("dropjudge " DROPJUDGE_VERSION
 		       "\nlibmicrohttpd %s, jansson %s, GnuTLS %s, %s\n",
 		       MHD_get_version(), jansson_version_str(), gnutls_check_version(NULL),

@@ -521,12 +521,14 @@ static int solve_put(const char *bytes, size_t len, void *ctx)
  */
 static int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
 {
-	const struct route_limits limits = {.max_body = CONFIG_DEFAULT_MAX_BODY,
-					    .max_json_body = CONFIG_DEFAULT_MAX_JSON_BODY,
-					    .max_stream_body = CONFIG_DEFAULT_MAX_STREAM_BODY,
-					    .max_blocks = CONFIG_DEFAULT_MAX_BLOCKS,
-					    .max_batch = CONFIG_DEFAULT_MAX_BATCH,
-					    .max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS};
+	struct config cfg; /* serve's defaults */
+	config_parse_serve(&cfg, 0, NULL, NULL, NULL, NULL, 0);
+	const struct route_limits limits = {.max_body = cfg.max_body,
+					    .max_json_body = cfg.max_json_body,
+					    .max_stream_body = cfg.max_stream_body,
+					    .max_blocks = cfg.max_blocks,
+					    .max_batch = cfg.max_batch,
+					    .max_trace_steps = cfg.max_trace_steps};
 	char path[64];
 	snprintf(path, sizeof path, "/v1/%s", problem);
 	struct route_request req = {.method = "POST",
@@ -564,10 +566,12 @@ out_buf:
 static int search_one(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
 {
 	(void)problem;
-	const struct route_limits limits = {.max_body = CONFIG_DEFAULT_MAX_BODY,
-					    .max_json_body = CONFIG_DEFAULT_MAX_JSON_BODY};
+	struct config cfg; /* serve's defaults */
+	config_parse_serve(&cfg, 0, NULL, NULL, NULL, NULL, 0);
+	const struct route_limits limits = {.max_body = cfg.max_body,
+					    .max_json_body = cfg.max_json_body};
 	size_t len;
-	char *body = check_read_all(in, CONFIG_DEFAULT_MAX_JSON_BODY, &len);
+	char *body = check_read_all(in, cfg.max_json_body, &len);
 	if (!body) {
 		fprintf(errout, "dropjudge: %s: %s\n", name,
 			errno == EFBIG ? "larger than the 1 MiB a JSON request may have"
