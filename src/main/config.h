@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "http/server.h"
+
 #define CONFIG_HOST_MAX	 64  /* bytes of a host address, with the NUL */
 #define CONFIG_ERROR_MAX 256 /* bytes of an error message, with the NUL */
 
@@ -31,34 +33,15 @@
 
 /* Settings of `dropjudge serve`. */
 struct config {
-	char host[CONFIG_HOST_MAX];    /* IPv4 or IPv6 address, or a name, to listen on */
-	unsigned port;		       /* 0..65535; 0: any free port */
-	unsigned threads;	       /* 1..CONFIG_MAX_THREADS; 0: one per CPU (caller resolves) */
-	size_t max_body;	       /* bytes of a request body, >= 1 */
-	size_t max_json_body;	       /* bytes of a JSON body or a stream's line, >= 1 */
-	size_t max_stream_body;	       /* bytes of an NDJSON stream, >= 1 */
-	unsigned long max_blocks;      /* placements in one Monomino-Domino case, >= 1 */
-	unsigned long max_batch;       /* cases in one batch, >= 1 */
-	unsigned timeout;	       /* idle connection timeout, seconds, >= 1 */
-	unsigned max_connections;      /* open connections at once, >= 1 */
-	unsigned drain_timeout;	       /* seconds to wait for requests at shutdown */
-	unsigned max_per_ip;	       /* open connections from one address; 0: no limit */
-	unsigned header_timeout;       /* seconds for a request's headers, >= 1 */
-	size_t connection_memory;      /* bytes of each connection's memory pool */
-	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
-	unsigned long max_trace_steps; /* trace steps in all of one request, >= 1 */
-	bool metrics_open;	       /* GET /metrics needs no token with a token file */
-	unsigned max_heavy;	       /* heavy requests queued or running at once, >= 1 */
-	unsigned max_heavy_per_client; /* of them from one client address, >= 1 */
-	size_t max_svg_bytes;	       /* bytes of one SVG answer; more is 422 */
-	size_t answer_memory;	       /* bytes of answers held at once; past it 503 */
-	size_t package_cache;	       /* bytes of built packages kept; 0: none */
+	char host[CONFIG_HOST_MAX]; /* IPv4 or IPv6 address, or a name, to listen on */
+	struct http_config http;    /* from the flags: the numbers and http.limits; threads 0:
+				       one per CPU; main fills in the rest */
+	unsigned drain_timeout;	    /* seconds to wait for requests at shutdown */
 	/* Texts below point into argv or the environment (not copied); NULL: unset. */
 	const char *auth_token_file; /* bearer tokens, one a line */
 	const char *tls_cert;	     /* PEM certificate (chain) file; with tls_key */
 	const char *tls_key;	     /* PEM private key file; with tls_cert */
 	const char *tls_priorities;  /* GnuTLS priority string, never NULL */
-	const char *cors_origins;    /* CORS origins, comma-separated, or "*"; NULL: none */
 	int log_format;		     /* enum http_log_format of http/accesslog.h */
 };
 

@@ -15,13 +15,9 @@
 
 #include <arpa/inet.h>
 #include <netdb.h>
-#include <netinet/in.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -40,7 +36,6 @@
 #include "http/auth.h"
 #include "http/clock.h"
 #include "http/ratelog.h"
-#include "http/server.h"
 #include "http/tls.h"
 #include "main/commands.h"
 #include "main/config.h"
@@ -277,13 +272,13 @@ static int main_serve(int argc, char *const argv[])
 	http_ratelog_set_json((enum http_log_format)cfg.log_format == HTTP_LOG_JSON);
 	if (main_resolve_host(cfg.host, sizeof cfg.host, err, sizeof err) != 0)
 		return main_config_exit(CONFIG_ERROR, "", err);
-	if (cfg.threads == 0)
-		cfg.threads = main_cpu_count();
-	if (cfg.threads > CONFIG_MAX_THREADS)
-		cfg.threads = CONFIG_MAX_THREADS;
-	if (cfg.threads > cfg.max_connections)
-		cfg.threads = cfg.max_connections;
-	main_raise_fd_limit(cfg.max_connections, cfg.threads);
+	if (cfg.http.threads == 0)
+		cfg.http.threads = main_cpu_count();
+	if (cfg.http.threads > CONFIG_MAX_THREADS)
+		cfg.http.threads = CONFIG_MAX_THREADS;
+	if (cfg.http.threads > cfg.http.max_connections)
+		cfg.http.threads = cfg.http.max_connections;
+	main_raise_fd_limit(cfg.http.max_connections, cfg.http.threads);
 	int listen_fd = systemd_listen_fd(err, sizeof err);
 	if (listen_fd == -2) {
 		http_stderr_line("error", "error", "%s", err);
@@ -326,36 +321,13 @@ static int main_serve(int argc, char *const argv[])
 		status = 1;
 		goto out_observe;
 	}
-	const struct http_config hc = {
-	    .host = cfg.host,
-	    .port = cfg.port,
-	    .listen_fd = listen_fd > 0 ? listen_fd : 0,
-	    .threads = cfg.threads,
-	    .timeout = cfg.timeout,
-	    .max_connections = cfg.max_connections,
-	    .max_per_ip = cfg.max_per_ip,
-	    .header_timeout = cfg.header_timeout,
-	    .connection_memory = cfg.connection_memory,
-	    .body_timeout = cfg.body_timeout,
-	    .max_heavy = cfg.max_heavy,
-	    .max_heavy_per_client = cfg.max_heavy_per_client,
-	    .answer_memory = cfg.answer_memory,
-	    .package_cache = cfg.package_cache,
-	    .limits = {.max_body = cfg.max_body,
-		       .max_json_body = cfg.max_json_body,
-		       .max_stream_body = cfg.max_stream_body,
-		       .max_blocks = cfg.max_blocks,
-		       .max_batch = cfg.max_batch,
-		       .cors_origins = cfg.cors_origins,
-		       .max_trace_steps = cfg.max_trace_steps,
-		       .metrics_open = cfg.metrics_open,
-		       .max_svg_bytes = cfg.max_svg_bytes},
-	    .auth = auth,
-	    .tls = use_tls ? &tls : NULL,
-	    .metrics = metrics,
-	    .log = log,
-	};
-	struct http_server *srv = http_server_start(&hc, err, sizeof err);
+	cfg.http.host = cfg.host;
+	cfg.http.listen_fd = listen_fd > 0 ? listen_fd : 0;
+	cfg.http.auth = auth;
+	cfg.http.tls = use_tls ? &tls : NULL;
+	cfg.http.metrics = metrics;
+	cfg.http.log = log;
+	struct http_server *srv = http_server_start(&cfg.http, err, sizeof err);
 	if (!srv) {
 		main_say(log, "error", 2, "dropjudge: %s", err);
 		status = 1;

@@ -16,16 +16,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "codec/error.h"
 #include "main/config.h"
 #include "route/handlers.h"
 #include "codec/puyo_codec.h"
-#include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
 #include "mem/alloc.h"
 #include "problem/problem.h"
@@ -523,12 +520,12 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *o
 {
 	struct config cfg; /* serve's defaults */
 	config_parse_serve(&cfg, 0, NULL, NULL, NULL, NULL, 0);
-	const struct route_limits limits = {.max_body = cfg.max_body,
-					    .max_json_body = cfg.max_json_body,
-					    .max_stream_body = cfg.max_stream_body,
-					    .max_blocks = cfg.max_blocks,
-					    .max_batch = cfg.max_batch,
-					    .max_trace_steps = cfg.max_trace_steps};
+	const struct route_limits limits = {.max_body = cfg.http.limits.max_body,
+					    .max_json_body = cfg.http.limits.max_json_body,
+					    .max_stream_body = cfg.http.limits.max_stream_body,
+					    .max_blocks = cfg.http.limits.max_blocks,
+					    .max_batch = cfg.http.limits.max_batch,
+					    .max_trace_steps = cfg.http.limits.max_trace_steps};
 	char path[64];
 	snprintf(path, sizeof path, "/v1/%s", problem);
 	struct route_request req = {.method = "POST",
@@ -568,10 +565,10 @@ static int search_one(const char *problem, FILE *in, const char *name, FILE *out
 	(void)problem;
 	struct config cfg; /* serve's defaults */
 	config_parse_serve(&cfg, 0, NULL, NULL, NULL, NULL, 0);
-	const struct route_limits limits = {.max_body = cfg.max_body,
-					    .max_json_body = cfg.max_json_body};
+	const struct route_limits limits = {.max_body = cfg.http.limits.max_body,
+					    .max_json_body = cfg.http.limits.max_json_body};
 	size_t len;
-	char *body = check_read_all(in, cfg.max_json_body, &len);
+	char *body = check_read_all(in, cfg.http.limits.max_json_body, &len);
 	if (!body) {
 		fprintf(errout, "dropjudge: %s: %s\n", name,
 			errno == EFBIG ? "larger than the 1 MiB a JSON request may have"
