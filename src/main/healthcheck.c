@@ -1,29 +1,20 @@
 /*
  * `dropjudge healthcheck`: one HTTP/1.1 GET /livez over a non-blocking
- * socket to the server's host (127.0.0.1 by default), optionally inside TLS (GnuTLS), every step
- * (connect, handshake, send, read the status line) bounded by one
- * deadline. Only the status line is read. See healthcheck.h.
+ * socket (no HTTP library: a container image without curl can run it),
+ * optionally inside TLS (GnuTLS) trusting only the server's own PEM file,
+ * every step bounded by one deadline. Only the status line is read.
  */
 #include "main/commands.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <netdb.h>
 #include <poll.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 
-#include "codec/error.h"
 #include "http/clock.h"
 
 /* One connection to the server, plain or TLS. */
@@ -34,10 +25,8 @@ struct hc_conn {
 	long long deadline;		       /* monotonic milliseconds */
 };
 
-/*
- * Waits until fd is ready for `events` or the deadline passes. Returns 0
- * when ready, -1 on timeout or error (errno set; ETIMEDOUT for timeout).
- */
+/* Waits until fd is ready for `events`: 0, or -1 on timeout (ETIMEDOUT)
+ * or error (errno set). */
 static int healthcheck_wait(int fd, short events, long long deadline)
 {
 	for (;;) {

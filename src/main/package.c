@@ -3,11 +3,7 @@
  */
 #include "main/commands.h"
 
-#include <inttypes.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 

@@ -56,12 +56,8 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-/*
- * Solves a Monomino-Domino input read from `in` (named `name` in messages)
- * and writes "S\nT\n" to out. On a bad input writes
- * "dropjudge: NAME:LINE:COLUMN: detail" (COLUMN when known) to errout and
- * returns 1; on a read or write error also 1; 0 when solved.
- */
+/* Monomino-Domino: writes "S\nT\n"; 1 with "dropjudge: NAME:LINE:COLUMN:
+ * detail" on a bad input, or on a read or write error. */
 static int solve_monomino_domino(const char *problem, FILE *in, const char *name, FILE *out,
 				 FILE *errout)
 {
@@ -159,13 +155,10 @@ static size_t solve_chains(char *out, const struct puyo_planes *planes)
 
 /* --- The second thread of --lines ----------------------------------------- */
 
-/*
- * A batch of whole lines is split at a line end near its middle and each
- * thread answers one half into memory; the answers are then written in
- * order. Only batches whose lines all read well are answered so: at the
- * first bad line nothing is kept and the batch is answered line by line,
- * which says exactly what is wrong where.
- */
+/* A batch of whole lines is split at a line end near its middle and each
+ * thread answers one half into memory, then the answers are written in
+ * order. At a bad line nothing is kept and the batch is answered line by
+ * line, which says exactly what is wrong where. */
 
 /* Half a batch and its answers. */
 struct solve_half {
@@ -315,18 +308,14 @@ static int solve_line_answer(struct solve_out *o, const struct puyo_planes *plan
 	o->len += solve_chains(o->buf + o->len, planes);
 	return 0;
 }
+
 /* The lengths of a line of 12 and of 13 rows, without its newline. */
 #define SOLVE_LINE_12 (PUYO_ROWS * (PUYO_COLS + 1) - 1)
 #define SOLVE_LINE_13 (PUYO_ROWS_MAX * (PUYO_COLS + 1) - 1)
 
-/*
- * The line at s[0..left) when it is a good field of 12 or 13 rows ended by
- * a newline: its length (the newline not counted), with its planes read.
- * A good line holds no newline (no cell or space is one), so when the
- * byte after such a length is the newline, that is where the line ends and
- * no search for it is needed. 0 for any other line, which the caller splits
- * at its first newline and reads with solve_line().
- */
+/* The length of the line at s[0..left) when it is a good field of 12 or 13
+ * rows ended by a newline (found without a search: a good line holds none),
+ * with its planes read; 0 for any other line (then read by solve_line()). */
 static size_t solve_line_known(const char *s, size_t left, unsigned line,
 			       struct puyo_planes *planes)
 {
