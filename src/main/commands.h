@@ -59,10 +59,10 @@ void check_format_error(char *out, size_t size, const char *name, const struct c
  * the Baekjoon input in, the Baekjoon output out, through the server's
  * readers and cores; FILE absent or "-" reads stdin.
  */
-int solve_main(int argc, char *const argv[], FILE *out, FILE *errout);
+int solve_main(int argc, char *const argv[]);
 
 /* `search puyo [--ndjson] [FILE]`: the answer of POST /v1/puyo/search. */
-int search_main(int argc, char *const argv[], FILE *out, FILE *errout);
+int search_main(int argc, char *const argv[]);
 
 /* `package --problem P --format F [--tests N] [--seed S] [--min-chains M]
  * OUT`: OUT ending in .zip or .kpp is a zip, in .tar.gz or .tgz a tar.gz,

@@ -383,6 +383,15 @@ static int main_healthcheck(int argc, char *const argv[])
 	return 0;
 }
 
+/* The subcommands but serve, each run with the arguments after its name. */
+static const struct {
+	const char *name;
+	int (*run)(int argc, char *const argv[]);
+} main_commands[] = {
+    {"solve", solve_main}, {"healthcheck", main_healthcheck}, {"search", search_main},
+    {"check", check_main}, {"validate", validate_main},	      {"package", package_main},
+};
+
 int main(int argc, char *argv[])
 {
 	/* jansson allocates through the same seam as the rest (mem/alloc.h). */
@@ -416,32 +425,20 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "serve") == 0)
 		return main_serve(argc - 2, argv + 2);
-	/* `solve --help`, `check --help`, `package ... --help`: the subcommand's own help */
-	if (strcmp(cmd, "solve") == 0 || strcmp(cmd, "check") == 0 ||
-	    strcmp(cmd, "validate") == 0 || strcmp(cmd, "package") == 0 ||
-	    strcmp(cmd, "search") == 0) {
-		for (int i = 2; i < argc; i++) {
+	for (size_t c = 0; c < sizeof main_commands / sizeof main_commands[0]; c++) {
+		if (strcmp(cmd, main_commands[c].name) != 0)
+			continue;
+		/* `solve --help`, `package ... -h`: the subcommand's own help
+		 * (healthcheck's parser reads its own) */
+		for (int i = 2; i < argc && main_commands[c].run != main_healthcheck; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-				if (strcmp(cmd, "solve") == 0)
+				if (!config_usage_command(cmd, stdout))
 					config_usage_solve(stdout);
-				else
-					config_usage_command(cmd, stdout);
 				return fflush(stdout) == 0 ? 0 : 1;
 			}
 		}
+		return main_commands[c].run(argc - 2, argv + 2);
 	}
-	if (strcmp(cmd, "solve") == 0)
-		return solve_main(argc - 2, argv + 2, stdout, stderr);
-	if (strcmp(cmd, "healthcheck") == 0)
-		return main_healthcheck(argc - 2, argv + 2);
-	if (strcmp(cmd, "search") == 0)
-		return search_main(argc - 2, argv + 2, stdout, stderr);
-	if (strcmp(cmd, "check") == 0)
-		return check_main(argc - 2, argv + 2);
-	if (strcmp(cmd, "validate") == 0)
-		return validate_main(argc - 2, argv + 2);
-	if (strcmp(cmd, "package") == 0)
-		return package_main(argc - 2, argv + 2);
 	if (cmd[0] == '-')
 		return main_serve(argc - 1, argv + 1);
 	fprintf(stderr, "dropjudge: unknown subcommand '%s'; try 'dropjudge --help'\n", cmd);

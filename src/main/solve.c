@@ -604,8 +604,9 @@ static int solve_run(solve_fn *fn, const char *problem, const char *path, FILE *
 	return ret;
 }
 
-int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
+int solve_main(int argc, char *const argv[])
 {
+	FILE *out = stdout, *errout = stderr;
 	solve_fn *solve;
 
 	if (argc < 1) {
@@ -650,8 +651,9 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 	return solve_run(solve, problem, path, out, errout);
 }
 
-int search_main(int argc, char *const argv[], FILE *out, FILE *errout)
+int search_main(int argc, char *const argv[])
 {
+	FILE *out = stdout, *errout = stderr;
 	solve_fn *search = search_one;
 	const char *path = NULL;
 	if (argc < 1 || strcmp(argv[0], "puyo") != 0) {
