@@ -346,12 +346,10 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 	hc->port = cfg.http.port;
 	hc->tls_cert = cfg.tls_cert;
 	/* A server listening on every address is asked on the loopback one. */
-	if (strcmp(cfg.host, "0.0.0.0") == 0)
-		snprintf(hc->host, sizeof hc->host, "127.0.0.1");
-	else if (strcmp(cfg.host, "::") == 0)
-		snprintf(hc->host, sizeof hc->host, "::1");
-	else
-		snprintf(hc->host, sizeof hc->host, "%s", cfg.host);
+	snprintf(hc->host, sizeof hc->host, "%s",
+		 strcmp(cfg.host, "0.0.0.0") == 0 ? "127.0.0.1"
+		 : strcmp(cfg.host, "::") == 0	  ? "::1"
+						  : cfg.host);
 	return CONFIG_OK;
 }
 

@@ -262,6 +262,8 @@ static int main_serve(int argc, char *const argv[])
 	struct http_auth *auth = NULL;
 	struct http_tls tls;
 	bool use_tls = false;
+	struct http_metrics *metrics = NULL;
+	struct http_accesslog *log = NULL;
 
 	enum config_result parsed =
 	    config_parse_serve(&cfg, argc, argv, main_getenv, NULL, err, sizeof err);
@@ -287,15 +289,12 @@ static int main_serve(int argc, char *const argv[])
 	if (listen_fd > 0 && main_socket_host(listen_fd, cfg.host, sizeof cfg.host) != 0) {
 		http_stderr_line("error", "error",
 				 "socket activation: cannot read the socket's address");
-		close(listen_fd);
-		return 1;
+		status = 1;
+		goto out;
 	}
 	status = main_load_security(&cfg, &auth, &tls, &use_tls);
-	if (status != 0) {
-		if (listen_fd > 0)
-			close(listen_fd);
-		return status;
-	}
+	if (status != 0)
+		goto out;
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	sigemptyset(&signals);
@@ -304,25 +303,22 @@ static int main_serve(int argc, char *const argv[])
 	sigaddset(&signals, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
 		http_stderr_line("error", "error", "cannot block signals");
-		if (listen_fd > 0)
-			close(listen_fd);
 		status = 1;
-		goto out_security;
+		goto out;
 	}
 	signal(SIGPIPE, SIG_IGN);
 
-	struct http_metrics *metrics = http_metrics_new(DROPJUDGE_VERSION);
-	struct http_accesslog *log = http_accesslog_new((enum http_log_format)cfg.log_format,
-							STDOUT_FILENO, HTTP_ACCESSLOG_BUFFER);
+	metrics = http_metrics_new(DROPJUDGE_VERSION);
+	log = http_accesslog_new((enum http_log_format)cfg.log_format, STDOUT_FILENO,
+				 HTTP_ACCESSLOG_BUFFER);
 	if (!metrics || !log) {
 		http_stderr_line("error", "error", "out of memory");
-		if (listen_fd > 0)
-			close(listen_fd);
 		status = 1;
-		goto out_observe;
+		goto out;
 	}
 	cfg.http.host = cfg.host;
 	cfg.http.listen_fd = listen_fd > 0 ? listen_fd : 0;
+	listen_fd = -1; /* the server's from here on, even if it fails to start */
 	cfg.http.auth = auth;
 	cfg.http.tls = use_tls ? &tls : NULL;
 	cfg.http.metrics = metrics;
@@ -331,7 +327,7 @@ static int main_serve(int argc, char *const argv[])
 	if (!srv) {
 		main_say(log, "error", 2, "dropjudge: %s", err);
 		status = 1;
-		goto out_observe;
+		goto out;
 	}
 	const char *lb = strchr(cfg.host, ':') ? "[" : "";
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
@@ -354,10 +350,11 @@ static int main_serve(int argc, char *const argv[])
 	http_server_stop(srv);
 	main_say(log, "stop", 2, "dropjudge: stopped");
 	status = 0;
-out_observe:
+out:
+	if (listen_fd > 0)
+		close(listen_fd);
 	http_accesslog_free(log);
 	http_metrics_free(metrics);
-out_security:
 	http_auth_free(auth);
 	if (use_tls)
 		http_tls_free(&tls);
