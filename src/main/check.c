@@ -8,14 +8,11 @@
  * judge_compare(), as POST /v1/{problem}/judge does, and validation is the
  * strict reader of POST /v1/{problem}/validate.
  *
- * The protocols, from each system's documentation:
- *   testlib  testlib.h (registerTestlibCmd, quit(), registerValidation)
- *   kattis   Kattis problem package format, legacy: "Output Validators",
- *            "Input Validators"
- *   cms      CMS documentation, "Task types": "Checker", "Standard manager
- *            output"
- *   dmoj     DMOJ documentation, "Custom Checkers": the bridged checker's
- *            default type
+ * The protocols, from each system's documentation: testlib.h
+ * (registerTestlibCmd, quit(), registerValidation); the legacy Kattis
+ * package format ("Output Validators", "Input Validators"); CMS's "Task
+ * types" ("Checker", "Standard manager output"); DMOJ's "Custom Checkers"
+ * (the bridged checker's default type).
  */
 #include "main/commands.h"
 

@@ -3,22 +3,10 @@
  * cases, random, large, long chains), each checked by the strict validator
  * and solved by the cores, then the files of the chosen format, written
  * into a sink. Each format is one function that lists its files, following
- * its published layout:
- *   Kattis    https://www.kattis.com/problem-package-format/spec/legacy.html
- *   DOMjudge  the DOMjudge manual, "Appendix: Problem format specification"
- *             (the ICPC subset of the Kattis format plus domjudge-problem.ini
- *             and problem.{pdf,html,txt}), imported as a zip whose basename
- *             is the problem's short name
- *   Polygon   the package Codeforces Polygon exports: problem.xml, tests/NN
- *             and tests/NN.a, statements/<language>/problem.tex (olymp.sty),
- *             files/ for the checker and validator, solutions/
- *   CMS       the "italy_yaml" task directory cmsImportTask reads: task.yaml,
- *             input/inputN.txt, output/outputN.txt, check/checker (built
- *             from check/checker.c), statement/ (statement.pdf, which the
- *             loader requires, with the .md and .html beside it)
- * Validators and checkers are self-contained C programs that the judge
- * compiles: with its own compiler (Polygon), from a build script (Kattis,
- * DOMjudge), or before the import (CMS).
+ * its published layout (docs/JUDGES.md): the legacy Kattis package format
+ * (kattis.com/problem-package-format/spec/legacy.html), the DOMjudge
+ * manual's "Problem format specification", the package Codeforces Polygon
+ * exports, and the "italy_yaml" task directory of CMS's cmsImportTask.
  */
 #include "package/package.h"
 
