@@ -1,31 +1,26 @@
 /*
  * `dropjudge check` and `dropjudge validate` in the protocols of the
- * contest systems (see check.h). One table describes each protocol: where
- * its arguments are, which exit code each outcome gets and how the outcome
- * is reported; the judging itself is the service's: the input is solved by
- * the problem's text reader and simulator and the output compared by
- * judge_compare(), exactly as POST /v1/{problem}/judge does, and
- * validation is the strict reader of POST /v1/{problem}/validate.
+ * contest systems (commands.h; `dropjudge check --help` says what each
+ * passes and expects). One table describes each protocol: where its
+ * arguments are, which exit code each outcome gets and how the outcome is
+ * reported; the judging is the service's: the input is solved by the
+ * problem's text reader and simulator and the output compared by
+ * judge_compare(), as POST /v1/{problem}/judge does, and validation is the
+ * strict reader of POST /v1/{problem}/validate.
  *
- * The protocols, from each system's documentation:
- *   testlib  testlib.h (registerTestlibCmd, quit(), registerValidation)
- *   kattis   Kattis problem package format, legacy: "Output Validators",
- *            "Input Validators"
- *   cms      CMS documentation, "Task types": "Checker", "Standard manager
- *            output"
- *   dmoj     DMOJ documentation, "Custom Checkers": the bridged checker's
- *            default type
+ * The protocols, from each system's documentation: testlib.h
+ * (registerTestlibCmd, quit(), registerValidation); the legacy Kattis
+ * package format ("Output Validators", "Input Validators"); CMS's "Task
+ * types" ("Checker", "Standard manager output"); DMOJ's "Custom Checkers"
+ * (the bridged checker's default type).
  */
-#include "main/check.h"
+#include "main/commands.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/error.h"
 #include "dropjudge/judge.h"
 #include "problem/problem.h"
 #include "mem/alloc.h"
@@ -76,7 +71,6 @@ static const char *const check_testlib_prefix[CHECK_OUTCOMES] = {"ok ", "wrong a
 static const char *const check_testlib_outcome[CHECK_OUTCOMES] = {"accepted", "wrong-answer",
 								  "presentation-error", "fail"};
 
-/* Writes text to a file; false when it cannot. */
 static bool check_write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -206,19 +200,15 @@ static const struct check_protocol *check_protocol_find(const char *name, size_t
 
 /* --- Arguments and files -------------------------------------------------- */
 
-/* testlib validators' own flags, each with a value; Polygon passes them. */
-static const char *const check_testlib_validator_flags[] = {"--testset",
-							    "--group",
-							    "--testOverviewLogFileName",
-							    "--testMarkupFileName",
-							    "--testCase",
-							    "--testCaseFileName",
-							    NULL};
-
+/* Whether arg is one of testlib validators' own flags, each with a value,
+ * which Polygon passes. */
 static bool check_is_testlib_validator_flag(const char *arg)
 {
-	for (const char *const *f = check_testlib_validator_flags; *f; f++)
-		if (strcmp(arg, *f) == 0)
+	static const char *const flags[] = {
+	    "--testset",  "--group",	       "--testOverviewLogFileName", "--testMarkupFileName",
+	    "--testCase", "--testCaseFileName"};
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (strcmp(arg, flags[i]) == 0)
 			return true;
 	return false;
 }
@@ -248,6 +238,8 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 			size_t protocol_len, const char *problem, struct check_run *run, char *why,
 			size_t whylen)
 {
+	/* only testlib and kattis have validators (validate_run_named) */
+	const char *expected = validator ? "testlib or kattis" : "testlib, kattis, cms or dmoj";
 	memset(run, 0, sizeof *run);
 	run->protocol = protocol ? check_protocol_find(protocol, protocol_len) : NULL;
 	for (int i = 0; i < argc; i++) {
@@ -259,8 +251,7 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 			run->protocol = check_protocol_find(v, strlen(v));
 			if (!run->protocol) {
 				codec_format(why, whylen, "unknown protocol '%s' (expected %s)", v,
-					     validator ? "testlib or kattis"
-						       : "testlib, kattis, cms or dmoj");
+					     expected);
 				return false;
 			}
 		} else if (missing) {
@@ -275,9 +266,7 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 		}
 	}
 	if (!run->protocol) {
-		/* only testlib and kattis have validators (validate_run_named) */
-		codec_format(why, whylen, "missing --protocol (%s)",
-			     validator ? "testlib or kattis" : "testlib, kattis, cms or dmoj");
+		codec_format(why, whylen, "missing --protocol (%s)", expected);
 		return false;
 	}
 	if (!problem || !*problem)

@@ -1,21 +1,15 @@
 /*
- * dropjudge-check: `dropjudge check` and `dropjudge validate` (main/check.h)
- * in a program of their own that links only jansson, for judges that start
- * a checker or validator once per test: it starts in about the time of
- * /bin/true, where dropjudge loads libmicrohttpd, GnuTLS and libarchive
- * first (docs/PERFORMANCE.md). The same code answers: same arguments, same
- * exit status, same output.
- *
- *   dropjudge-check check|validate ARGS...
- *   dropjudge-check under a judge's name (check_main_by_name())
+ * dropjudge-check: `dropjudge check` and `dropjudge validate` (check.c) in
+ * a program of their own that links only jansson, for judges that start a
+ * checker or validator once per test (docs/PERFORMANCE.md): the same
+ * arguments, exit statuses and output, also under a judge's name.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "dropjudge/version.h"
-#include "main/check.h"
+#include "main/commands.h"
 #include "mem/alloc.h"
 
 static const char usage[] =

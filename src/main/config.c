@@ -7,17 +7,13 @@
 #include "main/config.h"
 
 #include <arpa/inet.h>
-#include <netinet/in.h>
-#include <stdbool.h>
-#include <stddef.h>
 #include <string.h>
 
 #include "codec/decimal.h"
 #include "codec/error.h"
 #include "dropjudge/version.h"
 #include "http/accesslog.h"
-#include "http/server.h"
-#include "main/check.h"
+#include "main/commands.h"
 
 /* How a setting is read and stored. */
 enum config_type {
@@ -39,6 +35,7 @@ struct config_option {
 	size_t offset;		/* of its field in struct config: names one setting */
 	unsigned long long min; /* smallest value taken */
 	unsigned long long max; /* largest value taken */
+	const char *def;	/* the default, read as a value is; NULL: zero */
 	const char *help;	/* for --help, lines of at most 60 columns, default included */
 };
 
@@ -47,142 +44,130 @@ struct config_option {
 
 /* The options of serve: one per setting, and the old names still taken after them. */
 static const struct config_option config_options[] = {
-    {"--host", "HOST", "ADDR", CFG(host, HOST), 0, 0,
+    {"--host", "HOST", "ADDR", CFG(host, HOST), 0, 0, CONFIG_DEFAULT_HOST,
      "A name (localhost) or an IPv4 or IPv6 address to listen\n"
      "on. Default " CONFIG_DEFAULT_HOST "."},
-    {"--port", "PORT", "N", CFG(port, UNSIGNED), 0, 65535,
+    {"--port", "PORT", "N", CFG(http.port, UNSIGNED), 0, 65535, "8080",
      "TCP port, 0..65535; 0 picks a free one. Default 8080."},
-    {"--threads", "THREADS", "N", CFG(threads, UNSIGNED), 1, CONFIG_MAX_THREADS,
+    {"--threads", "THREADS", "N", CFG(http.threads, UNSIGNED), 1, CONFIG_MAX_THREADS, NULL,
      "Worker threads, 1..1024 (at most --max-connections).\n"
      "Default: one per CPU the process may use."},
-    {"--max-body", "MAX_BODY", "BYTES", CFG(max_body, SIZE), 1, 1ull << 30,
+    {"--max-body", "MAX_BODY", "BYTES", CFG(http.limits.max_body, SIZE), 1, 1ull << 30, "1048576",
      "Largest request body but a stream, 1..1073741824 bytes;\n"
      "more is 413. Default 1048576 (1 MiB)."},
-    {"--max-json-body", "MAX_JSON_BODY", "BYTES", CFG(max_json_body, SIZE), 1, 16ull << 20,
+    {"--max-json-body", "MAX_JSON_BODY", "BYTES", CFG(http.limits.max_json_body, SIZE), 1,
+     16ull << 20, "1048576",
      "Largest JSON body, and line of a stream, 1..16777216\n"
      "bytes (and at most --max-body); more is 413. Default\n"
      "1048576 (1 MiB). Send more cases as a stream."},
-    {"--max-stream-body", "MAX_STREAM_BODY", "BYTES", CFG(max_stream_body, SIZE), 1, 1ull << 40,
+    {"--max-stream-body", "MAX_STREAM_BODY", "BYTES", CFG(http.limits.max_stream_body, SIZE), 1,
+     1ull << 40, "1073741824",
      "Largest stream of cases (application/x-ndjson), 1..2^40\n"
      "bytes; more is 413. Default 1073741824 (1 GiB)."},
-    {"--max-blocks", "MAX_BLOCKS", "N", CFG(max_blocks, ULONG), 1, 4294967295ull,
+    {"--max-blocks", "MAX_BLOCKS", "N", CFG(http.limits.max_blocks, ULONG), 1, 4294967295ull,
+     "1000000",
      "Placements in one Monomino-Domino case, 1..4294967295;\n"
      "more is 422. Default 1000000."},
-    {"--max-batch", "MAX_BATCH", "N", CFG(max_batch, ULONG), 1, 1000000,
+    {"--max-batch", "MAX_BATCH", "N", CFG(http.limits.max_batch, ULONG), 1, 1000000, "1000",
      "Cases in one batch, 1..1000000; more is 413. Default 1000."},
-    {"--timeout", "TIMEOUT", "SECONDS", CFG(timeout, UNSIGNED), 1, 86400,
+    {"--timeout", "TIMEOUT", "SECONDS", CFG(http.timeout, UNSIGNED), 1, 86400, "10",
      "Idle connection timeout, 1..86400 seconds. Default 10."},
-    {"--max-connections", "MAX_CONNECTIONS", "N", CFG(max_connections, UNSIGNED), 1, 1000000,
+    {"--max-connections", "MAX_CONNECTIONS", "N", CFG(http.max_connections, UNSIGNED), 1, 1000000,
+     "1024",
      "Open connections at once, 1..1000000; more are refused.\n"
      "Default 1024."},
-    {"--drain-timeout", "DRAIN_TIMEOUT", "SECONDS", CFG(drain_timeout, UNSIGNED), 0, 3600,
+    {"--drain-timeout", "DRAIN_TIMEOUT", "SECONDS", CFG(drain_timeout, UNSIGNED), 0, 3600, "8",
      "At shutdown, how long requests in flight may take to\n"
      "finish, 0..3600 seconds. Default 8 (under Docker's 10 s\n"
      "grace before SIGKILL)."},
-    {"--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", "N", CFG(max_per_ip, UNSIGNED), 0,
-     1000000,
+    {"--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", "N", CFG(http.max_per_ip, UNSIGNED), 0,
+     1000000, "32",
      "Open connections from one client address, 0..1000000;\n"
      "more are refused; 0: no limit. Default 32."},
-    {"--connection-memory", "CONNECTION_MEMORY", "BYTES", CFG(connection_memory, SIZE), 4096,
-     16777216,
+    {"--connection-memory", "CONNECTION_MEMORY", "BYTES", CFG(http.connection_memory, SIZE), 4096,
+     16777216, "32768",
      "Memory of each connection, 4096..16777216 bytes: its\n"
      "request line and headers must fit, half of it reads a\n"
      "body. Zeroed for every request: smaller is faster for\n"
      "small requests, larger for large bodies. Default 32768."},
-    {"--header-timeout", "HEADER_TIMEOUT", "SECONDS", CFG(header_timeout, UNSIGNED), 1, 3600,
+    {"--header-timeout", "HEADER_TIMEOUT", "SECONDS", CFG(http.header_timeout, UNSIGNED), 1, 3600,
+     "10",
      "A request's headers must be complete within this many\n"
      "seconds of the connection opening (or of the previous\n"
      "answer), however slowly they arrive; 1..3600. Default 10."},
-    {"--body-timeout", "BODY_TIMEOUT", "SECONDS", CFG(body_timeout, UNSIGNED), 1, 86400,
+    {"--body-timeout", "BODY_TIMEOUT", "SECONDS", CFG(http.body_timeout, UNSIGNED), 1, 86400, "60",
      "A request's body must be complete within this many seconds\n"
      "of its headers; 1..86400. Default 60."},
-    {"--max-request-trace-steps", "MAX_REQUEST_TRACE_STEPS", "N", CFG(max_trace_steps, ULONG), 1,
-     100000000,
+    {"--max-request-trace-steps", "MAX_REQUEST_TRACE_STEPS", "N",
+     CFG(http.limits.max_trace_steps, ULONG), 1, 100000000, "100000",
      "Trace steps of all the traces of one request together\n"
      "(every case of a batch counted), 1..100000000; more is\n"
      "422. Default 100000. One trace holds at most 10000\n"
      "steps (max_case_trace_steps of GET /v1)."},
-    {"--auth-token-file", "AUTH_TOKEN_FILE", "FILE", CFG(auth_token_file, TEXT), 0, 0,
+    {"--auth-token-file", "AUTH_TOKEN_FILE", "FILE", CFG(auth_token_file, TEXT), 0, 0, NULL,
      "Bearer tokens, one a line (blank lines and # comments\n"
      "ignored): every /v1 path then needs 'Authorization:\n"
      "Bearer <token>'. Re-read on SIGHUP. Default: none needed.\n"
      "GET /metrics then needs a token too (see --metrics-open)."},
-    {"--max-heavy-queue", "MAX_HEAVY_QUEUE", "N", CFG(max_heavy, UNSIGNED), 1, 100000,
+    {"--max-heavy-queue", "MAX_HEAVY_QUEUE", "N", CFG(http.max_heavy, UNSIGNED), 1, 100000, "64",
      "Heavy requests (packages, traces, large bodies,\n"
      "pictures, generator searches) queued or running at\n"
      "once; past it 503 with Retry-After. Default 64."},
-    {"--max-heavy-per-client", "MAX_HEAVY_PER_CLIENT", "N", CFG(max_heavy_per_client, UNSIGNED), 1,
-     100000, "Of those, from one client address. Default 8."},
-    {"--max-svg-bytes", "MAX_SVG_BYTES", "BYTES", CFG(max_svg_bytes, SIZE), 1024, 1ull << 30,
+    {"--max-heavy-per-client", "MAX_HEAVY_PER_CLIENT", "N",
+     CFG(http.max_heavy_per_client, UNSIGNED), 1, 100000, "8",
+     "Of those, from one client address. Default 8."},
+    {"--max-svg-bytes", "MAX_SVG_BYTES", "BYTES", CFG(http.limits.max_svg_bytes, SIZE), 1024,
+     1ull << 30, "8388608",
      "Largest SVG picture (render.svg, solve as SVG),\n"
      "1024..1073741824 bytes; larger is 422. Default 8388608\n"
      "(8 MiB; the 500-step strip at cell 96 is 3.9 MB)."},
-    {"--answer-memory", "ANSWER_MEMORY", "BYTES", CFG(answer_memory, SIZE), 1048576, 1ull << 40,
+    {"--answer-memory", "ANSWER_MEMORY", "BYTES", CFG(http.answer_memory, SIZE), 1048576,
+     1ull << 40, "67108864",
      "Bytes of answers built and not yet sent (pictures,\n"
      "traces, batches, packages) held at once, 1048576..;\n"
      "past it a large answer is 503 with Retry-After.\n"
      "Default 67108864 (64 MiB)."},
-    {"--package-cache", "PACKAGE_CACHE", "BYTES", CFG(package_cache, SIZE), 0, 1ull << 40,
+    {"--package-cache", "PACKAGE_CACHE", "BYTES", CFG(http.package_cache, SIZE), 0, 1ull << 40,
+     "33554432",
      "Bytes of built packages kept for the next GET or HEAD\n"
      "of the same package; 0: none. Default 33554432 (32 MiB)."},
-    {"--metrics-open", "METRICS_OPEN", "0|1", CFG(metrics_open, BOOL), 0, 1,
+    {"--metrics-open", "METRICS_OPEN", "0|1", CFG(http.limits.metrics_open, BOOL), 0, 1, "0",
      "1: GET /metrics answers without a token even with\n"
      "--auth-token-file (a scraper on a private network).\n"
      "Default 0."},
-    {"--tls-cert", "TLS_CERT", "FILE", CFG(tls_cert, TEXT), 0, 0,
+    {"--tls-cert", "TLS_CERT", "FILE", CFG(tls_cert, TEXT), 0, 0, NULL,
      "PEM certificate (chain): serve HTTPS. With --tls-key."},
-    {"--tls-key", "TLS_KEY", "FILE", CFG(tls_key, TEXT), 0, 0, "PEM private key of --tls-cert."},
+    {"--tls-key", "TLS_KEY", "FILE", CFG(tls_key, TEXT), 0, 0, NULL,
+     "PEM private key of --tls-cert."},
     {"--tls-priorities", "TLS_PRIORITIES", "TEXT", CFG(tls_priorities, TEXT), 0, 0,
+     CONFIG_DEFAULT_TLS_PRIORITIES,
      "GnuTLS priority string for HTTPS. Default: TLS 1.3,\n"
      "and TLS 1.2 with ECDHE and AES-GCM or ChaCha20 only:\n" CONFIG_TLS_PRIORITIES_1
      "\n" CONFIG_TLS_PRIORITIES_2 "\n" CONFIG_TLS_PRIORITIES_3 "\n" CONFIG_TLS_PRIORITIES_4},
-    {"--cors-origins", "CORS_ORIGINS", "LIST", CFG(cors_origins, TEXT), 0, 0,
+    {"--cors-origins", "CORS_ORIGINS", "LIST", CFG(http.limits.cors_origins, TEXT), 0, 0, NULL,
      "Comma-separated origins (https://app.example) whose\n"
      "browsers may call the API, or * for any: they get\n"
      "Access-Control-Allow-Origin, preflights 204. Default:\n"
      "none (no CORS header is sent)."},
-    {"--log-format", "LOG_FORMAT", "json|text|off", CFG(log_format, LOG), 0, 0,
+    {"--log-format", "LOG_FORMAT", "json|text|off", CFG(log_format, LOG), 0, 0, "json",
      "Access log on stdout, one line per request: json, text\n"
      "or off. Default json (then the start, drain and stop\n"
      "lines are JSON too, and so is every line on stderr:\n"
      "libmicrohttpd's messages, connections closed, reloads)."},
-    {"--max-trace-steps", "MAX_TRACE_STEPS", "N", CFG(max_trace_steps, ULONG), 1, 100000000,
+    {"--max-trace-steps", "MAX_TRACE_STEPS", "N", CFG(http.limits.max_trace_steps, ULONG), 1,
+     100000000, NULL,
      "The old name of --max-request-trace-steps\n"
      "(MAX_REQUEST_TRACE_STEPS), still taken; the new name wins."},
 };
 
 #define CONFIG_NOPTIONS (sizeof config_options / sizeof config_options[0])
 
-/*
- * Reads a plain decimal number (digits only) into *out: the program's one
- * decimal reader. Returns 0, -1 when the text is not a number, -2 when it
- * overflows an unsigned long long.
- */
-static int config_read_number(const char *text, unsigned long long *out)
-{
-	switch (codec_decimal_read_str(text, out)) {
-	case CODEC_DECIMAL_OK:
-		return 0;
-	case CODEC_DECIMAL_OVERFLOW:
-		return -2;
-	case CODEC_DECIMAL_NOT_A_NUMBER:
-		break;
-	}
-	return -1;
-}
-
-/* Whether text is an IPv4 or IPv6 address literal. */
-static bool config_is_address(const char *text)
-{
-	unsigned char buf[sizeof(struct in6_addr)];
-	return inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1;
-}
-
 /* Whether text is an address literal or a host name (RFC 1123 letters,
  * digits, '-' and '.'); main resolves a name before listening. */
 static bool config_is_host(const char *text)
 {
-	if (config_is_address(text))
+	unsigned char buf[sizeof(struct in6_addr)];
+	if (inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1)
 		return true;
 	if (!text[0] || text[0] == '-' || text[0] == '.')
 		return false;
@@ -231,13 +216,13 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 		return true;
 	}
 	unsigned long long v = 0;
-	int rc = config_read_number(value, &v);
-	if (rc == -1) {
+	enum codec_decimal rc = codec_decimal_read_str(value, &v);
+	if (rc == CODEC_DECIMAL_NOT_A_NUMBER) {
 		codec_format(err, errlen, "%s: '%s' is not a number (expected digits only)", source,
 			     value);
 		return false;
 	}
-	if (rc == -2 || v < opt->min || v > opt->max) {
+	if (rc == CODEC_DECIMAL_OVERFLOW || v < opt->min || v > opt->max) {
 		codec_format(err, errlen, "%s: %s is out of range (%llu..%llu)", source, value,
 			     opt->min, opt->max);
 		return false;
@@ -253,48 +238,13 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	return true;
 }
 
-/* Fills *cfg with the defaults (threads 0: one per CPU). */
+/* Fills *cfg with the defaults of the table (threads 0: one per CPU). */
 static void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
-	memcpy(cfg->host, CONFIG_DEFAULT_HOST, sizeof CONFIG_DEFAULT_HOST);
-	cfg->port = CONFIG_DEFAULT_PORT;
-	cfg->threads = 0;
-	cfg->max_body = CONFIG_DEFAULT_MAX_BODY;
-	cfg->max_json_body = CONFIG_DEFAULT_MAX_JSON_BODY;
-	cfg->max_stream_body = CONFIG_DEFAULT_MAX_STREAM_BODY;
-	cfg->max_blocks = CONFIG_DEFAULT_MAX_BLOCKS;
-	cfg->max_batch = CONFIG_DEFAULT_MAX_BATCH;
-	cfg->timeout = CONFIG_DEFAULT_TIMEOUT;
-	cfg->max_connections = CONFIG_DEFAULT_MAX_CONNECTIONS;
-	cfg->drain_timeout = CONFIG_DEFAULT_DRAIN_TIMEOUT;
-	cfg->max_per_ip = CONFIG_DEFAULT_MAX_PER_IP;
-	cfg->header_timeout = CONFIG_DEFAULT_HEADER_TIMEOUT;
-	cfg->connection_memory = HTTP_CONNECTION_MEMORY_DEFAULT;
-	cfg->body_timeout = CONFIG_DEFAULT_BODY_TIMEOUT;
-	cfg->max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS;
-	cfg->max_heavy = CONFIG_DEFAULT_MAX_HEAVY;
-	cfg->max_heavy_per_client = CONFIG_DEFAULT_MAX_HEAVY_PER_CLIENT;
-	cfg->max_svg_bytes = CONFIG_DEFAULT_MAX_SVG_BYTES;
-	cfg->answer_memory = CONFIG_DEFAULT_ANSWER_MEMORY;
-	cfg->package_cache = CONFIG_DEFAULT_PACKAGE_CACHE;
-	cfg->tls_priorities = CONFIG_DEFAULT_TLS_PRIORITIES;
-	cfg->log_format = HTTP_LOG_JSON;
-}
-
-/* Whether arg is --help or -h. */
-static bool config_is_help(const char *arg)
-{
-	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
-}
-
-/* The message for an argument no option matched. */
-static void config_unknown(const char *arg, char *err, size_t errlen)
-{
-	if (arg[0] == '-')
-		codec_format(err, errlen, "unknown flag '%s'", arg);
-	else
-		codec_format(err, errlen, "unexpected argument '%s'", arg);
+	for (size_t k = 0; k < CONFIG_NOPTIONS; k++)
+		if (config_options[k].def)
+			config_set(cfg, &config_options[k], config_options[k].def, "", NULL, 0);
 }
 
 /*
@@ -311,7 +261,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	if (err && errlen)
 		err[0] = '\0';
 	for (int i = 0; i < argc; i++) {
-		if (config_is_help(argv[i]))
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return CONFIG_HELP;
 		bool matched = false, missing = false;
 		for (size_t k = 0; k < n && !matched; k++) {
@@ -328,7 +278,10 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 				given[opt->offset] = true;
 		}
 		if (!matched) {
-			config_unknown(argv[i], err, errlen);
+			codec_format(err, errlen,
+				     argv[i][0] == '-' ? "unknown flag '%s'"
+						       : "unexpected argument '%s'",
+				     argv[i]);
 			return CONFIG_ERROR;
 		}
 	}
@@ -356,11 +309,11 @@ enum config_result config_parse_serve(struct config *cfg, int argc, char *const 
 					    lookup, ctx, err, errlen);
 	if (r != CONFIG_OK)
 		return r;
-	if (cfg->threads > cfg->max_connections) {
+	if (cfg->http.threads > cfg->http.max_connections) {
 		codec_format(err, errlen,
 			     "--threads %u is more than --max-connections %u (THREADS, "
 			     "MAX_CONNECTIONS): each thread needs a connection",
-			     cfg->threads, cfg->max_connections);
+			     cfg->http.threads, cfg->http.max_connections);
 		return CONFIG_ERROR;
 	}
 	if (!cfg->tls_cert != !cfg->tls_key) {
@@ -378,9 +331,9 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 {
 	/* Same names and variables as serve's, but port 0 cannot be asked. */
 	static const struct config_option hc_options[] = {
-	    {"--host", "HOST", "ADDR", CFG(host, HOST), 0, 0, NULL},
-	    {"--port", "PORT", "N", CFG(port, UNSIGNED), 1, 65535, NULL},
-	    {"--tls-cert", "TLS_CERT", "FILE", CFG(tls_cert, TEXT), 0, 0, NULL},
+	    {"--host", "HOST", "ADDR", CFG(host, HOST), 0, 0, NULL, NULL},
+	    {"--port", "PORT", "N", CFG(http.port, UNSIGNED), 1, 65535, NULL, NULL},
+	    {"--tls-cert", "TLS_CERT", "FILE", CFG(tls_cert, TEXT), 0, 0, NULL, NULL},
 	};
 	struct config cfg;
 
@@ -390,15 +343,13 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 			 lookup, ctx, err, errlen);
 	if (r != CONFIG_OK)
 		return r;
-	hc->port = cfg.port;
+	hc->port = cfg.http.port;
 	hc->tls_cert = cfg.tls_cert;
 	/* A server listening on every address is asked on the loopback one. */
-	if (strcmp(cfg.host, "0.0.0.0") == 0)
-		snprintf(hc->host, sizeof hc->host, "127.0.0.1");
-	else if (strcmp(cfg.host, "::") == 0)
-		snprintf(hc->host, sizeof hc->host, "::1");
-	else
-		snprintf(hc->host, sizeof hc->host, "%s", cfg.host);
+	snprintf(hc->host, sizeof hc->host, "%s",
+		 strcmp(cfg.host, "0.0.0.0") == 0 ? "127.0.0.1"
+		 : strcmp(cfg.host, "::") == 0	  ? "::1"
+						  : cfg.host);
 	return CONFIG_OK;
 }
 

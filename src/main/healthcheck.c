@@ -1,29 +1,20 @@
 /*
  * `dropjudge healthcheck`: one HTTP/1.1 GET /livez over a non-blocking
- * socket to the server's host (127.0.0.1 by default), optionally inside TLS (GnuTLS), every step
- * (connect, handshake, send, read the status line) bounded by one
- * deadline. Only the status line is read. See healthcheck.h.
+ * socket (no HTTP library: a container image without curl can run it),
+ * optionally inside TLS (GnuTLS) trusting only the server's own PEM file,
+ * every step bounded by one deadline. Only the status line is read.
  */
-#include "main/healthcheck.h"
+#include "main/commands.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <netdb.h>
 #include <poll.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 
-#include "codec/error.h"
 #include "http/clock.h"
 
 /* One connection to the server, plain or TLS. */
@@ -34,32 +25,26 @@ struct hc_conn {
 	long long deadline;		       /* monotonic milliseconds */
 };
 
-/*
- * Waits until fd is ready for `events` or the deadline passes. Returns 0
- * when ready, -1 on timeout or error (errno set; ETIMEDOUT for timeout).
- */
-static int healthcheck_wait(int fd, short events, long long deadline)
+/* Waits until c->fd is ready for `events`, or after GNUTLS_E_AGAIN (events
+ * 0) for the direction GnuTLS was blocked on: 0, or -1 on timeout
+ * (ETIMEDOUT) or error (errno set). */
+static int healthcheck_wait(const struct hc_conn *c, short events)
 {
+	if (!events)
+		events = gnutls_record_get_direction(c->tls) ? POLLOUT : POLLIN;
 	for (;;) {
-		long long left = deadline - http_clock_ms();
+		long long left = c->deadline - http_clock_ms();
 		if (left <= 0) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
-		struct pollfd p = {.fd = fd, .events = events, .revents = 0};
+		struct pollfd p = {.fd = c->fd, .events = events, .revents = 0};
 		int rc = poll(&p, 1, (int)left);
 		if (rc > 0)
 			return 0;
 		if (rc < 0 && errno != EINTR)
 			return -1;
 	}
-}
-
-/* After GNUTLS_E_AGAIN: waits for the direction GnuTLS was blocked on. */
-static int healthcheck_wait_tls(const struct hc_conn *c)
-{
-	short events = gnutls_record_get_direction(c->tls) ? POLLOUT : POLLIN;
-	return healthcheck_wait(c->fd, events, c->deadline);
 }
 
 /* Reads the status code from a status line "HTTP/1.x SSS ..."; -1 if none. */
@@ -106,7 +91,7 @@ static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned por
 		return 0;
 	int soerr = 0;
 	socklen_t solen = sizeof soerr;
-	if (errno != EINPROGRESS || healthcheck_wait(c->fd, POLLOUT, c->deadline) != 0 ||
+	if (errno != EINPROGRESS || healthcheck_wait(c, POLLOUT) != 0 ||
 	    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0) {
 		if (soerr)
 			errno = soerr;
@@ -148,7 +133,7 @@ static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char 
 		if (rc == GNUTLS_E_SUCCESS)
 			return 0;
 		if ((rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED) &&
-		    healthcheck_wait_tls(c) == 0)
+		    healthcheck_wait(c, 0) == 0)
 			continue;
 		if (rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED) {
 			codec_format(err, errlen, "TLS handshake: %s", strerror(errno));
@@ -191,7 +176,7 @@ static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, 
 			if (r > 0 || (!out && (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION)))
 				return r > 0 ? r : 0;
 			if ((r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) &&
-			    healthcheck_wait_tls(c) == 0)
+			    healthcheck_wait(c, 0) == 0)
 				continue;
 			*why = r < 0 && r != GNUTLS_E_AGAIN ? gnutls_strerror((int)r)
 							    : strerror(errno);
@@ -201,7 +186,7 @@ static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, 
 		if (r > 0 || (!out && r == 0))
 			return r;
 		if (r < 0 && (errno == EAGAIN || errno == EINTR) &&
-		    healthcheck_wait(c->fd, out ? POLLOUT : POLLIN, c->deadline) == 0)
+		    healthcheck_wait(c, out ? POLLOUT : POLLIN) == 0)
 			continue;
 		*why = strerror(errno);
 		return -1;

@@ -1,34 +1,23 @@
 /*
- * The dropjudge program: picks the subcommand (serve, solve, search, healthcheck,
- * check, validate, package, --help, --version; or a checker or validator
- * by the name it runs under) and, for serve, owns the process: configuration,
- * signals and the shutdown sequence around the HTTP server.
+ * The dropjudge program: picks the subcommand (serve, solve, search,
+ * healthcheck, check, validate, package, --help, --version; or a checker or
+ * validator by the name it runs under) and, for serve, owns the process:
+ * configuration, signals and the shutdown sequence around the HTTP server.
  *
  * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
- * and received with sigwait() in the main thread only. SIGHUP runs
- * main_reload() (the token file is read again) and the service goes on. The first SIGTERM or SIGINT
- * starts the drain (see http/server.h); the main thread then waits, up to
- * the drain timeout, for the requests in flight, then stops the server; a
- * second one ends the process at once (exit 0 without the orderly stop,
- * which would wait for the jobs on the workers; the kernel closes the
- * connections still open). Either way the exit status is 0.
- *
- * Under systemd (main/systemd.h), serve takes the listening socket of
- * dropjudge.socket when one is passed (--host and --port then only name
- * nothing), says READY=1 once it serves and STOPPING=1 when the drain
- * begins.
+ * and received with sigwait() in the main thread only. SIGHUP re-reads the
+ * token file. The first SIGTERM or SIGINT starts the drain (http/server.h)
+ * for up to the drain timeout; a second one exits 0 at once, without the
+ * orderly stop. Under systemd (main/systemd.h), serve takes the socket of
+ * dropjudge.socket when one is passed and says READY=1 and STOPPING=1.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include <arpa/inet.h>
 #include <netdb.h>
-#include <netinet/in.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -47,14 +36,9 @@
 #include "http/auth.h"
 #include "http/clock.h"
 #include "http/ratelog.h"
-#include "http/server.h"
 #include "http/tls.h"
-#include "main/check.h"
+#include "main/commands.h"
 #include "main/config.h"
-#include "main/healthcheck.h"
-#include "main/package.h"
-#include "main/search.h"
-#include "main/solve.h"
 #include "main/systemd.h"
 #include "mem/alloc.h"
 
@@ -103,11 +87,8 @@ static void main_raise_fd_limit(unsigned connections, unsigned threads)
 	}
 }
 
-/*
- * A line of the process's life: through the access log as JSON in JSON
- * mode, else as plain text on fd (the start line on stdout, the others on
- * stderr, prefixed "dropjudge: ").
- */
+/* A line of the process's life: JSON through the access log in JSON mode,
+ * else plain text on fd (the start line on stdout, the others on stderr). */
 static void __attribute__((format(printf, 4, 5)))
 main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt, ...)
 {
@@ -119,12 +100,8 @@ main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt,
 	http_accesslog_event(log, event, text, fd);
 }
 
-/*
- * SIGHUP: re-reads what can change without a restart, today the bearer
- * tokens of `auth` (NULL: no token file). Called from the main thread,
- * never from a handler. A failure keeps the tokens in force and logs why;
- * it never stops the service.
- */
+/* SIGHUP: re-reads the bearer tokens of `auth` (NULL: no token file), in
+ * the main thread. A failure keeps the tokens in force and logs why. */
 static void main_reload(struct http_auth *auth)
 {
 	char err[CONFIG_ERROR_MAX + 256];
@@ -176,11 +153,7 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 		if (sig == SIGHUP) {
 			main_reload(auth);
 		} else if (sig > 0) {
-			/*
-			 * At once: an orderly stop would wait for the jobs
-			 * the workers are running. The kernel closes every
-			 * connection and frees everything.
-			 */
+			/* An orderly stop would wait for the workers' jobs. */
 			http_stderr_line("info", "stop", "second signal (%s); exiting now",
 					 strsignal(sig));
 			_exit(0);
@@ -188,18 +161,15 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
 	}
 }
 
-/*
- * Acts on what a config_parse_*() call returned: prints the own help of
- * serve (`who` "") or healthcheck ("healthcheck: ") for CONFIG_HELP, or the
- * message in err, after `who`, for CONFIG_ERROR. Returns the exit status for those, -1 when the
- * subcommand goes on (CONFIG_OK).
- */
+/* Acts on a config_parse_*() result: the help of serve (`who` "") or
+ * healthcheck for CONFIG_HELP, err after `who` for CONFIG_ERROR. Returns
+ * the exit status for those, -1 for CONFIG_OK. */
 static int main_config_exit(enum config_result result, const char *who, const char *err)
 {
 	switch (result) {
 	case CONFIG_OK:
 		break;
-	case CONFIG_HELP: /* the subcommand's own help */
+	case CONFIG_HELP:
 		if (!*who)
 			config_usage_serve(stdout);
 		else
@@ -212,11 +182,8 @@ static int main_config_exit(enum config_result result, const char *who, const ch
 	return -1;
 }
 
-/*
- * Reads the token file and the TLS files named in cfg into *auth and *tls
- * (either left NULL when not asked). Returns 0, or 2 (bad configuration)
- * with the reason printed.
- */
+/* Reads the token file and the TLS files of cfg into *auth and *tls (when
+ * asked). Returns 0, or 2 (bad configuration) with the reason printed. */
 static int main_load_security(const struct config *cfg, struct http_auth **auth,
 			      struct http_tls *tls, bool *use_tls)
 {
@@ -243,11 +210,8 @@ static int main_load_security(const struct config *cfg, struct http_auth **auth,
 	return 0;
 }
 
-/*
- * Replaces a host name in host[0..size) by its first address, as a
- * literal the HTTP layer can bind (an address is left as it is). Returns 0,
- * or -1 with the reason, naming --host, in err.
- */
+/* Replaces a host name in host[0..size) by its first address, which the
+ * HTTP layer can bind. Returns 0, or -1 with the reason in err. */
 static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 {
 	struct addrinfo hints, *ai = NULL;
@@ -274,11 +238,8 @@ static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Writes the address a listening socket is bound to, as a literal, to
- * host[0..size): what the start line shows for an inherited socket.
- * Returns 0, or -1 when it cannot be read.
- */
+/* Writes the address the listening socket fd is bound to in host[0..size)
+ * (the start line's, for an inherited socket). Returns 0 or -1. */
 static int main_socket_host(int fd, char *host, size_t size)
 {
 	struct sockaddr_storage addr;
@@ -301,6 +262,8 @@ static int main_serve(int argc, char *const argv[])
 	struct http_auth *auth = NULL;
 	struct http_tls tls;
 	bool use_tls = false;
+	struct http_metrics *metrics = NULL;
+	struct http_accesslog *log = NULL;
 
 	enum config_result parsed =
 	    config_parse_serve(&cfg, argc, argv, main_getenv, NULL, err, sizeof err);
@@ -311,13 +274,13 @@ static int main_serve(int argc, char *const argv[])
 	http_ratelog_set_json((enum http_log_format)cfg.log_format == HTTP_LOG_JSON);
 	if (main_resolve_host(cfg.host, sizeof cfg.host, err, sizeof err) != 0)
 		return main_config_exit(CONFIG_ERROR, "", err);
-	if (cfg.threads == 0)
-		cfg.threads = main_cpu_count();
-	if (cfg.threads > CONFIG_MAX_THREADS)
-		cfg.threads = CONFIG_MAX_THREADS;
-	if (cfg.threads > cfg.max_connections)
-		cfg.threads = cfg.max_connections;
-	main_raise_fd_limit(cfg.max_connections, cfg.threads);
+	if (cfg.http.threads == 0)
+		cfg.http.threads = main_cpu_count();
+	if (cfg.http.threads > CONFIG_MAX_THREADS)
+		cfg.http.threads = CONFIG_MAX_THREADS;
+	if (cfg.http.threads > cfg.http.max_connections)
+		cfg.http.threads = cfg.http.max_connections;
+	main_raise_fd_limit(cfg.http.max_connections, cfg.http.threads);
 	int listen_fd = systemd_listen_fd(err, sizeof err);
 	if (listen_fd == -2) {
 		http_stderr_line("error", "error", "%s", err);
@@ -326,15 +289,12 @@ static int main_serve(int argc, char *const argv[])
 	if (listen_fd > 0 && main_socket_host(listen_fd, cfg.host, sizeof cfg.host) != 0) {
 		http_stderr_line("error", "error",
 				 "socket activation: cannot read the socket's address");
-		close(listen_fd);
-		return 1;
+		status = 1;
+		goto out;
 	}
 	status = main_load_security(&cfg, &auth, &tls, &use_tls);
-	if (status != 0) {
-		if (listen_fd > 0)
-			close(listen_fd);
-		return status;
-	}
+	if (status != 0)
+		goto out;
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	sigemptyset(&signals);
@@ -343,57 +303,31 @@ static int main_serve(int argc, char *const argv[])
 	sigaddset(&signals, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
 		http_stderr_line("error", "error", "cannot block signals");
-		if (listen_fd > 0)
-			close(listen_fd);
 		status = 1;
-		goto out_security;
+		goto out;
 	}
 	signal(SIGPIPE, SIG_IGN);
 
-	struct http_metrics *metrics = http_metrics_new(DROPJUDGE_VERSION);
-	struct http_accesslog *log = http_accesslog_new((enum http_log_format)cfg.log_format,
-							STDOUT_FILENO, HTTP_ACCESSLOG_BUFFER);
+	metrics = http_metrics_new(DROPJUDGE_VERSION);
+	log = http_accesslog_new((enum http_log_format)cfg.log_format, STDOUT_FILENO,
+				 HTTP_ACCESSLOG_BUFFER);
 	if (!metrics || !log) {
 		http_stderr_line("error", "error", "out of memory");
-		if (listen_fd > 0)
-			close(listen_fd);
 		status = 1;
-		goto out_observe;
+		goto out;
 	}
-	const struct http_config hc = {
-	    .host = cfg.host,
-	    .port = cfg.port,
-	    .listen_fd = listen_fd > 0 ? listen_fd : 0,
-	    .threads = cfg.threads,
-	    .timeout = cfg.timeout,
-	    .max_connections = cfg.max_connections,
-	    .max_per_ip = cfg.max_per_ip,
-	    .header_timeout = cfg.header_timeout,
-	    .connection_memory = cfg.connection_memory,
-	    .body_timeout = cfg.body_timeout,
-	    .max_heavy = cfg.max_heavy,
-	    .max_heavy_per_client = cfg.max_heavy_per_client,
-	    .answer_memory = cfg.answer_memory,
-	    .package_cache = cfg.package_cache,
-	    .limits = {.max_body = cfg.max_body,
-		       .max_json_body = cfg.max_json_body,
-		       .max_stream_body = cfg.max_stream_body,
-		       .max_blocks = cfg.max_blocks,
-		       .max_batch = cfg.max_batch,
-		       .cors_origins = cfg.cors_origins,
-		       .max_trace_steps = cfg.max_trace_steps,
-		       .metrics_open = cfg.metrics_open,
-		       .max_svg_bytes = cfg.max_svg_bytes},
-	    .auth = auth,
-	    .tls = use_tls ? &tls : NULL,
-	    .metrics = metrics,
-	    .log = log,
-	};
-	struct http_server *srv = http_server_start(&hc, err, sizeof err);
+	cfg.http.host = cfg.host;
+	cfg.http.listen_fd = listen_fd > 0 ? listen_fd : 0;
+	listen_fd = -1; /* the server's from here on, even if it fails to start */
+	cfg.http.auth = auth;
+	cfg.http.tls = use_tls ? &tls : NULL;
+	cfg.http.metrics = metrics;
+	cfg.http.log = log;
+	struct http_server *srv = http_server_start(&cfg.http, err, sizeof err);
 	if (!srv) {
 		main_say(log, "error", 2, "dropjudge: %s", err);
 		status = 1;
-		goto out_observe;
+		goto out;
 	}
 	const char *lb = strchr(cfg.host, ':') ? "[" : "";
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
@@ -416,10 +350,11 @@ static int main_serve(int argc, char *const argv[])
 	http_server_stop(srv);
 	main_say(log, "stop", 2, "dropjudge: stopped");
 	status = 0;
-out_observe:
+out:
+	if (listen_fd > 0)
+		close(listen_fd);
 	http_accesslog_free(log);
 	http_metrics_free(metrics);
-out_security:
 	http_auth_free(auth);
 	if (use_tls)
 		http_tls_free(&tls);
@@ -445,6 +380,15 @@ static int main_healthcheck(int argc, char *const argv[])
 	return 0;
 }
 
+/* The subcommands but serve, each run with the arguments after its name. */
+static const struct {
+	const char *name;
+	int (*run)(int argc, char *const argv[]);
+} main_commands[] = {
+    {"solve", solve_main}, {"healthcheck", main_healthcheck}, {"search", search_main},
+    {"check", check_main}, {"validate", validate_main},	      {"package", package_main},
+};
+
 int main(int argc, char *argv[])
 {
 	/* jansson allocates through the same seam as the rest (mem/alloc.h). */
@@ -465,8 +409,7 @@ int main(int argc, char *argv[])
 		return 2;
 	}
 	if (strcmp(cmd, "--version") == 0) {
-		/* The libraries as loaded, which is what decides the framing
-		 * rules libmicrohttpd enforces itself (README, "Framing"). */
+		/* The libraries as loaded (README, "Framing"). */
 		printf("dropjudge " DROPJUDGE_VERSION
 		       "\nlibmicrohttpd %s, jansson %s, GnuTLS %s, %s\n",
 		       MHD_get_version(), jansson_version_str(), gnutls_check_version(NULL),
@@ -479,32 +422,20 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "serve") == 0)
 		return main_serve(argc - 2, argv + 2);
-	/* `solve --help`, `check --help`, `package ... --help`: the subcommand's own help */
-	if (strcmp(cmd, "solve") == 0 || strcmp(cmd, "check") == 0 ||
-	    strcmp(cmd, "validate") == 0 || strcmp(cmd, "package") == 0 ||
-	    strcmp(cmd, "search") == 0) {
-		for (int i = 2; i < argc; i++) {
+	for (size_t c = 0; c < sizeof main_commands / sizeof main_commands[0]; c++) {
+		if (strcmp(cmd, main_commands[c].name) != 0)
+			continue;
+		/* `solve --help`, `package ... -h`: the subcommand's own help
+		 * (healthcheck's parser reads its own) */
+		for (int i = 2; i < argc && main_commands[c].run != main_healthcheck; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-				if (strcmp(cmd, "solve") == 0)
+				if (!config_usage_command(cmd, stdout))
 					config_usage_solve(stdout);
-				else
-					config_usage_command(cmd, stdout);
 				return fflush(stdout) == 0 ? 0 : 1;
 			}
 		}
+		return main_commands[c].run(argc - 2, argv + 2);
 	}
-	if (strcmp(cmd, "solve") == 0)
-		return solve_main(argc - 2, argv + 2, stdout, stderr);
-	if (strcmp(cmd, "healthcheck") == 0)
-		return main_healthcheck(argc - 2, argv + 2);
-	if (strcmp(cmd, "search") == 0)
-		return search_main(argc - 2, argv + 2, stdout, stderr);
-	if (strcmp(cmd, "check") == 0)
-		return check_main(argc - 2, argv + 2);
-	if (strcmp(cmd, "validate") == 0)
-		return validate_main(argc - 2, argv + 2);
-	if (strcmp(cmd, "package") == 0)
-		return package_main(argc - 2, argv + 2);
 	if (cmd[0] == '-')
 		return main_serve(argc - 1, argv + 1);
 	fprintf(stderr, "dropjudge: unknown subcommand '%s'; try 'dropjudge --help'\n", cmd);

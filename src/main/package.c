@@ -1,19 +1,14 @@
 /*
  * `dropjudge package` (see package.h): flags in, package_build_path() out.
  */
-#include "main/package.h"
+#include "main/commands.h"
 
-#include <inttypes.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "codec/decimal.h"
 #include "dropjudge/gen.h"
-#include "main/check.h"
 #include "package/package.h"
 #include "problem/problem.h"
 #include "mem/alloc.h"

@@ -1,30 +1,28 @@
 /*
- * `dropjudge solve monomino-domino|puyo [--lines] [FILE]`: reads the
- * Baekjoon input with the server's lenient text readers, runs the cores
- * and prints the Baekjoon output. The input is read in fixed chunks, so
- * memory stays flat whatever the size of a Monomino-Domino input or the
- * number of --lines fields; --lines shares each buffer of whole lines with
- * a second thread (solve_pair.h), which changes no byte of the output. A Monomino-Domino
- * input goes through the problem's push parser (problem_md.text_stream_*), as a text
- * body does in the server; each --lines field is read by puyo_lines_read() and counted by
- * puyo_planes_chains(). A single Puyo field is small and is read whole. --ndjson hands the
- * chunks to the server's reader of streams of cases (route/ndjson.c), which writes each answer
- * line as its line ends. See solve.h.
+ * `dropjudge solve monomino-domino|puyo [--lines | --ndjson] [FILE]` and
+ * `dropjudge search puyo`. solve reads the Baekjoon input with the
+ * server's lenient text readers in fixed chunks, so memory stays flat
+ * whatever the size of the input: a Monomino-Domino input goes through the
+ * problem's push parser, a single Puyo field is read whole, and each
+ * --lines field is read by puyo_lines_read() and counted by
+ * puyo_planes_chains(), a second thread answering half of each buffer of
+ * whole lines (off with DROPJUDGE_SOLVE_THREADS=1 or on one CPU), which
+ * changes no byte of the output. --ndjson hands the chunks to the server's
+ * reader of streams of cases (route/ndjson.c); search answers through
+ * route_handle() as POST /v1/puyo/search does.
  */
-#include "main/solve.h"
-#include "main/solve_pair.h"
-#include "main/check.h"
+#include "main/commands.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stddef.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "codec/error.h"
 #include "main/config.h"
 #include "route/handlers.h"
 #include "codec/puyo_codec.h"
-#include "dropjudge/md.h"
 #include "dropjudge/puyo.h"
 #include "mem/alloc.h"
 #include "problem/problem.h"
@@ -33,6 +31,11 @@
 #define SOLVE_PUYO_MAX_INPUT ((size_t)16 << 20)
 /* Bytes of input read at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 16)
+
+/* Answers the input `in` (named `name` in messages) on out, a fault on
+ * errout; `problem` is the path after /v1/ of --ndjson. Returns the exit
+ * status. */
+typedef int solve_fn(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout);
 
 /* Prints the first fault of err as "dropjudge: NAME:LINE:COLUMN: detail". */
 static void solve_report(FILE *errout, const char *name, const struct codec_error *err)
@@ -53,14 +56,12 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-/*
- * Solves a Monomino-Domino input read from `in` (named `name` in messages)
- * and writes "S\nT\n" to out. On a bad input writes
- * "dropjudge: NAME:LINE:COLUMN: detail" (COLUMN when known) to errout and
- * returns 1; on a read or write error also 1; 0 when solved.
- */
-static int solve_monomino_domino(FILE *in, const char *name, FILE *out, FILE *errout)
+/* Monomino-Domino: writes "S\nT\n"; 1 with "dropjudge: NAME:LINE:COLUMN:
+ * detail" on a bad input, or on a read or write error. */
+static int solve_monomino_domino(const char *problem, FILE *in, const char *name, FILE *out,
+				 FILE *errout)
 {
+	(void)problem;
 	const struct problem *p = &problem_md;
 	const struct problem_limits limits = {.max_blocks = 0}; /* no limit */
 	struct problem_text_stream *s = NULL;
@@ -100,8 +101,9 @@ out_chunk:
 }
 
 /* The same for Puyo: writes "C\n". Inputs over SOLVE_PUYO_MAX_INPUT fail. */
-static int solve_puyo(FILE *in, const char *name, FILE *out, FILE *errout)
+static int solve_puyo(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
 {
+	(void)problem;
 	struct codec_error err;
 	struct puyo_field field;
 	struct puyo_result result;
@@ -135,6 +137,151 @@ out_text:
  * SOLVE_CHUNK bytes at a time, after the part of a line left). */
 #define SOLVE_LINES_IN	((size_t)1 << 20) /* also the longest line taken */
 #define SOLVE_LINES_OUT ((size_t)1 << 16)
+/* Bytes of whole lines below which a batch is not worth splitting. */
+#define SOLVE_PAIR_MIN ((size_t)64 << 10)
+
+/* Writes the chain count of planes and '\n' at out, 3 bytes at most
+ * (PUYO_MAX_CHAINS is 19); returns the bytes written. */
+static size_t solve_chains(char *out, const struct puyo_planes *planes)
+{
+	unsigned chains = puyo_planes_chains(planes);
+	size_t n = 0;
+	if (chains >= 10)
+		out[n++] = (char)('0' + chains / 10);
+	out[n++] = (char)('0' + chains % 10);
+	out[n++] = '\n';
+	return n;
+}
+
+/* --- The second thread of --lines ----------------------------------------- */
+
+/* A batch of whole lines is split at a line end near its middle and each
+ * thread answers one half into memory, then the answers are written in
+ * order. At a bad line nothing is kept and the batch is answered line by
+ * line, which says exactly what is wrong where. */
+
+/* Half a batch and its answers. */
+struct solve_half {
+	const char *s; /* whole lines, each ended by '\n' */
+	size_t len;
+	char *out; /* answers go to out[0..cap) */
+	size_t cap;
+	size_t out_len; /* bytes of answers written */
+	unsigned lines; /* lines answered */
+	bool ok;	/* every line read and its answer fitted */
+};
+
+struct solve_pair {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;   /* a job, or stop */
+	pthread_cond_t done;   /* the job is answered */
+	bool has_job;	       /* under lock: job waits or runs */
+	bool stop;	       /* under lock: the thread must end */
+	struct solve_half job; /* the helper's half */
+	char *out;	       /* its answers, out_cap bytes, owned */
+	size_t out_cap;
+};
+
+/* Answers the lines of h, stopping at the first that does not read. */
+static void solve_half_answer(struct solve_half *h)
+{
+	size_t at = 0;
+	h->out_len = 0;
+	h->lines = 0;
+	h->ok = false;
+	while (at < h->len) {
+		const char *s = h->s + at;
+		const char *nl = memchr(s, '\n', h->len - at);
+		if (!nl)
+			return;
+		size_t len = (size_t)(nl - s);
+		size_t line_len = len > 0 && s[len - 1] == '\r' ? len - 1 : len;
+		struct puyo_planes planes;
+		if (puyo_lines_read(s, line_len, 0, &planes, NULL) != CODEC_OK ||
+		    h->out_len + 3 > h->cap)
+			return;
+		h->out_len += solve_chains(h->out + h->out_len, &planes);
+		h->lines++;
+		at += len + 1;
+	}
+	h->ok = true;
+}
+
+static void *solve_pair_main(void *arg)
+{
+	struct solve_pair *p = arg;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->has_job && !p->stop)
+			pthread_cond_wait(&p->wake, &p->lock);
+		if (p->stop)
+			break;
+		pthread_mutex_unlock(&p->lock);
+		solve_half_answer(&p->job);
+		pthread_mutex_lock(&p->lock);
+		p->has_job = false;
+		pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Starts the second thread, or NULL when switched off or when the thread
+ * or its memory cannot be had (the caller then runs alone). */
+static struct solve_pair *solve_pair_new(void)
+{
+	const char *env = getenv("DROPJUDGE_SOLVE_THREADS");
+	if ((env && strcmp(env, "1") == 0) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return NULL;
+	struct solve_pair *p = dj_calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	/* A good line is 83 bytes or more and its answer 3 at most. */
+	p->out_cap = SOLVE_LINES_IN / 16 + 64;
+	p->out = dj_malloc(p->out_cap);
+	if (!p->out)
+		goto out_p;
+	if (pthread_mutex_init(&p->lock, NULL) != 0)
+		goto out_out;
+	if (pthread_cond_init(&p->wake, NULL) != 0)
+		goto out_lock;
+	if (pthread_cond_init(&p->done, NULL) != 0)
+		goto out_wake;
+	if (pthread_create(&p->thread, NULL, solve_pair_main, p) != 0)
+		goto out_done;
+	return p;
+out_done:
+	pthread_cond_destroy(&p->done);
+out_wake:
+	pthread_cond_destroy(&p->wake);
+out_lock:
+	pthread_mutex_destroy(&p->lock);
+out_out:
+	dj_free(p->out);
+out_p:
+	dj_free(p);
+	return NULL;
+}
+
+/* Stops the thread and frees p; NULL is ignored. */
+static void solve_pair_free(struct solve_pair *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	pthread_cond_destroy(&p->done);
+	pthread_cond_destroy(&p->wake);
+	pthread_mutex_destroy(&p->lock);
+	dj_free(p->out);
+	dj_free(p);
+}
+
+/* --- solve puyo --lines --------------------------------------------------- */
 
 /* Answers waiting to be written; writes to `out`, complains on `errout`. */
 struct solve_out {
@@ -152,18 +299,13 @@ static int solve_out_flush(struct solve_out *o)
 	return ret;
 }
 
-/* Appends the chain count of planes and a newline to o; 0, or 1 with a
- * message when flushing a full buffer fails. */
+/* Appends the chain count of planes to o; 0, or 1 with a message when
+ * flushing a full buffer fails. */
 static int solve_line_answer(struct solve_out *o, const struct puyo_planes *planes)
 {
-	unsigned chains = puyo_planes_chains(planes);
 	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
 		return 1;
-	/* at most PUYO_MAX_CHAINS (19): one or two digits */
-	if (chains >= 10)
-		o->buf[o->len++] = (char)('0' + chains / 10);
-	o->buf[o->len++] = (char)('0' + chains % 10);
-	o->buf[o->len++] = '\n';
+	o->len += solve_chains(o->buf + o->len, planes);
 	return 0;
 }
 
@@ -171,14 +313,9 @@ static int solve_line_answer(struct solve_out *o, const struct puyo_planes *plan
 #define SOLVE_LINE_12 (PUYO_ROWS * (PUYO_COLS + 1) - 1)
 #define SOLVE_LINE_13 (PUYO_ROWS_MAX * (PUYO_COLS + 1) - 1)
 
-/*
- * The line at s[0..left) when it is a good field of 12 or 13 rows ended by
- * a newline: its length (the newline not counted), with its planes read.
- * A good line holds no newline (no cell or space is one), so when the
- * byte after such a length is the newline, that is where the line ends and
- * no search for it is needed. 0 for any other line, which the caller splits
- * at its first newline and reads with solve_line().
- */
+/* The length of the line at s[0..left) when it is a good field of 12 or 13
+ * rows ended by a newline (found without a search: a good line holds none),
+ * with its planes read; 0 for any other line (then read by solve_line()). */
 static size_t solve_line_known(const char *s, size_t left, unsigned line,
 			       struct puyo_planes *planes)
 {
@@ -245,28 +382,47 @@ static int solve_lines_some(struct solve_out *o, const char *name, const char *b
 
 /*
  * Answers the whole lines of buf[*at..held) with the second thread when
- * they are enough to share (solve_pair.h), moving *at and *line past them.
- * Returns 0, also when the batch was left to solve_lines_some() (a bad line
- * in it, or no second thread); 1 when a write failed (a message was
- * written).
+ * they are enough to share, moving *at and *line past them. Returns 0,
+ * also when the batch is left to solve_lines_some() (a bad line in it,
+ * answers that do not fit, no second thread); 1 when a write failed.
  */
-static int solve_lines_pair(struct solve_out *o, struct solve_pair *pair, const char *buf,
-			    size_t held, size_t *at, unsigned *line)
+static int solve_lines_pair(struct solve_out *o, struct solve_pair *p, const char *buf, size_t held,
+			    size_t *at, unsigned *line)
 {
-	if (!pair || held - *at < SOLVE_PAIR_MIN)
+	if (!p || held - *at < SOLVE_PAIR_MIN)
 		return 0;
 	const char *s = buf + *at;
 	size_t len = held - *at;
 	while (len > 0 && s[len - 1] != '\n')
 		len--;
-	size_t n;
-	unsigned lines;
 	if (solve_out_flush(o) != 0)
 		return 1;
-	if (!solve_pair_answer(pair, s, len, o->buf, sizeof o->buf, &n, &lines))
+	/* The second half starts after the line end nearest past the middle. */
+	const char *nl = memchr(s + len / 2, '\n', len - len / 2);
+	if (!nl || (size_t)(nl + 1 - s) == len)
 		return 0;
-	o->len = n;
+	size_t mid = (size_t)(nl + 1 - s);
+
+	pthread_mutex_lock(&p->lock);
+	p->job =
+	    (struct solve_half){.s = s + mid, .len = len - mid, .out = p->out, .cap = p->out_cap};
+	p->has_job = true;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	struct solve_half first = {.s = s, .len = mid, .out = o->buf, .cap = sizeof o->buf};
+	solve_half_answer(&first);
+	pthread_mutex_lock(&p->lock);
+	while (p->has_job)
+		pthread_cond_wait(&p->done, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+
+	const struct solve_half *second = &p->job;
+	if (!first.ok || !second->ok || first.out_len + second->out_len > sizeof o->buf)
+		return 0;
+	memcpy(o->buf + first.out_len, second->out, second->out_len);
+	o->len = first.out_len + second->out_len;
 	*at += len;
+	unsigned lines = first.lines + second->lines;
 	*line = lines > UINT_MAX - *line ? UINT_MAX : *line + lines;
 	return 0;
 }
@@ -278,9 +434,11 @@ static int solve_lines_pair(struct solve_out *o, struct solve_pair *pair, const 
  * bad line writes the counts before it, then the fault, and returns 1; 0
  * when every line was solved. Memory stays flat whatever the number of lines.
  */
-static int solve_puyo_lines(FILE *in, const char *name, FILE *out, FILE *errout)
+static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FILE *out,
+			    FILE *errout)
 {
-	struct solve_pair *pair = solve_pair_new(SOLVE_LINES_IN);
+	(void)problem;
+	struct solve_pair *pair = solve_pair_new();
 	struct solve_out *o = dj_malloc(sizeof *o);
 	char *buf = dj_malloc(SOLVE_LINES_IN);
 	size_t held = 0; /* buf[0..held) was read */
@@ -333,20 +491,30 @@ out_buf:
 	return ret;
 }
 
+/* --- --ndjson and search -------------------------------------------------- */
+
 /* route_put_fn: answer bytes to a FILE. */
 static int solve_put(const char *bytes, size_t len, void *ctx)
 {
 	return fwrite(bytes, 1, len, ctx) == len ? 0 : -1;
 }
 
-int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
+/*
+ * `solve PROBLEM --ndjson` (and `search puyo --ndjson`, problem
+ * "puyo/search"): the bytes POST /v1/PROBLEM answers to a stream of cases
+ * under the default limits, written as each line ends. Returns 0, or 1 on
+ * a read or write error; a bad line is answered in its place.
+ */
+static int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
 {
-	const struct route_limits limits = {.max_body = CONFIG_DEFAULT_MAX_BODY,
-					    .max_json_body = CONFIG_DEFAULT_MAX_JSON_BODY,
-					    .max_stream_body = CONFIG_DEFAULT_MAX_STREAM_BODY,
-					    .max_blocks = CONFIG_DEFAULT_MAX_BLOCKS,
-					    .max_batch = CONFIG_DEFAULT_MAX_BATCH,
-					    .max_trace_steps = CONFIG_DEFAULT_MAX_TRACE_STEPS};
+	struct config cfg; /* serve's defaults */
+	config_parse_serve(&cfg, 0, NULL, NULL, NULL, NULL, 0);
+	const struct route_limits limits = {.max_body = cfg.http.limits.max_body,
+					    .max_json_body = cfg.http.limits.max_json_body,
+					    .max_stream_body = cfg.http.limits.max_stream_body,
+					    .max_blocks = cfg.http.limits.max_blocks,
+					    .max_batch = cfg.http.limits.max_batch,
+					    .max_trace_steps = cfg.http.limits.max_trace_steps};
 	char path[64];
 	snprintf(path, sizeof path, "/v1/%s", problem);
 	struct route_request req = {.method = "POST",
@@ -379,20 +547,77 @@ out_buf:
 	return ret;
 }
 
-int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
+/* `search puyo`: the one request read from `in`, answered by the route;
+ * a request it refuses is written to errout, exit 1. */
+static int search_one(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
 {
-	int (*solve)(FILE *, const char *, FILE *, FILE *);
-	bool ndjson = false;
-	const char *problem = argc > 0 ? argv[0] : NULL;
+	(void)problem;
+	struct config cfg; /* serve's defaults */
+	config_parse_serve(&cfg, 0, NULL, NULL, NULL, NULL, 0);
+	const struct route_limits limits = {.max_body = cfg.http.limits.max_body,
+					    .max_json_body = cfg.http.limits.max_json_body};
+	size_t len;
+	char *body = check_read_all(in, cfg.http.limits.max_json_body, &len);
+	if (!body) {
+		fprintf(errout, "dropjudge: %s: %s\n", name,
+			errno == EFBIG ? "larger than the 1 MiB a JSON request may have"
+				       : strerror(errno));
+		return 1;
+	}
+	struct route_request req = {.method = "POST",
+				    .path = "/v1/puyo/search",
+				    .content_type = "application/json",
+				    .body = body,
+				    .body_len = len,
+				    .limits = &limits,
+				    .auth = ROUTE_AUTH_OK};
+	struct route_response resp;
+	route_handle(&req, &resp);
+	int ret = 0;
+	if (!route_response_gather(&resp)) {
+		fprintf(errout, "dropjudge: %s: out of memory\n", name);
+		ret = 1;
+	} else if (resp.status != 200) {
+		fprintf(errout, "dropjudge: %s: %.*s", name, (int)resp.body_len, resp.body);
+		ret = 1;
+	} else if (fwrite(resp.body, 1, resp.body_len, out) != resp.body_len || fflush(out) != 0) {
+		fprintf(errout, "dropjudge: cannot write the answer: %s\n", strerror(errno));
+		ret = 1;
+	}
+	route_response_free(&resp);
+	dj_free(body);
+	return ret;
+}
+
+/* Runs fn on the file at path (NULL or "-": stdin); 1 when it cannot be opened. */
+static int solve_run(solve_fn *fn, const char *problem, const char *path, FILE *out, FILE *errout)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return fn(problem, stdin, "<stdin>", out, errout);
+	FILE *in = fopen(path, "rb");
+	if (!in) {
+		fprintf(errout, "dropjudge: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	int ret = fn(problem, in, path, out, errout);
+	fclose(in);
+	return ret;
+}
+
+int solve_main(int argc, char *const argv[])
+{
+	FILE *out = stdout, *errout = stderr;
+	solve_fn *solve;
 
 	if (argc < 1) {
 		fprintf(errout, "dropjudge: solve: missing PROBLEM (monomino-domino or puyo); "
 				"try 'dropjudge --help'\n");
 		return 2;
 	}
-	if (strcmp(argv[0], "monomino-domino") == 0) {
+	const char *problem = argv[0];
+	if (strcmp(problem, "monomino-domino") == 0) {
 		solve = solve_monomino_domino;
-	} else if (strcmp(argv[0], "puyo") == 0) {
+	} else if (strcmp(problem, "puyo") == 0) {
 		solve = solve_puyo;
 		if (argc > 1 && strcmp(argv[1], "--lines") == 0) {
 			solve = solve_puyo_lines;
@@ -403,11 +628,11 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 		fprintf(errout,
 			"dropjudge: solve: unknown problem '%s' (expected monomino-domino or "
 			"puyo); try 'dropjudge --help'\n",
-			argv[0]);
+			problem);
 		return 2;
 	}
 	if (argc > 1 && strcmp(argv[1], "--ndjson") == 0 && solve != solve_puyo_lines) {
-		ndjson = true;
+		solve = solve_ndjson;
 		argc--;
 		argv++;
 	}
@@ -423,16 +648,31 @@ int solve_main(int argc, char *const argv[], FILE *out, FILE *errout)
 			path);
 		return 2;
 	}
-	if (strcmp(path, "-") == 0)
-		return ndjson ? solve_ndjson(problem, stdin, "<stdin>", out, errout)
-			      : solve(stdin, "<stdin>", out, errout);
-	FILE *in = fopen(path, "rb");
-	if (!in) {
-		fprintf(errout, "dropjudge: %s: %s\n", path, strerror(errno));
-		return 1;
+	return solve_run(solve, problem, path, out, errout);
+}
+
+int search_main(int argc, char *const argv[])
+{
+	FILE *out = stdout, *errout = stderr;
+	solve_fn *search = search_one;
+	const char *path = NULL;
+	if (argc < 1 || strcmp(argv[0], "puyo") != 0) {
+		fprintf(errout, "dropjudge: search: expected 'puyo' (the one problem searched); "
+				"try 'dropjudge --help'\n");
+		return 2;
 	}
-	int ret =
-	    ndjson ? solve_ndjson(problem, in, path, out, errout) : solve(in, path, out, errout);
-	fclose(in);
-	return ret;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--ndjson") == 0 && search != solve_ndjson) {
+			search = solve_ndjson;
+		} else if (!path && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
+			path = argv[i];
+		} else {
+			fprintf(errout,
+				"dropjudge: search: unexpected argument '%s'; try 'dropjudge "
+				"--help'\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	return solve_run(search, "puyo/search", path, out, errout);
 }

@@ -14,24 +14,17 @@
 #define SYSTEMD_LISTEN_FDS_START 3
 
 /*
- * Takes the listening socket systemd passed this process, if any: when
- * LISTEN_PID is this process's id and LISTEN_FDS is 1, returns descriptor 3
- * (marked close-on-exec, and checked to be a listening stream socket).
- * LISTEN_PID, LISTEN_FDS and LISTEN_FDNAMES are removed from the
- * environment either way, so that no child inherits them. Returns -1 when
- * nothing was passed (the caller binds its own socket), -2 with the reason
- * in err (errlen bytes) when what was passed cannot be used: more than one
- * socket, or not a listening TCP socket. The caller owns the descriptor.
+ * Takes the listening socket passed to this process (LISTEN_PID is ours,
+ * LISTEN_FDS is 1): descriptor 3, made close-on-exec, the caller's. The
+ * variables are removed either way, so that no child inherits them.
+ * Returns -1 when nothing was passed, -2 with the reason in err when what
+ * was passed is not one listening TCP socket.
  */
 int systemd_listen_fd(char *err, size_t errlen);
 
-/*
- * Sends `state` ("READY=1", "STOPPING=1", newline-separated assignments) to
- * the service manager at NOTIFY_SOCKET (a path, or an abstract name
- * starting with '@'). Returns 1 when sent, 0 when NOTIFY_SOCKET is unset
- * (not run by systemd, nothing to do), -1 when it could not be sent; the
- * service goes on either way.
- */
+/* Sends `state` ("READY=1", "STOPPING=1") to NOTIFY_SOCKET (a path, or an
+ * abstract name starting with '@'). Returns 1 when sent, 0 when the
+ * variable is unset, -1 when it could not be sent. */
 int systemd_notify(const char *state);
 
 #endif

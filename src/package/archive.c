@@ -9,9 +9,6 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "problem/text.h"
 #include "mem/alloc.h"
@@ -22,19 +19,15 @@
 
 struct pkg_sink {
 	struct archive *a;
-	enum package_sink kind;
 	const char *root;	 /* directory sink: the directory, else NULL */
 	const char *prefix;	 /* archive sinks: put before each path */
 	struct problem_text mem; /* memory sink: the archive so far */
 	bool memory;
 };
 
-/*
- * Appends to the memory archive. Out of memory is remembered in s->mem and
- * reported by pkg_sink_close(), but the write is not refused: libarchive
- * leaks its deflate state when a write fails in the middle of an entry, so
- * the archive is finished normally and then discarded.
- */
+/* Appends to the memory archive. Out of memory is remembered in s->mem for
+ * pkg_sink_close(), not refused: libarchive leaks its deflate state when a
+ * write fails in the middle of an entry. */
 static la_ssize_t pkg_sink_write_mem(struct archive *a, void *ctx, const void *buf, size_t n)
 {
 	(void)a;
@@ -57,7 +50,6 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	s->kind = kind;
 	s->prefix = prefix ? prefix : "";
 	problem_text_init(&s->mem);
 	if (kind == PACKAGE_DIRECTORY) {

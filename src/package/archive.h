@@ -16,12 +16,9 @@
 
 struct pkg_sink;
 
-/*
- * Opens a sink: into memory when path is NULL (zip or tar.gz only), else
- * into the file or directory at path. `prefix` ("" or "name/") is put
- * before every entry's path inside an archive (not for a directory).
- * Returns NULL with err set (CODEC_E_INTERNAL) when it cannot.
- */
+/* Opens a sink: into memory when path is NULL (zip or tar.gz only), else
+ * into the file or directory at path; `prefix` ("" or "name/") goes before
+ * each path in an archive. NULL with err set (CODEC_E_INTERNAL) on failure. */
 struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const char *prefix,
 			       struct codec_error *err);
 
@@ -30,12 +27,9 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t len,
 		  bool executable, struct codec_error *err);
 
-/*
- * Finishes and frees the sink. For a memory sink, on success *data (a new
- * malloc'ed buffer owned by the caller) and *len hold the archive; data
- * may be NULL for other sinks. `ok` false discards a memory archive.
- * Returns CODEC_OK or CODEC_E_INTERNAL with err set.
- */
+/* Finishes and frees the sink; a memory sink's archive, when `ok`, goes to
+ * the caller as *data and *len (data may be NULL for other sinks). Returns
+ * CODEC_OK or CODEC_E_INTERNAL with err set. */
 enum codec_status pkg_sink_close(struct pkg_sink *s, bool ok, char **data, size_t *len,
 				 struct codec_error *err);
 

@@ -1,12 +1,10 @@
 /*
  * The statement PDF writer (see pdf.h). Text is mapped from UTF-8 to
- * WinAnsiEncoding, one byte a character, then laid out line by line: each
- * line is one BT ... ET with an absolute position, so that a page's content
- * is a list of independent lines. Widths come from Adobe's font metrics
- * (AFM) of the standard fonts, which every PDF reader has; Courier is 600
- * units for every character. pdf_finish() writes the objects in a fixed
- * order (catalog, page tree, info, the three fonts, then each page and its
- * content) and the cross-reference table from the offsets it recorded.
+ * WinAnsiEncoding, then laid out line by line, each line one BT ... ET at
+ * an absolute position, with the widths of Adobe's font metrics (AFM) of
+ * the standard fonts. pdf_finish() writes the objects in a fixed order
+ * (catalog, page tree, info, fonts, then each page and its content) and
+ * the cross-reference table from the offsets it recorded.
  */
 #include "package/pdf.h"
 
@@ -102,13 +100,10 @@ static const uint16_t pdf_winansi_high[32] = {
 };
 
 /*
- * The WinAnsi byte of code point cp. Printable ASCII and U+00A0..U+00FF are
- * the same byte; the typographic characters WinAnsi has (curly quotes,
- * dashes, the bullet, the ellipsis, the euro sign, ...) get their code in
- * 0x80..0x9F, so they print as themselves; a tab is a space. Everything
- * else (other scripts, symbols such as U+2264, control characters, invalid
- * UTF-8) is shown as '?', one for each character, which keeps the columns
- * of a Courier block.
+ * The WinAnsi byte of code point cp: the same byte for printable ASCII and
+ * U+00A0..U+00FF, 0x80..0x9F for the typographic characters WinAnsi has
+ * (curly quotes, dashes, the bullet, the euro sign ...), a space for a tab,
+ * else '?', one a character, which keeps the columns of a Courier block.
  */
 static char pdf_winansi(unsigned long cp)
 {
@@ -124,11 +119,7 @@ static char pdf_winansi(unsigned long cp)
 
 void pdf_init(struct pdf_doc *d)
 {
-	d->pages = NULL;
-	d->npages = 0;
-	d->cap = 0;
-	d->y = 0;
-	d->failed = false;
+	*d = (struct pdf_doc){.pages = NULL};
 }
 
 void pdf_free(struct pdf_doc *d)
@@ -157,15 +148,10 @@ static bool pdf_new_page(struct pdf_doc *d)
 	return true;
 }
 
-static bool pdf_at_page_top(const struct pdf_doc *d)
-{
-	return d->npages == 0 || d->y == PDF_PAGE_H - PDF_MARGIN;
-}
-
-/* Moves down by `points` of space, never onto a new page. */
+/* Moves down by `points` of space, never onto a new page nor at its top. */
 static void pdf_space(struct pdf_doc *d, int points)
 {
-	if (!pdf_at_page_top(d))
+	if (d->npages > 0 && d->y != PDF_PAGE_H - PDF_MARGIN)
 		d->y = d->y - points < PDF_MARGIN ? PDF_MARGIN : d->y - points;
 }
 

@@ -1,11 +1,9 @@
 /*
  * A small PDF writer for problem statements (CMS wants statement.pdf):
- * blocks of plain text laid out top to bottom on A4 pages in the standard
- * Type 1 fonts Helvetica, Helvetica-Bold and Courier (WinAnsiEncoding, so
- * nothing is embedded), long lines wrapped, new pages as they fill. The
- * output is PDF 1.4 with uncompressed content streams, an exact
- * cross-reference table and no date, so that the same blocks give the same
- * bytes. Private to src/package.
+ * blocks of plain text laid out on A4 pages in the standard fonts
+ * Helvetica, Helvetica-Bold and Courier (WinAnsiEncoding, nothing
+ * embedded), long lines wrapped. PDF 1.4, uncompressed and without a date,
+ * so that the same blocks give the same bytes. Private to src/package.
  */
 #ifndef DROPJUDGE_PACKAGE_PDF_H
 #define DROPJUDGE_PACKAGE_PDF_H
@@ -32,10 +30,8 @@ struct pdf_doc {
 	bool failed;		    /* an allocation failed: the document is incomplete */
 };
 
-/* Starts an empty document; nothing is allocated yet. */
+/* Starts an empty document (nothing allocated); pdf_free() empties it again. */
 void pdf_init(struct pdf_doc *d);
-
-/* Releases what the document holds; it is empty again afterwards. */
 void pdf_free(struct pdf_doc *d);
 
 /*

@@ -22,52 +22,28 @@ struct markup {
 
 static void escape_html(struct problem_text *out, char c)
 {
-	switch (c) {
-	case '&':
-		problem_text_puts(out, "&amp;");
-		break;
-	case '<':
-		problem_text_puts(out, "&lt;");
-		break;
-	case '>':
-		problem_text_puts(out, "&gt;");
-		break;
-	default:
+	const char *esc = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : NULL;
+	if (esc)
+		problem_text_puts(out, esc);
+	else
 		problem_text_put(out, &c, 1);
-	}
 }
 
 static void escape_latex(struct problem_text *out, char c)
 {
-	switch (c) {
-	case '\\':
-		problem_text_puts(out, "\\textbackslash{}");
-		break;
-	case '{':
-	case '}':
-	case '$':
-	case '&':
-	case '#':
-	case '_':
-	case '%':
-		problem_text_put(out, "\\", 1);
-		problem_text_put(out, &c, 1);
-		break;
-	case '^':
-		problem_text_puts(out, "\\^{}");
-		break;
-	case '~':
-		problem_text_puts(out, "\\~{}");
-		break;
-	case '<':
-		problem_text_puts(out, "\\textless{}");
-		break;
-	case '>':
-		problem_text_puts(out, "\\textgreater{}");
-		break;
-	default:
-		problem_text_put(out, &c, 1);
+	const char *esc = c == '\\'  ? "\\textbackslash{}"
+			  : c == '^' ? "\\^{}"
+			  : c == '~' ? "\\~{}"
+			  : c == '<' ? "\\textless{}"
+			  : c == '>' ? "\\textgreater{}"
+				     : NULL;
+	if (esc) {
+		problem_text_puts(out, esc);
+		return;
 	}
+	if (c && strchr("{}$&#_%", c))
+		problem_text_put(out, "\\", 1);
+	problem_text_put(out, &c, 1);
 }
 
 static const struct markup markup_html = {
@@ -235,34 +211,27 @@ static void render_page(const struct statement *st, const struct markup *m,
 		problem_text_puts(out, "</body>\n</html>\n");
 }
 
-/* Kattis problemtools: \problemname, sections, no samples. */
-static void render_kattis(const struct statement *st, struct problem_text *out)
+/* LaTeX: Kattis problemtools' \problemname and sections, no samples; or
+ * Polygon's olymp.sty \begin{problem}{title}{in}{out}{time}{memory}. */
+static void render_latex(const struct statement *st, bool polygon, struct problem_text *out)
 {
-	problem_text_puts(out, "\\problemname{");
+	problem_text_puts(out, polygon ? "\\begin{problem}{" : "\\problemname{");
 	for (const char *c = st->title; *c; c++)
 		escape_latex(out, *c);
-	problem_text_puts(out, "}\n\n");
+	if (polygon) {
+		problem_text_puts(out, "}{standard input}{standard output}{");
+		render_time(st, out);
+		problem_text_printf(out, "}{%u megabytes}\n\n", st->memory_mib);
+	} else {
+		problem_text_puts(out, "}\n\n");
+	}
 	render_block(&markup_latex, st->legend, out);
-	problem_text_puts(out, "\\section*{Input}\n\n");
+	problem_text_puts(out, polygon ? "\\InputFile\n\n" : "\\section*{Input}\n\n");
 	render_block(&markup_latex, st->input, out);
-	problem_text_puts(out, "\\section*{Output}\n\n");
+	problem_text_puts(out, polygon ? "\\OutputFile\n\n" : "\\section*{Output}\n\n");
 	render_block(&markup_latex, st->output, out);
-}
-
-/* Polygon (olymp.sty): \begin{problem}{title}{in}{out}{time}{memory}. */
-static void render_polygon(const struct statement *st, struct problem_text *out)
-{
-	problem_text_puts(out, "\\begin{problem}{");
-	for (const char *c = st->title; *c; c++)
-		escape_latex(out, *c);
-	problem_text_puts(out, "}{standard input}{standard output}{");
-	render_time(st, out);
-	problem_text_printf(out, "}{%u megabytes}\n\n", st->memory_mib);
-	render_block(&markup_latex, st->legend, out);
-	problem_text_puts(out, "\\InputFile\n\n");
-	render_block(&markup_latex, st->input, out);
-	problem_text_puts(out, "\\OutputFile\n\n");
-	render_block(&markup_latex, st->output, out);
+	if (!polygon)
+		return;
 	problem_text_puts(out, "\\Examples\n\n");
 	for (unsigned i = 0; i < st->nexamples; i++)
 		problem_text_printf(out, "\\exmp{%s}{%s}%%\n", st->examples[i].input,
@@ -322,10 +291,8 @@ void statement_render(const struct statement *st, enum statement_style style,
 		render_page(st, &markup_html, out);
 		break;
 	case STATEMENT_KATTIS_LATEX:
-		render_kattis(st, out);
-		break;
 	case STATEMENT_POLYGON_LATEX:
-		render_polygon(st, out);
+		render_latex(st, style == STATEMENT_POLYGON_LATEX, out);
 		break;
 	case STATEMENT_PDF:
 		render_pdf(st, out);

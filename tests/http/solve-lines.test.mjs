@@ -173,7 +173,7 @@ test('solve puyo --lines stops with exit 1 and a message when its answers cannot
 	}
 });
 
-// The second thread (src/main/solve_pair.c) answers a batch only when every
+// The second thread (src/main/solve.c) answers a batch only when every
 // line of it reads; otherwise the batch is answered line by line. Either
 // way the bytes out must be those of the program alone.
 test('solve puyo --lines writes the same bytes, status and message with its second thread as alone', async () => {

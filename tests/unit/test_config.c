@@ -67,31 +67,31 @@ static unsigned long long field_value(const struct config *cfg, enum field f)
 {
 	switch (f) {
 	case F_PORT:
-		return cfg->port;
+		return cfg->http.port;
 	case F_THREADS:
-		return cfg->threads;
+		return cfg->http.threads;
 	case F_MAX_BODY:
-		return cfg->max_body;
+		return cfg->http.limits.max_body;
 	case F_MAX_BLOCKS:
-		return cfg->max_blocks;
+		return cfg->http.limits.max_blocks;
 	case F_MAX_BATCH:
-		return cfg->max_batch;
+		return cfg->http.limits.max_batch;
 	case F_TIMEOUT:
-		return cfg->timeout;
+		return cfg->http.timeout;
 	case F_MAX_CONNECTIONS:
-		return cfg->max_connections;
+		return cfg->http.max_connections;
 	case F_DRAIN_TIMEOUT:
 		return cfg->drain_timeout;
 	case F_MAX_PER_IP:
-		return cfg->max_per_ip;
+		return cfg->http.max_per_ip;
 	case F_HEADER_TIMEOUT:
-		return cfg->header_timeout;
+		return cfg->http.header_timeout;
 	case F_CONNECTION_MEMORY:
-		return cfg->connection_memory;
+		return cfg->http.connection_memory;
 	case F_BODY_TIMEOUT:
-		return cfg->body_timeout;
+		return cfg->http.body_timeout;
 	case F_MAX_TRACE_STEPS:
-		return cfg->max_trace_steps;
+		return cfg->http.limits.max_trace_steps;
 	}
 	return 0;
 }
@@ -129,19 +129,19 @@ static void config_should_start_from_the_documented_defaults(void **state)
 	const char *args[] = {NULL};
 	assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_OK);
 	assert_string_equal(cfg.host, "0.0.0.0");
-	assert_int_equal(cfg.port, 8080);
-	assert_int_equal(cfg.threads, 0); /* one per CPU, resolved by main */
-	assert_int_equal(cfg.max_body, 1048576);
-	assert_int_equal(cfg.max_blocks, 1000000);
-	assert_int_equal(cfg.max_batch, 1000);
-	assert_int_equal(cfg.timeout, 10);
-	assert_int_equal(cfg.max_connections, 1024);
+	assert_int_equal(cfg.http.port, 8080);
+	assert_int_equal(cfg.http.threads, 0); /* one per CPU, resolved by main */
+	assert_int_equal(cfg.http.limits.max_body, 1048576);
+	assert_int_equal(cfg.http.limits.max_blocks, 1000000);
+	assert_int_equal(cfg.http.limits.max_batch, 1000);
+	assert_int_equal(cfg.http.timeout, 10);
+	assert_int_equal(cfg.http.max_connections, 1024);
 	assert_int_equal(cfg.drain_timeout, 8);
-	assert_int_equal(cfg.max_per_ip, 32);
-	assert_int_equal(cfg.connection_memory, 32768);
-	assert_int_equal(cfg.header_timeout, 10);
-	assert_int_equal(cfg.body_timeout, 60);
-	assert_int_equal(cfg.max_trace_steps, 100000);
+	assert_int_equal(cfg.http.max_per_ip, 32);
+	assert_int_equal(cfg.http.connection_memory, 32768);
+	assert_int_equal(cfg.http.header_timeout, 10);
+	assert_int_equal(cfg.http.body_timeout, 60);
+	assert_int_equal(cfg.http.limits.max_trace_steps, 100000);
 }
 
 static void config_should_take_every_flag_in_both_spellings(void **state)
@@ -212,7 +212,7 @@ static void config_should_let_the_flag_win_over_the_environment(void **state)
 	const char *args[] = {"--host=::1", NULL};
 	assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_OK);
 	assert_string_equal(cfg.host, "::1");
-	assert_int_equal(cfg.port, 9000);
+	assert_int_equal(cfg.http.port, 9000);
 }
 
 /* --max-trace-steps was renamed --max-request-trace-steps: the old flag and
@@ -225,17 +225,17 @@ static void config_should_take_the_old_name_of_a_renamed_flag_below_the_new(void
 	struct fake_env old_env = {{{"MAX_TRACE_STEPS", "7"}}};
 	const char *none[] = {NULL};
 	assert_int_equal(parse(&cfg, none, &old_env, err, sizeof err), CONFIG_OK);
-	assert_int_equal(cfg.max_trace_steps, 7);
+	assert_int_equal(cfg.http.limits.max_trace_steps, 7);
 	const char *new_flag[] = {"--max-request-trace-steps", "9", NULL};
 	assert_int_equal(parse(&cfg, new_flag, &old_env, err, sizeof err), CONFIG_OK);
-	assert_int_equal(cfg.max_trace_steps, 9);
+	assert_int_equal(cfg.http.limits.max_trace_steps, 9);
 	struct fake_env both = {{{"MAX_TRACE_STEPS", "7"}, {"MAX_REQUEST_TRACE_STEPS", "8"}}};
 	assert_int_equal(parse(&cfg, none, &both, err, sizeof err), CONFIG_OK);
-	assert_int_equal(cfg.max_trace_steps, 8);
+	assert_int_equal(cfg.http.limits.max_trace_steps, 8);
 	const char *old_flag[] = {"--max-trace-steps", "5", NULL};
 	struct fake_env new_env = {{{"MAX_REQUEST_TRACE_STEPS", "8"}}};
 	assert_int_equal(parse(&cfg, old_flag, &new_env, err, sizeof err), CONFIG_OK);
-	assert_int_equal(cfg.max_trace_steps, 5); /* a flag wins over any variable */
+	assert_int_equal(cfg.http.limits.max_trace_steps, 5); /* a flag wins over any variable */
 }
 
 static void config_should_let_the_last_flag_win(void **state)
@@ -245,7 +245,7 @@ static void config_should_let_the_last_flag_win(void **state)
 	char err[CONFIG_ERROR_MAX];
 	const char *args[] = {"--port", "1", "--port=2", NULL};
 	assert_int_equal(parse(&cfg, args, NULL, err, sizeof err), CONFIG_OK);
-	assert_int_equal(cfg.port, 2);
+	assert_int_equal(cfg.http.port, 2);
 }
 
 static void config_should_treat_an_empty_variable_as_unset(void **state)
@@ -256,9 +256,9 @@ static void config_should_treat_an_empty_variable_as_unset(void **state)
 	struct fake_env env = {{{"PORT", ""}, {"HOST", ""}, {"THREADS", ""}}};
 	const char *args[] = {NULL};
 	assert_int_equal(parse(&cfg, args, &env, err, sizeof err), CONFIG_OK);
-	assert_int_equal(cfg.port, 8080);
+	assert_int_equal(cfg.http.port, 8080);
 	assert_string_equal(cfg.host, "0.0.0.0");
-	assert_int_equal(cfg.threads, 0);
+	assert_int_equal(cfg.http.threads, 0);
 }
 
 /* Values that are not plain decimal numbers. */

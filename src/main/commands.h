@@ -1,0 +1,84 @@
+/*
+ * The subcommands besides serve: check and validate (check.c), solve and
+ * search (solve.c), package (package.c) and healthcheck (healthcheck.c).
+ * Each takes the arguments after its name and returns the exit status: 0
+ * done, 1 failed (bad input, I/O error; the reason on stderr), 2 bad usage
+ * (the message names the flag); check and validate exit with their
+ * protocol's codes. The texts of their --help are in config.c.
+ */
+#ifndef DROPJUDGE_MAIN_COMMANDS_H
+#define DROPJUDGE_MAIN_COMMANDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "codec/error.h"
+
+/*
+ * `check ARGS` and `validate ARGS` in the protocols of the contest systems
+ * (testlib, kattis, cms, dmoj; check.c and `dropjudge --help` say what
+ * each expects). Flags --problem P and --protocol X may come anywhere; the
+ * rest are the protocol's arguments. The judge's answer file is checked
+ * against dropjudge's own answer: when they differ the result is the
+ * protocol's judge error, never a verdict.
+ */
+int check_main(int argc, char *const argv[]);
+int validate_main(int argc, char *const argv[]);
+
+/*
+ * When argv[0], without its directory, is a name a judge runs a checker or
+ * validator under (dropjudge-checker-PROTOCOL[-PROBLEM],
+ * dropjudge-validator-PROTOCOL[-PROBLEM], output_validator and
+ * input_validator, check and validator, checker), runs it with argv[1..]
+ * and returns its exit status; otherwise -1. Without a problem in the name
+ * or --problem, the problem is read from DROPJUDGE_PROBLEM.
+ */
+int check_main_by_name(int argc, char *const argv[]);
+
+/*
+ * The value of flag `name` at argv[*i], written "--name VALUE" (moving *i
+ * past VALUE) or "--name=VALUE". NULL when argv[*i] is another argument,
+ * or, with *missing set, when VALUE is missing.
+ */
+const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing);
+
+/*
+ * Reads all of `in` into a new buffer, NUL-terminated after its *len
+ * bytes, which the caller frees with dj_free(). NULL with errno set on
+ * failure: EFBIG past `max` bytes, ENOMEM, or the read's own error.
+ */
+char *check_read_all(FILE *in, size_t max, size_t *len);
+
+/* Writes the first fault of err to out[0..size) as "NAME:LINE:COLUMN:
+ * detail" (LINE and COLUMN when known), else "NAME: detail". */
+void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err);
+
+/*
+ * `solve PROBLEM [--lines | --ndjson] [FILE]` (--lines for puyo only):
+ * the Baekjoon input in, the Baekjoon output out, through the server's
+ * readers and cores; FILE absent or "-" reads stdin.
+ */
+int solve_main(int argc, char *const argv[]);
+
+/* `search puyo [--ndjson] [FILE]`: the answer of POST /v1/puyo/search. */
+int search_main(int argc, char *const argv[]);
+
+/* `package --problem P --format F [--tests N] [--seed S] [--min-chains M]
+ * OUT`: OUT ending in .zip or .kpp is a zip, in .tar.gz or .tgz a tar.gz,
+ * anything else a directory. */
+int package_main(int argc, char *const argv[]);
+
+/* Whole-exchange timeout of `dropjudge healthcheck`. */
+#define HEALTHCHECK_TIMEOUT_MS 2000u
+
+/*
+ * Sends "GET /livez" to host:port and reads the status line, all within
+ * timeout_ms; over TLS when tls_cert (a PEM file of the certificates to
+ * trust, no name checked: the certificate is pinned) is not NULL. Returns
+ * 0 when the status is 200, else 1 with the reason in err.
+ */
+int healthcheck_run(const char *host, unsigned port, const char *tls_cert, unsigned timeout_ms,
+		    char *err, size_t errlen);
+
+#endif
