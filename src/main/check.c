@@ -127,12 +127,14 @@ static const char *const check_verdict_text[CHECK_OUTCOMES] = {"accepted", "wron
 static bool check_report_kattis(const struct check_run *run, enum check_outcome outcome,
 				const char *msg)
 {
-	const char *dir = run->pos[2];
-	size_t dl = strlen(dir);
-	const char *sep = dl && dir[dl - 1] == '/' ? "" : "/";
 	char path[PATH_MAX], text[CHECK_MESSAGE_MAX + 64];
 	snprintf(text, sizeof text, "%s: %s\n", check_verdict_text[outcome], msg);
 	fputs(text, stderr);
+	if (run->npos < 3) /* no feedback directory: a usage fault, said on stderr */
+		return true;
+	const char *dir = run->pos[2];
+	size_t dl = strlen(dir);
+	const char *sep = dl && dir[dl - 1] == '/' ? "" : "/";
 	const char *files[2] = {"judgemessage.txt",
 				outcome == CHECK_FAIL ? "judgeerror.txt" : NULL};
 	for (unsigned i = 0; i < 2 && files[i]; i++) {

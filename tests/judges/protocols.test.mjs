@@ -267,6 +267,19 @@ test('bad usage names what is wrong', () => {
 	assert.ok(fs.existsSync(ROOT));
 });
 
+test('too few checker arguments are a judge error in every protocol, with its exit code, never a crash', () => {
+	// the judge-error exit code of each protocol, as its contest system reads it
+	const judgeError = { testlib: 3, kattis: 1, cms: 1, dmoj: 2 };
+	for (const [protocol, code] of Object.entries(judgeError)) {
+		for (const args of [[], ['a'], ['a', 'b']]) {
+			const r = run(BIN, ['check', '--protocol', protocol, '--problem', 'puyo', ...args], { input: '' });
+			// a crash has no exit status (null), so it fails here
+			assert.equal(r.status, code, `${protocol} with ${args.length} arguments: ${r.stderr}`);
+			assert.match(r.stderr, new RegExp(`${protocol} checker arguments: input, .* \\(got ${args.length} argument`));
+		}
+	}
+});
+
 test('validate without --protocol, or with an unknown one, lists only the protocols that validate', () => {
 	let r = run(BIN, ['validate', '--problem', 'puyo']);
 	assert.notEqual(r.status, 0);
