@@ -305,16 +305,12 @@ static void *al_writer(void *arg)
 #define AL_PIPE (1 << 20)
 static void al_grow_pipe(int fd)
 {
-#ifdef F_SETPIPE_SZ
 	struct stat st;
 	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
 		return;
 	int size = fcntl(fd, F_GETPIPE_SZ);
 	if (size >= 0 && size < AL_PIPE)
 		(void)fcntl(fd, F_SETPIPE_SZ, AL_PIPE);
-#else
-	(void)fd;
-#endif
 }
 
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer)

@@ -69,35 +69,24 @@ static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 }
 
 /* Bucket upper bounds in nanoseconds, and as written in the `le` label. */
-#define MT_BOUNDS(X)                                                                               \
-	X(50000, "5e-05")                                                                          \
-	X(100000, "0.0001")                                                                        \
-	X(250000, "0.00025")                                                                       \
-	X(500000, "0.0005")                                                                        \
-	X(1000000, "0.001")                                                                        \
-	X(2500000, "0.0025")                                                                       \
-	X(5000000, "0.005")                                                                        \
-	X(10000000, "0.01")                                                                        \
-	X(25000000, "0.025")                                                                       \
-	X(50000000, "0.05")                                                                        \
-	X(100000000, "0.1")                                                                        \
-	X(250000000, "0.25")                                                                       \
-	X(500000000, "0.5")                                                                        \
-	X(1000000000, "1")                                                                         \
-	X(2500000000u, "2.5")                                                                      \
-	X(5000000000u, "5")                                                                        \
-	X(10000000000u, "10")
-#define MT_BOUND_TEXT(ns, text) text,
-static const char *const mt_bounds_text[HTTP_METRICS_BUCKETS] = {MT_BOUNDS(MT_BOUND_TEXT)};
+static const struct {
+	uint64_t ns;
+	const char *text;
+} mt_bounds[HTTP_METRICS_BUCKETS] = {
+    {50000, "5e-05"},	  {100000, "0.0001"},  {250000, "0.00025"},  {500000, "0.0005"},
+    {1000000, "0.001"},	  {2500000, "0.0025"}, {5000000, "0.005"},   {10000000, "0.01"},
+    {25000000, "0.025"},  {50000000, "0.05"},  {100000000, "0.1"},   {250000000, "0.25"},
+    {500000000, "0.5"},	  {1000000000, "1"},   {2500000000u, "2.5"}, {5000000000u, "5"},
+    {10000000000u, "10"},
+};
 
 /* The bucket of a duration: the first whose bound it does not pass (`le`
  * is inclusive), HTTP_METRICS_BUCKETS past the last. */
 static size_t mt_bucket(uint64_t ns)
 {
 	size_t b = 0;
-#define MT_BOUND_PASSED(bound, text) b += ns > (uint64_t)(bound);
-	MT_BOUNDS(MT_BOUND_PASSED)
-#undef MT_BOUND_PASSED
+	while (b < HTTP_METRICS_BUCKETS && ns > mt_bounds[b].ns)
+		b++;
 	return b;
 }
 
@@ -350,7 +339,7 @@ static void mt_histograms(struct mt_text *t, struct http_metrics *m)
 			mt_series(t, "dropjudge_http_request_duration_seconds_bucket", "route",
 				  route);
 			mt_printf(t, "\",le=\"%s\"} %llu\n",
-				  b < HTTP_METRICS_BUCKETS ? mt_bounds_text[b] : "+Inf",
+				  b < HTTP_METRICS_BUCKETS ? mt_bounds[b].text : "+Inf",
 				  (unsigned long long)cumulative);
 		}
 		uint64_t sum = mt_sum(&rt->sum_ns);

@@ -1,8 +1,5 @@
-/*
- * HTTPS settings (see tls.h): the PEM files read whole, then the checks
- * GnuTLS can make before the daemon starts: the priority string parses,
- * and the certificate and key load together as one credential.
- */
+/* HTTPS settings (tls.h): the PEM files read whole, the priority string
+ * parsed and the pair loaded as one credential by GnuTLS. */
 #include "http/tls.h"
 
 #include <string.h>
