@@ -115,14 +115,6 @@ static bool framing_is_token(const char *key, size_t n)
 	return true;
 }
 
-/* Bytes of `v` (length n) without trailing blanks. */
-static size_t framing_trim(const char *v, size_t n)
-{
-	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-		n--;
-	return n;
-}
-
 /* MHD_KeyValueIteratorN over the header fields, in arrival order. */
 static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const char *key,
 				     size_t key_size, const char *value, size_t value_size)
@@ -155,7 +147,9 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		s->hosts++;
 	} else if (framing_is(key, key_size, MHD_HTTP_HEADER_CONTENT_LENGTH,
 			      sizeof MHD_HTTP_HEADER_CONTENT_LENGTH - 1)) {
-		size_t n = framing_trim(value, value_size);
+		size_t n = value_size; /* without trailing blanks */
+		while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t'))
+			n--;
 		if (s->lengths++ == 0) {
 			s->length = value;
 			s->length_len = n;
@@ -171,20 +165,6 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 	return MHD_YES;
 }
 
-/* Checks the target noted by the URI log callback. */
-static void framing_target(struct framing_scan *s, const struct http_target *t)
-{
-	if (!t->seen) {
-		framing_fault(s, ROUTE_E_BAD_REQUEST, "the request line cannot be read");
-		return;
-	}
-	if (t->encoded_nul)
-		framing_fault(s, ROUTE_E_BAD_REQUEST,
-			      "the request target holds an encoded NUL byte (%%00)");
-	if (t->space)
-		framing_fault(s, ROUTE_E_BAD_REQUEST, "the request target holds a space");
-}
-
 enum route_status http_framing_check(struct MHD_Connection *conn, const char *version,
 				     const struct http_target *t, struct http_fields *fields,
 				     struct codec_error *err)
@@ -198,7 +178,13 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 	if (!version)
 		version = "";
 
-	framing_target(&s, t);
+	if (!t->seen)
+		framing_fault(&s, ROUTE_E_BAD_REQUEST, "the request line cannot be read");
+	if (t->encoded_nul)
+		framing_fault(&s, ROUTE_E_BAD_REQUEST,
+			      "the request target holds an encoded NUL byte (%%00)");
+	if (t->space)
+		framing_fault(&s, ROUTE_E_BAD_REQUEST, "the request target holds a space");
 	MHD_get_connection_values_n(conn, MHD_HEADER_KIND, framing_field, &s);
 
 	if (s.lengths > 0 && s.encodings > 0)

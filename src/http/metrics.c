@@ -115,12 +115,6 @@ static uint64_t mt_hash(const char *a, const char *b, unsigned n)
 	return h ^ (h >> 29);
 }
 
-static bool mt_key_is(const struct mt_key *k, const char *a, const char *b, unsigned n)
-{
-	return k->n == n && (k->a == a || strcmp(k->a, a) == 0) &&
-	       (k->b == b || strcmp(k->b, b) == 0);
-}
-
 /* The slot of (a, b, n) in `keys` (cap slots; NULL labels count as ""),
  * claimed with one compare-and-swap when new (a slot being claimed is
  * waited for: a few stores); -1 when the table is full. */
@@ -147,7 +141,8 @@ static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *
 		}
 		while (st == MT_CLAIMING)
 			st = atomic_load_explicit(&k->state, memory_order_acquire);
-		if (mt_key_is(k, a, b, n))
+		if (k->n == n && (k->a == a || strcmp(k->a, a) == 0) &&
+		    (k->b == b || strcmp(k->b, b) == 0))
 			return (long)i;
 	}
 	return -1;

@@ -7,21 +7,12 @@
 #include <sys/random.h>
 #include <time.h>
 
-static bool http_request_id_char_ok(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '.' || c == '_' || c == ':' || c == '-';
-}
-
 bool http_request_id_is_sane(const char *s)
 {
-	if (!s || !s[0])
-		return false;
-	size_t n = 0;
-	for (; s[n]; n++)
-		if (n >= HTTP_REQUEST_ID_MAX || !http_request_id_char_ok(s[n]))
-			return false;
-	return true;
+	static const char ok[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-";
+	size_t n = s ? strspn(s, ok) : 0;
+	return n > 0 && n <= HTTP_REQUEST_ID_MAX && s[n] == '\0';
 }
 
 /* A thread's generator: a 128-bit counter through a keyed permutation
