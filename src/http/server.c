@@ -1,12 +1,9 @@
 /*
- * libmicrohttpd plumbing: starts and stops the daemon, reads each request
- * (headers, body chunks, the end, as in libmicrohttpd's
- * doc/examples/simplepost.c), hands it to route_handle() and turns its
- * route_response into an MHD response. A body the route judges as it
- * arrives (route_intake_new()) goes through its stream instead of being
- * kept. Per-request state lives in the connection's con_cls and is freed
- * only by the request-completed callback, which also runs after errors,
- * timeouts and aborts. See server.h.
+ * libmicrohttpd plumbing (server.h): reads each request (headers, body
+ * chunks, the end), hands it to route_handle() and turns its answer into an
+ * MHD response. Per-request state lives in the connection's con_cls and is
+ * freed only by the request-completed callback, which also runs after
+ * errors, timeouts and aborts.
  */
 #include "http/server.h"
 
@@ -43,34 +40,22 @@
 
 /* First allocation for a body; it doubles from there as bytes arrive. */
 #define HTTP_BODY_START 16384
-/* A body block of at most HTTP_BODY_KEEP_MAX bytes is kept with the
- * thread's spare request state for the next body; a first allocation is at
- * least HTTP_BODY_MIN bytes. */
+/* A body's block up to HTTP_BODY_KEEP_MAX bytes is kept for the thread's
+ * next body; a first allocation is at least HTTP_BODY_MIN bytes. */
 #define HTTP_BODY_KEEP_MAX HTTP_BODY_START
 #define HTTP_BODY_MIN	   512
-/*
- * Bytes of a body that is not kept (refused, or past its limit) read and
- * dropped so that the answer can still be sent once the request ends
- * (libmicrohttpd cannot answer in the middle of a body). A sender that
- * goes on past this is cut off without an answer.
- */
+/* Bytes of a body not kept read and dropped, so that the answer can be
+ * sent at its end (not in the middle); past this the sender is cut off. */
 #define HTTP_DISCARD_MAX ((size_t)64 << 20)
 /* A body at least this large runs on the worker pool (http_is_heavy()). */
 #define HTTP_HEAVY_BODY ((size_t)128 << 10)
-/*
- * glibc's heap, set once at start (the reasons are in PERFORMANCE.md):
- * blocks from a mebibyte up get their own mapping, a free top past a
- * mebibyte is given back, no fast bins, and one heap for every thread.
- */
+/* glibc's heap thresholds, set once at start (why: PERFORMANCE.md). */
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (1024 * 1024)
 
-/*
- * Requests between their headers and their completion, counted by each
- * thread in a cache line of its own; the sum over the slots is the count.
- * The first HTTP_FLIGHT_SLOTS threads have a slot each, moved with a plain
- * relaxed load and store; later threads share one more, moved atomically.
- */
+/* Requests between their headers and their completion, counted by each of
+ * the first HTTP_FLIGHT_SLOTS threads in a cache line of its own (plain
+ * stores), by later ones in one shared slot; the count is the sum. */
 #define HTTP_FLIGHT_SLOTS 16
 struct http_flight {
 	atomic_int n;			   /* started less completed here; may be < 0 */
@@ -149,11 +134,8 @@ struct http_request {
 	size_t body_block_cap;
 };
 
-/*
- * Per-request state is kept for the next request of the same thread rather
- * than freed, in a thread-local variable; a key whose value is that
- * variable's address frees it when the thread ends.
- */
+/* Per-request state kept for the next request of the thread, not freed; a
+ * key whose value is the variable's address frees it when the thread ends. */
 static pthread_key_t http_spare_key;
 static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
 static _Thread_local struct http_request *http_spare;
@@ -259,11 +241,8 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 	return MHD_YES;
 }
 
-/*
- * The headers every answer carries: no type sniffing, never framed; and an
- * SVG picture opened as a document runs no script and loads nothing.
- * False when out of memory.
- */
+/* The headers every answer carries: no type sniffing, never framed; an SVG
+ * picture runs no script and loads nothing. False when out of memory. */
 static bool http_add_defensive_headers(struct MHD_Response *r, const char *content_type)
 {
 	if (MHD_add_response_header(r, "X-Content-Type-Options", "nosniff") != MHD_YES ||
@@ -293,11 +272,8 @@ static struct MHD_Response *http_oom_response_new(void)
 	return r;
 }
 
-/*
- * Fills *resp with the problem answer of `status`, fmt giving its detail:
- * `request_id` (NULL: none) in its body, counted under `route_name` (NULL:
- * ROUTE_NAME_UNKNOWN).
- */
+/* Fills *resp with the problem answer of `status` (fmt: its detail), with
+ * `request_id` (NULL: none) in its body, under `route_name` (NULL: unknown). */
 static void __attribute__((format(printf, 5, 6)))
 http_problem(struct route_response *resp, unsigned status, const char *request_id,
 	     const char *route_name, const char *fmt, ...)
@@ -436,11 +412,9 @@ static bool http_cacheable(const struct route_request *req)
 
 /*
  * Makes resp ready to send, on the thread that built it (a worker for a
- * heavy request, so that the event loops never compress megabytes): keeps
- * a built package in the cache, compresses the body when the client takes
- * gzip, and takes its bytes from the answer budget. Past the budget the
- * answer is replaced by 503 with Retry-After. Marks rq prepared, with the
- * bytes taken in rq->held.
+ * heavy request): keeps a built package in the cache, compresses the body
+ * for a client that takes gzip, takes its bytes from the answer budget
+ * (into rq->held) or past it answers 503 instead. Marks rq prepared.
  */
 static void http_prepare(struct http_server *srv, struct http_request *rq,
 			 struct route_response *resp)
@@ -478,12 +452,9 @@ enum http_send_how {
 	HTTP_SEND_CLOSE, /* early, and the connection closes after it */
 };
 
-/*
- * Sends `resp` (whose body the MHD response takes over) with its content
- * type and extra headers, plus "Connection: close" once draining. Releases
- * *resp in every case. When the response cannot be built for want of
- * memory the preallocated 500 goes instead.
- */
+/* Sends `resp` (its body taken over) with its headers, "Connection: close"
+ * when closing or draining, or the preallocated 500 when out of memory.
+ * Releases *resp in every case. */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
 				 struct http_request *rq, struct route_response *resp,
 				 enum http_send_how how)
@@ -573,12 +544,9 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
 }
 
-/*
- * Takes a chunk of body. It is kept while the route accepted the headers
- * and the body stays within rq->max; otherwise (or when memory runs out)
- * it is dropped and the request marked so that the end answers 413 or 500.
- * Returns false when too much has been dropped: the sender is cut off.
- */
+/* Takes a chunk of body: kept while the route accepted the headers and the
+ * body stays within rq->max, else dropped and marked for 413 (or 500 when
+ * out of memory). False when too much was dropped: the sender is cut off. */
 static bool http_take_body(struct http_request *rq, const char *data, size_t size)
 {
 	if (rq->refused != ROUTE_OK || rq->too_large || rq->out_of_memory)
@@ -664,12 +632,10 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 }
 
 /*
- * First call of a request: headers only. Checks the framing, sets up the
- * per-request state and asks the route whether it would take a body. A
- * declared length over the limit is answered at once (413), and so is a
- * request with a body whose answer does not depend on it (the route's
- * refusal, a redirect, OPTIONS, a GET), before any of the body is read;
- * the connection then closes, lingering so that the client reads it.
+ * First call of a request, its headers: checks the framing and asks the
+ * route whether it takes a body. A declared length over the limit (413),
+ * and a body whose answer does not depend on it (a refusal, a redirect,
+ * OPTIONS, a GET), are answered before any of the body is read.
  */
 static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection *conn,
 				  const char *url, const char *method, const char *version,
@@ -735,13 +701,9 @@ static bool http_client_gone(void *conn)
 	return http_guard_client_gone(conn);
 }
 
-/*
- * Whether a request's work may be large, to run on the worker pool rather
- * than in the event loop: by its body size (a body read through an intake
- * has been judged already), because it asks for a trace or a picture
- * (megabytes of text at most cells and steps; never for an intake), or
- * because its row in the route table says its cost is heavy.
- */
+/* Whether a request's work may be large, to run on the worker pool: by its
+ * body size or a picture asked for (neither for an intake, judged as it
+ * arrived), a trace, or its route table row. */
 static bool http_is_heavy(const struct http_request *rq)
 {
 	const struct route_request *req = &rq->req;
