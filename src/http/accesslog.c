@@ -1,10 +1,7 @@
 /*
- * The access log of accesslog.h. A request formats its line on its own
- * thread into a buffer on its stack, then copies it whole into the log's
- * queue under the log's mutex, or counts it as dropped when the queue has
- * no room for it. The queue is a ring of bytes of a fixed size; one writer
- * thread writes what waits there to the log's fd. Event lines go through
- * the same queue, waiting for room instead of being dropped.
+ * The access log of accesslog.h: each line formatted on the request's
+ * stack, then copied whole into a fixed ring of bytes under the log's
+ * mutex, which one writer thread writes out to the log's fd.
  */
 #define _GNU_SOURCE /* F_GETPIPE_SZ, F_SETPIPE_SZ */
 
@@ -24,17 +21,14 @@
 #include "codec/decimal.h"
 #include "codec/error.h"
 
-/* Most bytes of one path, method or user agent taken into a line, before
- * escaping (a character that starts within them is kept whole). */
+/* Most bytes of one path, method or user agent taken, before escaping. */
 #define AL_FIELD_MAX 1024
 
-/* How long the writer lets lines gather before it writes them, unless a
- * quarter of the queue waits: under load one write then carries many lines,
- * and requests find the writer busy rather than waking it for each line. */
+/* How long the writer lets lines gather (unless a quarter of the queue
+ * waits), so that under load one write carries many lines. */
 static const struct timespec al_gather = {.tv_sec = 0, .tv_nsec = 10000000};
 
-/* Most bytes of one write: the queue's room comes back a piece at a time
- * while a slow reader takes the lines, not only once all are taken. */
+/* Most bytes of one write, so that room comes back a piece at a time. */
 #define AL_WRITE_MAX ((size_t)64 << 10)
 
 struct http_accesslog {
@@ -67,11 +61,8 @@ bool http_log_format_parse(const char *text, enum http_log_format *format)
 
 /* --- one line ------------------------------------------------------------- */
 
-/*
- * A line being written into `cap` bytes at s. Every append keeps a byte of
- * the buffer free; one that does not fit marks the line `full`, after which
- * nothing more is appended and the line is not used.
- */
+/* A line being written into `cap` bytes at s; an append that does not fit
+ * (a byte is always kept free) marks it `full`, and it is not used. */
 struct al_line {
 	char *s;
 	size_t len; /* bytes written, < cap */
@@ -135,11 +126,10 @@ static void al_hex(struct al_line *l, const char *prefix, unsigned char c)
 }
 
 /*
- * Appends the first AL_FIELD_MAX bytes of s (and the rest of a character
- * that starts within them). For JSON, as the inside of a string: '"' and
- * '\\' after a backslash, controls and DEL as \u00hh, a byte that does not
- * start a valid UTF-8 character as \ufffd. For text: the same, but controls,
- * DEL and such bytes as \xhh. Valid UTF-8 past ASCII is kept as it is.
+ * Appends the first AL_FIELD_MAX bytes of s (a character that starts within
+ * them whole), escaped: '"' and '\\' after a backslash; controls and DEL as
+ * \u00hh in JSON, \xhh in text; a byte that starts no valid UTF-8
+ * character as \ufffd in JSON, \xhh in text.
  */
 static void al_string(struct al_line *l, const char *s, bool json)
 {
@@ -166,8 +156,7 @@ static void al_string(struct al_line *l, const char *s, bool json)
 	}
 }
 
-/* Appends a field that never needs escaping (the id, the address, the
- * route: accesslog.h) as it is, whole; NULL as `absent`. */
+/* Appends a field that never needs escaping as it is; NULL as `absent`. */
 static void al_word(struct al_line *l, const char *s, const char *absent)
 {
 	s = s ? s : absent;
@@ -275,12 +264,10 @@ static void al_queue_put_locked(struct http_accesslog *log, const char *s, size_
 }
 
 /*
- * The writer thread: once lines wait, lets more gather (al_gather), then
- * writes the queue's bytes in order, from head, at most AL_WRITE_MAX at a
- * time and never across the ring's end. The bytes being written stay in the queue until written,
- * so that no line is put over them; they are taken off after the write,
- * whether it succeeded or not. Ends, with the queue empty, once the log
- * stops.
+ * The writer thread: once lines wait, lets more gather, then writes the
+ * queue from head, at most AL_WRITE_MAX bytes at a time and never across
+ * the ring's end; the bytes stay queued until written (or failed). Ends,
+ * with the queue empty, once the log stops.
  */
 static void *al_writer(void *arg)
 {
@@ -313,25 +300,17 @@ static void *al_writer(void *arg)
 	return NULL;
 }
 
-/*
- * When fd is a pipe (a container runtime's, a log collector's), asks the
- * kernel for a pipe that holds AL_PIPE bytes, so that a reader that falls
- * behind for a moment costs no dropped lines. Best effort: the pipe stays
- * as it is when the kernel says no.
- */
+/* Grows a pipe fd to AL_PIPE bytes, so that a reader behind for a moment
+ * costs no dropped lines; best effort. */
 #define AL_PIPE (1 << 20)
 static void al_grow_pipe(int fd)
 {
-#ifdef F_SETPIPE_SZ
 	struct stat st;
 	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
 		return;
 	int size = fcntl(fd, F_GETPIPE_SZ);
 	if (size >= 0 && size < AL_PIPE)
 		(void)fcntl(fd, F_SETPIPE_SZ, AL_PIPE);
-#else
-	(void)fd;
-#endif
 }
 
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer)
@@ -416,16 +395,15 @@ void http_accesslog_event(struct http_accesslog *log, const char *event, const c
 		return;
 	}
 	char text[HTTP_ACCESSLOG_LINE_MAX];
-	struct al_line l = {.s = text, .len = 0, .cap = sizeof text};
-	l.len = http_log_json_line(strcmp(event, "error") == 0 ? "error" : "info", event, message,
-				   text, sizeof text);
-	if (l.len == 0)
+	size_t n = http_log_json_line(strcmp(event, "error") == 0 ? "error" : "info", event,
+				      message, text, sizeof text);
+	if (n == 0)
 		return;
 	pthread_mutex_lock(&log->mu);
-	while (l.len > log->cap - log->len && !log->stopping)
+	while (n > log->cap - log->len && !log->stopping)
 		pthread_cond_wait(&log->room, &log->mu);
-	if (l.len <= log->cap - log->len)
-		al_queue_put_locked(log, l.s, l.len);
+	if (n <= log->cap - log->len)
+		al_queue_put_locked(log, text, n);
 	pthread_mutex_unlock(&log->mu);
 }
 

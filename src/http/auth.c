@@ -1,8 +1,5 @@
-/*
- * The bearer token store: reads the token file into SHA-256 digests
- * (GnuTLS), checks Authorization headers against them in constant time,
- * and swaps in a new set on reload under a read-write lock. See auth.h.
- */
+/* The bearer token store of auth.h: SHA-256 digests (GnuTLS) under a
+ * read-write lock. */
 #include "http/auth.h"
 
 #include <pthread.h>
@@ -37,7 +34,7 @@ struct http_auth {
 static bool auth_is_token_char(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/';
+	       (c && strchr("-._~+/", c));
 }
 
 /* Whether s[0..n) is a b64token. */
@@ -66,10 +63,7 @@ static void auth_set_free(struct auth_set *set)
 	dj_free(set);
 }
 
-/*
- * Parses the text of a token file into a new set. Each line: trimmed, then
- * blank or '#...' (skipped) or one token. NULL with err set on failure.
- */
+/* Parses the text of a token file into a new set; NULL with err set. */
 static struct auth_set *auth_parse(const char *path, const char *text, size_t len, char *err,
 				   size_t errlen)
 {
@@ -193,10 +187,8 @@ size_t http_auth_count(struct http_auth *auth)
 	return n;
 }
 
-/*
- * Whether `digest` is one of the set's, looking at every digest and every
- * byte whatever matches, so that the time depends on the count only.
- */
+/* Whether `digest` is one of the set's, looking at every byte of every
+ * digest whatever matches: the time depends on the count only. */
 static bool auth_set_has(const struct auth_set *set, const uint8_t digest[AUTH_DIGEST])
 {
 	unsigned found = 0;
@@ -246,7 +238,7 @@ enum route_auth http_auth_check(struct http_auth *auth, const char *const *value
 	return ok ? ROUTE_AUTH_OK : ROUTE_AUTH_WRONG;
 }
 
-/* Up to two Authorization values of a request: two already make it malformed. */
+/* Up to two Authorization values: two already make a request malformed. */
 struct auth_values {
 	const char *value[2];
 	size_t n;

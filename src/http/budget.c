@@ -1,8 +1,5 @@
-/*
- * The budget of answer bytes held in memory (budget.h): one atomic count,
- * raised by a compare-and-swap so that two threads cannot both pass the
- * budget with the last bytes.
- */
+/* The budget of budget.h: one atomic count, raised by a compare-and-swap
+ * so that two threads cannot both pass it with the last bytes. */
 #include "http/budget.h"
 
 #include <stdatomic.h>

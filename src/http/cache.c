@@ -1,8 +1,5 @@
-/*
- * The cache of built packages (cache.h): a list in order of last use under
- * one lock, scanned whole (a few dozen packages fill it), each answer with
- * its own copy of the body.
- */
+/* The cache of cache.h: a list in order of last use under one lock,
+ * scanned whole (a few dozen packages fill it). */
 #include "http/cache.h"
 
 #include <pthread.h>
@@ -95,20 +92,17 @@ bool http_cache_key(const struct route_request *req, const char *accept, char *b
 	buf[0] = '\0';
 	memcpy(params, req->params, req->nparams * sizeof params[0]);
 	qsort(params, req->nparams, sizeof params[0], cache_param_cmp);
-	if (!cache_key_put(buf, size, &at, req->entry->name) ||
-	    !cache_key_put(buf, size, &at, "\n") ||
-	    !cache_key_put(buf, size, &at, accept ? accept : "") ||
-	    !cache_key_put(buf, size, &at, "\n") ||
-	    !cache_key_put(buf, size, &at, req->origin ? req->origin : "") ||
-	    !cache_key_put(buf, size, &at, "\n"))
-		return false;
-	for (size_t i = 0; i < req->nparams; i++) {
+	const char *head[] = {req->entry->name, accept ? accept : "",
+			      req->origin ? req->origin : ""};
+	for (size_t i = 0; i < 3; i++)
+		if (!cache_key_put(buf, size, &at, head[i]) || !cache_key_put(buf, size, &at, "\n"))
+			return false;
+	for (size_t i = 0; i < req->nparams; i++)
 		if (!cache_key_put(buf, size, &at, params[i].key) ||
 		    !cache_key_put(buf, size, &at, "=") ||
 		    !cache_key_put(buf, size, &at, params[i].value) ||
 		    !cache_key_put(buf, size, &at, "&"))
 			return false;
-	}
 	return true;
 }
 

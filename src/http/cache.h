@@ -1,13 +1,9 @@
 /*
- * The cache of built packages. A package is a function of its request
- * (problem, format, tests, seed, options: package.h), and building a large
- * one costs a second of CPU, so the answers of GET on a resource the route
- * table marks `cached` are kept, whole, under a key made of the resource,
- * its query parameters, and the headers that choose the answer (Accept,
- * Origin). The cache is bounded by the bytes of the bodies it keeps; past
- * the bound the least recently used answers go. A hit answers GET and HEAD
- * at once, without the worker pool; HEAD never builds (route.h,
- * headers_only), so only GET fills the cache.
+ * The cache of built packages: the answers of GET on a resource the route
+ * table marks `cached` (a function of the request, up to a second of CPU)
+ * kept whole under a key of the resource, its query parameters and the
+ * headers that choose the answer, bounded by bytes, least recently used
+ * first out. A hit answers GET and HEAD; only GET fills it.
  */
 #ifndef DROPJUDGE_HTTP_CACHE_H
 #define DROPJUDGE_HTTP_CACHE_H
@@ -27,25 +23,17 @@ struct http_cache *http_cache_new(size_t bytes);
 /* Frees c and every answer it keeps; NULL is ignored. */
 void http_cache_free(struct http_cache *c);
 
-/*
- * The key of req (its entry, parameters and choosing headers) into buf
- * (size bytes, NUL-terminated): true, or false when it does not fit (the
- * request is then not cached).
- */
+/* The key of req into buf (size bytes, NUL-terminated): false when it
+ * does not fit (the request is then not cached). */
 bool http_cache_key(const struct route_request *req, const char *accept, char *buf, size_t size);
 
-/*
- * Fills *resp with a copy of the answer kept under key (its body new and
- * owned by resp): true on a hit, false on a miss or out of memory (resp
- * untouched). Counts a hit or a miss.
- */
+/* Fills *resp with a copy of the answer kept under key, its body owned by
+ * resp: false on a miss or out of memory (resp untouched). Counted. */
 bool http_cache_get(struct http_cache *c, const char *key, struct route_response *resp);
 
-/*
- * Keeps a copy of resp (a 200 with a plain body) under key, dropping the
- * least recently used answers to make room. Nothing is kept when the body
- * is larger than the cache, memory runs out or the key is there already.
- */
+/* Keeps a copy of resp (a 200 with a plain body) under key, dropping the
+ * least recently used to make room; nothing when it does not fit, memory
+ * runs out or the key is there already. */
 void http_cache_put(struct http_cache *c, const char *key, const struct route_response *resp);
 
 /* What the cache has done: hits, misses since the start, bytes kept now. */

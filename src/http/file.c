@@ -1,8 +1,5 @@
-/*
- * Whole-file reads of configuration files (see file.h). Every buffer that
- * held part of the file is wiped before it is freed: the files hold keys
- * and tokens.
- */
+/* Whole-file reads (file.h); every buffer that held part of a file is
+ * wiped before it is freed: the files hold keys and tokens. */
 #include "http/file.h"
 
 #include <errno.h>

@@ -1,8 +1,5 @@
-/*
- * Request framing checks: one pass over the header fields libmicrohttpd
- * parsed, in the order they arrived, deciding whether the message has one
- * reading only, from what the library reports of each field (framing.h).
- */
+/* Request framing checks (framing.h): one pass over the header fields
+ * libmicrohttpd parsed, in the order they arrived. */
 #include "http/framing.h"
 
 #include "codec/text.h"
@@ -12,9 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-/* The one transfer coding a request body may have. */
-#define FRAMING_CHUNKED "chunked"
 
 /* What one pass over the header fields found. */
 struct framing_scan {
@@ -30,54 +24,44 @@ struct framing_scan {
 	struct http_fields *fields; /* the values read by the server, or NULL */
 };
 
-/* Whether `key` (key_size bytes) is `name` but for the case of ASCII
- * letters, key being as long as name (checked by the caller). */
-static bool framing_is(const char *key, size_t key_size, const char *name)
+/* Whether `key` (key_size bytes) is `name`, but for the case of letters. */
+static bool framing_is(const char *key, size_t key_size, const char *name, size_t name_size)
 {
-	return codec_text_name_is(key, name, key_size);
+	return key_size == name_size && codec_text_name_is(key, name, key_size);
 }
 
-/* Keeps the value of the first field named `name` (key_size bytes long). */
-static void framing_keep(const char **slot, const char *name, const char *key, size_t key_size,
-			 const char *value)
-{
-	if (!*slot && framing_is(key, key_size, name))
-		*slot = value;
-}
+#define FRAMING_FIELD(name, member)                                                                \
+	{                                                                                          \
+		name, sizeof name - 1, offsetof(struct http_fields, member)                        \
+	}
 
-/* Notes the field in f when it is one the server reads; by length first. */
+/* The fields the server reads, and where struct http_fields keeps them. */
+static const struct {
+	const char *name;
+	size_t len;
+	size_t at;
+} framing_fields[] = {
+    FRAMING_FIELD(MHD_HTTP_HEADER_ACCEPT, accept),
+    FRAMING_FIELD("Origin", origin),
+    FRAMING_FIELD(MHD_HTTP_HEADER_USER_AGENT, user_agent),
+    FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_TYPE, content_type),
+    FRAMING_FIELD("X-Request-Id", request_id),
+    FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_LENGTH, content_length),
+    FRAMING_FIELD(MHD_HTTP_HEADER_ACCEPT_ENCODING, accept_encoding),
+    FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_ENCODING, content_encoding),
+    FRAMING_FIELD(MHD_HTTP_HEADER_TRANSFER_ENCODING, transfer_encoding),
+};
+
+/* Keeps the value in f when the field is the first of a name the server reads. */
 static void framing_note(struct http_fields *f, const char *key, size_t key_size, const char *value)
 {
-	switch (key_size) {
-	case 6:
-		framing_keep(&f->accept, MHD_HTTP_HEADER_ACCEPT, key, key_size, value);
-		framing_keep(&f->origin, "Origin", key, key_size, value);
-		break;
-	case 10:
-		framing_keep(&f->user_agent, MHD_HTTP_HEADER_USER_AGENT, key, key_size, value);
-		break;
-	case 12:
-		framing_keep(&f->content_type, MHD_HTTP_HEADER_CONTENT_TYPE, key, key_size, value);
-		framing_keep(&f->request_id, "X-Request-Id", key, key_size, value);
-		break;
-	case 14:
-		framing_keep(&f->content_length, MHD_HTTP_HEADER_CONTENT_LENGTH, key, key_size,
-			     value);
-		break;
-	case 15:
-		framing_keep(&f->accept_encoding, MHD_HTTP_HEADER_ACCEPT_ENCODING, key, key_size,
-			     value);
-		break;
-	case 16:
-		framing_keep(&f->content_encoding, MHD_HTTP_HEADER_CONTENT_ENCODING, key, key_size,
-			     value);
-		break;
-	case 17:
-		framing_keep(&f->transfer_encoding, MHD_HTTP_HEADER_TRANSFER_ENCODING, key,
-			     key_size, value);
-		break;
-	default:
-		break;
+	for (size_t i = 0; i < sizeof framing_fields / sizeof framing_fields[0]; i++) {
+		const char **slot = (const char **)((char *)f + framing_fields[i].at);
+		if (framing_is(key, key_size, framing_fields[i].name, framing_fields[i].len)) {
+			if (!*slot)
+				*slot = value;
+			return;
+		}
 	}
 }
 
@@ -117,12 +101,6 @@ framing_fault(struct framing_scan *s, enum route_status status, const char *fmt,
 	route_error_set(s->err, status, "%s", detail);
 }
 
-/* Whether key[0..n) holds a space or a tab. */
-static bool framing_has_blank(const char *key, size_t n)
-{
-	return codec_text_has_blank(key, n);
-}
-
 /* Whether key[0..n) is an RFC 9110 token (section 5.6.2): a field name
  * has no other characters. */
 static bool framing_is_token(const char *key, size_t n)
@@ -135,14 +113,6 @@ static bool framing_is_token(const char *key, size_t n)
 			return false;
 	}
 	return true;
-}
-
-/* Bytes of `v` (length n) without trailing blanks. */
-static size_t framing_trim(const char *v, size_t n)
-{
-	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-		n--;
-	return n;
 }
 
 /* MHD_KeyValueIteratorN over the header fields, in arrival order. */
@@ -158,7 +128,7 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		framing_note(s->fields, key, key_size, value);
 	if (key_size == 0)
 		framing_fault(s, ROUTE_E_BAD_REQUEST, "a header field has an empty name");
-	else if (framing_has_blank(key, key_size))
+	else if (codec_text_has_blank(key, key_size))
 		framing_fault(s, ROUTE_E_BAD_REQUEST,
 			      "header '%.40s': whitespace between a field name and its colon", key);
 	else if (!framing_is_token(key, key_size))
@@ -173,40 +143,26 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		framing_fault(s, ROUTE_E_BAD_REQUEST,
 			      "header '%.40s': its value holds a bare CR (RFC 9112 section 2.2)",
 			      key);
-	/* The name's length first: most fields are none of the three. */
-	if (key_size == sizeof MHD_HTTP_HEADER_HOST - 1 &&
-	    framing_is(key, key_size, MHD_HTTP_HEADER_HOST)) {
+	if (framing_is(key, key_size, MHD_HTTP_HEADER_HOST, sizeof MHD_HTTP_HEADER_HOST - 1)) {
 		s->hosts++;
-	} else if (key_size == sizeof MHD_HTTP_HEADER_CONTENT_LENGTH - 1 &&
-		   framing_is(key, key_size, MHD_HTTP_HEADER_CONTENT_LENGTH)) {
-		size_t n = framing_trim(value, value_size);
+	} else if (framing_is(key, key_size, MHD_HTTP_HEADER_CONTENT_LENGTH,
+			      sizeof MHD_HTTP_HEADER_CONTENT_LENGTH - 1)) {
+		size_t n = value_size; /* without trailing blanks */
+		while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t'))
+			n--;
 		if (s->lengths++ == 0) {
 			s->length = value;
 			s->length_len = n;
 		} else if (n != s->length_len || memcmp(value, s->length, n) != 0) {
 			s->lengths_differ = true;
 		}
-	} else if (key_size == sizeof MHD_HTTP_HEADER_TRANSFER_ENCODING - 1 &&
-		   framing_is(key, key_size, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
-		/* The same test libmicrohttpd makes to read a chunked body. */
+	} else if (framing_is(key, key_size, MHD_HTTP_HEADER_TRANSFER_ENCODING,
+			      sizeof MHD_HTTP_HEADER_TRANSFER_ENCODING - 1)) {
+		/* the same test libmicrohttpd makes to read a chunked body */
 		if (s->encodings++ == 0)
-			s->chunked = strcasecmp(value, FRAMING_CHUNKED) == 0;
+			s->chunked = strcasecmp(value, "chunked") == 0;
 	}
 	return MHD_YES;
-}
-
-/* Checks the target noted by the URI log callback. */
-static void framing_target(struct framing_scan *s, const struct http_target *t)
-{
-	if (!t->seen) {
-		framing_fault(s, ROUTE_E_BAD_REQUEST, "the request line cannot be read");
-		return;
-	}
-	if (t->encoded_nul)
-		framing_fault(s, ROUTE_E_BAD_REQUEST,
-			      "the request target holds an encoded NUL byte (%%00)");
-	if (t->space)
-		framing_fault(s, ROUTE_E_BAD_REQUEST, "the request target holds a space");
 }
 
 enum route_status http_framing_check(struct MHD_Connection *conn, const char *version,
@@ -222,7 +178,13 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 	if (!version)
 		version = "";
 
-	framing_target(&s, t);
+	if (!t->seen)
+		framing_fault(&s, ROUTE_E_BAD_REQUEST, "the request line cannot be read");
+	if (t->encoded_nul)
+		framing_fault(&s, ROUTE_E_BAD_REQUEST,
+			      "the request target holds an encoded NUL byte (%%00)");
+	if (t->space)
+		framing_fault(&s, ROUTE_E_BAD_REQUEST, "the request target holds a space");
 	MHD_get_connection_values_n(conn, MHD_HEADER_KIND, framing_field, &s);
 
 	if (s.lengths > 0 && s.encodings > 0)

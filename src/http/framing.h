@@ -1,17 +1,11 @@
 /*
  * Request framing checks (RFC 9112 sections 3, 5, 6): whatever a proxy in
  * front could read differently from libmicrohttpd is refused before the
- * request reaches the route layer, so that the bytes of one request are
- * never taken for another (request smuggling).
- *
- * Only what libmicrohttpd documents is used: the header fields as
- * MHD_get_connection_values_n() reports them (name and value with their
- * lengths, in arrival order), the raw target given to the URI log
- * callback, and the version given to the access handler. What those
- * cannot show (a NUL byte that libmicrohttpd 0.9.75 stops a string at, a
- * header folded over lines whose continuation is a plain token) is left
- * to the library's own strictness, which http_framing_options() sets:
- * libmicrohttpd 1.0 refuses those itself. docs and README say, rule by
+ * route layer sees the request (request smuggling). Only what
+ * libmicrohttpd documents is read: the header fields in arrival order
+ * (MHD_get_connection_values_n()), the raw target of the URI log callback
+ * and the version; what those cannot show is left to the library's own
+ * strictness (http_framing_options()). docs/OPERATING.md says, rule by
  * rule, who enforces what on each version.
  */
 #ifndef DROPJUDGE_HTTP_FRAMING_H
@@ -32,12 +26,9 @@ struct http_target {
 	bool space;	    /* a space inside the target */
 };
 
-/*
- * The header fields the server reads, found in the same pass as the
- * checks: the value of the first field of each name (as
- * MHD_lookup_connection_value() gives it), NULL when there is none. The
- * strings are libmicrohttpd's, valid until the request completes.
- */
+/* The header fields the server reads, found in the same pass: the value of
+ * the first field of each name, NULL when none; libmicrohttpd's strings,
+ * valid until the request completes. */
 struct http_fields {
 	const char *content_type;
 	const char *content_length;
@@ -53,14 +44,10 @@ struct http_fields {
 #define HTTP_FRAMING_OPTIONS 2 /* items http_framing_options() fills, END included */
 
 /*
- * Fills opts[0..HTTP_FRAMING_OPTIONS) for MHD_OPTION_ARRAY with the
- * library's strictness for client requests: where libmicrohttpd has
- * MHD_OPTION_CLIENT_DISCIPLINE_LVL (0.9.77 and later: 1.0 on Debian 13)
- * level 1, at which it refuses a NUL byte, a bare CR, a folded line and
- * whitespace before a colon in a header, a bare LF line end, and a NUL
- * byte in the request line; on older versions nothing (0.9.75's
- * MHD_OPTION_STRICT_FOR_CLIENT would answer a missing Host itself, in
- * HTML, instead of this module's problem+json).
+ * Fills opts[0..HTTP_FRAMING_OPTIONS) for MHD_OPTION_ARRAY: from 0.9.77,
+ * MHD_OPTION_CLIENT_DISCIPLINE_LVL 1 (a NUL byte, a bare CR or LF, a folded
+ * line, whitespace before a colon refused); before, nothing (0.9.75's
+ * strict mode would answer a missing Host itself, in HTML).
  */
 void http_framing_options(struct MHD_OptionItem *opts);
 
@@ -69,14 +56,10 @@ void http_framing_options(struct MHD_OptionItem *opts);
 void http_target_note(struct http_target *t, const char *raw);
 
 /*
- * Checks the framing of a request whose headers have all arrived:
- * `version` is the version string libmicrohttpd passed to the access
- * handler, `t` what http_target_note() saw. Returns ROUTE_OK, or the
- * status to answer with err set to the reason (naming the header at
- * fault). The answer is given with the headers, before any body is read,
- * so the connection is closed after it and the answer says
- * "Connection: close". Whatever the verdict, *fields (NULL: not wanted)
- * is filled from every header field.
+ * Checks the framing of a request whose headers have all arrived (`version`
+ * as the access handler got it, `t` from http_target_note()): ROUTE_OK, or
+ * the status to answer, before any body and closing the connection, with
+ * err set to the reason. *fields (NULL: not wanted) is filled either way.
  */
 enum route_status http_framing_check(struct MHD_Connection *conn, const char *version,
 				     const struct http_target *t, struct http_fields *fields,

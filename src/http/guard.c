@@ -1,7 +1,6 @@
 /*
- * The connection guard: an atomic count of open connections for
- * admission, a list of connection records with their deadlines, and the
- * watchdog thread that enforces them. See guard.h for the design.
+ * The connection guard of guard.h: an atomic count of open connections, a
+ * list of connection records with their deadlines, and the watchdog.
  */
 #include "http/guard.h"
 #include "mem/alloc.h"
@@ -23,8 +22,7 @@
 /* How often the watchdog looks at the deadlines, in milliseconds. */
 #define GUARD_TICK_MS 100
 
-/* Lingering close (guard.h): how long a socket lingers at most, how many
- * bytes it may still take, how many linger at once. */
+/* Lingering close: how long, how many bytes, how many sockets at once. */
 #define GUARD_LINGER_MS	   2000
 #define GUARD_LINGER_BYTES (4u << 20)
 #define GUARD_LINGER_MAX   128
@@ -51,17 +49,14 @@ struct http_guard {
 	struct http_guard_config cfg; /* read-only */
 	atomic_uint open;	      /* connections between started and closed */
 	atomic_bool closing;	      /* new connections are closed at accept (a drain) */
-	atomic_ullong refused;	      /* closed at accept for max_connections */
-	atomic_ullong cut;	      /* shut down by a deadline */
 	pthread_mutex_t lock;	      /* guards head and each record's cut */
 	pthread_cond_t wake;	      /* signalled to stop the watchdog */
 	struct guard_conn *head;      /* open connections */
 	bool stopping;		      /* under lock: the watchdog must end */
-	/* Lingering sockets: appended under the lock by the closed
-	 * notification; read, closed and removed by the watchdog alone. */
-	struct guard_linger lingering[GUARD_LINGER_MAX];
-	unsigned nlinger;
-	pthread_t watchdog; /* running while the guard lives */
+	struct guard_linger lingering[GUARD_LINGER_MAX]; /* appended under the lock;
+							    drained by the watchdog */
+	unsigned nlinger;				 /* entries in lingering */
+	pthread_t watchdog;				 /* running while the guard lives */
 };
 
 /* Shuts down every connection past its deadline; lock held. Returns how
@@ -73,8 +68,6 @@ static unsigned guard_sweep_locked(struct http_guard *g, long long now)
 		long long d = atomic_load(&c->deadline_ms);
 		if (c->cut || d == 0 || now < d)
 			continue;
-		/* fd is our own duplicate: whatever libmicrohttpd has done
-		 * with its descriptor, this one still names the connection. */
 		shutdown(c->fd, SHUT_RDWR);
 		c->cut = true;
 		n++;
@@ -149,12 +142,10 @@ static void *guard_watchdog(void *arg)
 		if (stop)
 			return NULL;
 		guard_linger_sweep(g, http_clock_ms());
-		if (n > 0) {
-			atomic_fetch_add(&g->cut, (unsigned long long)n);
+		if (n > 0)
 			http_ratelog_event(
 			    "connections",
 			    "closed %u connection(s) whose request did not arrive in time", n);
-		}
 		http_ratelog_tick();
 	}
 }
@@ -169,8 +160,6 @@ struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err
 	g->cfg = *cfg;
 	atomic_init(&g->open, 0u);
 	atomic_init(&g->closing, false);
-	atomic_init(&g->refused, 0ull);
-	atomic_init(&g->cut, 0ull);
 	if (pthread_mutex_init(&g->lock, NULL) != 0)
 		goto out_guard;
 	if (pthread_cond_init(&g->wake, NULL) != 0)
@@ -220,18 +209,12 @@ enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, sockle
 	struct http_guard *g = cls;
 	(void)addr;
 	(void)addrlen;
-	/*
-	 * Counted when libmicrohttpd reports the connection started, so a
-	 * connection it fails to set up is never counted. Threads accepting
-	 * at the same moment may each see the last free place: the total can
-	 * pass the limit by fewer than the number of threads, which the
-	 * daemon's own (larger) limit leaves room for.
-	 */
+	/* Threads accepting at once may each take the last place: the daemon's
+	 * own, larger limit leaves room for them. */
 	if (atomic_load(&g->closing))
-		return MHD_NO; /* draining: every new connection is closed at once */
+		return MHD_NO;
 	if (atomic_load(&g->open) < g->cfg.max_connections)
 		return MHD_YES;
-	atomic_fetch_add(&g->refused, 1ull);
 	http_ratelog_event("connections",
 			   "refused a connection: %u connections are open (--max-connections)",
 			   g->cfg.max_connections);
@@ -269,8 +252,6 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		const union MHD_ConnectionInfo *info =
 		    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 		c = info ? dj_calloc(1, sizeof *c) : NULL;
-		/* A descriptor of our own for the socket, so that cutting or
-		 * lingering never depends on when libmicrohttpd closes its. */
 		int fd = c ? fcntl(info->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
 		if (fd < 0) {
 			dj_free(c);
@@ -306,8 +287,6 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		g->head = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
-	/* The answer has been sent: our descriptor ends the sending side and
-	 * reads on, or is closed with the record. */
 	if (atomic_load(&c->linger) && !c->cut && !g->stopping && g->nlinger < GUARD_LINGER_MAX) {
 		shutdown(c->fd, SHUT_WR);
 		g->lingering[g->nlinger++] = (struct guard_linger){
@@ -320,28 +299,16 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 	dj_free(c);
 }
 
-/* Sets the deadline of conn's record: none, or the header (else body)
- * timeout from now_ms. */
-static void guard_set_deadline(struct MHD_Connection *conn, bool header, bool none,
-			       long long now_ms)
+/* Deadlines are stored relaxed: the watchdog needs only to see them soon. */
+void http_guard_headers_in(struct MHD_Connection *conn, long long now_ms)
 {
 	struct guard_conn *c = guard_conn_of(conn);
 	if (!c)
 		return;
-	long long d = 0;
-	if (!none) {
-		unsigned s = header ? c->guard->cfg.header_timeout : c->guard->cfg.body_timeout;
-		d = now_ms + (long long)s * 1000;
-	}
-	/* The watchdog needs only to see it soon: no fence on the request path. */
-	atomic_store_explicit(&c->deadline_ms, d, memory_order_relaxed);
-}
-
-void http_guard_headers_in(struct MHD_Connection *conn, long long now_ms)
-{
-	guard_set_deadline(conn, false, false, now_ms);
-	struct guard_conn *c = guard_conn_of(conn);
-	if (c && atomic_load_explicit(&c->linger, memory_order_relaxed))
+	atomic_store_explicit(&c->deadline_ms,
+			      now_ms + (long long)c->guard->cfg.body_timeout * 1000,
+			      memory_order_relaxed);
+	if (atomic_load_explicit(&c->linger, memory_order_relaxed))
 		atomic_store_explicit(&c->linger, false, memory_order_relaxed);
 }
 
@@ -354,20 +321,16 @@ void http_guard_linger(struct MHD_Connection *conn)
 
 void http_guard_request_in(struct MHD_Connection *conn)
 {
-	guard_set_deadline(conn, false, true, 0);
+	struct guard_conn *c = guard_conn_of(conn);
+	if (c)
+		atomic_store_explicit(&c->deadline_ms, 0, memory_order_relaxed);
 }
 
 void http_guard_request_done(struct MHD_Connection *conn, long long now_ms)
 {
-	guard_set_deadline(conn, true, false, now_ms);
-}
-
-unsigned long long http_guard_cut_total(struct http_guard *g)
-{
-	return atomic_load(&g->cut);
-}
-
-unsigned long long http_guard_refused_total(struct http_guard *g)
-{
-	return atomic_load(&g->refused);
+	struct guard_conn *c = guard_conn_of(conn);
+	if (c)
+		atomic_store_explicit(&c->deadline_ms,
+				      now_ms + (long long)c->guard->cfg.header_timeout * 1000,
+				      memory_order_relaxed);
 }

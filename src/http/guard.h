@@ -1,37 +1,20 @@
 /*
- * The connection guard: who may hold a connection and for how long before
- * its request has arrived, so that no client can lock others out.
+ * The connection guard: who may hold a connection, and for how long before
+ * its request has arrived (limits in docs/OPERATING.md).
  *
- * - Admission: past max_connections open connections, a new one is closed
- *   at once by libmicrohttpd's accept-policy callback (never left waiting
- *   in the kernel's backlog). The per-address limit is libmicrohttpd's own
- *   (MHD_OPTION_PER_IP_CONNECTION_LIMIT), which closes at accept as well.
- * - Deadlines: a request's headers must be complete within header_timeout
- *   seconds of the connection opening (or of the previous answer on a
- *   kept-alive connection), and its body within body_timeout seconds of
- *   its headers, however slowly the bytes drip. libmicrohttpd 0.9.75 has
- *   only an idle timeout, which each byte resets; so every connection is
- *   recorded when it opens (MHD_OPTION_NOTIFY_CONNECTION) and a watchdog
- *   thread shuts down the socket of each one past its deadline. The
- *   library then sees the socket end and closes the connection in its own
- *   thread as for any client that hung up. Each record holds a duplicate
- *   of the connection's descriptor, made at the "started" notification and
- *   closed at the "closed" one, so the watchdog never depends on when the
- *   library closes its own descriptor, and never touches a number that
- *   has been reused.
- * - Lingering close (RFC 9112, section 9.6): a request answered before
- *   its body was read (413 by Content-Length, a refused framing) ends
- *   with libmicrohttpd closing the connection while the client may still
- *   be sending. Closing a socket with unread bytes makes the kernel send
- *   a reset, and a reset can destroy the answer in the client's buffers
- *   before it has read it. So at the "closed" notification of such a
- *   connection (its answer sent) the record's duplicate shuts down the
- *   sending side and is kept: the library's close() then leaves the
- *   socket open, and the watchdog reads and discards what still arrives
- *   until the client
- *   closes (end of stream), GUARD_LINGER_MS pass or GUARD_LINGER_BYTES
- *   have come, whichever is first. At most GUARD_LINGER_MAX sockets
- *   linger at once; past that one is closed at once, as before.
+ * - Admission: past max_connections, a new connection is closed at once by
+ *   the accept-policy callback, never left in the kernel's backlog.
+ * - Deadlines: the headers within header_timeout seconds of the connection
+ *   opening (or of the previous answer), the body within body_timeout of
+ *   the headers, however slowly the bytes drip (libmicrohttpd 0.9.75 has
+ *   only an idle timeout). A watchdog thread shuts down the socket of each
+ *   connection past its deadline, through a duplicate of its descriptor
+ *   made when it opened, so that it never touches a reused number.
+ * - Lingering close (RFC 9112, 9.6): when a request answered before its
+ *   body was read closes, the duplicate shuts down the sending side and
+ *   the watchdog reads and drops what still arrives until the client
+ *   closes, GUARD_LINGER_MS pass or GUARD_LINGER_BYTES have come, so that
+ *   a reset does not destroy the answer in the client's buffers.
  */
 #ifndef DROPJUDGE_HTTP_GUARD_H
 #define DROPJUDGE_HTTP_GUARD_H
@@ -50,29 +33,21 @@ struct http_guard_config {
 
 struct http_guard;
 
-/*
- * Starts a guard and its watchdog thread. Returns NULL with the reason in
- * err (errlen bytes) when out of memory or threads. Released with
- * http_guard_free() after the daemon that uses it has stopped.
- */
+/* Starts a guard and its watchdog thread; NULL with the reason in err
+ * (errlen bytes) on failure. Freed after the daemon using it has stopped. */
 struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err, size_t errlen);
 
 /* Stops the watchdog and frees the guard; NULL is ignored. */
 void http_guard_free(struct http_guard *g);
 
-/* MHD_AcceptPolicyCallback (cls: the guard): MHD_NO past max_connections. */
-/*
- * Whether conn's client has gone: it closed its side of the connection, or
- * the connection failed (read from the guard's own duplicate of the
- * socket, without taking anything from it). False when unknown. Any
- * thread, while conn is open.
- */
+/* Whether conn's client has closed its side or the connection failed (a
+ * peek at the guard's duplicate of the socket). False when unknown. */
 bool http_guard_client_gone(struct MHD_Connection *conn);
 
-/* From now on every new connection is closed at accept (a drain). Any
- * thread. */
+/* From now on every new connection is closed at accept (a drain). */
 void http_guard_close_new(struct http_guard *g);
 
+/* MHD_AcceptPolicyCallback (cls: the guard): MHD_NO past max_connections. */
 enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen);
 
 /* MHD_NotifyConnectionCallback (cls: the guard): records and forgets
@@ -80,26 +55,18 @@ enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, sockle
 void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 		       enum MHD_ConnectionNotificationCode code);
 
-/* The request's headers have arrived at `now_ms` (http_clock_ms()): its
- * body deadline starts. */
+/* The request's headers arrived at `now_ms` (http_clock_ms()): its body
+ * deadline starts, and a linger mark is cleared. */
 void http_guard_headers_in(struct MHD_Connection *conn, long long now_ms);
 
 /* The whole request has arrived: no deadline while it is answered. */
 void http_guard_request_in(struct MHD_Connection *conn);
 
-/* The request is over (answered or aborted) at `now_ms` (http_clock_ms()):
- * the next request's header deadline starts. */
+/* The request is over at `now_ms`: the next request's header deadline starts. */
 void http_guard_request_done(struct MHD_Connection *conn, long long now_ms);
 
-/* The request was answered before its body was read, and the answer
- * is complete (MHD_REQUEST_TERMINATED_COMPLETED_OK): when the connection
- * closes, its socket lingers. A new request on it clears the mark. */
+/* The request was answered whole before its body was read: when the
+ * connection closes, its socket lingers. */
 void http_guard_linger(struct MHD_Connection *conn);
-
-/* Connections cut by a deadline since the start. */
-unsigned long long http_guard_cut_total(struct http_guard *g);
-
-/* Connections refused for max_connections since the start. */
-unsigned long long http_guard_refused_total(struct http_guard *g);
 
 #endif

@@ -1,6 +1,4 @@
-/*
- * gzip both ways with zlib. See gzip.h.
- */
+/* gzip both ways with zlib (gzip.h). */
 #include "http/gzip.h"
 
 #include <string.h>
@@ -36,8 +34,7 @@ bool http_gzip_named(const char *content_encoding)
 {
 	if (!content_encoding)
 		return false;
-	while (*content_encoding == ' ' || *content_encoding == '\t')
-		content_encoding++;
+	content_encoding += strspn(content_encoding, " \t");
 	size_t n = strcspn(content_encoding, " \t");
 	return (n == 4 && strncasecmp(content_encoding, "gzip", 4) == 0) ||
 	       (n == 6 && strncasecmp(content_encoding, "x-gzip", 6) == 0);

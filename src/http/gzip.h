@@ -1,9 +1,8 @@
 /*
- * gzip on the wire (zlib): request bodies sent with Content-Encoding: gzip
- * are inflated as they arrive, bounded by what the sink takes (the body
- * limit applies to the inflated bytes, so a compression bomb is refused
- * while it inflates); answers over HTTP_GZIP_MIN bytes are compressed when
- * Accept-Encoding allows gzip, and say so in Vary.
+ * gzip on the wire (zlib): request bodies with Content-Encoding: gzip
+ * inflated as they arrive, into a sink that applies the body limit to the
+ * inflated bytes (a compression bomb stops there); answers over
+ * HTTP_GZIP_MIN bytes compressed when Accept-Encoding allows gzip.
  */
 #ifndef DROPJUDGE_HTTP_GZIP_H
 #define DROPJUDGE_HTTP_GZIP_H
@@ -27,11 +26,8 @@ bool http_gzip_named(const char *content_encoding);
 /* A new inflater for one request body; NULL when out of memory. */
 struct http_gunzip *http_gunzip_new(void);
 
-/*
- * Inflates the next chunk of a body into `sink`. Returns false when the
- * data is not gzip (corrupt, or more after the end), or when the sink
- * refused; http_gunzip_failed() then tells which.
- */
+/* Inflates the next chunk of a body into `sink`: false when the data is
+ * not gzip (corrupt, or more after the end) or the sink refused. */
 bool http_gunzip_feed(struct http_gunzip *z, const char *data, size_t size, http_gunzip_sink *sink,
 		      void *ctx);
 
@@ -44,12 +40,10 @@ bool http_gunzip_done(const struct http_gunzip *z);
 /* Frees an inflater; NULL is ignored. */
 void http_gunzip_free(struct http_gunzip *z);
 
-/*
- * Compresses resp's body in place when it is over HTTP_GZIP_MIN bytes and
- * `accept_encoding` (NULL: none) allows gzip, adding Content-Encoding; any
- * body over HTTP_GZIP_MIN gets "Vary: Accept-Encoding". Left as it was
- * when compression fails or does not pay.
- */
+/* Compresses resp's body (or stream) in place when it is over
+ * HTTP_GZIP_MIN bytes and `accept_encoding` (NULL: none) allows gzip; any
+ * such body gets "Vary: Accept-Encoding". Left as it was when compression
+ * fails or does not pay. */
 void http_gzip_response(struct route_response *resp, const char *accept_encoding);
 
 #endif

@@ -1,8 +1,5 @@
-/*
- * Admission of heavy work (heavy.h): a table of the requests that hold a
- * place, each with its client's address, under one lock. The table has one
- * entry a place, so it is small (--max-heavy-queue) and scanned whole.
- */
+/* Admission of heavy work (heavy.h): a small table of the places held,
+ * each with its client's address, under one lock, scanned whole. */
 #include "http/heavy.h"
 
 #include <netinet/in.h>
@@ -52,8 +49,7 @@ void http_heavy_free(struct http_heavy *h)
 	dj_free(h);
 }
 
-/* The client's address bytes into p; their count, 0 when unknown. */
-static unsigned char heavy_address(struct MHD_Connection *conn, unsigned char *p)
+unsigned char http_client_address(struct MHD_Connection *conn, unsigned char p[16])
 {
 	const union MHD_ConnectionInfo *info =
 	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -72,12 +68,10 @@ static unsigned char heavy_address(struct MHD_Connection *conn, unsigned char *p
 bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
 {
 	unsigned char addr[16];
-	unsigned char len = heavy_address(conn, addr);
+	unsigned char len = http_client_address(conn, addr);
 	pthread_mutex_lock(&h->lock);
 	/* First without asking the sockets; past a limit, again once the
-	 * places of clients that have gone are given up (a syscall each):
-	 * their jobs are dropped when a worker takes them, and their release
-	 * then finds no place. */
+	 * places of clients that have gone are given up (a syscall each). */
 	for (int pass = 0; pass < 2; pass++) {
 		struct heavy_place *free_place = NULL;
 		unsigned held = 0, mine = 0;

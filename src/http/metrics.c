@@ -1,8 +1,5 @@
-/*
- * The metrics of metrics.h: fixed tables of series keyed by their labels,
- * one relaxed atomic counter per series, and the text exposition written
- * from them at scrape time.
- */
+/* The metrics of metrics.h: fixed tables of series keyed by their labels,
+ * one relaxed atomic counter a series, and the exposition at scrape time. */
 #include "http/metrics.h"
 
 #include <stdarg.h>
@@ -72,36 +69,24 @@ static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 }
 
 /* Bucket upper bounds in nanoseconds, and as written in the `le` label. */
-#define MT_BOUNDS(X)                                                                               \
-	X(50000, "5e-05")                                                                          \
-	X(100000, "0.0001")                                                                        \
-	X(250000, "0.00025")                                                                       \
-	X(500000, "0.0005")                                                                        \
-	X(1000000, "0.001")                                                                        \
-	X(2500000, "0.0025")                                                                       \
-	X(5000000, "0.005")                                                                        \
-	X(10000000, "0.01")                                                                        \
-	X(25000000, "0.025")                                                                       \
-	X(50000000, "0.05")                                                                        \
-	X(100000000, "0.1")                                                                        \
-	X(250000000, "0.25")                                                                       \
-	X(500000000, "0.5")                                                                        \
-	X(1000000000, "1")                                                                         \
-	X(2500000000u, "2.5")                                                                      \
-	X(5000000000u, "5")                                                                        \
-	X(10000000000u, "10")
-#define MT_BOUND_TEXT(ns, text) text,
-static const char *const mt_bounds_text[HTTP_METRICS_BUCKETS] = {MT_BOUNDS(MT_BOUND_TEXT)};
+static const struct {
+	uint64_t ns;
+	const char *text;
+} mt_bounds[HTTP_METRICS_BUCKETS] = {
+    {50000, "5e-05"},	  {100000, "0.0001"},  {250000, "0.00025"},  {500000, "0.0005"},
+    {1000000, "0.001"},	  {2500000, "0.0025"}, {5000000, "0.005"},   {10000000, "0.01"},
+    {25000000, "0.025"},  {50000000, "0.05"},  {100000000, "0.1"},   {250000000, "0.25"},
+    {500000000, "0.5"},	  {1000000000, "1"},   {2500000000u, "2.5"}, {5000000000u, "5"},
+    {10000000000u, "10"},
+};
 
 /* The bucket of a duration: the first whose bound it does not pass (`le`
- * is inclusive), HTTP_METRICS_BUCKETS past the last. Comparisons with the
- * bounds as constants in the code: no table to load. */
+ * is inclusive), HTTP_METRICS_BUCKETS past the last. */
 static size_t mt_bucket(uint64_t ns)
 {
 	size_t b = 0;
-#define MT_BOUND_PASSED(bound, text) b += ns > (uint64_t)(bound);
-	MT_BOUNDS(MT_BOUND_PASSED)
-#undef MT_BOUND_PASSED
+	while (b < HTTP_METRICS_BUCKETS && ns > mt_bounds[b].ns)
+		b++;
 	return b;
 }
 
@@ -130,15 +115,9 @@ static uint64_t mt_hash(const char *a, const char *b, unsigned n)
 	return h ^ (h >> 29);
 }
 
-static bool mt_key_is(const struct mt_key *k, const char *a, const char *b, unsigned n)
-{
-	return k->n == n && (k->a == a || strcmp(k->a, a) == 0) &&
-	       (k->b == b || strcmp(k->b, b) == 0);
-}
-
 /* The slot of (a, b, n) in `keys` (cap slots; NULL labels count as ""),
- * claimed when new. Lock-free: a slot being claimed is waited for only the
- * few stores that fill its key. Returns -1 when the table is full. */
+ * claimed with one compare-and-swap when new (a slot being claimed is
+ * waited for: a few stores); -1 when the table is full. */
 static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
 {
 	a = a ? a : "";
@@ -162,7 +141,8 @@ static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *
 		}
 		while (st == MT_CLAIMING)
 			st = atomic_load_explicit(&k->state, memory_order_acquire);
-		if (mt_key_is(k, a, b, n))
+		if (k->n == n && (k->a == a || strcmp(k->a, a) == 0) &&
+		    (k->b == b || strcmp(k->b, b) == 0))
 			return (long)i;
 	}
 	return -1;
@@ -294,6 +274,19 @@ static void mt_head(struct mt_text *t, const char *name, const char *type, const
 	mt_printf(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* The start of a sample, `name{label="value`, the value escaped. */
+static void mt_series(struct mt_text *t, const char *name, const char *label, const char *value)
+{
+	mt_printf(t, "%s{%s=\"", name, label);
+	mt_label(t, value);
+}
+
+/* Whether slot i of `keys` holds a series. */
+static bool mt_ready(const struct mt_key *keys, size_t i)
+{
+	return atomic_load_explicit(&keys[i].state, memory_order_acquire) == MT_READY;
+}
+
 /* A series without labels: its HELP and TYPE lines, then its one sample. */
 static void mt_scalar(struct mt_text *t, const char *name, const char *type, const char *help,
 		      long long value)
@@ -307,10 +300,9 @@ static void mt_pairs(struct mt_text *t, const char *name, const char *la, const 
 		     struct mt_key *keys, const atomic_uint_fast64_t *values, size_t cap)
 {
 	for (size_t i = 0; i < cap; i++) {
-		if (atomic_load_explicit(&keys[i].state, memory_order_acquire) != MT_READY)
+		if (!mt_ready(keys, i))
 			continue;
-		mt_printf(t, "%s{%s=\"", name, la);
-		mt_label(t, keys[i].a);
+		mt_series(t, name, la, keys[i].a);
 		mt_printf(t, "\",%s=\"", lb);
 		mt_label(t, keys[i].b);
 		mt_printf(t, "\"} %llu\n", (unsigned long long)mt_sum(&values[i]));
@@ -320,10 +312,9 @@ static void mt_pairs(struct mt_text *t, const char *name, const char *la, const 
 static void mt_route_bytes(struct mt_text *t, struct http_metrics *m, const char *name, bool in)
 {
 	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
-		if (atomic_load_explicit(&m->route_keys[i].state, memory_order_acquire) != MT_READY)
+		if (!mt_ready(m->route_keys, i))
 			continue;
-		mt_printf(t, "%s{route=\"", name);
-		mt_label(t, m->route_keys[i].a);
+		mt_series(t, name, "route", m->route_keys[i].a);
 		mt_printf(t, "\"} %llu\n",
 			  (unsigned long long)mt_sum(in ? &m->routes[i].bytes_in
 							: &m->routes[i].bytes_out));
@@ -332,27 +323,25 @@ static void mt_route_bytes(struct mt_text *t, struct http_metrics *m, const char
 
 static void mt_histograms(struct mt_text *t, struct http_metrics *m)
 {
-	const char *name = "dropjudge_http_request_duration_seconds";
 	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
-		if (atomic_load_explicit(&m->route_keys[i].state, memory_order_acquire) != MT_READY)
+		if (!mt_ready(m->route_keys, i))
 			continue;
+		const char *route = m->route_keys[i].a;
 		struct mt_route *rt = &m->routes[i];
 		uint64_t cumulative = 0;
 		for (size_t b = 0; b <= HTTP_METRICS_BUCKETS; b++) {
 			cumulative += mt_sum(&rt->buckets[b]);
-			mt_printf(t, "%s_bucket{route=\"", name);
-			mt_label(t, m->route_keys[i].a);
+			mt_series(t, "dropjudge_http_request_duration_seconds_bucket", "route",
+				  route);
 			mt_printf(t, "\",le=\"%s\"} %llu\n",
-				  b < HTTP_METRICS_BUCKETS ? mt_bounds_text[b] : "+Inf",
+				  b < HTTP_METRICS_BUCKETS ? mt_bounds[b].text : "+Inf",
 				  (unsigned long long)cumulative);
 		}
 		uint64_t sum = mt_sum(&rt->sum_ns);
-		mt_printf(t, "%s_sum{route=\"", name);
-		mt_label(t, m->route_keys[i].a);
+		mt_series(t, "dropjudge_http_request_duration_seconds_sum", "route", route);
 		mt_printf(t, "\"} %llu.%09llu\n", (unsigned long long)(sum / 1000000000u),
 			  (unsigned long long)(sum % 1000000000u));
-		mt_printf(t, "%s_count{route=\"", name);
-		mt_label(t, m->route_keys[i].a);
+		mt_series(t, "dropjudge_http_request_duration_seconds_count", "route", route);
 		mt_printf(t, "\"} %llu\n", (unsigned long long)cumulative);
 	}
 }
@@ -383,10 +372,9 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 		"HTTP requests answered, by route table name, method and status code.");
 	for (size_t i = 0; i < MT_REQUEST_SLOTS; i++) {
 		struct mt_key *k = &m->request_keys[i];
-		if (atomic_load_explicit(&k->state, memory_order_acquire) != MT_READY)
+		if (!mt_ready(m->request_keys, i))
 			continue;
-		mt_printf(&t, "dropjudge_http_requests_total{route=\"");
-		mt_label(&t, k->a);
+		mt_series(&t, "dropjudge_http_requests_total", "route", k->a);
 		mt_printf(&t, "\",method=\"%s\",code=\"%u\"} %llu\n", k->b, k->n,
 			  (unsigned long long)mt_sum(&m->requests[i]));
 	}
@@ -438,8 +426,7 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_scalar(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
 		  (long long)mt_resident_bytes());
 	mt_head(&t, "dropjudge_build_info", "gauge", "Always 1; the version of this build.");
-	mt_printf(&t, "dropjudge_build_info{version=\"");
-	mt_label(&t, m->version);
+	mt_series(&t, "dropjudge_build_info", "version", m->version);
 	mt_printf(&t, "\"} 1\n");
 
 	if (t.failed) {

@@ -1,31 +1,12 @@
 /*
- * Prometheus metrics of the service, counted on the request path without
- * a lock and rendered as the text exposition format 0.0.4 at scrape time.
- *
- * Every series is an atomic counter in a fixed table, found by its labels
- * through open addressing; a new label combination claims a slot with one
- * compare-and-swap. Label values are never copied: they must be strings
- * that outlive the metrics (the route table's names, the problems' ids,
- * the verdicts' names; methods are mapped here to a fixed set), so that a
- * client cannot grow the label set. When a table is full the observation
- * is counted in dropjudge_metrics_series_overflow_total instead.
- *
- * Families (see README, "Operating"):
- *   dropjudge_http_requests_total{route,method,code}         counter
- *   dropjudge_http_request_duration_seconds{route}           histogram, 50 us .. 10 s
- *   dropjudge_http_requests_in_flight                        gauge
- *   dropjudge_http_request_bytes_total{route}                counter, body bytes received
- *   dropjudge_http_response_bytes_total{route}               counter, body bytes sent
- *   dropjudge_http_connections_open                          gauge
- *   dropjudge_http_connections_total                         counter
- *   dropjudge_cases_total{problem,outcome}                   counter
- *   dropjudge_judge_verdicts_total{problem,verdict}          counter
- *   dropjudge_access_log_dropped_total                       counter
- *   dropjudge_package_cache_hits_total                       counter
- *   dropjudge_package_cache_misses_total                     counter
- *   dropjudge_package_cache_bytes                            gauge
- *   dropjudge_answer_bytes_held                              gauge, of --answer-memory
- *   dropjudge_build_info{version}                            gauge, always 1
+ * Prometheus metrics of the service (the families are listed in
+ * docs/OPERATING.md), counted on the request path without a lock and
+ * rendered as the text exposition format 0.0.4 at scrape time. Every series
+ * is an atomic counter in a fixed table, found by its labels; label values
+ * are never copied, so they must outlive the metrics (route names, problem
+ * ids, verdict names; methods are mapped to a fixed set): a client cannot
+ * grow the label set. An observation that finds its table full is counted
+ * in dropjudge_metrics_series_overflow_total instead.
  */
 #ifndef DROPJUDGE_HTTP_METRICS_H
 #define DROPJUDGE_HTTP_METRICS_H
@@ -48,10 +29,8 @@ struct http_metrics_request {
 	uint64_t duration_ns; /* from the request's headers to its completion */
 };
 
-/*
- * A new, zeroed set of metrics; `version` (copied) is the build_info
- * label. Returns NULL when out of memory. Release with http_metrics_free().
- */
+/* A new, zeroed set of metrics, `version` (copied) its build_info label;
+ * NULL when out of memory. Released with http_metrics_free(). */
 struct http_metrics *http_metrics_new(const char *version);
 
 /* Releases the metrics; NULL is ignored. No thread may still count. */
@@ -82,19 +61,14 @@ struct http_metrics_held {
 	uint64_t answer_bytes; /* bytes of answers built and not yet sent */
 };
 
-/* Says where http_metrics_render() reads the figures above: read(ctx, h)
- * at each scrape, from any thread. Before the first scrape; NULL: none
- * (the series are then left out). */
+/* Where http_metrics_render() reads the figures above: read(ctx, h) at
+ * each scrape, any thread; NULL: none (their series are left out). */
 void http_metrics_held_source(struct http_metrics *m,
 			      void (*read)(void *ctx, struct http_metrics_held *h), void *ctx);
 
-/*
- * The exposition text of every series, with `log_dropped` as the access
- * log's drop count: a malloc'ed string the caller frees, its length in
- * *len. Returns NULL when out of memory. Safe while other threads count;
- * each series is read once, so a histogram's count always equals its +Inf
- * bucket.
- */
+/* The exposition text, `log_dropped` the access log's drop count: a string
+ * the caller frees, its length in *len; NULL when out of memory. Safe while
+ * other threads count (a histogram's count always equals its +Inf bucket). */
 char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *len);
 
 #endif

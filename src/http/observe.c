@@ -1,7 +1,4 @@
-/*
- * The per-request observation of observe.h: request id, clock, metrics
- * and access log line.
- */
+/* The per-request observation of observe.h. */
 #define _GNU_SOURCE /* memmem */
 
 #include "http/observe.h"
@@ -10,6 +7,7 @@
 #include "codec/decimal.h"
 #include "route/status.h"
 #include "http/clock.h"
+#include "http/heavy.h"
 #include "mem/alloc.h"
 #include "codec/text.h"
 
@@ -87,60 +85,36 @@ void http_observe_answer(struct http_observed *o, unsigned status, const char *r
 	o->bytes_out = o->method && codec_text_is(o->method, "HEAD") ? 0 : body_len;
 }
 
-/* The last address a thread wrote as text: the next request most often
- * comes from the same one (a judge, a proxy, a load balancer). */
-struct http_client_text {
-	sa_family_t family;	     /* AF_INET or AF_INET6; 0: none yet */
-	unsigned char addr[16];	     /* its address bytes (4 for AF_INET) */
-	char text[INET6_ADDRSTRLEN]; /* as http_observe_client() writes it */
-};
-
-/* The client's address as text, "-" when unknown. */
-static void http_observe_client(struct MHD_Connection *conn, char *out, size_t size)
+/* The client's address as text, "-" when unknown; a thread keeps the last
+ * it wrote, as the next request most often comes from the same address. */
+static void http_observe_client(struct MHD_Connection *conn, char out[INET6_ADDRSTRLEN])
 {
-	static _Thread_local struct http_client_text last;
-	const union MHD_ConnectionInfo *info =
-	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	const struct sockaddr *sa = info ? info->client_addr : NULL;
-	const void *addr = NULL;
-	size_t addrlen = 0;
-	if (sa && sa->sa_family == AF_INET) {
-		addr = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
-		addrlen = 4;
-	} else if (sa && sa->sa_family == AF_INET6) {
-		addr = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
-		addrlen = 16;
-	}
-	if (addr && last.family == sa->sa_family && memcmp(last.addr, addr, addrlen) == 0 &&
-	    size >= sizeof last.text) {
+	static _Thread_local struct {
+		unsigned char len;	     /* bytes of addr; 0: none yet */
+		unsigned char addr[16];	     /* the address's bytes */
+		char text[INET6_ADDRSTRLEN]; /* as written below */
+	} last;
+	unsigned char addr[16];
+	unsigned char len = http_client_address(conn, addr);
+	if (len && last.len == len && memcmp(last.addr, addr, len) == 0) {
 		memcpy(out, last.text, sizeof last.text);
 		return;
 	}
-	const char *text = NULL;
-	if (sa && sa->sa_family == AF_INET && size >= INET_ADDRSTRLEN) {
-		/* Dotted decimal, as inet_ntop() writes it, without its cost. */
-		const unsigned char *b =
-		    (const unsigned char *)&((const struct sockaddr_in *)(const void *)sa)
-			->sin_addr.s_addr;
+	if (len == 4) { /* dotted decimal, as inet_ntop() writes it, without its cost */
 		size_t n = 0;
 		for (int i = 0; i < 4; i++) {
 			if (i > 0)
 				out[n++] = '.';
-			n += codec_decimal_write(b[i], out + n);
+			n += codec_decimal_write(addr[i], out + n);
 		}
 		out[n] = '\0';
-		text = out;
-	} else if (sa && sa->sa_family == AF_INET6)
-		text =
-		    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
-			      out, (socklen_t)size);
-	if (!text) {
-		snprintf(out, size, "-");
-	} else if (size >= sizeof last.text) {
-		last.family = sa->sa_family;
-		memcpy(last.addr, addr, addrlen);
-		memcpy(last.text, out, sizeof last.text);
+	} else if (len == 0 || !inet_ntop(AF_INET6, addr, out, INET6_ADDRSTRLEN)) {
+		snprintf(out, INET6_ADDRSTRLEN, "-");
+		return;
 	}
+	last.len = len;
+	memcpy(last.addr, addr, len);
+	memcpy(last.text, out, sizeof last.text);
 }
 
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
@@ -165,7 +139,7 @@ void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 	}
 	if (ob->log && http_accesslog_format(ob->log) != HTTP_LOG_OFF) {
 		char client[INET6_ADDRSTRLEN];
-		http_observe_client(conn, client, sizeof client);
+		http_observe_client(conn, client);
 		const struct http_access_entry e = {
 		    .start = o->start_real,
 		    .request_id = o->request_id,

@@ -1,10 +1,5 @@
-/*
- * What the HTTP layer records of each request: its id (X-Request-Id), its
- * timing, and at its completion the metrics and the access log line.
- * server.c calls the three hooks below at the request's first call, when
- * it queues the answer, and in the request-completed callback; everything
- * else about observing requests lives here.
- */
+/* What the HTTP layer records of each request: its id (X-Request-Id), its
+ * timing, and at its completion the metrics and the access log line. */
 #ifndef DROPJUDGE_HTTP_OBSERVE_H
 #define DROPJUDGE_HTTP_OBSERVE_H
 
@@ -40,29 +35,24 @@ struct http_observed {
 };
 
 /* The request's headers are in: takes its id from `request_id` (its
- * X-Request-Id header, NULL when absent) or makes one, starts its clock;
- * `user_agent` (NULL when absent) is kept for the log line. */
+ * X-Request-Id, NULL when absent) or makes one, starts its clock. */
 void http_observe_begin(const struct http_observer *ob, struct http_observed *o, const char *url,
 			const char *method, const char *request_id, const char *user_agent);
 
-/* Its route request is being made: hands it the metrics (GET /metrics)
- * and the tally of cases and verdicts. */
+/* Hands the route request the metrics (GET /metrics) and the tally. */
 void http_observe_request(const struct http_observer *ob, struct http_observed *o,
 			  struct route_request *req);
 
-/*
- * Adds "request_id" to a problem+json answer's body (the last member), so
- * that every problem a client gets names the request. Leaves the body as it
- * is when it is not problem+json, already has one, or memory runs out.
- */
+/* Adds "request_id" as the last member of a problem+json body that has
+ * none; left as it is otherwise or when memory runs out. */
 void http_observe_stamp(const struct http_observed *o, struct route_response *resp);
 
 /* Its answer was queued with `status`, from route `route`, `body_len` bytes. */
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
 			 size_t body_len);
 
-/* It is complete (answered, cut or timed out) at `now_ns` (http_clock_ns()):
- * counts it and logs its line. */
+/* It is complete (answered, cut or timed out) at `now_ns`: counts it and
+ * logs its line. */
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		      struct MHD_Connection *conn, uint64_t bytes_in, long long now_ns);
 

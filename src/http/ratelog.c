@@ -1,7 +1,5 @@
-/*
- * The rate-limited error log: a window of one second with a budget of
- * RATELOG_BURST lines, under one mutex. See ratelog.h.
- */
+/* The rate-limited error log of ratelog.h: a window of one second with a
+ * budget of RATELOG_BURST lines, under one mutex. */
 #include "http/ratelog.h"
 
 #include <pthread.h>
@@ -42,8 +40,8 @@ static void ratelog_write_locked(const char *level, const char *event, const cha
 		fwrite(line, 1, n, stderr);
 }
 
-/* Writes the count of the lines suppressed in the window once it has
- * ended (so once a second at most); lock held. */
+/* Writes the count of lines suppressed once their window has ended; lock
+ * held. */
 static void ratelog_report_locked(long long now)
 {
 	if (ratelog_pending == 0 || now - ratelog_window_ms < 1000)

@@ -1,7 +1,4 @@
-/*
- * Request ids (see request_id.h): the check of a client's token and the
- * generation of a new one.
- */
+/* Request ids (request_id.h): the check of a client's and the making of new ones. */
 #include "http/request_id.h"
 
 #include <stdatomic.h>
@@ -10,30 +7,16 @@
 #include <sys/random.h>
 #include <time.h>
 
-static bool http_request_id_char_ok(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '.' || c == '_' || c == ':' || c == '-';
-}
-
 bool http_request_id_is_sane(const char *s)
 {
-	if (!s || !s[0])
-		return false;
-	size_t n = 0;
-	for (; s[n]; n++)
-		if (n >= HTTP_REQUEST_ID_MAX || !http_request_id_char_ok(s[n]))
-			return false;
-	return true;
+	static const char ok[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-";
+	size_t n = s ? strspn(s, ok) : 0;
+	return n > 0 && n <= HTTP_REQUEST_ID_MAX && s[n] == '\0';
 }
 
-/*
- * A thread's generator: a 128-bit counter put through a keyed permutation
- * of 128 bits (four Feistel rounds), counter start and key drawn from the
- * kernel once. Distinct counters give distinct ids, so a thread never
- * gives an id twice; the threads' starts and keys are independent random
- * draws, so ids of two threads meet no more often than random ones do.
- */
+/* A thread's generator: a 128-bit counter through a keyed permutation
+ * (four Feistel rounds), key and start drawn from the kernel once. */
 struct request_id_gen {
 	uint64_t key[2];
 	uint64_t hi, lo; /* the counter */
@@ -48,9 +31,8 @@ static uint64_t request_id_mix(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-/* Draws key and counter start from the kernel; should it refuse (it does
- * not once booted), from the clock, a process-wide counter and the
- * thread's own address, still distinct between threads. */
+/* Draws key and counter start from the kernel, or should it refuse, from
+ * the clock, a process-wide counter and the thread's own address. */
 static void request_id_seed(struct request_id_gen *g)
 {
 	uint64_t seed[4];
@@ -101,8 +83,7 @@ void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
 {
 	unsigned char bits[HTTP_REQUEST_ID_GENERATED / 2];
 	request_id_next(bits);
-	/* Each half of the bits as its high nibbles, then its low ones: an
-	 * id's digits are its 128 bits, in an order of our own. */
+	/* each half as its high nibbles, then its low ones */
 	for (size_t i = 0; i < 2; i++) {
 		uint64_t w;
 		memcpy(&w, bits + 8 * i, sizeof w);

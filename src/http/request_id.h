@@ -1,10 +1,5 @@
-/*
- * Request ids: every request carries one, taken from its X-Request-Id
- * header when that is a sane token, generated otherwise. The id is echoed
- * in the X-Request-Id response header, in the access log line and in
- * every problem+json body, so that one request can be followed from the
- * load balancer to the judge and back.
- */
+/* Request ids: taken from X-Request-Id when sane, generated otherwise, and
+ * echoed in the answer's header, the access log and every problem body. */
 #ifndef DROPJUDGE_HTTP_REQUEST_ID_H
 #define DROPJUDGE_HTTP_REQUEST_ID_H
 
@@ -20,22 +15,14 @@
 bool http_request_id_is_sane(const char *s);
 
 /*
- * Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out.
- * Each thread draws a key and a starting point from the kernel's random
- * generator once, then numbers its ids through a keyed permutation of 128
- * bits: a thread never repeats an id, and the ids of different threads
- * and processes meet no more often than 128 random bits do. An id tells
- * requests apart; it is not a secret. Never fails: should the kernel
- * refuse (it does not once booted), the draw comes from the clock and a
- * counter, still unique within the process.
+ * Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out: a
+ * thread never repeats one, and ids of different threads and processes
+ * meet no more often than random ones. Not a secret. Never fails.
  */
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1]);
 
-/*
- * The id of a request whose X-Request-Id header is `header` (NULL when
- * absent): a copy of it when sane, a generated one otherwise, written with
- * its NUL to out.
- */
+/* Writes the id of a request whose X-Request-Id is `header` (NULL: absent)
+ * to out: a copy when sane, else a generated one. */
 void http_request_id_take(const char *header, char out[HTTP_REQUEST_ID_MAX + 1]);
 
 #endif

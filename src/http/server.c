@@ -1,15 +1,9 @@
 /*
- * libmicrohttpd plumbing: starts and stops the daemon, reads each request
- * (headers, then the body in chunks, then the end, as in libmicrohttpd's
- * doc/examples/simplepost.c), hands the whole request to route_handle()
- * and turns its route_response into an MHD response. A body the route can
- * judge as it arrives (route_intake_new()) goes through its stream chunk
- * by chunk instead of being kept. Per-request state
- * lives in the connection's con_cls and is freed only by the
- * request-completed callback, which also runs after errors, timeouts and
- * aborts. Handlers run on many threads at once; the only shared mutable
- * state is the atomic drain flag and the counts of requests in flight,
- * one a thread. See server.h.
+ * libmicrohttpd plumbing (server.h): reads each request (headers, body
+ * chunks, the end), hands it to route_handle() and turns its answer into an
+ * MHD response. Per-request state lives in the connection's con_cls and is
+ * freed only by the request-completed callback, which also runs after
+ * errors, timeouts and aborts.
  */
 #include "http/server.h"
 
@@ -25,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/types.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -34,78 +27,35 @@
 #include "http/auth.h"
 #include "http/budget.h"
 #include "http/cache.h"
-#include "http/tls.h"
-#include "mem/alloc.h"
-#include "http/framing.h"
 #include "http/clock.h"
+#include "http/framing.h"
 #include "http/guard.h"
-#include "http/heavy.h"
 #include "http/gzip.h"
+#include "http/heavy.h"
 #include "http/observe.h"
 #include "http/ratelog.h"
+#include "http/tls.h"
 #include "http/workers.h"
+#include "mem/alloc.h"
 
 /* First allocation for a body; it doubles from there as bytes arrive. */
 #define HTTP_BODY_START 16384
-/*
- * A body's block of at most this many bytes is kept with the thread's
- * spare request state when the request ends, and the next body that fits
- * is read into it: a small POST costs no trip through the heap for its
- * body either. Its first allocation is at least HTTP_BODY_MIN bytes, so
- * that the block kept serves bodies a little longer than the first.
- */
+/* A body's block up to HTTP_BODY_KEEP_MAX bytes is kept for the thread's
+ * next body; a first allocation is at least HTTP_BODY_MIN bytes. */
 #define HTTP_BODY_KEEP_MAX HTTP_BODY_START
 #define HTTP_BODY_MIN	   512
-/*
- * Bytes of a body that will not be kept (refused by the route, or past
- * max_body when its length was not declared) read and dropped so that the
- * answer can still be sent once the request ends; libmicrohttpd cannot
- * answer in the middle of a body. A sender that goes on past this is cut
- * off without an answer.
- */
+/* Bytes of a body not kept read and dropped, so that the answer can be
+ * sent at its end (not in the middle); past this the sender is cut off. */
 #define HTTP_DISCARD_MAX ((size_t)64 << 20)
-/*
- * A request to a light route (the route table's cost) is answered in the
- * event loop when its body is under this size and it asks for no trace;
- * any other runs on the worker pool: the work of a route grows with both.
- */
+/* A body at least this large runs on the worker pool (http_is_heavy()). */
 #define HTTP_HEAVY_BODY ((size_t)128 << 10)
-/*
- * glibc's heap, set once at start so that memory goes back to the system
- * after a large request: blocks from this size up (large bodies and
- * answers) get their own mapping, returned when freed, and free memory
- * past HTTP_TRIM_THRESHOLD at the top of a heap is returned too (the pool
- * gives back the rest once idle: http_workers_trim()). The threshold is
- * that of the mapping, not glibc's 128 KiB: at 128 KiB a steady load of
- * 130 KB batches gave their pages back after each request and faulted
- * them in again for the next, a third of such a request's time. Blocks
- * under a mebibyte (the bodies and answers of ordinary batches) come from
- * the heap, so that a steady load of them does not map, fault in and unmap
- * fresh pages (and shoot down TLBs) for each request. Fixed values also
- * stop glibc from raising both thresholds after each large free, which
- * would keep tens of megabytes per thread for good. Fast bins are off: a
- * freed small block (a JSON node) merges with its free neighbours at once,
- * so that the end of a request leaves one free top the heap can return,
- * rather than a sea of small blocks that malloc_trim() does not give back
- * from a thread's heap. One heap for every thread (M_ARENA_MAX 1): glibc
- * gives a thread that finds the heaps busy a heap of its own, whose free
- * top of up to HTTP_TRIM_THRESHOLD stays for good, since malloc_trim()
- * returns only the top of the main heap; with one heap, the idle trim
- * gives every free page back. The request path hardly allocates (its
- * state is kept per thread), so the heap's lock is seldom contended.
- */
+/* glibc's heap thresholds, set once at start (why: PERFORMANCE.md). */
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (1024 * 1024)
 
-/*
- * Requests between their headers and their completion, counted by each
- * thread in a slot of its own (its own cache line), so that the threads
- * answering requests write no line another reads on every request; the
- * sum over the slots is the count. The first HTTP_FLIGHT_SLOTS threads to
- * count have a slot each, moved with a plain add (a relaxed load and
- * store: no other thread writes it); the threads after them share one
- * more, moved with an atomic add.
- */
+/* Requests between their headers and their completion, counted by each of
+ * the first HTTP_FLIGHT_SLOTS threads in a cache line of its own (plain
+ * stores), by later ones in one shared slot; the count is the sum. */
 #define HTTP_FLIGHT_SLOTS 16
 struct http_flight {
 	atomic_int n;			   /* started less completed here; may be < 0 */
@@ -149,51 +99,43 @@ struct http_server {
 
 /* What one request accumulates between the calls of the access handler. */
 struct http_request {
-	struct http_target target;	  /* the raw request target, seen before decoding */
-	bool begun;			  /* the headers call has been made */
-	bool heavy;			  /* handed to the worker pool */
-	bool heavy_place;		  /* holds a place of srv->heavy */
-	struct http_job job;		  /* the worker pool's link, when heavy */
-	struct MHD_Connection *conn;	  /* resumed by the job */
-	bool prepared;			  /* http_prepare() has run on the answer */
-	size_t held;			  /* bytes of the answer taken from srv->budget */
-	atomic_bool answered;		  /* the job has filled resp */
-	char *body;			  /* body kept so far, dj_malloc'ed, NULL while empty */
-	size_t len;			  /* bytes in body */
-	size_t cap;			  /* bytes allocated for body */
-	size_t limit;			  /* most body bytes that may be kept: the declared
-					     length when known, else max_body */
-	size_t dropped;			  /* bytes of body read and not kept */
-	enum route_status refused;	  /* route_match() verdict; ROUTE_OK: keep the body */
-	bool heavy_route;		  /* the route table marks the resource heavy */
-	bool too_large;			  /* the body passed max: nothing more is kept */
-	size_t max;			  /* bytes the body may have (route_body_limit()) */
-	bool out_of_memory;		  /* growing the body failed: nothing more is kept */
-	bool unread;			  /* answered before its body was read: the
-					     connection closes, and lingers (guard.h) */
-	struct http_gunzip *gunzip;	  /* inflater of a gzip body, or NULL (http/gzip.c) */
-	struct route_intake *intake;	  /* takes the body as it arrives, or NULL: kept */
-	struct http_server *srv_for_gzip; /* for the inflater's sink and the job */
-	struct http_observed seen;	  /* id, clock and answer, for metrics and the log */
-	struct http_fields fields;	  /* the header fields read, from the framing pass */
+	struct http_target target;   /* the raw request target, seen before decoding */
+	bool begun;		     /* the headers call has been made */
+	bool heavy;		     /* holds a place of srv->heavy, for the worker pool */
+	struct http_job job;	     /* the worker pool's link, when heavy */
+	struct MHD_Connection *conn; /* resumed by the job */
+	bool prepared;		     /* http_prepare() has run on the answer */
+	size_t held;		     /* bytes of the answer taken from srv->budget */
+	atomic_bool answered;	     /* the job has filled resp */
+	char *body;		     /* body kept so far, dj_malloc'ed, NULL while empty */
+	size_t len;		     /* bytes in body */
+	size_t cap;		     /* bytes allocated for body */
+	size_t limit;		     /* most body bytes that may be kept: the declared
+					length when known, else max */
+	size_t dropped;		     /* bytes of body read and not kept */
+	enum route_status refused;   /* route_match() verdict; ROUTE_OK: keep the body */
+	bool heavy_route;	     /* the route table marks the resource heavy */
+	bool too_large;		     /* the body passed max: nothing more is kept */
+	size_t max;		     /* bytes the body may have (route_body_limit()) */
+	bool out_of_memory;	     /* growing the body failed: nothing more is kept */
+	bool unread;		     /* answered before its body was read: the
+					connection closes, and lingers (guard.h) */
+	struct http_gunzip *gunzip;  /* inflater of a gzip body, or NULL */
+	struct route_intake *intake; /* takes the body as it arrives, or NULL: kept */
+	struct http_server *srv;     /* for the job */
+	struct http_observed seen;   /* id, clock and answer, for metrics and the log */
+	struct http_fields fields;   /* the header fields read, from the framing pass */
 	/* Not zeroed when the state is set up: each is filled before it is read. */
-	struct route_request req;   /* what the route answers: made by http_begin(),
-				       completed by http_finish() */
+	struct route_request req;   /* made by http_begin(), completed by http_finish() */
 	struct route_response resp; /* the job's answer, owned until sent: only when heavy */
-	/* Kept across the requests of the state's thread, set when the state
-	 * is made: an earlier body's block (HTTP_BODY_KEEP_MAX bytes at most)
-	 * for the next body, or NULL; owned. */
+	/* Kept across the requests of the thread: an earlier body's block
+	 * (HTTP_BODY_KEEP_MAX bytes at most) for the next body, or NULL; owned. */
 	char *body_block;
 	size_t body_block_cap;
 };
 
-/*
- * Per-request state is kept for the next request of the same thread rather
- * than freed: one block per thread, so that a request costs no trip
- * through the heap for it. The block is in a thread-local variable (a load
- * a request); a key whose value is that variable's address frees it when
- * the thread ends.
- */
+/* Per-request state kept for the next request of the thread, not freed; a
+ * key whose value is the variable's address frees it when the thread ends. */
 static pthread_key_t http_spare_key;
 static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
 static _Thread_local struct http_request *http_spare;
@@ -256,30 +198,15 @@ static void __attribute__((format(printf, 2, 0))) http_log(void *cls, const char
 	http_ratelog_event("libmicrohttpd", "libmicrohttpd: %s", line);
 }
 
-/*
- * The declared body length: Content-Length when present and no
- * Transfer-Encoding is, -1 otherwise (absent, chunked). A length too large
- * to represent reads as LLONG_MAX, which is over any limit.
- */
+/* The declared body length: Content-Length when present and no
+ * Transfer-Encoding is, -1 otherwise; too large to represent: LLONG_MAX. */
 static long long http_content_length(const struct http_fields *f)
 {
-	if (f->transfer_encoding)
-		return -1;
-	const char *text = f->content_length;
+	const char *text = f->transfer_encoding ? NULL : f->content_length;
 	if (!text)
 		return -1;
-	while (*text == ' ' || *text == '\t')
-		text++;
-	if (*text < '0' || *text > '9')
-		return -1;
-	long long v = 0;
-	for (; *text >= '0' && *text <= '9'; text++) {
-		int digit = *text - '0';
-		if (v > (LLONG_MAX - digit) / 10)
-			return LLONG_MAX;
-		v = v * 10 + digit;
-	}
-	return v;
+	text += strspn(text, " \t");
+	return *text >= '0' && *text <= '9' ? strtoll(text, NULL, 10) : -1;
 }
 
 /* Fills the header part of a route request; body and parameters come later. */
@@ -314,12 +241,8 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 	return MHD_YES;
 }
 
-/*
- * The headers every answer carries whatever its route: no type sniffing,
- * never framed (the viewer's Content-Security-Policy, from its route, says
- * frame-ancestors too); and an SVG picture opened as a document runs no
- * script and loads nothing. False when out of memory.
- */
+/* The headers every answer carries: no type sniffing, never framed; an SVG
+ * picture runs no script and loads nothing. False when out of memory. */
 static bool http_add_defensive_headers(struct MHD_Response *r, const char *content_type)
 {
 	if (MHD_add_response_header(r, "X-Content-Type-Options", "nosniff") != MHD_YES ||
@@ -332,10 +255,8 @@ static bool http_add_defensive_headers(struct MHD_Response *r, const char *conte
 	return true;
 }
 
-/*
- * The preallocated 500 problem for out of memory: made once at start, so
- * that it can still be sent when nothing more can be allocated.
- */
+/* The 500 problem for out of memory, made once at start so that it can
+ * still be sent when nothing more can be allocated. */
 static struct MHD_Response *http_oom_response_new(void)
 {
 	size_t len;
@@ -351,10 +272,27 @@ static struct MHD_Response *http_oom_response_new(void)
 	return r;
 }
 
-/* Answers the preallocated 500; MHD_NO (drop) only when even that fails. */
-static enum MHD_Result http_send_oom(struct http_server *srv, struct MHD_Connection *conn)
+/* Fills *resp with the problem answer of `status` (fmt: its detail), with
+ * `request_id` (NULL: none) in its body, under `route_name` (NULL: unknown). */
+static void __attribute__((format(printf, 5, 6)))
+http_problem(struct route_response *resp, unsigned status, const char *request_id,
+	     const char *route_name, const char *fmt, ...)
 {
-	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, srv->oom);
+	struct codec_error err;
+	va_list ap;
+	codec_error_init(&err, 1);
+	va_start(ap, fmt);
+	codec_error_vadd(&err, status, NULL, fmt, ap);
+	va_end(ap);
+	route_error_response_id(&err, request_id, resp);
+	if (route_name)
+		resp->route_name = route_name;
+}
+
+/* The route table's name of the request's resource; NULL when unknown. */
+static const char *http_entry_name(const struct http_request *rq)
+{
+	return rq->req.entry ? rq->req.entry->name : NULL;
 }
 
 /* Bytes of a streamed answer asked of the route at a time. */
@@ -474,11 +412,9 @@ static bool http_cacheable(const struct route_request *req)
 
 /*
  * Makes resp ready to send, on the thread that built it (a worker for a
- * heavy request, so that the event loops never compress megabytes): keeps
- * a built package in the cache, compresses the body when the client takes
- * gzip, and takes its bytes from the answer budget. Past the budget the
- * answer is replaced by 503 with Retry-After. Marks rq prepared, with the
- * bytes taken in rq->held.
+ * heavy request): keeps a built package in the cache, compresses the body
+ * for a client that takes gzip, takes its bytes from the answer budget
+ * (into rq->held) or past it answers 503 instead. Marks rq prepared.
  */
 static void http_prepare(struct http_server *srv, struct http_request *rq,
 			 struct route_response *resp)
@@ -498,18 +434,13 @@ static void http_prepare(struct http_server *srv, struct http_request *rq,
 		rq->held = resp->body_len;
 		return;
 	}
-	struct codec_error err;
 	const char *route_name = resp->route_name;
 	size_t asked = resp->body_len;
-	codec_error_init(&err, 1);
-	route_error_set(&err, ROUTE_E_BUSY,
-			"the answer is %zu bytes and the server holds %zu bytes of answers not "
-			"yet read, of %zu (--answer-memory); retry after 1 s",
-			asked, http_budget_held(srv->budget), http_budget_total(srv->budget));
 	route_response_free(resp);
-	memset(resp, 0, sizeof *resp);
-	route_error_response_id(&err, rq->seen.request_id, resp);
-	resp->route_name = route_name;
+	http_problem(resp, ROUTE_E_BUSY, rq->seen.request_id, route_name,
+		     "the answer is %zu bytes and the server holds %zu bytes of answers not "
+		     "yet read, of %zu (--answer-memory); retry after 1 s",
+		     asked, http_budget_held(srv->budget), http_budget_total(srv->budget));
 	if (resp->body && !resp->body_static && http_budget_take(srv->budget, resp->body_len))
 		rq->held = resp->body_len; /* small: always taken */
 }
@@ -521,19 +452,15 @@ enum http_send_how {
 	HTTP_SEND_CLOSE, /* early, and the connection closes after it */
 };
 
-/*
- * Sends `resp` (whose body the MHD response takes over) with its content
- * type and extra headers, plus "Connection: close" once draining. Releases
- * *resp in every case. When the response cannot be built for want of
- * memory the preallocated 500 goes instead.
- */
+/* Sends `resp` (its body taken over) with its headers, "Connection: close"
+ * when closing or draining, or the preallocated 500 when out of memory.
+ * Releases *resp in every case. */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
 				 struct http_request *rq, struct route_response *resp,
 				 enum http_send_how how)
 {
 	struct MHD_Response *r;
-	enum MHD_Result ret = MHD_NO;
-	bool close = how == HTTP_SEND_CLOSE;
+	enum MHD_Result ret;
 
 	if (!rq->prepared)
 		http_prepare(srv, rq, resp);
@@ -558,33 +485,23 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	} else {
 		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 	}
-	if (!r) {
+	bool ok = r && MHD_add_response_header(r, "X-Request-Id", rq->seen.request_id) == MHD_YES &&
+		  http_add_defensive_headers(r, resp->content_type) &&
+		  (!resp->content_type || MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+								  resp->content_type) == MHD_YES);
+	for (size_t i = 0; ok && i < resp->nheaders && i < ROUTE_MAX_HEADERS; i++)
+		ok = MHD_add_response_header(r, resp->headers[i].name, resp->headers[i].value) ==
+		     MHD_YES;
+	if (ok && (how == HTTP_SEND_CLOSE || atomic_load(&srv->draining)))
+		ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
+	if (ok) {
+		ret = MHD_queue_response(conn, resp->status, r);
+	} else {
 		http_observe_answer(&rq->seen, MHD_HTTP_INTERNAL_SERVER_ERROR, resp->route_name, 0);
-		ret = http_send_oom(srv, conn);
-		goto out_resp;
+		ret = MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, srv->oom);
 	}
-	if (MHD_add_response_header(r, "X-Request-Id", rq->seen.request_id) != MHD_YES ||
-	    !http_add_defensive_headers(r, resp->content_type))
-		goto out_response;
-	if (resp->content_type &&
-	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type) != MHD_YES)
-		goto out_response;
-	for (size_t i = 0; i < resp->nheaders && i < ROUTE_MAX_HEADERS; i++) {
-		if (MHD_add_response_header(r, resp->headers[i].name, resp->headers[i].value) !=
-		    MHD_YES)
-			goto out_response;
-	}
-	if ((close || atomic_load(&srv->draining)) &&
-	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES)
-		goto out_response;
-	ret = MHD_queue_response(conn, resp->status, r);
-	MHD_destroy_response(r);
-	goto out_resp;
-out_response:
-	MHD_destroy_response(r);
-	http_observe_answer(&rq->seen, MHD_HTTP_INTERNAL_SERVER_ERROR, resp->route_name, 0);
-	ret = http_send_oom(srv, conn);
-out_resp:
+	if (r)
+		MHD_destroy_response(r);
 	if (held)
 		http_budget_give(srv->budget, held);
 	route_response_free(resp);
@@ -605,71 +522,33 @@ static const char *http_limit_flag(const struct route_request *req)
 	}
 }
 
-/* Sends the problem answer for a status found here rather than by the route. */
+/* Sends the problem answer for a fault of the body found here rather than
+ * by the route: too large, not gzip (syntax), out of memory (internal). */
 static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Connection *conn,
 				       struct http_request *rq, enum codec_status status)
 {
-	struct codec_error err;
 	struct route_response resp;
+	const char *name = http_entry_name(rq);
 
-	codec_error_init(&err, 1);
 	if (status == CODEC_E_TOO_LARGE)
-		codec_error_set(
-		    &err, status, "the request body is larger than the limit of %zu bytes%s",
-		    rq->max ? rq->max : srv->limits.max_body, http_limit_flag(&rq->req));
+		http_problem(&resp, status, NULL, name,
+			     "the request body is larger than the limit of %zu bytes%s",
+			     rq->max ? rq->max : srv->limits.max_body, http_limit_flag(&rq->req));
 	else if (status == CODEC_E_SYNTAX)
-		codec_error_set(&err, status,
-				"the body says Content-Encoding: gzip but is not a whole gzip "
-				"stream (corrupt, cut short, or with bytes after its end)");
+		http_problem(&resp, status, NULL, name,
+			     "the body says Content-Encoding: gzip but is not a whole gzip "
+			     "stream (corrupt, cut short, or with bytes after its end)");
 	else
-		codec_error_set(&err, status, "out of memory while reading the request body");
-	memset(&resp, 0, sizeof resp);
-	route_error_response(&err, &resp);
-	if (rq->req.entry) /* counted and logged under its route, as any answer */
-		resp.route_name = rq->req.entry->name;
+		http_problem(&resp, status, NULL, name,
+			     "out of memory while reading the request body");
 	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
 }
 
-/* Answers 503 with Retry-After to a heavy request past the admission
- * limits (heavy.h), at once. */
-static enum MHD_Result http_send_busy(struct http_server *srv, struct MHD_Connection *conn,
-				      struct http_request *rq)
+/* Takes a chunk of body: kept while the route accepted the headers and the
+ * body stays within rq->max, else dropped and marked for 413 (or 500 when
+ * out of memory). False when too much was dropped: the sender is cut off. */
+static bool http_take_body(struct http_request *rq, const char *data, size_t size)
 {
-	struct codec_error err;
-	struct route_response resp;
-
-	codec_error_init(&err, 1);
-	route_error_set(&err, ROUTE_E_BUSY,
-			"%u heavy requests are queued or running (--max-heavy-queue), or %u from "
-			"this address (--max-heavy-per-client); retry after 1 s",
-			http_heavy_total(srv->heavy), http_heavy_per_client(srv->heavy));
-	memset(&resp, 0, sizeof resp);
-	route_error_response_id(&err, rq->seen.request_id, &resp);
-	if (rq->req.entry)
-		resp.route_name = rq->req.entry->name;
-	return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
-}
-
-/* Answers a request whose framing http_framing_check() refused, and
- * closes the connection after the answer. */
-static enum MHD_Result http_send_framing(struct http_server *srv, struct MHD_Connection *conn,
-					 struct http_request *rq, const struct codec_error *err)
-{
-	struct route_response resp;
-	route_error_response(err, &resp);
-	return http_send(srv, conn, rq, &resp, HTTP_SEND_CLOSE);
-}
-
-/*
- * Takes a chunk of body. It is kept while the route accepted the headers
- * and the body stays within max_body; otherwise (or when memory runs out)
- * it is dropped and the request marked so that the end answers 413 or 500.
- * Returns false when too much has been dropped: the sender is cut off.
- */
-static bool http_take_body(struct http_server *srv, struct http_request *rq, const char *data,
-			   size_t size)
-{
-	(void)srv; /* the request's own limit, rq->max, applies */
 	if (rq->refused != ROUTE_OK || rq->too_large || rq->out_of_memory)
 		goto out_drop;
 	if (size > rq->max - rq->len) {
@@ -723,18 +602,16 @@ out_drop:
 static bool http_keep_inflated(void *ctx, const char *data, size_t size)
 {
 	struct http_request *rq = ctx;
-	http_take_body(rq->srv_for_gzip, rq, data, size);
+	http_take_body(rq, data, size);
 	return !rq->too_large && !rq->out_of_memory;
 }
 
-/* Takes a chunk of a gzip body: inflated into the body, within max_body on
+/* Takes a chunk of a gzip body: inflated into the body, within the limit on
  * the inflated bytes (a compression bomb stops here, answered 413). */
-static bool http_take_gzip(struct http_server *srv, struct http_request *rq, const char *data,
-			   size_t size)
+static bool http_take_gzip(struct http_request *rq, const char *data, size_t size)
 {
 	if (rq->too_large || rq->out_of_memory || http_gunzip_failed(rq->gunzip))
-		return http_take_body(srv, rq, data, size); /* dropped and counted */
-	rq->srv_for_gzip = srv;
+		return http_take_body(rq, data, size); /* dropped and counted */
 	http_gunzip_feed(rq->gunzip, data, size, http_keep_inflated, rq);
 	return true;
 }
@@ -755,23 +632,19 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 }
 
 /*
- * First call of a request: headers only. Sets up the per-request state and
- * asks the route whether it would take a body. A declared length over
- * max_body is answered at once (413), and so is a request with a body whose
- * answer does not depend on it (the route's refusal, a redirect, OPTIONS,
- * a GET), before any of the body is read; libmicrohttpd then closes the
- * connection after the answer.
+ * First call of a request, its headers: checks the framing and asks the
+ * route whether it takes a body. A declared length over the limit (413),
+ * and a body whose answer does not depend on it (a refusal, a redirect,
+ * OPTIONS, a GET), are answered before any of the body is read.
  */
 static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection *conn,
 				  const char *url, const char *method, const char *version,
-				  void **con_cls)
+				  struct http_request *rq)
 {
 	struct codec_error err;
 	struct route_match m;
-	struct http_request *rq = *con_cls;
 	struct route_request *req = &rq->req;
 	rq->begun = true;
-	/* One pass over the header fields: the framing checks, and the fields read. */
 	codec_error_init(&err, 1);
 	enum route_status framing =
 	    http_framing_check(conn, version, &rq->target, &rq->fields, &err);
@@ -781,9 +654,11 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
 
 	if (framing != ROUTE_OK) {
+		struct route_response resp;
 		rq->refused = err.status;
 		rq->unread = true;
-		return http_send_framing(srv, conn, rq, &err);
+		route_error_response(&err, &resp);
+		return http_send(srv, conn, rq, &resp, HTTP_SEND_CLOSE);
 	}
 	/* Made once here, and completed by http_finish(): the headers stay. */
 	http_route_request(srv, conn, &rq->fields, url, method, req);
@@ -798,9 +673,6 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	rq->unread = over;
 	if (rq->refused == ROUTE_E_TOO_LARGE || (rq->refused == ROUTE_OK && m.takes_body && over))
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
-	/* An answer that does not depend on the body (a refusal, a redirect,
-	 * OPTIONS, a GET) is given before any of it is read; the connection
-	 * then closes, lingering a little so that the client reads it. */
 	bool has_body = length > 0 || (length < 0 && rq->fields.transfer_encoding);
 	if (has_body && (rq->refused != ROUTE_OK || !m.takes_body)) {
 		rq->unread = true;
@@ -823,34 +695,22 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	return MHD_YES;
 }
 
-/* Whether the request may be answered with a picture (Accept names SVG):
- * a picture is megabytes of text at most cells and steps. */
-static bool http_wants_svg(const struct http_request *rq)
-{
-	const char *a = rq->fields.accept;
-	/* A body read through an intake is answered in JSON or text only. */
-	return a && !rq->intake && http_method_is(&rq->req, "POST") && strstr(a, "svg") != NULL;
-}
-
 /* route_request.gone: whether the connection's client has gone. */
 static bool http_client_gone(void *conn)
 {
 	return http_guard_client_gone(conn);
 }
 
-/*
- * Whether a request's work may be large: by its body size, because it
- * asks for a trace, or because its resource's row in the route table says
- * its cost is heavy (a generator's search, a package build: bounded in
- * work, yet from tens of milliseconds to seconds). Those run on the worker
- * pool, the others in the event loop.
- */
+/* Whether a request's work may be large, to run on the worker pool: by its
+ * body size or a picture asked for (neither for an intake, judged as it
+ * arrived), a trace, or its route table row. */
 static bool http_is_heavy(const struct http_request *rq)
 {
 	const struct route_request *req = &rq->req;
-	/* A streamed body has been judged already, while it arrived. */
-	return (req->body_len >= HTTP_HEAVY_BODY && !rq->intake) || rq->heavy_route ||
-	       route_param(req, "trace") != NULL || http_wants_svg(rq);
+	const char *accept = rq->fields.accept;
+	bool svg = accept && http_method_is(req, "POST") && strstr(accept, "svg") != NULL;
+	return (!rq->intake && (req->body_len >= HTTP_HEAVY_BODY || svg)) || rq->heavy_route ||
+	       route_param(req, "trace") != NULL;
 }
 
 /* http_job.run: answers a heavy request on a worker thread, then hands the
@@ -859,18 +719,12 @@ static void http_run_job(struct http_job *job)
 {
 	struct http_request *rq =
 	    (struct http_request *)((char *)job - offsetof(struct http_request, job));
-	if (http_guard_client_gone(rq->conn)) {
-		/* Nobody will read the answer: none of the work is done. */
-		struct codec_error err;
-		codec_error_init(&err, 1);
-		route_error_set(&err, ROUTE_E_BUSY,
-				"the client closed the connection before the work began");
-		route_error_response(&err, &rq->resp);
-		rq->resp.route_name = rq->req.entry ? rq->req.entry->name : ROUTE_NAME_UNKNOWN;
-	} else {
+	if (http_guard_client_gone(rq->conn)) /* nobody will read it: no work done */
+		http_problem(&rq->resp, ROUTE_E_BUSY, NULL, http_entry_name(rq),
+			     "the client closed the connection before the work began");
+	else
 		route_handle(&rq->req, &rq->resp);
-	}
-	http_prepare(rq->srv_for_gzip, rq, &rq->resp); /* compressed here, not in the loop */
+	http_prepare(rq->srv, rq, &rq->resp); /* compressed here, not in the loop */
 	atomic_store(&rq->answered, true);
 	MHD_resume_connection(rq->conn);
 }
@@ -896,7 +750,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
-	req->intake = rq->intake; /* the query parameters came with the headers */
+	req->intake = rq->intake;
 	req->gone = http_client_gone;
 	req->gone_ctx = conn;
 	/* HEAD on heavy work answers what it can without building the body;
@@ -911,12 +765,18 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		}
 	}
 	if (http_is_heavy(rq)) {
-		if (!http_heavy_admit(srv->heavy, conn))
-			return http_send_busy(srv, conn, rq);
-		rq->heavy_place = true;
+		if (!http_heavy_admit(srv->heavy, conn)) {
+			http_problem(&resp, ROUTE_E_BUSY, rq->seen.request_id, http_entry_name(rq),
+				     "%u heavy requests are queued or running (--max-heavy-queue), "
+				     "or %u from this address (--max-heavy-per-client); retry "
+				     "after 1 s",
+				     http_heavy_total(srv->heavy),
+				     http_heavy_per_client(srv->heavy));
+			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+		}
 		rq->heavy = true;
 		rq->conn = conn;
-		rq->srv_for_gzip = srv;
+		rq->srv = srv;
 		rq->job.run = http_run_job;
 		memset(&rq->resp, 0, sizeof rq->resp);
 		MHD_suspend_connection(conn);
@@ -938,20 +798,19 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 	struct http_request *rq = *con_cls;
 
 	if (!rq) /* the URI log callback could not allocate */
-		return http_send_oom(srv, conn);
+		return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, srv->oom);
 	if (!rq->begun)
-		return http_begin(srv, conn, url, method, version, con_cls);
+		return http_begin(srv, conn, url, method, version, rq);
 	if (*upload_data_size > 0) {
-		bool go_on = rq->gunzip ? http_take_gzip(srv, rq, upload_data, *upload_data_size)
-					: http_take_body(srv, rq, upload_data, *upload_data_size);
+		bool go_on = rq->gunzip ? http_take_gzip(rq, upload_data, *upload_data_size)
+					: http_take_body(rq, upload_data, *upload_data_size);
 		*upload_data_size = 0;
 		return go_on ? MHD_YES : MHD_NO;
 	}
-	if (rq->heavy) {
-		if (!atomic_load(&rq->answered))
-			return MHD_YES;
-		return http_send(srv, conn, rq, &rq->resp, HTTP_SEND_FINAL);
-	}
+	if (rq->heavy)
+		return atomic_load(&rq->answered)
+			   ? http_send(srv, conn, rq, &rq->resp, HTTP_SEND_FINAL)
+			   : MHD_YES;
 	return http_finish(srv, conn, url, method, rq);
 }
 
@@ -992,14 +851,14 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	bool heavy = rq->heavy;
 	if (rq->unread && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
 		http_guard_linger(conn);
-	if (rq->heavy_place)
+	if (heavy) {
 		http_heavy_release(srv->heavy, conn);
+		route_response_free(&rq->resp);
+	}
 	if (rq->begun) {
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped, now_ns);
 		http_flight_add(srv->flight, -1);
 	}
-	if (heavy)
-		route_response_free(&rq->resp);
 	http_gunzip_free(rq->gunzip);
 	route_intake_free(rq->intake);
 	if (rq->body && rq->cap <= HTTP_BODY_KEEP_MAX && !rq->body_block) {
@@ -1010,8 +869,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	}
 	http_request_free(rq);
 	*con_cls = NULL;
-	/* A large request leaves large free blocks: give them back. */
-	if (heavy)
+	if (heavy) /* a large request leaves large free blocks: give them back */
 		http_workers_trim(srv->workers);
 }
 
@@ -1048,9 +906,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	memset(&in4, 0, sizeof in4);
 	memset(&in6, 0, sizeof in6);
 	if (cfg->listen_fd > 0) {
-		/* Socket activation: the address is the socket's own, and
-		 * libmicrohttpd takes the socket as it is (no dual-stack flag:
-		 * that only shapes a socket it makes). */
+		/* Socket activation: libmicrohttpd takes the socket as it is. */
 		addr = NULL;
 	} else if (inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
 		in4.sin_family = AF_INET;
@@ -1065,16 +921,12 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		codec_format(err, errlen, "'%s' is not an IPv4 or IPv6 address", cfg->host);
 		return NULL;
 	}
-	/* The socket to serve on: one of ours (MHD_OPTION_SOCK_ADDR) or the
-	 * inherited one (MHD_OPTION_LISTEN_SOCKET), both documented options
-	 * of 0.9.75 and 1.0; the other entry is left as a no-op. */
+	/* The socket to serve on: one of ours or the inherited one. */
 	struct MHD_OptionItem listen_opts[2] = {
-	    {MHD_OPTION_END, 0, NULL},
+	    {MHD_OPTION_SOCK_ADDR, 0, (void *)addr},
 	    {MHD_OPTION_END, 0, NULL},
 	};
-	if (addr)
-		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
-	else
+	if (!addr)
 		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET,
 							 (intptr_t)cfg->listen_fd, NULL};
 
@@ -1122,10 +974,9 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	}
 
 	/*
-	 * The logger must come first to catch what the other options say.
-	 * The total limit is the guard's (it closes at accept); the daemon's
-	 * own, which would leave connections in the backlog, is set past it
-	 * by the number of threads that may accept at the same moment.
+	 * The logger comes first to catch what the other options say. The
+	 * total limit is the guard's (it closes at accept); the daemon's own
+	 * is set past it by the number of threads that may accept at once.
 	 * From here on the inherited socket is the daemon's to close.
 	 */
 	handed = true;
@@ -1152,9 +1003,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 				     cfg->host, cfg->port);
 		goto out_workers;
 	}
-	/* The port from the listening socket itself: the daemon's
-	 * MHD_DAEMON_INFO_BIND_PORT may not know that of a socket it was
-	 * given. */
+	/* The port from the listening socket itself: MHD_DAEMON_INFO_BIND_PORT
+	 * may not know that of a socket it was given. */
 	const union MHD_DaemonInfo *info =
 	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_LISTEN_FD);
 	struct sockaddr_storage bound;
@@ -1184,8 +1034,7 @@ out_srv:
 		MHD_destroy_response(srv->oom);
 	dj_free(srv);
 out_fd:
-	/* The inherited socket is ours until the daemon has taken it. */
-	if (cfg->listen_fd > 0 && !handed)
+	if (cfg->listen_fd > 0 && !handed) /* ours until the daemon has taken it */
 		close(cfg->listen_fd);
 	return NULL;
 }
@@ -1197,16 +1046,11 @@ unsigned http_server_port(const struct http_server *srv)
 
 void http_server_begin_drain(struct http_server *srv)
 {
-	if (atomic_exchange(&srv->draining, true))
-		return;
-	/*
-	 * New connections are closed at accept by the guard's policy rather
-	 * than by MHD_quiesce_daemon(): with a thread pool on epoll,
-	 * libmicrohttpd 1.0.1's quiesce races its own workers to take the
-	 * listening socket out of their epoll sets, and the loser aborts the
-	 * process.
-	 */
-	http_guard_close_new(srv->guard);
+	/* New connections are closed at accept by the guard rather than by
+	 * MHD_quiesce_daemon(), which races its own epoll workers in
+	 * libmicrohttpd 1.0.1 and may abort the process. */
+	if (!atomic_exchange(&srv->draining, true))
+		http_guard_close_new(srv->guard);
 }
 
 bool http_server_is_idle(struct http_server *srv)

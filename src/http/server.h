@@ -1,19 +1,10 @@
 /*
- * The HTTP server: libmicrohttpd's lifecycle around route_handle().
- *
- * A pool of threads (epoll) reads requests, hands each whole request to the
- * route layer and sends back what it answers. Bodies are taken only when
- * route_precheck() accepts the headers, and never beyond the body limit:
- * a Content-Length over it is answered 413 before any of the body is read,
- * a chunked body that grows past it is answered 413 without being kept.
- * Keep-alive, chunked request bodies and HEAD work.
- *
- * Shutdown in three steps, driven by the caller (main): begin_drain stops
- * accepting connections and makes /readyz answer 503 and every response
- * carry "Connection: close"; the caller polls http_server_is_idle() until
- * the requests in flight are done or its deadline passes; stop ends
- * everything. The only state shared between requests is that drain flag
- * and a count of requests in flight, both atomic.
+ * The HTTP server: libmicrohttpd's lifecycle around route_handle(). A pool
+ * of threads (epoll) reads requests, hands each to the route layer and
+ * sends back its answer; a body is taken only when the route accepts the
+ * headers, never beyond its limit (413). Shutdown in three steps, driven by
+ * main: begin_drain, then http_server_is_idle() polled until the requests
+ * in flight are done or a deadline passes, then stop.
  */
 #ifndef DROPJUDGE_HTTP_SERVER_H
 #define DROPJUDGE_HTTP_SERVER_H
@@ -27,15 +18,11 @@
 
 struct http_auth;
 
-/*
- * Each connection's memory (libmicrohttpd's pool): the request line and
- * headers must fit in it, half of it reads a body, and libmicrohttpd
- * 0.9.75 zeroes all of it for every request. The default is libmicrohttpd's.
- */
+/* Each connection's memory (libmicrohttpd's pool, zeroed for every
+ * request by 0.9.75): the request line and headers must fit in it. */
 #define HTTP_CONNECTION_MEMORY_DEFAULT ((size_t)32768)
 #define HTTP_CONNECTION_MEMORY_MIN     ((size_t)4096)
-/* Bytes of answers built and not yet sent that the server holds at once:
- * past it a large answer is 503 (budget.h). */
+/* Bytes of answers built and not yet sent held at once (budget.h). */
 #define HTTP_ANSWER_MEMORY_DEFAULT ((size_t)64 << 20)
 struct http_tls;
 
@@ -72,34 +59,25 @@ struct http_config {
 struct http_server;
 
 /*
- * Binds and listens (or takes cfg->listen_fd), and starts the worker threads. Returns a new server
- * that the caller releases with http_server_stop(); on failure returns NULL and writes the reason
- * to err (errlen bytes, may be 0). Signals the caller wants to receive only in its own thread must
- * be blocked before this call (the workers inherit the signal mask).
+ * Binds and listens (or takes cfg->listen_fd) and starts the threads: a
+ * server released with http_server_stop(), or NULL with the reason in err
+ * (errlen bytes, may be 0). The threads inherit the caller's signal mask.
  */
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen);
 
 /* The port the server listens on (the real one when 0 was asked). */
 unsigned http_server_port(const struct http_server *srv);
 
-/*
- * Begins shutdown: stops accepting connections (new ones are refused by
- * the kernel), /readyz answers 503, and every response from now on closes
- * its connection. Connections already open keep being served. Idempotent.
- */
+/* Begins shutdown: new connections are closed, /readyz answers 503 and
+ * every answer closes its connection; open ones are still served. */
 void http_server_begin_drain(struct http_server *srv);
 
-/*
- * Whether no request is in flight: none received in part (headers read),
- * being handled or being sent, or no connection is open at all. An idle
- * keep-alive connection does not count.
- */
+/* Whether no request is in flight (headers read, not yet completed), or no
+ * connection is open at all. */
 bool http_server_is_idle(struct http_server *srv);
 
-/*
- * Stops the server: closes every connection (a request still in flight is
- * cut), joins the threads and frees the server. NULL is ignored.
- */
+/* Closes every connection, joins the threads and frees the server; NULL
+ * is ignored. */
 void http_server_stop(struct http_server *srv);
 
 #endif

@@ -1,8 +1,5 @@
-/*
- * HTTPS settings (see tls.h): the PEM files read whole, then the checks
- * GnuTLS can make before the daemon starts: the priority string parses,
- * and the certificate and key load together as one credential.
- */
+/* HTTPS settings (tls.h): the PEM files read whole, the priority string
+ * parsed and the pair loaded as one credential by GnuTLS. */
 #include "http/tls.h"
 
 #include <string.h>
@@ -15,11 +12,18 @@
 #include "http/file.h"
 #include "mem/alloc.h"
 
-/* Whether GnuTLS takes `priorities`; err names the place it stops at. */
-static int tls_check_priorities(const char *priorities, char *err, size_t errlen)
+int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_file,
+		  const char *priorities, char *err, size_t errlen)
 {
 	gnutls_priority_t prio;
+	gnutls_certificate_credentials_t cred;
 	const char *at = NULL;
+
+	memset(tls, 0, sizeof *tls);
+	if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		codec_format(err, errlen, "this libmicrohttpd is built without TLS support");
+		return -1;
+	}
 	int rc = gnutls_priority_init(&prio, priorities, &at);
 	if (rc != GNUTLS_E_SUCCESS) {
 		codec_format(err, errlen,
@@ -29,40 +33,6 @@ static int tls_check_priorities(const char *priorities, char *err, size_t errlen
 		return -1;
 	}
 	gnutls_priority_deinit(prio);
-	return 0;
-}
-
-/* Whether the key and certificate make one credential. */
-static int tls_check_pair(const struct http_tls *tls, const char *cert_file, const char *key_file,
-			  char *err, size_t errlen)
-{
-	gnutls_certificate_credentials_t cred;
-	if (gnutls_certificate_allocate_credentials(&cred) != GNUTLS_E_SUCCESS) {
-		codec_format(err, errlen, "out of memory checking the TLS certificate");
-		return -1;
-	}
-	const gnutls_datum_t cert = {(unsigned char *)tls->cert, (unsigned)tls->cert_len};
-	const gnutls_datum_t key = {(unsigned char *)tls->key, (unsigned)tls->key_len};
-	int rc = gnutls_certificate_set_x509_key_mem(cred, &cert, &key, GNUTLS_X509_FMT_PEM);
-	gnutls_certificate_free_credentials(cred);
-	if (rc < 0) {
-		codec_format(err, errlen, "--tls-cert %s with --tls-key %s: %s", cert_file,
-			     key_file, gnutls_strerror(rc));
-		return -1;
-	}
-	return 0;
-}
-
-int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_file,
-		  const char *priorities, char *err, size_t errlen)
-{
-	memset(tls, 0, sizeof *tls);
-	if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-		codec_format(err, errlen, "this libmicrohttpd is built without TLS support");
-		return -1;
-	}
-	if (tls_check_priorities(priorities, err, errlen) != 0)
-		return -1;
 	tls->cert = http_read_file(cert_file, "TLS certificate", HTTP_TLS_FILE_MAX, &tls->cert_len,
 				   err, errlen);
 	if (!tls->cert)
@@ -76,8 +46,20 @@ int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_f
 		codec_format(err, errlen, "out of memory");
 		goto out_free;
 	}
-	if (tls_check_pair(tls, cert_file, key_file, err, errlen) != 0)
+	/* The key and the certificate must make one credential. */
+	if (gnutls_certificate_allocate_credentials(&cred) != GNUTLS_E_SUCCESS) {
+		codec_format(err, errlen, "out of memory checking the TLS certificate");
 		goto out_free;
+	}
+	const gnutls_datum_t cert = {(unsigned char *)tls->cert, (unsigned)tls->cert_len};
+	const gnutls_datum_t key = {(unsigned char *)tls->key, (unsigned)tls->key_len};
+	rc = gnutls_certificate_set_x509_key_mem(cred, &cert, &key, GNUTLS_X509_FMT_PEM);
+	gnutls_certificate_free_credentials(cred);
+	if (rc < 0) {
+		codec_format(err, errlen, "--tls-cert %s with --tls-key %s: %s", cert_file,
+			     key_file, gnutls_strerror(rc));
+		goto out_free;
+	}
 	return 0;
 out_free:
 	http_tls_free(tls);

@@ -1,10 +1,6 @@
-/*
- * HTTPS settings: the certificate chain and private key read from their
- * PEM files and the GnuTLS priority string, checked at start so that a
- * bad file or string is reported by name before the server listens, and
- * turned into libmicrohttpd's TLS options (MHD_USE_TLS with
- * MHD_OPTION_HTTPS_MEM_CERT, _MEM_KEY and _PRIORITIES).
- */
+/* HTTPS settings: certificate chain, private key and GnuTLS priorities,
+ * checked at start (a bad one reported by name before the server listens)
+ * and turned into libmicrohttpd's TLS options. */
 #ifndef DROPJUDGE_HTTP_TLS_H
 #define DROPJUDGE_HTTP_TLS_H
 
@@ -21,13 +17,10 @@ struct http_tls {
 	char *priorities; /* GnuTLS priority string, dj_malloc'ed */
 };
 
-/*
- * Fills *tls from the files and the priority string (copied). Checks that
- * this libmicrohttpd has TLS, that the priority string is valid and that
- * the key belongs to the certificate. Returns 0, or -1 with the reason
- * (naming the flag or file at fault, never quoting the key) in err and
- * *tls empty. Release with http_tls_free().
- */
+/* Fills *tls from the files and the priority string (copied), checking
+ * that libmicrohttpd has TLS, the string is valid and the key belongs to
+ * the certificate: 0, or -1 with the reason (never the key) in err and *tls
+ * empty. Released with http_tls_free(). */
 int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_file,
 		  const char *priorities, char *err, size_t errlen);
 
@@ -35,12 +28,9 @@ int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_f
 
 struct MHD_OptionItem;
 
-/*
- * Fills opts[0..HTTP_TLS_OPTIONS) with the libmicrohttpd options for
- * MHD_OPTION_ARRAY (pointing into *tls, which must outlive the daemon) and
- * returns the daemon flags to add (MHD_USE_TLS). NULL tls: plain HTTP,
- * an empty array and no flag.
- */
+/* Fills opts[0..HTTP_TLS_OPTIONS) for MHD_OPTION_ARRAY (pointing into
+ * *tls, which outlives the daemon): the flags to add (MHD_USE_TLS); NULL
+ * tls: an empty array and none. */
 unsigned http_tls_options(const struct http_tls *tls, struct MHD_OptionItem *opts);
 
 /* Releases what http_tls_load() filled; safe on a zeroed struct. */

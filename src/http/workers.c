@@ -1,7 +1,5 @@
-/*
- * The worker pool: a FIFO of jobs under one mutex and condition variable,
- * and a fixed set of threads. See workers.h.
- */
+/* The worker pool of workers.h: a FIFO of jobs under one mutex and
+ * condition variable, and a fixed set of threads. */
 #define _GNU_SOURCE /* syscall(SYS_gettid) */
 #include "http/workers.h"
 #include "mem/alloc.h"
@@ -20,12 +18,7 @@
 /* How much nicer than the event loops a worker is. */
 #define WORKERS_NICE 10
 
-/*
- * How long the pool waits, after the last request asked for a trim, before
- * it trims: under a steady load of large requests the heap is kept (giving
- * it back and faulting it in again would cost each request tens of page
- * faults and a TLB shootdown), and it goes back once the load stops.
- */
+/* How long after the last request asking for a trim the pool trims. */
 #define WORKERS_TRIM_DELAY_MS 100
 
 struct http_workers {
@@ -60,12 +53,10 @@ static void *workers_main(void *arg)
 		while (!w->head && !w->stopping && !w->trim)
 			pthread_cond_wait(&w->ready, &w->lock);
 		if (!w->head && w->trim && !w->stopping && !trim_due(w)) {
-			/* not before trim_at, which a new request may move on */
 			pthread_cond_timedwait(&w->ready, &w->lock, &w->trim_at);
 			continue;
 		}
 		if (!w->head && w->trim) {
-			/* Off the event loops: trimming a large heap takes a while. */
 			w->trim = false;
 			pthread_mutex_unlock(&w->lock);
 			malloc_trim(0);
@@ -102,7 +93,6 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 		pthread_mutex_destroy(&w->lock);
 		goto out_nomem;
 	}
-	/* the trim's deadline is on the clock that does not jump */
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	int made = pthread_cond_init(&w->ready, &attr);
 	pthread_condattr_destroy(&attr);
