@@ -278,21 +278,24 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 	return jr.status;
 }
 
-/* New array of `rows` strings of `cols` characters, '#' where has() holds. */
+/* Writes the `cols` cells of a board row held as bits: '#' a tile, '.' empty. */
+static void board_row(char *text, unsigned bits, unsigned cols)
+{
+	for (unsigned c = 0; c < cols; c++)
+		text[c] = (bits >> c) & 1 ? '#' : '.';
+}
+
+/* New array of a board's `rows` strings of `cols` characters. */
 static json_t *json_board(const struct md_game *game, unsigned rows, unsigned cols,
-			  bool (*has)(const struct md_game *, unsigned, unsigned))
+			  unsigned (*row)(const struct md_game *, unsigned))
 {
 	json_t *list = json_array();
-	if (!list)
-		return NULL;
-	for (unsigned r = 0; r < rows; r++) {
-		char text[MD_LINES + 1];
-		for (unsigned c = 0; c < cols; c++)
-			text[c] = has(game, r, c) ? '#' : '.';
-		text[cols] = '\0';
-		if (json_array_append_new(list, json_string(text)) != 0) {
+	for (unsigned r = 0; list && r < rows; r++) {
+		char text[MD_LINES];
+		board_row(text, row(game, r), cols);
+		if (json_array_append_new(list, json_stringn(text, cols)) != 0) {
 			json_decref(list);
-			return NULL;
+			list = NULL;
 		}
 	}
 	return list;
@@ -301,55 +304,34 @@ static json_t *json_board(const struct md_game *game, unsigned rows, unsigned co
 int md_json_add_boards(json_t *obj, const struct md_game *game)
 {
 	if (json_object_set_new(obj, "green",
-				json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_has)) != 0)
-		return -1;
-	if (json_object_set_new(obj, "blue",
-				json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_has)) != 0)
+				json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_row)) != 0 ||
+	    json_object_set_new(obj, "blue",
+				json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_row)) != 0)
 		return -1;
 	return 0;
 }
 
 json_t *md_json_result(const struct md_game *game)
 {
-	json_t *obj = json_object();
-	if (!obj)
+	json_t *obj = json_pack("{sI sI}", "score", (json_int_t)game->score, "tiles",
+				(json_int_t)md_tiles(game));
+	if (obj && md_json_add_boards(obj, game) != 0) {
+		json_decref(obj);
 		return NULL;
-	if (json_object_set_new(obj, "score", json_integer((json_int_t)game->score)) != 0 ||
-	    json_object_set_new(obj, "tiles", json_integer((json_int_t)md_tiles(game))) != 0 ||
-	    md_json_add_boards(obj, game) != 0)
-		goto out_free;
+	}
 	return obj;
-out_free:
-	json_decref(obj);
-	return NULL;
 }
 
-/* The cells of four columns as characters: entry k has '#' at c where bit c
- * of k is set, '.' elsewhere. */
-#define MD_NIBBLE(k)                                                                               \
-	{                                                                                          \
-		(k) & 1 ? '#' : '.', (k)&2 ? '#' : '.', (k)&4 ? '#' : '.', (k)&8 ? '#' : '.'       \
-	}
-static const char md_nibble[16][4] = {
-    MD_NIBBLE(0),  MD_NIBBLE(1),  MD_NIBBLE(2),	 MD_NIBBLE(3),	MD_NIBBLE(4),  MD_NIBBLE(5),
-    MD_NIBBLE(6),  MD_NIBBLE(7),  MD_NIBBLE(8),	 MD_NIBBLE(9),	MD_NIBBLE(10), MD_NIBBLE(11),
-    MD_NIBBLE(12), MD_NIBBLE(13), MD_NIBBLE(14), MD_NIBBLE(15),
-};
-#undef MD_NIBBLE
-
-/* Appends `rows` quoted strings of `cols` (at most 8) characters,
- * comma-separated, at text + n, row r's cells from the bits row(game, r);
+/* Appends a board's rows as quoted strings, comma-separated, at text + n;
  * returns the new length. */
 static size_t write_board(char *text, size_t n, const struct md_game *game, unsigned rows,
 			  unsigned cols, unsigned (*row)(const struct md_game *, unsigned))
 {
 	for (unsigned r = 0; r < rows; r++) {
-		unsigned bits = row(game, r);
 		if (r > 0)
 			text[n++] = ',';
 		text[n++] = '"';
-		memcpy(text + n, md_nibble[bits & 15u], 4);
-		memcpy(text + n + 4, md_nibble[(bits >> 4) & 15u], 4);
+		board_row(text + n, row(game, r), cols);
 		n += cols;
 		text[n++] = '"';
 	}

@@ -209,41 +209,19 @@ bool md_json_fast_runs(const char *body, size_t len, unsigned long max_blocks, s
 bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,
 		       void *ctx)
 {
-	static const char key[] = "\"blocks\"";
 	struct scan s = {(const unsigned char *)body, (const unsigned char *)body + len};
 	unsigned long n = 0;
+	bool end = false;
 
-	if (!take(&s, '{'))
+	if (!take_head(&s))
 		return false;
-	skip_ws(&s);
-	if ((size_t)(s.end - s.p) < sizeof key - 1 || memcmp(s.p, key, sizeof key - 1) != 0)
-		return false;
-	s.p += sizeof key - 1;
-	if (!take(&s, ':') || !take(&s, '['))
-		return false;
-	/* an empty list is left to the full path */
-	for (;;) {
+	do {
 		struct md_block b;
 		skip_ws(&s);
-		if (!take_block(&s, &b))
-			return false;
-		if (max_blocks && n >= max_blocks)
-			return false;
-		if (fn && fn(ctx, b, n) != 0)
+		if (!take_block(&s, &b) || (max_blocks && n >= max_blocks) ||
+		    (fn && fn(ctx, b, n) != 0))
 			return false;
 		n++;
-		if (s.p < s.end && *s.p == ',') {
-			s.p++;
-			continue;
-		}
-		if (!take(&s, ',')) {
-			if (!take(&s, ']'))
-				return false;
-			break;
-		}
-	}
-	if (!take(&s, '}'))
-		return false;
-	skip_ws(&s);
-	return s.p == s.end;
+	} while (take_next(&s, &end));
+	return end && take_tail(&s);
 }

@@ -445,28 +445,12 @@ out:
 
 int md_text_result(const struct md_game *game, char *buf, size_t size)
 {
-	/* as snprintf("%" PRIu64 "\n%u\n") writes it, without the stdio
-	 * formatter: the one answer of a `dropjudge solve` run */
 	char text[2 * (CODEC_DECIMAL_MAX + 1)];
 	size_t n = codec_decimal_write(game->score, text);
 	text[n++] = '\n';
 	n += codec_decimal_write(md_tiles(game), text + n);
 	text[n++] = '\n';
-	if (size > 0) {
-		size_t keep = n < size ? n : size - 1;
-		memcpy(buf, text, keep);
-		buf[keep] = '\0';
-	}
-	return (int)n;
-}
-
-/* Validation reads every block and simulates none. */
-static int md_text_ignore_block(void *ctx, struct md_block block, unsigned long index)
-{
-	(void)ctx;
-	(void)block;
-	(void)index;
-	return 0;
+	return codec_text_copy(buf, size, text, n);
 }
 
 void md_text_validate(const char *text, size_t len, struct codec_error *err)
@@ -477,7 +461,7 @@ void md_text_validate(const char *text, size_t len, struct codec_error *err)
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return;
 	}
-	md_text_feed(reader, text, len, md_text_ignore_block, NULL);
-	md_text_finish(reader, md_text_ignore_block, NULL);
+	md_text_feed(reader, text, len, NULL, NULL);
+	md_text_finish(reader, NULL, NULL);
 	md_text_free(reader);
 }
