@@ -15,7 +15,7 @@
  * 1 <= N <= 10000. Lines and columns are 1-based; columns count bytes.
  */
 #include "codec/md_codec.h"
-#include "codec/md_text_fast.h"
+#include "codec/md_text_state.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -28,7 +28,6 @@
 
 #define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
 
-/* The push parser's state. */
 /* Records a fault at (line, column); stops the reader unless errors are collected. */
 static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
 		       unsigned column, const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -1,16 +1,11 @@
 /*
- * The fast path of the Monomino-Domino text reader: see md_text_fast.h.
- *
- * A canonical line is six bytes, "t x y\n". XORed with "0 0 0\n" it leaves
- * the three digits in the low two bits of bytes 0, 2 and 4 and zeros
- * everywhere else, so one load, one XOR and one mask test recognise a line
- * of digits 0..3; t must then be nonzero and the domino stay inside red.
- * Any other line (a fault, CRLF, tabs, more digits) is left to the slow
- * path, so errors and their wording come from one place. md_text_take()
- * and md_text_canonical() (md_codec.h) and md_text_skip() live here
- * because they share the reader's state.
+ * The fast path of the Monomino-Domino text reader: the canonical line
+ * "t x y\n" XORed with "0 0 0\n" leaves the digits in the low two bits of
+ * bytes 0, 2 and 4 and zeros elsewhere, so one load, one XOR and one mask
+ * test recognise it. Any other line is left to md_text.c, so every fault
+ * comes from one place.
  */
-#include "codec/md_text_fast.h"
+#include "codec/md_text_state.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -188,18 +188,6 @@ out_free_array:
 /* Longest result: a 20-digit score, the keys and 13 quoted rows. */
 #define PUYO_RESULT_MAX 256
 
-/* puyo_cell_to_char() of each value of a byte, for writing a row without a
- * call a cell (test_puyo_codec.c compares the two). */
-static const char cell_chars[256] = {
-    [PUYO_EMPTY] = '.',	 [PUYO_RED] = 'R',    [PUYO_GREEN] = 'G',   [PUYO_BLUE] = 'B',
-    [PUYO_PURPLE] = 'P', [PUYO_YELLOW] = 'Y', [PUYO_GARBAGE] = 'O',
-};
-
-char puyo_json_cell_char(uint8_t cell)
-{
-	return cell <= PUYO_GARBAGE ? cell_chars[cell] : '?';
-}
-
 /* The result's members up to the "[" of its field. */
 static size_t write_head(char *text, const struct puyo_result *result)
 {
@@ -226,7 +214,7 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 			text[n++] = ',';
 		text[n] = '"';
 		for (unsigned c = 0; c < PUYO_COLS; c++)
-			text[n + 1 + c] = puyo_json_cell_char(field->cell[r][c]);
+			text[n + 1 + c] = puyo_cell_to_char(field->cell[r][c]);
 		text[n + 1 + PUYO_COLS] = '"';
 		n += PUYO_COLS + 2;
 	}

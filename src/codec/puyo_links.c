@@ -1,22 +1,13 @@
 /*
  * puyop.com and Puyo Nexus field strings and URLs <-> Puyo fields.
- *
- * The formats followed (read from public code, not copied):
- * - puyop.com: the 64-character alphabet "0-9a-zA-Z[]", one character per
- *   column pair worth left * 8 + right, rows from the 13th down, empty
- *   pairs before the first puyo left out, and colour numbers 1 red,
- *   2 green, 3 blue, 4 yellow, 5 purple, 6 garbage, as the puyoai project
- *   writes its puyop.com links (src/solver/puyop.cc, makePuyopURL) and
- *   several bots after it.
- * - Puyo Nexus: PuyoSim's PuyoType numbers (0 none, 1 red, 2 green,
- *   3 blue, 4 yellow, 5 purple, 6 garbage, 7 point, 8 sun, 9 hard,
- *   10 iron, 11 block: puyonexus/puyosim src/Simulator/Puyo.php), written
- *   in the URL alphabet of its ?chain= parameter, Constants.Puyo.URL in
- *   the simulator's JavaScript and the "0475681BCA32" table indexed by
- *   PuyoType in src/Service/LegacyChainParser.php; the string fills the
- *   width x (height + hidden rows) board from its end, so leading empty
- *   cells may be left out (src/Simulator/Board.php), and w, h, hr default
- *   to 6, 12, 1.
+ * - puyop.com (http://www.puyop.com/s/FIELD, moves may follow '_'): one
+ *   character of "0-9a-zA-Z[]" per column pair worth left * 8 + right
+ *   (0 empty, 1 red, 2 green, 3 blue, 4 yellow, 5 purple, 6 garbage), rows
+ *   from the hidden one down, the empty pairs before the first puyo left
+ *   out, as puyoai's makePuyopURL writes them.
+ * - Puyo Nexus (https://puyonexus.com/chainsim/?w=6&h=12&chain=CHAIN): one
+ *   character per cell, rows from the hidden one down, PuyoSim's PuyoType
+ *   in its URL alphabet "0475681BCA32"; leading empty cells may be left out.
  */
 #include "codec/puyo_links.h"
 

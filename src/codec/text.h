@@ -1,9 +1,7 @@
 /*
- * Strings compared on the request path: a method, a media type, a label or
- * a header name against a literal, a few times a request. Their first
- * bytes mostly differ, and a byte compared here costs less than a call of
- * strcmp(); a header name of known length is compared eight bytes at a
- * time, without the locale tables of strcasecmp().
+ * Strings compared on the request path (a method, a media type, a header
+ * name) against a literal: the first byte before a call of strcmp(), and
+ * header names a word at a time without strcasecmp()'s locale tables.
  */
 #ifndef DROPJUDGE_CODEC_TEXT_H
 #define DROPJUDGE_CODEC_TEXT_H
@@ -35,9 +33,8 @@ static inline uint32_t codec_text_word4(const char *s)
 	return w;
 }
 
-/* Whether word a equals word b where b's letters may be either case in a.
- * A byte of b with the 0x40 bit set is a letter (the caller's promise):
- * the 0x20 bit of that byte is left out of the comparison. */
+/* Whether word a equals word b, the case of b's letters (bytes with bit
+ * 0x40, the caller's promise) left out. */
 static inline bool codec_text_fold8(uint64_t a, uint64_t b)
 {
 	uint64_t fold = (b & 0x4040404040404040u) >> 1;
@@ -50,13 +47,8 @@ static inline bool codec_text_fold4(uint32_t a, uint32_t b)
 	return (a | fold) == (b | fold);
 }
 
-/*
- * Whether s[0..n) is name[0..n) but for the case of ASCII letters
- * (strncasecmp(s, name, n) == 0 with no NUL in either). `name` holds only
- * ASCII letters, digits and '-', as the header names the server reads do;
- * s may hold any bytes. Both are read only within their n bytes: a tail
- * shorter than a word is read as a word ending at the last byte.
- */
+/* strncasecmp(s, name, n) == 0 for a `name` of ASCII letters, digits and
+ * '-'; reads only within the n bytes. */
 static inline bool codec_text_name_is(const char *s, const char *name, size_t n)
 {
 	if (n >= 8) {

@@ -277,9 +277,8 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	unsigned long seen;
 	/* As md_solve(): a trace too long is found before it is built. */
-	if (case_obj &&
-	    (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
-	     seen > PROBLEM_MAX_TRACE_STEPS))
+	if (case_obj && (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
+			 seen > PROBLEM_MAX_TRACE_STEPS))
 		return 0;
 	struct md_trace_text *t = dj_malloc(sizeof *t);
 	if (!t)
