@@ -1,23 +1,15 @@
 /*
- * Monomino-Domino Baekjoon text codec: a push parser for the input ("N",
- * then N lines "t x y") and the writer of the output ("S\nT\n").
- *
- * The parser is a byte-at-a-time state machine with no line buffer, so
- * chunk boundaries never matter and a line of any length is read in
- * constant memory. Each line is split into tokens; a token is judged when
- * it ends and a line when its newline (or the end of input) arrives, and
- * only then is its block handed to the callback.
- *
- * Lenient mode (solving) takes blanks and tabs between tokens, CRLF, a
- * missing final newline and blank lines after the last placement. Strict
- * mode (validation) wants the testlib layout: single spaces, no CR, no
- * '+', leading zeros or "-0", a final newline, nothing after line N+1, and
- * 1 <= N <= 10000. Lines and columns are 1-based; columns count bytes.
+ * Monomino-Domino Baekjoon text codec: a push parser of the input ("N",
+ * then N lines "t x y"), a byte-at-a-time state machine with no line
+ * buffer, and the writer of the output ("S\nT\n"). A token is judged when
+ * it ends, a line when its newline arrives, and only then is its block
+ * handed on. Lenient mode (solving) takes blanks and tabs, CRLF, a missing
+ * final newline and blank lines at the end; strict mode (validation) wants
+ * testlib's layout and 1 <= N <= 10000. Columns count bytes.
  */
 #include "codec/md_codec.h"
 #include "codec/md_text_state.h"
 
-#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,11 +21,9 @@
 #define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
 
 /* Records a fault at (line, column); stops the reader unless errors are collected. */
-static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
-		       unsigned column, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
-		       unsigned column, const char *fmt, ...)
+static void __attribute__((format(printf, 5, 6)))
+text_fault(struct md_text_reader *r, enum codec_status status, unsigned line, unsigned column,
+	   const char *fmt, ...)
 {
 	const struct codec_where where = {.line = line, .column = column};
 	va_list ap;
@@ -56,18 +46,12 @@ static void token_show(const struct md_text_reader *r, char *out, size_t size)
 {
 	size_t len = 0;
 	unsigned kept = r->tok_len < MD_TEXT_TOKEN_SHOWN ? r->tok_len : MD_TEXT_TOKEN_SHOWN;
-	out[0] = '\0';
-	static const char hex[] = "0123456789ABCDEF";
 	for (unsigned i = 0; i < kept && len + 5 < size; i++) {
 		unsigned char c = (unsigned char)r->tok_text[i];
-		if (c >= 0x20 && c < 0x7f && c != '\\') {
+		if (c >= 0x20 && c < 0x7f && c != '\\')
 			out[len++] = (char)c;
-		} else {
-			out[len++] = '\\';
-			out[len++] = 'x';
-			out[len++] = hex[c >> 4];
-			out[len++] = hex[c & 15];
-		}
+		else
+			len += (size_t)snprintf(out + len, size - len, "\\x%02X", c);
 	}
 	out[len] = '\0';
 	if (r->tok_len > kept && len + 4 <= size)

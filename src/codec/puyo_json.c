@@ -31,9 +31,6 @@ struct json_reader {
  * Records a fault at the case's pointer followed by `where` (already an RFC
  * 6901 suffix such as "/field/3"); returns whether reading must stop now.
  */
-static bool json_fault(struct json_reader *rd, const char *where, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 static bool __attribute__((format(printf, 3, 0)))
 json_vfault(struct json_reader *rd, const char *suffix, const char *fmt, va_list ap)
 {
@@ -45,7 +42,8 @@ json_vfault(struct json_reader *rd, const char *suffix, const char *fmt, va_list
 	return !rd->err || codec_error_is_full(rd->err);
 }
 
-static bool json_fault(struct json_reader *rd, const char *suffix, const char *fmt, ...)
+static bool __attribute__((format(printf, 3, 4)))
+json_fault(struct json_reader *rd, const char *suffix, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

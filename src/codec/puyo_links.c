@@ -103,10 +103,8 @@ int puyo_links_nexus_url(const struct puyo_field *field, char *buf, size_t size)
 
 /* ---- decoding -------------------------------------------------------- */
 
-static enum codec_status fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static enum codec_status fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
+static enum codec_status __attribute__((format(printf, 3, 4)))
+fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
 {
 	char detail[CODEC_DETAIL_MAX];
 	va_list ap;

@@ -18,11 +18,8 @@
 #define FLOATING	 "puyo at column %u floats above an empty cell"
 
 /* Formats a fault's message and hands it to the reader's callback. */
-static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt,
-		       ...) __attribute__((format(printf, 4, 5)));
-
-static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt,
-		       ...)
+static bool __attribute__((format(printf, 4, 5)))
+rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

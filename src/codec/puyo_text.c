@@ -39,9 +39,6 @@ struct text_reader {
 };
 
 /* Records a fault; returns whether reading must stop now. */
-static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 static bool __attribute__((format(printf, 4, 0)))
 text_vfault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, va_list ap)
 {
@@ -51,7 +48,8 @@ text_vfault(struct text_reader *rd, unsigned line, unsigned column, const char *
 	return !rd->err || codec_error_is_full(rd->err);
 }
 
-static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
+static bool __attribute__((format(printf, 4, 5)))
+text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
