@@ -178,11 +178,10 @@ static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 	    md_check(tt, r->values[1], 0),
 	    md_check(tt, 0, r->values[2]),
 	};
-	for (unsigned k = 0; k < 3 && !r->stopped; k++) {
+	for (unsigned k = 0; k < 3; k++)
 		if (fault[k] != MD_FAULT_NONE)
 			text_fault(r, CODEC_E_INVALID, r->line, r->columns[k], "%s, got %s",
 				   md_fault_detail(fault[k], t), r->shown[k]);
-	}
 	if (r->failed || !fn)
 		return;
 	struct md_block block = {(uint8_t)t, (uint8_t)r->values[1], (uint8_t)r->values[2]};
@@ -255,11 +254,6 @@ static void line_claim(struct md_text_reader *r)
 	r->done = true;
 }
 
-/*
- * The byte states: each byte is a newline, a blank (between tokens), a CR
- * (strict mode: a fault) or a token byte, and each kind has its function.
- */
-
 /* A newline: the line ends. */
 static void byte_newline(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
@@ -288,9 +282,8 @@ static void byte_cr(struct md_text_reader *r)
 {
 	if (r->in_token)
 		token_end(r);
-	if (!r->stopped)
-		text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
-			   "unexpected carriage return (lines must end with \\n alone)");
+	text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
+		   "unexpected carriage return (lines must end with \\n alone)");
 }
 
 /* The first byte of a token: judges the blanks before it (strict) and
@@ -341,25 +334,14 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 	r->column = saturating_inc(r->column);
 }
 
-/* Clears a reader for a new input. */
-static void text_init(struct md_text_reader *r, const struct md_read_options *opt,
-		      struct codec_error *err)
-{
-	memset(r, 0, sizeof *r);
-	if (opt)
-		r->opt = *opt;
-	r->err = err;
-	r->status = CODEC_OK;
-	r->line = 1;
-	r->column = 1;
-	line_reset(r);
-}
-
 struct md_text_reader *md_text_new(const struct md_read_options *opt, struct codec_error *err)
 {
 	struct md_text_reader *r = dj_malloc(sizeof *r);
-	if (r)
-		text_init(r, opt, err);
+	if (!r)
+		return NULL;
+	*r = (struct md_text_reader){.err = err, .status = CODEC_OK, .line = 1, .column = 1};
+	if (opt)
+		r->opt = *opt;
 	return r;
 }
 

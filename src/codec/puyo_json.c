@@ -1,12 +1,7 @@
 /*
  * The JSON form of a Puyo case, {"field": [rows, top first], "trace": bool},
- * in, and a field's rows as a JSON array out.
- *
- * Lenient mode (solving) takes 12 rows, or 13 with the hidden row on top, of
- * `.RGBPYO`. Strict mode (validation) takes exactly 12 rows of `.RGBPY` with
- * no puyo above an empty cell. Every fault is CODEC_E_INVALID at a JSON
- * pointer under the case's own pointer; reading goes on after a fault as long
- * as the error collects (codec/error.h), so validation lists them all.
+ * in, and a field's rows out. Every fault is CODEC_E_INVALID at a pointer
+ * under the case's own.
  */
 #include "codec/puyo_codec.h"
 
@@ -15,7 +10,6 @@
 #include <string.h>
 
 #include "codec/decimal.h"
-
 #include "codec/puyo_rows.h"
 
 struct json_reader {
@@ -27,10 +21,8 @@ struct json_reader {
 	struct puyo_rows rows;	  /* checks the rows into field */
 };
 
-/*
- * Records a fault at the case's pointer followed by `where` (already an RFC
- * 6901 suffix such as "/field/3"); returns whether reading must stop now.
- */
+/* Records a fault at the case's pointer followed by `suffix` ("/field/3");
+ * returns whether reading must stop. */
 static bool __attribute__((format(printf, 3, 0)))
 json_vfault(struct json_reader *rd, const char *suffix, const char *fmt, va_list ap)
 {

@@ -1,9 +1,6 @@
 /*
  * The JSON form of a Puyo search: the request read into the core's struct
- * (the field by the Puyo case reader, so that its faults read as
- * everywhere), the answer written as
- * {"fires_now": null | {"chains", "score"}, "triggers": [...],
- *  "examined": N, "sequences": [{"placements", "fired", "trigger"}]}.
+ * (the field by the Puyo case reader), the answer written as JSON.
  */
 #include "codec/puyo_search_codec.h"
 

@@ -1,17 +1,9 @@
 /*
- * The Baekjoon text form of a Puyo field (the rows, top first, one per line)
- * in, and the Baekjoon output ("C\n") and the field as text out.
- *
- * Lenient mode (solving): 12 rows, or 13 with the hidden row on top, of
- * `.RGBPYO`; CR LF line ends, spaces or tabs at the end of a line, a missing
- * final newline and blank lines after the last row are all accepted.
- * Strict mode (validation, Baekjoon 11559 as testlib would hold it): exactly
- * 12 lines of 6 characters from `.RGBPY`, each ended by a lone '\n', nothing
- * after, and no puyo above an empty cell.
- *
- * Every fault is CODEC_E_INVALID, located by line and, for a bad character,
- * column (1-based, counted in characters). The reader goes on after a fault
- * as long as the error collects (codec/error.h), so validation lists them all.
+ * The Baekjoon text form of a Puyo field (the rows, top first) in, and the
+ * Baekjoon output ("C\n") and the field as text out. Lenient mode also
+ * takes CR LF, blanks at the end of a line, a missing final newline and
+ * blank lines at the end. Every fault is CODEC_E_INVALID at its line and,
+ * for a bad character, its column (counted in characters).
  */
 #include "codec/puyo_codec.h"
 

@@ -1,11 +1,8 @@
 /*
  * Monomino-Domino (Baekjoon 20061) as a problem (problem.h): decoders feed
- * blocks straight into the simulator (no list of the whole case is built),
- * the outcome is encoded as JSON or Baekjoon text, the generator streams
- * blocks; its package's statement, examples and tests. A trace places the
- * blocks one by one (md_place()), as it needs every step; the untraced
- * fast JSON reader and the text push parser hold them in a bounded batch
- * that md_play() plays when it is full and at the end.
+ * blocks straight into the simulator, one by one (md_place()) for a trace,
+ * else in bounded batches that md_play() plays; its package's statement,
+ * examples and tests.
  */
 #include <limits.h>
 #include <stdio.h>
