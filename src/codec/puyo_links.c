@@ -212,6 +212,16 @@ enum codec_status puyo_links_read_puyop(const char *s, size_t len, const char *p
 	return CODEC_OK;
 }
 
+/* The parameters of a Puyo Nexus link other than chain: the one value each
+ * may have. */
+static const struct {
+	const char *key, *value, *fault;
+} nexus_fixed[] = {
+    {"w=", "6", "w must be 6: the field is 6 columns wide"},
+    {"h=", "12", "h must be 12: the field is 12 rows high"},
+    {"hr=", "1", "hr must be 1: one hidden row"},
+};
+
 /* Reads the query of a Puyo Nexus link into *chain; checks w, h, hr. */
 static enum codec_status nexus_query(const char *q, size_t n, const char *pointer,
 				     const char **chain, size_t *chain_len, struct codec_error *err)
@@ -220,31 +230,23 @@ static enum codec_status nexus_query(const char *q, size_t n, const char *pointe
 	const char *end = q + n;
 	while (q < end) {
 		const char *amp = memchr(q, '&', (size_t)(end - q));
-		const char *stop = amp ? amp : end;
-		const char *eq = memchr(q, '=', (size_t)(stop - q));
-		if (!eq)
+		size_t len = (size_t)((amp ? amp : end) - q);
+		if (!memchr(q, '=', len))
 			return fault(err, pointer, "the link's query has a parameter without '='");
-		size_t klen = (size_t)(eq - q), vlen = (size_t)(stop - eq - 1);
-		const char *v = eq + 1;
-		if (klen == 5 && memcmp(q, "chain", 5) == 0) {
-			*chain = v;
-			*chain_len = vlen;
-		} else if (klen == 1 && *q == 'w') {
-			if (vlen != 1 || *v != '6')
-				return fault(err, pointer,
-					     "w must be 6: the field is 6 columns wide");
-		} else if (klen == 1 && *q == 'h') {
-			if (vlen != 2 || memcmp(v, "12", 2) != 0)
-				return fault(err, pointer,
-					     "h must be 12: the field is 12 rows high");
-		} else if (klen == 2 && memcmp(q, "hr", 2) == 0) {
-			if (vlen != 1 || *v != '1')
-				return fault(err, pointer, "hr must be 1: one hidden row");
-		} else {
+		size_t k = 0;
+		while (k < 3 && !eat(&q, &len, nexus_fixed[k].key))
+			k++;
+		if (k < 3 && (len != strlen(nexus_fixed[k].value) ||
+			      memcmp(q, nexus_fixed[k].value, len) != 0))
+			return fault(err, pointer, "%s", nexus_fixed[k].fault);
+		if (k == 3 && !eat(&q, &len, "chain="))
 			return fault(err, pointer,
 				     "the link's query takes w, h, hr and chain only");
+		if (k == 3) {
+			*chain = q;
+			*chain_len = len;
 		}
-		q = stop + (amp ? 1 : 0);
+		q += len + (amp ? 1 : 0);
 	}
 	if (!*chain)
 		return fault(err, pointer, "the link has no chain= parameter");
