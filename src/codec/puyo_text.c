@@ -57,12 +57,12 @@ text_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_l
 	return text_vfault(ctx, index + 1, column, fmt, ap);
 }
 
-static bool line_is_blank(const struct text_line *tl)
+/* The length of s[0..len) without its trailing blanks, tabs and CRs. */
+static size_t trim_len(const char *s, size_t len)
 {
-	for (size_t i = 0; i < tl->len; i++)
-		if (tl->s[i] != ' ' && tl->s[i] != '\t' && tl->s[i] != '\r')
-			return false;
-	return true;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
+	return len;
 }
 
 /*
@@ -75,11 +75,8 @@ static void read_lenient(struct text_reader *rd, const struct text_line *lines, 
 
 	puyo_field_init(rd->field, size_ok ? nrows : PUYO_ROWS);
 	for (unsigned i = 0; i < nrows && i < PUYO_ROWS_MAX; i++) {
-		struct text_line tl = lines[i];
-		while (tl.len && (tl.s[tl.len - 1] == ' ' || tl.s[tl.len - 1] == '\t' ||
-				  tl.s[tl.len - 1] == '\r'))
-			tl.len--;
-		if (puyo_rows_check(&rd->rows, tl.s, tl.len, i, size_ok ? i : PUYO_ROWS_MAX))
+		size_t len = trim_len(lines[i].s, lines[i].len);
+		if (puyo_rows_check(&rd->rows, lines[i].s, len, i, size_ok ? i : PUYO_ROWS_MAX))
 			return;
 	}
 	if (!size_ok)
@@ -132,7 +129,7 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 		if (nlines < LINES_KEPT)
 			lines[nlines] = tl;
 		nlines++;
-		if (!line_is_blank(&tl))
+		if (trim_len(tl.s, tl.len))
 			nrows = nlines;
 		pos = nl ? end + 1 : len;
 	}
