@@ -124,19 +124,6 @@ static enum codec_status md_count(const json_t *case_obj, const char *pointer, c
 	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
 }
 
-/* Prepares a run; false when the trace array cannot be made. */
-static bool md_run_start(struct md_run *run, struct problem_outcome *out, bool trace)
-{
-	md_init(&out->u.md);
-	out->steps = trace ? json_array() : NULL;
-	run->game = &out->u.md;
-	run->steps = out->steps;
-	run->trace_pointer = "";
-	run->trace_full = false;
-	run->out_of_memory = false;
-	return !trace || out->steps;
-}
-
 /* The status of a finished run whose decoder said `st`. */
 static enum codec_status md_run_end(struct md_run *run, struct problem_outcome *out,
 				    enum codec_status st, struct codec_error *err)
@@ -167,8 +154,10 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 				  size_t len, const struct problem_limits *limits, bool trace,
 				  struct problem_outcome *out, struct codec_error *err)
 {
-	struct md_run run;
-	if (!md_run_start(&run, out, trace)) {
+	md_init(&out->u.md);
+	out->steps = trace ? json_array() : NULL;
+	struct md_run run = {.trace_pointer = "", .game = &out->u.md, .steps = out->steps};
+	if (trace && !out->steps) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
 	}
@@ -310,7 +299,6 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
  */
 struct problem_text_stream {
 	struct md_game game;	       /* the case so far, without batch.blocks */
-	struct md_run run;	       /* without a trace */
 	struct md_text_reader *reader; /* the push parser, into the batch */
 	struct md_batch batch;	       /* into game */
 };
@@ -322,7 +310,6 @@ static struct problem_text_stream *md_text_stream_new(const struct problem_limit
 	if (!s)
 		return NULL;
 	md_init(&s->game);
-	s->run = (struct md_run){.trace_pointer = "", .game = &s->game, .steps = NULL};
 	s->batch.game = &s->game;
 	s->batch.held = 0;
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
@@ -372,7 +359,7 @@ static enum codec_status md_text_stream_end(struct problem_text_stream *s,
 	md_batch_play(&s->batch);
 	out->u.md = s->game;
 	out->steps = NULL;
-	return md_run_end(&s->run, out, st, err);
+	return st == CODEC_OK && codec_error_is_set(err) ? err->status : st;
 }
 
 static void md_text_stream_free(struct problem_text_stream *s)
