@@ -26,32 +26,24 @@
 static const char puyop_alphabet[] =
     "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ[]";
 
-/* puyop.com colour number of each enum puyo_cell, and back (7: none). */
-static const unsigned char puyop_of_cell[] = {0, 1, 2, 3, 5, 4, 6};
-static const unsigned char cell_of_puyop[] = {PUYO_EMPTY,  PUYO_RED,	PUYO_GREEN,  PUYO_BLUE,
-					      PUYO_YELLOW, PUYO_PURPLE, PUYO_GARBAGE};
+/* Both sites number the colours alike (puyop.com's colour, Puyo Nexus's
+ * PuyoType): that number of each enum puyo_cell, and back. */
+static const unsigned char number_of_cell[] = {0, 1, 2, 3, 5, 4, 6};
+static const unsigned char cell_of_number[] = {PUYO_EMPTY,  PUYO_RED,	 PUYO_GREEN,  PUYO_BLUE,
+					       PUYO_YELLOW, PUYO_PURPLE, PUYO_GARBAGE};
 
-/* Puyo Nexus URL character of each enum puyo_cell. */
-static const char nexus_of_cell[] = "0475861";
-/* PuyoType, indexed by URL character's place in this table (Puyo Nexus's). */
+/* Puyo Nexus's URL character of each PuyoType, and their names. */
 static const char nexus_alphabet[] = "0475681BCA32";
 static const char *const nexus_names[] = {"none",    "red",   "green", "blue", "yellow", "purple",
 					  "garbage", "point", "sun",   "hard", "iron",	 "block"};
-/* enum puyo_cell of PuyoType 0..6. */
-static const unsigned char cell_of_nexus[] = {PUYO_EMPTY,  PUYO_RED,	PUYO_GREEN,  PUYO_BLUE,
-					      PUYO_YELLOW, PUYO_PURPLE, PUYO_GARBAGE};
 
-/* Cell (r, c) of the 13-row board, r = 0 the hidden row. */
-static uint8_t board_cell(const struct puyo_field *f, unsigned r, unsigned c)
+/* The colour number of cell (r, c) of the 13-row board, r = 0 the hidden row. */
+static unsigned board_number(const struct puyo_field *f, unsigned r, unsigned c)
 {
-	if (f->rows == PUYO_ROWS_MAX)
-		return f->cell[r][c];
-	return r == 0 ? PUYO_EMPTY : f->cell[r - 1][c];
-}
-
-static unsigned cell_index(uint8_t v)
-{
-	return v <= PUYO_GARBAGE ? v : PUYO_EMPTY;
+	uint8_t v = f->rows == PUYO_ROWS_MAX ? f->cell[r][c]
+		    : r == 0		     ? PUYO_EMPTY
+					     : f->cell[r - 1][c];
+	return number_of_cell[v <= PUYO_GARBAGE ? v : PUYO_EMPTY];
 }
 
 int puyo_links_puyop(const struct puyo_field *field, char *buf, size_t size)
@@ -60,8 +52,8 @@ int puyo_links_puyop(const struct puyo_field *field, char *buf, size_t size)
 	size_t n = 0;
 	for (unsigned r = 0; r < BOARD_ROWS; r++)
 		for (unsigned p = 0; p < PAIRS; p++) {
-			unsigned left = puyop_of_cell[cell_index(board_cell(field, r, 2 * p))];
-			unsigned right = puyop_of_cell[cell_index(board_cell(field, r, 2 * p + 1))];
+			unsigned left = board_number(field, r, 2 * p);
+			unsigned right = board_number(field, r, 2 * p + 1);
 			if (n == 0 && left == 0 && right == 0)
 				continue;
 			text[n++] = puyop_alphabet[left * 8 + right];
@@ -76,7 +68,7 @@ int puyo_links_nexus(const struct puyo_field *field, char *buf, size_t size)
 	size_t n = 0;
 	for (unsigned r = 0; r < BOARD_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			char ch = nexus_of_cell[cell_index(board_cell(field, r, c))];
+			char ch = nexus_alphabet[board_number(field, r, c)];
 			if (n == 0 && ch == '0')
 				continue;
 			text[n++] = ch;
@@ -205,8 +197,8 @@ enum codec_status puyo_links_read_puyop(const char *s, size_t len, const char *p
 				     "not use (0 empty, 1-5 colours, 6 garbage)",
 				     i + 1, ch);
 		size_t pair = first + i;
-		board[pair / PAIRS][2 * (pair % PAIRS)] = cell_of_puyop[left];
-		board[pair / PAIRS][2 * (pair % PAIRS) + 1] = cell_of_puyop[right];
+		board[pair / PAIRS][2 * (pair % PAIRS)] = cell_of_number[left];
+		board[pair / PAIRS][2 * (pair % PAIRS) + 1] = cell_of_number[right];
 	}
 	fit_rows(board, field);
 	return CODEC_OK;
@@ -302,7 +294,7 @@ enum codec_status puyo_links_read_nexus(const char *s, size_t len, const char *p
 				     "does not have",
 				     i + 1, ch, nexus_names[type]);
 		size_t cell = first + i;
-		board[cell / PUYO_COLS][cell % PUYO_COLS] = cell_of_nexus[type];
+		board[cell / PUYO_COLS][cell % PUYO_COLS] = cell_of_number[type];
 	}
 	fit_rows(board, field);
 	return CODEC_OK;
