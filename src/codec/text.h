@@ -25,25 +25,11 @@ static inline uint64_t codec_text_word(const char *s)
 	return w;
 }
 
-/* Four bytes of s as one word. */
-static inline uint32_t codec_text_word4(const char *s)
-{
-	uint32_t w;
-	memcpy(&w, s, sizeof w);
-	return w;
-}
-
 /* Whether word a equals word b, the case of b's letters (bytes with bit
  * 0x40, the caller's promise) left out. */
 static inline bool codec_text_fold8(uint64_t a, uint64_t b)
 {
 	uint64_t fold = (b & 0x4040404040404040u) >> 1;
-	return (a | fold) == (b | fold);
-}
-
-static inline bool codec_text_fold4(uint32_t a, uint32_t b)
-{
-	uint32_t fold = (b & 0x40404040u) >> 1;
 	return (a | fold) == (b | fold);
 }
 
@@ -59,10 +45,6 @@ static inline bool codec_text_name_is(const char *s, const char *name, size_t n)
 		return i == n ||
 		       codec_text_fold8(codec_text_word(s + n - 8), codec_text_word(name + n - 8));
 	}
-	if (n >= 4)
-		return codec_text_fold4(codec_text_word4(s), codec_text_word4(name)) &&
-		       codec_text_fold4(codec_text_word4(s + n - 4),
-					codec_text_word4(name + n - 4));
 	for (size_t i = 0; i < n; i++) {
 		unsigned char a = (unsigned char)s[i], b = (unsigned char)name[i];
 		unsigned char fold = (unsigned char)((b & 0x40) >> 1);
@@ -78,21 +60,11 @@ static inline bool codec_text_has_zero8(uint64_t w)
 	return ((w - 0x0101010101010101u) & ~w & 0x8080808080808080u) != 0;
 }
 
-static inline bool codec_text_has_zero4(uint32_t w)
-{
-	return ((w - 0x01010101u) & ~w & 0x80808080u) != 0;
-}
-
 /* Whether the word w holds a space or a tab. */
 static inline bool codec_text_blank8(uint64_t w)
 {
 	return codec_text_has_zero8(w ^ 0x2020202020202020u) ||
 	       codec_text_has_zero8(w ^ 0x0909090909090909u);
-}
-
-static inline bool codec_text_blank4(uint32_t w)
-{
-	return codec_text_has_zero4(w ^ 0x20202020u) || codec_text_has_zero4(w ^ 0x09090909u);
 }
 
 /* Whether s[0..n) holds a space or a tab; read only within its n bytes. */
@@ -105,9 +77,6 @@ static inline bool codec_text_has_blank(const char *s, size_t n)
 				return true;
 		return i != n && codec_text_blank8(codec_text_word(s + n - 8));
 	}
-	if (n >= 4)
-		return codec_text_blank4(codec_text_word4(s)) ||
-		       codec_text_blank4(codec_text_word4(s + n - 4));
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == ' ' || s[i] == '\t')
 			return true;
