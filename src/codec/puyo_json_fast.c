@@ -9,23 +9,18 @@
 #include "codec/puyo_codec.h"
 #include "codec/puyo_rows.h"
 
-/* The cells of row r into its columns' accumulators (puyo_rows.h). */
-static inline void add_row(const unsigned char *cells, unsigned r, uint64_t acc[PUYO_COLS])
-{
-#pragma GCC unroll 6
-	for (unsigned c = 0; c < PUYO_COLS; c++)
-		acc[c] |= puyo_rows_cell_acc(cells[c]) << r;
-}
-
-/* A row string "......" as row r; false when it is not a quoted string of
- * 6 bytes (a bad byte is seen by puyo_rows_acc_planes()). */
+/* A row string "......" as row r into its columns' accumulators
+ * (puyo_rows.h); false when it is not a quoted string of 6 bytes (a bad
+ * byte is seen by puyo_rows_acc_planes()). */
 static inline bool take_row(struct codec_scan *s, unsigned r, uint64_t acc[PUYO_COLS])
 {
 	codec_scan_ws(s);
 	const unsigned char *p = s->p;
 	if (s->end - p < PUYO_COLS + 2 || p[0] != '"' || p[PUYO_COLS + 1] != '"')
 		return false;
-	add_row(p + 1, r, acc);
+#pragma GCC unroll 6
+	for (unsigned c = 0; c < PUYO_COLS; c++)
+		acc[c] |= puyo_rows_cell_acc(p[1 + c]) << r;
 	s->p = p + PUYO_COLS + 2;
 	return true;
 }
@@ -39,24 +34,10 @@ bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *pla
 
 	if (!codec_scan_head(&s, "\"field\""))
 		return false;
-	for (;;) {
-		if (n == PUYO_ROWS_MAX)
+	do {
+		if (n == PUYO_ROWS_MAX || !take_row(&s, n++, acc))
 			return false;
-		const unsigned char *p = s.p;
-		if (s.end - p >= PUYO_COLS + 4 && p[0] == '"' && p[PUYO_COLS + 1] == '"') {
-			/* the row right here, then "," or ", ": no white space to look for */
-			add_row(p + 1, n++, acc);
-			s.p = p + PUYO_COLS + 2;
-			if (s.p[0] == ',') {
-				s.p += 1 + (s.p[1] == ' ');
-				continue;
-			}
-		} else if (!take_row(&s, n++, acc)) {
-			return false;
-		}
-		if (!codec_scan_next(&s, &end))
-			break;
-	}
+	} while (codec_scan_next(&s, &end));
 	if (!end || (n != PUYO_ROWS && n != PUYO_ROWS_MAX) || !codec_scan_tail(&s))
 		return false;
 	*rows = n;
