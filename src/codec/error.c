@@ -263,25 +263,18 @@ void codec_error_locate(struct codec_error *err, unsigned from, const char *poin
 bool codec_pointer_append(char *out, size_t size, const char *token)
 {
 	size_t len = strnlen(out, size);
-	char piece[2] = {'/', '\0'};
-	size_t piece_len = 1;
-
+	char one[2] = "/";
+	const char *piece = one;
 	for (const char *p = token;; p++) {
-		if (len + piece_len >= size)
+		size_t n = strlen(piece);
+		if (len + n >= size)
 			return false;
-		memcpy(out + len, piece, piece_len);
-		len += piece_len;
-		out[len] = '\0';
+		memcpy(out + len, piece, n + 1);
+		len += n;
 		if (!*p)
 			return true;
-		if (*p == '~' || *p == '/') {
-			piece[0] = '~';
-			piece[1] = *p == '~' ? '0' : '1';
-			piece_len = 2;
-		} else {
-			piece[0] = *p;
-			piece_len = 1;
-		}
+		one[0] = *p;
+		piece = *p == '~' ? "~0" : *p == '/' ? "~1" : one;
 	}
 }
 
