@@ -254,10 +254,9 @@ static void line_claim(struct md_text_reader *r)
 	r->done = true;
 }
 
-/* A newline: the line ends. */
-static void byte_newline(struct md_text_reader *r, md_block_fn fn, void *ctx)
+/* Moves to the start of the next line. */
+static void line_next(struct md_text_reader *r)
 {
-	line_end(r, fn, ctx);
 	line_reset(r);
 	r->line = saturating_inc(r->line);
 	r->column = 1;
@@ -322,7 +321,8 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 		return;
 	}
 	if (c == '\n') {
-		byte_newline(r, fn, ctx);
+		line_end(r, fn, ctx);
+		line_next(r);
 		return;
 	}
 	if (is_blank(c, r->opt.strict))
@@ -373,12 +373,10 @@ enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_
 	for (size_t i = 0; i < len && !r->stopped && !r->done;) {
 		size_t fast =
 		    r->column == 1 ? md_text_fast_lines(r, data + i, len - i, fn, ctx) : 0;
-		if (fast) {
+		if (fast)
 			i += fast;
-			continue;
-		}
-		text_byte(r, (unsigned char)data[i], fn, ctx);
-		i++;
+		else
+			text_byte(r, (unsigned char)data[i++], fn, ctx);
 	}
 	return r->status;
 }
@@ -391,12 +389,10 @@ enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void 
 	if (partial || r->line == 1) {
 		/* The last line had no newline (or the input was empty). */
 		line_end(r, fn, ctx);
-		if (partial && r->opt.strict && !r->stopped)
+		if (partial && r->opt.strict)
 			text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
 				   "missing newline at the end of the input");
-		line_reset(r);
-		r->line = saturating_inc(r->line);
-		r->column = 1;
+		line_next(r);
 	}
 	if (r->stopped || !r->have_n || r->blocks >= r->declared)
 		goto out;
