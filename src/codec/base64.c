@@ -3,20 +3,15 @@
  */
 #include "codec/base64.h"
 
+#include <string.h>
+
 /* Value of a base64 character, -1 for any other byte. */
-static int b64_value(unsigned char c)
+static int b64_value(char c)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	static const char alphabet[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *at = c ? memchr(alphabet, c, sizeof alphabet - 1) : NULL;
+	return at ? (int)(at - alphabet) : -1;
 }
 
 bool codec_base64_decode(const char *s, size_t len, unsigned char *out, size_t *out_len,
@@ -35,7 +30,7 @@ bool codec_base64_decode(const char *s, size_t len, unsigned char *out, size_t *
 		return false;
 	}
 	for (size_t i = 0; i < end; i++) {
-		int v = b64_value((unsigned char)s[i]);
+		int v = b64_value(s[i]);
 		if (v < 0) {
 			*bad = i;
 			return false;

@@ -13,11 +13,8 @@
 /* Bytes codec_base64_decode() writes at most for `len` characters. */
 #define CODEC_BASE64_DECODED_MAX(len) (((len) + 3) / 4 * 3)
 
-/*
- * Decodes s[0..len) into out (room for CODEC_BASE64_DECODED_MAX(len)
- * bytes) and sets *out_len. Returns false, with *bad the offset of the
- * first character that cannot be there, when s is not base64.
- */
+/* Decodes s[0..len) into out, *out_len bytes; false, with *bad the offset
+ * of the first character that cannot be there, when s is not base64. */
 bool codec_base64_decode(const char *s, size_t len, unsigned char *out, size_t *out_len,
 			 size_t *bad);
 

@@ -1,9 +1,7 @@
 /*
- * The one decimal reader (and writer) of dropjudge: plain unsigned decimal
- * digits (no sign, no spaces, no suffix) into an unsigned long long, with
- * overflow told apart from "not a number", and back. Query parameters, flags and environment
- * variables read whole strings with codec_decimal_read(); the streaming
- * text reader adds one digit at a time with codec_decimal_push().
+ * The one decimal reader and writer of dropjudge: plain unsigned digits (no
+ * sign, spaces or suffix) to an unsigned long long, overflow told apart
+ * from "not a number", and back.
  */
 #ifndef DROPJUDGE_CODEC_DECIMAL_H
 #define DROPJUDGE_CODEC_DECIMAL_H
@@ -25,27 +23,18 @@ enum codec_decimal codec_decimal_read(const char *s, size_t len, unsigned long l
 /* Reads a NUL-terminated string, as codec_decimal_read(). */
 enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out);
 
-/*
- * Appends `digit` (0..9) to *value, saturating at `cap`: returns false, with
- * *value = cap, when the result would pass cap.
- */
+/* Appends `digit` to *value; false, with *value = cap, past cap. */
 bool codec_decimal_push(unsigned long long *value, unsigned digit, unsigned long long cap);
 
 /* Longest decimal text of an unsigned long long, without a NUL. */
 #define CODEC_DECIMAL_MAX 20
 
-/*
- * Writes `value` in decimal, without leading zeros and without a NUL, to
- * out (room for CODEC_DECIMAL_MAX bytes); returns the bytes written. The
- * writer for answers and log lines: what printf("%llu") writes.
- */
+/* Writes what printf("%llu") writes, without a NUL, to out (room for
+ * CODEC_DECIMAL_MAX bytes); returns the bytes written. */
 size_t codec_decimal_write(unsigned long long value, char *out);
 
-/*
- * Writes `value` as jansson prints it once cast to json_int_t (long long):
- * past LLONG_MAX it reads as negative. Room for CODEC_DECIMAL_MAX + 1
- * bytes; returns the bytes written.
- */
+/* Writes `value` as jansson prints it cast to json_int_t (negative past
+ * LLONG_MAX); room for CODEC_DECIMAL_MAX + 1 bytes. */
 static inline size_t codec_json_int_write(unsigned long long value, char *out)
 {
 	if (value <= (unsigned long long)LLONG_MAX)
@@ -54,8 +43,7 @@ static inline size_t codec_json_int_write(unsigned long long value, char *out)
 	return 1 + codec_decimal_write(0 - value, out + 1); /* its magnitude */
 }
 
-/* Appends the string s at buf + n (the caller made room); returns the new
- * length. For answers written into a fixed buffer. */
+/* Appends s at buf + n (the caller made room); returns the new length. */
 static inline size_t codec_text_put(char *buf, size_t n, const char *s)
 {
 	size_t len = strlen(s);
@@ -63,10 +51,7 @@ static inline size_t codec_text_put(char *buf, size_t n, const char *s)
 	return n + len;
 }
 
-/*
- * Copies the n bytes of text into buf (size bytes) with a NUL, cut to fit,
- * as snprintf(buf, size, "%s", text) does; returns n.
- */
+/* snprintf(buf, size, "%s", text) for the n bytes of text; returns n. */
 static inline int codec_text_copy(char *buf, size_t size, const char *text, size_t n)
 {
 	if (size > 0) {

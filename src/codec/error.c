@@ -1,7 +1,5 @@
 /*
- * The error type shared by every decoder and handler: first error wins,
- * faults located by JSON pointer or text line, optional collection of all
- * faults for validation. See error.h.
+ * The error type shared by every decoder and handler. See error.h.
  */
 #include "codec/error.h"
 
@@ -51,17 +49,11 @@ bool codec_error_is_set(const struct codec_error *err)
 
 bool codec_error_is_full(const struct codec_error *err)
 {
-	if (!err)
-		return false;
-	return err->status != CODEC_OK && err->max_faults <= 1;
+	return err && err->status != CODEC_OK && err->max_faults <= 1;
 }
 
-/*
- * Replaces with '?' every byte of s that does not start a UTF-8 character:
- * bytes of the request (a query parameter's name) and characters cut in
- * half where a text was cut to fit. jansson refuses a string that is not
- * UTF-8, and problem_json() would then fail as if out of memory.
- */
+/* Replaces with '?' every byte of s that does not start a UTF-8 character
+ * (of the request, or of a character cut to fit): jansson refuses them. */
 static void text_make_utf8(char *s)
 {
 	size_t n = strlen(s);
@@ -76,45 +68,25 @@ static void text_make_utf8(char *s)
 static void where_text(const struct codec_where *w, char *buf, size_t size)
 {
 	buf[0] = '\0';
-	if (!w)
-		return;
-	if (w->parameter && w->parameter[0])
+	if (w && w->parameter && w->parameter[0]) {
 		snprintf(buf, size, "query parameter %s", w->parameter);
-	else if (w->pointer && w->pointer[0] && w->line && w->column)
-		snprintf(buf, size, "%s, line %u, column %u", w->pointer, w->line, w->column);
-	else if (w->pointer && w->pointer[0] && w->line)
-		snprintf(buf, size, "%s, line %u", w->pointer, w->line);
-	else if (w->pointer && w->pointer[0])
-		snprintf(buf, size, "%s", w->pointer);
-	else if (w->line && w->column)
-		snprintf(buf, size, "line %u, column %u", w->line, w->column);
-	else if (w->line)
-		snprintf(buf, size, "line %u", w->line);
-}
-
-/* Appends as much of s as fits to buf[0..size), kept NUL-terminated. */
-static size_t append_cut(char *buf, size_t size, size_t len, const char *s)
-{
-	size_t n = strlen(s);
-	if (len + 1 >= size)
-		return len;
-	if (n > size - 1 - len)
-		n = size - 1 - len;
-	memcpy(buf + len, s, n);
-	buf[len + n] = '\0';
-	return len + n;
+		return;
+	}
+	const char *pointer = w && w->pointer ? w->pointer : "";
+	if (!w || !w->line)
+		snprintf(buf, size, "%s", pointer);
+	else if (w->column)
+		snprintf(buf, size, "%s%sline %u, column %u", pointer, pointer[0] ? ", " : "",
+			 w->line, w->column);
+	else
+		snprintf(buf, size, "%s%sline %u", pointer, pointer[0] ? ", " : "", w->line);
 }
 
 /* "<where>: <text>", or the text alone, cut to fit. */
 static void summary_write(char *buf, size_t size, const char *where, const char *text)
 {
-	size_t len = 0;
-	buf[0] = '\0';
-	if (where[0]) {
-		len = append_cut(buf, size, len, where);
-		len = append_cut(buf, size, len, ": ");
-	}
-	append_cut(buf, size, len, text);
+	if (snprintf(buf, size, "%s%s%s", where, where[0] ? ": " : "", text) < 0)
+		buf[0] = '\0';
 	text_make_utf8(buf);
 }
 
@@ -291,25 +263,18 @@ void codec_error_locate(struct codec_error *err, unsigned from, const char *poin
 bool codec_pointer_append(char *out, size_t size, const char *token)
 {
 	size_t len = strnlen(out, size);
-	char piece[2] = {'/', '\0'};
-	size_t piece_len = 1;
-
+	char one[2] = "/";
+	const char *piece = one;
 	for (const char *p = token;; p++) {
-		if (len + piece_len >= size)
+		size_t n = strlen(piece);
+		if (len + n >= size)
 			return false;
-		memcpy(out + len, piece, piece_len);
-		len += piece_len;
-		out[len] = '\0';
+		memcpy(out + len, piece, n + 1);
+		len += n;
 		if (!*p)
 			return true;
-		if (*p == '~' || *p == '/') {
-			piece[0] = '~';
-			piece[1] = *p == '~' ? '0' : '1';
-			piece_len = 2;
-		} else {
-			piece[0] = *p;
-			piece_len = 1;
-		}
+		one[0] = *p;
+		piece = *p == '~' ? "~0" : *p == '/' ? "~1" : one;
 	}
 }
 

@@ -1,12 +1,8 @@
 /*
  * Monomino-Domino JSON codec: reads a case object, streaming each legal
- * block to a callback, and writes the result object and the boards.
- *
- * Every fault is located by an RFC 6901 pointer below the case's own
- * pointer: "/blocks" for the list, "/blocks/17/0" (array form, 0 = t,
- * 1 = x, 2 = y) or "/blocks/17/t" (object form) for a value, "/name" for an
- * unknown member. Every fault here is CODEC_E_INVALID: the JSON itself was
- * already parsed by jansson, so what is left is the shape and the rules.
+ * block to a callback, and writes the result object and the boards. Every
+ * fault is CODEC_E_INVALID (jansson parsed the JSON) at a pointer below the
+ * case's: "/blocks/17/0" (array form) or "/blocks/17/t" (object form).
  */
 #include "codec/md_codec.h"
 
@@ -24,38 +20,35 @@ struct json_reader {
 	bool stop;		  /* first-wins error recorded: read no further */
 };
 
-/* Records a fault at `pointer`; stops the read unless errors are collected. */
-static void json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
+/* Records a fault at `pointer`; returns whether the read stops (unless
+ * errors are collected). */
+static bool __attribute__((format(printf, 3, 4)))
+json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
 {
 	const struct codec_where where = {.pointer = pointer};
 	va_list ap;
 
 	if (jr->stop)
-		return;
+		return true;
 	va_start(ap, fmt);
 	codec_error_vadd(jr->err, CODEC_E_INVALID, &where, fmt, ap);
 	va_end(ap);
-	if (jr->status == CODEC_OK)
-		jr->status = CODEC_E_INVALID;
-	if (!jr->err || jr->err->max_faults <= 1)
-		jr->stop = true;
+	jr->status = CODEC_E_INVALID;
+	jr->stop = !jr->err || jr->err->max_faults <= 1;
+	return jr->stop;
 }
 
-/*
- * Writes the case pointer, then "/" and each of the `n` reference tokens,
- * escaped as RFC 6901 says, into out. A pointer too long for out is cut
- * short (codec_pointer_append).
- */
-static void json_pointer(char out[CODEC_POINTER_MAX], const char *base, size_t n,
-			 const char *const tokens[])
+/* Writes the case's pointer and the tokens a, b, c that are not NULL,
+ * escaped as RFC 6901 says, into out (cut short when too long). */
+static const char *json_pointer(char out[CODEC_POINTER_MAX], const char *base, const char *a,
+				const char *b, const char *c)
 {
+	const char *tokens[3] = {a, b, c};
 	snprintf(out, CODEC_POINTER_MAX, "%s", base);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < 3 && tokens[i]; i++)
 		if (!codec_pointer_append(out, CODEC_POINTER_MAX, tokens[i]))
-			return;
+			break;
+	return out;
 }
 
 const char *md_fault_detail(enum md_fault fault, long long t)
@@ -107,23 +100,20 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 	char index[24];
 	char ptr[CODEC_POINTER_MAX];
 	const json_t *value[3] = {NULL, NULL, NULL};
-	const char *key[3]; /* pointer token of each value: "0" or "t" ... */
-	bool ok = true;
+	const char *key[3] = {"0", "1", "2"}; /* pointer token of each value */
+	const char *at = jr->pointer;
 
 	snprintf(index, sizeof index, "%zu", i);
 	if (json_is_array(item)) {
-		static const char *const positions[3] = {"0", "1", "2"};
 		size_t n = json_array_size(item);
 		if (n != 3) {
-			json_pointer(ptr, jr->pointer, 2, (const char *const[]){"blocks", index});
-			json_fault(jr, ptr, "expected 3 integers [t, x, y], found %zu value%s", n,
+			json_fault(jr, json_pointer(ptr, at, "blocks", index, NULL),
+				   "expected 3 integers [t, x, y], found %zu value%s", n,
 				   n == 1 ? "" : "s");
 			return false;
 		}
-		for (size_t k = 0; k < 3; k++) {
+		for (size_t k = 0; k < 3; k++)
 			value[k] = json_array_get(item, k);
-			key[k] = positions[k];
-		}
 	} else if (json_is_object(item)) {
 		const char *name;
 		json_t *member;
@@ -132,56 +122,41 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 			size_t k = 0;
 			while (k < 3 && strcmp(name, block_names[k]) != 0)
 				k++;
-			if (k < 3) {
+			if (k < 3)
 				value[k] = member;
-				continue;
-			}
-			json_pointer(ptr, jr->pointer, 3,
-				     (const char *const[]){"blocks", index, name});
-			json_fault(jr, ptr, "unknown member; a block holds \"t\", \"x\" and \"y\"");
-			ok = false;
-			if (jr->stop)
+			else if (json_fault(jr, json_pointer(ptr, at, "blocks", index, name),
+					    "unknown member; a block holds \"t\", \"x\" and \"y\""))
 				return false;
 		}
 		for (size_t k = 0; k < 3; k++) {
 			key[k] = block_names[k];
-			if (value[k])
-				continue;
-			json_pointer(ptr, jr->pointer, 3,
-				     (const char *const[]){"blocks", index, key[k]});
-			json_fault(jr, ptr, "required");
-			ok = false;
-			if (jr->stop)
+			if (!value[k] &&
+			    json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]),
+				       "required"))
 				return false;
 		}
 	} else {
-		json_pointer(ptr, jr->pointer, 2, (const char *const[]){"blocks", index});
-		json_fault(jr, ptr, "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}");
+		json_fault(jr, json_pointer(ptr, at, "blocks", index, NULL),
+			   "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}");
 		return false;
 	}
 
 	long long v[3] = {0, 0, 0};
 	for (size_t k = 0; k < 3; k++) {
-		if (!value[k])
-			continue;
-		if (json_is_integer(value[k])) {
+		if (value[k] && json_is_integer(value[k])) {
 			v[k] = json_integer_value(value[k]);
-			continue;
+		} else if (value[k]) {
+			char got[48];
+			json_kind(value[k], got, sizeof got);
+			if (json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]),
+				       "%s must be an integer, got %s", block_names[k], got))
+				return false;
+			value[k] = NULL;
 		}
-		char got[48];
-		json_kind(value[k], got, sizeof got);
-		json_pointer(ptr, jr->pointer, 3, (const char *const[]){"blocks", index, key[k]});
-		json_fault(jr, ptr, "%s must be an integer, got %s", block_names[k], got);
-		ok = false;
-		if (jr->stop)
-			return false;
-		value[k] = NULL;
 	}
 
-	/*
-	 * Range, one value at a time, so that validation names each wrong
-	 * value: x and y are judged with the block's t when t is legal.
-	 */
+	/* Range, one value at a time, so that validation names each wrong
+	 * value: x and y are judged with the block's t when t is legal. */
 	bool t_ok = value[0] && md_check(v[0], 0, 0) == MD_FAULT_NONE;
 	long long t = t_ok ? v[0] : MD_TYPE_MONO;
 	enum md_fault fault[3] = {
@@ -189,20 +164,14 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 	    value[1] ? md_check(t, v[1], 0) : MD_FAULT_NONE,
 	    value[2] ? md_check(t, 0, v[2]) : MD_FAULT_NONE,
 	};
-	for (size_t k = 0; k < 3; k++) {
-		if (fault[k] == MD_FAULT_NONE)
-			continue;
-		json_pointer(ptr, jr->pointer, 3, (const char *const[]){"blocks", index, key[k]});
-		json_fault(jr, ptr, "%s, got %lld", md_fault_detail(fault[k], v[0]), v[k]);
-		ok = false;
-		if (jr->stop)
+	for (size_t k = 0; k < 3; k++)
+		if (fault[k] != MD_FAULT_NONE &&
+		    json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]), "%s, got %lld",
+			       md_fault_detail(fault[k], v[0]), v[k]))
 			return false;
-	}
-	if (!ok || !value[0] || !value[1] || !value[2])
+	if (jr->status != CODEC_OK || !value[0] || !value[1] || !value[2])
 		return false;
-	out->t = (uint8_t)v[0];
-	out->x = (uint8_t)v[1];
-	out->y = (uint8_t)v[2];
+	*out = (struct md_block){(uint8_t)v[0], (uint8_t)v[1], (uint8_t)v[2]};
 	return true;
 }
 
@@ -225,36 +194,27 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 	json_t *member;
 	json_object_foreach((json_t *)case_obj, name, member)
 	{
-		if (strcmp(name, "blocks") == 0 || strcmp(name, "trace") == 0)
+		if (strcmp(name, "blocks") == 0 || strcmp(name, "trace") == 0 ||
+		    (strcmp(name, "id") == 0 &&
+		     (json_is_string(member) || json_is_integer(member))))
 			continue;
-		json_pointer(ptr, jr.pointer, 1, (const char *const[]){name});
-		if (strcmp(name, "id") == 0) {
-			if (!json_is_string(member) && !json_is_integer(member))
-				json_fault(&jr, ptr, "id must be a string or an integer");
-		} else {
-			json_fault(&jr, ptr,
-				   "unknown member; a case holds \"blocks\", \"trace\" and \"id\"");
-		}
-		if (jr.stop)
+		if (json_fault(&jr, json_pointer(ptr, jr.pointer, name, NULL, NULL),
+			       strcmp(name, "id") == 0 ? "id must be a string or an integer"
+						       : "unknown member; a case holds \"blocks\", "
+							 "\"trace\" and \"id\""))
 			return jr.status;
 	}
 
 	const json_t *trace = json_object_get(case_obj, "trace");
-	if (trace && !json_is_boolean(trace)) {
-		json_pointer(ptr, jr.pointer, 1, (const char *const[]){"trace"});
-		json_fault(&jr, ptr, "trace must be true or false");
-		if (jr.stop)
-			return jr.status;
-	}
+	if (trace && !json_is_boolean(trace) &&
+	    json_fault(&jr, json_pointer(ptr, jr.pointer, "trace", NULL, NULL),
+		       "trace must be true or false"))
+		return jr.status;
 
 	const json_t *blocks = json_object_get(case_obj, "blocks");
-	json_pointer(ptr, jr.pointer, 1, (const char *const[]){"blocks"});
-	if (!blocks) {
-		json_fault(&jr, ptr, "required");
-		return jr.status;
-	}
-	if (!json_is_array(blocks)) {
-		json_fault(&jr, ptr, "must be an array");
+	json_pointer(ptr, jr.pointer, "blocks", NULL, NULL);
+	if (!blocks || !json_is_array(blocks)) {
+		json_fault(&jr, ptr, blocks ? "must be an array" : "required");
 		return jr.status;
 	}
 	size_t n = json_array_size(blocks);
@@ -272,27 +232,30 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 		bool ok = json_read_block(&jr, json_array_get(blocks, i), i, &block);
 		if (jr.stop)
 			return jr.status;
-		if (ok && jr.status == CODEC_OK && fn && fn(ctx, block, (unsigned long)i) != 0)
+		if (ok && fn && fn(ctx, block, (unsigned long)i) != 0)
 			return CODEC_OK;
 	}
 	return jr.status;
 }
 
-/* New array of `rows` strings of `cols` characters, '#' where has() holds. */
+/* Writes the `cols` cells of a board row held as bits: '#' a tile, '.' empty. */
+static void board_row(char *text, unsigned bits, unsigned cols)
+{
+	for (unsigned c = 0; c < cols; c++)
+		text[c] = (bits >> c) & 1 ? '#' : '.';
+}
+
+/* New array of a board's `rows` strings of `cols` characters. */
 static json_t *json_board(const struct md_game *game, unsigned rows, unsigned cols,
-			  bool (*has)(const struct md_game *, unsigned, unsigned))
+			  unsigned (*row)(const struct md_game *, unsigned))
 {
 	json_t *list = json_array();
-	if (!list)
-		return NULL;
-	for (unsigned r = 0; r < rows; r++) {
-		char text[MD_LINES + 1];
-		for (unsigned c = 0; c < cols; c++)
-			text[c] = has(game, r, c) ? '#' : '.';
-		text[cols] = '\0';
-		if (json_array_append_new(list, json_string(text)) != 0) {
+	for (unsigned r = 0; list && r < rows; r++) {
+		char text[MD_LINES];
+		board_row(text, row(game, r), cols);
+		if (json_array_append_new(list, json_stringn(text, cols)) != 0) {
 			json_decref(list);
-			return NULL;
+			list = NULL;
 		}
 	}
 	return list;
@@ -300,56 +263,35 @@ static json_t *json_board(const struct md_game *game, unsigned rows, unsigned co
 
 int md_json_add_boards(json_t *obj, const struct md_game *game)
 {
-	if (json_object_set_new(obj, "green",
-				json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_has)) != 0)
-		return -1;
-	if (json_object_set_new(obj, "blue",
-				json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_has)) != 0)
+	if (json_object_set_new(
+		obj, "green", json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_row)) != 0 ||
+	    json_object_set_new(obj, "blue",
+				json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_row)) != 0)
 		return -1;
 	return 0;
 }
 
 json_t *md_json_result(const struct md_game *game)
 {
-	json_t *obj = json_object();
-	if (!obj)
+	json_t *obj = json_pack("{sI sI}", "score", (json_int_t)game->score, "tiles",
+				(json_int_t)md_tiles(game));
+	if (obj && md_json_add_boards(obj, game) != 0) {
+		json_decref(obj);
 		return NULL;
-	if (json_object_set_new(obj, "score", json_integer((json_int_t)game->score)) != 0 ||
-	    json_object_set_new(obj, "tiles", json_integer((json_int_t)md_tiles(game))) != 0 ||
-	    md_json_add_boards(obj, game) != 0)
-		goto out_free;
+	}
 	return obj;
-out_free:
-	json_decref(obj);
-	return NULL;
 }
 
-/* The cells of four columns as characters: entry k has '#' at c where bit c
- * of k is set, '.' elsewhere. */
-#define MD_NIBBLE(k)                                                                               \
-	{                                                                                          \
-		(k) & 1 ? '#' : '.', (k)&2 ? '#' : '.', (k)&4 ? '#' : '.', (k)&8 ? '#' : '.'       \
-	}
-static const char md_nibble[16][4] = {
-    MD_NIBBLE(0),  MD_NIBBLE(1),  MD_NIBBLE(2),	 MD_NIBBLE(3),	MD_NIBBLE(4),  MD_NIBBLE(5),
-    MD_NIBBLE(6),  MD_NIBBLE(7),  MD_NIBBLE(8),	 MD_NIBBLE(9),	MD_NIBBLE(10), MD_NIBBLE(11),
-    MD_NIBBLE(12), MD_NIBBLE(13), MD_NIBBLE(14), MD_NIBBLE(15),
-};
-#undef MD_NIBBLE
-
-/* Appends `rows` quoted strings of `cols` (at most 8) characters,
- * comma-separated, at text + n, row r's cells from the bits row(game, r);
+/* Appends a board's rows as quoted strings, comma-separated, at text + n;
  * returns the new length. */
 static size_t write_board(char *text, size_t n, const struct md_game *game, unsigned rows,
 			  unsigned cols, unsigned (*row)(const struct md_game *, unsigned))
 {
 	for (unsigned r = 0; r < rows; r++) {
-		unsigned bits = row(game, r);
 		if (r > 0)
 			text[n++] = ',';
 		text[n++] = '"';
-		memcpy(text + n, md_nibble[bits & 15u], 4);
-		memcpy(text + n + 4, md_nibble[(bits >> 4) & 15u], 4);
+		board_row(text + n, row(game, r), cols);
 		n += cols;
 		text[n++] = '"';
 	}

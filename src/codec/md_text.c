@@ -1,23 +1,15 @@
 /*
- * Monomino-Domino Baekjoon text codec: a push parser for the input ("N",
- * then N lines "t x y") and the writer of the output ("S\nT\n").
- *
- * The parser is a byte-at-a-time state machine with no line buffer, so
- * chunk boundaries never matter and a line of any length is read in
- * constant memory. Each line is split into tokens; a token is judged when
- * it ends and a line when its newline (or the end of input) arrives, and
- * only then is its block handed to the callback.
- *
- * Lenient mode (solving) takes blanks and tabs between tokens, CRLF, a
- * missing final newline and blank lines after the last placement. Strict
- * mode (validation) wants the testlib layout: single spaces, no CR, no
- * '+', leading zeros or "-0", a final newline, nothing after line N+1, and
- * 1 <= N <= 10000. Lines and columns are 1-based; columns count bytes.
+ * Monomino-Domino Baekjoon text codec: a push parser of the input ("N",
+ * then N lines "t x y"), a byte-at-a-time state machine with no line
+ * buffer, and the writer of the output ("S\nT\n"). A token is judged when
+ * it ends, a line when its newline arrives, and only then is its block
+ * handed on. Lenient mode (solving) takes blanks and tabs, CRLF, a missing
+ * final newline and blank lines at the end; strict mode (validation) wants
+ * testlib's layout and 1 <= N <= 10000. Columns count bytes.
  */
 #include "codec/md_codec.h"
-#include "codec/md_text_fast.h"
+#include "codec/md_text_state.h"
 
-#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,13 +20,10 @@
 
 #define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
 
-/* The push parser's state. */
 /* Records a fault at (line, column); stops the reader unless errors are collected. */
-static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
-		       unsigned column, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void text_fault(struct md_text_reader *r, enum codec_status status, unsigned line,
-		       unsigned column, const char *fmt, ...)
+static void __attribute__((format(printf, 5, 6)))
+text_fault(struct md_text_reader *r, enum codec_status status, unsigned line, unsigned column,
+	   const char *fmt, ...)
 {
 	const struct codec_where where = {.line = line, .column = column};
 	va_list ap;
@@ -57,18 +46,12 @@ static void token_show(const struct md_text_reader *r, char *out, size_t size)
 {
 	size_t len = 0;
 	unsigned kept = r->tok_len < MD_TEXT_TOKEN_SHOWN ? r->tok_len : MD_TEXT_TOKEN_SHOWN;
-	out[0] = '\0';
-	static const char hex[] = "0123456789ABCDEF";
 	for (unsigned i = 0; i < kept && len + 5 < size; i++) {
 		unsigned char c = (unsigned char)r->tok_text[i];
-		if (c >= 0x20 && c < 0x7f && c != '\\') {
+		if (c >= 0x20 && c < 0x7f && c != '\\')
 			out[len++] = (char)c;
-		} else {
-			out[len++] = '\\';
-			out[len++] = 'x';
-			out[len++] = hex[c >> 4];
-			out[len++] = hex[c & 15];
-		}
+		else
+			len += (size_t)snprintf(out + len, size - len, "\\x%02X", c);
 	}
 	out[len] = '\0';
 	if (r->tok_len > kept && len + 4 <= size)
@@ -195,11 +178,10 @@ static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 	    md_check(tt, r->values[1], 0),
 	    md_check(tt, 0, r->values[2]),
 	};
-	for (unsigned k = 0; k < 3 && !r->stopped; k++) {
+	for (unsigned k = 0; k < 3; k++)
 		if (fault[k] != MD_FAULT_NONE)
 			text_fault(r, CODEC_E_INVALID, r->line, r->columns[k], "%s, got %s",
 				   md_fault_detail(fault[k], t), r->shown[k]);
-	}
 	if (r->failed || !fn)
 		return;
 	struct md_block block = {(uint8_t)t, (uint8_t)r->values[1], (uint8_t)r->values[2]};
@@ -272,15 +254,9 @@ static void line_claim(struct md_text_reader *r)
 	r->done = true;
 }
 
-/*
- * The byte states: each byte is a newline, a blank (between tokens), a CR
- * (strict mode: a fault) or a token byte, and each kind has its function.
- */
-
-/* A newline: the line ends. */
-static void byte_newline(struct md_text_reader *r, md_block_fn fn, void *ctx)
+/* Moves to the start of the next line. */
+static void line_next(struct md_text_reader *r)
 {
-	line_end(r, fn, ctx);
 	line_reset(r);
 	r->line = saturating_inc(r->line);
 	r->column = 1;
@@ -305,9 +281,8 @@ static void byte_cr(struct md_text_reader *r)
 {
 	if (r->in_token)
 		token_end(r);
-	if (!r->stopped)
-		text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
-			   "unexpected carriage return (lines must end with \\n alone)");
+	text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
+		   "unexpected carriage return (lines must end with \\n alone)");
 }
 
 /* The first byte of a token: judges the blanks before it (strict) and
@@ -346,7 +321,8 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 		return;
 	}
 	if (c == '\n') {
-		byte_newline(r, fn, ctx);
+		line_end(r, fn, ctx);
+		line_next(r);
 		return;
 	}
 	if (is_blank(c, r->opt.strict))
@@ -358,25 +334,14 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 	r->column = saturating_inc(r->column);
 }
 
-/* Clears a reader for a new input. */
-static void text_init(struct md_text_reader *r, const struct md_read_options *opt,
-		      struct codec_error *err)
-{
-	memset(r, 0, sizeof *r);
-	if (opt)
-		r->opt = *opt;
-	r->err = err;
-	r->status = CODEC_OK;
-	r->line = 1;
-	r->column = 1;
-	line_reset(r);
-}
-
 struct md_text_reader *md_text_new(const struct md_read_options *opt, struct codec_error *err)
 {
 	struct md_text_reader *r = dj_malloc(sizeof *r);
-	if (r)
-		text_init(r, opt, err);
+	if (!r)
+		return NULL;
+	*r = (struct md_text_reader){.err = err, .status = CODEC_OK, .line = 1, .column = 1};
+	if (opt)
+		r->opt = *opt;
 	return r;
 }
 
@@ -408,12 +373,10 @@ enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_
 	for (size_t i = 0; i < len && !r->stopped && !r->done;) {
 		size_t fast =
 		    r->column == 1 ? md_text_fast_lines(r, data + i, len - i, fn, ctx) : 0;
-		if (fast) {
+		if (fast)
 			i += fast;
-			continue;
-		}
-		text_byte(r, (unsigned char)data[i], fn, ctx);
-		i++;
+		else
+			text_byte(r, (unsigned char)data[i++], fn, ctx);
 	}
 	return r->status;
 }
@@ -426,12 +389,10 @@ enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void 
 	if (partial || r->line == 1) {
 		/* The last line had no newline (or the input was empty). */
 		line_end(r, fn, ctx);
-		if (partial && r->opt.strict && !r->stopped)
+		if (partial && r->opt.strict)
 			text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
 				   "missing newline at the end of the input");
-		line_reset(r);
-		r->line = saturating_inc(r->line);
-		r->column = 1;
+		line_next(r);
 	}
 	if (r->stopped || !r->have_n || r->blocks >= r->declared)
 		goto out;
@@ -445,28 +406,12 @@ out:
 
 int md_text_result(const struct md_game *game, char *buf, size_t size)
 {
-	/* as snprintf("%" PRIu64 "\n%u\n") writes it, without the stdio
-	 * formatter: the one answer of a `dropjudge solve` run */
 	char text[2 * (CODEC_DECIMAL_MAX + 1)];
 	size_t n = codec_decimal_write(game->score, text);
 	text[n++] = '\n';
 	n += codec_decimal_write(md_tiles(game), text + n);
 	text[n++] = '\n';
-	if (size > 0) {
-		size_t keep = n < size ? n : size - 1;
-		memcpy(buf, text, keep);
-		buf[keep] = '\0';
-	}
-	return (int)n;
-}
-
-/* Validation reads every block and simulates none. */
-static int md_text_ignore_block(void *ctx, struct md_block block, unsigned long index)
-{
-	(void)ctx;
-	(void)block;
-	(void)index;
-	return 0;
+	return codec_text_copy(buf, size, text, n);
 }
 
 void md_text_validate(const char *text, size_t len, struct codec_error *err)
@@ -477,7 +422,7 @@ void md_text_validate(const char *text, size_t len, struct codec_error *err)
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return;
 	}
-	md_text_feed(reader, text, len, md_text_ignore_block, NULL);
-	md_text_finish(reader, md_text_ignore_block, NULL);
+	md_text_feed(reader, text, len, NULL, NULL);
+	md_text_finish(reader, NULL, NULL);
 	md_text_free(reader);
 }

@@ -1,16 +1,11 @@
 /*
- * The fast path of the Monomino-Domino text reader: see md_text_fast.h.
- *
- * A canonical line is six bytes, "t x y\n". XORed with "0 0 0\n" it leaves
- * the three digits in the low two bits of bytes 0, 2 and 4 and zeros
- * everywhere else, so one load, one XOR and one mask test recognise a line
- * of digits 0..3; t must then be nonzero and the domino stay inside red.
- * Any other line (a fault, CRLF, tabs, more digits) is left to the slow
- * path, so errors and their wording come from one place. md_text_take()
- * and md_text_canonical() (md_codec.h) and md_text_skip() live here
- * because they share the reader's state.
+ * The fast path of the Monomino-Domino text reader: the canonical line
+ * "t x y\n" XORed with "0 0 0\n" leaves the digits in the low two bits of
+ * bytes 0, 2 and 4 and zeros elsewhere, so one load, one XOR and one mask
+ * test recognise it. Any other line is left to md_text.c, so every fault
+ * comes from one place.
  */
-#include "codec/md_text_fast.h"
+#include "codec/md_text_state.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -55,43 +50,6 @@ static inline __attribute__((always_inline)) bool line_take(const char *p, struc
 	return true;
 }
 
-/* Whether the reader is where the fast path may take whole lines. */
-static bool fast_ready(const struct md_text_reader *r)
-{
-	return r->column == 1 && r->line >= 2 && r->have_n && !r->failed && !r->stopped &&
-	       !r->done && !r->blanks;
-}
-
-size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len, md_block_fn fn,
-			  void *ctx)
-{
-	size_t used = 0;
-
-	if (!fast_ready(r))
-		return 0;
-	/* Kept in locals: the callback could, as far as the compiler knows, write *r. */
-	unsigned long blocks = r->blocks, declared = r->declared;
-	unsigned line = r->line;
-	struct md_block block;
-	while (len - used >= LOAD_BYTES && blocks < declared && line < UINT_MAX &&
-	       line_take(data + used, &block)) {
-		unsigned long index = blocks++;
-		line++;
-		used += LINE_BYTES;
-		if (fn) {
-			r->blocks = blocks;
-			r->line = line;
-			if (fn(ctx, block, index) != 0) {
-				r->stopped = true;
-				break;
-			}
-		}
-	}
-	r->blocks = blocks;
-	r->line = line;
-	return used;
-}
-
 size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, size_t cap,
 			 size_t *taken)
 {
@@ -108,23 +66,35 @@ size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, 
 	return used;
 }
 
-/* How many more placement lines the reader takes on its fast path: 0
- * unless it is ready for one, then what N and the line count leave. */
-static size_t fast_room(const struct md_text_reader *r)
-{
-	if (!fast_ready(r))
-		return 0;
-	size_t left = r->declared - r->blocks;
-	size_t lines = UINT_MAX - r->line;
-	return left < lines ? left : lines;
-}
-
 size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, struct md_block *blocks,
 		    size_t cap, size_t *taken)
 {
-	size_t room = fast_room(r);
+	/* only at the start of a placement line, as many as N and the line count leave */
+	size_t room = 0;
+	if (r->column == 1 && r->line >= 2 && r->have_n && !r->failed && !r->stopped && !r->done &&
+	    !r->blanks)
+		room = r->declared - r->blocks < UINT_MAX - r->line ? r->declared - r->blocks
+								    : UINT_MAX - r->line;
 	size_t used = md_text_canonical(data, len, blocks, cap < room ? cap : room, taken);
 	r->blocks += *taken;
 	r->line += (unsigned)*taken;
+	return used;
+}
+
+size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len, md_block_fn fn,
+			  void *ctx)
+{
+	struct md_block blocks[64];
+	size_t used = 0, taken;
+	do {
+		unsigned long first = r->blocks;
+		used += md_text_take(r, data + used, len - used, blocks, 64, &taken);
+		for (size_t i = 0; fn && i < taken; i++) {
+			if (fn(ctx, blocks[i], first + i) != 0) {
+				r->stopped = true; /* the lines after it are never read */
+				return used;
+			}
+		}
+	} while (taken == 64);
 	return used;
 }

@@ -1,13 +1,13 @@
 /*
- * The state of the Monomino-Domino text reader, shared by its two halves:
+ * The state of the Monomino-Domino text reader, private to its two halves:
  * md_text.c (every byte, every fault) and its fast path md_text_fast.c
- * (canonical placement lines). Private to those two files; the public
- * interface in md_codec.h keeps the reader opaque.
+ * (canonical placement lines).
  */
 #ifndef DROPJUDGE_CODEC_MD_TEXT_STATE_H
 #define DROPJUDGE_CODEC_MD_TEXT_STATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "codec/md_codec.h"
 
@@ -49,5 +49,14 @@ struct md_text_reader {
 	unsigned long long tok_value;	    /* magnitude, saturated at 10^18 */
 	char tok_text[MD_TEXT_TOKEN_SHOWN]; /* its first bytes, for messages */
 };
+
+/*
+ * Takes whole canonical placement lines from the start of data[0..len) as
+ * the byte-at-a-time reader would, when the reader is at the start of one
+ * with N read, no fault and no held-back blank line, each handed to fn
+ * (NULL allowed). Returns the bytes consumed, 0 when it took nothing.
+ */
+size_t md_text_fast_lines(struct md_text_reader *r, const char *data, size_t len, md_block_fn fn,
+			  void *ctx);
 
 #endif

@@ -1,12 +1,7 @@
 /*
  * The JSON form of a Puyo case, {"field": [rows, top first], "trace": bool},
- * in, and a field's rows as a JSON array out.
- *
- * Lenient mode (solving) takes 12 rows, or 13 with the hidden row on top, of
- * `.RGBPYO`. Strict mode (validation) takes exactly 12 rows of `.RGBPY` with
- * no puyo above an empty cell. Every fault is CODEC_E_INVALID at a JSON
- * pointer under the case's own pointer; reading goes on after a fault as long
- * as the error collects (codec/error.h), so validation lists them all.
+ * in, and a field's rows out. Every fault is CODEC_E_INVALID at a pointer
+ * under the case's own.
  */
 #include "codec/puyo_codec.h"
 
@@ -15,7 +10,6 @@
 #include <string.h>
 
 #include "codec/decimal.h"
-
 #include "codec/puyo_rows.h"
 
 struct json_reader {
@@ -27,13 +21,8 @@ struct json_reader {
 	struct puyo_rows rows;	  /* checks the rows into field */
 };
 
-/*
- * Records a fault at the case's pointer followed by `where` (already an RFC
- * 6901 suffix such as "/field/3"); returns whether reading must stop now.
- */
-static bool json_fault(struct json_reader *rd, const char *where, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
+/* Records a fault at the case's pointer followed by `suffix` ("/field/3");
+ * returns whether reading must stop. */
 static bool __attribute__((format(printf, 3, 0)))
 json_vfault(struct json_reader *rd, const char *suffix, const char *fmt, va_list ap)
 {
@@ -45,7 +34,8 @@ json_vfault(struct json_reader *rd, const char *suffix, const char *fmt, va_list
 	return !rd->err || codec_error_is_full(rd->err);
 }
 
-static bool json_fault(struct json_reader *rd, const char *suffix, const char *fmt, ...)
+static bool __attribute__((format(printf, 3, 4)))
+json_fault(struct json_reader *rd, const char *suffix, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -188,18 +178,6 @@ out_free_array:
 /* Longest result: a 20-digit score, the keys and 13 quoted rows. */
 #define PUYO_RESULT_MAX 256
 
-/* puyo_cell_to_char() of each value of a byte, for writing a row without a
- * call a cell (test_puyo_codec.c compares the two). */
-static const char cell_chars[256] = {
-    [PUYO_EMPTY] = '.',	 [PUYO_RED] = 'R',    [PUYO_GREEN] = 'G',   [PUYO_BLUE] = 'B',
-    [PUYO_PURPLE] = 'P', [PUYO_YELLOW] = 'Y', [PUYO_GARBAGE] = 'O',
-};
-
-char puyo_json_cell_char(uint8_t cell)
-{
-	return cell <= PUYO_GARBAGE ? cell_chars[cell] : '?';
-}
-
 /* The result's members up to the "[" of its field. */
 static size_t write_head(char *text, const struct puyo_result *result)
 {
@@ -226,7 +204,7 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 			text[n++] = ',';
 		text[n] = '"';
 		for (unsigned c = 0; c < PUYO_COLS; c++)
-			text[n + 1 + c] = puyo_json_cell_char(field->cell[r][c]);
+			text[n + 1 + c] = puyo_cell_to_char(field->cell[r][c]);
 		text[n + 1 + PUYO_COLS] = '"';
 		n += PUYO_COLS + 2;
 	}

@@ -1,16 +1,9 @@
 /*
- * One field per line, the input of `dropjudge solve puyo --lines`: the rows
- * of a field on one line, top first, separated by single spaces. See
- * puyo_lines_read() in puyo_codec.h.
- *
- * The fast path takes a line of exactly 12 or 13 rows of 6 characters of
- * `.RGBPYO` and single spaces, byte by byte through a table, straight into
- * the bit planes of the core (dropjudge/puyo.h); where the processor has
- * AVX-512 VBMI, puyo_lines_avx512.c takes the same lines instead. Any other line
- * is split at its spaces and its rows go through the row checks the other
- * Puyo readers use, so a fault reads the same here as in a text or JSON
- * case ("unknown cell ...", "expected 6 characters ..."), with the row it
- * is in.
+ * One field per line, the input of `dropjudge solve puyo --lines`. A line
+ * of the exact layout goes through a table straight into the core's bit
+ * planes (or puyo_lines_avx512.c where the processor has it); any other is
+ * split at its spaces and its rows checked as the other Puyo readers check
+ * theirs, so its faults read the same, with the row they are in.
  */
 #include "codec/puyo_codec.h"
 
@@ -24,12 +17,8 @@
 
 #define ROW_BYTES (PUYO_COLS + 1) /* a row and the separator after it */
 
-/*
- * Reads a line of the exact layout, its rows separated by single spaces,
- * straight into planes; false (planes unspecified) for any other line. Each column gathers its
- * cells' bits in one accumulator, the three planes 16 bits apart, a row at
- * a time.
- */
+/* Reads a line of the exact layout straight into planes, a column's cells
+ * in one accumulator; false for any other line. */
 static bool lines_fast(const unsigned char *u, size_t len, struct puyo_planes *planes)
 {
 	unsigned rows;

@@ -1,11 +1,8 @@
 /*
- * The AVX-512 (BW and VBMI) reader of a `dropjudge solve puyo --lines`
- * line (see puyo_lines_avx512.h): the line in two registers, one
- * permutation of its bytes into column-major order (column c's row h at
- * byte 16 * (c % 4) + h of the first result for columns 0-3, of the second
- * for columns 4 and 5: the layout of the planes, a bit for a byte), and a
- * compare per character whose masks are the planes themselves. Chosen at
- * run time; left out of a SIMD=0 build.
+ * The AVX-512 (BW and VBMI) reader of a --lines line: the line in two
+ * registers, one permutation of its bytes into the planes' column-major
+ * layout, and a compare per character whose masks are the planes
+ * themselves. Chosen at run time; left out of a SIMD=0 build.
  */
 #include "codec/puyo_lines_avx512.h"
 

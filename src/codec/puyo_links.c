@@ -1,22 +1,13 @@
 /*
  * puyop.com and Puyo Nexus field strings and URLs <-> Puyo fields.
- *
- * The formats followed (read from public code, not copied):
- * - puyop.com: the 64-character alphabet "0-9a-zA-Z[]", one character per
- *   column pair worth left * 8 + right, rows from the 13th down, empty
- *   pairs before the first puyo left out, and colour numbers 1 red,
- *   2 green, 3 blue, 4 yellow, 5 purple, 6 garbage, as the puyoai project
- *   writes its puyop.com links (src/solver/puyop.cc, makePuyopURL) and
- *   several bots after it.
- * - Puyo Nexus: PuyoSim's PuyoType numbers (0 none, 1 red, 2 green,
- *   3 blue, 4 yellow, 5 purple, 6 garbage, 7 point, 8 sun, 9 hard,
- *   10 iron, 11 block: puyonexus/puyosim src/Simulator/Puyo.php), written
- *   in the URL alphabet of its ?chain= parameter, Constants.Puyo.URL in
- *   the simulator's JavaScript and the "0475681BCA32" table indexed by
- *   PuyoType in src/Service/LegacyChainParser.php; the string fills the
- *   width x (height + hidden rows) board from its end, so leading empty
- *   cells may be left out (src/Simulator/Board.php), and w, h, hr default
- *   to 6, 12, 1.
+ * - puyop.com (http://www.puyop.com/s/FIELD, moves may follow '_'): one
+ *   character of "0-9a-zA-Z[]" per column pair worth left * 8 + right
+ *   (0 empty, 1 red, 2 green, 3 blue, 4 yellow, 5 purple, 6 garbage), rows
+ *   from the hidden one down, the empty pairs before the first puyo left
+ *   out, as puyoai's makePuyopURL writes them.
+ * - Puyo Nexus (https://puyonexus.com/chainsim/?w=6&h=12&chain=CHAIN): one
+ *   character per cell, rows from the hidden one down, PuyoSim's PuyoType
+ *   in its URL alphabet "0475681BCA32"; leading empty cells may be left out.
  */
 #include "codec/puyo_links.h"
 
@@ -35,32 +26,24 @@
 static const char puyop_alphabet[] =
     "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ[]";
 
-/* puyop.com colour number of each enum puyo_cell, and back (7: none). */
-static const unsigned char puyop_of_cell[] = {0, 1, 2, 3, 5, 4, 6};
-static const unsigned char cell_of_puyop[] = {PUYO_EMPTY,  PUYO_RED,	PUYO_GREEN,  PUYO_BLUE,
-					      PUYO_YELLOW, PUYO_PURPLE, PUYO_GARBAGE};
+/* Both sites number the colours alike (puyop.com's colour, Puyo Nexus's
+ * PuyoType): that number of each enum puyo_cell, and back. */
+static const unsigned char number_of_cell[] = {0, 1, 2, 3, 5, 4, 6};
+static const unsigned char cell_of_number[] = {PUYO_EMPTY,  PUYO_RED,	 PUYO_GREEN,  PUYO_BLUE,
+					       PUYO_YELLOW, PUYO_PURPLE, PUYO_GARBAGE};
 
-/* Puyo Nexus URL character of each enum puyo_cell. */
-static const char nexus_of_cell[] = "0475861";
-/* PuyoType, indexed by URL character's place in this table (Puyo Nexus's). */
+/* Puyo Nexus's URL character of each PuyoType, and their names. */
 static const char nexus_alphabet[] = "0475681BCA32";
 static const char *const nexus_names[] = {"none",    "red",   "green", "blue", "yellow", "purple",
 					  "garbage", "point", "sun",   "hard", "iron",	 "block"};
-/* enum puyo_cell of PuyoType 0..6. */
-static const unsigned char cell_of_nexus[] = {PUYO_EMPTY,  PUYO_RED,	PUYO_GREEN,  PUYO_BLUE,
-					      PUYO_YELLOW, PUYO_PURPLE, PUYO_GARBAGE};
 
-/* Cell (r, c) of the 13-row board, r = 0 the hidden row. */
-static uint8_t board_cell(const struct puyo_field *f, unsigned r, unsigned c)
+/* The colour number of cell (r, c) of the 13-row board, r = 0 the hidden row. */
+static unsigned board_number(const struct puyo_field *f, unsigned r, unsigned c)
 {
-	if (f->rows == PUYO_ROWS_MAX)
-		return f->cell[r][c];
-	return r == 0 ? PUYO_EMPTY : f->cell[r - 1][c];
-}
-
-static unsigned cell_index(uint8_t v)
-{
-	return v <= PUYO_GARBAGE ? v : PUYO_EMPTY;
+	uint8_t v = f->rows == PUYO_ROWS_MAX ? f->cell[r][c]
+		    : r == 0		     ? PUYO_EMPTY
+					     : f->cell[r - 1][c];
+	return number_of_cell[v <= PUYO_GARBAGE ? v : PUYO_EMPTY];
 }
 
 int puyo_links_puyop(const struct puyo_field *field, char *buf, size_t size)
@@ -69,8 +52,8 @@ int puyo_links_puyop(const struct puyo_field *field, char *buf, size_t size)
 	size_t n = 0;
 	for (unsigned r = 0; r < BOARD_ROWS; r++)
 		for (unsigned p = 0; p < PAIRS; p++) {
-			unsigned left = puyop_of_cell[cell_index(board_cell(field, r, 2 * p))];
-			unsigned right = puyop_of_cell[cell_index(board_cell(field, r, 2 * p + 1))];
+			unsigned left = board_number(field, r, 2 * p);
+			unsigned right = board_number(field, r, 2 * p + 1);
 			if (n == 0 && left == 0 && right == 0)
 				continue;
 			text[n++] = puyop_alphabet[left * 8 + right];
@@ -85,7 +68,7 @@ int puyo_links_nexus(const struct puyo_field *field, char *buf, size_t size)
 	size_t n = 0;
 	for (unsigned r = 0; r < BOARD_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			char ch = nexus_of_cell[cell_index(board_cell(field, r, c))];
+			char ch = nexus_alphabet[board_number(field, r, c)];
 			if (n == 0 && ch == '0')
 				continue;
 			text[n++] = ch;
@@ -112,10 +95,8 @@ int puyo_links_nexus_url(const struct puyo_field *field, char *buf, size_t size)
 
 /* ---- decoding -------------------------------------------------------- */
 
-static enum codec_status fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static enum codec_status fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
+static enum codec_status __attribute__((format(printf, 3, 4)))
+fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
 {
 	char detail[CODEC_DETAIL_MAX];
 	va_list ap;
@@ -216,12 +197,22 @@ enum codec_status puyo_links_read_puyop(const char *s, size_t len, const char *p
 				     "not use (0 empty, 1-5 colours, 6 garbage)",
 				     i + 1, ch);
 		size_t pair = first + i;
-		board[pair / PAIRS][2 * (pair % PAIRS)] = cell_of_puyop[left];
-		board[pair / PAIRS][2 * (pair % PAIRS) + 1] = cell_of_puyop[right];
+		board[pair / PAIRS][2 * (pair % PAIRS)] = cell_of_number[left];
+		board[pair / PAIRS][2 * (pair % PAIRS) + 1] = cell_of_number[right];
 	}
 	fit_rows(board, field);
 	return CODEC_OK;
 }
+
+/* The parameters of a Puyo Nexus link other than chain: the one value each
+ * may have. */
+static const struct {
+	const char *key, *value, *fault;
+} nexus_fixed[] = {
+    {"w=", "6", "w must be 6: the field is 6 columns wide"},
+    {"h=", "12", "h must be 12: the field is 12 rows high"},
+    {"hr=", "1", "hr must be 1: one hidden row"},
+};
 
 /* Reads the query of a Puyo Nexus link into *chain; checks w, h, hr. */
 static enum codec_status nexus_query(const char *q, size_t n, const char *pointer,
@@ -231,31 +222,23 @@ static enum codec_status nexus_query(const char *q, size_t n, const char *pointe
 	const char *end = q + n;
 	while (q < end) {
 		const char *amp = memchr(q, '&', (size_t)(end - q));
-		const char *stop = amp ? amp : end;
-		const char *eq = memchr(q, '=', (size_t)(stop - q));
-		if (!eq)
+		size_t len = (size_t)((amp ? amp : end) - q);
+		if (!memchr(q, '=', len))
 			return fault(err, pointer, "the link's query has a parameter without '='");
-		size_t klen = (size_t)(eq - q), vlen = (size_t)(stop - eq - 1);
-		const char *v = eq + 1;
-		if (klen == 5 && memcmp(q, "chain", 5) == 0) {
-			*chain = v;
-			*chain_len = vlen;
-		} else if (klen == 1 && *q == 'w') {
-			if (vlen != 1 || *v != '6')
-				return fault(err, pointer,
-					     "w must be 6: the field is 6 columns wide");
-		} else if (klen == 1 && *q == 'h') {
-			if (vlen != 2 || memcmp(v, "12", 2) != 0)
-				return fault(err, pointer,
-					     "h must be 12: the field is 12 rows high");
-		} else if (klen == 2 && memcmp(q, "hr", 2) == 0) {
-			if (vlen != 1 || *v != '1')
-				return fault(err, pointer, "hr must be 1: one hidden row");
-		} else {
+		size_t k = 0;
+		while (k < 3 && !eat(&q, &len, nexus_fixed[k].key))
+			k++;
+		if (k < 3 && (len != strlen(nexus_fixed[k].value) ||
+			      memcmp(q, nexus_fixed[k].value, len) != 0))
+			return fault(err, pointer, "%s", nexus_fixed[k].fault);
+		if (k == 3 && !eat(&q, &len, "chain="))
 			return fault(err, pointer,
 				     "the link's query takes w, h, hr and chain only");
+		if (k == 3) {
+			*chain = q;
+			*chain_len = len;
 		}
-		q = stop + (amp ? 1 : 0);
+		q += len + (amp ? 1 : 0);
 	}
 	if (!*chain)
 		return fault(err, pointer, "the link has no chain= parameter");
@@ -311,7 +294,7 @@ enum codec_status puyo_links_read_nexus(const char *s, size_t len, const char *p
 				     "does not have",
 				     i + 1, ch, nexus_names[type]);
 		size_t cell = first + i;
-		board[cell / PUYO_COLS][cell % PUYO_COLS] = cell_of_nexus[type];
+		board[cell / PUYO_COLS][cell % PUYO_COLS] = cell_of_number[type];
 	}
 	fit_rows(board, field);
 	return CODEC_OK;

@@ -18,11 +18,8 @@
 #define FLOATING	 "puyo at column %u floats above an empty cell"
 
 /* Formats a fault's message and hands it to the reader's callback. */
-static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt,
-		       ...) __attribute__((format(printf, 4, 5)));
-
-static bool rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt,
-		       ...)
+static bool __attribute__((format(printf, 4, 5)))
+rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -66,11 +63,7 @@ void puyo_rows_init(struct puyo_rows *rows, struct puyo_field *field, bool stric
 unsigned puyo_rows_chars(const char *s, size_t len)
 {
 	unsigned chars = 0;
-	size_t pos = 0;
-	while (pos < len && (unsigned char)s[pos] < 0x80) /* the common all-ASCII row */
-		pos++;
-	chars = (unsigned)pos;
-	for (; pos < len; chars++)
+	for (size_t pos = 0; pos < len; chars++)
 		pos += char_measure((const unsigned char *)s + pos, len - pos, NULL, 0);
 	return chars;
 }

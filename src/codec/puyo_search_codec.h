@@ -14,12 +14,8 @@
 #define PUYO_SEARCH_DEFAULT_ADD	  3
 #define PUYO_SEARCH_DEFAULT_LIMIT 10
 
-/*
- * Reads a search request into *req (the field as puyo_json_read() reads a
- * case's, lenient). Every fault is CODEC_E_INVALID at the JSON pointer of
- * the member at fault ("/pairs/1/0", "/add"); the first wins. Returns
- * CODEC_OK or CODEC_E_INVALID.
- */
+/* Reads a search request into *req; the first fault is CODEC_E_INVALID
+ * at its member ("/pairs/1/0"). */
 enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_request *req,
 					struct codec_error *err);
 

@@ -1,9 +1,6 @@
 /*
  * The JSON form of a Puyo search: the request read into the core's struct
- * (the field by the Puyo case reader, so that its faults read as
- * everywhere), the answer written as
- * {"fires_now": null | {"chains", "score"}, "triggers": [...],
- *  "examined": N, "sequences": [{"placements", "fired", "trigger"}]}.
+ * (the field by the Puyo case reader), the answer written as JSON.
  */
 #include "codec/puyo_search_codec.h"
 
@@ -155,14 +152,8 @@ enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_re
 		return CODEC_E_INVALID;
 	}
 	/* The field as a case holding it alone: the same reader, the same words. */
-	json_t *field_case = json_object();
+	json_t *field_case = json_pack("{sO*}", "field", json_object_get(obj, "field"));
 	if (!field_case) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
-	value = json_object_get(obj, "field");
-	if (value && json_object_set(field_case, "field", value) != 0) {
-		json_decref(field_case);
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
 	}

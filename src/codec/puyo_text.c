@@ -1,17 +1,9 @@
 /*
- * The Baekjoon text form of a Puyo field (the rows, top first, one per line)
- * in, and the Baekjoon output ("C\n") and the field as text out.
- *
- * Lenient mode (solving): 12 rows, or 13 with the hidden row on top, of
- * `.RGBPYO`; CR LF line ends, spaces or tabs at the end of a line, a missing
- * final newline and blank lines after the last row are all accepted.
- * Strict mode (validation, Baekjoon 11559 as testlib would hold it): exactly
- * 12 lines of 6 characters from `.RGBPY`, each ended by a lone '\n', nothing
- * after, and no puyo above an empty cell.
- *
- * Every fault is CODEC_E_INVALID, located by line and, for a bad character,
- * column (1-based, counted in characters). The reader goes on after a fault
- * as long as the error collects (codec/error.h), so validation lists them all.
+ * The Baekjoon text form of a Puyo field (the rows, top first) in, and the
+ * Baekjoon output ("C\n") and the field as text out. Lenient mode also
+ * takes CR LF, blanks at the end of a line, a missing final newline and
+ * blank lines at the end. Every fault is CODEC_E_INVALID at its line and,
+ * for a bad character, its column (counted in characters).
  */
 #include "codec/puyo_codec.h"
 
@@ -39,9 +31,6 @@ struct text_reader {
 };
 
 /* Records a fault; returns whether reading must stop now. */
-static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 static bool __attribute__((format(printf, 4, 0)))
 text_vfault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, va_list ap)
 {
@@ -51,7 +40,8 @@ text_vfault(struct text_reader *rd, unsigned line, unsigned column, const char *
 	return !rd->err || codec_error_is_full(rd->err);
 }
 
-static bool text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
+static bool __attribute__((format(printf, 4, 5)))
+text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -67,12 +57,12 @@ text_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_l
 	return text_vfault(ctx, index + 1, column, fmt, ap);
 }
 
-static bool line_is_blank(const struct text_line *tl)
+/* The length of s[0..len) without its trailing blanks, tabs and CRs. */
+static size_t trim_len(const char *s, size_t len)
 {
-	for (size_t i = 0; i < tl->len; i++)
-		if (tl->s[i] != ' ' && tl->s[i] != '\t' && tl->s[i] != '\r')
-			return false;
-	return true;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
+	return len;
 }
 
 /*
@@ -85,11 +75,8 @@ static void read_lenient(struct text_reader *rd, const struct text_line *lines, 
 
 	puyo_field_init(rd->field, size_ok ? nrows : PUYO_ROWS);
 	for (unsigned i = 0; i < nrows && i < PUYO_ROWS_MAX; i++) {
-		struct text_line tl = lines[i];
-		while (tl.len && (tl.s[tl.len - 1] == ' ' || tl.s[tl.len - 1] == '\t' ||
-				  tl.s[tl.len - 1] == '\r'))
-			tl.len--;
-		if (puyo_rows_check(&rd->rows, tl.s, tl.len, i, size_ok ? i : PUYO_ROWS_MAX))
+		size_t len = trim_len(lines[i].s, lines[i].len);
+		if (puyo_rows_check(&rd->rows, lines[i].s, len, i, size_ok ? i : PUYO_ROWS_MAX))
 			return;
 	}
 	if (!size_ok)
@@ -142,7 +129,7 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 		if (nlines < LINES_KEPT)
 			lines[nlines] = tl;
 		nlines++;
-		if (!line_is_blank(&tl))
+		if (trim_len(tl.s, tl.len))
 			nrows = nlines;
 		pos = nl ? end + 1 : len;
 	}

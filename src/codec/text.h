@@ -1,9 +1,7 @@
 /*
- * Strings compared on the request path: a method, a media type, a label or
- * a header name against a literal, a few times a request. Their first
- * bytes mostly differ, and a byte compared here costs less than a call of
- * strcmp(); a header name of known length is compared eight bytes at a
- * time, without the locale tables of strcasecmp().
+ * Strings compared on the request path (a method, a media type, a header
+ * name) against a literal: the first byte before a call of strcmp(), and
+ * header names a word at a time without strcasecmp()'s locale tables.
  */
 #ifndef DROPJUDGE_CODEC_TEXT_H
 #define DROPJUDGE_CODEC_TEXT_H
@@ -27,36 +25,16 @@ static inline uint64_t codec_text_word(const char *s)
 	return w;
 }
 
-/* Four bytes of s as one word. */
-static inline uint32_t codec_text_word4(const char *s)
-{
-	uint32_t w;
-	memcpy(&w, s, sizeof w);
-	return w;
-}
-
-/* Whether word a equals word b where b's letters may be either case in a.
- * A byte of b with the 0x40 bit set is a letter (the caller's promise):
- * the 0x20 bit of that byte is left out of the comparison. */
+/* Whether word a equals word b, the case of b's letters (bytes with bit
+ * 0x40, the caller's promise) left out. */
 static inline bool codec_text_fold8(uint64_t a, uint64_t b)
 {
 	uint64_t fold = (b & 0x4040404040404040u) >> 1;
 	return (a | fold) == (b | fold);
 }
 
-static inline bool codec_text_fold4(uint32_t a, uint32_t b)
-{
-	uint32_t fold = (b & 0x40404040u) >> 1;
-	return (a | fold) == (b | fold);
-}
-
-/*
- * Whether s[0..n) is name[0..n) but for the case of ASCII letters
- * (strncasecmp(s, name, n) == 0 with no NUL in either). `name` holds only
- * ASCII letters, digits and '-', as the header names the server reads do;
- * s may hold any bytes. Both are read only within their n bytes: a tail
- * shorter than a word is read as a word ending at the last byte.
- */
+/* strncasecmp(s, name, n) == 0 for a `name` of ASCII letters, digits and
+ * '-'; reads only within the n bytes. */
 static inline bool codec_text_name_is(const char *s, const char *name, size_t n)
 {
 	if (n >= 8) {
@@ -67,10 +45,6 @@ static inline bool codec_text_name_is(const char *s, const char *name, size_t n)
 		return i == n ||
 		       codec_text_fold8(codec_text_word(s + n - 8), codec_text_word(name + n - 8));
 	}
-	if (n >= 4)
-		return codec_text_fold4(codec_text_word4(s), codec_text_word4(name)) &&
-		       codec_text_fold4(codec_text_word4(s + n - 4),
-					codec_text_word4(name + n - 4));
 	for (size_t i = 0; i < n; i++) {
 		unsigned char a = (unsigned char)s[i], b = (unsigned char)name[i];
 		unsigned char fold = (unsigned char)((b & 0x40) >> 1);
@@ -86,21 +60,11 @@ static inline bool codec_text_has_zero8(uint64_t w)
 	return ((w - 0x0101010101010101u) & ~w & 0x8080808080808080u) != 0;
 }
 
-static inline bool codec_text_has_zero4(uint32_t w)
-{
-	return ((w - 0x01010101u) & ~w & 0x80808080u) != 0;
-}
-
 /* Whether the word w holds a space or a tab. */
 static inline bool codec_text_blank8(uint64_t w)
 {
 	return codec_text_has_zero8(w ^ 0x2020202020202020u) ||
 	       codec_text_has_zero8(w ^ 0x0909090909090909u);
-}
-
-static inline bool codec_text_blank4(uint32_t w)
-{
-	return codec_text_has_zero4(w ^ 0x20202020u) || codec_text_has_zero4(w ^ 0x09090909u);
 }
 
 /* Whether s[0..n) holds a space or a tab; read only within its n bytes. */
@@ -113,9 +77,6 @@ static inline bool codec_text_has_blank(const char *s, size_t n)
 				return true;
 		return i != n && codec_text_blank8(codec_text_word(s + n - 8));
 	}
-	if (n >= 4)
-		return codec_text_blank4(codec_text_word4(s)) ||
-		       codec_text_blank4(codec_text_word4(s + n - 4));
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == ' ' || s[i] == '\t')
 			return true;

@@ -8,22 +8,15 @@
 
 #include <stddef.h>
 
-/*
- * Decodes the character at s[0..n) (n >= 1): returns its length in bytes
- * (1..4) and stores its code point in *cp (may be NULL), or returns 0 when s
- * does not start a valid character within n bytes.
- */
+/* Decodes the character at s[0..n): its length (1..4), its code point in
+ * *cp (NULL allowed); 0 when s does not start a valid one. */
 size_t codec_utf8_decode(const char *s, size_t n, unsigned long *cp);
 
 /* Offset of the first byte of s[0..len) that does not start a valid
  * character; len when the whole text is valid UTF-8. */
 size_t codec_utf8_invalid_at(const char *s, size_t len);
 
-/*
- * Length of the UTF-8 character at the NUL-terminated s (1..4), 0 when s
- * does not start a valid one: codec_utf8_decode() reading no further than
- * the NUL.
- */
+/* codec_utf8_decode() of the NUL-terminated s, reading no further. */
 size_t codec_utf8_char_len(const unsigned char *s);
 
 #endif

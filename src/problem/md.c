@@ -1,11 +1,8 @@
 /*
  * Monomino-Domino (Baekjoon 20061) as a problem (problem.h): decoders feed
- * blocks straight into the simulator (no list of the whole case is built),
- * the outcome is encoded as JSON or Baekjoon text, the generator streams
- * blocks; its package's statement, examples and tests. A trace places the
- * blocks one by one (md_place()), as it needs every step; the untraced
- * fast JSON reader and the text push parser hold them in a bounded batch
- * that md_play() plays when it is full and at the end.
+ * blocks straight into the simulator, one by one (md_place()) for a trace,
+ * else in bounded batches that md_play() plays; its package's statement,
+ * examples and tests.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -28,12 +25,6 @@ struct md_batch {
 	size_t held;			  /* blocks[0..held) wait for md_play() */
 	struct md_block blocks[MD_BATCH]; /* in reading order */
 };
-
-static void md_batch_init(struct md_batch *b, struct md_game *game)
-{
-	b->game = game;
-	b->held = 0;
-}
 
 /* Plays the blocks held, in order, exactly as md_place() one by one would. */
 static void md_batch_play(struct md_batch *b)
@@ -97,17 +88,40 @@ static int md_count_block(void *ctx, struct md_block block, unsigned long index)
 	return index >= PROBLEM_MAX_TRACE_STEPS;
 }
 
-/* Prepares a run; false when the trace array cannot be made. */
-static bool md_run_start(struct md_run *run, struct problem_outcome *out, bool trace)
+/*
+ * Reads a case, the JSON object case_obj at `pointer` or else text[0..len),
+ * handing each legal block to fn; a text's end is checked only after a clean
+ * feed. Out of memory is CODEC_E_INTERNAL.
+ */
+static enum codec_status md_read(const json_t *case_obj, const char *pointer, const char *text,
+				 size_t len, const struct md_read_options *opt,
+				 struct codec_error *err, md_block_fn fn, void *ctx)
 {
-	md_init(&out->u.md);
-	out->steps = trace ? json_array() : NULL;
-	run->game = &out->u.md;
-	run->steps = out->steps;
-	run->trace_pointer = "";
-	run->trace_full = false;
-	run->out_of_memory = false;
-	return !trace || out->steps;
+	if (case_obj)
+		return md_json_read(case_obj, pointer, opt, err, fn, ctx);
+	struct md_text_reader *reader = md_text_new(opt, err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	enum codec_status st = md_text_feed(reader, text, len, fn, ctx);
+	if (st == CODEC_OK)
+		st = md_text_finish(reader, fn, ctx);
+	md_text_free(reader);
+	return st;
+}
+
+/* md_read() only counting the blocks into *seen, up to one past
+ * PROBLEM_MAX_TRACE_STEPS: whether a trace would be too long or the case
+ * has a fault is found before any step is built. */
+static enum codec_status md_count(const json_t *case_obj, const char *pointer, const char *text,
+				  size_t len, const struct md_read_options *opt,
+				  unsigned long *seen)
+{
+	struct codec_error scratch;
+	codec_error_init(&scratch, 1);
+	*seen = 0;
+	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
 }
 
 /* The status of a finished run whose decoder said `st`. */
@@ -133,41 +147,45 @@ static enum codec_status md_run_end(struct md_run *run, struct problem_outcome *
 	return st;
 }
 
-static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
-				       const struct problem_limits *limits, bool trace,
-				       struct problem_outcome *out, struct codec_error *err)
+/* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
+ * with a trace when asked: a trace too long or a case with a fault builds no
+ * step. */
+static enum codec_status md_solve(const json_t *case_obj, const char *pointer, const char *text,
+				  size_t len, const struct problem_limits *limits, bool trace,
+				  struct problem_outcome *out, struct codec_error *err)
 {
-	struct md_run run;
-	if (!md_run_start(&run, out, trace)) {
+	md_init(&out->u.md);
+	out->steps = trace ? json_array() : NULL;
+	struct md_run run = {.trace_pointer = "", .game = &out->u.md, .steps = out->steps};
+	if (trace && !out->steps) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
 	}
 	char trace_at[CODEC_POINTER_MAX];
-	if (json_is_true(json_object_get(case_obj, "trace"))) {
+	if (case_obj && json_is_true(json_object_get(case_obj, "trace"))) {
 		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
 		run.trace_pointer = trace_at;
 	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	unsigned long seen;
 	if (trace) {
-		/* A trace past PROBLEM_MAX_TRACE_STEPS is refused once that many
-		 * steps are read: found first, without building them. */
-		struct codec_error scratch;
-		unsigned long seen = 0;
-		codec_error_init(&scratch, 1);
-		enum codec_status counted =
-		    md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen);
+		enum codec_status counted = md_count(case_obj, pointer, text, len, &opt, &seen);
 		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {
 			run.trace_full = true;
 			return md_run_end(&run, out, CODEC_OK, err);
 		}
-		/* A fault among the first steps: the answer is the fault, the same
-		 * without a trace (no block is handed on after a fault), so none
-		 * is built. */
 		if (counted != CODEC_OK)
-			run.steps = NULL;
+			run.steps = NULL; /* the answer is the fault, as without a trace */
 	}
-	enum codec_status st = md_json_read(case_obj, pointer, &opt, err, md_run_block, &run);
+	enum codec_status st = md_read(case_obj, pointer, text, len, &opt, err, md_run_block, &run);
 	return md_run_end(&run, out, st, err);
+}
+
+static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
+				       const struct problem_limits *limits, bool trace,
+				       struct problem_outcome *out, struct codec_error *err)
+{
+	return md_solve(case_obj, pointer, NULL, 0, limits, trace, out, err);
 }
 
 /* The fast path: no trace, the blocks played a batch at a time. When it
@@ -243,38 +261,24 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 		    struct problem_text *trace, size_t *steps)
 {
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	struct codec_error scratch;
-	enum codec_status st = CODEC_OK;
-	codec_error_init(&scratch, 1);
-	if (case_obj) {
-		/* As md_solve_json(): a trace too long is found before it is built. */
-		unsigned long seen = 0;
-		if (md_json_read(case_obj, pointer, &opt, &scratch, md_count_block, &seen) !=
-			CODEC_OK ||
-		    seen > PROBLEM_MAX_TRACE_STEPS)
-			return 0;
-	}
+	unsigned long seen;
+	/* As md_solve(): a trace too long is found before it is built. */
+	if (case_obj && (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
+			 seen > PROBLEM_MAX_TRACE_STEPS))
+		return 0;
 	struct md_trace_text *t = dj_malloc(sizeof *t);
 	if (!t)
 		return -1;
 	*t = (struct md_trace_text){.steps = 0};
 	problem_text_init(&t->text);
 	md_init(&t->game);
-	if (case_obj) {
-		st = md_json_read(case_obj, pointer, &opt, &scratch, md_trace_text_block, t);
-	} else {
-		struct md_text_reader *reader = md_text_new(&opt, &scratch);
-		if (!reader) {
-			t->out_of_memory = true;
-		} else {
-			st = md_text_feed(reader, text, len, md_trace_text_block, t);
-			if (st == CODEC_OK && !t->over && !t->out_of_memory)
-				st = md_text_finish(reader, md_trace_text_block, t);
-			md_text_free(reader);
-		}
-	}
-	int taken =
-	    t->out_of_memory ? -1 : st == CODEC_OK && !t->over && !codec_error_is_set(&scratch);
+	struct codec_error scratch;
+	codec_error_init(&scratch, 1);
+	enum codec_status st =
+	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, t);
+	int taken = t->out_of_memory || st == CODEC_E_INTERNAL
+			? -1
+			: st == CODEC_OK && !t->over && !codec_error_is_set(&scratch);
 	if (taken == 1) {
 		out->u.md = t->game;
 		out->steps = NULL;
@@ -287,23 +291,6 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	return taken;
 }
 
-/* Whether the text has a fault before its trace would pass
- * PROBLEM_MAX_TRACE_STEPS (its blocks only counted, md_count_block()). */
-static bool md_text_faulty(const char *text, size_t len, const struct md_read_options *opt)
-{
-	struct codec_error scratch;
-	unsigned long seen = 0;
-	codec_error_init(&scratch, 1);
-	struct md_text_reader *reader = md_text_new(opt, &scratch);
-	if (!reader)
-		return false;
-	enum codec_status st = md_text_feed(reader, text, len, md_count_block, &seen);
-	if (st == CODEC_OK && seen <= PROBLEM_MAX_TRACE_STEPS)
-		st = md_text_finish(reader, md_count_block, &seen);
-	md_text_free(reader);
-	return st != CODEC_OK;
-}
-
 /*
  * A text body solved as it arrives: md_solve_text() in pieces, without a
  * trace, its blocks played a batch at a time. Canonical lines go straight
@@ -312,7 +299,6 @@ static bool md_text_faulty(const char *text, size_t len, const struct md_read_op
  */
 struct problem_text_stream {
 	struct md_game game;	       /* the case so far, without batch.blocks */
-	struct md_run run;	       /* without a trace */
 	struct md_text_reader *reader; /* the push parser, into the batch */
 	struct md_batch batch;	       /* into game */
 };
@@ -324,8 +310,8 @@ static struct problem_text_stream *md_text_stream_new(const struct problem_limit
 	if (!s)
 		return NULL;
 	md_init(&s->game);
-	s->run = (struct md_run){.trace_pointer = "", .game = &s->game, .steps = NULL};
-	md_batch_init(&s->batch, &s->game);
+	s->batch.game = &s->game;
+	s->batch.held = 0;
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	s->reader = md_text_new(&opt, err);
 	if (!s->reader) {
@@ -368,12 +354,12 @@ static enum codec_status md_text_stream_end(struct problem_text_stream *s,
 {
 	/* As md_solve_text(): the end is checked only after a clean feed. */
 	enum codec_status st = md_text_status(s->reader);
-	if (st == CODEC_OK && !s->run.trace_full && !s->run.out_of_memory)
+	if (st == CODEC_OK)
 		st = md_text_finish(s->reader, md_batch_hold, &s->batch);
 	md_batch_play(&s->batch);
 	out->u.md = s->game;
 	out->steps = NULL;
-	return md_run_end(&s->run, out, st, err);
+	return st == CODEC_OK && codec_error_is_set(err) ? err->status : st;
 }
 
 static void md_text_stream_free(struct problem_text_stream *s)
@@ -388,36 +374,18 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 				       const struct problem_limits *limits, bool trace,
 				       struct problem_outcome *out, struct codec_error *err)
 {
-	if (!trace) {
-		/* The push parser of a body read as it arrives, fed once. */
-		struct problem_text_stream *s = md_text_stream_new(limits, err);
-		if (!s) {
-			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-			return CODEC_E_INTERNAL;
-		}
-		md_text_stream_feed(s, text, len);
-		enum codec_status st = md_text_stream_end(s, out, err);
-		md_text_stream_free(s);
-		return st;
-	}
-	struct md_run run;
-	if (!md_run_start(&run, out, true)) {
+	if (trace)
+		return md_solve(NULL, "", text, len, limits, true, out, err);
+	/* The push parser of a body read as it arrives, fed once. */
+	struct problem_text_stream *s = md_text_stream_new(limits, err);
+	if (!s) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
 	}
-	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	if (md_text_faulty(text, len, &opt))
-		run.steps = NULL; /* as in md_solve_json(): the answer is the fault */
-	struct md_text_reader *reader = md_text_new(&opt, err);
-	if (!reader) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return md_run_end(&run, out, CODEC_E_INTERNAL, err);
-	}
-	enum codec_status st = md_text_feed(reader, text, len, md_run_block, &run);
-	if (st == CODEC_OK && !run.trace_full && !run.out_of_memory)
-		st = md_text_finish(reader, md_run_block, &run);
-	md_text_free(reader);
-	return md_run_end(&run, out, st, err);
+	md_text_stream_feed(s, text, len);
+	enum codec_status st = md_text_stream_end(s, out, err);
+	md_text_stream_free(s);
+	return st;
 }
 
 static json_t *md_outcome_json(struct problem_outcome *out)
@@ -444,21 +412,22 @@ static int md_outcome_text(const struct problem_outcome *out, char *buf, size_t 
 	return md_text_result(&out->u.md, buf, size);
 }
 
-/* Validation reads every block but simulates none. */
-static int md_ignore_block(void *ctx, struct md_block block, unsigned long index)
-{
-	(void)ctx;
-	(void)block;
-	(void)index;
-	return 0;
-}
-
 static void md_validate_json(const json_t *case_obj, const char *pointer,
 			     const struct problem_limits *limits, struct codec_error *err)
 {
 	(void)limits; /* Baekjoon's own limits apply */
 	const struct md_read_options strict = {.max_blocks = ULONG_MAX, .strict = true};
-	md_json_read(case_obj, pointer, &strict, err, md_ignore_block, NULL);
+	md_json_read(case_obj, pointer, &strict, err, NULL, NULL);
+}
+
+/* Appends the Baekjoon input text of `n` blocks drawn from rng. */
+static void md_write_blocks(struct problem_text *text, struct gen_rng *rng, uint64_t n)
+{
+	problem_text_printf(text, "%llu\n", (unsigned long long)n);
+	for (uint64_t i = 0; i < n; i++) {
+		struct md_block b = gen_md_block(rng);
+		problem_text_printf(text, "%u %u %u\n", b.t, b.x, b.y);
+	}
 }
 
 /* generate: `n` blocks from the seed, as the Baekjoon input text or JSON;
@@ -469,11 +438,7 @@ static enum codec_status md_generate(const struct problem_gen *g, struct problem
 	struct gen_rng rng;
 	gen_rng_init(&rng, g->seed);
 	if (g->text) {
-		problem_text_printf(text, "%llu\n", (unsigned long long)g->n);
-		for (uint64_t i = 0; i < g->n; i++) {
-			struct md_block b = gen_md_block(&rng);
-			problem_text_printf(text, "%u %u %u\n", b.t, b.x, b.y);
-		}
+		md_write_blocks(text, &rng, g->n);
 		if (!text->failed)
 			return CODEC_OK;
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
@@ -576,11 +541,7 @@ static bool md_generate_test(enum problem_kind kind, uint64_t seed, unsigned min
 	uint64_t n = kind == PROBLEM_LARGE
 			 ? MD_BAEKJOON_MAX_N
 			 : MD_BAEKJOON_MIN_N + gen_rng_below(&rng, MD_RANDOM_MAX_N);
-	problem_text_printf(out, "%llu\n", (unsigned long long)n);
-	for (uint64_t i = 0; i < n; i++) {
-		struct md_block b = gen_md_block(&rng);
-		problem_text_printf(out, "%u %u %u\n", b.t, b.x, b.y);
-	}
+	md_write_blocks(out, &rng, n);
 	return true;
 }
 

@@ -1,12 +1,8 @@
 /*
- * One problem, described once: what the routes, the command line (solve,
- * check, validate, package), the packages and the pictures know of it. Each
- * problem is one file (md.c, puyo.c) that fills a `struct problem`, and one
- * row of the table (table.c). Every case takes one way: read (JSON value or
- * Baekjoon text; at most one fast reader for the canonical JSON shape, which
- * fills the same outcome as the jansson path) -> the core -> encode (JSON
- * or text). All operations are pure apart from allocation; none knows of
- * HTTP, threads or time.
+ * One problem, described once for the routes, the command line and the
+ * packages: a file (md.c, puyo.c) fills a `struct problem`, a row of
+ * table.c lists it. A case is read (JSON or text) -> the core -> encoded.
+ * Operations are pure apart from allocation.
  */
 #ifndef DROPJUDGE_PROBLEM_PROBLEM_H
 #define DROPJUDGE_PROBLEM_PROBLEM_H
@@ -92,22 +88,17 @@ struct problem {
 	enum codec_status (*solve_json)(const json_t *case_obj, const char *pointer,
 					const struct problem_limits *limits, bool trace,
 					struct problem_outcome *out, struct codec_error *err);
-	/* Optional fast reader of a JSON body asked without a trace: true when
-	 * the body is the canonical case and *out holds its outcome; false
-	 * (nothing reported) sends the body down the jansson path. */
+	/* Optional fast reader of the canonical JSON case without a trace:
+	 * false (nothing reported) sends the body down the jansson path. */
 	bool (*solve_json_fast)(const char *body, size_t len, const struct problem_limits *limits,
 				struct problem_outcome *out);
 	/* Solves one case from the Baekjoon input text. */
 	enum codec_status (*solve_text)(const char *text, size_t len,
 					const struct problem_limits *limits, bool trace,
 					struct problem_outcome *out, struct codec_error *err);
-	/*
-	 * Optional: solve_text without a trace as a push parser, for a body
-	 * read as it arrives. new: NULL when out of memory; err (collect mode,
-	 * kept alive by the caller) takes every fault. feed: the next bytes.
-	 * end: once, after the last bytes; fills *out and returns what
-	 * solve_text would return for the whole text. free: NULL is ignored.
-	 */
+	/* Optional: solve_text without a trace as a push parser. new: NULL
+	 * when out of memory, faults into err (kept alive by the caller). end:
+	 * once, fills *out as solve_text would. free: NULL is ignored. */
 	struct problem_text_stream *(*text_stream_new)(const struct problem_limits *limits,
 						       struct codec_error *err);
 	void (*text_stream_feed)(struct problem_text_stream *s, const char *data, size_t len);
@@ -115,14 +106,11 @@ struct problem {
 					     struct problem_outcome *out, struct codec_error *err);
 	void (*text_stream_free)(struct problem_text_stream *s);
 	/*
-	 * Optional trace written as text: solve_json (case_obj not NULL, at
-	 * `pointer`) or solve_text (text[0..len)) with a trace whose steps are
-	 * written instead of built: into *trace (taken by the caller), the
-	 * bytes of the "steps" array of outcome_json dumped compact, without
-	 * its brackets; the final state into *out (no ->steps), the count into
-	 * *steps. Returns 1; 0 (nothing kept) when the case has a fault or its
-	 * trace would pass PROBLEM_MAX_TRACE_STEPS, which solve_json or
-	 * solve_text then tell; -1 when out of memory.
+	 * Optional: solve_json (case_obj) or solve_text with a trace written
+	 * as text into *trace (taken by the caller): the compact "steps" array
+	 * without its brackets, the count into *steps. Returns 1; 0 (nothing
+	 * kept) for a fault or a trace too long, left to solve_*; -1 when out
+	 * of memory.
 	 */
 	int (*trace)(const json_t *case_obj, const char *pointer, const char *text, size_t len,
 		     const struct problem_limits *limits, struct problem_outcome *out,
@@ -133,13 +121,9 @@ struct problem {
 	/* The bytes outcome_json would give for an outcome without steps,
 	 * compact with a final newline, into buf; the length as snprintf. */
 	int (*outcome_write)(const struct problem_outcome *out, char *buf, size_t size);
-	/*
-	 * Optional: an outcome without steps packed into buf (at most
-	 * PROBLEM_PACKED_MAX bytes), for an answer held until it is sent (a
-	 * stream's): the bytes written, 0 when it cannot be packed. unpack
-	 * reads them back into *out, as much as outcome_write reads, and
-	 * returns how many it read.
-	 */
+	/* Optional: an outcome without steps packed into buf (at most
+	 * PROBLEM_PACKED_MAX bytes; 0: cannot be), and read back by unpack
+	 * (as much as outcome_write reads), each returning the bytes. */
 	size_t (*outcome_pack)(const struct problem_outcome *out, unsigned char *buf);
 	size_t (*outcome_unpack)(const unsigned char *buf, struct problem_outcome *out);
 	/* The Baekjoon output text; returns its length as snprintf does. */
@@ -164,10 +148,9 @@ struct problem {
 	bool (*generate_test)(enum problem_kind kind, uint64_t seed, unsigned min_chains,
 			      struct problem_text *out, struct codec_error *err);
 
-	/* The package: statement sources (statement.h's Markdown subset), the
-	 * public examples and edge cases in order, an accepted solution and
-	 * the input validator (C sources, with their ends), the integers in
-	 * an answer, and the C definitions of its rules the validator reads. */
+	/* The package: statement (statement.h's Markdown subset), examples,
+	 * edge cases, solution and validator sources, the integers of an
+	 * answer, and the rules' C definitions the validator reads. */
 	const char *legend;
 	const char *input_format;
 	const char *output_format;
@@ -193,18 +176,13 @@ const struct problem *const *problem_all(size_t *count);
 /* The problem named `id`, or NULL. */
 const struct problem *problem_find(const char *id);
 
-/*
- * Solves an input text without a limit and writes the Baekjoon output into
- * answer (size bytes): its length as snprintf, or -1 with err set.
- */
+/* Solves a text without a limit, its Baekjoon output into answer: the
+ * length as snprintf, or -1 with err set. */
 int problem_answer(const struct problem *p, const char *text, size_t len, char *answer, size_t size,
 		   struct codec_error *err);
 
-/*
- * A generated case with its answer: adds "answer" (outcome_json, which
- * takes out->steps) and "expected" (the Baekjoon output) to obj and
- * returns it; NULL (obj released) when out of memory, and for a NULL obj.
- */
+/* Adds "answer" and "expected" (the Baekjoon output) to a generated case
+ * obj; NULL (obj released) when out of memory or obj is NULL. */
 json_t *problem_with_answer(const struct problem *p, json_t *obj, struct problem_outcome *out);
 
 /* "sample", "edge", "random", "large", "chains". */

@@ -14,6 +14,15 @@
 /* Largest Baekjoon text of a field: 13 rows of 6 characters and '\n'. */
 #define PUYO_TEXT_MAX (PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1)
 
+/* Appends the field as Baekjoon text; false when out of memory. */
+static bool puyo_put_field(struct problem_text *out, const struct puyo_field *field)
+{
+	char text[PUYO_TEXT_MAX];
+	int n = puyo_text_field(field, text, sizeof text);
+	problem_text_put(out, text, (size_t)n);
+	return !out->failed;
+}
+
 /* A trace entry for one chain step: its counts and the field after it. */
 static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_field *field)
 {
@@ -216,14 +225,7 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 		return CODEC_E_INVALID;
 	}
 	if (g->text) {
-		char buf[PUYO_TEXT_MAX];
-		int n = puyo_text_field(&field, buf, sizeof buf);
-		if (n < 0 || (size_t)n >= sizeof buf) {
-			codec_error_set(err, CODEC_E_INTERNAL, "the field does not fit");
-			return CODEC_E_INTERNAL;
-		}
-		problem_text_put(text, buf, (size_t)n);
-		if (!text->failed)
+		if (puyo_put_field(text, &field))
 			return CODEC_OK;
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return CODEC_E_INTERNAL;
@@ -309,14 +311,10 @@ static bool puyo_generate_test(enum problem_kind kind, uint64_t seed, unsigned m
 	}
 	struct puyo_field field;
 	for (unsigned i = 0; i < PUYO_GENERATE_TRIES; i++) {
-		if (!gen_puyo_field(gen_rng_next(&rng), colors, chains, &field))
-			continue;
-		char text[PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1];
-		int n = puyo_text_field(&field, text, sizeof text);
-		if (n < 0 || (size_t)n >= sizeof text)
-			break;
-		problem_text_put(out, text, (size_t)n);
-		return true;
+		if (gen_puyo_field(gen_rng_next(&rng), colors, chains, &field)) {
+			puyo_put_field(out, &field);
+			return true;
+		}
 	}
 	codec_error_at_param(err, CODEC_E_INVALID, "min_chains",
 			     "no field of %u colours with at least %u chains was found within "

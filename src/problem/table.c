@@ -58,17 +58,9 @@ json_t *problem_with_answer(const struct problem *p, json_t *obj, struct problem
 
 const char *problem_kind_name(enum problem_kind kind)
 {
-	switch (kind) {
-	case PROBLEM_SAMPLE:
-		return "sample";
-	case PROBLEM_EDGE:
-		return "edge";
-	case PROBLEM_RANDOM:
-		return "random";
-	case PROBLEM_LARGE:
-		return "large";
-	case PROBLEM_CHAINS:
-		return "chains";
-	}
-	return "test";
+	static const char *const names[] = {
+	    [PROBLEM_SAMPLE] = "sample", [PROBLEM_EDGE] = "edge",     [PROBLEM_RANDOM] = "random",
+	    [PROBLEM_LARGE] = "large",	 [PROBLEM_CHAINS] = "chains",
+	};
+	return (unsigned)kind < PROBLEM_COUNT(names) ? names[kind] : "test";
 }

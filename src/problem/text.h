@@ -1,8 +1,7 @@
 /*
- * A growing text buffer (package files, traces): appends never fail
- * loudly, the first allocation failure is remembered and the buffer then
- * ignores further appends, so that a writer checks once at the end.
- * Shared by src/problem and src/package.
+ * A growing text buffer (package files, traces): the first allocation
+ * failure is remembered and later appends ignored, so that a writer checks
+ * once at the end.
  */
 #ifndef DROPJUDGE_PROBLEM_TEXT_H
 #define DROPJUDGE_PROBLEM_TEXT_H
@@ -33,8 +32,7 @@ void problem_text_puts(struct problem_text *t, const char *s);
 void problem_text_printf(struct problem_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Appends s as a C string literal (printable ASCII, quotes and
- * backslashes escaped). */
+/* Appends s as a C string literal. */
 void problem_text_c_string(struct problem_text *t, const char *s);
 
 #endif

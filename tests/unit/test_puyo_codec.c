@@ -1001,17 +1001,9 @@ static void puyo_json_fast_should_read_random_bodies_as_jansson_does(void **stat
 	}
 }
 
-static void puyo_json_cell_char_should_be_puyo_cell_to_char(void **state)
-{
-	(void)state;
-	for (unsigned v = 0; v < 256; v++)
-		assert_int_equal(puyo_json_cell_char((uint8_t)v), puyo_cell_to_char((uint8_t)v));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(puyo_json_cell_char_should_be_puyo_cell_to_char),
 	    cmocka_unit_test(puyo_json_should_report_the_first_fault_where_it_is),
 	    cmocka_unit_test(puyo_json_should_read_rows_top_first_with_the_hidden_row),
 	    cmocka_unit_test(puyo_json_should_put_the_case_pointer_first),
