@@ -164,7 +164,7 @@ BENCH_TOOLS := bench_input json_parse bench_time
 BENCH_BASELINES := md_naive puyo_naive
 BENCH_BIN := $(BENCH_MICRO:%=$(BUILD)/bench/%)
 
-.PHONY: all run test test-long test-sanitize test-hardening test-valgrind hardening-check unit http judges browser docs-images lint-spec bench bench-http deps deps-test format format-check clean \
+.PHONY: all run test test-long test-sanitize test-hardening test-valgrind hardening-check unit http judges browser docs-images lint-spec bench bench-http deps deps-test deps-bench format format-check clean \
 	test-container test-scale test-debian13 docs install uninstall deb test-monitoring test-systemd
 all: $(BUILD)/dropjudge $(BUILD)/dropjudge-check
 
@@ -328,6 +328,8 @@ deps:
 	@scripts/deps.sh build
 deps-test:
 	@scripts/deps.sh test
+deps-bench: deps
+	@scripts/deps.sh bench
 
 # Recursive make so that the pkg-config queries above run after deps installed them.
 run: deps
@@ -423,7 +425,7 @@ docs-images: all
 # built here (tests/bench: the fixed-answer server, jansson's bare parse,
 # the straightforward solver and BFS counter), medians of interleaved runs;
 # then the micro-benchmarks. Minutes; not part of `make test` or CI.
-bench: deps $(BENCH_BIN) $(BENCH_TOOLS:%=$(BUILD)/bench/%) $(BENCH_BASELINES:%=$(BUILD)/bench/%) \
+bench: deps-bench $(BENCH_BIN) $(BENCH_TOOLS:%=$(BUILD)/bench/%) $(BENCH_BASELINES:%=$(BUILD)/bench/%) \
 		$(BUILD)/bench/bare_server $(BUILD)/bench/ab_load all
 	@scripts/bench.sh $(BUILD)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
@@ -447,7 +449,7 @@ $(BUILD)/bench/ab_load: tests/bench/ab_load.c
 $(BUILD)/bench/bare_server: tests/bench/bare_server.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(MHD_CFLAGS) $< $(LDFLAGS) $(LIBS) -o $@
-bench-http: deps
+bench-http: deps-bench
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bare_server $(BUILD)/bench/ab_load
 	@scripts/bench-http.sh $(BUILD)
 

@@ -3,11 +3,12 @@
 # to build the libFuzzer targets; "valgrind" and "hardening" for those
 # checks; with "container", to build and run the image with podman; with
 # "scale", to run replicas behind nginx; "deb" to build the Debian package;
-# "monitoring" to check the Prometheus rules; "docs" to write docs/images)
+# "monitoring" to check the Prometheus rules; "docs" to write docs/images;
+# "bench" for make bench and make bench-http)
 # when a check shows it missing. As root it runs apt-get; otherwise it
 # prints the exact apt-get line and fails, so nothing is half-done silently.
 #
-#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale|deb|monitoring|docs [FUZZ_CC]
+#   scripts/deps.sh build|test|fuzz|valgrind|hardening|container|scale|deb|monitoring|docs|bench [FUZZ_CC]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-build}
@@ -95,6 +96,11 @@ if [ "$what" = docs ]; then
 	need_cmd chromium chromium
 	need_cmd curl curl
 	need_cmd node nodejs
+fi
+# make bench and make bench-http: wrk drives the HTTP goals; curl posts the stream of goal 6.
+if [ "$what" = bench ]; then
+	need_cmd wrk wrk
+	need_cmd curl curl
 fi
 if [ "$what" = valgrind ]; then need_cmd valgrind valgrind; fi
 if [ "$what" = hardening ]; then need_cmd hardening-check devscripts; fi
