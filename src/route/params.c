@@ -177,15 +177,3 @@ bool route_param_u64(const struct route_request *req, const char *key, uint64_t 
 	*out = dflt;
 	return !v || read_value(&p, key, v, NULL, out, err) == ROUTE_OK;
 }
-
-bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
-		      struct codec_error *err)
-{
-	const struct route_param_spec p = {.type = ROUTE_PARAM_BOOL};
-	const char *v = route_param(req, key);
-	uint64_t b = dflt;
-	if (v && read_value(&p, key, v, NULL, &b, err) != ROUTE_OK)
-		return false;
-	*out = b != 0;
-	return true;
-}

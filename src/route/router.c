@@ -7,7 +7,6 @@
  * (400/422), and only then call the entry's handler. Every error on the
  * way is a problem+json answer like any other.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <string.h>
@@ -15,56 +14,24 @@
 
 #include "mem/alloc.h"
 #include "route/handlers.h"
-#include "codec/text.h"
 
 /* Headers a browser may send cross-origin, and those it may read. */
 #define CORS_ALLOW_HEADERS  "Accept, Content-Type, Content-Encoding, Authorization, X-Request-Id"
 #define CORS_EXPOSE_HEADERS "Dropjudge-Seed, Dropjudge-Generator, X-Request-Id"
 #define CORS_MAX_AGE	    "600"
 
-/* Whether the entry path `p` is exactly path[0..len) (which holds no NUL):
- * one pass that stops at the first byte that differs. */
-static bool path_is(const char *p, const char *path, size_t len)
-{
-	size_t i = 0;
-	while (i < len && p[i] == path[i])
-		i++;
-	return i == len && p[len] == '\0';
-}
-
-/* The length of each entry's path, worked out once: a path is then
- * compared only with the entries of its length. */
-#define ROUTE_LENGTHS_MAX 128
-static size_t route_lengths[ROUTE_LENGTHS_MAX];
-static pthread_once_t route_lengths_once = PTHREAD_ONCE_INIT;
-
-static void route_lengths_init(void)
-{
-	size_t count;
-	const struct route_entry *table = route_entries(&count);
-	for (size_t i = 0; i < count && i < ROUTE_LENGTHS_MAX; i++)
-		route_lengths[i] = strlen(table[i].path);
-}
-
+/* The entry whose path is path[0..len), or NULL. Each thread keeps the
+ * last it found: requests come in runs of a path. */
 static const struct route_entry *route_find(const char *path, size_t len)
 {
-	/* The entry this thread found last: requests come in runs of a path,
-	 * and the table never changes. */
 	static _Thread_local const struct route_entry *last;
-	static _Thread_local size_t last_len;
-	if (last && last_len == len && memcmp(last->path, path, len) == 0)
+	if (last && strncmp(last->path, path, len) == 0 && last->path[len] == '\0')
 		return last;
 	size_t count;
 	const struct route_entry *table = route_entries(&count);
-	pthread_once(&route_lengths_once, route_lengths_init);
 	for (size_t i = 0; i < count; i++)
-		if (i < ROUTE_LENGTHS_MAX
-			? route_lengths[i] == len && memcmp(table[i].path, path, len) == 0
-			: path_is(table[i].path, path, len)) {
-			last = &table[i];
-			last_len = len;
-			return last;
-		}
+		if (strncmp(table[i].path, path, len) == 0 && table[i].path[len] == '\0')
+			return last = &table[i];
 	return NULL;
 }
 
@@ -164,13 +131,6 @@ static enum route_body body_of(const struct route_entry *e, const struct route_r
 		return ROUTE_BODY_NONE;
 	enum route_body kind = route_request_body(req);
 	return (e->bodies & kind) ? kind : ROUTE_BODY_NONE;
-}
-
-bool route_is_heavy(const struct route_request *req)
-{
-	const char *path = req->path ? req->path : "";
-	const struct route_entry *e = route_find(path, strlen(path));
-	return e && e->heavy;
 }
 
 /* The formats an entry answers a body of kind `body` in: a stream only
@@ -404,21 +364,16 @@ bool route_collect(const struct route_call *call, struct codec_error *err)
 	return true;
 }
 
-/* Whether a body's first byte that is not white space opens a JSON object
- * or array, the body kept or read as it arrived. */
+/* Whether a text body, kept or read as it arrived, opens a JSON object or
+ * array (a byte-order mark skipped, as the readers skip it). */
 static bool body_looks_json(const struct route_request *req)
 {
 	if (req->intake)
 		return route_intake_looks_json(req->intake);
-	size_t start = req->body && req->body_len >= 3 && memcmp(req->body, "\xef\xbb\xbf", 3) == 0
-			   ? 3
-			   : 0; /* a byte-order mark is skipped, as the readers skip it */
-	for (size_t i = start; req->body && i < req->body_len; i++) {
-		char c = req->body[i];
-		if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
-			return c == '{' || c == '[';
-	}
-	return false;
+	const char *body = req->body ? req->body : "";
+	size_t len = req->body ? req->body_len : 0;
+	route_skip_bom(&body, &len);
+	return route_opens_container(body, len);
 }
 
 void route_hint_json_as_text(struct codec_error *err)
