@@ -61,10 +61,8 @@ bool route_trace_within_limit(const struct route_limits *limits, size_t steps, c
 	*used += steps;
 	if (!limits || limits->max_trace_steps == 0 || *used <= limits->max_trace_steps)
 		return true;
-	if (pointer)
-		codec_error_at_pointer(err, CODEC_E_INVALID, pointer, why, limits->max_trace_steps);
-	else
-		codec_error_at_param(err, CODEC_E_INVALID, "trace", why, limits->max_trace_steps);
+	const struct codec_where w = {.pointer = pointer, .parameter = pointer ? NULL : "trace"};
+	codec_error_add(err, CODEC_E_INVALID, &w, why, limits->max_trace_steps);
 	return false;
 }
 

@@ -1,28 +1,17 @@
 /*
- * Streams of cases (Content-Type: application/x-ndjson or
- * application/jsonl): one case a line, each the JSON object a request of
- * its own would take, read as the body arrives and answered in order, one
- * line a case, then a summary line. A line is answered exactly as the
- * request holding it alone would be (route_handle() on it, in JSON): the
- * result with the line's "id" echoed, or {"line": n, "id": ..., "error":
- * problem} for a line that fails. Blank lines are skipped, a CR before the
- * LF is dropped, a line over the JSON body limit is that line's 413.
+ * Streams of cases (application/x-ndjson or application/jsonl): one case a
+ * line, each answered exactly as the request holding it alone would be
+ * (route_handle() on it, in JSON), the line's "id" echoed, or {"line": n,
+ * "id": ..., "error": problem} for a line that fails; then a summary line.
+ * Blank lines are skipped, a CR before the LF dropped, a line over the JSON
+ * body limit is that line's 413. Lines the problem's fast reader takes
+ * (ndjson_direct.c) skip route_handle().
  *
- * libmicrohttpd sends no answer before the whole body is read, so the
- * answer is held until the end as a list of records in order: runs of
- * answer bytes, gzip-compressed as they are made, and outcomes packed by
- * their problem (outcome_pack) for lines that its fast reader took. The
- * answer is written from them as it is sent. Memory is one line, its
- * answer and the held records, flat in the number of cases. When nothing
- * was packed, the held gzip bytes are sent as they are to a client that
- * takes gzip. The command line (`dropjudge solve PROBLEM --ndjson`) hands
- * its own sink instead, and nothing is held.
- *
- * The fast reader's lines (ndjson_direct.c) are the device here: a stream
- * to a problem's solve resource without parameters reads each line first
- * with the problem's fast reader, the way route_handle() would, and every
- * other line goes through route_handle(); with NDJSON_DIRECT=0 in the
- * build, every line does.
+ * libmicrohttpd sends nothing before the whole body is read, so the answer
+ * is held as records in order: runs of answer bytes, gzip-compressed as they
+ * are made, and outcomes packed by their problem. It is written from them
+ * as it is sent, or, when nothing was packed, the gzip bytes are sent as
+ * they are. The command line hands its own sink and nothing is held.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,18 +21,15 @@
 #include "route/handlers.h"
 #include "route/ndjson.h"
 
-/* Bytes of a block of the held answer: the answer is a list of them, so
- * that it grows without being copied. */
+/* Bytes of a block of the held answer, a list of them. */
 #define NDJSON_BLOCK ((size_t)256 << 10)
-/* zlib's level for the held answer: the least work (levels 1-3 match
- * greedily) that compresses answer lines about 4.7 times (level 1: 4). */
+/* zlib's level for the held answer (docs/PERFORMANCE.md). */
 #define NDJSON_LEVEL 4
 /* Answer bytes gathered before they are deflated together. */
 #define NDJSON_STAGE 65536
 /* The gzip wrapper for zlib's windowBits. */
 #define NDJSON_GZIP_WINDOW (15 + 16)
-/* zlib's level for the gzip the HTTP layer puts around an answer written
- * from packed records as it is sent: the least work. */
+/* zlib's level for the HTTP layer's gzip of an answer written as sent. */
 #define NDJSON_SEND_LEVEL 1
 /* Bytes of an answer line written from a packed outcome, at most. */
 #define NDJSON_LINE_MAX 256
@@ -119,6 +105,40 @@ static void nd_zfree(void *opaque, void *p)
 	dj_free(p);
 }
 
+/* Appends an empty block to the list from *first to *last; false when out
+ * of memory. */
+static bool nd_block_add(struct nd_block **first, struct nd_block **last)
+{
+	struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
+	if (!b)
+		return false;
+	b->next = NULL;
+	b->len = 0;
+	if (*last)
+		(*last)->next = b;
+	else
+		*first = b;
+	*last = b;
+	return true;
+}
+
+static void nd_blocks_free(struct nd_block *b)
+{
+	while (b) {
+		struct nd_block *next = b->next;
+		dj_free(b);
+		b = next;
+	}
+}
+
+/* Strips the final newlines of s[0..len): the length left. */
+static size_t nd_chomp(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == '\n')
+		len--;
+	return len;
+}
+
 /* Deflates bytes (flush: Z_NO_FLUSH or Z_FINISH) onto the held blocks,
  * straight into the last one; -1 when out of memory. */
 static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, int flush)
@@ -126,18 +146,9 @@ static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, in
 	nd->z.next_in = (Bytef *)bytes;
 	nd->z.avail_in = (uInt)len;
 	for (;;) {
-		if (!nd->last || nd->last->len == NDJSON_BLOCK) {
-			struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
-			if (!b)
-				return -1;
-			b->next = NULL;
-			b->len = 0;
-			if (nd->last)
-				nd->last->next = b;
-			else
-				nd->held = b;
-			nd->last = b;
-		}
+		if ((!nd->last || nd->last->len == NDJSON_BLOCK) &&
+		    !nd_block_add(&nd->held, &nd->last))
+			return -1;
 		struct nd_block *b = nd->last;
 		nd->z.next_out = (Bytef *)b->data + b->len;
 		nd->z.avail_out = (uInt)(NDJSON_BLOCK - b->len);
@@ -156,18 +167,9 @@ static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, in
  * of memory. */
 static unsigned char *nd_record_room(struct route_ndjson *nd, size_t need)
 {
-	if (!nd->recs_last || NDJSON_BLOCK - nd->recs_last->len < need) {
-		struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
-		if (!b)
-			return NULL;
-		b->next = NULL;
-		b->len = 0;
-		if (nd->recs_last)
-			nd->recs_last->next = b;
-		else
-			nd->recs = b;
-		nd->recs_last = b;
-	}
+	if ((!nd->recs_last || NDJSON_BLOCK - nd->recs_last->len < need) &&
+	    !nd_block_add(&nd->recs, &nd->recs_last))
+		return NULL;
 	return (unsigned char *)nd->recs_last->data + nd->recs_last->len;
 }
 
@@ -230,12 +232,7 @@ static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
 static size_t nd_outcome_line(const struct problem *p, const struct problem_outcome *out, char *buf)
 {
 	int n = p->outcome_write(out, buf, NDJSON_LINE_MAX);
-	if (n <= 0 || n >= NDJSON_LINE_MAX)
-		return 0;
-	size_t len = (size_t)n;
-	while (len > 0 && buf[len - 1] == '\n')
-		len--;
-	return len;
+	return n <= 0 || n >= NDJSON_LINE_MAX ? 0 : nd_chomp(buf, (size_t)n);
 }
 
 /* Answers a line the fast reader took: the outcome packed into the held
@@ -327,10 +324,7 @@ static void nd_fault(struct route_ndjson *nd, const char *id, const struct codec
 	struct route_response r;
 	memset(&r, 0, sizeof r);
 	route_respond_error(&r, err, NULL);
-	size_t len = r.body_len;
-	while (len > 0 && r.body[len - 1] == '\n')
-		len--;
-	nd_write_error(nd, id, r.body, len);
+	nd_write_error(nd, id, r.body, nd_chomp(r.body, r.body_len));
 	route_response_free(&r);
 }
 
@@ -382,9 +376,7 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 	if (!route_response_gather(&r)) {
 		nd->broken = true;
 	} else {
-		size_t blen = r.body_len;
-		while (blen > 0 && r.body[blen - 1] == '\n')
-			blen--;
+		size_t blen = nd_chomp(r.body, r.body_len);
 		if (r.status != 200) {
 			nd_write_error(nd, id, r.body, blen);
 		} else if (id && blen > 0 && r.body[blen - 1] == '}') {
@@ -470,11 +462,7 @@ struct route_ndjson *route_ndjson_new_with(const struct route_request *req, rout
 	nd->line_req.body = NULL;
 	nd->line_req.body_len = 0;
 	nd->outer = req->tally;
-	const struct route_limits *l = req->limits;
-	nd->line_max = SIZE_MAX;
-	if (l)
-		nd->line_max = l->max_json_body && l->max_json_body < l->max_body ? l->max_json_body
-										  : l->max_body;
+	nd->line_max = route_body_limit(&nd->line_req);
 	nd->put = put;
 	nd->ctx = ctx;
 	if (!put) {
@@ -563,16 +551,8 @@ void route_ndjson_free(struct route_ndjson *nd)
 		nd->inflating ? inflateEnd(&nd->z) : deflateEnd(&nd->z);
 	dj_free(nd->line);
 	dj_free(nd->stage);
-	while (nd->held) {
-		struct nd_block *next = nd->held->next;
-		dj_free(nd->held);
-		nd->held = next;
-	}
-	while (nd->recs) {
-		struct nd_block *next = nd->recs->next;
-		dj_free(nd->recs);
-		nd->recs = next;
-	}
+	nd_blocks_free(nd->held);
+	nd_blocks_free(nd->recs);
 	dj_free(nd);
 }
 

@@ -315,13 +315,6 @@ static int collect_block(void *ctx, struct md_block block, unsigned long index)
 	return 0;
 }
 
-/* Whether a JSON case asks for its steps: its "trace" member, else the query's. */
-static bool wants_trace(const json_t *root, bool query_trace)
-{
-	const json_t *t = json_object_get(root, "trace");
-	return json_is_boolean(t) ? json_is_true(t) : query_trace;
-}
-
 /* The view of a solve answer: every step with a trace (at most a strip's
  * worth, else 422 at `where`), the final state without. */
 static bool solve_view(bool trace, unsigned long steps, const char *trace_pointer,
@@ -333,18 +326,13 @@ static bool solve_view(bool trace, unsigned long steps, const char *trace_pointe
 			     &cell, err))
 		return false;
 	if (trace && steps > RENDER_STRIP_MAX) {
-		if (trace_pointer)
-			codec_error_at_pointer(err, CODEC_E_INVALID, trace_pointer,
-					       "a picture of the trace draws at most %d steps and "
-					       "this case has %lu; ask without trace, or for steps "
-					       "with GET .../render.svg?step=k",
-					       RENDER_STRIP_MAX, steps);
-		else
-			codec_error_at_param(err, CODEC_E_INVALID, "trace",
-					     "a picture of the trace draws at most %d steps and "
-					     "this case has %lu; ask without trace, or for steps "
-					     "with GET .../render.svg?step=k",
-					     RENDER_STRIP_MAX, steps);
+		const struct codec_where w = {.pointer = trace_pointer,
+					      .parameter = trace_pointer ? NULL : "trace"};
+		codec_error_add(
+		    err, CODEC_E_INVALID, &w,
+		    "a picture of the trace draws at most %d steps and this case has "
+		    "%lu; ask without trace, or for steps with GET .../render.svg?step=k",
+		    RENDER_STRIP_MAX, steps);
 		return false;
 	}
 	opt->cell = (unsigned)cell;
@@ -374,7 +362,7 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		}
 		if (json_is_true(json_object_get(root, "trace")))
 			trace_pointer = "/trace";
-		trace = wants_trace(root, trace);
+		trace = route_case_wants_trace(root, trace);
 	}
 	struct render_options opt;
 	if (p == &problem_md) {
