@@ -140,6 +140,12 @@ int route_buf_put(const char *bytes, size_t len, void *buf);
 void route_respond_buf(struct route_response *resp, const char *content_type,
 		       struct route_buf *buf);
 
+/* Answers 200 with the JSON object head[0..len), its final "}" left out,
+ * and "steps" holding the trace's text; ROUTE_E_INTERNAL with err set when
+ * out of memory. */
+enum route_status route_respond_traced(struct route_response *resp, const char *head, size_t len,
+				       const struct problem_text *trace, struct codec_error *err);
+
 /* Answers the problem of a set error, with "request_id" when not NULL. */
 void route_respond_error(struct route_response *resp, const struct codec_error *err,
 			 const char *request_id);

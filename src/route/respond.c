@@ -69,6 +69,21 @@ int route_buf_put(const char *bytes, size_t len, void *buf)
 	return 0;
 }
 
+enum route_status route_respond_traced(struct route_response *resp, const char *head, size_t len,
+				       const struct problem_text *trace, struct codec_error *err)
+{
+	struct route_buf b = {.data = NULL};
+	if (route_buf_put(head, len, &b) != 0 || route_buf_put(",\"steps\":[", 10, &b) != 0 ||
+	    (trace->len && route_buf_put(trace->data, trace->len, &b) != 0) ||
+	    route_buf_put("]}\n", 3, &b) != 0) {
+		dj_free(b.data);
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return ROUTE_E_INTERNAL;
+	}
+	route_respond_buf(resp, "application/json", &b);
+	return ROUTE_OK;
+}
+
 void route_respond_buf(struct route_response *resp, const char *content_type, struct route_buf *buf)
 {
 	respond_set(resp, 200, content_type, buf->data, buf->len, false);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* Longest JSON result without steps of either problem, with room to spare. */
@@ -50,23 +49,6 @@ static json_t *outcome_object(const struct route_call *call, struct problem_outc
 	return obj;
 }
 
-/* Puts the result of a case traced as text, but for its final "}": the
- * result's members, then "steps" with the trace's text. 1, or -1. */
-static int put_traced_slot(const struct problem *p, const struct problem_outcome *out,
-			   const struct problem_text *trace, route_put_fn *put, void *ctx)
-{
-	char head[OUTPUT_JSON_MAX];
-	int n = p->outcome_write(out, head, sizeof head);
-	if (n < 3 || (size_t)n >= sizeof head)
-		return -1;
-	/* without the result's "}\n" */
-	return put(head, (size_t)n - 2, ctx) == 0 && put(",\"steps\":[", 10, ctx) == 0 &&
-		       (trace->len == 0 || put(trace->data, trace->len, ctx) == 0) &&
-		       put("]", 1, ctx) == 0
-		   ? 1
-		   : -1;
-}
-
 /* Answers one solved case in the decided format. */
 static enum route_status respond_outcome(const struct route_call *call, struct solved *s,
 					 struct route_response *resp, struct codec_error *err)
@@ -81,16 +63,13 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 		}
 		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
 	}
-	if (s->traced_text) {
-		struct route_buf answer = {.data = NULL};
-		bool ok = put_traced_slot(p, &s->out, &s->trace, route_buf_put, &answer) == 1 &&
-			  route_buf_put("}\n", 2, &answer) == 0;
-		if (ok)
-			route_respond_buf(resp, "application/json", &answer);
-		dj_free(answer.data);
-		if (!ok)
-			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ok ? ROUTE_OK : ROUTE_E_INTERNAL;
+	if (s->traced_text) { /* the result without its "}\n", then the trace */
+		char head[OUTPUT_JSON_MAX];
+		int n = p->outcome_write(&s->out, head, sizeof head);
+		if (n >= 3 && (size_t)n < sizeof head)
+			return route_respond_traced(resp, head, (size_t)n - 2, &s->trace, err);
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return ROUTE_E_INTERNAL;
 	}
 	if (!s->out.steps && p->outcome_write && !wants_links(call)) {
 		/* A fixed-shape answer: no jansson object to build and dump. */
