@@ -75,6 +75,18 @@ static bool trace_within_limit(const struct route_limits *limits, const json_t *
 	return route_trace_within_limit(limits, json_array_size(steps), pointer, used, err);
 }
 
+void route_tally_case(const struct route_call *call, const char *problem, bool solved)
+{
+	struct route_tally *t = call->req->tally;
+	if (!t)
+		return;
+	t->problem = problem;
+	if (solved)
+		t->solved++;
+	else
+		t->rejected++;
+}
+
 bool route_is_batch(const json_t *root)
 {
 	return json_is_object(root) && json_object_get(root, "cases") != NULL;

@@ -173,6 +173,9 @@ bool route_case_wants_trace(const json_t *case_obj, bool query_trace);
 bool route_trace_within_limit(const struct route_limits *limits, size_t steps, const char *pointer,
 			      size_t *used, struct codec_error *err);
 
+/* Counts one case of `problem` for the metrics: solved, or refused. */
+void route_tally_case(const struct route_call *call, const char *problem, bool solved);
+
 /* Whether a parsed body is a batch {"cases": ...}. */
 bool route_is_batch(const json_t *root);
 

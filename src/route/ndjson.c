@@ -13,6 +13,7 @@
  * as it is sent, or, when nothing was packed, the gzip bytes are sent as
  * they are. The command line hands its own sink and nothing is held.
  */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
@@ -267,26 +268,13 @@ static void nd_outcome(struct route_ndjson *nd, const struct problem_outcome *ou
 	nd_write(nd, "\n", 1);
 }
 
-/* Whether line[0..len) holds the n bytes of `word`. */
-static bool nd_holds(const char *line, size_t len, const char *word, size_t n)
-{
-	for (const char *p = line, *end = line + len; (size_t)(end - p) >= n; p++) {
-		p = memchr(p, word[0], (size_t)(end - p) - n + 1);
-		if (!p)
-			return false;
-		if (memcmp(p, word, n) == 0)
-			return true;
-	}
-	return false;
-}
-
 /* The "id" of a line that holds one (a string or an integer), dumped
  * compact into a new string (dj_free); NULL when none. *batch tells
  * whether the line is a batch {"cases": ...}. */
 static char *nd_line_id(const char *line, size_t len, bool *batch)
 {
 	*batch = false;
-	if (!nd_holds(line, len, "\"id\"", 4) && !nd_holds(line, len, "\"cases\"", 7))
+	if (!memmem(line, len, "\"id\"", 4) && !memmem(line, len, "\"cases\"", 7))
 		return NULL;
 	json_error_t jerr;
 	json_t *root = json_loadb(line, len, 0, &jerr);
@@ -334,8 +322,6 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 	nd->lineno++;
 	if (nd->lineno == 1)
 		route_skip_bom(&line, &len);
-	if (!over && len == 0)
-		return;
 	size_t i = 0;
 	while (!over && i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
 		i++;
@@ -467,19 +453,15 @@ struct route_ndjson *route_ndjson_new_with(const struct route_request *req, rout
 	nd->ctx = ctx;
 	if (!put) {
 		nd->stage = dj_malloc(NDJSON_STAGE);
-		if (!nd->stage) {
-			dj_free(nd);
-			return NULL;
-		}
 		nd->z.zalloc = nd_zalloc;
 		nd->z.zfree = nd_zfree;
-		if (deflateInit2(&nd->z, NDJSON_LEVEL, Z_DEFLATED, NDJSON_GZIP_WINDOW, 8,
-				 Z_DEFAULT_STRATEGY) != Z_OK) {
-			dj_free(nd->stage);
-			dj_free(nd);
+		nd->z_live =
+		    nd->stage && deflateInit2(&nd->z, NDJSON_LEVEL, Z_DEFLATED, NDJSON_GZIP_WINDOW,
+					      8, Z_DEFAULT_STRATEGY) == Z_OK;
+		if (!nd->z_live) {
+			route_ndjson_free(nd);
 			return NULL;
 		}
-		nd->z_live = true;
 	}
 	return nd;
 }
@@ -566,6 +548,22 @@ static bool nd_gzipped(void *ctx)
 	return true;
 }
 
+/* The next held gzip bytes from where sending is, at most max: *n of them,
+ * NULL at the end. */
+static const char *nd_held_take(struct route_ndjson *nd, size_t max, size_t *n)
+{
+	while (nd->at && nd->sent == nd->at->len && nd->at->next) {
+		nd->at = nd->at->next;
+		nd->sent = 0;
+	}
+	if (!nd->at || nd->sent == nd->at->len)
+		return NULL;
+	const char *p = nd->at->data + nd->sent;
+	*n = nd->at->len - nd->sent < max ? nd->at->len - nd->sent : max;
+	nd->sent += *n;
+	return p;
+}
+
 /* Inflates the next bytes of the held gzip run into buf[0..size): how
  * many (0 when the run has ended), -1 when it is broken. */
 static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
@@ -586,16 +584,13 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 	nd->z.avail_out = (uInt)size;
 	int st = Z_OK;
 	while (nd->z.avail_out > 0 && st == Z_OK) {
-		if (nd->z.avail_in == 0 && nd->at && nd->sent < nd->at->len) {
-			nd->z.next_in = (Bytef *)nd->at->data + nd->sent;
-			nd->z.avail_in = (uInt)(nd->at->len - nd->sent);
-			nd->sent = nd->at->len; /* handed to zlib whole */
-		} else if (nd->z.avail_in == 0 && nd->at && nd->at->next) {
-			nd->at = nd->at->next;
-			nd->sent = 0;
-			continue;
-		} else if (nd->z.avail_in == 0) {
-			break; /* no more input */
+		if (nd->z.avail_in == 0) {
+			size_t n;
+			const char *p = nd_held_take(nd, UINT32_MAX, &n);
+			if (!p)
+				break; /* no more input */
+			nd->z.next_in = (Bytef *)p;
+			nd->z.avail_in = (uInt)n;
 		}
 		st = inflate(&nd->z, Z_NO_FLUSH);
 	}
@@ -607,24 +602,12 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 /* The held gzip bytes as they are, into buf[0..size). */
 static long nd_read_raw(struct route_ndjson *nd, char *buf, size_t size)
 {
-	if (!nd->at) {
+	if (!nd->at)
 		nd->at = nd->held;
-		nd->sent = 0;
-	}
-	size_t done = 0;
-	while (done < size && nd->at) {
-		if (nd->sent == nd->at->len) {
-			if (!nd->at->next)
-				break;
-			nd->at = nd->at->next;
-			nd->sent = 0;
-			continue;
-		}
-		size_t n = nd->at->len - nd->sent;
-		if (n > size - done)
-			n = size - done;
-		memcpy(buf + done, nd->at->data + nd->sent, n);
-		nd->sent += n;
+	size_t done = 0, n;
+	const char *p;
+	while (done < size && (p = nd_held_take(nd, size - done, &n)) != NULL) {
+		memcpy(buf + done, p, n);
 		done += n;
 	}
 	return (long)done;

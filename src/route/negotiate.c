@@ -118,9 +118,9 @@ enum route_body route_body_kind(const char *content_type)
 	return ROUTE_BODY_NONE;
 }
 
-/* The verb of a method string. */
-static enum route_verb verb_of_method(const char *method)
+enum route_verb route_verb_of(const struct route_request *req)
 {
+	const char *method = req->method;
 	if (!method)
 		return ROUTE_VERB_OTHER;
 	if (codec_text_is(method, "GET"))
@@ -132,11 +132,6 @@ static enum route_verb verb_of_method(const char *method)
 	if (codec_text_is(method, "OPTIONS"))
 		return ROUTE_VERB_OPTIONS;
 	return ROUTE_VERB_OTHER;
-}
-
-enum route_verb route_verb_of(const struct route_request *req)
-{
-	return verb_of_method(req->method);
 }
 
 enum route_body route_request_body(const struct route_request *req)

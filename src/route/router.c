@@ -46,12 +46,10 @@ static const struct route_entry *route_find_slashed(const char *path)
 	static const char old[] = "/problems";
 	char renamed[64];
 	size_t n = sizeof old - 1;
-	if (len < n || memcmp(path, old, n) != 0 || (path[n] && path[n] != '/') ||
-	    len - n + 7 >= sizeof renamed)
+	if (len < n || memcmp(path, old, n) != 0 || (path[n] && path[n] != '/'))
 		return NULL;
-	memcpy(renamed, "/errors", 7);
-	memcpy(renamed + 7, path + n, len - n + 1);
-	return route_find(renamed, strlen(renamed));
+	int m = snprintf(renamed, sizeof renamed, "/errors%s", path + n);
+	return (size_t)m < sizeof renamed ? route_find(renamed, (size_t)m) : NULL;
 }
 
 /* Whether the entry takes the request's method (HEAD wherever GET;
@@ -160,7 +158,6 @@ void route_match(const struct route_request *req, long long content_length, stru
 	memset(m, 0, sizeof *m);
 	m->entry = e;
 	m->name = e ? e->name : ROUTE_NAME_UNKNOWN;
-	m->refusal = ROUTE_OK;
 	if (!e) {
 		const struct route_entry *to = route_find_slashed(path);
 		if (to) { /* answered 308 whatever the method */
@@ -179,7 +176,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 		m->refusal = ROUTE_E_METHOD;
 		return;
 	}
-	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
+	if (m->auth && req->auth != ROUTE_AUTH_OK) {
 		struct codec_error err;
 		codec_error_init(&err, 1);
 		m->refusal = route_auth_check(req->auth, &err);
@@ -312,17 +309,6 @@ static void cors_headers(const struct route_request *req, const struct route_ent
 	route_add_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
 }
 
-/* 406 for a request whose Accept excludes every format of the entry. */
-static void refuse_accept(const struct route_entry *e, const struct route_request *req,
-			  enum route_body body, struct codec_error *err)
-{
-	char formats[96];
-	route_format_list(formats_of(e, body), formats, sizeof formats);
-	route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
-			"Accept: %s excludes everything %s answers (%s)", req->accept, e->path,
-			formats);
-}
-
 /* Decides the answer format: Accept against the entry's formats, then JSON
  * only when a parameter such as ?trace=true asks for what only JSON shows. */
 static enum route_status decide_format(struct route_call *call, struct codec_error *err)
@@ -330,9 +316,13 @@ static enum route_status decide_format(struct route_call *call, struct codec_err
 	const struct route_entry *e = call->entry;
 	const struct route_request *req = call->req;
 	const char *name;
+	char formats[96];
 	call->format = route_negotiate(req->accept, formats_of(e, call->body));
 	if (call->format == ROUTE_FORMAT_NONE) {
-		refuse_accept(e, req, call->body, err);
+		route_format_list(formats_of(e, call->body), formats, sizeof formats);
+		route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
+				"Accept: %s excludes everything %s answers (%s)", req->accept,
+				e->path, formats);
 		return err->status;
 	}
 	/* A picture draws a trace as its frames: only text cannot show one;

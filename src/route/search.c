@@ -44,19 +44,6 @@ static enum route_status answer(const struct route_call *call, struct searched *
 	return route_respond_json(resp, puyo_search_json_answer(&s->req, &s->ans), err);
 }
 
-/* Counts one search for the metrics: answered, or refused for its input. */
-static void tally(const struct route_call *call, enum route_status st)
-{
-	struct route_tally *t = call->req->tally;
-	if (!t)
-		return;
-	t->problem = "puyo";
-	if (st == ROUTE_OK)
-		t->solved++;
-	else
-		t->rejected++;
-}
-
 enum route_status route_puyo_search(const struct route_call *call, struct route_response *resp,
 				    struct codec_error *err)
 {
@@ -74,7 +61,7 @@ enum route_status route_puyo_search(const struct route_call *call, struct route_
 	}
 	st = route_status_of(puyo_search_json_read(root, &s->req, err));
 	json_decref(root);
-	tally(call, st);
+	route_tally_case(call, "puyo", st == ROUTE_OK);
 	if (st == ROUTE_OK)
 		st = answer(call, s, resp, err);
 out_free:
@@ -151,7 +138,7 @@ enum route_status route_puyo_search_svg(const struct route_call *call, struct ro
 				&(struct codec_where){.parameter = name[0] ? name : "field"}, "%s",
 				json_err.nfaults ? json_err.detail : "invalid");
 	} else {
-		tally(call, st);
+		route_tally_case(call, "puyo", true);
 		st = answer(call, s, resp, err);
 	}
 	dj_free(s);

@@ -38,15 +38,12 @@ static json_t *outcome_object(const struct route_call *call, struct problem_outc
 	const struct problem *p = route_entry_problem(call->entry);
 	json_t *links = wants_links(call) ? p->outcome_links(out) : NULL;
 	json_t *obj = p->outcome_json(out);
-	if (!wants_links(call))
+	if (!wants_links(call) || (obj && json_object_set_new(obj, "links", links) == 0))
 		return obj;
-	if (!obj || !links || json_object_set_new(obj, "links", links) != 0) {
-		if (!obj || !links)
-			json_decref(links);
-		json_decref(obj);
-		return NULL;
-	}
-	return obj;
+	if (!obj)
+		json_decref(links);
+	json_decref(obj);
+	return NULL;
 }
 
 /* Answers one solved case in the decided format. */
@@ -84,14 +81,7 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 /* Counts one case for the metrics: solved, or refused for its input. */
 static void tally_case(const struct route_call *call, bool solved)
 {
-	struct route_tally *t = call->req->tally;
-	if (!t)
-		return;
-	t->problem = route_entry_problem(call->entry)->id;
-	if (solved)
-		t->solved++;
-	else
-		t->rejected++;
+	route_tally_case(call, route_entry_problem(call->entry)->id, solved);
 }
 
 /* Whether a solve failed on the input (not out of memory, not a limit). */

@@ -128,13 +128,9 @@ static void kind_page(const struct problem_kind *kind, struct problem_page *page
 
 bool problem_describe(const char *slug, struct problem_page *page)
 {
-	for (size_t i = 0; i < PROBLEM_KINDS; i++) {
-		const struct problem_kind *kind = &problem_table[i];
-		if (!kind->slug || strcmp(kind->slug, slug) != 0)
-			continue;
-		kind_page(kind, page);
-		return true;
-	}
+	for (size_t i = 0; problem_page_at(i, page); i++)
+		if (strcmp(page->type + sizeof PROBLEM_TYPE_BASE - 1, slug) == 0)
+			return true;
 	return false;
 }
 
