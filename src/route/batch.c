@@ -66,15 +66,6 @@ bool route_trace_within_limit(const struct route_limits *limits, size_t steps, c
 	return false;
 }
 
-/* route_trace_within_limit() for the trace of a result (its "steps"
- * member, when it has one). */
-static bool trace_within_limit(const struct route_limits *limits, const json_t *result,
-			       const char *pointer, size_t *used, struct codec_error *err)
-{
-	const json_t *steps = json_is_object(result) ? json_object_get(result, "steps") : NULL;
-	return route_trace_within_limit(limits, json_array_size(steps), pointer, used, err);
-}
-
 void route_tally_case(const struct route_call *call, const char *problem, bool solved)
 {
 	struct route_tally *t = call->req->tally;
@@ -122,7 +113,8 @@ enum route_status route_respond_batch(const struct route_call *call, json_t *roo
 			json_decref(slot);
 			slot = NULL;
 		}
-		if (!trace_within_limit(call->req->limits, slot, ptr, &steps, err)) {
+		size_t traced = json_array_size(json_object_get(slot, "steps"));
+		if (!route_trace_within_limit(call->req->limits, traced, ptr, &steps, err)) {
 			json_decref(slot);
 			json_decref(results);
 			return err->status;
@@ -134,8 +126,7 @@ enum route_status route_respond_batch(const struct route_call *call, json_t *roo
 	}
 	if (json_array_size(results) != json_array_size(cases)) {
 		json_decref(results);
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
+		return route_oom(err);
 	}
 	size_t n = json_array_size(cases);
 	return route_respond_json(resp,

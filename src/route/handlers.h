@@ -116,6 +116,9 @@ enum route_status route_www_page(struct route_response *resp, struct codec_error
 
 /* --- responses (respond.c) --- */
 
+/* Sets err to "out of memory" (500): ROUTE_E_INTERNAL. */
+enum route_status route_oom(struct codec_error *err);
+
 /* Answers 200 with `body` as compact JSON and a newline, taking the
  * reference; NULL body or out of memory is ROUTE_E_INTERNAL with err set. */
 enum route_status route_respond_json(struct route_response *resp, json_t *body,

@@ -37,8 +37,7 @@
 
 /* Kinds of held records: a tag byte, then its bytes. */
 enum nd_record {
-	ND_TEXT = 1,   /* a 4-byte length (host order): that many answer bytes of the
-			  gzip-compressed run */
+	ND_TEXT = 1,   /* a 4-byte length: answer bytes of the gzip run */
 	ND_PACKED = 2, /* a packed outcome (problem.outcome_pack) */
 };
 #define ND_TEXT_RECORD 5 /* bytes of a text record */
@@ -51,8 +50,7 @@ struct nd_block {
 };
 
 struct route_ndjson {
-	struct route_request line_req; /* the request of one line: the stream's own,
-					  as JSON, its strings borrowed */
+	struct route_request line_req; /* the stream's, as JSON, for one line */
 	struct route_tally tally;      /* what the lines counted */
 	struct route_tally *outer;     /* the stream request's tally, or NULL */
 	size_t line_max;	       /* bytes of a line, its CR and LF left out */
@@ -81,14 +79,12 @@ struct route_ndjson {
 	bool inflating;		       /* z is an inflater over held */
 	struct nd_block *recs;	       /* the held records in order: the first block */
 	struct nd_block *recs_last;    /* the block being filled */
-	unsigned char *run;	       /* the length of the last record when it is
-					  text, NULL when it is packed */
+	unsigned char *run;	       /* the last record when text, else NULL */
 	bool packed;		       /* a packed record is held */
 	bool begun;		       /* sending the records has begun */
 	struct nd_block *rat;	       /* the record block being sent, NULL at the end */
 	size_t roff;		       /* of rat, bytes of records sent */
-	size_t text_left;	       /* bytes of the text record being sent still to
-					  inflate */
+	size_t text_left;	       /* bytes of the text record left to inflate */
 	char pend[NDJSON_LINE_MAX];    /* a line written from a packed record */
 	size_t pend_len;	       /* bytes in pend */
 	size_t pend_at;		       /* of them, bytes sent */

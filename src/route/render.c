@@ -106,8 +106,7 @@ enum route_status route_draw_svg(const struct route_request *req, struct route_r
 	char *buf = dj_malloc((size_t)n + 1);
 	if (!buf || draw(ctx, opt, buf, (size_t)n + 1) != n) {
 		dj_free(buf);
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
+		return route_oom(err);
 	}
 	resp->body = buf;
 	resp->body_len = (size_t)n;
@@ -264,19 +263,19 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 							      : "field",
 				     "give the field one way: field=ROW,ROW,..., puyop= or "
 				     "puyo_nexus=");
-		goto out_error;
+		return err->status;
 	}
 	if (rows && !route_puyo_rows_param(rows, &field, err))
-		goto out_error;
+		return err->status;
 	struct codec_error link;
 	codec_error_init(&link, 1);
 	if (puyop && puyo_links_read_puyop(puyop, strlen(puyop), NULL, &field, &link) != CODEC_OK) {
 		fault_at_param(&link, "puyop", "", err);
-		goto out_error;
+		return err->status;
 	}
 	if (nexus && puyo_links_read_nexus(nexus, strlen(nexus), NULL, &field, &link) != CODEC_OK) {
 		fault_at_param(&link, "puyo_nexus", "", err);
-		goto out_error;
+		return err->status;
 	}
 	struct puyo_field run = field;
 	struct puyo_result result;
@@ -284,8 +283,6 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 	if (!read_view(call, result.chains, &opt, err))
 		return err->status;
 	return route_draw_svg(call->req, resp, draw_puyo, &field, &opt, err);
-out_error:
-	return err->status;
 }
 
 /* ---- solve answered as SVG -------------------------------------------- */

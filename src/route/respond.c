@@ -51,6 +51,12 @@ void route_respond_oom(struct route_response *resp)
 	resp->nheaders = 0;
 }
 
+enum route_status route_oom(struct codec_error *err)
+{
+	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return ROUTE_E_INTERNAL;
+}
+
 int route_buf_put(const char *bytes, size_t len, void *buf)
 {
 	struct route_buf *b = buf;
@@ -77,8 +83,7 @@ enum route_status route_respond_traced(struct route_response *resp, const char *
 	    (trace->len && route_buf_put(trace->data, trace->len, &b) != 0) ||
 	    route_buf_put("]}\n", 3, &b) != 0) {
 		dj_free(b.data);
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
+		return route_oom(err);
 	}
 	route_respond_buf(resp, "application/json", &b);
 	return ROUTE_OK;
@@ -112,18 +117,15 @@ enum route_status route_respond_json(struct route_response *resp, json_t *body,
 	json_decref(body);
 	if (ok)
 		return ROUTE_OK;
-	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-	return ROUTE_E_INTERNAL;
+	return route_oom(err);
 }
 
 enum route_status route_respond_text(struct route_response *resp, const char *content_type,
 				     const char *text, size_t len, struct codec_error *err)
 {
 	char *copy = dj_malloc(len ? len : 1);
-	if (!copy) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
+	if (!copy)
+		return route_oom(err);
 	memcpy(copy, text, len);
 	respond_set(resp, 200, content_type, copy, len, false);
 	return ROUTE_OK;

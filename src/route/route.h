@@ -53,10 +53,8 @@ void route_error_add(struct codec_error *err, enum route_status status,
 
 /* Limits and settings in force, from the configuration. */
 struct route_limits {
-	size_t max_body;	       /* bytes of a request body (inflated, when gzip)
-					  but a stream */
-	size_t max_json_body;	       /* bytes of a JSON body, and of one line of an
-					  NDJSON stream, at most max_body; 0: none */
+	size_t max_body;	       /* bytes of a body but a stream (inflated) */
+	size_t max_json_body;	       /* bytes of a JSON body or stream line; 0: none */
 	size_t max_stream_body;	       /* bytes of an NDJSON stream; 0: max_body */
 	unsigned long max_blocks;      /* placements in one Monomino-Domino case */
 	unsigned long max_batch;       /* cases in one batch */
@@ -103,8 +101,7 @@ struct route_request {
 	const char *method;	      /* "GET", "POST", ... */
 	const char *path;	      /* without the query, e.g. "/v1/puyo" */
 	const char *content_type;     /* Content-Type header or NULL */
-	const char *content_encoding; /* Content-Encoding header or NULL; the body
-					 below is already decoded */
+	const char *content_encoding; /* Content-Encoding or NULL; body is decoded */
 	const char *accept;	      /* Accept header or NULL */
 	const char *origin;	      /* Origin header or NULL (CORS) */
 	const char *request_id;	      /* echoed in every problem body; NULL: none */
@@ -115,8 +112,7 @@ struct route_request {
 	const struct route_limits *limits;
 	bool draining;	      /* shutdown has begun */
 	enum route_auth auth; /* the credentials' verdict */
-	/* GET /metrics: the exposition text, malloc'ed (NULL: out of memory);
-	 * NULL: no metrics (404). */
+	/* GET /metrics: the text, malloc'ed; NULL: no metrics (404). */
 	char *(*metrics)(void *ctx, size_t *len);
 	void *metrics_ctx;	   /* handed to metrics */
 	struct route_tally *tally; /* counted into by the handlers; NULL: not counted */
@@ -160,18 +156,13 @@ struct route_stream {
 struct route_response {
 	unsigned status;	  /* HTTP status */
 	const char *content_type; /* static string; NULL for no body (204, 308) */
-	char *body;		  /* dj_malloc'ed and owned, or static when body_static;
-				     NULL for an empty body */
+	char *body;		  /* owned, or static; NULL for an empty body */
 	size_t body_len;
-	struct route_stream stream; /* when .read is set, the body (body is NULL), its
-				       length unknown until the end; owned */
-	bool body_static;	    /* body is static data (a constant answer, the
-				       out-of-memory problem): never written or freed */
-	bool head_only;		    /* request.headers_only answered: no body, and
-				       head_length the body's bytes (0: unknown) */
+	struct route_stream stream; /* when .read is set, the body (body NULL) */
+	bool body_static;	    /* body is static: never written or freed */
+	bool head_only;		    /* no body; head_length its bytes (0: unknown) */
 	size_t head_length;
-	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
-				   none: a static string for logs and metrics */
+	const char *route_name; /* the entry's name, or ROUTE_NAME_UNKNOWN */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };
@@ -197,8 +188,7 @@ enum route_body {
 	ROUTE_BODY_NONE = 0,	     /* no body is read */
 	ROUTE_BODY_JSON = 1u << 0,   /* application/json */
 	ROUTE_BODY_TEXT = 1u << 1,   /* text/plain, charset utf-8 if any: Baekjoon text */
-	ROUTE_BODY_NDJSON = 1u << 2, /* application/x-ndjson or application/jsonl: one
-					case a line (route/ndjson.c) */
+	ROUTE_BODY_NDJSON = 1u << 2, /* application/x-ndjson or jsonl */
 };
 
 /* Methods, as bits of a set. HEAD goes wherever GET does; OPTIONS everywhere. */
@@ -256,13 +246,10 @@ struct route_entry {
 	unsigned bodies;		 /* enum route_body bits taken by POST; 0: none */
 	unsigned formats;		 /* enum route_format bits it can answer, >= 1 */
 	bool auth;			 /* asks for authentication when it is configured */
-	bool heavy;			 /* its cost: long work whatever the body (the HTTP
-					    layer decides where a request runs) */
-	bool cached;			 /* GET answers are a function of the request: kept by
-					    the HTTP layer's cache (http/cache.h) */
+	bool heavy;			 /* long work whatever the body */
+	bool cached;			 /* GET answers may be cached (http/cache.h) */
 	unsigned char handle;		 /* enum route_handle (handlers.h): computes the answer */
-	char problem[ROUTE_PROBLEM_ID_MAX]; /* the problem's id (problem_find()) handed
-					       to the handler; "" for none */
+	char problem[ROUTE_PROBLEM_ID_MAX];		    /* the problem's id; "" for none */
 	struct route_param_spec params[ROUTE_ENTRY_PARAMS]; /* ended by an empty name */
 };
 
@@ -277,14 +264,12 @@ struct route_call {
 	enum route_format format;	   /* the one format to answer in */
 	uint64_t args[ROUTE_ENTRY_PARAMS]; /* parameter values, entry->params order */
 	bool given[ROUTE_ENTRY_PARAMS];	   /* whether each was in the query */
-	struct codec_fault **faults;	   /* collect-mode storage of the request, NULL until
-					      route_collect() makes it; freed by route_handle() */
+	struct codec_fault **faults;	   /* route_collect()'s storage, or NULL */
 };
 
 /* What the headers alone say about a request (route_match()). */
 struct route_match {
-	const struct route_entry *entry; /* the resource; NULL when none (404) or for a
-					    trailing-slash redirect */
+	const struct route_entry *entry; /* NULL for 404 or a redirect */
 	const char *name;		 /* entry->name, or ROUTE_NAME_UNKNOWN */
 	bool auth;			 /* the entry asks for authentication */
 	bool takes_body;		 /* the method sends a body this entry reads */

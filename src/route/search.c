@@ -49,10 +49,8 @@ enum route_status route_puyo_search(const struct route_call *call, struct route_
 {
 	/* About 12 KB: on the heap, not on a worker's stack. */
 	struct searched *s = dj_malloc(sizeof *s);
-	if (!s) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
+	if (!s)
+		return route_oom(err);
 	enum route_status st;
 	json_t *root = route_parse_json(call->req->body, call->req->body_len, err);
 	if (!root) {

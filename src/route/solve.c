@@ -65,8 +65,7 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 		int n = p->outcome_write(&s->out, head, sizeof head);
 		if (n >= 3 && (size_t)n < sizeof head)
 			return route_respond_traced(resp, head, (size_t)n - 2, &s->trace, err);
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
+		return route_oom(err);
 	}
 	if (!s->out.steps && p->outcome_write && !wants_links(call)) {
 		/* A fixed-shape answer: no jansson object to build and dump. */
@@ -84,12 +83,6 @@ static void tally_case(const struct route_call *call, bool solved)
 	route_tally_case(call, route_entry_problem(call->entry)->id, solved);
 }
 
-/* Whether a solve failed on the input (not out of memory, not a limit). */
-static bool is_input_fault(enum codec_status st)
-{
-	return st == CODEC_E_SYNTAX || st == CODEC_E_INVALID;
-}
-
 /* Solves one case from a JSON object (c) or the Baekjoon text (text, when c
  * is NULL); a failure lists every fault. */
 static enum route_status solve_read(const struct route_call *call, const json_t *c, const char *ptr,
@@ -98,15 +91,15 @@ static enum route_status solve_read(const struct route_call *call, const json_t 
 {
 	const struct problem *p = route_entry_problem(call->entry);
 	const struct problem_limits pl = route_problem_limits(call);
-	const struct problem_limits *limits = &pl;
-	enum codec_status st = c ? p->solve_json(c, ptr, limits, trace, out, err)
-				 : p->solve_text(text, len, limits, trace, out, err);
+	enum codec_status st = c ? p->solve_json(c, ptr, &pl, trace, out, err)
+				 : p->solve_text(text, len, &pl, trace, out, err);
 	tally_case(call, st == CODEC_OK);
-	if (!is_input_fault(st) || !route_collect(call, err))
+	/* a fault of the input is read again to list every fault */
+	if ((st != CODEC_E_SYNTAX && st != CODEC_E_INVALID) || !route_collect(call, err))
 		return route_status_of(st);
 	struct problem_outcome again = {.steps = NULL};
-	st = c ? p->solve_json(c, ptr, limits, trace, &again, err)
-	       : p->solve_text(text, len, limits, trace, &again, err);
+	st = c ? p->solve_json(c, ptr, &pl, trace, &again, err)
+	       : p->solve_text(text, len, &pl, trace, &again, err);
 	problem_outcome_release(&again);
 	codec_error_sort(err);
 	return route_status_of(st != CODEC_OK ? st : err->status);
@@ -137,10 +130,8 @@ static enum route_status solve_alone(const struct route_call *call, const json_t
 	int taken = 0;
 	if (trace && p->trace && !wants_links(call))
 		taken = p->trace(c, "", text, len, &pl, &s->out, &s->trace, &s->steps);
-	if (taken < 0) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
+	if (taken < 0)
+		return route_oom(err);
 	s->traced_text = taken == 1;
 	if (s->traced_text) {
 		tally_case(call, true);
