@@ -460,11 +460,8 @@ out_error:
 	    (err.status == CODEC_E_SYNTAX || err.status == CODEC_E_INVALID) && body_looks_json(req))
 		route_hint_json_as_text(&err);
 	route_respond_error(resp, &err, req->request_id);
-	if (err.status == ROUTE_E_METHOD) {
-		if (!allow[0] && e)
-			allow_value(e, allow, sizeof allow);
+	if (err.status == ROUTE_E_METHOD) /* only the check above refuses a method */
 		route_add_header(resp, "Allow", allow);
-	}
 out_vary:
 	if (vary)
 		route_add_vary(resp, "Accept");
