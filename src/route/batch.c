@@ -1,12 +1,8 @@
 /*
  * Batches, shared by solve, judge and validate: {"cases": [...]} in, one
- * slot per case out, in order (a result, or {"error": problem} for a case
- * that failed), each with the case's own "id" when it has one, then a
- * summary of how many were answered and how many failed.
- *
- * A batch is read as the jansson tree of the whole body, which
- * --max-json-body bounds; more cases than that go as a stream of cases
- * (ndjson.c), in memory flat in their number.
+ * slot per case out, in order (a result, or {"error": problem}), each with
+ * the case's own "id", then a summary. A batch is read as one jansson tree,
+ * which --max-json-body bounds; more cases go as a stream (ndjson.c).
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,8 @@
 /*
- * The Puyo search (dropjudge/puyo_search.h). POST /v1/puyo/search takes one
- * request in JSON ({"field", "add", "pairs", "limit", "colors"}) and answers
- * in JSON, or with Accept: image/svg+xml its picture (render/render.h); a
- * stream of requests (NDJSON) is answered line by line by the plumbing of
- * every POST route (ndjson.c). GET /v1/puyo/search.svg takes the request in
- * the query (field=ROW,ROW,..., pairs=RB,GG, add=, limit=, colors=) for an
- * <img>. The table marks both heavy: a three-pair search is some
- * milliseconds, run on the worker pool.
+ * The Puyo search (dropjudge/puyo_search.h): POST /v1/puyo/search takes one
+ * request in JSON and answers in JSON or as its picture; GET
+ * /v1/puyo/search.svg takes the request in the query (field=ROW,ROW,...,
+ * pairs=RB,GG, add=, limit=, colors=) for an <img>.
  */
 #include <stdio.h>
 #include <string.h>

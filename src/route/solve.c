@@ -1,10 +1,7 @@
 /*
  * Solve: one case or a batch, JSON or the Baekjoon text, in JSON or the
- * Baekjoon output, with an optional trace. Every case takes one way: read
- * (the problem's fast reader for the canonical JSON shape, else jansson and
- * the codec; the text through its push parser) -> the core -> encode. A case
- * that fails is read again in collect mode so that the answer lists every
- * fault of it (up to CODEC_FAULTS_MAX, then errors_omitted), sorted by
+ * Baekjoon output, with an optional trace. A case that fails is read again
+ * in collect mode so that the answer lists every fault of it, sorted by
  * position, as validate does.
  */
 #include <stdio.h>
