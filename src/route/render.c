@@ -113,16 +113,6 @@ enum route_status route_draw_svg(const struct route_request *req, struct route_r
 	return ROUTE_OK;
 }
 
-/* route_draw_svg() answering a failure itself, for route_render_body(). */
-static void respond_svg(const struct route_request *req, struct route_response *resp,
-			route_draw_fn draw, const void *ctx, const struct render_options *opt)
-{
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	if (route_draw_svg(req, resp, draw, ctx, opt, &err) != ROUTE_OK)
-		route_respond_error(resp, &err, req->request_id);
-}
-
 /* ---- Monomino-Domino ------------------------------------------------- */
 
 struct md_case {
@@ -345,23 +335,23 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	struct block_list list = {NULL, 0, 0, false};
+	struct render_options opt;
 	json_t *root = NULL;
 	bool json = route_request_body(req) == ROUTE_BODY_JSON;
 	const char *trace_pointer = NULL;
 	if (json) {
 		root = route_parse_json(req->body, req->body_len, &err);
 		if (!root)
-			goto out_error;
+			goto out;
 		if (json_is_object(root) && json_object_get(root, "cases")) {
 			route_error_set(&err, ROUTE_E_NOT_ACCEPTABLE,
 					"a batch is answered in application/json only");
-			goto out_error;
+			goto out;
 		}
 		if (json_is_true(json_object_get(root, "trace")))
 			trace_pointer = "/trace";
 		trace = route_case_wants_trace(root, trace);
 	}
-	struct render_options opt;
 	if (p == &problem_md) {
 		struct md_read_options ro = {
 		    .max_blocks = req->limits ? req->limits->max_blocks : 0, .strict = false};
@@ -371,8 +361,8 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		} else {
 			struct md_text_reader *reader = md_text_new(&ro, &err);
 			if (!reader) {
-				codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
-				goto out_error;
+				route_oom(&err);
+				goto out;
 			}
 			st = md_text_feed(reader, req->body, req->body_len, collect_block, &list);
 			if (st == CODEC_OK && !list.out_of_memory)
@@ -380,31 +370,27 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 			md_text_free(reader);
 		}
 		if (st == CODEC_OK && list.out_of_memory)
-			codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
-		if (codec_error_is_set(&err) ||
-		    !solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
-			goto out_error;
+			route_oom(&err);
 		struct md_case c = {list.blocks, list.n};
-		respond_svg(req, resp, draw_md, &c, &opt);
+		if (!codec_error_is_set(&err) &&
+		    solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
+			route_draw_svg(req, resp, draw_md, &c, &opt, &err);
 	} else {
 		struct puyo_field field;
 		enum codec_status st =
 		    json ? puyo_links_read_case(root, "", &field, &err)
 			 : puyo_text_read(req->body, req->body_len, false, &field, &err);
 		if (st != CODEC_OK)
-			goto out_error;
+			goto out;
 		struct puyo_field run = field;
 		struct puyo_result result;
 		puyo_run(&run, &result);
-		if (!solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
-			goto out_error;
-		respond_svg(req, resp, draw_puyo, &field, &opt);
+		if (solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
+			route_draw_svg(req, resp, draw_puyo, &field, &opt, &err);
 	}
+out:
+	if (codec_error_is_set(&err))
+		route_respond_error(resp, &err, req->request_id);
 	json_decref(root);
 	dj_free(list.blocks);
-	return;
-out_error:
-	json_decref(root);
-	dj_free(list.blocks);
-	route_respond_error(resp, &err, req->request_id);
 }
