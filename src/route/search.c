@@ -47,18 +47,15 @@ enum route_status route_puyo_search(const struct route_call *call, struct route_
 	struct searched *s = dj_malloc(sizeof *s);
 	if (!s)
 		return route_oom(err);
-	enum route_status st;
 	json_t *root = route_parse_json(call->req->body, call->req->body_len, err);
-	if (!root) {
-		st = err->status;
-		goto out_free;
+	enum route_status st = err->status;
+	if (root) {
+		st = route_status_of(puyo_search_json_read(root, &s->req, err));
+		route_tally_case(call, "puyo", st == ROUTE_OK);
 	}
-	st = route_status_of(puyo_search_json_read(root, &s->req, err));
 	json_decref(root);
-	route_tally_case(call, "puyo", st == ROUTE_OK);
 	if (st == ROUTE_OK)
 		st = answer(call, s, resp, err);
-out_free:
 	dj_free(s);
 	return st;
 }
