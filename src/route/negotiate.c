@@ -1,10 +1,9 @@
 /*
- * Content negotiation: which body kind a Content-Type names, and which of
- * an entry's answer formats an Accept header prefers (RFC 9110, section
- * 12.5.1: the most specific matching media range gives a type its quality).
- * The one rule, on every path: an absent, empty or unreadable Accept takes
- * the entry's first format; an Accept that gives every format of the entry
- * quality 0 is a 406.
+ * Content negotiation: the body kind a Content-Type names, and which of an
+ * entry's formats an Accept header prefers (RFC 9110, 12.5.1: the most
+ * specific matching range gives a type its quality). An absent, empty or
+ * unreadable Accept takes the entry's first format; one that gives every
+ * format quality 0 is a 406.
  */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,11 +1,8 @@
 /*
- * The checks of route.h in their one order, then the handler: find the
- * entry (404, or 308 for a trailing slash), answer OPTIONS (204 with Allow,
- * and CORS preflights), check the method (405 with Allow), the credentials
- * where the entry asks for them (401, route/auth.c), the body's
- * encoding and kind (415), the answer format (406), the query parameters
- * (400/422), and only then call the entry's handler. Every error on the
- * way is a problem+json answer like any other.
+ * The checks of route.h in their one order, then the handler: the entry
+ * (404, or 308 for a trailing slash), OPTIONS (204, CORS preflights), the
+ * method (405), the credentials (401), the body (415), the answer format
+ * (406), the query parameters (400/422). Every error is problem+json.
  */
 #include <stdio.h>
 #include <stddef.h>
