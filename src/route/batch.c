@@ -1,12 +1,8 @@
 /*
  * Batches, shared by solve, judge and validate: {"cases": [...]} in, one
- * slot per case out, in order (a result, or {"error": problem} for a case
- * that failed), each with the case's own "id" when it has one, then a
- * summary of how many were answered and how many failed.
- *
- * A batch is read as the jansson tree of the whole body, which
- * --max-json-body bounds; more cases than that go as a stream of cases
- * (ndjson.c), in memory flat in their number.
+ * slot per case out, in order (a result, or {"error": problem}), each with
+ * the case's own "id", then a summary. A batch is read as one jansson tree,
+ * which --max-json-body bounds; more cases go as a stream (ndjson.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -61,20 +57,21 @@ bool route_trace_within_limit(const struct route_limits *limits, size_t steps, c
 	*used += steps;
 	if (!limits || limits->max_trace_steps == 0 || *used <= limits->max_trace_steps)
 		return true;
-	if (pointer)
-		codec_error_at_pointer(err, CODEC_E_INVALID, pointer, why, limits->max_trace_steps);
-	else
-		codec_error_at_param(err, CODEC_E_INVALID, "trace", why, limits->max_trace_steps);
+	const struct codec_where w = {.pointer = pointer, .parameter = pointer ? NULL : "trace"};
+	codec_error_add(err, CODEC_E_INVALID, &w, why, limits->max_trace_steps);
 	return false;
 }
 
-/* route_trace_within_limit() for the trace of a result (its "steps"
- * member, when it has one). */
-static bool trace_within_limit(const struct route_limits *limits, const json_t *result,
-			       const char *pointer, size_t *used, struct codec_error *err)
+void route_tally_case(const struct route_call *call, const char *problem, bool solved)
 {
-	const json_t *steps = json_is_object(result) ? json_object_get(result, "steps") : NULL;
-	return route_trace_within_limit(limits, json_array_size(steps), pointer, used, err);
+	struct route_tally *t = call->req->tally;
+	if (!t)
+		return;
+	t->problem = problem;
+	if (solved)
+		t->solved++;
+	else
+		t->rejected++;
 }
 
 bool route_is_batch(const json_t *root)
@@ -112,7 +109,8 @@ enum route_status route_respond_batch(const struct route_call *call, json_t *roo
 			json_decref(slot);
 			slot = NULL;
 		}
-		if (!trace_within_limit(call->req->limits, slot, ptr, &steps, err)) {
+		size_t traced = json_array_size(json_object_get(slot, "steps"));
+		if (!route_trace_within_limit(call->req->limits, traced, ptr, &steps, err)) {
 			json_decref(slot);
 			json_decref(results);
 			return err->status;
@@ -124,8 +122,7 @@ enum route_status route_respond_batch(const struct route_call *call, json_t *roo
 	}
 	if (json_array_size(results) != json_array_size(cases)) {
 		json_decref(results);
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
+		return route_oom(err);
 	}
 	size_t n = json_array_size(cases);
 	return route_respond_json(resp,

@@ -4,7 +4,6 @@
  * byte-order mark some editors put first.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "codec/utf8.h"
@@ -28,39 +27,41 @@ void route_skip_bom(const char **body, size_t *len)
 	}
 }
 
-/*
- * The input text jansson stopped at, quoted: jansson ends its message with
- * "near 'TOKEN'" (the bytes of the request) or "near end of file". Writes
- * "'TOKEN'" or "the end of the input".
- */
-static void near_token(const char *text, char *out, size_t size)
+/* The token jansson's message quotes ("near 'TOKEN'"), its bytes in *len;
+ * NULL for none ("near end of file"). */
+static const char *near_of(const char *text, size_t *len)
 {
 	const char *near = strstr(text, "near '");
-	size_t len = near ? strlen(near + 6) : 0;
-	if (!near || len == 0 || near[6 + len - 1] != '\'') {
-		snprintf(out, size, "the end of the input");
-		return;
-	}
-	len--;
-	snprintf(out, size, "'%.*s%s'", (int)(len > TOKEN_SHOWN ? TOKEN_SHOWN : len), near + 6,
-		 len > TOKEN_SHOWN ? "..." : "");
+	size_t n = near ? strlen(near + 6) : 0;
+	if (!near || n == 0 || near[6 + n - 1] != '\'')
+		return NULL;
+	*len = n - 1;
+	return near + 6;
 }
 
-/* Characters of the token jansson quotes ("near 'TOKEN'"), 0 when none. */
+/* The token jansson stopped at, quoted, or "the end of the input". */
+static void near_token(const char *text, char *out, size_t size)
+{
+	size_t len;
+	const char *near = near_of(text, &len);
+	if (!near)
+		snprintf(out, size, "the end of the input");
+	else
+		snprintf(out, size, "'%.*s%s'", (int)(len > TOKEN_SHOWN ? TOKEN_SHOWN : len), near,
+			 len > TOKEN_SHOWN ? "..." : "");
+}
+
+/* Characters of the token jansson quotes, 0 when none. */
 static size_t near_chars(const char *text)
 {
-	const char *near = strstr(text, "near '");
-	size_t len = near ? strlen(near + 6) : 0;
-	if (!near || len < 2 || near[6 + len - 1] != '\'')
-		return 0;
-	size_t chars = 0;
-	for (size_t i = 0; i + 1 < len; i++)
-		chars += ((unsigned char)near[6 + i] & 0xC0) != 0x80;
+	size_t len, chars = 0;
+	const char *near = near_of(text, &len);
+	for (size_t i = 0; near && i < len; i++)
+		chars += ((unsigned char)near[i] & 0xC0) != 0x80;
 	return chars;
 }
 
-/* Whether the first byte that is not white space opens an object or array. */
-static bool opens_container(const char *body, size_t len)
+bool route_opens_container(const char *body, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		char c = body[i];
@@ -93,78 +94,20 @@ struct number_place {
 	size_t len;			 /* its bytes */
 };
 
-/* Writes the UTF-8 of code point cp at out (room for 4 bytes); returns its length. */
-static size_t utf8_put(unsigned long cp, char *out)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
 /*
- * Reads the JSON string whose opening quote is at body[*pos], leaving *pos
- * past its closing quote; when out is not NULL, writes its decoded text
- * there, cut to size - 1 bytes. The text read is one jansson has accepted,
- * so every escape in it is well formed.
+ * Reads the JSON string (one jansson has accepted) whose opening quote is
+ * at body[*pos], leaving *pos past its closing quote; when out is not
+ * NULL, writes its text there, cut to size - 1 bytes.
  */
 static void string_read(const char *body, size_t len, size_t *pos, char *out, size_t size)
 {
-	size_t i = *pos + 1, n = 0;
-	while (i < len && body[i] != '"') {
-		char buf[8];
-		size_t blen = 1;
-		buf[0] = body[i];
-		if (body[i] == '\\' && i + 1 < len) {
-			char e = body[i + 1];
-			i += 2;
-			if (e == 'u' && i + 4 <= len) {
-				unsigned long cp = strtoul(
-				    (char[5]){body[i], body[i + 1], body[i + 2], body[i + 3], '\0'},
-				    NULL, 16);
-				i += 4;
-				if (cp >= 0xD800 && cp < 0xDC00 && i + 6 <= len &&
-				    body[i] == '\\' && body[i + 1] == 'u') {
-					unsigned long lo =
-					    strtoul((char[5]){body[i + 2], body[i + 3], body[i + 4],
-							      body[i + 5], '\0'},
-						    NULL, 16);
-					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-					i += 6;
-				}
-				blen = utf8_put(cp, buf);
-			} else {
-				const char *from = "bfnrt", *to = "\b\f\n\r\t";
-				const char *k = strchr(from, e);
-				buf[0] = k && e ? to[k - from] : e;
-			}
-		} else {
-			i++;
-		}
-		if (out && n + blen < size) {
-			memcpy(out + n, buf, blen);
-			n += blen;
-		}
-	}
-	if (out && size)
-		out[n] = '\0';
-	*pos = i + 1;
+	json_error_t jerr;
+	json_t *s = json_loadb(body + *pos, len - *pos,
+			       JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &jerr);
+	*pos += s ? (size_t)jerr.position : len - *pos;
+	if (out)
+		snprintf(out, size, "%s", s ? json_string_value(s) : "");
+	json_decref(s);
 }
 
 /* Sets the pointer to the parent's (its first base_len bytes) and one more token. */
@@ -297,7 +240,7 @@ static enum codec_status parse_fault(const char *body, size_t len, const json_er
 	default:
 		break;
 	}
-	if (!opens_container(body, len))
+	if (!route_opens_container(body, len))
 		snprintf(detail, size, "expected a JSON object, found %s", near);
 	else
 		snprintf(detail, size, "invalid JSON: unexpected %s", near);

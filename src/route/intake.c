@@ -1,16 +1,10 @@
 /*
  * Bodies read as they arrive (route.h, route_intake_new()): a single-case
  * solve of a Baekjoon text goes through the problem's push parser chunk by
- * chunk, so that a case of any size is judged in constant memory and while
- * its bytes are still coming. The answer must be the one the whole body
- * kept would get (route_solve() and solve.c's solve_text()): the parser
- * runs in collect mode from the first byte, which on a good case changes
- * nothing and on a bad one lists every fault at once, just as the second,
- * collecting pass over a kept body does (every fault of a text is a fault
- * of the input, so that second pass always runs). A UTF-8 byte-order mark
- * at the start is dropped, as route_skip_bom() drops it, even when it
- * arrives split over chunks. A stream of cases (NDJSON) goes through its
- * reader (ndjson.c) line by line the same way.
+ * chunk, in constant memory, and a stream of cases through its reader
+ * (ndjson.c). The answer is the one the whole body kept would get: the
+ * parser collects faults from the first byte (as the second pass over a
+ * kept body does), and a byte-order mark is dropped even when split.
  */
 #include <string.h>
 
@@ -32,60 +26,38 @@ struct route_intake {
 	bool ended;			  /* route_intake_end() has run */
 };
 
-/* The intake of a stream of cases: its reader, answers held. */
-static struct route_intake *intake_ndjson_new(const struct route_request *req)
-{
-	struct route_intake *s = dj_calloc(1, sizeof *s);
-	if (!s)
-		return NULL;
-	s->ndjson = route_ndjson_new(req, NULL, NULL);
-	if (!s->ndjson) {
-		dj_free(s);
-		return NULL;
-	}
-	return s;
-}
-
 struct route_intake *route_intake_new(const struct route_request *req)
 {
 	const struct route_entry *e = req->entry;
-	if (e && (e->bodies & ROUTE_BODY_NDJSON) && route_request_body(req) == ROUTE_BODY_NDJSON &&
-	    route_verb_of(req) == ROUTE_VERB_POST)
-		return intake_ndjson_new(req);
-	if (!e || e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 ||
-	    route_verb_of(req) != ROUTE_VERB_POST)
+	if (!e || route_verb_of(req) != ROUTE_VERB_POST)
 		return NULL;
+	bool stream =
+	    (e->bodies & ROUTE_BODY_NDJSON) && route_request_body(req) == ROUTE_BODY_NDJSON;
 	const struct problem *p = route_entry_problem(e);
-	if (!p || !p->text_stream_new || !req->limits)
+	/* Else a text case to solve: not another kind, nor a picture (which
+	 * reads the body whole), nor a refused one (the handler sees none). */
+	if (!stream && (e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 || !p ||
+			!p->text_stream_new || !req->limits || !(e->bodies & ROUTE_BODY_TEXT) ||
+			route_request_body(req) != ROUTE_BODY_TEXT))
 		return NULL;
-	/* Another kind, or a refused one: the handler sees no text body. */
-	if (!(e->bodies & ROUTE_BODY_TEXT) || route_request_body(req) != ROUTE_BODY_TEXT)
-		return NULL;
-	/* A picture reads the body whole; NONE is refused (406) before solving. */
 	enum route_format fmt = route_negotiate(req->accept, e->formats);
-	if (fmt != ROUTE_FORMAT_JSON && fmt != ROUTE_FORMAT_TEXT)
+	if (!stream && fmt != ROUTE_FORMAT_JSON && fmt != ROUTE_FORMAT_TEXT)
 		return NULL;
-
-	struct route_intake *s = dj_malloc(sizeof *s);
-	if (!s)
+	struct route_intake *s = dj_calloc(1, sizeof *s);
+	if (s && stream) {
+		s->ndjson = route_ndjson_new(req, NULL, NULL);
+	} else if (s) {
+		s->problem = p;
+		s->faults = dj_malloc(CODEC_FAULTS_MAX * sizeof *s->faults);
+		codec_error_collect(&s->err, s->faults, CODEC_FAULTS_MAX);
+		const struct problem_limits pl = {.max_blocks = req->limits->max_blocks};
+		s->text = s->faults ? p->text_stream_new(&pl, &s->err) : NULL;
+	}
+	if (s && !s->ndjson && !s->text) {
+		route_intake_free(s);
 		return NULL;
-	memset(s, 0, sizeof *s);
-	s->problem = p;
-	s->faults = dj_malloc(CODEC_FAULTS_MAX * sizeof *s->faults);
-	if (!s->faults)
-		goto out_stream;
-	codec_error_collect(&s->err, s->faults, CODEC_FAULTS_MAX);
-	const struct problem_limits pl = {.max_blocks = req->limits->max_blocks};
-	s->text = p->text_stream_new(&pl, &s->err);
-	if (!s->text)
-		goto out_faults;
+	}
 	return s;
-
-out_faults:
-	dj_free(s->faults);
-out_stream:
-	dj_free(s);
-	return NULL;
 }
 
 /* Hands bytes to the problem's parser, noting the first that is not white
@@ -164,12 +136,9 @@ void route_intake_free(struct route_intake *s)
 {
 	if (!s)
 		return;
-	if (s->ndjson || !s->problem) {
-		route_ndjson_free(s->ndjson);
-		dj_free(s);
-		return;
-	}
-	s->problem->text_stream_free(s->text);
+	route_ndjson_free(s->ndjson);
+	if (s->text)
+		s->problem->text_stream_free(s->text);
 	dj_free(s->faults);
 	dj_free(s);
 }

@@ -182,19 +182,18 @@ static json_t *judge_case(const struct route_call *call, const json_t *c, const 
 	return verdict ? verdict : route_error_slot(each);
 }
 
-/* Puts a verdict with its trace in text, but for its final "}": the bytes
- * of the verdict with "steps" dumped compact. 0, or -1. */
-static int put_verdict(const json_t *verdict, const struct judge_text *jt, route_put_fn *put,
-		       void *ctx)
+/* Answers a verdict with its trace in text: the verdict dumped compact but
+ * for its final "}", then "steps". */
+static enum route_status respond_traced_verdict(struct route_response *resp, const json_t *verdict,
+						const struct judge_text *jt,
+						struct codec_error *err)
 {
 	struct route_buf head = {.data = NULL};
-	int st = json_dump_callback(verdict, route_buf_put, &head, JSON_COMPACT) == 0 &&
-			 head.len > 1 && put(head.data, head.len - 1, ctx) == 0 &&
-			 put(",\"steps\":[", 10, ctx) == 0 &&
-			 (jt->text.len == 0 || put(jt->text.data, jt->text.len, ctx) == 0) &&
-			 put("]", 1, ctx) == 0
-		     ? 0
-		     : -1;
+	enum route_status st = ROUTE_E_INTERNAL;
+	if (json_dump_callback(verdict, route_buf_put, &head, JSON_COMPACT) == 0 && head.len > 1)
+		st = route_respond_traced(resp, head.data, head.len - 1, &jt->text, err);
+	else
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 	dj_free(head.data);
 	return st;
 }
@@ -227,22 +226,14 @@ enum route_status route_judge(const struct route_call *call, struct route_respon
 			verdict = NULL;
 		}
 		json_decref(root);
-		if (verdict && jt.taken) {
-			/* the bytes route_respond_json() dumps, the trace put as text */
-			struct route_buf answer = {.data = NULL};
-			bool ok = put_verdict(verdict, &jt, route_buf_put, &answer) == 0 &&
-				  route_buf_put("}\n", 2, &answer) == 0;
-			json_decref(verdict);
-			dj_free(jt.text.data);
-			if (ok)
-				route_respond_buf(resp, "application/json", &answer);
-			dj_free(answer.data);
-			if (!ok)
-				codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-			return ok ? ROUTE_OK : ROUTE_E_INTERNAL;
-		}
+		if (verdict && jt.taken)
+			st = respond_traced_verdict(resp, verdict, &jt, err);
+		else
+			st = verdict ? route_respond_json(resp, json_incref(verdict), err)
+				     : err->status;
+		json_decref(verdict);
 		dj_free(jt.text.data);
-		return verdict ? route_respond_json(resp, verdict, err) : err->status;
+		return st;
 	}
 	st = route_respond_batch(call, root, judge_case, resp, err);
 	json_decref(root);

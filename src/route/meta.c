@@ -50,10 +50,8 @@ enum route_status route_metrics(const struct route_call *call, struct route_resp
 	}
 	size_t len = 0;
 	char *text = req->metrics(req->metrics_ctx, &len);
-	if (!text) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
+	if (!text)
+		return route_oom(err);
 	/* Prometheus' text exposition format 0.0.4. */
 	enum route_status st =
 	    route_respond_text(resp, "text/plain; version=0.0.4; charset=utf-8", text, len, err);

@@ -1,29 +1,19 @@
 /*
- * Streams of cases (Content-Type: application/x-ndjson or
- * application/jsonl): one case a line, each the JSON object a request of
- * its own would take, read as the body arrives and answered in order, one
- * line a case, then a summary line. A line is answered exactly as the
- * request holding it alone would be (route_handle() on it, in JSON): the
- * result with the line's "id" echoed, or {"line": n, "id": ..., "error":
- * problem} for a line that fails. Blank lines are skipped, a CR before the
- * LF is dropped, a line over the JSON body limit is that line's 413.
+ * Streams of cases (application/x-ndjson or application/jsonl): one case a
+ * line, each answered exactly as the request holding it alone would be
+ * (route_handle() on it, in JSON), the line's "id" echoed, or {"line": n,
+ * "id": ..., "error": problem} for a line that fails; then a summary line.
+ * Blank lines are skipped, a CR before the LF dropped, a line over the JSON
+ * body limit is that line's 413. Lines the problem's fast reader takes
+ * (ndjson_direct.c) skip route_handle().
  *
- * libmicrohttpd sends no answer before the whole body is read, so the
- * answer is held until the end as a list of records in order: runs of
- * answer bytes, gzip-compressed as they are made, and outcomes packed by
- * their problem (outcome_pack) for lines that its fast reader took. The
- * answer is written from them as it is sent. Memory is one line, its
- * answer and the held records, flat in the number of cases. When nothing
- * was packed, the held gzip bytes are sent as they are to a client that
- * takes gzip. The command line (`dropjudge solve PROBLEM --ndjson`) hands
- * its own sink instead, and nothing is held.
- *
- * The fast reader's lines (ndjson_direct.c) are the device here: a stream
- * to a problem's solve resource without parameters reads each line first
- * with the problem's fast reader, the way route_handle() would, and every
- * other line goes through route_handle(); with NDJSON_DIRECT=0 in the
- * build, every line does.
+ * libmicrohttpd sends nothing before the whole body is read, so the answer
+ * is held as records in order: runs of answer bytes, gzip-compressed as they
+ * are made, and outcomes packed by their problem. It is written from them
+ * as it is sent, or, when nothing was packed, the gzip bytes are sent as
+ * they are. The command line hands its own sink and nothing is held.
  */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
@@ -32,26 +22,22 @@
 #include "route/handlers.h"
 #include "route/ndjson.h"
 
-/* Bytes of a block of the held answer: the answer is a list of them, so
- * that it grows without being copied. */
+/* Bytes of a block of the held answer, a list of them. */
 #define NDJSON_BLOCK ((size_t)256 << 10)
-/* zlib's level for the held answer: the least work (levels 1-3 match
- * greedily) that compresses answer lines about 4.7 times (level 1: 4). */
+/* zlib's level for the held answer (docs/PERFORMANCE.md). */
 #define NDJSON_LEVEL 4
 /* Answer bytes gathered before they are deflated together. */
 #define NDJSON_STAGE 65536
 /* The gzip wrapper for zlib's windowBits. */
 #define NDJSON_GZIP_WINDOW (15 + 16)
-/* zlib's level for the gzip the HTTP layer puts around an answer written
- * from packed records as it is sent: the least work. */
+/* zlib's level for the HTTP layer's gzip of an answer written as sent. */
 #define NDJSON_SEND_LEVEL 1
 /* Bytes of an answer line written from a packed outcome, at most. */
 #define NDJSON_LINE_MAX 256
 
 /* Kinds of held records: a tag byte, then its bytes. */
 enum nd_record {
-	ND_TEXT = 1,   /* a 4-byte length (host order): that many answer bytes of the
-			  gzip-compressed run */
+	ND_TEXT = 1,   /* a 4-byte length: answer bytes of the gzip run */
 	ND_PACKED = 2, /* a packed outcome (problem.outcome_pack) */
 };
 #define ND_TEXT_RECORD 5 /* bytes of a text record */
@@ -64,8 +50,7 @@ struct nd_block {
 };
 
 struct route_ndjson {
-	struct route_request line_req; /* the request of one line: the stream's own,
-					  as JSON, its strings borrowed */
+	struct route_request line_req; /* the stream's, as JSON, for one line */
 	struct route_tally tally;      /* what the lines counted */
 	struct route_tally *outer;     /* the stream request's tally, or NULL */
 	size_t line_max;	       /* bytes of a line, its CR and LF left out */
@@ -94,14 +79,12 @@ struct route_ndjson {
 	bool inflating;		       /* z is an inflater over held */
 	struct nd_block *recs;	       /* the held records in order: the first block */
 	struct nd_block *recs_last;    /* the block being filled */
-	unsigned char *run;	       /* the length of the last record when it is
-					  text, NULL when it is packed */
+	unsigned char *run;	       /* the last record when text, else NULL */
 	bool packed;		       /* a packed record is held */
 	bool begun;		       /* sending the records has begun */
 	struct nd_block *rat;	       /* the record block being sent, NULL at the end */
 	size_t roff;		       /* of rat, bytes of records sent */
-	size_t text_left;	       /* bytes of the text record being sent still to
-					  inflate */
+	size_t text_left;	       /* bytes of the text record left to inflate */
 	char pend[NDJSON_LINE_MAX];    /* a line written from a packed record */
 	size_t pend_len;	       /* bytes in pend */
 	size_t pend_at;		       /* of them, bytes sent */
@@ -119,6 +102,40 @@ static void nd_zfree(void *opaque, void *p)
 	dj_free(p);
 }
 
+/* Appends an empty block to the list from *first to *last; false when out
+ * of memory. */
+static bool nd_block_add(struct nd_block **first, struct nd_block **last)
+{
+	struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
+	if (!b)
+		return false;
+	b->next = NULL;
+	b->len = 0;
+	if (*last)
+		(*last)->next = b;
+	else
+		*first = b;
+	*last = b;
+	return true;
+}
+
+static void nd_blocks_free(struct nd_block *b)
+{
+	while (b) {
+		struct nd_block *next = b->next;
+		dj_free(b);
+		b = next;
+	}
+}
+
+/* Strips the final newlines of s[0..len): the length left. */
+static size_t nd_chomp(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == '\n')
+		len--;
+	return len;
+}
+
 /* Deflates bytes (flush: Z_NO_FLUSH or Z_FINISH) onto the held blocks,
  * straight into the last one; -1 when out of memory. */
 static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, int flush)
@@ -126,18 +143,9 @@ static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, in
 	nd->z.next_in = (Bytef *)bytes;
 	nd->z.avail_in = (uInt)len;
 	for (;;) {
-		if (!nd->last || nd->last->len == NDJSON_BLOCK) {
-			struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
-			if (!b)
-				return -1;
-			b->next = NULL;
-			b->len = 0;
-			if (nd->last)
-				nd->last->next = b;
-			else
-				nd->held = b;
-			nd->last = b;
-		}
+		if ((!nd->last || nd->last->len == NDJSON_BLOCK) &&
+		    !nd_block_add(&nd->held, &nd->last))
+			return -1;
 		struct nd_block *b = nd->last;
 		nd->z.next_out = (Bytef *)b->data + b->len;
 		nd->z.avail_out = (uInt)(NDJSON_BLOCK - b->len);
@@ -156,18 +164,9 @@ static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, in
  * of memory. */
 static unsigned char *nd_record_room(struct route_ndjson *nd, size_t need)
 {
-	if (!nd->recs_last || NDJSON_BLOCK - nd->recs_last->len < need) {
-		struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
-		if (!b)
-			return NULL;
-		b->next = NULL;
-		b->len = 0;
-		if (nd->recs_last)
-			nd->recs_last->next = b;
-		else
-			nd->recs = b;
-		nd->recs_last = b;
-	}
+	if ((!nd->recs_last || NDJSON_BLOCK - nd->recs_last->len < need) &&
+	    !nd_block_add(&nd->recs, &nd->recs_last))
+		return NULL;
 	return (unsigned char *)nd->recs_last->data + nd->recs_last->len;
 }
 
@@ -230,12 +229,7 @@ static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
 static size_t nd_outcome_line(const struct problem *p, const struct problem_outcome *out, char *buf)
 {
 	int n = p->outcome_write(out, buf, NDJSON_LINE_MAX);
-	if (n <= 0 || n >= NDJSON_LINE_MAX)
-		return 0;
-	size_t len = (size_t)n;
-	while (len > 0 && buf[len - 1] == '\n')
-		len--;
-	return len;
+	return n <= 0 || n >= NDJSON_LINE_MAX ? 0 : nd_chomp(buf, (size_t)n);
 }
 
 /* Answers a line the fast reader took: the outcome packed into the held
@@ -270,26 +264,13 @@ static void nd_outcome(struct route_ndjson *nd, const struct problem_outcome *ou
 	nd_write(nd, "\n", 1);
 }
 
-/* Whether line[0..len) holds the n bytes of `word`. */
-static bool nd_holds(const char *line, size_t len, const char *word, size_t n)
-{
-	for (const char *p = line, *end = line + len; (size_t)(end - p) >= n; p++) {
-		p = memchr(p, word[0], (size_t)(end - p) - n + 1);
-		if (!p)
-			return false;
-		if (memcmp(p, word, n) == 0)
-			return true;
-	}
-	return false;
-}
-
 /* The "id" of a line that holds one (a string or an integer), dumped
  * compact into a new string (dj_free); NULL when none. *batch tells
  * whether the line is a batch {"cases": ...}. */
 static char *nd_line_id(const char *line, size_t len, bool *batch)
 {
 	*batch = false;
-	if (!nd_holds(line, len, "\"id\"", 4) && !nd_holds(line, len, "\"cases\"", 7))
+	if (!memmem(line, len, "\"id\"", 4) && !memmem(line, len, "\"cases\"", 7))
 		return NULL;
 	json_error_t jerr;
 	json_t *root = json_loadb(line, len, 0, &jerr);
@@ -327,10 +308,7 @@ static void nd_fault(struct route_ndjson *nd, const char *id, const struct codec
 	struct route_response r;
 	memset(&r, 0, sizeof r);
 	route_respond_error(&r, err, NULL);
-	size_t len = r.body_len;
-	while (len > 0 && r.body[len - 1] == '\n')
-		len--;
-	nd_write_error(nd, id, r.body, len);
+	nd_write_error(nd, id, r.body, nd_chomp(r.body, r.body_len));
 	route_response_free(&r);
 }
 
@@ -340,8 +318,6 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 	nd->lineno++;
 	if (nd->lineno == 1)
 		route_skip_bom(&line, &len);
-	if (!over && len == 0)
-		return;
 	size_t i = 0;
 	while (!over && i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
 		i++;
@@ -382,9 +358,7 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 	if (!route_response_gather(&r)) {
 		nd->broken = true;
 	} else {
-		size_t blen = r.body_len;
-		while (blen > 0 && r.body[blen - 1] == '\n')
-			blen--;
+		size_t blen = nd_chomp(r.body, r.body_len);
 		if (r.status != 200) {
 			nd_write_error(nd, id, r.body, blen);
 		} else if (id && blen > 0 && r.body[blen - 1] == '}') {
@@ -470,28 +444,20 @@ struct route_ndjson *route_ndjson_new_with(const struct route_request *req, rout
 	nd->line_req.body = NULL;
 	nd->line_req.body_len = 0;
 	nd->outer = req->tally;
-	const struct route_limits *l = req->limits;
-	nd->line_max = SIZE_MAX;
-	if (l)
-		nd->line_max = l->max_json_body && l->max_json_body < l->max_body ? l->max_json_body
-										  : l->max_body;
+	nd->line_max = route_body_limit(&nd->line_req);
 	nd->put = put;
 	nd->ctx = ctx;
 	if (!put) {
 		nd->stage = dj_malloc(NDJSON_STAGE);
-		if (!nd->stage) {
-			dj_free(nd);
-			return NULL;
-		}
 		nd->z.zalloc = nd_zalloc;
 		nd->z.zfree = nd_zfree;
-		if (deflateInit2(&nd->z, NDJSON_LEVEL, Z_DEFLATED, NDJSON_GZIP_WINDOW, 8,
-				 Z_DEFAULT_STRATEGY) != Z_OK) {
-			dj_free(nd->stage);
-			dj_free(nd);
+		nd->z_live =
+		    nd->stage && deflateInit2(&nd->z, NDJSON_LEVEL, Z_DEFLATED, NDJSON_GZIP_WINDOW,
+					      8, Z_DEFAULT_STRATEGY) == Z_OK;
+		if (!nd->z_live) {
+			route_ndjson_free(nd);
 			return NULL;
 		}
-		nd->z_live = true;
 	}
 	return nd;
 }
@@ -563,16 +529,8 @@ void route_ndjson_free(struct route_ndjson *nd)
 		nd->inflating ? inflateEnd(&nd->z) : deflateEnd(&nd->z);
 	dj_free(nd->line);
 	dj_free(nd->stage);
-	while (nd->held) {
-		struct nd_block *next = nd->held->next;
-		dj_free(nd->held);
-		nd->held = next;
-	}
-	while (nd->recs) {
-		struct nd_block *next = nd->recs->next;
-		dj_free(nd->recs);
-		nd->recs = next;
-	}
+	nd_blocks_free(nd->held);
+	nd_blocks_free(nd->recs);
 	dj_free(nd);
 }
 
@@ -584,6 +542,22 @@ static bool nd_gzipped(void *ctx)
 		return false; /* written as it is sent: the HTTP layer compresses it */
 	nd->raw = true;
 	return true;
+}
+
+/* The next held gzip bytes from where sending is, at most max: *n of them,
+ * NULL at the end. */
+static const char *nd_held_take(struct route_ndjson *nd, size_t max, size_t *n)
+{
+	while (nd->at && nd->sent == nd->at->len && nd->at->next) {
+		nd->at = nd->at->next;
+		nd->sent = 0;
+	}
+	if (!nd->at || nd->sent == nd->at->len)
+		return NULL;
+	const char *p = nd->at->data + nd->sent;
+	*n = nd->at->len - nd->sent < max ? nd->at->len - nd->sent : max;
+	nd->sent += *n;
+	return p;
 }
 
 /* Inflates the next bytes of the held gzip run into buf[0..size): how
@@ -606,16 +580,13 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 	nd->z.avail_out = (uInt)size;
 	int st = Z_OK;
 	while (nd->z.avail_out > 0 && st == Z_OK) {
-		if (nd->z.avail_in == 0 && nd->at && nd->sent < nd->at->len) {
-			nd->z.next_in = (Bytef *)nd->at->data + nd->sent;
-			nd->z.avail_in = (uInt)(nd->at->len - nd->sent);
-			nd->sent = nd->at->len; /* handed to zlib whole */
-		} else if (nd->z.avail_in == 0 && nd->at && nd->at->next) {
-			nd->at = nd->at->next;
-			nd->sent = 0;
-			continue;
-		} else if (nd->z.avail_in == 0) {
-			break; /* no more input */
+		if (nd->z.avail_in == 0) {
+			size_t n;
+			const char *p = nd_held_take(nd, UINT32_MAX, &n);
+			if (!p)
+				break; /* no more input */
+			nd->z.next_in = (Bytef *)p;
+			nd->z.avail_in = (uInt)n;
 		}
 		st = inflate(&nd->z, Z_NO_FLUSH);
 	}
@@ -627,24 +598,12 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 /* The held gzip bytes as they are, into buf[0..size). */
 static long nd_read_raw(struct route_ndjson *nd, char *buf, size_t size)
 {
-	if (!nd->at) {
+	if (!nd->at)
 		nd->at = nd->held;
-		nd->sent = 0;
-	}
-	size_t done = 0;
-	while (done < size && nd->at) {
-		if (nd->sent == nd->at->len) {
-			if (!nd->at->next)
-				break;
-			nd->at = nd->at->next;
-			nd->sent = 0;
-			continue;
-		}
-		size_t n = nd->at->len - nd->sent;
-		if (n > size - done)
-			n = size - done;
-		memcpy(buf + done, nd->at->data + nd->sent, n);
-		nd->sent += n;
+	size_t done = 0, n;
+	const char *p;
+	while (done < size && (p = nd_held_take(nd, size - done, &n)) != NULL) {
+		memcpy(buf + done, p, n);
 		done += n;
 	}
 	return (long)done;

@@ -1,8 +1,5 @@
-/*
- * The internals of streams of cases (ndjson.c, ndjson_direct.c) that the
- * two files share and the tests reach: the reader with its fast lines
- * chosen, and the held answer read as it is sent.
- */
+/* The internals of streams of cases that ndjson.c, ndjson_direct.c and
+ * their tests share. */
 #ifndef DROPJUDGE_ROUTE_NDJSON_H
 #define DROPJUDGE_ROUTE_NDJSON_H
 
@@ -18,33 +15,20 @@
 #define NDJSON_DIRECT 1
 #endif
 
-/*
- * route_ndjson_new(), with direct telling whether lines may be read by the
- * problem's fast reader (when req allows it: route_ndjson_direct()); false:
- * every line through route_handle(), the reference the fast lines must
- * equal byte for byte.
- */
+/* route_ndjson_new(); direct false sends every line through route_handle(),
+ * the reference the fast lines must equal byte for byte. */
 struct route_ndjson *route_ndjson_new_with(const struct route_request *req, route_put_fn *put,
 					   void *ctx, bool direct);
 
-/* The next bytes of a held answer, after route_ndjson_end(): as
- * route_stream.read (> 0 bytes, 0 at the end, -1 on a fault). */
+/* The next bytes of a held answer, as route_stream.read. */
 long route_ndjson_read(struct route_ndjson *nd, char *buf, size_t size);
 
-/*
- * The problem whose fast reader may answer the lines of a stream sent as
- * req: its solve resource, no query parameter, a fast reader and a fixed
- * answer (outcome_write); NULL for any other stream, or in a build with
- * NDJSON_DIRECT=0.
- */
+/* The problem whose fast reader may answer the lines of a stream to its
+ * solve resource without parameters; NULL otherwise or with NDJSON_DIRECT=0. */
 const struct problem *route_ndjson_direct(const struct route_request *req);
 
-/*
- * Reads and solves a line with p's fast reader as route_handle() would
- * (the BOM skipped as route_solve() skips it): true with *out filled when
- * the line is p's canonical case; false (nothing done) sends it down
- * route_handle().
- */
+/* Solves a line with p's fast reader as route_handle() would: true with
+ * *out filled, false (nothing done) when the reader does not take it. */
 bool route_ndjson_direct_line(const struct problem *p, const struct problem_limits *pl,
 			      const char *line, size_t len, struct problem_outcome *out);
 

@@ -1,11 +1,8 @@
 /*
  * The fast lines of a stream of cases: a line that the problem's fast
- * reader takes is solved here rather than through route_handle(), and its
- * outcome is held packed (ndjson.c). It is the path route_handle() itself
- * takes for such a body (route_solve(): the fast reader, then
- * outcome_write), without the request's negotiation, headers and response
- * for each line. tests/unit/test_ndjson.c demands the same answer bytes
- * with it and without it (route_ndjson_new_with(..., false)).
+ * reader takes is solved here as route_solve() would, without a request
+ * and response for each line. tests/unit/test_ndjson.c demands the same
+ * answer bytes with it and without it.
  */
 #include <string.h>
 

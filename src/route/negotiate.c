@@ -1,10 +1,9 @@
 /*
- * Content negotiation: which body kind a Content-Type names, and which of
- * an entry's answer formats an Accept header prefers (RFC 9110, section
- * 12.5.1: the most specific matching media range gives a type its quality).
- * The one rule, on every path: an absent, empty or unreadable Accept takes
- * the entry's first format; an Accept that gives every format of the entry
- * quality 0 is a 406.
+ * Content negotiation: the body kind a Content-Type names, and which of an
+ * entry's formats an Accept header prefers (RFC 9110, 12.5.1: the most
+ * specific matching range gives a type its quality). An absent, empty or
+ * unreadable Accept takes the entry's first format; one that gives every
+ * format quality 0 is a 406.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -118,9 +117,9 @@ enum route_body route_body_kind(const char *content_type)
 	return ROUTE_BODY_NONE;
 }
 
-/* The verb of a method string. */
-static enum route_verb verb_of_method(const char *method)
+enum route_verb route_verb_of(const struct route_request *req)
 {
+	const char *method = req->method;
 	if (!method)
 		return ROUTE_VERB_OTHER;
 	if (codec_text_is(method, "GET"))
@@ -132,11 +131,6 @@ static enum route_verb verb_of_method(const char *method)
 	if (codec_text_is(method, "OPTIONS"))
 		return ROUTE_VERB_OPTIONS;
 	return ROUTE_VERB_OTHER;
-}
-
-enum route_verb route_verb_of(const struct route_request *req)
-{
-	return verb_of_method(req->method);
 }
 
 enum route_body route_request_body(const struct route_request *req)

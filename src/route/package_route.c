@@ -1,12 +1,8 @@
 /*
  * GET /v1/{problem}/package: the problem package of `dropjudge package`,
- * built in memory by package_build_memory() and answered as a zip
- * (application/zip, the default) or a tar.gz (application/gzip) as Accept
- * asks (the table negotiates), with the seed echoed in Dropjudge-Seed and a
- * file name in Content-Disposition. Parameters (declared in the table):
- * format (required), tests, seed (default 1, as the command line), and
- * min_chains for Puyo. HEAD checks the request and answers the headers
- * without building (the HTTP layer's cache answers it whole when it can).
+ * built in memory and answered as a zip or a tar.gz as Accept asks, with
+ * the seed in Dropjudge-Seed and a file name in Content-Disposition. HEAD
+ * checks the request and answers the headers without building.
  */
 #include <inttypes.h>
 #include <stdio.h>

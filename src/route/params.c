@@ -24,11 +24,12 @@ static int param_index(const struct route_entry *e, const char *name)
 	return -1;
 }
 
-/* "trace" or "seed, n, with_answer": the names an entry takes. */
+/* "trace", "seed, n, with_answer" or "no query parameters": what an entry
+ * takes. */
 static void known_list(const struct route_entry *e, char *buf, size_t size)
 {
 	size_t len = 0;
-	buf[0] = '\0';
+	snprintf(buf, size, "no query parameters");
 	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name[0] && len < size; i++) {
 		int n = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", e->params[i].name);
 		len += n > 0 ? (size_t)n : 0;
@@ -126,13 +127,8 @@ enum route_status route_read_params(struct route_call *call, struct codec_error 
 		if (k < 0) {
 			char known[96];
 			known_list(e, known, sizeof known);
-			if (known[0])
-				codec_error_at_param(err, CODEC_E_SYNTAX, key,
-						     "unknown; %s takes %s", e->path, known);
-			else
-				codec_error_at_param(err, CODEC_E_SYNTAX, key,
-						     "unknown; %s takes no query parameters",
-						     e->path);
+			codec_error_at_param(err, CODEC_E_SYNTAX, key, "unknown; %s takes %s",
+					     e->path, known);
 			return ROUTE_E_SYNTAX;
 		}
 		if (call->given[k]) {
@@ -176,16 +172,4 @@ bool route_param_u64(const struct route_request *req, const char *key, uint64_t 
 	const char *v = route_param(req, key);
 	*out = dflt;
 	return !v || read_value(&p, key, v, NULL, out, err) == ROUTE_OK;
-}
-
-bool route_param_bool(const struct route_request *req, const char *key, bool dflt, bool *out,
-		      struct codec_error *err)
-{
-	const struct route_param_spec p = {.type = ROUTE_PARAM_BOOL};
-	const char *v = route_param(req, key);
-	uint64_t b = dflt;
-	if (v && read_value(&p, key, v, NULL, &b, err) != ROUTE_OK)
-		return false;
-	*out = b != 0;
-	return true;
 }

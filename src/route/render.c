@@ -106,22 +106,11 @@ enum route_status route_draw_svg(const struct route_request *req, struct route_r
 	char *buf = dj_malloc((size_t)n + 1);
 	if (!buf || draw(ctx, opt, buf, (size_t)n + 1) != n) {
 		dj_free(buf);
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
+		return route_oom(err);
 	}
 	resp->body = buf;
 	resp->body_len = (size_t)n;
 	return ROUTE_OK;
-}
-
-/* route_draw_svg() answering a failure itself, for route_render_body(). */
-static void respond_svg(const struct route_request *req, struct route_response *resp,
-			route_draw_fn draw, const void *ctx, const struct render_options *opt)
-{
-	struct codec_error err;
-	codec_error_init(&err, 1);
-	if (route_draw_svg(req, resp, draw, ctx, opt, &err) != ROUTE_OK)
-		route_respond_error(resp, &err, req->request_id);
 }
 
 /* ---- Monomino-Domino ------------------------------------------------- */
@@ -264,19 +253,19 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 							      : "field",
 				     "give the field one way: field=ROW,ROW,..., puyop= or "
 				     "puyo_nexus=");
-		goto out_error;
+		return err->status;
 	}
 	if (rows && !route_puyo_rows_param(rows, &field, err))
-		goto out_error;
+		return err->status;
 	struct codec_error link;
 	codec_error_init(&link, 1);
 	if (puyop && puyo_links_read_puyop(puyop, strlen(puyop), NULL, &field, &link) != CODEC_OK) {
 		fault_at_param(&link, "puyop", "", err);
-		goto out_error;
+		return err->status;
 	}
 	if (nexus && puyo_links_read_nexus(nexus, strlen(nexus), NULL, &field, &link) != CODEC_OK) {
 		fault_at_param(&link, "puyo_nexus", "", err);
-		goto out_error;
+		return err->status;
 	}
 	struct puyo_field run = field;
 	struct puyo_result result;
@@ -284,8 +273,6 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 	if (!read_view(call, result.chains, &opt, err))
 		return err->status;
 	return route_draw_svg(call->req, resp, draw_puyo, &field, &opt, err);
-out_error:
-	return err->status;
 }
 
 /* ---- solve answered as SVG -------------------------------------------- */
@@ -315,13 +302,6 @@ static int collect_block(void *ctx, struct md_block block, unsigned long index)
 	return 0;
 }
 
-/* Whether a JSON case asks for its steps: its "trace" member, else the query's. */
-static bool wants_trace(const json_t *root, bool query_trace)
-{
-	const json_t *t = json_object_get(root, "trace");
-	return json_is_boolean(t) ? json_is_true(t) : query_trace;
-}
-
 /* The view of a solve answer: every step with a trace (at most a strip's
  * worth, else 422 at `where`), the final state without. */
 static bool solve_view(bool trace, unsigned long steps, const char *trace_pointer,
@@ -333,18 +313,13 @@ static bool solve_view(bool trace, unsigned long steps, const char *trace_pointe
 			     &cell, err))
 		return false;
 	if (trace && steps > RENDER_STRIP_MAX) {
-		if (trace_pointer)
-			codec_error_at_pointer(err, CODEC_E_INVALID, trace_pointer,
-					       "a picture of the trace draws at most %d steps and "
-					       "this case has %lu; ask without trace, or for steps "
-					       "with GET .../render.svg?step=k",
-					       RENDER_STRIP_MAX, steps);
-		else
-			codec_error_at_param(err, CODEC_E_INVALID, "trace",
-					     "a picture of the trace draws at most %d steps and "
-					     "this case has %lu; ask without trace, or for steps "
-					     "with GET .../render.svg?step=k",
-					     RENDER_STRIP_MAX, steps);
+		const struct codec_where w = {.pointer = trace_pointer,
+					      .parameter = trace_pointer ? NULL : "trace"};
+		codec_error_add(
+		    err, CODEC_E_INVALID, &w,
+		    "a picture of the trace draws at most %d steps and this case has "
+		    "%lu; ask without trace, or for steps with GET .../render.svg?step=k",
+		    RENDER_STRIP_MAX, steps);
 		return false;
 	}
 	opt->cell = (unsigned)cell;
@@ -360,23 +335,23 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 	struct codec_error err;
 	codec_error_init(&err, 1);
 	struct block_list list = {NULL, 0, 0, false};
+	struct render_options opt;
 	json_t *root = NULL;
 	bool json = route_request_body(req) == ROUTE_BODY_JSON;
 	const char *trace_pointer = NULL;
 	if (json) {
 		root = route_parse_json(req->body, req->body_len, &err);
 		if (!root)
-			goto out_error;
+			goto out;
 		if (json_is_object(root) && json_object_get(root, "cases")) {
 			route_error_set(&err, ROUTE_E_NOT_ACCEPTABLE,
 					"a batch is answered in application/json only");
-			goto out_error;
+			goto out;
 		}
 		if (json_is_true(json_object_get(root, "trace")))
 			trace_pointer = "/trace";
-		trace = wants_trace(root, trace);
+		trace = route_case_wants_trace(root, trace);
 	}
-	struct render_options opt;
 	if (p == &problem_md) {
 		struct md_read_options ro = {
 		    .max_blocks = req->limits ? req->limits->max_blocks : 0, .strict = false};
@@ -386,8 +361,8 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		} else {
 			struct md_text_reader *reader = md_text_new(&ro, &err);
 			if (!reader) {
-				codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
-				goto out_error;
+				route_oom(&err);
+				goto out;
 			}
 			st = md_text_feed(reader, req->body, req->body_len, collect_block, &list);
 			if (st == CODEC_OK && !list.out_of_memory)
@@ -395,31 +370,27 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 			md_text_free(reader);
 		}
 		if (st == CODEC_OK && list.out_of_memory)
-			codec_error_set(&err, CODEC_E_INTERNAL, "out of memory");
-		if (codec_error_is_set(&err) ||
-		    !solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
-			goto out_error;
+			route_oom(&err);
 		struct md_case c = {list.blocks, list.n};
-		respond_svg(req, resp, draw_md, &c, &opt);
+		if (!codec_error_is_set(&err) &&
+		    solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
+			route_draw_svg(req, resp, draw_md, &c, &opt, &err);
 	} else {
 		struct puyo_field field;
 		enum codec_status st =
 		    json ? puyo_links_read_case(root, "", &field, &err)
 			 : puyo_text_read(req->body, req->body_len, false, &field, &err);
 		if (st != CODEC_OK)
-			goto out_error;
+			goto out;
 		struct puyo_field run = field;
 		struct puyo_result result;
 		puyo_run(&run, &result);
-		if (!solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
-			goto out_error;
-		respond_svg(req, resp, draw_puyo, &field, &opt);
+		if (solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
+			route_draw_svg(req, resp, draw_puyo, &field, &opt, &err);
 	}
+out:
+	if (codec_error_is_set(&err))
+		route_respond_error(resp, &err, req->request_id);
 	json_decref(root);
 	dj_free(list.blocks);
-	return;
-out_error:
-	json_decref(root);
-	dj_free(list.blocks);
-	route_respond_error(resp, &err, req->request_id);
 }

@@ -32,15 +32,29 @@ static void respond_drop_body(struct route_response *resp)
 	resp->body_static = false;
 }
 
-void route_respond_oom(struct route_response *resp)
+/* Makes body[0..len) the body of resp, in place of any it had. */
+static void respond_set(struct route_response *resp, unsigned status, const char *content_type,
+			const char *body, size_t len, bool is_static)
 {
 	respond_drop_body(resp);
-	resp->status = problem_http_status(CODEC_E_INTERNAL);
-	resp->content_type = PROBLEM_MEDIA_TYPE;
-	resp->body = (char *)oom_body; /* never written: body_static */
-	resp->body_len = sizeof oom_body - 1;
-	resp->body_static = true;
+	resp->status = status;
+	resp->content_type = content_type;
+	resp->body = (char *)body; /* never written when static */
+	resp->body_len = len;
+	resp->body_static = is_static;
+}
+
+void route_respond_oom(struct route_response *resp)
+{
+	respond_set(resp, problem_http_status(CODEC_E_INTERNAL), PROBLEM_MEDIA_TYPE, oom_body,
+		    sizeof oom_body - 1, true);
 	resp->nheaders = 0;
+}
+
+enum route_status route_oom(struct codec_error *err)
+{
+	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return ROUTE_E_INTERNAL;
 }
 
 int route_buf_put(const char *bytes, size_t len, void *buf)
@@ -61,114 +75,86 @@ int route_buf_put(const char *bytes, size_t len, void *buf)
 	return 0;
 }
 
-void route_buf_reserve(struct route_buf *buf, size_t cap)
+enum route_status route_respond_traced(struct route_response *resp, const char *head, size_t len,
+				       const struct problem_text *trace, struct codec_error *err)
 {
-	if (cap <= buf->cap)
-		return;
-	char *p = dj_realloc(buf->data, cap);
-	if (p) {
-		buf->data = p;
-		buf->cap = cap;
+	struct route_buf b = {.data = NULL};
+	if (route_buf_put(head, len, &b) != 0 || route_buf_put(",\"steps\":[", 10, &b) != 0 ||
+	    (trace->len && route_buf_put(trace->data, trace->len, &b) != 0) ||
+	    route_buf_put("]}\n", 3, &b) != 0) {
+		dj_free(b.data);
+		return route_oom(err);
 	}
+	route_respond_buf(resp, "application/json", &b);
+	return ROUTE_OK;
 }
 
 void route_respond_buf(struct route_response *resp, const char *content_type, struct route_buf *buf)
 {
-	respond_drop_body(resp);
-	resp->status = problem_http_status(CODEC_OK);
-	resp->content_type = content_type;
-	resp->body = buf->data;
-	resp->body_len = buf->len;
+	respond_set(resp, 200, content_type, buf->data, buf->len, false);
 	*buf = (struct route_buf){.data = NULL};
 }
 
-/* Serialises `body` with a final newline into resp; false when out of memory. */
-/* Makes b's bytes the body of resp, in place of any body it had. */
-static void respond_take_buf(struct route_response *resp, struct route_buf *b)
-{
-	respond_drop_body(resp);
-	resp->body = b->data;
-	resp->body_len = b->len;
-}
-
-static bool respond_dump(struct route_response *resp, const json_t *body)
+/* Answers `status` with `body` dumped compact and a final newline as
+ * `content_type`; false when out of memory. */
+static bool respond_dump(struct route_response *resp, unsigned status, const char *content_type,
+			 const json_t *body)
 {
 	struct route_buf b = {.data = NULL};
-	if (json_dump_callback(body, route_buf_put, &b, JSON_COMPACT) != 0 ||
+	if (!body || json_dump_callback(body, route_buf_put, &b, JSON_COMPACT) != 0 ||
 	    route_buf_put("\n", 1, &b) != 0) {
 		dj_free(b.data);
 		return false;
 	}
-	respond_take_buf(resp, &b);
+	respond_set(resp, status, content_type, b.data, b.len, false);
 	return true;
 }
 
 enum route_status route_respond_json(struct route_response *resp, json_t *body,
 				     struct codec_error *err)
 {
-	bool ok = body && respond_dump(resp, body);
+	bool ok = respond_dump(resp, 200, "application/json", body);
 	json_decref(body);
-	if (!ok) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
-	resp->status = problem_http_status(CODEC_OK);
-	resp->content_type = "application/json";
-	return ROUTE_OK;
+	if (ok)
+		return ROUTE_OK;
+	return route_oom(err);
 }
 
 enum route_status route_respond_text(struct route_response *resp, const char *content_type,
 				     const char *text, size_t len, struct codec_error *err)
 {
 	char *copy = dj_malloc(len ? len : 1);
-	if (!copy) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
+	if (!copy)
+		return route_oom(err);
 	memcpy(copy, text, len);
-	respond_drop_body(resp);
-	resp->body = copy;
-	resp->body_len = len;
-	resp->status = problem_http_status(CODEC_OK);
-	resp->content_type = content_type;
+	respond_set(resp, 200, content_type, copy, len, false);
 	return ROUTE_OK;
 }
 
 void route_respond_static(struct route_response *resp, const char *content_type, const char *text,
 			  size_t len)
 {
-	respond_drop_body(resp);
-	resp->body = (char *)text; /* never written: body_static */
-	resp->body_len = len;
-	resp->body_static = true;
-	resp->status = problem_http_status(CODEC_OK);
-	resp->content_type = content_type;
+	respond_set(resp, 200, content_type, text, len, true);
 }
 
 void route_respond_empty(struct route_response *resp, unsigned status)
 {
-	respond_drop_body(resp);
-	resp->status = status;
-	resp->content_type = NULL;
+	respond_set(resp, status, NULL, NULL, 0, false);
 }
 
 void route_respond_error(struct route_response *resp, const struct codec_error *err,
 			 const char *request_id)
 {
 	json_t *problem = problem_json(err);
-	if (problem && request_id &&
-	    json_object_set_new(problem, "request_id", json_string(request_id)) != 0) {
-		json_decref(problem);
-		problem = NULL;
-	}
-	if (!problem || !respond_dump(resp, problem)) {
-		json_decref(problem);
+	bool ok = problem && (!request_id || json_object_set_new(problem, "request_id",
+								 json_string(request_id)) == 0);
+	ok =
+	    ok && respond_dump(resp, problem_http_status(err->status), PROBLEM_MEDIA_TYPE, problem);
+	json_decref(problem);
+	if (!ok) {
 		route_respond_oom(resp);
 		return;
 	}
-	json_decref(problem);
-	resp->status = problem_http_status(err->status);
-	resp->content_type = PROBLEM_MEDIA_TYPE;
 	/* A 503 (draining, or too much heavy work) says when to come back. */
 	if (resp->status == 503)
 		route_add_header(resp, "Retry-After", "1");
@@ -226,6 +212,6 @@ bool route_response_gather(struct route_response *resp)
 		dj_free(b.data);
 		return false;
 	}
-	respond_take_buf(resp, &b);
+	respond_set(resp, resp->status, resp->content_type, b.data, b.len, false);
 	return true;
 }

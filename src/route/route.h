@@ -1,17 +1,9 @@
 /*
  * The request path without sockets: a parsed request in, a complete
- * response out.
- *
- * One declarative table (table.c) lists every resource: its path, the name
- * used in logs and metrics, the methods, the body kinds it takes, the answer
- * formats it can send, its query parameters with their type and range, and
- * whether it asks for authentication. route_handle() checks a request
- * against its entry once, in one order (404, 405 with Allow, 415, 406,
- * 400/422 for parameters), then calls the entry's handler with the body kind
- * and answer format already decided. The HTTP layer calls route_match()
- * with the headers alone, before any body arrives, and route_handle() once
- * the whole request is in; tests and fuzz targets call both directly. Nothing
- * here keeps mutable state, so any number of threads may call in at once.
+ * response out. One table (table.c) lists every resource; route_handle()
+ * checks a request against its entry in one order, then calls the entry's
+ * handler. The HTTP layer calls route_match() with the headers alone, before
+ * any body arrives. No mutable state: any number of threads may call in.
  */
 #ifndef DROPJUDGE_ROUTE_ROUTE_H
 #define DROPJUDGE_ROUTE_ROUTE_H
@@ -22,12 +14,8 @@
 
 #include "codec/error.h"
 
-/*
- * What a request comes to: the codec's faults (the same values) and the
- * request's own kinds, numbered after them. Recorded in a struct
- * codec_error like the codec's (route_error_set()); the one table of
- * route/status.c gives each its HTTP status and problem type.
- */
+/* The codec's faults (the same values) and the request's own kinds after
+ * them; route/status.c gives each its HTTP status and problem type. */
 enum route_status {
 	ROUTE_OK = CODEC_OK,
 	ROUTE_E_SYNTAX = CODEC_E_SYNTAX,	 /* the codec's: not parseable */
@@ -52,9 +40,7 @@ static inline enum route_status route_status_of(enum codec_status status)
 	return (enum route_status)status;
 }
 
-/* codec_error_set() and codec_error_add() for the route's kinds (any enum
- * route_status, the codec's included): no location, or at `where`. First
- * error wins, NULL err is ignored, as there. */
+/* codec_error_set() and codec_error_add() for any enum route_status. */
 void route_error_set(struct codec_error *err, enum route_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void route_error_add(struct codec_error *err, enum route_status status,
@@ -66,12 +52,9 @@ void route_error_add(struct codec_error *err, enum route_status status,
 #define ROUTE_VERDICTS 3
 
 /* Limits and settings in force, from the configuration. */
-
 struct route_limits {
-	size_t max_body;	       /* bytes of a request body (inflated, when gzip)
-					  but a stream */
-	size_t max_json_body;	       /* bytes of a JSON body, and of one line of an
-					  NDJSON stream, at most max_body; 0: none */
+	size_t max_body;	       /* bytes of a body but a stream (inflated) */
+	size_t max_json_body;	       /* bytes of a JSON body or stream line; 0: none */
 	size_t max_stream_body;	       /* bytes of an NDJSON stream; 0: max_body */
 	unsigned long max_blocks;      /* placements in one Monomino-Domino case */
 	unsigned long max_batch;       /* cases in one batch */
@@ -87,12 +70,8 @@ struct route_param {
 	const char *value; /* NUL-terminated, not owned; "" for a bare key */
 };
 
-/*
- * What the HTTP layer found in the request's credentials (RFC 6750 bearer
- * tokens). Routes whose table entry says `auth` answer anything but
- * ROUTE_AUTH_OK with 401 (or 400 for MALFORMED); with no token file every
- * request is ROUTE_AUTH_OK.
- */
+/* The request's bearer token (RFC 6750), as the HTTP layer found it;
+ * always ROUTE_AUTH_OK without a token file. */
 enum route_auth {
 	ROUTE_AUTH_OK = 0,    /* a valid token, or none needed */
 	ROUTE_AUTH_MISSING,   /* no Authorization header, or another scheme */
@@ -122,8 +101,7 @@ struct route_request {
 	const char *method;	      /* "GET", "POST", ... */
 	const char *path;	      /* without the query, e.g. "/v1/puyo" */
 	const char *content_type;     /* Content-Type header or NULL */
-	const char *content_encoding; /* Content-Encoding header or NULL; the body
-					 below is already decoded */
+	const char *content_encoding; /* Content-Encoding or NULL; body is decoded */
 	const char *accept;	      /* Accept header or NULL */
 	const char *origin;	      /* Origin header or NULL (CORS) */
 	const char *request_id;	      /* echoed in every problem body; NULL: none */
@@ -134,23 +112,17 @@ struct route_request {
 	const struct route_limits *limits;
 	bool draining;	      /* shutdown has begun */
 	enum route_auth auth; /* the credentials' verdict */
-	/* GET /metrics: renders the exposition text, malloc'ed, its length in
-	 * *len; NULL when out of memory. NULL: no metrics (404). */
+	/* GET /metrics: the text, malloc'ed; NULL: no metrics (404). */
 	char *(*metrics)(void *ctx, size_t *len);
 	void *metrics_ctx;	   /* handed to metrics */
 	struct route_tally *tally; /* counted into by the handlers; NULL: not counted */
-	/* route_match()'s entry for this very path, when the caller kept it
-	 * (route_handle() then does not look the path up again); NULL: none. */
+	/* route_match()'s entry for this path, when kept; NULL: none. */
 	const struct route_entry *entry;
-	/* The body went through this intake as it arrived instead of being
-	 * kept (body is then NULL, body_len its size); NULL: none. */
+	/* The intake the body went through (body is then NULL); NULL: none. */
 	struct route_intake *intake;
-	/* HEAD on a heavy resource: a handler that can tell the answer's
-	 * status and headers without building its body does so, and sets
-	 * route_response.head_only instead of the body. */
+	/* HEAD: a handler may answer head_only instead of building the body. */
 	bool headers_only;
-	/* Whether the client has gone (nobody will read the answer): a long
-	 * build asks between its steps and stops. NULL: never asked. */
+	/* Whether the client has gone, asked by long builds; NULL: never. */
 	bool (*gone)(void *ctx);
 	void *gone_ctx; /* handed to gone */
 };
@@ -164,21 +136,18 @@ struct route_header {
 };
 
 /*
- * A body written as it is sent, for answers too large to hold (a traced
- * batch): read() writes the next bytes into buf[0..size) and returns how
- * many (> 0), 0 at the end, or -1 when it cannot go on (out of memory: the
- * connection is then closed, the status being sent). free() releases ctx.
- * The body of the request must live until free() has run.
+ * A body written as it is sent: read() writes the next bytes into
+ * buf[0..size) and returns how many, 0 at the end, -1 when it cannot go on
+ * (the connection is then closed). free() releases ctx; the request's body
+ * must live until then.
  */
 struct route_stream {
 	long (*read)(void *ctx, char *buf, size_t size);
 	void (*free)(void *ctx);
-	/* Optional, before the first read(): returns true when the answer is
-	 * held gzip-compressed and read() gives those bytes from then on (the
-	 * caller then says Content-Encoding: gzip); false: nothing changed. */
+	/* Optional, before the first read(): true when read() will give the
+	 * answer gzip-compressed from then on. */
 	bool (*gzipped)(void *ctx);
-	/* zlib's level (1-9) for the gzip the HTTP layer puts around read()'s
-	 * bytes; 0: zlib's default. */
+	/* zlib's level for the HTTP layer's gzip of read()'s bytes; 0: default. */
 	int gzip_level;
 	void *ctx; /* owned: released by free() */
 };
@@ -187,25 +156,18 @@ struct route_stream {
 struct route_response {
 	unsigned status;	  /* HTTP status */
 	const char *content_type; /* static string; NULL for no body (204, 308) */
-	char *body;		  /* dj_malloc'ed and owned, or static when body_static;
-				     NULL for an empty body */
+	char *body;		  /* owned, or static; NULL for an empty body */
 	size_t body_len;
-	struct route_stream stream; /* when .read is set, the body (body is NULL), its
-				       length unknown until the end; owned */
-	bool body_static;	    /* body is static data (a constant answer, the
-				       out-of-memory problem): never written or freed */
-	bool head_only;		    /* request.headers_only answered: no body, and
-				       head_length the body's bytes (0: unknown) */
+	struct route_stream stream; /* when .read is set, the body (body NULL) */
+	bool body_static;	    /* body is static: never written or freed */
+	bool head_only;		    /* no body; head_length its bytes (0: unknown) */
 	size_t head_length;
-	const char *route_name; /* the matched entry's name, ROUTE_NAME_UNKNOWN when
-				   none: a static string for logs and metrics */
+	const char *route_name; /* the entry's name, or ROUTE_NAME_UNKNOWN */
 	size_t nheaders;
 	struct route_header headers[ROUTE_MAX_HEADERS]; /* extra headers (Allow, ...) */
 };
 
-/* Answer formats, as bits of a set: an entry declares what it can send and
- * negotiation picks one. Add a format here, in negotiate.c's table and in
- * the entries that send it. */
+/* Answer formats, as bits of a set (negotiate.c has their table). */
 enum route_format {
 	ROUTE_FORMAT_NONE = 0,
 	ROUTE_FORMAT_JSON = 1u << 0,	/* application/json */
@@ -226,8 +188,7 @@ enum route_body {
 	ROUTE_BODY_NONE = 0,	     /* no body is read */
 	ROUTE_BODY_JSON = 1u << 0,   /* application/json */
 	ROUTE_BODY_TEXT = 1u << 1,   /* text/plain, charset utf-8 if any: Baekjoon text */
-	ROUTE_BODY_NDJSON = 1u << 2, /* application/x-ndjson or application/jsonl: one
-					case a line (route/ndjson.c) */
+	ROUTE_BODY_NDJSON = 1u << 2, /* application/x-ndjson or jsonl */
 };
 
 /* Methods, as bits of a set. HEAD goes wherever GET does; OPTIONS everywhere. */
@@ -248,8 +209,7 @@ enum route_param_limit {
 	ROUTE_LIMIT_MAX_BLOCKS, /* --max-blocks */
 };
 
-/* Bytes of the strings of a row, with their NUL. A row holds its strings
- * and no pointer (see struct route_entry). */
+/* Bytes of the strings of a row, with their NUL. */
 #define ROUTE_PATH_MAX	     40
 #define ROUTE_ENTRY_NAME_MAX 32
 #define ROUTE_PARAM_NAME_MAX 16
@@ -272,24 +232,13 @@ struct route_param_spec {
 struct route_call;
 struct route_entry;
 
-/*
- * A handler: computes the answer of a request whose path, method, body kind,
- * answer format and parameters the table has checked. Fills *resp and
- * returns ROUTE_OK, or returns the error status with `err` set (route_handle
- * then answers the problem). A handler never re-checks what the table
- * declares.
- */
+/* A handler: fills *resp and returns ROUTE_OK, or the error status with
+ * `err` set. What the table declares is already checked. */
 typedef enum route_status route_handler_fn(const struct route_call *call,
 					   struct route_response *resp, struct codec_error *err);
 
-/*
- * One row of the table. It holds no pointer: its strings are in it and its
- * handler and problem are numbers (route_entry_handler(), handlers.h's
- * route_entry_problem()), so that the table is read-only data the loader
- * never relocates. A pointer in each row had the loader write every page
- * of the table at the start of each process, `dropjudge solve` included,
- * which never reads it.
- */
+/* One row of the table. It holds no pointer (its handler and problem are
+ * numbers), so that the loader never has to relocate it. */
 struct route_entry {
 	char path[ROUTE_PATH_MAX];	 /* exact path, e.g. "/v1/puyo/judge" */
 	char name[ROUTE_ENTRY_NAME_MAX]; /* for logs and metrics, e.g. "puyo_judge" */
@@ -297,13 +246,10 @@ struct route_entry {
 	unsigned bodies;		 /* enum route_body bits taken by POST; 0: none */
 	unsigned formats;		 /* enum route_format bits it can answer, >= 1 */
 	bool auth;			 /* asks for authentication when it is configured */
-	bool heavy;			 /* its cost: long work whatever the body (the HTTP
-					    layer decides where a request runs) */
-	bool cached;			 /* GET answers are a function of the request: kept by
-					    the HTTP layer's cache (http/cache.h) */
+	bool heavy;			 /* long work whatever the body */
+	bool cached;			 /* GET answers may be cached (http/cache.h) */
 	unsigned char handle;		 /* enum route_handle (handlers.h): computes the answer */
-	char problem[ROUTE_PROBLEM_ID_MAX]; /* the problem's id (problem_find()) handed
-					       to the handler; "" for none */
+	char problem[ROUTE_PROBLEM_ID_MAX];		    /* the problem's id; "" for none */
 	struct route_param_spec params[ROUTE_ENTRY_PARAMS]; /* ended by an empty name */
 };
 
@@ -318,14 +264,12 @@ struct route_call {
 	enum route_format format;	   /* the one format to answer in */
 	uint64_t args[ROUTE_ENTRY_PARAMS]; /* parameter values, entry->params order */
 	bool given[ROUTE_ENTRY_PARAMS];	   /* whether each was in the query */
-	struct codec_fault **faults;	   /* collect-mode storage of the request, NULL until
-					      route_collect() makes it; freed by route_handle() */
+	struct codec_fault **faults;	   /* route_collect()'s storage, or NULL */
 };
 
 /* What the headers alone say about a request (route_match()). */
 struct route_match {
-	const struct route_entry *entry; /* the resource; NULL when none (404) or for a
-					    trailing-slash redirect */
+	const struct route_entry *entry; /* NULL for 404 or a redirect */
 	const char *name;		 /* entry->name, or ROUTE_NAME_UNKNOWN */
 	bool auth;			 /* the entry asks for authentication */
 	bool takes_body;		 /* the method sends a body this entry reads */
@@ -334,12 +278,8 @@ struct route_match {
 					    413 when the declared length is over max_body */
 };
 
-/*
- * Matches a request by its method, path and headers (body and parameters
- * are not looked at); content_length is the declared body length, < 0 when
- * unknown. The HTTP layer calls it before reading a body so that it never
- * reads one it would refuse, and to learn the route's name and auth flag.
- */
+/* Matches a request by its method, path and headers alone; content_length
+ * is the declared body length, < 0 when unknown. */
 void route_match(const struct route_request *req, long long content_length, struct route_match *m);
 
 /* The most bytes the body of a request may have, by its Content-Type:
@@ -353,38 +293,28 @@ enum route_body route_request_body(const struct route_request *req);
 /* route_match()'s refusal alone: ROUTE_OK when the body may be read. */
 enum route_status route_precheck(const struct route_request *req, long long content_length);
 
-/*
- * Answers a request. Always fills *resp with a complete response (an error
- * is a problem+json response); *resp must then be released with
- * route_response_free(). Never fails: out of memory becomes a fixed 500.
- */
+/* Answers a request: always a complete response (an error as
+ * problem+json, out of memory a fixed 500), released by
+ * route_response_free(). */
 void route_handle(const struct route_request *req, struct route_response *resp);
 
 /* Releases the body of a response; safe on a zeroed response. */
 void route_response_free(struct route_response *resp);
 
-/* Reads a streamed body whole into resp->body (for tests and callers that
- * need the bytes at once); nothing to do for a plain body. Returns false
- * when out of memory or the stream fails (the stream is released anyway). */
+/* Reads a streamed body whole into resp->body; false when out of memory or
+ * the stream fails (the stream is released anyway). */
 bool route_response_gather(struct route_response *resp);
 
-/* Adds a header; the value is copied (cut to fit). Beyond ROUTE_MAX_HEADERS
- * it is dropped. */
+/* Adds a header, its value copied (cut to fit); dropped past the last. */
 void route_add_header(struct route_response *resp, const char *name, const char *value);
 /* Adds `token` to the response's Vary header, creating it when absent. */
 void route_add_vary(struct route_response *resp, const char *token);
 
 /*
- * A body read as it arrives. When a request, its headers and query
- * parameters all in `req` (body not yet), will be answered by a single-case
- * solve of a text body in JSON or text without a trace, route_intake_new()
- * returns an intake that takes the body chunk by chunk through the
- * problem's push parser and simulator, in constant memory; the HTTP layer
- * then sets req->intake and leaves req->body NULL, and route_handle()
- * answers from the intake exactly what it would answer from the whole body
- * kept (every status, answer and error alike; the intake is unused when
- * the request is refused before its handler). NULL when the request is of
- * another kind or memory runs out: the body is then kept as usual.
+ * A body read as it arrives (intake.c): for a single text case to solve or
+ * a stream of cases, an intake that takes the body chunk by chunk; the
+ * answer is the one the whole body kept would get. NULL for any other
+ * request or out of memory: the body is then kept.
  */
 struct route_intake;
 struct route_intake *route_intake_new(const struct route_request *req);
@@ -393,24 +323,11 @@ void route_intake_feed(struct route_intake *s, const char *data, size_t len);
 /* Frees an intake once its answer is sent; NULL is ignored. */
 void route_intake_free(struct route_intake *s);
 
-/*
- * The fixed problem+json body of the 500 answered when memory runs out,
- * in static storage (*len bytes), so that it can be sent without
- * allocating. Its status is 500 and its type ".../errors/internal".
- */
+/* The fixed problem+json body of the out-of-memory 500, static. */
 const char *route_oom_body(size_t *len);
 
-/* Whether the resource a request names does long work whatever its body
- * (a generator's search, a package build): the HTTP layer then answers it
- * on its worker pool. The table's `heavy` flag says. */
-bool route_is_heavy(const struct route_request *req);
-
-/*
- * Fills *resp with the problem response for `err` (a set error). Used by
- * the HTTP layer for errors found outside route_handle (body too large, bad
- * gzip). route_error_response_id() also puts `request_id` (NULL: none) in
- * the body, as route_handle() does with the request's.
- */
+/* Fills *resp with the problem response for a set error, with
+ * "request_id" when not NULL (route_error_response_id()). */
 void route_error_response(const struct codec_error *err, struct route_response *resp);
 void route_error_response_id(const struct codec_error *err, const char *request_id,
 			     struct route_response *resp);

@@ -1,13 +1,9 @@
 /*
- * The checks of route.h in their one order, then the handler: find the
- * entry (404, or 308 for a trailing slash), answer OPTIONS (204 with Allow,
- * and CORS preflights), check the method (405 with Allow), the credentials
- * where the entry asks for them (401, route/auth.c), the body's
- * encoding and kind (415), the answer format (406), the query parameters
- * (400/422), and only then call the entry's handler. Every error on the
- * way is a problem+json answer like any other.
+ * The checks of route.h in their one order, then the handler: the entry
+ * (404, or 308 for a trailing slash), OPTIONS (204, CORS preflights), the
+ * method (405), the credentials (401), the body (415), the answer format
+ * (406), the query parameters (400/422). Every error is problem+json.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <string.h>
@@ -15,56 +11,24 @@
 
 #include "mem/alloc.h"
 #include "route/handlers.h"
-#include "codec/text.h"
 
 /* Headers a browser may send cross-origin, and those it may read. */
 #define CORS_ALLOW_HEADERS  "Accept, Content-Type, Content-Encoding, Authorization, X-Request-Id"
 #define CORS_EXPOSE_HEADERS "Dropjudge-Seed, Dropjudge-Generator, X-Request-Id"
 #define CORS_MAX_AGE	    "600"
 
-/* Whether the entry path `p` is exactly path[0..len) (which holds no NUL):
- * one pass that stops at the first byte that differs. */
-static bool path_is(const char *p, const char *path, size_t len)
-{
-	size_t i = 0;
-	while (i < len && p[i] == path[i])
-		i++;
-	return i == len && p[len] == '\0';
-}
-
-/* The length of each entry's path, worked out once: a path is then
- * compared only with the entries of its length. */
-#define ROUTE_LENGTHS_MAX 128
-static size_t route_lengths[ROUTE_LENGTHS_MAX];
-static pthread_once_t route_lengths_once = PTHREAD_ONCE_INIT;
-
-static void route_lengths_init(void)
-{
-	size_t count;
-	const struct route_entry *table = route_entries(&count);
-	for (size_t i = 0; i < count && i < ROUTE_LENGTHS_MAX; i++)
-		route_lengths[i] = strlen(table[i].path);
-}
-
+/* The entry whose path is path[0..len), or NULL. Each thread keeps the
+ * last it found: requests come in runs of a path. */
 static const struct route_entry *route_find(const char *path, size_t len)
 {
-	/* The entry this thread found last: requests come in runs of a path,
-	 * and the table never changes. */
 	static _Thread_local const struct route_entry *last;
-	static _Thread_local size_t last_len;
-	if (last && last_len == len && memcmp(last->path, path, len) == 0)
+	if (last && strncmp(last->path, path, len) == 0 && last->path[len] == '\0')
 		return last;
 	size_t count;
 	const struct route_entry *table = route_entries(&count);
-	pthread_once(&route_lengths_once, route_lengths_init);
 	for (size_t i = 0; i < count; i++)
-		if (i < ROUTE_LENGTHS_MAX
-			? route_lengths[i] == len && memcmp(table[i].path, path, len) == 0
-			: path_is(table[i].path, path, len)) {
-			last = &table[i];
-			last_len = len;
-			return last;
-		}
+		if (strncmp(table[i].path, path, len) == 0 && table[i].path[len] == '\0')
+			return last = &table[i];
 	return NULL;
 }
 
@@ -79,12 +43,10 @@ static const struct route_entry *route_find_slashed(const char *path)
 	static const char old[] = "/problems";
 	char renamed[64];
 	size_t n = sizeof old - 1;
-	if (len < n || memcmp(path, old, n) != 0 || (path[n] && path[n] != '/') ||
-	    len - n + 7 >= sizeof renamed)
+	if (len < n || memcmp(path, old, n) != 0 || (path[n] && path[n] != '/'))
 		return NULL;
-	memcpy(renamed, "/errors", 7);
-	memcpy(renamed + 7, path + n, len - n + 1);
-	return route_find(renamed, strlen(renamed));
+	int m = snprintf(renamed, sizeof renamed, "/errors%s", path + n);
+	return (size_t)m < sizeof renamed ? route_find(renamed, (size_t)m) : NULL;
 }
 
 /* Whether the entry takes the request's method (HEAD wherever GET;
@@ -166,13 +128,6 @@ static enum route_body body_of(const struct route_entry *e, const struct route_r
 	return (e->bodies & kind) ? kind : ROUTE_BODY_NONE;
 }
 
-bool route_is_heavy(const struct route_request *req)
-{
-	const char *path = req->path ? req->path : "";
-	const struct route_entry *e = route_find(path, strlen(path));
-	return e && e->heavy;
-}
-
 /* The formats an entry answers a body of kind `body` in: a stream only
  * NDJSON, anything else what the entry declares. */
 static unsigned formats_of(const struct route_entry *e, enum route_body body)
@@ -200,7 +155,6 @@ void route_match(const struct route_request *req, long long content_length, stru
 	memset(m, 0, sizeof *m);
 	m->entry = e;
 	m->name = e ? e->name : ROUTE_NAME_UNKNOWN;
-	m->refusal = ROUTE_OK;
 	if (!e) {
 		const struct route_entry *to = route_find_slashed(path);
 		if (to) { /* answered 308 whatever the method */
@@ -219,7 +173,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 		m->refusal = ROUTE_E_METHOD;
 		return;
 	}
-	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
+	if (m->auth && req->auth != ROUTE_AUTH_OK) {
 		struct codec_error err;
 		codec_error_init(&err, 1);
 		m->refusal = route_auth_check(req->auth, &err);
@@ -352,17 +306,6 @@ static void cors_headers(const struct route_request *req, const struct route_ent
 	route_add_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
 }
 
-/* 406 for a request whose Accept excludes every format of the entry. */
-static void refuse_accept(const struct route_entry *e, const struct route_request *req,
-			  enum route_body body, struct codec_error *err)
-{
-	char formats[96];
-	route_format_list(formats_of(e, body), formats, sizeof formats);
-	route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
-			"Accept: %s excludes everything %s answers (%s)", req->accept, e->path,
-			formats);
-}
-
 /* Decides the answer format: Accept against the entry's formats, then JSON
  * only when a parameter such as ?trace=true asks for what only JSON shows. */
 static enum route_status decide_format(struct route_call *call, struct codec_error *err)
@@ -370,9 +313,13 @@ static enum route_status decide_format(struct route_call *call, struct codec_err
 	const struct route_entry *e = call->entry;
 	const struct route_request *req = call->req;
 	const char *name;
+	char formats[96];
 	call->format = route_negotiate(req->accept, formats_of(e, call->body));
 	if (call->format == ROUTE_FORMAT_NONE) {
-		refuse_accept(e, req, call->body, err);
+		route_format_list(formats_of(e, call->body), formats, sizeof formats);
+		route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
+				"Accept: %s excludes everything %s answers (%s)", req->accept,
+				e->path, formats);
 		return err->status;
 	}
 	/* A picture draws a trace as its frames: only text cannot show one;
@@ -404,21 +351,16 @@ bool route_collect(const struct route_call *call, struct codec_error *err)
 	return true;
 }
 
-/* Whether a body's first byte that is not white space opens a JSON object
- * or array, the body kept or read as it arrived. */
+/* Whether a text body, kept or read as it arrived, opens a JSON object or
+ * array (a byte-order mark skipped, as the readers skip it). */
 static bool body_looks_json(const struct route_request *req)
 {
 	if (req->intake)
 		return route_intake_looks_json(req->intake);
-	size_t start = req->body && req->body_len >= 3 && memcmp(req->body, "\xef\xbb\xbf", 3) == 0
-			   ? 3
-			   : 0; /* a byte-order mark is skipped, as the readers skip it */
-	for (size_t i = start; req->body && i < req->body_len; i++) {
-		char c = req->body[i];
-		if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
-			return c == '{' || c == '[';
-	}
-	return false;
+	const char *body = req->body ? req->body : "";
+	size_t len = req->body ? req->body_len : 0;
+	route_skip_bom(&body, &len);
+	return route_opens_container(body, len);
 }
 
 void route_hint_json_as_text(struct codec_error *err)
@@ -515,11 +457,8 @@ out_error:
 	    (err.status == CODEC_E_SYNTAX || err.status == CODEC_E_INVALID) && body_looks_json(req))
 		route_hint_json_as_text(&err);
 	route_respond_error(resp, &err, req->request_id);
-	if (err.status == ROUTE_E_METHOD) {
-		if (!allow[0] && e)
-			allow_value(e, allow, sizeof allow);
+	if (err.status == ROUTE_E_METHOD) /* only the check above refuses a method */
 		route_add_header(resp, "Allow", allow);
-	}
 out_vary:
 	if (vary)
 		route_add_vary(resp, "Accept");

@@ -1,12 +1,8 @@
 /*
- * The Puyo search (dropjudge/puyo_search.h). POST /v1/puyo/search takes one
- * request in JSON ({"field", "add", "pairs", "limit", "colors"}) and answers
- * in JSON, or with Accept: image/svg+xml its picture (render/render.h); a
- * stream of requests (NDJSON) is answered line by line by the plumbing of
- * every POST route (ndjson.c). GET /v1/puyo/search.svg takes the request in
- * the query (field=ROW,ROW,..., pairs=RB,GG, add=, limit=, colors=) for an
- * <img>. The table marks both heavy: a three-pair search is some
- * milliseconds, run on the worker pool.
+ * The Puyo search (dropjudge/puyo_search.h): POST /v1/puyo/search takes one
+ * request in JSON and answers in JSON or as its picture; GET
+ * /v1/puyo/search.svg takes the request in the query (field=ROW,ROW,...,
+ * pairs=RB,GG, add=, limit=, colors=) for an <img>.
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,40 +40,22 @@ static enum route_status answer(const struct route_call *call, struct searched *
 	return route_respond_json(resp, puyo_search_json_answer(&s->req, &s->ans), err);
 }
 
-/* Counts one search for the metrics: answered, or refused for its input. */
-static void tally(const struct route_call *call, enum route_status st)
-{
-	struct route_tally *t = call->req->tally;
-	if (!t)
-		return;
-	t->problem = "puyo";
-	if (st == ROUTE_OK)
-		t->solved++;
-	else
-		t->rejected++;
-}
-
 enum route_status route_puyo_search(const struct route_call *call, struct route_response *resp,
 				    struct codec_error *err)
 {
 	/* About 12 KB: on the heap, not on a worker's stack. */
 	struct searched *s = dj_malloc(sizeof *s);
-	if (!s) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
-	enum route_status st;
+	if (!s)
+		return route_oom(err);
 	json_t *root = route_parse_json(call->req->body, call->req->body_len, err);
-	if (!root) {
-		st = err->status;
-		goto out_free;
+	enum route_status st = err->status;
+	if (root) {
+		st = route_status_of(puyo_search_json_read(root, &s->req, err));
+		route_tally_case(call, "puyo", st == ROUTE_OK);
 	}
-	st = route_status_of(puyo_search_json_read(root, &s->req, err));
 	json_decref(root);
-	tally(call, st);
 	if (st == ROUTE_OK)
 		st = answer(call, s, resp, err);
-out_free:
 	dj_free(s);
 	return st;
 }
@@ -151,7 +129,7 @@ enum route_status route_puyo_search_svg(const struct route_call *call, struct ro
 				&(struct codec_where){.parameter = name[0] ? name : "field"}, "%s",
 				json_err.nfaults ? json_err.detail : "invalid");
 	} else {
-		tally(call, st);
+		route_tally_case(call, "puyo", true);
 		st = answer(call, s, resp, err);
 	}
 	dj_free(s);

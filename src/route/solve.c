@@ -1,16 +1,12 @@
 /*
  * Solve: one case or a batch, JSON or the Baekjoon text, in JSON or the
- * Baekjoon output, with an optional trace. Every case takes one way: read
- * (the problem's fast reader for the canonical JSON shape, else jansson and
- * the codec; the text through its push parser) -> the core -> encode. A case
- * that fails is read again in collect mode so that the answer lists every
- * fault of it (up to CODEC_FAULTS_MAX, then errors_omitted), sorted by
+ * Baekjoon output, with an optional trace. A case that fails is read again
+ * in collect mode so that the answer lists every fault of it, sorted by
  * position, as validate does.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "mem/alloc.h"
 #include "route/handlers.h"
 
 /* Longest JSON result without steps of either problem, with room to spare. */
@@ -39,32 +35,12 @@ static json_t *outcome_object(const struct route_call *call, struct problem_outc
 	const struct problem *p = route_entry_problem(call->entry);
 	json_t *links = wants_links(call) ? p->outcome_links(out) : NULL;
 	json_t *obj = p->outcome_json(out);
-	if (!wants_links(call))
+	if (!wants_links(call) || (obj && json_object_set_new(obj, "links", links) == 0))
 		return obj;
-	if (!obj || !links || json_object_set_new(obj, "links", links) != 0) {
-		if (!obj || !links)
-			json_decref(links);
-		json_decref(obj);
-		return NULL;
-	}
-	return obj;
-}
-
-/* Puts the result of a case traced as text, but for its final "}": the
- * result's members, then "steps" with the trace's text. 1, or -1. */
-static int put_traced_slot(const struct problem *p, const struct problem_outcome *out,
-			   const struct problem_text *trace, route_put_fn *put, void *ctx)
-{
-	char head[OUTPUT_JSON_MAX];
-	int n = p->outcome_write(out, head, sizeof head);
-	if (n < 3 || (size_t)n >= sizeof head)
-		return -1;
-	/* without the result's "}\n" */
-	return put(head, (size_t)n - 2, ctx) == 0 && put(",\"steps\":[", 10, ctx) == 0 &&
-		       (trace->len == 0 || put(trace->data, trace->len, ctx) == 0) &&
-		       put("]", 1, ctx) == 0
-		   ? 1
-		   : -1;
+	if (!obj)
+		json_decref(links);
+	json_decref(obj);
+	return NULL;
 }
 
 /* Answers one solved case in the decided format. */
@@ -81,16 +57,12 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 		}
 		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
 	}
-	if (s->traced_text) {
-		struct route_buf answer = {.data = NULL};
-		bool ok = put_traced_slot(p, &s->out, &s->trace, route_buf_put, &answer) == 1 &&
-			  route_buf_put("}\n", 2, &answer) == 0;
-		if (ok)
-			route_respond_buf(resp, "application/json", &answer);
-		dj_free(answer.data);
-		if (!ok)
-			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ok ? ROUTE_OK : ROUTE_E_INTERNAL;
+	if (s->traced_text) { /* the result without its "}\n", then the trace */
+		char head[OUTPUT_JSON_MAX];
+		int n = p->outcome_write(&s->out, head, sizeof head);
+		if (n >= 3 && (size_t)n < sizeof head)
+			return route_respond_traced(resp, head, (size_t)n - 2, &s->trace, err);
+		return route_oom(err);
 	}
 	if (!s->out.steps && p->outcome_write && !wants_links(call)) {
 		/* A fixed-shape answer: no jansson object to build and dump. */
@@ -105,20 +77,7 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 /* Counts one case for the metrics: solved, or refused for its input. */
 static void tally_case(const struct route_call *call, bool solved)
 {
-	struct route_tally *t = call->req->tally;
-	if (!t)
-		return;
-	t->problem = route_entry_problem(call->entry)->id;
-	if (solved)
-		t->solved++;
-	else
-		t->rejected++;
-}
-
-/* Whether a solve failed on the input (not out of memory, not a limit). */
-static bool is_input_fault(enum codec_status st)
-{
-	return st == CODEC_E_SYNTAX || st == CODEC_E_INVALID;
+	route_tally_case(call, route_entry_problem(call->entry)->id, solved);
 }
 
 /* Solves one case from a JSON object (c) or the Baekjoon text (text, when c
@@ -129,15 +88,15 @@ static enum route_status solve_read(const struct route_call *call, const json_t 
 {
 	const struct problem *p = route_entry_problem(call->entry);
 	const struct problem_limits pl = route_problem_limits(call);
-	const struct problem_limits *limits = &pl;
-	enum codec_status st = c ? p->solve_json(c, ptr, limits, trace, out, err)
-				 : p->solve_text(text, len, limits, trace, out, err);
+	enum codec_status st = c ? p->solve_json(c, ptr, &pl, trace, out, err)
+				 : p->solve_text(text, len, &pl, trace, out, err);
 	tally_case(call, st == CODEC_OK);
-	if (!is_input_fault(st) || !route_collect(call, err))
+	/* a fault of the input is read again to list every fault */
+	if ((st != CODEC_E_SYNTAX && st != CODEC_E_INVALID) || !route_collect(call, err))
 		return route_status_of(st);
 	struct problem_outcome again = {.steps = NULL};
-	st = c ? p->solve_json(c, ptr, limits, trace, &again, err)
-	       : p->solve_text(text, len, limits, trace, &again, err);
+	st = c ? p->solve_json(c, ptr, &pl, trace, &again, err)
+	       : p->solve_text(text, len, &pl, trace, &again, err);
 	problem_outcome_release(&again);
 	codec_error_sort(err);
 	return route_status_of(st != CODEC_OK ? st : err->status);
@@ -168,10 +127,8 @@ static enum route_status solve_alone(const struct route_call *call, const json_t
 	int taken = 0;
 	if (trace && p->trace && !wants_links(call))
 		taken = p->trace(c, "", text, len, &pl, &s->out, &s->trace, &s->steps);
-	if (taken < 0) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
+	if (taken < 0)
+		return route_oom(err);
 	s->traced_text = taken == 1;
 	if (s->traced_text) {
 		tally_case(call, true);

@@ -116,34 +116,25 @@ const char *problem_slug(unsigned status)
 	return problem_kind_of(status)->slug;
 }
 
-/* Fills *page from a row. */
-static void kind_page(const struct problem_kind *kind, struct problem_page *page)
-{
-	kind_type(kind, page->type, sizeof page->type);
-	page->status = kind->http;
-	page->title = kind->title;
-	page->meaning = kind->meaning;
-	page->fix = kind->fix;
-}
-
 bool problem_describe(const char *slug, struct problem_page *page)
 {
-	for (size_t i = 0; i < PROBLEM_KINDS; i++) {
-		const struct problem_kind *kind = &problem_table[i];
-		if (!kind->slug || strcmp(kind->slug, slug) != 0)
-			continue;
-		kind_page(kind, page);
-		return true;
-	}
+	for (size_t i = 0; problem_page_at(i, page); i++)
+		if (strcmp(page->type + sizeof PROBLEM_TYPE_BASE - 1, slug) == 0)
+			return true;
 	return false;
 }
 
 bool problem_page_at(size_t n, struct problem_page *page)
 {
 	for (size_t i = 0; i < PROBLEM_KINDS; i++) {
-		if (!problem_table[i].slug || n-- > 0)
+		const struct problem_kind *kind = &problem_table[i];
+		if (!kind->slug || n-- > 0)
 			continue;
-		kind_page(&problem_table[i], page);
+		*page = (struct problem_page){.status = kind->http,
+					      .title = kind->title,
+					      .meaning = kind->meaning,
+					      .fix = kind->fix};
+		kind_type(kind, page->type, sizeof page->type);
 		return true;
 	}
 	return false;

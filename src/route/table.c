@@ -18,9 +18,6 @@
 #define HTML ROUTE_FORMAT_HTML
 #define YAML ROUTE_FORMAT_YAML
 
-/* ?trace=: the same parameter wherever a route can trace. */
-/* The view of a picture: cell size, one step, every step, animated. How far
- * step may go depends on the case, which the handler checks. */
 /* Puyo answers with links into puyop.com and Puyo Nexus. */
 #define LINKS_PARAM                                                                                \
 	{                                                                                          \
@@ -31,9 +28,10 @@
 		.name = "cell", .type = ROUTE_PARAM_U64, .min = RENDER_CELL_MIN,                   \
 		.max = RENDER_CELL_MAX, .dflt = RENDER_CELL_DEFAULT                                \
 	}
+/* The view of a picture: cell size, one step (its range is the case's:
+ * render.c), every step, animated. */
 #define RENDER_VIEW_PARAMS                                                                         \
-	CELL_PARAM,                                                                                \
-	    {.name = "step", .type = ROUTE_PARAM_TEXT}, /* its range is the case's: render.c */    \
+	CELL_PARAM, {.name = "step", .type = ROUTE_PARAM_TEXT},                                    \
 	    {.name = "strip", .type = ROUTE_PARAM_BOOL},                                           \
 	{                                                                                          \
 		.name = "animate", .type = ROUTE_PARAM_BOOL                                        \
@@ -92,6 +90,20 @@
 	{                                                                                          \
 		.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .handle = fn          \
 	}
+/* GET behind the tokens. */
+#define GUARDED(p, n, fmts, fn)                                                                    \
+	{                                                                                          \
+		.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .auth = true,         \
+		.handle = fn                                                                       \
+	}
+/* A heavy GET behind the tokens (a generator's search, a picture). */
+#define HEAVY(p, n, fmts, fn, problem_, ...)                                                       \
+	{                                                                                          \
+		.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .auth = true,         \
+		.heavy = true, .handle = fn, .problem = problem_, .params = {                      \
+			__VA_ARGS__                                                                \
+		}                                                                                  \
+	}
 
 /* The page of a problem type (status.c names them): the handler reads the
  * slug from the path. */
@@ -107,12 +119,7 @@ static const struct route_entry route_table[] = {
     META("/healthz", "healthz", JSON, ROUTE_HANDLE_LIVEZ),
     META("/readyz", "readyz", JSON, ROUTE_HANDLE_READYZ),
     /* Behind the tokens like /v1, unless --metrics-open (router.c). */
-    {.path = "/metrics",
-     .name = "metrics",
-     .methods = ROUTE_GET,
-     .formats = ROUTE_FORMAT_METRICS,
-     .auth = true,
-     .handle = ROUTE_HANDLE_METRICS},
+    GUARDED("/metrics", "metrics", ROUTE_FORMAT_METRICS, ROUTE_HANDLE_METRICS),
     META("/openapi.yaml", "openapi", YAML, ROUTE_HANDLE_OPENAPI),
     META("/viewer.css", "viewer_css", ROUTE_FORMAT_CSS, ROUTE_HANDLE_WWW),
     META("/viewer.js", "viewer_js", ROUTE_FORMAT_JS, ROUTE_HANDLE_WWW),
@@ -134,38 +141,21 @@ static const struct route_entry route_table[] = {
     PROBLEM_TYPE("not-implemented"),
     PROBLEM_TYPE("internal"),
     PROBLEM_TYPE("busy"),
-    {.path = "/v1",
-     .name = "v1",
-     .methods = ROUTE_GET,
-     .formats = JSON,
-     .auth = true,
-     .handle = ROUTE_HANDLE_INFO},
+    GUARDED("/v1", "v1", JSON, ROUTE_HANDLE_INFO),
     PROBLEM_POSTS("/v1/monomino-domino", "monomino_domino", "monomino-domino", {.name = ""}),
-    {.path = "/v1/monomino-domino/generate",
-     .name = "monomino_domino_generate",
-     .methods = ROUTE_GET,
-     .formats = JSON | TEXT,
-     .auth = true,
-     .heavy = true, /* a generator's search */
-     .handle = ROUTE_HANDLE_GENERATE,
-     .problem = "monomino-domino",
-     .params = {SEED_PARAM,
-		{.name = "n",
-		 .type = ROUTE_PARAM_U64,
-		 .min = MD_BAEKJOON_MIN_N,
-		 .max = MD_BAEKJOON_MAX_N,
-		 .dflt = 10,
-		 .limit = ROUTE_LIMIT_MAX_BLOCKS},
-		ANSWER_PARAM}},
+    HEAVY("/v1/monomino-domino/generate", "monomino_domino_generate", JSON | TEXT,
+	  ROUTE_HANDLE_GENERATE, "monomino-domino", SEED_PARAM,
+	  {.name = "n",
+	   .type = ROUTE_PARAM_U64,
+	   .min = MD_BAEKJOON_MIN_N,
+	   .max = MD_BAEKJOON_MAX_N,
+	   .dflt = 10,
+	   .limit = ROUTE_LIMIT_MAX_BLOCKS},
+	  ANSWER_PARAM),
     PROBLEM_PACKAGE("/v1/monomino-domino/package", "monomino_domino_package", "monomino-domino"),
-    {.path = "/v1/monomino-domino/render.svg",
-     .name = "monomino_domino_render",
-     .methods = ROUTE_GET,
-     .formats = ROUTE_FORMAT_SVG,
-     .auth = true,
-     .heavy = true, /* a picture of up to megabytes */
-     .handle = ROUTE_HANDLE_MD_RENDER,
-     .params = {{.name = "blocks", .type = ROUTE_PARAM_TEXT}, RENDER_VIEW_PARAMS}},
+    HEAVY("/v1/monomino-domino/render.svg", "monomino_domino_render", ROUTE_FORMAT_SVG,
+	  ROUTE_HANDLE_MD_RENDER, "", {.name = "blocks", .type = ROUTE_PARAM_TEXT},
+	  RENDER_VIEW_PARAMS),
     PROBLEM_POSTS("/v1/puyo", "puyo", "puyo", LINKS_PARAM),
     PROBLEM_PACKAGE("/v1/puyo/package", "puyo_package", "puyo",
 		    {.name = "min_chains",
@@ -173,17 +163,9 @@ static const struct route_entry route_table[] = {
 		     .min = 1,
 		     .max = GEN_PUYO_MAX_CHAINS,
 		     .dflt = PACKAGE_DEFAULT_MIN_CHAINS}),
-    {.path = "/v1/puyo/render.svg",
-     .name = "puyo_render",
-     .methods = ROUTE_GET,
-     .formats = ROUTE_FORMAT_SVG,
-     .auth = true,
-     .heavy = true, /* a picture */
-     .handle = ROUTE_HANDLE_PUYO_RENDER,
-     .params = {{.name = "field", .type = ROUTE_PARAM_TEXT},
-		{.name = "puyop", .type = ROUTE_PARAM_TEXT},
-		{.name = "puyo_nexus", .type = ROUTE_PARAM_TEXT},
-		RENDER_VIEW_PARAMS}},
+    HEAVY("/v1/puyo/render.svg", "puyo_render", ROUTE_FORMAT_SVG, ROUTE_HANDLE_PUYO_RENDER, "",
+	  {.name = "field", .type = ROUTE_PARAM_TEXT}, {.name = "puyop", .type = ROUTE_PARAM_TEXT},
+	  {.name = "puyo_nexus", .type = ROUTE_PARAM_TEXT}, RENDER_VIEW_PARAMS),
     {.path = "/v1/puyo/search",
      .name = "puyo_search",
      .methods = ROUTE_POST,
@@ -193,36 +175,17 @@ static const struct route_entry route_table[] = {
      .heavy = true, /* up to 10,648 sequences, each with its trigger search */
      .handle = ROUTE_HANDLE_PUYO_SEARCH,
      .params = {CELL_PARAM}},
-    {.path = "/v1/puyo/search.svg",
-     .name = "puyo_search_render",
-     .methods = ROUTE_GET,
-     .formats = ROUTE_FORMAT_SVG,
-     .auth = true,
-     .heavy = true, /* a search, then its picture */
-     .handle = ROUTE_HANDLE_PUYO_SEARCH_SVG,
-     .params = {{.name = "field", .type = ROUTE_PARAM_TEXT},
-		{.name = "pairs", .type = ROUTE_PARAM_TEXT},
-		{.name = "add", .type = ROUTE_PARAM_U64, .min = 1, .max = 4, .dflt = 3},
-		{.name = "limit", .type = ROUTE_PARAM_U64, .min = 1, .max = 100, .dflt = 10},
-		{.name = "colors", .type = ROUTE_PARAM_TEXT},
-		CELL_PARAM}},
-    {.path = "/v1/puyo/generate",
-     .name = "puyo_generate",
-     .methods = ROUTE_GET,
-     .formats = JSON | TEXT,
-     .auth = true,
-     .heavy = true, /* a generator's search */
-     .handle = ROUTE_HANDLE_GENERATE,
-     .problem = "puyo",
-     .params =
-	 {SEED_PARAM,
+    HEAVY("/v1/puyo/search.svg", "puyo_search_render", ROUTE_FORMAT_SVG,
+	  ROUTE_HANDLE_PUYO_SEARCH_SVG, "", {.name = "field", .type = ROUTE_PARAM_TEXT},
+	  {.name = "pairs", .type = ROUTE_PARAM_TEXT},
+	  {.name = "add", .type = ROUTE_PARAM_U64, .min = 1, .max = 4, .dflt = 3},
+	  {.name = "limit", .type = ROUTE_PARAM_U64, .min = 1, .max = 100, .dflt = 10},
+	  {.name = "colors", .type = ROUTE_PARAM_TEXT}, CELL_PARAM),
+    HEAVY("/v1/puyo/generate", "puyo_generate", JSON | TEXT, ROUTE_HANDLE_GENERATE, "puyo",
+	  SEED_PARAM,
 	  {.name = "colors", .type = ROUTE_PARAM_U64, .min = 1, .max = PUYO_COLORS, .dflt = 4},
-	  {.name = "min_chains",
-	   .type = ROUTE_PARAM_U64,
-	   .min = 0,
-	   .max = GEN_PUYO_MAX_CHAINS,
-	   .dflt = 0},
-	  ANSWER_PARAM}},
+	  {.name = "min_chains", .type = ROUTE_PARAM_U64, .max = GEN_PUYO_MAX_CHAINS},
+	  ANSWER_PARAM),
 };
 
 const struct route_entry *route_entries(size_t *count)

@@ -55,10 +55,8 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 	struct codec_error all;
 	enum route_status st;
 
-	if (!route_collect(call, &all)) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return ROUTE_E_INTERNAL;
-	}
+	if (!route_collect(call, &all))
+		return route_oom(err);
 	check_bom(&body, &len, &all);
 	if (call->body == ROUTE_BODY_TEXT) {
 		p->validate_text(body, len, &all);
