@@ -15,7 +15,8 @@ void svg_init(struct svg_out *out, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-static void svg_vprintf(struct svg_out *out, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void svg_vprintf(struct svg_out *out, const char *fmt,
+							      va_list ap)
 {
 	char *at = NULL;
 	size_t room = 0;
