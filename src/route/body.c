@@ -96,17 +96,20 @@ struct number_place {
 
 /*
  * Reads the JSON string (one jansson has accepted) whose opening quote is
- * at body[*pos], leaving *pos past its closing quote; when out is not
- * NULL, writes its text there, cut to size - 1 bytes.
+ * at body[*pos], leaving *pos past its closing quote (the first quote not
+ * escaped by a backslash); when out is not NULL, writes its text there,
+ * unescaped by jansson, cut to size - 1 bytes.
  */
 static void string_read(const char *body, size_t len, size_t *pos, char *out, size_t size)
 {
-	json_error_t jerr;
-	json_t *s = json_loadb(body + *pos, len - *pos,
-			       JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &jerr);
-	*pos += s ? (size_t)jerr.position : len - *pos;
-	if (out)
-		snprintf(out, size, "%s", s ? json_string_value(s) : "");
+	size_t start = *pos, end = start + 1;
+	while (end < len && body[end] != '"')
+		end += body[end] == '\\' ? 2 : 1;
+	*pos = end < len ? end + 1 : len;
+	if (!out)
+		return;
+	json_t *s = json_loadb(body + start, *pos - start, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+	snprintf(out, size, "%s", s ? json_string_value(s) : "");
 	json_decref(s);
 }
 
