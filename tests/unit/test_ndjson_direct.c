@@ -1,5 +1,5 @@
 /*
- * The fast lines of streams of cases (route/ndjson_direct.c) against the
+ * The fast lines of streams of cases (route/ndjson.c) against the
  * straightforward path: random streams of good and bad lines (canonical
  * cases, ids of every JSON type, faults, batches, blank lines, CRLF, lines
  * over the limit, a BOM) must be answered with the same bytes whether the
