@@ -24,9 +24,6 @@ typedef int route_put_fn(const char *bytes, size_t len, void *ctx);
 /* The problem of an entry; NULL for none. */
 const struct problem *route_entry_problem(const struct route_entry *e);
 
-/* New array of each(p) for every problem; NULL when out of memory. */
-json_t *route_problem_list(json_t *(*each)(const struct problem *p));
-
 /* What a call lets the problem read: --max-blocks. */
 static inline struct problem_limits route_problem_limits(const struct route_call *call)
 {
@@ -139,10 +136,6 @@ struct route_buf {
 /* Appends bytes to a struct route_buf; -1 (unchanged) when out of memory. */
 int route_buf_put(const char *bytes, size_t len, void *buf);
 
-/* Answers 200 with the bytes of `buf` as `content_type`, taking them. */
-void route_respond_buf(struct route_response *resp, const char *content_type,
-		       struct route_buf *buf);
-
 /* Answers 200 with the JSON object head[0..len), its final "}" left out,
  * and "steps" holding the trace's text; ROUTE_E_INTERNAL with err set when
  * out of memory. */
@@ -152,8 +145,6 @@ enum route_status route_respond_traced(struct route_response *resp, const char *
 /* Answers the problem of a set error, with "request_id" when not NULL. */
 void route_respond_error(struct route_response *resp, const struct codec_error *err,
 			 const char *request_id);
-/* The fixed 500 answer, when even an error cannot be built. */
-void route_respond_oom(struct route_response *resp);
 /* Answers `status` (204, 308) without a body. */
 void route_respond_empty(struct route_response *resp, unsigned status);
 
@@ -223,13 +214,6 @@ struct route_ndjson *route_intake_ndjson(struct route_intake *s);
 bool route_intake_looks_json(const struct route_intake *s);
 /* Answers a stream of cases, from its intake or the body kept. */
 route_handler_fn route_ndjson_respond;
-
-/* --- credentials (auth.c) --- */
-
-/* ROUTE_OK for ROUTE_AUTH_OK, else the 401 (400 when malformed) set in
- * err; the RFC 6750 WWW-Authenticate header that goes with it. */
-enum route_status route_auth_check(enum route_auth auth, struct codec_error *err);
-void route_auth_challenge(enum route_auth auth, struct route_response *resp);
 
 /* --- query parameters (params.c) --- */
 

@@ -1,5 +1,6 @@
 /*
- * The service's own resources: liveness, readiness, metrics, the
+ * The service's own resources: GET / (what it offers, as JSON, or for a
+ * browser the viewer's page), liveness, readiness, metrics, the
  * description of the API version and the OpenAPI document.
  */
 #include <stdio.h>
@@ -67,7 +68,8 @@ static json_t *problem_info(const struct problem *p)
 			 (json_int_t)p->baekjoon, "path", path);
 }
 
-json_t *route_problem_list(json_t *(*each)(const struct problem *p))
+/* New array of each(p) for every problem; NULL when out of memory. */
+static json_t *problem_list(json_t *(*each)(const struct problem *p))
 {
 	size_t n;
 	const struct problem *const *all = problem_all(&n);
@@ -88,7 +90,7 @@ enum route_status route_info(const struct route_call *call, struct route_respons
 	    resp,
 	    /* max_trace_steps: the old name of max_case_trace_steps, kept */
 	    json_pack("{ss ss so s{sI sI sI sI sI sI}}", "name", "dropjudge", "version",
-		      DROPJUDGE_VERSION, "problems", route_problem_list(problem_info), "limits",
+		      DROPJUDGE_VERSION, "problems", problem_list(problem_info), "limits",
 		      "max_body", (json_int_t)l->max_body, "max_blocks", (json_int_t)l->max_blocks,
 		      "max_batch", (json_int_t)l->max_batch, "max_case_trace_steps",
 		      (json_int_t)PROBLEM_MAX_TRACE_STEPS, "max_request_trace_steps",
@@ -105,4 +107,27 @@ enum route_status route_openapi(const struct route_call *call, struct route_resp
 	route_respond_static(resp, "application/yaml", route_openapi_yaml,
 			     (size_t)(route_openapi_yaml_end - route_openapi_yaml));
 	return ROUTE_OK;
+}
+
+/* {"path", "title"} for a problem of the API. */
+static json_t *problem_link(const struct problem *p)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/v1/%s", p->id);
+	return json_pack("{ss ss sI}", "path", path, "title", p->title, "baekjoon",
+			 (json_int_t)p->baekjoon);
+}
+
+enum route_status route_index(const struct route_call *call, struct route_response *resp,
+			      struct codec_error *err)
+{
+	if (call->format == ROUTE_FORMAT_HTML)
+		return route_www_page(resp, err); /* the viewer (www.c) */
+	return route_respond_json(resp,
+				  json_pack("{ss ss s{ss ss ss ss ss} so}", "name", "dropjudge",
+					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
+					    "openapi", "/openapi.yaml", "docs", "/docs",
+					    "error_types", "/errors", "health", "/livez",
+					    "problems", problem_list(problem_link)),
+				  err);
 }

@@ -44,7 +44,8 @@ static void respond_set(struct route_response *resp, unsigned status, const char
 	resp->body_static = is_static;
 }
 
-void route_respond_oom(struct route_response *resp)
+/* The fixed 500 answer, when even an error cannot be built. */
+static void respond_oom(struct route_response *resp)
 {
 	respond_set(resp, problem_http_status(CODEC_E_INTERNAL), PROBLEM_MEDIA_TYPE, oom_body,
 		    sizeof oom_body - 1, true);
@@ -85,14 +86,8 @@ enum route_status route_respond_traced(struct route_response *resp, const char *
 		dj_free(b.data);
 		return route_oom(err);
 	}
-	route_respond_buf(resp, "application/json", &b);
+	respond_set(resp, 200, "application/json", b.data, b.len, false);
 	return ROUTE_OK;
-}
-
-void route_respond_buf(struct route_response *resp, const char *content_type, struct route_buf *buf)
-{
-	respond_set(resp, 200, content_type, buf->data, buf->len, false);
-	*buf = (struct route_buf){.data = NULL};
 }
 
 /* Answers `status` with `body` dumped compact and a final newline as
@@ -152,7 +147,7 @@ void route_respond_error(struct route_response *resp, const struct codec_error *
 	    ok && respond_dump(resp, problem_http_status(err->status), PROBLEM_MEDIA_TYPE, problem);
 	json_decref(problem);
 	if (!ok) {
-		route_respond_oom(resp);
+		respond_oom(resp);
 		return;
 	}
 	/* A 503 (draining, or too much heavy work) says when to come back. */

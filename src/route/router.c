@@ -109,6 +109,35 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 				e->path, taken, hint);
 }
 
+/* The answer to missing, wrong or malformed credentials (whether the token
+ * is good was decided by the HTTP layer, http/auth.c): the problem (401, or
+ * 400 for a malformed Authorization header) and its RFC 6750 challenge. */
+#define AUTH_REALM "Bearer realm=\"dropjudge\""
+static const struct {
+	enum route_status status;
+	const char *detail;
+	const char *challenge; /* WWW-Authenticate */
+} auth_answers[] = {
+    [ROUTE_AUTH_MISSING] = {ROUTE_E_UNAUTHORIZED,
+			    "this resource needs an 'Authorization: Bearer <token>' header",
+			    AUTH_REALM},
+    [ROUTE_AUTH_WRONG] = {ROUTE_E_UNAUTHORIZED, "the bearer token is not valid",
+			  AUTH_REALM ", error=\"invalid_token\""},
+    [ROUTE_AUTH_MALFORMED] = {ROUTE_E_SYNTAX,
+			      "the Authorization header must be one 'Bearer <token>' (RFC 6750: a "
+			      "token of A-Z a-z 0-9 - . _ ~ + / then any '=')",
+			      AUTH_REALM ", error=\"invalid_request\""},
+};
+
+/* ROUTE_OK for ROUTE_AUTH_OK, else the 401 (400 when malformed) set in err. */
+static enum route_status auth_check(enum route_auth auth, struct codec_error *err)
+{
+	if (auth == ROUTE_AUTH_OK)
+		return ROUTE_OK;
+	route_error_set(err, auth_answers[auth].status, "%s", auth_answers[auth].detail);
+	return err->status;
+}
+
 /* Whether entry e answers only with a token (when the server has a token
  * file): its table row says so, but for GET /metrics under --metrics-open. */
 static bool needs_token(const struct route_entry *e, const struct route_request *req)
@@ -173,7 +202,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 	if (m->auth && req->auth != ROUTE_AUTH_OK) {
 		struct codec_error err;
 		codec_error_init(&err, 1);
-		m->refusal = route_auth_check(req->auth, &err);
+		m->refusal = auth_check(req->auth, &err);
 		return;
 	}
 	if (verb != ROUTE_VERB_POST)
@@ -421,9 +450,9 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		goto out_error;
 	}
 	/* After the method: what a path takes is public (OPTIONS, 405). */
-	if (needs_token(e, req) && route_auth_check(req->auth, &err) != ROUTE_OK) {
+	if (needs_token(e, req) && auth_check(req->auth, &err) != ROUTE_OK) {
 		route_respond_error(resp, &err, req->request_id);
-		route_auth_challenge(req->auth, resp);
+		route_add_header(resp, "WWW-Authenticate", auth_answers[req->auth].challenge);
 		goto out_cors;
 	}
 	if (verb == ROUTE_VERB_POST) {
