@@ -270,8 +270,6 @@ struct route_call {
 /* What the headers alone say about a request (route_match()). */
 struct route_match {
 	const struct route_entry *entry; /* NULL for 404 or a redirect */
-	const char *name;		 /* entry->name, or ROUTE_NAME_UNKNOWN */
-	bool auth;			 /* the entry asks for authentication */
 	bool takes_body;		 /* the method sends a body this entry reads */
 	enum route_status refusal;	 /* ROUTE_OK, or what route_handle() will answer
 					    from the headers: 404, 405, 401, 415, 406, or

@@ -180,18 +180,11 @@ void route_match(const struct route_request *req, long long content_length, stru
 	const struct route_entry *e = route_find(path, strlen(path));
 	memset(m, 0, sizeof *m);
 	m->entry = e;
-	m->name = e ? e->name : ROUTE_NAME_UNKNOWN;
-	if (!e) {
-		const struct route_entry *to = route_find_slashed(path);
-		if (to) { /* answered 308 whatever the method */
-			m->name = to->name;
-			m->auth = needs_token(to, req);
-		} else {
+	if (!e) { /* a path with a trailing slash is answered 308 whatever the method */
+		if (!route_find_slashed(path))
 			m->refusal = ROUTE_E_NOT_FOUND;
-		}
 		return;
 	}
-	m->auth = needs_token(e, req);
 	enum route_verb verb = route_verb_of(req);
 	if (verb == ROUTE_VERB_OPTIONS)
 		return;
@@ -199,7 +192,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 		m->refusal = ROUTE_E_METHOD;
 		return;
 	}
-	if (m->auth && req->auth != ROUTE_AUTH_OK) {
+	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
 		struct codec_error err;
 		codec_error_init(&err, 1);
 		m->refusal = auth_check(req->auth, &err);

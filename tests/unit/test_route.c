@@ -730,7 +730,7 @@ static void a_trailing_slash_should_redirect_with_the_query_kept(void **state)
 	call_done(&c);
 }
 
-static void match_should_tell_name_auth_and_body_before_the_body(void **state)
+static void match_should_tell_entry_and_body_before_the_body(void **state)
 {
 	(void)state;
 	struct route_request req = {.method = "POST",
@@ -739,19 +739,17 @@ static void match_should_tell_name_auth_and_body_before_the_body(void **state)
 				    .limits = &limits};
 	struct route_match m;
 	route_match(&req, 10, &m);
-	assert_string_equal(m.name, "puyo_judge");
-	assert_true(m.auth);
+	assert_string_equal(m.entry->name, "puyo_judge");
 	assert_true(m.takes_body);
 	assert_int_equal(m.refusal, ROUTE_OK);
 	req.method = "GET";
 	req.path = "/livez";
 	route_match(&req, -1, &m);
-	assert_string_equal(m.name, "livez");
-	assert_false(m.auth);
+	assert_string_equal(m.entry->name, "livez");
 	assert_false(m.takes_body);
 	req.path = "/nowhere";
 	route_match(&req, -1, &m);
-	assert_string_equal(m.name, ROUTE_NAME_UNKNOWN);
+	assert_null(m.entry);
 	assert_int_equal(m.refusal, ROUTE_E_NOT_FOUND);
 	req.method = "POST";
 	req.path = "/v1/puyo";
@@ -1261,7 +1259,7 @@ int main(void)
 	    cmocka_unit_test(every_path_should_answer_options_with_allow),
 	    cmocka_unit_test(head_should_work_wherever_get_does),
 	    cmocka_unit_test(a_trailing_slash_should_redirect_with_the_query_kept),
-	    cmocka_unit_test(match_should_tell_name_auth_and_body_before_the_body),
+	    cmocka_unit_test(match_should_tell_entry_and_body_before_the_body),
 	    cmocka_unit_test(checks_should_come_in_one_order),
 	    cmocka_unit_test(meta_paths_should_negotiate_like_every_other),
 	    cmocka_unit_test(every_problem_type_should_have_its_page),
