@@ -61,24 +61,19 @@ static size_t near_chars(const char *text)
 	return chars;
 }
 
-bool route_opens_container(const char *body, size_t len)
+/* The offset of the first byte of body[0..len) past JSON white space. */
+static size_t skip_ws(const char *body, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		char c = body[i];
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-			continue;
-		return c == '{' || c == '[';
-	}
-	return false;
+	size_t i = 0;
+	while (i < len && (body[i] == ' ' || body[i] == '\t' || body[i] == '\n' || body[i] == '\r'))
+		i++;
+	return i;
 }
 
-/* Whether the body holds nothing but JSON white space. */
-static bool is_blank(const char *body, size_t len)
+bool route_opens_container(const char *body, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (body[i] != ' ' && body[i] != '\t' && body[i] != '\n' && body[i] != '\r')
-			return false;
-	return true;
+	size_t i = skip_ws(body, len);
+	return i < len && (body[i] == '{' || body[i] == '[');
 }
 
 /* Levels of nesting whose place a number's pointer can name: a pointer
@@ -284,7 +279,7 @@ static void parse_failed(const char *body, size_t len, const json_error_t *jerr,
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 {
 	json_error_t jerr = {.line = 0};
-	if (!body || is_blank(body, len)) {
+	if (!body || skip_ws(body, len) == len) {
 		codec_error_at_line(err, CODEC_E_SYNTAX, 1, 0,
 				    "the body is empty; expected a JSON object");
 		return NULL;

@@ -25,6 +25,15 @@ static uint64_t fresh_seed(void)
 	return z ^ (z >> 31);
 }
 
+void route_add_seed_headers(struct route_response *resp, uint64_t seed)
+{
+	char value[32];
+	snprintf(value, sizeof value, "%" PRIu64, seed);
+	route_add_header(resp, "Dropjudge-Seed", value);
+	snprintf(value, sizeof value, "%d", GEN_VERSION);
+	route_add_header(resp, "Dropjudge-Generator", value);
+}
+
 enum route_status route_generate(const struct route_call *call, struct route_response *resp,
 				 struct codec_error *err)
 {
@@ -55,10 +64,6 @@ enum route_status route_generate(const struct route_call *call, struct route_res
 		if (st != ROUTE_OK)
 			return st;
 	}
-	char value[32];
-	snprintf(value, sizeof value, "%" PRIu64, seed);
-	route_add_header(resp, "Dropjudge-Seed", value);
-	snprintf(value, sizeof value, "%d", GEN_VERSION);
-	route_add_header(resp, "Dropjudge-Generator", value);
+	route_add_seed_headers(resp, seed);
 	return ROUTE_OK;
 }

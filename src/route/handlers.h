@@ -111,6 +111,10 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 /* Fills *resp with the viewer's page (GET / for a browser). */
 enum route_status route_www_page(struct route_response *resp, struct codec_error *err);
 
+/* Adds Dropjudge-Seed and Dropjudge-Generator, what makes a generated
+ * answer reproducible (generate.c). */
+void route_add_seed_headers(struct route_response *resp, uint64_t seed);
+
 /* --- responses (respond.c) --- */
 
 /* Sets err to "out of memory" (500): ROUTE_E_INTERNAL. */

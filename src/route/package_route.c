@@ -4,13 +4,11 @@
  * the seed in Dropjudge-Seed and a file name in Content-Disposition. HEAD
  * checks the request and answers the headers without building.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "dropjudge/gen.h"
 #include "package/package.h"
 #include "route/handlers.h"
 #include "mem/alloc.h"
@@ -68,9 +66,6 @@ enum route_status route_package(const struct route_call *call, struct route_resp
 	package_file_name(&pkg, sink, name, sizeof name);
 	snprintf(value, sizeof value, "attachment; filename=\"%s\"", name);
 	route_add_header(resp, "Content-Disposition", value);
-	snprintf(value, sizeof value, "%" PRIu64, seed);
-	route_add_header(resp, "Dropjudge-Seed", value);
-	snprintf(value, sizeof value, "%d", GEN_VERSION);
-	route_add_header(resp, "Dropjudge-Generator", value);
+	route_add_seed_headers(resp, seed);
 	return ROUTE_OK;
 }

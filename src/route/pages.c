@@ -19,6 +19,18 @@ static json_t *page_json(const struct problem_page *page)
 			 (json_int_t)page->status, "meaning", page->meaning, "fix", page->fix);
 }
 
+/* Answers an HTML page of n bytes written into html[0..size); 500 when it
+ * did not fit. */
+static enum route_status respond_page(struct route_response *resp, const char *html, size_t n,
+				      size_t size, struct codec_error *err)
+{
+	if (n >= size) {
+		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");
+		return ROUTE_E_INTERNAL;
+	}
+	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, n, err);
+}
+
 enum route_status route_problem_types(const struct route_call *call, struct route_response *resp,
 				      struct codec_error *err)
 {
@@ -48,11 +60,7 @@ enum route_status route_problem_types(const struct route_call *call, struct rout
 	json_decref(list);
 	if (len < sizeof html)
 		len += (size_t)snprintf(html + len, sizeof html - len, "</ul>\n</body>\n</html>\n");
-	if (len >= sizeof html) {
-		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");
-		return ROUTE_E_INTERNAL;
-	}
-	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, len, err);
+	return respond_page(resp, html, len, sizeof html, err);
 }
 
 enum route_status route_problem_page(const struct route_call *call, struct route_response *resp,
@@ -76,10 +84,5 @@ enum route_status route_problem_page(const struct route_call *call, struct route
 			 "<p>%s</p>\n<h2>How to fix it</h2>\n<p>%s</p>\n"
 			 "<p><a href=\"/errors\">All error types</a></p>\n</body>\n</html>\n",
 			 page.status, page.title, page.status, page.title, page.meaning, page.fix);
-	if (n < 0 || (size_t)n >= sizeof html) {
-		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");
-		return ROUTE_E_INTERNAL;
-	}
-	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, (size_t)n,
-				  err);
+	return respond_page(resp, html, n < 0 ? sizeof html : (size_t)n, sizeof html, err);
 }
