@@ -211,6 +211,13 @@ void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len);
 int route_ndjson_end(struct route_ndjson *nd);
 /* Frees a reader; NULL is ignored. */
 void route_ndjson_free(struct route_ndjson *nd);
+/* route_ndjson_new(); direct false sends every line through route_handle(),
+ * the reference the fast lines must equal byte for byte (its tests). */
+struct route_ndjson *route_ndjson_new_with(const struct route_request *req, route_put_fn *put,
+					   void *ctx, bool direct);
+/* route_stream.read of a held answer (a struct route_ndjson): written out
+ * of its records, or the held gzip bytes as they are (raw). */
+long route_ndjson_read(void *ctx, char *buf, size_t size);
 /* Takes the stream reader out of an intake (NULL when it holds none). */
 struct route_ndjson *route_intake_ndjson(struct route_intake *s);
 

@@ -20,7 +20,7 @@
 #include <jansson.h>
 
 #include "dropjudge/gen.h"
-#include "route/ndjson.h"
+#include "route/handlers.h"
 
 static const struct route_limits limits = {
     .max_body = 1 << 20,
