@@ -4,8 +4,6 @@
  * description of the API version and the OpenAPI document.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "dropjudge/version.h"
 #include "mem/alloc.h"

@@ -5,9 +5,6 @@
  * checks the request and answers the headers without building.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
 
 #include "package/package.h"
 #include "route/handlers.h"

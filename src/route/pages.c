@@ -6,7 +6,6 @@
  * answer 308 to these (router.c).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "route/status.h"
@@ -66,12 +65,12 @@ enum route_status route_problem_types(const struct route_call *call, struct rout
 enum route_status route_problem_page(const struct route_call *call, struct route_response *resp,
 				     struct codec_error *err)
 {
-	/* the page's slug ends its path: /errors/<slug> */
-	static const char prefix[] = "/errors/";
-	const char *path = call->entry->path;
+	/* the page's path is its type URI: /errors/<slug> */
 	struct problem_page page;
-	if (strncmp(path, prefix, sizeof prefix - 1) != 0 ||
-	    !problem_describe(path + sizeof prefix - 1, &page)) {
+	bool found = false;
+	for (size_t i = 0; !found && problem_page_at(i, &page); i++)
+		found = strcmp(page.type, call->entry->path) == 0;
+	if (!found) {
 		codec_error_set(err, CODEC_E_INTERNAL, "no page for %s", call->entry->path);
 		return ROUTE_E_INTERNAL;
 	}

@@ -5,7 +5,6 @@
  * problem_http_status().
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "route/status.h"

@@ -5,7 +5,6 @@
  * position, as validate does.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "route/handlers.h"
 

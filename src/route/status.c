@@ -7,7 +7,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 struct problem_kind {
 	enum route_status status; /* the kind */
@@ -114,14 +113,6 @@ static void kind_type(const struct problem_kind *kind, char *buf, size_t size)
 const char *problem_slug(unsigned status)
 {
 	return problem_kind_of(status)->slug;
-}
-
-bool problem_describe(const char *slug, struct problem_page *page)
-{
-	for (size_t i = 0; problem_page_at(i, page); i++)
-		if (strcmp(page->type + sizeof PROBLEM_TYPE_BASE - 1, slug) == 0)
-			return true;
-	return false;
 }
 
 bool problem_page_at(size_t n, struct problem_page *page)

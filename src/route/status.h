@@ -26,9 +26,6 @@ struct problem_page {
 	const char *fix;     /* how to fix the request */
 };
 
-/* Fills *page for the type named `slug`; false when there is none. */
-bool problem_describe(const char *slug, struct problem_page *page);
-
 /* Fills *page for the n-th type GET /errors lists; false past the last. */
 bool problem_page_at(size_t n, struct problem_page *page);
 

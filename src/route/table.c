@@ -5,7 +5,6 @@
  * (name, auth). Adding a resource, a format or a parameter is adding a row
  * or a bit here; nothing else decides routes.
  */
-#include <string.h>
 
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
