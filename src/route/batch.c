@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "route/status.h"
-#include "mem/alloc.h"
 #include "route/handlers.h"
 
 bool route_case_wants_trace(const json_t *case_obj, bool query_trace)

@@ -8,7 +8,6 @@
 
 #include "package/package.h"
 #include "route/handlers.h"
-#include "mem/alloc.h"
 
 /* package_request.stop: a build whose client has gone stops (503). */
 static bool package_client_gone(void *ctx, struct codec_error *err)
