@@ -93,10 +93,7 @@ enum route_status route_draw_svg(const struct route_request *req, struct route_r
 				     n, max);
 		return ROUTE_E_INVALID;
 	}
-	dj_free(resp->body);
-	resp->body = NULL;
-	resp->body_len = 0;
-	resp->status = 200;
+	route_respond_empty(resp, 200);
 	resp->content_type = SVG_MEDIA_TYPE;
 	if (req->headers_only) { /* HEAD: its length is all it needs */
 		resp->head_only = true;
@@ -277,10 +274,9 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 
 /* ---- solve answered as SVG -------------------------------------------- */
 
-/* Collects the blocks a decoder reads into a growing array. */
+/* The blocks a decoder reads, collected in order. */
 struct block_list {
-	struct md_block *blocks; /* dj_malloc'ed, owned */
-	size_t n, cap;
+	struct route_buf buf; /* the struct md_block of each, owned */
 	bool out_of_memory;
 };
 
@@ -288,18 +284,8 @@ static int collect_block(void *ctx, struct md_block block, unsigned long index)
 {
 	struct block_list *l = ctx;
 	(void)index;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct md_block *grown = dj_realloc(l->blocks, cap * sizeof *grown);
-		if (!grown) {
-			l->out_of_memory = true;
-			return 1;
-		}
-		l->blocks = grown;
-		l->cap = cap;
-	}
-	l->blocks[l->n++] = block;
-	return 0;
+	l->out_of_memory = route_buf_put((const char *)&block, sizeof block, &l->buf) != 0;
+	return l->out_of_memory;
 }
 
 /* The view of a solve answer: every step with a trace (at most a strip's
@@ -334,7 +320,7 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 {
 	struct codec_error err;
 	codec_error_init(&err, 1);
-	struct block_list list = {NULL, 0, 0, false};
+	struct block_list list = {.out_of_memory = false};
 	struct render_options opt;
 	json_t *root = NULL;
 	bool json = route_request_body(req) == ROUTE_BODY_JSON;
@@ -371,9 +357,10 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		}
 		if (st == CODEC_OK && list.out_of_memory)
 			route_oom(&err);
-		struct md_case c = {list.blocks, list.n};
+		struct md_case c = {(const struct md_block *)list.buf.data,
+				    list.buf.len / sizeof(struct md_block)};
 		if (!codec_error_is_set(&err) &&
-		    solve_view(trace, (unsigned long)list.n, trace_pointer, req, &opt, &err))
+		    solve_view(trace, (unsigned long)c.n, trace_pointer, req, &opt, &err))
 			route_draw_svg(req, resp, draw_md, &c, &opt, &err);
 	} else {
 		struct puyo_field field;
@@ -392,5 +379,5 @@ out:
 	if (codec_error_is_set(&err))
 		route_respond_error(resp, &err, req->request_id);
 	json_decref(root);
-	dj_free(list.blocks);
+	dj_free(list.buf.data);
 }
