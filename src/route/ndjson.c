@@ -61,9 +61,7 @@ struct route_ndjson {
 	struct route_tally tally;      /* what the lines counted */
 	struct route_tally *outer;     /* the stream request's tally, or NULL */
 	size_t line_max;	       /* bytes of a line, its CR and LF left out */
-	char *line;		       /* the line being read, when split over chunks */
-	size_t len;		       /* bytes in line */
-	size_t cap;		       /* bytes allocated for line */
+	struct route_buf line;	       /* the line being read, when split over chunks */
 	bool over;		       /* the line being read passed line_max */
 	unsigned long lineno;	       /* lines read so far */
 	unsigned long cases;	       /* lines that are not blank */
@@ -403,48 +401,37 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 	dj_free(id);
 }
 
+/* Frees the room of the line being read. */
+static void nd_line_drop(struct route_ndjson *nd)
+{
+	dj_free(nd->line.data);
+	nd->line = (struct route_buf){.data = NULL};
+}
+
 /* Adds bytes to the line being read, up to the line limit. */
 static void nd_keep(struct route_ndjson *nd, const char *data, size_t len)
 {
 	if (nd->over)
 		return;
-	if (len > nd->line_max - nd->len) {
+	if (len > nd->line_max - nd->line.len) {
 		nd->over = true; /* its bytes are dropped until its end */
-		dj_free(nd->line);
-		nd->line = NULL;
-		nd->len = nd->cap = 0;
-		return;
+		nd_line_drop(nd);
+	} else if (route_buf_put(data, len, &nd->line) != 0) {
+		nd->broken = true;
 	}
-	if (len > nd->cap - nd->len) {
-		size_t cap = nd->cap ? nd->cap : 4096;
-		while (cap - nd->len < len)
-			cap *= 2;
-		char *p = dj_realloc(nd->line, cap);
-		if (!p) {
-			nd->broken = true;
-			return;
-		}
-		nd->line = p;
-		nd->cap = cap;
-	}
-	memcpy(nd->line + nd->len, data, len);
-	nd->len += len;
 }
 
 /* Answers the line held, and starts the next one. */
 static void nd_line_end(struct route_ndjson *nd)
 {
-	size_t len = nd->len;
-	if (len > 0 && nd->line[len - 1] == '\r')
+	size_t len = nd->line.len;
+	if (len > 0 && nd->line.data[len - 1] == '\r')
 		len--;
-	nd_line(nd, nd->line, len, nd->over);
-	nd->len = 0;
+	nd_line(nd, nd->line.data, len, nd->over);
+	nd->line.len = 0;
 	nd->over = false;
-	if (nd->cap > 65536) { /* a long line's room is not kept */
-		dj_free(nd->line);
-		nd->line = NULL;
-		nd->cap = 0;
-	}
+	if (nd->line.cap > 65536) /* a long line's room is not kept */
+		nd_line_drop(nd);
 }
 
 struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put, void *ctx)
@@ -501,7 +488,7 @@ void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len)
 			return;
 		}
 		size_t n = (size_t)(lf - data);
-		if (nd->len == 0 && !nd->over) {
+		if (nd->line.len == 0 && !nd->over) {
 			/* A whole line in the chunk: answered where it lies. */
 			size_t m = n > 0 && data[n - 1] == '\r' ? n - 1 : n;
 			nd_line(nd, data, m, m > nd->line_max);
@@ -518,7 +505,7 @@ int route_ndjson_end(struct route_ndjson *nd)
 {
 	if (nd->ended)
 		return nd->broken ? -1 : 0;
-	if (nd->len > 0 || nd->over)
+	if (nd->line.len > 0 || nd->over)
 		nd_line_end(nd); /* a last line without its LF */
 	nd->ended = true;
 	char tail[160];
@@ -543,9 +530,7 @@ int route_ndjson_end(struct route_ndjson *nd)
 	if (nd->z_live)
 		deflateEnd(&nd->z);
 	nd->z_live = false;
-	dj_free(nd->line);
-	nd->line = NULL;
-	nd->cap = nd->len = 0;
+	nd_line_drop(nd);
 	return nd->broken ? -1 : 0;
 }
 
@@ -555,7 +540,7 @@ void route_ndjson_free(struct route_ndjson *nd)
 		return;
 	if (nd->z_live)
 		nd->inflating ? inflateEnd(&nd->z) : deflateEnd(&nd->z);
-	dj_free(nd->line);
+	dj_free(nd->line.data);
 	dj_free(nd->stage);
 	nd_blocks_free(nd->held);
 	nd_blocks_free(nd->recs);
