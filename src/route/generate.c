@@ -38,7 +38,7 @@ enum route_status route_generate(const struct route_call *call, struct route_res
 				 struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
-	uint64_t seed = route_arg_given(call, "seed") ? route_arg(call, "seed") : fresh_seed();
+	uint64_t seed = route_param(call->req, "seed") ? route_arg(call, "seed") : fresh_seed();
 	if (call->req->headers_only) { /* HEAD: the case is not searched for */
 		route_response_free(resp);
 		resp->status = 200;

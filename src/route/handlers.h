@@ -244,8 +244,6 @@ bool route_param_u64(const struct route_request *req, const char *key, uint64_t 
 
 /* The value of a declared parameter (its default when absent). */
 uint64_t route_arg(const struct route_call *call, const char *name);
-/* Whether a declared parameter was in the query. */
-bool route_arg_given(const struct route_call *call, const char *name);
 
 /* --- request bodies (body.c) --- */
 

@@ -150,12 +150,6 @@ uint64_t route_arg(const struct route_call *call, const char *name)
 	return k < 0 ? 0 : call->args[k];
 }
 
-bool route_arg_given(const struct route_call *call, const char *name)
-{
-	int k = param_index(call->entry, name);
-	return k >= 0 && call->given[k];
-}
-
 const char *route_param(const struct route_request *req, const char *key)
 {
 	for (size_t i = 0; i < req->nparams && i < ROUTE_MAX_PARAMS; i++)
