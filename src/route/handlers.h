@@ -108,8 +108,6 @@ bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec
  * a trace. A batch is 406. */
 void route_render_body(const struct problem *p, const struct route_request *req, bool trace,
 		       struct route_response *resp);
-/* Fills *resp with the viewer's page (GET / for a browser). */
-enum route_status route_www_page(struct route_response *resp, struct codec_error *err);
 
 /* Adds Dropjudge-Seed and Dropjudge-Generator, what makes a generated
  * answer reproducible (generate.c). */

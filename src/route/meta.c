@@ -120,7 +120,7 @@ enum route_status route_index(const struct route_call *call, struct route_respon
 			      struct codec_error *err)
 {
 	if (call->format == ROUTE_FORMAT_HTML)
-		return route_www_page(resp, err); /* the viewer (www.c) */
+		return route_www(call, resp, err); /* the viewer's page (www.c) */
 	return route_respond_json(resp,
 				  json_pack("{ss ss s{ss ss ss ss ss} so}", "name", "dropjudge",
 					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",

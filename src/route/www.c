@@ -33,31 +33,23 @@ static const struct www_file www_files[] = {
     {"/docs.css", "text/css; charset=utf-8", www_docs_css, www_docs_css_end},
 };
 
-/* Answers one file of the viewer with its media type and headers. */
-static enum route_status www_send(const struct www_file *f, struct route_response *resp,
-				  struct codec_error *err)
-{
-	(void)err;
-	route_respond_static(resp, f->media_type, f->start, (size_t)(f->end - f->start));
-	route_add_header(resp, "Content-Security-Policy",
-			 "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
-	route_add_header(resp, "Cache-Control", "no-cache");
-	return ROUTE_OK;
-}
-
-enum route_status route_www_page(struct route_response *resp, struct codec_error *err)
-{
-	return www_send(&www_files[0], resp, err);
-}
-
-/* route_handler_fn: the viewer's and the reference's files (the table names
- * each file, so the path is always one of them). */
+/* route_handler_fn: the viewer's and the reference's files, with their
+ * media type and headers (the table names each file, so the path is always
+ * one of them; GET / in HTML comes here from meta.c). */
 enum route_status route_www(const struct route_call *call, struct route_response *resp,
 			    struct codec_error *err)
 {
-	for (size_t i = 0; i < sizeof www_files / sizeof www_files[0]; i++)
-		if (strcmp(call->entry->path, www_files[i].path) == 0)
-			return www_send(&www_files[i], resp, err);
+	for (size_t i = 0; i < sizeof www_files / sizeof www_files[0]; i++) {
+		const struct www_file *f = &www_files[i];
+		if (strcmp(call->entry->path, f->path) != 0)
+			continue;
+		route_respond_static(resp, f->media_type, f->start, (size_t)(f->end - f->start));
+		route_add_header(
+		    resp, "Content-Security-Policy",
+		    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+		route_add_header(resp, "Cache-Control", "no-cache");
+		return ROUTE_OK;
+	}
 	codec_error_set(err, CODEC_E_INTERNAL, "no file of the viewer at %s", call->entry->path);
 	return ROUTE_E_INTERNAL;
 }
