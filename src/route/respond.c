@@ -43,14 +43,6 @@ static void respond_set(struct route_response *resp, unsigned status, const char
 	resp->body_static = is_static;
 }
 
-/* The fixed 500 answer, when even an error cannot be built. */
-static void respond_oom(struct route_response *resp)
-{
-	respond_set(resp, problem_http_status(CODEC_E_INTERNAL), PROBLEM_MEDIA_TYPE, oom_body,
-		    sizeof oom_body - 1, true);
-	resp->nheaders = 0;
-}
-
 enum route_status route_oom(struct codec_error *err)
 {
 	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
@@ -145,8 +137,10 @@ void route_respond_error(struct route_response *resp, const struct codec_error *
 	ok =
 	    ok && respond_dump(resp, problem_http_status(err->status), PROBLEM_MEDIA_TYPE, problem);
 	json_decref(problem);
-	if (!ok) {
-		respond_oom(resp);
+	if (!ok) { /* the fixed 500, when even an error cannot be built */
+		respond_set(resp, problem_http_status(CODEC_E_INTERNAL), PROBLEM_MEDIA_TYPE,
+			    oom_body, sizeof oom_body - 1, true);
+		resp->nheaders = 0;
 		return;
 	}
 	/* A 503 (draining, or too much heavy work) says when to come back. */

@@ -22,17 +22,6 @@ static json_t *validity_json(struct codec_error *err)
 	return obj;
 }
 
-/* The fault of a byte-order mark, when the body starts with one. */
-static void check_bom(const char **body, size_t *len, struct codec_error *all)
-{
-	if (!route_has_bom(*body, *len))
-		return;
-	codec_error_at_line(all, CODEC_E_SYNTAX, 1, 1,
-			    "the input starts with a UTF-8 byte-order mark (EF BB BF), which "
-			    "Baekjoon inputs never have");
-	route_skip_bom(body, len);
-}
-
 /* route_case_fn: one case of a validate batch. */
 static json_t *validate_case(const struct route_call *call, const json_t *c, const char *ptr,
 			     bool trace, struct codec_error *each)
@@ -57,7 +46,11 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 
 	if (!route_collect(call, &all))
 		return route_oom(err);
-	check_bom(&body, &len, &all);
+	if (route_has_bom(body, len))
+		codec_error_at_line(&all, CODEC_E_SYNTAX, 1, 1,
+				    "the input starts with a UTF-8 byte-order mark (EF BB BF), "
+				    "which Baekjoon inputs never have");
+	route_skip_bom(&body, &len);
 	if (call->body == ROUTE_BODY_TEXT) {
 		p->validate_text(body, len, &all);
 		return route_respond_json(resp, validity_json(&all), err);
