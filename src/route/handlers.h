@@ -226,8 +226,8 @@ route_handler_fn route_ndjson_respond;
 
 /* --- query parameters (params.c) --- */
 
-/* Reads the query against the entry's parameters into call->args and
- * call->given: unknown, repeated or unreadable is 400, out of range 422. */
+/* Reads the query against the entry's parameters into call->args:
+ * unknown, repeated or unreadable is 400, out of range 422. */
 enum route_status route_read_params(struct route_call *call, struct codec_error *err);
 
 /* Whether a json_only parameter of the request reads as true (the answer

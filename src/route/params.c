@@ -115,11 +115,10 @@ enum route_status route_read_params(struct route_call *call, struct codec_error 
 {
 	const struct route_request *req = call->req;
 	const struct route_entry *e = call->entry;
+	bool given[ROUTE_ENTRY_PARAMS] = {false};
 
-	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name[0]; i++) {
+	for (int i = 0; i < ROUTE_ENTRY_PARAMS && e->params[i].name[0]; i++)
 		call->args[i] = e->params[i].dflt;
-		call->given[i] = false;
-	}
 	for (size_t i = 0; i < req->nparams && i < ROUTE_MAX_PARAMS; i++) {
 		const char *key = req->params[i].key;
 		const char *value = req->params[i].value ? req->params[i].value : "";
@@ -131,11 +130,11 @@ enum route_status route_read_params(struct route_call *call, struct codec_error 
 					     e->path, known);
 			return ROUTE_E_SYNTAX;
 		}
-		if (call->given[k]) {
+		if (given[k]) {
 			codec_error_at_param(err, CODEC_E_SYNTAX, key, "given twice");
 			return ROUTE_E_SYNTAX;
 		}
-		call->given[k] = true;
+		given[k] = true;
 		enum route_status st = read_value(&e->params[k], e->params[k].name, value,
 						  req->limits, &call->args[k], err);
 		if (st != ROUTE_OK)

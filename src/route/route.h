@@ -263,7 +263,6 @@ struct route_call {
 	enum route_body body;		   /* the body's kind; ROUTE_BODY_NONE without one */
 	enum route_format format;	   /* the one format to answer in */
 	uint64_t args[ROUTE_ENTRY_PARAMS]; /* parameter values, entry->params order */
-	bool given[ROUTE_ENTRY_PARAMS];	   /* whether each was in the query */
 	struct codec_fault **faults;	   /* route_collect()'s storage, or NULL */
 };
 
