@@ -69,7 +69,7 @@ ifeq ($(SIMD),0)
 ALL_CFLAGS += -DDROPJUDGE_SIMD=0
 endif
 # NDJSON_DIRECT=0: every line of a stream of cases goes through the whole
-# request path, none through the problem's fast reader (route/ndjson_direct.c).
+# request path, none through the problem's fast reader (route/ndjson.c).
 NDJSON_DIRECT ?= 1
 ifeq ($(NDJSON_DIRECT),0)
 ALL_CFLAGS += -DNDJSON_DIRECT=0

@@ -1,6 +1,6 @@
 /*
  * Unit tests of the bearer token store (src/http/auth.c) and of the routes'
- * answer to credentials (src/route/auth.c through route_handle): which
+ * answer to credentials (src/route/router.c through route_handle): which
  * lines of a token file are tokens, which Authorization values pass, and
  * that a failed reload keeps the tokens in force. Expected verdicts follow
  * RFC 6750's b64token grammar, written out here.
