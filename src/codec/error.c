@@ -47,11 +47,6 @@ bool codec_error_is_set(const struct codec_error *err)
 	return err && err->status != CODEC_OK;
 }
 
-bool codec_error_is_full(const struct codec_error *err)
-{
-	return err && err->status != CODEC_OK && err->max_faults <= 1;
-}
-
 /* Replaces with '?' every byte of s that does not start a UTF-8 character
  * (of the request, or of a character cut to fit): jansson refuses them. */
 static void text_make_utf8(char *s)

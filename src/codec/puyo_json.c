@@ -5,77 +5,33 @@
  */
 #include "codec/puyo_codec.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "codec/decimal.h"
 #include "codec/puyo_rows.h"
 
-struct json_reader {
-	struct codec_error *err;  /* not owned; NULL allowed */
-	const char *pointer;	  /* of the case object */
-	bool strict;		  /* validation mode */
-	bool failed;		  /* some fault was found */
-	struct puyo_field *field; /* not owned; receives the good cells */
-	struct puyo_rows rows;	  /* checks the rows into field */
-};
-
-/* Records a fault at the case's pointer followed by `suffix` ("/field/3");
- * returns whether reading must stop. */
-static bool __attribute__((format(printf, 3, 0)))
-json_vfault(struct json_reader *rd, const char *suffix, const char *fmt, va_list ap)
-{
-	char pointer[CODEC_POINTER_MAX];
-	snprintf(pointer, sizeof pointer, "%s%s", rd->pointer, suffix);
-	const struct codec_where where = {.pointer = pointer};
-	rd->failed = true;
-	codec_error_vadd(rd->err, CODEC_E_INVALID, &where, fmt, ap);
-	return !rd->err || codec_error_is_full(rd->err);
-}
-
-static bool __attribute__((format(printf, 3, 4)))
-json_fault(struct json_reader *rd, const char *suffix, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	bool stop = json_vfault(rd, suffix, fmt, ap);
-	va_end(ap);
-	return stop;
-}
-
-/* puyo_rows_fault_fn: element `index` of "field". */
-static bool __attribute__((format(printf, 4, 0)))
-json_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
-{
-	char suffix[32];
-
-	(void)column; /* a pointer names the whole string */
-	snprintf(suffix, sizeof suffix, "/field/%u", index);
-	return json_vfault(ctx, suffix, fmt, ap);
-}
-
 /*
  * Checks element `index` of "field" as row `row` of the field (row >=
  * PUYO_ROWS_MAX: check only) and stores its good cells. Returns whether
  * reading must stop.
  */
-static bool read_row(struct json_reader *rd, const json_t *value, size_t index, unsigned row)
+static bool read_row(struct puyo_rows *rd, const json_t *value, size_t index, unsigned row)
 {
 	if (!json_is_string(value)) {
 		char where[32];
 		snprintf(where, sizeof where, "/field/%zu", index);
-		return json_fault(rd, where, "expected a string");
+		return puyo_rows_fault(rd, where, 0, 0, "expected a string");
 	}
-	return puyo_rows_check(&rd->rows, json_string_value(value), json_string_length(value),
+	return puyo_rows_check(rd, json_string_value(value), json_string_length(value),
 			       (unsigned)index, row);
 }
 
 /* Reads the "field" member, which is present. */
-static void read_field(struct json_reader *rd, const json_t *rows)
+static void read_field(struct puyo_rows *rd, const json_t *rows)
 {
 	if (!json_is_array(rows)) {
-		json_fault(rd, "/field", "must be an array");
+		puyo_rows_fault(rd, "/field", 0, 0, "must be an array");
 		return;
 	}
 
@@ -84,12 +40,13 @@ static void read_field(struct json_reader *rd, const json_t *rows)
 	if (!size_ok) {
 		bool stop;
 		if (rd->strict)
-			stop =
-			    json_fault(rd, "/field", "expected %u rows, found %zu", PUYO_ROWS, n);
+			stop = puyo_rows_fault(rd, "/field", 0, 0, "expected %u rows, found %zu",
+					       PUYO_ROWS, n);
 		else
-			stop = json_fault(rd, "/field",
-					  "expected %u rows (%u with the hidden row), found %zu",
-					  PUYO_ROWS, PUYO_ROWS_MAX, n);
+			stop =
+			    puyo_rows_fault(rd, "/field", 0, 0,
+					    "expected %u rows (%u with the hidden row), found %zu",
+					    PUYO_ROWS, PUYO_ROWS_MAX, n);
 		if (stop)
 			return;
 	}
@@ -104,21 +61,20 @@ static void read_field(struct json_reader *rd, const json_t *rows)
 			return;
 	}
 	if (rd->strict && n >= PUYO_ROWS)
-		puyo_rows_check_floating(&rd->rows);
+		puyo_rows_check_floating(rd);
 }
 
 enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
 				 struct puyo_field *field, struct codec_error *err)
 {
-	struct json_reader rd = {
+	struct puyo_rows rd = {
 	    .err = err, .pointer = pointer ? pointer : "", .strict = strict, .field = field};
 	const char *key;
 	json_t *value;
 
 	puyo_field_init(field, PUYO_ROWS);
-	puyo_rows_init(&rd.rows, field, strict, json_row_fault, &rd);
 	if (!json_is_object(case_obj)) {
-		json_fault(&rd, "", "expected an object");
+		puyo_rows_fault(&rd, "", 0, 0, "expected an object");
 		return CODEC_E_INVALID;
 	}
 
@@ -128,13 +84,13 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bo
 		if (strcmp(key, "field") == 0 || strcmp(key, "trace") == 0 ||
 		    (strcmp(key, "id") == 0 && (json_is_string(value) || json_is_integer(value))))
 			continue;
-		/* Only as much as fits after the case pointer, which json_fault()
-		 * puts first: cutting there could split an escape ("~1"). */
+		/* Only as much as fits after the case pointer, which
+		 * puyo_rows_fault() puts first: cutting there could split an escape ("~1"). */
 		char where[CODEC_POINTER_MAX] = "";
 		codec_pointer_append(where, sizeof where - strnlen(rd.pointer, sizeof where - 1),
 				     key);
-		if (json_fault(
-			&rd, where,
+		if (puyo_rows_fault(
+			&rd, where, 0, 0,
 			strcmp(key, "id") == 0
 			    ? "id must be a string or an integer"
 			    : "unknown member; a case holds \"field\", \"trace\" and \"id\""))
@@ -142,12 +98,13 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bo
 	}
 
 	value = json_object_get(case_obj, "trace");
-	if (value && !json_is_boolean(value) && json_fault(&rd, "/trace", "expected a boolean"))
+	if (value && !json_is_boolean(value) &&
+	    puyo_rows_fault(&rd, "/trace", 0, 0, "expected a boolean"))
 		return CODEC_E_INVALID;
 
 	value = json_object_get(case_obj, "field");
 	if (!value)
-		json_fault(&rd, "/field", "required");
+		puyo_rows_fault(&rd, "/field", 0, 0, "required");
 	else
 		read_field(&rd, value);
 	return rd.failed ? CODEC_E_INVALID : CODEC_OK;

@@ -7,7 +7,6 @@
  */
 #include "codec/puyo_codec.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,27 +41,6 @@ static bool lines_fast(const unsigned char *u, size_t len, struct puyo_planes *p
 	return puyo_rows_acc_planes(acc, rows, planes) && !spaces;
 }
 
-/* Where the slow path's row faults go. */
-struct lines_ctx {
-	struct codec_error *err;
-	unsigned line;
-	unsigned start[PUYO_ROWS_MAX + 1]; /* character column before each row */
-	bool failed;
-};
-
-static bool __attribute__((format(printf, 4, 0)))
-lines_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
-{
-	struct lines_ctx *lc = ctx;
-	char detail[CODEC_DETAIL_MAX];
-	vsnprintf(detail, sizeof detail, fmt, ap);
-	lc->failed = true;
-	codec_error_at_line(lc->err, CODEC_E_INVALID, lc->line,
-			    column ? lc->start[index] + column : lc->start[index] + 1, "row %u: %s",
-			    index + 1, detail);
-	return true;
-}
-
 enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
 				  struct puyo_planes *planes, struct codec_error *err)
 {
@@ -81,24 +59,22 @@ enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
 		return CODEC_E_INVALID;
 	}
 
-	struct lines_ctx lc = {.err = err, .line = line};
-	struct puyo_rows rows;
 	struct puyo_field field;
+	struct puyo_rows rows = {.err = err, .lines = true, .line = line, .field = &field};
 	puyo_field_init(&field, nrows);
-	puyo_rows_init(&rows, &field, false, lines_row_fault, &lc);
 	size_t from = 0;
 	unsigned chars = 0;
 	for (unsigned r = 0; r < nrows; r++) {
 		size_t to = from;
 		while (to < len && s[to] != ' ')
 			to++;
-		lc.start[r] = chars;
+		rows.start[r] = chars;
 		if (puyo_rows_check(&rows, s + from, to - from, r, r))
 			break;
 		chars += puyo_rows_chars(s + from, to - from) + 1;
 		from = to + 1;
 	}
-	if (lc.failed)
+	if (rows.failed)
 		return CODEC_E_INVALID;
 	puyo_planes_from_field(planes, &field);
 	return CODEC_OK;

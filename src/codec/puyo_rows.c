@@ -1,7 +1,7 @@
 /*
- * The row checks both Puyo readers share: the width of a row and its
- * characters (UTF-8 aware, so that a bad character is named and counted as
- * one), and the floating check of strict mode. See puyo_rows.h.
+ * The row checks and the fault path the Puyo readers share: the width of a
+ * row and its characters (UTF-8 aware, so that a bad character is named and
+ * counted as one), and the floating check of strict mode.
  */
 #include "codec/puyo_rows.h"
 
@@ -17,13 +17,49 @@
 #define UNKNOWN_CELL	 "unknown cell %s at column %u (expected one of %s)"
 #define FLOATING	 "puyo at column %u floats above an empty cell"
 
-/* Formats a fault's message and hands it to the reader's callback. */
-static bool __attribute__((format(printf, 4, 5)))
-rows_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt, ...)
+static bool __attribute__((format(printf, 5, 0)))
+rows_vfault(struct puyo_rows *rows, const char *suffix, unsigned line, unsigned column,
+	    const char *fmt, va_list ap)
+{
+	char pointer[CODEC_POINTER_MAX];
+	struct codec_where where = {.line = line, .column = column};
+	if (rows->pointer) {
+		snprintf(pointer, sizeof pointer, "%s%s", rows->pointer, suffix);
+		where = (struct codec_where){.pointer = pointer};
+	}
+	rows->failed = true;
+	codec_error_vadd(rows->err, CODEC_E_INVALID, &where, fmt, ap);
+	return !rows->err || rows->err->max_faults <= 1;
+}
+
+bool puyo_rows_fault(struct puyo_rows *rows, const char *suffix, unsigned line, unsigned column,
+		     const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	bool stop = rows->fault(rows->ctx, index, column, fmt, ap);
+	bool stop = rows_vfault(rows, suffix, line, column, fmt, ap);
+	va_end(ap);
+	return stop;
+}
+
+/* A fault of input row `index` (0-based) at character `column` (1-based;
+ * 0: the whole row): element `index` of "field", line index + 1, or the
+ * row's place in a --lines line, which stops at its first fault. */
+static bool __attribute__((format(printf, 4, 5)))
+row_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *fmt, ...)
+{
+	char suffix[32], detail[CODEC_DETAIL_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	if (rows->lines) {
+		vsnprintf(detail, sizeof detail, fmt, ap);
+		va_end(ap);
+		puyo_rows_fault(rows, NULL, rows->line, rows->start[index] + (column ? column : 1),
+				"row %u: %s", index + 1, detail);
+		return true;
+	}
+	snprintf(suffix, sizeof suffix, "/field/%u", index);
+	bool stop = rows_vfault(rows, suffix, index + 1, column, fmt, ap);
 	va_end(ap);
 	return stop;
 }
@@ -50,16 +86,6 @@ static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t
 	return len ? len : 1;
 }
 
-void puyo_rows_init(struct puyo_rows *rows, struct puyo_field *field, bool strict,
-		    puyo_rows_fault_fn *fault, void *ctx)
-{
-	rows->fault = fault;
-	rows->ctx = ctx;
-	rows->strict = strict;
-	rows->field = field;
-	memset(rows->known, 0, sizeof rows->known);
-}
-
 unsigned puyo_rows_chars(const char *s, size_t len)
 {
 	unsigned chars = 0;
@@ -76,7 +102,7 @@ bool puyo_rows_check(struct puyo_rows *rows, const char *s, size_t len, unsigned
 	unsigned chars = puyo_rows_chars(s, len);
 
 	if (chars != PUYO_COLS &&
-	    rows_fault(rows, index, 0, "expected %u characters, found %u", PUYO_COLS, chars))
+	    row_fault(rows, index, 0, "expected %u characters, found %u", PUYO_COLS, chars))
 		return true;
 
 	size_t pos = 0;
@@ -88,8 +114,7 @@ bool puyo_rows_check(struct puyo_rows *rows, const char *s, size_t len, unsigned
 		if (cell < 0) {
 			char shown[24];
 			pos += char_measure(u + pos, len - pos, shown, sizeof shown);
-			if (rows_fault(rows, index, col + 1, UNKNOWN_CELL, shown, col + 1,
-				       alphabet))
+			if (row_fault(rows, index, col + 1, UNKNOWN_CELL, shown, col + 1, alphabet))
 				return true;
 			continue;
 		}
@@ -112,7 +137,7 @@ void puyo_rows_check_floating(struct puyo_rows *rows)
 			if (rows->field->cell[r][c] == PUYO_EMPTY) {
 				gap = true;
 			} else if (gap) {
-				if (rows_fault(rows, r, 0, FLOATING, c + 1))
+				if (row_fault(rows, r, 0, FLOATING, c + 1))
 					return;
 				break;
 			}

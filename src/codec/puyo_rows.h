@@ -1,35 +1,36 @@
 /*
- * The checks of Puyo rows the readers share (private to the codec): width,
- * alphabet and strict mode's floating check. What a fault says is decided
- * here, where it is by the reader's callback.
+ * The state, the row checks and the fault path the Puyo readers share
+ * (private to the codec): width, alphabet and strict mode's floating check.
  */
 #ifndef DROPJUDGE_CODEC_PUYO_ROWS_H
 #define DROPJUDGE_CODEC_PUYO_ROWS_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec/error.h"
 #include "dropjudge/puyo.h"
 
-/* Records a fault of input row `index` (0-based) at character `column`
- * (1-based; 0: the whole row). Returns whether reading must stop. */
-typedef bool puyo_rows_fault_fn(void *ctx, unsigned index, unsigned column, const char *fmt,
-				va_list ap);
-
-/* The cells read so far. Caller-owned; set up with puyo_rows_init(). */
+/* The state of one Puyo reader: the cells read so far and where faults go.
+ * Caller-owned, zeroed before use. */
 struct puyo_rows {
-	puyo_rows_fault_fn *fault;	      /* where faults go */
-	void *ctx;			      /* passed to fault, not owned */
+	struct codec_error *err;	      /* not owned; NULL allowed */
+	const char *pointer;		      /* JSON: the case's pointer; NULL for text */
+	bool lines;			      /* --lines: every row on line `line` */
+	unsigned line;			      /* --lines: the line read */
+	unsigned start[PUYO_ROWS_MAX + 1];    /* --lines: character column before each row */
 	bool strict;			      /* validation mode: no garbage 'O' */
+	bool failed;			      /* some fault was found */
 	struct puyo_field *field;	      /* not owned; receives the good cells */
 	bool known[PUYO_ROWS_MAX][PUYO_COLS]; /* cell read from a good character */
 };
 
-/* Prepares *rows to check rows into `field` (not owned, not cleared). */
-void puyo_rows_init(struct puyo_rows *rows, struct puyo_field *field, bool strict,
-		    puyo_rows_fault_fn *fault, void *ctx);
+/* Records a fault, CODEC_E_INVALID: for JSON at the case's pointer followed
+ * by `suffix` ("/field"), for text at `line` and `column` (0: none).
+ * Returns whether reading must stop. */
+bool puyo_rows_fault(struct puyo_rows *rows, const char *suffix, unsigned line, unsigned column,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Characters in s[0..len): UTF-8 characters, a byte that is not UTF-8 counting as one. */
 unsigned puyo_rows_chars(const char *s, size_t len);

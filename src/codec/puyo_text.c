@@ -7,7 +7,6 @@
  */
 #include "codec/puyo_codec.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,40 +22,6 @@ struct text_line {
 	size_t len;
 };
 
-struct text_reader {
-	struct codec_error *err;  /* not owned; NULL allowed */
-	bool failed;		  /* some fault was found */
-	struct puyo_field *field; /* not owned; receives the good cells */
-	struct puyo_rows rows;	  /* checks the rows into field */
-};
-
-/* Records a fault; returns whether reading must stop now. */
-static bool __attribute__((format(printf, 4, 0)))
-text_vfault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, va_list ap)
-{
-	const struct codec_where where = {.line = line, .column = column};
-	rd->failed = true;
-	codec_error_vadd(rd->err, CODEC_E_INVALID, &where, fmt, ap);
-	return !rd->err || codec_error_is_full(rd->err);
-}
-
-static bool __attribute__((format(printf, 4, 5)))
-text_fault(struct text_reader *rd, unsigned line, unsigned column, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	bool stop = text_vfault(rd, line, column, fmt, ap);
-	va_end(ap);
-	return stop;
-}
-
-/* puyo_rows_fault_fn: row `index` is on line index + 1. */
-static bool __attribute__((format(printf, 4, 0)))
-text_row_fault(void *ctx, unsigned index, unsigned column, const char *fmt, va_list ap)
-{
-	return text_vfault(ctx, index + 1, column, fmt, ap);
-}
-
 /* The length of s[0..len) without its trailing blanks, tabs and CRs. */
 static size_t trim_len(const char *s, size_t len)
 {
@@ -69,24 +34,24 @@ static size_t trim_len(const char *s, size_t len)
  * Lenient mode: the rows are the lines up to the last non-blank one, of
  * which there are `nrows`; lines[] holds the first LINES_KEPT of them.
  */
-static void read_lenient(struct text_reader *rd, const struct text_line *lines, unsigned nrows)
+static void read_lenient(struct puyo_rows *rd, const struct text_line *lines, unsigned nrows)
 {
 	bool size_ok = nrows == PUYO_ROWS || nrows == PUYO_ROWS_MAX;
 
 	puyo_field_init(rd->field, size_ok ? nrows : PUYO_ROWS);
 	for (unsigned i = 0; i < nrows && i < PUYO_ROWS_MAX; i++) {
 		size_t len = trim_len(lines[i].s, lines[i].len);
-		if (puyo_rows_check(&rd->rows, lines[i].s, len, i, size_ok ? i : PUYO_ROWS_MAX))
+		if (puyo_rows_check(rd, lines[i].s, len, i, size_ok ? i : PUYO_ROWS_MAX))
 			return;
 	}
 	if (!size_ok)
-		text_fault(rd, nrows < PUYO_ROWS ? nrows + 1 : PUYO_ROWS_MAX + 1, 0,
-			   "expected %u rows (%u with the hidden row), found %u", PUYO_ROWS,
-			   PUYO_ROWS_MAX, nrows);
+		puyo_rows_fault(rd, NULL, nrows < PUYO_ROWS ? nrows + 1 : PUYO_ROWS_MAX + 1, 0,
+				"expected %u rows (%u with the hidden row), found %u", PUYO_ROWS,
+				PUYO_ROWS_MAX, nrows);
 }
 
 /* Strict mode: exactly 12 lines, each ended by a lone '\n'. */
-static void read_strict(struct text_reader *rd, const struct text_line *lines, unsigned nlines,
+static void read_strict(struct puyo_rows *rd, const struct text_line *lines, unsigned nlines,
 			bool final_newline)
 {
 	puyo_field_init(rd->field, PUYO_ROWS);
@@ -95,33 +60,34 @@ static void read_strict(struct text_reader *rd, const struct text_line *lines, u
 		bool cr = tl.len && tl.s[tl.len - 1] == '\r';
 		if (cr)
 			tl.len--;
-		if (puyo_rows_check(&rd->rows, tl.s, tl.len, i, i))
+		if (puyo_rows_check(rd, tl.s, tl.len, i, i))
 			return;
-		if (cr && text_fault(rd, i + 1, puyo_rows_chars(tl.s, tl.len) + 1,
-				     "carriage return at the end of the line (lines must end with "
-				     "\"\\n\" only)"))
+		if (cr &&
+		    puyo_rows_fault(rd, NULL, i + 1, puyo_rows_chars(tl.s, tl.len) + 1,
+				    "carriage return at the end of the line (lines must end with "
+				    "\"\\n\" only)"))
 			return;
 		if (i + 1 == nlines && !final_newline &&
-		    text_fault(rd, i + 1, 0, "missing newline at the end of the line"))
+		    puyo_rows_fault(rd, NULL, i + 1, 0, "missing newline at the end of the line"))
 			return;
 	}
-	if (nlines != PUYO_ROWS && text_fault(rd, nlines < PUYO_ROWS ? nlines + 1 : PUYO_ROWS + 1,
-					      0, "expected %u rows, found %u", PUYO_ROWS, nlines))
+	if (nlines != PUYO_ROWS &&
+	    puyo_rows_fault(rd, NULL, nlines < PUYO_ROWS ? nlines + 1 : PUYO_ROWS + 1, 0,
+			    "expected %u rows, found %u", PUYO_ROWS, nlines))
 		return;
 	if (nlines >= PUYO_ROWS)
-		puyo_rows_check_floating(&rd->rows);
+		puyo_rows_check_floating(rd);
 }
 
 enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err)
 {
-	struct text_reader rd = {.err = err, .field = field};
+	struct puyo_rows rd = {.err = err, .strict = strict, .field = field};
 	struct text_line lines[LINES_KEPT];
 	unsigned nlines = 0; /* lines, counting a last one without '\n' */
 	unsigned nrows = 0;  /* lines up to the last non-blank one */
 	size_t pos = 0;
 
-	puyo_rows_init(&rd.rows, field, strict, text_row_fault, &rd);
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
