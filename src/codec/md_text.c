@@ -46,17 +46,18 @@ struct md_text_reader {
 	unsigned ws_column;	/* strict: start of the current blank run, 0 when none */
 	unsigned ws_bad_column; /* strict: first wrong byte of that run, 0 when none */
 
-	/* The current token. */
-	bool in_token;
-	unsigned tok_column;		    /* column of its first byte */
-	unsigned tok_len;		    /* bytes (saturates) */
-	unsigned tok_digits;		    /* decimal digits in it */
-	bool tok_plus;			    /* starts with '+' */
-	bool tok_minus;			    /* starts with '-' */
-	bool tok_zero_first;		    /* first digit is '0' */
-	bool tok_bad;			    /* holds a byte that cannot be in an integer */
-	unsigned long long tok_value;	    /* magnitude, saturated at 10^18 */
-	char tok_text[MD_TEXT_TOKEN_SHOWN]; /* its first bytes, for messages */
+	struct md_token {			/* the current token */
+		bool in;			/* one is being read */
+		unsigned column;		/* column of its first byte */
+		unsigned len;			/* bytes (saturates) */
+		unsigned digits;		/* decimal digits in it */
+		bool plus;			/* starts with '+' */
+		bool minus;			/* starts with '-' */
+		bool zero_first;		/* first digit is '0' */
+		bool bad;			/* holds a byte that cannot be in an integer */
+		unsigned long long value;	/* magnitude, saturated at 10^18 */
+		char text[MD_TEXT_TOKEN_SHOWN]; /* its first bytes, for messages */
+	} tok;
 };
 
 /* Records a fault at (line, column); stops the reader unless errors are collected. */
@@ -84,16 +85,16 @@ text_fault(struct md_text_reader *r, enum codec_status status, unsigned line, un
 static void token_show(const struct md_text_reader *r, char *out, size_t size)
 {
 	size_t len = 0;
-	unsigned kept = r->tok_len < MD_TEXT_TOKEN_SHOWN ? r->tok_len : MD_TEXT_TOKEN_SHOWN;
+	unsigned kept = r->tok.len < MD_TEXT_TOKEN_SHOWN ? r->tok.len : MD_TEXT_TOKEN_SHOWN;
 	for (unsigned i = 0; i < kept && len + 5 < size; i++) {
-		unsigned char c = (unsigned char)r->tok_text[i];
+		unsigned char c = (unsigned char)r->tok.text[i];
 		if (c >= 0x20 && c < 0x7f && c != '\\')
 			out[len++] = (char)c;
 		else
 			len += (size_t)snprintf(out + len, size - len, "\\x%02X", c);
 	}
 	out[len] = '\0';
-	if (r->tok_len > kept && len + 4 <= size)
+	if (r->tok.len > kept && len + 4 <= size)
 		memcpy(out + len, "...", 4);
 }
 
@@ -107,36 +108,23 @@ static unsigned saturating_inc(unsigned n)
 	return n < UINT_MAX ? n + 1 : n;
 }
 
-static void token_start(struct md_text_reader *r)
-{
-	r->in_token = true;
-	r->tok_column = r->column;
-	r->tok_len = 0;
-	r->tok_digits = 0;
-	r->tok_plus = false;
-	r->tok_minus = false;
-	r->tok_zero_first = false;
-	r->tok_bad = false;
-	r->tok_value = 0;
-}
-
 static void token_byte(struct md_text_reader *r, unsigned char c)
 {
-	if (r->tok_len < MD_TEXT_TOKEN_SHOWN)
-		r->tok_text[r->tok_len] = (char)c;
+	if (r->tok.len < MD_TEXT_TOKEN_SHOWN)
+		r->tok.text[r->tok.len] = (char)c;
 	if (c >= '0' && c <= '9') {
 		unsigned d = (unsigned)(c - '0');
-		if (r->tok_digits == 0)
-			r->tok_zero_first = d == 0;
-		r->tok_digits = saturating_inc(r->tok_digits);
-		codec_decimal_push(&r->tok_value, d, TOKEN_VALUE_MAX); /* saturates */
-	} else if ((c == '+' || c == '-') && r->tok_len == 0) {
-		r->tok_plus = c == '+';
-		r->tok_minus = c == '-';
+		if (r->tok.digits == 0)
+			r->tok.zero_first = d == 0;
+		r->tok.digits = saturating_inc(r->tok.digits);
+		codec_decimal_push(&r->tok.value, d, TOKEN_VALUE_MAX); /* saturates */
+	} else if ((c == '+' || c == '-') && r->tok.len == 0) {
+		r->tok.plus = c == '+';
+		r->tok.minus = c == '-';
 	} else {
-		r->tok_bad = true;
+		r->tok.bad = true;
 	}
-	r->tok_len = saturating_inc(r->tok_len);
+	r->tok.len = saturating_inc(r->tok.len);
 }
 
 /* Judges the token that just ended and adds it to the line. */
@@ -145,24 +133,24 @@ static void token_end(struct md_text_reader *r)
 	char shown[4 * MD_TEXT_TOKEN_SHOWN + 4];
 	unsigned index = r->ntokens;
 
-	r->in_token = false;
+	r->tok.in = false;
 	r->ntokens = saturating_inc(r->ntokens);
-	if (r->tok_bad || r->tok_digits == 0) {
+	if (r->tok.bad || r->tok.digits == 0) {
 		r->line_bad = true;
 		token_show(r, shown, sizeof shown);
-		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok_column,
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok.column,
 			   "expected an integer, found '%s'", shown);
-	} else if (r->opt.strict && (r->tok_plus || (r->tok_zero_first && r->tok_digits > 1) ||
-				     (r->tok_minus && r->tok_value == 0))) {
+	} else if (r->opt.strict && (r->tok.plus || (r->tok.zero_first && r->tok.digits > 1) ||
+				     (r->tok.minus && r->tok.value == 0))) {
 		token_show(r, shown, sizeof shown);
-		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok_column,
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok.column,
 			   "expected an integer without '+', leading zeros or '-0', found '%s'",
 			   shown);
 	}
 	if (index < 3) {
-		long long v = (long long)r->tok_value;
-		r->values[index] = r->tok_minus ? -v : v;
-		r->columns[index] = r->tok_column;
+		long long v = (long long)r->tok.value;
+		r->values[index] = r->tok.minus ? -v : v;
+		r->columns[index] = r->tok.column;
 		token_show(r, r->shown[index], sizeof r->shown[index]);
 	}
 }
@@ -254,13 +242,13 @@ static void line_reset(struct md_text_reader *r)
 	r->extra_column = 0;
 	r->ws_column = 0;
 	r->ws_bad_column = 0;
-	r->in_token = false;
+	r->tok.in = false;
 }
 
 /* The current line has ended (newline or end of input). */
 static void line_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
-	if (r->in_token)
+	if (r->tok.in)
 		token_end(r);
 	if (r->opt.strict && r->ws_column && !r->stopped)
 		text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column, "trailing whitespace");
@@ -305,7 +293,7 @@ static void line_next(struct md_text_reader *r)
  * and its first byte out of place (a tab, a second space). */
 static void byte_blank(struct md_text_reader *r, unsigned char c)
 {
-	if (r->in_token)
+	if (r->tok.in)
 		token_end(r);
 	if (!r->opt.strict || r->stopped)
 		return;
@@ -318,7 +306,7 @@ static void byte_blank(struct md_text_reader *r, unsigned char c)
 /* A carriage return in strict mode. */
 static void byte_cr(struct md_text_reader *r)
 {
-	if (r->in_token)
+	if (r->tok.in)
 		token_end(r);
 	text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
 		   "unexpected carriage return (lines must end with \\n alone)");
@@ -346,7 +334,7 @@ static bool token_begin(struct md_text_reader *r)
 	unsigned want = r->line == 1 ? 1 : 3;
 	if (r->ntokens == want)
 		r->extra_column = r->column;
-	token_start(r);
+	r->tok = (struct md_token){.in = true, .column = r->column};
 	return true;
 }
 
@@ -368,7 +356,7 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 		byte_blank(r, c);
 	else if (c == '\r') /* strict only: lenient counts it a blank */
 		byte_cr(r);
-	else if (r->in_token || token_begin(r))
+	else if (r->tok.in || token_begin(r))
 		token_byte(r, c);
 	r->column = saturating_inc(r->column);
 }
