@@ -23,35 +23,30 @@ struct json_reader {
 	bool stop;		  /* first-wins error recorded: read no further */
 };
 
-/* Records a fault at `pointer`; returns whether the read stops (unless
- * errors are collected). */
-static bool __attribute__((format(printf, 3, 4)))
-json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
+/* Records a fault at the case's pointer followed by "/blocks/<index>" when
+ * index is not NULL and `key` (neither: the case itself), escaped as RFC
+ * 6901 says and cut short when too long; returns whether the read stops
+ * (unless errors are collected). */
+static bool __attribute__((format(printf, 4, 5)))
+json_fault(struct json_reader *jr, const char *index, const char *key, const char *fmt, ...)
 {
+	char pointer[CODEC_POINTER_MAX];
+	const char *tokens[3] = {index ? "blocks" : key, index, index ? key : NULL};
 	const struct codec_where where = {.pointer = pointer};
 	va_list ap;
 
 	if (jr->stop)
 		return true;
+	snprintf(pointer, sizeof pointer, "%s", jr->pointer);
+	for (size_t i = 0; i < 3 && tokens[i]; i++)
+		if (!codec_pointer_append(pointer, sizeof pointer, tokens[i]))
+			break;
 	va_start(ap, fmt);
 	codec_error_vadd(jr->err, CODEC_E_INVALID, &where, fmt, ap);
 	va_end(ap);
 	jr->status = CODEC_E_INVALID;
 	jr->stop = !jr->err || jr->err->max_faults <= 1;
 	return jr->stop;
-}
-
-/* Writes the case's pointer and the tokens a, b, c that are not NULL,
- * escaped as RFC 6901 says, into out (cut short when too long). */
-static const char *json_pointer(char out[CODEC_POINTER_MAX], const char *base, const char *a,
-				const char *b, const char *c)
-{
-	const char *tokens[3] = {a, b, c};
-	snprintf(out, CODEC_POINTER_MAX, "%s", base);
-	for (size_t i = 0; i < 3 && tokens[i]; i++)
-		if (!codec_pointer_append(out, CODEC_POINTER_MAX, tokens[i]))
-			break;
-	return out;
 }
 
 const char *md_fault_detail(enum md_fault fault, long long t)
@@ -101,16 +96,14 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 			    struct md_block *out)
 {
 	char index[24];
-	char ptr[CODEC_POINTER_MAX];
 	const json_t *value[3] = {NULL, NULL, NULL};
 	const char *key[3] = {"0", "1", "2"}; /* pointer token of each value */
-	const char *at = jr->pointer;
 
 	snprintf(index, sizeof index, "%zu", i);
 	if (json_is_array(item)) {
 		size_t n = json_array_size(item);
 		if (n != 3) {
-			json_fault(jr, json_pointer(ptr, at, "blocks", index, NULL),
+			json_fault(jr, index, NULL,
 				   "expected 3 integers [t, x, y], found %zu value%s", n,
 				   n == 1 ? "" : "s");
 			return false;
@@ -127,20 +120,17 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 				k++;
 			if (k < 3)
 				value[k] = member;
-			else if (json_fault(jr, json_pointer(ptr, at, "blocks", index, name),
+			else if (json_fault(jr, index, name,
 					    "unknown member; a block holds \"t\", \"x\" and \"y\""))
 				return false;
 		}
 		for (size_t k = 0; k < 3; k++) {
 			key[k] = block_names[k];
-			if (!value[k] &&
-			    json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]),
-				       "required"))
+			if (!value[k] && json_fault(jr, index, key[k], "required"))
 				return false;
 		}
 	} else {
-		json_fault(jr, json_pointer(ptr, at, "blocks", index, NULL),
-			   "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}");
+		json_fault(jr, index, NULL, "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}");
 		return false;
 	}
 
@@ -151,8 +141,8 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 		} else if (value[k]) {
 			char got[48];
 			json_kind(value[k], got, sizeof got);
-			if (json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]),
-				       "%s must be an integer, got %s", block_names[k], got))
+			if (json_fault(jr, index, key[k], "%s must be an integer, got %s",
+				       block_names[k], got))
 				return false;
 			value[k] = NULL;
 		}
@@ -168,9 +158,8 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 	    value[2] ? md_check(t, 0, v[2]) : MD_FAULT_NONE,
 	};
 	for (size_t k = 0; k < 3; k++)
-		if (fault[k] != MD_FAULT_NONE &&
-		    json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]), "%s, got %lld",
-			       md_fault_detail(fault[k], v[0]), v[k]))
+		if (fault[k] != MD_FAULT_NONE && json_fault(jr, index, key[k], "%s, got %lld",
+							    md_fault_detail(fault[k], v[0]), v[k]))
 			return false;
 	if (jr->status != CODEC_OK || !value[0] || !value[1] || !value[2])
 		return false;
@@ -184,12 +173,11 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 {
 	static const struct md_read_options defaults = {.max_blocks = 0, .strict = false};
 	struct json_reader jr = {pointer ? pointer : "", err, CODEC_OK, false};
-	char ptr[CODEC_POINTER_MAX];
 
 	if (!opt)
 		opt = &defaults;
 	if (!json_is_object(case_obj)) {
-		json_fault(&jr, jr.pointer, "expected an object {\"blocks\": [...]}");
+		json_fault(&jr, NULL, NULL, "expected an object {\"blocks\": [...]}");
 		return jr.status;
 	}
 
@@ -201,7 +189,7 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 		    (strcmp(name, "id") == 0 &&
 		     (json_is_string(member) || json_is_integer(member))))
 			continue;
-		if (json_fault(&jr, json_pointer(ptr, jr.pointer, name, NULL, NULL),
+		if (json_fault(&jr, NULL, name,
 			       strcmp(name, "id") == 0 ? "id must be a string or an integer"
 						       : "unknown member; a case holds \"blocks\", "
 							 "\"trace\" and \"id\""))
@@ -210,23 +198,21 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 
 	const json_t *trace = json_object_get(case_obj, "trace");
 	if (trace && !json_is_boolean(trace) &&
-	    json_fault(&jr, json_pointer(ptr, jr.pointer, "trace", NULL, NULL),
-		       "trace must be true or false"))
+	    json_fault(&jr, NULL, "trace", "trace must be true or false"))
 		return jr.status;
 
 	const json_t *blocks = json_object_get(case_obj, "blocks");
-	json_pointer(ptr, jr.pointer, "blocks", NULL, NULL);
 	if (!blocks || !json_is_array(blocks)) {
-		json_fault(&jr, ptr, blocks ? "must be an array" : "required");
+		json_fault(&jr, NULL, "blocks", blocks ? "must be an array" : "required");
 		return jr.status;
 	}
 	size_t n = json_array_size(blocks);
 	if (opt->max_blocks && n > opt->max_blocks)
-		json_fault(&jr, ptr, "too many blocks: more than the limit of %lu",
+		json_fault(&jr, NULL, "blocks", "too many blocks: more than the limit of %lu",
 			   opt->max_blocks);
 	else if (opt->strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
-		json_fault(&jr, ptr, "expected %d..%d blocks, found %zu", MD_BAEKJOON_MIN_N,
-			   MD_BAEKJOON_MAX_N, n);
+		json_fault(&jr, NULL, "blocks", "expected %d..%d blocks, found %zu",
+			   MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, n);
 	if (jr.stop)
 		return jr.status;
 
