@@ -432,8 +432,7 @@ int md_json_write_result(const struct md_game *game, char *buf, size_t size)
 	char text[MD_RESULT_MAX];
 	/* The same integers as md_json_result(), printed as jansson does: as
 	 * json_int_t. */
-	size_t n = 0;
-	n = codec_text_put(text, n, "{\"score\":");
+	size_t n = codec_text_put(text, 0, "{\"score\":");
 	n += codec_json_int_write(game->score, text + n);
 	n = codec_text_put(text, n, ",\"tiles\":");
 	n += codec_decimal_write(md_tiles(game), text + n);

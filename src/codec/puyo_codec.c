@@ -314,48 +314,36 @@ json_t *puyo_json_rows(const struct puyo_field *field)
 {
 	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
 	json_t *array = json_array();
-
-	if (!array)
-		return NULL;
-	for (unsigned r = 0; r < rows; r++) {
+	for (unsigned r = 0; array && r < rows; r++) {
 		char text[PUYO_COLS];
 		for (unsigned c = 0; c < PUYO_COLS; c++)
 			text[c] = puyo_cell_to_char(field->cell[r][c]);
 		/* append_new takes the string, and fails on NULL. */
-		if (json_array_append_new(array, json_stringn(text, PUYO_COLS)) != 0)
-			goto out_free_array;
+		if (json_array_append_new(array, json_stringn(text, PUYO_COLS)) != 0) {
+			json_decref(array);
+			array = NULL;
+		}
 	}
 	return array;
-
-out_free_array:
-	json_decref(array);
-	return NULL;
 }
 
 /* Longest result: a 20-digit score, the keys and 13 quoted rows. */
 #define PUYO_RESULT_MAX 256
-
-/* The result's members up to the "[" of its field. */
-static size_t write_head(char *text, const struct puyo_result *result)
-{
-	/* The same integers as the route's result object, printed as jansson
-	 * does: as json_int_t. */
-	size_t n = 0;
-	n = codec_text_put(text, n, "{\"chains\":");
-	n += codec_decimal_write(result->chains, text + n);
-	n = codec_text_put(text, n, ",\"score\":");
-	n += codec_json_int_write(result->score, text + n);
-	return codec_text_put(text, n,
-			      result->all_clear ? ",\"all_clear\":true,\"field\":["
-						: ",\"all_clear\":false,\"field\":[");
-}
 
 int puyo_json_write_result(const struct puyo_field *field, const struct puyo_result *result,
 			   char *buf, size_t size)
 {
 	char text[PUYO_RESULT_MAX];
 	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
-	size_t n = write_head(text, result);
+	/* The same integers as the route's result object, printed as jansson
+	 * does: as json_int_t. */
+	size_t n = codec_text_put(text, 0, "{\"chains\":");
+	n += codec_decimal_write(result->chains, text + n);
+	n = codec_text_put(text, n, ",\"score\":");
+	n += codec_json_int_write(result->score, text + n);
+	n = codec_text_put(text, n,
+			   result->all_clear ? ",\"all_clear\":true,\"field\":["
+					     : ",\"all_clear\":false,\"field\":[");
 	for (unsigned r = 0; r < rows; r++) {
 		if (r > 0)
 			text[n++] = ',';
