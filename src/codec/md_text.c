@@ -98,11 +98,6 @@ static void token_show(const struct md_text_reader *r, char *out, size_t size)
 		memcpy(out + len, "...", 4);
 }
 
-static bool is_blank(unsigned char c, bool strict)
-{
-	return c == ' ' || c == '\t' || (c == '\r' && !strict);
-}
-
 static unsigned saturating_inc(unsigned n)
 {
 	return n < UINT_MAX ? n + 1 : n;
@@ -234,17 +229,6 @@ static void blanks_flush(struct md_text_reader *r)
 	r->blank_from = 0;
 }
 
-static void line_reset(struct md_text_reader *r)
-{
-	r->line_claimed = false;
-	r->line_bad = false;
-	r->ntokens = 0;
-	r->extra_column = 0;
-	r->ws_column = 0;
-	r->ws_bad_column = 0;
-	r->tok.in = false;
-}
-
 /* The current line has ended (newline or end of input). */
 static void line_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
@@ -284,7 +268,13 @@ static void line_claim(struct md_text_reader *r)
 /* Moves to the start of the next line. */
 static void line_next(struct md_text_reader *r)
 {
-	line_reset(r);
+	r->line_claimed = false;
+	r->line_bad = false;
+	r->ntokens = 0;
+	r->extra_column = 0;
+	r->ws_column = 0;
+	r->ws_bad_column = 0;
+	r->tok.in = false;
 	r->line = saturating_inc(r->line);
 	r->column = 1;
 }
@@ -352,7 +342,7 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 		line_next(r);
 		return;
 	}
-	if (is_blank(c, r->opt.strict))
+	if (c == ' ' || c == '\t' || (c == '\r' && !r->opt.strict))
 		byte_blank(r, c);
 	else if (c == '\r') /* strict only: lenient counts it a blank */
 		byte_cr(r);
