@@ -1188,7 +1188,7 @@ static void md_codec_should_answer_every_data_driven_case(void **state)
 	assert_true(errors >= 15);
 }
 
-/* ---- the JSON fast path (md_json_fast.c) ------------------------------- */
+/* ---- the JSON fast path (md_json_fast_runs) ---------------------------- */
 
 static void md_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson(void **state)
 {
