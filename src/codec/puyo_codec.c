@@ -218,16 +218,6 @@ static bool acc_planes(const uint64_t acc[PUYO_COLS], unsigned rows, struct puyo
 
 /* ---- JSON: {"field": [rows, top first], "trace": bool} in, rows out ---- */
 
-/* Checks element `index` of "field" as row `row` of the field (row >=
- * PUYO_ROWS_MAX: check only). Returns whether reading must stop. */
-static bool read_row(struct puyo_rows *rd, const json_t *value, size_t index, unsigned row)
-{
-	if (!json_is_string(value))
-		return row_fault(rd, (unsigned)index, 0, "expected a string");
-	return rows_check(rd, json_string_value(value), json_string_length(value), (unsigned)index,
-			  row);
-}
-
 /* Reads the "field" member, which is present. */
 static void read_field(struct puyo_rows *rd, const json_t *rows)
 {
@@ -257,7 +247,10 @@ static void read_field(struct puyo_rows *rd, const json_t *rows)
 	for (size_t i = 0; i < n && i < checked; i++) {
 		/* Strict mode keeps the first 12 rows for the floating check. */
 		unsigned row = size_ok || rd->strict ? (unsigned)i : PUYO_ROWS_MAX;
-		if (read_row(rd, json_array_get(rows, i), i, row))
+		const json_t *v = json_array_get(rows, i);
+		if (json_is_string(v) ? rows_check(rd, json_string_value(v), json_string_length(v),
+						   (unsigned)i, row)
+				      : row_fault(rd, (unsigned)i, 0, "expected a string"))
 			return;
 	}
 	if (rd->strict && n >= PUYO_ROWS)
