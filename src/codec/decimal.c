@@ -16,28 +16,23 @@ bool codec_decimal_push(unsigned long long *value, unsigned digit, unsigned long
 	return true;
 }
 
-enum codec_decimal codec_decimal_read(const char *s, size_t len, unsigned long long *out)
+enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out)
 {
 	unsigned long long v = 0;
 	bool overflow = false;
 
-	if (len == 0)
+	if (!*s)
 		return CODEC_DECIMAL_NOT_A_NUMBER;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
 			return CODEC_DECIMAL_NOT_A_NUMBER;
-		if (!codec_decimal_push(&v, (unsigned)(s[i] - '0'), ULLONG_MAX))
+		if (!codec_decimal_push(&v, (unsigned)(*s - '0'), ULLONG_MAX))
 			overflow = true;
 	}
 	if (overflow)
 		return CODEC_DECIMAL_OVERFLOW;
 	*out = v;
 	return CODEC_DECIMAL_OK;
-}
-
-enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out)
-{
-	return codec_decimal_read(s, strlen(s), out);
 }
 
 size_t codec_decimal_write(unsigned long long value, char *out)

@@ -17,10 +17,7 @@ enum codec_decimal {
 	CODEC_DECIMAL_OVERFLOW,	    /* digits only, but more than ULLONG_MAX */
 };
 
-/* Reads s[0..len) (need not be NUL-terminated); *out is set only on OK. */
-enum codec_decimal codec_decimal_read(const char *s, size_t len, unsigned long long *out);
-
-/* Reads a NUL-terminated string, as codec_decimal_read(). */
+/* Reads a NUL-terminated string; *out is set only on OK. */
 enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out);
 
 /* Appends `digit` to *value; false, with *value = cap, past cap. */

@@ -47,11 +47,6 @@ bool codec_error_is_set(const struct codec_error *err)
 	return err && err->status != CODEC_OK;
 }
 
-bool codec_error_is_full(const struct codec_error *err)
-{
-	return err && err->status != CODEC_OK && err->max_faults <= 1;
-}
-
 /* Replaces with '?' every byte of s that does not start a UTF-8 character
  * (of the request, or of a character cut to fit): jansson refuses them. */
 static void text_make_utf8(char *s)
@@ -82,37 +77,20 @@ static void where_text(const struct codec_where *w, char *buf, size_t size)
 		snprintf(buf, size, "%s%sline %u", pointer, pointer[0] ? ", " : "", w->line);
 }
 
-/* "<where>: <text>", or the text alone, cut to fit. */
-static void summary_write(char *buf, size_t size, const char *where, const char *text)
+/* Sets the summary "<where>: <text>", or the text alone, cut to fit. */
+static void summary_write(struct codec_error *err, const struct codec_where *w, const char *text)
 {
-	if (snprintf(buf, size, "%s%s%s", where, where[0] ? ": " : "", text) < 0)
-		buf[0] = '\0';
-	text_make_utf8(buf);
-}
-
-/* The next free fault slot, or NULL (counting it as dropped) when full. */
-static struct codec_fault *error_next_fault(struct codec_error *err)
-{
-	if (err->nfaults >= err->max_faults) {
-		err->dropped++;
-		return NULL;
-	}
-	struct codec_fault *f = &err->faults[err->nfaults++];
-	memset(f, 0, sizeof *f);
-	return f;
-}
-
-/* Whether a place names anything a fault can list. */
-static bool where_is_located(const struct codec_where *w)
-{
-	return w && ((w->pointer != NULL) || (w->parameter && w->parameter[0]) || w->line);
+	char place[CODEC_POINTER_MAX + 48], *d = err->detail;
+	where_text(w, place, sizeof place);
+	if (snprintf(d, sizeof err->detail, "%s%s%s", place, place[0] ? ": " : "", text) < 0)
+		d[0] = '\0';
+	text_make_utf8(d);
 }
 
 void codec_error_vadd(struct codec_error *err, unsigned status, const struct codec_where *where,
 		      const char *fmt, va_list ap)
 {
 	char text[CODEC_DETAIL_MAX];
-	char place[CODEC_POINTER_MAX + 48];
 
 	if (!err)
 		return;
@@ -120,14 +98,17 @@ void codec_error_vadd(struct codec_error *err, unsigned status, const struct cod
 	text_make_utf8(text);
 	if (err->status == CODEC_OK) {
 		err->status = status;
-		where_text(where, place, sizeof place);
-		summary_write(err->detail, sizeof err->detail, place, text);
+		summary_write(err, where, text);
 	}
-	if (!where_is_located(where))
+	/* A fault is listed only where the place names something. */
+	if (!where || !(where->pointer || (where->parameter && where->parameter[0]) || where->line))
 		return;
-	struct codec_fault *f = error_next_fault(err);
-	if (!f)
+	if (err->nfaults >= err->max_faults) {
+		err->dropped++;
 		return;
+	}
+	struct codec_fault *f = &err->faults[err->nfaults++];
+	memset(f, 0, sizeof *f);
 	if (where->pointer) {
 		snprintf(f->pointer, sizeof f->pointer, "%s", where->pointer);
 		text_make_utf8(f->pointer);
@@ -242,9 +223,7 @@ void codec_error_sort(struct codec_error *err)
 				.parameter = f->parameter[0] ? f->parameter : NULL,
 				.line = f->line,
 				.column = f->column};
-	char place[CODEC_POINTER_MAX + 48];
-	where_text(&w, place, sizeof place);
-	summary_write(err->detail, sizeof err->detail, place, f->detail);
+	summary_write(err, &w, f->detail);
 }
 
 void codec_error_locate(struct codec_error *err, unsigned from, const char *pointer)

@@ -74,10 +74,6 @@ void codec_error_copy(struct codec_error *dst, const struct codec_error *src);
 /* Whether an error has been recorded. NULL counts as none. */
 bool codec_error_is_set(const struct codec_error *err);
 
-/* Whether a decoder should stop: an error is set in first-wins mode. A
- * collecting error (and NULL) is never full. */
-bool codec_error_is_full(const struct codec_error *err);
-
 /* Records a fault of `status` at `where` (NULL: no location, no fault
  * listed); the first error also sets the status and the summary
  * "<location>: <detail>". NULL err is ignored. */

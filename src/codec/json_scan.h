@@ -1,6 +1,6 @@
 /*
  * A cursor over a JSON request body for the fast readers of the canonical
- * cases (md_json_fast.c, puyo_json_fast.c), private to the codec: each
+ * cases (md_json.c, puyo_codec.c), private to the codec: each
  * step takes what the canonical case holds next or says false, and the
  * caller then leaves the body to jansson.
  */

@@ -46,7 +46,7 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 typedef int (*md_run_fn)(void *ctx, const struct md_block *blocks, size_t n);
 
 /*
- * The fast reader of a JSON body (md_json_fast.c): true when body[0..len)
+ * The fast reader of a JSON body (md_json.c): true when body[0..len)
  * is exactly {"blocks": [[t, x, y], ...]} of one or more legal single-digit
  * blocks, at most max_blocks (0: no limit), JSON whitespace allowed, having
  * handed them in order to play() in runs held in buf[0..cap). False for any

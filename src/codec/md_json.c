@@ -1,16 +1,19 @@
 /*
  * Monomino-Domino JSON codec: reads a case object, streaming each legal
- * block to a callback, and writes the result object and the boards. Every
- * fault is CODEC_E_INVALID (jansson parsed the JSON) at a pointer below the
- * case's: "/blocks/17/0" (array form) or "/blocks/17/t" (object form).
+ * block to a callback (a canonical body by a fast reader that skips
+ * jansson), and writes the result object and the boards. Every fault is
+ * CODEC_E_INVALID (jansson parsed the JSON) at a pointer below the case's:
+ * "/blocks/17/0" (array form) or "/blocks/17/t" (object form).
  */
 #include "codec/md_codec.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "codec/decimal.h"
+#include "codec/json_scan.h"
 
 /* State of one md_json_read() call. */
 struct json_reader {
@@ -20,35 +23,30 @@ struct json_reader {
 	bool stop;		  /* first-wins error recorded: read no further */
 };
 
-/* Records a fault at `pointer`; returns whether the read stops (unless
- * errors are collected). */
-static bool __attribute__((format(printf, 3, 4)))
-json_fault(struct json_reader *jr, const char *pointer, const char *fmt, ...)
+/* Records a fault at the case's pointer followed by "/blocks/<index>" when
+ * index is not NULL and `key` (neither: the case itself), escaped as RFC
+ * 6901 says and cut short when too long; returns whether the read stops
+ * (unless errors are collected). */
+static bool __attribute__((format(printf, 4, 5)))
+json_fault(struct json_reader *jr, const char *index, const char *key, const char *fmt, ...)
 {
+	char pointer[CODEC_POINTER_MAX];
+	const char *tokens[3] = {index ? "blocks" : key, index, index ? key : NULL};
 	const struct codec_where where = {.pointer = pointer};
 	va_list ap;
 
 	if (jr->stop)
 		return true;
+	snprintf(pointer, sizeof pointer, "%s", jr->pointer);
+	for (size_t i = 0; i < 3 && tokens[i]; i++)
+		if (!codec_pointer_append(pointer, sizeof pointer, tokens[i]))
+			break;
 	va_start(ap, fmt);
 	codec_error_vadd(jr->err, CODEC_E_INVALID, &where, fmt, ap);
 	va_end(ap);
 	jr->status = CODEC_E_INVALID;
 	jr->stop = !jr->err || jr->err->max_faults <= 1;
 	return jr->stop;
-}
-
-/* Writes the case's pointer and the tokens a, b, c that are not NULL,
- * escaped as RFC 6901 says, into out (cut short when too long). */
-static const char *json_pointer(char out[CODEC_POINTER_MAX], const char *base, const char *a,
-				const char *b, const char *c)
-{
-	const char *tokens[3] = {a, b, c};
-	snprintf(out, CODEC_POINTER_MAX, "%s", base);
-	for (size_t i = 0; i < 3 && tokens[i]; i++)
-		if (!codec_pointer_append(out, CODEC_POINTER_MAX, tokens[i]))
-			break;
-	return out;
 }
 
 const char *md_fault_detail(enum md_fault fault, long long t)
@@ -98,16 +96,14 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 			    struct md_block *out)
 {
 	char index[24];
-	char ptr[CODEC_POINTER_MAX];
 	const json_t *value[3] = {NULL, NULL, NULL};
 	const char *key[3] = {"0", "1", "2"}; /* pointer token of each value */
-	const char *at = jr->pointer;
 
 	snprintf(index, sizeof index, "%zu", i);
 	if (json_is_array(item)) {
 		size_t n = json_array_size(item);
 		if (n != 3) {
-			json_fault(jr, json_pointer(ptr, at, "blocks", index, NULL),
+			json_fault(jr, index, NULL,
 				   "expected 3 integers [t, x, y], found %zu value%s", n,
 				   n == 1 ? "" : "s");
 			return false;
@@ -124,20 +120,17 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 				k++;
 			if (k < 3)
 				value[k] = member;
-			else if (json_fault(jr, json_pointer(ptr, at, "blocks", index, name),
+			else if (json_fault(jr, index, name,
 					    "unknown member; a block holds \"t\", \"x\" and \"y\""))
 				return false;
 		}
 		for (size_t k = 0; k < 3; k++) {
 			key[k] = block_names[k];
-			if (!value[k] &&
-			    json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]),
-				       "required"))
+			if (!value[k] && json_fault(jr, index, key[k], "required"))
 				return false;
 		}
 	} else {
-		json_fault(jr, json_pointer(ptr, at, "blocks", index, NULL),
-			   "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}");
+		json_fault(jr, index, NULL, "expected [t, x, y] or {\"t\": t, \"x\": x, \"y\": y}");
 		return false;
 	}
 
@@ -148,8 +141,8 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 		} else if (value[k]) {
 			char got[48];
 			json_kind(value[k], got, sizeof got);
-			if (json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]),
-				       "%s must be an integer, got %s", block_names[k], got))
+			if (json_fault(jr, index, key[k], "%s must be an integer, got %s",
+				       block_names[k], got))
 				return false;
 			value[k] = NULL;
 		}
@@ -165,9 +158,8 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 	    value[2] ? md_check(t, 0, v[2]) : MD_FAULT_NONE,
 	};
 	for (size_t k = 0; k < 3; k++)
-		if (fault[k] != MD_FAULT_NONE &&
-		    json_fault(jr, json_pointer(ptr, at, "blocks", index, key[k]), "%s, got %lld",
-			       md_fault_detail(fault[k], v[0]), v[k]))
+		if (fault[k] != MD_FAULT_NONE && json_fault(jr, index, key[k], "%s, got %lld",
+							    md_fault_detail(fault[k], v[0]), v[k]))
 			return false;
 	if (jr->status != CODEC_OK || !value[0] || !value[1] || !value[2])
 		return false;
@@ -181,12 +173,11 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 {
 	static const struct md_read_options defaults = {.max_blocks = 0, .strict = false};
 	struct json_reader jr = {pointer ? pointer : "", err, CODEC_OK, false};
-	char ptr[CODEC_POINTER_MAX];
 
 	if (!opt)
 		opt = &defaults;
 	if (!json_is_object(case_obj)) {
-		json_fault(&jr, jr.pointer, "expected an object {\"blocks\": [...]}");
+		json_fault(&jr, NULL, NULL, "expected an object {\"blocks\": [...]}");
 		return jr.status;
 	}
 
@@ -198,7 +189,7 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 		    (strcmp(name, "id") == 0 &&
 		     (json_is_string(member) || json_is_integer(member))))
 			continue;
-		if (json_fault(&jr, json_pointer(ptr, jr.pointer, name, NULL, NULL),
+		if (json_fault(&jr, NULL, name,
 			       strcmp(name, "id") == 0 ? "id must be a string or an integer"
 						       : "unknown member; a case holds \"blocks\", "
 							 "\"trace\" and \"id\""))
@@ -207,23 +198,21 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 
 	const json_t *trace = json_object_get(case_obj, "trace");
 	if (trace && !json_is_boolean(trace) &&
-	    json_fault(&jr, json_pointer(ptr, jr.pointer, "trace", NULL, NULL),
-		       "trace must be true or false"))
+	    json_fault(&jr, NULL, "trace", "trace must be true or false"))
 		return jr.status;
 
 	const json_t *blocks = json_object_get(case_obj, "blocks");
-	json_pointer(ptr, jr.pointer, "blocks", NULL, NULL);
 	if (!blocks || !json_is_array(blocks)) {
-		json_fault(&jr, ptr, blocks ? "must be an array" : "required");
+		json_fault(&jr, NULL, "blocks", blocks ? "must be an array" : "required");
 		return jr.status;
 	}
 	size_t n = json_array_size(blocks);
 	if (opt->max_blocks && n > opt->max_blocks)
-		json_fault(&jr, ptr, "too many blocks: more than the limit of %lu",
+		json_fault(&jr, NULL, "blocks", "too many blocks: more than the limit of %lu",
 			   opt->max_blocks);
 	else if (opt->strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
-		json_fault(&jr, ptr, "expected %d..%d blocks, found %zu", MD_BAEKJOON_MIN_N,
-			   MD_BAEKJOON_MAX_N, n);
+		json_fault(&jr, NULL, "blocks", "expected %d..%d blocks, found %zu",
+			   MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, n);
 	if (jr.stop)
 		return jr.status;
 
@@ -236,6 +225,143 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 			return CODEC_OK;
 	}
 	return jr.status;
+}
+
+/*
+ * The fast reader: a body that is exactly the canonical case {"blocks":
+ * [[t, x, y], ...]}, read once, each block handed on as it is read. It
+ * reports nothing: anything else goes through jansson and md_json_read().
+ */
+
+/* Skips whitespace, then takes one digit 0..max that is a whole number. */
+static bool take_digit(struct codec_scan *s, unsigned max, unsigned *out)
+{
+	codec_scan_ws(s);
+	if (s->p == s->end || *s->p < '0' || *s->p > '0' + max)
+		return false;
+	*out = (unsigned)(*s->p++ - '0');
+	/* "1.5", "1e3" or "12" are numbers too, but not this path's */
+	return s->p == s->end || *s->p == ',' || *s->p == ']' || codec_scan_is_ws(*s->p);
+}
+
+/* One block; false when it is not a legal one of single digits. */
+static bool take_block(struct codec_scan *s, struct md_block *b)
+{
+	unsigned t, x, y;
+	if (!codec_scan_take(s, '[') || !take_digit(s, 3, &t) || !codec_scan_take(s, ',') ||
+	    !take_digit(s, 3, &x) || !codec_scan_take(s, ',') || !take_digit(s, 3, &y) ||
+	    !codec_scan_take(s, ']'))
+		return false;
+	if (md_check(t, x, y) != MD_FAULT_NONE)
+		return false;
+	*b = (struct md_block){(uint8_t)t, (uint8_t)x, (uint8_t)y};
+	return true;
+}
+
+/*
+ * The legal blocks (t, x, y) of single digits 0..3, as bit (t << 4 | x << 2
+ * | y): t 1..3, a vertical domino (3) with x <= 2, a horizontal one (2)
+ * with y <= 2. md_check() says the same; test_md_codec.c compares them.
+ */
+#define MD_LEGAL_DIGITS ((0xFFFFull << 16) | (0x7777ull << 32) | (0x0FFFull << 48))
+
+uint64_t md_json_fast_legal(void)
+{
+	return MD_LEGAL_DIGITS;
+}
+
+/*
+ * Takes compact blocks "[t,x,y]," (8 bytes, single digits, legal) from
+ * s->p into out[0..cap), eight bytes a block read at once; stops before
+ * the first other bytes (the last block of a list, which a "]" follows,
+ * among them), which take_block() then reads. Returns the blocks taken.
+ */
+static size_t take_compact_run(struct codec_scan *s, struct md_block *out, size_t cap)
+{
+	size_t n = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* '[' ',' ',' ']' ',' at bytes 0, 2, 4, 6 and 7; digits '0'..'3' at 1, 3, 5 */
+	const uint64_t frame = 0xFFFF00FF00FF00FFull, framed = 0x2C5D002C002C005Bull;
+	const uint64_t digit = 0x0000FC00FC00FC00ull, digits = 0x0000300030003000ull;
+	const unsigned char *p = s->p;
+	while (n < cap && s->end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		if ((w & frame) != framed || (w & digit) != digits)
+			break;
+		unsigned t = (unsigned)(w >> 8) & 3, x = (unsigned)(w >> 24) & 3,
+			 y = (unsigned)(w >> 40) & 3;
+		if (!((MD_LEGAL_DIGITS >> (t << 4 | x << 2 | y)) & 1))
+			break;
+		out[n++] = (struct md_block){(uint8_t)t, (uint8_t)x, (uint8_t)y};
+		p += 8;
+	}
+	s->p = p;
+#else
+	(void)s;
+	(void)out;
+	(void)cap;
+#endif
+	return n;
+}
+
+bool md_json_fast_runs(const char *body, size_t len, unsigned long max_blocks, struct md_block *buf,
+		       size_t cap, md_run_fn play, void *ctx)
+{
+	struct codec_scan s = {(const unsigned char *)body, (const unsigned char *)body + len};
+	unsigned long n = 0; /* blocks read */
+	size_t held = 0;     /* of them, in buf[0..held) */
+	bool end = false;
+
+	if (cap == 0 || !codec_scan_head(&s, "\"blocks\""))
+		return false;
+	/* an empty list is left to the full path */
+	for (;;) {
+		if (held == cap) {
+			if (play(ctx, buf, held) != 0)
+				return false;
+			held = 0;
+		}
+		size_t run = take_compact_run(&s, buf + held, cap - held);
+		held += run;
+		n += run;
+		if (max_blocks && n > max_blocks)
+			return false;
+		if (run > 0)
+			continue; /* each took its ",": at the next block, or buf is full */
+		codec_scan_ws(&s);
+		if (!take_block(&s, &buf[held]))
+			return false;
+		held++;
+		n++;
+		if (max_blocks && n > max_blocks)
+			return false;
+		if (!codec_scan_next(&s, &end))
+			break;
+	}
+	if (!end || !codec_scan_tail(&s))
+		return false;
+	return held == 0 || play(ctx, buf, held) == 0;
+}
+
+bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, md_block_fn fn,
+		       void *ctx)
+{
+	struct codec_scan s = {(const unsigned char *)body, (const unsigned char *)body + len};
+	unsigned long n = 0;
+	bool end = false;
+
+	if (!codec_scan_head(&s, "\"blocks\""))
+		return false;
+	do {
+		struct md_block b;
+		codec_scan_ws(&s);
+		if (!take_block(&s, &b) || (max_blocks && n >= max_blocks) ||
+		    (fn && fn(ctx, b, n) != 0))
+			return false;
+		n++;
+	} while (codec_scan_next(&s, &end));
+	return end && codec_scan_tail(&s);
 }
 
 /* Writes the `cols` cells of a board row held as bits: '#' a tile, '.' empty. */
@@ -306,8 +432,7 @@ int md_json_write_result(const struct md_game *game, char *buf, size_t size)
 	char text[MD_RESULT_MAX];
 	/* The same integers as md_json_result(), printed as jansson does: as
 	 * json_int_t. */
-	size_t n = 0;
-	n = codec_text_put(text, n, "{\"score\":");
+	size_t n = codec_text_put(text, 0, "{\"score\":");
 	n += codec_json_int_write(game->score, text + n);
 	n = codec_text_put(text, n, ",\"tiles\":");
 	n += codec_decimal_write(md_tiles(game), text + n);

@@ -8,10 +8,10 @@
  * testlib's layout and 1 <= N <= 10000. Columns count bytes.
  */
 #include "codec/md_codec.h"
-#include "codec/md_text_state.h"
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +19,46 @@
 #include "mem/alloc.h"
 
 #define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
+
+struct md_text_reader {
+	struct md_read_options opt;
+	struct codec_error *err;  /* not owned; NULL: stop at the first fault */
+	enum codec_status status; /* of this reader's first fault, CODEC_OK while none */
+	unsigned line;		  /* 1-based line being read (saturates) */
+	unsigned column;	  /* 1-based column of the next byte (saturates) */
+	unsigned long declared;	  /* N from line 1, when have_n */
+	unsigned long blocks;	  /* placement lines read so far, good or bad */
+	bool have_n;		  /* line 1 gave a usable N: line counts are checked */
+	bool stopped;		  /* callback asked to stop, or first-wins error */
+	bool failed;		  /* some fault was recorded: no more callbacks */
+	bool done;		  /* the rest of the input is ignored (extra line reported) */
+	unsigned blank_from;	  /* lenient: first held-back blank line, 0 when none */
+	unsigned long blanks;	  /* lenient: held-back blank lines from blank_from on */
+
+	/* The current line. */
+	bool line_claimed;     /* lenient: this line was found to be a placement */
+	bool line_bad;	       /* a token of this line is not an integer */
+	unsigned ntokens;      /* tokens so far (saturates) */
+	unsigned extra_column; /* column of the first token past the expected count */
+	long long values[3];   /* the first three integers (saturated) */
+	unsigned columns[3];   /* and their columns */
+	char shown[3][4 * MD_TEXT_TOKEN_SHOWN + 4]; /* and their text, for messages */
+	unsigned ws_column;	/* strict: start of the current blank run, 0 when none */
+	unsigned ws_bad_column; /* strict: first wrong byte of that run, 0 when none */
+
+	struct md_token {			/* the current token */
+		bool in;			/* one is being read */
+		unsigned column;		/* column of its first byte */
+		unsigned len;			/* bytes (saturates) */
+		unsigned digits;		/* decimal digits in it */
+		bool plus;			/* starts with '+' */
+		bool minus;			/* starts with '-' */
+		bool zero_first;		/* first digit is '0' */
+		bool bad;			/* holds a byte that cannot be in an integer */
+		unsigned long long value;	/* magnitude, saturated at 10^18 */
+		char text[MD_TEXT_TOKEN_SHOWN]; /* its first bytes, for messages */
+	} tok;
+};
 
 /* Records a fault at (line, column); stops the reader unless errors are collected. */
 static void __attribute__((format(printf, 5, 6)))
@@ -45,22 +85,17 @@ text_fault(struct md_text_reader *r, enum codec_status status, unsigned line, un
 static void token_show(const struct md_text_reader *r, char *out, size_t size)
 {
 	size_t len = 0;
-	unsigned kept = r->tok_len < MD_TEXT_TOKEN_SHOWN ? r->tok_len : MD_TEXT_TOKEN_SHOWN;
+	unsigned kept = r->tok.len < MD_TEXT_TOKEN_SHOWN ? r->tok.len : MD_TEXT_TOKEN_SHOWN;
 	for (unsigned i = 0; i < kept && len + 5 < size; i++) {
-		unsigned char c = (unsigned char)r->tok_text[i];
+		unsigned char c = (unsigned char)r->tok.text[i];
 		if (c >= 0x20 && c < 0x7f && c != '\\')
 			out[len++] = (char)c;
 		else
 			len += (size_t)snprintf(out + len, size - len, "\\x%02X", c);
 	}
 	out[len] = '\0';
-	if (r->tok_len > kept && len + 4 <= size)
+	if (r->tok.len > kept && len + 4 <= size)
 		memcpy(out + len, "...", 4);
-}
-
-static bool is_blank(unsigned char c, bool strict)
-{
-	return c == ' ' || c == '\t' || (c == '\r' && !strict);
 }
 
 static unsigned saturating_inc(unsigned n)
@@ -68,36 +103,23 @@ static unsigned saturating_inc(unsigned n)
 	return n < UINT_MAX ? n + 1 : n;
 }
 
-static void token_start(struct md_text_reader *r)
-{
-	r->in_token = true;
-	r->tok_column = r->column;
-	r->tok_len = 0;
-	r->tok_digits = 0;
-	r->tok_plus = false;
-	r->tok_minus = false;
-	r->tok_zero_first = false;
-	r->tok_bad = false;
-	r->tok_value = 0;
-}
-
 static void token_byte(struct md_text_reader *r, unsigned char c)
 {
-	if (r->tok_len < MD_TEXT_TOKEN_SHOWN)
-		r->tok_text[r->tok_len] = (char)c;
+	if (r->tok.len < MD_TEXT_TOKEN_SHOWN)
+		r->tok.text[r->tok.len] = (char)c;
 	if (c >= '0' && c <= '9') {
 		unsigned d = (unsigned)(c - '0');
-		if (r->tok_digits == 0)
-			r->tok_zero_first = d == 0;
-		r->tok_digits = saturating_inc(r->tok_digits);
-		codec_decimal_push(&r->tok_value, d, TOKEN_VALUE_MAX); /* saturates */
-	} else if ((c == '+' || c == '-') && r->tok_len == 0) {
-		r->tok_plus = c == '+';
-		r->tok_minus = c == '-';
+		if (r->tok.digits == 0)
+			r->tok.zero_first = d == 0;
+		r->tok.digits = saturating_inc(r->tok.digits);
+		codec_decimal_push(&r->tok.value, d, TOKEN_VALUE_MAX); /* saturates */
+	} else if ((c == '+' || c == '-') && r->tok.len == 0) {
+		r->tok.plus = c == '+';
+		r->tok.minus = c == '-';
 	} else {
-		r->tok_bad = true;
+		r->tok.bad = true;
 	}
-	r->tok_len = saturating_inc(r->tok_len);
+	r->tok.len = saturating_inc(r->tok.len);
 }
 
 /* Judges the token that just ended and adds it to the line. */
@@ -106,24 +128,24 @@ static void token_end(struct md_text_reader *r)
 	char shown[4 * MD_TEXT_TOKEN_SHOWN + 4];
 	unsigned index = r->ntokens;
 
-	r->in_token = false;
+	r->tok.in = false;
 	r->ntokens = saturating_inc(r->ntokens);
-	if (r->tok_bad || r->tok_digits == 0) {
+	if (r->tok.bad || r->tok.digits == 0) {
 		r->line_bad = true;
 		token_show(r, shown, sizeof shown);
-		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok_column,
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok.column,
 			   "expected an integer, found '%s'", shown);
-	} else if (r->opt.strict && (r->tok_plus || (r->tok_zero_first && r->tok_digits > 1) ||
-				     (r->tok_minus && r->tok_value == 0))) {
+	} else if (r->opt.strict && (r->tok.plus || (r->tok.zero_first && r->tok.digits > 1) ||
+				     (r->tok.minus && r->tok.value == 0))) {
 		token_show(r, shown, sizeof shown);
-		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok_column,
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok.column,
 			   "expected an integer without '+', leading zeros or '-0', found '%s'",
 			   shown);
 	}
 	if (index < 3) {
-		long long v = (long long)r->tok_value;
-		r->values[index] = r->tok_minus ? -v : v;
-		r->columns[index] = r->tok_column;
+		long long v = (long long)r->tok.value;
+		r->values[index] = r->tok.minus ? -v : v;
+		r->columns[index] = r->tok.column;
 		token_show(r, r->shown[index], sizeof r->shown[index]);
 	}
 }
@@ -207,21 +229,10 @@ static void blanks_flush(struct md_text_reader *r)
 	r->blank_from = 0;
 }
 
-static void line_reset(struct md_text_reader *r)
-{
-	r->line_claimed = false;
-	r->line_bad = false;
-	r->ntokens = 0;
-	r->extra_column = 0;
-	r->ws_column = 0;
-	r->ws_bad_column = 0;
-	r->in_token = false;
-}
-
 /* The current line has ended (newline or end of input). */
 static void line_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
-	if (r->in_token)
+	if (r->tok.in)
 		token_end(r);
 	if (r->opt.strict && r->ws_column && !r->stopped)
 		text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column, "trailing whitespace");
@@ -257,7 +268,13 @@ static void line_claim(struct md_text_reader *r)
 /* Moves to the start of the next line. */
 static void line_next(struct md_text_reader *r)
 {
-	line_reset(r);
+	r->line_claimed = false;
+	r->line_bad = false;
+	r->ntokens = 0;
+	r->extra_column = 0;
+	r->ws_column = 0;
+	r->ws_bad_column = 0;
+	r->tok.in = false;
 	r->line = saturating_inc(r->line);
 	r->column = 1;
 }
@@ -266,7 +283,7 @@ static void line_next(struct md_text_reader *r)
  * and its first byte out of place (a tab, a second space). */
 static void byte_blank(struct md_text_reader *r, unsigned char c)
 {
-	if (r->in_token)
+	if (r->tok.in)
 		token_end(r);
 	if (!r->opt.strict || r->stopped)
 		return;
@@ -279,7 +296,7 @@ static void byte_blank(struct md_text_reader *r, unsigned char c)
 /* A carriage return in strict mode. */
 static void byte_cr(struct md_text_reader *r)
 {
-	if (r->in_token)
+	if (r->tok.in)
 		token_end(r);
 	text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
 		   "unexpected carriage return (lines must end with \\n alone)");
@@ -307,7 +324,7 @@ static bool token_begin(struct md_text_reader *r)
 	unsigned want = r->line == 1 ? 1 : 3;
 	if (r->ntokens == want)
 		r->extra_column = r->column;
-	token_start(r);
+	r->tok = (struct md_token){.in = true, .column = r->column};
 	return true;
 }
 
@@ -325,13 +342,109 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 		line_next(r);
 		return;
 	}
-	if (is_blank(c, r->opt.strict))
+	if (c == ' ' || c == '\t' || (c == '\r' && !r->opt.strict))
 		byte_blank(r, c);
 	else if (c == '\r') /* strict only: lenient counts it a blank */
 		byte_cr(r);
-	else if (r->in_token || token_begin(r))
+	else if (r->tok.in || token_begin(r))
 		token_byte(r, c);
 	r->column = saturating_inc(r->column);
+}
+
+/*
+ * The fast path: the canonical line "t x y\n" XORed with "0 0 0\n" leaves the
+ * digits in the low two bits of bytes 0, 2 and 4 and zeros elsewhere, so one
+ * load, one XOR and one mask test recognise it. Any other line is left to the
+ * byte-at-a-time reader above, so every fault comes from one place.
+ */
+/* "0 0 0\n" little-endian, and the bits that must then be zero. */
+#define LINE_PATTERN 0x0A3020302030ull
+#define LINE_ZEROS   0xFFFCFFFCFFFCull
+#define LINE_BYTES   6
+#define LOAD_BYTES   8 /* one load covers a line; the last bytes of a chunk go slowly */
+
+/* Loads bytes p[0..6) little-endian into the low 48 bits (reads p[0..8)). */
+static uint64_t load_line(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w & 0xFFFFFFFFFFFFull;
+}
+
+/* Bit t | x << 2 | y << 4 is set when the block is legal: t nonzero, a
+ * vertical domino not in row 3, a horizontal one not in column 3. */
+#define LEGAL_KEYS 0x2AAA6EEE6EEE6EEEULL
+
+/*
+ * Reads the canonical line at p (p[0..8) readable) into *block; false when
+ * the line is not one, or its block is not legal.
+ */
+static inline __attribute__((always_inline)) bool line_take(const char *p, struct md_block *block)
+{
+	uint64_t v = load_line(p) ^ LINE_PATTERN;
+	if (v & LINE_ZEROS)
+		return false;
+	unsigned key = (unsigned)(v | v >> 14 | v >> 28) & 63u;
+	if (!((LEGAL_KEYS >> key) & 1u))
+		return false;
+	block->t = (uint8_t)(key & 3u);
+	block->x = (uint8_t)((key >> 2) & 3u);
+	block->y = (uint8_t)(key >> 4);
+	return true;
+}
+
+size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, size_t cap,
+			 size_t *taken)
+{
+	size_t n = 0, used = 0;
+	if (len < LOAD_BYTES)
+		cap = 0;
+	else if (cap > (len - LOAD_BYTES) / LINE_BYTES + 1)
+		cap = (len - LOAD_BYTES) / LINE_BYTES + 1;
+	while (n < cap && line_take(data + used, &blocks[n])) {
+		n++;
+		used += LINE_BYTES;
+	}
+	*taken = n;
+	return used;
+}
+
+size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, struct md_block *blocks,
+		    size_t cap, size_t *taken)
+{
+	/* only at the start of a placement line, as many as N and the line count leave */
+	size_t room = 0;
+	if (r->column == 1 && r->line >= 2 && r->have_n && !r->failed && !r->stopped && !r->done &&
+	    !r->blanks)
+		room = r->declared - r->blocks < UINT_MAX - r->line ? r->declared - r->blocks
+								    : UINT_MAX - r->line;
+	size_t used = md_text_canonical(data, len, blocks, cap < room ? cap : room, taken);
+	r->blocks += *taken;
+	r->line += (unsigned)*taken;
+	return used;
+}
+
+/* Takes whole canonical lines at the start of a placement line, each handed to fn
+ * (NULL allowed); returns the bytes consumed, 0 when it took nothing. */
+static size_t fast_lines(struct md_text_reader *r, const char *data, size_t len, md_block_fn fn,
+			 void *ctx)
+{
+	struct md_block blocks[64];
+	size_t used = 0, taken;
+	do {
+		unsigned long first = r->blocks;
+		used += md_text_take(r, data + used, len - used, blocks, 64, &taken);
+		for (size_t i = 0; fn && i < taken; i++) {
+			if (fn(ctx, blocks[i], first + i) != 0) {
+				r->stopped = true; /* the lines after it are never read */
+				return used;
+			}
+		}
+	} while (taken == 64);
+	return used;
 }
 
 struct md_text_reader *md_text_new(const struct md_read_options *opt, struct codec_error *err)
@@ -371,8 +484,7 @@ enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_
 			       md_block_fn fn, void *ctx)
 {
 	for (size_t i = 0; i < len && !r->stopped && !r->done;) {
-		size_t fast =
-		    r->column == 1 ? md_text_fast_lines(r, data + i, len - i, fn, ctx) : 0;
+		size_t fast = r->column == 1 ? fast_lines(r, data + i, len - i, fn, ctx) : 0;
 		if (fast)
 			i += fast;
 		else

@@ -21,7 +21,7 @@
 enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
 
-/* The fast reader of a JSON body (puyo_json_fast.c): true when
+/* The fast reader of a JSON body (puyo_codec.c): true when
  * body[0..len) is exactly {"field": [12 or 13 rows of `.RGBPYO`]}, having
  * filled *field as puyo_json_read() would; false, reporting nothing, for
  * any other body, which the caller reads through jansson. */

@@ -93,20 +93,15 @@ int puyo_links_nexus_url(const struct puyo_field *field, char *buf, size_t size)
 	return snprintf(buf, size, "%s%s", PUYO_LINKS_NEXUS_URL, text);
 }
 
-/* ---- decoding -------------------------------------------------------- */
-
+/* Records a fault at `pointer` (NULL: none); returns CODEC_E_INVALID. */
 static enum codec_status __attribute__((format(printf, 3, 4)))
 fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
 {
-	char detail[CODEC_DETAIL_MAX];
+	const struct codec_where where = {.pointer = pointer};
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	codec_error_vadd(err, CODEC_E_INVALID, pointer ? &where : NULL, fmt, ap);
 	va_end(ap);
-	if (pointer)
-		codec_error_at_pointer(err, CODEC_E_INVALID, pointer, "%s", detail);
-	else
-		codec_error_set(err, CODEC_E_INVALID, "%s", detail);
 	return CODEC_E_INVALID;
 }
 
@@ -299,8 +294,6 @@ enum codec_status puyo_links_read_nexus(const char *s, size_t len, const char *p
 	fit_rows(board, field);
 	return CODEC_OK;
 }
-
-/* ---- a case given by a link ------------------------------------------ */
 
 enum codec_status puyo_links_read_case(const json_t *case_obj, const char *pointer,
 				       struct puyo_field *field, struct codec_error *err)

@@ -54,17 +54,13 @@ static inline bool codec_text_name_is(const char *s, const char *name, size_t n)
 	return true;
 }
 
-/* Whether some byte of the word w is zero. */
-static inline bool codec_text_has_zero8(uint64_t w)
-{
-	return ((w - 0x0101010101010101u) & ~w & 0x8080808080808080u) != 0;
-}
-
-/* Whether the word w holds a space or a tab. */
+/* Whether the word w holds a space or a tab: a zero byte once XORed with
+ * eight of either. */
 static inline bool codec_text_blank8(uint64_t w)
 {
-	return codec_text_has_zero8(w ^ 0x2020202020202020u) ||
-	       codec_text_has_zero8(w ^ 0x0909090909090909u);
+	uint64_t s = w ^ 0x2020202020202020u, t = w ^ 0x0909090909090909u;
+	return (((s - 0x0101010101010101u) & ~s) | ((t - 0x0101010101010101u) & ~t)) &
+	       0x8080808080808080u;
 }
 
 /* Whether s[0..n) holds a space or a tab; read only within its n bytes. */

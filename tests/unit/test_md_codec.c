@@ -410,7 +410,7 @@ static void md_text_should_not_care_where_the_chunks_end(void **state)
 }
 
 /*
- * Differential test of the fast path (md_text_fast.c): a text fed whole
+ * Differential test of the fast path (md_text_take): a text fed whole
  * takes it for every canonical line, fed one byte at a time never does.
  * Random cases of canonical lines, then a few bytes changed, inserted or
  * dropped, so that the fast path meets every kind of line it must refuse:
@@ -1188,7 +1188,7 @@ static void md_codec_should_answer_every_data_driven_case(void **state)
 	assert_true(errors >= 15);
 }
 
-/* ---- the JSON fast path (md_json_fast.c) ------------------------------- */
+/* ---- the JSON fast path (md_json_fast_runs) ---------------------------- */
 
 static void md_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson(void **state)
 {

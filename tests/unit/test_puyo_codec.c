@@ -1,5 +1,5 @@
 /*
- * Unit tests of the Puyo codecs (src/codec/puyo_json.c, puyo_text.c): tables
+ * Unit tests of the Puyo codecs (src/codec/puyo_codec.c): tables
  * of inputs with the expected status, location and detail of the first
  * fault, lenient and strict; strict mode collecting every fault; the output
  * writers; and every data-driven case under tests/cases/puyo/ (run from the
@@ -873,7 +873,7 @@ static void puyo_lines_should_name_what_is_wrong_and_where(void **state)
 	assert_int_equal(err.faults[0].column, (unsigned)(strchr(l, 'X') - l) + 1);
 }
 
-/* ---- the JSON fast path (puyo_json_fast.c) ----------------------------- */
+/* ---- the JSON fast path (puyo_json_fast_read) ------------------------- */
 
 static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson(void **state)
 {
