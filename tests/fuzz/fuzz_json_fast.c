@@ -1,6 +1,6 @@
 /*
- * libFuzzer target: the JSON fast paths (codec/md_json_fast.c,
- * codec/puyo_json_fast.c) against the jansson path they fall back to.
+ * libFuzzer target: the JSON fast paths (codec/md_json.c and
+ * codec/puyo_codec.c) against the jansson path they fall back to.
  *
  * Input: byte 0 holds flags (bit 0: Puyo, else Monomino-Domino; bit 1:
  * Accept text/plain; bit 2: a limit of 3 blocks), the rest is a request

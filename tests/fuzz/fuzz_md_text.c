@@ -9,7 +9,7 @@
  * - the same status, error and blocks whether the text comes whole or in
  *   chunks (each chunk in its own exact-size buffer, so that a read past a
  *   chunk's end is caught);
- * - the fast path (md_text_fast.c, whole lines from chunks of 8 bytes or
+ * - the fast path (md_text.c, whole lines from chunks of 8 bytes or
  *   more) against the byte-at-a-time reader alone (one-byte chunks): the
  *   same status, error and blocks, in both modes;
  * - md_text_take() as `dropjudge solve` uses it (canonical lines straight

@@ -1078,7 +1078,7 @@ static void fast_json_check(const struct md_block *blocks, unsigned count,
 }
 
 /*
- * The fast JSON path (codec/md_json_fast.c, its blocks played a batch at a
+ * The fast JSON path (codec/md_json.c, md_json_fast_read(), its blocks played a batch at a
  * time) against the jansson path, which places them one by one: "trace":
  * false put first keeps the body from the fast path and changes nothing
  * else. Both must give the answer of md_place() over the blocks.
