@@ -7,7 +7,6 @@
 #include "codec/decimal.h"
 #include "route/status.h"
 #include "http/clock.h"
-#include "http/heavy.h"
 #include "mem/alloc.h"
 #include "codec/text.h"
 
@@ -83,6 +82,22 @@ void http_observe_answer(struct http_observed *o, unsigned status, const char *r
 	o->route = route;
 	/* libmicrohttpd sends no body for HEAD. */
 	o->bytes_out = o->method && codec_text_is(o->method, "HEAD") ? 0 : body_len;
+}
+
+unsigned char http_client_address(struct MHD_Connection *conn, unsigned char p[16])
+{
+	const union MHD_ConnectionInfo *info =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = info ? info->client_addr : NULL;
+	if (sa && sa->sa_family == AF_INET) {
+		memcpy(p, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+		return 4;
+	}
+	if (sa && sa->sa_family == AF_INET6) {
+		memcpy(p, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+		return 16;
+	}
+	return 0;
 }
 
 /* The client's address as text, "-" when unknown; a thread keeps the last

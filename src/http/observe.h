@@ -56,6 +56,9 @@ void http_observe_answer(struct http_observed *o, unsigned status, const char *r
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		      struct MHD_Connection *conn, uint64_t bytes_in, long long now_ns);
 
+/* The client's address bytes into addr; their count (4, 16), 0 when unknown. */
+unsigned char http_client_address(struct MHD_Connection *conn, unsigned char addr[16]);
+
 /* MHD_NotifyConnectionCallback: counts connections opened and closed. */
 void http_observe_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 			     enum MHD_ConnectionNotificationCode toe);

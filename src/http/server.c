@@ -25,13 +25,11 @@
 
 #include "codec/error.h"
 #include "http/auth.h"
-#include "http/budget.h"
 #include "http/cache.h"
 #include "http/clock.h"
 #include "http/framing.h"
 #include "http/guard.h"
 #include "http/gzip.h"
-#include "http/heavy.h"
 #include "http/observe.h"
 #include "http/ratelog.h"
 #include "http/tls.h"
@@ -77,6 +75,87 @@ static void http_flight_add(struct http_flight *flight, int d)
 				      memory_order_relaxed);
 	else
 		atomic_fetch_add_explicit(n, d, memory_order_relaxed);
+}
+
+/* Admission of heavy work: at most `total` requests waiting for or running
+ * on the worker pool, `per_client` of them from one address; past either a
+ * heavy request is answered 503 at once. A small table under one lock,
+ * scanned whole; places of clients that have gone count for nothing. */
+struct http_heavy {
+	pthread_mutex_t lock; /* guards places */
+	unsigned total;	      /* places */
+	unsigned per_client;  /* places one address may hold */
+	struct {
+		struct MHD_Connection *conn; /* NULL: the place is free */
+		unsigned char addr[16];	     /* the address's bytes (4 for IPv4) */
+		unsigned char len;	     /* bytes of addr; 0: unknown */
+	} places[];
+};
+
+static struct http_heavy *http_heavy_new(unsigned total, unsigned per_client)
+{
+	struct http_heavy *h = dj_calloc(1, sizeof *h + total * sizeof h->places[0]);
+	if (!h || pthread_mutex_init(&h->lock, NULL) != 0) {
+		dj_free(h);
+		return NULL;
+	}
+	h->total = total;
+	h->per_client = per_client;
+	return h;
+}
+
+static void http_heavy_free(struct http_heavy *h)
+{
+	if (h)
+		pthread_mutex_destroy(&h->lock);
+	dj_free(h);
+}
+
+/* Takes a place for the heavy request of conn until http_heavy_release():
+ * false when the total or its address's share is full. */
+static bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
+{
+	unsigned char addr[16];
+	unsigned char len = http_client_address(conn, addr);
+	pthread_mutex_lock(&h->lock);
+	/* First without asking the sockets; past a limit, again once the
+	 * places of clients that have gone are given up (a syscall each). */
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned free_place = h->total, mine = 0;
+		for (unsigned i = 0; i < h->total; i++) {
+			struct MHD_Connection *c = h->places[i].conn;
+			if (pass == 1 && c && http_guard_client_gone(c))
+				c = h->places[i].conn = NULL;
+			if (!c) {
+				free_place = free_place < h->total ? free_place : i;
+				continue;
+			}
+			mine += len && h->places[i].len == len &&
+				memcmp(h->places[i].addr, addr, len) == 0;
+		}
+		if (free_place < h->total && mine < h->per_client) {
+			h->places[free_place].conn = conn;
+			memcpy(h->places[free_place].addr, addr, len);
+			h->places[free_place].len = len;
+			pthread_mutex_unlock(&h->lock);
+			return true;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+	return false;
+}
+
+/* Gives back conn's place; nothing when it holds none. */
+static void http_heavy_release(struct http_heavy *h, struct MHD_Connection *conn)
+{
+	pthread_mutex_lock(&h->lock);
+	for (unsigned i = 0; i < h->total; i++) {
+		if (h->places[i].conn == conn) {
+			h->places[i].conn = NULL;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
 }
 
 struct http_server {
@@ -770,8 +849,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 				     "%u heavy requests are queued or running (--max-heavy-queue), "
 				     "or %u from this address (--max-heavy-per-client); retry "
 				     "after 1 s",
-				     http_heavy_total(srv->heavy),
-				     http_heavy_per_client(srv->heavy));
+				     srv->heavy->total, srv->heavy->per_client);
 			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
 		}
 		rq->heavy = true;

@@ -22,7 +22,7 @@ struct http_auth;
  * request by 0.9.75): the request line and headers must fit in it. */
 #define HTTP_CONNECTION_MEMORY_DEFAULT ((size_t)32768)
 #define HTTP_CONNECTION_MEMORY_MIN     ((size_t)4096)
-/* Bytes of answers built and not yet sent held at once (budget.h). */
+/* Bytes of answers built and not yet sent held at once (cache.h). */
 #define HTTP_ANSWER_MEMORY_DEFAULT ((size_t)64 << 20)
 struct http_tls;
 
@@ -44,7 +44,7 @@ struct http_config {
 	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
 	unsigned max_heavy;	       /* heavy requests queued or running at once, >= 1 */
 	unsigned max_heavy_per_client; /* of them from one address, >= 1 */
-	size_t answer_memory;	       /* bytes of answers held at once (budget.h);
+	size_t answer_memory;	       /* bytes of answers held at once (cache.h);
 					  0: HTTP_ANSWER_MEMORY_DEFAULT */
 	size_t package_cache;	       /* bytes of packages kept (cache.h); 0: none */
 	struct route_limits limits;    /* copied; passed to every request */

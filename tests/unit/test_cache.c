@@ -1,10 +1,10 @@
 /*
- * Unit tests of the package cache (src/http/cache.c) and the answer budget
- * (src/http/budget.c): keys that tell requests apart and not the order of
- * their parameters, hits returning the same bytes, the least recently used
- * answers going first under the byte bound, counts of hits, misses and
- * bytes; and a budget that refuses a large answer past it, always takes a
- * small one, and gets its bytes back.
+ * Unit tests of the package cache and the answer budget (src/http/cache.c):
+ * keys that tell requests apart and not the order of their parameters, hits
+ * returning the same bytes, the least recently used answers going first
+ * under the byte bound, counts of hits, misses and bytes; and a budget
+ * that refuses a large answer past it, always takes a small one, and gets
+ * its bytes back.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http/budget.h"
 #include "http/cache.h"
 #include "mem/alloc.h"
 
