@@ -1,8 +1,11 @@
-/* What the HTTP layer records of each request: its id (X-Request-Id), its
- * timing, and at its completion the metrics and the access log line. */
+/* What the HTTP layer records of each request: its id (X-Request-Id: taken
+ * when sane, generated otherwise, and echoed in the answer's header, the
+ * access log and every problem body), its timing, and at its completion the
+ * metrics and the access log line. */
 #ifndef DROPJUDGE_HTTP_OBSERVE_H
 #define DROPJUDGE_HTTP_OBSERVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -11,8 +14,27 @@
 
 #include "http/accesslog.h"
 #include "http/metrics.h"
-#include "http/request_id.h"
 #include "route/route.h"
+
+/* Longest id taken from a request, in characters. */
+#define HTTP_REQUEST_ID_MAX 128
+/* Characters of a generated id: 128 bits in lowercase hex. */
+#define HTTP_REQUEST_ID_GENERATED 32
+
+/* Whether `s` is a sane id: 1..HTTP_REQUEST_ID_MAX characters of
+ * [A-Za-z0-9._:-]. NULL is not. */
+bool http_request_id_is_sane(const char *s);
+
+/*
+ * Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out: a
+ * thread never repeats one, and ids of different threads and processes
+ * meet no more often than random ones. Not a secret. Never fails.
+ */
+void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1]);
+
+/* Writes the id of a request whose X-Request-Id is `header` (NULL: absent)
+ * to out: a copy when sane, else a generated one. */
+void http_request_id_take(const char *header, char out[HTTP_REQUEST_ID_MAX + 1]);
 
 /* Where observations go; either may be NULL. Not owned. */
 struct http_observer {

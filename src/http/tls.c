@@ -9,7 +9,7 @@
 #include <microhttpd.h>
 
 #include "codec/error.h"
-#include "http/file.h"
+#include "http/auth.h"
 #include "mem/alloc.h"
 
 int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_file,
