@@ -963,6 +963,22 @@ static void http_server_held(void *ctx, struct http_metrics_held *h)
 	h->answer_bytes = http_budget_held(srv->budget);
 }
 
+/* Stops the daemon (when started) and frees what srv holds, any part of
+ * which may be NULL. */
+static void http_server_free(struct http_server *srv)
+{
+	if (srv->daemon)
+		MHD_stop_daemon(srv->daemon);
+	http_workers_free(srv->workers);
+	http_heavy_free(srv->heavy);
+	http_cache_free(srv->cache);
+	http_budget_free(srv->budget);
+	http_guard_free(srv->guard);
+	if (srv->oom)
+		MHD_destroy_response(srv->oom);
+	dj_free(srv);
+}
+
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen)
 {
 	struct sockaddr_in in4;
@@ -1018,11 +1034,6 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		codec_format(err, errlen, "out of memory");
 		goto out_fd;
 	}
-	srv->oom = http_oom_response_new();
-	if (!srv->oom) {
-		codec_format(err, errlen, "out of memory");
-		goto out_srv;
-	}
 	srv->limits = cfg->limits;
 	srv->observer.metrics = cfg->metrics;
 	srv->observer.log = cfg->log;
@@ -1032,23 +1043,21 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	atomic_init(&srv->draining, false);
 	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS + 1; i++)
 		atomic_init(&srv->flight[i].n, 0);
-	const struct http_guard_config gc = {.max_connections = cfg->max_connections,
-					     .header_timeout = cfg->header_timeout,
-					     .body_timeout = cfg->body_timeout};
-	srv->guard = http_guard_new(&gc, err, errlen);
+	srv->guard = http_guard_new(cfg, err, errlen);
 	if (!srv->guard)
 		goto out_srv;
 	srv->workers = http_workers_new(cfg->threads, err, errlen);
 	if (!srv->workers)
-		goto out_guard;
+		goto out_srv;
 	srv->heavy = http_heavy_new(cfg->max_heavy ? cfg->max_heavy : 64,
 				    cfg->max_heavy_per_client ? cfg->max_heavy_per_client : 8);
 	srv->budget =
 	    http_budget_new(cfg->answer_memory ? cfg->answer_memory : HTTP_ANSWER_MEMORY_DEFAULT);
 	srv->cache = http_cache_new(cfg->package_cache);
-	if (!srv->heavy || !srv->budget || !srv->cache) {
+	srv->oom = http_oom_response_new();
+	if (!srv->heavy || !srv->budget || !srv->cache || !srv->oom) {
 		codec_format(err, errlen, "out of memory");
-		goto out_workers;
+		goto out_srv;
 	}
 
 	/*
@@ -1079,7 +1088,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 			codec_format(err, errlen,
 				     "cannot listen on %s port %u (see the message above)",
 				     cfg->host, cfg->port);
-		goto out_workers;
+		goto out_srv;
 	}
 	/* The port from the listening socket itself: MHD_DAEMON_INFO_BIND_PORT
 	 * may not know that of a socket it was given. */
@@ -1090,7 +1099,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	if (!info || getsockname(info->listen_fd, (struct sockaddr *)&bound, &blen) != 0 ||
 	    (bound.ss_family != AF_INET && bound.ss_family != AF_INET6)) {
 		codec_format(err, errlen, "cannot read back the port listened on");
-		goto out_daemon;
+		goto out_srv;
 	}
 	srv->port = ntohs(bound.ss_family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
 						     : ((struct sockaddr_in6 *)&bound)->sin6_port);
@@ -1098,19 +1107,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		http_metrics_held_source(cfg->metrics, http_server_held, srv);
 	return srv;
 
-out_daemon:
-	MHD_stop_daemon(srv->daemon);
-out_workers:
-	http_cache_free(srv->cache);
-	http_budget_free(srv->budget);
-	http_heavy_free(srv->heavy);
-	http_workers_free(srv->workers);
-out_guard:
-	http_guard_free(srv->guard);
 out_srv:
-	if (srv->oom)
-		MHD_destroy_response(srv->oom);
-	dj_free(srv);
+	http_server_free(srv);
 out_fd:
 	if (cfg->listen_fd > 0 && !handed) /* ours until the daemon has taken it */
 		close(cfg->listen_fd);
@@ -1152,12 +1150,5 @@ void http_server_stop(struct http_server *srv)
 	/* Jobs still running resume their connections before the daemon
 	 * stops: libmicrohttpd must not stop with a connection suspended. */
 	http_workers_stop(srv->workers);
-	MHD_stop_daemon(srv->daemon);
-	http_workers_free(srv->workers);
-	http_heavy_free(srv->heavy);
-	http_cache_free(srv->cache);
-	http_budget_free(srv->budget);
-	http_guard_free(srv->guard);
-	MHD_destroy_response(srv->oom);
-	dj_free(srv);
+	http_server_free(srv);
 }
