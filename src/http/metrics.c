@@ -192,22 +192,26 @@ void http_metrics_connection(struct http_metrics *m, int delta)
 		mt_add(&m->connections_total, (uint64_t)delta);
 }
 
-void http_metrics_cases(struct http_metrics *m, const char *problem, const char *outcome,
-			uint64_t n)
+/* Adds n to the series (a, b) of a pair table, or 1 to the overflow. */
+static void mt_pair_add(struct http_metrics *m, struct mt_key *keys, atomic_uint_fast64_t *values,
+			const char *a, const char *b, uint64_t n)
 {
 	if (n == 0)
 		return;
-	long i = mt_slot(m->case_keys, MT_PAIR_SLOTS, problem, outcome, 0);
-	mt_add(i >= 0 ? &m->cases[i] : &m->overflow, i >= 0 ? n : 1);
+	long i = mt_slot(keys, MT_PAIR_SLOTS, a, b, 0);
+	mt_add(i >= 0 ? &values[i] : &m->overflow, i >= 0 ? n : 1);
+}
+
+void http_metrics_cases(struct http_metrics *m, const char *problem, const char *outcome,
+			uint64_t n)
+{
+	mt_pair_add(m, m->case_keys, m->cases, problem, outcome, n);
 }
 
 void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
 			   uint64_t n)
 {
-	if (n == 0)
-		return;
-	long i = mt_slot(m->verdict_keys, MT_PAIR_SLOTS, problem, verdict, 0);
-	mt_add(i >= 0 ? &m->verdicts[i] : &m->overflow, i >= 0 ? n : 1);
+	mt_pair_add(m, m->verdict_keys, m->verdicts, problem, verdict, n);
 }
 
 void http_metrics_held_source(struct http_metrics *m,
