@@ -166,7 +166,7 @@ void http_metrics_request_started(struct http_metrics *m)
 	atomic_fetch_add_explicit(&m->in_flight, 1, memory_order_relaxed);
 }
 
-void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r)
+void http_metrics_request_done(struct http_metrics *m, const struct http_access_entry *r)
 {
 	const char *route = r->route ? r->route : "unknown";
 	long i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, mt_method(r->method), r->status);

@@ -122,14 +122,12 @@ void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
 			const char *method, const char *request_id, const char *user_agent)
 {
 	http_request_id_take(request_id, o->request_id);
-	o->user_agent = user_agent;
 	o->start_ns = http_clock_ns();
-	o->start_real = http_clock_wall_at(o->start_ns);
-	o->method = method;
-	o->path = url;
-	o->route = NULL;
-	o->status = 0;
-	o->bytes_out = 0;
+	o->line = (struct http_access_entry){.start = http_clock_wall_at(o->start_ns),
+					     .request_id = o->request_id,
+					     .method = method,
+					     .path = url,
+					     .user_agent = user_agent};
 	memset(&o->tally, 0, sizeof o->tally);
 	if (ob->metrics)
 		http_metrics_request_started(ob->metrics);
@@ -179,10 +177,10 @@ void http_observe_stamp(const struct http_observed *o, struct route_response *re
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
 			 size_t body_len)
 {
-	o->status = status;
-	o->route = route;
+	o->line.status = status;
+	o->line.route = route;
 	/* libmicrohttpd sends no body for HEAD. */
-	o->bytes_out = o->method && codec_text_is(o->method, "HEAD") ? 0 : body_len;
+	o->line.bytes_out = o->line.method && codec_text_is(o->line.method, "HEAD") ? 0 : body_len;
 }
 
 unsigned char http_client_address(struct MHD_Connection *conn, unsigned char p[16])
@@ -237,12 +235,10 @@ void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		      struct MHD_Connection *conn, uint64_t bytes_in, long long now_ns)
 {
 	long long ns = now_ns - o->start_ns;
-	uint64_t duration = ns > 0 ? (uint64_t)ns : 0;
-
+	o->line.duration_ns = ns > 0 ? (uint64_t)ns : 0;
+	o->line.bytes_in = bytes_in;
 	if (ob->metrics) {
-		const struct http_metrics_request r = {o->route, o->method,    o->status,
-						       bytes_in, o->bytes_out, duration};
-		http_metrics_request_done(ob->metrics, &r);
+		http_metrics_request_done(ob->metrics, &o->line);
 		const struct route_tally *t = &o->tally;
 		if (t->problem) {
 			http_metrics_cases(ob->metrics, t->problem, "solved", t->solved);
@@ -256,20 +252,8 @@ void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 	if (ob->log && http_accesslog_format(ob->log) != HTTP_LOG_OFF) {
 		char client[INET6_ADDRSTRLEN];
 		http_observe_client(conn, client);
-		const struct http_access_entry e = {
-		    .start = o->start_real,
-		    .request_id = o->request_id,
-		    .client = client,
-		    .method = o->method,
-		    .route = o->route,
-		    .path = o->path,
-		    .user_agent = o->user_agent,
-		    .status = o->status,
-		    .bytes_in = bytes_in,
-		    .bytes_out = o->bytes_out,
-		    .duration_ns = duration,
-		};
-		http_accesslog_request(ob->log, &e);
+		o->line.client = client;
+		http_accesslog_request(ob->log, &o->line);
 	}
 }
 

@@ -8,7 +8,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include <microhttpd.h>
 
@@ -45,15 +44,11 @@ struct http_observer {
 /* One request being observed, inside the server's per-request state. */
 struct http_observed {
 	char request_id[HTTP_REQUEST_ID_MAX + 1]; /* taken or generated at the start */
-	struct timespec start_real;		  /* wall clock at the start (http_clock_wall_at) */
 	long long start_ns;			  /* http_clock_ns() at the start */
-	const char *method;			  /* libmicrohttpd's, valid until completion */
-	const char *path;			  /* libmicrohttpd's, valid until completion */
-	const char *user_agent;			  /* libmicrohttpd's, NULL when absent */
-	const char *route;			  /* route name of the answer; NULL: none */
-	unsigned status;			  /* status queued; 0 while none */
-	uint64_t bytes_out;			  /* body bytes of the answer */
-	struct route_tally tally;		  /* cases and verdicts the handlers counted */
+	/* Its access line and metrics, filled as it goes (libmicrohttpd's
+	 * strings, valid until completion). */
+	struct http_access_entry line;
+	struct route_tally tally; /* cases and verdicts the handlers counted */
 };
 
 /* The request's headers are in: takes its id from `request_id` (its
