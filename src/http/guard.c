@@ -234,7 +234,7 @@ static struct guard_conn *guard_conn_of(struct MHD_Connection *conn)
 	return info ? info->socket_context : NULL;
 }
 
-bool http_guard_client_gone(struct MHD_Connection *conn)
+bool http_guard_client_gone(void *conn)
 {
 	struct guard_conn *c = guard_conn_of(conn);
 	if (!c)

@@ -36,9 +36,10 @@ struct http_guard *http_guard_new(const struct http_config *cfg, char *err, size
 /* Stops the watchdog and frees the guard; NULL is ignored. */
 void http_guard_free(struct http_guard *g);
 
-/* Whether conn's client has closed its side or the connection failed (a
- * peek at the guard's duplicate of the socket). False when unknown. */
-bool http_guard_client_gone(struct MHD_Connection *conn);
+/* Whether the client of conn (a struct MHD_Connection; void for
+ * route_request.gone) has closed its side or the connection failed (a peek
+ * at the guard's duplicate of the socket). False when unknown. */
+bool http_guard_client_gone(void *conn);
 
 /* From now on every new connection is closed at accept (a drain). */
 void http_guard_close_new(struct http_guard *g);

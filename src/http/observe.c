@@ -256,13 +256,3 @@ void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		http_accesslog_request(ob->log, &o->line);
 	}
 }
-
-void http_observe_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-			     enum MHD_ConnectionNotificationCode toe)
-{
-	const struct http_observer *ob = cls;
-	(void)conn;
-	(void)socket_context;
-	if (ob->metrics)
-		http_metrics_connection(ob->metrics, toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
-}

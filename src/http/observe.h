@@ -76,8 +76,4 @@ void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 /* The client's address bytes into addr; their count (4, 16), 0 when unknown. */
 unsigned char http_client_address(struct MHD_Connection *conn, unsigned char addr[16]);
 
-/* MHD_NotifyConnectionCallback: counts connections opened and closed. */
-void http_observe_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-			     enum MHD_ConnectionNotificationCode toe);
-
 #endif

@@ -774,12 +774,6 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	return MHD_YES;
 }
 
-/* route_request.gone: whether the connection's client has gone. */
-static bool http_client_gone(void *conn)
-{
-	return http_guard_client_gone(conn);
-}
-
 /* Whether a request's work may be large, to run on the worker pool: by its
  * body size or a picture asked for (neither for an intake, judged as it
  * arrived), a trace, or its route table row. */
@@ -830,7 +824,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	req->body = rq->body;
 	req->body_len = rq->len;
 	req->intake = rq->intake;
-	req->gone = http_client_gone;
+	req->gone = http_guard_client_gone;
 	req->gone_ctx = conn;
 	/* HEAD on heavy work answers what it can without building the body;
 	 * a package built before answers GET and HEAD whole, at once. */
@@ -906,13 +900,16 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 	return rq;
 }
 
-/* MHD_NotifyConnectionCallback: the guard's bookkeeping, then the metrics'. */
+/* MHD_NotifyConnectionCallback: the guard's bookkeeping, then the count of
+ * connections opened and closed. */
 static void http_notify_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 				   enum MHD_ConnectionNotificationCode toe)
 {
 	struct http_server *srv = cls;
 	http_guard_notify(srv->guard, conn, socket_context, toe);
-	http_observe_connection(&srv->observer, conn, socket_context, toe);
+	if (srv->observer.metrics)
+		http_metrics_connection(srv->observer.metrics,
+					toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
 }
 
 /* MHD_RequestCompletedCallback: the one place per-request state is freed. */
