@@ -1,4 +1,4 @@
-/* The monotonic clock in milliseconds. See clock.h. */
+/* The HTTP layer's clock (clock.h). */
 #include "http/clock.h"
 
 #include <stdbool.h>

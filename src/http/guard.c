@@ -1,7 +1,5 @@
-/*
- * The connection guard of guard.h: an atomic count of open connections, a
- * list of connection records with their deadlines, and the watchdog.
- */
+/* The connection guard of guard.h: an atomic count of open connections, a
+ * list of connection records with their deadlines, and the watchdog. */
 #include "http/guard.h"
 #include "mem/alloc.h"
 

@@ -1,10 +1,6 @@
-/*
- * libmicrohttpd plumbing (server.h): reads each request (headers, body
- * chunks, the end), hands it to route_handle() and turns its answer into an
- * MHD response. Per-request state lives in the connection's con_cls and is
- * freed only by the request-completed callback, which also runs after
- * errors, timeouts and aborts.
- */
+/* libmicrohttpd plumbing (server.h). Per-request state lives in the
+ * connection's con_cls and is freed only by the request-completed callback,
+ * which also runs after errors, timeouts and aborts. */
 #include "http/server.h"
 
 #include <arpa/inet.h>
