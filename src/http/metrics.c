@@ -166,6 +166,11 @@ void http_metrics_request_started(struct http_metrics *m)
 	atomic_fetch_add_explicit(&m->in_flight, 1, memory_order_relaxed);
 }
 
+long long http_metrics_in_flight(struct http_metrics *m)
+{
+	return (long long)atomic_load_explicit(&m->in_flight, memory_order_relaxed);
+}
+
 void http_metrics_request_done(struct http_metrics *m, const struct http_access_entry *r)
 {
 	const char *route = r->route ? r->route : "unknown";
@@ -385,9 +390,9 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_head(&t, "dropjudge_http_request_duration_seconds", "histogram",
 		"Time from a request's headers to its completion, by route.");
 	mt_histograms(&t, m);
-	int64_t in_flight = atomic_load_explicit(&m->in_flight, memory_order_relaxed);
 	mt_scalar(&t, "dropjudge_http_requests_in_flight", "gauge",
-		  "Requests whose headers have arrived and that are not complete yet.", in_flight);
+		  "Requests whose headers have arrived and that are not complete yet.",
+		  http_metrics_in_flight(m));
 	mt_head(&t, "dropjudge_http_request_bytes_total", "counter",
 		"Request body bytes received, by route.");
 	mt_route_bytes(&t, m, "dropjudge_http_request_bytes_total", true);

@@ -31,6 +31,9 @@ void http_metrics_free(struct http_metrics *m);
 /* A request's headers have arrived: in flight until http_metrics_request_done(). */
 void http_metrics_request_started(struct http_metrics *m);
 
+/* Requests started and not yet done. Any thread. */
+long long http_metrics_in_flight(struct http_metrics *m);
+
 /* A request is over: counted by its route (NULL: "unknown"; it must outlive
  * the metrics), method (NULL or unknown: "other") and status, its bytes and
  * duration added, and no longer in flight. */

@@ -4,7 +4,6 @@
 #include "http/server.h"
 
 #include <arpa/inet.h>
-#include <limits.h>
 #include <malloc.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -46,32 +45,6 @@
 /* glibc's heap thresholds, set once at start (why: PERFORMANCE.md). */
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (1024 * 1024)
-
-/* Requests between their headers and their completion, counted by each of
- * the first HTTP_FLIGHT_SLOTS threads in a cache line of its own (plain
- * stores), by later ones in one shared slot; the count is the sum. */
-#define HTTP_FLIGHT_SLOTS 16
-struct http_flight {
-	atomic_int n;			   /* started less completed here; may be < 0 */
-	char pad[64 - sizeof(atomic_int)]; /* the rest of its line */
-};
-
-/* Adds d to the calling thread's count of requests in flight. */
-static void http_flight_add(struct http_flight *flight, int d)
-{
-	static atomic_uint next;
-	static _Thread_local unsigned mine = UINT_MAX;
-	if (mine == UINT_MAX) {
-		unsigned k = atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed);
-		mine = k < HTTP_FLIGHT_SLOTS ? k : HTTP_FLIGHT_SLOTS;
-	}
-	atomic_int *n = &flight[mine].n;
-	if (mine < HTTP_FLIGHT_SLOTS)
-		atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + d,
-				      memory_order_relaxed);
-	else
-		atomic_fetch_add_explicit(n, d, memory_order_relaxed);
-}
 
 /* Admission of heavy work: at most `total` requests waiting for or running
  * on the worker pool, `per_client` of them from one address; past either a
@@ -167,9 +140,6 @@ struct http_server {
 	struct http_workers *workers;  /* runs the heavy requests */
 	atomic_bool draining;	       /* shutdown has begun */
 	struct http_observer observer; /* metrics and access log, not owned */
-	char pad[64];		       /* keeps the counts off the lines read above */
-	struct http_flight flight[HTTP_FLIGHT_SLOTS + 1]; /* requests in flight, per thread;
-							     the last shared */
 };
 
 /* What one request accumulates between the calls of the access handler. */
@@ -723,7 +693,6 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	codec_error_init(&err, 1);
 	enum route_status framing =
 	    http_framing_check(conn, version, &rq->target, &rq->fields, &err);
-	http_flight_add(srv->flight, 1);
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
 			   rq->fields.user_agent);
 	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
@@ -926,10 +895,8 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_heavy_release(srv->heavy, conn);
 		route_response_free(&rq->resp);
 	}
-	if (rq->begun) {
+	if (rq->begun)
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped, now_ns);
-		http_flight_add(srv->flight, -1);
-	}
 	http_gunzip_free(rq->gunzip);
 	route_intake_free(rq->intake);
 	if (rq->body && rq->cap <= HTTP_BODY_KEEP_MAX && !rq->body_block) {
@@ -1034,8 +1001,6 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	flags |= http_tls_options(cfg->tls, tls_opts);
 	http_framing_options(framing_opts);
 	atomic_init(&srv->draining, false);
-	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS + 1; i++)
-		atomic_init(&srv->flight[i].n, 0);
 	srv->guard = http_guard_new(cfg, err, errlen);
 	if (!srv->guard)
 		goto out_srv;
@@ -1124,10 +1089,7 @@ void http_server_begin_drain(struct http_server *srv)
 
 bool http_server_is_idle(struct http_server *srv)
 {
-	long long in_flight = 0;
-	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS + 1; i++)
-		in_flight += atomic_load(&srv->flight[i].n);
-	if (in_flight == 0)
+	if (srv->observer.metrics && http_metrics_in_flight(srv->observer.metrics) == 0)
 		return true;
 	const union MHD_DaemonInfo *info =
 	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);

@@ -52,7 +52,8 @@ struct http_config {
 					  must outlive the server */
 	const struct http_tls *tls;    /* HTTPS settings, NULL: plain HTTP; borrowed,
 					  must outlive the server */
-	struct http_metrics *metrics;  /* counted into; NULL: none; not owned */
+	struct http_metrics *metrics;  /* counted into; NULL: none; not owned;
+					  http_server_is_idle() reads it */
 	struct http_accesslog *log;    /* one line per request; NULL: none; not owned */
 };
 
@@ -72,8 +73,9 @@ unsigned http_server_port(const struct http_server *srv);
  * every answer closes its connection; open ones are still served. */
 void http_server_begin_drain(struct http_server *srv);
 
-/* Whether no request is in flight (headers read, not yet completed), or no
- * connection is open at all. */
+/* Whether no request is in flight (headers read, not yet completed: the
+ * count of cfg->metrics, so never without them), or no connection is open
+ * at all. */
 bool http_server_is_idle(struct http_server *srv);
 
 /* Closes every connection, joins the threads and frees the server; NULL
