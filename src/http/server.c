@@ -236,10 +236,7 @@ static void __attribute__((format(printf, 2, 0))) http_log(void *cls, const char
 {
 	(void)cls;
 	char line[480];
-	vsnprintf(line, sizeof line, fmt, ap);
-	size_t n = strlen(line);
-	while (n > 0 && line[n - 1] == '\n') /* its messages end in a newline */
-		line[--n] = '\0';
+	vsnprintf(line, sizeof line, fmt, ap); /* its final newline is dropped there */
 	http_ratelog_event("libmicrohttpd", "libmicrohttpd: %s", line);
 }
 
