@@ -179,21 +179,16 @@ struct http_request {
 	size_t body_block_cap;
 };
 
-/* Per-request state kept for the next request of the thread, not freed; a
- * key whose value is the variable's address frees it when the thread ends. */
+/* Per-request state kept for the next request of the thread (the key's
+ * value), freed when the thread ends. */
 static pthread_key_t http_spare_key;
 static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
-static _Thread_local struct http_request *http_spare;
-static _Thread_local bool http_spare_keyed; /* the key holds &http_spare */
 
-/* The key's destructor: the thread's spare, at its end. */
-static void http_spare_free(void *slot)
+/* Frees rq and its body block. */
+static void http_spare_free(void *rq)
 {
-	struct http_request **spare = slot;
-	if (*spare)
-		dj_free((*spare)->body_block);
-	dj_free(*spare);
-	*spare = NULL;
+	dj_free(((struct http_request *)rq)->body_block);
+	dj_free(rq);
 }
 
 static void http_spare_create(void)
@@ -205,9 +200,10 @@ static void http_spare_create(void)
 /* Per-request state with its head zeroed: the thread's spare, or new. */
 static struct http_request *http_request_new(void)
 {
-	struct http_request *rq = http_spare;
-	http_spare = NULL;
-	if (!rq) {
+	struct http_request *rq = pthread_getspecific(http_spare_key);
+	if (rq) {
+		pthread_setspecific(http_spare_key, NULL);
+	} else {
 		rq = dj_malloc(sizeof *rq);
 		if (!rq)
 			return NULL;
@@ -221,14 +217,8 @@ static struct http_request *http_request_new(void)
 /* Keeps rq (whose parts are released) as the thread's spare, or frees it. */
 static void http_request_free(struct http_request *rq)
 {
-	if (!http_spare_keyed && http_spare_key != (pthread_key_t)-1)
-		http_spare_keyed = pthread_setspecific(http_spare_key, &http_spare) == 0;
-	if (http_spare_keyed && !http_spare) {
-		http_spare = rq;
-		return;
-	}
-	dj_free(rq->body_block);
-	dj_free(rq);
+	if (pthread_getspecific(http_spare_key) || pthread_setspecific(http_spare_key, rq) != 0)
+		http_spare_free(rq);
 }
 
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
