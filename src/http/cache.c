@@ -206,12 +206,12 @@ void http_cache_put(struct http_cache *c, const char *key, const struct route_re
 	}
 }
 
-void http_cache_figures(struct http_cache *c, struct http_cache_figures *f)
+void http_cache_figures(struct http_cache *c, struct http_metrics_held *h)
 {
 	pthread_mutex_lock(&c->lock);
-	f->hits = c->hits;
-	f->misses = c->misses;
-	f->bytes = c->bytes;
+	h->cache_hits = c->hits;
+	h->cache_misses = c->misses;
+	h->cache_bytes = c->bytes;
 	pthread_mutex_unlock(&c->lock);
 }
 

@@ -16,8 +16,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
+#include "http/metrics.h"
 #include "route/route.h"
 
 struct http_cache;
@@ -42,13 +42,9 @@ bool http_cache_get(struct http_cache *c, const char *key, struct route_response
  * runs out or the key is there already. */
 void http_cache_put(struct http_cache *c, const char *key, const struct route_response *resp);
 
-/* What the cache has done: hits, misses since the start, bytes kept now. */
-struct http_cache_figures {
-	uint64_t hits;
-	uint64_t misses;
-	uint64_t bytes;
-};
-void http_cache_figures(struct http_cache *c, struct http_cache_figures *f);
+/* Fills the cache's figures of *h: hits and misses since the start, bytes
+ * kept now. */
+void http_cache_figures(struct http_cache *c, struct http_metrics_held *h);
 
 /* Answers smaller than this are always kept (their bytes still count). */
 #define HTTP_BUDGET_SMALL ((size_t)65536)

@@ -902,11 +902,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 static void http_server_held(void *ctx, struct http_metrics_held *h)
 {
 	struct http_server *srv = ctx;
-	struct http_cache_figures f;
-	http_cache_figures(srv->cache, &f);
-	h->cache_hits = f.hits;
-	h->cache_misses = f.misses;
-	h->cache_bytes = f.bytes;
+	http_cache_figures(srv->cache, h);
 	h->answer_bytes = http_budget_held(srv->budget);
 }
 
