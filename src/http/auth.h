@@ -47,13 +47,4 @@ enum route_auth http_auth_request(struct http_auth *auth, struct MHD_Connection 
 /* Releases the store (the digests are wiped first). NULL is ignored. */
 void http_auth_free(struct http_auth *auth);
 
-/*
- * Reads a small file whole (tokens, certificate, key): at most `max` bytes
- * of `path` into a new NUL-terminated buffer released with
- * dj_free_secret(buf, *len + 1), *len its length. NULL on failure, with the
- * reason ("cannot open the <what> PATH: ...", never the contents) in err.
- */
-char *http_read_file(const char *path, const char *what, size_t max, size_t *len, char *err,
-		     size_t errlen);
-
 #endif
