@@ -1,8 +1,5 @@
-/*
- * The access log of accesslog.h: each line formatted on the request's
- * stack, then copied whole into a fixed ring of bytes under the log's
- * mutex, which one writer thread writes out to the log's fd.
- */
+/* The access log of accesslog.h: each line formatted on the request's
+ * stack, copied whole into a ring of bytes under the log's mutex. */
 #define _GNU_SOURCE /* F_GETPIPE_SZ, F_SETPIPE_SZ */
 
 #include "http/accesslog.h"

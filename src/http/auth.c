@@ -1,8 +1,11 @@
-/* The bearer token store of auth.h: SHA-256 digests (GnuTLS) under a
- * read-write lock. */
+/* Credentials read from files: the bearer token store of auth.h (SHA-256
+ * digests under a read-write lock) and the HTTPS settings of tls.h. Every
+ * buffer that held part of a file is wiped before it is freed. */
 #include "http/auth.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -13,7 +16,7 @@
 #include <microhttpd.h>
 
 #include "codec/error.h"
-#include "http/file.h"
+#include "http/tls.h"
 #include "mem/alloc.h"
 
 #define AUTH_DIGEST 32 /* bytes of a SHA-256 digest */
@@ -61,6 +64,37 @@ static void auth_set_free(struct auth_set *set)
 		return;
 	dj_free_secret(set->digest, set->count * sizeof set->digest[0]);
 	dj_free(set);
+}
+
+/* Reads a small file whole: at most `max` bytes of `path` into a new
+ * NUL-terminated buffer released with dj_free_secret(buf, *len + 1), *len
+ * its length. NULL on failure, with the reason ("cannot open the <what>
+ * PATH: ...", never the contents) in err. */
+static char *auth_read_file(const char *path, const char *what, size_t max, size_t *len, char *err,
+			    size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		codec_format(err, errlen, "cannot open the %s %s: %s", what, path, strerror(errno));
+		return NULL;
+	}
+	char *buf = dj_malloc(max + 1); /* one byte more tells a file too large */
+	size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+	bool ok = buf && n <= max && !ferror(f);
+	if (!buf)
+		codec_format(err, errlen, "out of memory reading the %s %s", what, path);
+	else if (n > max)
+		codec_format(err, errlen, "the %s %s is larger than %zu bytes", what, path, max);
+	else if (!ok)
+		codec_format(err, errlen, "cannot read the %s %s: %s", what, path, strerror(errno));
+	fclose(f);
+	if (!ok) {
+		dj_free_secret(buf, n);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
 }
 
 /* Parses the text of a token file into a new set; NULL with err set. */
@@ -129,7 +163,7 @@ out_set:
 static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
 {
 	size_t len = 0;
-	char *text = http_read_file(path, "token file", HTTP_AUTH_FILE_MAX, &len, err, errlen);
+	char *text = auth_read_file(path, "token file", HTTP_AUTH_FILE_MAX, &len, err, errlen);
 	if (!text)
 		return NULL;
 	struct auth_set *set = auth_parse(path, text, len, err, errlen);
@@ -273,4 +307,80 @@ void http_auth_free(struct http_auth *auth)
 	auth_set_free(auth->set);
 	dj_free(auth->path);
 	dj_free(auth);
+}
+
+int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_file,
+		  const char *priorities, char *err, size_t errlen)
+{
+	gnutls_priority_t prio;
+	gnutls_certificate_credentials_t cred;
+	const char *at = NULL;
+
+	memset(tls, 0, sizeof *tls);
+	if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		codec_format(err, errlen, "this libmicrohttpd is built without TLS support");
+		return -1;
+	}
+	int rc = gnutls_priority_init(&prio, priorities, &at);
+	if (rc != GNUTLS_E_SUCCESS) {
+		codec_format(err, errlen,
+			     "--tls-priorities: '%s' is not a GnuTLS priority string (%s at "
+			     "offset %ld)",
+			     priorities, gnutls_strerror(rc), at ? (long)(at - priorities) : 0L);
+		return -1;
+	}
+	gnutls_priority_deinit(prio);
+	tls->cert = auth_read_file(cert_file, "TLS certificate", HTTP_TLS_FILE_MAX, &tls->cert_len,
+				   err, errlen);
+	if (!tls->cert)
+		goto out_free;
+	tls->key =
+	    auth_read_file(key_file, "TLS key", HTTP_TLS_FILE_MAX, &tls->key_len, err, errlen);
+	if (!tls->key)
+		goto out_free;
+	tls->priorities = dj_strdup(priorities);
+	if (!tls->priorities) {
+		codec_format(err, errlen, "out of memory");
+		goto out_free;
+	}
+	/* The key and the certificate must make one credential. */
+	if (gnutls_certificate_allocate_credentials(&cred) != GNUTLS_E_SUCCESS) {
+		codec_format(err, errlen, "out of memory checking the TLS certificate");
+		goto out_free;
+	}
+	const gnutls_datum_t cert = {(unsigned char *)tls->cert, (unsigned)tls->cert_len};
+	const gnutls_datum_t key = {(unsigned char *)tls->key, (unsigned)tls->key_len};
+	rc = gnutls_certificate_set_x509_key_mem(cred, &cert, &key, GNUTLS_X509_FMT_PEM);
+	gnutls_certificate_free_credentials(cred);
+	if (rc < 0) {
+		codec_format(err, errlen, "--tls-cert %s with --tls-key %s: %s", cert_file,
+			     key_file, gnutls_strerror(rc));
+		goto out_free;
+	}
+	return 0;
+out_free:
+	http_tls_free(tls);
+	return -1;
+}
+
+unsigned http_tls_options(const struct http_tls *tls, struct MHD_OptionItem *opts)
+{
+	size_t n = 0;
+	if (tls) {
+		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, tls->cert};
+		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, tls->key};
+		opts[n++] =
+		    (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, tls->priorities};
+	}
+	opts[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+	return tls ? (unsigned)MHD_USE_TLS : 0u;
+}
+
+void http_tls_free(struct http_tls *tls)
+{
+	dj_free(tls->cert);
+	if (tls->key)
+		dj_free_secret(tls->key, tls->key_len + 1);
+	dj_free(tls->priorities);
+	memset(tls, 0, sizeof *tls);
 }

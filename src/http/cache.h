@@ -4,14 +4,20 @@
  * kept whole under a key of the resource, its query parameters and the
  * headers that choose the answer, bounded by bytes, least recently used
  * first out. A hit answers GET and HEAD; only GET fills it.
+ *
+ * And the budget of answer bytes held in memory: every answer body built
+ * and not yet sent whole holds its bytes against one count, so that clients
+ * that never read cannot make the server hold gigabytes. Past the budget a
+ * large answer is replaced by 503; answers under HTTP_BUDGET_SMALL bytes
+ * are counted but always kept.
  */
 #ifndef DROPJUDGE_HTTP_CACHE_H
 #define DROPJUDGE_HTTP_CACHE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
+#include "http/metrics.h"
 #include "route/route.h"
 
 struct http_cache;
@@ -36,12 +42,30 @@ bool http_cache_get(struct http_cache *c, const char *key, struct route_response
  * runs out or the key is there already. */
 void http_cache_put(struct http_cache *c, const char *key, const struct route_response *resp);
 
-/* What the cache has done: hits, misses since the start, bytes kept now. */
-struct http_cache_figures {
-	uint64_t hits;
-	uint64_t misses;
-	uint64_t bytes;
-};
-void http_cache_figures(struct http_cache *c, struct http_cache_figures *f);
+/* Fills the cache's figures of *h: hits and misses since the start, bytes
+ * kept now. */
+void http_cache_figures(struct http_cache *c, struct http_metrics_held *h);
+
+/* Answers smaller than this are always kept (their bytes still count). */
+#define HTTP_BUDGET_SMALL ((size_t)65536)
+
+struct http_budget;
+
+/* A budget of `bytes` (>= 1). NULL when out of memory. */
+struct http_budget *http_budget_new(size_t bytes);
+
+/* Frees b; NULL is ignored. Nothing may hold bytes of it any more. */
+void http_budget_free(struct http_budget *b);
+
+/* Takes n bytes: false (nothing taken) when n is at least
+ * HTTP_BUDGET_SMALL and the bytes held would pass the budget. */
+bool http_budget_take(struct http_budget *b, size_t n);
+
+/* Gives back n bytes taken by http_budget_take(). Any thread. */
+void http_budget_give(struct http_budget *b, size_t n);
+
+/* Bytes held now, and the budget. */
+size_t http_budget_held(struct http_budget *b);
+size_t http_budget_total(const struct http_budget *b);
 
 #endif

@@ -1,21 +1,19 @@
-/* The monotonic clock in milliseconds. See clock.h. */
+/* The HTTP layer's clock (clock.h). */
 #include "http/clock.h"
 
 #include <stdbool.h>
 #include <time.h>
-
-long long http_clock_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 long long http_clock_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+long long http_clock_ms(void)
+{
+	return http_clock_ns() / 1000000;
 }
 
 struct timespec http_clock_wall_at(long long mono_ns)

@@ -21,7 +21,7 @@ struct framing_scan {
 	bool chunked;		    /* the first Transfer-Encoding is exactly "chunked" */
 	enum route_status status;   /* first fault found, ROUTE_OK while none */
 	struct codec_error *err;    /* where that fault is described */
-	struct http_fields *fields; /* the values read by the server, or NULL */
+	struct http_fields *fields; /* the values read by the server */
 };
 
 /* Whether `key` (key_size bytes) is `name`, but for the case of letters. */
@@ -124,8 +124,7 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 
 	if (!key || !value)
 		return MHD_YES;
-	if (s->fields)
-		framing_note(s->fields, key, key_size, value);
+	framing_note(s->fields, key, key_size, value);
 	if (key_size == 0)
 		framing_fault(s, ROUTE_E_BAD_REQUEST, "a header field has an empty name");
 	else if (codec_text_has_blank(key, key_size))
@@ -173,8 +172,7 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 	memset(&s, 0, sizeof s);
 	s.err = err;
 	s.fields = fields;
-	if (fields)
-		memset(fields, 0, sizeof *fields);
+	memset(fields, 0, sizeof *fields);
 	if (!version)
 		version = "";
 

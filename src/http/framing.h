@@ -59,7 +59,7 @@ void http_target_note(struct http_target *t, const char *raw);
  * Checks the framing of a request whose headers have all arrived (`version`
  * as the access handler got it, `t` from http_target_note()): ROUTE_OK, or
  * the status to answer, before any body and closing the connection, with
- * err set to the reason. *fields (NULL: not wanted) is filled either way.
+ * err set to the reason. *fields is filled either way.
  */
 enum route_status http_framing_check(struct MHD_Connection *conn, const char *version,
 				     const struct http_target *t, struct http_fields *fields,

@@ -1,7 +1,5 @@
-/*
- * The connection guard of guard.h: an atomic count of open connections, a
- * list of connection records with their deadlines, and the watchdog.
- */
+/* The connection guard of guard.h: an atomic count of open connections, a
+ * list of connection records with their deadlines, and the watchdog. */
 #include "http/guard.h"
 #include "mem/alloc.h"
 
@@ -18,6 +16,7 @@
 #include "codec/error.h"
 #include "http/clock.h"
 #include "http/ratelog.h"
+#include "http/server.h"
 
 /* How often the watchdog looks at the deadlines, in milliseconds. */
 #define GUARD_TICK_MS 100
@@ -46,13 +45,15 @@ struct guard_conn {
 };
 
 struct http_guard {
-	struct http_guard_config cfg; /* read-only */
-	atomic_uint open;	      /* connections between started and closed */
-	atomic_bool closing;	      /* new connections are closed at accept (a drain) */
-	pthread_mutex_t lock;	      /* guards head and each record's cut */
-	pthread_cond_t wake;	      /* signalled to stop the watchdog */
-	struct guard_conn *head;      /* open connections */
-	bool stopping;		      /* under lock: the watchdog must end */
+	unsigned max_connections; /* open at once; more are closed at accept */
+	unsigned header_timeout;  /* seconds for a request's headers */
+	unsigned body_timeout;	  /* seconds for a body after its headers */
+	atomic_uint open;	  /* connections between started and closed */
+	atomic_bool closing;	  /* new connections are closed at accept (a drain) */
+	pthread_mutex_t lock;	  /* guards head and each record's cut */
+	pthread_cond_t wake;	  /* signalled to stop the watchdog */
+	struct guard_conn *head;  /* open connections */
+	bool stopping;		  /* under lock: the watchdog must end */
 	struct guard_linger lingering[GUARD_LINGER_MAX]; /* appended under the lock;
 							    drained by the watchdog */
 	unsigned nlinger;				 /* entries in lingering */
@@ -150,14 +151,16 @@ static void *guard_watchdog(void *arg)
 	}
 }
 
-struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err, size_t errlen)
+struct http_guard *http_guard_new(const struct http_config *cfg, char *err, size_t errlen)
 {
 	struct http_guard *g = dj_calloc(1, sizeof *g);
 	if (!g) {
 		codec_format(err, errlen, "out of memory");
 		return NULL;
 	}
-	g->cfg = *cfg;
+	g->max_connections = cfg->max_connections;
+	g->header_timeout = cfg->header_timeout;
+	g->body_timeout = cfg->body_timeout;
 	atomic_init(&g->open, 0u);
 	atomic_init(&g->closing, false);
 	if (pthread_mutex_init(&g->lock, NULL) != 0)
@@ -213,11 +216,11 @@ enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, sockle
 	 * own, larger limit leaves room for them. */
 	if (atomic_load(&g->closing))
 		return MHD_NO;
-	if (atomic_load(&g->open) < g->cfg.max_connections)
+	if (atomic_load(&g->open) < g->max_connections)
 		return MHD_YES;
 	http_ratelog_event("connections",
 			   "refused a connection: %u connections are open (--max-connections)",
-			   g->cfg.max_connections);
+			   g->max_connections);
 	return MHD_NO;
 }
 
@@ -229,7 +232,7 @@ static struct guard_conn *guard_conn_of(struct MHD_Connection *conn)
 	return info ? info->socket_context : NULL;
 }
 
-bool http_guard_client_gone(struct MHD_Connection *conn)
+bool http_guard_client_gone(void *conn)
 {
 	struct guard_conn *c = guard_conn_of(conn);
 	if (!c)
@@ -263,8 +266,7 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		c->guard = g;
 		c->fd = fd;
 		atomic_init(&c->linger, false);
-		atomic_init(&c->deadline_ms,
-			    http_clock_ms() + (long long)g->cfg.header_timeout * 1000);
+		atomic_init(&c->deadline_ms, http_clock_ms() + (long long)g->header_timeout * 1000);
 		pthread_mutex_lock(&g->lock);
 		c->next = g->head;
 		if (g->head)
@@ -305,8 +307,7 @@ void http_guard_headers_in(struct MHD_Connection *conn, long long now_ms)
 	struct guard_conn *c = guard_conn_of(conn);
 	if (!c)
 		return;
-	atomic_store_explicit(&c->deadline_ms,
-			      now_ms + (long long)c->guard->cfg.body_timeout * 1000,
+	atomic_store_explicit(&c->deadline_ms, now_ms + (long long)c->guard->body_timeout * 1000,
 			      memory_order_relaxed);
 	if (atomic_load_explicit(&c->linger, memory_order_relaxed))
 		atomic_store_explicit(&c->linger, false, memory_order_relaxed);
@@ -331,6 +332,6 @@ void http_guard_request_done(struct MHD_Connection *conn, long long now_ms)
 	struct guard_conn *c = guard_conn_of(conn);
 	if (c)
 		atomic_store_explicit(&c->deadline_ms,
-				      now_ms + (long long)c->guard->cfg.header_timeout * 1000,
+				      now_ms + (long long)c->guard->header_timeout * 1000,
 				      memory_order_relaxed);
 }

@@ -25,24 +25,21 @@
 
 #include <microhttpd.h>
 
-struct http_guard_config {
-	unsigned max_connections; /* open at once, >= 1; more are closed at accept */
-	unsigned header_timeout;  /* seconds for a request's headers, >= 1 */
-	unsigned body_timeout;	  /* seconds for a body after its headers, >= 1 */
-};
-
 struct http_guard;
+struct http_config;
 
-/* Starts a guard and its watchdog thread; NULL with the reason in err
- * (errlen bytes) on failure. Freed after the daemon using it has stopped. */
-struct http_guard *http_guard_new(const struct http_guard_config *cfg, char *err, size_t errlen);
+/* Starts a guard of cfg's max_connections, header_timeout and body_timeout
+ * and its watchdog thread; NULL with the reason in err (errlen bytes) on
+ * failure. Freed after the daemon using it has stopped. */
+struct http_guard *http_guard_new(const struct http_config *cfg, char *err, size_t errlen);
 
 /* Stops the watchdog and frees the guard; NULL is ignored. */
 void http_guard_free(struct http_guard *g);
 
-/* Whether conn's client has closed its side or the connection failed (a
- * peek at the guard's duplicate of the socket). False when unknown. */
-bool http_guard_client_gone(struct MHD_Connection *conn);
+/* Whether the client of conn (a struct MHD_Connection; void for
+ * route_request.gone) has closed its side or the connection failed (a peek
+ * at the guard's duplicate of the socket). False when unknown. */
+bool http_guard_client_gone(void *conn);
 
 /* From now on every new connection is closed at accept (a drain). */
 void http_guard_close_new(struct http_guard *g);

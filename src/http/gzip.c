@@ -89,10 +89,6 @@ bool http_gunzip_feed(struct http_gunzip *z, const char *data, size_t size, http
 		size_t used = take - z->zs.avail_in;
 		data += used;
 		size -= used;
-		if (z->done && size > 0) {
-			z->failed = true;
-			return false;
-		}
 		if (used == 0 && !z->done)
 			break;
 	}

@@ -166,7 +166,12 @@ void http_metrics_request_started(struct http_metrics *m)
 	atomic_fetch_add_explicit(&m->in_flight, 1, memory_order_relaxed);
 }
 
-void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r)
+long long http_metrics_in_flight(struct http_metrics *m)
+{
+	return (long long)atomic_load_explicit(&m->in_flight, memory_order_relaxed);
+}
+
+void http_metrics_request_done(struct http_metrics *m, const struct http_access_entry *r)
 {
 	const char *route = r->route ? r->route : "unknown";
 	long i = mt_slot(m->request_keys, MT_REQUEST_SLOTS, route, mt_method(r->method), r->status);
@@ -192,22 +197,26 @@ void http_metrics_connection(struct http_metrics *m, int delta)
 		mt_add(&m->connections_total, (uint64_t)delta);
 }
 
-void http_metrics_cases(struct http_metrics *m, const char *problem, const char *outcome,
-			uint64_t n)
+/* Adds n to the series (a, b) of a pair table, or 1 to the overflow. */
+static void mt_pair_add(struct http_metrics *m, struct mt_key *keys, atomic_uint_fast64_t *values,
+			const char *a, const char *b, uint64_t n)
 {
 	if (n == 0)
 		return;
-	long i = mt_slot(m->case_keys, MT_PAIR_SLOTS, problem, outcome, 0);
-	mt_add(i >= 0 ? &m->cases[i] : &m->overflow, i >= 0 ? n : 1);
+	long i = mt_slot(keys, MT_PAIR_SLOTS, a, b, 0);
+	mt_add(i >= 0 ? &values[i] : &m->overflow, i >= 0 ? n : 1);
+}
+
+void http_metrics_cases(struct http_metrics *m, const char *problem, const char *outcome,
+			uint64_t n)
+{
+	mt_pair_add(m, m->case_keys, m->cases, problem, outcome, n);
 }
 
 void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
 			   uint64_t n)
 {
-	if (n == 0)
-		return;
-	long i = mt_slot(m->verdict_keys, MT_PAIR_SLOTS, problem, verdict, 0);
-	mt_add(i >= 0 ? &m->verdicts[i] : &m->overflow, i >= 0 ? n : 1);
+	mt_pair_add(m, m->verdict_keys, m->verdicts, problem, verdict, n);
 }
 
 void http_metrics_held_source(struct http_metrics *m,
@@ -381,9 +390,9 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_head(&t, "dropjudge_http_request_duration_seconds", "histogram",
 		"Time from a request's headers to its completion, by route.");
 	mt_histograms(&t, m);
-	int64_t in_flight = atomic_load_explicit(&m->in_flight, memory_order_relaxed);
 	mt_scalar(&t, "dropjudge_http_requests_in_flight", "gauge",
-		  "Requests whose headers have arrived and that are not complete yet.", in_flight);
+		  "Requests whose headers have arrived and that are not complete yet.",
+		  http_metrics_in_flight(m));
 	mt_head(&t, "dropjudge_http_request_bytes_total", "counter",
 		"Request body bytes received, by route.");
 	mt_route_bytes(&t, m, "dropjudge_http_request_bytes_total", true);

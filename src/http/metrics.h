@@ -14,20 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "http/accesslog.h"
+
 /* Upper bounds of the duration histogram's buckets (+Inf aside). */
 #define HTTP_METRICS_BUCKETS 17
 
 struct http_metrics;
-
-/* One finished request, as the HTTP layer saw it. */
-struct http_metrics_request {
-	const char *route;    /* route table name (outlives the metrics); NULL: "unknown" */
-	const char *method;   /* as received, any string; NULL: "other" */
-	unsigned status;      /* HTTP status sent, 100..599; 0: none was sent */
-	uint64_t bytes_in;    /* request body bytes received */
-	uint64_t bytes_out;   /* response body bytes queued */
-	uint64_t duration_ns; /* from the request's headers to its completion */
-};
 
 /* A new, zeroed set of metrics, `version` (copied) its build_info label;
  * NULL when out of memory. Released with http_metrics_free(). */
@@ -39,8 +31,13 @@ void http_metrics_free(struct http_metrics *m);
 /* A request's headers have arrived: in flight until http_metrics_request_done(). */
 void http_metrics_request_started(struct http_metrics *m);
 
-/* A request is over: counted, timed and no longer in flight. */
-void http_metrics_request_done(struct http_metrics *m, const struct http_metrics_request *r);
+/* Requests started and not yet done. Any thread. */
+long long http_metrics_in_flight(struct http_metrics *m);
+
+/* A request is over: counted by its route (NULL: "unknown"; it must outlive
+ * the metrics), method (NULL or unknown: "other") and status, its bytes and
+ * duration added, and no longer in flight. */
+void http_metrics_request_done(struct http_metrics *m, const struct http_access_entry *r);
 
 /* A connection was accepted (+1) or closed (-1). */
 void http_metrics_connection(struct http_metrics *m, int delta);

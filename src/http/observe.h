@@ -1,18 +1,39 @@
-/* What the HTTP layer records of each request: its id (X-Request-Id), its
- * timing, and at its completion the metrics and the access log line. */
+/* What the HTTP layer records of each request: its id (X-Request-Id: taken
+ * when sane, generated otherwise, and echoed in the answer's header, the
+ * access log and every problem body), its timing, and at its completion the
+ * metrics and the access log line. */
 #ifndef DROPJUDGE_HTTP_OBSERVE_H
 #define DROPJUDGE_HTTP_OBSERVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include <microhttpd.h>
 
 #include "http/accesslog.h"
 #include "http/metrics.h"
-#include "http/request_id.h"
 #include "route/route.h"
+
+/* Longest id taken from a request, in characters. */
+#define HTTP_REQUEST_ID_MAX 128
+/* Characters of a generated id: 128 bits in lowercase hex. */
+#define HTTP_REQUEST_ID_GENERATED 32
+
+/* Whether `s` is a sane id: 1..HTTP_REQUEST_ID_MAX characters of
+ * [A-Za-z0-9._:-]. NULL is not. */
+bool http_request_id_is_sane(const char *s);
+
+/*
+ * Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out: a
+ * thread never repeats one, and ids of different threads and processes
+ * meet no more often than random ones. Not a secret. Never fails.
+ */
+void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1]);
+
+/* Writes the id of a request whose X-Request-Id is `header` (NULL: absent)
+ * to out: a copy when sane, else a generated one. */
+void http_request_id_take(const char *header, char out[HTTP_REQUEST_ID_MAX + 1]);
 
 /* Where observations go; either may be NULL. Not owned. */
 struct http_observer {
@@ -23,15 +44,11 @@ struct http_observer {
 /* One request being observed, inside the server's per-request state. */
 struct http_observed {
 	char request_id[HTTP_REQUEST_ID_MAX + 1]; /* taken or generated at the start */
-	struct timespec start_real;		  /* wall clock at the start (http_clock_wall_at) */
 	long long start_ns;			  /* http_clock_ns() at the start */
-	const char *method;			  /* libmicrohttpd's, valid until completion */
-	const char *path;			  /* libmicrohttpd's, valid until completion */
-	const char *user_agent;			  /* libmicrohttpd's, NULL when absent */
-	const char *route;			  /* route name of the answer; NULL: none */
-	unsigned status;			  /* status queued; 0 while none */
-	uint64_t bytes_out;			  /* body bytes of the answer */
-	struct route_tally tally;		  /* cases and verdicts the handlers counted */
+	/* Its access line and metrics, filled as it goes (libmicrohttpd's
+	 * strings, valid until completion). */
+	struct http_access_entry line;
+	struct route_tally tally; /* cases and verdicts the handlers counted */
 };
 
 /* The request's headers are in: takes its id from `request_id` (its
@@ -56,8 +73,7 @@ void http_observe_answer(struct http_observed *o, unsigned status, const char *r
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		      struct MHD_Connection *conn, uint64_t bytes_in, long long now_ns);
 
-/* MHD_NotifyConnectionCallback: counts connections opened and closed. */
-void http_observe_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-			     enum MHD_ConnectionNotificationCode toe);
+/* The client's address bytes into addr; their count (4, 16), 0 when unknown. */
+unsigned char http_client_address(struct MHD_Connection *conn, unsigned char addr[16]);
 
 #endif

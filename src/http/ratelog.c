@@ -3,6 +3,7 @@
 #include "http/ratelog.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,11 +54,13 @@ static void ratelog_report_locked(long long now)
 	ratelog_pending = 0;
 }
 
-/* http_ratelog_v() with the JSON line's event. */
-static void ratelog_event_v(const char *event, const char *fmt, va_list ap)
+void http_ratelog_event(const char *event, const char *fmt, ...)
 {
+	va_list ap;
 	char line[RATELOG_LINE_MAX];
+	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
 	size_t n = strlen(line);
 	while (n > 0 && line[n - 1] == '\n')
 		line[--n] = '\0';
@@ -79,19 +82,6 @@ static void ratelog_event_v(const char *event, const char *fmt, va_list ap)
 	pthread_mutex_unlock(&ratelog_lock);
 }
 
-void http_ratelog_v(const char *fmt, va_list ap)
-{
-	ratelog_event_v("server", fmt, ap);
-}
-
-void http_ratelog_event(const char *event, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	ratelog_event_v(event, fmt, ap);
-	va_end(ap);
-}
-
 void http_stderr_line(const char *level, const char *event, const char *fmt, ...)
 {
 	char line[RATELOG_LINE_MAX];
@@ -103,14 +93,6 @@ void http_stderr_line(const char *level, const char *event, const char *fmt, ...
 	ratelog_write_locked(level, event, line);
 	fflush(stderr);
 	pthread_mutex_unlock(&ratelog_lock);
-}
-
-void http_ratelog(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	http_ratelog_v(fmt, ap);
-	va_end(ap);
 }
 
 void http_ratelog_tick(void)

@@ -6,7 +6,6 @@
 #ifndef DROPJUDGE_HTTP_RATELOG_H
 #define DROPJUDGE_HTTP_RATELOG_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 
 /* Lines written in one second before the rest are only counted. */
@@ -16,13 +15,9 @@
  * "dropjudge: <message>" (false, the start). Set before any thread logs. */
 void http_ratelog_set_json(bool json);
 
-/* Writes "dropjudge: <message>", or its JSON line (level "warn", event
- * "server"), unless over the rate; a trailing newline is dropped. */
-void http_ratelog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void http_ratelog_v(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-
-/* http_ratelog() with the JSON line's `event` given ("libmicrohttpd",
- * "connections"). */
+/* Writes "dropjudge: <message>", or its JSON line (level "warn", `event`
+ * such as "libmicrohttpd", "connections"), unless over the rate; a trailing
+ * newline is dropped. */
 void http_ratelog_event(const char *event, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -1,14 +1,9 @@
-/*
- * libmicrohttpd plumbing (server.h): reads each request (headers, body
- * chunks, the end), hands it to route_handle() and turns its answer into an
- * MHD response. Per-request state lives in the connection's con_cls and is
- * freed only by the request-completed callback, which also runs after
- * errors, timeouts and aborts.
- */
+/* libmicrohttpd plumbing (server.h). Per-request state lives in the
+ * connection's con_cls and is freed only by the request-completed callback,
+ * which also runs after errors, timeouts and aborts. */
 #include "http/server.h"
 
 #include <arpa/inet.h>
-#include <limits.h>
 #include <malloc.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -25,13 +20,11 @@
 
 #include "codec/error.h"
 #include "http/auth.h"
-#include "http/budget.h"
 #include "http/cache.h"
 #include "http/clock.h"
 #include "http/framing.h"
 #include "http/guard.h"
 #include "http/gzip.h"
-#include "http/heavy.h"
 #include "http/observe.h"
 #include "http/ratelog.h"
 #include "http/tls.h"
@@ -53,30 +46,85 @@
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (1024 * 1024)
 
-/* Requests between their headers and their completion, counted by each of
- * the first HTTP_FLIGHT_SLOTS threads in a cache line of its own (plain
- * stores), by later ones in one shared slot; the count is the sum. */
-#define HTTP_FLIGHT_SLOTS 16
-struct http_flight {
-	atomic_int n;			   /* started less completed here; may be < 0 */
-	char pad[64 - sizeof(atomic_int)]; /* the rest of its line */
+/* Admission of heavy work: at most `total` requests waiting for or running
+ * on the worker pool, `per_client` of them from one address; past either a
+ * heavy request is answered 503 at once. A small table under one lock,
+ * scanned whole; places of clients that have gone count for nothing. */
+struct http_heavy {
+	pthread_mutex_t lock; /* guards places */
+	unsigned total;	      /* places */
+	unsigned per_client;  /* places one address may hold */
+	struct {
+		struct MHD_Connection *conn; /* NULL: the place is free */
+		unsigned char addr[16];	     /* the address's bytes (4 for IPv4) */
+		unsigned char len;	     /* bytes of addr; 0: unknown */
+	} places[];
 };
 
-/* Adds d to the calling thread's count of requests in flight. */
-static void http_flight_add(struct http_flight *flight, int d)
+static struct http_heavy *http_heavy_new(unsigned total, unsigned per_client)
 {
-	static atomic_uint next;
-	static _Thread_local unsigned mine = UINT_MAX;
-	if (mine == UINT_MAX) {
-		unsigned k = atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed);
-		mine = k < HTTP_FLIGHT_SLOTS ? k : HTTP_FLIGHT_SLOTS;
+	struct http_heavy *h = dj_calloc(1, sizeof *h + total * sizeof h->places[0]);
+	if (!h || pthread_mutex_init(&h->lock, NULL) != 0) {
+		dj_free(h);
+		return NULL;
 	}
-	atomic_int *n = &flight[mine].n;
-	if (mine < HTTP_FLIGHT_SLOTS)
-		atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + d,
-				      memory_order_relaxed);
-	else
-		atomic_fetch_add_explicit(n, d, memory_order_relaxed);
+	h->total = total;
+	h->per_client = per_client;
+	return h;
+}
+
+static void http_heavy_free(struct http_heavy *h)
+{
+	if (h)
+		pthread_mutex_destroy(&h->lock);
+	dj_free(h);
+}
+
+/* Takes a place for the heavy request of conn until http_heavy_release():
+ * false when the total or its address's share is full. */
+static bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
+{
+	unsigned char addr[16];
+	unsigned char len = http_client_address(conn, addr);
+	pthread_mutex_lock(&h->lock);
+	/* First without asking the sockets; past a limit, again once the
+	 * places of clients that have gone are given up (a syscall each). */
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned free_place = h->total, mine = 0;
+		for (unsigned i = 0; i < h->total; i++) {
+			struct MHD_Connection *c = h->places[i].conn;
+			if (pass == 1 && c && http_guard_client_gone(c))
+				c = h->places[i].conn = NULL;
+			if (!c) {
+				free_place = free_place < h->total ? free_place : i;
+				continue;
+			}
+			mine += len && h->places[i].len == len &&
+				memcmp(h->places[i].addr, addr, len) == 0;
+		}
+		if (free_place < h->total && mine < h->per_client) {
+			h->places[free_place].conn = conn;
+			memcpy(h->places[free_place].addr, addr, len);
+			h->places[free_place].len = len;
+			pthread_mutex_unlock(&h->lock);
+			return true;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+	return false;
+}
+
+/* Gives back conn's place; nothing when it holds none. */
+static void http_heavy_release(struct http_heavy *h, struct MHD_Connection *conn)
+{
+	pthread_mutex_lock(&h->lock);
+	for (unsigned i = 0; i < h->total; i++) {
+		if (h->places[i].conn == conn) {
+			h->places[i].conn = NULL;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
 }
 
 struct http_server {
@@ -92,9 +140,6 @@ struct http_server {
 	struct http_workers *workers;  /* runs the heavy requests */
 	atomic_bool draining;	       /* shutdown has begun */
 	struct http_observer observer; /* metrics and access log, not owned */
-	char pad[64];		       /* keeps the counts off the lines read above */
-	struct http_flight flight[HTTP_FLIGHT_SLOTS + 1]; /* requests in flight, per thread;
-							     the last shared */
 };
 
 /* What one request accumulates between the calls of the access handler. */
@@ -134,21 +179,16 @@ struct http_request {
 	size_t body_block_cap;
 };
 
-/* Per-request state kept for the next request of the thread, not freed; a
- * key whose value is the variable's address frees it when the thread ends. */
+/* Per-request state kept for the next request of the thread (the key's
+ * value), freed when the thread ends. */
 static pthread_key_t http_spare_key;
 static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
-static _Thread_local struct http_request *http_spare;
-static _Thread_local bool http_spare_keyed; /* the key holds &http_spare */
 
-/* The key's destructor: the thread's spare, at its end. */
-static void http_spare_free(void *slot)
+/* Frees rq and its body block. */
+static void http_spare_free(void *rq)
 {
-	struct http_request **spare = slot;
-	if (*spare)
-		dj_free((*spare)->body_block);
-	dj_free(*spare);
-	*spare = NULL;
+	dj_free(((struct http_request *)rq)->body_block);
+	dj_free(rq);
 }
 
 static void http_spare_create(void)
@@ -160,9 +200,10 @@ static void http_spare_create(void)
 /* Per-request state with its head zeroed: the thread's spare, or new. */
 static struct http_request *http_request_new(void)
 {
-	struct http_request *rq = http_spare;
-	http_spare = NULL;
-	if (!rq) {
+	struct http_request *rq = pthread_getspecific(http_spare_key);
+	if (rq) {
+		pthread_setspecific(http_spare_key, NULL);
+	} else {
 		rq = dj_malloc(sizeof *rq);
 		if (!rq)
 			return NULL;
@@ -176,14 +217,8 @@ static struct http_request *http_request_new(void)
 /* Keeps rq (whose parts are released) as the thread's spare, or frees it. */
 static void http_request_free(struct http_request *rq)
 {
-	if (!http_spare_keyed && http_spare_key != (pthread_key_t)-1)
-		http_spare_keyed = pthread_setspecific(http_spare_key, &http_spare) == 0;
-	if (http_spare_keyed && !http_spare) {
-		http_spare = rq;
-		return;
-	}
-	dj_free(rq->body_block);
-	dj_free(rq);
+	if (pthread_getspecific(http_spare_key) || pthread_setspecific(http_spare_key, rq) != 0)
+		http_spare_free(rq);
 }
 
 /* libmicrohttpd's own messages (bind failures, resource limits) to stderr. */
@@ -191,10 +226,7 @@ static void __attribute__((format(printf, 2, 0))) http_log(void *cls, const char
 {
 	(void)cls;
 	char line[480];
-	vsnprintf(line, sizeof line, fmt, ap);
-	size_t n = strlen(line);
-	while (n > 0 && line[n - 1] == '\n') /* its messages end in a newline */
-		line[--n] = '\0';
+	vsnprintf(line, sizeof line, fmt, ap); /* its final newline is dropped there */
 	http_ratelog_event("libmicrohttpd", "libmicrohttpd: %s", line);
 }
 
@@ -648,7 +680,6 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	codec_error_init(&err, 1);
 	enum route_status framing =
 	    http_framing_check(conn, version, &rq->target, &rq->fields, &err);
-	http_flight_add(srv->flight, 1);
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
 			   rq->fields.user_agent);
 	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
@@ -693,12 +724,6 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	    route_request_body(req) == ROUTE_BODY_NDJSON)
 		rq->out_of_memory = true;
 	return MHD_YES;
-}
-
-/* route_request.gone: whether the connection's client has gone. */
-static bool http_client_gone(void *conn)
-{
-	return http_guard_client_gone(conn);
 }
 
 /* Whether a request's work may be large, to run on the worker pool: by its
@@ -751,7 +776,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	req->body = rq->body;
 	req->body_len = rq->len;
 	req->intake = rq->intake;
-	req->gone = http_client_gone;
+	req->gone = http_guard_client_gone;
 	req->gone_ctx = conn;
 	/* HEAD on heavy work answers what it can without building the body;
 	 * a package built before answers GET and HEAD whole, at once. */
@@ -770,8 +795,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 				     "%u heavy requests are queued or running (--max-heavy-queue), "
 				     "or %u from this address (--max-heavy-per-client); retry "
 				     "after 1 s",
-				     http_heavy_total(srv->heavy),
-				     http_heavy_per_client(srv->heavy));
+				     srv->heavy->total, srv->heavy->per_client);
 			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
 		}
 		rq->heavy = true;
@@ -828,13 +852,16 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 	return rq;
 }
 
-/* MHD_NotifyConnectionCallback: the guard's bookkeeping, then the metrics'. */
+/* MHD_NotifyConnectionCallback: the guard's bookkeeping, then the count of
+ * connections opened and closed. */
 static void http_notify_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 				   enum MHD_ConnectionNotificationCode toe)
 {
 	struct http_server *srv = cls;
 	http_guard_notify(srv->guard, conn, socket_context, toe);
-	http_observe_connection(&srv->observer, conn, socket_context, toe);
+	if (srv->observer.metrics)
+		http_metrics_connection(srv->observer.metrics,
+					toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
 }
 
 /* MHD_RequestCompletedCallback: the one place per-request state is freed. */
@@ -855,10 +882,8 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_heavy_release(srv->heavy, conn);
 		route_response_free(&rq->resp);
 	}
-	if (rq->begun) {
+	if (rq->begun)
 		http_observe_end(&srv->observer, &rq->seen, conn, rq->len + rq->dropped, now_ns);
-		http_flight_add(srv->flight, -1);
-	}
 	http_gunzip_free(rq->gunzip);
 	route_intake_free(rq->intake);
 	if (rq->body && rq->cap <= HTTP_BODY_KEEP_MAX && !rq->body_block) {
@@ -877,12 +902,24 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 static void http_server_held(void *ctx, struct http_metrics_held *h)
 {
 	struct http_server *srv = ctx;
-	struct http_cache_figures f;
-	http_cache_figures(srv->cache, &f);
-	h->cache_hits = f.hits;
-	h->cache_misses = f.misses;
-	h->cache_bytes = f.bytes;
+	http_cache_figures(srv->cache, h);
 	h->answer_bytes = http_budget_held(srv->budget);
+}
+
+/* Stops the daemon (when started) and frees what srv holds, any part of
+ * which may be NULL. */
+static void http_server_free(struct http_server *srv)
+{
+	if (srv->daemon)
+		MHD_stop_daemon(srv->daemon);
+	http_workers_free(srv->workers);
+	http_heavy_free(srv->heavy);
+	http_cache_free(srv->cache);
+	http_budget_free(srv->budget);
+	http_guard_free(srv->guard);
+	if (srv->oom)
+		MHD_destroy_response(srv->oom);
+	dj_free(srv);
 }
 
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen)
@@ -940,11 +977,6 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		codec_format(err, errlen, "out of memory");
 		goto out_fd;
 	}
-	srv->oom = http_oom_response_new();
-	if (!srv->oom) {
-		codec_format(err, errlen, "out of memory");
-		goto out_srv;
-	}
 	srv->limits = cfg->limits;
 	srv->observer.metrics = cfg->metrics;
 	srv->observer.log = cfg->log;
@@ -952,25 +984,21 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	flags |= http_tls_options(cfg->tls, tls_opts);
 	http_framing_options(framing_opts);
 	atomic_init(&srv->draining, false);
-	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS + 1; i++)
-		atomic_init(&srv->flight[i].n, 0);
-	const struct http_guard_config gc = {.max_connections = cfg->max_connections,
-					     .header_timeout = cfg->header_timeout,
-					     .body_timeout = cfg->body_timeout};
-	srv->guard = http_guard_new(&gc, err, errlen);
+	srv->guard = http_guard_new(cfg, err, errlen);
 	if (!srv->guard)
 		goto out_srv;
 	srv->workers = http_workers_new(cfg->threads, err, errlen);
 	if (!srv->workers)
-		goto out_guard;
+		goto out_srv;
 	srv->heavy = http_heavy_new(cfg->max_heavy ? cfg->max_heavy : 64,
 				    cfg->max_heavy_per_client ? cfg->max_heavy_per_client : 8);
 	srv->budget =
 	    http_budget_new(cfg->answer_memory ? cfg->answer_memory : HTTP_ANSWER_MEMORY_DEFAULT);
 	srv->cache = http_cache_new(cfg->package_cache);
-	if (!srv->heavy || !srv->budget || !srv->cache) {
+	srv->oom = http_oom_response_new();
+	if (!srv->heavy || !srv->budget || !srv->cache || !srv->oom) {
 		codec_format(err, errlen, "out of memory");
-		goto out_workers;
+		goto out_srv;
 	}
 
 	/*
@@ -1001,7 +1029,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 			codec_format(err, errlen,
 				     "cannot listen on %s port %u (see the message above)",
 				     cfg->host, cfg->port);
-		goto out_workers;
+		goto out_srv;
 	}
 	/* The port from the listening socket itself: MHD_DAEMON_INFO_BIND_PORT
 	 * may not know that of a socket it was given. */
@@ -1012,7 +1040,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	if (!info || getsockname(info->listen_fd, (struct sockaddr *)&bound, &blen) != 0 ||
 	    (bound.ss_family != AF_INET && bound.ss_family != AF_INET6)) {
 		codec_format(err, errlen, "cannot read back the port listened on");
-		goto out_daemon;
+		goto out_srv;
 	}
 	srv->port = ntohs(bound.ss_family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
 						     : ((struct sockaddr_in6 *)&bound)->sin6_port);
@@ -1020,19 +1048,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		http_metrics_held_source(cfg->metrics, http_server_held, srv);
 	return srv;
 
-out_daemon:
-	MHD_stop_daemon(srv->daemon);
-out_workers:
-	http_cache_free(srv->cache);
-	http_budget_free(srv->budget);
-	http_heavy_free(srv->heavy);
-	http_workers_free(srv->workers);
-out_guard:
-	http_guard_free(srv->guard);
 out_srv:
-	if (srv->oom)
-		MHD_destroy_response(srv->oom);
-	dj_free(srv);
+	http_server_free(srv);
 out_fd:
 	if (cfg->listen_fd > 0 && !handed) /* ours until the daemon has taken it */
 		close(cfg->listen_fd);
@@ -1055,10 +1072,7 @@ void http_server_begin_drain(struct http_server *srv)
 
 bool http_server_is_idle(struct http_server *srv)
 {
-	long long in_flight = 0;
-	for (size_t i = 0; i < HTTP_FLIGHT_SLOTS + 1; i++)
-		in_flight += atomic_load(&srv->flight[i].n);
-	if (in_flight == 0)
+	if (srv->observer.metrics && http_metrics_in_flight(srv->observer.metrics) == 0)
 		return true;
 	const union MHD_DaemonInfo *info =
 	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
@@ -1074,12 +1088,5 @@ void http_server_stop(struct http_server *srv)
 	/* Jobs still running resume their connections before the daemon
 	 * stops: libmicrohttpd must not stop with a connection suspended. */
 	http_workers_stop(srv->workers);
-	MHD_stop_daemon(srv->daemon);
-	http_workers_free(srv->workers);
-	http_heavy_free(srv->heavy);
-	http_cache_free(srv->cache);
-	http_budget_free(srv->budget);
-	http_guard_free(srv->guard);
-	MHD_destroy_response(srv->oom);
-	dj_free(srv);
+	http_server_free(srv);
 }

@@ -22,7 +22,7 @@ struct http_auth;
  * request by 0.9.75): the request line and headers must fit in it. */
 #define HTTP_CONNECTION_MEMORY_DEFAULT ((size_t)32768)
 #define HTTP_CONNECTION_MEMORY_MIN     ((size_t)4096)
-/* Bytes of answers built and not yet sent held at once (budget.h). */
+/* Bytes of answers built and not yet sent held at once (cache.h). */
 #define HTTP_ANSWER_MEMORY_DEFAULT ((size_t)64 << 20)
 struct http_tls;
 
@@ -44,7 +44,7 @@ struct http_config {
 	unsigned body_timeout;	       /* seconds for a request's body after its headers, >= 1 */
 	unsigned max_heavy;	       /* heavy requests queued or running at once, >= 1 */
 	unsigned max_heavy_per_client; /* of them from one address, >= 1 */
-	size_t answer_memory;	       /* bytes of answers held at once (budget.h);
+	size_t answer_memory;	       /* bytes of answers held at once (cache.h);
 					  0: HTTP_ANSWER_MEMORY_DEFAULT */
 	size_t package_cache;	       /* bytes of packages kept (cache.h); 0: none */
 	struct route_limits limits;    /* copied; passed to every request */
@@ -52,7 +52,8 @@ struct http_config {
 					  must outlive the server */
 	const struct http_tls *tls;    /* HTTPS settings, NULL: plain HTTP; borrowed,
 					  must outlive the server */
-	struct http_metrics *metrics;  /* counted into; NULL: none; not owned */
+	struct http_metrics *metrics;  /* counted into; NULL: none; not owned;
+					  http_server_is_idle() reads it */
 	struct http_accesslog *log;    /* one line per request; NULL: none; not owned */
 };
 
@@ -72,8 +73,9 @@ unsigned http_server_port(const struct http_server *srv);
  * every answer closes its connection; open ones are still served. */
 void http_server_begin_drain(struct http_server *srv);
 
-/* Whether no request is in flight (headers read, not yet completed), or no
- * connection is open at all. */
+/* Whether no request is in flight (headers read, not yet completed: the
+ * count of cfg->metrics, so never without them), or no connection is open
+ * at all. */
 bool http_server_is_idle(struct http_server *srv);
 
 /* Closes every connection, joins the threads and frees the server; NULL

@@ -1,6 +1,7 @@
 /* HTTPS settings: certificate chain, private key and GnuTLS priorities,
  * checked at start (a bad one reported by name before the server listens)
- * and turned into libmicrohttpd's TLS options. */
+ * and turned into libmicrohttpd's TLS options. Made in auth.c, which reads
+ * the credential files. */
 #ifndef DROPJUDGE_HTTP_TLS_H
 #define DROPJUDGE_HTTP_TLS_H
 

@@ -1,10 +1,10 @@
 /*
- * Unit tests of the package cache (src/http/cache.c) and the answer budget
- * (src/http/budget.c): keys that tell requests apart and not the order of
- * their parameters, hits returning the same bytes, the least recently used
- * answers going first under the byte bound, counts of hits, misses and
- * bytes; and a budget that refuses a large answer past it, always takes a
- * small one, and gets its bytes back.
+ * Unit tests of the package cache and the answer budget (src/http/cache.c):
+ * keys that tell requests apart and not the order of their parameters, hits
+ * returning the same bytes, the least recently used answers going first
+ * under the byte bound, counts of hits, misses and bytes; and a budget
+ * that refuses a large answer past it, always takes a small one, and gets
+ * its bytes back.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http/budget.h"
 #include "http/cache.h"
 #include "mem/alloc.h"
 
@@ -79,7 +78,7 @@ static void cache_should_give_back_the_bytes_kept_and_count(void **state)
 	(void)state;
 	struct http_cache *c = http_cache_new(1000);
 	struct route_response a = answer('a', 400), got;
-	struct http_cache_figures f;
+	struct http_metrics_held f;
 	assert_false(http_cache_get(c, "k1", &got));
 	http_cache_put(c, "k1", &a);
 	assert_true(http_cache_get(c, "k1", &got));
@@ -90,9 +89,9 @@ static void cache_should_give_back_the_bytes_kept_and_count(void **state)
 	assert_string_equal(got.headers[0].value, "attachment; filename=\"p.zip\"");
 	route_response_free(&got);
 	http_cache_figures(c, &f);
-	assert_int_equal(f.hits, 1);
-	assert_int_equal(f.misses, 1);
-	assert_int_equal(f.bytes, 400);
+	assert_int_equal(f.cache_hits, 1);
+	assert_int_equal(f.cache_misses, 1);
+	assert_int_equal(f.cache_bytes, 400);
 	route_response_free(&a);
 	http_cache_free(c);
 }
@@ -103,7 +102,7 @@ static void cache_should_drop_the_least_recently_used_past_its_bytes(void **stat
 	struct http_cache *c = http_cache_new(1000);
 	struct route_response a = answer('a', 400), b = answer('b', 400), d = answer('d', 400),
 			      big = answer('x', 1001), got;
-	struct http_cache_figures f;
+	struct http_metrics_held f;
 	http_cache_put(c, "a", &a);
 	http_cache_put(c, "b", &b);
 	assert_true(http_cache_get(c, "a", &got)); /* a is now the most recent */
@@ -117,7 +116,7 @@ static void cache_should_drop_the_least_recently_used_past_its_bytes(void **stat
 	http_cache_put(c, "big", &big); /* larger than the cache: not kept */
 	assert_false(http_cache_get(c, "big", &got));
 	http_cache_figures(c, &f);
-	assert_int_equal(f.bytes, 800);
+	assert_int_equal(f.cache_bytes, 800);
 	route_response_free(&a);
 	route_response_free(&b);
 	route_response_free(&d);

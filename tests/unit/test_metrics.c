@@ -42,7 +42,12 @@ static void done(struct http_metrics *m, const char *route, const char *method, 
 		 uint64_t in, uint64_t out, uint64_t ns)
 {
 	http_metrics_request_started(m);
-	struct http_metrics_request r = {route, method, status, in, out, ns};
+	struct http_access_entry r = {.route = route,
+				      .method = method,
+				      .status = status,
+				      .bytes_in = in,
+				      .bytes_out = out,
+				      .duration_ns = ns};
 	http_metrics_request_done(m, &r);
 }
 

@@ -42,7 +42,7 @@ static void ratelog_should_write_a_burst_then_count_the_rest_once_a_second(void 
 
 	unsigned long long before = http_ratelog_suppressed_total();
 	for (int i = 0; i < 500; i++)
-		http_ratelog("bad request %d\n", i);
+		http_ratelog_event("server", "bad request %d\n", i);
 	http_ratelog_tick(); /* within the second: the count waits */
 	fflush(stderr);
 	assert_int_equal(count_lines(path, "dropjudge: bad request"), RATELOG_BURST);
@@ -57,7 +57,7 @@ static void ratelog_should_write_a_burst_then_count_the_rest_once_a_second(void 
 	snprintf(expect, sizeof expect, "dropjudge: %d log lines suppressed", 500 - RATELOG_BURST);
 	assert_int_equal(count_lines(path, expect), 1);
 	/* A new second has a new budget. */
-	http_ratelog("after the pause");
+	http_ratelog_event("server", "after the pause");
 	fflush(stderr);
 	assert_int_equal(count_lines(path, "dropjudge: after the pause"), 1);
 	unlink(path);

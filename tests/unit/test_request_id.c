@@ -1,5 +1,5 @@
 /*
- * Unit tests of request ids (src/http/request_id.c): which client tokens
+ * Unit tests of request ids (src/http/observe.c): which client tokens
  * are taken, and that generated ids are 32 hex digits that do not repeat,
  * within a thread or between threads, and whose every bit is as often 1 as
  * 0 (a generator that leaked its counter, or dropped its key, would not
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http/request_id.h"
+#include "http/observe.h"
 
 static void request_id_should_take_sane_tokens_only(void **state)
 {
