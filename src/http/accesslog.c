@@ -99,16 +99,25 @@ static void al_millis(struct al_line *l, uint64_t ns)
 	al_uint(l, ns / 1000u % 1000u, 3);
 }
 
-/* Appends RFC 3339 UTC time with milliseconds: 2026-01-31T12:34:56.789Z. */
+/* Appends RFC 3339 UTC time with milliseconds: 2026-01-31T12:34:56.789Z.
+ * Each thread formats a second once: gmtime_r() takes glibc's time zone
+ * lock, which every request would otherwise queue on. */
 static void al_time(struct al_line *l, const struct timespec *ts)
 {
-	struct tm tm;
-	if (!gmtime_r(&ts->tv_sec, &tm))
-		memset(&tm, 0, sizeof tm);
-	char text[64]; /* room for any year */
-	int n = snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.", tm.tm_year + 1900,
-			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-	al_put(l, text, n > 0 && (size_t)n < sizeof text ? (size_t)n : 0);
+	static _Thread_local time_t sec;
+	static _Thread_local char text[64]; /* room for any year */
+	static _Thread_local size_t len;    /* 0: nothing formatted yet */
+	if (len == 0 || sec != ts->tv_sec) {
+		struct tm tm;
+		if (!gmtime_r(&ts->tv_sec, &tm))
+			memset(&tm, 0, sizeof tm);
+		int n =
+		    snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.", tm.tm_year + 1900,
+			     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		len = n > 0 && (size_t)n < sizeof text ? (size_t)n : 0;
+		sec = ts->tv_sec;
+	}
+	al_put(l, text, len);
 	al_uint(l, (uint64_t)ts->tv_nsec / 1000000u, 3);
 	AL_LIT(l, "Z");
 }

@@ -1,4 +1,4 @@
-// Bounded heavy work (src/http/heavy.c): at most --max-heavy-queue heavy
+// Bounded heavy work (src/http/server.c): at most --max-heavy-queue heavy
 // requests wait for or run on the worker pool, --max-heavy-per-client of
 // them from one address; past that a heavy request is answered 503 with
 // Retry-After at once. A queued job whose client has gone is dropped

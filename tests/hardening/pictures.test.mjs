@@ -1,4 +1,4 @@
-// Pictures are heavy and bounded (src/http/budget.c, src/route/render.c):
+// Pictures are heavy and bounded (src/http/cache.c, src/route/render.c):
 // render.svg runs on the worker pool, a picture past --max-svg-bytes is
 // 422 naming the limit and the size asked, and every answer built and not
 // yet read holds its bytes against --answer-memory, past which a large
