@@ -1,18 +1,7 @@
 /*
- * `dropjudge check` and `dropjudge validate` in the protocols of the
- * contest systems (commands.h; `dropjudge check --help` says what each
- * passes and expects). One table describes each protocol: where its
- * arguments are, which exit code each outcome gets and how the outcome is
- * reported; the judging is the service's: the input is solved by the
- * problem's text reader and simulator and the output compared by
- * judge_compare(), as POST /v1/{problem}/judge does, and validation is the
- * strict reader of POST /v1/{problem}/validate.
- *
- * The protocols, from each system's documentation: testlib.h
- * (registerTestlibCmd, quit(), registerValidation); the legacy Kattis
- * package format ("Output Validators", "Input Validators"); CMS's "Task
- * types" ("Checker", "Standard manager output"); DMOJ's "Custom Checkers"
- * (the bridged checker's default type).
+ * `dropjudge check` and `dropjudge validate` in the protocols of the contest
+ * systems (testlib.h, the Kattis package format, CMS's task types, DMOJ's
+ * custom checkers, as each documents them), judging as the service does.
  */
 #include "main/commands.h"
 
@@ -51,6 +40,8 @@ struct check_run {
 	unsigned extra; /* positional arguments past CHECK_MAX_POSITIONAL */
 };
 
+/* One protocol: where its arguments are, which exit code each outcome gets
+ * and how the outcome is reported. */
 struct check_protocol {
 	const char *name;
 	unsigned min_args, max_args;   /* positional arguments of check */

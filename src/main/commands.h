@@ -1,10 +1,7 @@
 /*
- * The subcommands besides serve: check and validate (check.c), solve and
- * search (solve.c), package (package.c) and healthcheck (healthcheck.c).
- * Each takes the arguments after its name and returns the exit status: 0
- * done, 1 failed (bad input, I/O error; the reason on stderr), 2 bad usage
- * (the message names the flag); check and validate exit with their
- * protocol's codes. The texts of their --help are in config.c.
+ * The subcommands besides serve. Each takes the arguments after its name and
+ * returns the exit status: 0 done, 1 failed (the reason on stderr), 2 bad
+ * usage; check and validate exit with their protocol's codes.
  */
 #ifndef DROPJUDGE_MAIN_COMMANDS_H
 #define DROPJUDGE_MAIN_COMMANDS_H

@@ -1,8 +1,6 @@
 /*
- * `dropjudge healthcheck`: one HTTP/1.1 GET /livez over a non-blocking
- * socket (no HTTP library: a container image without curl can run it),
- * optionally inside TLS (GnuTLS) trusting only the server's own PEM file,
- * every step bounded by one deadline. Only the status line is read.
+ * `dropjudge healthcheck`: GET /livez over a raw socket (no HTTP library), in
+ * TLS when asked, every step bounded by one deadline; only the status is read.
  */
 #include "main/commands.h"
 

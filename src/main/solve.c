@@ -1,15 +1,7 @@
 /*
- * `dropjudge solve monomino-domino|puyo [--lines | --ndjson] [FILE]` and
- * `dropjudge search puyo`. solve reads the Baekjoon input with the
- * server's lenient text readers in fixed chunks, so memory stays flat
- * whatever the size of the input: a Monomino-Domino input goes through the
- * problem's push parser, a single Puyo field is read whole, and each
- * --lines field is read by puyo_lines_read() and counted by
- * puyo_planes_chains(), a second thread answering half of each buffer of
- * whole lines (off with DROPJUDGE_SOLVE_THREADS=1 or on one CPU), which
- * changes no byte of the output. --ndjson hands the chunks to the server's
- * reader of streams of cases (route/ndjson.c); search answers through
- * route_handle() as POST /v1/puyo/search does.
+ * `dropjudge solve` and `dropjudge search puyo`: the Baekjoon input, or a
+ * stream of JSON cases, read in fixed chunks through the server's readers
+ * and cores, so that memory stays flat whatever the size of the input.
  */
 #include "main/commands.h"
 
