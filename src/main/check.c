@@ -281,31 +281,26 @@ char *check_read_all(FILE *in, size_t max, size_t *len)
 	size_t cap = 4096, n = 0;
 	char *buf = NULL;
 	for (;;) {
+		char *p = dj_realloc(buf, cap);
+		if (!p) {
+			errno = ENOMEM;
+			break;
+		}
+		buf = p;
+		n += fread(buf + n, 1, cap - 1 - n, in);
 		if (n > max) {
 			errno = EFBIG;
-			goto out_fail;
-		}
-		if (!buf || n + 1 == cap) {
-			size_t want = !buf ? cap : cap * 2 < max + 2 ? cap * 2 : max + 2;
-			char *p = dj_realloc(buf, want);
-			if (!p) {
-				errno = ENOMEM;
-				goto out_fail;
-			}
-			buf = p;
-			cap = want;
-		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, in);
-		n += got;
-		if (got == 0)
 			break;
+		}
+		if (n < cap - 1) { /* the end, or an error (errno set by the read) */
+			if (ferror(in))
+				break;
+			buf[n] = '\0';
+			*len = n;
+			return buf;
+		}
+		cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
 	}
-	if (ferror(in))
-		goto out_fail;
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-out_fail:
 	dj_free(buf);
 	return NULL;
 }

@@ -66,16 +66,13 @@ int search_main(int argc, char *const argv[]);
  * anything else a directory. */
 int package_main(int argc, char *const argv[]);
 
-/* Whole-exchange timeout of `dropjudge healthcheck`. */
-#define HEALTHCHECK_TIMEOUT_MS 2000u
-
 /*
- * Sends "GET /livez" to host:port and reads the status line, all within
- * timeout_ms; over TLS when tls_cert (a PEM file of the certificates to
+ * Sends "GET /livez" to host:port (1..65535) and reads the status line, all
+ * within 2 seconds; over TLS when tls_cert (a PEM file of the certificates to
  * trust, no name checked: the certificate is pinned) is not NULL. Returns
  * 0 when the status is 200, else 1 with the reason in err.
  */
-int healthcheck_run(const char *host, unsigned port, const char *tls_cert, unsigned timeout_ms,
-		    char *err, size_t errlen);
+int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char *err,
+		    size_t errlen);
 
 #endif

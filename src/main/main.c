@@ -367,8 +367,7 @@ static int main_healthcheck(int argc, char *const argv[])
 	int status = main_config_exit(parsed, "healthcheck: ", err);
 	if (status >= 0)
 		return status;
-	if (healthcheck_run(hc.host, hc.port, hc.tls_cert, HEALTHCHECK_TIMEOUT_MS, err,
-			    sizeof err) != 0) {
+	if (healthcheck_run(hc.host, hc.port, hc.tls_cert, err, sizeof err) != 0) {
 		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
 		return 1;
 	}
