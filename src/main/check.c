@@ -355,7 +355,6 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 {
 	const struct check_protocol *pr = run->protocol;
 	char why[CHECK_MESSAGE_MAX];
-	const struct problem_limits limits = {.max_blocks = ULONG_MAX};
 	enum check_outcome outcome = CHECK_FAIL;
 	char *input = NULL, *answer = NULL, *output = NULL;
 	size_t input_len, answer_len, output_len;
@@ -385,11 +384,8 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		goto out_free;
 	}
 	codec_error_init(err, 1);
-	struct problem_outcome solved = {.steps = NULL};
 	char expected[CHECK_ANSWER_MAX];
-	int n = -1;
-	if (run->problem->solve_text(input, input_len, &limits, false, &solved, err) == CODEC_OK)
-		n = run->problem->outcome_text(&solved, expected, sizeof expected);
+	int n = problem_answer(run->problem, input, input_len, expected, sizeof expected, err);
 	if (n < 0 || (size_t)n >= sizeof expected) {
 		check_format_error(why, sizeof why, run->pos[pr->input], err);
 		codec_format(msg, size, "the input is not a valid %s case: %s", run->problem->title,

@@ -19,8 +19,8 @@
 #include "mem/alloc.h"
 #include "problem/problem.h"
 
-/* Largest Puyo input read (its text is read whole). */
-#define SOLVE_PUYO_MAX_INPUT ((size_t)16 << 20)
+/* Largest input read whole (Puyo's). */
+#define SOLVE_MAX_INPUT ((size_t)16 << 20)
 /* Bytes of input read at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 16)
 
@@ -48,79 +48,62 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-/* Monomino-Domino: writes "S\nT\n"; 1 with "dropjudge: NAME:LINE:COLUMN:
- * detail" on a bad input, or on a read or write error. */
-static int solve_monomino_domino(const char *problem, FILE *in, const char *name, FILE *out,
-				 FILE *errout)
+/*
+ * `solve monomino-domino|puyo`: writes the Baekjoon output ("S\nT\n" or
+ * "C\n"); 1 with "dropjudge: NAME:LINE:COLUMN: detail" on a bad input, or
+ * on a read or write error. A problem with a push parser (Monomino-Domino)
+ * is fed chunks; the other's input is read whole, up to SOLVE_MAX_INPUT.
+ */
+static int solve_text(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
 {
-	(void)problem;
-	const struct problem *p = &problem_md;
+	const struct problem *p = problem_find(problem);
 	const struct problem_limits limits = {.max_blocks = 0}; /* no limit */
 	struct problem_text_stream *s = NULL;
 	struct problem_outcome outcome;
 	struct codec_error err;
 	char answer[64];
-	int ret = 1;
+	size_t len = 0;
+	int n = -1, ret = 1;
 
 	codec_error_init(&err, 1);
-	char *chunk = dj_malloc(SOLVE_CHUNK);
-	if (chunk)
-		s = p->text_stream_new(&limits, &err);
-	if (!s) {
-		fprintf(errout, "dropjudge: out of memory\n");
-		goto out_chunk;
+	char *text = NULL;
+	if (p->text_stream_new) {
+		text = dj_malloc(SOLVE_CHUNK);
+		s = text ? p->text_stream_new(&limits, &err) : NULL;
+		if (!s) {
+			fprintf(errout, "dropjudge: out of memory\n");
+			goto out_text;
+		}
+		/* The first fault is the answer: the rest is not read. */
+		for (size_t got = SOLVE_CHUNK; got == SOLVE_CHUNK && err.nfaults == 0;) {
+			got = fread(text, 1, SOLVE_CHUNK, in);
+			p->text_stream_feed(s, text, got);
+		}
+	} else {
+		text = check_read_all(in, SOLVE_MAX_INPUT, &len);
 	}
-	for (;;) {
-		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		p->text_stream_feed(s, chunk, n);
-		if (err.nfaults > 0 || n < SOLVE_CHUNK)
-			break; /* the first fault is the answer: the rest is not read */
-	}
-	if (ferror(in)) {
-		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
-		goto out_chunk;
-	}
-	if (p->text_stream_end(s, &outcome, &err) != CODEC_OK) {
-		solve_report(errout, name, &err);
-		goto out_chunk;
-	}
-	ret = solve_write(out, errout, answer, p->outcome_text(&outcome, answer, sizeof answer));
-	problem_outcome_release(&outcome);
-out_chunk:
-	p->text_stream_free(s);
-	dj_free(chunk);
-	return ret;
-}
-
-/* The same for Puyo: writes "C\n". Inputs over SOLVE_PUYO_MAX_INPUT fail. */
-static int solve_puyo(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
-{
-	(void)problem;
-	struct codec_error err;
-	struct puyo_field field;
-	struct puyo_result result;
-	char answer[32];
-	size_t len = 0;
-	int ret = 1;
-
-	char *text = check_read_all(in, SOLVE_PUYO_MAX_INPUT, &len);
 	if (!text && errno == ENOMEM)
 		fprintf(errout, "dropjudge: out of memory\n");
 	else if (!text && errno == EFBIG)
 		fprintf(errout, "dropjudge: %s: input larger than %zu bytes\n", name,
-			SOLVE_PUYO_MAX_INPUT);
-	else if (!text)
+			SOLVE_MAX_INPUT);
+	else if (!text || ferror(in))
 		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
-	if (!text)
-		return 1;
-	codec_error_init(&err, 1);
-	if (puyo_text_read(text, len, false, &field, &err) != CODEC_OK) {
-		solve_report(errout, name, &err);
+	if (!text || ferror(in))
 		goto out_text;
+	if (!s) {
+		n = problem_answer(p, text, len, answer, sizeof answer, &err);
+	} else if (p->text_stream_end(s, &outcome, &err) == CODEC_OK) {
+		n = p->outcome_text(&outcome, answer, sizeof answer);
+		problem_outcome_release(&outcome);
 	}
-	puyo_run(&field, &result);
-	ret = solve_write(out, errout, answer, puyo_text_result(&result, answer, sizeof answer));
+	if (n < 0)
+		solve_report(errout, name, &err);
+	else
+		ret = solve_write(out, errout, answer, n);
 out_text:
+	if (s)
+		p->text_stream_free(s);
 	dj_free(text);
 	return ret;
 }
@@ -469,7 +452,7 @@ static int solve_run(solve_fn *fn, const char *problem, const char *path, FILE *
 int solve_main(int argc, char *const argv[])
 {
 	FILE *out = stdout, *errout = stderr;
-	solve_fn *solve;
+	solve_fn *solve = solve_text;
 
 	if (argc < 1) {
 		fprintf(errout, "dropjudge: solve: missing PROBLEM (monomino-domino or puyo); "
@@ -477,21 +460,17 @@ int solve_main(int argc, char *const argv[])
 		return 2;
 	}
 	const char *problem = argv[0];
-	if (strcmp(problem, "monomino-domino") == 0) {
-		solve = solve_monomino_domino;
-	} else if (strcmp(problem, "puyo") == 0) {
-		solve = solve_puyo;
-		if (argc > 1 && strcmp(argv[1], "--lines") == 0) {
-			solve = solve_puyo_lines;
-			argc--;
-			argv++;
-		}
-	} else {
+	if (strcmp(problem, "monomino-domino") != 0 && strcmp(problem, "puyo") != 0) {
 		fprintf(errout,
 			"dropjudge: solve: unknown problem '%s' (expected monomino-domino or "
 			"puyo); try 'dropjudge --help'\n",
 			problem);
 		return 2;
+	}
+	if (strcmp(problem, "puyo") == 0 && argc > 1 && strcmp(argv[1], "--lines") == 0) {
+		solve = solve_puyo_lines;
+		argc--;
+		argv++;
 	}
 	if (argc > 1 && strcmp(argv[1], "--ndjson") == 0 && solve != solve_puyo_lines) {
 		solve = solve_ndjson;
