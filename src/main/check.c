@@ -79,35 +79,32 @@ static bool check_report_testlib(const struct check_run *run, enum check_outcome
 	fprintf(stderr, "%s%s\n", check_testlib_prefix[outcome], msg);
 	if (run->npos < 4)
 		return true;
-	char text[6 * CHECK_MESSAGE_MAX + 128];
-	size_t n = 0;
 	bool appes = run->npos >= 5;
-	if (appes)
-		n = (size_t)snprintf(text, sizeof text,
-				     "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
-				     "<result outcome = \"%s\">",
-				     check_testlib_outcome[outcome]);
-	for (const char *c = msg; *c && n + 8 < sizeof text; c++) {
+	FILE *f = fopen(run->pos[3], "w");
+	if (f && appes)
+		fprintf(f, "<?xml version=\"1.0\" encoding=\"utf-8\"?><result outcome = \"%s\">",
+			check_testlib_outcome[outcome]);
+	for (const char *c = msg; f && *c; c++) {
 		const char *esc = !appes      ? NULL
 				  : *c == '&' ? "&amp;"
 				  : *c == '<' ? "&lt;"
 				  : *c == '>' ? "&gt;"
 				  : *c == '"' ? "&quot;"
 					      : NULL;
-		if (esc) {
-			memcpy(text + n, esc, strlen(esc));
-			n += strlen(esc);
-		} else {
-			text[n++] = *c;
-		}
+		if (esc)
+			fputs(esc, f);
+		else
+			fputc(*c, f);
 	}
-	text[n] = '\0';
-	if (appes)
-		snprintf(text + n, sizeof text - n, "</result>\n");
-	if (check_write_file(run->pos[3], text))
-		return true;
-	fprintf(stderr, "FAIL cannot write the report file %s: %s\n", run->pos[3], strerror(errno));
-	return false;
+	if (f && appes)
+		fputs("</result>\n", f);
+	bool ok = f && !ferror(f);
+	if ((f && fclose(f) != 0) || !ok) {
+		fprintf(stderr, "FAIL cannot write the report file %s: %s\n", run->pos[3],
+			strerror(errno));
+		return false;
+	}
+	return true;
 }
 
 static const char *const check_verdict_text[CHECK_OUTCOMES] = {"accepted", "wrong answer",
