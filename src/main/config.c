@@ -202,7 +202,7 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 				     value);
 			return false;
 		}
-		cfg->log_format = format;
+		cfg->log_format = (int)format;
 		return true;
 	}
 	if (opt->type == CONFIG_T_TEXT) {
