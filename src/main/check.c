@@ -455,12 +455,12 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	if (!check_parse(argc, argv, true, protocol, plen, problem, &run, msg, sizeof msg))
 		goto out_usage;
 	const struct check_protocol *pr = run.protocol;
-	fail = pr->invalid_exit ? pr->invalid_exit : 2;
 	if (!pr->invalid_exit) {
 		codec_format(msg, sizeof msg,
 			     "the %s protocol has no validator (use testlib or kattis)", pr->name);
 		goto out_usage;
 	}
+	fail = pr->invalid_exit;
 	if (run.npos + run.extra > 1) {
 		codec_format(msg, sizeof msg, "unexpected argument '%s'", run.pos[1]);
 		goto out_usage;
@@ -474,16 +474,17 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 		return pr->invalid_exit;
 	}
 	/* Collect mode: every fault, into storage lent to the error. */
-	struct codec_error *err = dj_malloc(sizeof *err);
-	struct codec_fault *faults = dj_malloc(CODEC_FAULTS_MAX * sizeof *faults);
-	if (!err || !faults) {
-		dj_free(err);
-		dj_free(faults);
+	struct {
+		struct codec_error err;
+		struct codec_fault faults[CODEC_FAULTS_MAX];
+	} *collect = dj_malloc(sizeof *collect);
+	if (!collect) {
 		dj_free(text);
 		fprintf(stderr, "out of memory\n");
 		return pr->invalid_exit;
 	}
-	codec_error_collect(err, faults, CODEC_FAULTS_MAX);
+	struct codec_error *err = &collect->err;
+	codec_error_collect(err, collect->faults, CODEC_FAULTS_MAX);
 	run.problem->validate_text(text, len, err);
 	dj_free(text);
 	bool valid = !codec_error_is_set(err);
@@ -495,8 +496,7 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 		fprintf(stderr, "%s%s: %s\n", pr->fault_prefix, name, err->detail);
 	if (err->dropped)
 		fprintf(stderr, "%s: %u more faults not shown\n", name, err->dropped);
-	dj_free(faults);
-	dj_free(err);
+	dj_free(collect);
 	return valid ? pr->valid_exit : pr->invalid_exit;
 out_usage:
 	fprintf(stderr, "dropjudge: validate: %s; try 'dropjudge --help'\n", msg);
