@@ -375,22 +375,16 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		codec_format(msg, size, "the input: %s", why);
 		goto out_free;
 	}
-	struct codec_error *err = dj_malloc(sizeof *err);
-	if (!err) {
-		codec_format(msg, size, "out of memory");
-		goto out_free;
-	}
-	codec_error_init(err, 1);
+	struct codec_error err;
+	codec_error_init(&err, 1);
 	char expected[CHECK_ANSWER_MAX];
-	int n = problem_answer(run->problem, input, input_len, expected, sizeof expected, err);
+	int n = problem_answer(run->problem, input, input_len, expected, sizeof expected, &err);
 	if (n < 0 || (size_t)n >= sizeof expected) {
-		check_format_error(why, sizeof why, run->pos[pr->input], err);
+		check_format_error(why, sizeof why, run->pos[pr->input], &err);
 		codec_format(msg, size, "the input is not a valid %s case: %s", run->problem->title,
 			     why);
-		dj_free(err);
 		goto out_free;
 	}
-	dj_free(err);
 	answer = check_read(run->pos[pr->answer], &answer_len, why, sizeof why);
 	if (!answer) {
 		codec_format(msg, size, "the answer file: %s", why);
