@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -185,11 +186,61 @@ static void solve_half_answer(struct solve_half *h)
 	h->ok = true;
 }
 
-/* The second thread: answers one half. */
-static void *solve_half_main(void *arg)
+/* The second thread, kept for the whole run: answers `job` each time `go`
+ * is posted, then posts `done`; ends when `go` is posted with `stop` set. */
+struct solve_pair {
+	pthread_t thread;
+	sem_t go, done;
+	bool stop;
+	struct solve_half job;
+};
+
+static void *solve_pair_main(void *arg)
 {
-	solve_half_answer(arg);
+	struct solve_pair *p = arg;
+	for (;;) {
+		while (sem_wait(&p->go) != 0)
+			continue; /* EINTR */
+		if (p->stop)
+			return NULL;
+		solve_half_answer(&p->job);
+		sem_post(&p->done);
+	}
+}
+
+/* Starts the second thread, or NULL when switched off (DROPJUDGE_SOLVE_THREADS
+ * is 1, one CPU is online) or when it cannot be had: the caller runs alone. */
+static struct solve_pair *solve_pair_new(void)
+{
+	const char *env = getenv("DROPJUDGE_SOLVE_THREADS");
+	if ((env && strcmp(env, "1") == 0) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return NULL;
+	struct solve_pair *p = dj_calloc(1, sizeof *p);
+	if (!p || sem_init(&p->go, 0, 0) != 0)
+		goto out_p;
+	if (sem_init(&p->done, 0, 0) != 0)
+		goto out_go;
+	if (pthread_create(&p->thread, NULL, solve_pair_main, p) == 0)
+		return p;
+	sem_destroy(&p->done);
+out_go:
+	sem_destroy(&p->go);
+out_p:
+	dj_free(p);
 	return NULL;
+}
+
+/* Stops the thread and frees p; NULL is ignored. */
+static void solve_pair_free(struct solve_pair *p)
+{
+	if (!p)
+		return;
+	p->stop = true;
+	sem_post(&p->go);
+	pthread_join(p->thread, NULL);
+	sem_destroy(&p->done);
+	sem_destroy(&p->go);
+	dj_free(p);
 }
 
 /* Solves s[0..len), line `line` of --lines without its newline (a CR
@@ -223,8 +274,8 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
  * they are enough to share), or line by line when one is bad. Returns 0,
  * or 1 at a bad line or a failed write (a message was written).
  */
-static int solve_lines_batch(struct solve_out *o, bool pair, const char *name, const char *buf,
-			     size_t held, size_t *at, unsigned *line)
+static int solve_lines_batch(struct solve_out *o, struct solve_pair *pair, const char *name,
+			     const char *buf, size_t held, size_t *at, unsigned *line)
 {
 	const char *s = buf + *at;
 	size_t len = held - *at;
@@ -234,25 +285,25 @@ static int solve_lines_batch(struct solve_out *o, bool pair, const char *name, c
 		return 1;
 	struct solve_half first = {.s = s, .len = len, .out = o->buf, .cap = sizeof o->buf};
 	struct solve_half second = {.out = o->buf, .ok = true};
-	pthread_t thread;
-	bool shared = false;
 	/* The second half starts after the line end nearest past the middle. */
 	const char *nl =
 	    pair && len >= SOLVE_PAIR_MIN ? memchr(s + len / 2, '\n', len - len / 2) : NULL;
-	if (nl && (size_t)(nl + 1 - s) < len) {
+	bool shared = nl && (size_t)(nl + 1 - s) < len;
+	if (shared) {
 		first.len = (size_t)(nl + 1 - s);
 		first.cap = sizeof o->buf / 2;
-		second = (struct solve_half){.s = nl + 1,
-					     .len = len - first.len,
-					     .out = o->buf + first.cap,
-					     .cap = first.cap};
-		shared = pthread_create(&thread, NULL, solve_half_main, &second) == 0;
-		if (!shared)
-			solve_half_answer(&second);
+		pair->job = (struct solve_half){.s = nl + 1,
+						.len = len - first.len,
+						.out = o->buf + first.cap,
+						.cap = first.cap};
+		sem_post(&pair->go);
 	}
 	solve_half_answer(&first);
-	if (shared)
-		pthread_join(thread, NULL);
+	if (shared) {
+		while (sem_wait(&pair->done) != 0)
+			continue; /* EINTR */
+		second = pair->job;
+	}
 	if (!first.ok || !second.ok) {
 		while ((nl = memchr(buf + *at, '\n', held - *at))) {
 			size_t n = (size_t)(nl - (buf + *at));
@@ -277,15 +328,13 @@ static int solve_lines_batch(struct solve_out *o, bool pair, const char *name, c
  * newline are taken), one chain count per line out, in order. At the first
  * bad line writes the counts before it, then the fault, and returns 1; 0
  * when every line was solved. Memory stays flat whatever the number of
- * lines. A second thread shares the work unless DROPJUDGE_SOLVE_THREADS is
- * 1 or one CPU is online.
+ * lines.
  */
 static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FILE *out,
 			    FILE *errout)
 {
 	(void)problem;
-	const char *env = getenv("DROPJUDGE_SOLVE_THREADS");
-	bool pair = !(env && strcmp(env, "1") == 0) && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	struct solve_pair *pair = solve_pair_new();
 	struct solve_out *o = dj_malloc(sizeof *o);
 	char *buf = dj_malloc(SOLVE_LINES_IN);
 	size_t held = 0; /* buf[0..held) was read */
@@ -333,6 +382,7 @@ static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FIL
 out_buf:
 	dj_free(buf);
 	dj_free(o);
+	solve_pair_free(pair);
 	return ret;
 }
 
