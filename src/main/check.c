@@ -1,18 +1,7 @@
 /*
- * `dropjudge check` and `dropjudge validate` in the protocols of the
- * contest systems (commands.h; `dropjudge check --help` says what each
- * passes and expects). One table describes each protocol: where its
- * arguments are, which exit code each outcome gets and how the outcome is
- * reported; the judging is the service's: the input is solved by the
- * problem's text reader and simulator and the output compared by
- * judge_compare(), as POST /v1/{problem}/judge does, and validation is the
- * strict reader of POST /v1/{problem}/validate.
- *
- * The protocols, from each system's documentation: testlib.h
- * (registerTestlibCmd, quit(), registerValidation); the legacy Kattis
- * package format ("Output Validators", "Input Validators"); CMS's "Task
- * types" ("Checker", "Standard manager output"); DMOJ's "Custom Checkers"
- * (the bridged checker's default type).
+ * `dropjudge check` and `dropjudge validate` in the protocols of the contest
+ * systems (testlib.h, the Kattis package format, CMS's task types, DMOJ's
+ * custom checkers, as each documents them), judging as the service does.
  */
 #include "main/commands.h"
 
@@ -51,6 +40,8 @@ struct check_run {
 	unsigned extra; /* positional arguments past CHECK_MAX_POSITIONAL */
 };
 
+/* One protocol: where its arguments are, which exit code each outcome gets
+ * and how the outcome is reported. */
 struct check_protocol {
 	const char *name;
 	unsigned min_args, max_args;   /* positional arguments of check */
@@ -88,35 +79,32 @@ static bool check_report_testlib(const struct check_run *run, enum check_outcome
 	fprintf(stderr, "%s%s\n", check_testlib_prefix[outcome], msg);
 	if (run->npos < 4)
 		return true;
-	char text[6 * CHECK_MESSAGE_MAX + 128];
-	size_t n = 0;
 	bool appes = run->npos >= 5;
-	if (appes)
-		n = (size_t)snprintf(text, sizeof text,
-				     "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
-				     "<result outcome = \"%s\">",
-				     check_testlib_outcome[outcome]);
-	for (const char *c = msg; *c && n + 8 < sizeof text; c++) {
+	FILE *f = fopen(run->pos[3], "w");
+	if (f && appes)
+		fprintf(f, "<?xml version=\"1.0\" encoding=\"utf-8\"?><result outcome = \"%s\">",
+			check_testlib_outcome[outcome]);
+	for (const char *c = msg; f && *c; c++) {
 		const char *esc = !appes      ? NULL
 				  : *c == '&' ? "&amp;"
 				  : *c == '<' ? "&lt;"
 				  : *c == '>' ? "&gt;"
 				  : *c == '"' ? "&quot;"
 					      : NULL;
-		if (esc) {
-			memcpy(text + n, esc, strlen(esc));
-			n += strlen(esc);
-		} else {
-			text[n++] = *c;
-		}
+		if (esc)
+			fputs(esc, f);
+		else
+			fputc(*c, f);
 	}
-	text[n] = '\0';
-	if (appes)
-		snprintf(text + n, sizeof text - n, "</result>\n");
-	if (check_write_file(run->pos[3], text))
-		return true;
-	fprintf(stderr, "FAIL cannot write the report file %s: %s\n", run->pos[3], strerror(errno));
-	return false;
+	if (f && appes)
+		fputs("</result>\n", f);
+	bool ok = f && !ferror(f);
+	if ((f && fclose(f) != 0) || !ok) {
+		fprintf(stderr, "FAIL cannot write the report file %s: %s\n", run->pos[3],
+			strerror(errno));
+		return false;
+	}
+	return true;
 }
 
 static const char *const check_verdict_text[CHECK_OUTCOMES] = {"accepted", "wrong answer",
@@ -290,31 +278,26 @@ char *check_read_all(FILE *in, size_t max, size_t *len)
 	size_t cap = 4096, n = 0;
 	char *buf = NULL;
 	for (;;) {
+		char *p = dj_realloc(buf, cap);
+		if (!p) {
+			errno = ENOMEM;
+			break;
+		}
+		buf = p;
+		n += fread(buf + n, 1, cap - 1 - n, in);
 		if (n > max) {
 			errno = EFBIG;
-			goto out_fail;
-		}
-		if (!buf || n + 1 == cap) {
-			size_t want = !buf ? cap : cap * 2 < max + 2 ? cap * 2 : max + 2;
-			char *p = dj_realloc(buf, want);
-			if (!p) {
-				errno = ENOMEM;
-				goto out_fail;
-			}
-			buf = p;
-			cap = want;
-		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, in);
-		n += got;
-		if (got == 0)
 			break;
+		}
+		if (n < cap - 1) { /* the end, or an error (errno set by the read) */
+			if (ferror(in))
+				break;
+			buf[n] = '\0';
+			*len = n;
+			return buf;
+		}
+		cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
 	}
-	if (ferror(in))
-		goto out_fail;
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-out_fail:
 	dj_free(buf);
 	return NULL;
 }
@@ -369,7 +352,6 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 {
 	const struct check_protocol *pr = run->protocol;
 	char why[CHECK_MESSAGE_MAX];
-	const struct problem_limits limits = {.max_blocks = ULONG_MAX};
 	enum check_outcome outcome = CHECK_FAIL;
 	char *input = NULL, *answer = NULL, *output = NULL;
 	size_t input_len, answer_len, output_len;
@@ -393,25 +375,16 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		codec_format(msg, size, "the input: %s", why);
 		goto out_free;
 	}
-	struct codec_error *err = dj_malloc(sizeof *err);
-	if (!err) {
-		codec_format(msg, size, "out of memory");
-		goto out_free;
-	}
-	codec_error_init(err, 1);
-	struct problem_outcome solved = {.steps = NULL};
+	struct codec_error err;
+	codec_error_init(&err, 1);
 	char expected[CHECK_ANSWER_MAX];
-	int n = -1;
-	if (run->problem->solve_text(input, input_len, &limits, false, &solved, err) == CODEC_OK)
-		n = run->problem->outcome_text(&solved, expected, sizeof expected);
+	int n = problem_answer(run->problem, input, input_len, expected, sizeof expected, &err);
 	if (n < 0 || (size_t)n >= sizeof expected) {
-		check_format_error(why, sizeof why, run->pos[pr->input], err);
+		check_format_error(why, sizeof why, run->pos[pr->input], &err);
 		codec_format(msg, size, "the input is not a valid %s case: %s", run->problem->title,
 			     why);
-		dj_free(err);
 		goto out_free;
 	}
-	dj_free(err);
 	answer = check_read(run->pos[pr->answer], &answer_len, why, sizeof why);
 	if (!answer) {
 		codec_format(msg, size, "the answer file: %s", why);
@@ -476,12 +449,12 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	if (!check_parse(argc, argv, true, protocol, plen, problem, &run, msg, sizeof msg))
 		goto out_usage;
 	const struct check_protocol *pr = run.protocol;
-	fail = pr->invalid_exit ? pr->invalid_exit : 2;
 	if (!pr->invalid_exit) {
 		codec_format(msg, sizeof msg,
 			     "the %s protocol has no validator (use testlib or kattis)", pr->name);
 		goto out_usage;
 	}
+	fail = pr->invalid_exit;
 	if (run.npos + run.extra > 1) {
 		codec_format(msg, sizeof msg, "unexpected argument '%s'", run.pos[1]);
 		goto out_usage;
@@ -495,16 +468,17 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 		return pr->invalid_exit;
 	}
 	/* Collect mode: every fault, into storage lent to the error. */
-	struct codec_error *err = dj_malloc(sizeof *err);
-	struct codec_fault *faults = dj_malloc(CODEC_FAULTS_MAX * sizeof *faults);
-	if (!err || !faults) {
-		dj_free(err);
-		dj_free(faults);
+	struct {
+		struct codec_error err;
+		struct codec_fault faults[CODEC_FAULTS_MAX];
+	} *collect = dj_malloc(sizeof *collect);
+	if (!collect) {
 		dj_free(text);
 		fprintf(stderr, "out of memory\n");
 		return pr->invalid_exit;
 	}
-	codec_error_collect(err, faults, CODEC_FAULTS_MAX);
+	struct codec_error *err = &collect->err;
+	codec_error_collect(err, collect->faults, CODEC_FAULTS_MAX);
 	run.problem->validate_text(text, len, err);
 	dj_free(text);
 	bool valid = !codec_error_is_set(err);
@@ -516,8 +490,7 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 		fprintf(stderr, "%s%s: %s\n", pr->fault_prefix, name, err->detail);
 	if (err->dropped)
 		fprintf(stderr, "%s: %u more faults not shown\n", name, err->dropped);
-	dj_free(faults);
-	dj_free(err);
+	dj_free(collect);
 	return valid ? pr->valid_exit : pr->invalid_exit;
 out_usage:
 	fprintf(stderr, "dropjudge: validate: %s; try 'dropjudge --help'\n", msg);

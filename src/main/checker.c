@@ -1,8 +1,6 @@
 /*
- * dropjudge-check: `dropjudge check` and `dropjudge validate` (check.c) in
- * a program of their own that links only jansson, for judges that start a
- * checker or validator once per test (docs/PERFORMANCE.md): the same
- * arguments, exit statuses and output, also under a judge's name.
+ * dropjudge-check: `dropjudge check` and `validate` in a program of their own
+ * that links only jansson, for judges that start one per test.
  */
 #include <string.h>
 

@@ -1,10 +1,7 @@
 /*
- * The subcommands besides serve: check and validate (check.c), solve and
- * search (solve.c), package (package.c) and healthcheck (healthcheck.c).
- * Each takes the arguments after its name and returns the exit status: 0
- * done, 1 failed (bad input, I/O error; the reason on stderr), 2 bad usage
- * (the message names the flag); check and validate exit with their
- * protocol's codes. The texts of their --help are in config.c.
+ * The subcommands besides serve. Each takes the arguments after its name and
+ * returns the exit status: 0 done, 1 failed (the reason on stderr), 2 bad
+ * usage; check and validate exit with their protocol's codes.
  */
 #ifndef DROPJUDGE_MAIN_COMMANDS_H
 #define DROPJUDGE_MAIN_COMMANDS_H
@@ -69,16 +66,13 @@ int search_main(int argc, char *const argv[]);
  * anything else a directory. */
 int package_main(int argc, char *const argv[]);
 
-/* Whole-exchange timeout of `dropjudge healthcheck`. */
-#define HEALTHCHECK_TIMEOUT_MS 2000u
-
 /*
- * Sends "GET /livez" to host:port and reads the status line, all within
- * timeout_ms; over TLS when tls_cert (a PEM file of the certificates to
+ * Sends "GET /livez" to host:port (1..65535) and reads the status line, all
+ * within 2 seconds; over TLS when tls_cert (a PEM file of the certificates to
  * trust, no name checked: the certificate is pinned) is not NULL. Returns
  * 0 when the status is 200, else 1 with the reason in err.
  */
-int healthcheck_run(const char *host, unsigned port, const char *tls_cert, unsigned timeout_ms,
-		    char *err, size_t errlen);
+int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char *err,
+		    size_t errlen);
 
 #endif

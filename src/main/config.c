@@ -1,8 +1,6 @@
 /*
- * Flags and environment variables of `dropjudge serve` and `healthcheck`,
- * and the usage text. One table describes every setting (flag, variable,
- * range, default, help line), so that parsing and --help cannot disagree.
- * See config.h for the conventions.
+ * Flags and environment variables of `dropjudge serve` and `healthcheck`, and
+ * the usage text: one table row per setting drives parsing and --help alike.
  */
 #include "main/config.h"
 
@@ -204,7 +202,7 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 				     value);
 			return false;
 		}
-		cfg->log_format = format;
+		cfg->log_format = (int)format;
 		return true;
 	}
 	if (opt->type == CONFIG_T_TEXT) {

@@ -1,10 +1,6 @@
 /*
- * Configuration of `dropjudge serve` and `dropjudge healthcheck`: flags and
- * environment variables (read through a caller's lookup, so that tests
- * drive it with tables) in, a filled struct or a message naming the bad
- * flag or variable out; and the usage texts. A flag wins over its
- * variable; a variable set but empty counts as unset. Numbers are plain
- * decimal (no sign, no spaces, no suffix).
+ * Configuration of `dropjudge serve` and `healthcheck` from flags and variables
+ * (a flag wins; an empty variable is unset; numbers are plain decimal), and usage.
  */
 #ifndef DROPJUDGE_MAIN_CONFIG_H
 #define DROPJUDGE_MAIN_CONFIG_H

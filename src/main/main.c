@@ -1,15 +1,7 @@
 /*
- * The dropjudge program: picks the subcommand (serve, solve, search,
- * healthcheck, check, validate, package, --help, --version; or a checker or
- * validator by the name it runs under) and, for serve, owns the process:
- * configuration, signals and the shutdown sequence around the HTTP server.
- *
- * SIGTERM, SIGINT and SIGHUP are blocked before any server thread starts
- * and received with sigwait() in the main thread only. SIGHUP re-reads the
- * token file. The first SIGTERM or SIGINT starts the drain (http/server.h)
- * for up to the drain timeout; a second one exits 0 at once, without the
- * orderly stop. Under systemd (main/systemd.h), serve takes the socket of
- * dropjudge.socket when one is passed and says READY=1 and STOPPING=1.
+ * The dropjudge program: picks the subcommand (or a checker or validator by
+ * the name it runs under) and, for serve, owns its configuration, signals and
+ * shutdown. Under systemd, serve takes its socket and notifies (systemd.h).
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
@@ -252,7 +244,10 @@ static int main_socket_host(int fd, char *host, size_t size)
 		   : -1;
 }
 
-/* `dropjudge serve`: returns the exit status. */
+/* `dropjudge serve`: returns the exit status. SIGTERM, SIGINT and SIGHUP are
+ * blocked before any server thread starts and taken here by sigwait():
+ * SIGHUP re-reads the token file, the first SIGTERM or SIGINT drains (up to
+ * the drain timeout), a second one exits 0 at once. */
 static int main_serve(int argc, char *const argv[])
 {
 	struct config cfg;
@@ -372,8 +367,7 @@ static int main_healthcheck(int argc, char *const argv[])
 	int status = main_config_exit(parsed, "healthcheck: ", err);
 	if (status >= 0)
 		return status;
-	if (healthcheck_run(hc.host, hc.port, hc.tls_cert, HEALTHCHECK_TIMEOUT_MS, err,
-			    sizeof err) != 0) {
+	if (healthcheck_run(hc.host, hc.port, hc.tls_cert, err, sizeof err) != 0) {
 		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
 		return 1;
 	}

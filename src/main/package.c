@@ -41,15 +41,6 @@ static const char *const package_other_archives[] = {
     ".tzst", ".tar.lz", ".gz",	".bz2",	    ".xz",   ".zst",  ".lz",	 ".lzma", ".Z",
     ".cab",  ".jar",	".arj", ".lzh",	    ".iso",  ".cpio", ".war",	 ".ear",  NULL};
 
-/* The suffix of an archive OUT names that dropjudge does not write, or NULL. */
-static const char *package_other_archive(const char *out)
-{
-	for (const char *const *s = package_other_archives; *s; s++)
-		if (package_ends_with(out, *s))
-			return *s;
-	return NULL;
-}
-
 __attribute__((format(printf, 1, 2))) static int package_usage(const char *fmt, ...)
 {
 	va_list ap;
@@ -130,16 +121,17 @@ int package_main(int argc, char *const argv[])
 	if (!out)
 		return package_usage("missing OUT (a .zip, a .tar.gz or a directory)");
 	enum package_sink sink = PACKAGE_DIRECTORY;
-	const char *other = NULL;
 	if (package_ends_with(out, ".zip") || package_ends_with(out, ".kpp"))
 		sink = PACKAGE_ZIP;
 	else if (package_ends_with(out, ".tar.gz") || package_ends_with(out, ".tgz"))
 		sink = PACKAGE_TAR_GZ;
-	else if ((other = package_other_archive(out)))
-		return package_usage("OUT '%s' names a %s archive, which dropjudge does not "
-				     "write: name it .zip or .kpp (zip), .tar.gz or .tgz "
-				     "(tar.gz), or without an archive's suffix for a directory",
-				     out, other);
+	for (const char *const *s = package_other_archives; sink == PACKAGE_DIRECTORY && *s; s++)
+		if (package_ends_with(out, *s))
+			return package_usage("OUT '%s' names a %s archive, which dropjudge does "
+					     "not write: name it .zip or .kpp (zip), .tar.gz or "
+					     ".tgz (tar.gz), or without an archive's suffix for a "
+					     "directory",
+					     out, *s);
 	struct codec_error *err = dj_malloc(sizeof *err);
 	if (!err) {
 		fprintf(stderr, "dropjudge: package: out of memory\n");

@@ -1,21 +1,14 @@
 /*
- * `dropjudge solve monomino-domino|puyo [--lines | --ndjson] [FILE]` and
- * `dropjudge search puyo`. solve reads the Baekjoon input with the
- * server's lenient text readers in fixed chunks, so memory stays flat
- * whatever the size of the input: a Monomino-Domino input goes through the
- * problem's push parser, a single Puyo field is read whole, and each
- * --lines field is read by puyo_lines_read() and counted by
- * puyo_planes_chains(), a second thread answering half of each buffer of
- * whole lines (off with DROPJUDGE_SOLVE_THREADS=1 or on one CPU), which
- * changes no byte of the output. --ndjson hands the chunks to the server's
- * reader of streams of cases (route/ndjson.c); search answers through
- * route_handle() as POST /v1/puyo/search does.
+ * `dropjudge solve` and `dropjudge search puyo`: the Baekjoon input, or a
+ * stream of JSON cases, read in fixed chunks through the server's readers
+ * and cores, so that memory stays flat whatever the size of the input.
  */
 #include "main/commands.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,8 +20,8 @@
 #include "mem/alloc.h"
 #include "problem/problem.h"
 
-/* Largest Puyo input read (its text is read whole). */
-#define SOLVE_PUYO_MAX_INPUT ((size_t)16 << 20)
+/* Largest input read whole (Puyo's). */
+#define SOLVE_MAX_INPUT ((size_t)16 << 20)
 /* Bytes of input read at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 16)
 
@@ -56,79 +49,62 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
 	return 0;
 }
 
-/* Monomino-Domino: writes "S\nT\n"; 1 with "dropjudge: NAME:LINE:COLUMN:
- * detail" on a bad input, or on a read or write error. */
-static int solve_monomino_domino(const char *problem, FILE *in, const char *name, FILE *out,
-				 FILE *errout)
+/*
+ * `solve monomino-domino|puyo`: writes the Baekjoon output ("S\nT\n" or
+ * "C\n"); 1 with "dropjudge: NAME:LINE:COLUMN: detail" on a bad input, or
+ * on a read or write error. A problem with a push parser (Monomino-Domino)
+ * is fed chunks; the other's input is read whole, up to SOLVE_MAX_INPUT.
+ */
+static int solve_text(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
 {
-	(void)problem;
-	const struct problem *p = &problem_md;
+	const struct problem *p = problem_find(problem);
 	const struct problem_limits limits = {.max_blocks = 0}; /* no limit */
 	struct problem_text_stream *s = NULL;
 	struct problem_outcome outcome;
 	struct codec_error err;
 	char answer[64];
-	int ret = 1;
+	size_t len = 0;
+	int n = -1, ret = 1;
 
 	codec_error_init(&err, 1);
-	char *chunk = dj_malloc(SOLVE_CHUNK);
-	if (chunk)
-		s = p->text_stream_new(&limits, &err);
-	if (!s) {
-		fprintf(errout, "dropjudge: out of memory\n");
-		goto out_chunk;
+	char *text = NULL;
+	if (p->text_stream_new) {
+		text = dj_malloc(SOLVE_CHUNK);
+		s = text ? p->text_stream_new(&limits, &err) : NULL;
+		if (!s) {
+			fprintf(errout, "dropjudge: out of memory\n");
+			goto out_text;
+		}
+		/* The first fault is the answer: the rest is not read. */
+		for (size_t got = SOLVE_CHUNK; got == SOLVE_CHUNK && err.nfaults == 0;) {
+			got = fread(text, 1, SOLVE_CHUNK, in);
+			p->text_stream_feed(s, text, got);
+		}
+	} else {
+		text = check_read_all(in, SOLVE_MAX_INPUT, &len);
 	}
-	for (;;) {
-		size_t n = fread(chunk, 1, SOLVE_CHUNK, in);
-		p->text_stream_feed(s, chunk, n);
-		if (err.nfaults > 0 || n < SOLVE_CHUNK)
-			break; /* the first fault is the answer: the rest is not read */
-	}
-	if (ferror(in)) {
-		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
-		goto out_chunk;
-	}
-	if (p->text_stream_end(s, &outcome, &err) != CODEC_OK) {
-		solve_report(errout, name, &err);
-		goto out_chunk;
-	}
-	ret = solve_write(out, errout, answer, p->outcome_text(&outcome, answer, sizeof answer));
-	problem_outcome_release(&outcome);
-out_chunk:
-	p->text_stream_free(s);
-	dj_free(chunk);
-	return ret;
-}
-
-/* The same for Puyo: writes "C\n". Inputs over SOLVE_PUYO_MAX_INPUT fail. */
-static int solve_puyo(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
-{
-	(void)problem;
-	struct codec_error err;
-	struct puyo_field field;
-	struct puyo_result result;
-	char answer[32];
-	size_t len = 0;
-	int ret = 1;
-
-	char *text = check_read_all(in, SOLVE_PUYO_MAX_INPUT, &len);
 	if (!text && errno == ENOMEM)
 		fprintf(errout, "dropjudge: out of memory\n");
 	else if (!text && errno == EFBIG)
 		fprintf(errout, "dropjudge: %s: input larger than %zu bytes\n", name,
-			SOLVE_PUYO_MAX_INPUT);
-	else if (!text)
+			SOLVE_MAX_INPUT);
+	else if (!text || ferror(in))
 		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
-	if (!text)
-		return 1;
-	codec_error_init(&err, 1);
-	if (puyo_text_read(text, len, false, &field, &err) != CODEC_OK) {
-		solve_report(errout, name, &err);
+	if (!text || ferror(in))
 		goto out_text;
+	if (!s) {
+		n = problem_answer(p, text, len, answer, sizeof answer, &err);
+	} else if (p->text_stream_end(s, &outcome, &err) == CODEC_OK) {
+		n = p->outcome_text(&outcome, answer, sizeof answer);
+		problem_outcome_release(&outcome);
 	}
-	puyo_run(&field, &result);
-	ret = solve_write(out, errout, answer, puyo_text_result(&result, answer, sizeof answer));
+	if (n < 0)
+		solve_report(errout, name, &err);
+	else
+		ret = solve_write(out, errout, answer, n);
 out_text:
+	if (s)
+		p->text_stream_free(s);
 	dj_free(text);
 	return ret;
 }
@@ -153,14 +129,28 @@ static size_t solve_chains(char *out, const struct puyo_planes *planes)
 	return n;
 }
 
-/* --- The second thread of --lines ----------------------------------------- */
+/* Answers waiting to be written; writes to `out`, complains on `errout`. */
+struct solve_out {
+	FILE *out;
+	FILE *errout;
+	size_t len; /* buf[0..len) waits to be written */
+	char buf[SOLVE_LINES_OUT];
+};
 
-/* A batch of whole lines is split at a line end near its middle and each
- * thread answers one half into memory, then the answers are written in
- * order. At a bad line nothing is kept and the batch is answered line by
- * line, which says exactly what is wrong where. */
+/* Writes what is held; 0, or 1 with a message. */
+static int solve_out_flush(struct solve_out *o)
+{
+	int ret = solve_write(o->out, o->errout, o->buf, (int)o->len);
+	o->len = 0;
+	return ret;
+}
 
-/* Half a batch and its answers. */
+/* A batch of whole lines is answered into memory, split at a line end near
+ * its middle when a second thread may answer the second half, then the
+ * answers are written in order. At a bad line nothing is kept and the
+ * batch is answered line by line, which says exactly what is wrong where. */
+
+/* Part of a batch and its answers. */
 struct solve_half {
 	const char *s; /* whole lines, each ended by '\n' */
 	size_t len;
@@ -169,18 +159,6 @@ struct solve_half {
 	size_t out_len; /* bytes of answers written */
 	unsigned lines; /* lines answered */
 	bool ok;	/* every line read and its answer fitted */
-};
-
-struct solve_pair {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;   /* a job, or stop */
-	pthread_cond_t done;   /* the job is answered */
-	bool has_job;	       /* under lock: job waits or runs */
-	bool stop;	       /* under lock: the thread must end */
-	struct solve_half job; /* the helper's half */
-	char *out;	       /* its answers, out_cap bytes, owned */
-	size_t out_cap;
 };
 
 /* Answers the lines of h, stopping at the first that does not read. */
@@ -208,57 +186,45 @@ static void solve_half_answer(struct solve_half *h)
 	h->ok = true;
 }
 
+/* The second thread, kept for the whole run: answers `job` each time `go`
+ * is posted, then posts `done`; ends when `go` is posted with `stop` set. */
+struct solve_pair {
+	pthread_t thread;
+	sem_t go, done;
+	bool stop;
+	struct solve_half job;
+};
+
 static void *solve_pair_main(void *arg)
 {
 	struct solve_pair *p = arg;
-	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		while (!p->has_job && !p->stop)
-			pthread_cond_wait(&p->wake, &p->lock);
+		while (sem_wait(&p->go) != 0)
+			continue; /* EINTR */
 		if (p->stop)
-			break;
-		pthread_mutex_unlock(&p->lock);
+			return NULL;
 		solve_half_answer(&p->job);
-		pthread_mutex_lock(&p->lock);
-		p->has_job = false;
-		pthread_cond_signal(&p->done);
+		sem_post(&p->done);
 	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
 }
 
-/* Starts the second thread, or NULL when switched off or when the thread
- * or its memory cannot be had (the caller then runs alone). */
+/* Starts the second thread, or NULL when switched off (DROPJUDGE_SOLVE_THREADS
+ * is 1, one CPU is online) or when it cannot be had: the caller runs alone. */
 static struct solve_pair *solve_pair_new(void)
 {
 	const char *env = getenv("DROPJUDGE_SOLVE_THREADS");
 	if ((env && strcmp(env, "1") == 0) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return NULL;
 	struct solve_pair *p = dj_calloc(1, sizeof *p);
-	if (!p)
-		return NULL;
-	/* A good line is 83 bytes or more and its answer 3 at most. */
-	p->out_cap = SOLVE_LINES_IN / 16 + 64;
-	p->out = dj_malloc(p->out_cap);
-	if (!p->out)
+	if (!p || sem_init(&p->go, 0, 0) != 0)
 		goto out_p;
-	if (pthread_mutex_init(&p->lock, NULL) != 0)
-		goto out_out;
-	if (pthread_cond_init(&p->wake, NULL) != 0)
-		goto out_lock;
-	if (pthread_cond_init(&p->done, NULL) != 0)
-		goto out_wake;
-	if (pthread_create(&p->thread, NULL, solve_pair_main, p) != 0)
-		goto out_done;
-	return p;
-out_done:
-	pthread_cond_destroy(&p->done);
-out_wake:
-	pthread_cond_destroy(&p->wake);
-out_lock:
-	pthread_mutex_destroy(&p->lock);
-out_out:
-	dj_free(p->out);
+	if (sem_init(&p->done, 0, 0) != 0)
+		goto out_go;
+	if (pthread_create(&p->thread, NULL, solve_pair_main, p) == 0)
+		return p;
+	sem_destroy(&p->done);
+out_go:
+	sem_destroy(&p->go);
 out_p:
 	dj_free(p);
 	return NULL;
@@ -269,64 +235,12 @@ static void solve_pair_free(struct solve_pair *p)
 {
 	if (!p)
 		return;
-	pthread_mutex_lock(&p->lock);
 	p->stop = true;
-	pthread_cond_signal(&p->wake);
-	pthread_mutex_unlock(&p->lock);
+	sem_post(&p->go);
 	pthread_join(p->thread, NULL);
-	pthread_cond_destroy(&p->done);
-	pthread_cond_destroy(&p->wake);
-	pthread_mutex_destroy(&p->lock);
-	dj_free(p->out);
+	sem_destroy(&p->done);
+	sem_destroy(&p->go);
 	dj_free(p);
-}
-
-/* --- solve puyo --lines --------------------------------------------------- */
-
-/* Answers waiting to be written; writes to `out`, complains on `errout`. */
-struct solve_out {
-	FILE *out;
-	FILE *errout;
-	size_t len; /* buf[0..len) waits to be written */
-	char buf[SOLVE_LINES_OUT];
-};
-
-/* Writes what is held; 0, or 1 with a message. */
-static int solve_out_flush(struct solve_out *o)
-{
-	int ret = solve_write(o->out, o->errout, o->buf, (int)o->len);
-	o->len = 0;
-	return ret;
-}
-
-/* Appends the chain count of planes to o; 0, or 1 with a message when
- * flushing a full buffer fails. */
-static int solve_line_answer(struct solve_out *o, const struct puyo_planes *planes)
-{
-	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
-		return 1;
-	o->len += solve_chains(o->buf + o->len, planes);
-	return 0;
-}
-
-/* The lengths of a line of 12 and of 13 rows, without its newline. */
-#define SOLVE_LINE_12 (PUYO_ROWS * (PUYO_COLS + 1) - 1)
-#define SOLVE_LINE_13 (PUYO_ROWS_MAX * (PUYO_COLS + 1) - 1)
-
-/* The length of the line at s[0..left) when it is a good field of 12 or 13
- * rows ended by a newline (found without a search: a good line holds none),
- * with its planes read; 0 for any other line (then read by solve_line()). */
-static size_t solve_line_known(const char *s, size_t left, unsigned line,
-			       struct puyo_planes *planes)
-{
-	size_t len = 0;
-	if (left > SOLVE_LINE_12 && s[SOLVE_LINE_12] == '\n')
-		len = SOLVE_LINE_12;
-	else if (left > SOLVE_LINE_13 && s[SOLVE_LINE_13] == '\n')
-		len = SOLVE_LINE_13;
-	if (len == 0 || puyo_lines_read(s, len, line, planes, NULL) != CODEC_OK)
-		return 0;
-	return len;
 }
 
 /* Solves s[0..len), line `line` of --lines without its newline (a CR
@@ -348,81 +262,62 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
 		solve_report(o->errout, name, &err);
 		return 1;
 	}
-	return solve_line_answer(o, &planes);
-}
-
-/*
- * Answers the whole lines of buf[0..held) from *at on, moving *at past
- * each and counting them in *line. Returns 0 when the lines left are not
- * whole, 1 at a bad line or a failed write (a message was written).
- */
-static int solve_lines_some(struct solve_out *o, const char *name, const char *buf, size_t held,
-			    size_t *at, unsigned *line)
-{
-	while (*at < held) {
-		struct puyo_planes planes;
-		const char *s = buf + *at;
-		size_t len = solve_line_known(s, held - *at, *line, &planes);
-		if (len) {
-			if (solve_line_answer(o, &planes) != 0)
-				return 1;
-		} else {
-			const char *nl = memchr(s, '\n', held - *at);
-			if (!nl)
-				return 0;
-			len = (size_t)(nl - s);
-			if (solve_line(o, name, s, len, *line) != 0)
-				return 1;
-		}
-		*line += *line < UINT_MAX;
-		*at += len + 1;
-	}
+	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
+		return 1;
+	o->len += solve_chains(o->buf + o->len, &planes);
 	return 0;
 }
 
 /*
- * Answers the whole lines of buf[*at..held) with the second thread when
- * they are enough to share, moving *at and *line past them. Returns 0,
- * also when the batch is left to solve_lines_some() (a bad line in it,
- * answers that do not fit, no second thread); 1 when a write failed.
+ * Answers the whole lines of buf[*at..held), moving *at past them and
+ * counting them in *line: together (two halves at once when `pair` and
+ * they are enough to share), or line by line when one is bad. Returns 0,
+ * or 1 at a bad line or a failed write (a message was written).
  */
-static int solve_lines_pair(struct solve_out *o, struct solve_pair *p, const char *buf, size_t held,
-			    size_t *at, unsigned *line)
+static int solve_lines_batch(struct solve_out *o, struct solve_pair *pair, const char *name,
+			     const char *buf, size_t held, size_t *at, unsigned *line)
 {
-	if (!p || held - *at < SOLVE_PAIR_MIN)
-		return 0;
 	const char *s = buf + *at;
 	size_t len = held - *at;
 	while (len > 0 && s[len - 1] != '\n')
 		len--;
 	if (solve_out_flush(o) != 0)
 		return 1;
+	struct solve_half first = {.s = s, .len = len, .out = o->buf, .cap = sizeof o->buf};
+	struct solve_half second = {.out = o->buf, .ok = true};
 	/* The second half starts after the line end nearest past the middle. */
-	const char *nl = memchr(s + len / 2, '\n', len - len / 2);
-	if (!nl || (size_t)(nl + 1 - s) == len)
-		return 0;
-	size_t mid = (size_t)(nl + 1 - s);
-
-	pthread_mutex_lock(&p->lock);
-	p->job =
-	    (struct solve_half){.s = s + mid, .len = len - mid, .out = p->out, .cap = p->out_cap};
-	p->has_job = true;
-	pthread_cond_signal(&p->wake);
-	pthread_mutex_unlock(&p->lock);
-	struct solve_half first = {.s = s, .len = mid, .out = o->buf, .cap = sizeof o->buf};
+	const char *nl =
+	    pair && len >= SOLVE_PAIR_MIN ? memchr(s + len / 2, '\n', len - len / 2) : NULL;
+	bool shared = nl && (size_t)(nl + 1 - s) < len;
+	if (shared) {
+		first.len = (size_t)(nl + 1 - s);
+		first.cap = sizeof o->buf / 2;
+		pair->job = (struct solve_half){.s = nl + 1,
+						.len = len - first.len,
+						.out = o->buf + first.cap,
+						.cap = first.cap};
+		sem_post(&pair->go);
+	}
 	solve_half_answer(&first);
-	pthread_mutex_lock(&p->lock);
-	while (p->has_job)
-		pthread_cond_wait(&p->done, &p->lock);
-	pthread_mutex_unlock(&p->lock);
-
-	const struct solve_half *second = &p->job;
-	if (!first.ok || !second->ok || first.out_len + second->out_len > sizeof o->buf)
+	if (shared) {
+		while (sem_wait(&pair->done) != 0)
+			continue; /* EINTR */
+		second = pair->job;
+	}
+	if (!first.ok || !second.ok) {
+		while ((nl = memchr(buf + *at, '\n', held - *at))) {
+			size_t n = (size_t)(nl - (buf + *at));
+			if (solve_line(o, name, buf + *at, n, *line) != 0)
+				return 1;
+			*line += *line < UINT_MAX;
+			*at += n + 1;
+		}
 		return 0;
-	memcpy(o->buf + first.out_len, second->out, second->out_len);
-	o->len = first.out_len + second->out_len;
+	}
+	memmove(o->buf + first.out_len, second.out, second.out_len);
+	o->len = first.out_len + second.out_len;
 	*at += len;
-	unsigned lines = first.lines + second->lines;
+	unsigned lines = first.lines + second.lines;
 	*line = lines > UINT_MAX - *line ? UINT_MAX : *line + lines;
 	return 0;
 }
@@ -432,7 +327,8 @@ static int solve_lines_pair(struct solve_out *o, struct solve_pair *p, const cha
  * top first, separated by single spaces; CR LF and a last line without its
  * newline are taken), one chain count per line out, in order. At the first
  * bad line writes the counts before it, then the fault, and returns 1; 0
- * when every line was solved. Memory stays flat whatever the number of lines.
+ * when every line was solved. Memory stays flat whatever the number of
+ * lines.
  */
 static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FILE *out,
 			    FILE *errout)
@@ -454,8 +350,7 @@ static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FIL
 	o->errout = errout;
 	o->len = 0;
 	for (;;) {
-		if (solve_lines_pair(o, pair, buf, held, &at, &line) != 0 ||
-		    solve_lines_some(o, name, buf, held, &at, &line) != 0)
+		if (solve_lines_batch(o, pair, name, buf, held, &at, &line) != 0)
 			goto out_buf;
 		/* The part of a line left goes to the front, and more input after it. */
 		memmove(buf, buf + at, held - at);
@@ -607,7 +502,7 @@ static int solve_run(solve_fn *fn, const char *problem, const char *path, FILE *
 int solve_main(int argc, char *const argv[])
 {
 	FILE *out = stdout, *errout = stderr;
-	solve_fn *solve;
+	solve_fn *solve = solve_text;
 
 	if (argc < 1) {
 		fprintf(errout, "dropjudge: solve: missing PROBLEM (monomino-domino or puyo); "
@@ -615,21 +510,17 @@ int solve_main(int argc, char *const argv[])
 		return 2;
 	}
 	const char *problem = argv[0];
-	if (strcmp(problem, "monomino-domino") == 0) {
-		solve = solve_monomino_domino;
-	} else if (strcmp(problem, "puyo") == 0) {
-		solve = solve_puyo;
-		if (argc > 1 && strcmp(argv[1], "--lines") == 0) {
-			solve = solve_puyo_lines;
-			argc--;
-			argv++;
-		}
-	} else {
+	if (strcmp(problem, "monomino-domino") != 0 && strcmp(problem, "puyo") != 0) {
 		fprintf(errout,
 			"dropjudge: solve: unknown problem '%s' (expected monomino-domino or "
 			"puyo); try 'dropjudge --help'\n",
 			problem);
 		return 2;
+	}
+	if (strcmp(problem, "puyo") == 0 && argc > 1 && strcmp(argv[1], "--lines") == 0) {
+		solve = solve_puyo_lines;
+		argc--;
+		argv++;
 	}
 	if (argc > 1 && strcmp(argv[1], "--ndjson") == 0 && solve != solve_puyo_lines) {
 		solve = solve_ndjson;

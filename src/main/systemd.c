@@ -1,8 +1,5 @@
-/*
- * Socket activation and readiness notification as systemd documents them
- * (sd_listen_fds(3), sd_notify(3)), in a few system calls: no libsystemd.
- * See systemd.h.
- */
+/* Socket activation and readiness notification in a few system calls, as
+ * systemd documents them (systemd.h). */
 #include "main/systemd.h"
 
 #include <errno.h>

@@ -1,9 +1,6 @@
 /*
- * The two systemd protocols a service speaks, without libsystemd: the
- * listening socket handed over by socket activation (sd_listen_fds(3):
- * LISTEN_PID, LISTEN_FDS, descriptors from 3) and readiness notification
- * (sd_notify(3): a datagram to the AF_UNIX socket named by NOTIFY_SOCKET).
- * Outside systemd both are no-ops: no variable, nothing done.
+ * Socket activation (sd_listen_fds(3)) and readiness notification
+ * (sd_notify(3)) without libsystemd; outside systemd both do nothing.
  */
 #ifndef DROPJUDGE_MAIN_SYSTEMD_H
 #define DROPJUDGE_MAIN_SYSTEMD_H
