@@ -34,10 +34,18 @@ struct pkg_test {
 	size_t answer_len;
 };
 
-struct pkg_tests {
+/* A package being built: its tests, then the files the format functions write. */
+struct pkg_build {
+	const struct package_request *req;
+	const struct problem *p;
 	struct pkg_test *test; /* samples first, then the secret tests */
-	unsigned count;
-	unsigned samples; /* test[0..samples) are the public examples */
+	unsigned count;	       /* tests made */
+	unsigned samples;      /* test[0..samples) are the public examples */
+	struct statement statement;
+	struct statement_example *examples;
+	struct pkg_sink *sink;
+	struct codec_error *err;
+	bool ok; /* no write has failed */
 };
 
 static const char *const pkg_format_names[PACKAGE_FORMAT_COUNT] = {
@@ -95,40 +103,28 @@ enum codec_status package_check(const struct package_request *req, struct codec_
 	return err ? err->status : CODEC_E_INVALID;
 }
 
-static void pkg_tests_free(struct pkg_tests *tests)
-{
-	for (unsigned i = 0; i < tests->count; i++)
-		problem_text_free(&tests->test[i].input);
-	dj_free(tests->test);
-	tests->test = NULL;
-	tests->count = 0;
-}
-
 /*
  * Checks test t with the strict validator and solves it; a failure is a
  * bug in the package data or the generators: CODEC_E_INTERNAL.
  */
 static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct codec_error *err)
 {
-	struct codec_error *check = dj_malloc(sizeof *check);
-	if (t->input.failed || !check) {
-		dj_free(check);
+	struct codec_error check;
+	if (t->input.failed) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return false;
 	}
-	codec_error_init(check, 1);
-	p->validate_text(t->input.data, t->input.len, check);
+	codec_error_init(&check, 1);
+	p->validate_text(t->input.data, t->input.len, &check);
 	int n = -1;
-	if (!codec_error_is_set(check))
+	if (!codec_error_is_set(&check))
 		n = problem_answer(p, t->input.data, t->input.len, t->answer, sizeof t->answer,
-				   check);
+				   &check);
 	if (n < 0 || (size_t)n >= sizeof t->answer) {
 		codec_error_set(err, CODEC_E_INTERNAL, "test %s is not a valid input: %s", t->name,
-				codec_error_is_set(check) ? check->detail : "answer too long");
-		dj_free(check);
+				codec_error_is_set(&check) ? check.detail : "answer too long");
 		return false;
 	}
-	dj_free(check);
 	t->answer_len = (size_t)n;
 	return true;
 }
@@ -147,10 +143,12 @@ static bool pkg_stopped(const struct package_request *req, struct codec_error *e
  * Makes every test of a package: the samples, then `tests` secret tests
  * (edge cases first, then random, large and, for Puyo, long chains), the
  * generated ones from successive outputs of a stream seeded by req->seed.
+ * On failure the tests made so far stay in b, for pkg_build() to free.
  */
-static enum codec_status pkg_tests_make(const struct problem *p, const struct package_request *req,
-					struct pkg_tests *tests, struct codec_error *err)
+static bool pkg_tests_make(struct pkg_build *b)
 {
+	const struct problem *p = b->p;
+	const struct package_request *req = b->req;
 	unsigned edges = req->tests < p->nedges ? req->tests : p->nedges;
 	unsigned rest = req->tests - edges;
 	unsigned chains = p->has_chains && rest ? (rest / 4 ? rest / 4 : 1) : 0;
@@ -158,21 +156,20 @@ static enum codec_status pkg_tests_make(const struct problem *p, const struct pa
 	unsigned random = rest - chains - large;
 	struct gen_rng rng;
 
-	tests->samples = p->nsamples;
-	tests->count = 0;
-	tests->test = dj_calloc(p->nsamples + req->tests, sizeof *tests->test);
-	if (!tests->test) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+	b->samples = p->nsamples;
+	b->test = dj_calloc(p->nsamples + req->tests, sizeof *b->test);
+	if (!b->test) {
+		codec_error_set(b->err, CODEC_E_INTERNAL, "out of memory");
+		return false;
 	}
 	gen_rng_init(&rng, req->seed);
 	for (unsigned i = 0; i < p->nsamples + req->tests; i++) {
-		struct pkg_test *t = &tests->test[i];
+		struct pkg_test *t = &b->test[i];
 		unsigned secret = i - p->nsamples + 1; /* 1-based, for secret tests */
-		if (pkg_stopped(req, err))
-			goto out_fail;
+		if (pkg_stopped(req, b->err))
+			return false;
 		problem_text_init(&t->input);
-		tests->count++;
+		b->count++;
 		if (i < p->nsamples) {
 			t->kind = PROBLEM_SAMPLE;
 			snprintf(t->name, sizeof t->name, "%02u", i + 1);
@@ -190,31 +187,16 @@ static enum codec_status pkg_tests_make(const struct problem *p, const struct pa
 			snprintf(t->name, sizeof t->name, "%03u-%s", secret,
 				 problem_kind_name(t->kind));
 			if (!p->generate_test(t->kind, gen_rng_next(&rng), req->min_chains,
-					      &t->input, err))
-				goto out_fail;
+					      &t->input, b->err))
+				return false;
 		}
-		if (!pkg_test_finish(p, t, err))
-			goto out_fail;
+		if (!pkg_test_finish(p, t, b->err))
+			return false;
 	}
-	return CODEC_OK;
-out_fail:
-	pkg_tests_free(tests);
-	return err ? err->status : CODEC_E_INTERNAL;
+	return true;
 }
 
 /* --- Writing files -------------------------------------------------------- */
-
-/* What the format functions share while writing. */
-struct pkg_build {
-	const struct package_request *req;
-	const struct problem *p;
-	const struct pkg_tests *tests;
-	struct statement statement;
-	struct statement_example *examples;
-	struct pkg_sink *sink;
-	struct codec_error *err;
-	bool ok; /* no write has failed */
-};
 
 /* Puts one file; asks req->stop first, as the tests' loop does, so that a
  * build whose client has gone also stops while its files are written and
@@ -408,8 +390,8 @@ static void pkg_layout_kattis(struct pkg_build *b)
 	char path[128];
 	pkg_put_problem_yaml(b);
 	pkg_put_statement(b, "problem_statement/problem.en.tex", STATEMENT_KATTIS_LATEX);
-	for (unsigned i = 0; i < b->tests->count; i++) {
-		const struct pkg_test *t = &b->tests->test[i];
+	for (unsigned i = 0; i < b->count; i++) {
+		const struct pkg_test *t = &b->test[i];
 		const char *dir = t->kind == PROBLEM_SAMPLE ? "sample" : "secret";
 		snprintf(path, sizeof path, "data/%s/%s.in", dir, t->name);
 		pkg_put(b, path, t->input.data, t->input.len, false);
@@ -467,9 +449,9 @@ static void pkg_layout_polygon(struct pkg_build *b)
 			    "            <answer-path-pattern>tests/%%02d.a</answer-path-pattern>\n"
 			    "            <tests>\n",
 			    p->id, p->title, p->time_limit_ms,
-			    (unsigned long long)p->memory_mib << 20, b->tests->count);
-	for (unsigned i = 0; i < b->tests->count; i++) {
-		const struct pkg_test *t = &b->tests->test[i];
+			    (unsigned long long)p->memory_mib << 20, b->count);
+	for (unsigned i = 0; i < b->count; i++) {
+		const struct pkg_test *t = &b->test[i];
 		problem_text_printf(&x, "                <test method=\"manual\"%s/>\n",
 				    t->kind == PROBLEM_SAMPLE ? " sample=\"true\"" : "");
 		snprintf(path, sizeof path, "tests/%02u", i + 1);
@@ -537,13 +519,13 @@ static void pkg_layout_cms(struct pkg_build *b)
 			    "n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"
 			    "public_testcases: \"",
 			    p->short_name, p->title, p->time_limit_ms / 1000,
-			    p->time_limit_ms % 1000, p->memory_mib, b->tests->count);
-	for (unsigned i = 0; i < b->tests->samples; i++)
+			    p->time_limit_ms % 1000, p->memory_mib, b->count);
+	for (unsigned i = 0; i < b->samples; i++)
 		problem_text_printf(&t, "%s%u", i ? "," : "", i);
 	problem_text_puts(&t, "\"\n");
 	pkg_put_text(b, "task.yaml", &t, false);
-	for (unsigned i = 0; i < b->tests->count; i++) {
-		const struct pkg_test *test = &b->tests->test[i];
+	for (unsigned i = 0; i < b->count; i++) {
+		const struct pkg_test *test = &b->test[i];
 		snprintf(path, sizeof path, "input/input%u.txt", i);
 		pkg_put(b, path, test->input.data, test->input.len, false);
 		snprintf(path, sizeof path, "output/output%u.txt", i);
@@ -575,31 +557,28 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 				   const char *path, char **data, size_t *len,
 				   struct codec_error *err)
 {
-	struct pkg_tests tests = {NULL, 0, 0};
-	struct pkg_build b = {.req = req, .tests = &tests, .err = err, .ok = true};
-	char prefix[64] = "";
-	enum codec_status st;
+	struct pkg_build b = {.req = req, .err = err, .ok = true};
+	char prefix[64] = "", source[48];
+	enum codec_status st = CODEC_E_INTERNAL;
 
-	if (data)
+	if (data) {
 		*data = NULL;
-	if (len)
 		*len = 0;
-	if ((st = package_check(req, err)) != CODEC_OK)
-		return st;
+	}
+	if (package_check(req, err) != CODEC_OK)
+		return err ? err->status : CODEC_E_INVALID;
 	b.p = problem_find(req->problem);
-	if ((st = pkg_tests_make(b.p, req, &tests, err)) != CODEC_OK)
-		return st;
-	b.examples = dj_calloc(tests.samples ? tests.samples : 1, sizeof *b.examples);
+	if (!pkg_tests_make(&b))
+		goto out;
+	b.examples = dj_calloc(b.samples ? b.samples : 1, sizeof *b.examples);
 	if (!b.examples) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		st = CODEC_E_INTERNAL;
-		goto out_tests;
+		goto out;
 	}
-	for (unsigned i = 0; i < tests.samples; i++) {
-		b.examples[i].input = tests.test[i].input.data;
-		b.examples[i].output = tests.test[i].answer;
+	for (unsigned i = 0; i < b.samples; i++) {
+		b.examples[i].input = b.test[i].input.data;
+		b.examples[i].output = b.test[i].answer;
 	}
-	char source[48];
 	snprintf(source, sizeof source, "Baekjoon Online Judge %u", b.p->baekjoon);
 	b.statement = (struct statement){
 	    .title = b.p->title,
@@ -610,26 +589,23 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	    .time_limit_ms = b.p->time_limit_ms,
 	    .memory_mib = b.p->memory_mib,
 	    .examples = b.examples,
-	    .nexamples = tests.samples,
+	    .nexamples = b.samples,
 	};
 	/* A Kattis archive holds the package directory, named by the problem;
 	 * so does a CMS one, whose task directory cmsImportTask is given. */
 	if (req->format == PACKAGE_KATTIS || req->format == PACKAGE_CMS)
 		snprintf(prefix, sizeof prefix, "%s/", b.p->short_name);
 	b.sink = pkg_sink_open(sink, path, prefix, err);
-	if (!b.sink) {
-		st = CODEC_E_INTERNAL;
-		goto out_examples;
-	}
+	if (!b.sink)
+		goto out;
 	pkg_layouts[req->format](&b);
 	st = pkg_sink_close(b.sink, b.ok, data, len, err);
-	if (!b.ok)
-		st = err ? err->status : CODEC_E_INTERNAL;
-out_examples:
+out:
+	for (unsigned i = 0; i < b.count; i++)
+		problem_text_free(&b.test[i].input);
+	dj_free(b.test);
 	dj_free(b.examples);
-out_tests:
-	pkg_tests_free(&tests);
-	return st;
+	return st != CODEC_OK && err ? err->status : st; /* what failed first */
 }
 
 enum codec_status package_build_memory(const struct package_request *req, enum package_sink sink,
