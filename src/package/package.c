@@ -1,12 +1,7 @@
 /*
- * Building a package (see package.h): the tests first (samples, edge
- * cases, random, large, long chains), each checked by the strict validator
- * and solved by the cores, then the files of the chosen format, written
- * into a sink. Each format is one function that lists its files, following
- * its published layout (docs/JUDGES.md): the legacy Kattis package format
- * (kattis.com/problem-package-format/spec/legacy.html), the DOMjudge
- * manual's "Problem format specification", the package Codeforces Polygon
- * exports, and the "italy_yaml" task directory of CMS's cmsImportTask.
+ * Building a package (see package.h): the tests first, each checked by the strict validator and
+ * solved by the cores, then the files of the chosen format into a sink, one function a format,
+ * each following its published layout (docs/JUDGES.md).
  */
 #include "package/package.h"
 

@@ -1,10 +1,6 @@
 /*
- * The statement PDF writer (see pdf.h). Text is mapped from UTF-8 to
- * WinAnsiEncoding, then laid out line by line, each line one BT ... ET at
- * an absolute position, with the widths of Adobe's font metrics (AFM) of
- * the standard fonts. pdf_finish() writes the objects in a fixed order
- * (catalog, page tree, info, fonts, then each page and its content) and
- * the cross-reference table from the offsets it recorded.
+ * The statement PDF writer (see pdf.h): UTF-8 mapped to WinAnsiEncoding, laid out one line at a
+ * time with the widths of Adobe's font metrics, then the objects and their cross-reference table.
  */
 #include "package/pdf.h"
 

@@ -1,9 +1,7 @@
 /*
- * A small PDF writer for problem statements (CMS wants statement.pdf):
- * blocks of plain text laid out on A4 pages in the standard fonts
- * Helvetica, Helvetica-Bold and Courier (WinAnsiEncoding, nothing
- * embedded), long lines wrapped. PDF 1.4, uncompressed and without a date,
- * so that the same blocks give the same bytes. Private to src/package.
+ * A small PDF writer for statements (CMS's statement.pdf): plain text on A4 pages in the standard
+ * fonts, long lines wrapped; uncompressed and without a date, so the same text gives the same
+ * bytes. Private to src/package.
  */
 #ifndef DROPJUDGE_PACKAGE_PDF_H
 #define DROPJUDGE_PACKAGE_PDF_H

@@ -1,7 +1,6 @@
 /*
- * Statement rendering (see statement.h). One reader walks the Markdown
- * subset; a table per style says what each construct becomes and how text
- * is escaped, so that the four styles cannot drift apart.
+ * Statement rendering (see statement.h): one reader walks the Markdown subset, and a table per
+ * style says what each construct becomes and how text is escaped.
  */
 #include "package/statement.h"
 #include "package/pdf.h"
@@ -211,7 +210,7 @@ static void render_page(const struct statement *st, const struct markup *m,
 		problem_text_puts(out, "</body>\n</html>\n");
 }
 
-/* LaTeX: Kattis problemtools' \problemname and sections, no samples; or
+/* LaTeX: Kattis problemtools' \problemname and sections, no samples (it adds data/sample's); or
  * Polygon's olymp.sty \begin{problem}{title}{in}{out}{time}{memory}. */
 static void render_latex(const struct statement *st, bool polygon, struct problem_text *out)
 {
