@@ -129,16 +129,12 @@ void pdf_free(struct pdf_doc *d)
 /* Starts a new page; false (and failed) when out of memory. */
 static bool pdf_new_page(struct pdf_doc *d)
 {
-	if (d->npages == d->cap) {
-		unsigned cap = d->cap ? 2 * d->cap : 4;
-		struct problem_text *p = dj_realloc(d->pages, cap * sizeof *p);
-		if (!p) {
-			d->failed = true;
-			return false;
-		}
-		d->pages = p;
-		d->cap = cap;
+	struct problem_text *p = dj_realloc(d->pages, (d->npages + 1) * sizeof *p);
+	if (!p) {
+		d->failed = true;
+		return false;
 	}
+	d->pages = p;
 	problem_text_init(&d->pages[d->npages++]);
 	d->y = PDF_PAGE_H - PDF_MARGIN;
 	return true;

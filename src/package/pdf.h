@@ -23,7 +23,6 @@ enum pdf_style {
 struct pdf_doc {
 	struct problem_text *pages; /* one content stream per page; owned */
 	unsigned npages;	    /* pages started, >= 1 once anything was added */
-	unsigned cap;		    /* entries allocated in pages */
 	int y;			    /* top of the next line, points above the page's bottom edge */
 	bool failed;		    /* an allocation failed: the document is incomplete */
 };
