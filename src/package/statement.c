@@ -282,19 +282,10 @@ static void render_pdf(const struct statement *st, struct problem_text *out)
 void statement_render(const struct statement *st, enum statement_style style,
 		      struct problem_text *out)
 {
-	switch (style) {
-	case STATEMENT_MARKDOWN:
-		render_page(st, &markup_markdown, out);
-		break;
-	case STATEMENT_HTML:
-		render_page(st, &markup_html, out);
-		break;
-	case STATEMENT_KATTIS_LATEX:
-	case STATEMENT_POLYGON_LATEX:
-		render_latex(st, style == STATEMENT_POLYGON_LATEX, out);
-		break;
-	case STATEMENT_PDF:
+	if (style == STATEMENT_PDF)
 		render_pdf(st, out);
-		break;
-	}
+	else if (style == STATEMENT_KATTIS_LATEX || style == STATEMENT_POLYGON_LATEX)
+		render_latex(st, style == STATEMENT_POLYGON_LATEX, out);
+	else
+		render_page(st, style == STATEMENT_HTML ? &markup_html : &markup_markdown, out);
 }
