@@ -199,9 +199,8 @@ static bool pkg_tests_make(struct pkg_build *b)
 static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
 		    bool executable)
 {
-	if (b->ok && pkg_stopped(b->req, b->err))
-		b->ok = false;
-	if (b->ok && !pkg_sink_put(b->sink, path, data, len, executable, b->err))
+	if (b->ok && (pkg_stopped(b->req, b->err) ||
+		      !pkg_sink_put(b->sink, path, data, len, executable, b->err)))
 		b->ok = false;
 }
 
@@ -209,13 +208,11 @@ static void pkg_put(struct pkg_build *b, const char *path, const char *data, siz
 static void pkg_put_text(struct pkg_build *b, const char *path, struct problem_text *t,
 			 bool executable)
 {
-	if (t->failed) {
-		if (b->ok)
-			codec_error_set(b->err, CODEC_E_INTERNAL, "out of memory");
+	if (t->failed && b->ok) {
+		codec_error_set(b->err, CODEC_E_INTERNAL, "out of memory");
 		b->ok = false;
-	} else {
-		pkg_put(b, path, t->data ? t->data : "", t->len, executable);
 	}
+	pkg_put(b, path, t->data ? t->data : "", t->len, executable);
 	problem_text_free(t);
 }
 
@@ -274,19 +271,15 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 	    "#define %s 1\n#define DJ_TITLE \"%s\"\n#define DJ_ANSWER_TOKENS %u\n",
 	    p->title, p->baekjoon, pkg_protocols[protocol].macro, p->title, p->answer_tokens);
 	if (checker) {
-		const char *body = pkg_judge_c, *at = strstr(body, self);
-		size_t len = (size_t)(pkg_judge_c_end - pkg_judge_c);
+		const char *at = strstr(pkg_judge_c, self);
+		const char *rest = at ? at + sizeof self - 1 : pkg_judge_c;
 		problem_text_puts(&t,
 				  "\n/* dropjudge's comparison: include/dropjudge/judge.h */\n");
 		problem_text_put(&t, pkg_judge_h, (size_t)(pkg_judge_h_end - pkg_judge_h));
 		problem_text_puts(&t, "\n/* dropjudge's comparison: src/core/judge.c */\n");
 		/* judge.c without its include of judge.h, which is above */
-		if (at) {
-			problem_text_put(&t, body, (size_t)(at - body));
-			len -= (size_t)(at - body) + sizeof self - 1;
-			body = at + sizeof self - 1;
-		}
-		problem_text_put(&t, body, len);
+		problem_text_put(&t, pkg_judge_c, at ? (size_t)(at - pkg_judge_c) : 0);
+		problem_text_put(&t, rest, (size_t)(pkg_judge_c_end - rest));
 		problem_text_puts(&t, "\n");
 		problem_text_put(&t, pkg_checker_c, (size_t)(pkg_checker_c_end - pkg_checker_c));
 	} else {
