@@ -183,14 +183,11 @@ static void pdf_wrapped(struct pdf_doc *d, enum pdf_style style, const char *s, 
 	enum pdf_font font = pdf_styles[style].font;
 	long max = PDF_LINE_W / pdf_styles[style].size;
 	bool at_spaces = pdf_styles[style].wrap_at_spaces;
-	if (n == 0) {
-		if (at_spaces)
-			pdf_space(d, PDF_PARA_GAP);
-		else
-			pdf_line(d, style, s, 0);
+	if (n == 0 && at_spaces) {
+		pdf_space(d, PDF_PARA_GAP);
 		return;
 	}
-	while (n > 0 && !d->failed) {
+	do {
 		size_t fit = 0, space = 0;
 		long w = 0;
 		while (fit < n && w + (long)pdf_width(font, (unsigned char)s[fit]) <= max) {
@@ -207,7 +204,7 @@ static void pdf_wrapped(struct pdf_doc *d, enum pdf_style style, const char *s, 
 			s++;
 			n--;
 		}
-	}
+	} while (n > 0 && !d->failed);
 }
 
 void pdf_add(struct pdf_doc *d, enum pdf_style style, const char *text)
