@@ -161,27 +161,6 @@ static void render_time(const struct statement *st, struct problem_text *out)
 		problem_text_printf(out, "%u.%03u seconds", ms / 1000, ms % 1000);
 }
 
-static void render_examples(const struct statement *st, const struct markup *m,
-			    struct problem_text *out)
-{
-	for (unsigned i = 0; i < st->nexamples; i++) {
-		const struct statement_example *e = &st->examples[i];
-		if (m->markdown) {
-			problem_text_printf(out, "### Example %u\n\nInput:\n\n```\n%s```\n\n",
-					    i + 1, e->input);
-			problem_text_printf(out, "Output:\n\n```\n%s```\n\n", e->output);
-			continue;
-		}
-		problem_text_printf(out, "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>", i + 1);
-		for (const char *c = e->input; *c; c++)
-			m->escape(out, *c);
-		problem_text_puts(out, "</pre>\n<p>Output:</p>\n<pre>");
-		for (const char *c = e->output; *c; c++)
-			m->escape(out, *c);
-		problem_text_puts(out, "</pre>\n");
-	}
-}
-
 /* Markdown and HTML: the same outline. */
 static void render_page(const struct statement *st, const struct markup *m,
 			struct problem_text *out)
@@ -205,7 +184,23 @@ static void render_page(const struct statement *st, const struct markup *m,
 	problem_text_puts(out, md ? "## Output\n\n" : "<h2>Output</h2>\n");
 	render_block(m, st->output, out);
 	problem_text_puts(out, md ? "## Examples\n\n" : "<h2>Examples</h2>\n");
-	render_examples(st, m, out);
+	for (unsigned i = 0; i < st->nexamples; i++) {
+		const struct statement_example *e = &st->examples[i];
+		if (md) {
+			problem_text_printf(out,
+					    "### Example %u\n\nInput:\n\n```\n%s```\n\nOutput:\n\n"
+					    "```\n%s```\n\n",
+					    i + 1, e->input, e->output);
+			continue;
+		}
+		problem_text_printf(out, "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>", i + 1);
+		for (const char *c = e->input; *c; c++)
+			m->escape(out, *c);
+		problem_text_puts(out, "</pre>\n<p>Output:</p>\n<pre>");
+		for (const char *c = e->output; *c; c++)
+			m->escape(out, *c);
+		problem_text_puts(out, "</pre>\n");
+	}
 	if (!md)
 		problem_text_puts(out, "</body>\n</html>\n");
 }
@@ -238,11 +233,10 @@ static void render_latex(const struct statement *st, bool polygon, struct proble
 	problem_text_puts(out, "\n\\end{problem}\n");
 }
 
-/* Adds the plain text of block src (NULL: only what t holds) as body text, then empties t. */
+/* Adds what t holds and the plain text of block src as body text, then empties t. */
 static void render_pdf_body(struct pdf_doc *d, const char *src, struct problem_text *t)
 {
-	if (src)
-		render_block(&markup_plain, src, t);
+	render_block(&markup_plain, src, t);
 	pdf_add(d, PDF_BODY, t->data && !t->failed ? t->data : "");
 	d->failed |= t->failed;
 	problem_text_free(t);
