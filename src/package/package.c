@@ -37,7 +37,7 @@ struct pkg_build {
 	unsigned count;	       /* tests made */
 	unsigned samples;      /* test[0..samples) are the public examples */
 	struct statement statement;
-	struct statement_example *examples;
+	struct statement_example *examples; /* the samples, for the statement */
 	struct pkg_sink *sink;
 	struct codec_error *err;
 	bool ok; /* no write has failed */
@@ -153,7 +153,8 @@ static bool pkg_tests_make(struct pkg_build *b)
 
 	b->samples = p->nsamples;
 	b->test = dj_calloc(p->nsamples + req->tests, sizeof *b->test);
-	if (!b->test) {
+	b->examples = dj_calloc(p->nsamples ? p->nsamples : 1, sizeof *b->examples);
+	if (!b->test || !b->examples) {
 		codec_error_set(b->err, CODEC_E_INTERNAL, "out of memory");
 		return false;
 	}
@@ -169,6 +170,8 @@ static bool pkg_tests_make(struct pkg_build *b)
 			t->kind = PROBLEM_SAMPLE;
 			snprintf(t->name, sizeof t->name, "%02u", i + 1);
 			problem_text_puts(&t->input, p->samples[i].input);
+			b->examples[i].input = t->input.data;
+			b->examples[i].output = t->answer;
 		} else if (secret <= edges) {
 			t->kind = PROBLEM_EDGE;
 			snprintf(t->name, sizeof t->name, "%03u-edge-%s", secret,
@@ -558,15 +561,6 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	b.p = problem_find(req->problem);
 	if (!pkg_tests_make(&b))
 		goto out;
-	b.examples = dj_calloc(b.samples ? b.samples : 1, sizeof *b.examples);
-	if (!b.examples) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		goto out;
-	}
-	for (unsigned i = 0; i < b.samples; i++) {
-		b.examples[i].input = b.test[i].input.data;
-		b.examples[i].output = b.test[i].answer;
-	}
 	snprintf(source, sizeof source, "Baekjoon Online Judge %u", b.p->baekjoon);
 	b.statement = (struct statement){
 	    .title = b.p->title,
