@@ -241,26 +241,23 @@ extern const char pkg_judge_h[], pkg_judge_h_end[];
 extern const char pkg_judge_c[], pkg_judge_c_end[];
 
 /* The conventions a program follows, by judge. */
-enum pkg_protocol {
-	PKG_PROTOCOL_TESTLIB, /* Polygon: check input output answer; exits 0/1/2/3 */
-	PKG_PROTOCOL_KATTIS,  /* Kattis, DOMjudge: exits 42/43, feedback directory */
-	PKG_PROTOCOL_CMS,     /* CMS: outcome on stdout, one message line on stderr */
-};
-
-static const struct {
+struct pkg_protocol {
 	const char *macro;	  /* DJ_PROTOCOL_... */
 	int valid_exit;		  /* of the validator */
 	int invalid_exit;	  /* of the validator */
 	const char *fault_prefix; /* before the validator's message */
-} pkg_protocols[] = {
-    [PKG_PROTOCOL_TESTLIB] = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
-    [PKG_PROTOCOL_KATTIS] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
-    [PKG_PROTOCOL_CMS] = {"DJ_PROTOCOL_CMS", 0, 1, ""},
 };
+
+/* Polygon: check input output answer; exits 0/1/2/3 */
+static const struct pkg_protocol pkg_testlib = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "};
+/* Kattis, DOMjudge: exits 42/43, feedback directory */
+static const struct pkg_protocol pkg_kattis = {"DJ_PROTOCOL_KATTIS", 42, 43, ""};
+/* CMS: outcome on stdout, one message line on stderr */
+static const struct pkg_protocol pkg_cms = {"DJ_PROTOCOL_CMS", 0, 1, ""};
 
 /* Puts the checker (or validator) source of `protocol` at path. */
 static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
-			    enum pkg_protocol protocol)
+			    const struct pkg_protocol *protocol)
 {
 	static const char self[] = "#include \"dropjudge/judge.h\"\n";
 	const struct problem *p = b->p;
@@ -272,7 +269,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 	    " from its tables for %s (Baekjoon %u):\n"
 	    " * the problem's rules and the judge's protocol. The program follows. */\n"
 	    "#define %s 1\n#define DJ_TITLE \"%s\"\n#define DJ_ANSWER_TOKENS %u\n",
-	    p->title, p->baekjoon, pkg_protocols[protocol].macro, p->title, p->answer_tokens);
+	    p->title, p->baekjoon, protocol->macro, p->title, p->answer_tokens);
 	if (checker) {
 		const char *at = strstr(pkg_judge_c, self);
 		const char *rest = at ? at + sizeof self - 1 : pkg_judge_c;
@@ -289,9 +286,8 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 		problem_text_printf(&t,
 				    "#define DJ_VALID_EXIT %d\n#define DJ_INVALID_EXIT "
 				    "%d\n#define DJ_FAULT_PREFIX \"%s\"\n",
-				    pkg_protocols[protocol].valid_exit,
-				    pkg_protocols[protocol].invalid_exit,
-				    pkg_protocols[protocol].fault_prefix);
+				    protocol->valid_exit, protocol->invalid_exit,
+				    protocol->fault_prefix);
 		p->constants(&t);
 		problem_text_puts(&t, "\n");
 		problem_text_put(&t, p->validator, (size_t)(p->validator_end - p->validator));
@@ -317,7 +313,7 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 	char path[128];
 	struct problem_text t;
 	snprintf(path, sizeof path, "%s/%s", dir, source);
-	pkg_put_program(b, path, checker, PKG_PROTOCOL_KATTIS);
+	pkg_put_program(b, path, checker, &pkg_kattis);
 	problem_text_init(&t);
 	problem_text_printf(&t,
 			    "#!/bin/sh\n# Builds this %s into ./run; the judge runs it in this "
@@ -484,8 +480,8 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	pkg_put_text(b, "problem.xml", &x, false);
 	pkg_put_statement(b, "statements/english/problem.tex", STATEMENT_POLYGON_LATEX);
 	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
-	pkg_put_program(b, "files/check.c", true, PKG_PROTOCOL_TESTLIB);
-	pkg_put_program(b, "files/validator.c", false, PKG_PROTOCOL_TESTLIB);
+	pkg_put_program(b, "files/check.c", true, &pkg_testlib);
+	pkg_put_program(b, "files/validator.c", false, &pkg_testlib);
 	pkg_put_solution(b, "solutions");
 }
 
@@ -522,7 +518,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 		snprintf(path, sizeof path, "output/output%u.txt", i);
 		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
-	pkg_put_program(b, "check/checker.c", true, PKG_PROTOCOL_CMS);
+	pkg_put_program(b, "check/checker.c", true, &pkg_cms);
 	problem_text_init(&t);
 	problem_text_puts(&t,
 			  "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
