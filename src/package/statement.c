@@ -99,6 +99,8 @@ static void render_block(const struct markup *m, const char *src, struct problem
 		return;
 	}
 	enum { NONE, PARA, LIST, PRE } in = NONE;
+	const char *const closing[] = {"", m->para_close, m->list_close,
+				       m->pre_close}; /* by `in` */
 	for (const char *line = src; *line;) {
 		size_t n = strcspn(line, "\n");
 		bool blank = n == 0;
@@ -114,10 +116,7 @@ static void render_block(const struct markup *m, const char *src, struct problem
 				problem_text_puts(out, "\n");
 			}
 		} else if (blank || fence || (item && in == PARA) || (!item && in == LIST)) {
-			if (in == PARA)
-				problem_text_puts(out, m->para_close);
-			if (in == LIST)
-				problem_text_puts(out, m->list_close);
+			problem_text_puts(out, closing[in]);
 			in = NONE;
 			if (fence) {
 				problem_text_puts(out, m->pre_open);
@@ -143,12 +142,7 @@ static void render_block(const struct markup *m, const char *src, struct problem
 		}
 		line += n + (line[n] == '\n');
 	}
-	if (in == PARA)
-		problem_text_puts(out, m->para_close);
-	if (in == LIST)
-		problem_text_puts(out, m->list_close);
-	if (in == PRE)
-		problem_text_puts(out, m->pre_close);
+	problem_text_puts(out, closing[in]);
 }
 
 /* "1 second", "2 seconds", "1.5 seconds". */
