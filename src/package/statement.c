@@ -98,9 +98,8 @@ static void render_block(const struct markup *m, const char *src, struct problem
 		problem_text_puts(out, "\n\n");
 		return;
 	}
-	enum { NONE, PARA, LIST, PRE } in = NONE;
-	const char *const closing[] = {"", m->para_close, m->list_close,
-				       m->pre_close}; /* by `in` */
+	enum { NONE, PARA, LIST, PRE } in = NONE; /* the open block, ended by closing[in] */
+	const char *const closing[] = {"", m->para_close, m->list_close, m->pre_close};
 	for (const char *line = src; *line;) {
 		size_t n = strcspn(line, "\n");
 		bool blank = n == 0;
