@@ -324,11 +324,12 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 }
 
 /*
- * One line saying what made the package, for the metadata files. In XML
- * the flags are written without their dashes, since "--" may not appear
- * inside a comment.
+ * One line saying what made the package, for the metadata files, between
+ * `comment` and `end`. In XML the flags are written without their dashes,
+ * since "--" may not appear inside a comment.
  */
-static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, const char *comment)
+static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, const char *comment,
+			   const char *end)
 {
 	const char *dashes = b->req->format == PACKAGE_POLYGON ? "" : "--";
 	problem_text_printf(t,
@@ -339,7 +340,7 @@ static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, co
 			    b->req->seed);
 	if (b->p->has_chains)
 		problem_text_printf(t, " %smin-chains %u", dashes, b->req->min_chains);
-	problem_text_puts(t, "\n");
+	problem_text_printf(t, "%s\n", end);
 }
 
 /*
@@ -347,17 +348,19 @@ static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, co
  * DOMjudge reads): name, source, custom validation, the memory limit. The
  * legacy format has no time limit key: it derives one from the accepted
  * submissions, so Baekjoon's limit is stated in a comment (and in
- * domjudge-problem.ini for DOMjudge).
+ * domjudge-problem.ini for DOMjudge). Then the tests in data/sample and
+ * data/secret, the validators built by the judge, the accepted solution.
  */
-static void pkg_put_problem_yaml(struct pkg_build *b)
+static void pkg_layout_kattis(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
+	char path[128];
 	struct problem_text t;
 	problem_text_init(&t);
 	problem_text_puts(&t, "# Kattis problem package format, legacy version:\n"
 			      "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
 			      "problem_format_version: legacy\n");
-	pkg_provenance(b, &t, "#");
+	pkg_provenance(b, &t, "#", "");
 	problem_text_printf(&t,
 			    "# Time limit on Baekjoon: %u ms (the legacy format derives the time "
 			    "limit from\n# the accepted submissions).\n",
@@ -368,22 +371,14 @@ static void pkg_put_problem_yaml(struct pkg_build *b)
 			    "validation: custom\nlimits:\n  memory: %u\n",
 			    p->title, p->baekjoon, p->baekjoon, p->memory_mib);
 	pkg_put_text(b, "problem.yaml", &t, false);
-}
-
-/* The tests in data/sample and data/secret, the validators built by the
- * judge, the accepted solution. */
-static void pkg_layout_kattis(struct pkg_build *b)
-{
-	char path[128];
-	pkg_put_problem_yaml(b);
 	pkg_put_statement(b, "problem_statement/problem.en.tex", STATEMENT_KATTIS_LATEX);
 	for (unsigned i = 0; i < b->count; i++) {
-		const struct pkg_test *t = &b->test[i];
-		const char *dir = t->kind == PROBLEM_SAMPLE ? "sample" : "secret";
-		snprintf(path, sizeof path, "data/%s/%s.in", dir, t->name);
-		pkg_put(b, path, t->input.data, t->input.len, false);
-		snprintf(path, sizeof path, "data/%s/%s.ans", dir, t->name);
-		pkg_put(b, path, t->answer, t->answer_len, false);
+		const struct pkg_test *test = &b->test[i];
+		const char *dir = test->kind == PROBLEM_SAMPLE ? "sample" : "secret";
+		snprintf(path, sizeof path, "data/%s/%s.in", dir, test->name);
+		pkg_put(b, path, test->input.data, test->input.len, false);
+		snprintf(path, sizeof path, "data/%s/%s.ans", dir, test->name);
+		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
 	pkg_put_built(b, "input_validators/dropjudge", "validator.c", false);
 	pkg_put_built(b, "output_validators/dropjudge", "checker.c", true);
@@ -398,7 +393,7 @@ static void pkg_layout_domjudge(struct pkg_build *b)
 	problem_text_init(&t);
 	problem_text_puts(&t, "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
 			      "specification\").\n");
-	pkg_provenance(b, &t, ";");
+	pkg_provenance(b, &t, ";", "");
 	problem_text_printf(&t, "name = \"%s\"\ntimelimit = %u", b->p->title, ms / 1000);
 	if (ms % 1000)
 		problem_text_printf(&t, ".%03u", ms % 1000);
@@ -415,9 +410,7 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	struct problem_text x;
 	problem_text_init(&x);
 	problem_text_puts(&x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n");
-	pkg_provenance(b, &x, "<!--");
-	x.len--; /* replace the newline */
-	problem_text_puts(&x, " -->\n");
+	pkg_provenance(b, &x, "<!--", " -->");
 	problem_text_printf(&x,
 			    "<problem revision=\"1\" short-name=\"%s\">\n"
 			    "    <names>\n"
@@ -500,7 +493,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 	problem_text_puts(&t,
 			  "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
 			  "italy_yaml .\n");
-	pkg_provenance(b, &t, "#");
+	pkg_provenance(b, &t, "#", "");
 	problem_text_printf(&t,
 			    "name: %s\ntitle: %s\ntime_limit: %u.%03u\nmemory_limit: %u\n"
 			    "n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"
