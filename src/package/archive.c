@@ -1,9 +1,7 @@
 /*
- * Package sinks on libarchive (see archive.h). Memory archives are written
- * through a growing problem_text by archive_write_open()'s callback; files by
- * archive_write_open_filename(); directories by archive_write_disk with
- * the extraction safeguards on (no "..", no absolute paths, no symlinks
- * followed).
+ * Package sinks on libarchive (see archive.h): memory archives grow a
+ * problem_text through archive_write_open()'s callback; directories are
+ * written by archive_write_disk with no "..", no absolute path, no symlink.
  */
 #include "package/archive.h"
 
@@ -19,10 +17,9 @@
 
 struct pkg_sink {
 	struct archive *a;
-	const char *root;	 /* directory sink: the directory, else NULL */
-	const char *prefix;	 /* archive sinks: put before each path */
+	const char *prefix;	 /* before each path: the archive's prefix, or the directory */
+	const char *separator;	 /* between prefix and path: "/" for a directory, else "" */
 	struct problem_text mem; /* memory sink: the archive so far */
-	bool memory;
 };
 
 /* Appends to the memory archive. Out of memory is remembered in s->mem for
@@ -50,54 +47,44 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	s->prefix = prefix ? prefix : "";
 	problem_text_init(&s->mem);
+	s->prefix = prefix ? prefix : "";
+	s->separator = "";
+	const char *what = "cannot set up the archive";
+	int rc;
 	if (kind == PACKAGE_DIRECTORY) {
-		if (!path) {
-			codec_error_set(err, CODEC_E_INTERNAL, "a directory needs a path");
-			goto out_free;
-		}
-		s->root = path;
+		s->prefix = path;
+		s->separator = "/";
+		what = "cannot write a directory";
 		s->a = archive_write_disk_new();
-		if (!s->a || archive_write_disk_set_options(
-				 s->a, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-					   ARCHIVE_EXTRACT_SECURE_SYMLINKS) != ARCHIVE_OK) {
-			pkg_sink_fail(s, err, "cannot write a directory");
-			goto out_archive;
+		rc = s->a ? archive_write_disk_set_options(
+				s->a, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+					  ARCHIVE_EXTRACT_SECURE_SYMLINKS)
+			  : ARCHIVE_FATAL;
+	} else if (!(s->a = archive_write_new())) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		goto out_free;
+	} else {
+		rc = kind == PACKAGE_ZIP ? archive_write_set_format_zip(s->a)
+					 : archive_write_set_format_pax_restricted(s->a);
+		if (rc == ARCHIVE_OK && kind == PACKAGE_TAR_GZ) {
+			rc = archive_write_add_filter_gzip(s->a);
+			/* No time stamp in the gzip header: the same files, the same bytes. */
+			if (rc == ARCHIVE_OK)
+				rc = archive_write_set_filter_option(s->a, "gzip", "timestamp",
+								     NULL);
 		}
-		return s;
-	}
-	s->a = archive_write_new();
-	if (!s->a)
-		goto out_oom;
-	int rc = kind == PACKAGE_ZIP ? archive_write_set_format_zip(s->a)
-				     : archive_write_set_format_pax_restricted(s->a);
-	if (rc == ARCHIVE_OK && kind == PACKAGE_TAR_GZ) {
-		rc = archive_write_add_filter_gzip(s->a);
-		/* No time stamp in the gzip header: the same files, the same bytes. */
 		if (rc == ARCHIVE_OK)
-			rc = archive_write_set_filter_option(s->a, "gzip", "timestamp", NULL);
+			rc = archive_write_set_bytes_in_last_block(s->a, 1);
+		if (rc == ARCHIVE_OK) {
+			what = path ? path : "cannot open the archive";
+			rc = path ? archive_write_open_filename(s->a, path)
+				  : archive_write_open(s->a, s, NULL, pkg_sink_write_mem, NULL);
+		}
 	}
 	if (rc == ARCHIVE_OK)
-		rc = archive_write_set_bytes_in_last_block(s->a, 1);
-	if (rc != ARCHIVE_OK) {
-		pkg_sink_fail(s, err, "cannot set up the archive");
-		goto out_archive;
-	}
-	if (path) {
-		rc = archive_write_open_filename(s->a, path);
-	} else {
-		s->memory = true;
-		rc = archive_write_open(s->a, s, NULL, pkg_sink_write_mem, NULL);
-	}
-	if (rc != ARCHIVE_OK) {
-		pkg_sink_fail(s, err, path ? path : "cannot open the archive");
-		goto out_archive;
-	}
-	return s;
-out_oom:
-	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-out_archive:
+		return s;
+	pkg_sink_fail(s, err, what);
 	if (s->a)
 		archive_write_free(s->a);
 out_free:
@@ -111,58 +98,46 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 {
 	struct problem_text full;
 	problem_text_init(&full);
-	if (s->root)
-		problem_text_printf(&full, "%s/%s", s->root, path);
-	else
-		problem_text_printf(&full, "%s%s", s->prefix, path);
+	problem_text_printf(&full, "%s%s%s", s->prefix, s->separator, path);
 	struct archive_entry *e = archive_entry_new();
-	if (full.failed || !e) {
+	bool ok = !full.failed && e;
+	if (!ok) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		goto out_fail;
+	} else {
+		archive_entry_set_pathname(e, full.data);
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, executable ? 0755 : 0644);
+		archive_entry_set_size(e, (la_int64_t)len);
+		archive_entry_set_mtime(e, PKG_MTIME, 0);
+		archive_entry_set_uid(e, 0);
+		archive_entry_set_gid(e, 0);
+		ok = archive_write_header(s->a, e) == ARCHIVE_OK &&
+		     (len == 0 || archive_write_data(s->a, data, len) == (la_ssize_t)len) &&
+		     archive_write_finish_entry(s->a) == ARCHIVE_OK;
+		if (!ok)
+			pkg_sink_fail(s, err, full.data);
 	}
-	archive_entry_set_pathname(e, full.data);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, executable ? 0755 : 0644);
-	archive_entry_set_size(e, (la_int64_t)len);
-	archive_entry_set_mtime(e, PKG_MTIME, 0);
-	archive_entry_set_uid(e, 0);
-	archive_entry_set_gid(e, 0);
-	if (archive_write_header(s->a, e) != ARCHIVE_OK ||
-	    (len > 0 && archive_write_data(s->a, data, len) != (la_ssize_t)len) ||
-	    archive_write_finish_entry(s->a) != ARCHIVE_OK) {
-		pkg_sink_fail(s, err, full.data);
-		goto out_fail;
-	}
-	archive_entry_free(e);
-	problem_text_free(&full);
-	return true;
-out_fail:
 	if (e)
 		archive_entry_free(e);
 	problem_text_free(&full);
-	return false;
+	return ok;
 }
 
 enum codec_status pkg_sink_close(struct pkg_sink *s, bool ok, char **data, size_t *len,
 				 struct codec_error *err)
 {
-	if (data)
-		*data = NULL;
-	if (len)
-		*len = 0;
 	if (archive_write_close(s->a) != ARCHIVE_OK && ok) {
 		pkg_sink_fail(s, err, "cannot finish the archive");
 		ok = false;
 	}
 	archive_write_free(s->a);
-	if (ok && s->memory && s->mem.failed) {
+	if (ok && s->mem.failed) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		ok = false;
 	}
-	if (ok && s->memory && data) {
+	if (ok && data) {
 		*data = s->mem.data; /* handed over: not freed below */
-		if (len)
-			*len = s->mem.len;
+		*len = s->mem.len;
 		problem_text_init(&s->mem);
 	}
 	problem_text_free(&s->mem);

@@ -1,9 +1,7 @@
 /*
- * Where a package's files go: a zip or tar.gz, in memory or in a file, or
- * a directory on disk, all through libarchive (archive_write and
- * archive_write_disk). Entries get fixed timestamps, owner 0 and modes
- * 0644 or 0755, so that the same files give the same bytes. Private to
- * src/package.
+ * Where a package's files go, through libarchive: a zip or tar.gz in memory
+ * or in a file, or a directory. Fixed timestamps, owner 0 and modes 0644 or
+ * 0755: the same files give the same bytes. Private to src/package.
  */
 #ifndef DROPJUDGE_PACKAGE_ARCHIVE_H
 #define DROPJUDGE_PACKAGE_ARCHIVE_H
@@ -28,8 +26,8 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 		  bool executable, struct codec_error *err);
 
 /* Finishes and frees the sink; a memory sink's archive, when `ok`, goes to
- * the caller as *data and *len (data may be NULL for other sinks). Returns
- * CODEC_OK or CODEC_E_INTERNAL with err set. */
+ * the caller as *data and *len (data is NULL for other sinks, and then left
+ * as it is). Returns CODEC_OK or CODEC_E_INTERNAL with err set. */
 enum codec_status pkg_sink_close(struct pkg_sink *s, bool ok, char **data, size_t *len,
 				 struct codec_error *err);
 

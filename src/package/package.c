@@ -1,12 +1,7 @@
 /*
- * Building a package (see package.h): the tests first (samples, edge
- * cases, random, large, long chains), each checked by the strict validator
- * and solved by the cores, then the files of the chosen format, written
- * into a sink. Each format is one function that lists its files, following
- * its published layout (docs/JUDGES.md): the legacy Kattis package format
- * (kattis.com/problem-package-format/spec/legacy.html), the DOMjudge
- * manual's "Problem format specification", the package Codeforces Polygon
- * exports, and the "italy_yaml" task directory of CMS's cmsImportTask.
+ * Building a package (see package.h): the tests first, each checked by the strict validator and
+ * solved by the cores, then the files of the chosen format into a sink, one function a format,
+ * each following its published layout (docs/JUDGES.md).
  */
 #include "package/package.h"
 
@@ -34,10 +29,18 @@ struct pkg_test {
 	size_t answer_len;
 };
 
-struct pkg_tests {
+/* A package being built: its tests, then the files the format functions write. */
+struct pkg_build {
+	const struct package_request *req;
+	const struct problem *p;
 	struct pkg_test *test; /* samples first, then the secret tests */
-	unsigned count;
-	unsigned samples; /* test[0..samples) are the public examples */
+	unsigned count;	       /* tests made */
+	unsigned samples;      /* test[0..samples) are the public examples */
+	struct statement statement;
+	struct statement_example *examples; /* the samples, for the statement */
+	struct pkg_sink *sink;
+	struct codec_error *err;
+	bool ok; /* no write has failed */
 };
 
 static const char *const pkg_format_names[PACKAGE_FORMAT_COUNT] = {
@@ -95,40 +98,28 @@ enum codec_status package_check(const struct package_request *req, struct codec_
 	return err ? err->status : CODEC_E_INVALID;
 }
 
-static void pkg_tests_free(struct pkg_tests *tests)
-{
-	for (unsigned i = 0; i < tests->count; i++)
-		problem_text_free(&tests->test[i].input);
-	dj_free(tests->test);
-	tests->test = NULL;
-	tests->count = 0;
-}
-
 /*
  * Checks test t with the strict validator and solves it; a failure is a
  * bug in the package data or the generators: CODEC_E_INTERNAL.
  */
 static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct codec_error *err)
 {
-	struct codec_error *check = dj_malloc(sizeof *check);
-	if (t->input.failed || !check) {
-		dj_free(check);
+	struct codec_error check;
+	if (t->input.failed) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return false;
 	}
-	codec_error_init(check, 1);
-	p->validate_text(t->input.data, t->input.len, check);
+	codec_error_init(&check, 1);
+	p->validate_text(t->input.data, t->input.len, &check);
 	int n = -1;
-	if (!codec_error_is_set(check))
+	if (!codec_error_is_set(&check))
 		n = problem_answer(p, t->input.data, t->input.len, t->answer, sizeof t->answer,
-				   check);
+				   &check);
 	if (n < 0 || (size_t)n >= sizeof t->answer) {
 		codec_error_set(err, CODEC_E_INTERNAL, "test %s is not a valid input: %s", t->name,
-				codec_error_is_set(check) ? check->detail : "answer too long");
-		dj_free(check);
+				codec_error_is_set(&check) ? check.detail : "answer too long");
 		return false;
 	}
-	dj_free(check);
 	t->answer_len = (size_t)n;
 	return true;
 }
@@ -147,10 +138,12 @@ static bool pkg_stopped(const struct package_request *req, struct codec_error *e
  * Makes every test of a package: the samples, then `tests` secret tests
  * (edge cases first, then random, large and, for Puyo, long chains), the
  * generated ones from successive outputs of a stream seeded by req->seed.
+ * On failure the tests made so far stay in b, for pkg_build() to free.
  */
-static enum codec_status pkg_tests_make(const struct problem *p, const struct package_request *req,
-					struct pkg_tests *tests, struct codec_error *err)
+static bool pkg_tests_make(struct pkg_build *b)
 {
+	const struct problem *p = b->p;
+	const struct package_request *req = b->req;
 	unsigned edges = req->tests < p->nedges ? req->tests : p->nedges;
 	unsigned rest = req->tests - edges;
 	unsigned chains = p->has_chains && rest ? (rest / 4 ? rest / 4 : 1) : 0;
@@ -158,25 +151,27 @@ static enum codec_status pkg_tests_make(const struct problem *p, const struct pa
 	unsigned random = rest - chains - large;
 	struct gen_rng rng;
 
-	tests->samples = p->nsamples;
-	tests->count = 0;
-	tests->test = dj_calloc(p->nsamples + req->tests, sizeof *tests->test);
-	if (!tests->test) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+	b->samples = p->nsamples;
+	b->test = dj_calloc(p->nsamples + req->tests, sizeof *b->test);
+	b->examples = dj_calloc(p->nsamples ? p->nsamples : 1, sizeof *b->examples);
+	if (!b->test || !b->examples) {
+		codec_error_set(b->err, CODEC_E_INTERNAL, "out of memory");
+		return false;
 	}
 	gen_rng_init(&rng, req->seed);
 	for (unsigned i = 0; i < p->nsamples + req->tests; i++) {
-		struct pkg_test *t = &tests->test[i];
+		struct pkg_test *t = &b->test[i];
 		unsigned secret = i - p->nsamples + 1; /* 1-based, for secret tests */
-		if (pkg_stopped(req, err))
-			goto out_fail;
+		if (pkg_stopped(req, b->err))
+			return false;
 		problem_text_init(&t->input);
-		tests->count++;
+		b->count++;
 		if (i < p->nsamples) {
 			t->kind = PROBLEM_SAMPLE;
 			snprintf(t->name, sizeof t->name, "%02u", i + 1);
 			problem_text_puts(&t->input, p->samples[i].input);
+			b->examples[i].input = t->input.data;
+			b->examples[i].output = t->answer;
 		} else if (secret <= edges) {
 			t->kind = PROBLEM_EDGE;
 			snprintf(t->name, sizeof t->name, "%03u-edge-%s", secret,
@@ -190,31 +185,16 @@ static enum codec_status pkg_tests_make(const struct problem *p, const struct pa
 			snprintf(t->name, sizeof t->name, "%03u-%s", secret,
 				 problem_kind_name(t->kind));
 			if (!p->generate_test(t->kind, gen_rng_next(&rng), req->min_chains,
-					      &t->input, err))
-				goto out_fail;
+					      &t->input, b->err))
+				return false;
 		}
-		if (!pkg_test_finish(p, t, err))
-			goto out_fail;
+		if (!pkg_test_finish(p, t, b->err))
+			return false;
 	}
-	return CODEC_OK;
-out_fail:
-	pkg_tests_free(tests);
-	return err ? err->status : CODEC_E_INTERNAL;
+	return true;
 }
 
 /* --- Writing files -------------------------------------------------------- */
-
-/* What the format functions share while writing. */
-struct pkg_build {
-	const struct package_request *req;
-	const struct problem *p;
-	const struct pkg_tests *tests;
-	struct statement statement;
-	struct statement_example *examples;
-	struct pkg_sink *sink;
-	struct codec_error *err;
-	bool ok; /* no write has failed */
-};
 
 /* Puts one file; asks req->stop first, as the tests' loop does, so that a
  * build whose client has gone also stops while its files are written and
@@ -222,9 +202,8 @@ struct pkg_build {
 static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
 		    bool executable)
 {
-	if (b->ok && pkg_stopped(b->req, b->err))
-		b->ok = false;
-	if (b->ok && !pkg_sink_put(b->sink, path, data, len, executable, b->err))
+	if (b->ok && (pkg_stopped(b->req, b->err) ||
+		      !pkg_sink_put(b->sink, path, data, len, executable, b->err)))
 		b->ok = false;
 }
 
@@ -232,13 +211,11 @@ static void pkg_put(struct pkg_build *b, const char *path, const char *data, siz
 static void pkg_put_text(struct pkg_build *b, const char *path, struct problem_text *t,
 			 bool executable)
 {
-	if (t->failed) {
-		if (b->ok)
-			codec_error_set(b->err, CODEC_E_INTERNAL, "out of memory");
+	if (t->failed && b->ok) {
+		codec_error_set(b->err, CODEC_E_INTERNAL, "out of memory");
 		b->ok = false;
-	} else {
-		pkg_put(b, path, t->data ? t->data : "", t->len, executable);
 	}
+	pkg_put(b, path, t->data ? t->data : "", t->len, executable);
 	problem_text_free(t);
 }
 
@@ -264,26 +241,23 @@ extern const char pkg_judge_h[], pkg_judge_h_end[];
 extern const char pkg_judge_c[], pkg_judge_c_end[];
 
 /* The conventions a program follows, by judge. */
-enum pkg_protocol {
-	PKG_PROTOCOL_TESTLIB, /* Polygon: check input output answer; exits 0/1/2/3 */
-	PKG_PROTOCOL_KATTIS,  /* Kattis, DOMjudge: exits 42/43, feedback directory */
-	PKG_PROTOCOL_CMS,     /* CMS: outcome on stdout, one message line on stderr */
-};
-
-static const struct {
+struct pkg_protocol {
 	const char *macro;	  /* DJ_PROTOCOL_... */
 	int valid_exit;		  /* of the validator */
 	int invalid_exit;	  /* of the validator */
 	const char *fault_prefix; /* before the validator's message */
-} pkg_protocols[] = {
-    [PKG_PROTOCOL_TESTLIB] = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
-    [PKG_PROTOCOL_KATTIS] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
-    [PKG_PROTOCOL_CMS] = {"DJ_PROTOCOL_CMS", 0, 1, ""},
 };
+
+/* Polygon: check input output answer; exits 0/1/2/3 */
+static const struct pkg_protocol pkg_testlib = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "};
+/* Kattis, DOMjudge: exits 42/43, feedback directory */
+static const struct pkg_protocol pkg_kattis = {"DJ_PROTOCOL_KATTIS", 42, 43, ""};
+/* CMS: outcome on stdout, one message line on stderr */
+static const struct pkg_protocol pkg_cms = {"DJ_PROTOCOL_CMS", 0, 1, ""};
 
 /* Puts the checker (or validator) source of `protocol` at path. */
 static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
-			    enum pkg_protocol protocol)
+			    const struct pkg_protocol *protocol)
 {
 	static const char self[] = "#include \"dropjudge/judge.h\"\n";
 	const struct problem *p = b->p;
@@ -295,30 +269,25 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 	    " from its tables for %s (Baekjoon %u):\n"
 	    " * the problem's rules and the judge's protocol. The program follows. */\n"
 	    "#define %s 1\n#define DJ_TITLE \"%s\"\n#define DJ_ANSWER_TOKENS %u\n",
-	    p->title, p->baekjoon, pkg_protocols[protocol].macro, p->title, p->answer_tokens);
+	    p->title, p->baekjoon, protocol->macro, p->title, p->answer_tokens);
 	if (checker) {
-		const char *body = pkg_judge_c, *at = strstr(body, self);
-		size_t len = (size_t)(pkg_judge_c_end - pkg_judge_c);
+		const char *at = strstr(pkg_judge_c, self);
+		const char *rest = at ? at + sizeof self - 1 : pkg_judge_c;
 		problem_text_puts(&t,
 				  "\n/* dropjudge's comparison: include/dropjudge/judge.h */\n");
 		problem_text_put(&t, pkg_judge_h, (size_t)(pkg_judge_h_end - pkg_judge_h));
 		problem_text_puts(&t, "\n/* dropjudge's comparison: src/core/judge.c */\n");
 		/* judge.c without its include of judge.h, which is above */
-		if (at) {
-			problem_text_put(&t, body, (size_t)(at - body));
-			len -= (size_t)(at - body) + sizeof self - 1;
-			body = at + sizeof self - 1;
-		}
-		problem_text_put(&t, body, len);
+		problem_text_put(&t, pkg_judge_c, at ? (size_t)(at - pkg_judge_c) : 0);
+		problem_text_put(&t, rest, (size_t)(pkg_judge_c_end - rest));
 		problem_text_puts(&t, "\n");
 		problem_text_put(&t, pkg_checker_c, (size_t)(pkg_checker_c_end - pkg_checker_c));
 	} else {
 		problem_text_printf(&t,
 				    "#define DJ_VALID_EXIT %d\n#define DJ_INVALID_EXIT "
 				    "%d\n#define DJ_FAULT_PREFIX \"%s\"\n",
-				    pkg_protocols[protocol].valid_exit,
-				    pkg_protocols[protocol].invalid_exit,
-				    pkg_protocols[protocol].fault_prefix);
+				    protocol->valid_exit, protocol->invalid_exit,
+				    protocol->fault_prefix);
 		p->constants(&t);
 		problem_text_puts(&t, "\n");
 		problem_text_put(&t, p->validator, (size_t)(p->validator_end - p->validator));
@@ -344,7 +313,7 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 	char path[128];
 	struct problem_text t;
 	snprintf(path, sizeof path, "%s/%s", dir, source);
-	pkg_put_program(b, path, checker, PKG_PROTOCOL_KATTIS);
+	pkg_put_program(b, path, checker, &pkg_kattis);
 	problem_text_init(&t);
 	problem_text_printf(&t,
 			    "#!/bin/sh\n# Builds this %s into ./run; the judge runs it in this "
@@ -355,11 +324,12 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 }
 
 /*
- * One line saying what made the package, for the metadata files. In XML
- * the flags are written without their dashes, since "--" may not appear
- * inside a comment.
+ * One line saying what made the package, for the metadata files, between
+ * `comment` and `end`. In XML the flags are written without their dashes,
+ * since "--" may not appear inside a comment.
  */
-static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, const char *comment)
+static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, const char *comment,
+			   const char *end)
 {
 	const char *dashes = b->req->format == PACKAGE_POLYGON ? "" : "--";
 	problem_text_printf(t,
@@ -370,7 +340,7 @@ static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, co
 			    b->req->seed);
 	if (b->p->has_chains)
 		problem_text_printf(t, " %smin-chains %u", dashes, b->req->min_chains);
-	problem_text_puts(t, "\n");
+	problem_text_printf(t, "%s\n", end);
 }
 
 /*
@@ -378,17 +348,19 @@ static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, co
  * DOMjudge reads): name, source, custom validation, the memory limit. The
  * legacy format has no time limit key: it derives one from the accepted
  * submissions, so Baekjoon's limit is stated in a comment (and in
- * domjudge-problem.ini for DOMjudge).
+ * domjudge-problem.ini for DOMjudge). Then the tests in data/sample and
+ * data/secret, the validators built by the judge, the accepted solution.
  */
-static void pkg_put_problem_yaml(struct pkg_build *b)
+static void pkg_layout_kattis(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
+	char path[128];
 	struct problem_text t;
 	problem_text_init(&t);
 	problem_text_puts(&t, "# Kattis problem package format, legacy version:\n"
 			      "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
 			      "problem_format_version: legacy\n");
-	pkg_provenance(b, &t, "#");
+	pkg_provenance(b, &t, "#", "");
 	problem_text_printf(&t,
 			    "# Time limit on Baekjoon: %u ms (the legacy format derives the time "
 			    "limit from\n# the accepted submissions).\n",
@@ -399,22 +371,14 @@ static void pkg_put_problem_yaml(struct pkg_build *b)
 			    "validation: custom\nlimits:\n  memory: %u\n",
 			    p->title, p->baekjoon, p->baekjoon, p->memory_mib);
 	pkg_put_text(b, "problem.yaml", &t, false);
-}
-
-/* The tests in data/sample and data/secret, the validators built by the
- * judge, the accepted solution. */
-static void pkg_layout_kattis(struct pkg_build *b)
-{
-	char path[128];
-	pkg_put_problem_yaml(b);
 	pkg_put_statement(b, "problem_statement/problem.en.tex", STATEMENT_KATTIS_LATEX);
-	for (unsigned i = 0; i < b->tests->count; i++) {
-		const struct pkg_test *t = &b->tests->test[i];
-		const char *dir = t->kind == PROBLEM_SAMPLE ? "sample" : "secret";
-		snprintf(path, sizeof path, "data/%s/%s.in", dir, t->name);
-		pkg_put(b, path, t->input.data, t->input.len, false);
-		snprintf(path, sizeof path, "data/%s/%s.ans", dir, t->name);
-		pkg_put(b, path, t->answer, t->answer_len, false);
+	for (unsigned i = 0; i < b->count; i++) {
+		const struct pkg_test *test = &b->test[i];
+		const char *dir = test->kind == PROBLEM_SAMPLE ? "sample" : "secret";
+		snprintf(path, sizeof path, "data/%s/%s.in", dir, test->name);
+		pkg_put(b, path, test->input.data, test->input.len, false);
+		snprintf(path, sizeof path, "data/%s/%s.ans", dir, test->name);
+		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
 	pkg_put_built(b, "input_validators/dropjudge", "validator.c", false);
 	pkg_put_built(b, "output_validators/dropjudge", "checker.c", true);
@@ -429,7 +393,7 @@ static void pkg_layout_domjudge(struct pkg_build *b)
 	problem_text_init(&t);
 	problem_text_puts(&t, "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
 			      "specification\").\n");
-	pkg_provenance(b, &t, ";");
+	pkg_provenance(b, &t, ";", "");
 	problem_text_printf(&t, "name = \"%s\"\ntimelimit = %u", b->p->title, ms / 1000);
 	if (ms % 1000)
 		problem_text_printf(&t, ".%03u", ms % 1000);
@@ -446,9 +410,7 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	struct problem_text x;
 	problem_text_init(&x);
 	problem_text_puts(&x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n");
-	pkg_provenance(b, &x, "<!--");
-	x.len--; /* replace the newline */
-	problem_text_puts(&x, " -->\n");
+	pkg_provenance(b, &x, "<!--", " -->");
 	problem_text_printf(&x,
 			    "<problem revision=\"1\" short-name=\"%s\">\n"
 			    "    <names>\n"
@@ -467,9 +429,9 @@ static void pkg_layout_polygon(struct pkg_build *b)
 			    "            <answer-path-pattern>tests/%%02d.a</answer-path-pattern>\n"
 			    "            <tests>\n",
 			    p->id, p->title, p->time_limit_ms,
-			    (unsigned long long)p->memory_mib << 20, b->tests->count);
-	for (unsigned i = 0; i < b->tests->count; i++) {
-		const struct pkg_test *t = &b->tests->test[i];
+			    (unsigned long long)p->memory_mib << 20, b->count);
+	for (unsigned i = 0; i < b->count; i++) {
+		const struct pkg_test *t = &b->test[i];
 		problem_text_printf(&x, "                <test method=\"manual\"%s/>\n",
 				    t->kind == PROBLEM_SAMPLE ? " sample=\"true\"" : "");
 		snprintf(path, sizeof path, "tests/%02u", i + 1);
@@ -511,8 +473,8 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	pkg_put_text(b, "problem.xml", &x, false);
 	pkg_put_statement(b, "statements/english/problem.tex", STATEMENT_POLYGON_LATEX);
 	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
-	pkg_put_program(b, "files/check.c", true, PKG_PROTOCOL_TESTLIB);
-	pkg_put_program(b, "files/validator.c", false, PKG_PROTOCOL_TESTLIB);
+	pkg_put_program(b, "files/check.c", true, &pkg_testlib);
+	pkg_put_program(b, "files/validator.c", false, &pkg_testlib);
 	pkg_put_solution(b, "solutions");
 }
 
@@ -531,25 +493,25 @@ static void pkg_layout_cms(struct pkg_build *b)
 	problem_text_puts(&t,
 			  "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
 			  "italy_yaml .\n");
-	pkg_provenance(b, &t, "#");
+	pkg_provenance(b, &t, "#", "");
 	problem_text_printf(&t,
 			    "name: %s\ntitle: %s\ntime_limit: %u.%03u\nmemory_limit: %u\n"
 			    "n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"
 			    "public_testcases: \"",
 			    p->short_name, p->title, p->time_limit_ms / 1000,
-			    p->time_limit_ms % 1000, p->memory_mib, b->tests->count);
-	for (unsigned i = 0; i < b->tests->samples; i++)
+			    p->time_limit_ms % 1000, p->memory_mib, b->count);
+	for (unsigned i = 0; i < b->samples; i++)
 		problem_text_printf(&t, "%s%u", i ? "," : "", i);
 	problem_text_puts(&t, "\"\n");
 	pkg_put_text(b, "task.yaml", &t, false);
-	for (unsigned i = 0; i < b->tests->count; i++) {
-		const struct pkg_test *test = &b->tests->test[i];
+	for (unsigned i = 0; i < b->count; i++) {
+		const struct pkg_test *test = &b->test[i];
 		snprintf(path, sizeof path, "input/input%u.txt", i);
 		pkg_put(b, path, test->input.data, test->input.len, false);
 		snprintf(path, sizeof path, "output/output%u.txt", i);
 		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
-	pkg_put_program(b, "check/checker.c", true, PKG_PROTOCOL_CMS);
+	pkg_put_program(b, "check/checker.c", true, &pkg_cms);
 	problem_text_init(&t);
 	problem_text_puts(&t,
 			  "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
@@ -575,31 +537,19 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 				   const char *path, char **data, size_t *len,
 				   struct codec_error *err)
 {
-	struct pkg_tests tests = {NULL, 0, 0};
-	struct pkg_build b = {.req = req, .tests = &tests, .err = err, .ok = true};
-	char prefix[64] = "";
-	enum codec_status st;
+	struct pkg_build b = {.req = req, .err = err, .ok = true};
+	char prefix[64] = "", source[48];
+	enum codec_status st = CODEC_E_INTERNAL;
 
-	if (data)
+	if (data) {
 		*data = NULL;
-	if (len)
 		*len = 0;
-	if ((st = package_check(req, err)) != CODEC_OK)
-		return st;
+	}
+	if (package_check(req, err) != CODEC_OK)
+		return err ? err->status : CODEC_E_INVALID;
 	b.p = problem_find(req->problem);
-	if ((st = pkg_tests_make(b.p, req, &tests, err)) != CODEC_OK)
-		return st;
-	b.examples = dj_calloc(tests.samples ? tests.samples : 1, sizeof *b.examples);
-	if (!b.examples) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		st = CODEC_E_INTERNAL;
-		goto out_tests;
-	}
-	for (unsigned i = 0; i < tests.samples; i++) {
-		b.examples[i].input = tests.test[i].input.data;
-		b.examples[i].output = tests.test[i].answer;
-	}
-	char source[48];
+	if (!pkg_tests_make(&b))
+		goto out;
 	snprintf(source, sizeof source, "Baekjoon Online Judge %u", b.p->baekjoon);
 	b.statement = (struct statement){
 	    .title = b.p->title,
@@ -610,26 +560,23 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	    .time_limit_ms = b.p->time_limit_ms,
 	    .memory_mib = b.p->memory_mib,
 	    .examples = b.examples,
-	    .nexamples = tests.samples,
+	    .nexamples = b.samples,
 	};
 	/* A Kattis archive holds the package directory, named by the problem;
 	 * so does a CMS one, whose task directory cmsImportTask is given. */
 	if (req->format == PACKAGE_KATTIS || req->format == PACKAGE_CMS)
 		snprintf(prefix, sizeof prefix, "%s/", b.p->short_name);
 	b.sink = pkg_sink_open(sink, path, prefix, err);
-	if (!b.sink) {
-		st = CODEC_E_INTERNAL;
-		goto out_examples;
-	}
+	if (!b.sink)
+		goto out;
 	pkg_layouts[req->format](&b);
 	st = pkg_sink_close(b.sink, b.ok, data, len, err);
-	if (!b.ok)
-		st = err ? err->status : CODEC_E_INTERNAL;
-out_examples:
+out:
+	for (unsigned i = 0; i < b.count; i++)
+		problem_text_free(&b.test[i].input);
+	dj_free(b.test);
 	dj_free(b.examples);
-out_tests:
-	pkg_tests_free(&tests);
-	return st;
+	return st != CODEC_OK && err ? err->status : st; /* what failed first */
 }
 
 enum codec_status package_build_memory(const struct package_request *req, enum package_sink sink,

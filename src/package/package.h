@@ -1,14 +1,7 @@
 /*
- * Problem packages for contest systems: one call builds a complete package
- * of a problem for Kattis, Polygon, DOMjudge or CMS (statement, sample and
- * secret tests with their answers, input validator, output validator or
- * checker as C sources the judge compiles, limits and the format's
- * metadata) as a zip, a tar.gz or a directory, through libarchive.
- *
- * A package is a function of its request: the same problem, format, test
- * count, seed and chain count give the same bytes on every machine (the
- * generators are gen.h's; archive timestamps are fixed). Its answers are
- * computed by the cores, as `dropjudge solve` and POST /v1/{problem} do.
+ * Problem packages for Kattis, Polygon, DOMjudge and CMS (statement, tests with answers,
+ * validator and checker sources, limits, metadata) as a zip, a tar.gz or a directory. The same
+ * request gives the same bytes on every machine; the answers are the cores'.
  */
 #ifndef DROPJUDGE_PACKAGE_PACKAGE_H
 #define DROPJUDGE_PACKAGE_PACKAGE_H

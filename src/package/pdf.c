@@ -1,10 +1,6 @@
 /*
- * The statement PDF writer (see pdf.h). Text is mapped from UTF-8 to
- * WinAnsiEncoding, then laid out line by line, each line one BT ... ET at
- * an absolute position, with the widths of Adobe's font metrics (AFM) of
- * the standard fonts. pdf_finish() writes the objects in a fixed order
- * (catalog, page tree, info, fonts, then each page and its content) and
- * the cross-reference table from the offsets it recorded.
+ * The statement PDF writer (see pdf.h): UTF-8 mapped to WinAnsiEncoding, laid out one line at a
+ * time with the widths of Adobe's font metrics, then the objects and their cross-reference table.
  */
 #include "package/pdf.h"
 
@@ -133,16 +129,12 @@ void pdf_free(struct pdf_doc *d)
 /* Starts a new page; false (and failed) when out of memory. */
 static bool pdf_new_page(struct pdf_doc *d)
 {
-	if (d->npages == d->cap) {
-		unsigned cap = d->cap ? 2 * d->cap : 4;
-		struct problem_text *p = dj_realloc(d->pages, cap * sizeof *p);
-		if (!p) {
-			d->failed = true;
-			return false;
-		}
-		d->pages = p;
-		d->cap = cap;
+	struct problem_text *p = dj_realloc(d->pages, (d->npages + 1) * sizeof *p);
+	if (!p) {
+		d->failed = true;
+		return false;
 	}
+	d->pages = p;
 	problem_text_init(&d->pages[d->npages++]);
 	d->y = PDF_PAGE_H - PDF_MARGIN;
 	return true;
@@ -191,14 +183,11 @@ static void pdf_wrapped(struct pdf_doc *d, enum pdf_style style, const char *s, 
 	enum pdf_font font = pdf_styles[style].font;
 	long max = PDF_LINE_W / pdf_styles[style].size;
 	bool at_spaces = pdf_styles[style].wrap_at_spaces;
-	if (n == 0) {
-		if (at_spaces)
-			pdf_space(d, PDF_PARA_GAP);
-		else
-			pdf_line(d, style, s, 0);
+	if (n == 0 && at_spaces) {
+		pdf_space(d, PDF_PARA_GAP);
 		return;
 	}
-	while (n > 0 && !d->failed) {
+	do {
 		size_t fit = 0, space = 0;
 		long w = 0;
 		while (fit < n && w + (long)pdf_width(font, (unsigned char)s[fit]) <= max) {
@@ -215,7 +204,7 @@ static void pdf_wrapped(struct pdf_doc *d, enum pdf_style style, const char *s, 
 			s++;
 			n--;
 		}
-	}
+	} while (n > 0 && !d->failed);
 }
 
 void pdf_add(struct pdf_doc *d, enum pdf_style style, const char *text)

@@ -1,9 +1,7 @@
 /*
- * A small PDF writer for problem statements (CMS wants statement.pdf):
- * blocks of plain text laid out on A4 pages in the standard fonts
- * Helvetica, Helvetica-Bold and Courier (WinAnsiEncoding, nothing
- * embedded), long lines wrapped. PDF 1.4, uncompressed and without a date,
- * so that the same blocks give the same bytes. Private to src/package.
+ * A small PDF writer for statements (CMS's statement.pdf): plain text on A4 pages in the standard
+ * fonts, long lines wrapped; uncompressed and without a date, so the same text gives the same
+ * bytes. Private to src/package.
  */
 #ifndef DROPJUDGE_PACKAGE_PDF_H
 #define DROPJUDGE_PACKAGE_PDF_H
@@ -25,7 +23,6 @@ enum pdf_style {
 struct pdf_doc {
 	struct problem_text *pages; /* one content stream per page; owned */
 	unsigned npages;	    /* pages started, >= 1 once anything was added */
-	unsigned cap;		    /* entries allocated in pages */
 	int y;			    /* top of the next line, points above the page's bottom edge */
 	bool failed;		    /* an allocation failed: the document is incomplete */
 };

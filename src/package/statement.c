@@ -1,7 +1,6 @@
 /*
- * Statement rendering (see statement.h). One reader walks the Markdown
- * subset; a table per style says what each construct becomes and how text
- * is escaped, so that the four styles cannot drift apart.
+ * Statement rendering (see statement.h): one reader walks the Markdown subset, and a table per
+ * style says what each construct becomes and how text is escaped.
  */
 #include "package/statement.h"
 #include "package/pdf.h"
@@ -99,7 +98,8 @@ static void render_block(const struct markup *m, const char *src, struct problem
 		problem_text_puts(out, "\n\n");
 		return;
 	}
-	enum { NONE, PARA, LIST, PRE } in = NONE;
+	enum { NONE, PARA, LIST, PRE } in = NONE; /* the open block, ended by closing[in] */
+	const char *const closing[] = {"", m->para_close, m->list_close, m->pre_close};
 	for (const char *line = src; *line;) {
 		size_t n = strcspn(line, "\n");
 		bool blank = n == 0;
@@ -115,10 +115,7 @@ static void render_block(const struct markup *m, const char *src, struct problem
 				problem_text_puts(out, "\n");
 			}
 		} else if (blank || fence || (item && in == PARA) || (!item && in == LIST)) {
-			if (in == PARA)
-				problem_text_puts(out, m->para_close);
-			if (in == LIST)
-				problem_text_puts(out, m->list_close);
+			problem_text_puts(out, closing[in]);
 			in = NONE;
 			if (fence) {
 				problem_text_puts(out, m->pre_open);
@@ -144,12 +141,7 @@ static void render_block(const struct markup *m, const char *src, struct problem
 		}
 		line += n + (line[n] == '\n');
 	}
-	if (in == PARA)
-		problem_text_puts(out, m->para_close);
-	if (in == LIST)
-		problem_text_puts(out, m->list_close);
-	if (in == PRE)
-		problem_text_puts(out, m->pre_close);
+	problem_text_puts(out, closing[in]);
 }
 
 /* "1 second", "2 seconds", "1.5 seconds". */
@@ -160,27 +152,6 @@ static void render_time(const struct statement *st, struct problem_text *out)
 		problem_text_printf(out, "%u second%s", ms / 1000, ms == 1000 ? "" : "s");
 	else
 		problem_text_printf(out, "%u.%03u seconds", ms / 1000, ms % 1000);
-}
-
-static void render_examples(const struct statement *st, const struct markup *m,
-			    struct problem_text *out)
-{
-	for (unsigned i = 0; i < st->nexamples; i++) {
-		const struct statement_example *e = &st->examples[i];
-		if (m->markdown) {
-			problem_text_printf(out, "### Example %u\n\nInput:\n\n```\n%s```\n\n",
-					    i + 1, e->input);
-			problem_text_printf(out, "Output:\n\n```\n%s```\n\n", e->output);
-			continue;
-		}
-		problem_text_printf(out, "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>", i + 1);
-		for (const char *c = e->input; *c; c++)
-			m->escape(out, *c);
-		problem_text_puts(out, "</pre>\n<p>Output:</p>\n<pre>");
-		for (const char *c = e->output; *c; c++)
-			m->escape(out, *c);
-		problem_text_puts(out, "</pre>\n");
-	}
 }
 
 /* Markdown and HTML: the same outline. */
@@ -206,12 +177,28 @@ static void render_page(const struct statement *st, const struct markup *m,
 	problem_text_puts(out, md ? "## Output\n\n" : "<h2>Output</h2>\n");
 	render_block(m, st->output, out);
 	problem_text_puts(out, md ? "## Examples\n\n" : "<h2>Examples</h2>\n");
-	render_examples(st, m, out);
+	for (unsigned i = 0; i < st->nexamples; i++) {
+		const struct statement_example *e = &st->examples[i];
+		if (md) {
+			problem_text_printf(out,
+					    "### Example %u\n\nInput:\n\n```\n%s```\n\nOutput:\n\n"
+					    "```\n%s```\n\n",
+					    i + 1, e->input, e->output);
+			continue;
+		}
+		problem_text_printf(out, "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>", i + 1);
+		for (const char *c = e->input; *c; c++)
+			m->escape(out, *c);
+		problem_text_puts(out, "</pre>\n<p>Output:</p>\n<pre>");
+		for (const char *c = e->output; *c; c++)
+			m->escape(out, *c);
+		problem_text_puts(out, "</pre>\n");
+	}
 	if (!md)
 		problem_text_puts(out, "</body>\n</html>\n");
 }
 
-/* LaTeX: Kattis problemtools' \problemname and sections, no samples; or
+/* LaTeX: Kattis problemtools' \problemname and sections, no samples (it adds data/sample's); or
  * Polygon's olymp.sty \begin{problem}{title}{in}{out}{time}{memory}. */
 static void render_latex(const struct statement *st, bool polygon, struct problem_text *out)
 {
@@ -239,11 +226,10 @@ static void render_latex(const struct statement *st, bool polygon, struct proble
 	problem_text_puts(out, "\n\\end{problem}\n");
 }
 
-/* Adds the plain text of block src (NULL: only what t holds) as body text, then empties t. */
+/* Adds what t holds and the plain text of block src as body text, then empties t. */
 static void render_pdf_body(struct pdf_doc *d, const char *src, struct problem_text *t)
 {
-	if (src)
-		render_block(&markup_plain, src, t);
+	render_block(&markup_plain, src, t);
 	pdf_add(d, PDF_BODY, t->data && !t->failed ? t->data : "");
 	d->failed |= t->failed;
 	problem_text_free(t);
@@ -283,19 +269,10 @@ static void render_pdf(const struct statement *st, struct problem_text *out)
 void statement_render(const struct statement *st, enum statement_style style,
 		      struct problem_text *out)
 {
-	switch (style) {
-	case STATEMENT_MARKDOWN:
-		render_page(st, &markup_markdown, out);
-		break;
-	case STATEMENT_HTML:
-		render_page(st, &markup_html, out);
-		break;
-	case STATEMENT_KATTIS_LATEX:
-	case STATEMENT_POLYGON_LATEX:
-		render_latex(st, style == STATEMENT_POLYGON_LATEX, out);
-		break;
-	case STATEMENT_PDF:
+	if (style == STATEMENT_PDF)
 		render_pdf(st, out);
-		break;
-	}
+	else if (style == STATEMENT_KATTIS_LATEX || style == STATEMENT_POLYGON_LATEX)
+		render_latex(st, style == STATEMENT_POLYGON_LATEX, out);
+	else
+		render_page(st, style == STATEMENT_HTML ? &markup_html : &markup_markdown, out);
 }

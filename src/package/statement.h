@@ -1,12 +1,7 @@
 /*
- * Problem statements of a package, from one source in a small subset of
- * Markdown: paragraphs separated by blank lines, "- " list items, fenced
- * "```" blocks, `code` and **bold**. The same source is rendered as
- * Markdown, as HTML (DOMjudge's problem.html), as the LaTeX of Kattis
- * problemtools (\problemname, no samples: problemtools adds them from
- * data/sample), as Polygon's olymp.sty LaTeX (\begin{problem}, with the
- * examples), and as a PDF of plain text with headings (CMS's
- * statement.pdf, through pdf.h). Private to src/package.
+ * Problem statements from one source in a small Markdown subset (paragraphs, "- " items, "```"
+ * blocks, `code`, **bold**), rendered as Markdown, HTML, Kattis or Polygon LaTeX, or a PDF.
+ * Private to src/package.
  */
 #ifndef DROPJUDGE_PACKAGE_STATEMENT_H
 #define DROPJUDGE_PACKAGE_STATEMENT_H
