@@ -44,42 +44,16 @@ static int md_batch_hold(void *ctx, struct md_block block, unsigned long index)
 	return 0;
 }
 
-/* One case being simulated. */
-struct md_run {
-	const char *trace_pointer; /* where the trace was asked for: "" for ?trace= */
-	struct md_game *game;
-	json_t *steps;	    /* trace, or NULL */
-	bool trace_full;    /* stopped: the trace would pass PROBLEM_MAX_TRACE_STEPS */
-	bool out_of_memory; /* stopped: a trace entry could not be built */
-};
-
-static int md_run_block(void *ctx, struct md_block block, unsigned long index)
+/* md_block_fn: places the block in the game ctx. */
+static int md_place_block(void *ctx, struct md_block block, unsigned long index)
 {
-	struct md_run *run = ctx;
-	unsigned gained = md_place(run->game, block);
-	if (!run->steps)
-		return 0;
-	if (index >= PROBLEM_MAX_TRACE_STEPS) {
-		run->trace_full = true;
-		return 1;
-	}
-	json_t *step =
-	    json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
-		      (json_int_t)run->game->score, "tiles", (json_int_t)md_tiles(run->game));
-	if (!step || md_json_add_boards(step, run->game) != 0) {
-		json_decref(step);
-		run->out_of_memory = true;
-		return 1;
-	}
-	if (json_array_append_new(run->steps, step) != 0) { /* the step is freed */
-		run->out_of_memory = true;
-		return 1;
-	}
+	(void)index;
+	md_place(ctx, block);
 	return 0;
 }
 
 /* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS,
- * where md_run_block() stops. */
+ * where md_trace_text_block() stops. */
 static int md_count_block(void *ctx, struct md_block block, unsigned long index)
 {
 	unsigned long *seen = ctx;
@@ -124,70 +98,6 @@ static enum codec_status md_count(const json_t *case_obj, const char *pointer, c
 	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
 }
 
-/* The status of a finished run whose decoder said `st`. */
-static enum codec_status md_run_end(struct md_run *run, struct problem_outcome *out,
-				    enum codec_status st, struct codec_error *err)
-{
-	if (st == CODEC_OK && run->trace_full && run->trace_pointer[0])
-		codec_error_at_pointer(err, CODEC_E_INVALID, run->trace_pointer,
-				       "a trace covers at most %d placements; ask without trace",
-				       PROBLEM_MAX_TRACE_STEPS);
-	else if (st == CODEC_OK && run->trace_full)
-		codec_error_at_param(err, CODEC_E_INVALID, "trace",
-				     "a trace covers at most %d placements; ask without trace",
-				     PROBLEM_MAX_TRACE_STEPS);
-	else if (st == CODEC_OK && run->out_of_memory)
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
-	if (st == CODEC_OK && codec_error_is_set(err))
-		st = err->status;
-	if (st != CODEC_OK) {
-		json_decref(out->steps);
-		out->steps = NULL;
-	}
-	return st;
-}
-
-/* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
- * with a trace when asked: a trace too long or a case with a fault builds no
- * step. */
-static enum codec_status md_solve(const json_t *case_obj, const char *pointer, const char *text,
-				  size_t len, const struct problem_limits *limits, bool trace,
-				  struct problem_outcome *out, struct codec_error *err)
-{
-	md_init(&out->u.md);
-	out->steps = trace ? json_array() : NULL;
-	struct md_run run = {.trace_pointer = "", .game = &out->u.md, .steps = out->steps};
-	if (trace && !out->steps) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
-	char trace_at[CODEC_POINTER_MAX];
-	if (case_obj && json_is_true(json_object_get(case_obj, "trace"))) {
-		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
-		run.trace_pointer = trace_at;
-	}
-	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	unsigned long seen;
-	if (trace) {
-		enum codec_status counted = md_count(case_obj, pointer, text, len, &opt, &seen);
-		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {
-			run.trace_full = true;
-			return md_run_end(&run, out, CODEC_OK, err);
-		}
-		if (counted != CODEC_OK)
-			run.steps = NULL; /* the answer is the fault, as without a trace */
-	}
-	enum codec_status st = md_read(case_obj, pointer, text, len, &opt, err, md_run_block, &run);
-	return md_run_end(&run, out, st, err);
-}
-
-static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
-				       const struct problem_limits *limits, bool trace,
-				       struct problem_outcome *out, struct codec_error *err)
-{
-	return md_solve(case_obj, pointer, NULL, 0, limits, trace, out, err);
-}
-
 /* The fast path: no trace, the blocks played a batch at a time. When it
  * gives up, the caller starts again, so a batch left unplayed is no loss. */
 static int md_play_run(void *ctx, const struct md_block *blocks, size_t n)
@@ -218,8 +128,8 @@ struct md_trace_text {
 /* Longest step: md_json_write_result()'s answer and {"gained":N,. */
 #define MD_STEP_MAX 256
 
-/* md_block_fn: places the block and writes the step as md_run_block()'s
- * object dumps: {"gained":G,"score":S,"tiles":T,"green":[..],"blue":[..]}. */
+/* md_block_fn: places the block and writes its step,
+ * {"gained":G,"score":S,"tiles":T,"green":[..],"blue":[..]}. */
 static int md_trace_text_block(void *ctx, struct md_block block, unsigned long index)
 {
 	struct md_trace_text *t = ctx;
@@ -251,10 +161,9 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 }
 
 /*
- * trace: md_solve_json() (case_obj) or md_solve_text() with a
- * trace, its steps written as text by md_trace_text_block() rather than
- * built as a tree. Any fault, and a trace past PROBLEM_MAX_TRACE_STEPS, is
- * left to them (0): only a case they would answer is taken.
+ * trace: the steps of a case written as text by md_trace_text_block(). Any
+ * fault, and a trace past PROBLEM_MAX_TRACE_STEPS, is left to md_solve()
+ * (0): only a case it would answer is taken.
  */
 static int md_trace(const json_t *case_obj, const char *pointer, const char *text, size_t len,
 		    const struct problem_limits *limits, struct problem_outcome *out,
@@ -289,6 +198,73 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	}
 	dj_free(t);
 	return taken;
+}
+
+/* The steps of a trace md_trace() wrote, as the array they spell. */
+static json_t *md_trace_steps(const struct problem_text *trace)
+{
+	struct problem_text array;
+	problem_text_init(&array);
+	problem_text_puts(&array, "[");
+	problem_text_put(&array, trace->data, trace->len);
+	problem_text_puts(&array, "]");
+	json_t *steps = array.failed ? NULL : json_loadb(array.data, array.len, 0, NULL);
+	problem_text_free(&array);
+	return steps;
+}
+
+/* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
+ * with a trace when asked (md_trace()'s, read back): a trace too long or a
+ * case with a fault builds no step. */
+static enum codec_status md_solve(const json_t *case_obj, const char *pointer, const char *text,
+				  size_t len, const struct problem_limits *limits, bool trace,
+				  struct problem_outcome *out, struct codec_error *err)
+{
+	md_init(&out->u.md);
+	out->steps = NULL;
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	unsigned long seen;
+	if (trace) {
+		struct problem_text steps;
+		size_t n;
+		int taken = md_trace(case_obj, pointer, text, len, limits, out, &steps, &n);
+		if (taken == 1) {
+			out->steps = md_trace_steps(&steps);
+			problem_text_free(&steps);
+		}
+		if (taken == 1 && out->steps)
+			return CODEC_OK;
+		if (taken != 0) {
+			codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
+			return CODEC_E_INTERNAL;
+		}
+		if (md_count(case_obj, pointer, text, len, &opt, &seen) == CODEC_OK &&
+		    seen > PROBLEM_MAX_TRACE_STEPS) {
+			char at[CODEC_POINTER_MAX];
+			snprintf(at, sizeof at, "%s/trace", pointer);
+			if (case_obj && json_is_true(json_object_get(case_obj, "trace")))
+				codec_error_at_pointer(
+				    err, CODEC_E_INVALID, at,
+				    "a trace covers at most %d placements; ask without trace",
+				    PROBLEM_MAX_TRACE_STEPS);
+			else
+				codec_error_at_param(
+				    err, CODEC_E_INVALID, "trace",
+				    "a trace covers at most %d placements; ask without trace",
+				    PROBLEM_MAX_TRACE_STEPS);
+			return err->status;
+		}
+	}
+	enum codec_status st =
+	    md_read(case_obj, pointer, text, len, &opt, err, md_place_block, &out->u.md);
+	return st == CODEC_OK && codec_error_is_set(err) ? err->status : st;
+}
+
+static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
+				       const struct problem_limits *limits, bool trace,
+				       struct problem_outcome *out, struct codec_error *err)
+{
+	return md_solve(case_obj, pointer, NULL, 0, limits, trace, out, err);
 }
 
 /*
