@@ -86,8 +86,7 @@ static enum codec_status md_read(const json_t *case_obj, const char *pointer, co
 }
 
 /* md_read() only counting the blocks into *seen, up to one past
- * PROBLEM_MAX_TRACE_STEPS: whether a trace would be too long or the case
- * has a fault is found before any step is built. */
+ * PROBLEM_MAX_TRACE_STEPS: whether a trace is too long before any fault. */
 static enum codec_status md_count(const json_t *case_obj, const char *pointer, const char *text,
 				  size_t len, const struct md_read_options *opt,
 				  unsigned long *seen)
@@ -170,34 +169,25 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 		    struct problem_text *trace, size_t *steps)
 {
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	unsigned long seen;
-	/* As md_solve(): a trace too long is found before it is built. */
-	if (case_obj && (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
-			 seen > PROBLEM_MAX_TRACE_STEPS))
-		return 0;
-	struct md_trace_text *t = dj_malloc(sizeof *t);
-	if (!t)
-		return -1;
-	*t = (struct md_trace_text){.steps = 0};
-	problem_text_init(&t->text);
-	md_init(&t->game);
+	struct md_trace_text t = {.steps = 0};
+	problem_text_init(&t.text);
+	md_init(&t.game);
 	struct codec_error scratch;
 	codec_error_init(&scratch, 1);
 	enum codec_status st =
-	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, t);
-	int taken = t->out_of_memory || st == CODEC_E_INTERNAL
+	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, &t);
+	int taken = t.out_of_memory || st == CODEC_E_INTERNAL
 			? -1
-			: st == CODEC_OK && !t->over && !codec_error_is_set(&scratch);
-	if (taken == 1) {
-		out->u.md = t->game;
-		out->steps = NULL;
-		*trace = t->text;
-		*steps = t->steps;
-	} else {
-		problem_text_free(&t->text);
+			: st == CODEC_OK && !t.over && !codec_error_is_set(&scratch);
+	if (taken != 1) {
+		problem_text_free(&t.text);
+		return taken;
 	}
-	dj_free(t);
-	return taken;
+	out->u.md = t.game;
+	out->steps = NULL;
+	*trace = t.text;
+	*steps = t.steps;
+	return 1;
 }
 
 /* The steps of a trace md_trace() wrote, as the array they spell. */
