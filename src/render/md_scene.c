@@ -123,8 +123,9 @@ void render_md_scene_place(struct render_md_scene *scene, struct md_block block,
 	for (unsigned l = 0; l < MD_LINES; l++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
 			/* green (row l, col c); blue (row c, col l) */
-			if ((scene->green[l][c] != 0) != md_green_has(&scene->game, l, c) ||
-			    (scene->blue[l][c] != 0) != md_blue_has(&scene->game, c, l))
+			bool green = (md_green_row(&scene->game, l) >> c) & 1u;
+			bool blue = (md_blue_row(&scene->game, c) >> l) & 1u;
+			if ((scene->green[l][c] != 0) != green || (scene->blue[l][c] != 0) != blue)
 				scene->broken = true;
 		}
 	}
