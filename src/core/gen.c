@@ -1,11 +1,7 @@
 /*
- * Test-data generators for both problems, reproducible on every machine:
- * xoshiro256** seeded by splitmix64, as published by Blackman and Vigna
- * (prng.di.unimi.it). What a seed gives is part of the interface: any change
- * to the draws below (their order, their bounds, the search limits of the
- * Puyo generator) must bump GEN_VERSION.
- *
- * Pure: no allocation, no I/O, no global state.
+ * The generators of gen.h: xoshiro256** seeded by splitmix64 (Blackman and
+ * Vigna, prng.di.unimi.it). Any change to the draws below (their order, their
+ * bounds, the Puyo search's limits) changes what a seed gives: bump GEN_VERSION.
  */
 #include "dropjudge/gen.h"
 

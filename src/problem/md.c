@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/decimal.h"
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
 #include "mem/alloc.h"
@@ -124,7 +123,7 @@ struct md_trace_text {
 	bool out_of_memory;
 };
 
-/* Longest step: md_json_write_result()'s answer and {"gained":N,. */
+/* Longest answer md_json_write_result() writes. */
 #define MD_STEP_MAX 256
 
 /* md_block_fn: places the block and writes its step,
@@ -137,23 +136,15 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 		t->over = true;
 		return 1;
 	}
-	char step[MD_STEP_MAX + CODEC_DECIMAL_MAX];
-	size_t n = 0;
-	if (index > 0)
-		step[n++] = ',';
-	memcpy(step + n, "{\"gained\":", 10);
-	n += 10;
-	n += codec_decimal_write(gained, step + n);
-	step[n++] = ',';
-	/* the result's members after its "{", without its final newline */
-	int w = md_json_write_result(&t->game, step + n - 1, sizeof step - (n - 1));
-	if (w < 2 || (size_t)w >= sizeof step - (n - 1)) {
+	char result[MD_STEP_MAX];
+	int w = md_json_write_result(&t->game, result, sizeof result);
+	if (w < 2 || (size_t)w >= sizeof result) {
 		t->out_of_memory = true;
 		return 1;
 	}
-	step[n - 1] = ','; /* md_json_write_result wrote its "{" over the comma */
-	n += (size_t)w - 2;
-	problem_text_put(&t->text, step, n);
+	/* the result's members after its "{", without its final newline */
+	problem_text_printf(&t->text, "%s{\"gained\":%u,%.*s", index > 0 ? "," : "", gained, w - 2,
+			    result + 1);
 	t->out_of_memory = t->text.failed;
 	t->steps++;
 	return t->out_of_memory;
