@@ -73,10 +73,8 @@ static enum codec_status md_read(const json_t *case_obj, const char *pointer, co
 	if (case_obj)
 		return md_json_read(case_obj, pointer, opt, err, fn, ctx);
 	struct md_text_reader *reader = md_text_new(opt, err);
-	if (!reader) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
+	if (!reader)
+		return problem_oom(err);
 	enum codec_status st = md_text_feed(reader, text, len, fn, ctx);
 	if (st == CODEC_OK)
 		st = md_text_finish(reader, fn, ctx);
@@ -335,10 +333,8 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 		return md_solve(NULL, "", text, len, limits, true, out, err);
 	/* The push parser of a body read as it arrives, fed once. */
 	struct problem_text_stream *s = md_text_stream_new(limits, err);
-	if (!s) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
+	if (!s)
+		return problem_oom(err);
 	md_text_stream_feed(s, text, len);
 	enum codec_status st = md_text_stream_end(s, out, err);
 	md_text_stream_free(s);
@@ -396,10 +392,7 @@ static enum codec_status md_generate(const struct problem_gen *g, struct problem
 	gen_rng_init(&rng, g->seed);
 	if (g->text) {
 		md_write_blocks(text, &rng, g->n);
-		if (!text->failed)
-			return CODEC_OK;
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return text->failed ? problem_oom(err) : CODEC_OK;
 	}
 	struct md_game game;
 	md_init(&game);

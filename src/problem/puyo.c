@@ -52,11 +52,7 @@ static enum codec_status puyo_solve_field(struct problem_outcome *out, bool trac
 	out->steps = trace ? json_array() : NULL;
 	puyo_run_steps(&out->u.puyo.field, &out->u.puyo.result, trace ? puyo_trace_step : NULL,
 		       &out->steps);
-	if (trace && !out->steps) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
-	return CODEC_OK;
+	return trace && !out->steps ? problem_oom(err) : CODEC_OK;
 }
 
 static enum codec_status puyo_solve_json(const json_t *case_obj, const char *pointer,
@@ -225,10 +221,7 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 		return CODEC_E_INVALID;
 	}
 	if (g->text) {
-		if (puyo_put_field(text, &field))
-			return CODEC_OK;
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return puyo_put_field(text, &field) ? CODEC_OK : problem_oom(err);
 	}
 	*obj = json_pack("{so}", "field", puyo_json_rows(&field));
 	if (g->with_answer) {
