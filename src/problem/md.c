@@ -43,14 +43,6 @@ static int md_batch_hold(void *ctx, struct md_block block, unsigned long index)
 	return 0;
 }
 
-/* md_block_fn: places the block in the game ctx. */
-static int md_place_block(void *ctx, struct md_block block, unsigned long index)
-{
-	(void)index;
-	md_place(ctx, block);
-	return 0;
-}
-
 /* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS,
  * where md_trace_text_block() stops. */
 static int md_count_block(void *ctx, struct md_block block, unsigned long index)
@@ -192,8 +184,8 @@ static json_t *md_trace_steps(const struct problem_text *trace)
 	return steps;
 }
 
-/* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
- * with a trace when asked (md_trace()'s, read back): a trace too long or a
+/* Solves a case (case_obj at `pointer`, else text[0..len)) a batch at a
+ * time, or with a trace (md_trace()'s, read back): a trace too long or a
  * case with a fault builds no step. */
 static enum codec_status md_solve(const json_t *case_obj, const char *pointer, const char *text,
 				  size_t len, const struct problem_limits *limits, bool trace,
@@ -234,8 +226,12 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 			return err->status;
 		}
 	}
+	struct md_batch batch;
+	batch.game = &out->u.md;
+	batch.held = 0;
 	enum codec_status st =
-	    md_read(case_obj, pointer, text, len, &opt, err, md_place_block, &out->u.md);
+	    md_read(case_obj, pointer, text, len, &opt, err, md_batch_hold, &batch);
+	md_batch_play(&batch);
 	return st == CODEC_OK && codec_error_is_set(err) ? err->status : st;
 }
 

@@ -23,20 +23,17 @@ static bool puyo_put_field(struct problem_text *out, const struct puyo_field *fi
 	return !out->failed;
 }
 
-/* A trace entry for one chain step: its counts and the field after it. */
-static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_field *field)
-{
-	return json_pack("{sI sI sI sI sI sI so}", "chain", (json_int_t)step->chain, "popped",
-			 (json_int_t)step->popped, "garbage", (json_int_t)step->garbage, "groups",
-			 (json_int_t)step->groups, "colors", (json_int_t)step->colors, "score",
-			 (json_int_t)step->score, "field", puyo_json_rows(field));
-}
-
-/* puyo_step_fn: appends each step to the trace array; false when out of memory. */
+/* puyo_step_fn: appends each step, its counts and the field after it, to
+ * the trace array; false when out of memory. */
 static bool puyo_trace_step(void *ctx, const struct puyo_step *step, const struct puyo_field *field)
 {
 	json_t **steps = ctx;
-	if (*steps && json_array_append_new(*steps, puyo_step_json(step, field)) == 0)
+	json_t *entry =
+	    json_pack("{sI sI sI sI sI sI so}", "chain", (json_int_t)step->chain, "popped",
+		      (json_int_t)step->popped, "garbage", (json_int_t)step->garbage, "groups",
+		      (json_int_t)step->groups, "colors", (json_int_t)step->colors, "score",
+		      (json_int_t)step->score, "field", puyo_json_rows(field));
+	if (json_array_append_new(*steps, entry) == 0) /* entry freed if not */
 		return true;
 	json_decref(*steps);
 	*steps = NULL;
