@@ -74,18 +74,6 @@ static enum codec_status md_read(const json_t *case_obj, const char *pointer, co
 	return st;
 }
 
-/* md_read() only counting the blocks into *seen, up to one past
- * PROBLEM_MAX_TRACE_STEPS: whether a trace is too long before any fault. */
-static enum codec_status md_count(const json_t *case_obj, const char *pointer, const char *text,
-				  size_t len, const struct md_read_options *opt,
-				  unsigned long *seen)
-{
-	struct codec_error scratch;
-	codec_error_init(&scratch, 1);
-	*seen = 0;
-	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
-}
-
 /* The fast path: no trace, the blocks played a batch at a time. When it
  * gives up, the caller starts again, so a batch left unplayed is no loss. */
 static int md_play_run(void *ctx, const struct md_block *blocks, size_t n)
@@ -194,7 +182,7 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 	md_init(&out->u.md);
 	out->steps = NULL;
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	unsigned long seen;
+	unsigned long seen = 0;
 	if (trace) {
 		struct problem_text steps;
 		size_t n;
@@ -209,8 +197,12 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 			codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
 			return CODEC_E_INTERNAL;
 		}
-		if (md_count(case_obj, pointer, text, len, &opt, &seen) == CODEC_OK &&
-		    seen > PROBLEM_MAX_TRACE_STEPS) {
+		/* the count of the blocks says whether it is too long before any fault */
+		struct codec_error scratch;
+		codec_error_init(&scratch, 1);
+		enum codec_status counted =
+		    md_read(case_obj, pointer, text, len, &opt, &scratch, md_count_block, &seen);
+		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {
 			char at[CODEC_POINTER_MAX];
 			snprintf(at, sizeof at, "%s/trace", pointer);
 			if (case_obj && json_is_true(json_object_get(case_obj, "trace")))
