@@ -96,7 +96,6 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct proble
 struct md_trace_text {
 	struct md_game game;
 	struct problem_text text; /* the steps, comma-separated */
-	size_t steps;		  /* steps written */
 	bool over;		  /* the trace would pass PROBLEM_MAX_TRACE_STEPS */
 	bool out_of_memory;
 };
@@ -124,7 +123,6 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	problem_text_printf(&t->text, "%s{\"gained\":%u,%.*s", index > 0 ? "," : "", gained, w - 2,
 			    result + 1);
 	t->out_of_memory = t->text.failed;
-	t->steps++;
 	return t->out_of_memory;
 }
 
@@ -138,7 +136,7 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 		    struct problem_text *trace, size_t *steps)
 {
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	struct md_trace_text t = {.steps = 0};
+	struct md_trace_text t = {.over = false};
 	problem_text_init(&t.text);
 	md_init(&t.game);
 	struct codec_error scratch;
@@ -155,7 +153,7 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	out->u.md = t.game;
 	out->steps = NULL;
 	*trace = t.text;
-	*steps = t.steps;
+	*steps = (size_t)t.game.moves; /* a step a placement */
 	return 1;
 }
 

@@ -1,7 +1,8 @@
 /*
- * Monomino-Domino as SVG: the red, blue and green boards laid out and
- * numbered as the problem statement draws them, from a labelled scene
- * (md_scene.c), the counts in the free corner over a legend of the marks.
+ * Monomino-Domino as SVG: red, blue to its right and green below, laid out
+ * and numbered as the problem statement draws them, each block in its own
+ * colour, from a labelled scene (md_scene.c); the counts in the free corner
+ * over a legend of the marks.
  */
 #include <stdio.h>
 
