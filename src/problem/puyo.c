@@ -89,18 +89,11 @@ static json_t *puyo_outcome_links(const struct problem_outcome *out)
 static json_t *puyo_outcome_json(struct problem_outcome *out)
 {
 	const struct puyo_result *r = &out->u.puyo.result;
-	json_t *steps = out->steps;
+	json_t *steps = out->steps; /* taken; "o*" leaves the member out when NULL */
 	out->steps = NULL;
-	json_t *result = json_pack("{sI sI sb so}", "chains", (json_int_t)r->chains, "score",
-				   (json_int_t)r->score, "all_clear", r->all_clear, "field",
-				   puyo_json_rows(&out->u.puyo.field));
-	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
-		json_decref(result);
-		return NULL;
-	}
-	if (!result)
-		json_decref(steps);
-	return result;
+	return json_pack("{sI sI sb so so*}", "chains", (json_int_t)r->chains, "score",
+			 (json_int_t)r->score, "all_clear", r->all_clear, "field",
+			 puyo_json_rows(&out->u.puyo.field), "steps", steps);
 }
 
 static int puyo_outcome_write(const struct problem_outcome *out, char *buf, size_t size)
