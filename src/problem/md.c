@@ -6,7 +6,6 @@
  */
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "codec/md_codec.h"

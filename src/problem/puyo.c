@@ -4,7 +4,6 @@
  * field generator; its package's statement, examples and tests.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "codec/puyo_codec.h"
 #include "codec/puyo_links.h"

@@ -6,7 +6,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void problem_text_init(struct problem_text *t)
