@@ -276,12 +276,8 @@ static void md_text_stream_feed(struct problem_text_stream *s, const char *data,
 		}
 		if (at == len)
 			break;
-		if (md_text_failed(s->reader)) {
-			/* No block is taken after a fault: the rest only lists faults. */
-			md_text_feed(s->reader, data + at, len - at, md_batch_hold, b);
-			return;
-		}
-		/* The line the fast path left, whole, or what is left of the chunk. */
+		/* The line the fast path left (after a fault: every line), whole, or
+		 * what is left of the chunk. */
 		const char *nl = memchr(data + at, '\n', len - at);
 		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
 		md_text_feed(s->reader, data + at, line, md_batch_hold, b);
