@@ -73,15 +73,13 @@ static unsigned board_place(board_t board, const struct piece *p, uint32_t id, b
 	memcpy(landed, board, sizeof(board_t));
 
 	/* Lines move whole, so the lines full now are all that will score. */
-	unsigned points = 0;
-	uint8_t full = 0;
+	*cleared = 0;
 	unsigned kept[MD_LINES]; /* landed numbers of the lines left, lightest first */
 	unsigned nkept = 0;
 	for (unsigned l = 0; l < MD_LINES; l++) {
 		if (line_tiles(board, l) == MD_CELLS) {
-			full |= (uint8_t)(1u << l);
+			*cleared |= (uint8_t)(1u << l);
 			remove_line(board, l);
-			points++;
 		} else {
 			kept[nkept++] = l;
 		}
@@ -89,14 +87,12 @@ static unsigned board_place(board_t board, const struct piece *p, uint32_t id, b
 	unsigned k = 0;
 	for (unsigned l = 0; l < MD_LIGHT_LINES; l++)
 		k += line_tiles(board, l) != 0;
-	uint8_t out = 0;
+	*pushed = 0;
 	for (unsigned i = 0; i < k; i++) {
-		out |= (uint8_t)(1u << kept[nkept - 1 - i]);
+		*pushed |= (uint8_t)(1u << kept[nkept - 1 - i]);
 		remove_line(board, MD_LINES - 1);
 	}
-	*cleared = full;
-	*pushed = out;
-	return points;
+	return (unsigned)__builtin_popcount(*cleared); /* a point a line */
 }
 
 void render_md_scene_init(struct render_md_scene *scene)
