@@ -8,7 +8,6 @@
 #define DROPJUDGE_GEN_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "md.h"

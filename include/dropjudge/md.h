@@ -77,16 +77,10 @@ uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n);
 /* Tiles left in green and blue together. */
 unsigned md_tiles(const struct md_game *game);
 
-/* Whether green (row, col) holds a tile; row 0..5, col 0..3. */
-bool md_green_has(const struct md_game *game, unsigned row, unsigned col);
-
-/* Whether blue (row, col) holds a tile; row 0..3, col 0..5. */
-bool md_blue_has(const struct md_game *game, unsigned row, unsigned col);
-
-/* Green row `row` (0..5) as bits, col c at bit c: md_green_has() of each. */
+/* Green row `row` (0..5) as bits: bit c set when column c holds a tile. */
 unsigned md_green_row(const struct md_game *game, unsigned row);
 
-/* Blue row `row` (0..3) as bits, col c at bit c: md_blue_has() of each. */
+/* Blue row `row` (0..3) as bits: bit c set when column c holds a tile. */
 unsigned md_blue_row(const struct md_game *game, unsigned row);
 
 #endif

@@ -88,7 +88,4 @@ struct puyo_search_answer {
  */
 int puyo_search(const struct puyo_search_request *request, struct puyo_search_answer *answer);
 
-/* Whether trigger a ranks before trigger b. */
-bool puyo_trigger_before(const struct puyo_trigger *a, const struct puyo_trigger *b);
-
 #endif

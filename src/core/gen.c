@@ -1,11 +1,7 @@
 /*
- * Test-data generators for both problems, reproducible on every machine:
- * xoshiro256** seeded by splitmix64, as published by Blackman and Vigna
- * (prng.di.unimi.it). What a seed gives is part of the interface: any change
- * to the draws below (their order, their bounds, the search limits of the
- * Puyo generator) must bump GEN_VERSION.
- *
- * Pure: no allocation, no I/O, no global state.
+ * The generators of gen.h: xoshiro256** seeded by splitmix64 (Blackman and
+ * Vigna, prng.di.unimi.it). Any change to the draws below (their order, their
+ * bounds, the Puyo search's limits) changes what a seed gives: bump GEN_VERSION.
  */
 #include "dropjudge/gen.h"
 
@@ -308,12 +304,9 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 	if (s->chains >= target)
 		return true;
 
-	const struct gen_stack saved = s->stack;
-	struct gen_cell saved_first[GEN_GROUP];
-	const unsigned saved_chains = s->chains;
+	const struct gen_search saved = *s; /* its field, first group and chains */
 	uint16_t order[GEN_PLACEMENTS];
 	unsigned kids = 0;
-	memcpy(saved_first, s->first, sizeof saved_first);
 	for (unsigned i = 0; i < GEN_PLACEMENTS; i++)
 		order[i] = (uint16_t)i;
 	/* Visit the placements in a random order: Fisher-Yates, step by step. */
@@ -340,7 +333,7 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 			s->work += GEN_PUYO_SIM_COST;
 			gen_insert(&s->stack, &ins, (uint8_t)color, &next);
 			unsigned chains = gen_stack_chains(&next);
-			if (chains <= saved_chains)
+			if (chains <= saved.chains)
 				continue;
 			kids++;
 			s->stack = next;
@@ -348,9 +341,9 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 			s->chains = chains;
 			if (gen_grow(s, target))
 				return true;
-			s->stack = saved;
-			memcpy(s->first, saved_first, sizeof s->first);
-			s->chains = saved_chains;
+			s->stack = saved.stack;
+			memcpy(s->first, saved.first, sizeof s->first);
+			s->chains = saved.chains;
 			break; /* the next child elsewhere, not in another colour */
 		}
 	}

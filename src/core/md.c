@@ -205,19 +205,6 @@ unsigned md_tiles(const struct md_game *game)
 {
 	return (unsigned)__builtin_popcount(game->green) + (unsigned)__builtin_popcount(game->blue);
 }
-bool md_green_has(const struct md_game *game, unsigned row, unsigned col)
-{
-	if (row >= MD_GREEN_ROWS || col >= MD_GREEN_COLS)
-		return false;
-	return (game->green >> (LINE_BITS * row + col)) & 1u;
-}
-
-bool md_blue_has(const struct md_game *game, unsigned row, unsigned col)
-{
-	if (row >= MD_BLUE_ROWS || col >= MD_BLUE_COLS)
-		return false;
-	return (game->blue >> (LINE_BITS * col + row)) & 1u;
-}
 
 unsigned md_green_row(const struct md_game *game, unsigned row)
 {

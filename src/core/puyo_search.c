@@ -103,7 +103,8 @@ static bool fires_from(const struct puyo_planes *p, unsigned c, unsigned h, unsi
 	return pops(group_of(cell(c, h), colour_of(p, v)));
 }
 
-bool puyo_trigger_before(const struct puyo_trigger *a, const struct puyo_trigger *b)
+/* Whether trigger a ranks before trigger b (puyo_search.h's order). */
+static bool trigger_before(const struct puyo_trigger *a, const struct puyo_trigger *b)
 {
 	if (a->chains != b->chains)
 		return a->chains > b->chains;
@@ -188,12 +189,12 @@ static unsigned triggers(const struct puyo_planes *p, unsigned add, unsigned col
 							  res.chains, res.score};
 				if (all) {
 					unsigned j = n++;
-					while (j > 0 && puyo_trigger_before(&tr, &out[j - 1])) {
+					while (j > 0 && trigger_before(&tr, &out[j - 1])) {
 						out[j] = out[j - 1];
 						j--;
 					}
 					out[j] = tr;
-				} else if (n == 0 || puyo_trigger_before(&tr, &out[0])) {
+				} else if (n == 0 || trigger_before(&tr, &out[0])) {
 					out[0] = tr;
 					n = 1;
 				}

@@ -185,6 +185,9 @@ int problem_answer(const struct problem *p, const char *text, size_t len, char *
  * obj; NULL (obj released) when out of memory or obj is NULL. */
 json_t *problem_with_answer(const struct problem *p, json_t *obj, struct problem_outcome *out);
 
+/* Sets err to "out of memory" (CODEC_E_INTERNAL) and returns that status. */
+enum codec_status problem_oom(struct codec_error *err);
+
 /* "sample", "edge", "random", "large", "chains". */
 const char *problem_kind_name(enum problem_kind kind);
 

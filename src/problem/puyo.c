@@ -4,7 +4,6 @@
  * field generator; its package's statement, examples and tests.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "codec/puyo_codec.h"
 #include "codec/puyo_links.h"
@@ -23,20 +22,17 @@ static bool puyo_put_field(struct problem_text *out, const struct puyo_field *fi
 	return !out->failed;
 }
 
-/* A trace entry for one chain step: its counts and the field after it. */
-static json_t *puyo_step_json(const struct puyo_step *step, const struct puyo_field *field)
-{
-	return json_pack("{sI sI sI sI sI sI so}", "chain", (json_int_t)step->chain, "popped",
-			 (json_int_t)step->popped, "garbage", (json_int_t)step->garbage, "groups",
-			 (json_int_t)step->groups, "colors", (json_int_t)step->colors, "score",
-			 (json_int_t)step->score, "field", puyo_json_rows(field));
-}
-
-/* puyo_step_fn: appends each step to the trace array; false when out of memory. */
+/* puyo_step_fn: appends each step, its counts and the field after it, to
+ * the trace array; false when out of memory. */
 static bool puyo_trace_step(void *ctx, const struct puyo_step *step, const struct puyo_field *field)
 {
 	json_t **steps = ctx;
-	if (*steps && json_array_append_new(*steps, puyo_step_json(step, field)) == 0)
+	json_t *entry =
+	    json_pack("{sI sI sI sI sI sI so}", "chain", (json_int_t)step->chain, "popped",
+		      (json_int_t)step->popped, "garbage", (json_int_t)step->garbage, "groups",
+		      (json_int_t)step->groups, "colors", (json_int_t)step->colors, "score",
+		      (json_int_t)step->score, "field", puyo_json_rows(field));
+	if (json_array_append_new(*steps, entry) == 0) /* entry freed if not */
 		return true;
 	json_decref(*steps);
 	*steps = NULL;
@@ -52,11 +48,7 @@ static enum codec_status puyo_solve_field(struct problem_outcome *out, bool trac
 	out->steps = trace ? json_array() : NULL;
 	puyo_run_steps(&out->u.puyo.field, &out->u.puyo.result, trace ? puyo_trace_step : NULL,
 		       &out->steps);
-	if (trace && !out->steps) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
-	return CODEC_OK;
+	return trace && !out->steps ? problem_oom(err) : CODEC_OK;
 }
 
 static enum codec_status puyo_solve_json(const json_t *case_obj, const char *pointer,
@@ -96,18 +88,11 @@ static json_t *puyo_outcome_links(const struct problem_outcome *out)
 static json_t *puyo_outcome_json(struct problem_outcome *out)
 {
 	const struct puyo_result *r = &out->u.puyo.result;
-	json_t *steps = out->steps;
+	json_t *steps = out->steps; /* taken; "o*" leaves the member out when NULL */
 	out->steps = NULL;
-	json_t *result = json_pack("{sI sI sb so}", "chains", (json_int_t)r->chains, "score",
-				   (json_int_t)r->score, "all_clear", r->all_clear, "field",
-				   puyo_json_rows(&out->u.puyo.field));
-	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
-		json_decref(result);
-		return NULL;
-	}
-	if (!result)
-		json_decref(steps);
-	return result;
+	return json_pack("{sI sI sb so so*}", "chains", (json_int_t)r->chains, "score",
+			 (json_int_t)r->score, "all_clear", r->all_clear, "field",
+			 puyo_json_rows(&out->u.puyo.field), "steps", steps);
 }
 
 static int puyo_outcome_write(const struct problem_outcome *out, char *buf, size_t size)
@@ -225,10 +210,7 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 		return CODEC_E_INVALID;
 	}
 	if (g->text) {
-		if (puyo_put_field(text, &field))
-			return CODEC_OK;
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return puyo_put_field(text, &field) ? CODEC_OK : problem_oom(err);
 	}
 	*obj = json_pack("{so}", "field", puyo_json_rows(&field));
 	if (g->with_answer) {

@@ -1,8 +1,8 @@
 /*
  * The problems, one row each: adding a problem is its file (md.c, puyo.c)
  * and a row here. And what every problem shares: the outcome's release,
- * the answer to an input text, a generated case's answer, the names of
- * the kinds of package tests.
+ * the answer to an input text, a generated case's answer, out of memory,
+ * the names of the kinds of package tests.
  */
 #include <string.h>
 
@@ -54,6 +54,12 @@ json_t *problem_with_answer(const struct problem *p, json_t *obj, struct problem
 		return NULL;
 	}
 	return obj;
+}
+
+enum codec_status problem_oom(struct codec_error *err)
+{
+	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	return CODEC_E_INTERNAL;
 }
 
 const char *problem_kind_name(enum problem_kind kind)

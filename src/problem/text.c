@@ -6,15 +6,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void problem_text_init(struct problem_text *t)
 {
-	t->data = NULL;
-	t->len = 0;
-	t->cap = 0;
-	t->failed = false;
+	*t = (struct problem_text){.data = NULL, .len = 0, .cap = 0, .failed = false};
 }
 
 void problem_text_free(struct problem_text *t)

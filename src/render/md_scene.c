@@ -73,15 +73,13 @@ static unsigned board_place(board_t board, const struct piece *p, uint32_t id, b
 	memcpy(landed, board, sizeof(board_t));
 
 	/* Lines move whole, so the lines full now are all that will score. */
-	unsigned points = 0;
-	uint8_t full = 0;
+	*cleared = 0;
 	unsigned kept[MD_LINES]; /* landed numbers of the lines left, lightest first */
 	unsigned nkept = 0;
 	for (unsigned l = 0; l < MD_LINES; l++) {
 		if (line_tiles(board, l) == MD_CELLS) {
-			full |= (uint8_t)(1u << l);
+			*cleared |= (uint8_t)(1u << l);
 			remove_line(board, l);
-			points++;
 		} else {
 			kept[nkept++] = l;
 		}
@@ -89,14 +87,12 @@ static unsigned board_place(board_t board, const struct piece *p, uint32_t id, b
 	unsigned k = 0;
 	for (unsigned l = 0; l < MD_LIGHT_LINES; l++)
 		k += line_tiles(board, l) != 0;
-	uint8_t out = 0;
+	*pushed = 0;
 	for (unsigned i = 0; i < k; i++) {
-		out |= (uint8_t)(1u << kept[nkept - 1 - i]);
+		*pushed |= (uint8_t)(1u << kept[nkept - 1 - i]);
 		remove_line(board, MD_LINES - 1);
 	}
-	*cleared = full;
-	*pushed = out;
-	return points;
+	return (unsigned)__builtin_popcount(*cleared); /* a point a line */
 }
 
 void render_md_scene_init(struct render_md_scene *scene)
@@ -123,8 +119,9 @@ void render_md_scene_place(struct render_md_scene *scene, struct md_block block,
 	for (unsigned l = 0; l < MD_LINES; l++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
 			/* green (row l, col c); blue (row c, col l) */
-			if ((scene->green[l][c] != 0) != md_green_has(&scene->game, l, c) ||
-			    (scene->blue[l][c] != 0) != md_blue_has(&scene->game, c, l))
+			bool green = (md_green_row(&scene->game, l) >> c) & 1u;
+			bool blue = (md_blue_row(&scene->game, c) >> l) & 1u;
+			if ((scene->green[l][c] != 0) != green || (scene->blue[l][c] != 0) != blue)
 				scene->broken = true;
 		}
 	}

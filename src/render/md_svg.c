@@ -1,7 +1,8 @@
 /*
- * Monomino-Domino as SVG: the red, blue and green boards laid out and
- * numbered as the problem statement draws them, from a labelled scene
- * (md_scene.c), the counts in the free corner over a legend of the marks.
+ * Monomino-Domino as SVG: red, blue to its right and green below, laid out
+ * and numbered as the problem statement draws them, each block in its own
+ * colour, from a labelled scene (md_scene.c); the counts in the free corner
+ * over a legend of the marks.
  */
 #include <stdio.h>
 
@@ -285,8 +286,6 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 		render_md_scene_place(&scene, blocks[i], NULL);
 	if (scene.broken)
 		return -1;
-	unsigned green_tiles = (unsigned)__builtin_popcount(scene.game.green);
-	unsigned blue_tiles = (unsigned)__builtin_popcount(scene.game.blue);
 	char title[96], desc[256];
 	snprintf(title, sizeof title, "Monomino-Domino: score %llu, %u tiles",
 		 (unsigned long long)scene.game.score, md_tiles(&scene.game));
@@ -294,7 +293,8 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 			  "%zu placements. Answer: score %llu and %u tiles left (green %u, blue "
 			  "%u).",
 			  n, (unsigned long long)scene.game.score, md_tiles(&scene.game),
-			  green_tiles, blue_tiles);
+			  (unsigned)__builtin_popcount(scene.game.green),
+			  (unsigned)__builtin_popcount(scene.game.blue));
 	if (opt->view == RENDER_STEP && dn > 0 && (size_t)dn < sizeof desc)
 		snprintf(desc + dn, sizeof desc - (size_t)dn,
 			 " Shown: placement %lu as it lands, lines it clears marked red, lines "

@@ -65,8 +65,6 @@ static bool replay(struct puyo_field *f, marks_t marks, struct puyo_placement p,
 	return true;
 }
 
-static const char color_letters[] = ".RGBPY";
-
 int render_puyo_search_svg(const struct puyo_search_request *req,
 			   const struct puyo_search_answer *ans, unsigned cell, char *buf,
 			   size_t size)
@@ -105,7 +103,7 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 		    desc, sizeof desc,
 		    "The field the best sequence leaves, its best trigger: %u %c on column %u, "
 		    "%u chain%s, score %llu; beside it the chains of each trigger of the field.",
-		    t->puyos, color_letters[t->color], t->column, t->chains,
+		    t->puyos, puyo_cell_to_char(t->color), t->column, t->chains,
 		    t->chains == 1 ? "" : "s", (unsigned long long)t->score);
 	else
 		snprintf(desc, sizeof desc,
@@ -162,7 +160,7 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 		 "fired %u chain%s, %llu points", fired, fired == 1 ? "" : "s", score);
 	if (t)
 		svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, cw, "#222222",
-			 "trigger: %u %c on %u, %u chain%s", t->puyos, color_letters[t->color],
+			 "trigger: %u %c on %u, %u chain%s", t->puyos, puyo_cell_to_char(t->color),
 			 t->column, t->chains, t->chains == 1 ? "" : "s");
 	else
 		svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, cw, "#222222",

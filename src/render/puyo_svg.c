@@ -11,7 +11,6 @@
 #include "render.h"
 #include "svg.h"
 
-/* Fill and edge of each cell value, enum puyo_cell order. */
 const char *const puyo_fill[] = {"none",    "#e53935", "#43a047", "#1e88e5",
 				 "#8e24aa", "#fdd835", "#a3a3ab"};
 const char *const puyo_edge[] = {"none",    "#8e1b19", "#1f5e22", "#0d4f8c",
@@ -206,13 +205,6 @@ static void frame_open(struct svg_out *o, const struct svg_grid *grid, unsigned 
 	svg_grid_animate(o, grid, index);
 }
 
-/* The run of a field: its chain steps, checked against the drawing. */
-struct run {
-	unsigned chains;
-	unsigned long long score;
-	bool broken;
-};
-
 /* One chain step from `f`: what pops (drawn) and what the core did. */
 static bool run_step(struct puyo_field *f, unsigned chain, struct puyo_pops *p,
 		     struct puyo_step *st, bool *broken)
@@ -238,23 +230,23 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	puyo_settle(&f);
 	struct puyo_pops p;
 	struct puyo_step st;
-	struct run run = {0, 0, false};
+	unsigned chains = 0; /* the run, checked against the drawing */
+	unsigned long long score = 0;
+	bool broken = false;
 	struct puyo_field scratch = f;
-	while (run.chains < RUN_MAX_STEPS &&
-	       run_step(&scratch, run.chains + 1, &p, &st, &run.broken)) {
-		run.chains++;
-		run.score += st.score;
+	while (chains < RUN_MAX_STEPS && run_step(&scratch, chains + 1, &p, &st, &broken)) {
+		chains++;
+		score += st.score;
 	}
-	if (run.broken)
+	if (broken)
 		return -1;
-	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > run.chains))
+	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > chains))
 		return -1;
 
 	char title[96], desc[256];
-	snprintf(title, sizeof title, "Puyo Puyo: %u chain%s", run.chains,
-		 run.chains == 1 ? "" : "s");
+	snprintf(title, sizeof title, "Puyo Puyo: %u chain%s", chains, chains == 1 ? "" : "s");
 	int dn = snprintf(desc, sizeof desc, "A field of %u rows. Answer: %u chain%s, score %llu.",
-			  rows_of(field), run.chains, run.chains == 1 ? "" : "s", run.score);
+			  rows_of(field), chains, chains == 1 ? "" : "s", score);
 	if (opt->view == RENDER_STEP && dn > 0 && (size_t)dn < sizeof desc)
 		snprintf(desc + dn, sizeof desc - (size_t)dn,
 			 " Shown: the field before chain step %lu, the groups that pop outlined.",
@@ -263,21 +255,19 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	struct puyo_layout l = puyo_layout_of(opt->cell);
 	bool strip = opt->view == RENDER_STRIP;
 	struct svg_grid grid;
-	svg_grid_init(&grid, strip ? run.chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
+	svg_grid_init(&grid, strip ? chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
 	svg_init(&o, buf, size);
 	svg_begin(&o, grid.width, grid.height, title, desc);
 
-	unsigned long long score = 0;
-	for (unsigned k = 1; k <= run.chains; k++) {
+	for (unsigned k = 1; k <= chains; k++) {
 		bool draw = strip || (opt->view == RENDER_STEP && k == opt->step);
 		struct puyo_field before = f;
-		run_step(&f, k, &p, &st, &run.broken);
-		score += st.score;
+		run_step(&f, k, &p, &st, &broken);
 		if (!draw)
 			continue;
 		frame_open(&o, &grid, strip ? k - 1 : 0, k);
-		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, run.chains);
+		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, chains);
 		puyo_draw_field(&o, &l, &before, &p);
 		caption(&o, &l, 0, true, "chain %u: +%u", k, st.score);
 		caption(&o, &l, 1, false, "%u popped, %u group%s", st.popped, st.groups,
@@ -285,12 +275,11 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		svg_printf(&o, "</svg>\n");
 	}
 	if (opt->view != RENDER_STEP) {
-		frame_open(&o, &grid, strip ? run.chains : 0, 0);
-		svg_printf(&o, "<title>after %u chain%s</title>\n", run.chains,
-			   run.chains == 1 ? "" : "s");
+		frame_open(&o, &grid, strip ? chains : 0, 0);
+		svg_printf(&o, "<title>after %u chain%s</title>\n", chains, chains == 1 ? "" : "s");
 		puyo_draw_field(&o, &l, &f, NULL);
-		caption(&o, &l, 0, true, "%u chain%s", run.chains, run.chains == 1 ? "" : "s");
-		bool all_clear = run.chains > 0;
+		caption(&o, &l, 0, true, "%u chain%s", chains, chains == 1 ? "" : "s");
+		bool all_clear = chains > 0;
 		for (unsigned r = 0; r < rows_of(&f); r++)
 			for (unsigned c = 0; c < PUYO_COLS; c++)
 				all_clear = all_clear && f.cell[r][c] == PUYO_EMPTY;
@@ -298,5 +287,5 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		svg_printf(&o, "</svg>\n");
 	}
 	svg_end(&o);
-	return run.broken ? -1 : svg_result(&o);
+	return broken ? -1 : svg_result(&o);
 }

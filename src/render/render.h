@@ -1,12 +1,9 @@
 /*
- * Pictures of both puzzles as SVG 1.1, drawn from the core's structs:
- * Monomino-Domino as the problem statement lays it out (red, blue to its
- * right, green below, each block in its own colour), Puyo as the 6x12 field
- * under the dimmed hidden row. A case has steps (the placements, the chain
+ * Pictures of both puzzles as SVG 1.1, drawn from the core's structs (their
+ * layouts: md_svg.c, puyo_svg.c). A case has steps (the placements, the chain
  * steps); a picture is the final state, one step, or a strip of every step
  * then the final state (animated: each shown in turn, looping, with SMIL).
  * Each frame is a nested <svg class="frame"> with id "step-K" or "final".
- *
  * Pure: no allocation, no I/O, no global state. The writers fill a caller's
  * buffer and return the length as snprintf does; the same input gives the
  * same bytes.

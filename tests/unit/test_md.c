@@ -204,6 +204,18 @@ static unsigned ref_tiles(const struct ref_game *g)
 
 /* ---- helpers -------------------------------------------------------- */
 
+/* Whether green (row 0..5, col 0..3) holds a tile: bit 4 * row + col. */
+static bool green_has(const struct md_game *g, unsigned row, unsigned col)
+{
+	return row < MD_GREEN_ROWS && col < MD_GREEN_COLS && ((g->green >> (4 * row + col)) & 1u);
+}
+
+/* Whether blue (row 0..3, col 0..5) holds a tile: bit 4 * col + row. */
+static bool blue_has(const struct md_game *g, unsigned row, unsigned col)
+{
+	return row < MD_BLUE_ROWS && col < MD_BLUE_COLS && ((g->blue >> (4 * col + row)) & 1u);
+}
+
 /* A tiny deterministic PRNG (xorshift64*) for the random tests. */
 static uint64_t rng_next(uint64_t *s)
 {
@@ -248,13 +260,13 @@ static void assert_boards(const struct md_game *g, const char *const green[6],
 	char row[8];
 	for (unsigned r = 0; r < 6; r++) {
 		for (unsigned c = 0; c < 4; c++)
-			row[c] = md_green_has(g, r, c) ? '#' : '.';
+			row[c] = green_has(g, r, c) ? '#' : '.';
 		row[4] = '\0';
 		assert_string_equal(row, green[r]);
 	}
 	for (unsigned r = 0; r < 4; r++) {
 		for (unsigned c = 0; c < 6; c++)
-			row[c] = md_blue_has(g, r, c) ? '#' : '.';
+			row[c] = blue_has(g, r, c) ? '#' : '.';
 		row[6] = '\0';
 		assert_string_equal(row, blue[r]);
 	}
@@ -264,10 +276,10 @@ static void assert_same_as_ref(const struct md_game *g, const struct ref_game *r
 {
 	for (unsigned r = 0; r < 6; r++)
 		for (unsigned c = 0; c < 4; c++)
-			assert_int_equal(md_green_has(g, r, c), ref->green[4 + r][c] == '#');
+			assert_int_equal(green_has(g, r, c), ref->green[4 + r][c] == '#');
 	for (unsigned r = 0; r < 4; r++)
 		for (unsigned c = 0; c < 6; c++)
-			assert_int_equal(md_blue_has(g, r, c), ref->blue[r][4 + c] == '#');
+			assert_int_equal(blue_has(g, r, c), ref->blue[r][4 + c] == '#');
 	assert_int_equal(g->score, ref->score);
 	assert_int_equal(md_tiles(g), ref_tiles(ref));
 }
@@ -507,10 +519,8 @@ static void md_should_play_blue_as_the_mirror_of_green(void **state)
 			assert_int_equal(md_place(&a, blkv), md_place(&b, transpose(blkv)));
 			for (unsigned r = 0; r < 6; r++) {
 				for (unsigned c = 0; c < 4; c++) {
-					assert_int_equal(md_green_has(&a, r, c),
-							 md_blue_has(&b, c, r));
-					assert_int_equal(md_blue_has(&a, c, r),
-							 md_green_has(&b, r, c));
+					assert_int_equal(green_has(&a, r, c), blue_has(&b, c, r));
+					assert_int_equal(blue_has(&a, c, r), green_has(&b, r, c));
 				}
 			}
 		}
@@ -556,9 +566,9 @@ static void md_should_agree_with_the_reference_on_random_games(void **state)
 			last_score = g.score;
 			for (unsigned k = 0; k < MD_LIGHT_LINES; k++) {
 				for (unsigned c = 0; c < 4; c++)
-					assert_false(md_green_has(&g, k, c));
+					assert_false(green_has(&g, k, c));
 				for (unsigned r = 0; r < 4; r++)
-					assert_false(md_blue_has(&g, r, k));
+					assert_false(blue_has(&g, r, k));
 			}
 			assert_int_equal(g.moves, (uint64_t)i + 1);
 		}
@@ -796,16 +806,16 @@ static void md_should_start_empty_and_answer_false_outside_the_boards(void **sta
 	assert_int_equal(md_tiles(&g), 0);
 	g.green = 0xFFFFFF;
 	g.blue = 0xFFFFFF;
-	assert_true(md_green_has(&g, 5, 3));
-	assert_true(md_blue_has(&g, 3, 5));
-	assert_false(md_green_has(&g, 6, 0));
-	assert_false(md_green_has(&g, 0, 4));
-	assert_false(md_blue_has(&g, 4, 0));
-	assert_false(md_blue_has(&g, 0, 6));
+	assert_true(green_has(&g, 5, 3));
+	assert_true(blue_has(&g, 3, 5));
+	assert_false(green_has(&g, 6, 0));
+	assert_false(green_has(&g, 0, 4));
+	assert_false(blue_has(&g, 4, 0));
+	assert_false(blue_has(&g, 0, 6));
 	assert_int_equal(md_tiles(&g), 48);
 }
 
-/* The rows of both boards as bits: md_green_has() and md_blue_has() of each
+/* The rows of both boards as bits: green_has() and blue_has() of each
  * cell, on random boards, every one-tile board and every pattern of half
  * a board. */
 static void md_rows_should_be_the_cells_of_each_row(void **state)
@@ -824,8 +834,8 @@ static void md_rows_should_be_the_cells_of_each_row(void **state)
 		for (unsigned r = 0; r < 6; r++) {
 			unsigned green = 0, blue = 0;
 			for (unsigned c = 0; c < 6; c++) {
-				green |= (unsigned)md_green_has(&g, r, c) << c;
-				blue |= (unsigned)md_blue_has(&g, r, c) << c;
+				green |= (unsigned)green_has(&g, r, c) << c;
+				blue |= (unsigned)blue_has(&g, r, c) << c;
 			}
 			assert_int_equal(md_green_row(&g, r), green);
 			assert_int_equal(md_blue_row(&g, r), blue);
