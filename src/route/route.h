@@ -287,9 +287,6 @@ size_t route_body_limit(const struct route_request *req);
 /* The body kind of a request's Content-Type (route_body_kind()). */
 enum route_body route_request_body(const struct route_request *req);
 
-/* route_match()'s refusal alone: ROUTE_OK when the body may be read. */
-enum route_status route_precheck(const struct route_request *req, long long content_length);
-
 /* Answers a request: always a complete response (an error as
  * problem+json, out of memory a fixed 500), released by
  * route_response_free(). */

@@ -211,13 +211,6 @@ void route_match(const struct route_request *req, long long content_length, stru
 		m->refusal = ROUTE_E_TOO_LARGE;
 }
 
-enum route_status route_precheck(const struct route_request *req, long long content_length)
-{
-	struct route_match m;
-	route_match(req, content_length, &m);
-	return m.refusal;
-}
-
 void route_error_response(const struct codec_error *err, struct route_response *resp)
 {
 	route_error_response_id(err, NULL, resp);

@@ -632,11 +632,16 @@ static void precheck_should_refuse_a_large_body_before_reading_it(void **state)
 	(void)state;
 	struct route_request req = {
 	    .method = "POST", .path = "/v1/puyo", .content_type = "text/plain", .limits = &limits};
-	assert_int_equal(route_precheck(&req, (long long)limits.max_body + 1), CODEC_E_TOO_LARGE);
-	assert_int_equal(route_precheck(&req, 10), ROUTE_OK);
-	assert_int_equal(route_precheck(&req, -1), ROUTE_OK);
+	struct route_match m;
+	route_match(&req, (long long)limits.max_body + 1, &m);
+	assert_int_equal(m.refusal, CODEC_E_TOO_LARGE);
+	route_match(&req, 10, &m);
+	assert_int_equal(m.refusal, ROUTE_OK);
+	route_match(&req, -1, &m);
+	assert_int_equal(m.refusal, ROUTE_OK);
 	req.path = "/nope";
-	assert_int_equal(route_precheck(&req, 10), ROUTE_E_NOT_FOUND);
+	route_match(&req, 10, &m);
+	assert_int_equal(m.refusal, ROUTE_E_NOT_FOUND);
 }
 
 /* The rows hold their strings and numbers only: each string ends within
