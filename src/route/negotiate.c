@@ -88,8 +88,9 @@ static bool read_params(const char *s, const char *end, int *q, bool *charset_ok
 	return true;
 }
 
-enum route_body route_body_kind(const char *content_type)
+enum route_body route_request_body(const struct route_request *req)
 {
+	const char *content_type = req->content_type;
 	if (!content_type)
 		return ROUTE_BODY_NONE;
 	/* The two types as clients write them most, without parameters: what
@@ -130,11 +131,6 @@ enum route_verb route_verb_of(const struct route_request *req)
 	if (codec_text_is(method, "OPTIONS"))
 		return ROUTE_VERB_OPTIONS;
 	return ROUTE_VERB_OTHER;
-}
-
-enum route_body route_request_body(const struct route_request *req)
-{
-	return route_body_kind(req->content_type);
 }
 
 /* The formats, in the order that breaks ties. */
