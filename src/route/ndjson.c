@@ -455,9 +455,7 @@ struct route_ndjson *route_ndjson_new_with(const struct route_request *req, rout
 	nd->line_req.request_id = NULL;
 	nd->line_req.intake = NULL;
 	nd->line_req.auth = ROUTE_AUTH_OK; /* the stream was let in */
-	nd->line_req.tally = &nd->tally;
-	nd->line_req.body = NULL;
-	nd->line_req.body_len = 0;
+	nd->line_req.tally = &nd->tally;   /* body: each line's, set by nd_line() */
 	nd->outer = req->tally;
 	nd->line_max = route_body_limit(&nd->line_req);
 	nd->put = put;

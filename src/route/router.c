@@ -17,8 +17,7 @@
 #define CORS_EXPOSE_HEADERS "Dropjudge-Seed, Dropjudge-Generator, X-Request-Id"
 #define CORS_MAX_AGE	    "600"
 
-/* The entry whose path is path[0..len), or NULL: a scan of the table's few
- * dozen rows, a fraction of a microsecond. */
+/* The entry whose path is path[0..len), or NULL. */
 static const struct route_entry *route_find(const char *path, size_t len)
 {
 	size_t count;
