@@ -230,40 +230,6 @@ static enum codec_status parse_fault(const char *body, size_t len, const json_er
 	return CODEC_E_SYNTAX;
 }
 
-/* Records the fault of a parse of `body` that jansson refused. */
-static void parse_failed(const char *body, size_t len, const json_error_t *jerr,
-			 struct codec_error *err)
-{
-	/* jansson leaves the error empty when its first allocation fails */
-	if (json_error_code(jerr) == json_error_out_of_memory || !jerr->text[0]) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return;
-	}
-	char detail[CODEC_DETAIL_MAX];
-	struct number_place num;
-	if (json_error_code(jerr) == json_error_numeric_overflow && jerr->position > 0 &&
-	    number_locate(body, len, (size_t)jerr->position, &num)) {
-		const struct codec_where w = {
-		    .pointer = num.pointer, .line = num.line, .column = num.column};
-		codec_error_add(err, CODEC_E_INVALID, &w, "the number %.*s%s is too large to read",
-				(int)(num.len > TOKEN_SHOWN ? TOKEN_SHOWN : num.len),
-				body + num.start, num.len > TOKEN_SHOWN ? "..." : "");
-		return;
-	}
-	enum codec_status st = parse_fault(body, len, jerr, detail, sizeof detail);
-	unsigned line = jerr->line > 0 ? (unsigned)jerr->line : 1;
-	unsigned column = jerr->column > 0 ? (unsigned)jerr->column : 0;
-	/* jansson's column is the token's last character: the message names
-	 * the token, so its first character is the column given */
-	size_t n, chars = 0;
-	const char *token = near_of(jerr->text, &n);
-	for (size_t i = 0; token && i < n; i++)
-		chars += ((unsigned char)token[i] & 0xC0) != 0x80;
-	if (column > chars && chars > 0)
-		column -= (unsigned)(chars - 1);
-	codec_error_at_line(err, st, line, column, "%s", detail);
-}
-
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 {
 	json_error_t jerr = {.line = 0};
@@ -273,7 +239,35 @@ json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 		return NULL;
 	}
 	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
-	if (!root)
-		parse_failed(body, len, &jerr, err);
-	return root;
+	if (root)
+		return root;
+	/* jansson leaves the error empty when its first allocation fails */
+	if (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0]) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	char detail[CODEC_DETAIL_MAX];
+	struct number_place num;
+	if (json_error_code(&jerr) == json_error_numeric_overflow && jerr.position > 0 &&
+	    number_locate(body, len, (size_t)jerr.position, &num)) {
+		const struct codec_where w = {
+		    .pointer = num.pointer, .line = num.line, .column = num.column};
+		codec_error_add(err, CODEC_E_INVALID, &w, "the number %.*s%s is too large to read",
+				(int)(num.len > TOKEN_SHOWN ? TOKEN_SHOWN : num.len),
+				body + num.start, num.len > TOKEN_SHOWN ? "..." : "");
+		return NULL;
+	}
+	enum codec_status st = parse_fault(body, len, &jerr, detail, sizeof detail);
+	unsigned line = jerr.line > 0 ? (unsigned)jerr.line : 1;
+	unsigned column = jerr.column > 0 ? (unsigned)jerr.column : 0;
+	/* jansson's column is the token's last character: the message names
+	 * the token, so its first character is the column given */
+	size_t n, chars = 0;
+	const char *token = near_of(jerr.text, &n);
+	for (size_t i = 0; token && i < n; i++)
+		chars += ((unsigned char)token[i] & 0xC0) != 0x80;
+	if (column > chars && chars > 0)
+		column -= (unsigned)(chars - 1);
+	codec_error_at_line(err, st, line, column, "%s", detail);
+	return NULL;
 }
