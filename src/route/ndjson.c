@@ -606,31 +606,26 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 	return (long)(size - nd->z.avail_out);
 }
 
-/* The held gzip bytes as they are, into buf[0..size). */
-static long nd_read_raw(struct route_ndjson *nd, char *buf, size_t size)
-{
-	if (!nd->at)
-		nd->at = nd->held;
-	size_t done = 0, n;
-	const char *p;
-	while (done < size && (p = nd_held_take(nd, size - done, &n)) != NULL) {
-		memcpy(buf + done, p, n);
-		done += n;
-	}
-	return (long)done;
-}
-
 long route_ndjson_read(void *ctx, char *buf, size_t size)
 {
 	struct route_ndjson *nd = ctx;
-	if (nd->raw)
-		return nd_read_raw(nd, buf, size);
+	size_t done = 0;
+	if (nd->raw) { /* the held gzip bytes as they are */
+		if (!nd->at)
+			nd->at = nd->held;
+		size_t n;
+		const char *p;
+		while (done < size && (p = nd_held_take(nd, size - done, &n)) != NULL) {
+			memcpy(buf + done, p, n);
+			done += n;
+		}
+		return (long)done;
+	}
 	if (!nd->begun) {
 		nd->begun = true;
 		nd->rat = nd->recs;
 		nd->roff = 0;
 	}
-	size_t done = 0;
 	while (done < size) {
 		if (nd->pend_at < nd->pend_len) {
 			size_t n = nd->pend_len - nd->pend_at;
