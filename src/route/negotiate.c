@@ -202,15 +202,6 @@ static void offer_match(struct offer *o, const char *s, const char *type_end, in
 	}
 }
 
-/* The first format of the set, in table order. */
-static enum route_format first_format(unsigned formats)
-{
-	for (size_t i = 0; i < FORMAT_COUNT; i++)
-		if (formats & format_table[i].format)
-			return format_table[i].format;
-	return ROUTE_FORMAT_NONE;
-}
-
 enum route_format route_negotiate(const char *accept, unsigned formats)
 {
 	struct offer offers[FORMAT_COUNT];
@@ -218,13 +209,13 @@ enum route_format route_negotiate(const char *accept, unsigned formats)
 	for (size_t i = 0; i < FORMAT_COUNT; i++)
 		if (formats & format_table[i].format)
 			offers[n++] = (struct offer){&format_table[i], -1, 0};
-	if (!accept || n == 0)
-		return first_format(formats);
+	if (n == 0)
+		return ROUTE_FORMAT_NONE;
 	/* One media type alone, exactly as the table writes it, or any type:
 	 * what the weighing below gives, at once (the first offer of that
 	 * type, or the first offer, each at q=1). */
-	if (strcmp(accept, "*/*") == 0)
-		return first_format(formats);
+	if (!accept || strcmp(accept, "*/*") == 0)
+		return offers[0].kind->format;
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(accept, offers[i].kind->type) == 0)
 			return offers[i].kind->format;
@@ -249,7 +240,7 @@ enum route_format route_negotiate(const char *accept, unsigned formats)
 		s = comma ? comma + 1 : end;
 	}
 	if (!any) /* an empty or unreadable Accept asks for nothing in particular */
-		return first_format(formats);
+		return offers[0].kind->format;
 	size_t best = 0;
 	for (size_t i = 1; i < n; i++)
 		if (offers[i].q > offers[best].q)
