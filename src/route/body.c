@@ -39,28 +39,6 @@ static const char *near_of(const char *text, size_t *len)
 	return near + 6;
 }
 
-/* The token jansson stopped at, quoted, or "the end of the input". */
-static void near_token(const char *text, char *out, size_t size)
-{
-	size_t len;
-	const char *near = near_of(text, &len);
-	if (!near)
-		snprintf(out, size, "the end of the input");
-	else
-		snprintf(out, size, "'%.*s%s'", (int)(len > TOKEN_SHOWN ? TOKEN_SHOWN : len), near,
-			 len > TOKEN_SHOWN ? "..." : "");
-}
-
-/* Characters of the token jansson quotes, 0 when none. */
-static size_t near_chars(const char *text)
-{
-	size_t len, chars = 0;
-	const char *near = near_of(text, &len);
-	for (size_t i = 0; near && i < len; i++)
-		chars += ((unsigned char)near[i] & 0xC0) != 0x80;
-	return chars;
-}
-
 /* The offset of the first byte of body[0..len) past JSON white space. */
 static size_t skip_ws(const char *body, size_t len)
 {
@@ -198,8 +176,15 @@ static bool number_locate(const char *body, size_t len, size_t end, struct numbe
 static enum codec_status parse_fault(const char *body, size_t len, const json_error_t *jerr,
 				     char *detail, size_t size)
 {
-	char near[TOKEN_SHOWN + 8];
-	near_token(jerr->text, near, sizeof near);
+	char near[TOKEN_SHOWN + 8]; /* the token jansson stopped at, quoted */
+	size_t shown;
+	const char *token = near_of(jerr->text, &shown);
+	if (!token)
+		snprintf(near, sizeof near, "the end of the input");
+	else
+		snprintf(near, sizeof near, "'%.*s%s'",
+			 (int)(shown > TOKEN_SHOWN ? TOKEN_SHOWN : shown), token,
+			 shown > TOKEN_SHOWN ? "..." : "");
 	switch (json_error_code(jerr)) {
 	case json_error_premature_end_of_input:
 		snprintf(detail, size,
@@ -245,37 +230,6 @@ static enum codec_status parse_fault(const char *body, size_t len, const json_er
 	return CODEC_E_SYNTAX;
 }
 
-/* Records the fault of a parse of `body` that jansson refused. */
-static void parse_failed(const char *body, size_t len, const json_error_t *jerr,
-			 struct codec_error *err)
-{
-	/* jansson leaves the error empty when its first allocation fails */
-	if (json_error_code(jerr) == json_error_out_of_memory || !jerr->text[0]) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return;
-	}
-	char detail[CODEC_DETAIL_MAX];
-	struct number_place num;
-	if (json_error_code(jerr) == json_error_numeric_overflow && jerr->position > 0 &&
-	    number_locate(body, len, (size_t)jerr->position, &num)) {
-		const struct codec_where w = {
-		    .pointer = num.pointer, .line = num.line, .column = num.column};
-		codec_error_add(err, CODEC_E_INVALID, &w, "the number %.*s%s is too large to read",
-				(int)(num.len > TOKEN_SHOWN ? TOKEN_SHOWN : num.len),
-				body + num.start, num.len > TOKEN_SHOWN ? "..." : "");
-		return;
-	}
-	enum codec_status st = parse_fault(body, len, jerr, detail, sizeof detail);
-	unsigned line = jerr->line > 0 ? (unsigned)jerr->line : 1;
-	unsigned column = jerr->column > 0 ? (unsigned)jerr->column : 0;
-	/* jansson's column is the token's last character: the message names
-	 * the token, so its first character is the column given */
-	size_t chars = near_chars(jerr->text);
-	if (column > chars && chars > 0)
-		column -= (unsigned)(chars - 1);
-	codec_error_at_line(err, st, line, column, "%s", detail);
-}
-
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 {
 	json_error_t jerr = {.line = 0};
@@ -285,7 +239,35 @@ json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 		return NULL;
 	}
 	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
-	if (!root)
-		parse_failed(body, len, &jerr, err);
-	return root;
+	if (root)
+		return root;
+	/* jansson leaves the error empty when its first allocation fails */
+	if (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0]) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	char detail[CODEC_DETAIL_MAX];
+	struct number_place num;
+	if (json_error_code(&jerr) == json_error_numeric_overflow && jerr.position > 0 &&
+	    number_locate(body, len, (size_t)jerr.position, &num)) {
+		const struct codec_where w = {
+		    .pointer = num.pointer, .line = num.line, .column = num.column};
+		codec_error_add(err, CODEC_E_INVALID, &w, "the number %.*s%s is too large to read",
+				(int)(num.len > TOKEN_SHOWN ? TOKEN_SHOWN : num.len),
+				body + num.start, num.len > TOKEN_SHOWN ? "..." : "");
+		return NULL;
+	}
+	enum codec_status st = parse_fault(body, len, &jerr, detail, sizeof detail);
+	unsigned line = jerr.line > 0 ? (unsigned)jerr.line : 1;
+	unsigned column = jerr.column > 0 ? (unsigned)jerr.column : 0;
+	/* jansson's column is the token's last character: the message names
+	 * the token, so its first character is the column given */
+	size_t n, chars = 0;
+	const char *token = near_of(jerr.text, &n);
+	for (size_t i = 0; token && i < n; i++)
+		chars += ((unsigned char)token[i] & 0xC0) != 0x80;
+	if (column > chars && chars > 0)
+		column -= (unsigned)(chars - 1);
+	codec_error_at_line(err, st, line, column, "%s", detail);
+	return NULL;
 }

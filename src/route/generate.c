@@ -40,8 +40,7 @@ enum route_status route_generate(const struct route_call *call, struct route_res
 	const struct problem *p = route_entry_problem(call->entry);
 	uint64_t seed = route_param(call->req, "seed") ? route_arg(call, "seed") : fresh_seed();
 	if (call->req->headers_only) { /* HEAD: the case is not searched for */
-		route_response_free(resp);
-		resp->status = 200;
+		route_respond_empty(resp, 200);
 		resp->content_type = route_format_media(call->format);
 		resp->head_only = true;
 	} else {

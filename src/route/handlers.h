@@ -43,9 +43,6 @@ const char *route_format_media(enum route_format format);
 /* Writes the media types of `formats`, ", "-separated, into buf. */
 void route_format_list(unsigned formats, char *buf, size_t size);
 
-/* The body kind a Content-Type header names; ROUTE_BODY_NONE for none. */
-enum route_body route_body_kind(const char *content_type);
-
 /* The method of a request. */
 enum route_verb route_verb_of(const struct route_request *req);
 

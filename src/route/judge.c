@@ -189,11 +189,10 @@ static enum route_status respond_traced_verdict(struct route_response *resp, con
 						struct codec_error *err)
 {
 	struct route_buf head = {.data = NULL};
-	enum route_status st = ROUTE_E_INTERNAL;
-	if (json_dump_callback(verdict, route_buf_put, &head, JSON_COMPACT) == 0 && head.len > 1)
-		st = route_respond_traced(resp, head.data, head.len - 1, &jt->text, err);
-	else
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	enum route_status st =
+	    json_dump_callback(verdict, route_buf_put, &head, JSON_COMPACT) == 0 && head.len > 1
+		? route_respond_traced(resp, head.data, head.len - 1, &jt->text, err)
+		: route_oom(err);
 	dj_free(head.data);
 	return st;
 }

@@ -58,25 +58,27 @@ enum route_status route_metrics(const struct route_call *call, struct route_resp
 	return st;
 }
 
-static json_t *problem_info(const struct problem *p)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/v1/%s", p->id);
-	return json_pack("{ss ss sI ss}", "id", p->id, "title", p->title, "baekjoon",
-			 (json_int_t)p->baekjoon, "path", path);
-}
-
-/* New array of each(p) for every problem; NULL when out of memory. */
-static json_t *problem_list(json_t *(*each)(const struct problem *p))
+/* New array of every problem: {"id", "title", "baekjoon", "path"} for GET
+ * /v1 (with_id), else {"path", "title", "baekjoon"}; NULL when out of memory. */
+static json_t *problem_list(bool with_id)
 {
 	size_t n;
 	const struct problem *const *all = problem_all(&n);
 	json_t *list = json_array();
-	for (size_t i = 0; list && i < n; i++)
-		if (json_array_append_new(list, each(all[i])) != 0) {
+	for (size_t i = 0; list && i < n; i++) {
+		const struct problem *p = all[i];
+		char path[64];
+		snprintf(path, sizeof path, "/v1/%s", p->id);
+		json_t *item = with_id
+				   ? json_pack("{ss ss sI ss}", "id", p->id, "title", p->title,
+					       "baekjoon", (json_int_t)p->baekjoon, "path", path)
+				   : json_pack("{ss ss sI}", "path", path, "title", p->title,
+					       "baekjoon", (json_int_t)p->baekjoon);
+		if (json_array_append_new(list, item) != 0) {
 			json_decref(list);
 			list = NULL;
 		}
+	}
 	return list;
 }
 
@@ -88,9 +90,9 @@ enum route_status route_info(const struct route_call *call, struct route_respons
 	    resp,
 	    /* max_trace_steps: the old name of max_case_trace_steps, kept */
 	    json_pack("{ss ss so s{sI sI sI sI sI sI}}", "name", "dropjudge", "version",
-		      DROPJUDGE_VERSION, "problems", problem_list(problem_info), "limits",
-		      "max_body", (json_int_t)l->max_body, "max_blocks", (json_int_t)l->max_blocks,
-		      "max_batch", (json_int_t)l->max_batch, "max_case_trace_steps",
+		      DROPJUDGE_VERSION, "problems", problem_list(true), "limits", "max_body",
+		      (json_int_t)l->max_body, "max_blocks", (json_int_t)l->max_blocks, "max_batch",
+		      (json_int_t)l->max_batch, "max_case_trace_steps",
 		      (json_int_t)PROBLEM_MAX_TRACE_STEPS, "max_request_trace_steps",
 		      (json_int_t)l->max_trace_steps, "max_trace_steps",
 		      (json_int_t)PROBLEM_MAX_TRACE_STEPS),
@@ -107,15 +109,6 @@ enum route_status route_openapi(const struct route_call *call, struct route_resp
 	return ROUTE_OK;
 }
 
-/* {"path", "title"} for a problem of the API. */
-static json_t *problem_link(const struct problem *p)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/v1/%s", p->id);
-	return json_pack("{ss ss sI}", "path", path, "title", p->title, "baekjoon",
-			 (json_int_t)p->baekjoon);
-}
-
 enum route_status route_index(const struct route_call *call, struct route_response *resp,
 			      struct codec_error *err)
 {
@@ -126,6 +119,6 @@ enum route_status route_index(const struct route_call *call, struct route_respon
 					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
 					    "openapi", "/openapi.yaml", "docs", "/docs",
 					    "error_types", "/errors", "health", "/livez",
-					    "problems", problem_list(problem_link)),
+					    "problems", problem_list(false)),
 				  err);
 }

@@ -455,9 +455,7 @@ struct route_ndjson *route_ndjson_new_with(const struct route_request *req, rout
 	nd->line_req.request_id = NULL;
 	nd->line_req.intake = NULL;
 	nd->line_req.auth = ROUTE_AUTH_OK; /* the stream was let in */
-	nd->line_req.tally = &nd->tally;
-	nd->line_req.body = NULL;
-	nd->line_req.body_len = 0;
+	nd->line_req.tally = &nd->tally;   /* body: each line's, set by nd_line() */
 	nd->outer = req->tally;
 	nd->line_max = route_body_limit(&nd->line_req);
 	nd->put = put;
@@ -608,31 +606,26 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 	return (long)(size - nd->z.avail_out);
 }
 
-/* The held gzip bytes as they are, into buf[0..size). */
-static long nd_read_raw(struct route_ndjson *nd, char *buf, size_t size)
-{
-	if (!nd->at)
-		nd->at = nd->held;
-	size_t done = 0, n;
-	const char *p;
-	while (done < size && (p = nd_held_take(nd, size - done, &n)) != NULL) {
-		memcpy(buf + done, p, n);
-		done += n;
-	}
-	return (long)done;
-}
-
 long route_ndjson_read(void *ctx, char *buf, size_t size)
 {
 	struct route_ndjson *nd = ctx;
-	if (nd->raw)
-		return nd_read_raw(nd, buf, size);
+	size_t done = 0;
+	if (nd->raw) { /* the held gzip bytes as they are */
+		if (!nd->at)
+			nd->at = nd->held;
+		size_t n;
+		const char *p;
+		while (done < size && (p = nd_held_take(nd, size - done, &n)) != NULL) {
+			memcpy(buf + done, p, n);
+			done += n;
+		}
+		return (long)done;
+	}
 	if (!nd->begun) {
 		nd->begun = true;
 		nd->rat = nd->recs;
 		nd->roff = 0;
 	}
-	size_t done = 0;
 	while (done < size) {
 		if (nd->pend_at < nd->pend_len) {
 			size_t n = nd->pend_len - nd->pend_at;

@@ -88,8 +88,9 @@ static bool read_params(const char *s, const char *end, int *q, bool *charset_ok
 	return true;
 }
 
-enum route_body route_body_kind(const char *content_type)
+enum route_body route_request_body(const struct route_request *req)
 {
+	const char *content_type = req->content_type;
 	if (!content_type)
 		return ROUTE_BODY_NONE;
 	/* The two types as clients write them most, without parameters: what
@@ -130,11 +131,6 @@ enum route_verb route_verb_of(const struct route_request *req)
 	if (codec_text_is(method, "OPTIONS"))
 		return ROUTE_VERB_OPTIONS;
 	return ROUTE_VERB_OTHER;
-}
-
-enum route_body route_request_body(const struct route_request *req)
-{
-	return route_body_kind(req->content_type);
 }
 
 /* The formats, in the order that breaks ties. */
@@ -206,15 +202,6 @@ static void offer_match(struct offer *o, const char *s, const char *type_end, in
 	}
 }
 
-/* The first format of the set, in table order. */
-static enum route_format first_format(unsigned formats)
-{
-	for (size_t i = 0; i < FORMAT_COUNT; i++)
-		if (formats & format_table[i].format)
-			return format_table[i].format;
-	return ROUTE_FORMAT_NONE;
-}
-
 enum route_format route_negotiate(const char *accept, unsigned formats)
 {
 	struct offer offers[FORMAT_COUNT];
@@ -222,13 +209,13 @@ enum route_format route_negotiate(const char *accept, unsigned formats)
 	for (size_t i = 0; i < FORMAT_COUNT; i++)
 		if (formats & format_table[i].format)
 			offers[n++] = (struct offer){&format_table[i], -1, 0};
-	if (!accept || n == 0)
-		return first_format(formats);
+	if (n == 0)
+		return ROUTE_FORMAT_NONE;
 	/* One media type alone, exactly as the table writes it, or any type:
 	 * what the weighing below gives, at once (the first offer of that
 	 * type, or the first offer, each at q=1). */
-	if (strcmp(accept, "*/*") == 0)
-		return first_format(formats);
+	if (!accept || strcmp(accept, "*/*") == 0)
+		return offers[0].kind->format;
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(accept, offers[i].kind->type) == 0)
 			return offers[i].kind->format;
@@ -253,7 +240,7 @@ enum route_format route_negotiate(const char *accept, unsigned formats)
 		s = comma ? comma + 1 : end;
 	}
 	if (!any) /* an empty or unreadable Accept asks for nothing in particular */
-		return first_format(formats);
+		return offers[0].kind->format;
 	size_t best = 0;
 	for (size_t i = 1; i < n; i++)
 		if (offers[i].q > offers[best].q)

@@ -52,11 +52,10 @@ enum route_status route_package(const struct route_call *call, struct route_resp
 	} else if (package_build_memory(&pkg, sink, &data, &len, err) != CODEC_OK) {
 		return err->status;
 	}
-	route_response_free(resp);
+	route_respond_empty(resp, 200);
 	resp->body = data;
 	resp->body_len = len;
 	resp->head_only = call->req->headers_only;
-	resp->status = 200;
 	resp->content_type = route_format_media(call->format);
 	char value[64], name[40];
 	package_file_name(&pkg, sink, name, sizeof name);

@@ -256,12 +256,12 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 		return err->status;
 	struct codec_error link;
 	codec_error_init(&link, 1);
-	if (puyop && puyo_links_read_puyop(puyop, strlen(puyop), NULL, &field, &link) != CODEC_OK) {
-		fault_at_param(&link, "puyop", "", err);
-		return err->status;
-	}
-	if (nexus && puyo_links_read_nexus(nexus, strlen(nexus), NULL, &field, &link) != CODEC_OK) {
-		fault_at_param(&link, "puyo_nexus", "", err);
+	enum codec_status st =
+	    puyop   ? puyo_links_read_puyop(puyop, strlen(puyop), NULL, &field, &link)
+	    : nexus ? puyo_links_read_nexus(nexus, strlen(nexus), NULL, &field, &link)
+		    : CODEC_OK;
+	if (st != CODEC_OK) {
+		fault_at_param(&link, puyop ? "puyop" : "puyo_nexus", "", err);
 		return err->status;
 	}
 	struct puyo_field run = field;
@@ -329,7 +329,7 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		root = route_parse_json(req->body, req->body_len, &err);
 		if (!root)
 			goto out;
-		if (json_is_object(root) && json_object_get(root, "cases")) {
+		if (route_is_batch(root)) {
 			route_error_set(&err, ROUTE_E_NOT_ACCEPTABLE,
 					"a batch is answered in application/json only");
 			goto out;

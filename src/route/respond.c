@@ -101,9 +101,7 @@ enum route_status route_respond_json(struct route_response *resp, json_t *body,
 {
 	bool ok = respond_dump(resp, 200, "application/json", body);
 	json_decref(body);
-	if (ok)
-		return ROUTE_OK;
-	return route_oom(err);
+	return ok ? ROUTE_OK : route_oom(err);
 }
 
 enum route_status route_respond_text(struct route_response *resp, const char *content_type,

@@ -284,11 +284,8 @@ void route_match(const struct route_request *req, long long content_length, stru
  * max_json_body, any other max_body (0 reads as max_body). */
 size_t route_body_limit(const struct route_request *req);
 
-/* The body kind of a request's Content-Type (route_body_kind()). */
+/* The body kind a request's Content-Type names; ROUTE_BODY_NONE for none. */
 enum route_body route_request_body(const struct route_request *req);
-
-/* route_match()'s refusal alone: ROUTE_OK when the body may be read. */
-enum route_status route_precheck(const struct route_request *req, long long content_length);
 
 /* Answers a request: always a complete response (an error as
  * problem+json, out of memory a fixed 500), released by

@@ -17,8 +17,7 @@
 #define CORS_EXPOSE_HEADERS "Dropjudge-Seed, Dropjudge-Generator, X-Request-Id"
 #define CORS_MAX_AGE	    "600"
 
-/* The entry whose path is path[0..len), or NULL: a scan of the table's few
- * dozen rows, a fraction of a microsecond. */
+/* The entry whose path is path[0..len), or NULL. */
 static const struct route_entry *route_find(const char *path, size_t len)
 {
 	size_t count;
@@ -209,13 +208,6 @@ void route_match(const struct route_request *req, long long content_length, stru
 	else if (content_length >= 0 && req->limits &&
 		 (unsigned long long)content_length > route_body_limit(req))
 		m->refusal = ROUTE_E_TOO_LARGE;
-}
-
-enum route_status route_precheck(const struct route_request *req, long long content_length)
-{
-	struct route_match m;
-	route_match(req, content_length, &m);
-	return m.refusal;
 }
 
 void route_error_response(const struct codec_error *err, struct route_response *resp)

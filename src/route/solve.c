@@ -73,12 +73,6 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 	return route_respond_json(resp, outcome_object(call, &s->out), err);
 }
 
-/* Counts one case for the metrics: solved, or refused for its input. */
-static void tally_case(const struct route_call *call, bool solved)
-{
-	route_tally_case(call, route_entry_problem(call->entry)->id, solved);
-}
-
 /* Solves one case from a JSON object (c) or the Baekjoon text (text, when c
  * is NULL); a failure lists every fault. */
 static enum route_status solve_read(const struct route_call *call, const json_t *c, const char *ptr,
@@ -89,7 +83,7 @@ static enum route_status solve_read(const struct route_call *call, const json_t 
 	const struct problem_limits pl = route_problem_limits(call);
 	enum codec_status st = c ? p->solve_json(c, ptr, &pl, trace, out, err)
 				 : p->solve_text(text, len, &pl, trace, out, err);
-	tally_case(call, st == CODEC_OK);
+	route_tally_case(call, p->id, st == CODEC_OK);
 	/* a fault of the input is read again to list every fault */
 	if ((st != CODEC_E_SYNTAX && st != CODEC_E_INVALID) || !route_collect(call, err))
 		return route_status_of(st);
@@ -130,7 +124,7 @@ static enum route_status solve_alone(const struct route_call *call, const json_t
 		return route_oom(err);
 	s->traced_text = taken == 1;
 	if (s->traced_text) {
-		tally_case(call, true);
+		route_tally_case(call, p->id, true);
 		return ROUTE_OK;
 	}
 	enum route_status st = solve_read(call, c, "", text, len, trace, &s->out, err);
@@ -149,7 +143,7 @@ static enum route_status solve_json_body(const struct route_call *call, const ch
 	const struct problem_limits pl = route_problem_limits(call);
 	enum route_status st;
 	if (!trace && p->solve_json_fast && p->solve_json_fast(body, len, &pl, &s->out)) {
-		tally_case(call, true);
+		route_tally_case(call, p->id, true);
 		return ROUTE_OK;
 	}
 	json_t *root = route_parse_json(body, len, err);
@@ -198,7 +192,7 @@ enum route_status route_solve(const struct route_call *call, struct route_respon
 	}
 	if (req->intake) { /* a text body read as it arrived */
 		st = route_intake_end(req->intake, &s.out, err);
-		tally_case(call, st == ROUTE_OK);
+		route_tally_case(call, p->id, st == ROUTE_OK);
 	} else {
 		route_skip_bom(&body, &len); /* as Notepad writes it */
 		st = call->body == ROUTE_BODY_TEXT

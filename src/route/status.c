@@ -167,12 +167,9 @@ json_t *problem_faults_json(const struct codec_error *err)
 			rc |= json_object_set_new(item, "column",
 						  json_integer((json_int_t)f->column));
 		rc |= json_object_set_new(item, "detail", json_string(f->detail));
+		rc |= json_array_append(list, item);
+		json_decref(item);
 		if (rc != 0) {
-			json_decref(item);
-			json_decref(list);
-			return NULL;
-		}
-		if (json_array_append_new(list, item) != 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -188,17 +185,12 @@ json_t *problem_json(const struct codec_error *err)
 	json_t *obj =
 	    json_pack("{ss ss sI ss}", "type", type, "title", kind->title, "status",
 		      (json_int_t)kind->http, "detail", err->detail[0] ? err->detail : kind->title);
-	if (!obj)
+	if (obj &&
+	    ((err->nfaults && json_object_set_new(obj, "errors", problem_faults_json(err))) ||
+	     (err->dropped && json_object_set_new(obj, "errors_omitted",
+						  json_integer((json_int_t)err->dropped))))) {
+		json_decref(obj);
 		return NULL;
-	if (err->nfaults) {
-		if (json_object_set_new(obj, "errors", problem_faults_json(err)) != 0)
-			goto out_free;
 	}
-	if (err->dropped &&
-	    json_object_set_new(obj, "errors_omitted", json_integer((json_int_t)err->dropped)) != 0)
-		goto out_free;
 	return obj;
-out_free:
-	json_decref(obj);
-	return NULL;
 }

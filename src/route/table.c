@@ -17,58 +17,36 @@
 #define HTML ROUTE_FORMAT_HTML
 #define YAML ROUTE_FORMAT_YAML
 
+/* clang-format off */
 /* Puyo answers with links into puyop.com and Puyo Nexus. */
-#define LINKS_PARAM                                                                                \
-	{                                                                                          \
-		.name = "links", .type = ROUTE_PARAM_BOOL, .json_only = true                       \
-	}
-#define CELL_PARAM                                                                                 \
-	{                                                                                          \
-		.name = "cell", .type = ROUTE_PARAM_U64, .min = RENDER_CELL_MIN,                   \
-		.max = RENDER_CELL_MAX, .dflt = RENDER_CELL_DEFAULT                                \
-	}
+#define LINKS_PARAM {.name = "links", .type = ROUTE_PARAM_BOOL, .json_only = true}
+#define CELL_PARAM                                                      \
+	{.name = "cell", .type = ROUTE_PARAM_U64, .min = RENDER_CELL_MIN, \
+	 .max = RENDER_CELL_MAX, .dflt = RENDER_CELL_DEFAULT}
 /* The view of a picture: cell size, one step (its range is the case's:
  * render.c), every step, animated. */
-#define RENDER_VIEW_PARAMS                                                                         \
-	CELL_PARAM, {.name = "step", .type = ROUTE_PARAM_TEXT},                                    \
-	    {.name = "strip", .type = ROUTE_PARAM_BOOL},                                           \
-	{                                                                                          \
-		.name = "animate", .type = ROUTE_PARAM_BOOL                                        \
-	}
+#define RENDER_VIEW_PARAMS                                      \
+	CELL_PARAM, {.name = "step", .type = ROUTE_PARAM_TEXT}, \
+	{.name = "strip", .type = ROUTE_PARAM_BOOL},            \
+	{.name = "animate", .type = ROUTE_PARAM_BOOL}
 
-#define TRACE_PARAM                                                                                \
-	{                                                                                          \
-		.name = "trace", .type = ROUTE_PARAM_BOOL, .json_only = true                       \
-	}
-#define SEED_PARAM                                                                                 \
-	{                                                                                          \
-		.name = "seed", .type = ROUTE_PARAM_U64, .min = 0, .max = UINT64_MAX               \
-	}
-#define ANSWER_PARAM                                                                               \
-	{                                                                                          \
-		.name = "with_answer", .type = ROUTE_PARAM_BOOL, .json_only = true                 \
-	}
+#define TRACE_PARAM {.name = "trace", .type = ROUTE_PARAM_BOOL, .json_only = true}
+#define SEED_PARAM {.name = "seed", .type = ROUTE_PARAM_U64, .min = 0, .max = UINT64_MAX}
+#define ANSWER_PARAM {.name = "with_answer", .type = ROUTE_PARAM_BOOL, .json_only = true}
 
 /* A problem's package: GET, zip or tar.gz, the tests' count and seed, then
  * the problem's own parameters. */
-#define PROBLEM_PACKAGE(path_, name_, problem_, ...)                                               \
-	{                                                                                          \
-		.path = path_, .name = name_, .methods = ROUTE_GET,                                \
-		.formats = ROUTE_FORMAT_ZIP | ROUTE_FORMAT_TAR_GZ, .auth = true, .heavy = true,    \
-		.cached = true, .handle = ROUTE_HANDLE_PACKAGE, .problem = problem_, .params = {   \
-			{.name = "format", .type = ROUTE_PARAM_TEXT},                              \
-			{.name = "tests",                                                          \
-			 .type = ROUTE_PARAM_U64,                                                  \
-			 .min = 1,                                                                 \
-			 .max = PACKAGE_MAX_TESTS,                                                 \
-			 .dflt = PACKAGE_DEFAULT_TESTS},                                           \
-			{.name = "seed", .type = ROUTE_PARAM_U64, .max = UINT64_MAX, .dflt = 1},   \
-			__VA_ARGS__                                                                \
-		}                                                                                  \
-	}
+#define PROBLEM_PACKAGE(path_, name_, problem_, ...)                                    \
+	{.path = path_, .name = name_, .methods = ROUTE_GET,                            \
+	 .formats = ROUTE_FORMAT_ZIP | ROUTE_FORMAT_TAR_GZ, .auth = true, .heavy = true, \
+	 .cached = true, .handle = ROUTE_HANDLE_PACKAGE, .problem = problem_, .params = { \
+		{.name = "format", .type = ROUTE_PARAM_TEXT},                            \
+		{.name = "tests", .type = ROUTE_PARAM_U64, .min = 1,                     \
+		 .max = PACKAGE_MAX_TESTS, .dflt = PACKAGE_DEFAULT_TESTS},                \
+		{.name = "seed", .type = ROUTE_PARAM_U64, .max = UINT64_MAX, .dflt = 1}, \
+		__VA_ARGS__}}
 
 /* The three POST resources every problem has. */
-/* clang-format off */
 #define PROBLEM_POSTS(prefix, id, problem_, solve_extra)                         \
 	{.path = prefix, .name = id "_solve", .methods = ROUTE_POST,             \
 	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT | ROUTE_BODY_NDJSON,        \
@@ -82,35 +60,24 @@
 	{.path = prefix "/validate", .name = id "_validate", .methods = ROUTE_POST, \
 	 .bodies = ROUTE_BODY_JSON | ROUTE_BODY_TEXT | ROUTE_BODY_NDJSON,        \
 	 .formats = JSON, .auth = true, .handle = ROUTE_HANDLE_VALIDATE, .problem = problem_}
-/* clang-format on */
 
 /* GET on a constant or service resource, open to all. */
-#define META(p, n, fmts, fn)                                                                       \
-	{                                                                                          \
-		.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .handle = fn          \
-	}
+#define META(p, n, fmts, fn) \
+	{.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .handle = fn}
 /* GET behind the tokens. */
-#define GUARDED(p, n, fmts, fn)                                                                    \
-	{                                                                                          \
-		.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .auth = true,         \
-		.handle = fn                                                                       \
-	}
+#define GUARDED(p, n, fmts, fn) \
+	{.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .auth = true, .handle = fn}
 /* A heavy GET behind the tokens (a generator's search, a picture). */
-#define HEAVY(p, n, fmts, fn, problem_, ...)                                                       \
-	{                                                                                          \
-		.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .auth = true,         \
-		.heavy = true, .handle = fn, .problem = problem_, .params = {                      \
-			__VA_ARGS__                                                                \
-		}                                                                                  \
-	}
+#define HEAVY(p, n, fmts, fn, problem_, ...)                                       \
+	{.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .auth = true, \
+	 .heavy = true, .handle = fn, .problem = problem_, .params = {__VA_ARGS__}}
 
 /* The page of a problem type (status.c names them): the handler reads the
  * slug from the path. */
-#define PROBLEM_TYPE(slug)                                                                         \
-	{                                                                                          \
-		.path = "/errors/" slug, .name = "problem_type", .methods = ROUTE_GET,             \
-		.formats = JSON | HTML, .handle = ROUTE_HANDLE_PROBLEM_PAGE                        \
-	}
+#define PROBLEM_TYPE(slug)                                                     \
+	{.path = "/errors/" slug, .name = "problem_type", .methods = ROUTE_GET, \
+	 .formats = JSON | HTML, .handle = ROUTE_HANDLE_PROBLEM_PAGE}
+/* clang-format on */
 
 static const struct route_entry route_table[] = {
     META("/", "index", JSON | HTML, ROUTE_HANDLE_INDEX),

@@ -20,7 +20,7 @@
  * - 401 only with credentials that are not ROUTE_AUTH_OK, and then (as for
  *   their 400) with the WWW-Authenticate challenge; health, readiness and
  *   the description never ask for credentials;
- * - route_precheck() agrees with route_handle() on what it refuses;
+ * - route_match()'s refusal agrees with route_handle() on what it refuses;
  * - the same request answers the same (the generators are not asked twice).
  * Deep two-colour Puyo searches and large packages are skipped
  * (is_slow_search, is_large_package).
@@ -325,10 +325,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	drain_stream(&resp);
 	check_response(&req, &resp);
 
-	enum route_status pre = route_precheck(&req, (long long)body_len);
+	struct route_match m;
+	route_match(&req, (long long)body_len, &m);
+	enum route_status pre = m.refusal;
 	if (pre != ROUTE_OK && pre != ROUTE_E_TOO_LARGE)
 		FUZZ_CHECK(problem_http_status(pre) == resp.status,
-			   "precheck refuses with %u, route_handle answers %u",
+			   "route_match refuses with %u, route_handle answers %u",
 			   problem_http_status(pre), resp.status);
 
 	/* Not for the generators: a seed may be drawn from the clock, and the

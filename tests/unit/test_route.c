@@ -174,7 +174,8 @@ static void exact_types_should_negotiate_as_the_full_reading(void **state)
 				fail_msg("Accept \"%s\", formats %#x: %d, full reading %d",
 					 types[t], formats, fast, full);
 		}
-		if (route_body_kind(types[t]) != route_body_kind(padded))
+		if (route_request_body(&(struct route_request){.content_type = types[t]}) !=
+		    route_request_body(&(struct route_request){.content_type = padded}))
 			fail_msg("Content-Type \"%s\"", types[t]);
 	}
 }
@@ -197,7 +198,8 @@ static void content_type_should_take_json_and_text_in_utf8_only(void **state)
 	    {NULL, ROUTE_BODY_NONE},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		if (route_body_kind(cases[i].type) != cases[i].want)
+		if (route_request_body(&(struct route_request){.content_type = cases[i].type}) !=
+		    cases[i].want)
 			fail_msg("Content-Type \"%s\"", cases[i].type ? cases[i].type : "(none)");
 }
 
@@ -632,11 +634,16 @@ static void precheck_should_refuse_a_large_body_before_reading_it(void **state)
 	(void)state;
 	struct route_request req = {
 	    .method = "POST", .path = "/v1/puyo", .content_type = "text/plain", .limits = &limits};
-	assert_int_equal(route_precheck(&req, (long long)limits.max_body + 1), CODEC_E_TOO_LARGE);
-	assert_int_equal(route_precheck(&req, 10), ROUTE_OK);
-	assert_int_equal(route_precheck(&req, -1), ROUTE_OK);
+	struct route_match m;
+	route_match(&req, (long long)limits.max_body + 1, &m);
+	assert_int_equal(m.refusal, CODEC_E_TOO_LARGE);
+	route_match(&req, 10, &m);
+	assert_int_equal(m.refusal, ROUTE_OK);
+	route_match(&req, -1, &m);
+	assert_int_equal(m.refusal, ROUTE_OK);
 	req.path = "/nope";
-	assert_int_equal(route_precheck(&req, 10), ROUTE_E_NOT_FOUND);
+	route_match(&req, 10, &m);
+	assert_int_equal(m.refusal, ROUTE_E_NOT_FOUND);
 }
 
 /* The rows hold their strings and numbers only: each string ends within
