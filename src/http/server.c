@@ -688,7 +688,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		struct route_response resp;
 		rq->refused = err.status;
 		rq->unread = true;
-		route_error_response(&err, &resp);
+		route_error_response_id(&err, NULL, &resp);
 		return http_send(srv, conn, rq, &resp, HTTP_SEND_CLOSE);
 	}
 	/* Made once here, and completed by http_finish(): the headers stay. */

@@ -418,7 +418,7 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *o
 				    .limits = &limits,
 				    .auth = ROUTE_AUTH_OK};
 	char *buf = dj_malloc(SOLVE_CHUNK);
-	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, out) : NULL;
+	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, out, true) : NULL;
 	int ret = 0;
 	if (!nd) {
 		fprintf(errout, "dropjudge: %s: out of memory\n", name);

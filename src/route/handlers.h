@@ -196,9 +196,10 @@ struct route_ndjson;
 
 /* A reader of a stream of cases for `req` (its strings borrowed): each line
  * answered as that line sent alone, through put(ctx), or held when put is
- * NULL. NULL when out of memory. */
-struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put,
-				      void *ctx);
+ * NULL. direct false sends every line through route_handle(), the reference
+ * the fast lines must equal byte for byte (its tests). NULL when out of memory. */
+struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put, void *ctx,
+				      bool direct);
 /* Takes the next bytes of the stream, answering each line as it ends. */
 void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len);
 /* Answers a last line without its LF, writes the summary and counts the
@@ -206,10 +207,6 @@ void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len);
 int route_ndjson_end(struct route_ndjson *nd);
 /* Frees a reader; NULL is ignored. */
 void route_ndjson_free(struct route_ndjson *nd);
-/* route_ndjson_new(); direct false sends every line through route_handle(),
- * the reference the fast lines must equal byte for byte (its tests). */
-struct route_ndjson *route_ndjson_new_with(const struct route_request *req, route_put_fn *put,
-					   void *ctx, bool direct);
 /* route_stream.read of a held answer (a struct route_ndjson): written out
  * of its records, or the held gzip bytes as they are (raw). */
 long route_ndjson_read(void *ctx, char *buf, size_t size);

@@ -45,7 +45,7 @@ struct route_intake *route_intake_new(const struct route_request *req)
 		return NULL;
 	struct route_intake *s = dj_calloc(1, sizeof *s);
 	if (s && stream) {
-		s->ndjson = route_ndjson_new(req, NULL, NULL);
+		s->ndjson = route_ndjson_new(req, NULL, NULL, true);
 	} else if (s) {
 		s->problem = p;
 		s->faults = dj_malloc(CODEC_FAULTS_MAX * sizeof *s->faults);

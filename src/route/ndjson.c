@@ -434,13 +434,8 @@ static void nd_line_end(struct route_ndjson *nd)
 		nd_line_drop(nd);
 }
 
-struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put, void *ctx)
-{
-	return route_ndjson_new_with(req, put, ctx, true);
-}
-
-struct route_ndjson *route_ndjson_new_with(const struct route_request *req, route_put_fn *put,
-					   void *ctx, bool direct)
+struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put, void *ctx,
+				      bool direct)
 {
 	struct route_ndjson *nd = dj_calloc(1, sizeof *nd);
 	if (!nd)
@@ -683,7 +678,7 @@ enum route_status route_ndjson_respond(const struct route_call *call, struct rou
 	const struct route_request *req = call->req;
 	struct route_ndjson *nd = route_intake_ndjson(req->intake);
 	if (!nd) { /* the body kept whole (tests, fuzzing): read it now */
-		nd = route_ndjson_new(req, NULL, NULL);
+		nd = route_ndjson_new(req, NULL, NULL, true);
 		if (nd)
 			route_ndjson_feed(nd, req->body ? req->body : "", req->body_len);
 	}

@@ -321,8 +321,7 @@ void route_intake_free(struct route_intake *s);
 const char *route_oom_body(size_t *len);
 
 /* Fills *resp with the problem response for a set error, with
- * "request_id" when not NULL (route_error_response_id()). */
-void route_error_response(const struct codec_error *err, struct route_response *resp);
+ * "request_id" when not NULL. */
 void route_error_response_id(const struct codec_error *err, const char *request_id,
 			     struct route_response *resp);
 

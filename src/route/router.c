@@ -210,11 +210,6 @@ void route_match(const struct route_request *req, long long content_length, stru
 		m->refusal = ROUTE_E_TOO_LARGE;
 }
 
-void route_error_response(const struct codec_error *err, struct route_response *resp)
-{
-	route_error_response_id(err, NULL, resp);
-}
-
 void route_error_response_id(const struct codec_error *err, const char *request_id,
 			     struct route_response *resp)
 {

@@ -201,7 +201,7 @@ static void run(const char *path, const char *body, size_t len, bool direct, boo
 		struct gen_rng *rng, struct bytes *out)
 {
 	struct route_request req = stream_request(path);
-	struct route_ndjson *nd = route_ndjson_new_with(&req, held ? NULL : bytes_put, out, direct);
+	struct route_ndjson *nd = route_ndjson_new(&req, held ? NULL : bytes_put, out, direct);
 	assert_non_null(nd);
 	for (size_t at = 0; at < len;) {
 		size_t n = 1 + (size_t)gen_rng_below(rng, len - at);
@@ -395,7 +395,7 @@ static void a_long_stream_should_be_read_back_whole(void **state)
 	struct bytes plain = {0}, direct = {0};
 	run("/v1/puyo", body.data, body.len, false, false, &rng, &plain);
 	struct route_request req = stream_request("/v1/puyo");
-	struct route_ndjson *nd = route_ndjson_new_with(&req, NULL, NULL, true);
+	struct route_ndjson *nd = route_ndjson_new(&req, NULL, NULL, true);
 	assert_non_null(nd);
 	route_ndjson_feed(nd, body.data, body.len);
 	assert_int_equal(route_ndjson_end(nd), 0);
