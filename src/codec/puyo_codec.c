@@ -13,8 +13,8 @@
 
 #include "codec/decimal.h"
 #include "codec/json_scan.h"
-#include "codec/puyo_lines_avx512.h"
 #include "codec/utf8.h"
+#include "core/cpu.h"
 
 /* ---- the rows: the state, checks and faults the readers share ---- */
 
@@ -556,8 +556,8 @@ static bool lines_fast(const unsigned char *u, size_t len, struct puyo_planes *p
 enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
 				  struct puyo_planes *planes, struct codec_error *err)
 {
-	if (puyo_lines_avx512_on() ? puyo_lines_avx512_read(s, len, planes)
-				   : lines_fast((const unsigned char *)s, len, planes))
+	if (cpu_switch_on(&puyo_lines_avx512) ? puyo_lines_avx512_read(s, len, planes)
+					      : lines_fast((const unsigned char *)s, len, planes))
 		return CODEC_OK;
 
 	/* Count the rows first: their number decides the field. */

@@ -15,6 +15,8 @@
 #include "codec/error.h"
 #include "dropjudge/puyo.h"
 
+struct cpu_switch;
+
 /* Reads a case object {"field": [rows], "trace": bool, "id": ...} into
  * *field, faults below `pointer` ("/field/4"). Returns the first error's
  * status. */
@@ -43,6 +45,17 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
  */
 enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
 				  struct puyo_planes *planes, struct codec_error *err);
+
+/* Whether puyo_lines_read() takes puyo_lines_avx512_read() (cpu_switch_on()
+ * of core/cpu.h): the processor has AVX-512 BW and VBMI, the build is not
+ * SIMD=0, and the tests have not turned it off (cpu_switch_set()). */
+extern struct cpu_switch puyo_lines_avx512;
+
+/* The AVX-512 reader of a --lines line: true when s[0..len) is exactly 12
+ * or 13 rows of `.RGBPYO` separated by single spaces, having filled
+ * *planes; false for any other line. Only when puyo_lines_avx512 is on;
+ * the tests hold it to the portable reader. */
+bool puyo_lines_avx512_read(const char *s, size_t len, struct puyo_planes *planes);
 
 /* New array of the field's rows, top first; NULL when out of memory. */
 json_t *puyo_json_rows(const struct puyo_field *field);

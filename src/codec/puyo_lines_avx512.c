@@ -4,7 +4,7 @@
  * layout, and a compare per character whose masks are the planes
  * themselves. Chosen at run time; left out of a SIMD=0 build.
  */
-#include "codec/puyo_lines_avx512.h"
+#include "codec/puyo_codec.h"
 
 #include <stdint.h>
 
@@ -115,14 +115,4 @@ static bool processor_has_it(void)
 }
 #endif
 
-static struct cpu_switch avx512 = {-1, processor_has_it};
-
-bool puyo_lines_avx512_on(void)
-{
-	return cpu_switch_on(&avx512);
-}
-
-void puyo_lines_avx512_set(bool on)
-{
-	cpu_switch_set(&avx512, on);
-}
+struct cpu_switch puyo_lines_avx512 = {-1, processor_has_it};

@@ -154,7 +154,7 @@ static void lane_fix(struct md_lane *lane, struct md_lane real, struct md_lane g
 
 uint64_t md_play(struct md_game *game, const struct md_block *blocks, size_t n)
 {
-	bool avx2 = md_avx2_on();
+	bool avx2 = cpu_switch_on(&md_avx2);
 	unsigned lanes = avx2 ? MD_LANES_AVX2 : MD_LANES_PORTABLE;
 	/* lane k plays blocks[k * len + i], i < len + MD_WARM, and counts them
 	 * from i = MD_WARM on (lane 0 from i = 0); the last lane then plays

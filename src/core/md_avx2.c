@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-#include "cpu.h"
-
 #if DROPJUDGE_SIMD && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -200,14 +198,4 @@ static bool processor_has_it(void)
 }
 #endif
 
-static struct cpu_switch avx2 = {-1, processor_has_it};
-
-bool md_avx2_on(void)
-{
-	return cpu_switch_on(&avx2);
-}
-
-void md_avx2_set(bool on)
-{
-	cpu_switch_set(&avx2, on);
-}
+struct cpu_switch md_avx2 = {-1, processor_has_it};

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu.h"
 #include "dropjudge/md.h"
 
 #define LINE_BITS     MD_CELLS
@@ -40,18 +41,15 @@ struct md_lane {
 	uint64_t score;
 };
 
-/* Whether md_play() takes md_avx2_lanes(): the processor has AVX2, the
- * build is not SIMD=0, and md_avx2_set() has not turned it off. */
-bool md_avx2_on(void);
-
-/* For the tests: false turns the kernel off; true gives it back to the
- * processor's answer. Not while other threads play. */
-void md_avx2_set(bool on);
+/* Whether md_play() takes md_avx2_lanes() (cpu_switch_on()): the processor
+ * has AVX2, the build is not SIMD=0, and the tests have not turned it off
+ * (cpu_switch_set(), not while other threads play). */
+extern struct cpu_switch md_avx2;
 
 /*
  * Plays blocks[k * len + i], i < steps, on lane[k], k < MD_LANES_AVX2,
  * adding the points to lane[k].score; keeps each lane after MD_WARM steps
- * in warm[k]. Reads one byte past each block. Only when md_avx2_on().
+ * in warm[k]. Reads one byte past each block. Only when md_avx2 is on.
  */
 void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
 		   size_t len, size_t steps);

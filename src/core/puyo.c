@@ -309,7 +309,7 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 static unsigned planes_chains(struct planes *p)
 {
 	unsigned chains = 0;
-	bool bmi2 = puyo_bmi2_on();
+	bool bmi2 = cpu_switch_on(&puyo_bmi2);
 	gravity(p, planes_occupied(p), bmi2);
 	while (chains < PUYO_MAX_CHAINS && planes_step(p, chains + 1, NULL, bmi2))
 		chains++;
@@ -327,7 +327,7 @@ static void planes_run(struct planes *p, struct puyo_result *res, struct puyo_fi
 	struct puyo_step step;
 	res->chains = 0;
 	res->score = 0;
-	bool bmi2 = puyo_bmi2_on();
+	bool bmi2 = cpu_switch_on(&puyo_bmi2);
 	gravity(p, planes_occupied(p), bmi2);
 	for (unsigned chain = 1; chain <= PUYO_MAX_CHAINS; chain++) {
 		if (!planes_step(p, chain, &step, bmi2))
@@ -348,7 +348,7 @@ bool puyo_field_is_floating(const struct puyo_field *field)
 	struct planes p, settled;
 	planes_from_field(&p, field);
 	settled = p;
-	gravity(&settled, planes_occupied(&p), puyo_bmi2_on());
+	gravity(&settled, planes_occupied(&p), cpu_switch_on(&puyo_bmi2));
 	return memcmp(&p, &settled, sizeof p) != 0;
 }
 
@@ -356,7 +356,7 @@ void puyo_settle(struct puyo_field *field)
 {
 	struct planes p;
 	planes_from_field(&p, field);
-	gravity(&p, planes_occupied(&p), puyo_bmi2_on());
+	gravity(&p, planes_occupied(&p), cpu_switch_on(&puyo_bmi2));
 	planes_to_field(&p, field);
 }
 
@@ -364,7 +364,7 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 {
 	struct planes p;
 	planes_from_field(&p, field);
-	bool popped = planes_step(&p, chain, step, puyo_bmi2_on());
+	bool popped = planes_step(&p, chain, step, cpu_switch_on(&puyo_bmi2));
 	if (popped)
 		planes_to_field(&p, field);
 	return popped;

@@ -6,8 +6,6 @@
  */
 #include "puyo_bmi2.h"
 
-#include "cpu.h"
-
 #if DROPJUDGE_SIMD && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -98,14 +96,4 @@ static bool processor_has_it(void)
 }
 #endif
 
-static struct cpu_switch bmi2 = {-1, processor_has_it};
-
-bool puyo_bmi2_on(void)
-{
-	return cpu_switch_on(&bmi2);
-}
-
-void puyo_bmi2_set(bool on)
-{
-	cpu_switch_set(&bmi2, on);
-}
+struct cpu_switch puyo_bmi2 = {-1, processor_has_it};

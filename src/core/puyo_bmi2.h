@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu.h"
+
 /*
  * A plane: a column per 16-bit lane (lanes 6 and 7 stay empty), bit h of
  * a lane the cell at row h counted from the top of a 13-row field, three
@@ -25,18 +27,15 @@ struct planes {
 #define LANE_CELLS 0x1FFFu
 
 /*
- * Whether the chain loop takes puyo_bmi2_gravity(): the processor has
- * BMI2 (and POPCNT, SSSE3, SSE4.1) and runs pext and pdep fast, the build
- * is not SIMD=0, and puyo_bmi2_set() has not turned it off.
+ * Whether the chain loop takes puyo_bmi2_gravity() (cpu_switch_on()): the
+ * processor has BMI2 (and POPCNT, SSSE3, SSE4.1) and runs pext and pdep
+ * fast, the build is not SIMD=0, and the tests have not turned it off
+ * (cpu_switch_set(), not while other threads run the core).
  */
-bool puyo_bmi2_on(void);
-
-/* For the tests: false turns the kernel off; true gives it back to the
- * processor's answer. Not while other threads run the core. */
-void puyo_bmi2_set(bool on);
+extern struct cpu_switch puyo_bmi2;
 
 /* Lets the kept cells (`keep`) of every column of p fall to its floor, in
- * order, and clears the rest. Only when puyo_bmi2_on() said true. */
+ * order, and clears the rest. Only when puyo_bmi2 is on. */
 void puyo_bmi2_gravity(struct planes *p, plane_t keep);
 
 #endif

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "codec/puyo_lines_avx512.h"
+#include "core/cpu.h"
 #include "fuzz_puyo.h"
 
 /* Errors of the tests: collect mode takes its storage from a small ring,
@@ -65,11 +65,11 @@ static void check_lines(const char *text, size_t size)
 	struct puyo_planes want, got;
 	struct codec_error err, each;
 	codec_error_init(&err, 1);
-	puyo_lines_avx512_set(false);
+	cpu_switch_set(&puyo_lines_avx512, false);
 	enum codec_status st = puyo_lines_read(text, size, 7, &want, &err);
-	puyo_lines_avx512_set(true);
+	cpu_switch_set(&puyo_lines_avx512, true);
 	FUZZ_CHECK(st == CODEC_OK || st == CODEC_E_INVALID, "lines status %d", st);
-	if (puyo_lines_avx512_on()) {
+	if (cpu_switch_on(&puyo_lines_avx512)) {
 		codec_error_init(&each, 1);
 		enum codec_status st_k = puyo_lines_read(text, size, 7, &got, &each);
 		FUZZ_CHECK(st_k == st, "lines: AVX-512 status %d, portable %d", st_k, st);

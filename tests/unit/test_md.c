@@ -612,14 +612,14 @@ static void assert_play_like_place(const struct md_game *g, const struct md_bloc
 	for (size_t i = 0; i < n; i++)
 		points += md_place(&a, blocks[i]);
 	/* with the AVX2 lanes (where this processor has them), then without */
-	bool avx2 = md_avx2_on();
+	bool avx2 = cpu_switch_on(&md_avx2);
 	for (int pass = 0; pass < (avx2 ? 2 : 1); pass++) {
-		md_avx2_set(pass == 0);
+		cpu_switch_set(&md_avx2, pass == 0);
 		struct md_game b = *g;
 		assert_int_equal(md_play(&b, exact, n), points);
 		assert_memory_equal(&a, &b, sizeof a);
 	}
-	md_avx2_set(true);
+	cpu_switch_set(&md_avx2, true);
 	free(exact);
 }
 
@@ -649,15 +649,15 @@ static void md_play_should_end_as_md_place_one_block_after_another(void **state)
 static void md_avx2_should_be_off_when_turned_off(void **state)
 {
 	(void)state;
-	bool on = md_avx2_on();
+	bool on = cpu_switch_on(&md_avx2);
 	print_message("AVX2 lanes %s here\n", on ? "on" : "off");
 #if !DROPJUDGE_SIMD
 	assert_false(on); /* a SIMD=0 build never takes them */
 #endif
-	md_avx2_set(false);
-	assert_false(md_avx2_on());
-	md_avx2_set(true);
-	assert_int_equal(md_avx2_on(), on);
+	cpu_switch_set(&md_avx2, false);
+	assert_false(cpu_switch_on(&md_avx2));
+	cpu_switch_set(&md_avx2, true);
+	assert_int_equal(cpu_switch_on(&md_avx2), on);
 }
 
 static void md_play_should_agree_when_stretches_never_meet_their_guess(void **state)

@@ -936,10 +936,10 @@ static unsigned compare_once_with_reference(const struct puyo_field *start, uint
 static unsigned compare_with_reference(const struct puyo_field *start, uint64_t seed)
 {
 	unsigned chains = compare_once_with_reference(start, seed);
-	if (puyo_bmi2_on()) {
-		puyo_bmi2_set(false);
+	if (cpu_switch_on(&puyo_bmi2)) {
+		cpu_switch_set(&puyo_bmi2, false);
 		assert_int_equal(compare_once_with_reference(start, seed), chains);
-		puyo_bmi2_set(true);
+		cpu_switch_set(&puyo_bmi2, true);
 	}
 	return chains;
 }
@@ -947,15 +947,15 @@ static unsigned compare_with_reference(const struct puyo_field *start, uint64_t 
 static void puyo_bmi2_should_be_off_when_turned_off(void **state)
 {
 	(void)state;
-	bool on = puyo_bmi2_on();
+	bool on = cpu_switch_on(&puyo_bmi2);
 	print_message("BMI2 gravity %s here\n", on ? "on" : "off");
 #if !DROPJUDGE_SIMD
 	assert_false(on); /* a SIMD=0 build never takes it */
 #endif
-	puyo_bmi2_set(false);
-	assert_false(puyo_bmi2_on());
-	puyo_bmi2_set(true);
-	assert_int_equal(puyo_bmi2_on(), on);
+	cpu_switch_set(&puyo_bmi2, false);
+	assert_false(cpu_switch_on(&puyo_bmi2));
+	cpu_switch_set(&puyo_bmi2, true);
+	assert_int_equal(cpu_switch_on(&puyo_bmi2), on);
 }
 
 static void puyo_should_match_the_reference_on_long_generated_chains(void **state)

@@ -22,7 +22,7 @@
 #include "codec/error.h"
 #include "route/status.h"
 #include "codec/puyo_codec.h"
-#include "codec/puyo_lines_avx512.h"
+#include "core/cpu.h"
 #include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"
 
@@ -806,9 +806,9 @@ static void puyo_lines_should_read_like_the_reference_on_every_path(void **state
 		struct puyo_planes want;
 		enum codec_status want_st = lines_reference(line, len, &want);
 		/* with the AVX-512 reader (where this processor has it), then without */
-		bool avx512 = puyo_lines_avx512_on();
+		bool avx512 = cpu_switch_on(&puyo_lines_avx512);
 		for (int pass = 0; pass < (avx512 ? 2 : 1); pass++) {
-			puyo_lines_avx512_set(pass == 0);
+			cpu_switch_set(&puyo_lines_avx512, pass == 0);
 			struct puyo_planes got;
 			struct codec_error err;
 			codec_error_init(&err, 1);
@@ -823,7 +823,7 @@ static void puyo_lines_should_read_like_the_reference_on_every_path(void **state
 				assert_int_equal(err.faults[0].line, 7);
 			}
 		}
-		puyo_lines_avx512_set(true);
+		cpu_switch_set(&puyo_lines_avx512, true);
 		if (want_st == CODEC_OK)
 			good++;
 		else
