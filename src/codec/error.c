@@ -9,9 +9,8 @@
 
 #include "codec/utf8.h"
 
-void codec_error_init(struct codec_error *err, unsigned max_faults)
+void codec_error_init(struct codec_error *err)
 {
-	(void)max_faults; /* collecting needs storage: codec_error_collect() */
 	if (!err)
 		return;
 	err->status = CODEC_OK;
@@ -24,7 +23,7 @@ void codec_error_init(struct codec_error *err, unsigned max_faults)
 
 void codec_error_collect(struct codec_error *err, struct codec_fault *faults, unsigned max)
 {
-	codec_error_init(err, 1);
+	codec_error_init(err);
 	if (!err || !faults)
 		return;
 	if (max < 1)

@@ -61,8 +61,9 @@ struct codec_error {
 	struct codec_fault first;	/* the one fault of first-wins mode */
 };
 
-/* Clears an error in first-wins mode (max_faults is taken as 1). */
-void codec_error_init(struct codec_error *err, unsigned max_faults);
+/* Clears an error in first-wins mode (collecting needs storage:
+ * codec_error_collect()). */
+void codec_error_init(struct codec_error *err);
 
 /* Clears an error in collect mode: up to `max` (1..CODEC_FAULTS_MAX) faults
  * go into the caller's faults[0..max), kept alive while the error is read. */

@@ -312,7 +312,7 @@ http_problem(struct route_response *resp, unsigned status, const char *request_i
 {
 	struct codec_error err;
 	va_list ap;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	va_start(ap, fmt);
 	codec_error_vadd(&err, status, NULL, fmt, ap);
 	va_end(ap);
@@ -677,7 +677,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	struct route_match m;
 	struct route_request *req = &rq->req;
 	rq->begun = true;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	enum route_status framing =
 	    http_framing_check(conn, version, &rq->target, &rq->fields, &err);
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,

@@ -376,7 +376,7 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		goto out_free;
 	}
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	char expected[CHECK_ANSWER_MAX];
 	int n = problem_answer(run->problem, input, input_len, expected, sizeof expected, &err);
 	if (n < 0 || (size_t)n >= sizeof expected) {

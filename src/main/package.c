@@ -137,7 +137,7 @@ int package_main(int argc, char *const argv[])
 		fprintf(stderr, "dropjudge: package: out of memory\n");
 		return 1;
 	}
-	codec_error_init(err, 1);
+	codec_error_init(err);
 	int status = 0;
 	if (package_build_path(&req, sink, out, err) != CODEC_OK) {
 		fprintf(stderr, "dropjudge: package: %s\n", err->detail);

@@ -66,7 +66,7 @@ static int solve_text(const char *problem, FILE *in, const char *name, FILE *out
 	size_t len = 0;
 	int n = -1, ret = 1;
 
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	char *text = NULL;
 	if (p->text_stream_new) {
 		text = dj_malloc(SOLVE_CHUNK);
@@ -256,7 +256,7 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
 	if (puyo_lines_read(s, len, line, &planes, NULL) != CODEC_OK) {
 		/* Read again to say why: an error struct is filled only on the way out. */
 		struct codec_error err;
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		puyo_lines_read(s, len, line, &planes, &err);
 		solve_out_flush(o);
 		solve_report(o->errout, name, &err);

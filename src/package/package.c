@@ -109,7 +109,7 @@ static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct 
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return false;
 	}
-	codec_error_init(&check, 1);
+	codec_error_init(&check);
 	p->validate_text(t->input.data, t->input.len, &check);
 	int n = -1;
 	if (!codec_error_is_set(&check))

@@ -139,7 +139,7 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	problem_text_init(&t.text);
 	md_init(&t.game);
 	struct codec_error scratch;
-	codec_error_init(&scratch, 1);
+	codec_error_init(&scratch);
 	enum codec_status st =
 	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, &t);
 	int taken = t.out_of_memory || st == CODEC_E_INTERNAL
@@ -196,7 +196,7 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 		}
 		/* the count of the blocks says whether it is too long before any fault */
 		struct codec_error scratch;
-		codec_error_init(&scratch, 1);
+		codec_error_init(&scratch);
 		enum codec_status counted =
 		    md_read(case_obj, pointer, text, len, &opt, &scratch, md_count_block, &seen);
 		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {

@@ -100,7 +100,7 @@ enum route_status route_respond_batch(const struct route_call *call, json_t *roo
 		char ptr[CODEC_POINTER_MAX];
 		struct codec_error each;
 		snprintf(ptr, sizeof ptr, "/cases/%zu", i);
-		codec_error_init(&each, 1);
+		codec_error_init(&each);
 		json_t *slot = one(call, c, ptr, trace, &each);
 		const json_t *id = json_is_object(c) ? json_object_get(c, "id") : NULL;
 		if (slot && (json_is_string(id) || json_is_integer(id)) &&

@@ -103,8 +103,7 @@ enum route_status route_draw_svg(const struct route_request *req, struct route_r
 bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec_error *err);
 /* Answers solve's single case as SVG: the final state, or every step with
  * a trace. A batch is 406. */
-void route_render_body(const struct problem *p, const struct route_request *req, bool trace,
-		       struct route_response *resp);
+void route_render_body(const struct route_call *call, bool trace, struct route_response *resp);
 
 /* Adds Dropjudge-Seed and Dropjudge-Generator, what makes a generated
  * answer reproducible (generate.c). */
@@ -228,11 +227,6 @@ enum route_status route_read_params(struct route_call *call, struct codec_error 
  * must then be JSON); *name receives its name. */
 bool route_wants_json_only(const struct route_request *req, const struct route_entry *e,
 			   const char **name);
-
-/* Reads an unsigned decimal parameter in [min, max] (absent: dflt; not a
- * number 400, out of range 422); false with err set. */
-bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
-		     uint64_t dflt, uint64_t *out, struct codec_error *err);
 
 /* The value of a declared parameter (its default when absent). */
 uint64_t route_arg(const struct route_call *call, const char *name);

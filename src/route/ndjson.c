@@ -348,7 +348,7 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 		return; /* blank */
 	nd->cases++;
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	if (over) {
 		codec_error_set(&err, CODEC_E_TOO_LARGE,
 				"line %lu is longer than the limit of %zu bytes of a JSON body "

@@ -156,13 +156,3 @@ const char *route_param(const struct route_request *req, const char *key)
 			return req->params[i].value ? req->params[i].value : "";
 	return NULL;
 }
-
-bool route_param_u64(const struct route_request *req, const char *key, uint64_t min, uint64_t max,
-		     uint64_t dflt, uint64_t *out, struct codec_error *err)
-{
-	const struct route_param_spec p = {
-	    .type = ROUTE_PARAM_U64, .min = min, .max = max, .dflt = dflt};
-	const char *v = route_param(req, key);
-	*out = dflt;
-	return !v || read_value(&p, key, v, NULL, out, err) == ROUTE_OK;
-}

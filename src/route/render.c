@@ -228,7 +228,7 @@ bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec
 	for (size_t i = 0; i < len; i++)
 		text[i] = v[i] == ',' ? '\n' : v[i];
 	struct codec_error rows;
-	codec_error_init(&rows, 1);
+	codec_error_init(&rows);
 	if (puyo_text_read(text, len, false, field, &rows) == CODEC_OK)
 		return true;
 	fault_at_param(&rows, "field", "row ", err);
@@ -255,7 +255,7 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 	if (rows && !route_puyo_rows_param(rows, &field, err))
 		return err->status;
 	struct codec_error link;
-	codec_error_init(&link, 1);
+	codec_error_init(&link);
 	enum codec_status st =
 	    puyop   ? puyo_links_read_puyop(puyop, strlen(puyop), NULL, &field, &link)
 	    : nexus ? puyo_links_read_nexus(nexus, strlen(nexus), NULL, &field, &link)
@@ -291,13 +291,9 @@ static int collect_block(void *ctx, struct md_block block, unsigned long index)
 /* The view of a solve answer: every step with a trace (at most a strip's
  * worth, else 422 at `where`), the final state without. */
 static bool solve_view(bool trace, unsigned long steps, const char *trace_pointer,
-		       const struct route_request *req, struct render_options *opt,
+		       const struct route_call *call, struct render_options *opt,
 		       struct codec_error *err)
 {
-	uint64_t cell;
-	if (!route_param_u64(req, "cell", RENDER_CELL_MIN, RENDER_CELL_MAX, RENDER_CELL_DEFAULT,
-			     &cell, err))
-		return false;
 	if (trace && steps > RENDER_STRIP_MAX) {
 		const struct codec_where w = {.pointer = trace_pointer,
 					      .parameter = trace_pointer ? NULL : "trace"};
@@ -308,18 +304,19 @@ static bool solve_view(bool trace, unsigned long steps, const char *trace_pointe
 		    RENDER_STRIP_MAX, steps);
 		return false;
 	}
-	opt->cell = (unsigned)cell;
+	opt->cell = (unsigned)route_arg(call, "cell");
 	opt->view = trace ? RENDER_STRIP : RENDER_FINAL;
 	opt->step = 0;
 	opt->animate = false;
 	return true;
 }
 
-void route_render_body(const struct problem *p, const struct route_request *req, bool trace,
-		       struct route_response *resp)
+void route_render_body(const struct route_call *call, bool trace, struct route_response *resp)
 {
+	const struct problem *p = route_entry_problem(call->entry);
+	const struct route_request *req = call->req;
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	struct block_list list = {.out_of_memory = false};
 	struct render_options opt;
 	json_t *root = NULL;
@@ -360,7 +357,7 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		struct md_case c = {(const struct md_block *)list.buf.data,
 				    list.buf.len / sizeof(struct md_block)};
 		if (!codec_error_is_set(&err) &&
-		    solve_view(trace, (unsigned long)c.n, trace_pointer, req, &opt, &err))
+		    solve_view(trace, (unsigned long)c.n, trace_pointer, call, &opt, &err))
 			route_draw_svg(req, resp, draw_md, &c, &opt, &err);
 	} else {
 		struct puyo_field field;
@@ -372,7 +369,7 @@ void route_render_body(const struct problem *p, const struct route_request *req,
 		struct puyo_field run = field;
 		struct puyo_result result;
 		puyo_run(&run, &result);
-		if (solve_view(trace, result.chains, trace_pointer, req, &opt, &err))
+		if (solve_view(trace, result.chains, trace_pointer, call, &opt, &err))
 			route_draw_svg(req, resp, draw_puyo, &field, &opt, &err);
 	}
 out:

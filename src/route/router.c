@@ -193,7 +193,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 	}
 	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
 		struct codec_error err;
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		m->refusal = auth_check(req->auth, &err);
 		return;
 	}
@@ -349,7 +349,7 @@ bool route_collect(const struct route_call *call, struct codec_error *err)
 	if (!*call->faults)
 		*call->faults = dj_malloc(CODEC_FAULTS_MAX * sizeof **call->faults);
 	if (!*call->faults) {
-		codec_error_init(err, 1);
+		codec_error_init(err);
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return false;
 	}
@@ -396,7 +396,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	/* Every field but the headers, of which none is read past nheaders:
 	 * they are two kilobytes to clear for every request. */
 	memset(resp, 0, offsetof(struct route_response, headers));
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	const struct route_entry *e = req->entry ? req->entry : route_find(path, strlen(path));
 	resp->route_name = e ? e->name : ROUTE_NAME_UNKNOWN;
 	if (!e) {

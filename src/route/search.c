@@ -112,7 +112,7 @@ enum route_status route_puyo_search_svg(const struct route_call *call, struct ro
 	}
 	struct searched *s = dj_malloc(sizeof *s);
 	struct codec_error json_err;
-	codec_error_init(&json_err, 1);
+	codec_error_init(&json_err);
 	enum route_status st =
 	    route_status_of(s ? puyo_search_json_read(obj, &s->req, &json_err) : CODEC_E_INTERNAL);
 	json_decref(obj);

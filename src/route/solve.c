@@ -187,7 +187,7 @@ enum route_status route_solve(const struct route_call *call, struct route_respon
 
 	if (call->format == ROUTE_FORMAT_SVG) {
 		/* The case drawn: its final state, or every step with a trace. */
-		route_render_body(p, req, trace, resp);
+		route_render_body(call, trace, resp);
 		return ROUTE_OK;
 	}
 	if (req->intake) { /* a text body read as it arrived */

@@ -56,7 +56,7 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 		return route_respond_json(resp, validity_json(&all), err);
 	}
 	struct codec_error parse;
-	codec_error_init(&parse, 1);
+	codec_error_init(&parse);
 	json_t *root = route_parse_json(body, len, &parse);
 	if (!root && parse.status == CODEC_E_INVALID && parse.nfaults) {
 		/* JSON that reads but holds a number too large: a fault of the case */

@@ -174,7 +174,7 @@ static void check_md(const char *body, size_t len, bool text, const struct route
 	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
 	FUZZ_CHECK(root != NULL, "the fast path took what jansson refuses: %s", jerr.text);
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	memset(&full, 0, sizeof full);
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	enum codec_status st = md_json_read(root, "", &opt, &err, sink_block, &full);
@@ -195,7 +195,7 @@ static void check_puyo(const char *body, size_t len, bool text, const struct rou
 	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
 	FUZZ_CHECK(root != NULL, "the fast path took what jansson refuses: %s", jerr.text);
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	enum codec_status st = puyo_json_read(root, "", false, &full, &err);
 	json_decref(root);
 	FUZZ_CHECK(st == CODEC_OK, "the fast path took a field puyo_json_read refuses: %s",

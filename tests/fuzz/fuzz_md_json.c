@@ -31,7 +31,7 @@ static unsigned fault_ring_next;
 static void error_init(struct codec_error *err, unsigned max_faults)
 {
 	if (max_faults <= 1) {
-		codec_error_init(err, 1);
+		codec_error_init(err);
 		return;
 	}
 	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);

@@ -42,7 +42,7 @@ static unsigned fault_ring_next;
 static void error_init(struct codec_error *err, unsigned max_faults)
 {
 	if (max_faults <= 1) {
-		codec_error_init(err, 1);
+		codec_error_init(err);
 		return;
 	}
 	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
@@ -259,7 +259,7 @@ static void check_json_agrees(const struct run *run, const struct md_read_option
 	FUZZ_CHECK(c != NULL, "out of memory");
 	struct codec_error err;
 	memset(&err, 0, sizeof err);
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	struct json_sink js = {&run->sink, 0};
 	enum codec_status st = md_json_read(c, "", opt, &err, json_sink_block, &js);
 	FUZZ_CHECK(st == CODEC_OK, "the text's %lu blocks are refused as JSON: %s", run->sink.n,

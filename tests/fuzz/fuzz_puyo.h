@@ -138,14 +138,14 @@ static inline void check_round_trips(const struct puyo_field *field)
 	FUZZ_CHECK(n > 0 && (size_t)n < sizeof text, "puyo_text_field gave %d", n);
 	struct puyo_field back;
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	FUZZ_CHECK(puyo_text_read(text, (size_t)n, false, &back, &err) == CODEC_OK,
 		   "the field's own text is refused: %s", err.detail);
 	FUZZ_CHECK(same_field(field, &back), "the text round trip changed the field");
 
 	json_t *c = json_pack("{so}", "field", puyo_json_rows(field));
 	FUZZ_CHECK(c != NULL, "out of memory");
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	FUZZ_CHECK(puyo_json_read(c, "", false, &back, &err) == CODEC_OK,
 		   "the field's own rows are refused: %s", err.detail);
 	FUZZ_CHECK(same_field(field, &back), "the JSON round trip changed the field");

@@ -33,7 +33,7 @@ static unsigned fault_ring_next;
 static void error_init(struct codec_error *err, unsigned max_faults)
 {
 	if (max_faults <= 1) {
-		codec_error_init(err, 1);
+		codec_error_init(err);
 		return;
 	}
 	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
@@ -64,13 +64,13 @@ static void check_lines(const char *text, size_t size)
 {
 	struct puyo_planes want, got;
 	struct codec_error err, each;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	cpu_switch_set(&puyo_lines_avx512, false);
 	enum codec_status st = puyo_lines_read(text, size, 7, &want, &err);
 	cpu_switch_set(&puyo_lines_avx512, true);
 	FUZZ_CHECK(st == CODEC_OK || st == CODEC_E_INVALID, "lines status %d", st);
 	if (cpu_switch_on(&puyo_lines_avx512)) {
-		codec_error_init(&each, 1);
+		codec_error_init(&each);
 		enum codec_status st_k = puyo_lines_read(text, size, 7, &got, &each);
 		FUZZ_CHECK(st_k == st, "lines: AVX-512 status %d, portable %d", st_k, st);
 		if (st == CODEC_OK)

@@ -83,7 +83,7 @@ static void check_link(const char *text, size_t len, bool nexus)
 {
 	struct codec_error err;
 	struct puyo_field field, back;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	enum codec_status st = nexus ? puyo_links_read_nexus(text, len, "/link", &field, &err)
 				     : puyo_links_read_puyop(text, len, "/link", &field, &err);
 	FUZZ_CHECK(st == CODEC_OK || st == CODEC_E_INVALID, "status %d", st);

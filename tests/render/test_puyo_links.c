@@ -191,7 +191,7 @@ static void links_should_name_the_character_at_fault(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct codec_error err;
 		struct puyo_field f;
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		enum codec_status st = cases[i].nexus
 					   ? puyo_links_read_nexus(cases[i].in, strlen(cases[i].in),
 								   "/puyo_nexus", &f, &err)
@@ -285,7 +285,7 @@ static void links_should_read_a_case_given_by_a_link(void **state)
 	field_from(&want, 12, example_rows);
 	json_t *c =
 	    json_pack("{ss sb}", "puyop", "http://www.puyop.com/s/4004g09y09yg", "trace", 1);
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_int_equal(puyo_links_read_case(c, "", &f, &err), CODEC_OK);
 	assert_same_field(&want, &f);
 	json_decref(c);
@@ -296,23 +296,23 @@ static void links_should_read_a_case_given_by_a_link(void **state)
 	json_decref(c);
 
 	c = json_pack("{ss s[]}", "puyop", "4", "field");
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_fault(puyo_links_read_case(c, "", &f, &err), &err, "/field", "one way only");
 	json_decref(c);
 
 	c = json_pack("{si}", "puyo_nexus", 4);
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_fault(puyo_links_read_case(c, "/cases/0", &f, &err), &err, "/cases/0/puyo_nexus",
 		     "expected a string");
 	json_decref(c);
 
 	c = json_pack("{ss ss}", "puyop", "4", "colour", "x");
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_fault(puyo_links_read_case(c, "", &f, &err), &err, "/colour", "unknown member");
 	json_decref(c);
 
 	c = json_pack("{ss}", "puyop", "4$");
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_fault(puyo_links_read_case(c, "", &f, &err), &err, "/puyop", "character 2, '$'");
 	json_decref(c);
 
@@ -320,7 +320,7 @@ static void links_should_read_a_case_given_by_a_link(void **state)
 	c = json_pack("{s[ssssssssssss]}", "field", "......", "......", "......", "......",
 		      "......", "......", "......", "......", ".Y....", ".YG...", "RRYG..",
 		      "RRYGG.");
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_int_equal(puyo_links_read_case(c, "", &f, &err), CODEC_OK);
 	assert_same_field(&want, &f);
 	json_decref(c);

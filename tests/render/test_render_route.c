@@ -31,7 +31,8 @@ static unsigned count(const char *s, size_t len, const char *needle)
 	return n;
 }
 
-/* Answers `body` for problem p; `cell` NULL for the default. */
+/* Answers `body` for problem p as its solve route would (the parameters
+ * read from the table's row); `cell` NULL for the default. */
 static void answer(const struct problem *p, const char *content_type, const char *body, bool trace,
 		   const char *cell, struct route_response *resp)
 {
@@ -48,8 +49,21 @@ static void answer(const struct problem *p, const char *content_type, const char
 		req.params[0] = (struct route_param){"cell", cell};
 		req.nparams = 1;
 	}
+	struct route_call call = {.req = &req, .format = ROUTE_FORMAT_SVG};
+	size_t n;
+	const struct route_entry *e = route_entries(&n);
+	for (size_t i = 0; i < n && !call.entry; i++)
+		if (strcmp(e[i].path, req.path) == 0)
+			call.entry = &e[i];
+	assert_non_null(call.entry);
+	struct codec_error err;
+	codec_error_init(&err);
+	if (route_read_params(&call, &err) != ROUTE_OK) {
+		route_error_response_id(&err, NULL, resp);
+		return;
+	}
 	memset(resp, 0, sizeof *resp);
-	route_render_body(p, &req, trace, resp);
+	route_render_body(&call, trace, resp);
 }
 
 static const char md_example_7[] = "8\n1 1 1\n2 3 0\n3 2 2\n3 2 3\n3 1 3\n2 0 0\n3 2 0\n3 1 2\n";

@@ -177,7 +177,7 @@ static void trace_text_should_be_the_dump_of_the_tree(void **state)
 		}
 		size_t len = strlen(blocks);
 		struct codec_error err;
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		const struct problem_limits pl = {.max_blocks = limits.max_blocks};
 		struct problem_outcome want = {.steps = NULL}, got = {.steps = NULL};
 		enum codec_status st =

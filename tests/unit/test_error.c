@@ -34,7 +34,7 @@ static unsigned fault_ring_next;
 static void error_init(struct codec_error *err, unsigned max_faults)
 {
 	if (max_faults <= 1) {
-		codec_error_init(err, 1);
+		codec_error_init(err);
 		return;
 	}
 	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
@@ -198,7 +198,7 @@ static void codec_error_should_store_only_utf8_so_that_problem_json_never_fails(
 	memset(pointer, 'a', CODEC_POINTER_MAX - 2);
 	strcpy(pointer + CODEC_POINTER_MAX - 2, "\xc3\xa9");
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	codec_error_at_pointer(&err, CODEC_E_INVALID, pointer, "unknown member");
 	assert_int_equal(strlen(err.faults[0].pointer), CODEC_POINTER_MAX - 1);
 	assert_int_equal(err.faults[0].pointer[CODEC_POINTER_MAX - 2], '?');
@@ -243,7 +243,7 @@ static void a_root_fault_should_have_no_location_prefix(void **state)
 {
 	(void)state;
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	codec_error_at_pointer(&err, CODEC_E_INVALID, "", "expected an object");
 	assert_string_equal(err.detail, "expected an object");
 	assert_string_equal(err.faults[0].pointer, "");

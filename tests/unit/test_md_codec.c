@@ -35,7 +35,7 @@ static unsigned fault_ring_next;
 static void error_init(struct codec_error *err, unsigned max_faults)
 {
 	if (max_faults <= 1) {
-		codec_error_init(err, 1);
+		codec_error_init(err);
 		return;
 	}
 	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
@@ -887,7 +887,7 @@ static void md_json_should_check_the_baekjoon_limit_in_strict_mode(void **state)
 	assert_string_equal(err.faults[0].detail, "expected 1..10000 blocks, found 10001");
 	/* lenient: no Baekjoon limit */
 	struct md_read_options lenient = {.max_blocks = 0, .strict = false};
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_int_equal(md_json_read(root, "", &lenient, &err, NULL, NULL), CODEC_OK);
 	json_decref(blocks);
 	json_decref(root);
@@ -1075,7 +1075,7 @@ static void case_solve(const char *dir, bool text, const char *input, size_t len
 		       struct case_run *run)
 {
 	struct md_read_options opt = {.max_blocks = DEFAULT_MAX_BLOCKS, .strict = false};
-	codec_error_init(&run->err, 1);
+	codec_error_init(&run->err);
 	sink_init(&run->sink, 0);
 	if (text) {
 		struct text_run tr;

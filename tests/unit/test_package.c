@@ -77,7 +77,7 @@ static void package_check_should_name_the_parameter_at_fault(void **state)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct codec_error err;
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		assert_int_equal(package_check(&cases[i].req, &err), CODEC_E_INVALID);
 		assert_int_equal(err.nfaults, 1);
 		assert_string_equal(err.faults[0].parameter, cases[i].parameter);
@@ -110,7 +110,7 @@ static void package_build_should_stop_when_asked_between_tests(void **state)
 	struct codec_error err;
 	char *data = (char *)&req;
 	size_t len = 1;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_int_equal(package_build_memory(&req, PACKAGE_ZIP, &data, &len, &err),
 			 CODEC_E_TOO_LARGE);
 	assert_string_equal(err.detail, "stopped at the third call"); /* the stop's own error */
@@ -168,7 +168,7 @@ static void package_build_memory_should_refuse_a_directory(void **state)
 	char *data = (char *)&req;
 	size_t len = 1;
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_int_equal(package_build_memory(&req, PACKAGE_DIRECTORY, &data, &len, &err),
 			 CODEC_E_INTERNAL);
 	assert_int_equal(err.status, CODEC_E_INTERNAL);
@@ -182,7 +182,7 @@ static void every_allocation_failure_should_end_in_an_internal_error(void **stat
 		req.tests = 9;
 		for (long n = 0;; n++) {
 			struct codec_error err;
-			codec_error_init(&err, 1);
+			codec_error_init(&err);
 			char *data = NULL;
 			size_t len = 0;
 			allocs_left = n;

@@ -34,7 +34,7 @@ static unsigned fault_ring_next;
 static void error_init(struct codec_error *err, unsigned max_faults)
 {
 	if (max_faults <= 1) {
-		codec_error_init(err, 1);
+		codec_error_init(err);
 		return;
 	}
 	codec_error_collect(err, fault_ring[fault_ring_next++ % 4], max_faults);
@@ -133,7 +133,7 @@ static void puyo_json_should_report_the_first_fault_where_it_is(void **state)
 		struct codec_error err;
 		struct puyo_field field;
 		json_t *root = load(tc->json);
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		enum codec_status st = puyo_json_read(root, "", tc->strict, &field, &err);
 		json_decref(root);
 		if (!tc->pointer) {
@@ -219,7 +219,7 @@ static void puyo_json_should_not_cut_an_escape_after_the_case_pointer(void **sta
 		struct codec_error err;
 		struct puyo_field field;
 		json_t *root = load(text);
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		assert_int_equal(puyo_json_read(root, pointers[k], false, &field, &err),
 				 CODEC_E_INVALID);
 		json_decref(root);
@@ -363,7 +363,7 @@ static void puyo_text_should_report_the_first_fault_where_it_is(void **state)
 		const struct text_case *tc = &text_cases[i];
 		struct codec_error err;
 		struct puyo_field field;
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		enum codec_status st =
 		    puyo_text_read(tc->text, strlen(tc->text), tc->strict, &field, &err);
 		if (!tc->line) {
@@ -412,7 +412,7 @@ static void puyo_text_should_read_rows_top_first(void **state)
 	/* A NUL inside the text is a bad character, not an end. */
 	char nul[] = T11 "..\0...\n";
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_int_equal(puyo_text_read(nul, sizeof nul - 1, false, &field, &err), CODEC_E_INVALID);
 	assert_string_equal(err.faults[0].detail,
 			    "unknown cell U+0000 at column 3 (expected one of .RGBPYO)");
@@ -440,7 +440,7 @@ static void puyo_text_should_collect_every_fault_in_strict_mode(void **state)
 					"(expected one of .RGBPY)");
 
 	/* The same text in first-wins mode stops at the first fault. */
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	assert_int_equal(puyo_text_read(text, strlen(text), true, &field, &err), CODEC_E_INVALID);
 	assert_int_equal(err.nfaults, 1);
 	assert_int_equal(err.dropped, 0);
@@ -659,7 +659,7 @@ static void run_case(const char *name)
 	struct codec_error err;
 	struct puyo_field field;
 	enum codec_status st;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	if (json_in) {
 		json_error_t jerr;
 		json_t *root = json_loadb(json_in, len, 0, &jerr);
@@ -764,7 +764,7 @@ static enum codec_status lines_reference(const char *s, size_t len, struct puyo_
 			return CODEC_E_INVALID;
 	struct puyo_field f;
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	enum codec_status st = puyo_text_read(text, len + 1, false, &f, &err);
 	if (st == CODEC_OK)
 		puyo_planes_from_field(planes, &f);
@@ -811,7 +811,7 @@ static void puyo_lines_should_read_like_the_reference_on_every_path(void **state
 			cpu_switch_set(&puyo_lines_avx512, pass == 0);
 			struct puyo_planes got;
 			struct codec_error err;
-			codec_error_init(&err, 1);
+			codec_error_init(&err);
 			enum codec_status st = puyo_lines_read(line, len, 7, &got, &err);
 			if (st != want_st)
 				fail_msg("'%.*s' (pass %d): status %d, reference %d (%s)", (int)len,
@@ -855,7 +855,7 @@ static void puyo_lines_should_name_what_is_wrong_and_where(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct puyo_planes planes;
 		struct codec_error err;
-		codec_error_init(&err, 1);
+		codec_error_init(&err);
 		assert_int_equal(
 		    puyo_lines_read(cases[i].line, strlen(cases[i].line), 3, &planes, &err),
 		    CODEC_E_INVALID);
@@ -868,7 +868,7 @@ static void puyo_lines_should_name_what_is_wrong_and_where(void **state)
 	    "....X.";
 	struct puyo_planes planes;
 	struct codec_error err;
-	codec_error_init(&err, 1);
+	codec_error_init(&err);
 	puyo_lines_read(l, strlen(l), 1, &planes, &err);
 	assert_int_equal(err.faults[0].column, (unsigned)(strchr(l, 'X') - l) + 1);
 }

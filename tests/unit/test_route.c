@@ -1199,7 +1199,7 @@ static void json_hint_should_cut_a_long_summary_at_a_character(void **state)
 	(void)state;
 	static const char hint_end[] = "add -H 'Content-Type: application/json')";
 	struct codec_error err;
-	codec_error_init(&err, 4);
+	codec_error_init(&err);
 	codec_error_set(&err, CODEC_E_SYNTAX, "%s", "short");
 	route_hint_json_as_text(&err);
 	assert_string_equal(err.detail, "short (the body looks like JSON but was sent as "
@@ -1214,7 +1214,7 @@ static void json_hint_should_cut_a_long_summary_at_a_character(void **state)
 		for (; i + 3 < sizeof text; i += 3)
 			memcpy(text + i, "\xe2\x82\xac", 3); /* U+20AC */
 		text[i] = '\0';
-		codec_error_init(&err, 4);
+		codec_error_init(&err);
 		codec_error_at_pointer(&err, CODEC_E_SYNTAX, pointer, "%s", text);
 		assert_true(strlen(err.detail) >
 			    sizeof err.detail - 100); /* too long for the hint */
