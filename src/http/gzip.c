@@ -18,18 +18,6 @@ struct http_gunzip {
 	bool done;   /* the stream's end was read */
 };
 
-static voidpf gzip_alloc(voidpf opaque, uInt items, uInt size)
-{
-	(void)opaque;
-	return dj_calloc(items, size);
-}
-
-static void gzip_free(voidpf opaque, voidpf address)
-{
-	(void)opaque;
-	dj_free(address);
-}
-
 bool http_gzip_named(const char *content_encoding)
 {
 	if (!content_encoding)
@@ -45,8 +33,8 @@ struct http_gunzip *http_gunzip_new(void)
 	struct http_gunzip *z = dj_calloc(1, sizeof *z);
 	if (!z)
 		return NULL;
-	z->zs.zalloc = gzip_alloc;
-	z->zs.zfree = gzip_free;
+	z->zs.zalloc = dj_zalloc;
+	z->zs.zfree = dj_zfree;
 	if (inflateInit2(&z->zs, GZIP_WINDOW) != Z_OK) {
 		dj_free(z);
 		return NULL;
@@ -204,8 +192,8 @@ static void gzip_wrap_stream(struct route_response *resp)
 	struct gzip_stream *g = dj_calloc(1, sizeof *g);
 	if (!g)
 		return;
-	g->zs.zalloc = gzip_alloc;
-	g->zs.zfree = gzip_free;
+	g->zs.zalloc = dj_zalloc;
+	g->zs.zfree = dj_zfree;
 	int level = resp->stream.gzip_level > 0 ? resp->stream.gzip_level : Z_DEFAULT_COMPRESSION;
 	if (deflateInit2(&g->zs, level, Z_DEFLATED, GZIP_WINDOW, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		dj_free(g);
@@ -236,8 +224,8 @@ void http_gzip_response(struct route_response *resp, const char *accept_encoding
 		return;
 	z_stream zs;
 	memset(&zs, 0, sizeof zs);
-	zs.zalloc = gzip_alloc;
-	zs.zfree = gzip_free;
+	zs.zalloc = dj_zalloc;
+	zs.zfree = dj_zfree;
 	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		return;

@@ -56,6 +56,18 @@ void dj_free_secret(void *p, size_t size)
 	dj_free(p);
 }
 
+void *dj_zalloc(void *opaque, unsigned items, unsigned size)
+{
+	(void)opaque;
+	return dj_calloc(items, size);
+}
+
+void dj_zfree(void *opaque, void *p)
+{
+	(void)opaque;
+	dj_free(p);
+}
+
 void dj_alloc_set(dj_malloc_fn m, dj_realloc_fn r, dj_free_fn f)
 {
 	alloc_malloc = m ? m : malloc;

@@ -19,6 +19,10 @@ char *dj_strdup(const char *s);
  * p: for keys and tokens. NULL is ignored. */
 void dj_free_secret(void *p, size_t size);
 
+/* zlib's zalloc and zfree (opaque unused): dj_calloc() and dj_free(). */
+void *dj_zalloc(void *opaque, unsigned items, unsigned size);
+void dj_zfree(void *opaque, void *p);
+
 typedef void *(*dj_malloc_fn)(size_t size);
 typedef void *(*dj_realloc_fn)(void *ptr, size_t size);
 typedef void (*dj_free_fn)(void *ptr);

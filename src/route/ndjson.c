@@ -95,18 +95,6 @@ struct route_ndjson {
 	size_t pend_at;		       /* of them, bytes sent */
 };
 
-static void *nd_zalloc(void *opaque, unsigned items, unsigned size)
-{
-	(void)opaque;
-	return dj_calloc(items, size);
-}
-
-static void nd_zfree(void *opaque, void *p)
-{
-	(void)opaque;
-	dj_free(p);
-}
-
 /* Appends an empty block to the list from *first to *last; false when out
  * of memory. */
 static bool nd_block_add(struct nd_block **first, struct nd_block **last)
@@ -457,8 +445,8 @@ struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put
 	nd->ctx = ctx;
 	if (!put) {
 		nd->stage = dj_malloc(NDJSON_STAGE);
-		nd->z.zalloc = nd_zalloc;
-		nd->z.zfree = nd_zfree;
+		nd->z.zalloc = dj_zalloc;
+		nd->z.zfree = dj_zfree;
 		nd->z_live =
 		    nd->stage && deflateInit2(&nd->z, NDJSON_LEVEL, Z_DEFLATED, NDJSON_GZIP_WINDOW,
 					      8, Z_DEFAULT_STRATEGY) == Z_OK;
@@ -572,8 +560,8 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 {
 	if (!nd->inflating) {
 		memset(&nd->z, 0, sizeof nd->z);
-		nd->z.zalloc = nd_zalloc;
-		nd->z.zfree = nd_zfree;
+		nd->z.zalloc = dj_zalloc;
+		nd->z.zfree = dj_zfree;
 		if (inflateInit2(&nd->z, NDJSON_GZIP_WINDOW) != Z_OK)
 			return -1;
 		nd->inflating = nd->z_live = true;
