@@ -402,20 +402,14 @@ static int solve_put(const char *bytes, size_t len, void *ctx)
  */
 static int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
 {
-	struct config cfg; /* serve's defaults */
+	struct config cfg; /* serve's defaults (no CORS; the lines answer JSON, never SVG) */
 	config_parse_serve(&cfg, 0, NULL, NULL, NULL, NULL, 0);
-	const struct route_limits limits = {.max_body = cfg.http.limits.max_body,
-					    .max_json_body = cfg.http.limits.max_json_body,
-					    .max_stream_body = cfg.http.limits.max_stream_body,
-					    .max_blocks = cfg.http.limits.max_blocks,
-					    .max_batch = cfg.http.limits.max_batch,
-					    .max_trace_steps = cfg.http.limits.max_trace_steps};
 	char path[64];
 	snprintf(path, sizeof path, "/v1/%s", problem);
 	struct route_request req = {.method = "POST",
 				    .path = path,
 				    .content_type = "application/x-ndjson",
-				    .limits = &limits,
+				    .limits = &cfg.http.limits,
 				    .auth = ROUTE_AUTH_OK};
 	char *buf = dj_malloc(SOLVE_CHUNK);
 	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, out, true) : NULL;
