@@ -1,5 +1,5 @@
-/* Credentials read from files: the bearer token store of auth.h (SHA-256
- * digests under a read-write lock) and the HTTPS settings of tls.h. Every
+/* Credentials read from files: the bearer token store (SHA-256 digests
+ * under a read-write lock) and the HTTPS settings of auth.h. Every
  * buffer that held part of a file is wiped before it is freed. */
 #include "http/auth.h"
 
@@ -16,7 +16,6 @@
 #include <microhttpd.h>
 
 #include "codec/error.h"
-#include "http/tls.h"
 #include "mem/alloc.h"
 
 #define AUTH_DIGEST 32 /* bytes of a SHA-256 digest */

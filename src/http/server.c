@@ -27,7 +27,6 @@
 #include "http/gzip.h"
 #include "http/observe.h"
 #include "http/ratelog.h"
-#include "http/tls.h"
 #include "http/workers.h"
 #include "mem/alloc.h"
 

@@ -28,7 +28,6 @@
 #include "http/auth.h"
 #include "http/clock.h"
 #include "http/ratelog.h"
-#include "http/tls.h"
 #include "main/commands.h"
 #include "main/config.h"
 #include "main/systemd.h"
