@@ -14,6 +14,7 @@
 
 #include "codec/error.h"
 #include "dropjudge/puyo.h"
+#include "dropjudge/puyo_search.h"
 
 struct cpu_switch;
 
@@ -70,5 +71,21 @@ int puyo_text_result(const struct puyo_result *result, char *buf, size_t size);
 
 /* Writes the field as Baekjoon text; returns its length as snprintf does. */
 int puyo_text_field(const struct puyo_field *field, char *buf, size_t size);
+
+/* --- the JSON form of a Puyo search (puyo_search_json.c): {"field": [rows],
+ * "add": 1..4, "pairs": [["R", "G"], ...], "limit": 1..100, "colors":
+ * "RGBPY", "id": ...} in, the answer out --- */
+
+#define PUYO_SEARCH_DEFAULT_ADD	  3
+#define PUYO_SEARCH_DEFAULT_LIMIT 10
+
+/* Reads a search request into *req; the first fault is CODEC_E_INVALID
+ * at its member ("/pairs/1/0"). */
+enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_request *req,
+					struct codec_error *err);
+
+/* The answer as a new JSON object; NULL when out of memory. */
+json_t *puyo_search_json_answer(const struct puyo_search_request *req,
+				const struct puyo_search_answer *ans);
 
 #endif

@@ -2,12 +2,10 @@
  * The JSON form of a Puyo search: the request read into the core's struct
  * (the field by the Puyo case reader), the answer written as JSON.
  */
-#include "codec/puyo_search_codec.h"
+#include "codec/puyo_codec.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#include "codec/puyo_codec.h"
 
 static const char search_colors[] = "RGBPY";
 

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "codec/puyo_codec.h"
-#include "codec/puyo_search_codec.h"
 #include "mem/alloc.h"
 #include "render/render.h"
 #include "route/handlers.h"
