@@ -100,6 +100,8 @@ static bool processor_has_it(void)
 	return CPU_HAS(AVX512F, "avx512f") && CPU_HAS(AVX512BW, "avx512bw") &&
 	       CPU_HAS(AVX512_VBMI, "avx512vbmi");
 }
+
+struct cpu_switch puyo_lines_avx512 = {-1, processor_has_it};
 #else
 bool puyo_lines_avx512_read(const char *s, size_t len, struct puyo_planes *planes)
 {
@@ -109,10 +111,5 @@ bool puyo_lines_avx512_read(const char *s, size_t len, struct puyo_planes *plane
 	return false;
 }
 
-static bool processor_has_it(void)
-{
-	return false;
-}
+struct cpu_switch puyo_lines_avx512 = {0, NULL}; /* off, whatever the processor has */
 #endif
-
-struct cpu_switch puyo_lines_avx512 = {-1, processor_has_it};

@@ -8,6 +8,7 @@
 #define DROPJUDGE_CORE_CPU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* 0 in a build with SIMD=0: the kernels are left out and the portable
  * code runs, whatever the processor has. */
@@ -17,8 +18,8 @@
 
 /*
  * The run-time switch of one kernel: `has` says whether the processor runs
- * it (false in a build without it), asked on first use. state: -1 not asked
- * yet, 0 off, 1 on; a race only writes the same value twice.
+ * it, asked on first use (NULL, state 0, in a build without it). state: -1
+ * not asked yet, 0 off, 1 on; a race only writes the same value twice.
  */
 struct cpu_switch {
 	int state;
@@ -37,7 +38,7 @@ static inline bool cpu_switch_on(struct cpu_switch *s)
 
 static inline void cpu_switch_set(struct cpu_switch *s, bool on)
 {
-	__atomic_store_n(&s->state, on ? (int)s->has() : 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->state, on && s->has ? (int)s->has() : 0, __ATOMIC_RELAXED);
 }
 
 #if defined(__x86_64__) && defined(__has_include)

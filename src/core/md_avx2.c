@@ -181,6 +181,8 @@ static bool processor_has_it(void)
 {
 	return CPU_HAS(AVX2, "avx2");
 }
+
+struct cpu_switch md_avx2 = {-1, processor_has_it};
 #else
 void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
 		   size_t len, size_t steps)
@@ -192,10 +194,5 @@ void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_b
 	(void)steps;
 }
 
-static bool processor_has_it(void)
-{
-	return false;
-}
+struct cpu_switch md_avx2 = {0, NULL}; /* off, whatever the processor has */
 #endif
-
-struct cpu_switch md_avx2 = {-1, processor_has_it};

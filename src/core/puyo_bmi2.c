@@ -83,6 +83,8 @@ static bool processor_has_it(void)
 	return CPU_HAS(BMI2, "bmi2") && CPU_HAS(POPCNT, "popcnt") && CPU_HAS(SSSE3, "ssse3") &&
 	       CPU_HAS(SSE4_1, "sse4.1") && pext_is_fast();
 }
+
+struct cpu_switch puyo_bmi2 = {-1, processor_has_it};
 #else
 void puyo_bmi2_gravity(struct planes *p, plane_t keep)
 {
@@ -90,10 +92,5 @@ void puyo_bmi2_gravity(struct planes *p, plane_t keep)
 	(void)keep;
 }
 
-static bool processor_has_it(void)
-{
-	return false;
-}
+struct cpu_switch puyo_bmi2 = {0, NULL}; /* off, whatever the processor has */
 #endif
-
-struct cpu_switch puyo_bmi2 = {-1, processor_has_it};
