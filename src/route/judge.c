@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/base64.h"
 #include "dropjudge/judge.h"
 #include "mem/alloc.h"
 #include "route/handlers.h"
@@ -18,54 +19,6 @@ struct contestant_output {
 	size_t len;		/* bytes */
 	unsigned char *decoded; /* dj_malloc'ed for output_base64, else NULL */
 };
-
-/* Value of a base64 (RFC 4648, section 4) character, -1 for any other byte. */
-static int b64_value(char c)
-{
-	static const char alphabet[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const char *at = c ? memchr(alphabet, c, sizeof alphabet - 1) : NULL;
-	return at ? (int)(at - alphabet) : -1;
-}
-
-/* Decodes s[0..len) into out, *out_len bytes, at most (len + 3) / 4 * 3;
- * padding is optional. False, with *bad the offset of the first character
- * that cannot be there, when s is not base64. */
-static bool base64_decode(const char *s, size_t len, unsigned char *out, size_t *out_len,
-			  size_t *bad)
-{
-	unsigned long acc = 0;
-	unsigned bits = 0;
-	size_t n = 0;
-	size_t end = len;
-
-	/* At most two '=' at the end, and only where a quantum ends. */
-	while (end > 0 && len - end < 2 && s[end - 1] == '=')
-		end--;
-	if (end < len && len % 4 != 0) {
-		*bad = end;
-		return false;
-	}
-	for (size_t i = 0; i < end; i++) {
-		int v = b64_value(s[i]);
-		if (v < 0) {
-			*bad = i;
-			return false;
-		}
-		acc = (acc << 6 | (unsigned long)v) & 0xffffffu;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[n++] = (unsigned char)(acc >> bits);
-		}
-	}
-	if (bits >= 6) { /* a lone character cannot end a text */
-		*bad = end - 1;
-		return false;
-	}
-	*out_len = n;
-	return true;
-}
 
 /* Reads the output of a judge item at `ptr`; false with err set (422). */
 static bool read_output(const json_t *item, const char *ptr, struct contestant_output *found,
@@ -97,13 +50,13 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 	found->len = json_string_length(v);
 	if (text)
 		return true;
-	found->decoded = dj_malloc((found->len + 3) / 4 * 3 + 1);
+	found->decoded = dj_malloc(CODEC_BASE64_DECODED_MAX(found->len) + 1);
 	if (!found->decoded) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return false;
 	}
 	size_t bad = 0, n = 0;
-	if (!base64_decode(found->bytes, found->len, found->decoded, &n, &bad)) {
+	if (!codec_base64_decode(found->bytes, found->len, found->decoded, &n, &bad)) {
 		unsigned char c = bad < found->len ? (unsigned char)found->bytes[bad] : 0;
 		codec_error_at_pointer(err, CODEC_E_INVALID, at,
 				       "not base64: byte 0x%02X at offset %zu cannot be there", c,
