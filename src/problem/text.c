@@ -43,7 +43,8 @@ void problem_text_put(struct problem_text *t, const char *s, size_t n)
 {
 	if (!problem_text_reserve(t, n))
 		return;
-	memcpy(t->data + t->len, s, n);
+	if (n > 0) /* s may be NULL then */
+		memcpy(t->data + t->len, s, n);
 	t->len += n;
 	t->data[t->len] = '\0';
 }
