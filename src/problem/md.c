@@ -6,8 +6,10 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/md_codec.h"
 #include "dropjudge/gen.h"
 #include "mem/alloc.h"
@@ -42,8 +44,42 @@ static int md_batch_hold(void *ctx, struct md_block block, unsigned long index)
 	return 0;
 }
 
+/* One case being simulated. */
+struct md_run {
+	const char *trace_pointer; /* where the trace was asked for: "" for ?trace= */
+	struct md_game *game;
+	json_t *steps;	    /* trace, or NULL */
+	bool trace_full;    /* stopped: the trace would pass PROBLEM_MAX_TRACE_STEPS */
+	bool out_of_memory; /* stopped: a trace entry could not be built */
+};
+
+static int md_run_block(void *ctx, struct md_block block, unsigned long index)
+{
+	struct md_run *run = ctx;
+	unsigned gained = md_place(run->game, block);
+	if (!run->steps)
+		return 0;
+	if (index >= PROBLEM_MAX_TRACE_STEPS) {
+		run->trace_full = true;
+		return 1;
+	}
+	json_t *step =
+	    json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
+		      (json_int_t)run->game->score, "tiles", (json_int_t)md_tiles(run->game));
+	if (!step || md_json_add_boards(step, run->game) != 0) {
+		json_decref(step);
+		run->out_of_memory = true;
+		return 1;
+	}
+	if (json_array_append_new(run->steps, step) != 0) { /* the step is freed */
+		run->out_of_memory = true;
+		return 1;
+	}
+	return 0;
+}
+
 /* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS,
- * where md_trace_text_block() stops. */
+ * where md_run_block() stops. */
 static int md_count_block(void *ctx, struct md_block block, unsigned long index)
 {
 	unsigned long *seen = ctx;
@@ -64,13 +100,92 @@ static enum codec_status md_read(const json_t *case_obj, const char *pointer, co
 	if (case_obj)
 		return md_json_read(case_obj, pointer, opt, err, fn, ctx);
 	struct md_text_reader *reader = md_text_new(opt, err);
-	if (!reader)
-		return problem_oom(err);
+	if (!reader) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
 	enum codec_status st = md_text_feed(reader, text, len, fn, ctx);
 	if (st == CODEC_OK)
 		st = md_text_finish(reader, fn, ctx);
 	md_text_free(reader);
 	return st;
+}
+
+/* md_read() only counting the blocks into *seen, up to one past
+ * PROBLEM_MAX_TRACE_STEPS: whether a trace would be too long or the case
+ * has a fault is found before any step is built. */
+static enum codec_status md_count(const json_t *case_obj, const char *pointer, const char *text,
+				  size_t len, const struct md_read_options *opt,
+				  unsigned long *seen)
+{
+	struct codec_error scratch;
+	codec_error_init(&scratch);
+	*seen = 0;
+	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
+}
+
+/* The status of a finished run whose decoder said `st`. */
+static enum codec_status md_run_end(struct md_run *run, struct problem_outcome *out,
+				    enum codec_status st, struct codec_error *err)
+{
+	if (st == CODEC_OK && run->trace_full && run->trace_pointer[0])
+		codec_error_at_pointer(err, CODEC_E_INVALID, run->trace_pointer,
+				       "a trace covers at most %d placements; ask without trace",
+				       PROBLEM_MAX_TRACE_STEPS);
+	else if (st == CODEC_OK && run->trace_full)
+		codec_error_at_param(err, CODEC_E_INVALID, "trace",
+				     "a trace covers at most %d placements; ask without trace",
+				     PROBLEM_MAX_TRACE_STEPS);
+	else if (st == CODEC_OK && run->out_of_memory)
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
+	if (st == CODEC_OK && codec_error_is_set(err))
+		st = err->status;
+	if (st != CODEC_OK) {
+		json_decref(out->steps);
+		out->steps = NULL;
+	}
+	return st;
+}
+
+/* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
+ * with a trace when asked: a trace too long or a case with a fault builds no
+ * step. */
+static enum codec_status md_solve(const json_t *case_obj, const char *pointer, const char *text,
+				  size_t len, const struct problem_limits *limits, bool trace,
+				  struct problem_outcome *out, struct codec_error *err)
+{
+	md_init(&out->u.md);
+	out->steps = trace ? json_array() : NULL;
+	struct md_run run = {.trace_pointer = "", .game = &out->u.md, .steps = out->steps};
+	if (trace && !out->steps) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
+	char trace_at[CODEC_POINTER_MAX];
+	if (case_obj && json_is_true(json_object_get(case_obj, "trace"))) {
+		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
+		run.trace_pointer = trace_at;
+	}
+	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
+	unsigned long seen;
+	if (trace) {
+		enum codec_status counted = md_count(case_obj, pointer, text, len, &opt, &seen);
+		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {
+			run.trace_full = true;
+			return md_run_end(&run, out, CODEC_OK, err);
+		}
+		if (counted != CODEC_OK)
+			run.steps = NULL; /* the answer is the fault, as without a trace */
+	}
+	enum codec_status st = md_read(case_obj, pointer, text, len, &opt, err, md_run_block, &run);
+	return md_run_end(&run, out, st, err);
+}
+
+static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
+				       const struct problem_limits *limits, bool trace,
+				       struct problem_outcome *out, struct codec_error *err)
+{
+	return md_solve(case_obj, pointer, NULL, 0, limits, trace, out, err);
 }
 
 /* The fast path: no trace, the blocks played a batch at a time. When it
@@ -95,15 +210,16 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct proble
 struct md_trace_text {
 	struct md_game game;
 	struct problem_text text; /* the steps, comma-separated */
+	size_t steps;		  /* steps written */
 	bool over;		  /* the trace would pass PROBLEM_MAX_TRACE_STEPS */
 	bool out_of_memory;
 };
 
-/* Longest answer md_json_write_result() writes. */
+/* Longest step: md_json_write_result()'s answer and {"gained":N,. */
 #define MD_STEP_MAX 256
 
-/* md_block_fn: places the block and writes its step,
- * {"gained":G,"score":S,"tiles":T,"green":[..],"blue":[..]}. */
+/* md_block_fn: places the block and writes the step as md_run_block()'s
+ * object dumps: {"gained":G,"score":S,"tiles":T,"green":[..],"blue":[..]}. */
 static int md_trace_text_block(void *ctx, struct md_block block, unsigned long index)
 {
 	struct md_trace_text *t = ctx;
@@ -112,123 +228,67 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 		t->over = true;
 		return 1;
 	}
-	char result[MD_STEP_MAX];
-	int w = md_json_write_result(&t->game, result, sizeof result);
-	if (w < 2 || (size_t)w >= sizeof result) {
+	char step[MD_STEP_MAX + CODEC_DECIMAL_MAX];
+	size_t n = 0;
+	if (index > 0)
+		step[n++] = ',';
+	memcpy(step + n, "{\"gained\":", 10);
+	n += 10;
+	n += codec_decimal_write(gained, step + n);
+	step[n++] = ',';
+	/* the result's members after its "{", without its final newline */
+	int w = md_json_write_result(&t->game, step + n - 1, sizeof step - (n - 1));
+	if (w < 2 || (size_t)w >= sizeof step - (n - 1)) {
 		t->out_of_memory = true;
 		return 1;
 	}
-	/* the result's members after its "{", without its final newline */
-	problem_text_printf(&t->text, "%s{\"gained\":%u,%.*s", index > 0 ? "," : "", gained, w - 2,
-			    result + 1);
+	step[n - 1] = ','; /* md_json_write_result wrote its "{" over the comma */
+	n += (size_t)w - 2;
+	problem_text_put(&t->text, step, n);
 	t->out_of_memory = t->text.failed;
+	t->steps++;
 	return t->out_of_memory;
 }
 
 /*
- * trace: the steps of a case written as text by md_trace_text_block(). Any
- * fault, and a trace past PROBLEM_MAX_TRACE_STEPS, is left to md_solve()
- * (0): only a case it would answer is taken.
+ * trace: md_solve_json() (case_obj) or md_solve_text() with a
+ * trace, its steps written as text by md_trace_text_block() rather than
+ * built as a tree. Any fault, and a trace past PROBLEM_MAX_TRACE_STEPS, is
+ * left to them (0): only a case they would answer is taken.
  */
 static int md_trace(const json_t *case_obj, const char *pointer, const char *text, size_t len,
 		    const struct problem_limits *limits, struct problem_outcome *out,
 		    struct problem_text *trace, size_t *steps)
 {
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	struct md_trace_text t = {.over = false};
-	problem_text_init(&t.text);
-	md_init(&t.game);
+	unsigned long seen;
+	/* As md_solve(): a trace too long is found before it is built. */
+	if (case_obj && (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
+			 seen > PROBLEM_MAX_TRACE_STEPS))
+		return 0;
+	struct md_trace_text *t = dj_malloc(sizeof *t);
+	if (!t)
+		return -1;
+	*t = (struct md_trace_text){.steps = 0};
+	problem_text_init(&t->text);
+	md_init(&t->game);
 	struct codec_error scratch;
 	codec_error_init(&scratch);
 	enum codec_status st =
-	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, &t);
-	int taken = t.out_of_memory || st == CODEC_E_INTERNAL
+	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, t);
+	int taken = t->out_of_memory || st == CODEC_E_INTERNAL
 			? -1
-			: st == CODEC_OK && !t.over && !codec_error_is_set(&scratch);
-	if (taken != 1) {
-		problem_text_free(&t.text);
-		return taken;
+			: st == CODEC_OK && !t->over && !codec_error_is_set(&scratch);
+	if (taken == 1) {
+		out->u.md = t->game;
+		out->steps = NULL;
+		*trace = t->text;
+		*steps = t->steps;
+	} else {
+		problem_text_free(&t->text);
 	}
-	out->u.md = t.game;
-	out->steps = NULL;
-	*trace = t.text;
-	*steps = (size_t)t.game.moves; /* a step a placement */
-	return 1;
-}
-
-/* The steps of a trace md_trace() wrote, as the array they spell. */
-static json_t *md_trace_steps(const struct problem_text *trace)
-{
-	struct problem_text array;
-	problem_text_init(&array);
-	problem_text_puts(&array, "[");
-	problem_text_put(&array, trace->data, trace->len);
-	problem_text_puts(&array, "]");
-	json_t *steps = array.failed ? NULL : json_loadb(array.data, array.len, 0, NULL);
-	problem_text_free(&array);
-	return steps;
-}
-
-/* Solves a case (case_obj at `pointer`, else text[0..len)) a batch at a
- * time, or with a trace (md_trace()'s, read back): a trace too long or a
- * case with a fault builds no step. */
-static enum codec_status md_solve(const json_t *case_obj, const char *pointer, const char *text,
-				  size_t len, const struct problem_limits *limits, bool trace,
-				  struct problem_outcome *out, struct codec_error *err)
-{
-	md_init(&out->u.md);
-	out->steps = NULL;
-	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	unsigned long seen = 0;
-	if (trace) {
-		struct problem_text steps;
-		size_t n;
-		int taken = md_trace(case_obj, pointer, text, len, limits, out, &steps, &n);
-		if (taken == 1) {
-			out->steps = md_trace_steps(&steps);
-			problem_text_free(&steps);
-		}
-		if (taken == 1 && out->steps)
-			return CODEC_OK;
-		if (taken != 0) {
-			codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
-			return CODEC_E_INTERNAL;
-		}
-		/* the count of the blocks says whether it is too long before any fault */
-		struct codec_error scratch;
-		codec_error_init(&scratch);
-		enum codec_status counted =
-		    md_read(case_obj, pointer, text, len, &opt, &scratch, md_count_block, &seen);
-		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {
-			char at[CODEC_POINTER_MAX];
-			snprintf(at, sizeof at, "%s/trace", pointer);
-			if (case_obj && json_is_true(json_object_get(case_obj, "trace")))
-				codec_error_at_pointer(
-				    err, CODEC_E_INVALID, at,
-				    "a trace covers at most %d placements; ask without trace",
-				    PROBLEM_MAX_TRACE_STEPS);
-			else
-				codec_error_at_param(
-				    err, CODEC_E_INVALID, "trace",
-				    "a trace covers at most %d placements; ask without trace",
-				    PROBLEM_MAX_TRACE_STEPS);
-			return err->status;
-		}
-	}
-	struct md_batch batch;
-	batch.game = &out->u.md;
-	batch.held = 0;
-	enum codec_status st =
-	    md_read(case_obj, pointer, text, len, &opt, err, md_batch_hold, &batch);
-	md_batch_play(&batch);
-	return st == CODEC_OK && codec_error_is_set(err) ? err->status : st;
-}
-
-static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
-				       const struct problem_limits *limits, bool trace,
-				       struct problem_outcome *out, struct codec_error *err)
-{
-	return md_solve(case_obj, pointer, NULL, 0, limits, trace, out, err);
+	dj_free(t);
+	return taken;
 }
 
 /*
@@ -276,8 +336,12 @@ static void md_text_stream_feed(struct problem_text_stream *s, const char *data,
 		}
 		if (at == len)
 			break;
-		/* The line the fast path left (after a fault: every line), whole, or
-		 * what is left of the chunk. */
+		if (md_text_failed(s->reader)) {
+			/* No block is taken after a fault: the rest only lists faults. */
+			md_text_feed(s->reader, data + at, len - at, md_batch_hold, b);
+			return;
+		}
+		/* The line the fast path left, whole, or what is left of the chunk. */
 		const char *nl = memchr(data + at, '\n', len - at);
 		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
 		md_text_feed(s->reader, data + at, line, md_batch_hold, b);
@@ -314,8 +378,10 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 		return md_solve(NULL, "", text, len, limits, true, out, err);
 	/* The push parser of a body read as it arrives, fed once. */
 	struct problem_text_stream *s = md_text_stream_new(limits, err);
-	if (!s)
-		return problem_oom(err);
+	if (!s) {
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
+	}
 	md_text_stream_feed(s, text, len);
 	enum codec_status st = md_text_stream_end(s, out, err);
 	md_text_stream_free(s);
@@ -373,7 +439,10 @@ static enum codec_status md_generate(const struct problem_gen *g, struct problem
 	gen_rng_init(&rng, g->seed);
 	if (g->text) {
 		md_write_blocks(text, &rng, g->n);
-		return text->failed ? problem_oom(err) : CODEC_OK;
+		if (!text->failed)
+			return CODEC_OK;
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		return CODEC_E_INTERNAL;
 	}
 	struct md_game game;
 	md_init(&game);
