@@ -44,8 +44,8 @@ struct check_run {
  * and how the outcome is reported. */
 struct check_protocol {
 	const char *name;
-	unsigned min_args, max_args;   /* positional arguments of check */
-	int input, answer, output;     /* their positions; output -1: stdin */
+	unsigned max_args;	       /* positional arguments of check, at least 3 */
+	int answer, output;	       /* their positions after the input; output -1: stdin */
 	int exit_code[CHECK_OUTCOMES]; /* of check, by outcome */
 	int valid_exit, invalid_exit;  /* of validate; both 0: no validator */
 	const char *fault_prefix;      /* before a validator's first message ("FAIL ") */
@@ -168,12 +168,11 @@ static bool check_report_dmoj(const struct check_run *run, enum check_outcome ou
 
 /* clang-format off */
 static const struct check_protocol check_protocols[] = {
-    /* name, args, input, answer, output, exits (ok, wa, pe, fail), validate, prefix, appes,
-     * report */
-    {"testlib", 3, 5, 0, 2, 1, {0, 1, 2, 3}, 0, 3, "FAIL ", true, check_report_testlib},
-    {"kattis", 3, UINT_MAX, 0, 1, -1, {42, 43, 43, 1}, 42, 43, "", false, check_report_kattis},
-    {"cms", 3, 3, 0, 1, 2, {0, 0, 0, 1}, 0, 0, "", false, check_report_cms},
-    {"dmoj", 3, 3, 0, 2, 1, {0, 1, 1, 2}, 0, 0, "", false, check_report_dmoj},
+    /* name, max args, answer, output, exits (ok, wa, pe, fail), validate, prefix, appes, report */
+    {"testlib", 5, 2, 1, {0, 1, 2, 3}, 0, 3, "FAIL ", true, check_report_testlib},
+    {"kattis", UINT_MAX, 1, -1, {42, 43, 43, 1}, 42, 43, "", false, check_report_kattis},
+    {"cms", 3, 1, 2, {0, 0, 0, 1}, 0, 0, "", false, check_report_cms},
+    {"dmoj", 3, 2, 1, {0, 1, 1, 2}, 0, 0, "", false, check_report_dmoj},
 };
 /* clang-format on */
 
@@ -304,18 +303,18 @@ char *check_read_all(FILE *in, size_t max, size_t *len)
 
 /*
  * Reads a whole file (path NULL: stdin) into a new buffer, NUL-terminated.
- * Returns it, or NULL with the reason in why.
+ * Returns it, or NULL with the reason, after `what` ("the input: "), in why.
  */
-static char *check_read(const char *path, size_t *len, char *why, size_t whylen)
+static char *check_read(const char *path, const char *what, size_t *len, char *why, size_t whylen)
 {
 	FILE *f = path ? fopen(path, "rb") : stdin;
 	const char *name = path ? path : "<stdin>";
 	char *buf = f ? check_read_all(f, CHECK_MAX_FILE, len) : NULL;
 	if (!buf && f && (errno == EFBIG || errno == ENOMEM))
-		codec_format(why, whylen, "%s: %s", name,
+		codec_format(why, whylen, "%s%s: %s", what, name,
 			     errno == EFBIG ? "file too large" : "out of memory");
 	else if (!buf)
-		codec_format(why, whylen, "cannot read %s: %s", name, strerror(errno));
+		codec_format(why, whylen, "%scannot read %s: %s", what, name, strerror(errno));
 	if (f && path)
 		fclose(f);
 	return buf;
@@ -356,7 +355,7 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 	char *input = NULL, *answer = NULL, *output = NULL;
 	size_t input_len, answer_len, output_len;
 
-	if (run->npos < pr->min_args || run->npos + run->extra > pr->max_args) {
+	if (run->npos < 3 || run->npos + run->extra > pr->max_args) {
 		codec_format(msg, size, "%s checker arguments: input, %s (got %u argument%s)",
 			     pr->name,
 			     pr->output < 0 ? "answer, feedback directory, output on stdin"
@@ -370,26 +369,22 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 		codec_format(msg, size, "the fifth argument must be -appes, not '%s'", run->pos[4]);
 		return CHECK_FAIL;
 	}
-	input = check_read(run->pos[pr->input], &input_len, why, sizeof why);
-	if (!input) {
-		codec_format(msg, size, "the input: %s", why);
+	input = check_read(run->pos[0], "the input: ", &input_len, msg, size);
+	if (!input)
 		goto out_free;
-	}
 	struct codec_error err;
 	codec_error_init(&err);
 	char expected[CHECK_ANSWER_MAX];
 	int n = problem_answer(run->problem, input, input_len, expected, sizeof expected, &err);
 	if (n < 0 || (size_t)n >= sizeof expected) {
-		check_format_error(why, sizeof why, run->pos[pr->input], &err);
+		check_format_error(why, sizeof why, run->pos[0], &err);
 		codec_format(msg, size, "the input is not a valid %s case: %s", run->problem->title,
 			     why);
 		goto out_free;
 	}
-	answer = check_read(run->pos[pr->answer], &answer_len, why, sizeof why);
-	if (!answer) {
-		codec_format(msg, size, "the answer file: %s", why);
+	answer = check_read(run->pos[pr->answer], "the answer file: ", &answer_len, msg, size);
+	if (!answer)
 		goto out_free;
-	}
 	struct judge_report report;
 	judge_compare(expected, (size_t)n, answer, answer_len, &report);
 	if (report.verdict == JUDGE_WRONG_ANSWER) {
@@ -398,10 +393,9 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 			     run->pos[pr->answer], run->problem->title, report.message);
 		goto out_free;
 	}
-	output =
-	    check_read(pr->output < 0 ? NULL : run->pos[pr->output], &output_len, why, sizeof why);
+	output = check_read(pr->output < 0 ? NULL : run->pos[pr->output],
+			    "the output: ", &output_len, msg, size);
 	if (!output) {
-		codec_format(msg, size, "the output: %s", why);
 		outcome = CHECK_WRONG;
 		goto out_free;
 	}
@@ -462,7 +456,7 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	const char *path = run.npos == 1 && strcmp(run.pos[0], "-") != 0 ? run.pos[0] : NULL;
 	const char *name = path ? path : "<stdin>";
 	size_t len;
-	char *text = check_read(path, &len, msg, sizeof msg);
+	char *text = check_read(path, "", &len, msg, sizeof msg);
 	if (!text) {
 		fprintf(stderr, "%s%s\n", pr->fault_prefix, msg);
 		return pr->invalid_exit;
