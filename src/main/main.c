@@ -157,48 +157,18 @@ static void main_drain(struct http_server *srv, const struct config *cfg, struct
  * the exit status for those, -1 for CONFIG_OK. */
 static int main_config_exit(enum config_result result, const char *who, const char *err)
 {
-	switch (result) {
-	case CONFIG_OK:
-		break;
-	case CONFIG_HELP:
+	if (result == CONFIG_HELP) {
 		if (!*who)
 			config_usage_serve(stdout);
 		else
 			config_usage_command("healthcheck", stdout);
 		return fflush(stdout) == 0 ? 0 : 1;
-	case CONFIG_ERROR:
+	}
+	if (result == CONFIG_ERROR) {
 		fprintf(stderr, "dropjudge: %s%s; try 'dropjudge --help'\n", who, err);
 		return 2;
 	}
 	return -1;
-}
-
-/* Reads the token file and the TLS files of cfg into *auth and *tls (when
- * asked). Returns 0, or 2 (bad configuration) with the reason printed. */
-static int main_load_security(const struct config *cfg, struct http_auth **auth,
-			      struct http_tls *tls, bool *use_tls)
-{
-	char err[CONFIG_ERROR_MAX + 256];
-	*auth = NULL;
-	*use_tls = false;
-	if (cfg->auth_token_file) {
-		*auth = http_auth_new(cfg->auth_token_file, err, sizeof err);
-		if (!*auth) {
-			http_stderr_line("error", "error", "--auth-token-file: %s", err);
-			return 2;
-		}
-	}
-	if (cfg->tls_cert) {
-		if (http_tls_load(tls, cfg->tls_cert, cfg->tls_key, cfg->tls_priorities, err,
-				  sizeof err) != 0) {
-			http_stderr_line("error", "error", "%s", err);
-			http_auth_free(*auth);
-			*auth = NULL;
-			return 2;
-		}
-		*use_tls = true;
-	}
-	return 0;
 }
 
 /* Replaces a host name in host[0..size) by its first address, which the
@@ -250,7 +220,7 @@ static int main_socket_host(int fd, char *host, size_t size)
 static int main_serve(int argc, char *const argv[])
 {
 	struct config cfg;
-	char err[CONFIG_ERROR_MAX];
+	char err[CONFIG_ERROR_MAX], security_err[CONFIG_ERROR_MAX + 256];
 	sigset_t signals;
 	int sig = 0;
 	struct http_auth *auth = NULL;
@@ -270,8 +240,6 @@ static int main_serve(int argc, char *const argv[])
 		return main_config_exit(CONFIG_ERROR, "", err);
 	if (cfg.http.threads == 0)
 		cfg.http.threads = main_cpu_count();
-	if (cfg.http.threads > CONFIG_MAX_THREADS)
-		cfg.http.threads = CONFIG_MAX_THREADS;
 	if (cfg.http.threads > cfg.http.max_connections)
 		cfg.http.threads = cfg.http.max_connections;
 	main_raise_fd_limit(cfg.http.max_connections, cfg.http.threads);
@@ -286,9 +254,19 @@ static int main_serve(int argc, char *const argv[])
 		status = 1;
 		goto out;
 	}
-	status = main_load_security(&cfg, &auth, &tls, &use_tls);
-	if (status != 0)
+	/* The token and TLS files: a file that cannot be used is bad usage. */
+	status = 2;
+	if (cfg.auth_token_file &&
+	    !(auth = http_auth_new(cfg.auth_token_file, security_err, sizeof security_err))) {
+		http_stderr_line("error", "error", "--auth-token-file: %s", security_err);
 		goto out;
+	}
+	if (cfg.tls_cert && http_tls_load(&tls, cfg.tls_cert, cfg.tls_key, cfg.tls_priorities,
+					  security_err, sizeof security_err) != 0) {
+		http_stderr_line("error", "error", "%s", security_err);
+		goto out;
+	}
+	use_tls = cfg.tls_cert != NULL;
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	sigemptyset(&signals);
