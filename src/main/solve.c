@@ -25,25 +25,25 @@
 /* Bytes of input read at a time. */
 #define SOLVE_CHUNK ((size_t)1 << 16)
 
-/* Answers the input `in` (named `name` in messages) on out, a fault on
- * errout; `problem` is the path after /v1/ of --ndjson. Returns the exit
+/* Answers the input `in` (named `name` in messages) on stdout, a fault on
+ * stderr; `problem` is the path after /v1/ of --ndjson. Returns the exit
  * status. */
-typedef int solve_fn(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout);
+typedef int solve_fn(const char *problem, FILE *in, const char *name);
 
 /* Prints the first fault of err as "dropjudge: NAME:LINE:COLUMN: detail". */
-static void solve_report(FILE *errout, const char *name, const struct codec_error *err)
+static void solve_report(const char *name, const struct codec_error *err)
 {
 	char text[PATH_MAX + CODEC_SUMMARY_MAX + 32];
 	check_format_error(text, sizeof text, name, err);
-	fprintf(errout, "dropjudge: %s\n", text);
+	fprintf(stderr, "dropjudge: %s\n", text);
 }
 
-/* Writes text[0..len) and flushes out; 0, or 1 with a message on errout
- * when the write fails (len < 0 counts as a failure). */
-static int solve_write(FILE *out, FILE *errout, const char *text, int len)
+/* Writes text[0..len) and flushes stdout; 0, or 1 with a message on
+ * stderr when the write fails. */
+static int solve_write(const char *text, size_t len)
 {
-	if (len < 0 || fwrite(text, 1, (size_t)len, out) != (size_t)len || fflush(out) != 0) {
-		fprintf(errout, "dropjudge: cannot write the answer: %s\n", strerror(errno));
+	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+		fprintf(stderr, "dropjudge: cannot write the answer: %s\n", strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -55,7 +55,7 @@ static int solve_write(FILE *out, FILE *errout, const char *text, int len)
  * on a read or write error. A problem with a push parser (Monomino-Domino)
  * is fed chunks; the other's input is read whole, up to SOLVE_MAX_INPUT.
  */
-static int solve_text(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
+static int solve_text(const char *problem, FILE *in, const char *name)
 {
 	const struct problem *p = problem_find(problem);
 	const struct problem_limits limits = {.max_blocks = 0}; /* no limit */
@@ -72,7 +72,7 @@ static int solve_text(const char *problem, FILE *in, const char *name, FILE *out
 		text = dj_malloc(SOLVE_CHUNK);
 		s = text ? p->text_stream_new(&limits, &err) : NULL;
 		if (!s) {
-			fprintf(errout, "dropjudge: out of memory\n");
+			fprintf(stderr, "dropjudge: out of memory\n");
 			goto out_text;
 		}
 		/* The first fault is the answer: the rest is not read. */
@@ -84,12 +84,12 @@ static int solve_text(const char *problem, FILE *in, const char *name, FILE *out
 		text = check_read_all(in, SOLVE_MAX_INPUT, &len);
 	}
 	if (!text && errno == ENOMEM)
-		fprintf(errout, "dropjudge: out of memory\n");
+		fprintf(stderr, "dropjudge: out of memory\n");
 	else if (!text && errno == EFBIG)
-		fprintf(errout, "dropjudge: %s: input larger than %zu bytes\n", name,
+		fprintf(stderr, "dropjudge: %s: input larger than %zu bytes\n", name,
 			SOLVE_MAX_INPUT);
 	else if (!text || ferror(in))
-		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
+		fprintf(stderr, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 	if (!text || ferror(in))
 		goto out_text;
 	if (!s) {
@@ -99,9 +99,9 @@ static int solve_text(const char *problem, FILE *in, const char *name, FILE *out
 		problem_outcome_release(&outcome);
 	}
 	if (n < 0)
-		solve_report(errout, name, &err);
+		solve_report(name, &err);
 	else
-		ret = solve_write(out, errout, answer, n);
+		ret = solve_write(answer, (size_t)n);
 out_text:
 	if (s)
 		p->text_stream_free(s);
@@ -129,10 +129,8 @@ static size_t solve_chains(char *out, const struct puyo_planes *planes)
 	return n;
 }
 
-/* Answers waiting to be written; writes to `out`, complains on `errout`. */
+/* Answers waiting to be written to stdout. */
 struct solve_out {
-	FILE *out;
-	FILE *errout;
 	size_t len; /* buf[0..len) waits to be written */
 	char buf[SOLVE_LINES_OUT];
 };
@@ -140,7 +138,7 @@ struct solve_out {
 /* Writes what is held; 0, or 1 with a message. */
 static int solve_out_flush(struct solve_out *o)
 {
-	int ret = solve_write(o->out, o->errout, o->buf, (int)o->len);
+	int ret = solve_write(o->buf, o->len);
 	o->len = 0;
 	return ret;
 }
@@ -245,7 +243,7 @@ static void solve_pair_free(struct solve_pair *p)
 
 /* Solves s[0..len), line `line` of --lines without its newline (a CR
  * before it is dropped); 0, or 1 when the line is bad (the answers before
- * it are written, then the fault on errout) or a write failed. */
+ * it are written, then the fault on stderr) or a write failed. */
 static int solve_line(struct solve_out *o, const char *name, const char *s, size_t len,
 		      unsigned line)
 {
@@ -259,7 +257,7 @@ static int solve_line(struct solve_out *o, const char *name, const char *s, size
 		codec_error_init(&err);
 		puyo_lines_read(s, len, line, &planes, &err);
 		solve_out_flush(o);
-		solve_report(o->errout, name, &err);
+		solve_report(name, &err);
 		return 1;
 	}
 	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
@@ -330,8 +328,7 @@ static int solve_lines_batch(struct solve_out *o, struct solve_pair *pair, const
  * when every line was solved. Memory stays flat whatever the number of
  * lines.
  */
-static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FILE *out,
-			    FILE *errout)
+static int solve_puyo_lines(const char *problem, FILE *in, const char *name)
 {
 	(void)problem;
 	struct solve_pair *pair = solve_pair_new();
@@ -343,11 +340,9 @@ static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FIL
 	int ret = 1;
 
 	if (!o || !buf) {
-		fprintf(errout, "dropjudge: out of memory\n");
+		fprintf(stderr, "dropjudge: out of memory\n");
 		goto out_buf;
 	}
-	o->out = out;
-	o->errout = errout;
 	o->len = 0;
 	for (;;) {
 		if (solve_lines_batch(o, pair, name, buf, held, &at, &line) != 0)
@@ -358,7 +353,7 @@ static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FIL
 		at = 0;
 		if (held == SOLVE_LINES_IN) {
 			solve_out_flush(o);
-			fprintf(errout, "dropjudge: %s:%u: line longer than %zu bytes\n", name,
+			fprintf(stderr, "dropjudge: %s:%u: line longer than %zu bytes\n", name,
 				line, SOLVE_LINES_IN);
 			goto out_buf;
 		}
@@ -372,7 +367,7 @@ static int solve_puyo_lines(const char *problem, FILE *in, const char *name, FIL
 	}
 	if (ferror(in)) {
 		solve_out_flush(o);
-		fprintf(errout, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
+		fprintf(stderr, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 		goto out_buf;
 	}
 	/* A last line without its newline. */
@@ -400,7 +395,7 @@ static int solve_put(const char *bytes, size_t len, void *ctx)
  * under the default limits, written as each line ends. Returns 0, or 1 on
  * a read or write error; a bad line is answered in its place.
  */
-static int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
+static int solve_ndjson(const char *problem, FILE *in, const char *name)
 {
 	struct config cfg; /* serve's defaults (no CORS; the lines answer JSON, never SVG) */
 	config_parse_serve(&cfg, 0, NULL, NULL, NULL, NULL, 0);
@@ -412,10 +407,10 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *o
 				    .limits = &cfg.http.limits,
 				    .auth = ROUTE_AUTH_OK};
 	char *buf = dj_malloc(SOLVE_CHUNK);
-	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, out, true) : NULL;
+	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, stdout, true) : NULL;
 	int ret = 0;
 	if (!nd) {
-		fprintf(errout, "dropjudge: %s: out of memory\n", name);
+		fprintf(stderr, "dropjudge: %s: out of memory\n", name);
 		ret = 1;
 		goto out_buf;
 	}
@@ -423,11 +418,11 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name, FILE *o
 	while ((n = fread(buf, 1, SOLVE_CHUNK, in)) > 0)
 		route_ndjson_feed(nd, buf, n);
 	if (ferror(in)) {
-		fprintf(errout, "dropjudge: %s: %s\n", name, strerror(errno));
+		fprintf(stderr, "dropjudge: %s: %s\n", name, strerror(errno));
 		ret = 1;
 	}
-	if (route_ndjson_end(nd) != 0 || fflush(out) != 0) {
-		fprintf(errout, "dropjudge: cannot write the answer: %s\n", strerror(errno));
+	if (route_ndjson_end(nd) != 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "dropjudge: cannot write the answer: %s\n", strerror(errno));
 		ret = 1;
 	}
 	route_ndjson_free(nd);
@@ -437,8 +432,8 @@ out_buf:
 }
 
 /* `search puyo`: the one request read from `in`, answered by the route;
- * a request it refuses is written to errout, exit 1. */
-static int search_one(const char *problem, FILE *in, const char *name, FILE *out, FILE *errout)
+ * a request it refuses is written to stderr, exit 1. */
+static int search_one(const char *problem, FILE *in, const char *name)
 {
 	(void)problem;
 	struct config cfg; /* serve's defaults */
@@ -448,7 +443,7 @@ static int search_one(const char *problem, FILE *in, const char *name, FILE *out
 	size_t len;
 	char *body = check_read_all(in, cfg.http.limits.max_json_body, &len);
 	if (!body) {
-		fprintf(errout, "dropjudge: %s: %s\n", name,
+		fprintf(stderr, "dropjudge: %s: %s\n", name,
 			errno == EFBIG ? "larger than the 1 MiB a JSON request may have"
 				       : strerror(errno));
 		return 1;
@@ -464,14 +459,13 @@ static int search_one(const char *problem, FILE *in, const char *name, FILE *out
 	route_handle(&req, &resp);
 	int ret = 0;
 	if (!route_response_gather(&resp)) {
-		fprintf(errout, "dropjudge: %s: out of memory\n", name);
+		fprintf(stderr, "dropjudge: %s: out of memory\n", name);
 		ret = 1;
 	} else if (resp.status != 200) {
-		fprintf(errout, "dropjudge: %s: %.*s", name, (int)resp.body_len, resp.body);
+		fprintf(stderr, "dropjudge: %s: %.*s", name, (int)resp.body_len, resp.body);
 		ret = 1;
-	} else if (fwrite(resp.body, 1, resp.body_len, out) != resp.body_len || fflush(out) != 0) {
-		fprintf(errout, "dropjudge: cannot write the answer: %s\n", strerror(errno));
-		ret = 1;
+	} else {
+		ret = solve_write(resp.body, resp.body_len);
 	}
 	route_response_free(&resp);
 	dj_free(body);
@@ -479,33 +473,32 @@ static int search_one(const char *problem, FILE *in, const char *name, FILE *out
 }
 
 /* Runs fn on the file at path (NULL or "-": stdin); 1 when it cannot be opened. */
-static int solve_run(solve_fn *fn, const char *problem, const char *path, FILE *out, FILE *errout)
+static int solve_run(solve_fn *fn, const char *problem, const char *path)
 {
 	if (!path || strcmp(path, "-") == 0)
-		return fn(problem, stdin, "<stdin>", out, errout);
+		return fn(problem, stdin, "<stdin>");
 	FILE *in = fopen(path, "rb");
 	if (!in) {
-		fprintf(errout, "dropjudge: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "dropjudge: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	int ret = fn(problem, in, path, out, errout);
+	int ret = fn(problem, in, path);
 	fclose(in);
 	return ret;
 }
 
 int solve_main(int argc, char *const argv[])
 {
-	FILE *out = stdout, *errout = stderr;
 	solve_fn *solve = solve_text;
 
 	if (argc < 1) {
-		fprintf(errout, "dropjudge: solve: missing PROBLEM (monomino-domino or puyo); "
+		fprintf(stderr, "dropjudge: solve: missing PROBLEM (monomino-domino or puyo); "
 				"try 'dropjudge --help'\n");
 		return 2;
 	}
 	const char *problem = argv[0];
 	if (strcmp(problem, "monomino-domino") != 0 && strcmp(problem, "puyo") != 0) {
-		fprintf(errout,
+		fprintf(stderr,
 			"dropjudge: solve: unknown problem '%s' (expected monomino-domino or "
 			"puyo); try 'dropjudge --help'\n",
 			problem);
@@ -522,27 +515,26 @@ int solve_main(int argc, char *const argv[])
 		argv++;
 	}
 	if (argc > 2) {
-		fprintf(errout,
+		fprintf(stderr,
 			"dropjudge: solve: unexpected argument '%s'; try 'dropjudge --help'\n",
 			argv[2]);
 		return 2;
 	}
 	const char *path = argc == 2 ? argv[1] : "-";
 	if (path[0] == '-' && path[1] != '\0') {
-		fprintf(errout, "dropjudge: solve: unknown flag '%s'; try 'dropjudge --help'\n",
+		fprintf(stderr, "dropjudge: solve: unknown flag '%s'; try 'dropjudge --help'\n",
 			path);
 		return 2;
 	}
-	return solve_run(solve, problem, path, out, errout);
+	return solve_run(solve, problem, path);
 }
 
 int search_main(int argc, char *const argv[])
 {
-	FILE *out = stdout, *errout = stderr;
 	solve_fn *search = search_one;
 	const char *path = NULL;
 	if (argc < 1 || strcmp(argv[0], "puyo") != 0) {
-		fprintf(errout, "dropjudge: search: expected 'puyo' (the one problem searched); "
+		fprintf(stderr, "dropjudge: search: expected 'puyo' (the one problem searched); "
 				"try 'dropjudge --help'\n");
 		return 2;
 	}
@@ -552,12 +544,12 @@ int search_main(int argc, char *const argv[])
 		} else if (!path && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
 			path = argv[i];
 		} else {
-			fprintf(errout,
+			fprintf(stderr,
 				"dropjudge: search: unexpected argument '%s'; try 'dropjudge "
 				"--help'\n",
 				argv[i]);
 			return 2;
 		}
 	}
-	return solve_run(search, "puyo/search", path, out, errout);
+	return solve_run(search, "puyo/search", path);
 }
