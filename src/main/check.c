@@ -62,15 +62,6 @@ static const char *const check_testlib_prefix[CHECK_OUTCOMES] = {"ok ", "wrong a
 static const char *const check_testlib_outcome[CHECK_OUTCOMES] = {"accepted", "wrong-answer",
 								  "presentation-error", "fail"};
 
-static bool check_write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return false;
-	bool ok = fputs(text, f) >= 0;
-	return fclose(f) == 0 && ok;
-}
-
 /* testlib: verdict and message on stderr; the report file holds the
  * message, or with -appes testlib's XML <result outcome="...">. */
 static bool check_report_testlib(const struct check_run *run, enum check_outcome outcome,
@@ -127,7 +118,9 @@ static bool check_report_kattis(const struct check_run *run, enum check_outcome 
 				outcome == CHECK_FAIL ? "judgeerror.txt" : NULL};
 	for (unsigned i = 0; i < 2 && files[i]; i++) {
 		snprintf(path, sizeof path, "%s%s%s", dir, sep, files[i]);
-		if (!check_write_file(path, text)) {
+		FILE *f = fopen(path, "w");
+		bool ok = f && fputs(text, f) >= 0;
+		if ((f && fclose(f) != 0) || !ok) {
 			fprintf(stderr, "judge error: cannot write %s: %s\n", path,
 				strerror(errno));
 			return false;
