@@ -13,16 +13,6 @@
 #include "problem/problem.h"
 #include "mem/alloc.h"
 
-/* Reads plain decimal digits into *out, up to max; false otherwise. */
-static bool package_number(const char *text, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	if (codec_decimal_read_str(text, &v) != CODEC_DECIMAL_OK || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* Whether s ends in suffix, ASCII case ignored (PK.ZIP is a zip), with
  * something before it. */
 static bool package_ends_with(const char *s, const char *suffix)
@@ -62,57 +52,52 @@ int package_main(int argc, char *const argv[])
 	    .min_chains = PACKAGE_DEFAULT_MIN_CHAINS,
 	};
 	const char *out = NULL;
+	/* The flags, what a value must be, and a number's range (--tests on). */
+	static const struct {
+		const char *flag, *expected;
+		unsigned long long min, max;
+	} flags[] = {
+	    {"--problem", "monomino-domino or puyo", 0, 0},
+	    {"--format", "kattis, polygon, domjudge or cms", 0, 0},
+	    {"--tests", "1..500", 1, PACKAGE_MAX_TESTS},
+	    {"--seed", "0..18446744073709551615", 0, UINT64_MAX},
+	    {"--min-chains", "1..12", 1, GEN_PUYO_MAX_CHAINS},
+	};
 	for (int i = 0; i < argc; i++) {
-		static const char *const flags[] = {"--problem", "--format", "--tests", "--seed",
-						    "--min-chains"};
 		const char *arg = argv[i], *value = NULL;
 		bool missing = false;
 		size_t f;
 		for (f = 0; f < sizeof flags / sizeof flags[0]; f++) {
-			if ((value = check_flag(argc, argv, &i, flags[f], &missing)))
+			if ((value = check_flag(argc, argv, &i, flags[f].flag, &missing)))
 				break;
 			if (missing)
-				return package_usage("%s needs a value", flags[f]);
+				return package_usage("%s needs a value", flags[f].flag);
 		}
-		uint64_t v = 0;
-		switch (f) {
-		case 0:
-			req.problem = value;
-			if (!problem_find(value))
-				return package_usage("--problem must be monomino-domino or puyo, "
-						     "not '%s'",
-						     value);
-			break;
-		case 1:
-			if (!package_format_from_name(value, &req.format))
-				return package_usage("--format must be kattis, polygon, "
-						     "domjudge or cms, not '%s'",
-						     value);
-			break;
-		case 2:
-			if (!package_number(value, PACKAGE_MAX_TESTS, &v) || v < 1)
-				return package_usage("--tests must be 1..500, not '%s'", value);
-			req.tests = (unsigned)v;
-			break;
-		case 3:
-			if (!package_number(value, UINT64_MAX, &req.seed))
-				return package_usage("--seed must be 0..18446744073709551615, not "
-						     "'%s'",
-						     value);
-			break;
-		case 4:
-			if (!package_number(value, GEN_PUYO_MAX_CHAINS, &v) || v < 1)
-				return package_usage("--min-chains must be 1..12, not '%s'", value);
-			req.min_chains = (unsigned)v;
-			break;
-		default:
+		if (!value) {
 			if (arg[0] == '-' && arg[1] != '\0')
 				return package_usage("unknown flag '%s'", arg);
 			if (out)
 				return package_usage("unexpected argument '%s' (one OUT only)",
 						     arg);
 			out = arg;
+			continue;
 		}
+		unsigned long long v = 0;
+		bool ok = f == 0   ? problem_find(value) != NULL
+			  : f == 1 ? package_format_from_name(value, &req.format)
+				   : codec_decimal_read_str(value, &v) == CODEC_DECIMAL_OK &&
+					 v >= flags[f].min && v <= flags[f].max;
+		if (!ok)
+			return package_usage("%s must be %s, not '%s'", flags[f].flag,
+					     flags[f].expected, value);
+		if (f == 0)
+			req.problem = value;
+		else if (f == 2)
+			req.tests = (unsigned)v;
+		else if (f == 3)
+			req.seed = v;
+		else if (f == 4)
+			req.min_chains = (unsigned)v;
 	}
 	if (!req.problem)
 		return package_usage("missing --problem (monomino-domino or puyo)");
