@@ -491,7 +491,8 @@ int validate_main(int argc, char *const argv[])
 
 /* --- By name -------------------------------------------------------------- */
 
-/* Names a judge may run the program under, without a protocol suffix. */
+/* Names a judge may run the program under; protocol NULL: the name is a
+ * prefix, followed by PROTOCOL[-PROBLEM]. */
 static const struct {
 	const char *name;
 	bool validator;
@@ -502,6 +503,8 @@ static const struct {
     {"check", false, "testlib"},
     {"validator", true, "testlib"},
     {"checker", false, "cms"},
+    {"dropjudge-checker-", false, NULL},
+    {"dropjudge-validator-", true, NULL},
 };
 
 int check_main_by_name(int argc, char *const argv[])
@@ -510,19 +513,16 @@ int check_main_by_name(int argc, char *const argv[])
 		return -1;
 	const char *base = strrchr(argv[0], '/');
 	base = base ? base + 1 : argv[0];
-	for (size_t i = 0; i < sizeof check_names / sizeof check_names[0]; i++)
-		if (strcmp(base, check_names[i].name) == 0)
-			return (check_names[i].validator ? validate_run_named : check_run_named)(
-			    argc - 1, argv + 1, check_names[i].protocol,
-			    strlen(check_names[i].protocol), NULL);
-	static const char checker[] = "dropjudge-checker-", validator[] = "dropjudge-validator-";
-	bool is_validator = strncmp(base, validator, sizeof validator - 1) == 0;
-	if (!is_validator && strncmp(base, checker, sizeof checker - 1) != 0)
-		return -1;
-	const char *protocol = base + (is_validator ? sizeof validator : sizeof checker) - 1;
-	const char *dash = strchr(protocol, '-');
-	size_t plen = dash ? (size_t)(dash - protocol) : strlen(protocol);
-	const char *problem = dash ? dash + 1 : NULL;
-	return (is_validator ? validate_run_named : check_run_named)(argc - 1, argv + 1, protocol,
-								     plen, problem);
+	for (size_t i = 0; i < sizeof check_names / sizeof check_names[0]; i++) {
+		const char *name = check_names[i].name, *protocol = check_names[i].protocol;
+		size_t len = strlen(name);
+		if (protocol ? strcmp(base, name) != 0 : strncmp(base, name, len) != 0)
+			continue;
+		protocol = protocol ? protocol : base + len;
+		const char *dash = strchr(protocol, '-');
+		return (check_names[i].validator ? validate_run_named : check_run_named)(
+		    argc - 1, argv + 1, protocol,
+		    dash ? (size_t)(dash - protocol) : strlen(protocol), dash ? dash + 1 : NULL);
+	}
+	return -1;
 }
