@@ -129,24 +129,10 @@ static size_t solve_chains(char *out, const struct puyo_planes *planes)
 	return n;
 }
 
-/* Answers waiting to be written to stdout. */
-struct solve_out {
-	size_t len; /* buf[0..len) waits to be written */
-	char buf[SOLVE_LINES_OUT];
-};
-
-/* Writes what is held; 0, or 1 with a message. */
-static int solve_out_flush(struct solve_out *o)
-{
-	int ret = solve_write(o->buf, o->len);
-	o->len = 0;
-	return ret;
-}
-
 /* A batch of whole lines is answered into memory, split at a line end near
  * its middle when a second thread may answer the second half, then the
- * answers are written in order. At a bad line nothing is kept and the
- * batch is answered line by line, which says exactly what is wrong where. */
+ * answers are written in order. A bad line stops its half: the answers
+ * before it are written, then what is wrong with it. */
 
 /* Part of a batch and its answers. */
 struct solve_half {
@@ -154,24 +140,20 @@ struct solve_half {
 	size_t len;
 	char *out; /* answers go to out[0..cap) */
 	size_t cap;
+	size_t done;	/* bytes of s answered */
 	size_t out_len; /* bytes of answers written */
 	unsigned lines; /* lines answered */
-	bool ok;	/* every line read and its answer fitted */
 };
 
-/* Answers the lines of h, stopping at the first that does not read. */
+/* Answers the lines of h, stopping at the first that does not read or
+ * whose answer does not fit. */
 static void solve_half_answer(struct solve_half *h)
 {
-	size_t at = 0;
-	h->out_len = 0;
+	h->done = h->out_len = 0;
 	h->lines = 0;
-	h->ok = false;
-	while (at < h->len) {
-		const char *s = h->s + at;
-		const char *nl = memchr(s, '\n', h->len - at);
-		if (!nl)
-			return;
-		size_t len = (size_t)(nl - s);
+	while (h->done < h->len) {
+		const char *s = h->s + h->done;
+		size_t len = (size_t)((const char *)memchr(s, '\n', h->len - h->done) - s);
 		size_t line_len = len > 0 && s[len - 1] == '\r' ? len - 1 : len;
 		struct puyo_planes planes;
 		if (puyo_lines_read(s, line_len, 0, &planes, NULL) != CODEC_OK ||
@@ -179,9 +161,8 @@ static void solve_half_answer(struct solve_half *h)
 			return;
 		h->out_len += solve_chains(h->out + h->out_len, &planes);
 		h->lines++;
-		at += len + 1;
+		h->done += len + 1;
 	}
-	h->ok = true;
 }
 
 /* The second thread, kept for the whole run: answers `job` each time `go`
@@ -241,83 +222,60 @@ static void solve_pair_free(struct solve_pair *p)
 	dj_free(p);
 }
 
-/* Solves s[0..len), line `line` of --lines without its newline (a CR
- * before it is dropped); 0, or 1 when the line is bad (the answers before
- * it are written, then the fault on stderr) or a write failed. */
-static int solve_line(struct solve_out *o, const char *name, const char *s, size_t len,
-		      unsigned line)
-{
-	struct puyo_planes planes;
-
-	if (len > 0 && s[len - 1] == '\r')
-		len--;
-	if (puyo_lines_read(s, len, line, &planes, NULL) != CODEC_OK) {
-		/* Read again to say why: an error struct is filled only on the way out. */
-		struct codec_error err;
-		codec_error_init(&err);
-		puyo_lines_read(s, len, line, &planes, &err);
-		solve_out_flush(o);
-		solve_report(name, &err);
-		return 1;
-	}
-	if (o->len + 4 > sizeof o->buf && solve_out_flush(o) != 0)
-		return 1;
-	o->len += solve_chains(o->buf + o->len, &planes);
-	return 0;
-}
-
 /*
- * Answers the whole lines of buf[*at..held), moving *at past them and
- * counting them in *line: together (two halves at once when `pair` and
- * they are enough to share), or line by line when one is bad. Returns 0,
- * or 1 at a bad line or a failed write (a message was written).
+ * Answers the whole lines of buf[*at..held) into out (SOLVE_LINES_OUT
+ * bytes), two halves at once when `pair` and they are enough to share,
+ * writes the answers, and moves *at past the lines answered, counting them
+ * in *line. Returns 0, or 1 at a bad line (its fault on stderr) or a
+ * failed write; a line whose answer did not fit is left for the next call.
  */
-static int solve_lines_batch(struct solve_out *o, struct solve_pair *pair, const char *name,
-			     const char *buf, size_t held, size_t *at, unsigned *line)
+static int solve_lines_batch(struct solve_pair *pair, char *out, const char *name, const char *buf,
+			     size_t held, size_t *at, unsigned *line)
 {
 	const char *s = buf + *at;
 	size_t len = held - *at;
 	while (len > 0 && s[len - 1] != '\n')
 		len--;
-	if (solve_out_flush(o) != 0)
-		return 1;
-	struct solve_half first = {.s = s, .len = len, .out = o->buf, .cap = sizeof o->buf};
-	struct solve_half second = {.out = o->buf, .ok = true};
+	struct solve_half first = {.s = s, .len = len, .out = out, .cap = SOLVE_LINES_OUT};
+	struct solve_half second = {.out = out};
 	/* The second half starts after the line end nearest past the middle. */
 	const char *nl =
 	    pair && len >= SOLVE_PAIR_MIN ? memchr(s + len / 2, '\n', len - len / 2) : NULL;
 	bool shared = nl && (size_t)(nl + 1 - s) < len;
 	if (shared) {
 		first.len = (size_t)(nl + 1 - s);
-		first.cap = sizeof o->buf / 2;
-		pair->job = (struct solve_half){.s = nl + 1,
-						.len = len - first.len,
-						.out = o->buf + first.cap,
-						.cap = first.cap};
+		first.cap = SOLVE_LINES_OUT / 2;
+		pair->job = (struct solve_half){
+		    .s = nl + 1, .len = len - first.len, .out = out + first.cap, .cap = first.cap};
 		sem_post(&pair->go);
 	}
 	solve_half_answer(&first);
 	if (shared) {
 		while (sem_wait(&pair->done) != 0)
 			continue; /* EINTR */
-		second = pair->job;
+		if (first.done == first.len)
+			second = pair->job;
 	}
-	if (!first.ok || !second.ok) {
-		while ((nl = memchr(buf + *at, '\n', held - *at))) {
-			size_t n = (size_t)(nl - (buf + *at));
-			if (solve_line(o, name, buf + *at, n, *line) != 0)
-				return 1;
-			*line += *line < UINT_MAX;
-			*at += n + 1;
-		}
-		return 0;
-	}
-	memmove(o->buf + first.out_len, second.out, second.out_len);
-	o->len = first.out_len + second.out_len;
-	*at += len;
+	memmove(out + first.out_len, second.out, second.out_len);
+	*at += first.done + second.done;
 	unsigned lines = first.lines + second.lines;
 	*line = lines > UINT_MAX - *line ? UINT_MAX : *line + lines;
-	return 0;
+	if (solve_write(out, first.out_len + second.out_len) != 0)
+		return 1;
+	if (first.done + second.done == len)
+		return 0;
+	/* Read the line that stopped a half again, to say why: an error struct
+	 * is filled only on the way out. */
+	s = buf + *at;
+	len = (size_t)((const char *)memchr(s, '\n', held - *at) - s);
+	len -= len > 0 && s[len - 1] == '\r';
+	struct codec_error err;
+	struct puyo_planes planes;
+	codec_error_init(&err);
+	if (puyo_lines_read(s, len, *line, &planes, &err) == CODEC_OK)
+		return 0; /* its answer did not fit */
+	solve_report(name, &err);
+	return 1;
 }
 
 /*
@@ -332,27 +290,25 @@ static int solve_puyo_lines(const char *problem, FILE *in, const char *name)
 {
 	(void)problem;
 	struct solve_pair *pair = solve_pair_new();
-	struct solve_out *o = dj_malloc(sizeof *o);
+	char *out = dj_malloc(SOLVE_LINES_OUT);
 	char *buf = dj_malloc(SOLVE_LINES_IN);
 	size_t held = 0; /* buf[0..held) was read */
 	size_t at = 0;	 /* the first byte of buf not answered yet */
 	unsigned line = 1;
 	int ret = 1;
 
-	if (!o || !buf) {
+	if (!out || !buf) {
 		fprintf(stderr, "dropjudge: out of memory\n");
 		goto out_buf;
 	}
-	o->len = 0;
 	for (;;) {
-		if (solve_lines_batch(o, pair, name, buf, held, &at, &line) != 0)
+		if (solve_lines_batch(pair, out, name, buf, held, &at, &line) != 0)
 			goto out_buf;
 		/* The part of a line left goes to the front, and more input after it. */
 		memmove(buf, buf + at, held - at);
 		held -= at;
 		at = 0;
 		if (held == SOLVE_LINES_IN) {
-			solve_out_flush(o);
 			fprintf(stderr, "dropjudge: %s:%u: line longer than %zu bytes\n", name,
 				line, SOLVE_LINES_IN);
 			goto out_buf;
@@ -366,17 +322,18 @@ static int solve_puyo_lines(const char *problem, FILE *in, const char *name)
 		held += got;
 	}
 	if (ferror(in)) {
-		solve_out_flush(o);
 		fprintf(stderr, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 		goto out_buf;
 	}
-	/* A last line without its newline. */
-	if (held > 0 && solve_line(o, name, buf, held, line) != 0)
-		goto out_buf;
-	ret = solve_out_flush(o);
+	/* What is left, a last line without its newline given one. */
+	if (held > 0 && buf[held - 1] != '\n')
+		buf[held++] = '\n';
+	ret = 0;
+	while (ret == 0 && at < held)
+		ret = solve_lines_batch(pair, out, name, buf, held, &at, &line);
 out_buf:
 	dj_free(buf);
-	dj_free(o);
+	dj_free(out);
 	solve_pair_free(pair);
 	return ret;
 }
