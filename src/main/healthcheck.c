@@ -129,20 +129,15 @@ static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char 
 		goto out_gnutls;
 	gnutls_session_set_verify_cert(c->tls, NULL, 0);
 	gnutls_transport_set_int(c->tls, c->fd);
-	for (;;) {
-		rc = gnutls_handshake(c->tls);
-		if (rc == GNUTLS_E_SUCCESS)
-			return 0;
+	while ((rc = gnutls_handshake(c->tls)) != GNUTLS_E_SUCCESS && !gnutls_error_is_fatal(rc)) {
 		if ((rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED) &&
-		    healthcheck_wait(c, 0) == 0)
-			continue;
-		if (rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED) {
+		    healthcheck_wait(c, 0) != 0) {
 			codec_format(err, errlen, "TLS handshake: %s", strerror(errno));
 			return -1;
 		}
-		if (gnutls_error_is_fatal(rc))
-			break;
 	}
+	if (rc == GNUTLS_E_SUCCESS)
+		return 0;
 	if (rc == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR) {
 		gnutls_datum_t why = {NULL, 0};
 		unsigned status = gnutls_session_get_verify_cert_status(c->tls);
