@@ -461,13 +461,9 @@ int solve_main(int argc, char *const argv[])
 			problem);
 		return 2;
 	}
-	if (strcmp(problem, "puyo") == 0 && argc > 1 && strcmp(argv[1], "--lines") == 0) {
-		solve = solve_puyo_lines;
-		argc--;
-		argv++;
-	}
-	if (argc > 1 && strcmp(argv[1], "--ndjson") == 0 && solve != solve_puyo_lines) {
-		solve = solve_ndjson;
+	bool lines = strcmp(problem, "puyo") == 0 && argc > 1 && strcmp(argv[1], "--lines") == 0;
+	if (lines || (argc > 1 && strcmp(argv[1], "--ndjson") == 0)) {
+		solve = lines ? solve_puyo_lines : solve_ndjson;
 		argc--;
 		argv++;
 	}
