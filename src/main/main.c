@@ -114,13 +114,12 @@ static void main_reload(struct http_auth *auth)
 }
 
 /*
- * After the first signal: waits until no request is in flight, the drain
- * timeout passes, or another signal from `signals` arrives.
+ * After the first signal: waits until no request is in flight, timeout_s
+ * seconds pass, or another signal from `signals` arrives.
  */
-static void main_drain(struct http_server *srv, const struct config *cfg, struct http_auth *auth,
+static void main_drain(struct http_server *srv, unsigned timeout_s, struct http_auth *auth,
 		       const sigset_t *signals, struct http_accesslog *log)
 {
-	unsigned timeout_s = cfg->drain_timeout;
 	long long deadline = http_clock_ms() + (long long)timeout_s * 1000;
 	unsigned idle = 0;
 
@@ -200,17 +199,14 @@ static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 }
 
 /* Writes the address the listening socket fd is bound to in host[0..size)
- * (the start line's, for an inherited socket). Returns 0 or -1. */
-static int main_socket_host(int fd, char *host, size_t size)
+ * (the start line's, for an inherited socket); false when it cannot. */
+static bool main_socket_host(int fd, char *host, size_t size)
 {
 	struct sockaddr_storage addr;
 	socklen_t len = sizeof addr;
-	if (getsockname(fd, (struct sockaddr *)&addr, &len) != 0)
-		return -1;
-	return getnameinfo((struct sockaddr *)&addr, len, host, (socklen_t)size, NULL, 0,
-			   NI_NUMERICHOST) == 0
-		   ? 0
-		   : -1;
+	return getsockname(fd, (struct sockaddr *)&addr, &len) == 0 &&
+	       getnameinfo((struct sockaddr *)&addr, len, host, (socklen_t)size, NULL, 0,
+			   NI_NUMERICHOST) == 0;
 }
 
 /* `dropjudge serve`: returns the exit status. SIGTERM, SIGINT and SIGHUP are
@@ -248,7 +244,7 @@ static int main_serve(int argc, char *const argv[])
 		http_stderr_line("error", "error", "%s", err);
 		return 1;
 	}
-	if (listen_fd > 0 && main_socket_host(listen_fd, cfg.host, sizeof cfg.host) != 0) {
+	if (listen_fd > 0 && !main_socket_host(listen_fd, cfg.host, sizeof cfg.host)) {
 		http_stderr_line("error", "error",
 				 "socket activation: cannot read the socket's address");
 		status = 1;
@@ -318,7 +314,7 @@ static int main_serve(int argc, char *const argv[])
 		 cfg.drain_timeout);
 	systemd_notify("STOPPING=1");
 	http_server_begin_drain(srv);
-	main_drain(srv, &cfg, auth, &signals, log);
+	main_drain(srv, cfg.drain_timeout, auth, &signals, log);
 	http_server_stop(srv);
 	main_say(log, "stop", 2, "dropjudge: stopped");
 	status = 0;
