@@ -69,11 +69,8 @@ static int healthcheck_status(const char *line, size_t len)
 static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned port, char *err,
 			       size_t errlen)
 {
-	struct addrinfo hints, *ai = NULL;
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai = NULL;
 	char service[8];
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
 	snprintf(service, sizeof service, "%u", port);
 	int rc = getaddrinfo(host, service, &hints, &ai);
 	if (rc != 0 || !ai) {

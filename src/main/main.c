@@ -174,13 +174,10 @@ static int main_config_exit(enum config_result result, const char *who, const ch
  * HTTP layer can bind. Returns 0, or -1 with the reason in err. */
 static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 {
-	struct addrinfo hints, *ai = NULL;
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai = NULL;
 	unsigned char buf[sizeof(struct in6_addr)];
 	if (inet_pton(AF_INET, host, buf) == 1 || inet_pton(AF_INET6, host, buf) == 1)
 		return 0;
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
 	int rc = getaddrinfo(host, NULL, &hints, &ai);
 	if (rc != 0 || !ai) {
 		codec_format(err, errlen, "--host: '%s' does not resolve (%s)", host,

@@ -67,15 +67,13 @@ int systemd_listen_fd(char *err, size_t errlen)
 int systemd_notify(const char *state)
 {
 	const char *path = getenv("NOTIFY_SOCKET");
-	struct sockaddr_un addr;
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
 
 	if (!path || !path[0])
 		return 0;
 	size_t n = strlen(path);
 	if ((path[0] != '/' && path[0] != '@') || n >= sizeof addr.sun_path)
 		return -1;
-	memset(&addr, 0, sizeof addr);
-	addr.sun_family = AF_UNIX;
 	memcpy(addr.sun_path, path, n);
 	if (path[0] == '@')
 		addr.sun_path[0] = '\0'; /* abstract namespace */
