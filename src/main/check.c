@@ -169,11 +169,9 @@ static const struct check_protocol check_protocols[] = {
 };
 /* clang-format on */
 
-#define CHECK_NPROTOCOLS (sizeof check_protocols / sizeof check_protocols[0])
-
 static const struct check_protocol *check_protocol_find(const char *name, size_t len)
 {
-	for (size_t i = 0; name && i < CHECK_NPROTOCOLS; i++)
+	for (size_t i = 0; name && i < sizeof check_protocols / sizeof check_protocols[0]; i++)
 		if (strlen(check_protocols[i].name) == len &&
 		    strncmp(check_protocols[i].name, name, len) == 0)
 			return &check_protocols[i];
@@ -223,7 +221,7 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 	/* only testlib and kattis have validators (validate_run_named) */
 	const char *expected = validator ? "testlib or kattis" : "testlib, kattis, cms or dmoj";
 	memset(run, 0, sizeof *run);
-	run->protocol = protocol ? check_protocol_find(protocol, protocol_len) : NULL;
+	run->protocol = check_protocol_find(protocol, protocol_len);
 	for (int i = 0; i < argc; i++) {
 		bool missing = false;
 		const char *v;
