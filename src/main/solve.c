@@ -129,11 +129,6 @@ static size_t solve_chains(char *out, const struct puyo_planes *planes)
 	return n;
 }
 
-/* A batch of whole lines is answered into memory, split at a line end near
- * its middle when a second thread may answer the second half, then the
- * answers are written in order. A bad line stops its half: the answers
- * before it are written, then what is wrong with it. */
-
 /* Part of a batch and its answers. */
 struct solve_half {
 	const char *s; /* whole lines, each ended by '\n' */
