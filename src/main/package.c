@@ -11,7 +11,6 @@
 #include "dropjudge/gen.h"
 #include "package/package.h"
 #include "problem/problem.h"
-#include "mem/alloc.h"
 
 /* Whether s ends in suffix, ASCII case ignored (PK.ZIP is a zip), with
  * something before it. */
@@ -117,17 +116,11 @@ int package_main(int argc, char *const argv[])
 					     ".tgz (tar.gz), or without an archive's suffix for a "
 					     "directory",
 					     out, *s);
-	struct codec_error *err = dj_malloc(sizeof *err);
-	if (!err) {
-		fprintf(stderr, "dropjudge: package: out of memory\n");
+	struct codec_error err;
+	codec_error_init(&err);
+	if (package_build_path(&req, sink, out, &err) != CODEC_OK) {
+		fprintf(stderr, "dropjudge: package: %s\n", err.detail);
 		return 1;
 	}
-	codec_error_init(err);
-	int status = 0;
-	if (package_build_path(&req, sink, out, err) != CODEC_OK) {
-		fprintf(stderr, "dropjudge: package: %s\n", err->detail);
-		status = 1;
-	}
-	dj_free(err);
-	return status;
+	return 0;
 }
