@@ -116,19 +116,6 @@ out_text:
 /* Bytes of whole lines below which a batch is not worth splitting. */
 #define SOLVE_PAIR_MIN ((size_t)64 << 10)
 
-/* Writes the chain count of planes and '\n' at out, 3 bytes at most
- * (PUYO_MAX_CHAINS is 19); returns the bytes written. */
-static size_t solve_chains(char *out, const struct puyo_planes *planes)
-{
-	unsigned chains = puyo_planes_chains(planes);
-	size_t n = 0;
-	if (chains >= 10)
-		out[n++] = (char)('0' + chains / 10);
-	out[n++] = (char)('0' + chains % 10);
-	out[n++] = '\n';
-	return n;
-}
-
 /* Part of a batch and its answers. */
 struct solve_half {
 	const char *s; /* whole lines, each ended by '\n' */
@@ -141,7 +128,8 @@ struct solve_half {
 };
 
 /* Answers the lines of h, stopping at the first that does not read or
- * whose answer does not fit. */
+ * whose answer (its chain count and '\n', 3 bytes at most: PUYO_MAX_CHAINS
+ * is 19) does not fit. */
 static void solve_half_answer(struct solve_half *h)
 {
 	h->done = h->out_len = 0;
@@ -154,7 +142,11 @@ static void solve_half_answer(struct solve_half *h)
 		if (puyo_lines_read(s, line_len, 0, &planes, NULL) != CODEC_OK ||
 		    h->out_len + 3 > h->cap)
 			return;
-		h->out_len += solve_chains(h->out + h->out_len, &planes);
+		unsigned chains = puyo_planes_chains(&planes);
+		if (chains >= 10)
+			h->out[h->out_len++] = (char)('0' + chains / 10);
+		h->out[h->out_len++] = (char)('0' + chains % 10);
+		h->out[h->out_len++] = '\n';
 		h->lines++;
 		h->done += len + 1;
 	}
