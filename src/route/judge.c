@@ -29,21 +29,14 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 	const json_t *b64 = json_object_get(item, "output_base64");
 	found->decoded = NULL;
 	snprintf(at, sizeof at, "%s/%s", ptr, b64 && !text ? "output_base64" : "output");
-	if (text && b64) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       "give \"output\" or \"output_base64\", not both");
-		return false;
-	}
-	if (!text && !b64) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       "required (or \"output_base64\" for bytes that are not "
-				       "UTF-8)");
-		return false;
-	}
 	const json_t *v = text ? text : b64;
-	if (!json_is_string(v)) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       "must be a string (the contestant's output)");
+	const char *why = text && b64 ? "give \"output\" or \"output_base64\", not both"
+			  : !v	      ? "required (or \"output_base64\" for bytes that are "
+					"not UTF-8)"
+			  : !json_is_string(v) ? "must be a string (the contestant's output)"
+					       : NULL;
+	if (why) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at, "%s", why);
 		return false;
 	}
 	found->bytes = json_string_value(v);
