@@ -67,10 +67,7 @@ void route_tally_case(const struct route_call *call, const char *problem, bool s
 	if (!t)
 		return;
 	t->problem = problem;
-	if (solved)
-		t->solved++;
-	else
-		t->rejected++;
+	*(solved ? &t->solved : &t->rejected) += 1;
 }
 
 bool route_is_batch(const json_t *root)
