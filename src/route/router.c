@@ -266,16 +266,20 @@ static bool redirect_slash(const struct route_request *req, const struct route_e
 	return true;
 }
 
-/* The origin to allow for CORS ("*" or the request's), or NULL for none. */
-static const char *cors_origin(const struct route_request *req)
+/* The CORS headers of an answer (e NULL: no resource): the origin allowed,
+ * "*" or the request's when --cors-origins lists it; a preflight also
+ * learns what it may send. */
+static void cors_headers(const struct route_request *req, const struct route_entry *e,
+			 bool preflight, struct route_response *resp)
 {
 	const char *list = req->limits ? req->limits->cors_origins : NULL;
-	if (!list || !list[0] || !req->origin)
-		return NULL;
-	if (strcmp(list, "*") == 0)
-		return "*";
-	size_t olen = strlen(req->origin);
-	for (const char *s = list; *s;) {
+	if (!list || !list[0])
+		return;
+	const char *origin = strcmp(list, "*") == 0 ? "*" : NULL;
+	if (!origin)
+		route_add_vary(resp, "Origin"); /* the answer depends on the origin */
+	size_t olen = req->origin ? strlen(req->origin) : 0;
+	for (const char *s = list; !origin && req->origin && *s;) {
 		while (*s == ' ' || *s == ',')
 			s++;
 		size_t n = strcspn(s, ",");
@@ -283,22 +287,10 @@ static const char *cors_origin(const struct route_request *req)
 		while (m > 0 && s[m - 1] == ' ')
 			m--;
 		if (m > 0 && m == olen && strncasecmp(s, req->origin, m) == 0)
-			return req->origin;
+			origin = req->origin;
 		s += n;
 	}
-	return NULL;
-}
-
-/* The CORS headers of an answer (e NULL: no resource); a preflight also
- * learns what it may send. */
-static void cors_headers(const struct route_request *req, const struct route_entry *e,
-			 bool preflight, struct route_response *resp)
-{
-	const char *list = req->limits ? req->limits->cors_origins : NULL;
-	if (list && list[0] && strcmp(list, "*") != 0)
-		route_add_vary(resp, "Origin"); /* the answer depends on the origin */
-	const char *origin = cors_origin(req);
-	if (!origin)
+	if (!origin || !req->origin)
 		return;
 	route_add_header(resp, "Access-Control-Allow-Origin", origin);
 	if (!preflight || !e) {
