@@ -80,13 +80,9 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 			      struct codec_error *err)
 {
 	char taken[96];
-	unsigned formats = 0;
-	if (e->bodies & ROUTE_BODY_JSON)
-		formats |= ROUTE_FORMAT_JSON;
-	if (e->bodies & ROUTE_BODY_TEXT)
-		formats |= ROUTE_FORMAT_TEXT;
-	if (e->bodies & ROUTE_BODY_NDJSON)
-		formats |= ROUTE_FORMAT_NDJSON;
+	unsigned formats = (e->bodies & ROUTE_BODY_JSON ? ROUTE_FORMAT_JSON : 0) |
+			   (e->bodies & ROUTE_BODY_TEXT ? ROUTE_FORMAT_TEXT : 0) |
+			   (e->bodies & ROUTE_BODY_NDJSON ? ROUTE_FORMAT_NDJSON : 0);
 	route_format_list(formats, taken, sizeof taken);
 	if (!encoding_is_taken(req->content_encoding)) {
 		route_error_set(err, ROUTE_E_MEDIA_TYPE,
