@@ -67,10 +67,8 @@ void route_tally_case(const struct route_call *call, const char *problem, bool s
 	if (!t)
 		return;
 	t->problem = problem;
-	if (solved)
-		t->solved++;
-	else
-		t->rejected++;
+	t->solved += solved;
+	t->rejected += !solved;
 }
 
 bool route_is_batch(const json_t *root)

@@ -86,13 +86,6 @@ static void string_read(const char *body, size_t len, size_t *pos, char *out, si
 	json_decref(s);
 }
 
-/* Sets the pointer to the parent's (its first base_len bytes) and one more token. */
-static void pointer_step(char *pointer, size_t base_len, const char *token)
-{
-	pointer[base_len] = '\0';
-	codec_pointer_append(pointer, CODEC_POINTER_MAX, token);
-}
-
 /*
  * Finds the last number that starts before byte `end` of a JSON text that
  * jansson read well up to `end` (where it stopped at a number too large to
@@ -116,12 +109,14 @@ static bool number_locate(const char *body, size_t len, size_t end, struct numbe
 	for (size_t i = 0; i < end;) {
 		char c = body[i];
 		size_t from = i;
-		/* a value starts here: it is the next member of its container */
+		/* a value starts here: it is the next member of its container, its
+		 * pointer the container's and one more token */
 		bool value = c == '{' || c == '[' || c == '"' || c == '-' ||
 			     (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n';
 		if (value && depth > 0 && array[depth - 1]) {
 			snprintf(token, sizeof token, "%lu", idx[depth - 1]);
-			pointer_step(pointer, base[depth - 1], token);
+			pointer[base[depth - 1]] = '\0';
+			codec_pointer_append(pointer, sizeof pointer, token);
 		}
 		if (c == '{' || c == '[') {
 			if (depth == LOCATE_DEPTH)
@@ -143,7 +138,8 @@ static bool number_locate(const char *body, size_t len, size_t end, struct numbe
 			i++;
 		} else if (c == '"' && depth > 0 && !array[depth - 1] && want_key[depth - 1]) {
 			string_read(body, len, &i, token, sizeof token);
-			pointer_step(pointer, base[depth - 1], token);
+			pointer[base[depth - 1]] = '\0';
+			codec_pointer_append(pointer, sizeof pointer, token);
 			want_key[depth - 1] = false;
 		} else if (c == '"') {
 			string_read(body, len, &i, NULL, 0);

@@ -75,8 +75,7 @@ route_handler_fn route_solve;
 route_handler_fn route_judge;
 route_handler_fn route_validate;
 route_handler_fn route_generate;
-route_handler_fn route_livez;
-route_handler_fn route_readyz;
+route_handler_fn route_health;
 route_handler_fn route_info;
 route_handler_fn route_openapi;
 route_handler_fn route_index;
@@ -204,8 +203,8 @@ void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len);
 /* Answers a last line without its LF, writes the summary and counts the
  * lines in req's tally; -1 when put() or memory failed (answer cut short). */
 int route_ndjson_end(struct route_ndjson *nd);
-/* Frees a reader; NULL is ignored. */
-void route_ndjson_free(struct route_ndjson *nd);
+/* Frees a reader (also its route_stream.free); NULL is ignored. */
+void route_ndjson_free(void *nd);
 /* route_stream.read of a held answer (a struct route_ndjson): written out
  * of its records, or the held gzip bytes as they are (raw). */
 long route_ndjson_read(void *ctx, char *buf, size_t size);

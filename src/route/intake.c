@@ -6,12 +6,10 @@
  * parser collects faults from the first byte (as the second pass over a
  * kept body does), and a byte-order mark is dropped even when split.
  */
-#include <string.h>
-
 #include "mem/alloc.h"
 #include "route/handlers.h"
 
-#define STREAM_BOM_LEN 3 /* EF BB BF */
+#define STREAM_BOM "\xEF\xBB\xBF"
 
 struct route_intake {
 	struct route_ndjson *ndjson; /* a stream's reader, or NULL: a text case */
@@ -19,8 +17,7 @@ struct route_intake {
 	struct problem_text_stream *text; /* the problem's parser and game */
 	struct codec_error err;		  /* collect mode over faults[] */
 	struct codec_fault *faults;	  /* CODEC_FAULTS_MAX, dj_malloc'ed */
-	char head[STREAM_BOM_LEN];	  /* first bytes, held until the BOM is decided */
-	size_t head_len;		  /* bytes in head */
+	size_t head_len;		  /* bytes of a byte-order mark taken so far */
 	bool head_done;			  /* the BOM is decided: bytes go straight on */
 	char first;			  /* first byte past white space, '\0' while none */
 	bool ended;			  /* route_intake_end() has run */
@@ -70,15 +67,13 @@ static void stream_feed(struct route_intake *s, const char *bytes, size_t len)
 	s->problem->text_stream_feed(s->text, bytes, len);
 }
 
-/* Decides the byte-order mark from the first bytes held. */
+/* Decides the byte-order mark: the first bytes of one, broken off, are
+ * the body's own. */
 static void stream_head_end(struct route_intake *s)
 {
-	const char *bytes = s->head;
-	size_t len = s->head_len;
 	s->head_done = true;
-	route_skip_bom(&bytes, &len);
-	if (len > 0)
-		stream_feed(s, bytes, len);
+	if (s->head_len > 0 && s->head_len < sizeof STREAM_BOM - 1)
+		stream_feed(s, STREAM_BOM, s->head_len);
 }
 
 void route_intake_feed(struct route_intake *s, const char *data, size_t len)
@@ -89,18 +84,10 @@ void route_intake_feed(struct route_intake *s, const char *data, size_t len)
 	}
 	if (!s || s->ended)
 		return;
-	if (!s->head_done) {
-		size_t take = STREAM_BOM_LEN - s->head_len;
-		if (take > len)
-			take = len;
-		memcpy(s->head + s->head_len, data, take);
-		s->head_len += take;
-		data += take;
-		len -= take;
-		if (s->head_len < STREAM_BOM_LEN)
-			return;
+	for (; !s->head_done && len > 0 && *data == STREAM_BOM[s->head_len]; data++, len--)
+		s->head_done = ++s->head_len == sizeof STREAM_BOM - 1;
+	if (!s->head_done && len > 0)
 		stream_head_end(s);
-	}
 	if (len > 0)
 		stream_feed(s, data, len);
 }

@@ -29,21 +29,14 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 	const json_t *b64 = json_object_get(item, "output_base64");
 	found->decoded = NULL;
 	snprintf(at, sizeof at, "%s/%s", ptr, b64 && !text ? "output_base64" : "output");
-	if (text && b64) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       "give \"output\" or \"output_base64\", not both");
-		return false;
-	}
-	if (!text && !b64) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       "required (or \"output_base64\" for bytes that are not "
-				       "UTF-8)");
-		return false;
-	}
 	const json_t *v = text ? text : b64;
-	if (!json_is_string(v)) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       "must be a string (the contestant's output)");
+	const char *why = text && b64 ? "give \"output\" or \"output_base64\", not both"
+			  : !v	      ? "required (or \"output_base64\" for bytes that are "
+					"not UTF-8)"
+			  : !json_is_string(v) ? "must be a string (the contestant's output)"
+					       : NULL;
+	if (why) {
+		codec_error_at_pointer(err, CODEC_E_INVALID, at, "%s", why);
 		return false;
 	}
 	found->bytes = json_string_value(v);
@@ -85,10 +78,11 @@ struct judge_text {
  * written as text when the problem can (jt->taken, the verdict without
  * "steps").
  */
-static json_t *judge_one(const struct problem *p, const json_t *item, const char *ptr,
-			 const struct route_call *call, bool trace, struct route_tally *tally,
-			 struct codec_error *err, struct judge_text *jt)
+static json_t *judge_one(const struct route_call *call, const json_t *item, const char *ptr,
+			 bool trace, struct codec_error *err, struct judge_text *jt)
 {
+	const struct problem *p = route_entry_problem(call->entry);
+	struct route_tally *tally = call->req->tally;
 	char at[CODEC_POINTER_MAX];
 	if (!json_is_object(item)) {
 		codec_error_at_pointer(err, CODEC_E_INVALID, ptr,
@@ -177,24 +171,8 @@ static json_t *judge_one(const struct problem *p, const json_t *item, const char
 static json_t *judge_case(const struct route_call *call, const json_t *c, const char *ptr,
 			  bool trace, struct codec_error *each)
 {
-	json_t *verdict = judge_one(route_entry_problem(call->entry), c, ptr, call, trace,
-				    call->req->tally, each, NULL);
+	json_t *verdict = judge_one(call, c, ptr, trace, each, NULL);
 	return verdict ? verdict : route_error_slot(each);
-}
-
-/* Answers a verdict with its trace in text: the verdict dumped compact but
- * for its final "}", then "steps". */
-static enum route_status respond_traced_verdict(struct route_response *resp, const json_t *verdict,
-						const struct judge_text *jt,
-						struct codec_error *err)
-{
-	struct route_buf head = {.data = NULL};
-	enum route_status st =
-	    json_dump_callback(verdict, route_buf_put, &head, JSON_COMPACT) == 0 && head.len > 1
-		? route_respond_traced(resp, head.data, head.len - 1, &jt->text, err)
-		: route_oom(err);
-	dj_free(head.data);
-	return st;
 }
 
 enum route_status route_judge(const struct route_call *call, struct route_response *resp,
@@ -212,8 +190,7 @@ enum route_status route_judge(const struct route_call *call, struct route_respon
 		return err->status;
 	if (!route_is_batch(root)) {
 		struct judge_text jt = {.taken = false};
-		json_t *verdict = judge_one(route_entry_problem(call->entry), root, "", call, trace,
-					    req->tally, err, &jt);
+		json_t *verdict = judge_one(call, root, "", trace, err, &jt);
 		const json_t *input = json_object_get(root, "input");
 		const char *at =
 		    json_is_true(json_object_get(input, "trace")) ? "/input/trace" : NULL;
@@ -225,11 +202,17 @@ enum route_status route_judge(const struct route_call *call, struct route_respon
 			verdict = NULL;
 		}
 		json_decref(root);
-		if (verdict && jt.taken)
-			st = respond_traced_verdict(resp, verdict, &jt, err);
+		struct route_buf head = {.data = NULL}; /* a text trace: the verdict but its "}" */
+		if (!verdict)
+			st = err->status;
+		else if (!jt.taken)
+			st = route_respond_json(resp, json_incref(verdict), err);
+		else if (json_dump_callback(verdict, route_buf_put, &head, JSON_COMPACT) == 0 &&
+			 head.len > 1)
+			st = route_respond_traced(resp, head.data, head.len - 1, &jt.text, err);
 		else
-			st = verdict ? route_respond_json(resp, json_incref(verdict), err)
-				     : err->status;
+			st = route_oom(err);
+		dj_free(head.data);
 		json_decref(verdict);
 		dj_free(jt.text.data);
 		return st;

@@ -13,29 +13,21 @@
 extern const char route_openapi_yaml[];
 extern const char route_openapi_yaml_end[];
 
-/* Constant answers are sent as they are, without building JSON. */
-static const char livez_body[] = "{\"status\":\"ok\"}\n";
-static const char readyz_body[] = "{\"status\":\"ready\"}\n";
-
-enum route_status route_livez(const struct route_call *call, struct route_response *resp,
-			      struct codec_error *err)
-{
-	(void)call;
-	(void)err;
-	route_respond_static(resp, "application/json", livez_body, sizeof livez_body - 1);
-	return ROUTE_OK;
-}
-
-enum route_status route_readyz(const struct route_call *call, struct route_response *resp,
+/* GET /livez, /healthz and /readyz: constant answers, sent as they are;
+ * /readyz is 503 once shutdown has begun. */
+enum route_status route_health(const struct route_call *call, struct route_response *resp,
 			       struct codec_error *err)
 {
-	if (call->req->draining) {
+	static const char live[] = "{\"status\":\"ok\"}\n", ready[] = "{\"status\":\"ready\"}\n";
+	bool readyz = call->entry->handle == ROUTE_HANDLE_READYZ;
+	if (readyz && call->req->draining) {
 		route_error_set(
 		    err, ROUTE_E_UNAVAILABLE,
 		    "shutdown has begun: requests in flight complete, new ones go elsewhere");
 		return ROUTE_E_UNAVAILABLE;
 	}
-	route_respond_static(resp, "application/json", readyz_body, sizeof readyz_body - 1);
+	route_respond_static(resp, "application/json", readyz ? ready : live,
+			     readyz ? sizeof ready - 1 : sizeof live - 1);
 	return ROUTE_OK;
 }
 

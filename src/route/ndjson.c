@@ -1,19 +1,15 @@
 /*
  * Streams of cases (application/x-ndjson or application/jsonl): one case a
- * line, each answered exactly as the request holding it alone would be
- * (route_handle() on it, in JSON), the line's "id" echoed, or {"line": n,
- * "id": ..., "error": problem} for a line that fails; then a summary line.
- * Blank lines are skipped, a CR before the LF dropped, a line over the JSON
- * body limit is that line's 413. Lines the problem's fast reader takes
- * skip route_handle(): solved here as route_solve() would, without a
- * request and response for each (tests/unit/test_ndjson_direct.c demands
- * the same bytes with it and without it).
+ * line, each answered as the request holding it alone would be, the line's
+ * "id" echoed, or {"line": n, "id": ..., "error": problem}; then a summary
+ * line. Blank lines are skipped, a CR before the LF dropped, a line over
+ * the JSON body limit is its 413. Lines the problem's fast reader takes are
+ * solved here as route_solve() would, without a request for each.
  *
  * libmicrohttpd sends nothing before the whole body is read, so the answer
- * is held as records in order: runs of answer bytes, gzip-compressed as they
- * are made, and outcomes packed by their problem. It is written from them
- * as it is sent, or, when nothing was packed, the gzip bytes are sent as
- * they are. The command line hands its own sink and nothing is held.
+ * is held: runs of gzip-compressed bytes and packed outcomes, written out
+ * as it is sent (the gzip bytes as they are when nothing was packed). The
+ * command line hands its own sink and nothing is held.
  */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
@@ -515,8 +511,9 @@ int route_ndjson_end(struct route_ndjson *nd)
 	return nd->broken ? -1 : 0;
 }
 
-void route_ndjson_free(struct route_ndjson *nd)
+void route_ndjson_free(void *ctx)
 {
+	struct route_ndjson *nd = ctx;
 	if (!nd)
 		return;
 	if (nd->z_live)
@@ -655,11 +652,6 @@ long route_ndjson_read(void *ctx, char *buf, size_t size)
 	return (long)done;
 }
 
-static void nd_stream_free(void *ctx)
-{
-	route_ndjson_free(ctx);
-}
-
 enum route_status route_ndjson_respond(const struct route_call *call, struct route_response *resp,
 				       struct codec_error *err)
 {
@@ -678,7 +670,7 @@ enum route_status route_ndjson_respond(const struct route_call *call, struct rou
 	resp->status = 200;
 	resp->content_type = "application/x-ndjson";
 	resp->stream = (struct route_stream){.read = route_ndjson_read,
-					     .free = nd_stream_free,
+					     .free = route_ndjson_free,
 					     .gzipped = nd_gzipped,
 					     .gzip_level = NDJSON_SEND_LEVEL,
 					     .ctx = nd};

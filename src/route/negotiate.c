@@ -119,17 +119,13 @@ enum route_body route_request_body(const struct route_request *req)
 
 enum route_verb route_verb_of(const struct route_request *req)
 {
-	const char *method = req->method;
-	if (!method)
-		return ROUTE_VERB_OTHER;
-	if (codec_text_is(method, "GET"))
-		return ROUTE_VERB_GET;
-	if (codec_text_is(method, "POST"))
-		return ROUTE_VERB_POST;
-	if (codec_text_is(method, "HEAD"))
-		return ROUTE_VERB_HEAD;
-	if (codec_text_is(method, "OPTIONS"))
-		return ROUTE_VERB_OPTIONS;
+	static const char *const names[] = {[ROUTE_VERB_GET] = "GET",
+					    [ROUTE_VERB_HEAD] = "HEAD",
+					    [ROUTE_VERB_POST] = "POST",
+					    [ROUTE_VERB_OPTIONS] = "OPTIONS"};
+	for (enum route_verb v = ROUTE_VERB_GET; req->method && v <= ROUTE_VERB_OPTIONS; v++)
+		if (codec_text_is(req->method, names[v]))
+			return v;
 	return ROUTE_VERB_OTHER;
 }
 

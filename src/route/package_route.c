@@ -37,9 +37,8 @@ enum route_status route_package(const struct route_call *call, struct route_resp
 		return ROUTE_E_INVALID;
 	}
 	enum package_sink sink = call->format == ROUTE_FORMAT_TAR_GZ ? PACKAGE_TAR_GZ : PACKAGE_ZIP;
-	uint64_t seed = route_arg(call, "seed");
 	pkg.tests = (unsigned)route_arg(call, "tests");
-	pkg.seed = seed;
+	pkg.seed = route_arg(call, "seed");
 	pkg.min_chains =
 	    p->has_chains ? (unsigned)route_arg(call, "min_chains") : PACKAGE_DEFAULT_MIN_CHAINS;
 	pkg.stop = call->req->gone ? package_client_gone : NULL;
@@ -61,6 +60,6 @@ enum route_status route_package(const struct route_call *call, struct route_resp
 	package_file_name(&pkg, sink, name, sizeof name);
 	snprintf(value, sizeof value, "attachment; filename=\"%s\"", name);
 	route_add_header(resp, "Content-Disposition", value);
-	route_add_seed_headers(resp, seed);
+	route_add_seed_headers(resp, pkg.seed);
 	return ROUTE_OK;
 }

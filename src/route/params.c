@@ -61,27 +61,15 @@ bool route_wants_json_only(const struct route_request *req, const struct route_e
 	return false;
 }
 
-/* The largest value a number parameter takes under the configured limits. */
-static uint64_t param_max(const struct route_param_spec *p, const struct route_limits *limits,
-			  bool *limited)
-{
-	*limited = false;
-	if (p->limit == ROUTE_LIMIT_MAX_BLOCKS && limits && limits->max_blocks < p->max) {
-		*limited = true;
-		return limits->max_blocks;
-	}
-	return p->max;
-}
-
-/* Reads one value of parameter `name`, declared as p, into *out. */
-static enum route_status read_value(const struct route_param_spec *p, const char *name,
-				    const char *v, const struct route_limits *limits, uint64_t *out,
+/* Reads one value of the parameter declared as p into *out. */
+static enum route_status read_value(const struct route_param_spec *p, const char *v,
+				    const struct route_limits *limits, uint64_t *out,
 				    struct codec_error *err)
 {
 	if (p->type == ROUTE_PARAM_BOOL) {
 		int b = read_bool(v);
 		if (b < 0) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, name,
+			codec_error_at_param(err, CODEC_E_SYNTAX, p->name,
 					     "must be true, false, 1 or 0, got '%.*s'", SHOWN_MAX,
 					     v);
 			return ROUTE_E_SYNTAX;
@@ -94,16 +82,17 @@ static enum route_status read_value(const struct route_param_spec *p, const char
 	unsigned long long n = 0;
 	enum codec_decimal rd = codec_decimal_read_str(v, &n);
 	if (rd == CODEC_DECIMAL_NOT_A_NUMBER) {
-		codec_error_at_param(err, CODEC_E_SYNTAX, name,
+		codec_error_at_param(err, CODEC_E_SYNTAX, p->name,
 				     "must be an unsigned decimal integer, got '%.*s'", SHOWN_MAX,
 				     v);
 		return ROUTE_E_SYNTAX;
 	}
-	bool limited;
-	uint64_t max = param_max(p, limits, &limited);
+	bool limited = p->limit == ROUTE_LIMIT_MAX_BLOCKS && limits && limits->max_blocks < p->max;
+	uint64_t max = limited ? limits->max_blocks : p->max;
 	if (rd == CODEC_DECIMAL_OVERFLOW || n < p->min || n > max) {
-		codec_error_at_param(err, CODEC_E_INVALID, name, "must be %llu..%llu%s, got %.*s",
-				     (unsigned long long)p->min, (unsigned long long)max,
+		codec_error_at_param(err, CODEC_E_INVALID, p->name,
+				     "must be %llu..%llu%s, got %.*s", (unsigned long long)p->min,
+				     (unsigned long long)max,
 				     limited ? " (the server's --max-blocks)" : "", SHOWN_MAX, v);
 		return ROUTE_E_INVALID;
 	}
@@ -135,8 +124,8 @@ enum route_status route_read_params(struct route_call *call, struct codec_error 
 			return ROUTE_E_SYNTAX;
 		}
 		given[k] = true;
-		enum route_status st = read_value(&e->params[k], e->params[k].name, value,
-						  req->limits, &call->args[k], err);
+		enum route_status st =
+		    read_value(&e->params[k], value, req->limits, &call->args[k], err);
 		if (st != ROUTE_OK)
 			return st;
 	}

@@ -230,7 +230,6 @@ struct route_param_spec {
 #define ROUTE_NAME_UNKNOWN "unknown"
 
 struct route_call;
-struct route_entry;
 
 /* A handler: fills *resp and returns ROUTE_OK, or the error status with
  * `err` set. What the table declares is already checked. */

@@ -80,13 +80,9 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 			      struct codec_error *err)
 {
 	char taken[96];
-	unsigned formats = 0;
-	if (e->bodies & ROUTE_BODY_JSON)
-		formats |= ROUTE_FORMAT_JSON;
-	if (e->bodies & ROUTE_BODY_TEXT)
-		formats |= ROUTE_FORMAT_TEXT;
-	if (e->bodies & ROUTE_BODY_NDJSON)
-		formats |= ROUTE_FORMAT_NDJSON;
+	unsigned formats = (e->bodies & ROUTE_BODY_JSON ? ROUTE_FORMAT_JSON : 0) |
+			   (e->bodies & ROUTE_BODY_TEXT ? ROUTE_FORMAT_TEXT : 0) |
+			   (e->bodies & ROUTE_BODY_NDJSON ? ROUTE_FORMAT_NDJSON : 0);
 	route_format_list(formats, taken, sizeof taken);
 	if (!encoding_is_taken(req->content_encoding)) {
 		route_error_set(err, ROUTE_E_MEDIA_TYPE,
@@ -266,16 +262,20 @@ static bool redirect_slash(const struct route_request *req, const struct route_e
 	return true;
 }
 
-/* The origin to allow for CORS ("*" or the request's), or NULL for none. */
-static const char *cors_origin(const struct route_request *req)
+/* The CORS headers of an answer (e NULL: no resource): the origin allowed,
+ * "*" or the request's when --cors-origins lists it; a preflight also
+ * learns what it may send. */
+static void cors_headers(const struct route_request *req, const struct route_entry *e,
+			 bool preflight, struct route_response *resp)
 {
 	const char *list = req->limits ? req->limits->cors_origins : NULL;
-	if (!list || !list[0] || !req->origin)
-		return NULL;
-	if (strcmp(list, "*") == 0)
-		return "*";
-	size_t olen = strlen(req->origin);
-	for (const char *s = list; *s;) {
+	if (!list || !list[0])
+		return;
+	const char *origin = strcmp(list, "*") == 0 ? "*" : NULL;
+	if (!origin)
+		route_add_vary(resp, "Origin"); /* the answer depends on the origin */
+	size_t olen = req->origin ? strlen(req->origin) : 0;
+	for (const char *s = list; !origin && req->origin && *s;) {
 		while (*s == ' ' || *s == ',')
 			s++;
 		size_t n = strcspn(s, ",");
@@ -283,22 +283,10 @@ static const char *cors_origin(const struct route_request *req)
 		while (m > 0 && s[m - 1] == ' ')
 			m--;
 		if (m > 0 && m == olen && strncasecmp(s, req->origin, m) == 0)
-			return req->origin;
+			origin = req->origin;
 		s += n;
 	}
-	return NULL;
-}
-
-/* The CORS headers of an answer (e NULL: no resource); a preflight also
- * learns what it may send. */
-static void cors_headers(const struct route_request *req, const struct route_entry *e,
-			 bool preflight, struct route_response *resp)
-{
-	const char *list = req->limits ? req->limits->cors_origins : NULL;
-	if (list && list[0] && strcmp(list, "*") != 0)
-		route_add_vary(resp, "Origin"); /* the answer depends on the origin */
-	const char *origin = cors_origin(req);
-	if (!origin)
+	if (!origin || !req->origin)
 		return;
 	route_add_header(resp, "Access-Control-Allow-Origin", origin);
 	if (!preflight || !e) {

@@ -19,23 +19,22 @@ extern const char www_docs_css[], www_docs_css_end[];
 
 struct www_file {
 	const char *path;
-	const char *media_type;
 	const char *start, *end;
 };
 
 static const struct www_file www_files[] = {
-    {"/", "text/html; charset=utf-8", www_index_html, www_index_html_end},
-    {"/viewer.css", "text/css; charset=utf-8", www_viewer_css, www_viewer_css_end},
-    {"/viewer.js", "text/javascript; charset=utf-8", www_viewer_js, www_viewer_js_end},
-    {"/favicon.svg", "image/svg+xml", www_favicon_svg, www_favicon_svg_end},
-    {"/favicon.ico", "image/svg+xml", www_favicon_svg, www_favicon_svg_end}, /* what browsers ask */
-    {"/docs", "text/html; charset=utf-8", www_docs_html, www_docs_html_end},
-    {"/docs.css", "text/css; charset=utf-8", www_docs_css, www_docs_css_end},
+    {"/", www_index_html, www_index_html_end},
+    {"/viewer.css", www_viewer_css, www_viewer_css_end},
+    {"/viewer.js", www_viewer_js, www_viewer_js_end},
+    {"/favicon.svg", www_favicon_svg, www_favicon_svg_end},
+    {"/favicon.ico", www_favicon_svg, www_favicon_svg_end}, /* what browsers ask */
+    {"/docs", www_docs_html, www_docs_html_end},
+    {"/docs.css", www_docs_css, www_docs_css_end},
 };
 
-/* route_handler_fn: the viewer's and the reference's files, with their
- * media type and headers (the table names each file, so the path is always
- * one of them; GET / in HTML comes here from meta.c). */
+/* route_handler_fn: the viewer's and the reference's files, in the one
+ * format their row names, with their headers (the table names each file, so
+ * the path is always one of them; GET / in HTML comes here from meta.c). */
 enum route_status route_www(const struct route_call *call, struct route_response *resp,
 			    struct codec_error *err)
 {
@@ -43,7 +42,8 @@ enum route_status route_www(const struct route_call *call, struct route_response
 		const struct www_file *f = &www_files[i];
 		if (strcmp(call->entry->path, f->path) != 0)
 			continue;
-		route_respond_static(resp, f->media_type, f->start, (size_t)(f->end - f->start));
+		route_respond_static(resp, route_format_media(call->format), f->start,
+				     (size_t)(f->end - f->start));
 		route_add_header(
 		    resp, "Content-Security-Policy",
 		    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
