@@ -29,7 +29,6 @@ static uint64_t gen_rotl(uint64_t x, unsigned k)
 	return (x << k) | (x >> (64 - k));
 }
 
-/* xoshiro256** 1.0 (Blackman and Vigna, xoshiro256starstar.c). */
 uint64_t gen_rng_next(struct gen_rng *rng)
 {
 	uint64_t *s = rng->s;
@@ -44,8 +43,6 @@ uint64_t gen_rng_next(struct gen_rng *rng)
 	return result;
 }
 
-/* Draws r until r >= 2^64 mod bound (no modulo bias), then returns r mod
- * bound. A bound of 0 (outside the contract) gives 0 without drawing. */
 uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound)
 {
 	if (bound == 0)
@@ -64,8 +61,6 @@ static unsigned gen_below(struct gen_rng *rng, unsigned bound)
 	return (unsigned)gen_rng_below(rng, bound);
 }
 
-/* t = 1 + below(3); then p = below(rows * cols) over the top-left positions
- * that keep the block in red, x = p / cols, y = p % cols. */
 struct md_block gen_md_block(struct gen_rng *rng)
 {
 	struct md_block block;
@@ -386,15 +381,6 @@ static void gen_random_stack(struct gen_search *s)
 	}
 }
 
-/*
- * min_chains 0: one random settled field (column heights 0..12, colours
- * uniform). Otherwise the search above from an empty field, then the noise.
- * Returns false at once, without searching, for colours outside 1..5,
- * min_chains above GEN_PUYO_MAX_CHAINS, and one colour with more than one
- * chain: a one-colour settled field pops all its big groups in its first
- * step (its columns are solid, so every group is a run of whole columns).
- * Otherwise false means the budget ran out; *field is then untouched.
- */
 bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct puyo_field *field)
 {
 	struct gen_search s;
