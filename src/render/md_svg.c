@@ -321,6 +321,5 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 		draw_frame(&o, &l, &grid, 0, &scene, &step, n);
 	else
 		draw_frame(&o, &l, &grid, strip ? (unsigned)n : 0, &scene, NULL, n);
-	svg_end(&o);
-	return svg_result(&o);
+	return svg_end(&o);
 }

@@ -199,6 +199,5 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 		}
 		row++;
 	}
-	svg_end(&o);
-	return svg_result(&o);
+	return svg_end(&o);
 }

@@ -286,6 +286,6 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		caption(&o, &l, 1, false, "score %llu%s", score, all_clear ? ", all clear" : "");
 		svg_printf(&o, "</svg>\n");
 	}
-	svg_end(&o);
-	return broken ? -1 : svg_result(&o);
+	int len = svg_end(&o);
+	return broken ? -1 : len;
 }

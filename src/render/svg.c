@@ -97,9 +97,10 @@ void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool b
 	svg_printf(out, ">%s</text>\n", text);
 }
 
-void svg_end(struct svg_out *out)
+int svg_end(struct svg_out *out)
 {
 	svg_printf(out, "</svg>\n");
+	return out->len > INT_MAX ? -1 : (int)out->len;
 }
 
 void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsigned w, unsigned h,
@@ -152,9 +153,4 @@ void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned in
 	if (index + 1 < g->count)
 		svg_printf(out, ";%s", off);
 	svg_printf(out, "\"/>\n");
-}
-
-int svg_result(const struct svg_out *out)
-{
-	return out->len > INT_MAX ? -1 : (int)out->len;
 }

@@ -29,8 +29,9 @@ void svg_rect(struct svg_out *out, const char *cls, unsigned x, unsigned y, unsi
 void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char *title,
 	       const char *desc);
 
-/* Closes the root element. */
-void svg_end(struct svg_out *out);
+/* Closes the root element; returns the document's length, or -1 when it
+ * does not fit in an int. */
+int svg_end(struct svg_out *out);
 
 /*
  * Where the frames of a picture go: `count` frames of w x h pixels in rows
@@ -63,8 +64,5 @@ enum svg_anchor { SVG_START, SVG_MIDDLE, SVG_END };
 void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool bold,
 	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *fmt, ...)
     __attribute__((format(printf, 9, 10)));
-
-/* The length to return: out->len, or -1 when it does not fit in an int. */
-int svg_result(const struct svg_out *out);
 
 #endif
