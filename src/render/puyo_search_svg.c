@@ -110,8 +110,7 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 			 "The field the best sequence leaves (no trigger); beside it the chains "
 			 "of each trigger of the field.");
 	struct svg_out o;
-	svg_init(&o, buf, size);
-	svg_begin(&o, width, height, title, desc);
+	svg_begin(&o, buf, size, width, height, title, desc);
 	svg_printf(&o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", width, height);
 	puyo_draw_field(&o, &l, &f, NULL);
 
