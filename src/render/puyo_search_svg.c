@@ -82,9 +82,8 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 			return -1;
 
 	struct puyo_layout l = puyo_layout_of(cell);
-	unsigned ncolors = 0, chains_max = 0;
-	for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++)
-		ncolors += req->colors >> (v - 1) & 1;
+	unsigned ncolors = (unsigned)__builtin_popcount(req->colors & PUYO_SEARCH_ALL_COLORS);
+	unsigned chains_max = 0;
 	for (unsigned i = 0; i < ans->triggers; i++)
 		if (ans->trigger[i].chains > chains_max)
 			chains_max = ans->trigger[i].chains;
