@@ -5,6 +5,7 @@
  */
 #include "dropjudge/gen.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One step of splitmix64 (Vigna's splitmix64.c). */
@@ -183,13 +184,6 @@ static unsigned gen_stack_chains(const struct gen_stack *stack)
 	return result.chains;
 }
 
-static unsigned gen_distance(const struct gen_cell *a, const struct gen_cell *b)
-{
-	unsigned dc = a->col > b->col ? a->col - b->col : b->col - a->col;
-	unsigned dl = a->level > b->level ? a->level - b->level : b->level - a->level;
-	return dc + dl;
-}
-
 /*
  * Whether four distinct cells form one orthogonally connected piece: a grid
  * has no triangles, so they do exactly when three pairs of them touch.
@@ -199,7 +193,7 @@ static bool gen_group_is_connected(const struct gen_cell *g)
 	unsigned touching = 0;
 	for (unsigned i = 0; i < GEN_GROUP; i++)
 		for (unsigned j = i + 1; j < GEN_GROUP; j++)
-			touching += gen_distance(&g[i], &g[j]) == 1;
+			touching += abs(g[i].col - g[j].col) + abs(g[i].level - g[j].level) == 1;
 	return touching >= GEN_GROUP - 1;
 }
 
