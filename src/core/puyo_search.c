@@ -237,13 +237,10 @@ static bool sequence_before(const struct puyo_sequence *a, const struct puyo_seq
 		return ca > cb;
 	if (sa != sb)
 		return sa > sb;
-	unsigned ta = a->has_trigger ? a->trigger.chains : 0;
-	unsigned tb = b->has_trigger ? b->trigger.chains : 0;
-	if (ta != tb)
-		return ta > tb;
-	uint64_t xa = a->has_trigger ? a->trigger.score : 0;
-	uint64_t xb = b->has_trigger ? b->trigger.score : 0;
-	return xa > xb;
+	/* a sequence without a trigger has its trigger zeroed (walk_from()) */
+	if (a->trigger.chains != b->trigger.chains)
+		return a->trigger.chains > b->trigger.chains;
+	return a->trigger.score > b->trigger.score;
 }
 
 /* Keeps the walk's finished sequence among the best `limit`, after every
