@@ -40,10 +40,11 @@ struct md_block gen_md_block(struct gen_rng *rng);
 
 /*
  * Builds a settled 12-row Puyo field of the first `colors` colours (1..5)
- * whose chain count is at least `min_chains` (0..12), by a bounded search.
- * Returns true and fills *field; false (field unspecified) when the bound
- * was reached first, at once for parameters out of range or impossible (one
- * colour cannot chain twice). With 2 colours some seeds fail from 10 chains.
+ * whose chain count is at least `min_chains` (0..12; 0: random heights and
+ * colours), by a bounded search. Returns true and fills *field; false (field
+ * untouched) when the bound was reached first, at once for parameters out of
+ * range or impossible (one colour cannot chain twice). With 2 colours some
+ * seeds fail from 10 chains.
  */
 bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct puyo_field *field);
 

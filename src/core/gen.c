@@ -5,6 +5,7 @@
  */
 #include "dropjudge/gen.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One step of splitmix64 (Vigna's splitmix64.c). */
@@ -29,7 +30,6 @@ static uint64_t gen_rotl(uint64_t x, unsigned k)
 	return (x << k) | (x >> (64 - k));
 }
 
-/* xoshiro256** 1.0 (Blackman and Vigna, xoshiro256starstar.c). */
 uint64_t gen_rng_next(struct gen_rng *rng)
 {
 	uint64_t *s = rng->s;
@@ -44,8 +44,6 @@ uint64_t gen_rng_next(struct gen_rng *rng)
 	return result;
 }
 
-/* Draws r until r >= 2^64 mod bound (no modulo bias), then returns r mod
- * bound. A bound of 0 (outside the contract) gives 0 without drawing. */
 uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound)
 {
 	if (bound == 0)
@@ -64,8 +62,6 @@ static unsigned gen_below(struct gen_rng *rng, unsigned bound)
 	return (unsigned)gen_rng_below(rng, bound);
 }
 
-/* t = 1 + below(3); then p = below(rows * cols) over the top-left positions
- * that keep the block in red, x = p / cols, y = p % cols. */
 struct md_block gen_md_block(struct gen_rng *rng)
 {
 	struct md_block block;
@@ -188,13 +184,6 @@ static unsigned gen_stack_chains(const struct gen_stack *stack)
 	return result.chains;
 }
 
-static unsigned gen_distance(const struct gen_cell *a, const struct gen_cell *b)
-{
-	unsigned dc = a->col > b->col ? a->col - b->col : b->col - a->col;
-	unsigned dl = a->level > b->level ? a->level - b->level : b->level - a->level;
-	return dc + dl;
-}
-
 /*
  * Whether four distinct cells form one orthogonally connected piece: a grid
  * has no triangles, so they do exactly when three pairs of them touch.
@@ -204,7 +193,7 @@ static bool gen_group_is_connected(const struct gen_cell *g)
 	unsigned touching = 0;
 	for (unsigned i = 0; i < GEN_GROUP; i++)
 		for (unsigned j = i + 1; j < GEN_GROUP; j++)
-			touching += gen_distance(&g[i], &g[j]) == 1;
+			touching += abs(g[i].col - g[j].col) + abs(g[i].level - g[j].level) == 1;
 	return touching >= GEN_GROUP - 1;
 }
 
@@ -386,15 +375,6 @@ static void gen_random_stack(struct gen_search *s)
 	}
 }
 
-/*
- * min_chains 0: one random settled field (column heights 0..12, colours
- * uniform). Otherwise the search above from an empty field, then the noise.
- * Returns false at once, without searching, for colours outside 1..5,
- * min_chains above GEN_PUYO_MAX_CHAINS, and one colour with more than one
- * chain: a one-colour settled field pops all its big groups in its first
- * step (its columns are solid, so every group is a run of whole columns).
- * Otherwise false means the budget ran out; *field is then untouched.
- */
 bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct puyo_field *field)
 {
 	struct gen_search s;

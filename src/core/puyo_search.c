@@ -161,7 +161,7 @@ static unsigned triggers(const struct puyo_planes *p, unsigned add, unsigned col
 		colour[v] = colour_of(p, v);
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		unsigned room = PUYO_ROWS_MAX - height(p, c);
-		unsigned h0 = PUYO_ROWS_MAX - 1 - height(p, c); /* lowest free cell */
+		unsigned h0 = room - 1; /* lowest free cell */
 		for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
 			if (!(colors >> (v - 1) & 1))
 				continue;
@@ -237,13 +237,10 @@ static bool sequence_before(const struct puyo_sequence *a, const struct puyo_seq
 		return ca > cb;
 	if (sa != sb)
 		return sa > sb;
-	unsigned ta = a->has_trigger ? a->trigger.chains : 0;
-	unsigned tb = b->has_trigger ? b->trigger.chains : 0;
-	if (ta != tb)
-		return ta > tb;
-	uint64_t xa = a->has_trigger ? a->trigger.score : 0;
-	uint64_t xb = b->has_trigger ? b->trigger.score : 0;
-	return xa > xb;
+	/* a sequence without a trigger has its trigger zeroed (walk_from()) */
+	if (a->trigger.chains != b->trigger.chains)
+		return a->trigger.chains > b->trigger.chains;
+	return a->trigger.score > b->trigger.score;
 }
 
 /* Keeps the walk's finished sequence among the best `limit`, after every
@@ -275,19 +272,12 @@ static bool place(struct puyo_planes *p, unsigned c, unsigned r, unsigned a, uns
 	unsigned c2 = r == 1 ? c + 1 : r == 3 ? c - 1 : c; /* c - 1 wraps past 5 when c is 0 */
 	if (c2 >= PUYO_COLS)
 		return false;
-	unsigned h = PUYO_ROWS_MAX - 1 - height(p, c); /* lowest free cell of column c */
-	unsigned ha, hb;
-	if (c2 == c) {
-		if (height(p, c) + 2 > PUYO_ROWS_MAX)
-			return false;
-		ha = r == 0 ? h : h - 1;
-		hb = r == 0 ? h - 1 : h;
-	} else {
-		if (height(p, c) >= PUYO_ROWS_MAX || height(p, c2) >= PUYO_ROWS_MAX)
-			return false;
-		ha = h;
-		hb = PUYO_ROWS_MAX - 1 - height(p, c2);
-	}
+	unsigned room = PUYO_ROWS_MAX - height(p, c), room2 = PUYO_ROWS_MAX - height(p, c2);
+	if (room2 == 0 || room < 1u + (c2 == c))
+		return false;
+	/* the lowest free cell of column c; the one above it, or column c2's lowest */
+	unsigned low = room - 1, other = room2 - 1 - (c2 == c);
+	unsigned ha = r == 2 ? other : low, hb = r == 2 ? low : other;
 	put(p, c, ha, a);
 	put(p, c2, hb, b);
 	memset(fired, 0, sizeof *fired);

@@ -324,14 +324,16 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 }
 
 /*
- * One line saying what made the package, for the metadata files, between
- * `comment` and `end`. In XML the flags are written without their dashes,
- * since "--" may not appear inside a comment.
+ * Starts a metadata file: `head`, then one line saying what made the package
+ * between `comment` and `end`. In XML the flags are written without their
+ * dashes, since "--" may not appear inside a comment.
  */
-static void pkg_provenance(const struct pkg_build *b, struct problem_text *t, const char *comment,
-			   const char *end)
+static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, const char *head,
+			  const char *comment, const char *end)
 {
 	const char *dashes = b->req->format == PACKAGE_POLYGON ? "" : "--";
+	problem_text_init(t);
+	problem_text_puts(t, head);
 	problem_text_printf(t,
 			    "%s Made by dropjudge " DROPJUDGE_VERSION " (generator %d): dropjudge "
 			    "package %sproblem %s %sformat %s %stests %u %sseed %" PRIu64,
@@ -356,20 +358,18 @@ static void pkg_layout_kattis(struct pkg_build *b)
 	const struct problem *p = b->p;
 	char path[128];
 	struct problem_text t;
-	problem_text_init(&t);
-	problem_text_puts(&t, "# Kattis problem package format, legacy version:\n"
-			      "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
-			      "problem_format_version: legacy\n");
-	pkg_provenance(b, &t, "#", "");
+	pkg_meta_open(b, &t,
+		      "# Kattis problem package format, legacy version:\n"
+		      "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
+		      "problem_format_version: legacy\n",
+		      "#", "");
 	problem_text_printf(&t,
 			    "# Time limit on Baekjoon: %u ms (the legacy format derives the time "
-			    "limit from\n# the accepted submissions).\n",
-			    p->time_limit_ms);
-	problem_text_printf(&t,
+			    "limit from\n# the accepted submissions).\n"
 			    "name: %s\nsource: Baekjoon Online Judge %u\n"
 			    "source_url: https://www.acmicpc.net/problem/%u\n"
 			    "validation: custom\nlimits:\n  memory: %u\n",
-			    p->title, p->baekjoon, p->baekjoon, p->memory_mib);
+			    p->time_limit_ms, p->title, p->baekjoon, p->baekjoon, p->memory_mib);
 	pkg_put_text(b, "problem.yaml", &t, false);
 	pkg_put_statement(b, "problem_statement/problem.en.tex", STATEMENT_KATTIS_LATEX);
 	for (unsigned i = 0; i < b->count; i++) {
@@ -390,10 +390,10 @@ static void pkg_layout_domjudge(struct pkg_build *b)
 	struct problem_text t;
 	unsigned ms = b->p->time_limit_ms;
 	pkg_layout_kattis(b);
-	problem_text_init(&t);
-	problem_text_puts(&t, "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
-			      "specification\").\n");
-	pkg_provenance(b, &t, ";", "");
+	pkg_meta_open(b, &t,
+		      "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
+		      "specification\").\n",
+		      ";", "");
 	problem_text_printf(&t, "name = \"%s\"\ntimelimit = %u", b->p->title, ms / 1000);
 	if (ms % 1000)
 		problem_text_printf(&t, ".%03u", ms % 1000);
@@ -408,9 +408,8 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	const struct problem *p = b->p;
 	char path[128];
 	struct problem_text x;
-	problem_text_init(&x);
-	problem_text_puts(&x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n");
-	pkg_provenance(b, &x, "<!--", " -->");
+	pkg_meta_open(b, &x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n",
+		      "<!--", " -->");
 	problem_text_printf(&x,
 			    "<problem revision=\"1\" short-name=\"%s\">\n"
 			    "    <names>\n"
@@ -489,11 +488,10 @@ static void pkg_layout_cms(struct pkg_build *b)
 	const struct problem *p = b->p;
 	char path[128];
 	struct problem_text t;
-	problem_text_init(&t);
-	problem_text_puts(&t,
-			  "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
-			  "italy_yaml .\n");
-	pkg_provenance(b, &t, "#", "");
+	pkg_meta_open(b, &t,
+		      "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
+		      "italy_yaml .\n",
+		      "#", "");
 	problem_text_printf(&t,
 			    "name: %s\ntitle: %s\ntime_limit: %u.%03u\nmemory_limit: %u\n"
 			    "n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"

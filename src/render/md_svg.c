@@ -306,8 +306,7 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 	struct svg_grid grid;
 	svg_grid_init(&grid, strip ? (unsigned)n + 1 : 1, 4, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
-	svg_init(&o, buf, size);
-	svg_begin(&o, grid.width, grid.height, title, desc);
+	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 
 	render_md_scene_init(&scene);
 	struct render_md_step step;
@@ -321,6 +320,5 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 		draw_frame(&o, &l, &grid, 0, &scene, &step, n);
 	else
 		draw_frame(&o, &l, &grid, strip ? (unsigned)n : 0, &scene, NULL, n);
-	svg_end(&o);
-	return svg_result(&o);
+	return svg_end(&o);
 }

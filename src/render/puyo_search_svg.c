@@ -82,9 +82,8 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 			return -1;
 
 	struct puyo_layout l = puyo_layout_of(cell);
-	unsigned ncolors = 0, chains_max = 0;
-	for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++)
-		ncolors += req->colors >> (v - 1) & 1;
+	unsigned ncolors = (unsigned)__builtin_popcount(req->colors & PUYO_SEARCH_ALL_COLORS);
+	unsigned chains_max = 0;
 	for (unsigned i = 0; i < ans->triggers; i++)
 		if (ans->trigger[i].chains > chains_max)
 			chains_max = ans->trigger[i].chains;
@@ -110,8 +109,7 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 			 "The field the best sequence leaves (no trigger); beside it the chains "
 			 "of each trigger of the field.");
 	struct svg_out o;
-	svg_init(&o, buf, size);
-	svg_begin(&o, width, height, title, desc);
+	svg_begin(&o, buf, size, width, height, title, desc);
 	svg_printf(&o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", width, height);
 	puyo_draw_field(&o, &l, &f, NULL);
 
@@ -188,17 +186,12 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 			svg_rect(&o, "heat", hx + c * cell, y, cell, cell,
 				 "fill=\"%s\" fill-opacity=\"%u.%u\" stroke=\"#ffffff\"",
 				 chains ? "#fb8c00" : "#e8e8ee", tenths / 10, tenths % 10);
-			if (chains)
-				svg_text(&o, hx + c * cell + cell / 2,
-					 y + cell / 2 + l.label * 35 / 100, l.label, true,
-					 SVG_MIDDLE, 0, "#222222", "%u", chains);
-			else
-				svg_text(&o, hx + c * cell + cell / 2,
-					 y + cell / 2 + l.label * 35 / 100, l.label, false,
-					 SVG_MIDDLE, 0, "#8a8a94", "-");
+			snprintf(text, sizeof text, chains ? "%u" : "-", chains);
+			svg_text(&o, hx + c * cell + cell / 2, y + cell / 2 + l.label * 35 / 100,
+				 l.label, chains != 0, SVG_MIDDLE, 0,
+				 chains ? "#222222" : "#8a8a94", "%s", text);
 		}
 		row++;
 	}
-	svg_end(&o);
-	return svg_result(&o);
+	return svg_end(&o);
 }

@@ -257,8 +257,7 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	struct svg_grid grid;
 	svg_grid_init(&grid, strip ? chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
-	svg_init(&o, buf, size);
-	svg_begin(&o, grid.width, grid.height, title, desc);
+	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 
 	for (unsigned k = 1; k <= chains; k++) {
 		bool draw = strip || (opt->view == RENDER_STEP && k == opt->step);
@@ -286,6 +285,6 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		caption(&o, &l, 1, false, "score %llu%s", score, all_clear ? ", all clear" : "");
 		svg_printf(&o, "</svg>\n");
 	}
-	svg_end(&o);
-	return broken ? -1 : svg_result(&o);
+	int len = svg_end(&o);
+	return broken ? -1 : len;
 }

@@ -6,15 +6,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-void svg_init(struct svg_out *out, char *buf, size_t size)
-{
-	out->buf = buf;
-	out->size = size;
-	out->len = 0;
-	if (buf && size > 0)
-		buf[0] = '\0';
-}
-
 __attribute__((format(printf, 2, 0))) static void svg_vprintf(struct svg_out *out, const char *fmt,
 							      va_list ap)
 {
@@ -49,9 +40,10 @@ void svg_rect(struct svg_out *out, const char *cls, unsigned x, unsigned y, unsi
 	svg_printf(out, "/>\n");
 }
 
-void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char *title,
-	       const char *desc)
+void svg_begin(struct svg_out *out, char *buf, size_t size, unsigned width, unsigned height,
+	       const char *title, const char *desc)
 {
+	*out = (struct svg_out){buf, size, 0};
 	svg_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 			"<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
 			"\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n");
@@ -97,9 +89,10 @@ void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool b
 	svg_printf(out, ">%s</text>\n", text);
 }
 
-void svg_end(struct svg_out *out)
+int svg_end(struct svg_out *out)
 {
 	svg_printf(out, "</svg>\n");
+	return out->len > INT_MAX ? -1 : (int)out->len;
 }
 
 void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsigned w, unsigned h,
@@ -152,9 +145,4 @@ void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned in
 	if (index + 1 < g->count)
 		svg_printf(out, ";%s", off);
 	svg_printf(out, "\"/>\n");
-}
-
-int svg_result(const struct svg_out *out)
-{
-	return out->len > INT_MAX ? -1 : (int)out->len;
 }

@@ -13,9 +13,6 @@ struct svg_out {
 	size_t len;  /* bytes of the whole document so far */
 };
 
-/* Starts writing into buf[0..size); buf stays NUL-terminated when size > 0. */
-void svg_init(struct svg_out *out, char *buf, size_t size);
-
 /* Appends formatted text (no escaping: callers write only markup and numbers). */
 void svg_printf(struct svg_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -24,13 +21,15 @@ void svg_printf(struct svg_out *out, const char *fmt, ...) __attribute__((format
 void svg_rect(struct svg_out *out, const char *cls, unsigned x, unsigned y, unsigned w, unsigned h,
 	      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-/* Writes the XML declaration, the SVG 1.1 doctype, the root element of
- * width x height pixels and its <title> and <desc>. */
-void svg_begin(struct svg_out *out, unsigned width, unsigned height, const char *title,
-	       const char *desc);
+/* Starts writing into buf[0..size) (NUL-terminated when size > 0): the XML
+ * declaration, the SVG 1.1 doctype, the root element of width x height
+ * pixels and its <title> and <desc>. */
+void svg_begin(struct svg_out *out, char *buf, size_t size, unsigned width, unsigned height,
+	       const char *title, const char *desc);
 
-/* Closes the root element. */
-void svg_end(struct svg_out *out);
+/* Closes the root element; returns the document's length, or -1 when it
+ * does not fit in an int. */
+int svg_end(struct svg_out *out);
 
 /*
  * Where the frames of a picture go: `count` frames of w x h pixels in rows
@@ -63,8 +62,5 @@ enum svg_anchor { SVG_START, SVG_MIDDLE, SVG_END };
 void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool bold,
 	      enum svg_anchor anchor, unsigned max_width, const char *fill, const char *fmt, ...)
     __attribute__((format(printf, 9, 10)));
-
-/* The length to return: out->len, or -1 when it does not fit in an int. */
-int svg_result(const struct svg_out *out);
 
 #endif
