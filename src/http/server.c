@@ -333,7 +333,8 @@ static const char *http_entry_name(const struct http_request *rq)
  * it reads, both freed when libmicrohttpd is done with the answer. */
 struct http_stream {
 	struct route_stream s;
-	char *body; /* dj_malloc'ed, taken from the request */
+	char *body;	/* dj_malloc'ed, taken from the request */
+	uint64_t *sent; /* the request's count of body bytes sent, added to */
 };
 
 /* MHD_ContentReaderCallback of a streamed answer. */
@@ -342,8 +343,10 @@ static ssize_t http_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 	struct http_stream *hs = cls;
 	(void)pos;
 	long n = hs->s.read(hs->s.ctx, buf, max);
-	if (n > 0)
+	if (n > 0) {
+		*hs->sent += (uint64_t)n;
 		return (ssize_t)n;
+	}
 	return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
@@ -367,6 +370,7 @@ static struct MHD_Response *http_stream_response(struct http_request *rq,
 		return NULL;
 	hs->s = resp->stream;
 	hs->body = rq->body;
+	hs->sent = &rq->seen.line.bytes_out;
 	struct MHD_Response *r = MHD_create_response_from_callback(
 	    MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK, http_stream_read, hs, http_stream_free);
 	if (!r) {
@@ -690,8 +694,10 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		route_error_response_id(&err, NULL, &resp);
 		return http_send(srv, conn, rq, &resp, HTTP_SEND_CLOSE);
 	}
-	/* Made once here, and completed by http_finish(): the headers stay. */
+	/* Made once here, and completed by http_finish(): the headers stay.
+	 * Observed from here, so that a body read as it arrives counts too. */
 	http_route_request(srv, conn, &rq->fields, url, method, req);
+	http_observe_request(&srv->observer, &rq->seen, req);
 	long long length = http_content_length(&rq->fields);
 	route_match(req, length, &m);
 	req->entry = m.entry; /* route_handle() needs not find it again */
@@ -771,7 +777,6 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		return http_send_error(srv, conn, rq, CODEC_E_SYNTAX);
 	req->draining = atomic_load(&srv->draining);
 	req->auth = http_auth_request(srv->auth, conn); /* tokens may have been reloaded */
-	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
 	req->intake = rq->intake;

@@ -69,14 +69,29 @@ test('metrics: promtool finds nothing to say, and a known mix moves every counte
 	assert.equal((await go({ ...md, body: '1\n4 0 0\n' })).status, 422);
 	const batch = { cases: [{ blocks: [[1, 1, 1]] }, { blocks: [[4, 0, 0]] }, { blocks: [] }] };
 	assert.equal((await go({ path: '/v1/monomino-domino', body: batch })).status, 200);
-	assert.equal((await go({ path: '/v1/puyo', body: { field: PUBLIC } })).json.chains, 3);
+	const puyoAnswers = [];
+	const puyo = await go({ path: '/v1/puyo', body: { field: PUBLIC } });
+	assert.equal(puyo.json.chains, 3);
+	puyoAnswers.push(puyo.body);
+	// A stream counts its lines' cases and verdicts, and the bytes it sent.
+	const ndjson = { contentType: 'application/x-ndjson', accept: 'application/x-ndjson' };
+	const lines = [{ field: PUBLIC }, { bad: 1 }, { field: PUBLIC }].map((o) => JSON.stringify(o)).join('\n');
+	const stream = await go({ path: '/v1/puyo', ...ndjson, body: lines });
+	assert.equal(stream.status, 200);
+	assert.match(stream.body, /"summary":\{"cases":3,"answered":2,"failed":1\}/);
+	puyoAnswers.push(stream.body);
 	const judge = (output) => ({ path: '/v1/puyo/judge', body: { input: { field: PUBLIC }, output } });
 	assert.equal((await go(judge('3\n'))).json.verdict, 'accepted');
 	assert.equal((await go(judge('2\n'))).json.verdict, 'wrong_answer');
 	assert.equal((await go(judge(' 3'))).json.verdict, 'presentation_error');
+	const judged = await go({ path: '/v1/puyo/judge', ...ndjson, body: JSON.stringify({ input: { field: PUBLIC }, output: '3\n' }) });
+	assert.match(judged.body, /"verdict":"accepted"/);
 	assert.equal((await go({ path: '/nowhere/../x?y=1' })).status, 404);
-	assert.equal((await go({ path: '/v1/puyo', method: 'DELETE' })).status, 405);
-	assert.equal((await go({ path: '/v1/puyo', method: 'BREW' })).status, 405);
+	for (const method of ['DELETE', 'BREW']) {
+		const refused = await go({ path: '/v1/puyo', method });
+		assert.equal(refused.status, 405);
+		puyoAnswers.push(refused.body);
+	}
 
 	const after = await scrape(server);
 	const delta = (k) => (after.m.get(k) ?? 0) - (before.m.get(k) ?? 0);
@@ -86,8 +101,8 @@ test('metrics: promtool finds nothing to say, and a known mix moves every counte
 	assert.equal(req('livez', 'HEAD', 200), 1);
 	assert.equal(req('monomino_domino_solve', 'POST', 200), 2);
 	assert.equal(req('monomino_domino_solve', 'POST', 422), 1);
-	assert.equal(req('puyo_solve', 'POST', 200), 1);
-	assert.equal(req('puyo_judge', 'POST', 200), 3);
+	assert.equal(req('puyo_solve', 'POST', 200), 2);
+	assert.equal(req('puyo_judge', 'POST', 200), 4);
 	assert.equal(req('unknown', 'GET', 404), 1, 'an unknown path counts under one name, never its own');
 	assert.equal(req('puyo_solve', 'DELETE', 405), 1);
 	assert.equal(req('puyo_solve', 'other', 405), 1, 'a method outside the fixed set is "other"');
@@ -96,19 +111,22 @@ test('metrics: promtool finds nothing to say, and a known mix moves every counte
 	let total = 0;
 	for (const [k, v] of after.m) if (k.startsWith('dropjudge_http_requests_total{')) total += v - (before.m.get(k) ?? 0);
 	assert.equal(total, sent.length + 1);
-	assert.equal(delta('dropjudge_http_request_duration_seconds_count{route="puyo_judge"}'), 3);
-	assert.equal(delta('dropjudge_http_request_duration_seconds_bucket{route="puyo_judge",le="+Inf"}'), 3);
+	assert.equal(delta('dropjudge_http_request_duration_seconds_count{route="puyo_judge"}'), 4);
+	assert.equal(delta('dropjudge_http_request_duration_seconds_bucket{route="puyo_judge",le="+Inf"}'), 4);
 	assert.equal(delta('dropjudge_http_request_duration_seconds_count{route="livez"}'), 4);
 	// Body bytes in: exactly the bodies the solve route received.
 	const mdBytes = Buffer.byteLength(MD_TEXT) + Buffer.byteLength('1\n4 0 0\n') + Buffer.byteLength(JSON.stringify(batch));
 	assert.equal(delta('dropjudge_http_request_bytes_total{route="monomino_domino_solve"}'), mdBytes);
 	assert.equal(delta('dropjudge_http_response_bytes_total{route="livez"}'), 3 * '{"status":"ok"}\n'.length);
+	assert.equal(delta('dropjudge_http_response_bytes_total{route="puyo_solve"}'),
+		puyoAnswers.reduce((n, b) => n + Buffer.byteLength(b), 0), 'the answers of the route, a streamed one whole');
 	// Cases: the single case, the bad single case, the batch's two good and one bad.
 	assert.equal(delta('dropjudge_cases_total{problem="monomino-domino",outcome="solved"}'), 3);
 	assert.equal(delta('dropjudge_cases_total{problem="monomino-domino",outcome="rejected"}'), 2);
-	assert.equal(delta('dropjudge_cases_total{problem="puyo",outcome="solved"}'), 1);
-	for (const v of ['accepted', 'wrong_answer', 'presentation_error']) {
-		assert.equal(delta(`dropjudge_judge_verdicts_total{problem="puyo",verdict="${v}"}`), 1, v);
+	assert.equal(delta('dropjudge_cases_total{problem="puyo",outcome="solved"}'), 3, 'the single case and the stream\'s two');
+	assert.equal(delta('dropjudge_cases_total{problem="puyo",outcome="rejected"}'), 1, 'the stream\'s bad line');
+	for (const [v, n] of [['accepted', 2], ['wrong_answer', 1], ['presentation_error', 1]]) {
+		assert.equal(delta(`dropjudge_judge_verdicts_total{problem="puyo",verdict="${v}"}`), n, v);
 	}
 	assert.equal(after.m.get('dropjudge_http_requests_in_flight'), 1, 'the scrape itself');
 	assert.ok(after.m.get('dropjudge_http_connections_total') >= sent.length + 2);
