@@ -209,9 +209,8 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 			    (unsigned long long)g->colors, (unsigned long long)g->min_chains);
 		return CODEC_E_INVALID;
 	}
-	if (g->text) {
+	if (g->text)
 		return puyo_put_field(text, &field) ? CODEC_OK : problem_oom(err);
-	}
 	*obj = json_pack("{so}", "field", puyo_json_rows(&field));
 	if (g->with_answer) {
 		struct problem_outcome out = {.steps = NULL};
