@@ -389,12 +389,11 @@ static json_t *json_board(const struct md_game *game, unsigned rows, unsigned co
 
 int md_json_add_boards(json_t *obj, const struct md_game *game)
 {
-	if (json_object_set_new(
-		obj, "green", json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_row)) != 0 ||
-	    json_object_set_new(obj, "blue",
-				json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_row)) != 0)
+	if (json_object_set_new(obj, "green",
+				json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_row)) != 0)
 		return -1;
-	return 0;
+	return json_object_set_new(obj, "blue",
+				   json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_row));
 }
 
 json_t *md_json_result(const struct md_game *game)

@@ -228,18 +228,13 @@ static void read_field(struct puyo_rows *rd, const json_t *rows)
 
 	size_t n = json_array_size(rows);
 	bool size_ok = n == PUYO_ROWS || (!rd->strict && n == PUYO_ROWS_MAX);
-	if (!size_ok) {
-		bool stop;
-		if (rd->strict)
-			stop = rows_fault(rd, "/field", 0, 0, "expected %u rows, found %zu",
-					  PUYO_ROWS, n);
-		else
-			stop = rows_fault(rd, "/field", 0, 0,
-					  "expected %u rows (%u with the hidden row), found %zu",
-					  PUYO_ROWS, PUYO_ROWS_MAX, n);
-		if (stop)
-			return;
-	}
+	if (!size_ok &&
+	    (rd->strict
+		 ? rows_fault(rd, "/field", 0, 0, "expected %u rows, found %zu", PUYO_ROWS, n)
+		 : rows_fault(rd, "/field", 0, 0,
+			      "expected %u rows (%u with the hidden row), found %zu", PUYO_ROWS,
+			      PUYO_ROWS_MAX, n)))
+		return;
 
 	/* Rows past the largest field are only counted, not read. */
 	size_t checked = rd->strict ? PUYO_ROWS : PUYO_ROWS_MAX;
