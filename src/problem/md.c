@@ -580,7 +580,6 @@ const struct problem problem_md = {
     .baekjoon = 20061,
     .time_limit_ms = 1000,
     .memory_mib = 512,
-    .case_members = "\"blocks\", \"trace\"",
     .solve_json = md_solve_json,
     .solve_json_fast = md_solve_json_fast,
     .solve_text = md_solve_text,

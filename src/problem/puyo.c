@@ -332,7 +332,6 @@ const struct problem problem_puyo = {
     .baekjoon = 11559,
     .time_limit_ms = 2000,
     .memory_mib = 256,
-    .case_members = "\"field\", \"trace\"",
     .solve_json = puyo_solve_json,
     .solve_json_fast = puyo_solve_json_fast,
     .solve_text = puyo_solve_text,
