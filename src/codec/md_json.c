@@ -227,11 +227,7 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 	return jr.status;
 }
 
-/*
- * The fast reader: a body that is exactly the canonical case {"blocks":
- * [[t, x, y], ...]}, read once, each block handed on as it is read. It
- * reports nothing: anything else goes through jansson and md_json_read().
- */
+/* ---- the fast reader of the canonical case (md_codec.h) ---- */
 
 /* Skips whitespace, then takes one digit 0..max that is a whole number. */
 static bool take_digit(struct codec_scan *s, unsigned max, unsigned *out)
