@@ -122,11 +122,8 @@ static size_t puyo_outcome_pack(const struct problem_outcome *out, unsigned char
 	uint64_t acc = 0; /* bits not yet written, low first */
 	unsigned bits = 0;
 	for (unsigned row = 0; row < f->rows; row++) {
-		const uint8_t *c = f->cell[row];
-		uint64_t v = (uint64_t)(c[0] & 7) | (uint64_t)(c[1] & 7) << 3 |
-			     (uint64_t)(c[2] & 7) << 6 | (uint64_t)(c[3] & 7) << 9 |
-			     (uint64_t)(c[4] & 7) << 12 | (uint64_t)(c[5] & 7) << 15;
-		acc |= v << bits;
+		for (unsigned col = 0; col < PUYO_COLS; col++)
+			acc |= (uint64_t)(f->cell[row][col] & 7) << (bits + 3 * col);
 		bits += 3 * PUYO_COLS;
 		for (; bits >= 8; bits -= 8, acc >>= 8)
 			buf[n++] = (unsigned char)acc;
