@@ -333,10 +333,8 @@ enum codec_status puyo_links_read_case(const json_t *case_obj, const char *point
 	snprintf(at, sizeof at, "%s/%s", base, puyop ? "puyop" : "puyo_nexus");
 	if (!json_is_string(link))
 		return fault(err, at, "expected a string: the field string or the link");
-	const char *s = json_string_value(link);
-	size_t len = json_string_length(link);
-	return puyop ? puyo_links_read_puyop(s, len, at, field, err)
-		     : puyo_links_read_nexus(s, len, at, field, err);
+	return (puyop ? puyo_links_read_puyop : puyo_links_read_nexus)(
+	    json_string_value(link), json_string_length(link), at, field, err);
 }
 
 json_t *puyo_links_json(const struct puyo_field *field)
