@@ -66,16 +66,13 @@ static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 	json_t *step =
 	    json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
 		      (json_int_t)run->game->score, "tiles", (json_int_t)md_tiles(run->game));
-	if (!step || md_json_add_boards(step, run->game) != 0) {
+	if (step && md_json_add_boards(step, run->game) != 0) {
 		json_decref(step);
-		run->out_of_memory = true;
-		return 1;
+		step = NULL;
 	}
-	if (json_array_append_new(run->steps, step) != 0) { /* the step is freed */
-		run->out_of_memory = true;
-		return 1;
-	}
-	return 0;
+	/* append_new frees the step when it fails, and fails on NULL */
+	run->out_of_memory = json_array_append_new(run->steps, step) != 0;
+	return run->out_of_memory;
 }
 
 /* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS,
