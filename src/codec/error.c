@@ -26,12 +26,8 @@ void codec_error_collect(struct codec_error *err, struct codec_fault *faults, un
 	codec_error_init(err);
 	if (!err || !faults)
 		return;
-	if (max < 1)
-		max = 1;
-	if (max > CODEC_FAULTS_MAX)
-		max = CODEC_FAULTS_MAX;
 	err->faults = faults;
-	err->max_faults = max;
+	err->max_faults = max < 1 ? 1 : max > CODEC_FAULTS_MAX ? CODEC_FAULTS_MAX : max;
 }
 
 void codec_error_copy(struct codec_error *dst, const struct codec_error *src)

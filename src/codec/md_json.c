@@ -227,11 +227,7 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 	return jr.status;
 }
 
-/*
- * The fast reader: a body that is exactly the canonical case {"blocks":
- * [[t, x, y], ...]}, read once, each block handed on as it is read. It
- * reports nothing: anything else goes through jansson and md_json_read().
- */
+/* ---- the fast reader of the canonical case (md_codec.h) ---- */
 
 /* Skips whitespace, then takes one digit 0..max that is a whole number. */
 static bool take_digit(struct codec_scan *s, unsigned max, unsigned *out)
@@ -389,12 +385,11 @@ static json_t *json_board(const struct md_game *game, unsigned rows, unsigned co
 
 int md_json_add_boards(json_t *obj, const struct md_game *game)
 {
-	if (json_object_set_new(
-		obj, "green", json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_row)) != 0 ||
-	    json_object_set_new(obj, "blue",
-				json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_row)) != 0)
+	if (json_object_set_new(obj, "green",
+				json_board(game, MD_GREEN_ROWS, MD_GREEN_COLS, md_green_row)) != 0)
 		return -1;
-	return 0;
+	return json_object_set_new(obj, "blue",
+				   json_board(game, MD_BLUE_ROWS, MD_BLUE_COLS, md_blue_row));
 }
 
 json_t *md_json_result(const struct md_game *game)

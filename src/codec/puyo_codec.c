@@ -228,18 +228,13 @@ static void read_field(struct puyo_rows *rd, const json_t *rows)
 
 	size_t n = json_array_size(rows);
 	bool size_ok = n == PUYO_ROWS || (!rd->strict && n == PUYO_ROWS_MAX);
-	if (!size_ok) {
-		bool stop;
-		if (rd->strict)
-			stop = rows_fault(rd, "/field", 0, 0, "expected %u rows, found %zu",
-					  PUYO_ROWS, n);
-		else
-			stop = rows_fault(rd, "/field", 0, 0,
-					  "expected %u rows (%u with the hidden row), found %zu",
-					  PUYO_ROWS, PUYO_ROWS_MAX, n);
-		if (stop)
-			return;
-	}
+	if (!size_ok &&
+	    (rd->strict
+		 ? rows_fault(rd, "/field", 0, 0, "expected %u rows, found %zu", PUYO_ROWS, n)
+		 : rows_fault(rd, "/field", 0, 0,
+			      "expected %u rows (%u with the hidden row), found %zu", PUYO_ROWS,
+			      PUYO_ROWS_MAX, n)))
+		return;
 
 	/* Rows past the largest field are only counted, not read. */
 	size_t checked = rd->strict ? PUYO_ROWS : PUYO_ROWS_MAX;
@@ -350,11 +345,7 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 	return codec_text_copy(buf, size, text, n);
 }
 
-/*
- * The fast JSON reader: a body that is exactly the canonical case
- * {"field": ["......", ...]} straight into the core's bit planes. It reports
- * nothing: anything else goes through jansson and puyo_json_read().
- */
+/* ---- the fast JSON reader (puyo_codec.h), straight into the bit planes ---- */
 
 /* A row string "......" as row r into its columns' accumulators; false when it is not a quoted
  * string of 6 bytes (a bad byte is seen by acc_planes()). */
@@ -519,12 +510,8 @@ int puyo_text_field(const struct puyo_field *field, char *buf, size_t size)
 	return codec_text_copy(buf, size, text, n);
 }
 
-/*
- * One field per line, `dropjudge solve puyo --lines`: a line of the exact
- * layout goes straight into the core's bit planes (puyo_lines_avx512.c where
- * the processor has it); any other is split at its spaces and its rows
- * checked as the other readers check theirs, with the row they are in.
- */
+/* ---- --lines (puyo_codec.h): a line of the exact layout straight into the
+ * bit planes, any other split at its spaces and its rows checked ---- */
 
 #define ROW_BYTES (PUYO_COLS + 1) /* a row and the separator after it */
 

@@ -150,37 +150,35 @@ enum codec_status puyo_links_read_puyop(const char *s, size_t len, const char *p
 					struct puyo_field *field, struct codec_error *err)
 {
 	puyo_field_init(field, PUYO_ROWS);
-	const char *p = s;
-	size_t n = len;
-	bool url = eat_scheme(&p, &n);
-	if (eat(&p, &n, "puyop.com/")) {
-		if (!eat(&p, &n, "s/"))
+	bool url = eat_scheme(&s, &len);
+	if (eat(&s, &len, "puyop.com/")) {
+		if (!eat(&s, &len, "s/"))
 			return fault(err, pointer,
 				     "a puyop.com link to a field is puyop.com/s/FIELD");
 	} else if (url) {
 		return fault(err, pointer, "not a puyop.com link (expected %sFIELD)",
 			     PUYO_LINKS_PUYOP_URL);
 	}
-	const char *moves = memchr(p, '_', n);
+	const char *moves = memchr(s, '_', len);
 	if (moves) {
-		if (moves + 1 < p + n)
+		if (moves + 1 < s + len)
 			return fault(err, pointer,
 				     "the link holds moves after '_'; only a field can be "
 				     "solved: leave them out");
-		n = (size_t)(moves - p);
+		len = (size_t)(moves - s);
 	}
-	if (n > PUYOP_CHARS)
+	if (len > PUYOP_CHARS)
 		return fault(err, pointer,
 			     "a puyop.com field has at most %d characters (13 rows of 3 column "
 			     "pairs), this one has %zu",
-			     PUYOP_CHARS, n);
+			     PUYOP_CHARS, len);
 	uint8_t board[BOARD_ROWS][PUYO_COLS] = {{0}};
-	size_t first = PUYOP_CHARS - n; /* pair index of p[0] */
-	for (size_t i = 0; i < n; i++) {
-		const char *at = memchr(puyop_alphabet, p[i], sizeof puyop_alphabet - 1);
+	size_t first = PUYOP_CHARS - len; /* pair index of s[0] */
+	for (size_t i = 0; i < len; i++) {
+		const char *at = memchr(puyop_alphabet, s[i], sizeof puyop_alphabet - 1);
 		char ch[8];
-		shown(p[i], ch);
-		if (!at || p[i] == '\0')
+		shown(s[i], ch);
+		if (!at || s[i] == '\0')
 			return fault(err, pointer,
 				     "character %zu, %s, is not a puyop.com field character "
 				     "(0-9a-zA-Z[])",
@@ -244,39 +242,37 @@ enum codec_status puyo_links_read_nexus(const char *s, size_t len, const char *p
 					struct puyo_field *field, struct codec_error *err)
 {
 	puyo_field_init(field, PUYO_ROWS);
-	const char *p = s;
-	size_t n = len;
-	bool url = eat_scheme(&p, &n);
-	if (eat(&p, &n, "puyonexus.com/chainsim/") || eat(&p, &n, "puyonexus.net/chainsim/")) {
-		if (eat(&p, &n, "chain/"))
+	bool url = eat_scheme(&s, &len);
+	if (eat(&s, &len, "puyonexus.com/chainsim/") || eat(&s, &len, "puyonexus.net/chainsim/")) {
+		if (eat(&s, &len, "chain/"))
 			return fault(err, pointer,
 				     "a saved chain (/chainsim/chain/ID) is kept by the site; "
 				     "open it there and share its ?chain= link instead");
-		eat(&p, &n, "index.php");
-		if (!eat(&p, &n, "?"))
+		eat(&s, &len, "index.php");
+		if (!eat(&s, &len, "?"))
 			return fault(err, pointer, "the link has no query (?w=6&h=12&chain=...)");
 		const char *chain;
 		size_t chain_len = 0;
-		enum codec_status st = nexus_query(p, n, pointer, &chain, &chain_len, err);
+		enum codec_status st = nexus_query(s, len, pointer, &chain, &chain_len, err);
 		if (st != CODEC_OK)
 			return st;
-		p = chain;
-		n = chain_len;
+		s = chain;
+		len = chain_len;
 	} else if (url) {
 		return fault(err, pointer, "not a Puyo Nexus chain simulator link (expected %s...)",
 			     PUYO_LINKS_NEXUS_URL);
 	}
-	if (n > NEXUS_CHARS)
+	if (len > NEXUS_CHARS)
 		return fault(err, pointer,
 			     "a Puyo Nexus chain has at most %d characters (6 columns, 12 rows "
 			     "and the hidden row), this one has %zu",
-			     NEXUS_CHARS, n);
+			     NEXUS_CHARS, len);
 	uint8_t board[BOARD_ROWS][PUYO_COLS] = {{0}};
-	size_t first = NEXUS_CHARS - n;
-	for (size_t i = 0; i < n; i++) {
-		const char *at = p[i] ? strchr(nexus_alphabet, p[i]) : NULL;
+	size_t first = NEXUS_CHARS - len;
+	for (size_t i = 0; i < len; i++) {
+		const char *at = s[i] ? strchr(nexus_alphabet, s[i]) : NULL;
 		char ch[8];
-		shown(p[i], ch);
+		shown(s[i], ch);
 		if (!at)
 			return fault(err, pointer,
 				     "character %zu, %s, is not a Puyo Nexus chain character "
@@ -333,10 +329,8 @@ enum codec_status puyo_links_read_case(const json_t *case_obj, const char *point
 	snprintf(at, sizeof at, "%s/%s", base, puyop ? "puyop" : "puyo_nexus");
 	if (!json_is_string(link))
 		return fault(err, at, "expected a string: the field string or the link");
-	const char *s = json_string_value(link);
-	size_t len = json_string_length(link);
-	return puyop ? puyo_links_read_puyop(s, len, at, field, err)
-		     : puyo_links_read_nexus(s, len, at, field, err);
+	return (puyop ? puyo_links_read_puyop : puyo_links_read_nexus)(
+	    json_string_value(link), json_string_length(link), at, field, err);
 }
 
 json_t *puyo_links_json(const struct puyo_field *field)

@@ -4,6 +4,7 @@
  */
 #include "codec/puyo_codec.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,18 @@ static unsigned color_of(char c)
 {
 	const char *p = c ? strchr(search_colors, c) : NULL;
 	return p ? (unsigned)(p - search_colors) + 1 : 0;
+}
+
+/* Records the fault, CODEC_E_INVALID at `pointer`; returns false. */
+static bool __attribute__((format(printf, 3, 4)))
+refuse(struct codec_error *err, const char *pointer, const char *fmt, ...)
+{
+	const struct codec_where where = {.pointer = pointer};
+	va_list ap;
+	va_start(ap, fmt);
+	codec_error_vadd(err, CODEC_E_INVALID, &where, fmt, ap);
+	va_end(ap);
+	return false;
 }
 
 /* Reads the integer member `key` in [min, max] (dflt when absent). */
@@ -27,11 +40,8 @@ static bool read_int(const json_t *obj, const char *key, unsigned min, unsigned 
 	if (!v)
 		return true;
 	if (!json_is_integer(v) || json_integer_value(v) < (json_int_t)min ||
-	    json_integer_value(v) > (json_int_t)max) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
-				       "must be an integer from %u to %u", min, max);
-		return false;
-	}
+	    json_integer_value(v) > (json_int_t)max)
+		return refuse(err, pointer, "must be an integer from %u to %u", min, max);
 	*out = (unsigned)json_integer_value(v);
 	return true;
 }
@@ -42,27 +52,19 @@ static bool read_pairs(const json_t *pairs, struct puyo_search_request *req,
 {
 	if (!pairs)
 		return true;
-	if (!json_is_array(pairs)) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, "/pairs",
-				       "must be an array of pairs, as [[\"R\", \"G\"]]");
-		return false;
-	}
+	if (!json_is_array(pairs))
+		return refuse(err, "/pairs", "must be an array of pairs, as [[\"R\", \"G\"]]");
 	size_t n = json_array_size(pairs);
-	if (n > PUYO_SEARCH_MAX_PAIRS) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, "/pairs",
-				       "too many pairs: %zu; a search places at most %u", n,
-				       PUYO_SEARCH_MAX_PAIRS);
-		return false;
-	}
+	if (n > PUYO_SEARCH_MAX_PAIRS)
+		return refuse(err, "/pairs", "too many pairs: %zu; a search places at most %u", n,
+			      PUYO_SEARCH_MAX_PAIRS);
 	for (size_t i = 0; i < n; i++) {
 		const json_t *pair = json_array_get(pairs, i);
 		char pointer[32];
 		snprintf(pointer, sizeof pointer, "/pairs/%zu", i);
-		if (!json_is_array(pair) || json_array_size(pair) != 2) {
-			codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
-					       "must be a pair of two colours, as [\"R\", \"G\"]");
-			return false;
-		}
+		if (!json_is_array(pair) || json_array_size(pair) != 2)
+			return refuse(err, pointer,
+				      "must be a pair of two colours, as [\"R\", \"G\"]");
 		for (size_t j = 0; j < 2; j++) {
 			const json_t *c = json_array_get(pair, j);
 			unsigned v = json_is_string(c) && json_string_length(c) == 1
@@ -70,10 +72,9 @@ static bool read_pairs(const json_t *pairs, struct puyo_search_request *req,
 					 : 0;
 			if (!v) {
 				snprintf(pointer, sizeof pointer, "/pairs/%zu/%zu", i, j);
-				codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
-						       "must be a colour: \"R\", \"G\", \"B\", "
-						       "\"P\" or \"Y\"");
-				return false;
+				return refuse(
+				    err, pointer,
+				    "must be a colour: \"R\", \"G\", \"B\", \"P\" or \"Y\"");
 			}
 			req->pair[i][j] = (uint8_t)v;
 		}
@@ -89,28 +90,19 @@ static bool read_colors(const json_t *colors, struct puyo_search_request *req,
 	req->colors = PUYO_SEARCH_ALL_COLORS;
 	if (!colors)
 		return true;
-	if (!json_is_string(colors) || json_string_length(colors) == 0) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, "/colors",
-				       "must be a string of colours, as \"RGBPY\"");
-		return false;
-	}
+	if (!json_is_string(colors) || json_string_length(colors) == 0)
+		return refuse(err, "/colors", "must be a string of colours, as \"RGBPY\"");
 	const char *s = json_string_value(colors);
 	size_t len = json_string_length(colors);
 	req->colors = 0;
 	for (size_t i = 0; i < len; i++) {
 		unsigned v = color_of(s[i]);
-		if (!v) {
-			codec_error_at_pointer(err, CODEC_E_INVALID, "/colors",
-					       "character %zu is not a colour: colours are R, G, "
-					       "B, P and Y",
-					       i + 1);
-			return false;
-		}
-		if (req->colors >> (v - 1) & 1) {
-			codec_error_at_pointer(err, CODEC_E_INVALID, "/colors",
-					       "colour %c is given twice", s[i]);
-			return false;
-		}
+		if (!v)
+			return refuse(err, "/colors",
+				      "character %zu is not a colour: colours are R, G, B, P and Y",
+				      i + 1);
+		if (req->colors >> (v - 1) & 1)
+			return refuse(err, "/colors", "colour %c is given twice", s[i]);
 		req->colors |= 1u << (v - 1);
 	}
 	return true;
@@ -126,7 +118,7 @@ enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_re
 	memset(req, 0, sizeof *req);
 	puyo_field_init(&req->field, PUYO_ROWS);
 	if (!json_is_object(obj)) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, "", "expected an object");
+		refuse(err, "", "expected an object");
 		return CODEC_E_INVALID;
 	}
 	json_object_foreach((json_t *)obj, key, value)
@@ -138,15 +130,14 @@ enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_re
 			continue;
 		char where[CODEC_POINTER_MAX] = "";
 		codec_pointer_append(where, sizeof where, key);
-		codec_error_at_pointer(err, CODEC_E_INVALID, where,
-				       "unknown member; a search holds \"field\", \"add\", "
-				       "\"pairs\", \"limit\", \"colors\" and \"id\"");
+		refuse(err, where,
+		       "unknown member; a search holds \"field\", \"add\", \"pairs\", \"limit\", "
+		       "\"colors\" and \"id\"");
 		return CODEC_E_INVALID;
 	}
 	value = json_object_get(obj, "id");
 	if (value && !json_is_string(value) && !json_is_integer(value)) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, "/id",
-				       "id must be a string or an integer");
+		refuse(err, "/id", "id must be a string or an integer");
 		return CODEC_E_INVALID;
 	}
 	/* The field as a case holding it alone: the same reader, the same words. */

@@ -66,16 +66,13 @@ static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 	json_t *step =
 	    json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
 		      (json_int_t)run->game->score, "tiles", (json_int_t)md_tiles(run->game));
-	if (!step || md_json_add_boards(step, run->game) != 0) {
+	if (step && md_json_add_boards(step, run->game) != 0) {
 		json_decref(step);
-		run->out_of_memory = true;
-		return 1;
+		step = NULL;
 	}
-	if (json_array_append_new(run->steps, step) != 0) { /* the step is freed */
-		run->out_of_memory = true;
-		return 1;
-	}
-	return 0;
+	/* append_new frees the step when it fails, and fails on NULL */
+	run->out_of_memory = json_array_append_new(run->steps, step) != 0;
+	return run->out_of_memory;
 }
 
 /* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS,
@@ -100,10 +97,8 @@ static enum codec_status md_read(const json_t *case_obj, const char *pointer, co
 	if (case_obj)
 		return md_json_read(case_obj, pointer, opt, err, fn, ctx);
 	struct md_text_reader *reader = md_text_new(opt, err);
-	if (!reader) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
+	if (!reader)
+		return problem_oom(err);
 	enum codec_status st = md_text_feed(reader, text, len, fn, ctx);
 	if (st == CODEC_OK)
 		st = md_text_finish(reader, fn, ctx);
@@ -128,14 +123,13 @@ static enum codec_status md_count(const json_t *case_obj, const char *pointer, c
 static enum codec_status md_run_end(struct md_run *run, struct problem_outcome *out,
 				    enum codec_status st, struct codec_error *err)
 {
-	if (st == CODEC_OK && run->trace_full && run->trace_pointer[0])
-		codec_error_at_pointer(err, CODEC_E_INVALID, run->trace_pointer,
-				       "a trace covers at most %d placements; ask without trace",
-				       PROBLEM_MAX_TRACE_STEPS);
-	else if (st == CODEC_OK && run->trace_full)
-		codec_error_at_param(err, CODEC_E_INVALID, "trace",
-				     "a trace covers at most %d placements; ask without trace",
-				     PROBLEM_MAX_TRACE_STEPS);
+	const char *at = run->trace_pointer; /* the case's "/trace", else "": ?trace= */
+	const struct codec_where trace_at = {.pointer = at[0] ? at : NULL,
+					     .parameter = at[0] ? NULL : "trace"};
+	if (st == CODEC_OK && run->trace_full)
+		codec_error_add(err, CODEC_E_INVALID, &trace_at,
+				"a trace covers at most %d placements; ask without trace",
+				PROBLEM_MAX_TRACE_STEPS);
 	else if (st == CODEC_OK && run->out_of_memory)
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
 	if (st == CODEC_OK && codec_error_is_set(err))
@@ -157,10 +151,8 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 	md_init(&out->u.md);
 	out->steps = trace ? json_array() : NULL;
 	struct md_run run = {.trace_pointer = "", .game = &out->u.md, .steps = out->steps};
-	if (trace && !out->steps) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
+	if (trace && !out->steps)
+		return problem_oom(err);
 	char trace_at[CODEC_POINTER_MAX];
 	if (case_obj && json_is_true(json_object_get(case_obj, "trace"))) {
 		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
@@ -378,10 +370,8 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 		return md_solve(NULL, "", text, len, limits, true, out, err);
 	/* The push parser of a body read as it arrives, fed once. */
 	struct problem_text_stream *s = md_text_stream_new(limits, err);
-	if (!s) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
+	if (!s)
+		return problem_oom(err);
 	md_text_stream_feed(s, text, len);
 	enum codec_status st = md_text_stream_end(s, out, err);
 	md_text_stream_free(s);
@@ -439,10 +429,7 @@ static enum codec_status md_generate(const struct problem_gen *g, struct problem
 	gen_rng_init(&rng, g->seed);
 	if (g->text) {
 		md_write_blocks(text, &rng, g->n);
-		if (!text->failed)
-			return CODEC_OK;
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
+		return text->failed ? problem_oom(err) : CODEC_OK;
 	}
 	struct md_game game;
 	md_init(&game);
@@ -590,7 +577,6 @@ const struct problem problem_md = {
     .baekjoon = 20061,
     .time_limit_ms = 1000,
     .memory_mib = 512,
-    .case_members = "\"blocks\", \"trace\"",
     .solve_json = md_solve_json,
     .solve_json_fast = md_solve_json_fast,
     .solve_text = md_solve_text,

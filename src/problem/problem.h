@@ -81,8 +81,6 @@ struct problem {
 	unsigned baekjoon;	/* problem number */
 	unsigned time_limit_ms; /* Baekjoon's limit */
 	unsigned memory_mib;	/* Baekjoon's limit */
-	/* Members a case object may hold, for messages: "\"blocks\", \"trace\"". */
-	const char *case_members;
 
 	/* Solves one case from a JSON object at `pointer`; trace fills ->steps. */
 	enum codec_status (*solve_json)(const json_t *case_obj, const char *pointer,

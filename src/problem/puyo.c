@@ -122,11 +122,8 @@ static size_t puyo_outcome_pack(const struct problem_outcome *out, unsigned char
 	uint64_t acc = 0; /* bits not yet written, low first */
 	unsigned bits = 0;
 	for (unsigned row = 0; row < f->rows; row++) {
-		const uint8_t *c = f->cell[row];
-		uint64_t v = (uint64_t)(c[0] & 7) | (uint64_t)(c[1] & 7) << 3 |
-			     (uint64_t)(c[2] & 7) << 6 | (uint64_t)(c[3] & 7) << 9 |
-			     (uint64_t)(c[4] & 7) << 12 | (uint64_t)(c[5] & 7) << 15;
-		acc |= v << bits;
+		for (unsigned col = 0; col < PUYO_COLS; col++)
+			acc |= (uint64_t)(f->cell[row][col] & 7) << (bits + 3 * col);
 		bits += 3 * PUYO_COLS;
 		for (; bits >= 8; bits -= 8, acc >>= 8)
 			buf[n++] = (unsigned char)acc;
@@ -209,9 +206,8 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 			    (unsigned long long)g->colors, (unsigned long long)g->min_chains);
 		return CODEC_E_INVALID;
 	}
-	if (g->text) {
+	if (g->text)
 		return puyo_put_field(text, &field) ? CODEC_OK : problem_oom(err);
-	}
 	*obj = json_pack("{so}", "field", puyo_json_rows(&field));
 	if (g->with_answer) {
 		struct problem_outcome out = {.steps = NULL};
@@ -333,7 +329,6 @@ const struct problem problem_puyo = {
     .baekjoon = 11559,
     .time_limit_ms = 2000,
     .memory_mib = 256,
-    .case_members = "\"field\", \"trace\"",
     .solve_json = puyo_solve_json,
     .solve_json_fast = puyo_solve_json_fast,
     .solve_text = puyo_solve_text,
