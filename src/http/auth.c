@@ -32,19 +32,14 @@ struct http_auth {
 	struct auth_set *set;  /* in force, never NULL */
 };
 
-/* RFC 6750 b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
-static bool auth_is_token_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       (c && strchr("-._~+/", c));
-}
-
-/* Whether s[0..n) is a b64token. */
+/* Whether s[0..n) (a NUL-terminated string's start) is an RFC 6750
+ * b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
 static bool auth_is_token(const char *s, size_t n)
 {
-	size_t i = 0;
-	while (i < n && auth_is_token_char((unsigned char)s[i]))
-		i++;
+	static const char chars[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/";
+	size_t i = strspn(s, chars);
+	i = i < n ? i : n;
 	if (i == 0)
 		return false;
 	while (i < n && s[i] == '=')
@@ -68,7 +63,8 @@ static void auth_set_free(struct auth_set *set)
 /* Reads a small file whole: at most `max` bytes of `path` into a new
  * NUL-terminated buffer released with dj_free_secret(buf, *len + 1), *len
  * its length. NULL on failure, with the reason ("cannot open the <what>
- * PATH: ...", never the contents) in err. */
+ * PATH: ...", never the contents) in err. The buffer grows as bytes arrive
+ * (one byte past max tells a file too large); a block left behind is wiped. */
 static char *auth_read_file(const char *path, const char *what, size_t max, size_t *len, char *err,
 			    size_t errlen)
 {
@@ -77,10 +73,28 @@ static char *auth_read_file(const char *path, const char *what, size_t max, size
 		codec_format(err, errlen, "cannot open the %s %s: %s", what, path, strerror(errno));
 		return NULL;
 	}
-	char *buf = dj_malloc(max + 1); /* one byte more tells a file too large */
-	size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
-	bool ok = buf && n <= max && !ferror(f);
-	if (!buf)
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	bool oom = false;
+	while (n <= max && !feof(f) && !ferror(f)) {
+		if (n == cap) {
+			size_t grown = cap ? cap * 2 : 4096;
+			grown = grown < max + 1 ? grown : max + 1;
+			char *p = dj_malloc(grown);
+			if (!p) {
+				oom = true;
+				break;
+			}
+			if (n)
+				memcpy(p, buf, n);
+			dj_free_secret(buf, n);
+			buf = p;
+			cap = grown;
+		}
+		n += fread(buf + n, 1, cap - n, f);
+	}
+	bool ok = !oom && n <= max && !ferror(f);
+	if (oom)
 		codec_format(err, errlen, "out of memory reading the %s %s", what, path);
 	else if (n > max)
 		codec_format(err, errlen, "the %s %s is larger than %zu bytes", what, path, max);
@@ -269,33 +283,6 @@ enum route_auth http_auth_check(struct http_auth *auth, const char *const *value
 	bool ok = auth_set_has(auth->set, digest);
 	pthread_rwlock_unlock(&auth->lock);
 	return ok ? ROUTE_AUTH_OK : ROUTE_AUTH_WRONG;
-}
-
-/* Up to two Authorization values: two already make a request malformed. */
-struct auth_values {
-	const char *value[2];
-	size_t n;
-};
-
-/* MHD_KeyValueIterator: keeps the Authorization headers. */
-static enum MHD_Result auth_collect(void *cls, enum MHD_ValueKind kind, const char *key,
-				    const char *value)
-{
-	struct auth_values *vals = cls;
-	(void)kind;
-	if (strcasecmp(key, MHD_HTTP_HEADER_AUTHORIZATION) != 0)
-		return MHD_YES;
-	vals->value[vals->n++] = value ? value : "";
-	return vals->n < 2 ? MHD_YES : MHD_NO;
-}
-
-enum route_auth http_auth_request(struct http_auth *auth, struct MHD_Connection *conn)
-{
-	struct auth_values vals = {.n = 0};
-	if (!auth)
-		return ROUTE_AUTH_OK;
-	MHD_get_connection_values(conn, MHD_HEADER_KIND, auth_collect, &vals);
-	return http_auth_check(auth, vals.value, vals.n);
 }
 
 void http_auth_free(struct http_auth *auth)
