@@ -40,11 +40,6 @@ size_t http_auth_count(struct http_auth *auth);
  */
 enum route_auth http_auth_check(struct http_auth *auth, const char *const *values, size_t n);
 
-struct MHD_Connection;
-
-/* http_auth_check() on the Authorization headers of a connection's request. */
-enum route_auth http_auth_request(struct http_auth *auth, struct MHD_Connection *conn);
-
 /* Releases the store (the digests are wiped first). NULL is ignored. */
 void http_auth_free(struct http_auth *auth);
 

@@ -160,6 +160,10 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		/* the same test libmicrohttpd makes to read a chunked body */
 		if (s->encodings++ == 0)
 			s->chunked = strcasecmp(value, "chunked") == 0;
+	} else if (framing_is(key, key_size, MHD_HTTP_HEADER_AUTHORIZATION,
+			      sizeof MHD_HTTP_HEADER_AUTHORIZATION - 1)) {
+		if (s->fields->authorizations < 2)
+			s->fields->authorization[s->fields->authorizations++] = value;
 	}
 	return MHD_YES;
 }

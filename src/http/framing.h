@@ -39,6 +39,8 @@ struct http_fields {
 	const char *origin;
 	const char *request_id; /* X-Request-Id */
 	const char *user_agent;
+	const char *authorization[2]; /* the first two Authorization values */
+	size_t authorizations;	      /* of them found: two make a request malformed */
 };
 
 #define HTTP_FRAMING_OPTIONS 2 /* items http_framing_options() fills, END included */

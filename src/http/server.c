@@ -241,9 +241,8 @@ static long long http_content_length(const struct http_fields *f)
 }
 
 /* Fills the header part of a route request; body and parameters come later. */
-static void http_route_request(struct http_server *srv, struct MHD_Connection *conn,
-			       const struct http_fields *f, const char *url, const char *method,
-			       struct route_request *req)
+static void http_route_request(struct http_server *srv, const struct http_fields *f,
+			       const char *url, const char *method, struct route_request *req)
 {
 	memset(req, 0, sizeof *req);
 	req->method = method;
@@ -254,7 +253,7 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->origin = f->origin;
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
-	req->auth = http_auth_request(srv->auth, conn);
+	req->auth = http_auth_check(srv->auth, f->authorization, f->authorizations);
 }
 
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first
@@ -655,7 +654,7 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 	struct route_request req;
 	struct route_response resp;
 
-	http_route_request(srv, conn, &rq->fields, url, method, &req);
+	http_route_request(srv, &rq->fields, url, method, &req);
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
 	memset(&resp, 0, sizeof resp);
 	route_handle(&req, &resp);
@@ -691,7 +690,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		return http_send(srv, conn, rq, &resp, HTTP_SEND_CLOSE);
 	}
 	/* Made once here, and completed by http_finish(): the headers stay. */
-	http_route_request(srv, conn, &rq->fields, url, method, req);
+	http_route_request(srv, &rq->fields, url, method, req);
 	long long length = http_content_length(&rq->fields);
 	route_match(req, length, &m);
 	req->entry = m.entry; /* route_handle() needs not find it again */
@@ -770,7 +769,8 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	if (rq->gunzip && !http_gunzip_done(rq->gunzip))
 		return http_send_error(srv, conn, rq, CODEC_E_SYNTAX);
 	req->draining = atomic_load(&srv->draining);
-	req->auth = http_auth_request(srv->auth, conn); /* tokens may have been reloaded */
+	/* tokens may have been reloaded */
+	req->auth = http_auth_check(srv->auth, rq->fields.authorization, rq->fields.authorizations);
 	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
