@@ -6,7 +6,6 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -94,11 +93,9 @@ framing_fault(struct framing_scan *s, enum route_status status, const char *fmt,
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	char detail[CODEC_DETAIL_MAX];
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	codec_error_vadd(s->err, (unsigned)status, NULL, fmt, ap);
 	va_end(ap);
 	s->status = status;
-	route_error_set(s->err, status, "%s", detail);
 }
 
 /* Whether key[0..n) is an RFC 9110 token (section 5.6.2): a field name

@@ -475,19 +475,11 @@ static void http_prepare(struct http_server *srv, struct http_request *rq,
 		rq->held = resp->body_len; /* small: always taken */
 }
 
-/* How http_send() sends an answer. */
-enum http_send_how {
-	HTTP_SEND_FINAL, /* from the final call of the access handler */
-	HTTP_SEND_EARLY, /* before the body (or while it is being read) */
-	HTTP_SEND_CLOSE, /* early, and the connection closes after it */
-};
-
 /* Sends `resp` (its body taken over) with its headers, "Connection: close"
- * when closing or draining, or the preallocated 500 when out of memory.
+ * when `closing` or draining, or the preallocated 500 when out of memory.
  * Releases *resp in every case. */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
-				 struct http_request *rq, struct route_response *resp,
-				 enum http_send_how how)
+				 struct http_request *rq, struct route_response *resp, bool closing)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -522,7 +514,7 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	for (size_t i = 0; ok && i < resp->nheaders && i < ROUTE_MAX_HEADERS; i++)
 		ok = MHD_add_response_header(r, resp->headers[i].name, resp->headers[i].value) ==
 		     MHD_YES;
-	if (ok && (how == HTTP_SEND_CLOSE || atomic_load(&srv->draining)))
+	if (ok && (closing || atomic_load(&srv->draining)))
 		ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
 	if (ok) {
 		ret = MHD_queue_response(conn, resp->status, r);
@@ -571,7 +563,7 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 	else
 		http_problem(&resp, status, NULL, name,
 			     "out of memory while reading the request body");
-	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
+	return http_send(srv, conn, rq, &resp, false);
 }
 
 /* Takes a chunk of body: kept while the route accepted the headers and the
@@ -658,7 +650,7 @@ static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Con
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
 	memset(&resp, 0, sizeof resp);
 	route_handle(&req, &resp);
-	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
+	return http_send(srv, conn, rq, &resp, false);
 }
 
 /*
@@ -687,7 +679,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		rq->refused = err.status;
 		rq->unread = true;
 		route_error_response_id(&err, NULL, &resp);
-		return http_send(srv, conn, rq, &resp, HTTP_SEND_CLOSE);
+		return http_send(srv, conn, rq, &resp, true);
 	}
 	/* Made once here, and completed by http_finish(): the headers stay. */
 	http_route_request(srv, &rq->fields, url, method, req);
@@ -785,7 +777,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		if (http_cache_key(req, rq->fields.accept, key, sizeof key) &&
 		    http_cache_get(srv->cache, key, &resp)) {
 			resp.route_name = req->entry->name;
-			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+			return http_send(srv, conn, rq, &resp, false);
 		}
 	}
 	if (http_is_heavy(rq)) {
@@ -795,7 +787,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 				     "or %u from this address (--max-heavy-per-client); retry "
 				     "after 1 s",
 				     srv->heavy->total, srv->heavy->per_client);
-			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+			return http_send(srv, conn, rq, &resp, false);
 		}
 		rq->heavy = true;
 		rq->conn = conn;
@@ -808,7 +800,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		MHD_resume_connection(conn);
 	}
 	route_handle(req, &resp); /* fills resp whole */
-	return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+	return http_send(srv, conn, rq, &resp, false);
 }
 
 /* MHD_AccessHandlerCallback: headers, then body chunks, then the end (and,
@@ -831,9 +823,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 		return go_on ? MHD_YES : MHD_NO;
 	}
 	if (rq->heavy)
-		return atomic_load(&rq->answered)
-			   ? http_send(srv, conn, rq, &rq->resp, HTTP_SEND_FINAL)
-			   : MHD_YES;
+		return atomic_load(&rq->answered) ? http_send(srv, conn, rq, &rq->resp, false)
+						  : MHD_YES;
 	return http_finish(srv, conn, url, method, rq);
 }
 
