@@ -268,11 +268,13 @@ static void mt_scalar(FILE *t, const char *name, const char *type, const char *h
 	fprintf(t, "%s %lld\n", name, value);
 }
 
-/* `name{la="a",lb="b"} value` for every ready slot of a pair table. */
-static void mt_pairs(FILE *t, const char *name, const char *la, const char *lb, struct mt_key *keys,
-		     const atomic_uint_fast64_t *values, size_t cap)
+/* The counter `name`: its head, then `name{la="a",lb="b"} value` for every
+ * ready slot of a pair table. */
+static void mt_pairs(FILE *t, const char *name, const char *help, const char *la, const char *lb,
+		     struct mt_key *keys, const atomic_uint_fast64_t *values)
 {
-	for (size_t i = 0; i < cap; i++) {
+	mt_head(t, name, "counter", help);
+	for (size_t i = 0; i < MT_PAIR_SLOTS; i++) {
 		if (!mt_ready(keys, i))
 			continue;
 		mt_series(t, name, la, keys[i].a);
@@ -282,8 +284,11 @@ static void mt_pairs(FILE *t, const char *name, const char *la, const char *lb, 
 	}
 }
 
-static void mt_route_bytes(FILE *t, struct http_metrics *m, const char *name, bool in)
+/* The counter `name` of the body bytes of each route, in or out. */
+static void mt_route_bytes(FILE *t, struct http_metrics *m, const char *name, const char *help,
+			   bool in)
 {
+	mt_head(t, name, "counter", help);
 	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
 		if (!mt_ready(m->route_keys, i))
 			continue;
@@ -358,24 +363,20 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_scalar(t, "dropjudge_http_requests_in_flight", "gauge",
 		  "Requests whose headers have arrived and that are not complete yet.",
 		  http_metrics_in_flight(m));
-	mt_head(t, "dropjudge_http_request_bytes_total", "counter",
-		"Request body bytes received, by route.");
-	mt_route_bytes(t, m, "dropjudge_http_request_bytes_total", true);
-	mt_head(t, "dropjudge_http_response_bytes_total", "counter",
-		"Response body bytes sent, by route.");
-	mt_route_bytes(t, m, "dropjudge_http_response_bytes_total", false);
+	mt_route_bytes(t, m, "dropjudge_http_request_bytes_total",
+		       "Request body bytes received, by route.", true);
+	mt_route_bytes(t, m, "dropjudge_http_response_bytes_total",
+		       "Response body bytes sent, by route.", false);
 	mt_scalar(t, "dropjudge_http_connections_open", "gauge", "Client connections open.",
 		  (long long)atomic_load_explicit(&m->connections_open, memory_order_relaxed));
 	mt_scalar(t, "dropjudge_http_connections_total", "counter", "Client connections accepted.",
 		  (long long)atomic_load_explicit(&m->connections_total, memory_order_relaxed));
-	mt_head(t, "dropjudge_cases_total", "counter",
-		"Cases handled, by problem and outcome (solved, rejected).");
-	mt_pairs(t, "dropjudge_cases_total", "problem", "outcome", m->case_keys, m->cases,
-		 MT_PAIR_SLOTS);
-	mt_head(t, "dropjudge_judge_verdicts_total", "counter",
-		"Judge verdicts given, by problem and verdict.");
-	mt_pairs(t, "dropjudge_judge_verdicts_total", "problem", "verdict", m->verdict_keys,
-		 m->verdicts, MT_PAIR_SLOTS);
+	mt_pairs(t, "dropjudge_cases_total",
+		 "Cases handled, by problem and outcome (solved, rejected).", "problem", "outcome",
+		 m->case_keys, m->cases);
+	mt_pairs(t, "dropjudge_judge_verdicts_total",
+		 "Judge verdicts given, by problem and verdict.", "problem", "verdict",
+		 m->verdict_keys, m->verdicts);
 	mt_scalar(t, "dropjudge_access_log_dropped_total", "counter",
 		  "Access log lines dropped because the log writer fell behind.",
 		  (long long)log_dropped);
