@@ -22,16 +22,15 @@
 #define WORKERS_TRIM_DELAY_MS 100
 
 struct http_workers {
-	pthread_mutex_t lock;	 /* guards the queue and stopping */
-	pthread_cond_t ready;	 /* a job was queued, or stopping was set */
-	struct http_job *head;	 /* next job to run */
-	struct http_job *tail;	 /* last job queued */
-	bool stopping;		 /* no more jobs are taken */
-	bool joined;		 /* http_workers_stop() has been called */
-	bool trim;		 /* memory should be given back when a worker is free */
-	struct timespec trim_at; /* ... at this time (CLOCK_MONOTONIC), if still asked */
-	unsigned nthreads;	 /* threads started */
-	pthread_t *threads;	 /* nthreads entries */
+	pthread_mutex_t lock;	       /* guards the queue and stopping */
+	pthread_cond_t ready;	       /* a job was queued, or stopping was set */
+	STAILQ_HEAD(, http_job) queue; /* jobs in the order they run */
+	bool stopping;		       /* no more jobs are taken */
+	bool joined;		       /* http_workers_stop() has been called */
+	bool trim;		       /* memory should be given back when a worker is free */
+	struct timespec trim_at;       /* ... at this time (CLOCK_MONOTONIC), if still asked */
+	unsigned nthreads;	       /* threads started */
+	pthread_t *threads;	       /* nthreads entries */
 };
 
 /* Whether the trim asked for is due (under w->lock). */
@@ -50,27 +49,24 @@ static void *workers_main(void *arg)
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKERS_NICE);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (!w->head && !w->stopping && !w->trim)
+		while (STAILQ_EMPTY(&w->queue) && !w->stopping && !w->trim)
 			pthread_cond_wait(&w->ready, &w->lock);
-		if (!w->head && w->trim && !w->stopping && !trim_due(w)) {
+		if (STAILQ_EMPTY(&w->queue) && w->trim && !w->stopping && !trim_due(w)) {
 			pthread_cond_timedwait(&w->ready, &w->lock, &w->trim_at);
 			continue;
 		}
-		if (!w->head && w->trim) {
+		if (STAILQ_EMPTY(&w->queue) && w->trim) {
 			w->trim = false;
 			pthread_mutex_unlock(&w->lock);
 			malloc_trim(0);
 			pthread_mutex_lock(&w->lock);
 			continue;
 		}
-		struct http_job *job = w->head;
+		struct http_job *job = STAILQ_FIRST(&w->queue);
 		if (!job)
 			break; /* stopping and nothing left */
-		w->head = job->next;
-		if (!w->head)
-			w->tail = NULL;
+		STAILQ_REMOVE_HEAD(&w->queue, next);
 		pthread_mutex_unlock(&w->lock);
-		job->next = NULL;
 		job->run(job);
 		pthread_mutex_lock(&w->lock);
 	}
@@ -83,6 +79,7 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 	struct http_workers *w = dj_calloc(1, sizeof *w);
 	if (!w || threads < 1)
 		goto out_nomem;
+	STAILQ_INIT(&w->queue);
 	w->threads = dj_calloc(threads, sizeof *w->threads);
 	if (!w->threads)
 		goto out_nomem;
@@ -123,12 +120,7 @@ bool http_workers_submit(struct http_workers *w, struct http_job *job)
 	pthread_mutex_lock(&w->lock);
 	bool taken = !w->stopping;
 	if (taken) {
-		job->next = NULL;
-		if (w->tail)
-			w->tail->next = job;
-		else
-			w->head = job;
-		w->tail = job;
+		STAILQ_INSERT_TAIL(&w->queue, job, next);
 		pthread_cond_signal(&w->ready);
 	}
 	pthread_mutex_unlock(&w->lock);
