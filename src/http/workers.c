@@ -76,27 +76,25 @@ static void *workers_main(void *arg)
 
 struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen)
 {
-	struct http_workers *w = dj_calloc(1, sizeof *w);
-	if (!w || threads < 1)
-		goto out_nomem;
-	STAILQ_INIT(&w->queue);
-	w->threads = dj_calloc(threads, sizeof *w->threads);
-	if (!w->threads)
-		goto out_nomem;
-	if (pthread_mutex_init(&w->lock, NULL) != 0)
-		goto out_nomem;
 	pthread_condattr_t attr;
-	if (pthread_condattr_init(&attr) != 0) {
-		pthread_mutex_destroy(&w->lock);
-		goto out_nomem;
+	struct http_workers *w = threads ? dj_calloc(1, sizeof *w) : NULL;
+	pthread_t *ids = w ? dj_calloc(threads, sizeof *ids) : NULL;
+	bool made = ids && pthread_condattr_init(&attr) == 0;
+	if (made) {
+		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+		made = pthread_cond_init(&w->ready, &attr) == 0;
+		pthread_condattr_destroy(&attr);
 	}
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	int made = pthread_cond_init(&w->ready, &attr);
-	pthread_condattr_destroy(&attr);
-	if (made != 0) {
-		pthread_mutex_destroy(&w->lock);
-		goto out_nomem;
+	if (!made || pthread_mutex_init(&w->lock, NULL) != 0) {
+		if (made)
+			pthread_cond_destroy(&w->ready);
+		dj_free(ids);
+		dj_free(w);
+		codec_format(err, errlen, threads < 1 ? "no worker threads" : "out of memory");
+		return NULL;
 	}
+	w->threads = ids;
+	STAILQ_INIT(&w->queue);
 	for (; w->nthreads < threads; w->nthreads++) {
 		int rc = pthread_create(&w->threads[w->nthreads], NULL, workers_main, w);
 		if (rc != 0) {
@@ -106,13 +104,6 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 		}
 	}
 	return w;
-
-out_nomem:
-	if (w)
-		dj_free(w->threads);
-	dj_free(w);
-	codec_format(err, errlen, threads < 1 ? "no worker threads" : "out of memory");
-	return NULL;
 }
 
 bool http_workers_submit(struct http_workers *w, struct http_job *job)
