@@ -240,22 +240,6 @@ static long long http_content_length(const struct http_fields *f)
 	return *text >= '0' && *text <= '9' ? strtoll(text, NULL, 10) : -1;
 }
 
-/* Fills the header part of a route request; body and parameters come later. */
-static void http_route_request(struct http_server *srv, const struct http_fields *f,
-			       const char *url, const char *method, struct route_request *req)
-{
-	memset(req, 0, sizeof *req);
-	req->method = method;
-	req->path = url;
-	req->content_type = f->content_type;
-	req->accept = f->accept;
-	req->content_encoding = f->content_encoding;
-	req->origin = f->origin;
-	req->limits = &srv->limits;
-	req->draining = atomic_load(&srv->draining);
-	req->auth = http_auth_check(srv->auth, f->authorization, f->authorizations);
-}
-
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first
  * ROUTE_MAX_PARAMS. */
 static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -269,6 +253,25 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 	req->params[req->nparams].value = value ? value : "";
 	req->nparams++;
 	return MHD_YES;
+}
+
+/* Fills rq->req but for its body: the header fields and query parameters. */
+static void http_route_request(struct http_server *srv, struct MHD_Connection *conn,
+			       struct http_request *rq, const char *url, const char *method)
+{
+	struct route_request *req = &rq->req;
+	const struct http_fields *f = &rq->fields;
+	memset(req, 0, sizeof *req);
+	req->method = method;
+	req->path = url;
+	req->content_type = f->content_type;
+	req->accept = f->accept;
+	req->content_encoding = f->content_encoding;
+	req->origin = f->origin;
+	req->limits = &srv->limits;
+	req->draining = atomic_load(&srv->draining);
+	req->auth = http_auth_check(srv->auth, f->authorization, f->authorizations);
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
 }
 
 /* The headers every answer carries: no type sniffing, never framed; an SVG
@@ -638,18 +641,16 @@ static bool http_take_gzip(struct http_request *rq, const char *data, size_t siz
 	return true;
 }
 
-/* Answers from the route without a body: for a request it refused. */
+/* Answers from the route without a body: for a request it refused, as it
+ * stands now (drain and tokens may have changed since the headers). */
 static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Connection *conn,
-					 struct http_request *rq, const char *url,
-					 const char *method)
+					 struct http_request *rq)
 {
-	struct route_request req;
 	struct route_response resp;
-
-	http_route_request(srv, &rq->fields, url, method, &req);
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
-	memset(&resp, 0, sizeof resp);
-	route_handle(&req, &resp);
+	rq->req.draining = atomic_load(&srv->draining);
+	rq->req.auth =
+	    http_auth_check(srv->auth, rq->fields.authorization, rq->fields.authorizations);
+	route_handle(&rq->req, &resp);
 	return http_send(srv, conn, rq, &resp, false);
 }
 
@@ -673,7 +674,8 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
 			   rq->fields.user_agent);
 	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
-
+	/* Made once here, and completed by http_finish(): the headers stay. */
+	http_route_request(srv, conn, rq, url, method);
 	if (framing != ROUTE_OK) {
 		struct route_response resp;
 		rq->refused = err.status;
@@ -681,14 +683,11 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 		route_error_response_id(&err, NULL, &resp);
 		return http_send(srv, conn, rq, &resp, true);
 	}
-	/* Made once here, and completed by http_finish(): the headers stay. */
-	http_route_request(srv, &rq->fields, url, method, req);
 	long long length = http_content_length(&rq->fields);
 	route_match(req, length, &m);
 	req->entry = m.entry; /* route_handle() needs not find it again */
 	rq->refused = m.refusal;
 	rq->heavy_route = m.entry && m.entry->heavy;
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
 	rq->max = route_body_limit(req);
 	bool over = length > 0 && (unsigned long long)length > rq->max;
 	rq->unread = over;
@@ -697,7 +696,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	bool has_body = length > 0 || (length < 0 && rq->fields.transfer_encoding);
 	if (has_body && (rq->refused != ROUTE_OK || !m.takes_body)) {
 		rq->unread = true;
-		return http_send_refusal(srv, conn, rq, url, method);
+		return http_send_refusal(srv, conn, rq);
 	}
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : rq->max;
@@ -746,14 +745,14 @@ static void http_run_job(struct http_job *job)
 
 /* Last call: the whole request is in; answer it, here or on a worker. */
 static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connection *conn,
-				   const char *url, const char *method, struct http_request *rq)
+				   struct http_request *rq)
 {
 	struct route_request *req = &rq->req; /* its headers made by http_begin() */
 	struct route_response resp;
 
 	http_guard_request_in(conn);
 	if (rq->refused != ROUTE_OK)
-		return http_send_refusal(srv, conn, rq, url, method);
+		return http_send_refusal(srv, conn, rq);
 	if (rq->too_large)
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->out_of_memory)
@@ -825,7 +824,7 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 	if (rq->heavy)
 		return atomic_load(&rq->answered) ? http_send(srv, conn, rq, &rq->resp, false)
 						  : MHD_YES;
-	return http_finish(srv, conn, url, method, rq);
+	return http_finish(srv, conn, rq);
 }
 
 /* MHD_OPTION_URI_LOG_CALLBACK: the start of every request, before the
