@@ -533,20 +533,6 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	return ret;
 }
 
-/* The flag that sets the body limit of a request, for messages. */
-static const char *http_limit_flag(const struct route_request *req)
-{
-	switch (route_request_body(req)) {
-	case ROUTE_BODY_NDJSON:
-		return " (--max-stream-body)";
-	case ROUTE_BODY_JSON:
-		return " (--max-json-body, --max-body; send more cases as a stream, "
-		       "application/x-ndjson)";
-	default:
-		return " (--max-body)";
-	}
-}
-
 /* Sends the problem answer for a fault of the body found here rather than
  * by the route: too large, not gzip (syntax), out of memory (internal). */
 static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Connection *conn,
@@ -554,11 +540,16 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 {
 	struct route_response resp;
 	const char *name = http_entry_name(rq);
+	enum route_body kind = route_request_body(&rq->req); /* whose flag sets the limit */
 
 	if (status == CODEC_E_TOO_LARGE)
 		http_problem(&resp, status, NULL, name,
 			     "the request body is larger than the limit of %zu bytes%s",
-			     rq->max ? rq->max : srv->limits.max_body, http_limit_flag(&rq->req));
+			     rq->max ? rq->max : srv->limits.max_body,
+			     kind == ROUTE_BODY_NDJSON ? " (--max-stream-body)"
+			     : kind == ROUTE_BODY_JSON ? " (--max-json-body, --max-body; send more "
+							 "cases as a stream, application/x-ndjson)"
+						       : " (--max-body)");
 	else if (status == CODEC_E_SYNTAX)
 		http_problem(&resp, status, NULL, name,
 			     "the body says Content-Encoding: gzip but is not a whole gzip "
