@@ -904,9 +904,15 @@ static void http_server_free(struct http_server *srv)
 
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen)
 {
-	struct sockaddr_in in4;
-	struct sockaddr_in6 in6;
-	const struct sockaddr *addr;
+	struct sockaddr_in in4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)cfg->port)};
+	struct sockaddr_in6 in6 = {.sin6_family = AF_INET6,
+				   .sin6_port = htons((uint16_t)cfg->port)};
+	/* The socket to serve on: the inherited one (socket activation), as it
+	 * is, or one of ours. */
+	struct MHD_OptionItem listen_opts[2] = {
+	    {MHD_OPTION_LISTEN_SOCKET, (intptr_t)cfg->listen_fd, NULL},
+	    {MHD_OPTION_END, 0, NULL},
+	};
 	struct MHD_OptionItem tls_opts[HTTP_TLS_OPTIONS];
 	struct MHD_OptionItem framing_opts[HTTP_FRAMING_OPTIONS];
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
@@ -920,32 +926,16 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		codec_format(err, errlen, "invalid server configuration");
 		goto out_fd;
 	}
-	memset(&in4, 0, sizeof in4);
-	memset(&in6, 0, sizeof in6);
-	if (cfg->listen_fd > 0) {
-		/* Socket activation: libmicrohttpd takes the socket as it is. */
-		addr = NULL;
-	} else if (inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
-		in4.sin_family = AF_INET;
-		in4.sin_port = htons((uint16_t)cfg->port);
-		addr = (const struct sockaddr *)&in4;
-	} else if (inet_pton(AF_INET6, cfg->host, &in6.sin6_addr) == 1) {
-		in6.sin6_family = AF_INET6;
-		in6.sin6_port = htons((uint16_t)cfg->port);
-		addr = (const struct sockaddr *)&in6;
+	bool ours = cfg->listen_fd <= 0;
+	if (ours && inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
+		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &in4};
+	} else if (ours && inet_pton(AF_INET6, cfg->host, &in6.sin6_addr) == 1) {
+		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &in6};
 		flags |= MHD_USE_DUAL_STACK;
-	} else {
+	} else if (ours) {
 		codec_format(err, errlen, "'%s' is not an IPv4 or IPv6 address", cfg->host);
 		return NULL;
 	}
-	/* The socket to serve on: one of ours or the inherited one. */
-	struct MHD_OptionItem listen_opts[2] = {
-	    {MHD_OPTION_SOCK_ADDR, 0, (void *)addr},
-	    {MHD_OPTION_END, 0, NULL},
-	};
-	if (!addr)
-		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET,
-							 (intptr_t)cfg->listen_fd, NULL};
 
 	pthread_once(&http_spare_once, http_spare_create);
 	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
