@@ -55,13 +55,11 @@ struct http_metrics {
 	void *held_ctx;						   /* handed to held_read */
 };
 
-/* Adds n to a counter. */
 static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
 {
 	atomic_fetch_add_explicit(c, n, memory_order_relaxed);
 }
 
-/* The value of a counter. */
 static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 {
 	return atomic_load_explicit(c, memory_order_relaxed);
@@ -254,7 +252,6 @@ static void mt_series(FILE *t, const char *name, const char *label, const char *
 	mt_label(t, value);
 }
 
-/* Whether slot i of `keys` holds a series. */
 static bool mt_ready(const struct mt_key *keys, size_t i)
 {
 	return atomic_load_explicit(&keys[i].state, memory_order_acquire) == MT_READY;

@@ -183,7 +183,6 @@ struct http_request {
 static pthread_key_t http_spare_key;
 static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
 
-/* Frees rq and its body block. */
 static void http_spare_free(void *rq)
 {
 	dj_free(((struct http_request *)rq)->body_block);
@@ -429,7 +428,6 @@ static ssize_t http_head_read(void *cls, uint64_t pos, char *buf, size_t max)
 	return MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
-/* Whether the request's method is `method`. */
 static bool http_method_is(const struct route_request *req, const char *method)
 {
 	return req->method && strcmp(req->method, method) == 0;
