@@ -110,10 +110,13 @@ static char *auth_read_file(const char *path, const char *what, size_t max, size
 	return buf;
 }
 
-/* Parses the text of a token file into a new set; NULL with err set. */
-static struct auth_set *auth_parse(const char *path, const char *text, size_t len, char *err,
-				   size_t errlen)
+/* Reads and parses the token file into a new set; NULL with err set. */
+static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
 {
+	size_t len = 0;
+	char *text = auth_read_file(path, "token file", HTTP_AUTH_FILE_MAX, &len, err, errlen);
+	if (!text)
+		return NULL;
 	size_t lines = 1;
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
@@ -164,24 +167,14 @@ static struct auth_set *auth_parse(const char *path, const char *text, size_t le
 		codec_format(err, errlen, "the token file %s holds no token", path);
 		goto out_set;
 	}
+	dj_free_secret(text, len + 1);
 	return set;
 out_oom:
 	codec_format(err, errlen, "out of memory reading the token file %s", path);
 out_set:
 	auth_set_free(set);
-	return NULL;
-}
-
-/* Reads and parses the file: a new set or NULL with err set. */
-static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
-{
-	size_t len = 0;
-	char *text = auth_read_file(path, "token file", HTTP_AUTH_FILE_MAX, &len, err, errlen);
-	if (!text)
-		return NULL;
-	struct auth_set *set = auth_parse(path, text, len, err, errlen);
 	dj_free_secret(text, len + 1);
-	return set;
+	return NULL;
 }
 
 struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
