@@ -180,15 +180,12 @@ out_set:
 struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
 {
 	struct http_auth *auth = dj_calloc(1, sizeof *auth);
-	if (!auth) {
+	char *copy = dj_strdup(path);
+	if (!auth || !copy) {
 		codec_format(err, errlen, "out of memory");
-		return NULL;
+		goto out_path;
 	}
-	auth->path = dj_strdup(path);
-	if (!auth->path) {
-		codec_format(err, errlen, "out of memory");
-		goto out_auth;
-	}
+	auth->path = copy;
 	auth->set = auth_load(path, err, errlen);
 	if (!auth->set)
 		goto out_path;
@@ -200,8 +197,7 @@ struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
 out_set:
 	auth_set_free(auth->set);
 out_path:
-	dj_free(auth->path);
-out_auth:
+	dj_free(copy);
 	dj_free(auth);
 	return NULL;
 }
