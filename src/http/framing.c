@@ -67,7 +67,6 @@ static void framing_note(struct http_fields *f, const char *key, size_t key_size
 void http_target_note(struct http_target *t, const char *raw)
 {
 	memset(t, 0, sizeof *t);
-	t->seen = true;
 	if (!raw)
 		return;
 	bool in_path = true;
@@ -177,8 +176,6 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 	if (!version)
 		version = "";
 
-	if (!t->seen)
-		framing_fault(&s, ROUTE_E_BAD_REQUEST, "the request line cannot be read");
 	if (t->encoded_nul)
 		framing_fault(&s, ROUTE_E_BAD_REQUEST,
 			      "the request target holds an encoded NUL byte (%%00)");

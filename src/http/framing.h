@@ -20,7 +20,6 @@
 
 /* What the raw request target showed, before libmicrohttpd decoded it. */
 struct http_target {
-	bool seen;	    /* the URI log callback ran for this request */
 	bool encoded_nul;   /* "%00" anywhere in the target */
 	bool encoded_slash; /* "%2F" or "%2f" in the path (before '?') */
 	bool space;	    /* a space inside the target */
