@@ -201,12 +201,3 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 			      "path separator");
 	return s.status;
 }
-
-void http_framing_options(struct MHD_OptionItem *opts)
-{
-	size_t n = 0;
-#if MHD_VERSION >= 0x00097701
-	opts[n++] = (struct MHD_OptionItem){MHD_OPTION_CLIENT_DISCIPLINE_LVL, 1, NULL};
-#endif
-	opts[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-}

@@ -912,7 +912,6 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    {MHD_OPTION_END, 0, NULL},
 	};
 	struct MHD_OptionItem tls_opts[HTTP_TLS_OPTIONS];
-	struct MHD_OptionItem framing_opts[HTTP_FRAMING_OPTIONS];
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
 			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 	bool handed = false; /* cfg->listen_fd given to libmicrohttpd */
@@ -950,7 +949,6 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	srv->observer.log = cfg->log;
 	srv->auth = cfg->auth;
 	flags |= http_tls_options(cfg->tls, tls_opts);
-	http_framing_options(framing_opts);
 	atomic_init(&srv->draining, false);
 	srv->guard = http_guard_new(cfg, err, errlen);
 	if (!srv->guard)
@@ -973,7 +971,10 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	 * The logger comes first to catch what the other options say. The
 	 * total limit is the guard's (it closes at accept); the daemon's own
 	 * is set past it by the number of threads that may accept at once.
-	 * From here on the inherited socket is the daemon's to close.
+	 * From here on the inherited socket is the daemon's to close. From
+	 * libmicrohttpd 0.9.77 its client discipline 1 refuses a NUL byte, a
+	 * bare CR or LF, a folded line, whitespace before a colon (framing.h);
+	 * 0.9.75's strict mode would answer a missing Host itself, in HTML.
 	 */
 	handed = true;
 	srv->daemon = MHD_start_daemon(
@@ -986,7 +987,11 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    srv, MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, NULL, MHD_OPTION_NOTIFY_COMPLETED,
 	    http_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    cfg->connection_memory ? cfg->connection_memory : HTTP_CONNECTION_MEMORY_DEFAULT,
-	    MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_ARRAY, framing_opts, MHD_OPTION_END);
+	    MHD_OPTION_ARRAY, tls_opts,
+#if MHD_VERSION >= 0x00097701
+	    MHD_OPTION_CLIENT_DISCIPLINE_LVL, 1,
+#endif
+	    MHD_OPTION_END);
 	if (!srv->daemon) {
 		if (cfg->listen_fd > 0)
 			codec_format(err, errlen,
