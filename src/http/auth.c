@@ -338,19 +338,6 @@ out_free:
 	return -1;
 }
 
-unsigned http_tls_options(const struct http_tls *tls, struct MHD_OptionItem *opts)
-{
-	size_t n = 0;
-	if (tls) {
-		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, tls->cert};
-		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, tls->key};
-		opts[n++] =
-		    (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, tls->priorities};
-	}
-	opts[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-	return tls ? (unsigned)MHD_USE_TLS : 0u;
-}
-
 void http_tls_free(struct http_tls *tls)
 {
 	dj_free(tls->cert);

@@ -911,7 +911,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    {MHD_OPTION_LISTEN_SOCKET, (intptr_t)cfg->listen_fd, NULL},
 	    {MHD_OPTION_END, 0, NULL},
 	};
-	struct MHD_OptionItem tls_opts[HTTP_TLS_OPTIONS];
+	/* HTTPS: what cfg->tls holds (it outlives the daemon); none, the array ends at once. */
+	struct MHD_OptionItem tls_opts[4] = {{MHD_OPTION_END, 0, NULL}};
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
 			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 	bool handed = false; /* cfg->listen_fd given to libmicrohttpd */
@@ -948,7 +949,13 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	srv->observer.metrics = cfg->metrics;
 	srv->observer.log = cfg->log;
 	srv->auth = cfg->auth;
-	flags |= http_tls_options(cfg->tls, tls_opts);
+	if (cfg->tls) {
+		tls_opts[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, cfg->tls->cert};
+		tls_opts[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, cfg->tls->key};
+		tls_opts[2] =
+		    (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, cfg->tls->priorities};
+		flags |= MHD_USE_TLS;
+	}
 	atomic_init(&srv->draining, false);
 	srv->guard = http_guard_new(cfg, err, errlen);
 	if (!srv->guard)
