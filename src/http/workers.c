@@ -6,7 +6,6 @@
 
 #include <malloc.h>
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
