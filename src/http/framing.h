@@ -5,8 +5,8 @@
  * libmicrohttpd documents is read: the header fields in arrival order
  * (MHD_get_connection_values_n()), the raw target of the URI log callback
  * and the version; what those cannot show is left to the library's own
- * strictness (its client discipline, set in server.c). docs/OPERATING.md says, rule by
- * rule, who enforces what on each version.
+ * strictness (its client discipline, set in server.c). docs/OPERATING.md
+ * says, rule by rule, who enforces what on each version.
  */
 #ifndef DROPJUDGE_HTTP_FRAMING_H
 #define DROPJUDGE_HTTP_FRAMING_H
