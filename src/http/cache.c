@@ -144,17 +144,15 @@ void http_cache_put(struct http_cache *c, const char *key, const struct route_re
 	    resp->body_len > c->cap)
 		return;
 	struct cache_entry *e = dj_calloc(1, sizeof *e);
-	size_t klen = strlen(key) + 1;
 	if (!e)
 		return;
-	e->key = dj_malloc(klen);
+	e->key = dj_strdup(key);
 	e->resp = *resp;
 	e->resp.body = dj_malloc(resp->body_len);
 	if (!e->key || !e->resp.body) {
 		cache_entry_free(e);
 		return;
 	}
-	memcpy(e->key, key, klen);
 	memcpy(e->resp.body, resp->body, resp->body_len);
 	pthread_mutex_lock(&c->lock);
 	if (cache_find(c, key)) { /* another request built it meanwhile */
