@@ -630,19 +630,6 @@ static bool http_take_gzip(struct http_request *rq, const char *data, size_t siz
 	return true;
 }
 
-/* Answers from the route without a body: for a request it refused, as it
- * stands now (drain and tokens may have changed since the headers). */
-static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Connection *conn,
-					 struct http_request *rq)
-{
-	struct route_response resp;
-	rq->req.draining = atomic_load(&srv->draining);
-	rq->req.auth =
-	    http_auth_check(srv->auth, rq->fields.authorization, rq->fields.authorizations);
-	route_handle(&rq->req, &resp);
-	return http_send(srv, conn, rq, &resp, false);
-}
-
 /*
  * First call of a request, its headers: checks the framing and asks the
  * route whether it takes a body. A declared length over the limit (413),
@@ -655,6 +642,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 {
 	struct codec_error err;
 	struct route_match m;
+	struct route_response resp;
 	struct route_request *req = &rq->req;
 	rq->begun = true;
 	codec_error_init(&err);
@@ -666,7 +654,6 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	/* Made once here, and completed by http_finish(): the headers stay. */
 	http_route_request(srv, conn, rq, url, method);
 	if (framing != ROUTE_OK) {
-		struct route_response resp;
 		rq->refused = err.status;
 		rq->unread = true;
 		route_error_response_id(&err, NULL, &resp);
@@ -685,7 +672,8 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	bool has_body = length > 0 || (length < 0 && rq->fields.transfer_encoding);
 	if (has_body && (rq->refused != ROUTE_OK || !m.takes_body)) {
 		rq->unread = true;
-		return http_send_refusal(srv, conn, rq);
+		route_handle(req, &resp); /* the route's refusal, without the body */
+		return http_send(srv, conn, rq, &resp, false);
 	}
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : rq->max;
@@ -740,17 +728,19 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	struct route_response resp;
 
 	http_guard_request_in(conn);
-	if (rq->refused != ROUTE_OK)
-		return http_send_refusal(srv, conn, rq);
+	/* Drain and tokens as they are now (a reload may have come meanwhile). */
+	req->draining = atomic_load(&srv->draining);
+	req->auth = http_auth_check(srv->auth, rq->fields.authorization, rq->fields.authorizations);
+	if (rq->refused != ROUTE_OK) {
+		route_handle(req, &resp); /* the route's refusal */
+		return http_send(srv, conn, rq, &resp, false);
+	}
 	if (rq->too_large)
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->out_of_memory)
 		return http_send_error(srv, conn, rq, CODEC_E_INTERNAL);
 	if (rq->gunzip && !http_gunzip_done(rq->gunzip))
 		return http_send_error(srv, conn, rq, CODEC_E_SYNTAX);
-	req->draining = atomic_load(&srv->draining);
-	/* tokens may have been reloaded */
-	req->auth = http_auth_check(srv->auth, rq->fields.authorization, rq->fields.authorizations);
 	http_observe_request(&srv->observer, &rq->seen, req);
 	req->body = rq->body;
 	req->body_len = rq->len;
