@@ -67,7 +67,6 @@ struct al_line {
 	bool full;
 };
 
-/* Appends n bytes as they are. */
 static void al_put(struct al_line *l, const char *s, size_t n)
 {
 	if (l->full || n >= l->cap - l->len) {

@@ -32,19 +32,14 @@ struct http_auth {
 	struct auth_set *set;  /* in force, never NULL */
 };
 
-/* RFC 6750 b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
-static bool auth_is_token_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       (c && strchr("-._~+/", c));
-}
-
-/* Whether s[0..n) is a b64token. */
+/* Whether s[0..n) (a NUL-terminated string's start) is an RFC 6750
+ * b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
 static bool auth_is_token(const char *s, size_t n)
 {
-	size_t i = 0;
-	while (i < n && auth_is_token_char((unsigned char)s[i]))
-		i++;
+	static const char chars[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/";
+	size_t i = strspn(s, chars);
+	i = i < n ? i : n;
 	if (i == 0)
 		return false;
 	while (i < n && s[i] == '=')
@@ -68,7 +63,8 @@ static void auth_set_free(struct auth_set *set)
 /* Reads a small file whole: at most `max` bytes of `path` into a new
  * NUL-terminated buffer released with dj_free_secret(buf, *len + 1), *len
  * its length. NULL on failure, with the reason ("cannot open the <what>
- * PATH: ...", never the contents) in err. */
+ * PATH: ...", never the contents) in err. The buffer grows as bytes arrive
+ * (one byte past max tells a file too large); a block left behind is wiped. */
 static char *auth_read_file(const char *path, const char *what, size_t max, size_t *len, char *err,
 			    size_t errlen)
 {
@@ -77,10 +73,28 @@ static char *auth_read_file(const char *path, const char *what, size_t max, size
 		codec_format(err, errlen, "cannot open the %s %s: %s", what, path, strerror(errno));
 		return NULL;
 	}
-	char *buf = dj_malloc(max + 1); /* one byte more tells a file too large */
-	size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
-	bool ok = buf && n <= max && !ferror(f);
-	if (!buf)
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	bool oom = false;
+	while (n <= max && !feof(f) && !ferror(f)) {
+		if (n == cap) {
+			size_t grown = cap ? cap * 2 : 4096;
+			grown = grown < max + 1 ? grown : max + 1;
+			char *p = dj_malloc(grown);
+			if (!p) {
+				oom = true;
+				break;
+			}
+			if (n)
+				memcpy(p, buf, n);
+			dj_free_secret(buf, n);
+			buf = p;
+			cap = grown;
+		}
+		n += fread(buf + n, 1, cap - n, f);
+	}
+	bool ok = !oom && n <= max && !ferror(f);
+	if (oom)
 		codec_format(err, errlen, "out of memory reading the %s %s", what, path);
 	else if (n > max)
 		codec_format(err, errlen, "the %s %s is larger than %zu bytes", what, path, max);
@@ -96,10 +110,13 @@ static char *auth_read_file(const char *path, const char *what, size_t max, size
 	return buf;
 }
 
-/* Parses the text of a token file into a new set; NULL with err set. */
-static struct auth_set *auth_parse(const char *path, const char *text, size_t len, char *err,
-				   size_t errlen)
+/* Reads and parses the token file into a new set; NULL with err set. */
+static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
 {
+	size_t len = 0;
+	char *text = auth_read_file(path, "token file", HTTP_AUTH_FILE_MAX, &len, err, errlen);
+	if (!text)
+		return NULL;
 	size_t lines = 1;
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
@@ -150,38 +167,25 @@ static struct auth_set *auth_parse(const char *path, const char *text, size_t le
 		codec_format(err, errlen, "the token file %s holds no token", path);
 		goto out_set;
 	}
+	dj_free_secret(text, len + 1);
 	return set;
 out_oom:
 	codec_format(err, errlen, "out of memory reading the token file %s", path);
 out_set:
 	auth_set_free(set);
-	return NULL;
-}
-
-/* Reads and parses the file: a new set or NULL with err set. */
-static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
-{
-	size_t len = 0;
-	char *text = auth_read_file(path, "token file", HTTP_AUTH_FILE_MAX, &len, err, errlen);
-	if (!text)
-		return NULL;
-	struct auth_set *set = auth_parse(path, text, len, err, errlen);
 	dj_free_secret(text, len + 1);
-	return set;
+	return NULL;
 }
 
 struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
 {
 	struct http_auth *auth = dj_calloc(1, sizeof *auth);
-	if (!auth) {
+	char *copy = dj_strdup(path);
+	if (!auth || !copy) {
 		codec_format(err, errlen, "out of memory");
-		return NULL;
+		goto out_path;
 	}
-	auth->path = dj_strdup(path);
-	if (!auth->path) {
-		codec_format(err, errlen, "out of memory");
-		goto out_auth;
-	}
+	auth->path = copy;
 	auth->set = auth_load(path, err, errlen);
 	if (!auth->set)
 		goto out_path;
@@ -193,8 +197,7 @@ struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
 out_set:
 	auth_set_free(auth->set);
 out_path:
-	dj_free(auth->path);
-out_auth:
+	dj_free(copy);
 	dj_free(auth);
 	return NULL;
 }
@@ -271,33 +274,6 @@ enum route_auth http_auth_check(struct http_auth *auth, const char *const *value
 	return ok ? ROUTE_AUTH_OK : ROUTE_AUTH_WRONG;
 }
 
-/* Up to two Authorization values: two already make a request malformed. */
-struct auth_values {
-	const char *value[2];
-	size_t n;
-};
-
-/* MHD_KeyValueIterator: keeps the Authorization headers. */
-static enum MHD_Result auth_collect(void *cls, enum MHD_ValueKind kind, const char *key,
-				    const char *value)
-{
-	struct auth_values *vals = cls;
-	(void)kind;
-	if (strcasecmp(key, MHD_HTTP_HEADER_AUTHORIZATION) != 0)
-		return MHD_YES;
-	vals->value[vals->n++] = value ? value : "";
-	return vals->n < 2 ? MHD_YES : MHD_NO;
-}
-
-enum route_auth http_auth_request(struct http_auth *auth, struct MHD_Connection *conn)
-{
-	struct auth_values vals = {.n = 0};
-	if (!auth)
-		return ROUTE_AUTH_OK;
-	MHD_get_connection_values(conn, MHD_HEADER_KIND, auth_collect, &vals);
-	return http_auth_check(auth, vals.value, vals.n);
-}
-
 void http_auth_free(struct http_auth *auth)
 {
 	if (!auth)
@@ -360,19 +336,6 @@ int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_f
 out_free:
 	http_tls_free(tls);
 	return -1;
-}
-
-unsigned http_tls_options(const struct http_tls *tls, struct MHD_OptionItem *opts)
-{
-	size_t n = 0;
-	if (tls) {
-		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, tls->cert};
-		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, tls->key};
-		opts[n++] =
-		    (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, tls->priorities};
-	}
-	opts[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-	return tls ? (unsigned)MHD_USE_TLS : 0u;
 }
 
 void http_tls_free(struct http_tls *tls)

@@ -40,11 +40,6 @@ size_t http_auth_count(struct http_auth *auth);
  */
 enum route_auth http_auth_check(struct http_auth *auth, const char *const *values, size_t n);
 
-struct MHD_Connection;
-
-/* http_auth_check() on the Authorization headers of a connection's request. */
-enum route_auth http_auth_request(struct http_auth *auth, struct MHD_Connection *conn);
-
 /* Releases the store (the digests are wiped first). NULL is ignored. */
 void http_auth_free(struct http_auth *auth);
 
@@ -67,15 +62,6 @@ struct http_tls {
  * empty. Released with http_tls_free(). */
 int http_tls_load(struct http_tls *tls, const char *cert_file, const char *key_file,
 		  const char *priorities, char *err, size_t errlen);
-
-#define HTTP_TLS_OPTIONS 4 /* items http_tls_options() fills, MHD_OPTION_END included */
-
-struct MHD_OptionItem;
-
-/* Fills opts[0..HTTP_TLS_OPTIONS) for MHD_OPTION_ARRAY (pointing into
- * *tls, which outlives the daemon): the flags to add (MHD_USE_TLS); NULL
- * tls: an empty array and none. */
-unsigned http_tls_options(const struct http_tls *tls, struct MHD_OptionItem *opts);
 
 /* Releases what http_tls_load() filled; safe on a zeroed struct. */
 void http_tls_free(struct http_tls *tls);

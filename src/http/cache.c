@@ -6,28 +6,26 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 
 #include "mem/alloc.h"
 
 /* One kept answer. */
 struct cache_entry {
-	struct cache_entry *prev;   /* more recently used; NULL: the first */
-	struct cache_entry *next;   /* less recently used; NULL: the last */
-	char *key;		    /* dj_malloc'ed */
-	struct route_response resp; /* body dj_malloc'ed and owned; no stream */
+	TAILQ_ENTRY(cache_entry) link; /* in order of last use, most recent first */
+	char *key;		       /* dj_malloc'ed */
+	struct route_response resp;    /* body dj_malloc'ed and owned; no stream */
 };
 
 struct http_cache {
-	pthread_mutex_t lock;	  /* guards everything below */
-	size_t cap;		  /* bytes of bodies kept at most */
-	size_t bytes;		  /* bytes of bodies kept now */
-	uint64_t hits;		  /* answers found */
-	uint64_t misses;	  /* answers looked for and not found */
-	struct cache_entry *head; /* most recently used */
-	struct cache_entry *tail; /* least recently used */
+	pthread_mutex_t lock;			  /* guards everything below */
+	size_t cap;				  /* bytes of bodies kept at most */
+	size_t bytes;				  /* bytes of bodies kept now */
+	uint64_t hits;				  /* answers found */
+	uint64_t misses;			  /* answers looked for and not found */
+	TAILQ_HEAD(cache_list, cache_entry) used; /* most recently used first */
 };
 
 struct http_cache *http_cache_new(size_t bytes)
@@ -40,6 +38,7 @@ struct http_cache *http_cache_new(size_t bytes)
 		return NULL;
 	}
 	c->cap = bytes;
+	TAILQ_INIT(&c->used);
 	return c;
 }
 
@@ -54,8 +53,8 @@ void http_cache_free(struct http_cache *c)
 {
 	if (!c)
 		return;
-	for (struct cache_entry *e = c->head, *next; e; e = next) {
-		next = e->next;
+	for (struct cache_entry *e; (e = TAILQ_FIRST(&c->used));) {
+		TAILQ_REMOVE(&c->used, e, link);
 		cache_entry_free(e);
 	}
 	pthread_mutex_destroy(&c->lock);
@@ -109,38 +108,13 @@ bool http_cache_key(const struct route_request *req, const char *accept, char *b
 	return true;
 }
 
-/* Unlinks e from the list. Under the lock. */
-static void cache_unlink(struct http_cache *c, struct cache_entry *e)
-{
-	if (e->prev)
-		e->prev->next = e->next;
-	else
-		c->head = e->next;
-	if (e->next)
-		e->next->prev = e->prev;
-	else
-		c->tail = e->prev;
-	e->prev = e->next = NULL;
-}
-
-/* Links e first (most recently used). Under the lock. */
-static void cache_push(struct http_cache *c, struct cache_entry *e)
-{
-	e->prev = NULL;
-	e->next = c->head;
-	if (c->head)
-		c->head->prev = e;
-	c->head = e;
-	if (!c->tail)
-		c->tail = e;
-}
-
 /* The entry under key, or NULL. Under the lock. */
 static struct cache_entry *cache_find(struct http_cache *c, const char *key)
 {
-	for (struct cache_entry *e = c->head; e; e = e->next)
-		if (strcmp(e->key, key) == 0)
-			return e;
+	struct cache_entry *e;
+	TAILQ_FOREACH(e, &c->used, link)
+	if (strcmp(e->key, key) == 0)
+		return e;
 	return NULL;
 }
 
@@ -155,8 +129,8 @@ bool http_cache_get(struct http_cache *c, const char *key, struct route_response
 		return false;
 	}
 	c->hits++;
-	cache_unlink(c, e);
-	cache_push(c, e);
+	TAILQ_REMOVE(&c->used, e, link);
+	TAILQ_INSERT_HEAD(&c->used, e, link);
 	*resp = e->resp;
 	memcpy(body, e->resp.body, e->resp.body_len);
 	resp->body = body;
@@ -170,17 +144,15 @@ void http_cache_put(struct http_cache *c, const char *key, const struct route_re
 	    resp->body_len > c->cap)
 		return;
 	struct cache_entry *e = dj_calloc(1, sizeof *e);
-	size_t klen = strlen(key) + 1;
 	if (!e)
 		return;
-	e->key = dj_malloc(klen);
+	e->key = dj_strdup(key);
 	e->resp = *resp;
 	e->resp.body = dj_malloc(resp->body_len);
 	if (!e->key || !e->resp.body) {
 		cache_entry_free(e);
 		return;
 	}
-	memcpy(e->key, key, klen);
 	memcpy(e->resp.body, resp->body, resp->body_len);
 	pthread_mutex_lock(&c->lock);
 	if (cache_find(c, key)) { /* another request built it meanwhile */
@@ -188,21 +160,19 @@ void http_cache_put(struct http_cache *c, const char *key, const struct route_re
 		cache_entry_free(e);
 		return;
 	}
-	struct cache_entry *gone = NULL; /* evicted, freed outside the lock */
-	while (c->tail && c->bytes + resp->body_len > c->cap) {
-		struct cache_entry *last = c->tail;
-		cache_unlink(c, last);
+	struct cache_list gone = TAILQ_HEAD_INITIALIZER(gone); /* freed outside the lock */
+	struct cache_entry *last;
+	while ((last = TAILQ_LAST(&c->used, cache_list)) && c->bytes + resp->body_len > c->cap) {
+		TAILQ_REMOVE(&c->used, last, link);
 		c->bytes -= last->resp.body_len;
-		last->next = gone;
-		gone = last;
+		TAILQ_INSERT_TAIL(&gone, last, link);
 	}
-	cache_push(c, e);
+	TAILQ_INSERT_HEAD(&c->used, e, link);
 	c->bytes += resp->body_len;
 	pthread_mutex_unlock(&c->lock);
-	while (gone) {
-		struct cache_entry *next = gone->next;
-		cache_entry_free(gone);
-		gone = next;
+	while ((last = TAILQ_FIRST(&gone))) {
+		TAILQ_REMOVE(&gone, last, link);
+		cache_entry_free(last);
 	}
 }
 

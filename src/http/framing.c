@@ -6,7 +6,6 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -68,7 +67,6 @@ static void framing_note(struct http_fields *f, const char *key, size_t key_size
 void http_target_note(struct http_target *t, const char *raw)
 {
 	memset(t, 0, sizeof *t);
-	t->seen = true;
 	if (!raw)
 		return;
 	bool in_path = true;
@@ -94,11 +92,9 @@ framing_fault(struct framing_scan *s, enum route_status status, const char *fmt,
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	char detail[CODEC_DETAIL_MAX];
-	vsnprintf(detail, sizeof detail, fmt, ap);
+	codec_error_vadd(s->err, (unsigned)status, NULL, fmt, ap);
 	va_end(ap);
 	s->status = status;
-	route_error_set(s->err, status, "%s", detail);
 }
 
 /* Whether key[0..n) is an RFC 9110 token (section 5.6.2): a field name
@@ -160,6 +156,10 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		/* the same test libmicrohttpd makes to read a chunked body */
 		if (s->encodings++ == 0)
 			s->chunked = strcasecmp(value, "chunked") == 0;
+	} else if (framing_is(key, key_size, MHD_HTTP_HEADER_AUTHORIZATION,
+			      sizeof MHD_HTTP_HEADER_AUTHORIZATION - 1)) {
+		if (s->fields->authorizations < 2)
+			s->fields->authorization[s->fields->authorizations++] = value;
 	}
 	return MHD_YES;
 }
@@ -176,8 +176,6 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 	if (!version)
 		version = "";
 
-	if (!t->seen)
-		framing_fault(&s, ROUTE_E_BAD_REQUEST, "the request line cannot be read");
 	if (t->encoded_nul)
 		framing_fault(&s, ROUTE_E_BAD_REQUEST,
 			      "the request target holds an encoded NUL byte (%%00)");
@@ -202,13 +200,4 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 			      "no resource at this path: an encoded slash (%%2F) is not a "
 			      "path separator");
 	return s.status;
-}
-
-void http_framing_options(struct MHD_OptionItem *opts)
-{
-	size_t n = 0;
-#if MHD_VERSION >= 0x00097701
-	opts[n++] = (struct MHD_OptionItem){MHD_OPTION_CLIENT_DISCIPLINE_LVL, 1, NULL};
-#endif
-	opts[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 }

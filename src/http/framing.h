@@ -5,8 +5,8 @@
  * libmicrohttpd documents is read: the header fields in arrival order
  * (MHD_get_connection_values_n()), the raw target of the URI log callback
  * and the version; what those cannot show is left to the library's own
- * strictness (http_framing_options()). docs/OPERATING.md says, rule by
- * rule, who enforces what on each version.
+ * strictness (its client discipline, set in server.c). docs/OPERATING.md
+ * says, rule by rule, who enforces what on each version.
  */
 #ifndef DROPJUDGE_HTTP_FRAMING_H
 #define DROPJUDGE_HTTP_FRAMING_H
@@ -20,7 +20,6 @@
 
 /* What the raw request target showed, before libmicrohttpd decoded it. */
 struct http_target {
-	bool seen;	    /* the URI log callback ran for this request */
 	bool encoded_nul;   /* "%00" anywhere in the target */
 	bool encoded_slash; /* "%2F" or "%2f" in the path (before '?') */
 	bool space;	    /* a space inside the target */
@@ -39,17 +38,9 @@ struct http_fields {
 	const char *origin;
 	const char *request_id; /* X-Request-Id */
 	const char *user_agent;
+	const char *authorization[2]; /* the first two Authorization values */
+	size_t authorizations;	      /* of them found: two make a request malformed */
 };
-
-#define HTTP_FRAMING_OPTIONS 2 /* items http_framing_options() fills, END included */
-
-/*
- * Fills opts[0..HTTP_FRAMING_OPTIONS) for MHD_OPTION_ARRAY: from 0.9.77,
- * MHD_OPTION_CLIENT_DISCIPLINE_LVL 1 (a NUL byte, a bare CR or LF, a folded
- * line, whitespace before a colon refused); before, nothing (0.9.75's
- * strict mode would answer a missing Host itself, in HTML).
- */
-void http_framing_options(struct MHD_OptionItem *opts);
 
 /* Records what `raw` (the undecoded target, NUL-terminated; NULL when the
  * request line had none) shows. Called from the URI log callback. */

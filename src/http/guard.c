@@ -8,8 +8,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,25 +35,24 @@ struct guard_linger {
 
 /* One open connection. */
 struct guard_conn {
-	struct guard_conn *prev; /* list links, under the guard's lock */
-	struct guard_conn *next;
-	struct http_guard *guard; /* owner */
-	int fd;			  /* our duplicate of the connection's socket, owned */
-	atomic_llong deadline_ms; /* http_clock_ms() by which the request must be in; 0: none */
-	bool cut;		  /* shut down by the watchdog (under the lock) */
-	atomic_bool linger;	  /* its socket lingers when it closes */
+	LIST_ENTRY(guard_conn) link; /* in the guard's list, under its lock */
+	struct http_guard *guard;    /* owner */
+	int fd;			     /* our duplicate of the connection's socket, owned */
+	atomic_llong deadline_ms;    /* http_clock_ms() by which the request must be in; 0: none */
+	bool cut;		     /* shut down by the watchdog (under the lock) */
+	atomic_bool linger;	     /* its socket lingers when it closes */
 };
 
 struct http_guard {
-	unsigned max_connections; /* open at once; more are closed at accept */
-	unsigned header_timeout;  /* seconds for a request's headers */
-	unsigned body_timeout;	  /* seconds for a body after its headers */
-	atomic_uint open;	  /* connections between started and closed */
-	atomic_bool closing;	  /* new connections are closed at accept (a drain) */
-	pthread_mutex_t lock;	  /* guards head and each record's cut */
-	pthread_cond_t wake;	  /* signalled to stop the watchdog */
-	struct guard_conn *head;  /* open connections */
-	bool stopping;		  /* under lock: the watchdog must end */
+	unsigned max_connections;      /* open at once; more are closed at accept */
+	unsigned header_timeout;       /* seconds for a request's headers */
+	unsigned body_timeout;	       /* seconds for a body after its headers */
+	atomic_uint open;	       /* connections between started and closed */
+	atomic_bool closing;	       /* new connections are closed at accept (a drain) */
+	pthread_mutex_t lock;	       /* guards conns and each record's cut */
+	pthread_cond_t wake;	       /* signalled to stop the watchdog */
+	LIST_HEAD(, guard_conn) conns; /* open connections */
+	bool stopping;		       /* under lock: the watchdog must end */
 	struct guard_linger lingering[GUARD_LINGER_MAX]; /* appended under the lock;
 							    drained by the watchdog */
 	unsigned nlinger;				 /* entries in lingering */
@@ -65,7 +64,9 @@ struct http_guard {
 static unsigned guard_sweep_locked(struct http_guard *g, long long now)
 {
 	unsigned n = 0;
-	for (struct guard_conn *c = g->head; c; c = c->next) {
+	struct guard_conn *c;
+	LIST_FOREACH(c, &g->conns, link)
+	{
 		long long d = atomic_load(&c->deadline_ms);
 		if (c->cut || d == 0 || now < d)
 			continue;
@@ -268,10 +269,7 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		atomic_init(&c->linger, false);
 		atomic_init(&c->deadline_ms, http_clock_ms() + (long long)g->header_timeout * 1000);
 		pthread_mutex_lock(&g->lock);
-		c->next = g->head;
-		if (g->head)
-			g->head->prev = c;
-		g->head = c;
+		LIST_INSERT_HEAD(&g->conns, c, link);
 		pthread_mutex_unlock(&g->lock);
 		return;
 	}
@@ -283,12 +281,7 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 	if (!c)
 		return;
 	pthread_mutex_lock(&g->lock);
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		g->head = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
+	LIST_REMOVE(c, link);
 	if (atomic_load(&c->linger) && !c->cut && !g->stopping && g->nlinger < GUARD_LINGER_MAX) {
 		shutdown(c->fd, SHUT_WR);
 		g->lingering[g->nlinger++] = (struct guard_linger){

@@ -2,7 +2,6 @@
  * one relaxed atomic counter a series, and the exposition at scrape time. */
 #include "http/metrics.h"
 
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -56,13 +55,11 @@ struct http_metrics {
 	void *held_ctx;						   /* handed to held_read */
 };
 
-/* Adds n to a counter. */
 static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
 {
 	atomic_fetch_add_explicit(c, n, memory_order_relaxed);
 }
 
-/* The value of a counter. */
 static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 {
 	return atomic_load_explicit(c, memory_order_relaxed);
@@ -228,109 +225,78 @@ void http_metrics_held_source(struct http_metrics *m,
 
 /* --- rendering ----------------------------------------------------------- */
 
-/* A growing text; on allocation failure `failed` is set and writes stop. */
-struct mt_text {
-	char *s;     /* malloc'ed, NUL-terminated */
-	size_t len;  /* bytes before the NUL */
-	size_t cap;  /* bytes allocated */
-	bool failed; /* out of memory */
-};
-
-static void __attribute__((format(printf, 2, 3))) mt_printf(struct mt_text *t, const char *fmt, ...)
-{
-	va_list ap;
-	for (int attempt = 0; attempt < 2 && !t->failed; attempt++) {
-		va_start(ap, fmt);
-		int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			t->failed = true;
-			return;
-		}
-		if ((size_t)n < t->cap - t->len) {
-			t->len += (size_t)n;
-			return;
-		}
-		size_t cap =
-		    t->cap * 2 > t->len + (size_t)n + 1 ? t->cap * 2 : t->len + (size_t)n + 1;
-		char *p = dj_realloc(t->s, cap);
-		if (!p) {
-			t->failed = true;
-			return;
-		}
-		t->s = p;
-		t->cap = cap;
-	}
-}
-
 /* A label value with \, " and newline escaped as the format asks. */
-static void mt_label(struct mt_text *t, const char *v)
+static void mt_label(FILE *t, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\')
-			mt_printf(t, "\\\\");
+			fputs("\\\\", t);
 		else if (*v == '"')
-			mt_printf(t, "\\\"");
+			fputs("\\\"", t);
 		else if (*v == '\n')
-			mt_printf(t, "\\n");
+			fputs("\\n", t);
 		else
-			mt_printf(t, "%c", *v);
+			fputc(*v, t);
 	}
 }
 
-static void mt_head(struct mt_text *t, const char *name, const char *type, const char *help)
+static void mt_head(FILE *t, const char *name, const char *type, const char *help)
 {
-	mt_printf(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	fprintf(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 /* The start of a sample, `name{label="value`, the value escaped. */
-static void mt_series(struct mt_text *t, const char *name, const char *label, const char *value)
+static void mt_series(FILE *t, const char *name, const char *label, const char *value)
 {
-	mt_printf(t, "%s{%s=\"", name, label);
+	fprintf(t, "%s{%s=\"", name, label);
 	mt_label(t, value);
 }
 
-/* Whether slot i of `keys` holds a series. */
 static bool mt_ready(const struct mt_key *keys, size_t i)
 {
 	return atomic_load_explicit(&keys[i].state, memory_order_acquire) == MT_READY;
 }
 
 /* A series without labels: its HELP and TYPE lines, then its one sample. */
-static void mt_scalar(struct mt_text *t, const char *name, const char *type, const char *help,
+static void mt_scalar(FILE *t, const char *name, const char *type, const char *help,
 		      long long value)
 {
 	mt_head(t, name, type, help);
-	mt_printf(t, "%s %lld\n", name, value);
+	fprintf(t, "%s %lld\n", name, value);
 }
 
-/* `name{la="a",lb="b"} value` for every ready slot of a pair table. */
-static void mt_pairs(struct mt_text *t, const char *name, const char *la, const char *lb,
-		     struct mt_key *keys, const atomic_uint_fast64_t *values, size_t cap)
+/* The counter `name`: its head, then `name{la="a",lb="b"} value` for every
+ * ready slot of a pair table. */
+static void mt_pairs(FILE *t, const char *name, const char *help, const char *la, const char *lb,
+		     struct mt_key *keys, const atomic_uint_fast64_t *values)
 {
-	for (size_t i = 0; i < cap; i++) {
+	mt_head(t, name, "counter", help);
+	for (size_t i = 0; i < MT_PAIR_SLOTS; i++) {
 		if (!mt_ready(keys, i))
 			continue;
 		mt_series(t, name, la, keys[i].a);
-		mt_printf(t, "\",%s=\"", lb);
+		fprintf(t, "\",%s=\"", lb);
 		mt_label(t, keys[i].b);
-		mt_printf(t, "\"} %llu\n", (unsigned long long)mt_sum(&values[i]));
+		fprintf(t, "\"} %llu\n", (unsigned long long)mt_sum(&values[i]));
 	}
 }
 
-static void mt_route_bytes(struct mt_text *t, struct http_metrics *m, const char *name, bool in)
+/* The counter `name` of the body bytes of each route, in or out. */
+static void mt_route_bytes(FILE *t, struct http_metrics *m, const char *name, const char *help,
+			   bool in)
 {
+	mt_head(t, name, "counter", help);
 	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
 		if (!mt_ready(m->route_keys, i))
 			continue;
 		mt_series(t, name, "route", m->route_keys[i].a);
-		mt_printf(t, "\"} %llu\n",
-			  (unsigned long long)mt_sum(in ? &m->routes[i].bytes_in
-							: &m->routes[i].bytes_out));
+		fprintf(t, "\"} %llu\n",
+			(unsigned long long)mt_sum(in ? &m->routes[i].bytes_in
+						      : &m->routes[i].bytes_out));
 	}
 }
 
-static void mt_histograms(struct mt_text *t, struct http_metrics *m)
+static void mt_histograms(FILE *t, struct http_metrics *m)
 {
 	for (size_t i = 0; i < MT_ROUTE_SLOTS; i++) {
 		if (!mt_ready(m->route_keys, i))
@@ -342,16 +308,16 @@ static void mt_histograms(struct mt_text *t, struct http_metrics *m)
 			cumulative += mt_sum(&rt->buckets[b]);
 			mt_series(t, "dropjudge_http_request_duration_seconds_bucket", "route",
 				  route);
-			mt_printf(t, "\",le=\"%s\"} %llu\n",
-				  b < HTTP_METRICS_BUCKETS ? mt_bounds[b].text : "+Inf",
-				  (unsigned long long)cumulative);
+			fprintf(t, "\",le=\"%s\"} %llu\n",
+				b < HTTP_METRICS_BUCKETS ? mt_bounds[b].text : "+Inf",
+				(unsigned long long)cumulative);
 		}
 		uint64_t sum = mt_sum(&rt->sum_ns);
 		mt_series(t, "dropjudge_http_request_duration_seconds_sum", "route", route);
-		mt_printf(t, "\"} %llu.%09llu\n", (unsigned long long)(sum / 1000000000u),
-			  (unsigned long long)(sum % 1000000000u));
+		fprintf(t, "\"} %llu.%09llu\n", (unsigned long long)(sum / 1000000000u),
+			(unsigned long long)(sum % 1000000000u));
 		mt_series(t, "dropjudge_http_request_duration_seconds_count", "route", route);
-		mt_printf(t, "\"} %llu\n", (unsigned long long)cumulative);
+		fprintf(t, "\"} %llu\n", (unsigned long long)cumulative);
 	}
 }
 
@@ -372,76 +338,76 @@ static unsigned long long mt_resident_bytes(void)
 
 char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *len)
 {
-	struct mt_text t = {.s = dj_malloc(16384), .len = 0, .cap = 16384, .failed = false};
-	if (!t.s)
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *t = open_memstream(&buf, &size);
+	if (!t)
 		return NULL;
-	t.s[0] = '\0';
 
-	mt_head(&t, "dropjudge_http_requests_total", "counter",
+	mt_head(t, "dropjudge_http_requests_total", "counter",
 		"HTTP requests answered, by route table name, method and status code.");
 	for (size_t i = 0; i < MT_REQUEST_SLOTS; i++) {
 		struct mt_key *k = &m->request_keys[i];
 		if (!mt_ready(m->request_keys, i))
 			continue;
-		mt_series(&t, "dropjudge_http_requests_total", "route", k->a);
-		mt_printf(&t, "\",method=\"%s\",code=\"%u\"} %llu\n", k->b, k->n,
-			  (unsigned long long)mt_sum(&m->requests[i]));
+		mt_series(t, "dropjudge_http_requests_total", "route", k->a);
+		fprintf(t, "\",method=\"%s\",code=\"%u\"} %llu\n", k->b, k->n,
+			(unsigned long long)mt_sum(&m->requests[i]));
 	}
-	mt_head(&t, "dropjudge_http_request_duration_seconds", "histogram",
+	mt_head(t, "dropjudge_http_request_duration_seconds", "histogram",
 		"Time from a request's headers to its completion, by route.");
-	mt_histograms(&t, m);
-	mt_scalar(&t, "dropjudge_http_requests_in_flight", "gauge",
+	mt_histograms(t, m);
+	mt_scalar(t, "dropjudge_http_requests_in_flight", "gauge",
 		  "Requests whose headers have arrived and that are not complete yet.",
 		  http_metrics_in_flight(m));
-	mt_head(&t, "dropjudge_http_request_bytes_total", "counter",
-		"Request body bytes received, by route.");
-	mt_route_bytes(&t, m, "dropjudge_http_request_bytes_total", true);
-	mt_head(&t, "dropjudge_http_response_bytes_total", "counter",
-		"Response body bytes sent, by route.");
-	mt_route_bytes(&t, m, "dropjudge_http_response_bytes_total", false);
-	mt_scalar(&t, "dropjudge_http_connections_open", "gauge", "Client connections open.",
+	mt_route_bytes(t, m, "dropjudge_http_request_bytes_total",
+		       "Request body bytes received, by route.", true);
+	mt_route_bytes(t, m, "dropjudge_http_response_bytes_total",
+		       "Response body bytes sent, by route.", false);
+	mt_scalar(t, "dropjudge_http_connections_open", "gauge", "Client connections open.",
 		  (long long)atomic_load_explicit(&m->connections_open, memory_order_relaxed));
-	mt_scalar(&t, "dropjudge_http_connections_total", "counter", "Client connections accepted.",
+	mt_scalar(t, "dropjudge_http_connections_total", "counter", "Client connections accepted.",
 		  (long long)atomic_load_explicit(&m->connections_total, memory_order_relaxed));
-	mt_head(&t, "dropjudge_cases_total", "counter",
-		"Cases handled, by problem and outcome (solved, rejected).");
-	mt_pairs(&t, "dropjudge_cases_total", "problem", "outcome", m->case_keys, m->cases,
-		 MT_PAIR_SLOTS);
-	mt_head(&t, "dropjudge_judge_verdicts_total", "counter",
-		"Judge verdicts given, by problem and verdict.");
-	mt_pairs(&t, "dropjudge_judge_verdicts_total", "problem", "verdict", m->verdict_keys,
-		 m->verdicts, MT_PAIR_SLOTS);
-	mt_scalar(&t, "dropjudge_access_log_dropped_total", "counter",
+	mt_pairs(t, "dropjudge_cases_total",
+		 "Cases handled, by problem and outcome (solved, rejected).", "problem", "outcome",
+		 m->case_keys, m->cases);
+	mt_pairs(t, "dropjudge_judge_verdicts_total",
+		 "Judge verdicts given, by problem and verdict.", "problem", "verdict",
+		 m->verdict_keys, m->verdicts);
+	mt_scalar(t, "dropjudge_access_log_dropped_total", "counter",
 		  "Access log lines dropped because the log writer fell behind.",
 		  (long long)log_dropped);
 	if (m->held_read) {
 		struct http_metrics_held h;
 		m->held_read(m->held_ctx, &h);
-		mt_scalar(&t, "dropjudge_package_cache_hits_total", "counter",
+		mt_scalar(t, "dropjudge_package_cache_hits_total", "counter",
 			  "Package answers found in the cache (--package-cache).",
 			  (long long)h.cache_hits);
-		mt_scalar(&t, "dropjudge_package_cache_misses_total", "counter",
+		mt_scalar(t, "dropjudge_package_cache_misses_total", "counter",
 			  "Package answers looked for in the cache and built.",
 			  (long long)h.cache_misses);
-		mt_scalar(&t, "dropjudge_package_cache_bytes", "gauge",
+		mt_scalar(t, "dropjudge_package_cache_bytes", "gauge",
 			  "Bytes of packages kept in the cache.", (long long)h.cache_bytes);
-		mt_scalar(&t, "dropjudge_answer_bytes_held", "gauge",
+		mt_scalar(t, "dropjudge_answer_bytes_held", "gauge",
 			  "Bytes of answers built and not yet sent (--answer-memory).",
 			  (long long)h.answer_bytes);
 	}
-	mt_scalar(&t, "dropjudge_metrics_series_overflow_total", "counter",
+	mt_scalar(t, "dropjudge_metrics_series_overflow_total", "counter",
 		  "Observations not counted because their series table was full.",
 		  (long long)mt_sum(&m->overflow));
-	mt_scalar(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+	mt_scalar(t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
 		  (long long)mt_resident_bytes());
-	mt_head(&t, "dropjudge_build_info", "gauge", "Always 1; the version of this build.");
-	mt_series(&t, "dropjudge_build_info", "version", m->version);
-	mt_printf(&t, "\"} 1\n");
+	mt_head(t, "dropjudge_build_info", "gauge", "Always 1; the version of this build.");
+	mt_series(t, "dropjudge_build_info", "version", m->version);
+	fprintf(t, "\"} 1\n");
 
-	if (t.failed) {
-		dj_free(t.s);
-		return NULL;
+	/* Copied into the caller's allocator, which the stream does not use. */
+	bool failed = ferror(t) != 0;
+	char *text = fclose(t) == 0 && !failed ? dj_malloc(size + 1) : NULL;
+	if (text) {
+		memcpy(text, buf, size + 1);
+		*len = size;
 	}
-	*len = t.len;
-	return t.s;
+	free(buf);
+	return text;
 }

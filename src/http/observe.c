@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <sys/random.h>
 #include <time.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <netinet/in.h>
 #include <string.h>

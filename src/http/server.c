@@ -183,7 +183,6 @@ struct http_request {
 static pthread_key_t http_spare_key;
 static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
 
-/* Frees rq and its body block. */
 static void http_spare_free(void *rq)
 {
 	dj_free(((struct http_request *)rq)->body_block);
@@ -240,23 +239,6 @@ static long long http_content_length(const struct http_fields *f)
 	return *text >= '0' && *text <= '9' ? strtoll(text, NULL, 10) : -1;
 }
 
-/* Fills the header part of a route request; body and parameters come later. */
-static void http_route_request(struct http_server *srv, struct MHD_Connection *conn,
-			       const struct http_fields *f, const char *url, const char *method,
-			       struct route_request *req)
-{
-	memset(req, 0, sizeof *req);
-	req->method = method;
-	req->path = url;
-	req->content_type = f->content_type;
-	req->accept = f->accept;
-	req->content_encoding = f->content_encoding;
-	req->origin = f->origin;
-	req->limits = &srv->limits;
-	req->draining = atomic_load(&srv->draining);
-	req->auth = http_auth_request(srv->auth, conn);
-}
-
 /* MHD_KeyValueIterator: appends a query parameter, stops after the first
  * ROUTE_MAX_PARAMS. */
 static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -270,6 +252,25 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 	req->params[req->nparams].value = value ? value : "";
 	req->nparams++;
 	return MHD_YES;
+}
+
+/* Fills rq->req but for its body: the header fields and query parameters. */
+static void http_route_request(struct http_server *srv, struct MHD_Connection *conn,
+			       struct http_request *rq, const char *url, const char *method)
+{
+	struct route_request *req = &rq->req;
+	const struct http_fields *f = &rq->fields;
+	memset(req, 0, sizeof *req);
+	req->method = method;
+	req->path = url;
+	req->content_type = f->content_type;
+	req->accept = f->accept;
+	req->content_encoding = f->content_encoding;
+	req->origin = f->origin;
+	req->limits = &srv->limits;
+	req->draining = atomic_load(&srv->draining);
+	req->auth = http_auth_check(srv->auth, f->authorization, f->authorizations);
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
 }
 
 /* The headers every answer carries: no type sniffing, never framed; an SVG
@@ -431,7 +432,6 @@ static ssize_t http_head_read(void *cls, uint64_t pos, char *buf, size_t max)
 	return MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
-/* Whether the request's method is `method`. */
 static bool http_method_is(const struct route_request *req, const char *method)
 {
 	return req->method && strcmp(req->method, method) == 0;
@@ -480,19 +480,11 @@ static void http_prepare(struct http_server *srv, struct http_request *rq,
 		rq->held = resp->body_len; /* small: always taken */
 }
 
-/* How http_send() sends an answer. */
-enum http_send_how {
-	HTTP_SEND_FINAL, /* from the final call of the access handler */
-	HTTP_SEND_EARLY, /* before the body (or while it is being read) */
-	HTTP_SEND_CLOSE, /* early, and the connection closes after it */
-};
-
 /* Sends `resp` (its body taken over) with its headers, "Connection: close"
- * when closing or draining, or the preallocated 500 when out of memory.
+ * when `closing` or draining, or the preallocated 500 when out of memory.
  * Releases *resp in every case. */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
-				 struct http_request *rq, struct route_response *resp,
-				 enum http_send_how how)
+				 struct http_request *rq, struct route_response *resp, bool closing)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -527,7 +519,7 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	for (size_t i = 0; ok && i < resp->nheaders && i < ROUTE_MAX_HEADERS; i++)
 		ok = MHD_add_response_header(r, resp->headers[i].name, resp->headers[i].value) ==
 		     MHD_YES;
-	if (ok && (how == HTTP_SEND_CLOSE || atomic_load(&srv->draining)))
+	if (ok && (closing || atomic_load(&srv->draining)))
 		ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
 	if (ok) {
 		ret = MHD_queue_response(conn, resp->status, r);
@@ -543,20 +535,6 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	return ret;
 }
 
-/* The flag that sets the body limit of a request, for messages. */
-static const char *http_limit_flag(const struct route_request *req)
-{
-	switch (route_request_body(req)) {
-	case ROUTE_BODY_NDJSON:
-		return " (--max-stream-body)";
-	case ROUTE_BODY_JSON:
-		return " (--max-json-body, --max-body; send more cases as a stream, "
-		       "application/x-ndjson)";
-	default:
-		return " (--max-body)";
-	}
-}
-
 /* Sends the problem answer for a fault of the body found here rather than
  * by the route: too large, not gzip (syntax), out of memory (internal). */
 static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Connection *conn,
@@ -564,11 +542,16 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 {
 	struct route_response resp;
 	const char *name = http_entry_name(rq);
+	enum route_body kind = route_request_body(&rq->req); /* whose flag sets the limit */
 
 	if (status == CODEC_E_TOO_LARGE)
 		http_problem(&resp, status, NULL, name,
 			     "the request body is larger than the limit of %zu bytes%s",
-			     rq->max ? rq->max : srv->limits.max_body, http_limit_flag(&rq->req));
+			     rq->max ? rq->max : srv->limits.max_body,
+			     kind == ROUTE_BODY_NDJSON ? " (--max-stream-body)"
+			     : kind == ROUTE_BODY_JSON ? " (--max-json-body, --max-body; send more "
+							 "cases as a stream, application/x-ndjson)"
+						       : " (--max-body)");
 	else if (status == CODEC_E_SYNTAX)
 		http_problem(&resp, status, NULL, name,
 			     "the body says Content-Encoding: gzip but is not a whole gzip "
@@ -576,7 +559,7 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 	else
 		http_problem(&resp, status, NULL, name,
 			     "out of memory while reading the request body");
-	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
+	return http_send(srv, conn, rq, &resp, false);
 }
 
 /* Takes a chunk of body: kept while the route accepted the headers and the
@@ -651,21 +634,6 @@ static bool http_take_gzip(struct http_request *rq, const char *data, size_t siz
 	return true;
 }
 
-/* Answers from the route without a body: for a request it refused. */
-static enum MHD_Result http_send_refusal(struct http_server *srv, struct MHD_Connection *conn,
-					 struct http_request *rq, const char *url,
-					 const char *method)
-{
-	struct route_request req;
-	struct route_response resp;
-
-	http_route_request(srv, conn, &rq->fields, url, method, &req);
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, &req);
-	memset(&resp, 0, sizeof resp);
-	route_handle(&req, &resp);
-	return http_send(srv, conn, rq, &resp, HTTP_SEND_EARLY);
-}
-
 /*
  * First call of a request, its headers: checks the framing and asks the
  * route whether it takes a body. A declared length over the limit (413),
@@ -678,6 +646,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 {
 	struct codec_error err;
 	struct route_match m;
+	struct route_response resp;
 	struct route_request *req = &rq->req;
 	rq->begun = true;
 	codec_error_init(&err);
@@ -686,24 +655,21 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
 			   rq->fields.user_agent);
 	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
-
+	/* Made once here, and completed by http_finish(): the headers stay.
+	 * Observed from here, so that a body read as it arrives counts too. */
+	http_route_request(srv, conn, rq, url, method);
+	http_observe_request(&srv->observer, &rq->seen, req);
 	if (framing != ROUTE_OK) {
-		struct route_response resp;
 		rq->refused = err.status;
 		rq->unread = true;
 		route_error_response_id(&err, NULL, &resp);
-		return http_send(srv, conn, rq, &resp, HTTP_SEND_CLOSE);
+		return http_send(srv, conn, rq, &resp, true);
 	}
-	/* Made once here, and completed by http_finish(): the headers stay.
-	 * Observed from here, so that a body read as it arrives counts too. */
-	http_route_request(srv, conn, &rq->fields, url, method, req);
-	http_observe_request(&srv->observer, &rq->seen, req);
 	long long length = http_content_length(&rq->fields);
 	route_match(req, length, &m);
 	req->entry = m.entry; /* route_handle() needs not find it again */
 	rq->refused = m.refusal;
 	rq->heavy_route = m.entry && m.entry->heavy;
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
 	rq->max = route_body_limit(req);
 	bool over = length > 0 && (unsigned long long)length > rq->max;
 	rq->unread = over;
@@ -712,7 +678,8 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	bool has_body = length > 0 || (length < 0 && rq->fields.transfer_encoding);
 	if (has_body && (rq->refused != ROUTE_OK || !m.takes_body)) {
 		rq->unread = true;
-		return http_send_refusal(srv, conn, rq, url, method);
+		route_handle(req, &resp); /* the route's refusal, without the body */
+		return http_send(srv, conn, rq, &resp, false);
 	}
 	/* Memory follows the bytes that arrive, not the length announced. */
 	rq->limit = length >= 0 ? (size_t)length : rq->max;
@@ -761,22 +728,25 @@ static void http_run_job(struct http_job *job)
 
 /* Last call: the whole request is in; answer it, here or on a worker. */
 static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connection *conn,
-				   const char *url, const char *method, struct http_request *rq)
+				   struct http_request *rq)
 {
 	struct route_request *req = &rq->req; /* its headers made by http_begin() */
 	struct route_response resp;
 
 	http_guard_request_in(conn);
-	if (rq->refused != ROUTE_OK)
-		return http_send_refusal(srv, conn, rq, url, method);
+	/* Drain and tokens as they are now (a reload may have come meanwhile). */
+	req->draining = atomic_load(&srv->draining);
+	req->auth = http_auth_check(srv->auth, rq->fields.authorization, rq->fields.authorizations);
+	if (rq->refused != ROUTE_OK) {
+		route_handle(req, &resp); /* the route's refusal */
+		return http_send(srv, conn, rq, &resp, false);
+	}
 	if (rq->too_large)
 		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
 	if (rq->out_of_memory)
 		return http_send_error(srv, conn, rq, CODEC_E_INTERNAL);
 	if (rq->gunzip && !http_gunzip_done(rq->gunzip))
 		return http_send_error(srv, conn, rq, CODEC_E_SYNTAX);
-	req->draining = atomic_load(&srv->draining);
-	req->auth = http_auth_request(srv->auth, conn); /* tokens may have been reloaded */
 	req->body = rq->body;
 	req->body_len = rq->len;
 	req->intake = rq->intake;
@@ -790,7 +760,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		if (http_cache_key(req, rq->fields.accept, key, sizeof key) &&
 		    http_cache_get(srv->cache, key, &resp)) {
 			resp.route_name = req->entry->name;
-			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+			return http_send(srv, conn, rq, &resp, false);
 		}
 	}
 	if (http_is_heavy(rq)) {
@@ -800,7 +770,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 				     "or %u from this address (--max-heavy-per-client); retry "
 				     "after 1 s",
 				     srv->heavy->total, srv->heavy->per_client);
-			return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+			return http_send(srv, conn, rq, &resp, false);
 		}
 		rq->heavy = true;
 		rq->conn = conn;
@@ -813,7 +783,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		MHD_resume_connection(conn);
 	}
 	route_handle(req, &resp); /* fills resp whole */
-	return http_send(srv, conn, rq, &resp, HTTP_SEND_FINAL);
+	return http_send(srv, conn, rq, &resp, false);
 }
 
 /* MHD_AccessHandlerCallback: headers, then body chunks, then the end (and,
@@ -836,10 +806,9 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 		return go_on ? MHD_YES : MHD_NO;
 	}
 	if (rq->heavy)
-		return atomic_load(&rq->answered)
-			   ? http_send(srv, conn, rq, &rq->resp, HTTP_SEND_FINAL)
-			   : MHD_YES;
-	return http_finish(srv, conn, url, method, rq);
+		return atomic_load(&rq->answered) ? http_send(srv, conn, rq, &rq->resp, false)
+						  : MHD_YES;
+	return http_finish(srv, conn, rq);
 }
 
 /* MHD_OPTION_URI_LOG_CALLBACK: the start of every request, before the
@@ -928,11 +897,17 @@ static void http_server_free(struct http_server *srv)
 
 struct http_server *http_server_start(const struct http_config *cfg, char *err, size_t errlen)
 {
-	struct sockaddr_in in4;
-	struct sockaddr_in6 in6;
-	const struct sockaddr *addr;
-	struct MHD_OptionItem tls_opts[HTTP_TLS_OPTIONS];
-	struct MHD_OptionItem framing_opts[HTTP_FRAMING_OPTIONS];
+	struct sockaddr_in in4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)cfg->port)};
+	struct sockaddr_in6 in6 = {.sin6_family = AF_INET6,
+				   .sin6_port = htons((uint16_t)cfg->port)};
+	/* The socket to serve on: the inherited one (socket activation), as it
+	 * is, or one of ours. */
+	struct MHD_OptionItem listen_opts[2] = {
+	    {MHD_OPTION_LISTEN_SOCKET, (intptr_t)cfg->listen_fd, NULL},
+	    {MHD_OPTION_END, 0, NULL},
+	};
+	/* HTTPS: what cfg->tls holds (it outlives the daemon); none, the array ends at once. */
+	struct MHD_OptionItem tls_opts[4] = {{MHD_OPTION_END, 0, NULL}};
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
 			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 	bool handed = false; /* cfg->listen_fd given to libmicrohttpd */
@@ -944,32 +919,16 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		codec_format(err, errlen, "invalid server configuration");
 		goto out_fd;
 	}
-	memset(&in4, 0, sizeof in4);
-	memset(&in6, 0, sizeof in6);
-	if (cfg->listen_fd > 0) {
-		/* Socket activation: libmicrohttpd takes the socket as it is. */
-		addr = NULL;
-	} else if (inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
-		in4.sin_family = AF_INET;
-		in4.sin_port = htons((uint16_t)cfg->port);
-		addr = (const struct sockaddr *)&in4;
-	} else if (inet_pton(AF_INET6, cfg->host, &in6.sin6_addr) == 1) {
-		in6.sin6_family = AF_INET6;
-		in6.sin6_port = htons((uint16_t)cfg->port);
-		addr = (const struct sockaddr *)&in6;
+	bool ours = cfg->listen_fd <= 0;
+	if (ours && inet_pton(AF_INET, cfg->host, &in4.sin_addr) == 1) {
+		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &in4};
+	} else if (ours && inet_pton(AF_INET6, cfg->host, &in6.sin6_addr) == 1) {
+		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &in6};
 		flags |= MHD_USE_DUAL_STACK;
-	} else {
+	} else if (ours) {
 		codec_format(err, errlen, "'%s' is not an IPv4 or IPv6 address", cfg->host);
 		return NULL;
 	}
-	/* The socket to serve on: one of ours or the inherited one. */
-	struct MHD_OptionItem listen_opts[2] = {
-	    {MHD_OPTION_SOCK_ADDR, 0, (void *)addr},
-	    {MHD_OPTION_END, 0, NULL},
-	};
-	if (!addr)
-		listen_opts[0] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET,
-							 (intptr_t)cfg->listen_fd, NULL};
 
 	pthread_once(&http_spare_once, http_spare_create);
 	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
@@ -985,8 +944,13 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	srv->observer.metrics = cfg->metrics;
 	srv->observer.log = cfg->log;
 	srv->auth = cfg->auth;
-	flags |= http_tls_options(cfg->tls, tls_opts);
-	http_framing_options(framing_opts);
+	if (cfg->tls) {
+		tls_opts[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, cfg->tls->cert};
+		tls_opts[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, cfg->tls->key};
+		tls_opts[2] =
+		    (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, cfg->tls->priorities};
+		flags |= MHD_USE_TLS;
+	}
 	atomic_init(&srv->draining, false);
 	srv->guard = http_guard_new(cfg, err, errlen);
 	if (!srv->guard)
@@ -1009,7 +973,10 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	 * The logger comes first to catch what the other options say. The
 	 * total limit is the guard's (it closes at accept); the daemon's own
 	 * is set past it by the number of threads that may accept at once.
-	 * From here on the inherited socket is the daemon's to close.
+	 * From here on the inherited socket is the daemon's to close. From
+	 * libmicrohttpd 0.9.77 its client discipline 1 refuses a NUL byte, a
+	 * bare CR or LF, a folded line, whitespace before a colon (framing.h);
+	 * 0.9.75's strict mode would answer a missing Host itself, in HTML.
 	 */
 	handed = true;
 	srv->daemon = MHD_start_daemon(
@@ -1022,7 +989,11 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	    srv, MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, NULL, MHD_OPTION_NOTIFY_COMPLETED,
 	    http_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    cfg->connection_memory ? cfg->connection_memory : HTTP_CONNECTION_MEMORY_DEFAULT,
-	    MHD_OPTION_ARRAY, tls_opts, MHD_OPTION_ARRAY, framing_opts, MHD_OPTION_END);
+	    MHD_OPTION_ARRAY, tls_opts,
+#if MHD_VERSION >= 0x00097701
+	    MHD_OPTION_CLIENT_DISCIPLINE_LVL, 1,
+#endif
+	    MHD_OPTION_END);
 	if (!srv->daemon) {
 		if (cfg->listen_fd > 0)
 			codec_format(err, errlen,

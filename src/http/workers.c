@@ -6,7 +6,6 @@
 
 #include <malloc.h>
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -22,16 +21,15 @@
 #define WORKERS_TRIM_DELAY_MS 100
 
 struct http_workers {
-	pthread_mutex_t lock;	 /* guards the queue and stopping */
-	pthread_cond_t ready;	 /* a job was queued, or stopping was set */
-	struct http_job *head;	 /* next job to run */
-	struct http_job *tail;	 /* last job queued */
-	bool stopping;		 /* no more jobs are taken */
-	bool joined;		 /* http_workers_stop() has been called */
-	bool trim;		 /* memory should be given back when a worker is free */
-	struct timespec trim_at; /* ... at this time (CLOCK_MONOTONIC), if still asked */
-	unsigned nthreads;	 /* threads started */
-	pthread_t *threads;	 /* nthreads entries */
+	pthread_mutex_t lock;	       /* guards the queue and stopping */
+	pthread_cond_t ready;	       /* a job was queued, or stopping was set */
+	STAILQ_HEAD(, http_job) queue; /* jobs in the order they run */
+	bool stopping;		       /* no more jobs are taken */
+	bool joined;		       /* http_workers_stop() has been called */
+	bool trim;		       /* memory should be given back when a worker is free */
+	struct timespec trim_at;       /* ... at this time (CLOCK_MONOTONIC), if still asked */
+	unsigned nthreads;	       /* threads started */
+	pthread_t *threads;	       /* nthreads entries */
 };
 
 /* Whether the trim asked for is due (under w->lock). */
@@ -50,27 +48,24 @@ static void *workers_main(void *arg)
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKERS_NICE);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (!w->head && !w->stopping && !w->trim)
+		while (STAILQ_EMPTY(&w->queue) && !w->stopping && !w->trim)
 			pthread_cond_wait(&w->ready, &w->lock);
-		if (!w->head && w->trim && !w->stopping && !trim_due(w)) {
+		if (STAILQ_EMPTY(&w->queue) && w->trim && !w->stopping && !trim_due(w)) {
 			pthread_cond_timedwait(&w->ready, &w->lock, &w->trim_at);
 			continue;
 		}
-		if (!w->head && w->trim) {
+		if (STAILQ_EMPTY(&w->queue) && w->trim) {
 			w->trim = false;
 			pthread_mutex_unlock(&w->lock);
 			malloc_trim(0);
 			pthread_mutex_lock(&w->lock);
 			continue;
 		}
-		struct http_job *job = w->head;
+		struct http_job *job = STAILQ_FIRST(&w->queue);
 		if (!job)
 			break; /* stopping and nothing left */
-		w->head = job->next;
-		if (!w->head)
-			w->tail = NULL;
+		STAILQ_REMOVE_HEAD(&w->queue, next);
 		pthread_mutex_unlock(&w->lock);
-		job->next = NULL;
 		job->run(job);
 		pthread_mutex_lock(&w->lock);
 	}
@@ -80,26 +75,25 @@ static void *workers_main(void *arg)
 
 struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen)
 {
-	struct http_workers *w = dj_calloc(1, sizeof *w);
-	if (!w || threads < 1)
-		goto out_nomem;
-	w->threads = dj_calloc(threads, sizeof *w->threads);
-	if (!w->threads)
-		goto out_nomem;
-	if (pthread_mutex_init(&w->lock, NULL) != 0)
-		goto out_nomem;
 	pthread_condattr_t attr;
-	if (pthread_condattr_init(&attr) != 0) {
-		pthread_mutex_destroy(&w->lock);
-		goto out_nomem;
+	struct http_workers *w = threads ? dj_calloc(1, sizeof *w) : NULL;
+	pthread_t *ids = w ? dj_calloc(threads, sizeof *ids) : NULL;
+	bool made = ids && pthread_condattr_init(&attr) == 0;
+	if (made) {
+		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+		made = pthread_cond_init(&w->ready, &attr) == 0;
+		pthread_condattr_destroy(&attr);
 	}
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	int made = pthread_cond_init(&w->ready, &attr);
-	pthread_condattr_destroy(&attr);
-	if (made != 0) {
-		pthread_mutex_destroy(&w->lock);
-		goto out_nomem;
+	if (!made || pthread_mutex_init(&w->lock, NULL) != 0) {
+		if (made)
+			pthread_cond_destroy(&w->ready);
+		dj_free(ids);
+		dj_free(w);
+		codec_format(err, errlen, threads < 1 ? "no worker threads" : "out of memory");
+		return NULL;
 	}
+	w->threads = ids;
+	STAILQ_INIT(&w->queue);
 	for (; w->nthreads < threads; w->nthreads++) {
 		int rc = pthread_create(&w->threads[w->nthreads], NULL, workers_main, w);
 		if (rc != 0) {
@@ -109,13 +103,6 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 		}
 	}
 	return w;
-
-out_nomem:
-	if (w)
-		dj_free(w->threads);
-	dj_free(w);
-	codec_format(err, errlen, threads < 1 ? "no worker threads" : "out of memory");
-	return NULL;
 }
 
 bool http_workers_submit(struct http_workers *w, struct http_job *job)
@@ -123,12 +110,7 @@ bool http_workers_submit(struct http_workers *w, struct http_job *job)
 	pthread_mutex_lock(&w->lock);
 	bool taken = !w->stopping;
 	if (taken) {
-		job->next = NULL;
-		if (w->tail)
-			w->tail->next = job;
-		else
-			w->head = job;
-		w->tail = job;
+		STAILQ_INSERT_TAIL(&w->queue, job, next);
 		pthread_cond_signal(&w->ready);
 	}
 	pthread_mutex_unlock(&w->lock);

@@ -9,11 +9,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/queue.h>
 
 /* A unit of work, owned by the caller and embedded in its request state;
  * the pool only links it. run() is called once, on a worker thread. */
 struct http_job {
-	struct http_job *next; /* queue link, the pool's */
+	STAILQ_ENTRY(http_job) next; /* queue link, the pool's */
 	void (*run)(struct http_job *job);
 };
 
