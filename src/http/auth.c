@@ -80,7 +80,7 @@ static char *auth_read_file(const char *path, const char *what, size_t max, size
 		if (n == cap) {
 			size_t grown = cap ? cap * 2 : 4096;
 			grown = grown < max + 1 ? grown : max + 1;
-			char *p = dj_malloc(grown);
+			char *p = dj_malloc(grown + 1); /* and the final NUL */
 			if (!p) {
 				oom = true;
 				break;
