@@ -113,8 +113,8 @@ static struct cache_entry *cache_find(struct http_cache *c, const char *key)
 {
 	struct cache_entry *e;
 	TAILQ_FOREACH(e, &c->used, link)
-	if (strcmp(e->key, key) == 0)
-		return e;
+		if (strcmp(e->key, key) == 0)
+			return e;
 	return NULL;
 }
 

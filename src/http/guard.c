@@ -65,8 +65,7 @@ static unsigned guard_sweep_locked(struct http_guard *g, long long now)
 {
 	unsigned n = 0;
 	struct guard_conn *c;
-	LIST_FOREACH(c, &g->conns, link)
-	{
+	LIST_FOREACH(c, &g->conns, link) {
 		long long d = atomic_load(&c->deadline_ms);
 		if (c->cut || d == 0 || now < d)
 			continue;

@@ -76,26 +76,27 @@ static void *workers_main(void *arg)
 struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen)
 {
 	pthread_condattr_t attr;
-	struct http_workers *w = threads ? dj_calloc(1, sizeof *w) : NULL;
-	pthread_t *ids = w ? dj_calloc(threads, sizeof *ids) : NULL;
-	bool made = ids && pthread_condattr_init(&attr) == 0;
-	if (made) {
-		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-		made = pthread_cond_init(&w->ready, &attr) == 0;
-		pthread_condattr_destroy(&attr);
-	}
-	if (!made || pthread_mutex_init(&w->lock, NULL) != 0) {
-		if (made)
-			pthread_cond_destroy(&w->ready);
-		dj_free(ids);
-		dj_free(w);
-		codec_format(err, errlen, threads < 1 ? "no worker threads" : "out of memory");
+	if (threads < 1) {
+		codec_format(err, errlen, "no worker threads");
 		return NULL;
+	}
+	struct http_workers *w = dj_calloc(1, sizeof *w);
+	pthread_t *ids = w ? dj_calloc(threads, sizeof *ids) : NULL;
+	if (!ids || pthread_condattr_init(&attr) != 0)
+		goto out_nomem;
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	int rc = pthread_cond_init(&w->ready, &attr);
+	pthread_condattr_destroy(&attr);
+	if (rc != 0)
+		goto out_nomem;
+	if (pthread_mutex_init(&w->lock, NULL) != 0) {
+		pthread_cond_destroy(&w->ready);
+		goto out_nomem;
 	}
 	w->threads = ids;
 	STAILQ_INIT(&w->queue);
 	for (; w->nthreads < threads; w->nthreads++) {
-		int rc = pthread_create(&w->threads[w->nthreads], NULL, workers_main, w);
+		rc = pthread_create(&w->threads[w->nthreads], NULL, workers_main, w);
 		if (rc != 0) {
 			codec_format(err, errlen, "cannot start worker threads: %s", strerror(rc));
 			http_workers_free(w);
@@ -103,6 +104,12 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 		}
 	}
 	return w;
+
+out_nomem:
+	dj_free(ids);
+	dj_free(w);
+	codec_format(err, errlen, "out of memory");
+	return NULL;
 }
 
 bool http_workers_submit(struct http_workers *w, struct http_job *job)
