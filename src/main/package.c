@@ -52,15 +52,16 @@ int package_main(int argc, char *const argv[])
 	};
 	const char *out = NULL;
 	/* The flags, what a value must be, and a number's range (--tests on). */
+	enum { PROBLEM, FORMAT, TESTS, SEED, MIN_CHAINS };
 	static const struct {
 		const char *flag, *expected;
 		unsigned long long min, max;
 	} flags[] = {
-	    {"--problem", "monomino-domino or puyo", 0, 0},
-	    {"--format", "kattis, polygon, domjudge or cms", 0, 0},
-	    {"--tests", "1..500", 1, PACKAGE_MAX_TESTS},
-	    {"--seed", "0..18446744073709551615", 0, UINT64_MAX},
-	    {"--min-chains", "1..12", 1, GEN_PUYO_MAX_CHAINS},
+	    [PROBLEM] = {"--problem", "monomino-domino or puyo", 0, 0},
+	    [FORMAT] = {"--format", "kattis, polygon, domjudge or cms", 0, 0},
+	    [TESTS] = {"--tests", "1..500", 1, PACKAGE_MAX_TESTS},
+	    [SEED] = {"--seed", "0..18446744073709551615", 0, UINT64_MAX},
+	    [MIN_CHAINS] = {"--min-chains", "1..12", 1, GEN_PUYO_MAX_CHAINS},
 	};
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i], *value = NULL;
@@ -82,20 +83,20 @@ int package_main(int argc, char *const argv[])
 			continue;
 		}
 		unsigned long long v = 0;
-		bool ok = f == 0   ? problem_find(value) != NULL
-			  : f == 1 ? package_format_from_name(value, &req.format)
-				   : codec_decimal_read_str(value, &v) == CODEC_DECIMAL_OK &&
-					 v >= flags[f].min && v <= flags[f].max;
+		bool ok = f == PROBLEM	? problem_find(value) != NULL
+			  : f == FORMAT ? package_format_from_name(value, &req.format)
+					: codec_decimal_read_str(value, &v) == CODEC_DECIMAL_OK &&
+					      v >= flags[f].min && v <= flags[f].max;
 		if (!ok)
 			return package_usage("%s must be %s, not '%s'", flags[f].flag,
 					     flags[f].expected, value);
-		if (f == 0)
+		if (f == PROBLEM)
 			req.problem = value;
-		else if (f == 2)
+		else if (f == TESTS)
 			req.tests = (unsigned)v;
-		else if (f == 3)
+		else if (f == SEED)
 			req.seed = v;
-		else if (f == 4)
+		else if (f == MIN_CHAINS)
 			req.min_chains = (unsigned)v;
 	}
 	if (!req.problem)
