@@ -186,10 +186,9 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 			svg_rect(&o, "heat", hx + c * cell, y, cell, cell,
 				 "fill=\"%s\" fill-opacity=\"%u.%u\" stroke=\"#ffffff\"",
 				 chains ? "#fb8c00" : "#e8e8ee", tenths / 10, tenths % 10);
-			snprintf(text, sizeof text, chains ? "%u" : "-", chains);
 			svg_text(&o, hx + c * cell + cell / 2, y + cell / 2 + l.label * 35 / 100,
 				 l.label, chains != 0, SVG_MIDDLE, 0,
-				 chains ? "#222222" : "#8a8a94", "%s", text);
+				 chains ? "#222222" : "#8a8a94", chains ? "%u" : "-", chains);
 		}
 		row++;
 	}

@@ -56,18 +56,19 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 		}
 		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
 	}
-	/* A fixed-shape answer: no jansson object to build and dump; a text
-	 * trace follows the result without its "}\n". */
 	char json[OUTPUT_JSON_MAX];
-	int n = s->traced_text || (!s->out.steps && p->outcome_write && !wants_links(call))
-		    ? p->outcome_write(&s->out, json, sizeof json)
-		    : -1;
-	if (s->traced_text)
-		return n >= 3 && (size_t)n < sizeof json
-			   ? route_respond_traced(resp, json, (size_t)n - 2, &s->trace, err)
-			   : route_oom(err);
-	if (n >= 0 && (size_t)n < sizeof json)
-		return route_respond_text(resp, "application/json", json, (size_t)n, err);
+	if (s->traced_text) { /* the result without its "}\n", then the trace */
+		int n = p->outcome_write(&s->out, json, sizeof json);
+		if (n >= 3 && (size_t)n < sizeof json)
+			return route_respond_traced(resp, json, (size_t)n - 2, &s->trace, err);
+		return route_oom(err);
+	}
+	if (!s->out.steps && p->outcome_write && !wants_links(call)) {
+		/* A fixed-shape answer: no jansson object to build and dump. */
+		int n = p->outcome_write(&s->out, json, sizeof json);
+		if (n >= 0 && (size_t)n < sizeof json)
+			return route_respond_text(resp, "application/json", json, (size_t)n, err);
+	}
 	return route_respond_json(resp, outcome_object(call, &s->out), err);
 }
 
