@@ -18,14 +18,19 @@ struct http_gunzip {
 	bool done;   /* the stream's end was read */
 };
 
+/* Whether s[0..n) names the gzip coding: "gzip" or "x-gzip", in any case. */
+static bool gzip_is_coding(const char *s, size_t n)
+{
+	return (n == 4 && strncasecmp(s, "gzip", 4) == 0) ||
+	       (n == 6 && strncasecmp(s, "x-gzip", 6) == 0);
+}
+
 bool http_gzip_named(const char *content_encoding)
 {
 	if (!content_encoding)
 		return false;
 	content_encoding += strspn(content_encoding, " \t");
-	size_t n = strcspn(content_encoding, " \t");
-	return (n == 4 && strncasecmp(content_encoding, "gzip", 4) == 0) ||
-	       (n == 6 && strncasecmp(content_encoding, "x-gzip", 6) == 0);
+	return gzip_is_coding(content_encoding, strcspn(content_encoding, " \t"));
 }
 
 struct http_gunzip *http_gunzip_new(void)
@@ -122,8 +127,7 @@ static bool gzip_accepted(const char *accept)
 						zero = false;
 			}
 		}
-		if ((tok == 4 && strncasecmp(s, "gzip", 4) == 0) ||
-		    (tok == 6 && strncasecmp(s, "x-gzip", 6) == 0)) {
+		if (gzip_is_coding(s, tok)) {
 			gzip_named = true;
 			gzip = !zero;
 		} else if (tok == 1 && *s == '*') {
