@@ -91,8 +91,7 @@ struct puyo_planes {
 /* The planes of a field. */
 void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field *field);
 
-/* The chain count puyo_run() gives for the field of these planes, and
- * nothing else: the fast path of chain counting. */
+/* Only the chain count puyo_run() gives for the field of these planes: the fast path. */
 unsigned puyo_planes_chains(const struct puyo_planes *planes);
 
 /* puyo_run() on planes: the same result, the planes left as the final field. */

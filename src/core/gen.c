@@ -350,10 +350,9 @@ static void gen_add_noise(struct gen_search *s)
 		unsigned c = gen_below(&s->rng, PUYO_COLS);
 		unsigned color = 1 + gen_below(&s->rng, s->colors);
 		unsigned h = s->stack.height[c];
-		struct gen_stack next;
 		if (h >= PUYO_ROWS)
 			continue;
-		next = s->stack;
+		struct gen_stack next = s->stack;
 		next.cell[c][h] = (uint8_t)color;
 		next.height[c] = (uint8_t)(h + 1);
 		unsigned chains = gen_stack_chains(&next);
@@ -377,13 +376,11 @@ static void gen_random_stack(struct gen_search *s)
 
 bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct puyo_field *field)
 {
-	struct gen_search s;
 	if (colors < 1 || colors > PUYO_COLORS || min_chains > GEN_PUYO_MAX_CHAINS ||
 	    (colors == 1 && min_chains > 1))
 		return false;
-	memset(&s, 0, sizeof s);
+	struct gen_search s = {.colors = colors};
 	gen_rng_init(&s.rng, seed);
-	s.colors = colors;
 	if (min_chains == 0) {
 		gen_random_stack(&s);
 	} else {

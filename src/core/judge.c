@@ -6,6 +6,7 @@
  */
 #include "dropjudge/judge.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,12 +33,8 @@ struct judge_token {
 	size_t line;	  /* 1-based line it starts on */
 };
 
-static bool judge_is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* What is trimmed at the end of a line: spaces, tabs, carriage returns. */
+/* What is trimmed at the end of a line: spaces, tabs, carriage returns.
+ * Tokens are parted by isspace() (the program never leaves the "C" locale). */
 static bool judge_is_trailing_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -54,7 +51,7 @@ static void judge_cursor_init(struct judge_cursor *cur, const char *buf, size_t 
 /* Reads the next token; returns false at the end of the output. */
 static bool judge_next_token(struct judge_cursor *cur, struct judge_token *tok)
 {
-	while (cur->pos < cur->len && judge_is_space(cur->buf[cur->pos])) {
+	while (cur->pos < cur->len && isspace((unsigned char)cur->buf[cur->pos])) {
 		if (cur->buf[cur->pos] == '\n')
 			cur->line++;
 		cur->pos++;
@@ -63,7 +60,7 @@ static bool judge_next_token(struct judge_cursor *cur, struct judge_token *tok)
 		return false;
 	tok->text = cur->buf + cur->pos;
 	tok->line = cur->line;
-	while (cur->pos < cur->len && !judge_is_space(cur->buf[cur->pos]))
+	while (cur->pos < cur->len && !isspace((unsigned char)cur->buf[cur->pos]))
 		cur->pos++;
 	tok->len = (size_t)(cur->buf + cur->pos - tok->text);
 	return true;
@@ -111,11 +108,8 @@ static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t 
 			return false;
 		size_t al = judge_line_len(a, alen, apos);
 		size_t bl = judge_line_len(b, blen, bpos);
-		size_t at = al, bt = bl;
-		while (at > 0 && judge_is_trailing_blank(a[apos + at - 1]))
-			at--;
-		while (bt > 0 && judge_is_trailing_blank(b[bpos + bt - 1]))
-			bt--;
+		/* a line holds no '\n': only its trailing blanks are cut */
+		size_t at = judge_content_len(a + apos, al), bt = judge_content_len(b + bpos, bl);
 		if (at != bt || memcmp(a + apos, b + bpos, at) != 0)
 			return false;
 		apos += al + 1;
@@ -152,11 +146,6 @@ static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
 	dst[n] = '\0';
 }
 
-static bool judge_tokens_equal(const struct judge_token *a, const struct judge_token *b)
-{
-	return a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
-}
-
 void judge_compare(const char *expected, size_t expected_len, const char *found, size_t found_len,
 		   struct judge_report *report)
 {
@@ -167,21 +156,16 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 	/* Two tokens, two numbers and the words of the longest message. */
 	_Static_assert(2 * JUDGE_QUOTED_MAX + 2 * 20 + 48 <= JUDGE_MESSAGE_MAX,
 		       "a differing-token message fits its buffer");
-	if (!expected)
-		expected_len = 0;
-	if (!found)
-		found_len = 0;
+	/* a NULL buffer reads as empty, whatever its length says */
+	judge_cursor_init(&exp, expected, expected_len);
+	judge_cursor_init(&out, found, found_len);
 	if (judge_lines_equal(expected, expected_len, found, found_len, &line)) {
-		judge_cursor_init(&exp, expected, expected_len);
 		report->verdict = JUDGE_ACCEPTED;
 		size_t n = judge_count_tokens(&exp);
 		snprintf(report->message, sizeof report->message, "ok: %zu token%s", n,
 			 n == 1 ? "" : "s");
 		return;
 	}
-
-	judge_cursor_init(&exp, expected, expected_len);
-	judge_cursor_init(&out, found, found_len);
 	for (;;) {
 		bool have_e = judge_next_token(&exp, &et);
 		bool have_f = judge_next_token(&out, &ft);
@@ -195,20 +179,17 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 			return;
 		}
 		index++;
+		if (have_e && have_f && et.len == ft.len && memcmp(et.text, ft.text, et.len) == 0)
+			continue;
+		report->verdict = JUDGE_WRONG_ANSWER;
 		if (have_e && have_f) {
-			if (judge_tokens_equal(&et, &ft))
-				continue;
 			judge_quote(eq, sizeof eq, &et);
 			judge_quote(fq, sizeof fq, &ft);
-			report->verdict = JUDGE_WRONG_ANSWER;
 			snprintf(report->message, sizeof report->message,
 				 "token %zu (line %zu of the output): "
 				 "expected %s, found %s",
 				 index, ft.line, eq, fq);
-			return;
-		}
-		report->verdict = JUDGE_WRONG_ANSWER;
-		if (have_e) {
+		} else if (have_e) {
 			size_t missing = 1 + judge_count_tokens(&exp);
 			judge_quote(eq, sizeof eq, &et);
 			snprintf(report->message, sizeof report->message,

@@ -208,9 +208,7 @@ unsigned md_tiles(const struct md_game *game)
 
 unsigned md_green_row(const struct md_game *game, unsigned row)
 {
-	if (row >= MD_GREEN_ROWS)
-		return 0;
-	return (game->green >> (LINE_BITS * row)) & LINE_MASK;
+	return row < MD_GREEN_ROWS ? (game->green >> (LINE_BITS * row)) & LINE_MASK : 0;
 }
 
 unsigned md_blue_row(const struct md_game *game, unsigned row)

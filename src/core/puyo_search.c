@@ -341,7 +341,7 @@ int puyo_search(const struct puyo_search_request *request, struct puyo_search_an
 	answer->triggers = triggers(&p, request->add, request->colors, answer->trigger, true);
 	answer->examined = 0;
 	answer->sequences = 0;
-	struct walk w = {request, answer, {{{0, 0}}, {{0, 0, false}}, false, {0, 0, 0, 0, 0}}};
+	struct walk w = {.req = request, .ans = answer}; /* cur: all zero */
 	walk_from(&w, &p, 0);
 	return 0;
 }

@@ -50,9 +50,7 @@ void dj_free_secret(void *p, size_t size)
 {
 	if (!p)
 		return;
-	volatile unsigned char *v = p;
-	while (size--)
-		*v++ = 0;
+	explicit_bzero(p, size);
 	dj_free(p);
 }
 

@@ -44,8 +44,7 @@ struct problem_outcome {
 /* Frees what an outcome owns (its trace). */
 void problem_outcome_release(struct problem_outcome *out);
 
-/* Bytes of a packed outcome at most (problem.outcome_pack). */
-#define PROBLEM_PACKED_MAX 48
+#define PROBLEM_PACKED_MAX 48 /* bytes of a packed outcome at most (outcome_pack) */
 
 struct problem_text_stream; /* a problem's text push parser and game, its own */
 
@@ -103,13 +102,10 @@ struct problem {
 	enum codec_status (*text_stream_end)(struct problem_text_stream *s,
 					     struct problem_outcome *out, struct codec_error *err);
 	void (*text_stream_free)(struct problem_text_stream *s);
-	/*
-	 * Optional: solve_json (case_obj) or solve_text with a trace written
-	 * as text into *trace (taken by the caller): the compact "steps" array
-	 * without its brackets, the count into *steps. Returns 1; 0 (nothing
-	 * kept) for a fault or a trace too long, left to solve_*; -1 when out
-	 * of memory.
-	 */
+	/* Optional: solve_json (case_obj) or solve_text with a trace written into
+	 * *trace (the caller's): the compact "steps" without brackets, their count
+	 * in *steps. 1; 0 (nothing kept) for a fault or a trace too long, left to
+	 * solve_*; -1 when out of memory. */
 	int (*trace)(const json_t *case_obj, const char *pointer, const char *text, size_t len,
 		     const struct problem_limits *limits, struct problem_outcome *out,
 		     struct problem_text *trace, size_t *steps);
@@ -130,8 +126,7 @@ struct problem {
 	 * NULL when out of memory. */
 	json_t *(*outcome_links)(const struct problem_outcome *out);
 
-	/* Checks a case against the strict Baekjoon constraints, every fault
-	 * into `err` (collect mode). */
+	/* Checks a case against the strict Baekjoon constraints, every fault into err. */
 	void (*validate_json)(const json_t *case_obj, const char *pointer,
 			      const struct problem_limits *limits, struct codec_error *err);
 	void (*validate_text)(const char *text, size_t len, struct codec_error *err);

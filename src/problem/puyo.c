@@ -210,10 +210,8 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 		return puyo_put_field(text, &field) ? CODEC_OK : problem_oom(err);
 	*obj = json_pack("{so}", "field", puyo_json_rows(&field));
 	if (g->with_answer) {
-		struct problem_outcome out = {.steps = NULL};
-		out.u.puyo.input = field;
-		out.u.puyo.field = field;
-		puyo_run(&out.u.puyo.field, &out.u.puyo.result);
+		struct problem_outcome out = {.u.puyo.field = field};
+		puyo_solve_field(&out, false, err); /* cannot fail without a trace */
 		*obj = problem_with_answer(&problem_puyo, *obj, &out);
 	}
 	return CODEC_OK;
