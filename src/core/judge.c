@@ -6,7 +6,6 @@
  */
 #include "dropjudge/judge.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,8 +32,13 @@ struct judge_token {
 	size_t line;	  /* 1-based line it starts on */
 };
 
-/* What is trimmed at the end of a line: spaces, tabs, carriage returns.
- * Tokens are parted by isspace() (the program never leaves the "C" locale). */
+/* What parts tokens: C's white space, whatever the locale. */
+static bool judge_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* What is trimmed at the end of a line: spaces, tabs, carriage returns. */
 static bool judge_is_trailing_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -51,7 +55,7 @@ static void judge_cursor_init(struct judge_cursor *cur, const char *buf, size_t 
 /* Reads the next token; returns false at the end of the output. */
 static bool judge_next_token(struct judge_cursor *cur, struct judge_token *tok)
 {
-	while (cur->pos < cur->len && isspace((unsigned char)cur->buf[cur->pos])) {
+	while (cur->pos < cur->len && judge_is_space(cur->buf[cur->pos])) {
 		if (cur->buf[cur->pos] == '\n')
 			cur->line++;
 		cur->pos++;
@@ -60,7 +64,7 @@ static bool judge_next_token(struct judge_cursor *cur, struct judge_token *tok)
 		return false;
 	tok->text = cur->buf + cur->pos;
 	tok->line = cur->line;
-	while (cur->pos < cur->len && !isspace((unsigned char)cur->buf[cur->pos]))
+	while (cur->pos < cur->len && !judge_is_space(cur->buf[cur->pos]))
 		cur->pos++;
 	tok->len = (size_t)(cur->buf + cur->pos - tok->text);
 	return true;
