@@ -383,11 +383,12 @@ static json_t *md_outcome_json(struct problem_outcome *out)
 	json_t *result = md_json_result(&out->u.md);
 	json_t *steps = out->steps;
 	out->steps = NULL;
-	/* set_new frees the steps when it fails, and fails on a NULL result */
-	if (steps && json_object_set_new(result, "steps", steps) != 0) {
+	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
 		json_decref(result);
 		return NULL;
 	}
+	if (!result)
+		json_decref(steps);
 	return result;
 }
 
