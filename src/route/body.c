@@ -9,10 +9,8 @@
 #include "codec/utf8.h"
 #include "route/handlers.h"
 
-/* Nesting jansson refuses past (JSON_PARSER_MAX_DEPTH in its sources). */
-#define JSON_DEPTH_MAX 2048
-/* Bytes of an input token quoted in a message. */
-#define TOKEN_SHOWN 24
+#define JSON_DEPTH_MAX 2048 /* nesting jansson refuses past (its JSON_PARSER_MAX_DEPTH) */
+#define TOKEN_SHOWN    24   /* bytes of an input token quoted in a message */
 
 bool route_has_bom(const char *body, size_t len)
 {
@@ -67,12 +65,9 @@ struct number_place {
 	size_t len;			 /* its bytes */
 };
 
-/*
- * Reads the JSON string (one jansson has accepted) whose opening quote is
- * at body[*pos], leaving *pos past its closing quote (the first quote not
- * escaped by a backslash); when out is not NULL, writes its text there,
- * unescaped by jansson, cut to size - 1 bytes.
- */
+/* Reads the JSON string (one jansson has accepted) whose opening quote is at
+ * body[*pos], leaving *pos past its closing quote; when out is not NULL,
+ * writes its text there, unescaped by jansson, cut to size - 1 bytes. */
 static void string_read(const char *body, size_t len, size_t *pos, char *out, size_t size)
 {
 	size_t start = *pos, end = start + 1;
@@ -86,12 +81,9 @@ static void string_read(const char *body, size_t len, size_t *pos, char *out, si
 	json_decref(s);
 }
 
-/*
- * Finds the last number that starts before byte `end` of a JSON text that
- * jansson read well up to `end` (where it stopped at a number too large to
- * hold), and writes its place. Returns false when there is none, or when
- * it lies deeper than LOCATE_DEPTH.
- */
+/* Finds the last number that starts before byte `end` of a JSON text that
+ * jansson read well up to `end` (a number too large to hold) and writes its
+ * place; false when there is none, or it lies deeper than LOCATE_DEPTH. */
 static bool number_locate(const char *body, size_t len, size_t end, struct number_place *place)
 {
 	size_t base[LOCATE_DEPTH];	 /* each open container's pointer length */

@@ -71,13 +71,9 @@ struct judge_text {
 	size_t steps;		  /* how many */
 };
 
-/*
- * Judges one {"input", "output"} item at `ptr`. Returns the verdict object,
- * or NULL with err set: a bad input is the jury's fault, so every input
- * fault is reported as CODEC_E_INVALID. With `jt`, a trace asked is
- * written as text when the problem can (jt->taken, the verdict without
- * "steps").
- */
+/* Judges one {"input", "output"} item at `ptr`: the verdict object, or NULL
+ * with err set (every input fault CODEC_E_INVALID: the jury's fault). With
+ * `jt`, a trace asked is written as text when the problem can (jt->taken). */
 static json_t *judge_one(const struct route_call *call, const json_t *item, const char *ptr,
 			 bool trace, struct codec_error *err, struct judge_text *jt)
 {
@@ -108,7 +104,7 @@ static json_t *judge_one(const struct route_call *call, const json_t *item, cons
 	struct problem_outcome out = {.steps = NULL};
 	const struct problem_limits pl = route_problem_limits(call);
 	enum codec_status st = CODEC_OK;
-	bool wants = json_is_object(input) ? route_case_wants_trace(input, trace) : trace;
+	bool wants = route_case_wants_trace(input, trace);
 	int written = 0;
 	if (jt && wants && p->trace && (json_is_object(input) || json_is_string(input)))
 		written =
@@ -121,7 +117,7 @@ static json_t *judge_one(const struct route_call *call, const json_t *item, cons
 	if (written == 1) {
 		jt->taken = true;
 	} else if (json_is_object(input)) {
-		st = p->solve_json(input, at, &pl, route_case_wants_trace(input, trace), &out, err);
+		st = p->solve_json(input, at, &pl, wants, &out, err);
 	} else if (json_is_string(input)) {
 		st = p->solve_text(json_string_value(input), json_string_length(input), &pl, trace,
 				   &out, err);

@@ -25,18 +25,12 @@
 #define NDJSON_DIRECT 1
 #endif
 
-/* Bytes of a block of the held answer, a list of them. */
-#define NDJSON_BLOCK ((size_t)256 << 10)
-/* zlib's level for the held answer (docs/PERFORMANCE.md). */
-#define NDJSON_LEVEL 4
-/* Answer bytes gathered before they are deflated together. */
-#define NDJSON_STAGE 65536
-/* The gzip wrapper for zlib's windowBits. */
-#define NDJSON_GZIP_WINDOW (15 + 16)
-/* zlib's level for the HTTP layer's gzip of an answer written as sent. */
-#define NDJSON_SEND_LEVEL 1
-/* Bytes of an answer line written from a packed outcome, at most. */
-#define NDJSON_LINE_MAX 256
+#define NDJSON_BLOCK	   ((size_t)256 << 10) /* bytes of a block of the held answer */
+#define NDJSON_LEVEL	   4		       /* zlib's level, held answer (docs/PERFORMANCE.md) */
+#define NDJSON_STAGE	   65536	       /* answer bytes deflated together */
+#define NDJSON_GZIP_WINDOW (15 + 16)	       /* zlib's windowBits with the gzip wrapper */
+#define NDJSON_SEND_LEVEL  1		       /* zlib's level for the gzip of the answer sent */
+#define NDJSON_LINE_MAX	   256		       /* bytes of an answer line from a packed outcome */
 
 /* Kinds of held records: a tag byte, then its bytes. */
 enum nd_record {
@@ -148,9 +142,8 @@ static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, in
 	}
 }
 
-/* Room for `need` bytes of records at the end of the held records: a
- * pointer to them (the caller adds them to the block's len), NULL when out
- * of memory. */
+/* Room for `need` more bytes of held records (the caller adds them to the
+ * block's len); NULL when out of memory. */
 static unsigned char *nd_record_room(struct route_ndjson *nd, size_t need)
 {
 	if ((!nd->recs_last || NDJSON_BLOCK - nd->recs_last->len < need) &&
@@ -180,9 +173,8 @@ static int nd_text_run(struct route_ndjson *nd, size_t len)
 	return 0;
 }
 
-/* Adds answer bytes to the held gzip run through the stage (deflated a
- * stage at a time: a call of deflate() for a few bytes costs more than the
- * bytes); -1 when out of memory. */
+/* Adds answer bytes to the held gzip run through the stage, deflated a stage
+ * at a time (deflate() costs more than a few bytes); -1 when out of memory. */
 static int nd_stage(struct route_ndjson *nd, const char *bytes, size_t len)
 {
 	int st = 0;
@@ -212,9 +204,8 @@ static void nd_write(struct route_ndjson *nd, const char *bytes, size_t len)
 		nd->broken = true;
 }
 
-/* The answer line of a solved outcome without its final newline, as
- * route_handle() answers it (outcome_write), into buf (NDJSON_LINE_MAX
- * bytes): its length, or 0 when it does not fit. */
+/* A solved outcome's answer line as route_handle() writes it (outcome_write),
+ * newline left out, into buf[NDJSON_LINE_MAX]: its length, 0 when it does not fit. */
 static size_t nd_outcome_line(const struct problem *p, const struct problem_outcome *out, char *buf)
 {
 	int n = p->outcome_write(out, buf, NDJSON_LINE_MAX);
@@ -253,9 +244,8 @@ static void nd_outcome(struct route_ndjson *nd, const struct problem_outcome *ou
 	nd_write(nd, "\n", 1);
 }
 
-/* The "id" of a line that holds one (a string or an integer), dumped
- * compact into a new string (dj_free); NULL when none. *batch tells
- * whether the line is a batch {"cases": ...}. */
+/* The "id" of a line (a string or an integer) dumped compact into a new string
+ * (dj_free), or NULL; *batch: whether the line is a batch {"cases": ...}. */
 static char *nd_line_id(const char *line, size_t len, bool *batch)
 {
 	*batch = false;

@@ -35,12 +35,9 @@ static bool token_is(const char *s, const char *end, const char *word)
 	return (size_t)(end - s) == n && strncasecmp(s, word, n) == 0;
 }
 
-/*
- * Reads the parameters of one media range or type, [s, end), each
- * ";name=value". Sets *q (1000ths; 1000 when absent) and *charset_ok
- * (false when a charset other than utf-8 is named). Returns false when the
- * parameters cannot be read.
- */
+/* Reads the parameters ";name=value" of one media range or type, [s, end):
+ * *q in 1000ths (1000 when absent), *charset_ok false when a charset other
+ * than utf-8 is named. False when the parameters cannot be read. */
 static bool read_params(const char *s, const char *end, int *q, bool *charset_ok)
 {
 	*q = 1000;

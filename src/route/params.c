@@ -11,8 +11,7 @@
 #include "codec/decimal.h"
 #include "route/handlers.h"
 
-/* Bytes of a received value quoted in a message. */
-#define SHOWN_MAX 40
+#define SHOWN_MAX 40 /* bytes of a received value quoted in a message */
 
 /* Index of `name` among the entry's parameters, or -1. */
 static int param_index(const struct route_entry *e, const char *name)

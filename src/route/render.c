@@ -18,9 +18,7 @@
 #include "route/handlers.h"
 
 #define SVG_MEDIA_TYPE "image/svg+xml"
-
-/* Bytes of a parameter's value quoted in a message. */
-#define STEP_SHOWN 40
+#define STEP_SHOWN     40 /* bytes of a parameter's value quoted in a message */
 
 /* The picture options from the declared cell, strip and animate (the table
  * has read and range-checked them) and step, whose range is the case's:

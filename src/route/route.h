@@ -48,8 +48,7 @@ void route_error_add(struct codec_error *err, enum route_status status,
     __attribute__((format(printf, 4, 5)));
 
 #define ROUTE_MAX_PARAMS 16 /* query parameters read from one request */
-/* Judge verdicts counted by a route_tally: enum judge_verdict's values. */
-#define ROUTE_VERDICTS 3
+#define ROUTE_VERDICTS	 3  /* judge verdicts a route_tally counts: enum judge_verdict */
 
 /* Limits and settings in force, from the configuration. */
 struct route_limits {
@@ -58,8 +57,7 @@ struct route_limits {
 	size_t max_stream_body;	       /* bytes of an NDJSON stream; 0: max_body */
 	unsigned long max_blocks;      /* placements in one Monomino-Domino case */
 	unsigned long max_batch;       /* cases in one batch */
-	const char *cors_origins;      /* comma-separated origins allowed by CORS, "*" for
-					  any; NULL or "": no CORS header is ever sent */
+	const char *cors_origins;      /* CORS origins, comma-separated, "*" any; NULL, "": none */
 	unsigned long max_trace_steps; /* trace steps in all of one request; 0: no limit */
 	bool metrics_open;	       /* GET /metrics needs no token, token file or not */
 	size_t max_svg_bytes;	       /* bytes of one SVG answer; more is 422; 0: no limit */
@@ -110,21 +108,16 @@ struct route_request {
 	size_t nparams; /* query parameters, in order */
 	struct route_param params[ROUTE_MAX_PARAMS];
 	const struct route_limits *limits;
-	bool draining;	      /* shutdown has begun */
-	enum route_auth auth; /* the credentials' verdict */
-	/* GET /metrics: the text, malloc'ed; NULL: no metrics (404). */
-	char *(*metrics)(void *ctx, size_t *len);
-	void *metrics_ctx;	   /* handed to metrics */
-	struct route_tally *tally; /* counted into by the handlers; NULL: not counted */
-	/* route_match()'s entry for this path, when kept; NULL: none. */
-	const struct route_entry *entry;
-	/* The intake the body went through (body is then NULL); NULL: none. */
-	struct route_intake *intake;
-	/* HEAD: a handler may answer head_only instead of building the body. */
-	bool headers_only;
-	/* Whether the client has gone, asked by long builds; NULL: never. */
-	bool (*gone)(void *ctx);
-	void *gone_ctx; /* handed to gone */
+	bool draining;				  /* shutdown has begun */
+	enum route_auth auth;			  /* the credentials' verdict */
+	char *(*metrics)(void *ctx, size_t *len); /* GET /metrics' text, malloc'ed; NULL: 404 */
+	void *metrics_ctx;			  /* handed to metrics */
+	struct route_tally *tally;		  /* counted into by the handlers; NULL: not */
+	const struct route_entry *entry;	  /* route_match()'s entry, when kept; or NULL */
+	struct route_intake *intake;		  /* the body's intake (body then NULL); or NULL */
+	bool headers_only;			  /* HEAD: a handler may answer head_only */
+	bool (*gone)(void *ctx);		  /* whether the client has gone; NULL: never */
+	void *gone_ctx;				  /* handed to gone */
 };
 
 #define ROUTE_MAX_HEADERS 12
@@ -135,21 +128,17 @@ struct route_header {
 	char value[ROUTE_HEADER_MAX];
 };
 
-/*
- * A body written as it is sent: read() writes the next bytes into
+/* A body written as it is sent: read() writes the next bytes into
  * buf[0..size) and returns how many, 0 at the end, -1 when it cannot go on
  * (the connection is then closed). free() releases ctx; the request's body
- * must live until then.
- */
+ * must live until then. */
 struct route_stream {
 	long (*read)(void *ctx, char *buf, size_t size);
 	void (*free)(void *ctx);
-	/* Optional, before the first read(): true when read() will give the
-	 * answer gzip-compressed from then on. */
-	bool (*gzipped)(void *ctx);
-	/* zlib's level for the HTTP layer's gzip of read()'s bytes; 0: default. */
-	int gzip_level;
-	void *ctx; /* owned: released by free() */
+	bool (*gzipped)(void *ctx); /* optional, before the first read(): true when read()
+				       gives the answer gzip-compressed from then on */
+	int gzip_level;		    /* zlib's level for the HTTP layer's gzip; 0: default */
+	void *ctx;		    /* owned: released by free() */
 };
 
 /* A response. route_response_free() releases what it owns. */
@@ -237,7 +226,7 @@ typedef enum route_status route_handler_fn(const struct route_call *call,
 					   struct route_response *resp, struct codec_error *err);
 
 /* One row of the table. It holds no pointer (its handler and problem are
- * numbers), so that the loader never has to relocate it. */
+ * numbers) so that the loader never relocates it. */
 struct route_entry {
 	char path[ROUTE_PATH_MAX];	 /* exact path, e.g. "/v1/puyo/judge" */
 	char name[ROUTE_ENTRY_NAME_MAX]; /* for logs and metrics, e.g. "puyo_judge" */
@@ -286,9 +275,8 @@ size_t route_body_limit(const struct route_request *req);
 /* The body kind a request's Content-Type names; ROUTE_BODY_NONE for none. */
 enum route_body route_request_body(const struct route_request *req);
 
-/* Answers a request: always a complete response (an error as
- * problem+json, out of memory a fixed 500), released by
- * route_response_free(). */
+/* Answers a request: always a complete response (an error as problem+json,
+ * out of memory a fixed 500), released by route_response_free(). */
 void route_handle(const struct route_request *req, struct route_response *resp);
 
 /* Releases the body of a response; safe on a zeroed response. */
@@ -303,12 +291,10 @@ void route_add_header(struct route_response *resp, const char *name, const char 
 /* Adds `token` to the response's Vary header, creating it when absent. */
 void route_add_vary(struct route_response *resp, const char *token);
 
-/*
- * A body read as it arrives (intake.c): for a single text case to solve or
- * a stream of cases, an intake that takes the body chunk by chunk; the
- * answer is the one the whole body kept would get. NULL for any other
- * request or out of memory: the body is then kept.
- */
+/* A body read as it arrives (intake.c), chunk by chunk, for a single text
+ * case to solve or a stream of cases; the answer is the one the whole body
+ * kept would get. NULL for any other request or out of memory: the body is
+ * then kept. */
 struct route_intake;
 struct route_intake *route_intake_new(const struct route_request *req);
 /* Takes the next bytes of the body (after any gzip inflating). */
@@ -319,8 +305,8 @@ void route_intake_free(struct route_intake *s);
 /* The fixed problem+json body of the out-of-memory 500, static. */
 const char *route_oom_body(size_t *len);
 
-/* Fills *resp with the problem response for a set error, with
- * "request_id" when not NULL. */
+/* Fills *resp with the problem response of a set error, with "request_id"
+ * when not NULL. */
 void route_error_response_id(const struct codec_error *err, const char *request_id,
 			     struct route_response *resp);
 

@@ -104,9 +104,7 @@ enum route_status route_puyo_search_svg(const struct route_call *call, struct ro
 	if (!obj || !p || json_object_set_new(obj, "pairs", p) != 0 ||
 	    (colors && json_object_set_new(obj, "colors", json_string(colors)) != 0)) {
 		json_decref(obj);
-		if (!codec_error_is_set(err))
-			codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return err->status;
+		return codec_error_is_set(err) ? err->status : route_oom(err);
 	}
 	struct searched *s = dj_malloc(sizeof *s);
 	struct codec_error json_err;

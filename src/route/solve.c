@@ -8,8 +8,7 @@
 
 #include "route/handlers.h"
 
-/* Longest JSON result without steps of either problem, with room to spare. */
-#define OUTPUT_JSON_MAX 256
+#define OUTPUT_JSON_MAX 256 /* longest JSON result without steps, with room to spare */
 
 /* One case solved, before it is encoded. */
 struct solved {
@@ -105,11 +104,9 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 	return outcome_object(call, &out);
 }
 
-/*
- * Solves a case alone (c, or text[0..len) when c is NULL) into *s: with a
- * trace in JSON, through the problem's trace() when it takes the case, else
- * through the reader and the core with the trace built as a tree.
- */
+/* Solves a case alone (c, or text[0..len) when c is NULL) into *s: with a
+ * trace, through the problem's trace() when it takes the case, else through
+ * the reader and the core with the trace built as a tree. */
 static enum route_status solve_alone(const struct route_call *call, const json_t *c,
 				     const char *text, size_t len, bool trace, struct solved *s,
 				     struct codec_error *err)
