@@ -115,6 +115,26 @@ test('a UTF-8 byte-order mark is skipped by solve and judge, and named by valida
 	assert.deepEqual([v.json.errors[0].line, v.json.errors[0].column], [1, 1]);
 });
 
+test('a byte-order mark changes no answer: pictures of a case and the Puyo search skip it as solve does', async () => {
+	const bom = '\ufeff';
+	const cases = [
+		{ path: PUYO, body: JSON.stringify({ field: PUBLIC }), contentType: 'application/json', accept: 'image/svg+xml' },
+		{ path: PUYO, body: `${PUBLIC.join('\n')}\n`, contentType: 'text/plain', accept: 'image/svg+xml' },
+		{ path: MD, body: JSON.stringify({ blocks: [[1, 1, 1], [2, 3, 0]] }), contentType: 'application/json', accept: 'image/svg+xml' },
+		{ path: MD, body: '2\n1 1 1\n2 3 0\n', contentType: 'text/plain', accept: 'image/svg+xml' },
+		{ path: `${PUYO}/search`, body: JSON.stringify({ field: PUBLIC, add: 1, colors: 'RG' }), contentType: 'application/json', accept: 'application/json' },
+		{ path: `${PUYO}/search`, body: JSON.stringify({ field: PUBLIC, add: 1, colors: 'RG' }), contentType: 'application/json', accept: 'image/svg+xml' },
+	];
+	for (const c of cases) {
+		const plain = await request(server, { ...c, method: 'POST' });
+		const marked = await request(server, { ...c, method: 'POST', body: bom + c.body });
+		const what = `${c.path} ${c.contentType} as ${c.accept}`;
+		assert.equal(plain.status, 200, `${what}: ${plain.body}`);
+		assert.equal(marked.status, 200, `${what} after a byte-order mark: ${marked.body}`);
+		assert.equal(marked.body, plain.body, what);
+	}
+});
+
 test('solve lists every fault of a case, sorted by position (JSON pointers, text lines)', async () => {
 	const blocks = Array.from({ length: 12 }, () => [1, 0, 0]);
 	blocks[10] = [9, 0, 0];
