@@ -196,8 +196,6 @@ uint64_t route_arg(const struct route_call *call, const char *name);
 /* --- request bodies (body.c) --- */
 /* Whether a body starts with the UTF-8 byte-order mark EF BB BF. */
 bool route_has_bom(const char *body, size_t len);
-/* Adds to err's summary the hint for JSON sent as text/plain. */
-void route_hint_json_as_text(struct codec_error *err);
 /* Skips a byte-order mark at the start of *body, if any. */
 void route_skip_bom(const char **body, size_t *len);
 /* Whether the first byte past JSON white space opens an object or array. */
@@ -205,5 +203,7 @@ bool route_opens_container(const char *body, size_t len);
 /* Parses a JSON body: a new reference, or NULL with err set in the
  * project's words (a number too large is CODEC_E_INVALID at its pointer). */
 json_t *route_parse_json(const char *body, size_t len, struct codec_error *err);
+/* Adds to err's summary the hint for JSON sent as text/plain (router.c). */
+void route_hint_json_as_text(struct codec_error *err);
 
 #endif
