@@ -18,7 +18,8 @@
 #include "codec/decimal.h"
 #include "mem/alloc.h"
 
-#define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
+#define TOKEN_VALUE_MAX	    1000000000000000000ULL /* larger magnitudes saturate here */
+#define MD_TEXT_TOKEN_SHOWN 16			   /* bytes of a bad token quoted in its error */
 
 struct md_text_reader {
 	struct md_read_options opt;
