@@ -82,7 +82,6 @@ void codec_error_vadd(struct codec_error *err, unsigned status, const struct cod
 		      const char *fmt, va_list ap)
 {
 	char text[CODEC_DETAIL_MAX];
-
 	if (!err)
 		return;
 	vsnprintf(text, sizeof text, fmt, ap);

@@ -68,7 +68,6 @@ text_fault(struct md_text_reader *r, enum codec_status status, unsigned line, un
 {
 	const struct codec_where where = {.line = line, .column = column};
 	va_list ap;
-
 	if (r->stopped)
 		return;
 	va_start(ap, fmt);
@@ -128,7 +127,6 @@ static void token_end(struct md_text_reader *r)
 {
 	char shown[4 * MD_TEXT_TOKEN_SHOWN + 4];
 	unsigned index = r->ntokens;
-
 	r->tok.in = false;
 	r->ntokens = saturating_inc(r->ntokens);
 	if (r->tok.bad || r->tok.digits == 0) {
@@ -184,7 +182,6 @@ static void line_first_end(struct md_text_reader *r)
 static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
 	unsigned long index = r->blocks++;
-
 	if (r->ntokens != 3) {
 		text_fault(r, CODEC_E_SYNTAX, r->line, r->ntokens > 3 ? r->extra_column : 0,
 			   "expected 3 integers, found %u", r->ntokens);
@@ -352,13 +349,10 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 	r->column = saturating_inc(r->column);
 }
 
-/*
- * The fast path: the canonical line "t x y\n" XORed with "0 0 0\n" leaves the
- * digits in the low two bits of bytes 0, 2 and 4 and zeros elsewhere, so one
- * load, one XOR and one mask test recognise it. Any other line is left to the
- * byte-at-a-time reader above, so every fault comes from one place.
- */
-/* "0 0 0\n" little-endian, and the bits that must then be zero. */
+/* The fast path: the canonical line "t x y\n" XORed with "0 0 0\n" (LINE_PATTERN, little-endian)
+ * leaves the digits in the low two bits of bytes 0, 2 and 4 and zeros elsewhere (LINE_ZEROS),
+ * so one load, one XOR and one mask test recognise it. Any other line is left to the
+ * byte-at-a-time reader above, so every fault comes from one place. */
 #define LINE_PATTERN 0x0A3020302030ull
 #define LINE_ZEROS   0xFFFCFFFCFFFCull
 #define LINE_BYTES   6
@@ -379,10 +373,8 @@ static uint64_t load_line(const char *p)
  * vertical domino not in row 3, a horizontal one not in column 3. */
 #define LEGAL_KEYS 0x2AAA6EEE6EEE6EEEULL
 
-/*
- * Reads the canonical line at p (p[0..8) readable) into *block; false when
- * the line is not one, or its block is not legal.
- */
+/* Reads the canonical line at p (p[0..8) readable) into *block; false when the line is not
+ * one, or its block is not legal. */
 static inline __attribute__((always_inline)) bool line_take(const char *p, struct md_block *block)
 {
 	uint64_t v = load_line(p) ^ LINE_PATTERN;
