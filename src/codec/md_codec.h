@@ -26,8 +26,7 @@ typedef int (*md_run_fn)(void *ctx, const struct md_block *blocks, size_t n);
 #define MD_BAEKJOON_MAX_N 10000
 
 struct md_read_options {
-	unsigned long max_blocks; /* more blocks is CODEC_E_INVALID ("too many blocks");
-				     0: no limit */
+	unsigned long max_blocks; /* more is CODEC_E_INVALID ("too many blocks"); 0: no limit */
 	bool strict;		  /* validation: Baekjoon's 1 <= N <= 10000 and, for text,
 				     testlib-strict layout (single spaces, final newline) */
 };

@@ -52,8 +52,7 @@ struct md_text_reader {
 		unsigned column;		/* column of its first byte */
 		unsigned len;			/* bytes (saturates) */
 		unsigned digits;		/* decimal digits in it */
-		bool plus;			/* starts with '+' */
-		bool minus;			/* starts with '-' */
+		bool plus, minus;		/* starts with '+', with '-' */
 		bool zero_first;		/* first digit is '0' */
 		bool bad;			/* holds a byte that cannot be in an integer */
 		unsigned long long value;	/* magnitude, saturated at 10^18 */
@@ -209,11 +208,9 @@ static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 		r->stopped = true;
 }
 
-/*
- * Lenient: the held-back blank lines turn out to lie among the placements
- * (a non-blank line follows, or the input ends early). Each one that still
- * falls within N is a placement line with no integers.
- */
+/* Lenient: the held-back blank lines turn out to lie among the placements (a non-blank line
+ * follows, or the input ends early). Each one that still falls within N is a placement line
+ * with no integers. */
 static void blanks_flush(struct md_text_reader *r)
 {
 	for (unsigned long i = 0; i < r->blanks && !r->stopped; i++) {
