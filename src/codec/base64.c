@@ -19,8 +19,7 @@ bool codec_base64_decode(const char *s, size_t len, unsigned char *out, size_t *
 {
 	unsigned long acc = 0;
 	unsigned bits = 0;
-	size_t n = 0;
-	size_t end = len;
+	size_t n = 0, end = len;
 
 	/* At most two '=' at the end, and only where a quantum ends. */
 	while (end > 0 && len - end < 2 && s[end - 1] == '=')

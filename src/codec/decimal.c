@@ -20,7 +20,6 @@ enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out
 {
 	unsigned long long v = 0;
 	bool overflow = false;
-
 	if (!*s)
 		return CODEC_DECIMAL_NOT_A_NUMBER;
 	for (; *s; s++) {

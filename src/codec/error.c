@@ -57,19 +57,15 @@ static void text_make_utf8(char *s)
  * "/blocks/1/0", "query parameter n"; "" for none or the root. */
 static void where_text(const struct codec_where *w, char *buf, size_t size)
 {
-	buf[0] = '\0';
-	if (w && w->parameter && w->parameter[0]) {
+	const char *pointer = w && w->pointer ? w->pointer : "", *comma = pointer[0] ? ", " : "";
+	if (w && w->parameter && w->parameter[0])
 		snprintf(buf, size, "query parameter %s", w->parameter);
-		return;
-	}
-	const char *pointer = w && w->pointer ? w->pointer : "";
-	if (!w || !w->line)
+	else if (!w || !w->line)
 		snprintf(buf, size, "%s", pointer);
 	else if (w->column)
-		snprintf(buf, size, "%s%sline %u, column %u", pointer, pointer[0] ? ", " : "",
-			 w->line, w->column);
+		snprintf(buf, size, "%s%sline %u, column %u", pointer, comma, w->line, w->column);
 	else
-		snprintf(buf, size, "%s%sline %u", pointer, pointer[0] ? ", " : "", w->line);
+		snprintf(buf, size, "%s%sline %u", pointer, comma, w->line);
 }
 
 /* Sets the summary "<where>: <text>", or the text alone, cut to fit. */
@@ -86,7 +82,6 @@ void codec_error_vadd(struct codec_error *err, unsigned status, const struct cod
 		      const char *fmt, va_list ap)
 {
 	char text[CODEC_DETAIL_MAX];
-
 	if (!err)
 		return;
 	vsnprintf(text, sizeof text, fmt, ap);

@@ -81,13 +81,11 @@ bool codec_error_is_set(const struct codec_error *err);
 void codec_error_vadd(struct codec_error *err, unsigned status, const struct codec_where *where,
 		      const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
-/* codec_error_vadd() with variable arguments. */
+/* codec_error_vadd() with variable arguments; its shorthands at no location (no fault is
+ * listed), a JSON pointer, a text line and column (0: no column), a query parameter. */
 void codec_error_add(struct codec_error *err, enum codec_status status,
 		     const struct codec_where *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-
-/* Shorthands of codec_error_add(): no location (no fault is listed), a
- * JSON pointer, a text line and column (0: no column), a query parameter. */
 void codec_error_set(struct codec_error *err, enum codec_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void codec_error_at_pointer(struct codec_error *err, enum codec_status status, const char *pointer,

@@ -34,7 +34,6 @@ json_fault(struct json_reader *jr, const char *index, const char *key, const cha
 	const char *tokens[3] = {index ? "blocks" : key, index, index ? key : NULL};
 	const struct codec_where where = {.pointer = pointer};
 	va_list ap;
-
 	if (jr->stop)
 		return true;
 	snprintf(pointer, sizeof pointer, "%s", jr->pointer);
@@ -68,10 +67,8 @@ const char *md_fault_detail(enum md_fault fault, long long t)
 
 static const char *const block_names[3] = {"t", "x", "y"};
 
-/*
- * Writes what a value that is not an integer is, for a message: `the string
- * "1"` (its first bytes), `1.5`, `null`, `true`, `an array`, `an object`.
- */
+/* Writes what a value that is not an integer is, for a message: `the string "1"` (its first
+ * bytes), `1.5`, `null`, `true`, `an array`, `an object`. */
 static void json_kind(const json_t *v, char *out, size_t size)
 {
 	if (json_is_string(v))
@@ -87,18 +84,15 @@ static void json_kind(const json_t *v, char *out, size_t size)
 		snprintf(out, size, "%s", json_is_array(v) ? "an array" : "an object");
 }
 
-/*
- * Reads one block, array or object form, at index i. Stores it in *out and
- * returns true when it is legal; otherwise records every fault found (only
- * the first in first-wins mode) and returns false.
- */
+/* Reads one block, array or object form, at index i. Stores it in *out and returns true when
+ * it is legal; otherwise records every fault found (only the first in first-wins mode) and
+ * returns false. */
 static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i,
 			    struct md_block *out)
 {
 	char index[24];
 	const json_t *value[3] = {NULL, NULL, NULL};
 	const char *key[3] = {"0", "1", "2"}; /* pointer token of each value */
-
 	snprintf(index, sizeof index, "%zu", i);
 	if (json_is_array(item)) {
 		size_t n = json_array_size(item);
@@ -173,7 +167,6 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 {
 	static const struct md_read_options defaults = {.max_blocks = 0, .strict = false};
 	struct json_reader jr = {pointer ? pointer : "", err, CODEC_OK, false};
-
 	if (!opt)
 		opt = &defaults;
 	if (!json_is_object(case_obj)) {
@@ -254,11 +247,9 @@ static bool take_block(struct codec_scan *s, struct md_block *b)
 	return true;
 }
 
-/*
- * The legal blocks (t, x, y) of single digits 0..3, as bit (t << 4 | x << 2
- * | y): t 1..3, a vertical domino (3) with x <= 2, a horizontal one (2)
- * with y <= 2. md_check() says the same; test_md_codec.c compares them.
- */
+/* The legal blocks (t, x, y) of single digits 0..3, as bit (t << 4 | x << 2 | y): t 1..3, a
+ * vertical domino (3) with x <= 2, a horizontal one (2) with y <= 2. md_check() says the
+ * same; test_md_codec.c compares them. */
 #define MD_LEGAL_DIGITS ((0xFFFFull << 16) | (0x7777ull << 32) | (0x0FFFull << 48))
 
 uint64_t md_json_fast_legal(void)
@@ -266,12 +257,10 @@ uint64_t md_json_fast_legal(void)
 	return MD_LEGAL_DIGITS;
 }
 
-/*
- * Takes compact blocks "[t,x,y]," (8 bytes, single digits, legal) from
- * s->p into out[0..cap), eight bytes a block read at once; stops before
- * the first other bytes (the last block of a list, which a "]" follows,
- * among them), which take_block() then reads. Returns the blocks taken.
- */
+/* Takes compact blocks "[t,x,y]," (8 bytes, single digits, legal) from s->p into out[0..cap),
+ * eight bytes a block read at once; stops before the first other bytes (the last block of a
+ * list, which a "]" follows, among them), which take_block() then reads. Returns the blocks
+ * taken. */
 static size_t take_compact_run(struct codec_scan *s, struct md_block *out, size_t cap)
 {
 	size_t n = 0;
@@ -308,7 +297,6 @@ bool md_json_fast_runs(const char *body, size_t len, unsigned long max_blocks, s
 	unsigned long n = 0; /* blocks read */
 	size_t held = 0;     /* of them, in buf[0..held) */
 	bool end = false;
-
 	if (cap == 0 || !codec_scan_head(&s, "\"blocks\""))
 		return false;
 	/* an empty list is left to the full path */
@@ -346,7 +334,6 @@ bool md_json_fast_read(const char *body, size_t len, unsigned long max_blocks, m
 	struct codec_scan s = {(const unsigned char *)body, (const unsigned char *)body + len};
 	unsigned long n = 0;
 	bool end = false;
-
 	if (!codec_scan_head(&s, "\"blocks\""))
 		return false;
 	do {

@@ -18,7 +18,8 @@
 #include "codec/decimal.h"
 #include "mem/alloc.h"
 
-#define TOKEN_VALUE_MAX 1000000000000000000ULL /* larger magnitudes saturate here */
+#define TOKEN_VALUE_MAX	    1000000000000000000ULL /* larger magnitudes saturate here */
+#define MD_TEXT_TOKEN_SHOWN 16			   /* bytes of a bad token quoted in its error */
 
 struct md_text_reader {
 	struct md_read_options opt;
@@ -51,8 +52,7 @@ struct md_text_reader {
 		unsigned column;		/* column of its first byte */
 		unsigned len;			/* bytes (saturates) */
 		unsigned digits;		/* decimal digits in it */
-		bool plus;			/* starts with '+' */
-		bool minus;			/* starts with '-' */
+		bool plus, minus;		/* starts with '+', with '-' */
 		bool zero_first;		/* first digit is '0' */
 		bool bad;			/* holds a byte that cannot be in an integer */
 		unsigned long long value;	/* magnitude, saturated at 10^18 */
@@ -67,7 +67,6 @@ text_fault(struct md_text_reader *r, enum codec_status status, unsigned line, un
 {
 	const struct codec_where where = {.line = line, .column = column};
 	va_list ap;
-
 	if (r->stopped)
 		return;
 	va_start(ap, fmt);
@@ -127,7 +126,6 @@ static void token_end(struct md_text_reader *r)
 {
 	char shown[4 * MD_TEXT_TOKEN_SHOWN + 4];
 	unsigned index = r->ntokens;
-
 	r->tok.in = false;
 	r->ntokens = saturating_inc(r->ntokens);
 	if (r->tok.bad || r->tok.digits == 0) {
@@ -183,7 +181,6 @@ static void line_first_end(struct md_text_reader *r)
 static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
 	unsigned long index = r->blocks++;
-
 	if (r->ntokens != 3) {
 		text_fault(r, CODEC_E_SYNTAX, r->line, r->ntokens > 3 ? r->extra_column : 0,
 			   "expected 3 integers, found %u", r->ntokens);
@@ -211,11 +208,9 @@ static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 		r->stopped = true;
 }
 
-/*
- * Lenient: the held-back blank lines turn out to lie among the placements
- * (a non-blank line follows, or the input ends early). Each one that still
- * falls within N is a placement line with no integers.
- */
+/* Lenient: the held-back blank lines turn out to lie among the placements (a non-blank line
+ * follows, or the input ends early). Each one that still falls within N is a placement line
+ * with no integers. */
 static void blanks_flush(struct md_text_reader *r)
 {
 	for (unsigned long i = 0; i < r->blanks && !r->stopped; i++) {
@@ -351,13 +346,10 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 	r->column = saturating_inc(r->column);
 }
 
-/*
- * The fast path: the canonical line "t x y\n" XORed with "0 0 0\n" leaves the
- * digits in the low two bits of bytes 0, 2 and 4 and zeros elsewhere, so one
- * load, one XOR and one mask test recognise it. Any other line is left to the
- * byte-at-a-time reader above, so every fault comes from one place.
- */
-/* "0 0 0\n" little-endian, and the bits that must then be zero. */
+/* The fast path: the canonical line "t x y\n" XORed with "0 0 0\n" (LINE_PATTERN, little-endian)
+ * leaves the digits in the low two bits of bytes 0, 2 and 4 and zeros elsewhere (LINE_ZEROS),
+ * so one load, one XOR and one mask test recognise it. Any other line is left to the
+ * byte-at-a-time reader above, so every fault comes from one place. */
 #define LINE_PATTERN 0x0A3020302030ull
 #define LINE_ZEROS   0xFFFCFFFCFFFCull
 #define LINE_BYTES   6
@@ -378,10 +370,8 @@ static uint64_t load_line(const char *p)
  * vertical domino not in row 3, a horizontal one not in column 3. */
 #define LEGAL_KEYS 0x2AAA6EEE6EEE6EEEULL
 
-/*
- * Reads the canonical line at p (p[0..8) readable) into *block; false when
- * the line is not one, or its block is not legal.
- */
+/* Reads the canonical line at p (p[0..8) readable) into *block; false when the line is not
+ * one, or its block is not legal. */
 static inline __attribute__((always_inline)) bool line_take(const char *p, struct md_block *block)
 {
 	uint64_t v = load_line(p) ^ LINE_PATTERN;

@@ -37,9 +37,12 @@ struct puyo_rows {
 #define UNKNOWN_CELL	 "unknown cell %s at column %u (expected one of %s)"
 #define FLOATING	 "puyo at column %u floats above an empty cell"
 
-static bool __attribute__((format(printf, 5, 0)))
-rows_vfault(struct puyo_rows *rows, const char *suffix, unsigned line, unsigned column,
-	    const char *fmt, va_list ap)
+/* Records a fault, CODEC_E_INVALID: for JSON at the case's pointer followed
+ * by `suffix` ("/field"), for text at `line` and `column` (0: none).
+ * Returns whether reading must stop. */
+static bool __attribute__((format(printf, 5, 6)))
+rows_fault(struct puyo_rows *rows, const char *suffix, unsigned line, unsigned column,
+	   const char *fmt, ...)
 {
 	char pointer[CODEC_POINTER_MAX];
 	struct codec_where where = {.line = line, .column = column};
@@ -48,22 +51,11 @@ rows_vfault(struct puyo_rows *rows, const char *suffix, unsigned line, unsigned 
 		where = (struct codec_where){.pointer = pointer};
 	}
 	rows->failed = true;
-	codec_error_vadd(rows->err, CODEC_E_INVALID, &where, fmt, ap);
-	return !rows->err || rows->err->max_faults <= 1;
-}
-
-/* Records a fault, CODEC_E_INVALID: for JSON at the case's pointer followed
- * by `suffix` ("/field"), for text at `line` and `column` (0: none).
- * Returns whether reading must stop. */
-static bool __attribute__((format(printf, 5, 6)))
-rows_fault(struct puyo_rows *rows, const char *suffix, unsigned line, unsigned column,
-	   const char *fmt, ...)
-{
 	va_list ap;
 	va_start(ap, fmt);
-	bool stop = rows_vfault(rows, suffix, line, column, fmt, ap);
+	codec_error_vadd(rows->err, CODEC_E_INVALID, &where, fmt, ap);
 	va_end(ap);
-	return stop;
+	return !rows->err || rows->err->max_faults <= 1;
 }
 
 /* A fault of input row `index` (0-based) at character `column` (1-based;
@@ -75,30 +67,24 @@ row_fault(struct puyo_rows *rows, unsigned index, unsigned column, const char *f
 	char suffix[32], detail[CODEC_DETAIL_MAX];
 	va_list ap;
 	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
 	if (rows->lines) {
-		vsnprintf(detail, sizeof detail, fmt, ap);
-		va_end(ap);
 		rows_fault(rows, NULL, rows->line, rows->start[index] + (column ? column : 1),
 			   "row %u: %s", index + 1, detail);
 		return true;
 	}
 	snprintf(suffix, sizeof suffix, "/field/%u", index);
-	bool stop = rows_vfault(rows, suffix, index + 1, column, fmt, ap);
-	va_end(ap);
-	return stop;
+	return rows_fault(rows, suffix, index + 1, column, "%s", detail);
 }
 
-/*
- * Measures the character at s[0..n) (n >= 1): returns its length in bytes
- * (1 for a byte that does not start valid UTF-8) and, when `shown` is not
- * NULL, writes how a fault names it: 'X' for printable ASCII, U+XXXX for any
- * other character, "byte 0xNN" for a byte that is not UTF-8.
- */
+/* Measures the character at s[0..n) (n >= 1): returns its length in bytes (1 for a byte that
+ * does not start valid UTF-8) and, when `shown` is not NULL, writes how a fault names it: 'X'
+ * for printable ASCII, U+XXXX for any other character, "byte 0xNN" for a byte not UTF-8. */
 static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t size)
 {
 	unsigned long cp = 0;
 	size_t len = codec_utf8_decode((const char *)s, n, &cp);
-
 	if (shown) {
 		if (len == 0)
 			snprintf(shown, size, "byte 0x%02X", s[0]);
@@ -128,7 +114,6 @@ static bool rows_check(struct puyo_rows *rows, const char *s, size_t len, unsign
 	const unsigned char *u = (const unsigned char *)s;
 	const char *alphabet = rows->strict ? ALPHABET_STRICT : ALPHABET_LENIENT;
 	unsigned chars = rows_chars(s, len);
-
 	if (chars != PUYO_COLS &&
 	    row_fault(rows, index, 0, "expected %u characters, found %u", PUYO_COLS, chars))
 		return true;
@@ -175,11 +160,9 @@ static void rows_check_floating(struct puyo_rows *rows)
 	}
 }
 
-/*
- * Rows straight into bit planes, for the fast readers: what a byte adds to
- * its column's accumulator, bit k of its cell at bit 16 * k and bit 48 for
- * a byte not of `.RGBPYO` (stored flipped). A reader ORs row r in at bit r.
- */
+/* Rows straight into bit planes, for the fast readers: what a byte adds to its column's
+ * accumulator, bit k of its cell at bit 16 * k and bit 48 for a byte not of `.RGBPYO` (stored
+ * flipped). A reader ORs row r in at bit r. */
 #define CELL_BAD ((uint64_t)1 << 48)
 
 #define CELL(v)                                                                                    \
@@ -259,7 +242,6 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bo
 	    .err = err, .pointer = pointer ? pointer : "", .strict = strict, .field = field};
 	const char *key;
 	json_t *value;
-
 	puyo_field_init(field, PUYO_ROWS);
 	if (!json_is_object(case_obj)) {
 		rows_fault(&rd, "", 0, 0, "expected an object");
@@ -368,7 +350,6 @@ bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *pla
 	uint64_t acc[PUYO_COLS] = {0};
 	unsigned n = 0;
 	bool end = false;
-
 	if (!codec_scan_head(&s, "\"field\""))
 		return false;
 	do {
@@ -391,12 +372,10 @@ bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
 	return true;
 }
 
-/*
- * The Baekjoon text (the rows, top first) in, the output ("C\n") and the
- * field as text out. Lenient mode also takes CR LF, blanks at the end of a
- * line, a missing final newline and blank lines at the end. Faults are at
- * a line and, for a bad character, its column (counted in characters).
- */
+/* ---- the Baekjoon text (the rows, top first) in, the output ("C\n") and the field as text
+ * out. Lenient mode also takes CR LF, blanks at the end of a line, a missing final newline and
+ * blank lines at the end. Faults are at a line and, for a bad character, its column (counted
+ * in characters). ---- */
 
 /* Lines looked at one by one: 13 rows and the first line too many. */
 #define LINES_KEPT (PUYO_ROWS_MAX + 1)
@@ -415,14 +394,11 @@ static size_t trim_len(const char *s, size_t len)
 	return len;
 }
 
-/*
- * Lenient mode: the rows are the lines up to the last non-blank one, of
- * which there are `nrows`; lines[] holds the first LINES_KEPT of them.
- */
+/* Lenient mode: the rows are the lines up to the last non-blank one, of which there are
+ * `nrows`; lines[] holds the first LINES_KEPT of them. */
 static void read_lenient(struct puyo_rows *rd, const struct text_line *lines, unsigned nrows)
 {
 	bool size_ok = nrows == PUYO_ROWS || nrows == PUYO_ROWS_MAX;
-
 	puyo_field_init(rd->field, size_ok ? nrows : PUYO_ROWS);
 	for (unsigned i = 0; i < nrows && i < PUYO_ROWS_MAX; i++) {
 		size_t len = trim_len(lines[i].s, lines[i].len);
@@ -471,7 +447,6 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 	unsigned nlines = 0; /* lines, counting a last one without '\n' */
 	unsigned nrows = 0;  /* lines up to the last non-blank one */
 	size_t pos = 0;
-
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
@@ -501,7 +476,6 @@ int puyo_text_field(const struct puyo_field *field, char *buf, size_t size)
 	char text[PUYO_ROWS_MAX * (PUYO_COLS + 1)];
 	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
 	size_t n = 0;
-
 	for (unsigned r = 0; r < rows; r++) {
 		for (unsigned c = 0; c < PUYO_COLS; c++)
 			text[n++] = puyo_cell_to_char(field->cell[r][c]);

@@ -197,8 +197,7 @@ enum codec_status puyo_links_read_puyop(const char *s, size_t len, const char *p
 	return CODEC_OK;
 }
 
-/* The parameters of a Puyo Nexus link other than chain: the one value each
- * may have. */
+/* The parameters of a Puyo Nexus link other than chain: the one value each may have. */
 static const struct {
 	const char *key, *value, *fault;
 } nexus_fixed[] = {

@@ -114,7 +114,6 @@ enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_re
 	static const char *const members[] = {"field", "add", "pairs", "limit", "colors", "id"};
 	const char *key;
 	json_t *value;
-
 	memset(req, 0, sizeof *req);
 	puyo_field_init(&req->field, PUYO_ROWS);
 	if (!json_is_object(obj)) {

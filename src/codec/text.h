@@ -25,8 +25,8 @@ static inline uint64_t codec_text_word(const char *s)
 	return w;
 }
 
-/* Whether word a equals word b, the case of b's letters (bytes with bit
- * 0x40, the caller's promise) left out. */
+/* Whether word a equals word b (or byte a byte b), the case of b's letters
+ * (bytes with bit 0x40, the caller's promise) left out. */
 static inline bool codec_text_fold8(uint64_t a, uint64_t b)
 {
 	uint64_t fold = (b & 0x4040404040404040u) >> 1;
@@ -45,12 +45,9 @@ static inline bool codec_text_name_is(const char *s, const char *name, size_t n)
 		return i == n ||
 		       codec_text_fold8(codec_text_word(s + n - 8), codec_text_word(name + n - 8));
 	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned char a = (unsigned char)s[i], b = (unsigned char)name[i];
-		unsigned char fold = (unsigned char)((b & 0x40) >> 1);
-		if ((a | fold) != (b | fold))
+	for (size_t i = 0; i < n; i++)
+		if (!codec_text_fold8((unsigned char)s[i], (unsigned char)name[i]))
 			return false;
-	}
 	return true;
 }
 

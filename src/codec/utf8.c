@@ -8,7 +8,6 @@ size_t codec_utf8_decode(const char *s, size_t n, unsigned long *cp)
 	const unsigned char *u = (const unsigned char *)s;
 	unsigned long c;
 	size_t len;
-
 	if (n == 0)
 		return 0;
 	if (u[0] < 0x80) {
