@@ -45,17 +45,15 @@ static bool replay(struct puyo_field *f, marks_t marks, struct puyo_placement p,
 	if (p.column < 1 || p.column > PUYO_COLS || c2 >= PUYO_COLS)
 		return false;
 	/* the lower puyo first: b below a only for rotation 2 */
-	uint8_t first = p.rotation == 2 ? ab[1] : ab[0], second = p.rotation == 2 ? ab[0] : ab[1];
-	int r1 = lowest_free(f, c);
-	if (r1 < 0)
-		return false;
-	f->cell[r1][c] = first;
-	marks[r1][c] = (uint8_t)i;
-	int r2 = lowest_free(f, c2);
-	if (r2 < 0)
-		return false;
-	f->cell[r2][c2] = second;
-	marks[r2][c2] = (uint8_t)i;
+	const uint8_t puyo[2] = {p.rotation == 2 ? ab[1] : ab[0], p.rotation == 2 ? ab[0] : ab[1]};
+	const unsigned col[2] = {c, c2};
+	for (unsigned k = 0; k < 2; k++) {
+		int r = lowest_free(f, col[k]);
+		if (r < 0)
+			return false;
+		f->cell[r][col[k]] = puyo[k];
+		marks[r][col[k]] = (uint8_t)i;
+	}
 	struct puyo_result res;
 	puyo_run(f, &res);
 	if (res.chains != fired->chains || res.score != fired->score)
