@@ -242,10 +242,9 @@ extern const char pkg_judge_c[], pkg_judge_c_end[];
 
 /* The conventions a program follows, by judge. */
 struct pkg_protocol {
-	const char *macro;	  /* DJ_PROTOCOL_... */
-	int valid_exit;		  /* of the validator */
-	int invalid_exit;	  /* of the validator */
-	const char *fault_prefix; /* before the validator's message */
+	const char *macro;	      /* DJ_PROTOCOL_... */
+	int valid_exit, invalid_exit; /* of the validator */
+	const char *fault_prefix;     /* before the validator's message */
 };
 
 /* Polygon: check input output answer; exits 0/1/2/3 */

@@ -129,13 +129,16 @@ static void draw_bands(struct svg_out *o, const struct layout *l, const struct b
 	}
 }
 
-/* Draws a falling board at (ox, oy): cells, the bands of `cleared` and
- * `pushed` and the tiles, placement `landing` (0: none) outlined. */
+/* Draws a falling board at (ox, oy): cells, the bands of the lines `step`
+ * (NULL: none) cleared and pushed out, and the tiles, its block outlined. */
 static void draw_board(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, const uint32_t board[MD_LINES][MD_CELLS],
-		       uint32_t landing, uint8_t cleared, uint8_t pushed)
+		       const struct render_md_step *step)
 {
 	unsigned bw = st->blue ? MD_LINES : MD_CELLS, bh = st->blue ? MD_CELLS : MD_LINES;
+	uint32_t landing = step ? step->index : 0;
+	uint8_t cleared = !step ? 0 : st->blue ? step->blue_cleared : step->green_cleared;
+	uint8_t pushed = !step ? 0 : st->blue ? step->blue_pushed : step->green_pushed;
 	svg_printf(o, "<g class=\"board %s\">\n", st->blue ? "blue" : "green");
 	for (unsigned line = 0; line < MD_LINES; line++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
@@ -242,12 +245,8 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->h);
 	unsigned right = l->m + MD_RED_SIZE * l->s + l->g, below = right;
 	draw_red(o, l, l->m, l->m, step);
-	draw_board(o, l, &blue_style, right, l->m, step ? step->blue : scene->blue,
-		   step ? step->index : 0, step ? step->blue_cleared : 0,
-		   step ? step->blue_pushed : 0);
-	draw_board(o, l, &green_style, l->m, below, step ? step->green : scene->green,
-		   step ? step->index : 0, step ? step->green_cleared : 0,
-		   step ? step->green_pushed : 0);
+	draw_board(o, l, &blue_style, right, l->m, step ? step->blue : scene->blue, step);
+	draw_board(o, l, &green_style, l->m, below, step ? step->green : scene->green, step);
 	board_numbers(o, l, l->m, l->m, MD_RED_SIZE, MD_RED_SIZE, false, false);
 	board_numbers(o, l, right, l->m, MD_LINES, MD_CELLS, false, true);
 	board_numbers(o, l, l->m, below, MD_CELLS, MD_LINES, true, false);

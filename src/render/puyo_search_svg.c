@@ -45,17 +45,15 @@ static bool replay(struct puyo_field *f, marks_t marks, struct puyo_placement p,
 	if (p.column < 1 || p.column > PUYO_COLS || c2 >= PUYO_COLS)
 		return false;
 	/* the lower puyo first: b below a only for rotation 2 */
-	uint8_t first = p.rotation == 2 ? ab[1] : ab[0], second = p.rotation == 2 ? ab[0] : ab[1];
-	int r1 = lowest_free(f, c);
-	if (r1 < 0)
-		return false;
-	f->cell[r1][c] = first;
-	marks[r1][c] = (uint8_t)i;
-	int r2 = lowest_free(f, c2);
-	if (r2 < 0)
-		return false;
-	f->cell[r2][c2] = second;
-	marks[r2][c2] = (uint8_t)i;
+	const uint8_t puyo[2] = {p.rotation == 2 ? ab[1] : ab[0], p.rotation == 2 ? ab[0] : ab[1]};
+	const unsigned col[2] = {c, c2};
+	for (unsigned k = 0; k < 2; k++) {
+		int r = lowest_free(f, col[k]);
+		if (r < 0)
+			return false;
+		f->cell[r][col[k]] = puyo[k];
+		marks[r][col[k]] = (uint8_t)i;
+	}
 	struct puyo_result res;
 	puyo_run(f, &res);
 	if (res.chains != fired->chains || res.score != fired->score)
@@ -137,32 +135,31 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 				   l.radius, puyo_fill[t->color], l.stroke);
 	}
 	/* Captions: the best sequence, what it fired, its trigger. */
-	unsigned cy = puyo_caption_y(&l, 0), cw = l.w - 2 * l.m;
-	size_t n = 0;
-	n += (size_t)snprintf(text, sizeof text, "best:");
-	for (unsigned i = 0; best && i < req->pairs && n < sizeof text; i++)
-		n += (size_t)snprintf(text + n, sizeof text - n, " %u/%u",
-				      best->placement[i].column, best->placement[i].rotation);
+	unsigned cy = puyo_caption_y(&l, 0), cw = l.w - 2 * l.m, fired = 0;
+	unsigned long long score = 0;
+	size_t n = (size_t)snprintf(text, sizeof text, "best:");
+	for (unsigned i = 0; best && i < req->pairs; i++) {
+		if (n < sizeof text)
+			n += (size_t)snprintf(text + n, sizeof text - n, " %u/%u",
+					      best->placement[i].column,
+					      best->placement[i].rotation);
+		fired = best->fired[i].chains > fired ? best->fired[i].chains : fired;
+		score += best->fired[i].score;
+	}
 	if (!best)
 		snprintf(text, sizeof text, "no legal sequence");
 	else if (req->pairs == 0)
 		snprintf(text, sizeof text, "no pairs: the field itself");
 	svg_text(&o, l.m, cy, l.font, true, SVG_START, cw, "#222222", "%s", text);
-	unsigned fired = 0;
-	unsigned long long score = 0;
-	for (unsigned i = 0; best && i < req->pairs; i++) {
-		fired = best->fired[i].chains > fired ? best->fired[i].chains : fired;
-		score += best->fired[i].score;
-	}
 	svg_text(&o, l.m, cy + l.font * 3 / 2, l.font, false, SVG_START, cw, "#222222",
 		 "fired %u chain%s, %llu points", fired, fired == 1 ? "" : "s", score);
 	if (t)
-		svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, cw, "#222222",
-			 "trigger: %u %c on %u, %u chain%s", t->puyos, puyo_cell_to_char(t->color),
-			 t->column, t->chains, t->chains == 1 ? "" : "s");
+		snprintf(text, sizeof text, "trigger: %u %c on %u, %u chain%s", t->puyos,
+			 puyo_cell_to_char(t->color), t->column, t->chains,
+			 t->chains == 1 ? "" : "s");
 	else
-		svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, cw, "#222222",
-			 "no trigger");
+		snprintf(text, sizeof text, "no trigger");
+	svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, cw, "#222222", "%s", text);
 
 	/* The heat map: chains of the trigger of each column and colour. */
 	svg_text(&o, hx, l.field_y + l.font, l.font, true, SVG_START, PUYO_COLS * cell, "#222222",

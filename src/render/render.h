@@ -54,15 +54,13 @@ struct render_md_scene {
 
 /* What one placement did, on the boards as they were when it landed. */
 struct render_md_step {
-	struct md_block block;		    /* the placement */
-	uint32_t index;			    /* 1-based */
-	uint32_t green[MD_LINES][MD_CELLS]; /* after landing, before scoring */
-	uint32_t blue[MD_LINES][MD_CELLS];  /* after landing, before scoring */
-	uint8_t green_cleared;		    /* bit l: green row l (landed) scores */
-	uint8_t blue_cleared;		    /* bit l: blue column l (landed) scores */
-	uint8_t green_pushed;		    /* bit l: green row l is pushed out by the light area */
-	uint8_t blue_pushed;		    /* bit l: blue column l is pushed out */
-	unsigned gained;		    /* points of this placement */
+	struct md_block block; /* the placement */
+	uint32_t index;	       /* 1-based */
+	/* the boards after landing, before scoring, as in render_md_scene */
+	uint32_t green[MD_LINES][MD_CELLS], blue[MD_LINES][MD_CELLS];
+	uint8_t green_cleared, blue_cleared; /* bit l: green row, blue column l (landed) scores */
+	uint8_t green_pushed, blue_pushed;   /* bit l: that line is pushed out by the light area */
+	unsigned gained;		     /* points of this placement */
 };
 
 /* Starts an empty scene. */

@@ -9,13 +9,9 @@
 __attribute__((format(printf, 2, 0))) static void svg_vprintf(struct svg_out *out, const char *fmt,
 							      va_list ap)
 {
-	char *at = NULL;
-	size_t room = 0;
-	if (out->buf && out->len < out->size) {
-		at = out->buf + out->len;
-		room = out->size - out->len;
-	}
-	int n = vsnprintf(at, room, fmt, ap);
+	bool room = out->buf && out->len < out->size;
+	int n =
+	    vsnprintf(room ? out->buf + out->len : NULL, room ? out->size - out->len : 0, fmt, ap);
 	if (n > 0)
 		out->len += (size_t)n;
 }
