@@ -85,7 +85,8 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 	if (rc == ARCHIVE_OK)
 		return s;
 	pkg_sink_fail(s, err, what);
-	archive_write_free(s->a); /* NULL-safe */
+	if (s->a)
+		archive_write_free(s->a);
 out_free:
 	problem_text_free(&s->mem);
 	dj_free(s);
@@ -116,7 +117,8 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 		if (!ok)
 			pkg_sink_fail(s, err, full.data);
 	}
-	archive_entry_free(e); /* NULL-safe */
+	if (e)
+		archive_entry_free(e);
 	problem_text_free(&full);
 	return ok;
 }
