@@ -226,6 +226,8 @@ static enum codec_status nexus_query(const char *q, size_t n, const char *pointe
 		if (k == 3 && !eat(&q, &len, "chain="))
 			return fault(err, pointer,
 				     "the link's query takes w, h, hr and chain only");
+		if (k == 3 && *chain)
+			return fault(err, pointer, "the link's query gives chain= twice");
 		if (k == 3) {
 			*chain = q;
 			*chain_len = len;

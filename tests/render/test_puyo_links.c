@@ -186,6 +186,7 @@ static void links_should_name_the_character_at_fault(void **state)
 	    {true, "449", "character 3, '9', is not a Puyo Nexus chain character"},
 	    {true, "https://puyonexus.com/chainsim/?w=6&h=13&chain=4", "h must be 12"},
 	    {true, "https://puyonexus.com/chainsim/?w=6", "no chain= parameter"},
+	    {true, "https://puyonexus.com/chainsim/?chain=4&w=6&chain=44", "gives chain= twice"},
 	    {true, "https://puyonexus.com/chainsim/chain/abcd", "saved chain"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
