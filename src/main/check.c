@@ -209,11 +209,9 @@ const char *check_flag(int argc, char *const argv[], int *i, const char *name, b
 	return argv[++*i];
 }
 
-/*
- * Reads the arguments into *run: flags --problem and --protocol (which win
- * over `protocol` and `problem` from the program name), positional
- * arguments for the rest. Returns false with a message in why.
- */
+/* Reads the arguments into *run: --problem and --protocol (which win over
+ * `protocol` and `problem` from the program name), positional arguments for
+ * the rest. Returns false with a message in why. */
 static bool check_parse(int argc, char *const argv[], bool validator, const char *protocol,
 			size_t protocol_len, const char *problem, struct check_run *run, char *why,
 			size_t whylen)
@@ -292,10 +290,8 @@ char *check_read_all(FILE *in, size_t max, size_t *len)
 	return NULL;
 }
 
-/*
- * Reads a whole file (path NULL: stdin) into a new buffer, NUL-terminated.
- * Returns it, or NULL with the reason, after `what` ("the input: "), in why.
- */
+/* Reads a whole file (path NULL: stdin) into a new buffer, NUL-terminated.
+ * Returns it, or NULL with the reason, after `what` ("the input: "), in why. */
 static char *check_read(const char *path, const char *what, size_t *len, char *why, size_t whylen)
 {
 	FILE *f = path ? fopen(path, "rb") : stdin;
@@ -333,11 +329,9 @@ void check_format_error(char *out, size_t size, const char *name, const struct c
 
 /* --- check ---------------------------------------------------------------- */
 
-/*
- * Judges one run. Fills msg and returns the outcome; every failure of the
- * jury's side (usage, unreadable or invalid input, unreadable answer file,
- * an answer that disagrees with dropjudge's) is CHECK_FAIL.
- */
+/* Judges one run: fills msg, returns the outcome. Every fault of the jury's
+ * side (usage, unreadable or invalid input, unreadable answer file, an
+ * answer that disagrees with dropjudge's) is CHECK_FAIL. */
 static enum check_outcome check_judge(const struct check_run *run, char *msg, size_t size)
 {
 	const struct check_protocol *pr = run->protocol;
