@@ -14,10 +14,8 @@
 #include "problem/problem.h"
 #include "mem/alloc.h"
 
-/* Largest input, answer or output file read. */
-#define CHECK_MAX_FILE ((size_t)256 << 20)
-/* Longest Baekjoon output of either problem, with room to spare. */
-#define CHECK_ANSWER_MAX     64
+#define CHECK_MAX_FILE	     ((size_t)256 << 20) /* largest input, answer or output read */
+#define CHECK_ANSWER_MAX     64			 /* either problem's output, with room to spare */
 #define CHECK_MESSAGE_MAX    1024
 #define CHECK_MAX_POSITIONAL 8
 

@@ -15,8 +15,7 @@
 
 #include "http/clock.h"
 
-/* Whole-exchange timeout. */
-#define HEALTHCHECK_TIMEOUT_MS 2000
+#define HEALTHCHECK_TIMEOUT_MS 2000 /* of the whole exchange */
 
 /* One connection to the server, plain or TLS. */
 struct hc_conn {

@@ -21,10 +21,8 @@
 #include "mem/alloc.h"
 #include "problem/problem.h"
 
-/* Largest input read whole (Puyo's). */
-#define SOLVE_MAX_INPUT ((size_t)16 << 20)
-/* Bytes of input read at a time. */
-#define SOLVE_CHUNK ((size_t)1 << 16)
+#define SOLVE_MAX_INPUT ((size_t)16 << 20) /* largest input read whole (Puyo's) */
+#define SOLVE_CHUNK	((size_t)1 << 16)  /* bytes of input read at a time */
 
 /* Answers `in` (`name` in messages) on stdout, a fault on stderr; `problem`
  * is the path after /v1/ of --ndjson. Returns the exit status. */
@@ -110,8 +108,7 @@ out_text:
  * SOLVE_CHUNK bytes at a time, after the part of a line left). */
 #define SOLVE_LINES_IN	((size_t)1 << 20) /* also the longest line taken */
 #define SOLVE_LINES_OUT ((size_t)1 << 16)
-/* Bytes of whole lines below which a batch is not worth splitting. */
-#define SOLVE_PAIR_MIN ((size_t)64 << 10)
+#define SOLVE_PAIR_MIN	((size_t)64 << 10) /* a batch under this is not split */
 
 /* Part of a batch and its answers. */
 struct solve_half {
