@@ -48,8 +48,7 @@ struct check_protocol {
 	int valid_exit, invalid_exit;  /* of validate; both 0: no validator */
 	const char *fault_prefix;      /* before a validator's first message ("FAIL ") */
 	bool report_appes;	       /* a fifth argument must be -appes (testlib) */
-	/* Reports a check outcome; returns false when the report could not be
-	 * written (the run is then a judge error). */
+	/* Reports a check outcome; false when it could not (a judge error then). */
 	bool (*report)(const struct check_run *run, enum check_outcome outcome, const char *msg);
 };
 

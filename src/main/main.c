@@ -148,9 +148,8 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, struct http_
 	}
 }
 
-/* Acts on a config_parse_*() result: the help of serve (`who` "") or
- * healthcheck for CONFIG_HELP, err after `who` for CONFIG_ERROR. Returns
- * the exit status for those, -1 for CONFIG_OK. */
+/* Acts on a config_parse_*() result: the help of serve (`who` "") or of
+ * healthcheck, or err after `who`: their exit status; -1 for CONFIG_OK. */
 static int main_config_exit(enum config_result result, const char *who, const char *err)
 {
 	if (result == CONFIG_HELP) {

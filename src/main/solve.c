@@ -121,9 +121,8 @@ struct solve_half {
 	unsigned lines; /* lines answered */
 };
 
-/* Answers the lines of h, stopping at the first that does not read or
- * whose answer (its chain count and '\n', 3 bytes at most: PUYO_MAX_CHAINS
- * is 19) does not fit. */
+/* Answers the lines of h up to the first that does not read or whose answer
+ * (its chain count and '\n', at most 3 bytes: PUYO_MAX_CHAINS is 19) does not fit. */
 static void solve_half_answer(struct solve_half *h)
 {
 	h->done = h->out_len = 0;
