@@ -14,10 +14,8 @@
 #include "problem/problem.h"
 #include "mem/alloc.h"
 
-/* Largest input, answer or output file read. */
-#define CHECK_MAX_FILE ((size_t)256 << 20)
-/* Longest Baekjoon output of either problem, with room to spare. */
-#define CHECK_ANSWER_MAX     64
+#define CHECK_MAX_FILE	     ((size_t)256 << 20) /* largest input, answer or output read */
+#define CHECK_ANSWER_MAX     64			 /* either problem's output, with room to spare */
 #define CHECK_MESSAGE_MAX    1024
 #define CHECK_MAX_POSITIONAL 8
 
@@ -50,8 +48,7 @@ struct check_protocol {
 	int valid_exit, invalid_exit;  /* of validate; both 0: no validator */
 	const char *fault_prefix;      /* before a validator's first message ("FAIL ") */
 	bool report_appes;	       /* a fifth argument must be -appes (testlib) */
-	/* Reports a check outcome; returns false when the report could not be
-	 * written (the run is then a judge error). */
+	/* Reports a check outcome; false when it could not (a judge error then). */
 	bool (*report)(const struct check_run *run, enum check_outcome outcome, const char *msg);
 };
 
@@ -209,11 +206,9 @@ const char *check_flag(int argc, char *const argv[], int *i, const char *name, b
 	return argv[++*i];
 }
 
-/*
- * Reads the arguments into *run: flags --problem and --protocol (which win
- * over `protocol` and `problem` from the program name), positional
- * arguments for the rest. Returns false with a message in why.
- */
+/* Reads the arguments into *run: --problem and --protocol (which win over
+ * `protocol` and `problem` from the program name), positional arguments for
+ * the rest. Returns false with a message in why. */
 static bool check_parse(int argc, char *const argv[], bool validator, const char *protocol,
 			size_t protocol_len, const char *problem, struct check_run *run, char *why,
 			size_t whylen)
@@ -292,10 +287,8 @@ char *check_read_all(FILE *in, size_t max, size_t *len)
 	return NULL;
 }
 
-/*
- * Reads a whole file (path NULL: stdin) into a new buffer, NUL-terminated.
- * Returns it, or NULL with the reason, after `what` ("the input: "), in why.
- */
+/* Reads a whole file (path NULL: stdin) into a new buffer, NUL-terminated.
+ * Returns it, or NULL with the reason, after `what` ("the input: "), in why. */
 static char *check_read(const char *path, const char *what, size_t *len, char *why, size_t whylen)
 {
 	FILE *f = path ? fopen(path, "rb") : stdin;
@@ -333,11 +326,9 @@ void check_format_error(char *out, size_t size, const char *name, const struct c
 
 /* --- check ---------------------------------------------------------------- */
 
-/*
- * Judges one run. Fills msg and returns the outcome; every failure of the
- * jury's side (usage, unreadable or invalid input, unreadable answer file,
- * an answer that disagrees with dropjudge's) is CHECK_FAIL.
- */
+/* Judges one run: fills msg, returns the outcome. Every fault of the jury's
+ * side (usage, unreadable or invalid input, unreadable answer file, an
+ * answer that disagrees with dropjudge's) is CHECK_FAIL. */
 static enum check_outcome check_judge(const struct check_run *run, char *msg, size_t size)
 {
 	const struct check_protocol *pr = run->protocol;

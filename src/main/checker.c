@@ -21,8 +21,6 @@ static const char usage[] =
     "Example:\n"
     "  dropjudge-check check --problem puyo --protocol testlib in out ans\n";
 
-int main(int argc, char *argv[]);
-
 int main(int argc, char *argv[])
 {
 	json_set_alloc_funcs(dj_malloc, dj_free);

@@ -13,52 +13,38 @@
 #include "codec/error.h"
 
 /*
- * `check ARGS` and `validate ARGS` in the protocols of the contest systems
- * (testlib, kattis, cms, dmoj; check.c and `dropjudge --help` say what
- * each expects). Flags --problem P and --protocol X may come anywhere; the
- * rest are the protocol's arguments. The judge's answer file is checked
- * against dropjudge's own answer: when they differ the result is the
- * protocol's judge error, never a verdict.
+ * `check ARGS` and `validate ARGS` in a contest system's protocol (check.c):
+ * --problem P and --protocol X anywhere, the rest the protocol's arguments.
+ * A judge's answer file that differs from dropjudge's is a judge error.
  */
 int check_main(int argc, char *const argv[]);
 int validate_main(int argc, char *const argv[]);
 
 /*
- * When argv[0], without its directory, is a name a judge runs a checker or
- * validator under (dropjudge-checker-PROTOCOL[-PROBLEM],
- * dropjudge-validator-PROTOCOL[-PROBLEM], output_validator and
- * input_validator, check and validator, checker), runs it with argv[1..]
- * and returns its exit status; otherwise -1. Without a problem in the name
- * or --problem, the problem is read from DROPJUDGE_PROBLEM.
+ * Runs the checker or validator that argv[0]'s base name names (check.c's
+ * check_names; the problem from the name, --problem or DROPJUDGE_PROBLEM)
+ * with argv[1..] and returns its exit status; -1 for any other name.
  */
 int check_main_by_name(int argc, char *const argv[]);
 
-/*
- * The value of flag `name` at argv[*i], written "--name VALUE" (moving *i
- * past VALUE) or "--name=VALUE". NULL when argv[*i] is another argument,
- * or, with *missing set, when VALUE is missing.
- */
+/* The value of flag `name` at argv[*i], "--name VALUE" (moving *i past
+ * VALUE) or "--name=VALUE"; NULL for another argument, or with *missing
+ * set when VALUE is missing. */
 const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing);
 
-/*
- * Reads all of `in` into a new buffer, NUL-terminated after its *len
- * bytes, which the caller frees with dj_free(). NULL with errno set on
- * failure: EFBIG past `max` bytes, ENOMEM, or the read's own error.
- */
+/* Reads all of `in` into a new buffer, NUL-terminated after its *len bytes,
+ * which the caller frees with dj_free(). NULL with errno set on failure:
+ * EFBIG past `max` bytes, ENOMEM, or the read's own error. */
 char *check_read_all(FILE *in, size_t max, size_t *len);
 
 /* Writes the first fault of err to out[0..size) as "NAME:LINE:COLUMN:
  * detail" (LINE and COLUMN when known), else "NAME: detail". */
 void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err);
 
-/*
- * `solve PROBLEM [--lines | --ndjson] [FILE]` (--lines for puyo only):
- * the Baekjoon input in, the Baekjoon output out, through the server's
- * readers and cores; FILE absent or "-" reads stdin.
- */
+/* `solve PROBLEM [--lines | --ndjson] [FILE]` (--lines for puyo only): the
+ * Baekjoon input in, the output out, through the server's readers and cores;
+ * `search puyo [--ndjson] [FILE]`: the answer of POST /v1/puyo/search. */
 int solve_main(int argc, char *const argv[]);
-
-/* `search puyo [--ndjson] [FILE]`: the answer of POST /v1/puyo/search. */
 int search_main(int argc, char *const argv[]);
 
 /* `package --problem P --format F [--tests N] [--seed S] [--min-chains M]
@@ -66,12 +52,9 @@ int search_main(int argc, char *const argv[]);
  * anything else a directory. */
 int package_main(int argc, char *const argv[]);
 
-/*
- * Sends "GET /livez" to host:port (1..65535) and reads the status line, all
- * within 2 seconds; over TLS when tls_cert (a PEM file of the certificates to
- * trust, no name checked: the certificate is pinned) is not NULL. Returns
- * 0 when the status is 200, else 1 with the reason in err.
- */
+/* Sends "GET /livez" to host:port (1..65535) and reads the status line within
+ * 2 seconds; over TLS when tls_cert (the PEM certificates to trust, pinned: no
+ * name checked) is not NULL. 0 when the status is 200, else 1 with err set. */
 int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char *err,
 		    size_t errlen);
 

@@ -167,13 +167,9 @@ static bool config_is_host(const char *text)
 	unsigned char buf[sizeof(struct in6_addr)];
 	if (inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1)
 		return true;
-	if (!text[0] || text[0] == '-' || text[0] == '.')
-		return false;
-	for (const char *p = text; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '.'))
-			return false;
-	return true;
+	return text[0] && text[0] != '-' && text[0] != '.' &&
+	       text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "0123456789-.")] == '\0';
 }
 
 /*
@@ -261,27 +257,26 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return CONFIG_HELP;
-		bool matched = false, missing = false;
-		for (size_t k = 0; k < n && !matched; k++) {
-			const struct config_option *opt = &opts[k];
-			const char *value = check_flag(argc, argv, &i, opt->flag, &missing);
-			if (missing) {
-				codec_format(err, errlen, "%s: missing value", opt->flag);
-				return CONFIG_ERROR;
-			}
-			matched = value != NULL;
-			if (matched && !config_set(cfg, opt, value, opt->flag, err, errlen))
-				return CONFIG_ERROR;
-			if (matched)
-				given[opt->offset] = true;
+		const char *value = NULL;
+		bool missing = false;
+		size_t k = 0;
+		while (k < n && !(value = check_flag(argc, argv, &i, opts[k].flag, &missing)) &&
+		       !missing)
+			k++;
+		if (missing) {
+			codec_format(err, errlen, "%s: missing value", opts[k].flag);
+			return CONFIG_ERROR;
 		}
-		if (!matched) {
+		if (!value) {
 			codec_format(err, errlen,
 				     argv[i][0] == '-' ? "unknown flag '%s'"
 						       : "unexpected argument '%s'",
 				     argv[i]);
 			return CONFIG_ERROR;
 		}
+		if (!config_set(cfg, &opts[k], value, opts[k].flag, err, errlen))
+			return CONFIG_ERROR;
+		given[opts[k].offset] = true;
 	}
 	for (size_t k = 0; k < n && lookup; k++) {
 		const struct config_option *opt = &opts[k];

@@ -50,12 +50,9 @@ enum config_result {
 	CONFIG_ERROR,  /* a bad flag or value: message written, exit 2 */
 };
 
-/*
- * Parses the arguments of `serve` (after the subcommand's name), `--flag
- * VALUE` or `--flag=VALUE`, and the environment read through `lookup`
- * (NULL: none) into *cfg, starting from the defaults. On CONFIG_ERROR the
- * message is in err (errlen bytes, may be 0) and *cfg is unspecified.
- */
+/* Parses the arguments of `serve` after its name and the environment read
+ * through `lookup` (NULL: none) into *cfg, from the defaults up. On
+ * CONFIG_ERROR the message is in err (errlen may be 0), *cfg unspecified. */
 enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
 				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen);
 
@@ -73,8 +70,8 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 					    char *const argv[], config_lookup_fn lookup, void *ctx,
 					    char *err, size_t errlen);
 
-/* Write the whole usage; its part about `solve`; `serve --help` (the same
- * text as in the whole usage, which scripts/gen-docs.sh reads). */
+/* The whole usage; its part about `solve`; `serve --help` (as in the whole
+ * usage, which scripts/gen-docs.sh reads). */
 void config_usage(FILE *out);
 void config_usage_solve(FILE *out);
 void config_usage_serve(FILE *out);

@@ -15,8 +15,7 @@
 
 #include "http/clock.h"
 
-/* Whole-exchange timeout. */
-#define HEALTHCHECK_TIMEOUT_MS 2000
+#define HEALTHCHECK_TIMEOUT_MS 2000 /* of the whole exchange */
 
 /* One connection to the server, plain or TLS. */
 struct hc_conn {
@@ -62,10 +61,8 @@ static int healthcheck_status(const char *line, size_t len)
 	return status;
 }
 
-/*
- * Opens c->fd and connects it to host:port (an address literal or a name,
- * its first address). Returns 0, or -1 with err set.
- */
+/* Opens c->fd and connects it to host:port (an address literal or a name,
+ * its first address). Returns 0, or -1 with err set. */
 static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned port, char *err,
 			       size_t errlen)
 {
@@ -100,11 +97,9 @@ static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned por
 	return 0;
 }
 
-/*
- * Sets up TLS on the connected socket, trusting the certificates in
- * `cert_file`, and shakes hands; the server's certificate must verify
- * (chain and dates, no name check). Returns 0, or -1 with err set.
- */
+/* Shakes hands in TLS on the connected socket; the server's certificate
+ * must verify against those in `cert_file` (chain and dates, no name check).
+ * Returns 0, or -1 with err set. */
 static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char *err, size_t errlen)
 {
 	int rc = gnutls_certificate_allocate_credentials(&c->cred);
@@ -154,11 +149,9 @@ out_gnutls:
 	return -1;
 }
 
-/*
- * One send (`out`) or receive of up to n bytes on c, waiting for the socket
+/* One send (`out`) or receive of up to n bytes on c, waiting for the socket
  * as needed. Returns the bytes moved, 0 at the end of the stream (receive),
- * or -1 with *why set to the reason (a static string).
- */
+ * or -1 with *why set to the reason (a static string). */
 static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, const char **why)
 {
 	for (;;) {
@@ -189,8 +182,7 @@ static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, 
 int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char *err, size_t errlen)
 {
 	struct hc_conn c = {.fd = -1, .tls = NULL, .cred = NULL};
-	char request[128];
-	char reply[256];
+	char request[128], reply[256];
 	int ret = 1;
 
 	c.deadline = http_clock_ms() + HEALTHCHECK_TIMEOUT_MS;

@@ -33,8 +33,7 @@
 #include "main/systemd.h"
 #include "mem/alloc.h"
 
-/* How often the drain checks for requests in flight, in milliseconds. */
-#define MAIN_DRAIN_POLL_MS 50
+#define MAIN_DRAIN_POLL_MS 50 /* how often the drain looks for requests in flight */
 /* Consecutive idle checks that end the drain: a connection accepted just
  * before the drain gets a moment to deliver its request headers. */
 #define MAIN_DRAIN_IDLE_POLLS 2
@@ -113,10 +112,8 @@ static void main_reload(struct http_auth *auth)
 			 http_auth_count(auth));
 }
 
-/*
- * After the first signal: waits until no request is in flight, timeout_s
- * seconds pass, or another signal from `signals` arrives.
- */
+/* After the first signal: waits until no request is in flight or timeout_s
+ * seconds pass; SIGHUP reloads, another signal of `signals` exits at once. */
 static void main_drain(struct http_server *srv, unsigned timeout_s, struct http_auth *auth,
 		       const sigset_t *signals, struct http_accesslog *log)
 {
@@ -151,9 +148,8 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, struct http_
 	}
 }
 
-/* Acts on a config_parse_*() result: the help of serve (`who` "") or
- * healthcheck for CONFIG_HELP, err after `who` for CONFIG_ERROR. Returns
- * the exit status for those, -1 for CONFIG_OK. */
+/* Acts on a config_parse_*() result: the help of serve (`who` "") or of
+ * healthcheck, or err after `who`: their exit status; -1 for CONFIG_OK. */
 static int main_config_exit(enum config_result result, const char *who, const char *err)
 {
 	if (result == CONFIG_HELP) {

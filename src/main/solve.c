@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,14 +21,11 @@
 #include "mem/alloc.h"
 #include "problem/problem.h"
 
-/* Largest input read whole (Puyo's). */
-#define SOLVE_MAX_INPUT ((size_t)16 << 20)
-/* Bytes of input read at a time. */
-#define SOLVE_CHUNK ((size_t)1 << 16)
+#define SOLVE_MAX_INPUT ((size_t)16 << 20) /* largest input read whole (Puyo's) */
+#define SOLVE_CHUNK	((size_t)1 << 16)  /* bytes of input read at a time */
 
-/* Answers the input `in` (named `name` in messages) on stdout, a fault on
- * stderr; `problem` is the path after /v1/ of --ndjson. Returns the exit
- * status. */
+/* Answers `in` (`name` in messages) on stdout, a fault on stderr; `problem`
+ * is the path after /v1/ of --ndjson. Returns the exit status. */
 typedef int solve_fn(const char *problem, FILE *in, const char *name);
 
 /* Prints the first fault of err as "dropjudge: NAME:LINE:COLUMN: detail". */
@@ -49,12 +47,9 @@ static int solve_write(const char *text, size_t len)
 	return 0;
 }
 
-/*
- * `solve monomino-domino|puyo`: writes the Baekjoon output ("S\nT\n" or
- * "C\n"); 1 with "dropjudge: NAME:LINE:COLUMN: detail" on a bad input, or
- * on a read or write error. A problem with a push parser (Monomino-Domino)
- * is fed chunks; the other's input is read whole, up to SOLVE_MAX_INPUT.
- */
+/* `solve monomino-domino|puyo`: the Baekjoon output; 1 on a bad input (its
+ * fault on stderr), a read or a write error. A push parser (Monomino-Domino)
+ * is fed chunks; the other input is read whole, up to SOLVE_MAX_INPUT. */
 static int solve_text(const char *problem, FILE *in, const char *name)
 {
 	const struct problem *p = problem_find(problem);
@@ -113,8 +108,7 @@ out_text:
  * SOLVE_CHUNK bytes at a time, after the part of a line left). */
 #define SOLVE_LINES_IN	((size_t)1 << 20) /* also the longest line taken */
 #define SOLVE_LINES_OUT ((size_t)1 << 16)
-/* Bytes of whole lines below which a batch is not worth splitting. */
-#define SOLVE_PAIR_MIN ((size_t)64 << 10)
+#define SOLVE_PAIR_MIN	((size_t)64 << 10) /* a batch under this is not split */
 
 /* Part of a batch and its answers. */
 struct solve_half {
@@ -127,9 +121,8 @@ struct solve_half {
 	unsigned lines; /* lines answered */
 };
 
-/* Answers the lines of h, stopping at the first that does not read or
- * whose answer (its chain count and '\n', 3 bytes at most: PUYO_MAX_CHAINS
- * is 19) does not fit. */
+/* Answers the lines of h up to the first that does not read or whose answer
+ * (its chain count and '\n', at most 3 bytes: PUYO_MAX_CHAINS is 19) does not fit. */
 static void solve_half_answer(struct solve_half *h)
 {
 	h->done = h->out_len = 0;
@@ -209,13 +202,11 @@ static void solve_pair_free(struct solve_pair *p)
 	dj_free(p);
 }
 
-/*
- * Answers the whole lines of buf[*at..held) into out (SOLVE_LINES_OUT
- * bytes), two halves at once when `pair` and they are enough to share,
- * writes the answers, and moves *at past the lines answered, counting them
- * in *line. Returns 0, or 1 at a bad line (its fault on stderr) or a
- * failed write; a line whose answer did not fit is left for the next call.
- */
+/* Answers and writes the whole lines of buf[*at..held) through out
+ * (SOLVE_LINES_OUT bytes; two halves at once when `pair` and enough to
+ * share), moving *at past them and counting them in *line. Returns 0 (a
+ * line whose answer did not fit is left for the next call), or 1 at a bad
+ * line (its fault on stderr) or a failed write. */
 static int solve_lines_batch(struct solve_pair *pair, char *out, const char *name, const char *buf,
 			     size_t held, size_t *at, unsigned *line)
 {
@@ -265,14 +256,9 @@ static int solve_lines_batch(struct solve_pair *pair, char *out, const char *nam
 	return 1;
 }
 
-/*
- * `solve puyo --lines`: one field per line (12 or 13 rows of 6 characters,
- * top first, separated by single spaces; CR LF and a last line without its
- * newline are taken), one chain count per line out, in order. At the first
- * bad line writes the counts before it, then the fault, and returns 1; 0
- * when every line was solved. Memory stays flat whatever the number of
- * lines.
- */
+/* `solve puyo --lines`: one field per line (CR LF and a last line without
+ * its newline taken), one chain count per line out, in flat memory. At the
+ * first bad line writes the counts before it, then the fault: 1; else 0. */
 static int solve_puyo_lines(const char *problem, FILE *in, const char *name)
 {
 	(void)problem;
@@ -333,12 +319,9 @@ static int solve_put(const char *bytes, size_t len, void *ctx)
 	return fwrite(bytes, 1, len, ctx) == len ? 0 : -1;
 }
 
-/*
- * `solve PROBLEM --ndjson` (and `search puyo --ndjson`, problem
- * "puyo/search"): the bytes POST /v1/PROBLEM answers to a stream of cases
- * under the default limits, written as each line ends. Returns 0, or 1 on
- * a read or write error; a bad line is answered in its place.
- */
+/* `solve PROBLEM --ndjson` (`search puyo --ndjson`: "puyo/search"): what
+ * POST /v1/PROBLEM answers to a stream of cases under the default limits, as
+ * each line ends (a bad line answered in its place); 1 on a read or write error. */
 static int solve_ndjson(const char *problem, FILE *in, const char *name)
 {
 	struct config cfg; /* serve's defaults (no CORS; the lines answer JSON, never SVG) */
@@ -431,41 +414,39 @@ static int solve_run(solve_fn *fn, const char *problem, const char *path)
 	return ret;
 }
 
+/* Writes a usage fault of subcommand `cmd` on stderr; returns 2. */
+__attribute__((format(printf, 2, 3))) static int solve_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "dropjudge: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("; try 'dropjudge --help'\n", stderr);
+	return 2;
+}
+
 int solve_main(int argc, char *const argv[])
 {
 	solve_fn *solve = solve_text;
 
-	if (argc < 1) {
-		fprintf(stderr, "dropjudge: solve: missing PROBLEM (monomino-domino or puyo); "
-				"try 'dropjudge --help'\n");
-		return 2;
-	}
+	if (argc < 1)
+		return solve_usage("solve", "missing PROBLEM (monomino-domino or puyo)");
 	const char *problem = argv[0];
-	if (strcmp(problem, "monomino-domino") != 0 && strcmp(problem, "puyo") != 0) {
-		fprintf(stderr,
-			"dropjudge: solve: unknown problem '%s' (expected monomino-domino or "
-			"puyo); try 'dropjudge --help'\n",
-			problem);
-		return 2;
-	}
+	if (strcmp(problem, "monomino-domino") != 0 && strcmp(problem, "puyo") != 0)
+		return solve_usage(
+		    "solve", "unknown problem '%s' (expected monomino-domino or puyo)", problem);
 	bool lines = strcmp(problem, "puyo") == 0 && argc > 1 && strcmp(argv[1], "--lines") == 0;
 	if (lines || (argc > 1 && strcmp(argv[1], "--ndjson") == 0)) {
 		solve = lines ? solve_puyo_lines : solve_ndjson;
 		argc--;
 		argv++;
 	}
-	if (argc > 2) {
-		fprintf(stderr,
-			"dropjudge: solve: unexpected argument '%s'; try 'dropjudge --help'\n",
-			argv[2]);
-		return 2;
-	}
+	if (argc > 2)
+		return solve_usage("solve", "unexpected argument '%s'", argv[2]);
 	const char *path = argc == 2 ? argv[1] : "-";
-	if (path[0] == '-' && path[1] != '\0') {
-		fprintf(stderr, "dropjudge: solve: unknown flag '%s'; try 'dropjudge --help'\n",
-			path);
-		return 2;
-	}
+	if (path[0] == '-' && path[1] != '\0')
+		return solve_usage("solve", "unknown flag '%s'", path);
 	return solve_run(solve, problem, path);
 }
 
@@ -473,22 +454,15 @@ int search_main(int argc, char *const argv[])
 {
 	solve_fn *search = search_one;
 	const char *path = NULL;
-	if (argc < 1 || strcmp(argv[0], "puyo") != 0) {
-		fprintf(stderr, "dropjudge: search: expected 'puyo' (the one problem searched); "
-				"try 'dropjudge --help'\n");
-		return 2;
-	}
+	if (argc < 1 || strcmp(argv[0], "puyo") != 0)
+		return solve_usage("search", "expected 'puyo' (the one problem searched)");
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--ndjson") == 0 && search != solve_ndjson) {
 			search = solve_ndjson;
 		} else if (!path && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
 			path = argv[i];
 		} else {
-			fprintf(stderr,
-				"dropjudge: search: unexpected argument '%s'; try 'dropjudge "
-				"--help'\n",
-				argv[i]);
-			return 2;
+			return solve_usage("search", "unexpected argument '%s'", argv[i]);
 		}
 	}
 	return solve_run(search, "puyo/search", path);

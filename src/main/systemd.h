@@ -10,13 +10,10 @@
 /* The first descriptor systemd passes (SD_LISTEN_FDS_START). */
 #define SYSTEMD_LISTEN_FDS_START 3
 
-/*
- * Takes the listening socket passed to this process (LISTEN_PID is ours,
- * LISTEN_FDS is 1): descriptor 3, made close-on-exec, the caller's. The
- * variables are removed either way, so that no child inherits them.
- * Returns -1 when nothing was passed, -2 with the reason in err when what
- * was passed is not one listening TCP socket.
- */
+/* Takes the listening socket passed to this process (LISTEN_PID ours,
+ * LISTEN_FDS 1): descriptor 3, made close-on-exec, the caller's; the variables
+ * are removed either way (no child inherits them). -1 when nothing was
+ * passed, -2 with err set when it is not one listening TCP socket. */
 int systemd_listen_fd(char *err, size_t errlen);
 
 /* Sends `state` ("READY=1", "STOPPING=1") to NOTIFY_SOCKET (a path, or an
