@@ -174,6 +174,9 @@ test('each subcommand\'s --help is its own: usage, its flags, one example; --hel
 			if (!other.startsWith(cmd)) assert.ok(!r.stdout.includes(`\n${other}`), `${cmd} --help holds ${other}`);
 		}
 	}
+	// the whole manual is wrapped for a terminal (and so is the man page made from it)
+	const wide = full.split('\n').filter((l) => l.length > 80);
+	assert.deepEqual(wide, [], 'lines of --help wider than 80 columns');
 	// the whole manual: every part, each after a blank line
 	for (const part of ['check --problem', 'validate --problem', 'package --problem', 'solve puyo --lines [FILE]\n  One field', 'healthcheck [--host']) {
 		assert.ok(full.includes(`\n\n${part}`), `a blank line before ${part}`);
