@@ -416,6 +416,8 @@ int check_main(int argc, char *const argv[])
 
 /* --- validate ------------------------------------------------------------- */
 
+/* Validates one input (a file or stdin) with the protocol and problem from
+ * the name, if any: the protocol's exit code, the first fault on stderr. */
 static int validate_run_named(int argc, char *const argv[], const char *protocol, size_t plen,
 			      const char *problem)
 {

@@ -345,7 +345,7 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name)
 	while ((n = fread(buf, 1, SOLVE_CHUNK, in)) > 0)
 		route_ndjson_feed(nd, buf, n);
 	if (ferror(in)) {
-		fprintf(stderr, "dropjudge: %s: %s\n", name, strerror(errno));
+		fprintf(stderr, "dropjudge: %s: cannot read: %s\n", name, strerror(errno));
 		ret = 1;
 	}
 	if (route_ndjson_end(nd) != 0 || fflush(stdout) != 0) {

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { startServer, request, run, BIN, SPEC } from './helper.mjs';
 
@@ -464,4 +465,13 @@ test('GET /v1 names the two trace limits apart: one case\'s (fixed) and one requ
 	assert.match(h.stdout, /--host ADDR, HOST=ADDR\n {6}A name \(localhost\) or an IPv4 or IPv6 address/);
 	assert.match(h.stdout, /--max-request-trace-steps N, MAX_REQUEST_TRACE_STEPS=N/);
 	assert.match(h.stdout, /--max-trace-steps N, MAX_TRACE_STEPS=N\n {6}The old name of --max-request-trace-steps/);
+});
+
+test('dropjudge solve says a file it cannot read the same way in every mode', async () => {
+	const dir = path.dirname(BIN); // opens, but reading it fails (EISDIR)
+	for (const args of [['puyo'], ['puyo', '--lines'], ['puyo', '--ndjson'], ['monomino-domino'], ['monomino-domino', '--ndjson']]) {
+		const r = await run(BIN, ['solve', ...args, dir]);
+		assert.equal(r.code, 1, `solve ${args.join(' ')}`);
+		assert.match(r.stderr, new RegExp(`^dropjudge: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read: `), `solve ${args.join(' ')}: ${r.stderr}`);
+	}
 });
