@@ -100,8 +100,10 @@ static size_t char_measure(const unsigned char *s, size_t n, char *shown, size_t
 static unsigned rows_chars(const char *s, size_t len)
 {
 	unsigned chars = 0;
-	for (size_t pos = 0; pos < len; chars++)
-		pos += char_measure((const unsigned char *)s + pos, len - pos, NULL, 0);
+	for (size_t pos = 0; pos < len; chars++) /* an ASCII byte is one character */
+		pos += (unsigned char)s[pos] < 0x80
+			   ? 1
+			   : char_measure((const unsigned char *)s + pos, len - pos, NULL, 0);
 	return chars;
 }
 

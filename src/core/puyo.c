@@ -44,8 +44,10 @@ void puyo_field_init(struct puyo_field *field, unsigned rows)
 
 int puyo_cell_from_char(char c)
 {
-	const char *at = c ? strchr(puyo_chars, c) : NULL;
-	return at ? (int)(at - puyo_chars) : -1;
+	for (int cell = 0; puyo_chars[cell]; cell++) /* seven: no call of strchr() */
+		if (puyo_chars[cell] == c)
+			return cell;
+	return -1;
 }
 
 char puyo_cell_to_char(uint8_t cell)

@@ -278,7 +278,8 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 		svg_printf(&o, "<title>after %u chain%s</title>\n", chains, chains == 1 ? "" : "s");
 		puyo_draw_field(&o, &l, &f, NULL);
 		caption(&o, &l, 0, true, "%u chain%s", chains, chains == 1 ? "" : "s");
-		static const uint8_t empty[PUYO_ROWS_MAX][PUYO_COLS]; /* PUYO_EMPTY is 0 */
+		static const uint8_t empty[PUYO_ROWS_MAX][PUYO_COLS];
+		_Static_assert(PUYO_EMPTY == 0, "an empty field is all zero bytes");
 		bool all_clear = chains > 0 && memcmp(f.cell, empty, rows_of(&f) * PUYO_COLS) == 0;
 		caption(&o, &l, 1, false, "score %llu%s", score, all_clear ? ", all clear" : "");
 		svg_printf(&o, "</svg>\n");
