@@ -175,13 +175,10 @@ enum route_status route_judge(const struct route_call *call, struct route_respon
 			      struct codec_error *err)
 {
 	const struct route_request *req = call->req;
-	const char *body = req->body;
-	size_t len = req->body_len;
 	bool trace = route_arg(call, "trace") != 0;
 	enum route_status st;
 
-	route_skip_bom(&body, &len);
-	json_t *root = route_parse_json(body, len, err);
+	json_t *root = route_parse_json(call->bytes, call->nbytes, err);
 	if (!root)
 		return err->status;
 	if (!route_is_batch(root)) {

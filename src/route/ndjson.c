@@ -313,8 +313,7 @@ static const struct problem *nd_direct(const struct route_request *req)
 static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool over)
 {
 	nd->lineno++;
-	if (nd->lineno == 1)
-		route_skip_bom(&line, &len);
+	route_skip_bom(&line, &len); /* each line a body: as route_handle() skips one */
 	size_t i = 0;
 	while (!over && i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
 		i++;
@@ -332,10 +331,7 @@ static void nd_line(struct route_ndjson *nd, const char *line, size_t len, bool 
 		return;
 	}
 	struct problem_outcome out = {.steps = NULL};
-	const char *fast = line; /* the fast reader skips a byte-order mark, as solve does */
-	size_t fast_len = len;
-	route_skip_bom(&fast, &fast_len);
-	if (nd->direct && nd->direct->solve_json_fast(fast, fast_len, &nd->pl, &out)) {
+	if (nd->direct && nd->direct->solve_json_fast(line, len, &nd->pl, &out)) {
 		nd->tally.problem = nd->direct->id; /* as route_solve() counts it */
 		nd->tally.solved++;
 		nd_outcome(nd, &out);
@@ -650,7 +646,7 @@ enum route_status route_ndjson_respond(const struct route_call *call, struct rou
 	if (!nd) { /* the body kept whole (tests, fuzzing): read it now */
 		nd = route_ndjson_new(req, NULL, NULL, true);
 		if (nd)
-			route_ndjson_feed(nd, req->body ? req->body : "", req->body_len);
+			route_ndjson_feed(nd, call->bytes, call->nbytes);
 	}
 	if (!nd || route_ndjson_end(nd) != 0) {
 		route_ndjson_free(nd);

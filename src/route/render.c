@@ -320,11 +320,8 @@ void route_render_body(const struct route_call *call, bool trace, struct route_r
 	json_t *root = NULL;
 	bool json = route_request_body(req) == ROUTE_BODY_JSON;
 	const char *trace_pointer = NULL;
-	const char *body = req->body;
-	size_t len = req->body_len;
-	route_skip_bom(&body, &len); /* as the answers in JSON and text skip it */
 	if (json) {
-		root = route_parse_json(body, len, &err);
+		root = route_parse_json(call->bytes, call->nbytes, &err);
 		if (!root)
 			goto out;
 		if (route_is_batch(root)) {
@@ -348,7 +345,7 @@ void route_render_body(const struct route_call *call, bool trace, struct route_r
 				route_oom(&err);
 				goto out;
 			}
-			st = md_text_feed(reader, body, len, collect_block, &list);
+			st = md_text_feed(reader, call->bytes, call->nbytes, collect_block, &list);
 			if (st == CODEC_OK && !list.out_of_memory)
 				st = md_text_finish(reader, collect_block, &list);
 			md_text_free(reader);
@@ -362,8 +359,9 @@ void route_render_body(const struct route_call *call, bool trace, struct route_r
 			route_draw_svg(req, resp, draw_md, &c, &opt, &err);
 	} else {
 		struct puyo_field field;
-		enum codec_status st = json ? puyo_links_read_case(root, "", &field, &err)
-					    : puyo_text_read(body, len, false, &field, &err);
+		enum codec_status st =
+		    json ? puyo_links_read_case(root, "", &field, &err)
+			 : puyo_text_read(call->bytes, call->nbytes, false, &field, &err);
 		if (st != CODEC_OK)
 			goto out;
 		struct puyo_field run = field;

@@ -248,7 +248,10 @@ route_handler_fn *route_entry_handler(const struct route_entry *e);
 struct route_call {
 	const struct route_request *req;
 	const struct route_entry *entry;
-	enum route_body body;		   /* the body's kind; ROUTE_BODY_NONE without one */
+	enum route_body body; /* the body's kind; ROUTE_BODY_NONE without one */
+	const char *bytes;    /* the kept body, a leading byte-order mark skipped */
+	size_t nbytes;
+	bool bom;			   /* the kept body opened with a byte-order mark */
 	enum route_format format;	   /* the one format to answer in */
 	uint64_t args[ROUTE_ENTRY_PARAMS]; /* parameter values, entry->params order */
 	struct codec_fault **faults;	   /* route_collect()'s storage, or NULL */

@@ -344,15 +344,12 @@ bool route_collect(const struct route_call *call, struct codec_error *err)
 }
 
 /* Whether a text body, kept or read as it arrived, opens a JSON object or
- * array (a byte-order mark skipped, as the readers skip it). */
-static bool body_looks_json(const struct route_request *req)
+ * array (past a byte-order mark, as the readers read it). */
+static bool body_looks_json(const struct route_call *call)
 {
-	if (req->intake)
-		return route_intake_looks_json(req->intake);
-	const char *body = req->body ? req->body : "";
-	size_t len = req->body ? req->body_len : 0;
-	route_skip_bom(&body, &len);
-	return route_opens_container(body, len);
+	if (call->req->intake)
+		return route_intake_looks_json(call->req->intake);
+	return route_opens_container(call->bytes, call->nbytes);
 }
 
 void route_hint_json_as_text(struct codec_error *err)
@@ -373,7 +370,10 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 {
 	struct codec_error err;
 	struct codec_fault *faults = NULL; /* route_collect() */
-	struct route_call call = {.req = req, .faults = &faults};
+	struct route_call call = {.req = req,
+				  .bytes = req->body ? req->body : "",
+				  .nbytes = req->body ? req->body_len : 0,
+				  .faults = &faults};
 	const char *path = req->path ? req->path : "";
 	char allow[64] = "";
 	bool vary = false, preflight = false;
@@ -427,6 +427,10 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 			refuse_media_type(e, req, &err);
 			goto out_error;
 		}
+		/* A kept body's byte-order mark (as Notepad writes it) is skipped
+		 * here once; validate alone is told of it, to name it. */
+		call.bom = route_has_bom(call.bytes, call.nbytes);
+		route_skip_bom(&call.bytes, &call.nbytes);
 	}
 	vary = true;
 	call.entry = e;
@@ -446,7 +450,8 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 out_error:
 	codec_error_sort(&err);
 	if (call.body == ROUTE_BODY_TEXT &&
-	    (err.status == CODEC_E_SYNTAX || err.status == CODEC_E_INVALID) && body_looks_json(req))
+	    (err.status == CODEC_E_SYNTAX || err.status == CODEC_E_INVALID) &&
+	    body_looks_json(&call))
 		route_hint_json_as_text(&err);
 	route_respond_error(resp, &err, req->request_id);
 	if (err.status == ROUTE_E_METHOD) /* only the check above refuses a method */

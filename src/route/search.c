@@ -46,10 +46,7 @@ enum route_status route_puyo_search(const struct route_call *call, struct route_
 	struct searched *s = dj_malloc(sizeof *s);
 	if (!s)
 		return route_oom(err);
-	const char *body = call->req->body;
-	size_t len = call->req->body_len;
-	route_skip_bom(&body, &len); /* as solve skips it */
-	json_t *root = route_parse_json(body, len, err);
+	json_t *root = route_parse_json(call->bytes, call->nbytes, err);
 	enum route_status st = err->status;
 	if (root) {
 		st = route_status_of(puyo_search_json_read(root, &s->req, err));

@@ -176,8 +176,6 @@ enum route_status route_solve(const struct route_call *call, struct route_respon
 	const struct route_request *req = call->req;
 	bool trace = route_arg(call, "trace") != 0; /* the table made it JSON-only */
 	struct solved s = {.out = {.steps = NULL}};
-	const char *body = req->body;
-	size_t len = req->body_len;
 	bool answered = false;
 	enum route_status st;
 
@@ -190,10 +188,10 @@ enum route_status route_solve(const struct route_call *call, struct route_respon
 		st = route_intake_end(req->intake, &s.out, err);
 		route_tally_case(call, p->id, st == ROUTE_OK);
 	} else {
-		route_skip_bom(&body, &len); /* as Notepad writes it */
 		st = call->body == ROUTE_BODY_TEXT
-			 ? solve_alone(call, NULL, body, len, trace, &s, err)
-			 : solve_json_body(call, body, len, trace, &s, resp, err, &answered);
+			 ? solve_alone(call, NULL, call->bytes, call->nbytes, trace, &s, err)
+			 : solve_json_body(call, call->bytes, call->nbytes, trace, &s, resp, err,
+					   &answered);
 	}
 	size_t used = 0;
 	if (st == ROUTE_OK && !answered &&

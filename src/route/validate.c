@@ -39,25 +39,22 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 				 struct codec_error *err)
 {
 	const struct problem *p = route_entry_problem(call->entry);
-	const char *body = call->req->body;
-	size_t len = call->req->body_len;
 	struct codec_error all;
 	enum route_status st;
 
 	if (!route_collect(call, &all))
 		return route_oom(err);
-	if (route_has_bom(body, len))
+	if (call->bom)
 		codec_error_at_line(&all, CODEC_E_SYNTAX, 1, 1,
 				    "the input starts with a UTF-8 byte-order mark (EF BB BF), "
 				    "which Baekjoon inputs never have");
-	route_skip_bom(&body, &len);
 	if (call->body == ROUTE_BODY_TEXT) {
-		p->validate_text(body, len, &all);
+		p->validate_text(call->bytes, call->nbytes, &all);
 		return route_respond_json(resp, validity_json(&all), err);
 	}
 	struct codec_error parse;
 	codec_error_init(&parse);
-	json_t *root = route_parse_json(body, len, &parse);
+	json_t *root = route_parse_json(call->bytes, call->nbytes, &parse);
 	if (!root && parse.status == CODEC_E_INVALID && parse.nfaults) {
 		/* JSON that reads but holds a number too large: a fault of the case */
 		const struct codec_fault *f = &parse.faults[0];

@@ -116,9 +116,17 @@ test('a UTF-8 byte-order mark is skipped by solve and judge, and named by valida
 	assert.deepEqual([v.json.errors[0].line, v.json.errors[0].column], [1, 1]);
 });
 
-test('a byte-order mark changes no answer: pictures of a case and the Puyo search skip it as solve does', async () => {
+test('a byte-order mark changes no answer: solve, judge, pictures, the Puyo search and each line of a stream skip it', async () => {
 	const bom = '\ufeff';
+	const lines = (mark) => [{ id: 'a', field: PUBLIC }, { field: PUBLIC }, { id: 7, field: ['R'] }]
+		.map((c, i) => (i === 0 || mark ? bom : '') + JSON.stringify(c)).join('\n');
 	const cases = [
+		{ path: PUYO, body: JSON.stringify({ field: PUBLIC }), contentType: 'application/json', accept: 'application/json' },
+		{ path: PUYO, body: `${PUBLIC.join('\n')}\n`, contentType: 'text/plain', accept: 'text/plain' },
+		{ path: MD, body: '2\n1 1 1\n2 3 0\n', contentType: 'text/plain', accept: 'application/json' },
+		{ path: `${MD}/judge`, body: JSON.stringify({ input: '1\n1 1 1\n', output: '0\n1\n' }), contentType: 'application/json', accept: 'application/json' },
+		// a stream's lines each a body: a mark opening line 2 too (files joined by cat)
+		{ path: PUYO, body: lines(false), marked: lines(true), contentType: 'application/x-ndjson', accept: 'application/x-ndjson' },
 		{ path: PUYO, body: JSON.stringify({ field: PUBLIC }), contentType: 'application/json', accept: 'image/svg+xml' },
 		{ path: PUYO, body: `${PUBLIC.join('\n')}\n`, contentType: 'text/plain', accept: 'image/svg+xml' },
 		{ path: MD, body: JSON.stringify({ blocks: [[1, 1, 1], [2, 3, 0]] }), contentType: 'application/json', accept: 'image/svg+xml' },
@@ -128,7 +136,7 @@ test('a byte-order mark changes no answer: pictures of a case and the Puyo searc
 	];
 	for (const c of cases) {
 		const plain = await request(server, { ...c, method: 'POST' });
-		const marked = await request(server, { ...c, method: 'POST', body: bom + c.body });
+		const marked = await request(server, { ...c, method: 'POST', body: c.marked ?? bom + c.body });
 		const what = `${c.path} ${c.contentType} as ${c.accept}`;
 		assert.equal(plain.status, 200, `${what}: ${plain.body}`);
 		assert.equal(marked.status, 200, `${what} after a byte-order mark: ${marked.body}`);

@@ -49,7 +49,8 @@ static void answer(const struct problem *p, const char *content_type, const char
 		req.params[0] = (struct route_param){"cell", cell};
 		req.nparams = 1;
 	}
-	struct route_call call = {.req = &req, .format = ROUTE_FORMAT_SVG};
+	struct route_call call = {
+	    .req = &req, .bytes = body, .nbytes = strlen(body), .format = ROUTE_FORMAT_SVG};
 	size_t n;
 	const struct route_entry *e = route_entries(&n);
 	for (size_t i = 0; i < n && !call.entry; i++)
