@@ -141,7 +141,16 @@ static void al_string(struct al_line *l, const char *s, bool json)
 	const unsigned char *u = (const unsigned char *)s;
 	size_t len = strnlen(s, AL_FIELD_MAX);
 	for (size_t taken = 0; taken < len && !l->full;) {
-		size_t n = codec_utf8_char_len(u + taken);
+		size_t n = 0; /* printable ASCII, the common case, copied as one run */
+		while (taken + n < len && u[taken + n] >= 0x20 && u[taken + n] < 0x7f &&
+		       u[taken + n] != '"' && u[taken + n] != '\\')
+			n++;
+		if (n > 0) {
+			al_put(l, s + taken, n);
+			taken += n;
+			continue;
+		}
+		n = codec_utf8_char_len(u + taken);
 		unsigned char c = u[taken];
 		if (n == 0) {
 			if (json)
