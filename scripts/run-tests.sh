@@ -56,7 +56,10 @@ fi
 
 if [ "$what" = http ] || [ "$what" = all ]; then
 	echo "== HTTP integration tests (real binary, curl)"
-	DROPJUDGE_BIN="$build/dropjudge" node --test --test-reporter=tap tests/http/ tests/render/ >"$log/http" 2>&1
+	# Three files at a time: their time is mostly servers and clients waiting,
+	# not CPU (node's default is one fewer than the cores: one on two).
+	DROPJUDGE_BIN="$build/dropjudge" node --test --test-concurrency=3 --test-reporter=tap \
+		tests/http/ tests/render/ >"$log/http" 2>&1
 	rc=$?
 	p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/http" | tail -n1)
 	f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$log/http" | tail -n1)
