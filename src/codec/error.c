@@ -78,12 +78,12 @@ static void summary_write(struct codec_error *err, const struct codec_where *w, 
 	text_make_utf8(d);
 }
 
-void codec_error_vadd(struct codec_error *err, unsigned status, const struct codec_where *where,
-		      const char *fmt, va_list ap)
+unsigned codec_error_vadd(struct codec_error *err, unsigned status, const struct codec_where *where,
+			  const char *fmt, va_list ap)
 {
 	char text[CODEC_DETAIL_MAX];
 	if (!err)
-		return;
+		return status;
 	vsnprintf(text, sizeof text, fmt, ap);
 	text_make_utf8(text);
 	if (err->status == CODEC_OK) {
@@ -92,10 +92,10 @@ void codec_error_vadd(struct codec_error *err, unsigned status, const struct cod
 	}
 	/* A fault is listed only where the place names something. */
 	if (!where || !(where->pointer || (where->parameter && where->parameter[0]) || where->line))
-		return;
+		return status;
 	if (err->nfaults >= err->max_faults) {
 		err->dropped++;
-		return;
+		return status;
 	}
 	struct codec_fault *f = &err->faults[err->nfaults++];
 	memset(f, 0, sizeof *f);
@@ -110,53 +110,60 @@ void codec_error_vadd(struct codec_error *err, unsigned status, const struct cod
 	f->line = where->line;
 	f->column = where->column;
 	memcpy(f->detail, text, sizeof f->detail);
+	return status;
 }
 
-void codec_error_add(struct codec_error *err, enum codec_status status,
-		     const struct codec_where *where, const char *fmt, ...)
+enum codec_status codec_error_add(struct codec_error *err, enum codec_status status,
+				  const struct codec_where *where, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	codec_error_vadd(err, status, where, fmt, ap);
 	va_end(ap);
+	return status;
 }
 
-void codec_error_set(struct codec_error *err, enum codec_status status, const char *fmt, ...)
+enum codec_status codec_error_set(struct codec_error *err, enum codec_status status,
+				  const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	codec_error_vadd(err, status, NULL, fmt, ap);
 	va_end(ap);
+	return status;
 }
 
-void codec_error_at_pointer(struct codec_error *err, enum codec_status status, const char *pointer,
-			    const char *fmt, ...)
+enum codec_status codec_error_at_pointer(struct codec_error *err, enum codec_status status,
+					 const char *pointer, const char *fmt, ...)
 {
 	const struct codec_where w = {.pointer = pointer ? pointer : ""};
 	va_list ap;
 	va_start(ap, fmt);
 	codec_error_vadd(err, status, &w, fmt, ap);
 	va_end(ap);
+	return status;
 }
 
-void codec_error_at_line(struct codec_error *err, enum codec_status status, unsigned line,
-			 unsigned column, const char *fmt, ...)
+enum codec_status codec_error_at_line(struct codec_error *err, enum codec_status status,
+				      unsigned line, unsigned column, const char *fmt, ...)
 {
 	const struct codec_where w = {.line = line, .column = column};
 	va_list ap;
 	va_start(ap, fmt);
 	codec_error_vadd(err, status, &w, fmt, ap);
 	va_end(ap);
+	return status;
 }
 
-void codec_error_at_param(struct codec_error *err, enum codec_status status, const char *name,
-			  const char *fmt, ...)
+enum codec_status codec_error_at_param(struct codec_error *err, enum codec_status status,
+				       const char *name, const char *fmt, ...)
 {
 	const struct codec_where w = {.parameter = name};
 	va_list ap;
 	va_start(ap, fmt);
 	codec_error_vadd(err, status, &w, fmt, ap);
 	va_end(ap);
+	return status;
 }
 
 /* Compares two RFC 6901 pointers token by token, indices as numbers. */

@@ -77,24 +77,27 @@ bool codec_error_is_set(const struct codec_error *err);
 
 /* Records a fault of `status` at `where` (NULL: no location, no fault
  * listed); the first error also sets the status and the summary
- * "<location>: <detail>". NULL err is ignored. */
-void codec_error_vadd(struct codec_error *err, unsigned status, const struct codec_where *where,
-		      const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+ * "<location>: <detail>". NULL err is ignored. Returns `status`. */
+unsigned codec_error_vadd(struct codec_error *err, unsigned status, const struct codec_where *where,
+			  const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* codec_error_vadd() with variable arguments; its shorthands at no location (no fault is
- * listed), a JSON pointer, a text line and column (0: no column), a query parameter. */
-void codec_error_add(struct codec_error *err, enum codec_status status,
-		     const struct codec_where *where, const char *fmt, ...)
+ * listed), a JSON pointer, a text line and column (0: no column), a query parameter; each
+ * returns `status`, as in `return codec_error_set(err, CODEC_E_INVALID, "...");`. */
+enum codec_status codec_error_add(struct codec_error *err, enum codec_status status,
+				  const struct codec_where *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void codec_error_set(struct codec_error *err, enum codec_status status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void codec_error_at_pointer(struct codec_error *err, enum codec_status status, const char *pointer,
-			    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void codec_error_at_line(struct codec_error *err, enum codec_status status, unsigned line,
-			 unsigned column, const char *fmt, ...)
+enum codec_status codec_error_set(struct codec_error *err, enum codec_status status,
+				  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+enum codec_status codec_error_at_pointer(struct codec_error *err, enum codec_status status,
+					 const char *pointer, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+enum codec_status codec_error_at_line(struct codec_error *err, enum codec_status status,
+				      unsigned line, unsigned column, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-void codec_error_at_param(struct codec_error *err, enum codec_status status, const char *name,
-			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+enum codec_status codec_error_at_param(struct codec_error *err, enum codec_status status,
+				       const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Sorts the faults by position (pointer, indices as numbers; line; column)
  * and rewrites the summary from the first. */

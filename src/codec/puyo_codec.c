@@ -527,12 +527,11 @@ enum codec_status puyo_lines_read(const char *s, size_t len, unsigned line,
 	unsigned nrows = 1;
 	for (size_t i = 0; i < len; i++)
 		nrows += s[i] == ' ';
-	if (len == 0 || (nrows != PUYO_ROWS && nrows != PUYO_ROWS_MAX)) {
-		codec_error_at_line(err, CODEC_E_INVALID, line, 0,
-				    "expected %u or %u rows separated by single spaces, found %u",
-				    PUYO_ROWS, PUYO_ROWS_MAX, len == 0 ? 0 : nrows);
-		return CODEC_E_INVALID;
-	}
+	if (len == 0 || (nrows != PUYO_ROWS && nrows != PUYO_ROWS_MAX))
+		return codec_error_at_line(
+		    err, CODEC_E_INVALID, line, 0,
+		    "expected %u or %u rows separated by single spaces, found %u", PUYO_ROWS,
+		    PUYO_ROWS_MAX, len == 0 ? 0 : nrows);
 
 	struct puyo_field field;
 	struct puyo_rows rows = {.err = err, .lines = true, .line = line, .field = &field};

@@ -116,10 +116,8 @@ enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_re
 	json_t *value;
 	memset(req, 0, sizeof *req);
 	puyo_field_init(&req->field, PUYO_ROWS);
-	if (!json_is_object(obj)) {
-		refuse(err, "", "expected an object");
-		return CODEC_E_INVALID;
-	}
+	if (!json_is_object(obj))
+		return codec_error_at_pointer(err, CODEC_E_INVALID, "", "expected an object");
 	json_object_foreach((json_t *)obj, key, value)
 	{
 		bool known = false;
@@ -129,22 +127,19 @@ enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_re
 			continue;
 		char where[CODEC_POINTER_MAX] = "";
 		codec_pointer_append(where, sizeof where, key);
-		refuse(err, where,
-		       "unknown member; a search holds \"field\", \"add\", \"pairs\", \"limit\", "
-		       "\"colors\" and \"id\"");
-		return CODEC_E_INVALID;
+		return codec_error_at_pointer(
+		    err, CODEC_E_INVALID, where,
+		    "unknown member; a search holds \"field\", \"add\", \"pairs\", \"limit\", "
+		    "\"colors\" and \"id\"");
 	}
 	value = json_object_get(obj, "id");
-	if (value && !json_is_string(value) && !json_is_integer(value)) {
-		refuse(err, "/id", "id must be a string or an integer");
-		return CODEC_E_INVALID;
-	}
+	if (value && !json_is_string(value) && !json_is_integer(value))
+		return codec_error_at_pointer(err, CODEC_E_INVALID, "/id",
+					      "id must be a string or an integer");
 	/* The field as a case holding it alone: the same reader, the same words. */
 	json_t *field_case = json_pack("{sO*}", "field", json_object_get(obj, "field"));
-	if (!field_case) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return CODEC_E_INTERNAL;
-	}
+	if (!field_case)
+		return codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 	enum codec_status st = puyo_json_read(field_case, "", false, &req->field, err);
 	json_decref(field_case);
 	if (st != CODEC_OK)

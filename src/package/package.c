@@ -579,10 +579,9 @@ out:
 enum codec_status package_build_memory(const struct package_request *req, enum package_sink sink,
 				       char **data, size_t *len, struct codec_error *err)
 {
-	if (sink == PACKAGE_DIRECTORY) {
-		codec_error_set(err, CODEC_E_INTERNAL, "a directory cannot be built in memory");
-		return CODEC_E_INTERNAL;
-	}
+	if (sink == PACKAGE_DIRECTORY)
+		return codec_error_set(err, CODEC_E_INTERNAL,
+				       "a directory cannot be built in memory");
 	return pkg_build(req, sink, NULL, data, len, err);
 }
 

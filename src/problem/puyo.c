@@ -194,17 +194,16 @@ static enum codec_status puyo_generate(const struct problem_gen *g, struct probl
 	struct puyo_field field;
 	if (!gen_puyo_field(g->seed, (unsigned)g->colors, (unsigned)g->min_chains, &field)) {
 		if (g->colors == 1 && g->min_chains > 1)
-			codec_error_at_param(err, CODEC_E_INVALID, "min_chains",
-					     "a field of one colour pops everything in its first "
-					     "chain: ask for at most 1 chain, or more colours");
-		else
-			codec_error_at_param(
+			return codec_error_at_param(
 			    err, CODEC_E_INVALID, "min_chains",
-			    "no field of %llu colours with at least %llu chains was "
-			    "found within the search bound for this seed; try "
-			    "another seed or more colours",
-			    (unsigned long long)g->colors, (unsigned long long)g->min_chains);
-		return CODEC_E_INVALID;
+			    "a field of one colour pops everything in its first "
+			    "chain: ask for at most 1 chain, or more colours");
+		return codec_error_at_param(
+		    err, CODEC_E_INVALID, "min_chains",
+		    "no field of %llu colours with at least %llu chains was "
+		    "found within the search bound for this seed; try "
+		    "another seed or more colours",
+		    (unsigned long long)g->colors, (unsigned long long)g->min_chains);
 	}
 	if (g->text)
 		return puyo_put_field(text, &field) ? CODEC_OK : problem_oom(err);

@@ -58,8 +58,7 @@ json_t *problem_with_answer(const struct problem *p, json_t *obj, struct problem
 
 enum codec_status problem_oom(struct codec_error *err)
 {
-	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-	return CODEC_E_INTERNAL;
+	return codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 }
 
 const char *problem_kind_name(enum problem_kind kind)

@@ -20,12 +20,10 @@ enum route_status route_health(const struct route_call *call, struct route_respo
 {
 	static const char live[] = "{\"status\":\"ok\"}\n", ready[] = "{\"status\":\"ready\"}\n";
 	bool readyz = call->entry->handle == ROUTE_HANDLE_READYZ;
-	if (readyz && call->req->draining) {
-		route_error_set(
+	if (readyz && call->req->draining)
+		return route_error_set(
 		    err, ROUTE_E_UNAVAILABLE,
 		    "shutdown has begun: requests in flight complete, new ones go elsewhere");
-		return ROUTE_E_UNAVAILABLE;
-	}
 	route_respond_static(resp, "application/json", readyz ? ready : live,
 			     readyz ? sizeof ready - 1 : sizeof live - 1);
 	return ROUTE_OK;
@@ -35,10 +33,8 @@ enum route_status route_metrics(const struct route_call *call, struct route_resp
 				struct codec_error *err)
 {
 	const struct route_request *req = call->req;
-	if (!req->metrics) {
-		route_error_set(err, ROUTE_E_NOT_FOUND, "this server keeps no metrics");
-		return ROUTE_E_NOT_FOUND;
-	}
+	if (!req->metrics)
+		return route_error_set(err, ROUTE_E_NOT_FOUND, "this server keeps no metrics");
 	size_t len = 0;
 	char *text = req->metrics(req->metrics_ctx, &len);
 	if (!text)

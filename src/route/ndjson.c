@@ -650,8 +650,8 @@ enum route_status route_ndjson_respond(const struct route_call *call, struct rou
 	}
 	if (!nd || route_ndjson_end(nd) != 0) {
 		route_ndjson_free(nd);
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while answering the stream");
-		return ROUTE_E_INTERNAL;
+		return route_error_set(err, ROUTE_E_INTERNAL,
+				       "out of memory while answering the stream");
 	}
 	resp->status = 200;
 	resp->content_type = "application/x-ndjson";

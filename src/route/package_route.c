@@ -26,16 +26,13 @@ enum route_status route_package(const struct route_call *call, struct route_resp
 	struct package_request pkg = {.problem = p->id};
 	const char *format = route_param(call->req, "format");
 	if (!format) { /* a required parameter missing: 400, as on every path */
-		codec_error_at_param(err, CODEC_E_SYNTAX, "format",
-				     "required: kattis, polygon, domjudge or cms");
-		return ROUTE_E_SYNTAX;
+		return route_status_of(codec_error_at_param(
+		    err, CODEC_E_SYNTAX, "format", "required: kattis, polygon, domjudge or cms"));
 	}
-	if (!package_format_from_name(format, &pkg.format)) {
-		codec_error_at_param(err, CODEC_E_INVALID, "format",
-				     "must be kattis, polygon, domjudge or cms, got '%.40s'",
-				     format);
-		return ROUTE_E_INVALID;
-	}
+	if (!package_format_from_name(format, &pkg.format))
+		return route_status_of(codec_error_at_param(
+		    err, CODEC_E_INVALID, "format",
+		    "must be kattis, polygon, domjudge or cms, got '%.40s'", format));
 	enum package_sink sink = call->format == ROUTE_FORMAT_TAR_GZ ? PACKAGE_TAR_GZ : PACKAGE_ZIP;
 	pkg.tests = (unsigned)route_arg(call, "tests");
 	pkg.seed = route_arg(call, "seed");

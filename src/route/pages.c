@@ -23,10 +23,8 @@ static json_t *page_json(const struct problem_page *page)
 static enum route_status respond_page(struct route_response *resp, const char *html, size_t n,
 				      size_t size, struct codec_error *err)
 {
-	if (n >= size) {
-		codec_error_set(err, CODEC_E_INTERNAL, "the page does not fit");
-		return ROUTE_E_INTERNAL;
-	}
+	if (n >= size)
+		return route_error_set(err, ROUTE_E_INTERNAL, "the page does not fit");
 	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, n, err);
 }
 
@@ -70,10 +68,8 @@ enum route_status route_problem_page(const struct route_call *call, struct route
 	bool found = false;
 	for (size_t i = 0; !found && problem_page_at(i, &page); i++)
 		found = strcmp(page.type, call->entry->path) == 0;
-	if (!found) {
-		codec_error_set(err, CODEC_E_INTERNAL, "no page for %s", call->entry->path);
-		return ROUTE_E_INTERNAL;
-	}
+	if (!found)
+		return route_error_set(err, ROUTE_E_INTERNAL, "no page for %s", call->entry->path);
 	if (call->format != ROUTE_FORMAT_HTML)
 		return route_respond_json(resp, page_json(&page), err);
 	char html[2048];

@@ -67,12 +67,10 @@ static enum route_status read_value(const struct route_param_spec *p, const char
 {
 	if (p->type == ROUTE_PARAM_BOOL) {
 		int b = read_bool(v);
-		if (b < 0) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, p->name,
-					     "must be true, false, 1 or 0, got '%.*s'", SHOWN_MAX,
-					     v);
-			return ROUTE_E_SYNTAX;
-		}
+		if (b < 0)
+			return route_status_of(codec_error_at_param(
+			    err, CODEC_E_SYNTAX, p->name, "must be true, false, 1 or 0, got '%.*s'",
+			    SHOWN_MAX, v));
 		*out = (uint64_t)b;
 		return ROUTE_OK;
 	}
@@ -80,21 +78,17 @@ static enum route_status read_value(const struct route_param_spec *p, const char
 		return ROUTE_OK;
 	unsigned long long n = 0;
 	enum codec_decimal rd = codec_decimal_read_str(v, &n);
-	if (rd == CODEC_DECIMAL_NOT_A_NUMBER) {
-		codec_error_at_param(err, CODEC_E_SYNTAX, p->name,
-				     "must be an unsigned decimal integer, got '%.*s'", SHOWN_MAX,
-				     v);
-		return ROUTE_E_SYNTAX;
-	}
+	if (rd == CODEC_DECIMAL_NOT_A_NUMBER)
+		return route_status_of(codec_error_at_param(
+		    err, CODEC_E_SYNTAX, p->name, "must be an unsigned decimal integer, got '%.*s'",
+		    SHOWN_MAX, v));
 	bool limited = p->limit == ROUTE_LIMIT_MAX_BLOCKS && limits && limits->max_blocks < p->max;
 	uint64_t max = limited ? limits->max_blocks : p->max;
-	if (rd == CODEC_DECIMAL_OVERFLOW || n < p->min || n > max) {
-		codec_error_at_param(err, CODEC_E_INVALID, p->name,
-				     "must be %llu..%llu%s, got %.*s", (unsigned long long)p->min,
-				     (unsigned long long)max,
-				     limited ? " (the server's --max-blocks)" : "", SHOWN_MAX, v);
-		return ROUTE_E_INVALID;
-	}
+	if (rd == CODEC_DECIMAL_OVERFLOW || n < p->min || n > max)
+		return route_status_of(codec_error_at_param(
+		    err, CODEC_E_INVALID, p->name, "must be %llu..%llu%s, got %.*s",
+		    (unsigned long long)p->min, (unsigned long long)max,
+		    limited ? " (the server's --max-blocks)" : "", SHOWN_MAX, v));
 	*out = n;
 	return ROUTE_OK;
 }
@@ -114,14 +108,12 @@ enum route_status route_read_params(struct route_call *call, struct codec_error 
 		if (k < 0) {
 			char known[96];
 			known_list(e, known, sizeof known);
-			codec_error_at_param(err, CODEC_E_SYNTAX, key, "unknown; %s takes %s",
-					     e->path, known);
-			return ROUTE_E_SYNTAX;
+			return route_status_of(codec_error_at_param(
+			    err, CODEC_E_SYNTAX, key, "unknown; %s takes %s", e->path, known));
 		}
-		if (given[k]) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, key, "given twice");
-			return ROUTE_E_SYNTAX;
-		}
+		if (given[k])
+			return route_status_of(
+			    codec_error_at_param(err, CODEC_E_SYNTAX, key, "given twice"));
 		given[k] = true;
 		enum route_status st =
 		    read_value(&e->params[k], value, req->limits, &call->args[k], err);

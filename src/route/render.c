@@ -78,19 +78,16 @@ enum route_status route_draw_svg(const struct route_request *req, struct route_r
 				 const struct render_options *opt, struct codec_error *err)
 {
 	int n = draw(ctx, opt, NULL, 0);
-	if (n < 0) {
-		codec_error_set(err, CODEC_E_INTERNAL, "the picture could not be drawn");
-		return ROUTE_E_INTERNAL;
-	}
+	if (n < 0)
+		return route_error_set(err, ROUTE_E_INTERNAL, "the picture could not be drawn");
 	size_t max = req->limits ? req->limits->max_svg_bytes : 0;
-	if (max && (size_t)n > max) {
-		codec_error_at_param(err, CODEC_E_INVALID, "cell",
-				     "the picture asked for is %d bytes, over the limit of %zu "
-				     "bytes (--max-svg-bytes): ask for a smaller cell, one step "
-				     "or fewer steps",
-				     n, max);
-		return ROUTE_E_INVALID;
-	}
+	if (max && (size_t)n > max)
+		return route_status_of(codec_error_at_param(
+		    err, CODEC_E_INVALID, "cell",
+		    "the picture asked for is %d bytes, over the limit of %zu "
+		    "bytes (--max-svg-bytes): ask for a smaller cell, one step "
+		    "or fewer steps",
+		    n, max));
 	route_respond_empty(resp, 200);
 	resp->content_type = SVG_MEDIA_TYPE;
 	if (req->headers_only) { /* HEAD: its length is all it needs */
@@ -180,11 +177,9 @@ enum route_status route_md_render_call(const struct route_call *call, struct rou
 	struct render_options opt;
 	enum route_status st;
 	const char *v = route_param(req, "blocks");
-	if (!v) {
-		codec_error_at_param(err, CODEC_E_SYNTAX, "blocks",
-				     "required: the placements as txy,txy,...");
-		return err->status;
-	}
+	if (!v)
+		return route_status_of(codec_error_at_param(
+		    err, CODEC_E_SYNTAX, "blocks", "required: the placements as txy,txy,..."));
 	if (!read_blocks(v, req->limits ? req->limits->max_blocks : 0, &blocks, &c.n, err) ||
 	    (c.blocks = blocks, !read_view(call, (unsigned long)c.n, &opt, err)))
 		st = err->status;
@@ -201,17 +196,17 @@ static int draw_puyo(const void *ctx, const struct render_options *opt, char *bu
 	return render_puyo_svg(ctx, opt, buf, size);
 }
 
-/* Records the first fault of `from` at query parameter `param`, prefixed. */
-static void fault_at_param(const struct codec_error *from, const char *param, const char *prefix,
-			   struct codec_error *err)
+/* Records the first fault of `from` at query parameter `param`, prefixed;
+ * returns its status. */
+static enum codec_status fault_at_param(const struct codec_error *from, const char *param,
+					const char *prefix, struct codec_error *err)
 {
 	const struct codec_fault *f = &from->faults[0];
 	if (from->nfaults && f->line)
-		codec_error_at_param(err, from->status, param, "%s%u: %s", prefix, f->line,
-				     f->detail);
-	else
-		codec_error_at_param(err, from->status, param, "%s",
-				     from->nfaults ? f->detail : from->detail);
+		return codec_error_at_param(err, from->status, param, "%s%u: %s", prefix, f->line,
+					    f->detail);
+	return codec_error_at_param(err, from->status, param, "%s",
+				    from->nfaults ? f->detail : from->detail);
 }
 
 bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec_error *err)
@@ -241,15 +236,14 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 	struct render_options opt;
 	const char *rows = route_param(req, "field"), *puyop = route_param(req, "puyop"),
 		   *nexus = route_param(req, "puyo_nexus");
-	if ((rows != NULL) + (puyop != NULL) + (nexus != NULL) != 1) {
-		codec_error_at_param(err, CODEC_E_SYNTAX,
-				     nexus && (rows || puyop) ? "puyo_nexus"
-				     : puyop && rows	      ? "puyop"
-							      : "field",
-				     "give the field one way: field=ROW,ROW,..., puyop= or "
-				     "puyo_nexus=");
-		return err->status;
-	}
+	if ((rows != NULL) + (puyop != NULL) + (nexus != NULL) != 1)
+		return route_status_of(
+		    codec_error_at_param(err, CODEC_E_SYNTAX,
+					 nexus && (rows || puyop) ? "puyo_nexus"
+					 : puyop && rows	  ? "puyop"
+								  : "field",
+					 "give the field one way: field=ROW,ROW,..., puyop= or "
+					 "puyo_nexus="));
 	if (rows && !route_puyo_rows_param(rows, &field, err))
 		return err->status;
 	struct codec_error link;
@@ -258,10 +252,9 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 	    puyop   ? puyo_links_read_puyop(puyop, strlen(puyop), NULL, &field, &link)
 	    : nexus ? puyo_links_read_nexus(nexus, strlen(nexus), NULL, &field, &link)
 		    : CODEC_OK;
-	if (st != CODEC_OK) {
-		fault_at_param(&link, puyop ? "puyop" : "puyo_nexus", "", err);
-		return err->status;
-	}
+	if (st != CODEC_OK)
+		return route_status_of(
+		    fault_at_param(&link, puyop ? "puyop" : "puyo_nexus", "", err));
 	struct puyo_field run = field;
 	struct puyo_result result;
 	puyo_run(&run, &result);

@@ -45,8 +45,7 @@ static void respond_set(struct route_response *resp, unsigned status, const char
 
 enum route_status route_oom(struct codec_error *err)
 {
-	codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-	return ROUTE_E_INTERNAL;
+	return route_error_set(err, ROUTE_E_INTERNAL, "out of memory");
 }
 
 int route_buf_put(const char *bytes, size_t len, void *buf)

@@ -129,8 +129,7 @@ static enum route_status auth_check(enum route_auth auth, struct codec_error *er
 {
 	if (auth == ROUTE_AUTH_OK)
 		return ROUTE_OK;
-	route_error_set(err, auth_answers[auth].status, "%s", auth_answers[auth].detail);
-	return err->status;
+	return route_error_set(err, auth_answers[auth].status, "%s", auth_answers[auth].detail);
 }
 
 /* Whether entry e answers only with a token (when the server has a token
@@ -309,10 +308,9 @@ static enum route_status decide_format(struct route_call *call, struct codec_err
 	call->format = route_negotiate(req->accept, formats_of(e, call->body));
 	if (call->format == ROUTE_FORMAT_NONE) {
 		route_format_list(formats_of(e, call->body), formats, sizeof formats);
-		route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
-				"Accept: %s excludes everything %s answers (%s)", req->accept,
-				e->path, formats);
-		return err->status;
+		return route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
+				       "Accept: %s excludes everything %s answers (%s)",
+				       req->accept, e->path, formats);
 	}
 	/* A picture draws a trace as its frames: only text cannot show one;
 	 * each line of a stream is answered in JSON. */

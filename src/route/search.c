@@ -28,10 +28,8 @@ static int draw_search(const void *ctx, const struct render_options *opt, char *
 static enum route_status answer(const struct route_call *call, struct searched *s,
 				struct route_response *resp, struct codec_error *err)
 {
-	if (puyo_search(&s->req, &s->ans) != 0) {
-		codec_error_set(err, CODEC_E_INTERNAL, "the search was refused");
-		return ROUTE_E_INTERNAL;
-	}
+	if (puyo_search(&s->req, &s->ans) != 0)
+		return route_error_set(err, ROUTE_E_INTERNAL, "the search was refused");
 	if (call->format == ROUTE_FORMAT_SVG) {
 		struct render_options opt = {.cell = (unsigned)route_arg(call, "cell")};
 		return route_draw_svg(call->req, resp, draw_search, s, &opt, err);
@@ -88,12 +86,11 @@ enum route_status route_puyo_search_svg(const struct route_call *call, struct ro
 	const char *rows = route_param(req, "field"), *pairs = route_param(req, "pairs"),
 		   *colors = route_param(req, "colors");
 	struct puyo_field field;
-	if (!rows) {
-		codec_error_at_param(err, CODEC_E_SYNTAX, "field",
-				     "required: the field as field=ROW,ROW,... (12 or 13 rows, "
-				     "top first)");
-		return err->status;
-	}
+	if (!rows)
+		return route_status_of(
+		    codec_error_at_param(err, CODEC_E_SYNTAX, "field",
+					 "required: the field as field=ROW,ROW,... (12 or 13 rows, "
+					 "top first)"));
 	if (!route_puyo_rows_param(rows, &field, err))
 		return err->status;
 	/* The request as the JSON the route takes, read by the same reader. */

@@ -49,10 +49,8 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 	if (call->format == ROUTE_FORMAT_TEXT) {
 		char text[ROUTE_OUTPUT_TEXT_MAX];
 		int n = p->outcome_text(&s->out, text, sizeof text);
-		if (n < 0 || (size_t)n >= sizeof text) {
-			codec_error_set(err, CODEC_E_INTERNAL, "the answer does not fit");
-			return ROUTE_E_INTERNAL;
-		}
+		if (n < 0 || (size_t)n >= sizeof text)
+			return route_error_set(err, ROUTE_E_INTERNAL, "the answer does not fit");
 		return route_respond_text(resp, ROUTE_TEXT_MEDIA_TYPE, text, (size_t)n, err);
 	}
 	char json[OUTPUT_JSON_MAX];
@@ -148,19 +146,17 @@ static enum route_status solve_json_body(const struct route_call *call, const ch
 	bool case_trace = route_case_wants_trace(root, trace);
 	*answered = route_is_batch(root);
 	if (*answered && call->format != ROUTE_FORMAT_JSON) {
-		route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
-				"a batch is answered in application/json only; ask with "
-				"Accept: application/json");
-		st = ROUTE_E_NOT_ACCEPTABLE;
+		st = route_error_set(err, ROUTE_E_NOT_ACCEPTABLE,
+				     "a batch is answered in application/json only; ask with "
+				     "Accept: application/json");
 	} else if (*answered) {
 		st = route_respond_batch(call, root, solve_case, resp, err);
 	} else if (case_trace && call->format != ROUTE_FORMAT_JSON) {
-		route_error_add(err, ROUTE_E_NOT_ACCEPTABLE,
-				&(struct codec_where){.pointer = "/trace"},
-				"a trace is answered in application/json only, and Accept "
-				"asks for text; ask with Accept: application/json, or "
-				"without trace");
-		st = ROUTE_E_NOT_ACCEPTABLE;
+		st = route_error_add(err, ROUTE_E_NOT_ACCEPTABLE,
+				     &(struct codec_where){.pointer = "/trace"},
+				     "a trace is answered in application/json only, and Accept "
+				     "asks for text; ask with Accept: application/json, or "
+				     "without trace");
 	} else {
 		s->trace_at = json_is_true(json_object_get(root, "trace")) ? "/trace" : NULL;
 		st = solve_alone(call, root, NULL, 0, case_trace, s, err);

@@ -131,21 +131,24 @@ bool problem_page_at(size_t n, struct problem_page *page)
 	return false;
 }
 
-void route_error_set(struct codec_error *err, enum route_status status, const char *fmt, ...)
+enum route_status route_error_set(struct codec_error *err, enum route_status status,
+				  const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	codec_error_vadd(err, (unsigned)status, NULL, fmt, ap);
 	va_end(ap);
+	return status;
 }
 
-void route_error_add(struct codec_error *err, enum route_status status,
-		     const struct codec_where *where, const char *fmt, ...)
+enum route_status route_error_add(struct codec_error *err, enum route_status status,
+				  const struct codec_where *where, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	codec_error_vadd(err, (unsigned)status, where, fmt, ap);
 	va_end(ap);
+	return status;
 }
 
 json_t *problem_faults_json(const struct codec_error *err)

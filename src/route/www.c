@@ -50,6 +50,6 @@ enum route_status route_www(const struct route_call *call, struct route_response
 		route_add_header(resp, "Cache-Control", "no-cache");
 		return ROUTE_OK;
 	}
-	codec_error_set(err, CODEC_E_INTERNAL, "no file of the viewer at %s", call->entry->path);
-	return ROUTE_E_INTERNAL;
+	return route_error_set(err, ROUTE_E_INTERNAL, "no file of the viewer at %s",
+			       call->entry->path);
 }
