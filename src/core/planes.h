@@ -1,6 +1,7 @@
 /*
  * A Puyo field as bit planes (private to the core), and the plane helpers
- * of the chain simulator (puyo.c) and its BMI2 gravity (puyo_bmi2.c).
+ * that the chain simulator (puyo.c), its BMI2 gravity (puyo_bmi2.c) and the
+ * search (puyo_search.c) share, so that each operation is written once.
  */
 #ifndef DROPJUDGE_CORE_PLANES_H
 #define DROPJUDGE_CORE_PLANES_H
