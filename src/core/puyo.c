@@ -3,7 +3,7 @@
  * extensions. A step pops the groups of four or more of the 12 visible rows
  * at once, removes garbage next to them, then lets everything fall.
  *
- * The chain loop works on bit planes (puyo_bmi2.h): a colour has a group of
+ * The chain loop works on bit planes (planes.h): a colour has a group of
  * four or more exactly where one of its puyos has three neighbours of its
  * colour or two neighbouring puyos have two each (a grid has no triangles);
  * those puyos seed a fill that grows to the whole popping groups at once.
@@ -57,70 +57,7 @@ char puyo_cell_to_char(uint8_t cell)
 
 /* ---- bit planes -------------------------------------------------------- */
 
-/* plane_t and struct planes: puyo_bmi2.h. */
-#define LANE_SEEN 0x1FFEu /* h = 1..12, the visible rows */
-
-static const plane_t plane_seen = {LANE_SEEN, LANE_SEEN, LANE_SEEN, LANE_SEEN,
-				   LANE_SEEN, LANE_SEEN, 0,	    0};
-
-/* The two 64-bit halves of a plane: columns 0-3 and columns 4-5. */
-static inline uint64_t half(plane_t x, unsigned i)
-{
-	uint64_t h[2];
-	memcpy(h, &x, sizeof h);
-	return h[i];
-}
-
-static inline plane_t from_halves(uint64_t lo, uint64_t hi)
-{
-	uint64_t h[2] = {lo, hi};
-	plane_t x;
-	memcpy(&x, h, sizeof x);
-	return x;
-}
-
-static inline bool plane_any(plane_t x)
-{
-	return (half(x, 0) | half(x, 1)) != 0;
-}
-
-static inline unsigned count_cells(plane_t x)
-{
-	return (unsigned)__builtin_popcountll(half(x, 0)) +
-	       (unsigned)__builtin_popcountll(half(x, 1));
-}
-
-/* Each column moved to the next (column c to c + 1) or the previous one. */
-static inline plane_t to_right(plane_t x)
-{
-	const plane_t zero = {0};
-	return __builtin_shufflevector(x, zero, 8, 0, 1, 2, 3, 4, 5, 6);
-}
-
-static inline plane_t to_left(plane_t x)
-{
-	const plane_t zero = {0};
-	return __builtin_shufflevector(x, zero, 1, 2, 3, 4, 5, 6, 7, 8);
-}
-
-/* The cells of the four neighbours of x (not x itself). */
-static inline plane_t neighbours(plane_t x)
-{
-	return (x << 1) | (x >> 1) | to_right(x) | to_left(x);
-}
-
-/* Grows `seed` within `within` to all the cells connected to it. */
-static inline plane_t grow(plane_t seed, plane_t within)
-{
-	plane_t g = seed;
-	for (unsigned i = 0; i < PUYO_ROWS_MAX * PUYO_COLS; i++) {
-		plane_t n = (g | neighbours(g)) & within;
-		if (!plane_any(n ^ g))
-			break;
-		g = n;
-	}
-	return g;
-}
+/* plane_t, struct planes and the helpers: planes.h. */
 
 /* Which colour puyos of the visible rows have a neighbour of their own
  * colour above, below, on the left, on the right: all colours at once. */
@@ -206,11 +143,6 @@ static void planes_to_field(const struct planes *p, struct puyo_field *field)
 	}
 }
 
-static inline plane_t planes_occupied(const struct planes *p)
-{
-	return p->bit[0] | p->bit[1] | p->bit[2];
-}
-
 /*
  * Gravity, portable: keeps the cells `keep` and lets them fall, every lane
  * at once (Hacker's Delight's compress, toward the high end): in round i
@@ -253,11 +185,6 @@ static inline void gravity(struct planes *p, plane_t keep, bool bmi2)
 		gravity_portable(p, keep);
 }
 
-/* Cell values as a plane, from the three bit planes. */
-#define PLANE_OF(p, v)                                                                             \
-	((((v)&1) ? (p)->bit[0] : ~(p)->bit[0]) & (((v)&2) ? (p)->bit[1] : ~(p)->bit[1]) &         \
-	 (((v)&4) ? (p)->bit[2] : ~(p)->bit[2]))
-
 /* One chain step on settled planes, as puyo_step() says; step NULL only
  * counts (no colours, groups or score). */
 static inline __attribute__((always_inline)) bool planes_step(struct planes *p, unsigned chain,
@@ -266,7 +193,7 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 	const plane_t *b = p->bit;
 	plane_t occupied = planes_occupied(p);
 	/* values 6 (garbage) and 7 (none) have bits 1 and 2 set */
-	plane_t colour = occupied & ~(b[1] & b[2]) & plane_seen;
+	plane_t colour = occupied & ~(b[1] & b[2]) & PLANE_SEEN;
 	struct same same;
 
 	same_colour(p, colour, &same);
@@ -274,12 +201,12 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 	if (!plane_any(pop))
 		return false;
 
-	plane_t garbage = b[1] & b[2] & ~b[0] & plane_seen & neighbours(pop);
+	plane_t garbage = planes_value(p, PUYO_GARBAGE) & PLANE_SEEN & neighbours(pop);
 	if (step) {
 		unsigned sizes[PUYO_MAX_GROUPS];
 		unsigned groups = 0, colors = 0;
 		for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
-			plane_t g = pop & PLANE_OF(p, v);
+			plane_t g = pop & planes_value(p, v);
 			if (!plane_any(g))
 				continue;
 			unsigned n = count_cells(g);

@@ -9,8 +9,6 @@
 #if DROPJUDGE_SIMD && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-#include "dropjudge/puyo.h"
-
 /*
  * The floor of each column for `keep`: its lowest popcount(column) cells of
  * 13, every column at once in SSSE3 (every processor with BMI2 has it). A

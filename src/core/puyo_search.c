@@ -1,6 +1,6 @@
 /*
  * The Puyo search of dropjudge/puyo_search.h on the simulator's bit planes
- * (struct puyo_planes). The field searched is always at rest, so puyos
+ * and their helpers (planes.h). The field searched is always at rest, so puyos
  * added to it make it fire exactly when a group holding one of them reaches
  * four: a flood fill within its colour decides, and only a candidate that
  * fires is run in full. Added puyos are written at the lowest free cells of
@@ -12,95 +12,48 @@
 
 #include <string.h>
 
-/* The two words of a plane: columns 0-3 and columns 4-5. */
-struct bits {
-	uint64_t w[2];
-};
-
-/* Cells of rows h = 1..12 in every column (the rows where groups pop). */
-static const uint64_t visible[2] = {0x1FFE1FFE1FFE1FFEull, 0x1FFE1FFEull};
+#include "planes.h"
 
 /* Whether x has PUYO_POP_SIZE cells or more: the lowest cell cleared three
  * times (popcount is a library call on a baseline x86-64). */
-static bool pops(struct bits x)
+static bool pops(plane_t x)
 {
+	uint64_t lo = half(x, 0), hi = half(x, 1);
 	for (unsigned i = 1; i < PUYO_POP_SIZE; i++) {
-		if (x.w[0])
-			x.w[0] &= x.w[0] - 1;
+		if (lo)
+			lo &= lo - 1;
 		else
-			x.w[1] &= x.w[1] - 1;
+			hi &= hi - 1;
 	}
-	return (x.w[0] | x.w[1]) != 0;
+	return (lo | hi) != 0;
 }
 
 /* Puyos in column c (0-based) of settled planes. */
-static unsigned height(const struct puyo_planes *p, unsigned c)
+static unsigned height(const struct planes *p, unsigned c)
 {
-	unsigned i = c / 4, shift = 16 * (c % 4);
-	uint64_t occ = p->word[0][i] | p->word[1][i] | p->word[2][i];
-	uint64_t lane = (occ >> shift) & 0x1FFFu;
+	uint64_t lane = (half(planes_occupied(p), c / 4) >> (16 * (c % 4))) & LANE_CELLS;
 	return lane ? PUYO_ROWS_MAX - (unsigned)__builtin_ctzll(lane) : 0;
 }
 
-/* Writes colour v into the empty cell (c, h). */
-static void put(struct puyo_planes *p, unsigned c, unsigned h, unsigned v)
+/* The one-cell plane of (c, h). */
+static plane_t cell(unsigned c, unsigned h)
 {
 	uint64_t bit = 1ull << (16 * (c % 4) + h);
+	return c < 4 ? from_halves(bit, 0) : from_halves(0, bit);
+}
+
+/* Writes colour v into the empty cells x. */
+static void put(struct planes *p, plane_t x, unsigned v)
+{
 	for (unsigned k = 0; k < 3; k++)
 		if (v >> k & 1)
-			p->word[k][c / 4] |= bit;
+			p->bit[k] |= x;
 }
 
-/* The visible cells of colour v. */
-static struct bits colour_of(const struct puyo_planes *p, unsigned v)
+/* Whether the puyo just added in cell x, of colour v, makes the planes fire. */
+static bool fires_from(const struct planes *p, plane_t x, unsigned v)
 {
-	struct bits x;
-	for (unsigned i = 0; i < 2; i++) {
-		uint64_t m = visible[i];
-		for (unsigned k = 0; k < 3; k++)
-			m &= (v >> k & 1) ? p->word[k][i] : ~p->word[k][i];
-		x.w[i] = m;
-	}
-	return x;
-}
-
-/* The cells next to those of x: a shift by 1 vertically, by 16 horizontally
- * (across the two words between columns 3 and 4). */
-static struct bits next_to(struct bits x)
-{
-	struct bits n;
-	n.w[0] = x.w[0] << 1 | x.w[0] >> 1 | x.w[0] << 16 | x.w[0] >> 16 | x.w[1] << 48;
-	n.w[1] = x.w[1] << 1 | x.w[1] >> 1 | x.w[1] << 16 | x.w[1] >> 16 | x.w[0] >> 48;
-	return n;
-}
-
-/* The group of `within` grown from `seed` (cells of `within`). */
-static struct bits group_of(struct bits seed, struct bits within)
-{
-	struct bits g = seed;
-	for (;;) {
-		struct bits n = next_to(g);
-		n.w[0] = (n.w[0] | g.w[0]) & within.w[0];
-		n.w[1] = (n.w[1] | g.w[1]) & within.w[1];
-		if (n.w[0] == g.w[0] && n.w[1] == g.w[1])
-			return g;
-		g = n;
-	}
-}
-
-/* The one-cell plane of (c, h), empty for the hidden row. */
-static struct bits cell(unsigned c, unsigned h)
-{
-	struct bits x = {{0, 0}};
-	if (h >= 1)
-		x.w[c / 4] = 1ull << (16 * (c % 4) + h);
-	return x;
-}
-
-/* Whether the puyo just added at (c, h), of colour v, makes the planes fire. */
-static bool fires_from(const struct puyo_planes *p, unsigned c, unsigned h, unsigned v)
-{
-	return pops(group_of(cell(c, h), colour_of(p, v)));
+	return pops(grow(x & PLANE_SEEN, planes_value(p, v) & PLANE_SEEN));
 }
 
 /* Whether trigger a ranks before trigger b (puyo_search.h's order). */
@@ -122,25 +75,18 @@ static bool trigger_before(const struct puyo_trigger *a, const struct puyo_trigg
  * nothing falls after it goes (with the garbage next to it): then the run
  * is that one step. Returns false, *res untouched, when something falls.
  */
-static bool run_one_step(const struct puyo_planes *t, struct bits g, struct puyo_result *res)
+static bool run_one_step(const struct planes *t, plane_t g, struct puyo_result *res)
 {
-	struct bits near = next_to(g);
-	unsigned n = 0;
-	for (unsigned i = 0; i < 2; i++) {
-		uint64_t occ = t->word[0][i] | t->word[1][i] | t->word[2][i];
-		uint64_t garbage = t->word[1][i] & t->word[2][i] & ~t->word[0][i] & visible[i];
-		uint64_t gone = g.w[i] | (garbage & near.w[i]);
-		uint64_t kept = occ & ~gone;
-		for (unsigned lane = 0; lane < 4; lane++) {
-			uint64_t r = (gone >> (16 * lane)) & 0x1FFFu;
-			uint64_t k = (kept >> (16 * lane)) & 0x1FFFu;
-			/* a kept cell above (a lower bit than) the lowest cell that goes */
-			if (r && (k & ((1ull << (63 - __builtin_clzll(r))) - 1)))
-				return false;
-		}
-		for (uint64_t x = g.w[i]; x; x &= x - 1)
-			n++;
-	}
+	plane_t gone = g | (planes_value(t, PUYO_GARBAGE) & PLANE_SEEN & neighbours(g));
+	/* the cells above (at lower bits than) the lowest cell that goes, per column */
+	plane_t above = gone >> 1;
+	above |= above >> 1;
+	above |= above >> 2;
+	above |= above >> 4;
+	above |= above >> 8;
+	if (plane_any(planes_occupied(t) & ~gone & above))
+		return false;
+	unsigned n = count_cells(g);
 	res->chains = 1;
 	res->score = puyo_step_score(1, n, 1, &n, 1);
 	res->all_clear = false; /* not read by the search */
@@ -152,38 +98,35 @@ static bool run_one_step(const struct puyo_planes *t, struct bits g, struct puyo
  * out (ranked) and their number returned; else out[0] gets the best and 1
  * is returned, or 0 when there is none.
  */
-static unsigned triggers(const struct puyo_planes *p, unsigned add, unsigned colors,
+static unsigned triggers(const struct planes *p, unsigned add, unsigned colors,
 			 struct puyo_trigger *out, bool all)
 {
 	unsigned n = 0;
-	struct bits colour[PUYO_YELLOW + 1];
+	plane_t colour[PUYO_YELLOW + 1];
 	for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++)
-		colour[v] = colour_of(p, v);
+		colour[v] = planes_value(p, v) & PLANE_SEEN;
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		unsigned room = PUYO_ROWS_MAX - height(p, c);
 		unsigned h0 = room - 1; /* lowest free cell */
 		for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
 			if (!(colors >> (v - 1) & 1))
 				continue;
-			struct bits within = colour[v], seed = {{0, 0}};
+			plane_t added = {0};
 			for (unsigned k = 1; k <= add && k <= room; k++) {
-				struct bits one = cell(c, h0 - (k - 1));
-				seed.w[0] |= one.w[0];
-				seed.w[1] |= one.w[1];
-				within.w[0] |= one.w[0];
-				within.w[1] |= one.w[1];
-				struct bits g = group_of(seed, within);
+				added |= cell(c, h0 - (k - 1));
+				plane_t seed = added & PLANE_SEEN, g = grow(seed, colour[v] | seed);
 				if (!pops(g))
 					continue;
-				struct puyo_planes t = *p;
-				for (unsigned i = 0; i < k; i++)
-					put(&t, c, h0 - i, v);
+				struct planes t = *p;
+				put(&t, added, v);
 				struct puyo_result res;
 				if (!run_one_step(&t, g, &res)) {
 					/* a shorter chain than the best needs no score */
-					if (!all && n > 0 && puyo_planes_chains(&t) < out[0].chains)
+					struct puyo_planes q;
+					memcpy(&q, &t, sizeof q);
+					if (!all && n > 0 && puyo_planes_chains(&q) < out[0].chains)
 						break;
-					puyo_planes_run(&t, &res);
+					puyo_planes_run(&q, &res);
 				}
 				struct puyo_trigger tr = {(uint8_t)(c + 1), (uint8_t)v, (uint8_t)k,
 							  res.chains, res.score};
@@ -266,7 +209,7 @@ static void keep(struct walk *w)
  * and runs them (*fired). Returns false, planes untouched, when a puyo
  * would be off the field or above the 13 rows.
  */
-static bool place(struct puyo_planes *p, unsigned c, unsigned r, unsigned a, unsigned b,
+static bool place(struct planes *p, unsigned c, unsigned r, unsigned a, unsigned b,
 		  struct puyo_result *fired)
 {
 	unsigned c2 = r == 1 ? c + 1 : r == 3 ? c - 1 : c; /* c - 1 wraps past 5 when c is 0 */
@@ -278,16 +221,21 @@ static bool place(struct puyo_planes *p, unsigned c, unsigned r, unsigned a, uns
 	/* the lowest free cell of column c; the one above it, or column c2's lowest */
 	unsigned low = room - 1, other = room2 - 1 - (c2 == c);
 	unsigned ha = r == 2 ? other : low, hb = r == 2 ? low : other;
-	put(p, c, ha, a);
-	put(p, c2, hb, b);
+	plane_t xa = cell(c, ha), xb = cell(c2, hb);
+	put(p, xa, a);
+	put(p, xb, b);
 	memset(fired, 0, sizeof *fired);
-	if (fires_from(p, c, ha, a) || fires_from(p, c2, hb, b))
-		puyo_planes_run(p, fired);
+	if (fires_from(p, xa, a) || fires_from(p, xb, b)) {
+		struct puyo_planes q;
+		memcpy(&q, p, sizeof q);
+		puyo_planes_run(&q, fired);
+		memcpy(p, &q, sizeof q);
+	}
 	return true;
 }
 
 /* Walks every legal sequence from planes at rest, from pair `depth` on. */
-static void walk_from(struct walk *w, const struct puyo_planes *p, unsigned depth)
+static void walk_from(struct walk *w, const struct planes *p, unsigned depth)
 {
 	const struct puyo_search_request *req = w->req;
 	if (depth >= req->pairs || depth >= PUYO_SEARCH_MAX_PAIRS) {
@@ -300,7 +248,7 @@ static void walk_from(struct walk *w, const struct puyo_planes *p, unsigned dept
 	unsigned a = req->pair[depth][0], b = req->pair[depth][1];
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
 		for (unsigned r = 0; r < (a == b ? 2u : 4u); r++) {
-			struct puyo_planes t = *p;
+			struct planes t = *p;
 			if (!place(&t, c, r, a, b, &w->cur.fired[depth]))
 				continue;
 			w->cur.placement[depth] =
@@ -335,9 +283,11 @@ int puyo_search(const struct puyo_search_request *request, struct puyo_search_an
 {
 	if (!request_is_valid(request))
 		return -1;
-	struct puyo_planes p;
-	puyo_planes_from_field(&p, &request->field);
-	puyo_planes_run(&p, &answer->fires_now);
+	struct puyo_planes q;
+	struct planes p;
+	puyo_planes_from_field(&q, &request->field);
+	puyo_planes_run(&q, &answer->fires_now);
+	memcpy(&p, &q, sizeof p);
 	answer->triggers = triggers(&p, request->add, request->colors, answer->trigger, true);
 	answer->examined = 0;
 	answer->sequences = 0;
