@@ -252,7 +252,6 @@ struct route_call {
 	enum route_body body; /* the body's kind; ROUTE_BODY_NONE without one */
 	const char *bytes;    /* the kept body, a leading byte-order mark skipped */
 	size_t nbytes;
-	bool bom;			   /* the kept body opened with a byte-order mark */
 	enum route_format format;	   /* the one format to answer in */
 	uint64_t args[ROUTE_ENTRY_PARAMS]; /* parameter values, entry->params order */
 	struct codec_fault **faults;	   /* route_collect()'s storage, or NULL */

@@ -426,8 +426,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 			goto out_error;
 		}
 		/* A kept body's byte-order mark (as Notepad writes it) is skipped
-		 * here once; validate alone is told of it, to name it. */
-		call.bom = route_has_bom(call.bytes, call.nbytes);
+		 * here once; validate alone looks for it in req->body, to name it. */
 		route_skip_bom(&call.bytes, &call.nbytes);
 	}
 	vary = true;

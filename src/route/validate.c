@@ -44,7 +44,7 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 
 	if (!route_collect(call, &all))
 		return route_oom(err);
-	if (call->bom)
+	if (route_has_bom(call->req->body, call->req->body_len)) /* the router skipped it */
 		codec_error_at_line(&all, CODEC_E_SYNTAX, 1, 1,
 				    "the input starts with a UTF-8 byte-order mark (EF BB BF), "
 				    "which Baekjoon inputs never have");
