@@ -646,6 +646,43 @@ static void precheck_should_refuse_a_large_body_before_reading_it(void **state)
 	assert_int_equal(m.refusal, ROUTE_E_NOT_FOUND);
 }
 
+/* The row a path stands for, found by route_match(); NULL for none. */
+static const struct route_entry *matched(const char *path)
+{
+	struct route_request req = {.method = "GET", .path = path, .limits = &limits};
+	struct route_match m;
+	route_match(&req, -1, &m);
+	return m.entry;
+}
+
+/* Every row is found by its own path and by nothing one byte shorter or
+ * longer (those are another row's or none), nor by a path past any row's. */
+static void each_path_should_find_its_row_and_no_other(void **state)
+{
+	(void)state;
+	size_t count;
+	const struct route_entry *table = route_entries(&count);
+	char path[ROUTE_PATH_MAX + 2];
+	for (size_t i = 0; i < count; i++) {
+		assert_ptr_equal(matched(table[i].path), &table[i]);
+		size_t len = strlen(table[i].path);
+		for (int cut = 0; cut < 2; cut++) {
+			if (cut)
+				snprintf(path, sizeof path, "%.*s", (int)len - 1, table[i].path);
+			else
+				snprintf(path, sizeof path, "%sx", table[i].path);
+			const struct route_entry *e = matched(path);
+			if (e && strcmp(e->path, path) != 0)
+				fail_msg("%s found row %s", path, e->path);
+		}
+	}
+	memset(path, 'a', sizeof path - 1);
+	path[0] = '/';
+	path[sizeof path - 1] = '\0';
+	assert_null(matched(path));
+	assert_null(matched(""));
+}
+
 /* The rows hold their strings and numbers only: each string ends within
  * its array, each number names a handler or problem there is, the
  * problem's handlers have their problem, and no path is there twice. */
@@ -1237,6 +1274,7 @@ int main(void)
 	    cmocka_unit_test(content_type_should_take_json_and_text_in_utf8_only),
 	    cmocka_unit_test(exact_types_should_negotiate_as_the_full_reading),
 	    cmocka_unit_test(unknown_path_should_be_404_problem),
+	    cmocka_unit_test(each_path_should_find_its_row_and_no_other),
 	    cmocka_unit_test(wrong_method_should_be_405_with_allow),
 	    cmocka_unit_test(other_content_types_should_be_415),
 	    cmocka_unit_test(unacceptable_accept_should_be_406),
