@@ -37,6 +37,9 @@
 #   AGAINST=BUILD_DIR: in place of the fixed-answer server, the dropjudge of
 #     another build (an older commit, say): the ratios are then this build's
 #     requests/s over that one's, to see what a change gained or lost
+#   BARE_ARGS="...": options for the fixed-answer server, e.g. "--headers":
+#     it sends dropjudge's other four header fields too, so that the table
+#     shows what is left of the difference without their cost
 #   ARGS="...": more options for this build's dropjudge serve only (a
 #     --connection-memory among them is given to the fixed-answer server
 #     too); with AGAINST=BUILD_DIR of the same build it compares two
@@ -121,7 +124,8 @@ else
 	# so that both run with the same libmicrohttpd settings.
 	memory=$(printf '%s\n' "${ARGS:-}" |
 		sed -n 's/.*--connection-memory[= ]\([0-9][0-9]*\).*/\1/p')
-	start bare "$bare" ${memory:+--connection-memory "$memory"}
+	# shellcheck disable=SC2086 # BARE_ARGS is split into options on purpose
+	start bare "$bare" ${memory:+--connection-memory "$memory"} ${BARE_ARGS:-}
 fi
 
 # The cases: label, path, body file, Content-Type, Accept.

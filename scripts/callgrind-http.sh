@@ -13,7 +13,8 @@
 # functions of dropjudge by inclusive cost, for each case); CASE_BODY=FILE
 # with CASE_TYPE (application/json) and CASE_PATH (/v1/monomino-domino):
 # that one POST instead of the four cases of scripts/bench-http.sh; KEEP=1
-# keeps the profiles.
+# keeps the profiles; BARE_ARGS="--headers": the fixed-answer server sends
+# dropjudge's other four header fields too (tests/bench/bare_server.c).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/listen-lib.sh
@@ -105,7 +106,8 @@ for c in $(seq 0 $((${#labels[@]} - 1))); do
 	if [ "$top" -gt 0 ]; then
 		cp "$tmp/dropjudge.$c.best" "$tmp/top.$c"
 	fi
-	bb=$(measure bare "$c" "$build/bench/bare_server")
+	# shellcheck disable=SC2086 # BARE_ARGS is split into options on purpose
+	bb=$(measure bare "$c" "$build/bench/bare_server" ${BARE_ARGS:-})
 	printf '%-32s %12s %12s %8s\n' "${labels[$c]}" "$dj" "$bb" \
 		"$(awk -v a="$dj" -v b="$bb" 'BEGIN {printf "%.2f", a / b}')"
 	if [ "$top" -gt 0 ]; then

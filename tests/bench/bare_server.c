@@ -8,10 +8,15 @@
  * into a growing buffer, the answer queued on the last call, the state
  * freed by the request-completed callback. The answer is a fixed 200 whose
  * body has the size and content type dropjudge answers on the benchmarked
- * path, so that the bytes on the wire match and the difference between the
- * two servers is the routing, the codecs and the cores.
+ * path, so that the difference between the two servers is the routing,
+ * the codecs, the cores and dropjudge's other header fields.
  *
- *   bare_server [--host ADDR] [--port N] [--threads N]
+ *   bare_server [--host ADDR] [--port N] [--threads N] [--connection-memory BYTES] [--headers]
+ *
+ * --headers adds those four header fields, sent with every answer besides
+ * its Content-Type (a request id of the same length, nosniff, DENY, Vary),
+ * so that the bytes on the wire match and the difference leaves their cost
+ * out.
  *
  * Prints "bare_server listening on http://HOST:PORT" (the real port when
  * 0 was asked) and serves until SIGINT or SIGTERM.
@@ -38,6 +43,9 @@
 #define BARE_TIMEOUT	       10
 #define BARE_MAX_CONNECTIONS   1024
 #define BARE_MAX_BODY	       ((size_t)1 << 20)
+
+/* --headers: every answer carries dropjudge's other header fields too. */
+static bool bare_headers;
 /* First allocation for a body, as HTTP_BODY_START in src/http/server.c. */
 #define BARE_BODY_START 16384
 
@@ -151,7 +159,14 @@ static enum MHD_Result bare_access(void *cls, struct MHD_Connection *conn, const
 	if (!r)
 		return MHD_NO;
 	enum MHD_Result ret = MHD_NO;
-	if (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->content_type) == MHD_YES)
+	bool ok = !bare_headers ||
+		  (MHD_add_response_header(r, "X-Request-Id", "00000000000000000000000000000000") ==
+		       MHD_YES &&
+		   MHD_add_response_header(r, "X-Content-Type-Options", "nosniff") == MHD_YES &&
+		   MHD_add_response_header(r, "X-Frame-Options", "DENY") == MHD_YES);
+	if (ok &&
+	    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->content_type) == MHD_YES &&
+	    (!bare_headers || MHD_add_response_header(r, "Vary", "Accept") == MHD_YES))
 		ret = MHD_queue_response(conn, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -210,7 +225,7 @@ static bool bare_number(const char *text, unsigned long max, unsigned *out)
 static void bare_usage(FILE *f)
 {
 	fputs("usage: bare_server [--host ADDR] [--port N] [--threads N] [--connection-memory "
-	      "BYTES]\n"
+	      "BYTES] [--headers]\n"
 	      "  a bare libmicrohttpd server with dropjudge's daemon flags, for bench-http\n",
 	      f);
 }
@@ -230,6 +245,8 @@ int main(int argc, char *argv[])
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			bare_usage(stdout);
 			return 0;
+		} else if (strcmp(argv[i], "--headers") == 0) {
+			bare_headers = true;
 		} else if ((v = bare_flag(argc, argv, &i, "--host"))) {
 			host = v;
 		} else if ((v = bare_flag(argc, argv, &i, "--port"))) {
