@@ -1,7 +1,8 @@
 /*
- * A Puyo field as bit planes (private to the core), and the plane helpers
- * that the chain simulator (puyo.c), its BMI2 gravity (puyo_bmi2.c) and the
- * search (puyo_search.c) share, so that each operation is written once.
+ * A Puyo field as bit planes (private to the core), the plane helpers that
+ * the chain simulator (puyo.c), its BMI2 gravity (puyo_bmi2.c) and the
+ * search (puyo_search.c) share, so that each operation is written once, and
+ * the simulator's runs on them, which the search calls.
  */
 #ifndef DROPJUDGE_CORE_PLANES_H
 #define DROPJUDGE_CORE_PLANES_H
@@ -105,5 +106,17 @@ static inline plane_t planes_value(const struct planes *p, unsigned v)
 	const plane_t *b = p->bit;
 	return ((v & 1) ? b[0] : ~b[0]) & ((v & 2) ? b[1] : ~b[1]) & ((v & 4) ? b[2] : ~b[2]);
 }
+
+/* The planes of a field (puyo_planes_from_field()). */
+void planes_from_field(struct planes *p, const struct puyo_field *field);
+
+/* Settles the planes, then counts the steps that pop (puyo_planes_chains()). */
+unsigned planes_chains(struct planes *p);
+
+/* Settles the planes, then steps until nothing pops, into *res (the planes
+ * left as the final field); with fn, writes the planes into *field after
+ * each step and tells fn, until fn returns false (puyo_run_steps()). */
+void planes_run(struct planes *p, struct puyo_result *res, struct puyo_field *field,
+		puyo_step_fn *fn, void *ctx);
 
 #endif

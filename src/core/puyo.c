@@ -111,7 +111,7 @@ static inline plane_t lowest_cell(plane_t x)
 	return lo ? from_halves(lo & (~lo + 1), 0) : from_halves(0, hi & (~hi + 1));
 }
 
-static void planes_from_field(struct planes *p, const struct puyo_field *field)
+void planes_from_field(struct planes *p, const struct puyo_field *field)
 {
 	unsigned rows = field_rows(field);
 	unsigned h0 = PUYO_ROWS_MAX - rows;
@@ -234,8 +234,7 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 	return true;
 }
 
-/* Settles the planes, then counts the steps that pop. */
-static unsigned planes_chains(struct planes *p)
+unsigned planes_chains(struct planes *p)
 {
 	unsigned chains = 0;
 	bool bmi2 = cpu_switch_on(&puyo_bmi2);
@@ -245,13 +244,8 @@ static unsigned planes_chains(struct planes *p)
 	return chains;
 }
 
-/*
- * Settles the planes, then steps until nothing pops; fills *res. With fn,
- * writes the planes into *field after each step and tells fn, until fn
- * returns false.
- */
-static void planes_run(struct planes *p, struct puyo_result *res, struct puyo_field *field,
-		       puyo_step_fn *fn, void *ctx)
+void planes_run(struct planes *p, struct puyo_result *res, struct puyo_field *field,
+		puyo_step_fn *fn, void *ctx)
 {
 	struct puyo_step step;
 	res->chains = 0;

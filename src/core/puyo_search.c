@@ -122,11 +122,10 @@ static unsigned triggers(const struct planes *p, unsigned add, unsigned colors,
 				struct puyo_result res;
 				if (!run_one_step(&t, g, &res)) {
 					/* a shorter chain than the best needs no score */
-					struct puyo_planes q;
-					memcpy(&q, &t, sizeof q);
-					if (!all && n > 0 && puyo_planes_chains(&q) < out[0].chains)
+					struct planes u = t;
+					if (!all && n > 0 && planes_chains(&u) < out[0].chains)
 						break;
-					puyo_planes_run(&q, &res);
+					planes_run(&t, &res, NULL, NULL, NULL);
 				}
 				struct puyo_trigger tr = {(uint8_t)(c + 1), (uint8_t)v, (uint8_t)k,
 							  res.chains, res.score};
@@ -225,12 +224,8 @@ static bool place(struct planes *p, unsigned c, unsigned r, unsigned a, unsigned
 	put(p, xa, a);
 	put(p, xb, b);
 	memset(fired, 0, sizeof *fired);
-	if (fires_from(p, xa, a) || fires_from(p, xb, b)) {
-		struct puyo_planes q;
-		memcpy(&q, p, sizeof q);
-		puyo_planes_run(&q, fired);
-		memcpy(p, &q, sizeof q);
-	}
+	if (fires_from(p, xa, a) || fires_from(p, xb, b))
+		planes_run(p, fired, NULL, NULL, NULL);
 	return true;
 }
 
@@ -283,11 +278,9 @@ int puyo_search(const struct puyo_search_request *request, struct puyo_search_an
 {
 	if (!request_is_valid(request))
 		return -1;
-	struct puyo_planes q;
 	struct planes p;
-	puyo_planes_from_field(&q, &request->field);
-	puyo_planes_run(&q, &answer->fires_now);
-	memcpy(&p, &q, sizeof p);
+	planes_from_field(&p, &request->field);
+	planes_run(&p, &answer->fires_now, NULL, NULL, NULL);
 	answer->triggers = triggers(&p, request->add, request->colors, answer->trigger, true);
 	answer->examined = 0;
 	answer->sequences = 0;
