@@ -24,8 +24,7 @@ struct http_workers {
 	pthread_mutex_t lock;	       /* guards the queue and stopping */
 	pthread_cond_t ready;	       /* a job was queued, or stopping was set */
 	STAILQ_HEAD(, http_job) queue; /* jobs in the order they run */
-	bool stopping;		       /* no more jobs are taken */
-	bool joined;		       /* http_workers_stop() has been called */
+	bool stopping;		       /* http_workers_stop() was called: no more jobs */
 	bool trim;		       /* memory should be given back when a worker is free */
 	struct timespec trim_at;       /* ... at this time (CLOCK_MONOTONIC), if still asked */
 	unsigned nthreads;	       /* threads started */
@@ -147,9 +146,8 @@ void http_workers_trim(struct http_workers *w)
 void http_workers_stop(struct http_workers *w)
 {
 	pthread_mutex_lock(&w->lock);
-	bool joined = w->joined;
+	bool joined = w->stopping; /* by an earlier call */
 	w->stopping = true;
-	w->joined = true;
 	pthread_cond_broadcast(&w->ready);
 	pthread_mutex_unlock(&w->lock);
 	if (joined)
