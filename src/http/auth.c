@@ -341,8 +341,7 @@ out_free:
 void http_tls_free(struct http_tls *tls)
 {
 	dj_free(tls->cert);
-	if (tls->key)
-		dj_free_secret(tls->key, tls->key_len + 1);
+	dj_free_secret(tls->key, tls->key_len + 1);
 	dj_free(tls->priorities);
 	memset(tls, 0, sizeof *tls);
 }

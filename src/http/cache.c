@@ -31,9 +31,7 @@ struct http_cache {
 struct http_cache *http_cache_new(size_t bytes)
 {
 	struct http_cache *c = dj_calloc(1, sizeof *c);
-	if (!c)
-		return NULL;
-	if (pthread_mutex_init(&c->lock, NULL) != 0) {
+	if (!c || pthread_mutex_init(&c->lock, NULL) != 0) {
 		dj_free(c);
 		return NULL;
 	}
@@ -49,14 +47,20 @@ static void cache_entry_free(struct cache_entry *e)
 	dj_free(e);
 }
 
+/* Frees every entry of `list`, which is left empty. */
+static void cache_list_free(struct cache_list *list)
+{
+	for (struct cache_entry *e; (e = TAILQ_FIRST(list));) {
+		TAILQ_REMOVE(list, e, link);
+		cache_entry_free(e);
+	}
+}
+
 void http_cache_free(struct http_cache *c)
 {
 	if (!c)
 		return;
-	for (struct cache_entry *e; (e = TAILQ_FIRST(&c->used));) {
-		TAILQ_REMOVE(&c->used, e, link);
-		cache_entry_free(e);
-	}
+	cache_list_free(&c->used);
 	pthread_mutex_destroy(&c->lock);
 	dj_free(c);
 }
@@ -170,10 +174,7 @@ void http_cache_put(struct http_cache *c, const char *key, const struct route_re
 	TAILQ_INSERT_HEAD(&c->used, e, link);
 	c->bytes += resp->body_len;
 	pthread_mutex_unlock(&c->lock);
-	while ((last = TAILQ_FIRST(&gone))) {
-		TAILQ_REMOVE(&gone, last, link);
-		cache_entry_free(last);
-	}
+	cache_list_free(&gone);
 }
 
 void http_cache_figures(struct http_cache *c, struct http_metrics_held *h)

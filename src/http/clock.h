@@ -1,4 +1,4 @@
-/* The HTTP layer's one clock, monotonic (arbitrary origin): milliseconds
+/* The HTTP layer's one clock, CLOCK_MONOTONIC (arbitrary origin): milliseconds
  * for deadlines, nanoseconds for durations, and the wall time of log lines. */
 #ifndef DROPJUDGE_HTTP_CLOCK_H
 #define DROPJUDGE_HTTP_CLOCK_H

@@ -301,8 +301,7 @@ void http_guard_headers_in(struct MHD_Connection *conn, long long now_ms)
 		return;
 	atomic_store_explicit(&c->deadline_ms, now_ms + (long long)c->guard->body_timeout * 1000,
 			      memory_order_relaxed);
-	if (atomic_load_explicit(&c->linger, memory_order_relaxed))
-		atomic_store_explicit(&c->linger, false, memory_order_relaxed);
+	atomic_store_explicit(&c->linger, false, memory_order_relaxed);
 }
 
 void http_guard_linger(struct MHD_Connection *conn)

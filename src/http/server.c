@@ -148,7 +148,6 @@ struct http_request {
 	bool heavy;		     /* holds a place of srv->heavy, for the worker pool */
 	struct http_job job;	     /* the worker pool's link, when heavy */
 	struct MHD_Connection *conn; /* resumed by the job */
-	bool prepared;		     /* http_prepare() has run on the answer */
 	size_t held;		     /* bytes of the answer taken from srv->budget */
 	atomic_bool answered;	     /* the job has filled resp */
 	char *body;		     /* body kept so far, dj_malloc'ed, NULL while empty */
@@ -158,10 +157,9 @@ struct http_request {
 					length when known, else max */
 	size_t dropped;		     /* bytes of body read and not kept */
 	enum route_status refused;   /* route_match() verdict; ROUTE_OK: keep the body */
-	bool heavy_route;	     /* the route table marks the resource heavy */
-	bool too_large;		     /* the body passed max: nothing more is kept */
 	size_t max;		     /* bytes the body may have (route_body_limit()) */
-	bool out_of_memory;	     /* growing the body failed: nothing more is kept */
+	enum codec_status fault;     /* CODEC_OK, or why nothing more is kept: past
+					max (TOO_LARGE), out of memory (INTERNAL) */
 	bool unread;		     /* answered before its body was read: the
 					connection closes, and lingers (guard.h) */
 	struct http_gunzip *gunzip;  /* inflater of a gzip body, or NULL */
@@ -449,13 +447,12 @@ static bool http_cacheable(const struct route_request *req)
  * Makes resp ready to send, on the thread that built it (a worker for a
  * heavy request): keeps a built package in the cache, compresses the body
  * for a client that takes gzip, takes its bytes from the answer budget
- * (into rq->held) or past it answers 503 instead. Marks rq prepared.
+ * (into rq->held) or past it answers 503 instead.
  */
 static void http_prepare(struct http_server *srv, struct http_request *rq,
 			 struct route_response *resp)
 {
 	char key[1024];
-	rq->prepared = true;
 	rq->held = 0;
 	/* Built on a worker (rq->req whole): a package the cache keeps. */
 	if (rq->heavy && resp->status == 200 && http_cacheable(&rq->req) &&
@@ -489,11 +486,9 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	if (!rq->prepared)
+	if (resp != &rq->resp) /* the job's answer is prepared on its worker */
 		http_prepare(srv, rq, resp);
 	size_t held = rq->held; /* given back by the response, or below */
-	rq->prepared = false;
-	rq->held = 0;
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
 	if (resp->stream.read) {
@@ -567,10 +562,10 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
  * out of memory). False when too much was dropped: the sender is cut off. */
 static bool http_take_body(struct http_request *rq, const char *data, size_t size)
 {
-	if (rq->refused != ROUTE_OK || rq->too_large || rq->out_of_memory)
+	if (rq->refused != ROUTE_OK || rq->fault != CODEC_OK)
 		goto out_drop;
 	if (size > rq->max - rq->len) {
-		rq->too_large = true;
+		rq->fault = CODEC_E_TOO_LARGE;
 		goto out_free;
 	}
 	if (rq->intake) { /* read through, nothing kept */
@@ -596,7 +591,7 @@ static bool http_take_body(struct http_request *rq, const char *data, size_t siz
 			cap = rq->len + size;
 		char *p = dj_realloc(rq->body, cap);
 		if (!p) {
-			rq->out_of_memory = true;
+			rq->fault = CODEC_E_INTERNAL;
 			goto out_free;
 		}
 		rq->body = p;
@@ -621,14 +616,14 @@ static bool http_keep_inflated(void *ctx, const char *data, size_t size)
 {
 	struct http_request *rq = ctx;
 	http_take_body(rq, data, size);
-	return !rq->too_large && !rq->out_of_memory;
+	return rq->fault == CODEC_OK;
 }
 
 /* Takes a chunk of a gzip body: inflated into the body, within the limit on
  * the inflated bytes (a compression bomb stops here, answered 413). */
 static bool http_take_gzip(struct http_request *rq, const char *data, size_t size)
 {
-	if (rq->too_large || rq->out_of_memory || http_gunzip_failed(rq->gunzip))
+	if (rq->fault != CODEC_OK || http_gunzip_failed(rq->gunzip))
 		return http_take_body(rq, data, size); /* dropped and counted */
 	http_gunzip_feed(rq->gunzip, data, size, http_keep_inflated, rq);
 	return true;
@@ -669,7 +664,6 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	route_match(req, length, &m);
 	req->entry = m.entry; /* route_handle() needs not find it again */
 	rq->refused = m.refusal;
-	rq->heavy_route = m.entry && m.entry->heavy;
 	rq->max = route_body_limit(req);
 	bool over = length > 0 && (unsigned long long)length > rq->max;
 	rq->unread = over;
@@ -686,15 +680,15 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	if (rq->refused == ROUTE_OK && http_gzip_named(req->content_encoding)) {
 		rq->limit = rq->max; /* the inflated size is not announced */
 		rq->gunzip = http_gunzip_new();
-		rq->out_of_memory = !rq->gunzip;
+		rq->fault = rq->gunzip ? CODEC_OK : CODEC_E_INTERNAL;
 	}
 	/* A text case is judged as it arrives; NULL: the body is kept. */
-	if (rq->refused == ROUTE_OK && !rq->out_of_memory)
+	if (rq->refused == ROUTE_OK && rq->fault == CODEC_OK)
 		rq->intake = route_intake_new(req);
 	/* A stream is never kept whole: without its reader it is a 500. */
 	if (rq->refused == ROUTE_OK && !rq->intake && m.takes_body &&
 	    route_request_body(req) == ROUTE_BODY_NDJSON)
-		rq->out_of_memory = true;
+		rq->fault = CODEC_E_INTERNAL;
 	return MHD_YES;
 }
 
@@ -706,8 +700,8 @@ static bool http_is_heavy(const struct http_request *rq)
 	const struct route_request *req = &rq->req;
 	const char *accept = rq->fields.accept;
 	bool svg = accept && http_method_is(req, "POST") && strstr(accept, "svg") != NULL;
-	return (!rq->intake && (req->body_len >= HTTP_HEAVY_BODY || svg)) || rq->heavy_route ||
-	       route_param(req, "trace") != NULL;
+	return (!rq->intake && (req->body_len >= HTTP_HEAVY_BODY || svg)) ||
+	       (req->entry && req->entry->heavy) || route_param(req, "trace") != NULL;
 }
 
 /* http_job.run: answers a heavy request on a worker thread, then hands the
@@ -741,10 +735,8 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 		route_handle(req, &resp); /* the route's refusal */
 		return http_send(srv, conn, rq, &resp, false);
 	}
-	if (rq->too_large)
-		return http_send_error(srv, conn, rq, CODEC_E_TOO_LARGE);
-	if (rq->out_of_memory)
-		return http_send_error(srv, conn, rq, CODEC_E_INTERNAL);
+	if (rq->fault != CODEC_OK)
+		return http_send_error(srv, conn, rq, rq->fault);
 	if (rq->gunzip && !http_gunzip_done(rq->gunzip))
 		return http_send_error(srv, conn, rq, CODEC_E_SYNTAX);
 	req->body = rq->body;
@@ -754,7 +746,7 @@ static enum MHD_Result http_finish(struct http_server *srv, struct MHD_Connectio
 	req->gone_ctx = conn;
 	/* HEAD on heavy work answers what it can without building the body;
 	 * a package built before answers GET and HEAD whole, at once. */
-	req->headers_only = rq->heavy_route && http_method_is(req, "HEAD");
+	req->headers_only = req->entry && req->entry->heavy && http_method_is(req, "HEAD");
 	if (http_cacheable(req)) {
 		char key[1024];
 		if (http_cache_key(req, rq->fields.accept, key, sizeof key) &&

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "codec/error.h"
+#include "http/clock.h"
 
 /* How much nicer than the event loops a worker is. */
 #define WORKERS_NICE 10
@@ -24,22 +25,12 @@ struct http_workers {
 	pthread_mutex_t lock;	       /* guards the queue and stopping */
 	pthread_cond_t ready;	       /* a job was queued, or stopping was set */
 	STAILQ_HEAD(, http_job) queue; /* jobs in the order they run */
-	bool stopping;		       /* no more jobs are taken */
-	bool joined;		       /* http_workers_stop() has been called */
+	bool stopping;		       /* http_workers_stop() was called: no more jobs */
 	bool trim;		       /* memory should be given back when a worker is free */
-	struct timespec trim_at;       /* ... at this time (CLOCK_MONOTONIC), if still asked */
+	long long trim_at;	       /* ... at this http_clock_ns(), if still asked */
 	unsigned nthreads;	       /* threads started */
 	pthread_t *threads;	       /* nthreads entries */
 };
-
-/* Whether the trim asked for is due (under w->lock). */
-static bool trim_due(const struct http_workers *w)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > w->trim_at.tv_sec ||
-	       (now.tv_sec == w->trim_at.tv_sec && now.tv_nsec >= w->trim_at.tv_nsec);
-}
 
 static void *workers_main(void *arg)
 {
@@ -50,8 +41,11 @@ static void *workers_main(void *arg)
 	for (;;) {
 		while (STAILQ_EMPTY(&w->queue) && !w->stopping && !w->trim)
 			pthread_cond_wait(&w->ready, &w->lock);
-		if (STAILQ_EMPTY(&w->queue) && w->trim && !w->stopping && !trim_due(w)) {
-			pthread_cond_timedwait(&w->ready, &w->lock, &w->trim_at);
+		if (STAILQ_EMPTY(&w->queue) && w->trim && !w->stopping &&
+		    http_clock_ns() < w->trim_at) {
+			struct timespec at = {.tv_sec = (time_t)(w->trim_at / 1000000000),
+					      .tv_nsec = (long)(w->trim_at % 1000000000)};
+			pthread_cond_timedwait(&w->ready, &w->lock, &at); /* the same clock */
 			continue;
 		}
 		if (STAILQ_EMPTY(&w->queue) && w->trim) {
@@ -126,13 +120,7 @@ bool http_workers_submit(struct http_workers *w, struct http_job *job)
 
 void http_workers_trim(struct http_workers *w)
 {
-	struct timespec at;
-	clock_gettime(CLOCK_MONOTONIC, &at);
-	at.tv_nsec += (long)WORKERS_TRIM_DELAY_MS * 1000000L;
-	if (at.tv_nsec >= 1000000000L) {
-		at.tv_sec++;
-		at.tv_nsec -= 1000000000L;
-	}
+	long long at = http_clock_ns() + WORKERS_TRIM_DELAY_MS * 1000000LL;
 	pthread_mutex_lock(&w->lock);
 	if (!w->stopping) {
 		w->trim_at = at;
@@ -147,9 +135,8 @@ void http_workers_trim(struct http_workers *w)
 void http_workers_stop(struct http_workers *w)
 {
 	pthread_mutex_lock(&w->lock);
-	bool joined = w->joined;
+	bool joined = w->stopping; /* by an earlier call */
 	w->stopping = true;
-	w->joined = true;
 	pthread_cond_broadcast(&w->ready);
 	pthread_mutex_unlock(&w->lock);
 	if (joined)
