@@ -337,15 +337,6 @@ bool route_collect(const struct route_call *call, struct codec_error *err)
 	return true;
 }
 
-/* Whether a text body, kept or read as it arrived, opens a JSON object or
- * array (past a byte-order mark, as the readers read it). */
-static bool body_looks_json(const struct route_call *call)
-{
-	if (call->req->intake)
-		return route_intake_looks_json(call->req->intake);
-	return route_opens_container(call->bytes, call->nbytes);
-}
-
 void route_hint_json_as_text(struct codec_error *err)
 {
 	static const char hint[] = " (the body looks like JSON but was sent as text/plain: add "
@@ -443,9 +434,11 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	resp->nheaders = 0;
 out_error:
 	codec_error_sort(&err);
+	/* a text body, kept or read as it arrived, that opens a JSON object or array */
 	if (call.body == ROUTE_BODY_TEXT &&
 	    (err.status == CODEC_E_SYNTAX || err.status == CODEC_E_INVALID) &&
-	    body_looks_json(&call))
+	    (req->intake ? route_intake_looks_json(req->intake)
+			 : route_opens_container(call.bytes, call.nbytes)))
 		route_hint_json_as_text(&err);
 	route_respond_error(resp, &err, req->request_id);
 	if (err.status == ROUTE_E_METHOD) /* only the check above refuses a method */
