@@ -51,7 +51,6 @@ enum route_handle {
 	ROUTE_HANDLE_LIVEZ,
 	ROUTE_HANDLE_READYZ,
 	ROUTE_HANDLE_INFO,
-	ROUTE_HANDLE_OPENAPI,
 	ROUTE_HANDLE_INDEX,
 	ROUTE_HANDLE_PROBLEM_TYPES,
 	ROUTE_HANDLE_PROBLEM_PAGE,
@@ -67,9 +66,8 @@ enum route_handle {
 
 /* What those numbers stand for (route_handlers[] in table.c). */
 route_handler_fn route_solve, route_judge, route_validate, route_generate, route_health, route_info,
-    route_openapi, route_index, route_problem_types, route_problem_page, route_metrics,
-    route_package, route_www, route_md_render_call, route_puyo_render_call, route_puyo_search,
-    route_puyo_search_svg;
+    route_index, route_problem_types, route_problem_page, route_metrics, route_package, route_www,
+    route_md_render_call, route_puyo_render_call, route_puyo_search, route_puyo_search_svg;
 
 /* --- pictures (render.c) --- */
 struct render_options;

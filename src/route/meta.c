@@ -1,17 +1,13 @@
 /*
  * The service's own resources: GET / (what it offers, as JSON, or for a
- * browser the viewer's page), liveness, readiness, metrics, the
- * description of the API version and the OpenAPI document.
+ * browser the viewer's page), liveness, readiness, metrics and the
+ * description of the API version (the OpenAPI document is a file of www.c).
  */
 #include <stdio.h>
 
 #include "dropjudge/version.h"
 #include "mem/alloc.h"
 #include "route/handlers.h"
-
-/* openapi.yaml, assembled into the binary (openapi_blob.S). */
-extern const char route_openapi_yaml[];
-extern const char route_openapi_yaml_end[];
 
 /* GET /livez, /healthz and /readyz: constant answers, sent as they are;
  * /readyz is 503 once shutdown has begun. */
@@ -85,16 +81,6 @@ enum route_status route_info(const struct route_call *call, struct route_respons
 		      (json_int_t)l->max_trace_steps, "max_trace_steps",
 		      (json_int_t)PROBLEM_MAX_TRACE_STEPS),
 	    err);
-}
-
-enum route_status route_openapi(const struct route_call *call, struct route_response *resp,
-				struct codec_error *err)
-{
-	(void)call;
-	(void)err;
-	route_respond_static(resp, "application/yaml", route_openapi_yaml,
-			     (size_t)(route_openapi_yaml_end - route_openapi_yaml));
-	return ROUTE_OK;
 }
 
 enum route_status route_index(const struct route_call *call, struct route_response *resp,

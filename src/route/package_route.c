@@ -25,10 +25,9 @@ enum route_status route_package(const struct route_call *call, struct route_resp
 	const struct problem *p = route_entry_problem(call->entry);
 	struct package_request pkg = {.problem = p->id};
 	const char *format = route_param(call->req, "format");
-	if (!format) { /* a required parameter missing: 400, as on every path */
+	if (!format) /* a required parameter missing: 400, as on every path */
 		return route_status_of(codec_error_at_param(
 		    err, CODEC_E_SYNTAX, "format", "required: kattis, polygon, domjudge or cms"));
-	}
 	if (!package_format_from_name(format, &pkg.format))
 		return route_status_of(codec_error_at_param(
 		    err, CODEC_E_INVALID, "format",

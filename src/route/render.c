@@ -26,7 +26,7 @@
 static bool read_view(const struct route_call *call, unsigned long steps,
 		      struct render_options *opt, struct codec_error *err)
 {
-	uint64_t cell = route_arg(call, "cell"), step = 0;
+	uint64_t step = 0;
 	bool strip = route_arg(call, "strip") != 0, animate = route_arg(call, "animate") != 0;
 	const char *sv = route_param(call->req, "step");
 	if (sv) {
@@ -66,7 +66,7 @@ static bool read_view(const struct route_call *call, unsigned long steps,
 				     RENDER_STRIP_MAX, steps);
 		return false;
 	}
-	opt->cell = (unsigned)cell;
+	opt->cell = (unsigned)route_arg(call, "cell");
 	opt->view = step ? RENDER_STEP : strip ? RENDER_STRIP : RENDER_FINAL;
 	opt->step = (unsigned long)step;
 	opt->animate = animate;
@@ -295,10 +295,8 @@ static bool solve_view(bool trace, unsigned long steps, const char *trace_pointe
 		    RENDER_STRIP_MAX, steps);
 		return false;
 	}
-	opt->cell = (unsigned)route_arg(call, "cell");
-	opt->view = trace ? RENDER_STRIP : RENDER_FINAL;
-	opt->step = 0;
-	opt->animate = false;
+	*opt = (struct render_options){.cell = (unsigned)route_arg(call, "cell"),
+				       .view = trace ? RENDER_STRIP : RENDER_FINAL};
 	return true;
 }
 

@@ -130,14 +130,6 @@ static const struct {
 			      AUTH_REALM ", error=\"invalid_request\""},
 };
 
-/* ROUTE_OK for ROUTE_AUTH_OK, else the 401 (400 when malformed) set in err. */
-static enum route_status auth_check(enum route_auth auth, struct codec_error *err)
-{
-	if (auth == ROUTE_AUTH_OK)
-		return ROUTE_OK;
-	return route_error_set(err, auth_answers[auth].status, "%s", auth_answers[auth].detail);
-}
-
 /* Whether entry e answers only with a token (when the server has a token
  * file): its table row says so, but for GET /metrics under --metrics-open. */
 static bool needs_token(const struct route_entry *e, const struct route_request *req)
@@ -193,9 +185,7 @@ void route_match(const struct route_request *req, long long content_length, stru
 		return;
 	}
 	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
-		struct codec_error err;
-		codec_error_init(&err);
-		m->refusal = auth_check(req->auth, &err);
+		m->refusal = auth_answers[req->auth].status;
 		return;
 	}
 	if (verb != ROUTE_VERB_POST)
@@ -265,11 +255,11 @@ static bool redirect_slash(const struct route_request *req, const struct route_e
 	return true;
 }
 
-/* The CORS headers of an answer (e NULL: no resource): the origin allowed,
- * "*" or the request's when --cors-origins lists it; a preflight also
- * learns what it may send. */
-static void cors_headers(const struct route_request *req, const struct route_entry *e,
-			 bool preflight, struct route_response *resp)
+/* The CORS headers of an answer: the origin allowed, "*" or the request's
+ * when --cors-origins lists it; a preflight (of entry `preflight`, else
+ * NULL) also learns what it may send. */
+static void cors_headers(const struct route_request *req, const struct route_entry *preflight,
+			 struct route_response *resp)
 {
 	const char *list = req->limits ? req->limits->cors_origins : NULL;
 	if (!list || !list[0])
@@ -292,12 +282,12 @@ static void cors_headers(const struct route_request *req, const struct route_ent
 	if (!origin || !req->origin)
 		return;
 	route_add_header(resp, "Access-Control-Allow-Origin", origin);
-	if (!preflight || !e) {
+	if (!preflight) {
 		route_add_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
 		return;
 	}
 	char allow[64];
-	allow_value(e, allow, sizeof allow);
+	allow_value(preflight, allow, sizeof allow);
 	route_add_header(resp, "Access-Control-Allow-Methods", allow);
 	route_add_header(resp, "Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
 	route_add_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
@@ -340,20 +330,11 @@ bool route_collect(const struct route_call *call, struct codec_error *err)
 		*call->faults = dj_malloc(CODEC_FAULTS_MAX * sizeof **call->faults);
 	if (!*call->faults) {
 		codec_error_init(err);
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+		route_oom(err);
 		return false;
 	}
 	codec_error_collect(err, *call->faults, CODEC_FAULTS_MAX);
 	return true;
-}
-
-/* Whether a text body, kept or read as it arrived, opens a JSON object or
- * array (past a byte-order mark, as the readers read it). */
-static bool body_looks_json(const struct route_call *call)
-{
-	if (call->req->intake)
-		return route_intake_looks_json(call->req->intake);
-	return route_opens_container(call->bytes, call->nbytes);
 }
 
 void route_hint_json_as_text(struct codec_error *err)
@@ -380,7 +361,8 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 				  .faults = &faults};
 	const char *path = req->path ? req->path : "";
 	char allow[64] = "";
-	bool vary = false, preflight = false;
+	bool vary = false;
+	const struct route_entry *preflight = NULL; /* e, for OPTIONS */
 	enum route_status st;
 
 	/* Every field but the headers, of which none is read past nheaders:
@@ -393,10 +375,8 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		const struct route_entry *to = route_find_slashed(path);
 		if (to) {
 			resp->route_name = to->name;
-			if (redirect_slash(req, to, resp)) {
-				e = to;
+			if (redirect_slash(req, to, resp))
 				goto out_cors;
-			}
 			route_error_set(&err, ROUTE_E_NOT_FOUND,
 					"no resource at %s; the resource is %s", path, to->path);
 			goto out_error;
@@ -410,7 +390,7 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		allow_value(e, allow, sizeof allow);
 		route_respond_empty(resp, 204);
 		route_add_header(resp, "Allow", allow);
-		preflight = true;
+		preflight = e;
 		goto out_cors;
 	}
 	if (!method_allowed(e, verb)) {
@@ -420,7 +400,9 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		goto out_error;
 	}
 	/* After the method: what a path takes is public (OPTIONS, 405). */
-	if (needs_token(e, req) && auth_check(req->auth, &err) != ROUTE_OK) {
+	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
+		route_error_set(&err, auth_answers[req->auth].status, "%s",
+				auth_answers[req->auth].detail);
 		route_respond_error(resp, &err, req->request_id);
 		route_add_header(resp, "WWW-Authenticate", auth_answers[req->auth].challenge);
 		goto out_cors;
@@ -452,9 +434,11 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	resp->nheaders = 0;
 out_error:
 	codec_error_sort(&err);
+	/* a text body, kept or read as it arrived, that opens a JSON object or array */
 	if (call.body == ROUTE_BODY_TEXT &&
 	    (err.status == CODEC_E_SYNTAX || err.status == CODEC_E_INVALID) &&
-	    body_looks_json(&call))
+	    (req->intake ? route_intake_looks_json(req->intake)
+			 : route_opens_container(call.bytes, call.nbytes)))
 		route_hint_json_as_text(&err);
 	route_respond_error(resp, &err, req->request_id);
 	if (err.status == ROUTE_E_METHOD) /* only the check above refuses a method */
@@ -463,6 +447,6 @@ out_vary:
 	if (vary)
 		route_add_vary(resp, "Accept");
 out_cors:
-	cors_headers(req, e, preflight, resp);
+	cors_headers(req, preflight, resp);
 	dj_free(faults);
 }

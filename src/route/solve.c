@@ -31,14 +31,15 @@ static bool wants_links(const struct route_call *call)
 static json_t *outcome_object(const struct route_call *call, struct problem_outcome *out)
 {
 	const struct problem *p = route_entry_problem(call->entry);
-	json_t *links = wants_links(call) ? p->outcome_links(out) : NULL;
+	bool with_links = wants_links(call);
+	json_t *links = with_links ? p->outcome_links(out) : NULL;
 	json_t *obj = p->outcome_json(out);
-	if (!wants_links(call) || (obj && json_object_set_new(obj, "links", links) == 0))
-		return obj;
-	if (!obj)
-		json_decref(links);
-	json_decref(obj);
-	return NULL;
+	/* json_object_set_new() releases links when it fails, obj NULL too */
+	if (with_links && json_object_set_new(obj, "links", links) != 0) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
 }
 
 /* Answers one solved case in the decided format. */

@@ -86,7 +86,7 @@ static const struct route_entry route_table[] = {
     META("/readyz", "readyz", JSON, ROUTE_HANDLE_READYZ),
     /* Behind the tokens like /v1, unless --metrics-open (router.c). */
     GUARDED("/metrics", "metrics", ROUTE_FORMAT_METRICS, ROUTE_HANDLE_METRICS),
-    META("/openapi.yaml", "openapi", YAML, ROUTE_HANDLE_OPENAPI),
+    META("/openapi.yaml", "openapi", YAML, ROUTE_HANDLE_WWW),
     META("/viewer.css", "viewer_css", ROUTE_FORMAT_CSS, ROUTE_HANDLE_WWW),
     META("/viewer.js", "viewer_js", ROUTE_FORMAT_JS, ROUTE_HANDLE_WWW),
     META("/favicon.svg", "favicon", ROUTE_FORMAT_SVG, ROUTE_HANDLE_WWW),
@@ -169,7 +169,6 @@ static route_handler_fn *const route_handlers[ROUTE_HANDLES] = {
     [ROUTE_HANDLE_LIVEZ] = route_health,
     [ROUTE_HANDLE_READYZ] = route_health,
     [ROUTE_HANDLE_INFO] = route_info,
-    [ROUTE_HANDLE_OPENAPI] = route_openapi,
     [ROUTE_HANDLE_INDEX] = route_index,
     [ROUTE_HANDLE_PROBLEM_TYPES] = route_problem_types,
     [ROUTE_HANDLE_PROBLEM_PAGE] = route_problem_page,
