@@ -99,14 +99,10 @@ unsigned codec_error_vadd(struct codec_error *err, unsigned status, const struct
 	}
 	struct codec_fault *f = &err->faults[err->nfaults++];
 	memset(f, 0, sizeof *f);
-	if (where->pointer) {
-		snprintf(f->pointer, sizeof f->pointer, "%s", where->pointer);
-		text_make_utf8(f->pointer);
-	}
-	if (where->parameter) {
-		snprintf(f->parameter, sizeof f->parameter, "%s", where->parameter);
-		text_make_utf8(f->parameter);
-	}
+	snprintf(f->pointer, sizeof f->pointer, "%s", where->pointer ? where->pointer : "");
+	snprintf(f->parameter, sizeof f->parameter, "%s", where->parameter ? where->parameter : "");
+	text_make_utf8(f->pointer);
+	text_make_utf8(f->parameter);
 	f->line = where->line;
 	f->column = where->column;
 	memcpy(f->detail, text, sizeof f->detail);

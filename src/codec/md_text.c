@@ -31,21 +31,21 @@ struct md_text_reader {
 	unsigned long blocks;	  /* placement lines read so far, good or bad */
 	bool have_n;		  /* line 1 gave a usable N: line counts are checked */
 	bool stopped;		  /* callback asked to stop, or first-wins error */
-	bool failed;		  /* some fault was recorded: no more callbacks */
 	bool done;		  /* the rest of the input is ignored (extra line reported) */
 	unsigned blank_from;	  /* lenient: first held-back blank line, 0 when none */
 	unsigned long blanks;	  /* lenient: held-back blank lines from blank_from on */
 
-	/* The current line. */
-	bool line_claimed;     /* lenient: this line was found to be a placement */
-	bool line_bad;	       /* a token of this line is not an integer */
-	unsigned ntokens;      /* tokens so far (saturates) */
-	unsigned extra_column; /* column of the first token past the expected count */
-	long long values[3];   /* the first three integers (saturated) */
-	unsigned columns[3];   /* and their columns */
+	struct md_line {		/* the current line, cleared at its start */
+		bool claimed;		/* lenient: this line was found to be a placement */
+		bool bad;		/* a token of this line is not an integer */
+		unsigned ntokens;	/* tokens so far (saturates) */
+		unsigned extra_column;	/* column of the first token past the expected count */
+		unsigned ws_column;	/* strict: start of the current blank run, 0 when none */
+		unsigned ws_bad_column; /* strict: first wrong byte of that run, 0 when none */
+	} cur;
+	long long values[3]; /* the line's first three integers (saturated) */
+	unsigned columns[3]; /* and their columns */
 	char shown[3][4 * MD_TEXT_TOKEN_SHOWN + 4]; /* and their text, for messages */
-	unsigned ws_column;	/* strict: start of the current blank run, 0 when none */
-	unsigned ws_bad_column; /* strict: first wrong byte of that run, 0 when none */
 
 	struct md_token {			/* the current token */
 		bool in;			/* one is being read */
@@ -74,7 +74,6 @@ text_fault(struct md_text_reader *r, enum codec_status status, unsigned line, un
 	va_end(ap);
 	if (r->status == CODEC_OK)
 		r->status = status;
-	r->failed = true;
 	if (!r->err || r->err->max_faults <= 1)
 		r->stopped = true;
 }
@@ -124,18 +123,18 @@ static void token_byte(struct md_text_reader *r, unsigned char c)
 /* Judges the token that just ended and adds it to the line. */
 static void token_end(struct md_text_reader *r)
 {
-	char shown[4 * MD_TEXT_TOKEN_SHOWN + 4];
-	unsigned index = r->ntokens;
+	char spare[sizeof r->shown[0]];
+	unsigned index = r->cur.ntokens;
+	char *shown = index < 3 ? r->shown[index] : spare; /* the first three kept for the line */
 	r->tok.in = false;
-	r->ntokens = saturating_inc(r->ntokens);
+	r->cur.ntokens = saturating_inc(r->cur.ntokens);
+	token_show(r, shown, sizeof spare);
 	if (r->tok.bad || r->tok.digits == 0) {
-		r->line_bad = true;
-		token_show(r, shown, sizeof shown);
+		r->cur.bad = true;
 		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok.column,
 			   "expected an integer, found '%s'", shown);
 	} else if (r->opt.strict && (r->tok.plus || (r->tok.zero_first && r->tok.digits > 1) ||
 				     (r->tok.minus && r->tok.value == 0))) {
-		token_show(r, shown, sizeof shown);
 		text_fault(r, CODEC_E_SYNTAX, r->line, r->tok.column,
 			   "expected an integer without '+', leading zeros or '-0', found '%s'",
 			   shown);
@@ -144,21 +143,20 @@ static void token_end(struct md_text_reader *r)
 		long long v = (long long)r->tok.value;
 		r->values[index] = r->tok.minus ? -v : v;
 		r->columns[index] = r->tok.column;
-		token_show(r, r->shown[index], sizeof r->shown[index]);
 	}
 }
 
 /* Line 1 has ended: take N. */
 static void line_first_end(struct md_text_reader *r)
 {
-	if (r->ntokens == 0) {
+	if (r->cur.ntokens == 0) {
 		text_fault(r, CODEC_E_SYNTAX, 1, 0, "expected N, the number of placements");
 		return;
 	}
-	if (r->ntokens > 1)
-		text_fault(r, CODEC_E_SYNTAX, 1, r->extra_column, "expected 1 integer, found %u",
-			   r->ntokens);
-	if (r->line_bad || r->ntokens > 1)
+	if (r->cur.ntokens > 1)
+		text_fault(r, CODEC_E_SYNTAX, 1, r->cur.extra_column,
+			   "expected 1 integer, found %u", r->cur.ntokens);
+	if (r->cur.bad || r->cur.ntokens > 1)
 		return;
 
 	long long n = r->values[0];
@@ -181,12 +179,12 @@ static void line_first_end(struct md_text_reader *r)
 static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
 	unsigned long index = r->blocks++;
-	if (r->ntokens != 3) {
-		text_fault(r, CODEC_E_SYNTAX, r->line, r->ntokens > 3 ? r->extra_column : 0,
-			   "expected 3 integers, found %u", r->ntokens);
+	if (r->cur.ntokens != 3) {
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->cur.ntokens > 3 ? r->cur.extra_column : 0,
+			   "expected 3 integers, found %u", r->cur.ntokens);
 		return;
 	}
-	if (r->line_bad)
+	if (r->cur.bad)
 		return;
 
 	long long t = r->values[0];
@@ -201,7 +199,7 @@ static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 		if (fault[k] != MD_FAULT_NONE)
 			text_fault(r, CODEC_E_INVALID, r->line, r->columns[k], "%s, got %s",
 				   md_fault_detail(fault[k], t), r->shown[k]);
-	if (r->failed || !fn)
+	if (r->status != CODEC_OK || !fn)
 		return;
 	struct md_block block = {(uint8_t)t, (uint8_t)r->values[1], (uint8_t)r->values[2]};
 	if (fn(ctx, block, index) != 0)
@@ -229,13 +227,13 @@ static void line_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
 	if (r->tok.in)
 		token_end(r);
-	if (r->opt.strict && r->ws_column && !r->stopped)
-		text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column, "trailing whitespace");
+	if (r->opt.strict && r->cur.ws_column && !r->stopped)
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->cur.ws_column, "trailing whitespace");
 	if (r->stopped)
 		return;
 	if (r->line == 1) {
 		line_first_end(r);
-	} else if (r->opt.strict || r->line_claimed) {
+	} else if (r->opt.strict || r->cur.claimed) {
 		line_block_end(r, fn, ctx);
 	} else if (r->have_n) {
 		/* lenient blank line: judged once we know what follows */
@@ -248,7 +246,7 @@ static void line_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
 /* Lenient, first non-blank byte of a line after line 1: a placement or one too many. */
 static void line_claim(struct md_text_reader *r)
 {
-	r->line_claimed = true;
+	r->cur.claimed = true;
 	if (!r->have_n)
 		return;
 	if (r->blanks)
@@ -263,13 +261,7 @@ static void line_claim(struct md_text_reader *r)
 /* Moves to the start of the next line. */
 static void line_next(struct md_text_reader *r)
 {
-	r->line_claimed = false;
-	r->line_bad = false;
-	r->ntokens = 0;
-	r->extra_column = 0;
-	r->ws_column = 0;
-	r->ws_bad_column = 0;
-	r->tok.in = false;
+	r->cur = (struct md_line){0};
 	r->line = saturating_inc(r->line);
 	r->column = 1;
 }
@@ -282,19 +274,10 @@ static void byte_blank(struct md_text_reader *r, unsigned char c)
 		token_end(r);
 	if (!r->opt.strict || r->stopped)
 		return;
-	if (!r->ws_column)
-		r->ws_column = r->column;
-	if (!r->ws_bad_column && (c == '\t' || r->column != r->ws_column))
-		r->ws_bad_column = r->column;
-}
-
-/* A carriage return in strict mode. */
-static void byte_cr(struct md_text_reader *r)
-{
-	if (r->tok.in)
-		token_end(r);
-	text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
-		   "unexpected carriage return (lines must end with \\n alone)");
+	if (!r->cur.ws_column)
+		r->cur.ws_column = r->column;
+	if (!r->cur.ws_bad_column && (c == '\t' || r->column != r->cur.ws_column))
+		r->cur.ws_bad_column = r->column;
 }
 
 /* The first byte of a token: judges the blanks before it (strict) and
@@ -302,23 +285,24 @@ static void byte_cr(struct md_text_reader *r)
 static bool token_begin(struct md_text_reader *r)
 {
 	bool strict = r->opt.strict;
-	if (!strict && r->line > 1 && !r->line_claimed) {
+	if (!strict && r->line > 1 && !r->cur.claimed) {
 		line_claim(r);
 		if (r->done || r->stopped)
 			return false;
 	}
-	if (strict && r->ws_column && !r->stopped) {
-		if (r->ntokens == 0)
-			text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_column, "leading whitespace");
-		else if (r->ws_bad_column)
-			text_fault(r, CODEC_E_SYNTAX, r->line, r->ws_bad_column,
+	if (strict && r->cur.ws_column && !r->stopped) {
+		if (r->cur.ntokens == 0)
+			text_fault(r, CODEC_E_SYNTAX, r->line, r->cur.ws_column,
+				   "leading whitespace");
+		else if (r->cur.ws_bad_column)
+			text_fault(r, CODEC_E_SYNTAX, r->line, r->cur.ws_bad_column,
 				   "expected a single space between integers");
 	}
-	r->ws_column = 0;
-	r->ws_bad_column = 0;
+	r->cur.ws_column = 0;
+	r->cur.ws_bad_column = 0;
 	unsigned want = r->line == 1 ? 1 : 3;
-	if (r->ntokens == want)
-		r->extra_column = r->column;
+	if (r->cur.ntokens == want)
+		r->cur.extra_column = r->column;
 	r->tok = (struct md_token){.in = true, .column = r->column};
 	return true;
 }
@@ -337,11 +321,14 @@ static void text_byte(struct md_text_reader *r, unsigned char c, md_block_fn fn,
 		line_next(r);
 		return;
 	}
-	if (c == ' ' || c == '\t' || (c == '\r' && !r->opt.strict))
+	if (c == ' ' || c == '\t' || (c == '\r' && !r->opt.strict)) {
 		byte_blank(r, c);
-	else if (c == '\r') /* strict only: lenient counts it a blank */
-		byte_cr(r);
-	else if (r->tok.in || token_begin(r))
+	} else if (c == '\r') { /* strict only: lenient counts it a blank */
+		if (r->tok.in)
+			token_end(r);
+		text_fault(r, CODEC_E_SYNTAX, r->line, r->column,
+			   "unexpected carriage return (lines must end with \\n alone)");
+	} else if (r->tok.in || token_begin(r))
 		token_byte(r, c);
 	r->column = saturating_inc(r->column);
 }
@@ -407,8 +394,8 @@ size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, stru
 {
 	/* only at the start of a placement line, as many as N and the line count leave */
 	size_t room = 0;
-	if (r->column == 1 && r->line >= 2 && r->have_n && !r->failed && !r->stopped && !r->done &&
-	    !r->blanks)
+	if (r->column == 1 && r->line >= 2 && r->have_n && r->status == CODEC_OK && !r->stopped &&
+	    !r->done && !r->blanks)
 		room = r->declared - r->blocks < UINT_MAX - r->line ? r->declared - r->blocks
 								    : UINT_MAX - r->line;
 	size_t used = md_text_canonical(data, len, blocks, cap < room ? cap : room, taken);
@@ -460,7 +447,7 @@ enum codec_status md_text_status(const struct md_text_reader *r)
 
 bool md_text_failed(const struct md_text_reader *r)
 {
-	return r->failed;
+	return r->status != CODEC_OK;
 }
 
 bool md_text_declared(const struct md_text_reader *r, unsigned long *n)
