@@ -43,7 +43,7 @@
 #define HTTP_HEAVY_BODY ((size_t)128 << 10)
 /* glibc's heap thresholds, set once at start (why: PERFORMANCE.md). */
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
-#define HTTP_TRIM_THRESHOLD (1024 * 1024)
+#define HTTP_TRIM_THRESHOLD (256 * 1024)
 
 /* Admission of heavy work: at most `total` requests waiting for or running
  * on the worker pool, `per_client` of them from one address; past either a
@@ -926,7 +926,6 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	mallopt(M_MMAP_THRESHOLD, HTTP_MMAP_THRESHOLD);
 	mallopt(M_TRIM_THRESHOLD, HTTP_TRIM_THRESHOLD);
 	mallopt(M_MXFAST, 0);
-	mallopt(M_ARENA_MAX, 1);
 	struct http_server *srv = dj_calloc(1, sizeof *srv);
 	if (!srv) {
 		codec_format(err, errlen, "out of memory");
