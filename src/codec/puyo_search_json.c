@@ -4,7 +4,6 @@
  */
 #include "codec/puyo_codec.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,54 +16,46 @@ static unsigned color_of(char c)
 	return p ? (unsigned)(p - search_colors) + 1 : 0;
 }
 
-/* Records the fault, CODEC_E_INVALID at `pointer`; returns false. */
-static bool __attribute__((format(printf, 3, 4)))
-refuse(struct codec_error *err, const char *pointer, const char *fmt, ...)
+/* Reads the integer member at `pointer` ("/add": key "add") in [min, max], dflt when absent.
+ * Each reader below returns CODEC_OK or its fault's status. */
+static enum codec_status read_int(const json_t *obj, const char *pointer, unsigned min,
+				  unsigned max, unsigned dflt, unsigned *out,
+				  struct codec_error *err)
 {
-	const struct codec_where where = {.pointer = pointer};
-	va_list ap;
-	va_start(ap, fmt);
-	codec_error_vadd(err, CODEC_E_INVALID, &where, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-/* Reads the integer member `key` in [min, max] (dflt when absent). */
-static bool read_int(const json_t *obj, const char *key, unsigned min, unsigned max, unsigned dflt,
-		     unsigned *out, struct codec_error *err)
-{
-	const json_t *v = json_object_get(obj, key);
-	char pointer[32] = "";
-	codec_pointer_append(pointer, sizeof pointer, key);
+	const json_t *v = json_object_get(obj, pointer + 1);
 	*out = dflt;
 	if (!v)
-		return true;
+		return CODEC_OK;
 	if (!json_is_integer(v) || json_integer_value(v) < (json_int_t)min ||
 	    json_integer_value(v) > (json_int_t)max)
-		return refuse(err, pointer, "must be an integer from %u to %u", min, max);
+		return codec_error_at_pointer(err, CODEC_E_INVALID, pointer,
+					      "must be an integer from %u to %u", min, max);
 	*out = (unsigned)json_integer_value(v);
-	return true;
+	return CODEC_OK;
 }
 
 /* Reads "pairs": at most three pairs of two colour letters. */
-static bool read_pairs(const json_t *pairs, struct puyo_search_request *req,
-		       struct codec_error *err)
+static enum codec_status read_pairs(const json_t *pairs, struct puyo_search_request *req,
+				    struct codec_error *err)
 {
 	if (!pairs)
-		return true;
+		return CODEC_OK;
 	if (!json_is_array(pairs))
-		return refuse(err, "/pairs", "must be an array of pairs, as [[\"R\", \"G\"]]");
+		return codec_error_at_pointer(err, CODEC_E_INVALID, "/pairs",
+					      "must be an array of pairs, as [[\"R\", \"G\"]]");
 	size_t n = json_array_size(pairs);
 	if (n > PUYO_SEARCH_MAX_PAIRS)
-		return refuse(err, "/pairs", "too many pairs: %zu; a search places at most %u", n,
-			      PUYO_SEARCH_MAX_PAIRS);
+		return codec_error_at_pointer(err, CODEC_E_INVALID, "/pairs",
+					      "too many pairs: %zu; a search places at most %u", n,
+					      PUYO_SEARCH_MAX_PAIRS);
 	for (size_t i = 0; i < n; i++) {
 		const json_t *pair = json_array_get(pairs, i);
 		char pointer[32];
 		snprintf(pointer, sizeof pointer, "/pairs/%zu", i);
 		if (!json_is_array(pair) || json_array_size(pair) != 2)
-			return refuse(err, pointer,
-				      "must be a pair of two colours, as [\"R\", \"G\"]");
+			return codec_error_at_pointer(
+			    err, CODEC_E_INVALID, pointer,
+			    "must be a pair of two colours, as [\"R\", \"G\"]");
 		for (size_t j = 0; j < 2; j++) {
 			const json_t *c = json_array_get(pair, j);
 			unsigned v = json_is_string(c) && json_string_length(c) == 1
@@ -72,40 +63,42 @@ static bool read_pairs(const json_t *pairs, struct puyo_search_request *req,
 					 : 0;
 			if (!v) {
 				snprintf(pointer, sizeof pointer, "/pairs/%zu/%zu", i, j);
-				return refuse(
-				    err, pointer,
+				return codec_error_at_pointer(
+				    err, CODEC_E_INVALID, pointer,
 				    "must be a colour: \"R\", \"G\", \"B\", \"P\" or \"Y\"");
 			}
 			req->pair[i][j] = (uint8_t)v;
 		}
 	}
 	req->pairs = (unsigned)n;
-	return true;
+	return CODEC_OK;
 }
 
 /* Reads "colors": distinct letters of RGBPY, at least one. */
-static bool read_colors(const json_t *colors, struct puyo_search_request *req,
-			struct codec_error *err)
+static enum codec_status read_colors(const json_t *colors, struct puyo_search_request *req,
+				     struct codec_error *err)
 {
 	req->colors = PUYO_SEARCH_ALL_COLORS;
 	if (!colors)
-		return true;
+		return CODEC_OK;
 	if (!json_is_string(colors) || json_string_length(colors) == 0)
-		return refuse(err, "/colors", "must be a string of colours, as \"RGBPY\"");
+		return codec_error_at_pointer(err, CODEC_E_INVALID, "/colors",
+					      "must be a string of colours, as \"RGBPY\"");
 	const char *s = json_string_value(colors);
 	size_t len = json_string_length(colors);
 	req->colors = 0;
 	for (size_t i = 0; i < len; i++) {
 		unsigned v = color_of(s[i]);
 		if (!v)
-			return refuse(err, "/colors",
-				      "character %zu is not a colour: colours are R, G, B, P and Y",
-				      i + 1);
+			return codec_error_at_pointer(
+			    err, CODEC_E_INVALID, "/colors",
+			    "character %zu is not a colour: colours are R, G, B, P and Y", i + 1);
 		if (req->colors >> (v - 1) & 1)
-			return refuse(err, "/colors", "colour %c is given twice", s[i]);
+			return codec_error_at_pointer(err, CODEC_E_INVALID, "/colors",
+						      "colour %c is given twice", s[i]);
 		req->colors |= 1u << (v - 1);
 	}
-	return true;
+	return CODEC_OK;
 }
 
 enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_request *req,
@@ -142,16 +135,15 @@ enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_re
 		return codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 	enum codec_status st = puyo_json_read(field_case, "", false, &req->field, err);
 	json_decref(field_case);
-	if (st != CODEC_OK)
-		return st;
-	if (!read_int(obj, "add", 1, PUYO_SEARCH_MAX_ADD, PUYO_SEARCH_DEFAULT_ADD, &req->add,
-		      err) ||
-	    !read_pairs(json_object_get(obj, "pairs"), req, err) ||
-	    !read_int(obj, "limit", 1, PUYO_SEARCH_MAX_LIMIT, PUYO_SEARCH_DEFAULT_LIMIT,
-		      &req->limit, err) ||
-	    !read_colors(json_object_get(obj, "colors"), req, err))
-		return CODEC_E_INVALID;
-	return CODEC_OK;
+	if (st == CODEC_OK)
+		st = read_int(obj, "/add", 1, PUYO_SEARCH_MAX_ADD, PUYO_SEARCH_DEFAULT_ADD,
+			      &req->add, err);
+	if (st == CODEC_OK)
+		st = read_pairs(json_object_get(obj, "pairs"), req, err);
+	if (st == CODEC_OK)
+		st = read_int(obj, "/limit", 1, PUYO_SEARCH_MAX_LIMIT, PUYO_SEARCH_DEFAULT_LIMIT,
+			      &req->limit, err);
+	return st == CODEC_OK ? read_colors(json_object_get(obj, "colors"), req, err) : st;
 }
 
 static json_t *trigger_json(const struct puyo_trigger *t)
