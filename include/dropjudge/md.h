@@ -63,9 +63,6 @@ void md_init(struct md_game *game);
  * inside the red board. Returns MD_FAULT_NONE for a legal block. */
 enum md_fault md_check(long long t, long long x, long long y);
 
-/* Text explaining a fault, for error messages ("t must be 1, 2 or 3"). */
-const char *md_fault_text(enum md_fault fault);
-
 /* Places a legal block (md_check() said MD_FAULT_NONE), then scores and
  * empties the light areas on both boards. Returns the points scored. */
 unsigned md_place(struct md_game *game, struct md_block block);

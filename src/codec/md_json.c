@@ -60,9 +60,9 @@ const char *md_fault_detail(enum md_fault fault, long long t)
 		return t == MD_TYPE_DOMINO_H ? "y must be 0..2 for a horizontal domino (t = 2)"
 					     : "y must be 0..3";
 	case MD_FAULT_NONE:
-		break;
+		return "no fault";
 	}
-	return md_fault_text(fault);
+	return "unknown fault";
 }
 
 static const char *const block_names[3] = {"t", "x", "y"};

@@ -59,17 +59,6 @@ enum md_fault md_check(long long t, long long x, long long y)
 	return MD_FAULT_NONE;
 }
 
-const char *md_fault_text(enum md_fault fault)
-{
-	static const char *const text[] = {
-	    [MD_FAULT_NONE] = "no fault",
-	    [MD_FAULT_TYPE] = "t must be 1, 2 or 3",
-	    [MD_FAULT_X] = "x must be 0..3 (0..2 for a vertical domino, t = 3)",
-	    [MD_FAULT_Y] = "y must be 0..3 (0..2 for a horizontal domino, t = 2)",
-	};
-	return (unsigned)fault <= MD_FAULT_Y ? text[fault] : "unknown fault";
-}
-
 /* One placement on a pair of boards; returns the points. */
 static inline __attribute__((always_inline)) unsigned boards_place(uint32_t *green, uint32_t *blue,
 								   struct md_block block)

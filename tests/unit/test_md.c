@@ -738,7 +738,7 @@ static void md_play_should_agree_when_guessed_boards_never_meet_the_real_ones(vo
 	assert_true(found >= 12);
 }
 
-/* ---- md_check, md_fault_text, accessors ------------------------------- */
+/* ---- md_check, accessors ------------------------------------------- */
 
 static void md_should_check_placements_in_the_order_t_x_y(void **state)
 {
@@ -784,15 +784,6 @@ static void md_should_check_placements_in_the_order_t_x_y(void **state)
 			}
 		}
 	}
-}
-
-static void md_should_explain_each_fault(void **state)
-{
-	(void)state;
-	assert_string_equal(md_fault_text(MD_FAULT_TYPE), "t must be 1, 2 or 3");
-	assert_non_null(strstr(md_fault_text(MD_FAULT_X), "x must be"));
-	assert_non_null(strstr(md_fault_text(MD_FAULT_Y), "y must be"));
-	assert_non_null(md_fault_text(MD_FAULT_NONE));
 }
 
 static void md_should_start_empty_and_answer_false_outside_the_boards(void **state)
@@ -868,7 +859,6 @@ int main(void)
 	    cmocka_unit_test(md_play_should_agree_when_stretches_never_meet_their_guess),
 	    cmocka_unit_test(md_play_should_agree_when_guessed_boards_never_meet_the_real_ones),
 	    cmocka_unit_test(md_should_check_placements_in_the_order_t_x_y),
-	    cmocka_unit_test(md_should_explain_each_fault),
 	    cmocka_unit_test(md_should_start_empty_and_answer_false_outside_the_boards),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
