@@ -3,7 +3,8 @@
  */
 #include "codec/decimal.h"
 
-#include <limits.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool codec_decimal_push(unsigned long long *value, unsigned digit, unsigned long long cap)
@@ -18,17 +19,11 @@ bool codec_decimal_push(unsigned long long *value, unsigned digit, unsigned long
 
 enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out)
 {
-	unsigned long long v = 0;
-	bool overflow = false;
-	if (!*s)
+	if (!*s || s[strspn(s, "0123456789")])
 		return CODEC_DECIMAL_NOT_A_NUMBER;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return CODEC_DECIMAL_NOT_A_NUMBER;
-		if (!codec_decimal_push(&v, (unsigned)(*s - '0'), ULLONG_MAX))
-			overflow = true;
-	}
-	if (overflow)
+	errno = 0;
+	unsigned long long v = strtoull(s, NULL, 10);
+	if (errno == ERANGE)
 		return CODEC_DECIMAL_OVERFLOW;
 	*out = v;
 	return CODEC_DECIMAL_OK;
