@@ -44,14 +44,6 @@ static bool judge_is_trailing_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-static void judge_cursor_init(struct judge_cursor *cur, const char *buf, size_t len)
-{
-	cur->buf = buf;
-	cur->len = buf ? len : 0;
-	cur->pos = 0;
-	cur->line = 1;
-}
-
 /* Reads the next token; returns false at the end of the output. */
 static bool judge_next_token(struct judge_cursor *cur, struct judge_token *tok)
 {
@@ -137,10 +129,8 @@ static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
 			break;
 		if (need == 1)
 			dst[n++] = (char)c;
-		else if (need == 2)
-			n += (size_t)snprintf(dst + n, cap - n, "\\\\");
 		else
-			n += (size_t)snprintf(dst + n, cap - n, "\\x%02x", c);
+			n += (size_t)snprintf(dst + n, cap - n, need == 2 ? "\\%c" : "\\x%02x", c);
 	}
 	if (i < tok->len) {
 		snprintf(dst + n, cap - n, "...' (%zu bytes)", tok->len);
@@ -153,16 +143,15 @@ static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
 void judge_compare(const char *expected, size_t expected_len, const char *found, size_t found_len,
 		   struct judge_report *report)
 {
-	struct judge_cursor exp, out;
+	/* a NULL buffer reads as empty, whatever its length says */
+	struct judge_cursor exp = {expected, expected ? expected_len : 0, 0, 1};
+	struct judge_cursor out = {found, found ? found_len : 0, 0, 1};
 	struct judge_token et, ft;
 	char eq[JUDGE_QUOTED_MAX], fq[JUDGE_QUOTED_MAX];
 	size_t line, index = 0;
 	/* Two tokens, two numbers and the words of the longest message. */
 	_Static_assert(2 * JUDGE_QUOTED_MAX + 2 * 20 + 48 <= JUDGE_MESSAGE_MAX,
 		       "a differing-token message fits its buffer");
-	/* a NULL buffer reads as empty, whatever its length says */
-	judge_cursor_init(&exp, expected, expected_len);
-	judge_cursor_init(&out, found, found_len);
 	if (judge_lines_equal(expected, expected_len, found, found_len, &line)) {
 		report->verdict = JUDGE_ACCEPTED;
 		size_t n = judge_count_tokens(&exp);
