@@ -98,13 +98,11 @@ unsigned codec_error_vadd(struct codec_error *err, unsigned status, const struct
 		return status;
 	}
 	struct codec_fault *f = &err->faults[err->nfaults++];
-	memset(f, 0, sizeof *f);
+	*f = (struct codec_fault){.line = where->line, .column = where->column};
 	snprintf(f->pointer, sizeof f->pointer, "%s", where->pointer ? where->pointer : "");
 	snprintf(f->parameter, sizeof f->parameter, "%s", where->parameter ? where->parameter : "");
 	text_make_utf8(f->pointer);
 	text_make_utf8(f->parameter);
-	f->line = where->line;
-	f->column = where->column;
 	memcpy(f->detail, text, sizeof f->detail);
 	return status;
 }
@@ -171,11 +169,8 @@ static int pointer_cmp(const char *a, const char *b)
 		size_t na = strcspn(a, "/"), nb = strcspn(b, "/");
 		bool da = na > 0 && strspn(a, "0123456789") >= na;
 		bool db = nb > 0 && strspn(b, "0123456789") >= nb;
-		int c;
-		if (da && db && na != nb)
-			c = na < nb ? -1 : 1;
-		else
-			c = strncmp(a, b, na < nb ? na : nb);
+		/* indices of unequal length: the shorter is smaller */
+		int c = da && db && na != nb ? 0 : strncmp(a, b, na < nb ? na : nb);
 		if (c == 0 && na != nb)
 			c = na < nb ? -1 : 1;
 		if (c != 0)

@@ -340,14 +340,10 @@ void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows, struc
 	planes_to_field(&p, field);
 }
 
-/* Group bonus of one popped group. */
+/* Group bonus of one popped group: 4:0, 5:2, 6:3, ..., 10:7, 11 and more: 10. */
 static unsigned group_bonus(unsigned size)
 {
-	if (size <= PUYO_POP_SIZE)
-		return 0;
-	if (size >= 11)
-		return 10;
-	return size - 3; /* 5:2, 6:3, ..., 10:7 */
+	return size <= PUYO_POP_SIZE ? 0 : size >= 11 ? 10 : size - 3;
 }
 
 unsigned puyo_step_score(unsigned chain, unsigned popped, unsigned colors, const unsigned *sizes,
