@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/decimal.h"
 #include "codec/puyo_codec.h"
 
 #define BOARD_ROWS  PUYO_ROWS_MAX	     /* the hidden row and 12 visible */
@@ -58,8 +59,7 @@ int puyo_links_puyop(const struct puyo_field *field, char *buf, size_t size)
 				continue;
 			text[n++] = puyop_alphabet[left * 8 + right];
 		}
-	text[n] = '\0';
-	return snprintf(buf, size, "%s", text);
+	return codec_text_copy(buf, size, text, n);
 }
 
 int puyo_links_nexus(const struct puyo_field *field, char *buf, size_t size)
@@ -75,8 +75,7 @@ int puyo_links_nexus(const struct puyo_field *field, char *buf, size_t size)
 		}
 	if (n == 0)
 		text[n++] = '0'; /* as the site writes an empty board */
-	text[n] = '\0';
-	return snprintf(buf, size, "%s", text);
+	return codec_text_copy(buf, size, text, n);
 }
 
 int puyo_links_puyop_url(const struct puyo_field *field, char *buf, size_t size)
@@ -134,16 +133,60 @@ static bool eat_scheme(const char **s, size_t *len)
 	return url;
 }
 
-/* Sets the field's size from its hidden row: 13 rows only when it holds a puyo. */
-static void fit_rows(const uint8_t board[BOARD_ROWS][PUYO_COLS], struct puyo_field *field)
+/* What each site's field string is: its alphabet, its cells a character, and the words its
+ * faults use. */
+static const struct site {
+	const char *alphabet;
+	size_t max_chars, cells;
+	const char *name, *size, *chars;
+} sites[2] = {
+    {puyop_alphabet, PUYOP_CHARS, 2, "a puyop.com field", "13 rows of 3 column pairs",
+     "puyop.com field character (0-9a-zA-Z[])"},
+    {nexus_alphabet, NEXUS_CHARS, 1, "a Puyo Nexus chain", "6 columns, 12 rows and the hidden row",
+     "Puyo Nexus chain character (0-8, A-C)"},
+};
+
+/* Reads the field string s[0..len) of `site` (leading empty cells may be left out) into
+ * *field, 13 rows only when the hidden row holds a puyo; faults are CODEC_E_INVALID. */
+static enum codec_status read_cells(const struct site *site, const char *s, size_t len,
+				    const char *pointer, struct puyo_field *field,
+				    struct codec_error *err)
 {
+	if (len > site->max_chars)
+		return fault(err, pointer, "%s has at most %zu characters (%s), this one has %zu",
+			     site->name, site->max_chars, site->size, len);
+	uint8_t board[BOARD_ROWS * PUYO_COLS] = {0};
+	size_t first = (site->max_chars - len) * site->cells; /* cell of s[0] */
+	for (size_t i = 0; i < len; i++) {
+		const char *at = s[i] ? strchr(site->alphabet, s[i]) : NULL;
+		char ch[8];
+		shown(s[i], ch);
+		if (!at)
+			return fault(err, pointer, "character %zu, %s, is not a %s", i + 1, ch,
+				     site->chars);
+		unsigned v = (unsigned)(at - site->alphabet);
+		/* Puyo Nexus: one cell's number; puyop.com: a column pair's, left * 8 + right */
+		unsigned number[2] = {site->cells == 1 ? v : v / 8, v % 8};
+		if (site->cells == 1 && v > 6)
+			return fault(
+			    err, pointer,
+			    "character %zu, %s, is a %s puyo, which Puyo Puyo Tsu does not "
+			    "have",
+			    i + 1, ch, nexus_names[v]);
+		if (number[0] > 6 || number[1] > 6)
+			return fault(err, pointer,
+				     "character %zu, %s, holds colour 7, which puyop.com does not "
+				     "use (0 empty, 1-5 colours, 6 garbage)",
+				     i + 1, ch);
+		for (size_t k = 0; k < site->cells; k++)
+			board[first + i * site->cells + k] = cell_of_number[number[k]];
+	}
 	bool hidden = false;
 	for (unsigned c = 0; c < PUYO_COLS; c++)
-		hidden = hidden || board[0][c] != PUYO_EMPTY;
+		hidden = hidden || board[c] != PUYO_EMPTY;
 	puyo_field_init(field, hidden ? PUYO_ROWS_MAX : PUYO_ROWS);
-	unsigned from = hidden ? 0 : 1;
-	for (unsigned r = from; r < BOARD_ROWS; r++)
-		memcpy(field->cell[r - from], board[r], PUYO_COLS);
+	memcpy(field->cell, board + (hidden ? 0 : PUYO_COLS), (size_t)field->rows * PUYO_COLS);
+	return CODEC_OK;
 }
 
 enum codec_status puyo_links_read_puyop(const char *s, size_t len, const char *pointer,
@@ -167,34 +210,7 @@ enum codec_status puyo_links_read_puyop(const char *s, size_t len, const char *p
 				     "solved: leave them out");
 		len = (size_t)(moves - s);
 	}
-	if (len > PUYOP_CHARS)
-		return fault(err, pointer,
-			     "a puyop.com field has at most %d characters (13 rows of 3 column "
-			     "pairs), this one has %zu",
-			     PUYOP_CHARS, len);
-	uint8_t board[BOARD_ROWS][PUYO_COLS] = {{0}};
-	size_t first = PUYOP_CHARS - len; /* pair index of s[0] */
-	for (size_t i = 0; i < len; i++) {
-		const char *at = memchr(puyop_alphabet, s[i], sizeof puyop_alphabet - 1);
-		char ch[8];
-		shown(s[i], ch);
-		if (!at || s[i] == '\0')
-			return fault(err, pointer,
-				     "character %zu, %s, is not a puyop.com field character "
-				     "(0-9a-zA-Z[])",
-				     i + 1, ch);
-		unsigned v = (unsigned)(at - puyop_alphabet), left = v / 8, right = v % 8;
-		if (left > 6 || right > 6)
-			return fault(err, pointer,
-				     "character %zu, %s, holds colour 7, which puyop.com does "
-				     "not use (0 empty, 1-5 colours, 6 garbage)",
-				     i + 1, ch);
-		size_t pair = first + i;
-		board[pair / PAIRS][2 * (pair % PAIRS)] = cell_of_number[left];
-		board[pair / PAIRS][2 * (pair % PAIRS) + 1] = cell_of_number[right];
-	}
-	fit_rows(board, field);
-	return CODEC_OK;
+	return read_cells(&sites[0], s, len, pointer, field, err);
 }
 
 /* The parameters of a Puyo Nexus link other than chain: the one value each may have. */
@@ -263,33 +279,7 @@ enum codec_status puyo_links_read_nexus(const char *s, size_t len, const char *p
 		return fault(err, pointer, "not a Puyo Nexus chain simulator link (expected %s...)",
 			     PUYO_LINKS_NEXUS_URL);
 	}
-	if (len > NEXUS_CHARS)
-		return fault(err, pointer,
-			     "a Puyo Nexus chain has at most %d characters (6 columns, 12 rows "
-			     "and the hidden row), this one has %zu",
-			     NEXUS_CHARS, len);
-	uint8_t board[BOARD_ROWS][PUYO_COLS] = {{0}};
-	size_t first = NEXUS_CHARS - len;
-	for (size_t i = 0; i < len; i++) {
-		const char *at = s[i] ? strchr(nexus_alphabet, s[i]) : NULL;
-		char ch[8];
-		shown(s[i], ch);
-		if (!at)
-			return fault(err, pointer,
-				     "character %zu, %s, is not a Puyo Nexus chain character "
-				     "(0-8, A-C)",
-				     i + 1, ch);
-		unsigned type = (unsigned)(at - nexus_alphabet);
-		if (type > 6)
-			return fault(err, pointer,
-				     "character %zu, %s, is a %s puyo, which Puyo Puyo Tsu "
-				     "does not have",
-				     i + 1, ch, nexus_names[type]);
-		size_t cell = first + i;
-		board[cell / PUYO_COLS][cell % PUYO_COLS] = cell_of_number[type];
-	}
-	fit_rows(board, field);
-	return CODEC_OK;
+	return read_cells(&sites[1], s, len, pointer, field, err);
 }
 
 enum codec_status puyo_links_read_case(const json_t *case_obj, const char *pointer,
