@@ -6,27 +6,17 @@
 size_t codec_utf8_decode(const char *s, size_t n, unsigned long *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	unsigned long c;
-	size_t len;
-	if (n == 0)
+	/* the length a lead byte says: 0xc0, 0xc1 and 0xf5 on never lead */
+	size_t len = n == 0	   ? 0
+		     : u[0] < 0x80 ? 1
+		     : u[0] < 0xc2 ? 0
+		     : u[0] < 0xe0 ? 2
+		     : u[0] < 0xf0 ? 3
+		     : u[0] < 0xf5 ? 4
+				   : 0;
+	if (len == 0 || len > n)
 		return 0;
-	if (u[0] < 0x80) {
-		len = 1;
-		c = u[0];
-	} else if (u[0] >= 0xc2 && u[0] <= 0xdf) {
-		len = 2;
-		c = u[0] & 0x1fu;
-	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
-		len = 3;
-		c = u[0] & 0x0fu;
-	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
-		len = 4;
-		c = u[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
+	unsigned long c = len == 1 ? u[0] : u[0] & (0x7fu >> len);
 	for (size_t i = 1; i < len; i++) {
 		if ((u[i] & 0xc0) != 0x80)
 			return 0;
