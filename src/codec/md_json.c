@@ -128,11 +128,10 @@ static bool json_read_block(struct json_reader *jr, const json_t *item, size_t i
 		return false;
 	}
 
-	long long v[3] = {0, 0, 0};
+	long long v[3];
 	for (size_t k = 0; k < 3; k++) {
-		if (value[k] && json_is_integer(value[k])) {
-			v[k] = json_integer_value(value[k]);
-		} else if (value[k]) {
+		v[k] = json_integer_value(value[k]); /* 0 when absent or not an integer */
+		if (value[k] && !json_is_integer(value[k])) {
 			char got[48];
 			json_kind(value[k], got, sizeof got);
 			if (json_fault(jr, index, key[k], "%s must be an integer, got %s",
