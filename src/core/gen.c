@@ -56,19 +56,13 @@ uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound)
 	return r % bound;
 }
 
-/* A draw in [0, bound) for the small bounds of this file. */
-static unsigned gen_below(struct gen_rng *rng, unsigned bound)
-{
-	return (unsigned)gen_rng_below(rng, bound);
-}
-
 struct md_block gen_md_block(struct gen_rng *rng)
 {
 	struct md_block block;
-	unsigned t = 1 + gen_below(rng, 3);
+	unsigned t = 1 + (unsigned)gen_rng_below(rng, 3);
 	unsigned rows = t == MD_TYPE_DOMINO_V ? MD_RED_SIZE - 1 : MD_RED_SIZE;
 	unsigned cols = t == MD_TYPE_DOMINO_H ? MD_RED_SIZE - 1 : MD_RED_SIZE;
-	unsigned p = gen_below(rng, rows * cols);
+	unsigned p = (unsigned)gen_rng_below(rng, rows * cols);
 	block.t = (uint8_t)t;
 	block.x = (uint8_t)(p / cols);
 	block.y = (uint8_t)(p % cols);
@@ -301,7 +295,7 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 	/* Visit the placements in a random order: Fisher-Yates, step by step. */
 	for (unsigned i = 0; i < GEN_PLACEMENTS && kids < GEN_PUYO_BRANCH; i++) {
 		struct gen_insertion ins;
-		unsigned pick = i + gen_below(&s->rng, GEN_PLACEMENTS - i);
+		unsigned pick = i + (unsigned)gen_rng_below(&s->rng, GEN_PLACEMENTS - i);
 		unsigned p = order[pick];
 		order[pick] = order[i];
 		order[i] = (uint16_t)p;
@@ -311,7 +305,7 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 		if (!gen_place(s, p, &ins))
 			continue;
 		unsigned banned = gen_neighbour_colors(&s->stack, &ins);
-		unsigned rot = gen_below(&s->rng, s->colors);
+		unsigned rot = (unsigned)gen_rng_below(&s->rng, s->colors);
 		for (unsigned k = 0; k < s->colors && kids < GEN_PUYO_BRANCH; k++) {
 			unsigned color = 1 + (rot + k) % s->colors;
 			struct gen_stack next;
@@ -347,8 +341,8 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 static void gen_add_noise(struct gen_search *s)
 {
 	for (unsigned i = 0; i < GEN_PUYO_NOISE; i++) {
-		unsigned c = gen_below(&s->rng, PUYO_COLS);
-		unsigned color = 1 + gen_below(&s->rng, s->colors);
+		unsigned c = (unsigned)gen_rng_below(&s->rng, PUYO_COLS);
+		unsigned color = 1 + (unsigned)gen_rng_below(&s->rng, s->colors);
 		unsigned h = s->stack.height[c];
 		if (h >= PUYO_ROWS)
 			continue;
@@ -367,10 +361,10 @@ static void gen_add_noise(struct gen_search *s)
 static void gen_random_stack(struct gen_search *s)
 {
 	for (unsigned c = 0; c < PUYO_COLS; c++) {
-		unsigned h = gen_below(&s->rng, PUYO_ROWS + 1);
+		unsigned h = (unsigned)gen_rng_below(&s->rng, PUYO_ROWS + 1);
 		s->stack.height[c] = (uint8_t)h;
 		for (unsigned l = 0; l < h; l++)
-			s->stack.cell[c][l] = (uint8_t)(1 + gen_below(&s->rng, s->colors));
+			s->stack.cell[c][l] = (uint8_t)(1 + gen_rng_below(&s->rng, s->colors));
 	}
 }
 

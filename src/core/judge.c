@@ -38,12 +38,6 @@ static bool judge_is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* What is trimmed at the end of a line: spaces, tabs, carriage returns. */
-static bool judge_is_trailing_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
 /* Reads the next token; returns false at the end of the output. */
 static bool judge_next_token(struct judge_cursor *cur, struct judge_token *tok)
 {
@@ -72,10 +66,11 @@ static size_t judge_count_tokens(struct judge_cursor *cur)
 	return n;
 }
 
-/* Length of the output once its trailing blank lines and blanks are cut. */
+/* Length of the output once its trailing spaces, tabs, CRs and newlines are cut. */
 static size_t judge_content_len(const char *buf, size_t len)
 {
-	while (len > 0 && (judge_is_trailing_blank(buf[len - 1]) || buf[len - 1] == '\n'))
+	while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t' || buf[len - 1] == '\r' ||
+			   buf[len - 1] == '\n'))
 		len--;
 	return len;
 }
