@@ -94,9 +94,6 @@ void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field 
 /* Only the chain count puyo_run() gives for the field of these planes: the fast path. */
 unsigned puyo_planes_chains(const struct puyo_planes *planes);
 
-/* puyo_run() on planes: the same result, the planes left as the final field. */
-void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result);
-
 /* The field of `rows` rows (12 or 13) whose planes these are. */
 void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows,
 			  struct puyo_field *field);

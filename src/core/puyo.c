@@ -324,14 +324,6 @@ void puyo_planes_from_field(struct puyo_planes *planes, const struct puyo_field 
 	memcpy(planes->word, p.bit, sizeof planes->word);
 }
 
-void puyo_planes_run(struct puyo_planes *planes, struct puyo_result *result)
-{
-	struct planes p;
-	memcpy(p.bit, planes->word, sizeof p.bit);
-	planes_run(&p, result, NULL, NULL, NULL);
-	memcpy(planes->word, p.bit, sizeof planes->word);
-}
-
 void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows, struct puyo_field *field)
 {
 	struct planes p;

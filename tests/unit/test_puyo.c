@@ -915,17 +915,6 @@ static unsigned compare_once_with_reference(const struct puyo_field *start, uint
 		empty = empty && strcmp(r.g[i], "......") == 0;
 	assert_int_equal(res.all_clear, k > 1 && empty);
 	assert_memory_equal(&g, &f, sizeof f);
-
-	/* the same run on planes: the same result, and the planes of the same field */
-	struct puyo_result on_planes;
-	struct puyo_field h;
-	memset(&on_planes, 0xA5, sizeof on_planes);
-	puyo_planes_run(&planes, &on_planes);
-	assert_int_equal(on_planes.chains, res.chains);
-	assert_int_equal(on_planes.score, res.score);
-	assert_int_equal(on_planes.all_clear, res.all_clear);
-	puyo_planes_to_field(&planes, start->rows, &h);
-	assert_memory_equal(&h, &f, sizeof f);
 	return (unsigned)(k - 1);
 }
 
