@@ -429,9 +429,8 @@ struct md_text_reader *md_text_new(const struct md_read_options *opt, struct cod
 	struct md_text_reader *r = dj_malloc(sizeof *r);
 	if (!r)
 		return NULL;
-	*r = (struct md_text_reader){.err = err, .status = CODEC_OK, .line = 1, .column = 1};
-	if (opt)
-		r->opt = *opt;
+	*r = (struct md_text_reader){
+	    .opt = opt ? *opt : (struct md_read_options){0}, .err = err, .line = 1, .column = 1};
 	return r;
 }
 
@@ -472,10 +471,8 @@ enum codec_status md_text_feed(struct md_text_reader *r, const char *data, size_
 
 enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void *ctx)
 {
-	if (r->stopped || r->done)
-		goto out;
-	bool partial = r->column > 1;
-	if (partial || r->line == 1) {
+	bool partial = r->column > 1, open = !r->stopped && !r->done;
+	if (open && (partial || r->line == 1)) {
 		/* The last line had no newline (or the input was empty). */
 		line_end(r, fn, ctx);
 		if (partial && r->opt.strict)
@@ -483,12 +480,10 @@ enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void 
 				   "missing newline at the end of the input");
 		line_next(r);
 	}
-	if (r->stopped || !r->have_n || r->blocks >= r->declared)
-		goto out;
-	unsigned at = r->blanks ? r->blank_from : r->line;
-	text_fault(r, CODEC_E_SYNTAX, at, 0, "expected %lu placement%s, found %lu", r->declared,
-		   r->declared == 1 ? "" : "s", r->blocks);
-out:
+	if (open && !r->stopped && r->have_n && r->blocks < r->declared)
+		text_fault(r, CODEC_E_SYNTAX, r->blanks ? r->blank_from : r->line, 0,
+			   "expected %lu placement%s, found %lu", r->declared,
+			   r->declared == 1 ? "" : "s", r->blocks);
 	r->done = true;
 	return r->status;
 }
