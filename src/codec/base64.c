@@ -5,14 +5,7 @@
 
 #include <string.h>
 
-/* Value of a base64 character, -1 for any other byte. */
-static int b64_value(char c)
-{
-	static const char alphabet[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const char *at = c ? memchr(alphabet, c, sizeof alphabet - 1) : NULL;
-	return at ? (int)(at - alphabet) : -1;
-}
+static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 bool codec_base64_decode(const char *s, size_t len, unsigned char *out, size_t *out_len,
 			 size_t *bad)
@@ -29,12 +22,12 @@ bool codec_base64_decode(const char *s, size_t len, unsigned char *out, size_t *
 		return false;
 	}
 	for (size_t i = 0; i < end; i++) {
-		int v = b64_value(s[i]);
-		if (v < 0) {
+		const char *at = s[i] ? strchr(alphabet, s[i]) : NULL;
+		if (!at) {
 			*bad = i;
 			return false;
 		}
-		acc = (acc << 6 | (unsigned long)v) & 0xffffffu;
+		acc = (acc << 6 | (unsigned long)(at - alphabet)) & 0xffffffu;
 		bits += 6;
 		if (bits >= 8) {
 			bits -= 8;
