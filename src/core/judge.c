@@ -127,12 +127,10 @@ static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
 		else
 			n += (size_t)snprintf(dst + n, cap - n, need == 2 ? "\\%c" : "\\x%02x", c);
 	}
-	if (i < tok->len) {
+	if (i < tok->len)
 		snprintf(dst + n, cap - n, "...' (%zu bytes)", tok->len);
-		return;
-	}
-	dst[n++] = '\'';
-	dst[n] = '\0';
+	else
+		snprintf(dst + n, cap - n, "'");
 }
 
 void judge_compare(const char *expected, size_t expected_len, const char *found, size_t found_len,
@@ -154,46 +152,42 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
 			 n == 1 ? "" : "s");
 		return;
 	}
-	for (;;) {
-		bool have_e = judge_next_token(&exp, &et);
-		bool have_f = judge_next_token(&out, &ft);
-		if (!have_e && !have_f) {
-			report->verdict = JUDGE_PRESENTATION_ERROR;
-			snprintf(report->message, sizeof report->message,
-				 "the tokens are right but the layout differs "
-				 "from the expected output at line %zu "
-				 "(spaces or line breaks)",
-				 line);
-			return;
-		}
+	/* the first token pair that differs, or the end of both */
+	bool have_e, have_f;
+	do {
+		have_e = judge_next_token(&exp, &et);
+		have_f = judge_next_token(&out, &ft);
 		index++;
-		if (have_e && have_f && et.len == ft.len && memcmp(et.text, ft.text, et.len) == 0)
-			continue;
-		report->verdict = JUDGE_WRONG_ANSWER;
-		if (have_e && have_f) {
-			judge_quote(eq, sizeof eq, &et);
-			judge_quote(fq, sizeof fq, &ft);
-			snprintf(report->message, sizeof report->message,
-				 "token %zu (line %zu of the output): "
-				 "expected %s, found %s",
-				 index, ft.line, eq, fq);
-		} else if (have_e) {
-			size_t missing = 1 + judge_count_tokens(&exp);
-			judge_quote(eq, sizeof eq, &et);
-			snprintf(report->message, sizeof report->message,
-				 "missing tokens: expected %zu, the output has %zu; "
-				 "token %zu should be %s",
-				 index - 1 + missing, index - 1, index, eq);
-		} else {
-			size_t extra = 1 + judge_count_tokens(&out);
-			judge_quote(fq, sizeof fq, &ft);
-			snprintf(report->message, sizeof report->message,
-				 "extra tokens: expected %zu, the output has %zu; "
-				 "token %zu (line %zu of the output) is %s",
-				 index - 1, index - 1 + extra, index, ft.line, fq);
-		}
+	} while (have_e && have_f && et.len == ft.len && memcmp(et.text, ft.text, et.len) == 0);
+	if (!have_e && !have_f) {
+		report->verdict = JUDGE_PRESENTATION_ERROR;
+		snprintf(report->message, sizeof report->message,
+			 "the tokens are right but the layout differs "
+			 "from the expected output at line %zu "
+			 "(spaces or line breaks)",
+			 line);
 		return;
 	}
+	report->verdict = JUDGE_WRONG_ANSWER;
+	if (have_e)
+		judge_quote(eq, sizeof eq, &et);
+	if (have_f)
+		judge_quote(fq, sizeof fq, &ft);
+	if (have_e && have_f)
+		snprintf(report->message, sizeof report->message,
+			 "token %zu (line %zu of the output): "
+			 "expected %s, found %s",
+			 index, ft.line, eq, fq);
+	else if (have_e) /* the tokens after et count too */
+		snprintf(report->message, sizeof report->message,
+			 "missing tokens: expected %zu, the output has %zu; "
+			 "token %zu should be %s",
+			 index + judge_count_tokens(&exp), index - 1, index, eq);
+	else
+		snprintf(report->message, sizeof report->message,
+			 "extra tokens: expected %zu, the output has %zu; "
+			 "token %zu (line %zu of the output) is %s",
+			 index - 1, index + judge_count_tokens(&out), index, ft.line, fq);
 }
 
 const char *judge_verdict_name(enum judge_verdict verdict)
