@@ -154,27 +154,19 @@ struct walk {
 	struct puyo_sequence cur; /* the sequence being walked */
 };
 
-/* The rank key of a sequence: longest chain, total score (both fired). */
-static void fired_key(const struct puyo_sequence *s, unsigned pairs, unsigned *chains,
-		      uint64_t *score)
-{
-	*chains = 0;
-	*score = 0;
-	for (unsigned i = 0; i < pairs; i++) {
-		if (s->fired[i].chains > *chains)
-			*chains = s->fired[i].chains;
-		*score += s->fired[i].score;
-	}
-}
-
-/* Whether sequence a ranks strictly before b on all but the placements. */
+/* Whether sequence a ranks strictly before b on all but the placements: longest chain fired,
+ * total score fired, then its end's best trigger. */
 static bool sequence_before(const struct puyo_sequence *a, const struct puyo_sequence *b,
 			    unsigned pairs)
 {
-	unsigned ca, cb;
-	uint64_t sa, sb;
-	fired_key(a, pairs, &ca, &sa);
-	fired_key(b, pairs, &cb, &sb);
+	unsigned ca = 0, cb = 0;
+	uint64_t sa = 0, sb = 0;
+	for (unsigned i = 0; i < pairs; i++) {
+		ca = a->fired[i].chains > ca ? a->fired[i].chains : ca;
+		cb = b->fired[i].chains > cb ? b->fired[i].chains : cb;
+		sa += a->fired[i].score;
+		sb += b->fired[i].score;
+	}
 	if (ca != cb)
 		return ca > cb;
 	if (sa != sb)
