@@ -92,11 +92,7 @@ static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t 
 	alen = a ? judge_content_len(a, alen) : 0;
 	blen = b ? judge_content_len(b, blen) : 0;
 	*line = 1;
-	for (;;) {
-		if (apos >= alen && bpos >= blen)
-			return true;
-		if (apos >= alen || bpos >= blen)
-			return false;
+	while (apos < alen && bpos < blen) {
 		size_t al = judge_line_len(a, alen, apos);
 		size_t bl = judge_line_len(b, blen, bpos);
 		/* a line holds no '\n': only its trailing blanks are cut */
@@ -107,6 +103,7 @@ static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t 
 		bpos += bl + 1;
 		(*line)++;
 	}
+	return apos >= alen && bpos >= blen;
 }
 
 /*

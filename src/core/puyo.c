@@ -351,10 +351,7 @@ unsigned puyo_step_score(unsigned chain, unsigned popped, unsigned colors, const
 	bonus += puyo_color_bonus[colors >= ncolor ? ncolor - 1 : colors];
 	for (unsigned i = 0; sizes && i < groups && bonus < PUYO_BONUS_MAX; i++)
 		bonus += group_bonus(sizes[i]);
-	if (bonus < 1)
-		bonus = 1;
-	if (bonus > PUYO_BONUS_MAX)
-		bonus = PUYO_BONUS_MAX;
+	bonus = bonus < 1 ? 1 : bonus > PUYO_BONUS_MAX ? PUYO_BONUS_MAX : bonus;
 
 	unsigned long long points = 10ull * popped * bonus;
 	return points > UINT_MAX ? UINT_MAX : (unsigned)points;
