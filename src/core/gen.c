@@ -58,15 +58,11 @@ uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound)
 
 struct md_block gen_md_block(struct gen_rng *rng)
 {
-	struct md_block block;
 	unsigned t = 1 + (unsigned)gen_rng_below(rng, 3);
 	unsigned rows = t == MD_TYPE_DOMINO_V ? MD_RED_SIZE - 1 : MD_RED_SIZE;
 	unsigned cols = t == MD_TYPE_DOMINO_H ? MD_RED_SIZE - 1 : MD_RED_SIZE;
 	unsigned p = (unsigned)gen_rng_below(rng, rows * cols);
-	block.t = (uint8_t)t;
-	block.x = (uint8_t)(p / cols);
-	block.y = (uint8_t)(p % cols);
-	return block;
+	return (struct md_block){(uint8_t)t, (uint8_t)(p / cols), (uint8_t)(p % cols)};
 }
 
 /*
@@ -212,11 +208,8 @@ static bool gen_place(const struct gen_search *s, unsigned p, struct gen_inserti
 			return false;
 		ins->at[c] = (uint8_t)at;
 		ins->n[c] = shape->n[i];
-		for (unsigned j = 0; j < shape->n[i]; j++) {
-			ins->group[k].col = (uint8_t)c;
-			ins->group[k].level = (uint8_t)(at + j);
-			k++;
-		}
+		for (unsigned j = 0; j < shape->n[i]; j++)
+			ins->group[k++] = (struct gen_cell){(uint8_t)c, (uint8_t)(at + j)};
 	}
 	if (s->chains == 0)
 		return true;

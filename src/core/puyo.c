@@ -55,9 +55,7 @@ char puyo_cell_to_char(uint8_t cell)
 	return cell <= PUYO_GARBAGE ? puyo_chars[cell] : '?';
 }
 
-/* ---- bit planes -------------------------------------------------------- */
-
-/* plane_t, struct planes and the helpers: planes.h. */
+/* ---- bit planes (plane_t, struct planes and their helpers: planes.h) ---- */
 
 /* Which colour puyos of the visible rows have a neighbour of their own
  * colour above, below, on the left, on the right: all colours at once. */

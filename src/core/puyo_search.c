@@ -87,9 +87,8 @@ static bool run_one_step(const struct planes *t, plane_t g, struct puyo_result *
 	if (plane_any(planes_occupied(t) & ~gone & above))
 		return false;
 	unsigned n = count_cells(g);
-	res->chains = 1;
-	res->score = puyo_step_score(1, n, 1, &n, 1);
-	res->all_clear = false; /* not read by the search */
+	/* all_clear is not read by the search */
+	*res = (struct puyo_result){1, puyo_step_score(1, n, 1, &n, 1), false};
 	return true;
 }
 
