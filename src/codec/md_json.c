@@ -194,7 +194,7 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 		return jr.status;
 
 	const json_t *blocks = json_object_get(case_obj, "blocks");
-	if (!blocks || !json_is_array(blocks)) {
+	if (!json_is_array(blocks)) {
 		json_fault(&jr, NULL, "blocks", blocks ? "must be an array" : "required");
 		return jr.status;
 	}

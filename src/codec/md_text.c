@@ -211,9 +211,7 @@ static void line_block_end(struct md_text_reader *r, md_block_fn fn, void *ctx)
  * with no integers. */
 static void blanks_flush(struct md_text_reader *r)
 {
-	for (unsigned long i = 0; i < r->blanks && !r->stopped; i++) {
-		if (r->blocks >= r->declared)
-			break;
+	for (unsigned long i = 0; i < r->blanks && !r->stopped && r->blocks < r->declared; i++) {
 		r->blocks++;
 		text_fault(r, CODEC_E_SYNTAX, (unsigned)(r->blank_from + i), 0,
 			   "expected 3 integers, found 0");
