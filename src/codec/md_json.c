@@ -238,9 +238,7 @@ static bool take_block(struct codec_scan *s, struct md_block *b)
 	unsigned t, x, y;
 	if (!codec_scan_take(s, '[') || !take_digit(s, 3, &t) || !codec_scan_take(s, ',') ||
 	    !take_digit(s, 3, &x) || !codec_scan_take(s, ',') || !take_digit(s, 3, &y) ||
-	    !codec_scan_take(s, ']'))
-		return false;
-	if (md_check(t, x, y) != MD_FAULT_NONE)
+	    !codec_scan_take(s, ']') || md_check(t, x, y) != MD_FAULT_NONE)
 		return false;
 	*b = (struct md_block){(uint8_t)t, (uint8_t)x, (uint8_t)y};
 	return true;
