@@ -29,11 +29,8 @@ uint64_t gen_rng_next(struct gen_rng *rng);
 /* Uniform integer in [0, bound), bound >= 1, by rejection sampling. */
 uint64_t gen_rng_below(struct gen_rng *rng, uint64_t bound);
 
-/*
- * Draws the next placement of a Monomino-Domino case: t uniform in 1..3, then
- * (x, y) uniform among the positions where that block fits in red. n calls
- * on a fresh stream give the case of that seed.
- */
+/* The next placement of a Monomino-Domino case: t uniform in 1..3, then (x, y) uniform where
+ * that block fits in red. n calls on a fresh stream give the case of that seed. */
 struct md_block gen_md_block(struct gen_rng *rng);
 
 #define GEN_PUYO_MAX_CHAINS 12 /* largest min_chains accepted */

@@ -67,12 +67,9 @@ bool puyo_field_is_floating(const struct puyo_field *field);
 /* Lets every puyo fall straight down, keeping column order. */
 void puyo_settle(struct puyo_field *field);
 
-/*
- * Runs one chain step, numbered `chain`, on a settled field: pops every group
- * of four or more, removes garbage next to popped puyos, then settles. Fills
- * *step (may be NULL) and returns true when something popped; false, the
- * field unchanged, when nothing did.
- */
+/* Runs chain step `chain` on a settled field: pops every group of four or more, removes the
+ * garbage next to them, settles. True, *step (NULL allowed) filled, when something popped;
+ * false, the field unchanged, when nothing did. */
 bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step);
 
 /* Settles the field, then steps until nothing pops. */
@@ -106,10 +103,8 @@ typedef bool puyo_step_fn(void *ctx, const struct puyo_step *step, const struct 
 void puyo_run_steps(struct puyo_field *field, struct puyo_result *result, puyo_step_fn *fn,
 		    void *ctx);
 
-/*
- * Points of one step: 10 * popped * clamp(chain power + colour bonus + group
- * bonus, 1, 999). `sizes` holds the sizes of the `groups` popped groups.
- */
+/* Points of one step: 10 * popped * clamp(chain power + colour bonus + group bonus, 1, 999);
+ * sizes[0..groups) are the popped groups' sizes. */
 unsigned puyo_step_score(unsigned chain, unsigned popped, unsigned colors, const unsigned *sizes,
 			 unsigned groups);
 

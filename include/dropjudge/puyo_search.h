@@ -80,12 +80,9 @@ struct puyo_search_answer {
 	struct puyo_sequence sequence[PUYO_SEARCH_MAX_LIMIT];
 };
 
-/*
- * Searches as the head of this file says. Returns 0 and fills *answer, or
- * -1 (answer untouched) when the request is out of its ranges (add, pairs,
- * limit, colours, a pair colour that is not 1..5, a cell that is not an
- * enum puyo_cell).
- */
+/* Searches as the head of this file says: 0, *answer filled, or -1 (answer untouched) when
+ * the request is out of its ranges (add, pairs, limit, colours, a pair colour not 1..5, a
+ * cell not an enum puyo_cell). */
 int puyo_search(const struct puyo_search_request *request, struct puyo_search_answer *answer);
 
 #endif

@@ -16,11 +16,9 @@
 #define DROPJUDGE_SIMD 1
 #endif
 
-/*
- * The run-time switch of one kernel: `has` says whether the processor runs
- * it, asked on first use (NULL, state 0, in a build without it). state: -1
- * not asked yet, 0 off, 1 on; a race only writes the same value twice.
- */
+/* The run-time switch of one kernel: `has` asks on first use whether the processor runs it
+ * (NULL, state 0, in a build without it); state -1 not asked yet, 0 off, 1 on (a race only
+ * writes the same value twice). */
 struct cpu_switch {
 	int state;
 	bool (*has)(void);

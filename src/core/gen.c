@@ -174,10 +174,8 @@ static unsigned gen_stack_chains(const struct gen_stack *stack)
 	return result.chains;
 }
 
-/*
- * Whether four distinct cells form one orthogonally connected piece: a grid
- * has no triangles, so they do exactly when three pairs of them touch.
- */
+/* Whether four distinct cells form one orthogonally connected piece: as a grid has no
+ * triangles, exactly when three pairs of them touch. */
 static bool gen_group_is_connected(const struct gen_cell *g)
 {
 	unsigned touching = 0;
@@ -187,11 +185,8 @@ static bool gen_group_is_connected(const struct gen_cell *g)
 	return touching >= GEN_GROUP - 1;
 }
 
-/*
- * Decodes placement `p` against the field. Returns false when it does not fit
- * (a column would overflow or the group would float) or, once there is a
- * chain, when it would not move the first group apart.
- */
+/* Decodes placement `p` against the field; false when it does not fit (a column would
+ * overflow, the group would float) or would not move the chain's first group apart. */
 static bool gen_place(const struct gen_search *s, unsigned p, struct gen_insertion *ins)
 {
 	const struct gen_shape *shape = &gen_shapes[p / (PUYO_COLS * GEN_LEVELS)];
@@ -227,10 +222,8 @@ static bool gen_place(const struct gen_search *s, unsigned p, struct gen_inserti
 	return any && !gen_group_is_connected(moved);
 }
 
-/*
- * Colours of the puyos next to the new group once inserted, as a bit mask
- * (bit k for colour k): the colours the group must not take.
- */
+/* The colours next to the new group once inserted, which it must not take: bit k for
+ * colour k. */
 static unsigned gen_neighbour_colors(const struct gen_stack *stack, const struct gen_insertion *ins)
 {
 	static const int dc[4] = {-1, 1, 0, 0};
@@ -270,11 +263,8 @@ static void gen_insert(const struct gen_stack *in, const struct gen_insertion *i
 	}
 }
 
-/*
- * Grows the search's field to `target` chains, depth first. Returns true with
- * the field in place; false, with the field as it was, when this branch or
- * the budget ran out.
- */
+/* Grows the search's field to `target` chains, depth first: true with the field in place;
+ * false, the field as it was, when this branch or the budget ran out. */
 static bool gen_grow(struct gen_search *s, unsigned target)
 {
 	if (s->chains >= target)
@@ -326,11 +316,8 @@ static bool gen_grow(struct gen_search *s, unsigned target)
 	return false;
 }
 
-/*
- * Offers GEN_PUYO_NOISE random puyos on top of random columns of a finished
- * field; each one stays only if the chain count does not drop, so fields do
- * not always clear completely.
- */
+/* Offers GEN_PUYO_NOISE random puyos on random columns of a finished field, each kept when
+ * the chain count does not drop, so that fields do not always clear completely. */
 static void gen_add_noise(struct gen_search *s)
 {
 	for (unsigned i = 0; i < GEN_PUYO_NOISE; i++) {

@@ -82,10 +82,8 @@ static size_t judge_line_len(const char *buf, size_t len, size_t pos)
 	return nl ? (size_t)(nl - (buf + pos)) : len - pos;
 }
 
-/*
- * Whether the outputs are equal line by line after trimming; when not, sets
- * *line to the first line (1-based) that differs.
- */
+/* Whether the outputs are equal line by line after trimming; *line: the first line (1-based)
+ * that differs. */
 static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t blen, size_t *line)
 {
 	size_t apos = 0, bpos = 0;
@@ -106,10 +104,8 @@ static bool judge_lines_equal(const char *a, size_t alen, const char *b, size_t 
 	return apos >= alen && bpos >= blen;
 }
 
-/*
- * Writes a token for a message: quoted, printable ASCII kept, backslash and
- * other bytes escaped, cut after JUDGE_SHOW_MAX characters with its length.
- */
+/* A token quoted for a message, backslash and non-printable bytes escaped, cut after
+ * JUDGE_SHOW_MAX characters with its length. */
 static void judge_quote(char *dst, size_t cap, const struct judge_token *tok)
 {
 	size_t n = 0, i;

@@ -46,11 +46,9 @@ struct md_lane {
  * (cpu_switch_set(), not while other threads play). */
 extern struct cpu_switch md_avx2;
 
-/*
- * Plays blocks[k * len + i], i < steps, on lane[k], k < MD_LANES_AVX2,
- * adding the points to lane[k].score; keeps each lane after MD_WARM steps
- * in warm[k]. Reads one byte past each block. Only when md_avx2 is on.
- */
+/* Plays blocks[k * len + i], i < steps, on lane[k], k < MD_LANES_AVX2, adding the points to
+ * lane[k].score; each lane after MD_WARM steps is kept in warm[k]. Reads one byte past each
+ * block. Only when md_avx2 is on. */
 void md_avx2_lanes(struct md_lane *lane, struct md_lane *warm, const struct md_block *blocks,
 		   size_t len, size_t steps);
 

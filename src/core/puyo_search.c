@@ -70,11 +70,8 @@ static bool trigger_before(const struct puyo_trigger *a, const struct puyo_trigg
 	return a->color < b->color;
 }
 
-/*
- * The run of planes t, at rest but for the popping group g just added, when
- * nothing falls after it goes (with the garbage next to it): then the run
- * is that one step. Returns false, *res untouched, when something falls.
- */
+/* The run of planes t, at rest but for the popping group g just added, when nothing falls
+ * once g and the garbage next to it go: that one step. False, *res untouched, otherwise. */
 static bool run_one_step(const struct planes *t, plane_t g, struct puyo_result *res)
 {
 	plane_t gone = g | (planes_value(t, PUYO_GARBAGE) & PLANE_SEEN & neighbours(g));
@@ -92,11 +89,8 @@ static bool run_one_step(const struct planes *t, plane_t g, struct puyo_result *
 	return true;
 }
 
-/*
- * The triggers of planes at rest. With `all` set, every one is written to
- * out (ranked) and their number returned; else out[0] gets the best and 1
- * is returned, or 0 when there is none.
- */
+/* The triggers of planes at rest: with `all`, every one ranked into out, returning their
+ * number; else the best into out[0], returning 1 (0 when there is none). */
 static unsigned triggers(const struct planes *p, unsigned add, unsigned colors,
 			 struct puyo_trigger *out, bool all)
 {
@@ -194,11 +188,8 @@ static void keep(struct walk *w)
 	ans->sequences = n;
 }
 
-/*
- * Places pair [a, b] at column c (0-based), rotation r on planes at rest
- * and runs them (*fired). Returns false, planes untouched, when a puyo
- * would be off the field or above the 13 rows.
- */
+/* Places pair [a, b] at column c (0-based), rotation r on planes at rest and runs them
+ * (*fired); false, planes untouched, when a puyo would be off the field or above row 13. */
 static bool place(struct planes *p, unsigned c, unsigned r, unsigned a, unsigned b,
 		  struct puyo_result *fired)
 {
