@@ -23,10 +23,8 @@ struct json_reader {
 	bool stop;		  /* first-wins error recorded: read no further */
 };
 
-/* Records a fault at the case's pointer followed by "/blocks/<index>" when
- * index is not NULL and `key` (neither: the case itself), escaped as RFC
- * 6901 says and cut short when too long; returns whether the read stops
- * (unless errors are collected). */
+/* Records a fault at the case's pointer, then "/blocks/<index>" (index not NULL) and `key`,
+ * escaped as RFC 6901 says and cut short when too long; returns whether the read stops. */
 static bool __attribute__((format(printf, 4, 5)))
 json_fault(struct json_reader *jr, const char *index, const char *key, const char *fmt, ...)
 {

@@ -21,11 +21,9 @@
 #define MD_WARM	      32 /* blocks each lane but the first plays before its stretch */
 #define MD_LANES_AVX2 16 /* stretches the AVX2 lanes play side by side */
 
-/*
- * The pieces at cell 0: spread (its cells in every line), piece (on lines 0
- * and 1) and lift (LINE_BITS * its lines), by t for green and 4 + t for
- * blue: a domino lies along one board and across the other.
- */
+/* The pieces at cell 0, by t for green and 4 + t for blue (a domino lies along one board and
+ * across the other): spread (its cells in every line), piece (on lines 0 and 1) and lift
+ * (LINE_BITS * its lines). */
 static const uint32_t md_lane_shapes[3][8] __attribute__((aligned(32))) = {
     {0, 0x1 * LINE_ONES, 0x3 * LINE_ONES, 0x1 * LINE_ONES, 0, 0x1 * LINE_ONES, 0x1 * LINE_ONES,
      0x3 * LINE_ONES},

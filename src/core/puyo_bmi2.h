@@ -10,12 +10,9 @@
 #include "cpu.h"
 #include "planes.h"
 
-/*
- * Whether the chain loop takes puyo_bmi2_gravity() (cpu_switch_on()): the
- * processor has BMI2 (and POPCNT, SSSE3, SSE4.1) and runs pext and pdep
- * fast, the build is not SIMD=0, and the tests have not turned it off
- * (cpu_switch_set(), not while other threads run the core).
- */
+/* Whether the chain loop takes puyo_bmi2_gravity() (cpu_switch_on()): the processor runs
+ * pext and pdep fast (and has POPCNT, SSSE3, SSE4.1), the build is not SIMD=0, and the tests
+ * have not turned it off (cpu_switch_set(), not while other threads run the core). */
 extern struct cpu_switch puyo_bmi2;
 
 /* Lets the kept cells (`keep`) of every column of p fall to its floor, in
