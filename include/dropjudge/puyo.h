@@ -75,12 +75,9 @@ bool puyo_step(struct puyo_field *field, unsigned chain, struct puyo_step *step)
 /* Settles the field, then steps until nothing pops. */
 void puyo_run(struct puyo_field *field, struct puyo_result *result);
 
-/*
- * A field as the chain loop's bit planes, for readers that build them faster
- * than cell by cell: bit k of the value of the cell in column c at row h is
- * bit 16 * (c % 4) + h of word[k][c / 4], h = 0 the hidden row (empty in a
- * 12-row field), h = 12 the floor row. Every other bit is zero.
- */
+/* A field as the chain loop's bit planes, for readers that build them faster than cell by
+ * cell: bit k of the cell in column c at row h is bit 16 * (c % 4) + h of word[k][c / 4],
+ * h = 0 the hidden row (empty in a 12-row field), h = 12 the floor row; other bits are 0. */
 struct puyo_planes {
 	uint64_t word[3][2]; /* [bit of the value][columns 0-3, columns 4-5] */
 };

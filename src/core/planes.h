@@ -12,12 +12,9 @@
 
 #include "dropjudge/puyo.h"
 
-/*
- * A plane: a column per 16-bit lane (lanes 6 and 7 stay empty), bit h of
- * a lane the cell at row h counted from the top of a 13-row field, three
- * guard bits above it (GCC and Clang vector extensions). Its bytes are
- * those of a plane of struct puyo_planes, copied with memcpy().
- */
+/* A plane (GCC and Clang vector extensions): a column per 16-bit lane (lanes 6 and 7 stay
+ * empty), bit h the cell at row h from the top of a 13-row field, three guard bits above. Its
+ * bytes are those of a plane of struct puyo_planes, copied with memcpy(). */
 typedef uint16_t plane_t __attribute__((vector_size(16)));
 
 /* A field as planes: bit k of each cell value (enum puyo_cell) in bit[k]. */
