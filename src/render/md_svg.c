@@ -97,35 +97,27 @@ static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, un
 		 landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
 }
 
-/* A band over line `line` of a board: cleared (red) or pushed out by the
- * light area (grey, dashed); its fill goes under the tiles, its edge over. */
-static void line_band(struct svg_out *o, const struct layout *l, const struct board_style *st,
-		      unsigned ox, unsigned oy, unsigned line, bool cleared, bool edge)
-{
-	unsigned sx, sy;
-	screen_of(st, line, 0, &sx, &sy);
-	unsigned w = st->blue ? 1 : MD_CELLS, h = st->blue ? MD_CELLS : 1;
-	const char *color = cleared ? "#d62728" : "#333333";
-	if (!edge) {
-		svg_rect(o, cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s,
-			 w * l->s, h * l->s, "fill=\"%s\" fill-opacity=\"%s\"", color,
-			 cleared ? "0.45" : "0.3");
-		return;
-	}
-	svg_rect(o, NULL, ox + sx * l->s + 1, oy + sy * l->s + 1, w * l->s - 2, h * l->s - 2,
-		 "fill=\"none\" stroke=\"%s\" stroke-width=\"%u\"%s", color, l->stroke,
-		 cleared ? "" : " stroke-dasharray=\"6 4\"");
-}
-
-/* The bands of the lines in `cleared` and `pushed`: fills, or edges. */
+/* The bands over the lines `cleared` (red) and `pushed` out by the light
+ * area (grey, dashed), disjoint sets: their fills go under the tiles, their
+ * edges (edge) over. */
 static void draw_bands(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, uint8_t cleared, uint8_t pushed, bool edge)
 {
+	unsigned w = (st->blue ? 1 : MD_CELLS) * l->s, h = (st->blue ? MD_CELLS : 1) * l->s;
 	for (unsigned line = 0; line < MD_LINES; line++) {
-		if (cleared & (1u << line))
-			line_band(o, l, st, ox, oy, line, true, edge);
-		if (pushed & (1u << line))
-			line_band(o, l, st, ox, oy, line, false, edge);
+		bool cl = cleared >> line & 1;
+		if (!cl && !(pushed >> line & 1))
+			continue;
+		unsigned x = ox + (st->blue ? line * l->s : 0),
+			 y = oy + (st->blue ? 0 : line * l->s);
+		const char *color = cl ? "#d62728" : "#333333";
+		if (!edge)
+			svg_rect(o, cl ? "cleared" : "pushed", x, y, w, h,
+				 "fill=\"%s\" fill-opacity=\"%s\"", color, cl ? "0.45" : "0.3");
+		else
+			svg_rect(o, NULL, x + 1, y + 1, w - 2, h - 2,
+				 "fill=\"none\" stroke=\"%s\" stroke-width=\"%u\"%s", color,
+				 l->stroke, cl ? "" : " stroke-dasharray=\"6 4\"");
 	}
 }
 
@@ -279,21 +271,18 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 		return -1;
 
 	/* The answer first: the description states it. */
-	struct render_md_scene scene;
-	render_md_scene_init(&scene);
-	for (size_t i = 0; i < n; i++)
-		render_md_scene_place(&scene, blocks[i], NULL);
-	if (scene.broken)
-		return -1;
+	struct md_game answer;
+	md_init(&answer);
+	md_play(&answer, blocks, n);
 	char title[96], desc[256];
 	snprintf(title, sizeof title, "Monomino-Domino: score %llu, %u tiles",
-		 (unsigned long long)scene.game.score, md_tiles(&scene.game));
+		 (unsigned long long)answer.score, md_tiles(&answer));
 	int dn = snprintf(desc, sizeof desc,
 			  "%zu placements. Answer: score %llu and %u tiles left (green %u, blue "
 			  "%u).",
-			  n, (unsigned long long)scene.game.score, md_tiles(&scene.game),
-			  (unsigned)__builtin_popcount(scene.game.green),
-			  (unsigned)__builtin_popcount(scene.game.blue));
+			  n, (unsigned long long)answer.score, md_tiles(&answer),
+			  (unsigned)__builtin_popcount(answer.green),
+			  (unsigned)__builtin_popcount(answer.blue));
 	if (opt->view == RENDER_STEP && dn > 0 && (size_t)dn < sizeof desc)
 		snprintf(desc + dn, sizeof desc - (size_t)dn,
 			 " Shown: placement %lu as it lands, lines it clears marked red, lines "
@@ -307,17 +296,17 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 	struct svg_out o;
 	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 
+	/* The scene must agree with the core on every placement, drawn or not. */
+	struct render_md_scene scene;
 	render_md_scene_init(&scene);
 	struct render_md_step step;
-	size_t last = opt->view == RENDER_STEP ? opt->step : n;
-	for (size_t i = 0; i < last; i++) {
+	for (size_t i = 0; i < n; i++) {
 		render_md_scene_place(&scene, blocks[i], &step);
-		if (strip)
-			draw_frame(&o, &l, &grid, (unsigned)i, &scene, &step, n);
+		if (strip || (opt->view == RENDER_STEP && i + 1 == opt->step))
+			draw_frame(&o, &l, &grid, strip ? (unsigned)i : 0, &scene, &step, n);
 	}
-	if (opt->view == RENDER_STEP)
-		draw_frame(&o, &l, &grid, 0, &scene, &step, n);
-	else
+	if (opt->view != RENDER_STEP)
 		draw_frame(&o, &l, &grid, strip ? (unsigned)n : 0, &scene, NULL, n);
-	return svg_end(&o);
+	int len = svg_end(&o);
+	return scene.broken ? -1 : len;
 }
