@@ -54,15 +54,6 @@ static struct layout layout_of(unsigned s)
 	return l;
 }
 
-#define LABEL_FILL "#55555f"
-
-/* The number n centred on (cx, cy). */
-static void label(struct svg_out *o, const struct layout *l, unsigned cx, unsigned cy, unsigned n)
-{
-	svg_text(o, cx, cy + l->label * 35 / 100, l->label, false, SVG_MIDDLE, 0, LABEL_FILL, "%u",
-		 n);
-}
-
 /* The numbers of a board at (ox, oy) of `cols` x `rows` cells: its columns
  * above it (or below), its rows left of it (or right), in the margin. */
 static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
@@ -70,20 +61,15 @@ static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox
 {
 	unsigned col_y = cols_below ? oy + rows * l->s + l->m / 2 : oy - l->m / 2;
 	unsigned row_x = rows_right ? ox + cols * l->s + l->m / 2 : ox - l->m / 2;
+	unsigned dy = l->label * 35 / 100; /* from a number's centre to its baseline */
 	svg_printf(o, "<g class=\"numbers\">\n");
 	for (unsigned c = 0; c < cols; c++)
-		label(o, l, ox + c * l->s + l->s / 2, col_y, c);
+		svg_text(o, ox + c * l->s + l->s / 2, col_y + dy, l->label, false, SVG_MIDDLE, 0,
+			 "#55555f", "%u", c);
 	for (unsigned r = 0; r < rows; r++)
-		label(o, l, row_x, oy + r * l->s + l->s / 2, r);
+		svg_text(o, row_x, oy + r * l->s + l->s / 2 + dy, l->label, false, SVG_MIDDLE, 0,
+			 "#55555f", "%u", r);
 	svg_printf(o, "</g>\n");
-}
-
-/* Screen cell of falling-board cell (line, cell). */
-static void screen_of(const struct board_style *st, unsigned line, unsigned cell, unsigned *sx,
-		      unsigned *sy)
-{
-	*sx = st->blue ? line : cell;
-	*sy = st->blue ? cell : line;
 }
 
 /* One block's rectangle: w x h cells from screen cell (sx, sy). */
@@ -134,8 +120,7 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 	svg_printf(o, "<g class=\"board %s\">\n", st->blue ? "blue" : "green");
 	for (unsigned line = 0; line < MD_LINES; line++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
-			unsigned sx, sy;
-			screen_of(st, line, c, &sx, &sy);
+			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
 			svg_rect(o, NULL, ox + sx * l->s, oy + sy * l->s, l->s, l->s,
 				 "fill=\"%s\" stroke=\"#ffffff\"",
 				 line < MD_LIGHT_LINES ? st->light : st->fill);
@@ -155,8 +140,7 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 				continue;
 			bool next_line = line + 1 < MD_LINES && board[line + 1][c] == id;
 			bool next_cell = c + 1 < MD_CELLS && board[line][c + 1] == id;
-			unsigned sx, sy;
-			screen_of(st, line, c, &sx, &sy);
+			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
 			unsigned dl = next_line ? 2 : 1, dc = next_cell ? 2 : 1;
 			tile_rect(o, l, ox, oy, sx, sy, st->blue ? dl : dc, st->blue ? dc : dl, id,
 				  id == landing);
