@@ -46,23 +46,20 @@ static int md_batch_hold(void *ctx, struct md_block block, unsigned long index)
 
 /* One case being simulated. */
 struct md_run {
-	const char *trace_pointer; /* where the trace was asked for: "" for ?trace= */
 	struct md_game *game;
 	json_t *steps;	    /* trace, or NULL */
-	bool trace_full;    /* stopped: the trace would pass PROBLEM_MAX_TRACE_STEPS */
 	bool out_of_memory; /* stopped: a trace entry could not be built */
 };
 
+/* md_block_fn: places the block and, when tracing, appends its step (the
+ * blocks are counted first: at most PROBLEM_MAX_TRACE_STEPS come). */
 static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 {
 	struct md_run *run = ctx;
+	(void)index;
 	unsigned gained = md_place(run->game, block);
 	if (!run->steps)
 		return 0;
-	if (index >= PROBLEM_MAX_TRACE_STEPS) {
-		run->trace_full = true;
-		return 1;
-	}
 	json_t *step =
 	    json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
 		      (json_int_t)run->game->score, "tiles", (json_int_t)md_tiles(run->game));
@@ -75,8 +72,7 @@ static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 	return run->out_of_memory;
 }
 
-/* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS,
- * where md_run_block() stops. */
+/* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS. */
 static int md_count_block(void *ctx, struct md_block block, unsigned long index)
 {
 	unsigned long *seen = ctx;
@@ -119,28 +115,6 @@ static enum codec_status md_count(const json_t *case_obj, const char *pointer, c
 	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
 }
 
-/* The status of a finished run whose decoder said `st`. */
-static enum codec_status md_run_end(struct md_run *run, struct problem_outcome *out,
-				    enum codec_status st, struct codec_error *err)
-{
-	const char *at = run->trace_pointer; /* the case's "/trace", else "": ?trace= */
-	const struct codec_where trace_at = {.pointer = at[0] ? at : NULL,
-					     .parameter = at[0] ? NULL : "trace"};
-	if (st == CODEC_OK && run->trace_full)
-		codec_error_add(err, CODEC_E_INVALID, &trace_at,
-				"a trace covers at most %d placements; ask without trace",
-				PROBLEM_MAX_TRACE_STEPS);
-	else if (st == CODEC_OK && run->out_of_memory)
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
-	if (st == CODEC_OK && codec_error_is_set(err))
-		st = err->status;
-	if (st != CODEC_OK) {
-		json_decref(out->steps);
-		out->steps = NULL;
-	}
-	return st;
-}
-
 /* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
  * with a trace when asked: a trace too long or a case with a fault builds no
  * step. */
@@ -150,27 +124,37 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 {
 	md_init(&out->u.md);
 	out->steps = trace ? json_array() : NULL;
-	struct md_run run = {.trace_pointer = "", .game = &out->u.md, .steps = out->steps};
+	struct md_run run = {.game = &out->u.md, .steps = out->steps};
 	if (trace && !out->steps)
 		return problem_oom(err);
-	char trace_at[CODEC_POINTER_MAX];
-	if (case_obj && json_is_true(json_object_get(case_obj, "trace"))) {
-		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
-		run.trace_pointer = trace_at;
-	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	unsigned long seen;
-	if (trace) {
-		enum codec_status counted = md_count(case_obj, pointer, text, len, &opt, &seen);
-		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {
-			run.trace_full = true;
-			return md_run_end(&run, out, CODEC_OK, err);
-		}
-		if (counted != CODEC_OK)
-			run.steps = NULL; /* the answer is the fault, as without a trace */
+	unsigned long seen = 0;
+	bool counted = trace && md_count(case_obj, pointer, text, len, &opt, &seen) == CODEC_OK;
+	if (trace && !counted)
+		run.steps = NULL; /* the answer is the fault, as without a trace */
+	enum codec_status st = CODEC_OK;
+	if (counted && seen > PROBLEM_MAX_TRACE_STEPS) {
+		/* at the case's "/trace" when it asked, else at ?trace= */
+		char at[CODEC_POINTER_MAX];
+		bool asked = case_obj && json_is_true(json_object_get(case_obj, "trace"));
+		snprintf(at, sizeof at, "%s/trace", pointer);
+		const struct codec_where where = {.pointer = asked ? at : NULL,
+						  .parameter = asked ? NULL : "trace"};
+		codec_error_add(err, CODEC_E_INVALID, &where,
+				"a trace covers at most %d placements; ask without trace",
+				PROBLEM_MAX_TRACE_STEPS);
+	} else {
+		st = md_read(case_obj, pointer, text, len, &opt, err, md_run_block, &run);
 	}
-	enum codec_status st = md_read(case_obj, pointer, text, len, &opt, err, md_run_block, &run);
-	return md_run_end(&run, out, st, err);
+	if (st == CODEC_OK && run.out_of_memory)
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
+	if (st == CODEC_OK && codec_error_is_set(err))
+		st = err->status;
+	if (st != CODEC_OK) {
+		json_decref(out->steps);
+		out->steps = NULL;
+	}
+	return st;
 }
 
 static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
@@ -261,8 +245,7 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	struct md_trace_text *t = dj_malloc(sizeof *t);
 	if (!t)
 		return -1;
-	*t = (struct md_trace_text){.steps = 0};
-	problem_text_init(&t->text);
+	*t = (struct md_trace_text){.steps = 0}; /* an empty text too, as problem_text_init() */
 	md_init(&t->game);
 	struct codec_error scratch;
 	codec_error_init(&scratch);
@@ -381,14 +364,12 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 static json_t *md_outcome_json(struct problem_outcome *out)
 {
 	json_t *result = md_json_result(&out->u.md);
-	json_t *steps = out->steps;
-	out->steps = NULL;
-	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
+	/* set_new takes the steps even when it fails (result NULL) */
+	if (out->steps && json_object_set_new(result, "steps", out->steps) != 0) {
 		json_decref(result);
-		return NULL;
+		result = NULL;
 	}
-	if (!result)
-		json_decref(steps);
+	out->steps = NULL;
 	return result;
 }
 
@@ -599,7 +580,6 @@ const struct problem problem_md = {
     .nsamples = PROBLEM_COUNT(md_samples),
     .edges = md_edges,
     .nedges = PROBLEM_COUNT(md_edges),
-    .has_chains = false,
     .solution = pkg_md_solution,
     .solution_end = pkg_md_solution_end,
     .validator = pkg_md_validator,
