@@ -211,15 +211,14 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	memcpy(step + n, "{\"gained\":", 10);
 	n += 10;
 	n += codec_decimal_write(gained, step + n);
-	step[n++] = ',';
-	/* the result's members after its "{", without its final newline */
-	int w = md_json_write_result(&t->game, step + n - 1, sizeof step - (n - 1));
-	if (w < 2 || (size_t)w >= sizeof step - (n - 1)) {
+	/* the result's members after its "{" (a comma now), without its final newline */
+	int w = md_json_write_result(&t->game, step + n, sizeof step - n);
+	if (w < 2 || (size_t)w >= sizeof step - n) {
 		t->out_of_memory = true;
 		return 1;
 	}
-	step[n - 1] = ','; /* md_json_write_result wrote its "{" over the comma */
-	n += (size_t)w - 2;
+	step[n] = ',';
+	n += (size_t)w - 1;
 	problem_text_put(&t->text, step, n);
 	t->out_of_memory = t->text.failed;
 	t->steps++;
