@@ -17,8 +17,7 @@ static void field13(const struct puyo_field *in, struct puyo_field *out)
 {
 	unsigned shift = in->rows == PUYO_ROWS_MAX ? 0 : 1;
 	puyo_field_init(out, PUYO_ROWS_MAX);
-	for (unsigned r = 0; r + shift < PUYO_ROWS_MAX; r++)
-		memcpy(out->cell[r + shift], in->cell[r], PUYO_COLS);
+	memcpy(out->cell[shift], in->cell, (PUYO_ROWS_MAX - shift) * PUYO_COLS);
 }
 
 /* The lowest empty row of column c of a settled 13-row field; -1 when full. */
