@@ -19,28 +19,34 @@
  * side-by-side stretches, few enough to stay in the cache (3 bytes each). */
 #define MD_BATCH 16384
 
-/* Blocks read but not played yet, and the game they go to. */
-struct md_batch {
-	struct md_game *game;		  /* not owned */
+/*
+ * A text body solved as it arrives: md_solve_text() in pieces, without a
+ * trace, its blocks played a batch at a time. Canonical lines go straight
+ * into the batch (md_text_take()), every other line through md_text_feed(),
+ * which decides it and every fault, in reading order.
+ */
+struct problem_text_stream {
+	struct md_game game;		  /* the case so far, without blocks[0..held) */
+	struct md_text_reader *reader;	  /* the push parser, into blocks */
 	size_t held;			  /* blocks[0..held) wait for md_play() */
 	struct md_block blocks[MD_BATCH]; /* in reading order */
 };
 
 /* Plays the blocks held, in order, exactly as md_place() one by one would. */
-static void md_batch_play(struct md_batch *b)
+static void md_stream_play(struct problem_text_stream *s)
 {
-	md_play(b->game, b->blocks, b->held);
-	b->held = 0;
+	md_play(&s->game, s->blocks, s->held);
+	s->held = 0;
 }
 
 /* md_block_fn: holds each block, plays them a batch at a time. */
-static int md_batch_hold(void *ctx, struct md_block block, unsigned long index)
+static int md_stream_hold(void *ctx, struct md_block block, unsigned long index)
 {
-	struct md_batch *b = ctx;
+	struct problem_text_stream *s = ctx;
 	(void)index;
-	b->blocks[b->held++] = block;
-	if (b->held == MD_BATCH)
-		md_batch_play(b);
+	s->blocks[s->held++] = block;
+	if (s->held == MD_BATCH)
+		md_stream_play(s);
 	return 0;
 }
 
@@ -265,18 +271,6 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	return taken;
 }
 
-/*
- * A text body solved as it arrives: md_solve_text() in pieces, without a
- * trace, its blocks played a batch at a time. Canonical lines go straight
- * into the batch (md_text_take()), every other line through md_text_feed(),
- * which decides it and every fault, in reading order.
- */
-struct problem_text_stream {
-	struct md_game game;	       /* the case so far, without batch.blocks */
-	struct md_text_reader *reader; /* the push parser, into the batch */
-	struct md_batch batch;	       /* into game */
-};
-
 static struct problem_text_stream *md_text_stream_new(const struct problem_limits *limits,
 						      struct codec_error *err)
 {
@@ -284,8 +278,7 @@ static struct problem_text_stream *md_text_stream_new(const struct problem_limit
 	if (!s)
 		return NULL;
 	md_init(&s->game);
-	s->batch.game = &s->game;
-	s->batch.held = 0;
+	s->held = 0;
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	s->reader = md_text_new(&opt, err);
 	if (!s->reader) {
@@ -297,28 +290,27 @@ static struct problem_text_stream *md_text_stream_new(const struct problem_limit
 
 static void md_text_stream_feed(struct problem_text_stream *s, const char *data, size_t len)
 {
-	struct md_batch *b = &s->batch;
 	size_t at = 0;
 	while (at < len) {
 		size_t taken;
-		at += md_text_take(s->reader, data + at, len - at, b->blocks + b->held,
-				   MD_BATCH - b->held, &taken);
-		b->held += taken;
-		if (b->held == MD_BATCH) {
-			md_batch_play(b);
+		at += md_text_take(s->reader, data + at, len - at, s->blocks + s->held,
+				   MD_BATCH - s->held, &taken);
+		s->held += taken;
+		if (s->held == MD_BATCH) {
+			md_stream_play(s);
 			continue;
 		}
 		if (at == len)
 			break;
 		if (md_text_failed(s->reader)) {
 			/* No block is taken after a fault: the rest only lists faults. */
-			md_text_feed(s->reader, data + at, len - at, md_batch_hold, b);
+			md_text_feed(s->reader, data + at, len - at, md_stream_hold, s);
 			return;
 		}
 		/* The line the fast path left, whole, or what is left of the chunk. */
 		const char *nl = memchr(data + at, '\n', len - at);
 		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
-		md_text_feed(s->reader, data + at, line, md_batch_hold, b);
+		md_text_feed(s->reader, data + at, line, md_stream_hold, s);
 		at += line;
 	}
 }
@@ -329,8 +321,8 @@ static enum codec_status md_text_stream_end(struct problem_text_stream *s,
 	/* As md_solve_text(): the end is checked only after a clean feed. */
 	enum codec_status st = md_text_status(s->reader);
 	if (st == CODEC_OK)
-		st = md_text_finish(s->reader, md_batch_hold, &s->batch);
-	md_batch_play(&s->batch);
+		st = md_text_finish(s->reader, md_stream_hold, s);
+	md_stream_play(s);
 	out->u.md = s->game;
 	out->steps = NULL;
 	return st == CODEC_OK && codec_error_is_set(err) ? err->status : st;
