@@ -69,8 +69,7 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 	if (cell < RENDER_CELL_MIN || cell > RENDER_CELL_MAX)
 		return -1;
 	struct puyo_field f;
-	marks_t marks;
-	memset(marks, 0, sizeof marks);
+	marks_t marks = {{0}};
 	field13(&req->field, &f);
 	puyo_run(&f, NULL);
 	const struct puyo_sequence *best = ans->sequences ? &ans->sequence[0] : NULL;

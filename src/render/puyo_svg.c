@@ -64,10 +64,8 @@ static void find_pops(const struct puyo_field *f, struct puyo_pops *p)
 				    (r + 1 < PUYO_ROWS && p->cell[r + 1][c]) ||
 				    (c > 0 && p->cell[r][c - 1]) ||
 				    (c + 1 < PUYO_COLS && p->cell[r][c + 1]);
-			if (next) {
-				p->garbage[r][c] = true;
-				p->garbage_count++;
-			}
+			p->garbage[r][c] = next;
+			p->garbage_count += next;
 		}
 }
 
