@@ -65,10 +65,9 @@ static bool puyo_solve_json_fast(const char *body, size_t len, const struct prob
 				 struct problem_outcome *out)
 {
 	(void)limits;
-	if (!puyo_json_fast_read(body, len, &out->u.puyo.field))
-		return false;
 	/* without a trace the chain allocates nothing and cannot fail */
-	return puyo_solve_field(out, false, NULL) == CODEC_OK;
+	return puyo_json_fast_read(body, len, &out->u.puyo.field) &&
+	       puyo_solve_field(out, false, NULL) == CODEC_OK;
 }
 
 static enum codec_status puyo_solve_text(const char *text, size_t len,
