@@ -355,12 +355,14 @@ static enum codec_status md_solve_text(const char *text, size_t len,
 static json_t *md_outcome_json(struct problem_outcome *out)
 {
 	json_t *result = md_json_result(&out->u.md);
-	/* set_new takes the steps even when it fails (result NULL) */
-	if (out->steps && json_object_set_new(result, "steps", out->steps) != 0) {
-		json_decref(result);
-		result = NULL;
-	}
+	json_t *steps = out->steps;
 	out->steps = NULL;
+	if (result && steps && json_object_set_new(result, "steps", steps) != 0) {
+		json_decref(result);
+		return NULL;
+	}
+	if (!result)
+		json_decref(steps);
 	return result;
 }
 
