@@ -191,8 +191,7 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct proble
 /* A case traced as it is read: the steps' text, then the slot. */
 struct md_trace_text {
 	struct md_game game;
-	struct problem_text text; /* the steps, comma-separated */
-	size_t steps;		  /* steps written */
+	struct problem_text text; /* the steps, comma-separated, one a placement */
 	bool over;		  /* the trace would pass PROBLEM_MAX_TRACE_STEPS */
 	bool out_of_memory;
 };
@@ -227,7 +226,6 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	n += (size_t)w - 1;
 	problem_text_put(&t->text, step, n);
 	t->out_of_memory = t->text.failed;
-	t->steps++;
 	return t->out_of_memory;
 }
 
@@ -247,27 +245,24 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	if (case_obj && (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
 			 seen > PROBLEM_MAX_TRACE_STEPS))
 		return 0;
-	struct md_trace_text *t = dj_malloc(sizeof *t);
-	if (!t)
-		return -1;
-	*t = (struct md_trace_text){.steps = 0}; /* an empty text too, as problem_text_init() */
-	md_init(&t->game);
+	struct md_trace_text t = {.over = false, .out_of_memory = false};
+	problem_text_init(&t.text);
+	md_init(&t.game);
 	struct codec_error scratch;
 	codec_error_init(&scratch);
 	enum codec_status st =
-	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, t);
-	int taken = t->out_of_memory || st == CODEC_E_INTERNAL
+	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, &t);
+	int taken = t.out_of_memory || st == CODEC_E_INTERNAL
 			? -1
-			: st == CODEC_OK && !t->over && !codec_error_is_set(&scratch);
+			: st == CODEC_OK && !t.over && !codec_error_is_set(&scratch);
 	if (taken == 1) {
-		out->u.md = t->game;
+		out->u.md = t.game;
 		out->steps = NULL;
-		*trace = t->text;
-		*steps = t->steps;
+		*trace = t.text;
+		*steps = (size_t)t.game.moves;
 	} else {
-		problem_text_free(&t->text);
+		problem_text_free(&t.text);
 	}
-	dj_free(t);
 	return taken;
 }
 
