@@ -9,36 +9,25 @@
 
 typedef uint32_t board_t[MD_LINES][MD_CELLS];
 
-/* A piece on a falling board: its cells as (line offset, cell). */
+/* A piece on a falling board: its cells (0, c) and (dl, c + dc) as (line
+ * offset, cell), the same cell twice for a monomino. */
 struct piece {
-	unsigned n;
-	unsigned dl[2]; /* 0 or 1 */
-	unsigned c[2];
+	unsigned c, dl, dc;
 };
 
 /* The block as seen by green (lines = rows, cells = columns) or blue. */
 static struct piece piece_of(struct md_block b, bool blue)
 {
-	struct piece p = {.n = 1, .dl = {0, 0}, .c = {blue ? b.x : b.y, 0}};
-	if (b.t == MD_TYPE_MONO)
-		return p;
-	p.n = 2;
 	/* A horizontal domino spans two green cells but two blue lines; a
 	 * vertical one the reverse. */
-	bool across = (b.t == MD_TYPE_DOMINO_H) != blue;
-	p.dl[1] = across ? 0 : 1;
-	p.c[1] = across ? p.c[0] + 1 : p.c[0];
-	return p;
+	bool two = b.t != MD_TYPE_MONO, across = (b.t == MD_TYPE_DOMINO_H) != blue;
+	return (struct piece){.c = blue ? b.x : b.y, .dl = two && !across, .dc = two && across};
 }
 
 static bool piece_fits(const board_t board, const struct piece *p, unsigned top)
 {
-	for (unsigned i = 0; i < p->n; i++) {
-		unsigned line = top + p->dl[i];
-		if (line >= MD_LINES || board[line][p->c[i]] != 0)
-			return false;
-	}
-	return true;
+	return top + p->dl < MD_LINES && board[top][p->c] == 0 &&
+	       board[top + p->dl][p->c + p->dc] == 0;
 }
 
 /* Tiles on line `line`. */
@@ -68,8 +57,8 @@ static unsigned board_place(board_t board, const struct piece *p, uint32_t id, b
 	unsigned top = 0; /* lines 0 and 1 are always empty between placements */
 	while (piece_fits(board, p, top + 1))
 		top++;
-	for (unsigned i = 0; i < p->n; i++)
-		board[top + p->dl[i]][p->c[i]] = id;
+	board[top][p->c] = id;
+	board[top + p->dl][p->c + p->dc] = id;
 	memcpy(landed, board, sizeof(board_t));
 
 	/* Lines move whole, so the lines full now are all that will score. */
