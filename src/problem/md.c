@@ -518,9 +518,8 @@ static void md_constants(struct problem_text *out)
 	    MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, MD_TYPE_DOMINO_V);
 	problem_text_puts(out, "#define DJ_MD_RULE_T ");
 	problem_text_c_string(out, md_fault_detail(MD_FAULT_TYPE, 0));
-	const char *axis[2] = {"x", "y"};
 	for (unsigned a = 0; a < 2; a++) {
-		problem_text_printf(out, "\nstatic const long long dj_md_max_%s[] = {-1", axis[a]);
+		problem_text_printf(out, "\nstatic const long long dj_md_max_%c[] = {-1", "xy"[a]);
 		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
 			int max = -1;
 			while (max < MD_RED_SIZE &&
@@ -528,8 +527,8 @@ static void md_constants(struct problem_text *out)
 				max++;
 			problem_text_printf(out, ", %d", max);
 		}
-		problem_text_printf(out, "};\nstatic const char *const dj_md_rule_%s[] = {\"\"",
-				    axis[a]);
+		problem_text_printf(out, "};\nstatic const char *const dj_md_rule_%c[] = {\"\"",
+				    "xy"[a]);
 		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
 			problem_text_puts(out, ", ");
 			problem_text_c_string(out, md_fault_detail(a ? MD_FAULT_Y : MD_FAULT_X, t));
