@@ -58,12 +58,11 @@ static void find_pops(const struct puyo_field *f, struct puyo_pops *p)
 		}
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			if (f->cell[top + r][c] != PUYO_GARBAGE)
-				continue;
-			bool next = (r > 0 && p->cell[r - 1][c]) ||
-				    (r + 1 < PUYO_ROWS && p->cell[r + 1][c]) ||
-				    (c > 0 && p->cell[r][c - 1]) ||
-				    (c + 1 < PUYO_COLS && p->cell[r][c + 1]);
+			bool next = f->cell[top + r][c] == PUYO_GARBAGE &&
+				    ((r > 0 && p->cell[r - 1][c]) ||
+				     (r + 1 < PUYO_ROWS && p->cell[r + 1][c]) ||
+				     (c > 0 && p->cell[r][c - 1]) ||
+				     (c + 1 < PUYO_COLS && p->cell[r][c + 1]));
 			p->garbage[r][c] = next;
 			p->garbage_count += next;
 		}
