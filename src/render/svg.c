@@ -76,10 +76,9 @@ void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool b
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
-	static const char *const anchors[] = {"", " text-anchor=\"middle\"",
-					      " text-anchor=\"end\""};
 	svg_printf(out, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s%s fill=\"%s\"", x, y, font,
-		   bold ? " font-weight=\"bold\"" : "", anchors[anchor], fill);
+		   bold ? " font-weight=\"bold\"" : "",
+		   anchor == SVG_MIDDLE ? " text-anchor=\"middle\"" : "", fill);
 	if (max_width && svg_text_width(text, font, bold) > max_width)
 		svg_printf(out, " textLength=\"%u\" lengthAdjust=\"spacingAndGlyphs\"", max_width);
 	svg_printf(out, ">%s</text>\n", text);
