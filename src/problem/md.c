@@ -19,50 +19,53 @@
  * side-by-side stretches, few enough to stay in the cache (3 bytes each). */
 #define MD_BATCH 16384
 
-/* Blocks read but not played yet, and the game they go to. */
-struct md_batch {
-	struct md_game *game;		  /* not owned */
+/*
+ * A text body solved as it arrives: md_solve_text() in pieces, without a
+ * trace, its blocks played a batch at a time. Canonical lines go straight
+ * into the batch (md_text_take()), every other line through md_text_feed(),
+ * which decides it and every fault, in reading order.
+ */
+struct problem_text_stream {
+	struct md_game game;		  /* the case so far, without blocks[0..held) */
+	struct md_text_reader *reader;	  /* the push parser, into blocks */
 	size_t held;			  /* blocks[0..held) wait for md_play() */
 	struct md_block blocks[MD_BATCH]; /* in reading order */
 };
 
 /* Plays the blocks held, in order, exactly as md_place() one by one would. */
-static void md_batch_play(struct md_batch *b)
+static void md_stream_play(struct problem_text_stream *s)
 {
-	md_play(b->game, b->blocks, b->held);
-	b->held = 0;
+	md_play(&s->game, s->blocks, s->held);
+	s->held = 0;
 }
 
 /* md_block_fn: holds each block, plays them a batch at a time. */
-static int md_batch_hold(void *ctx, struct md_block block, unsigned long index)
+static int md_stream_hold(void *ctx, struct md_block block, unsigned long index)
 {
-	struct md_batch *b = ctx;
+	struct problem_text_stream *s = ctx;
 	(void)index;
-	b->blocks[b->held++] = block;
-	if (b->held == MD_BATCH)
-		md_batch_play(b);
+	s->blocks[s->held++] = block;
+	if (s->held == MD_BATCH)
+		md_stream_play(s);
 	return 0;
 }
 
 /* One case being simulated. */
 struct md_run {
-	const char *trace_pointer; /* where the trace was asked for: "" for ?trace= */
 	struct md_game *game;
 	json_t *steps;	    /* trace, or NULL */
-	bool trace_full;    /* stopped: the trace would pass PROBLEM_MAX_TRACE_STEPS */
 	bool out_of_memory; /* stopped: a trace entry could not be built */
 };
 
+/* md_block_fn: places the block and, when tracing, appends its step (the
+ * blocks are counted first: at most PROBLEM_MAX_TRACE_STEPS come). */
 static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 {
 	struct md_run *run = ctx;
+	(void)index;
 	unsigned gained = md_place(run->game, block);
 	if (!run->steps)
 		return 0;
-	if (index >= PROBLEM_MAX_TRACE_STEPS) {
-		run->trace_full = true;
-		return 1;
-	}
 	json_t *step =
 	    json_pack("{sI sI sI}", "gained", (json_int_t)gained, "score",
 		      (json_int_t)run->game->score, "tiles", (json_int_t)md_tiles(run->game));
@@ -75,8 +78,7 @@ static int md_run_block(void *ctx, struct md_block block, unsigned long index)
 	return run->out_of_memory;
 }
 
-/* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS,
- * where md_run_block() stops. */
+/* md_block_fn: counts the blocks read, up to one past PROBLEM_MAX_TRACE_STEPS. */
 static int md_count_block(void *ctx, struct md_block block, unsigned long index)
 {
 	unsigned long *seen = ctx;
@@ -119,28 +121,6 @@ static enum codec_status md_count(const json_t *case_obj, const char *pointer, c
 	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
 }
 
-/* The status of a finished run whose decoder said `st`. */
-static enum codec_status md_run_end(struct md_run *run, struct problem_outcome *out,
-				    enum codec_status st, struct codec_error *err)
-{
-	const char *at = run->trace_pointer; /* the case's "/trace", else "": ?trace= */
-	const struct codec_where trace_at = {.pointer = at[0] ? at : NULL,
-					     .parameter = at[0] ? NULL : "trace"};
-	if (st == CODEC_OK && run->trace_full)
-		codec_error_add(err, CODEC_E_INVALID, &trace_at,
-				"a trace covers at most %d placements; ask without trace",
-				PROBLEM_MAX_TRACE_STEPS);
-	else if (st == CODEC_OK && run->out_of_memory)
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
-	if (st == CODEC_OK && codec_error_is_set(err))
-		st = err->status;
-	if (st != CODEC_OK) {
-		json_decref(out->steps);
-		out->steps = NULL;
-	}
-	return st;
-}
-
 /* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
  * with a trace when asked: a trace too long or a case with a fault builds no
  * step. */
@@ -150,27 +130,37 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 {
 	md_init(&out->u.md);
 	out->steps = trace ? json_array() : NULL;
-	struct md_run run = {.trace_pointer = "", .game = &out->u.md, .steps = out->steps};
+	struct md_run run = {.game = &out->u.md, .steps = out->steps};
 	if (trace && !out->steps)
 		return problem_oom(err);
-	char trace_at[CODEC_POINTER_MAX];
-	if (case_obj && json_is_true(json_object_get(case_obj, "trace"))) {
-		snprintf(trace_at, sizeof trace_at, "%s/trace", pointer);
-		run.trace_pointer = trace_at;
-	}
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
-	unsigned long seen;
-	if (trace) {
-		enum codec_status counted = md_count(case_obj, pointer, text, len, &opt, &seen);
-		if (counted == CODEC_OK && seen > PROBLEM_MAX_TRACE_STEPS) {
-			run.trace_full = true;
-			return md_run_end(&run, out, CODEC_OK, err);
-		}
-		if (counted != CODEC_OK)
-			run.steps = NULL; /* the answer is the fault, as without a trace */
+	unsigned long seen = 0;
+	bool counted = trace && md_count(case_obj, pointer, text, len, &opt, &seen) == CODEC_OK;
+	if (trace && !counted)
+		run.steps = NULL; /* the answer is the fault, as without a trace */
+	enum codec_status st = CODEC_OK;
+	if (counted && seen > PROBLEM_MAX_TRACE_STEPS) {
+		/* at the case's "/trace" when it asked, else at ?trace= */
+		char at[CODEC_POINTER_MAX];
+		bool asked = case_obj && json_is_true(json_object_get(case_obj, "trace"));
+		snprintf(at, sizeof at, "%s/trace", pointer);
+		const struct codec_where where = {.pointer = asked ? at : NULL,
+						  .parameter = asked ? NULL : "trace"};
+		codec_error_add(err, CODEC_E_INVALID, &where,
+				"a trace covers at most %d placements; ask without trace",
+				PROBLEM_MAX_TRACE_STEPS);
+	} else {
+		st = md_read(case_obj, pointer, text, len, &opt, err, md_run_block, &run);
 	}
-	enum codec_status st = md_read(case_obj, pointer, text, len, &opt, err, md_run_block, &run);
-	return md_run_end(&run, out, st, err);
+	if (st == CODEC_OK && run.out_of_memory)
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
+	if (st == CODEC_OK && codec_error_is_set(err))
+		st = err->status;
+	if (st != CODEC_OK) {
+		json_decref(out->steps);
+		out->steps = NULL;
+	}
+	return st;
 }
 
 static enum codec_status md_solve_json(const json_t *case_obj, const char *pointer,
@@ -201,8 +191,7 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct proble
 /* A case traced as it is read: the steps' text, then the slot. */
 struct md_trace_text {
 	struct md_game game;
-	struct problem_text text; /* the steps, comma-separated */
-	size_t steps;		  /* steps written */
+	struct problem_text text; /* the steps, comma-separated, one a placement */
 	bool over;		  /* the trace would pass PROBLEM_MAX_TRACE_STEPS */
 	bool out_of_memory;
 };
@@ -227,18 +216,16 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	memcpy(step + n, "{\"gained\":", 10);
 	n += 10;
 	n += codec_decimal_write(gained, step + n);
-	step[n++] = ',';
-	/* the result's members after its "{", without its final newline */
-	int w = md_json_write_result(&t->game, step + n - 1, sizeof step - (n - 1));
-	if (w < 2 || (size_t)w >= sizeof step - (n - 1)) {
+	/* the result's members after its "{" (a comma now), without its final newline */
+	int w = md_json_write_result(&t->game, step + n, sizeof step - n);
+	if (w < 2 || (size_t)w >= sizeof step - n) {
 		t->out_of_memory = true;
 		return 1;
 	}
-	step[n - 1] = ','; /* md_json_write_result wrote its "{" over the comma */
-	n += (size_t)w - 2;
+	step[n] = ',';
+	n += (size_t)w - 1;
 	problem_text_put(&t->text, step, n);
 	t->out_of_memory = t->text.failed;
-	t->steps++;
 	return t->out_of_memory;
 }
 
@@ -258,42 +245,26 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	if (case_obj && (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
 			 seen > PROBLEM_MAX_TRACE_STEPS))
 		return 0;
-	struct md_trace_text *t = dj_malloc(sizeof *t);
-	if (!t)
-		return -1;
-	*t = (struct md_trace_text){.steps = 0};
-	problem_text_init(&t->text);
-	md_init(&t->game);
+	struct md_trace_text t = {.over = false, .out_of_memory = false};
+	problem_text_init(&t.text);
+	md_init(&t.game);
 	struct codec_error scratch;
 	codec_error_init(&scratch);
 	enum codec_status st =
-	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, t);
-	int taken = t->out_of_memory || st == CODEC_E_INTERNAL
+	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, &t);
+	int taken = t.out_of_memory || st == CODEC_E_INTERNAL
 			? -1
-			: st == CODEC_OK && !t->over && !codec_error_is_set(&scratch);
+			: st == CODEC_OK && !t.over && !codec_error_is_set(&scratch);
 	if (taken == 1) {
-		out->u.md = t->game;
+		out->u.md = t.game;
 		out->steps = NULL;
-		*trace = t->text;
-		*steps = t->steps;
+		*trace = t.text;
+		*steps = (size_t)t.game.moves;
 	} else {
-		problem_text_free(&t->text);
+		problem_text_free(&t.text);
 	}
-	dj_free(t);
 	return taken;
 }
-
-/*
- * A text body solved as it arrives: md_solve_text() in pieces, without a
- * trace, its blocks played a batch at a time. Canonical lines go straight
- * into the batch (md_text_take()), every other line through md_text_feed(),
- * which decides it and every fault, in reading order.
- */
-struct problem_text_stream {
-	struct md_game game;	       /* the case so far, without batch.blocks */
-	struct md_text_reader *reader; /* the push parser, into the batch */
-	struct md_batch batch;	       /* into game */
-};
 
 static struct problem_text_stream *md_text_stream_new(const struct problem_limits *limits,
 						      struct codec_error *err)
@@ -302,8 +273,7 @@ static struct problem_text_stream *md_text_stream_new(const struct problem_limit
 	if (!s)
 		return NULL;
 	md_init(&s->game);
-	s->batch.game = &s->game;
-	s->batch.held = 0;
+	s->held = 0;
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	s->reader = md_text_new(&opt, err);
 	if (!s->reader) {
@@ -315,28 +285,27 @@ static struct problem_text_stream *md_text_stream_new(const struct problem_limit
 
 static void md_text_stream_feed(struct problem_text_stream *s, const char *data, size_t len)
 {
-	struct md_batch *b = &s->batch;
 	size_t at = 0;
 	while (at < len) {
 		size_t taken;
-		at += md_text_take(s->reader, data + at, len - at, b->blocks + b->held,
-				   MD_BATCH - b->held, &taken);
-		b->held += taken;
-		if (b->held == MD_BATCH) {
-			md_batch_play(b);
+		at += md_text_take(s->reader, data + at, len - at, s->blocks + s->held,
+				   MD_BATCH - s->held, &taken);
+		s->held += taken;
+		if (s->held == MD_BATCH) {
+			md_stream_play(s);
 			continue;
 		}
 		if (at == len)
 			break;
 		if (md_text_failed(s->reader)) {
 			/* No block is taken after a fault: the rest only lists faults. */
-			md_text_feed(s->reader, data + at, len - at, md_batch_hold, b);
+			md_text_feed(s->reader, data + at, len - at, md_stream_hold, s);
 			return;
 		}
 		/* The line the fast path left, whole, or what is left of the chunk. */
 		const char *nl = memchr(data + at, '\n', len - at);
 		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
-		md_text_feed(s->reader, data + at, line, md_batch_hold, b);
+		md_text_feed(s->reader, data + at, line, md_stream_hold, s);
 		at += line;
 	}
 }
@@ -347,8 +316,8 @@ static enum codec_status md_text_stream_end(struct problem_text_stream *s,
 	/* As md_solve_text(): the end is checked only after a clean feed. */
 	enum codec_status st = md_text_status(s->reader);
 	if (st == CODEC_OK)
-		st = md_text_finish(s->reader, md_batch_hold, &s->batch);
-	md_batch_play(&s->batch);
+		st = md_text_finish(s->reader, md_stream_hold, s);
+	md_stream_play(s);
 	out->u.md = s->game;
 	out->steps = NULL;
 	return st == CODEC_OK && codec_error_is_set(err) ? err->status : st;
@@ -549,9 +518,8 @@ static void md_constants(struct problem_text *out)
 	    MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, MD_TYPE_DOMINO_V);
 	problem_text_puts(out, "#define DJ_MD_RULE_T ");
 	problem_text_c_string(out, md_fault_detail(MD_FAULT_TYPE, 0));
-	const char *axis[2] = {"x", "y"};
 	for (unsigned a = 0; a < 2; a++) {
-		problem_text_printf(out, "\nstatic const long long dj_md_max_%s[] = {-1", axis[a]);
+		problem_text_printf(out, "\nstatic const long long dj_md_max_%c[] = {-1", "xy"[a]);
 		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
 			int max = -1;
 			while (max < MD_RED_SIZE &&
@@ -559,8 +527,8 @@ static void md_constants(struct problem_text *out)
 				max++;
 			problem_text_printf(out, ", %d", max);
 		}
-		problem_text_printf(out, "};\nstatic const char *const dj_md_rule_%s[] = {\"\"",
-				    axis[a]);
+		problem_text_printf(out, "};\nstatic const char *const dj_md_rule_%c[] = {\"\"",
+				    "xy"[a]);
 		for (int t = MD_TYPE_MONO; t <= MD_TYPE_DOMINO_V; t++) {
 			problem_text_puts(out, ", ");
 			problem_text_c_string(out, md_fault_detail(a ? MD_FAULT_Y : MD_FAULT_X, t));
@@ -599,7 +567,6 @@ const struct problem problem_md = {
     .nsamples = PROBLEM_COUNT(md_samples),
     .edges = md_edges,
     .nedges = PROBLEM_COUNT(md_edges),
-    .has_chains = false,
     .solution = pkg_md_solution,
     .solution_end = pkg_md_solution_end,
     .validator = pkg_md_validator,

@@ -65,10 +65,9 @@ static bool puyo_solve_json_fast(const char *body, size_t len, const struct prob
 				 struct problem_outcome *out)
 {
 	(void)limits;
-	if (!puyo_json_fast_read(body, len, &out->u.puyo.field))
-		return false;
 	/* without a trace the chain allocates nothing and cannot fail */
-	return puyo_solve_field(out, false, NULL) == CODEC_OK;
+	return puyo_json_fast_read(body, len, &out->u.puyo.field) &&
+	       puyo_solve_field(out, false, NULL) == CODEC_OK;
 }
 
 static enum codec_status puyo_solve_text(const char *text, size_t len,
@@ -269,28 +268,20 @@ static bool puyo_generate_test(enum problem_kind kind, uint64_t seed, unsigned m
 {
 	struct gen_rng rng;
 	gen_rng_init(&rng, seed);
-	unsigned colors, chains;
-	switch (kind) {
-	case PROBLEM_LARGE:
+	unsigned colors = 4, chains = min_chains;
+	if (kind == PROBLEM_LARGE) {
 		colors = PUYO_COLORS;
 		chains = 3 + (unsigned)gen_rng_below(&rng, 3);
-		break;
-	case PROBLEM_CHAINS:
-		colors = 4;
-		chains = min_chains;
-		break;
-	default:
+	} else if (kind != PROBLEM_CHAINS) {
 		colors = 3 + (unsigned)gen_rng_below(&rng, 2);
 		chains = (unsigned)gen_rng_below(&rng, 4);
-		break;
 	}
 	struct puyo_field field;
-	for (unsigned i = 0; i < PUYO_GENERATE_TRIES; i++) {
+	for (unsigned i = 0; i < PUYO_GENERATE_TRIES; i++)
 		if (gen_puyo_field(gen_rng_next(&rng), colors, chains, &field)) {
 			puyo_put_field(out, &field);
 			return true;
 		}
-	}
 	codec_error_at_param(err, CODEC_E_INVALID, "min_chains",
 			     "no field of %u colours with at least %u chains was found within "
 			     "the search bound from this seed; try another seed",

@@ -9,38 +9,6 @@
 
 typedef uint32_t board_t[MD_LINES][MD_CELLS];
 
-/* A piece on a falling board: its cells as (line offset, cell). */
-struct piece {
-	unsigned n;
-	unsigned dl[2]; /* 0 or 1 */
-	unsigned c[2];
-};
-
-/* The block as seen by green (lines = rows, cells = columns) or blue. */
-static struct piece piece_of(struct md_block b, bool blue)
-{
-	struct piece p = {.n = 1, .dl = {0, 0}, .c = {blue ? b.x : b.y, 0}};
-	if (b.t == MD_TYPE_MONO)
-		return p;
-	p.n = 2;
-	/* A horizontal domino spans two green cells but two blue lines; a
-	 * vertical one the reverse. */
-	bool across = (b.t == MD_TYPE_DOMINO_H) != blue;
-	p.dl[1] = across ? 0 : 1;
-	p.c[1] = across ? p.c[0] + 1 : p.c[0];
-	return p;
-}
-
-static bool piece_fits(const board_t board, const struct piece *p, unsigned top)
-{
-	for (unsigned i = 0; i < p->n; i++) {
-		unsigned line = top + p->dl[i];
-		if (line >= MD_LINES || board[line][p->c[i]] != 0)
-			return false;
-	}
-	return true;
-}
-
 /* Tiles on line `line`. */
 static unsigned line_tiles(const board_t board, unsigned line)
 {
@@ -58,18 +26,25 @@ static void remove_line(board_t board, unsigned line)
 }
 
 /*
- * Lands the piece, then scores and empties the light area. *landed gets the
- * board after landing; *cleared and *pushed the lines (in landed numbering)
- * that scoring and the light area remove. Returns the points.
+ * Lands the block on a falling board (green, or blue), then scores and
+ * empties the light area. *landed gets the board after landing; *cleared and
+ * *pushed the lines (in landed numbering) that scoring and the light area
+ * remove. Returns the points.
  */
-static unsigned board_place(board_t board, const struct piece *p, uint32_t id, board_t landed,
-			    uint8_t *cleared, uint8_t *pushed)
+static unsigned board_place(board_t board, struct md_block block, bool blue, uint32_t id,
+			    board_t landed, uint8_t *cleared, uint8_t *pushed)
 {
+	/* Its cells (0, c) and (dl, c + dc) as (line offset, cell), the same cell
+	 * twice for a monomino: a horizontal domino spans two green cells but two
+	 * blue lines, a vertical one the reverse. */
+	bool two = block.t != MD_TYPE_MONO, across = (block.t == MD_TYPE_DOMINO_H) != blue;
+	unsigned c = blue ? block.x : block.y, dl = two && !across, dc = two && across;
 	unsigned top = 0; /* lines 0 and 1 are always empty between placements */
-	while (piece_fits(board, p, top + 1))
+	while (top + 1 + dl < MD_LINES && board[top + 1][c] == 0 &&
+	       board[top + 1 + dl][c + dc] == 0)
 		top++;
-	for (unsigned i = 0; i < p->n; i++)
-		board[top + p->dl[i]][p->c[i]] = id;
+	board[top][c] = id;
+	board[top + dl][c + dc] = id;
 	memcpy(landed, board, sizeof(board_t));
 
 	/* Lines move whole, so the lines full now are all that will score. */
@@ -107,12 +82,12 @@ void render_md_scene_place(struct render_md_scene *scene, struct md_block block,
 	struct render_md_step local;
 	struct render_md_step *s = step ? step : &local;
 	uint32_t id = (uint32_t)(scene->game.moves + 1);
-	struct piece g = piece_of(block, false), b = piece_of(block, true);
 	s->block = block;
 	s->index = id;
-	unsigned points =
-	    board_place(scene->green, &g, id, s->green, &s->green_cleared, &s->green_pushed);
-	points += board_place(scene->blue, &b, id, s->blue, &s->blue_cleared, &s->blue_pushed);
+	unsigned points = board_place(scene->green, block, false, id, s->green, &s->green_cleared,
+				      &s->green_pushed);
+	points +=
+	    board_place(scene->blue, block, true, id, s->blue, &s->blue_cleared, &s->blue_pushed);
 	s->gained = md_place(&scene->game, block);
 	if (s->gained != points)
 		scene->broken = true;

@@ -54,15 +54,6 @@ static struct layout layout_of(unsigned s)
 	return l;
 }
 
-#define LABEL_FILL "#55555f"
-
-/* The number n centred on (cx, cy). */
-static void label(struct svg_out *o, const struct layout *l, unsigned cx, unsigned cy, unsigned n)
-{
-	svg_text(o, cx, cy + l->label * 35 / 100, l->label, false, SVG_MIDDLE, 0, LABEL_FILL, "%u",
-		 n);
-}
-
 /* The numbers of a board at (ox, oy) of `cols` x `rows` cells: its columns
  * above it (or below), its rows left of it (or right), in the margin. */
 static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
@@ -70,20 +61,15 @@ static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox
 {
 	unsigned col_y = cols_below ? oy + rows * l->s + l->m / 2 : oy - l->m / 2;
 	unsigned row_x = rows_right ? ox + cols * l->s + l->m / 2 : ox - l->m / 2;
+	unsigned dy = l->label * 35 / 100; /* from a number's centre to its baseline */
 	svg_printf(o, "<g class=\"numbers\">\n");
 	for (unsigned c = 0; c < cols; c++)
-		label(o, l, ox + c * l->s + l->s / 2, col_y, c);
+		svg_text(o, ox + c * l->s + l->s / 2, col_y + dy, l->label, false, SVG_MIDDLE, 0,
+			 "#55555f", "%u", c);
 	for (unsigned r = 0; r < rows; r++)
-		label(o, l, row_x, oy + r * l->s + l->s / 2, r);
+		svg_text(o, row_x, oy + r * l->s + l->s / 2 + dy, l->label, false, SVG_MIDDLE, 0,
+			 "#55555f", "%u", r);
 	svg_printf(o, "</g>\n");
-}
-
-/* Screen cell of falling-board cell (line, cell). */
-static void screen_of(const struct board_style *st, unsigned line, unsigned cell, unsigned *sx,
-		      unsigned *sy)
-{
-	*sx = st->blue ? line : cell;
-	*sy = st->blue ? cell : line;
 }
 
 /* One block's rectangle: w x h cells from screen cell (sx, sy). */
@@ -97,35 +83,27 @@ static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, un
 		 landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
 }
 
-/* A band over line `line` of a board: cleared (red) or pushed out by the
- * light area (grey, dashed); its fill goes under the tiles, its edge over. */
-static void line_band(struct svg_out *o, const struct layout *l, const struct board_style *st,
-		      unsigned ox, unsigned oy, unsigned line, bool cleared, bool edge)
-{
-	unsigned sx, sy;
-	screen_of(st, line, 0, &sx, &sy);
-	unsigned w = st->blue ? 1 : MD_CELLS, h = st->blue ? MD_CELLS : 1;
-	const char *color = cleared ? "#d62728" : "#333333";
-	if (!edge) {
-		svg_rect(o, cleared ? "cleared" : "pushed", ox + sx * l->s, oy + sy * l->s,
-			 w * l->s, h * l->s, "fill=\"%s\" fill-opacity=\"%s\"", color,
-			 cleared ? "0.45" : "0.3");
-		return;
-	}
-	svg_rect(o, NULL, ox + sx * l->s + 1, oy + sy * l->s + 1, w * l->s - 2, h * l->s - 2,
-		 "fill=\"none\" stroke=\"%s\" stroke-width=\"%u\"%s", color, l->stroke,
-		 cleared ? "" : " stroke-dasharray=\"6 4\"");
-}
-
-/* The bands of the lines in `cleared` and `pushed`: fills, or edges. */
+/* The bands over the lines `cleared` (red) and `pushed` out by the light
+ * area (grey, dashed), disjoint sets: their fills go under the tiles, their
+ * edges (edge) over. */
 static void draw_bands(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, uint8_t cleared, uint8_t pushed, bool edge)
 {
+	unsigned w = (st->blue ? 1 : MD_CELLS) * l->s, h = (st->blue ? MD_CELLS : 1) * l->s;
 	for (unsigned line = 0; line < MD_LINES; line++) {
-		if (cleared & (1u << line))
-			line_band(o, l, st, ox, oy, line, true, edge);
-		if (pushed & (1u << line))
-			line_band(o, l, st, ox, oy, line, false, edge);
+		bool cl = cleared >> line & 1;
+		if (!cl && !(pushed >> line & 1))
+			continue;
+		unsigned x = ox + (st->blue ? line * l->s : 0),
+			 y = oy + (st->blue ? 0 : line * l->s);
+		const char *color = cl ? "#d62728" : "#333333";
+		if (!edge)
+			svg_rect(o, cl ? "cleared" : "pushed", x, y, w, h,
+				 "fill=\"%s\" fill-opacity=\"%s\"", color, cl ? "0.45" : "0.3");
+		else
+			svg_rect(o, NULL, x + 1, y + 1, w - 2, h - 2,
+				 "fill=\"none\" stroke=\"%s\" stroke-width=\"%u\"%s", color,
+				 l->stroke, cl ? "" : " stroke-dasharray=\"6 4\"");
 	}
 }
 
@@ -142,8 +120,7 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 	svg_printf(o, "<g class=\"board %s\">\n", st->blue ? "blue" : "green");
 	for (unsigned line = 0; line < MD_LINES; line++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
-			unsigned sx, sy;
-			screen_of(st, line, c, &sx, &sy);
+			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
 			svg_rect(o, NULL, ox + sx * l->s, oy + sy * l->s, l->s, l->s,
 				 "fill=\"%s\" stroke=\"#ffffff\"",
 				 line < MD_LIGHT_LINES ? st->light : st->fill);
@@ -163,8 +140,7 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 				continue;
 			bool next_line = line + 1 < MD_LINES && board[line + 1][c] == id;
 			bool next_cell = c + 1 < MD_CELLS && board[line][c + 1] == id;
-			unsigned sx, sy;
-			screen_of(st, line, c, &sx, &sy);
+			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
 			unsigned dl = next_line ? 2 : 1, dc = next_cell ? 2 : 1;
 			tile_rect(o, l, ox, oy, sx, sy, st->blue ? dl : dc, st->blue ? dc : dl, id,
 				  id == landing);
@@ -279,21 +255,18 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 		return -1;
 
 	/* The answer first: the description states it. */
-	struct render_md_scene scene;
-	render_md_scene_init(&scene);
-	for (size_t i = 0; i < n; i++)
-		render_md_scene_place(&scene, blocks[i], NULL);
-	if (scene.broken)
-		return -1;
+	struct md_game answer;
+	md_init(&answer);
+	md_play(&answer, blocks, n);
 	char title[96], desc[256];
 	snprintf(title, sizeof title, "Monomino-Domino: score %llu, %u tiles",
-		 (unsigned long long)scene.game.score, md_tiles(&scene.game));
+		 (unsigned long long)answer.score, md_tiles(&answer));
 	int dn = snprintf(desc, sizeof desc,
 			  "%zu placements. Answer: score %llu and %u tiles left (green %u, blue "
 			  "%u).",
-			  n, (unsigned long long)scene.game.score, md_tiles(&scene.game),
-			  (unsigned)__builtin_popcount(scene.game.green),
-			  (unsigned)__builtin_popcount(scene.game.blue));
+			  n, (unsigned long long)answer.score, md_tiles(&answer),
+			  (unsigned)__builtin_popcount(answer.green),
+			  (unsigned)__builtin_popcount(answer.blue));
 	if (opt->view == RENDER_STEP && dn > 0 && (size_t)dn < sizeof desc)
 		snprintf(desc + dn, sizeof desc - (size_t)dn,
 			 " Shown: placement %lu as it lands, lines it clears marked red, lines "
@@ -307,17 +280,17 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 	struct svg_out o;
 	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 
+	/* The scene must agree with the core on every placement, drawn or not. */
+	struct render_md_scene scene;
 	render_md_scene_init(&scene);
 	struct render_md_step step;
-	size_t last = opt->view == RENDER_STEP ? opt->step : n;
-	for (size_t i = 0; i < last; i++) {
+	for (size_t i = 0; i < n; i++) {
 		render_md_scene_place(&scene, blocks[i], &step);
-		if (strip)
-			draw_frame(&o, &l, &grid, (unsigned)i, &scene, &step, n);
+		if (strip || (opt->view == RENDER_STEP && i + 1 == opt->step))
+			draw_frame(&o, &l, &grid, strip ? (unsigned)i : 0, &scene, &step, n);
 	}
-	if (opt->view == RENDER_STEP)
-		draw_frame(&o, &l, &grid, 0, &scene, &step, n);
-	else
+	if (opt->view != RENDER_STEP)
 		draw_frame(&o, &l, &grid, strip ? (unsigned)n : 0, &scene, NULL, n);
-	return svg_end(&o);
+	int len = svg_end(&o);
+	return scene.broken ? -1 : len;
 }

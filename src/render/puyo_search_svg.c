@@ -17,8 +17,7 @@ static void field13(const struct puyo_field *in, struct puyo_field *out)
 {
 	unsigned shift = in->rows == PUYO_ROWS_MAX ? 0 : 1;
 	puyo_field_init(out, PUYO_ROWS_MAX);
-	for (unsigned r = 0; r + shift < PUYO_ROWS_MAX; r++)
-		memcpy(out->cell[r + shift], in->cell[r], PUYO_COLS);
+	memcpy(out->cell[shift], in->cell, (PUYO_ROWS_MAX - shift) * PUYO_COLS);
 }
 
 /* The lowest empty row of column c of a settled 13-row field; -1 when full. */
@@ -70,8 +69,7 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 	if (cell < RENDER_CELL_MIN || cell > RENDER_CELL_MAX)
 		return -1;
 	struct puyo_field f;
-	marks_t marks;
-	memset(marks, 0, sizeof marks);
+	marks_t marks = {{0}};
 	field13(&req->field, &f);
 	puyo_run(&f, NULL);
 	const struct puyo_sequence *best = ans->sequences ? &ans->sequence[0] : NULL;

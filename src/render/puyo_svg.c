@@ -58,16 +58,13 @@ static void find_pops(const struct puyo_field *f, struct puyo_pops *p)
 		}
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			if (f->cell[top + r][c] != PUYO_GARBAGE)
-				continue;
-			bool next = (r > 0 && p->cell[r - 1][c]) ||
-				    (r + 1 < PUYO_ROWS && p->cell[r + 1][c]) ||
-				    (c > 0 && p->cell[r][c - 1]) ||
-				    (c + 1 < PUYO_COLS && p->cell[r][c + 1]);
-			if (next) {
-				p->garbage[r][c] = true;
-				p->garbage_count++;
-			}
+			bool next = f->cell[top + r][c] == PUYO_GARBAGE &&
+				    ((r > 0 && p->cell[r - 1][c]) ||
+				     (r + 1 < PUYO_ROWS && p->cell[r + 1][c]) ||
+				     (c > 0 && p->cell[r][c - 1]) ||
+				     (c + 1 < PUYO_COLS && p->cell[r][c + 1]));
+			p->garbage[r][c] = next;
+			p->garbage_count += next;
 		}
 }
 
@@ -218,28 +215,17 @@ static bool run_step(struct puyo_field *f, unsigned chain, struct puyo_pops *p,
 	return popped;
 }
 
-/* Bounded by the core: every step removes at least 4 of at most 78 puyos. */
-#define RUN_MAX_STEPS ((PUYO_ROWS_MAX * PUYO_COLS) / PUYO_POP_SIZE + 1)
-
 int render_puyo_svg(const struct puyo_field *field, const struct render_options *opt, char *buf,
 		    size_t size)
 {
 	if (!opt || opt->cell < RENDER_CELL_MIN || opt->cell > RENDER_CELL_MAX)
 		return -1;
-	struct puyo_field f = *field;
+	struct puyo_field f = *field, end = *field;
 	puyo_settle(&f);
-	struct puyo_pops p;
-	struct puyo_step st;
-	unsigned chains = 0; /* the run, checked against the drawing */
-	unsigned long long score = 0;
-	bool broken = false;
-	struct puyo_field scratch = f;
-	while (chains < RUN_MAX_STEPS && run_step(&scratch, chains + 1, &p, &st, &broken)) {
-		chains++;
-		score += st.score;
-	}
-	if (broken)
-		return -1;
+	struct puyo_result res; /* the core's run; its steps are checked as they are drawn */
+	puyo_run(&end, &res);
+	unsigned chains = res.chains;
+	unsigned long long score = res.score;
 	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > chains))
 		return -1;
 
@@ -259,6 +245,9 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	struct svg_out o;
 	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 
+	struct puyo_pops p;
+	struct puyo_step st;
+	bool broken = false;
 	for (unsigned k = 1; k <= chains; k++) {
 		bool draw = strip || (opt->view == RENDER_STEP && k == opt->step);
 		struct puyo_field before = f;
@@ -273,15 +262,15 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 			st.groups == 1 ? "" : "s");
 		svg_printf(&o, "</svg>\n");
 	}
+	if (run_step(&f, chains + 1, &p, &st, &broken)) /* the core's two runs must agree */
+		broken = true;
 	if (opt->view != RENDER_STEP) {
 		frame_open(&o, &grid, strip ? chains : 0, 0);
 		svg_printf(&o, "<title>after %u chain%s</title>\n", chains, chains == 1 ? "" : "s");
 		puyo_draw_field(&o, &l, &f, NULL);
 		caption(&o, &l, 0, true, "%u chain%s", chains, chains == 1 ? "" : "s");
-		static const uint8_t empty[PUYO_ROWS_MAX][PUYO_COLS];
-		_Static_assert(PUYO_EMPTY == 0, "an empty field is all zero bytes");
-		bool all_clear = chains > 0 && memcmp(f.cell, empty, rows_of(&f) * PUYO_COLS) == 0;
-		caption(&o, &l, 1, false, "score %llu%s", score, all_clear ? ", all clear" : "");
+		caption(&o, &l, 1, false, "score %llu%s", score,
+			res.all_clear ? ", all clear" : "");
 		svg_printf(&o, "</svg>\n");
 	}
 	int len = svg_end(&o);

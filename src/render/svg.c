@@ -76,10 +76,9 @@ void svg_text(struct svg_out *out, unsigned x, unsigned y, unsigned font, bool b
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
-	static const char *const anchors[] = {"", " text-anchor=\"middle\"",
-					      " text-anchor=\"end\""};
 	svg_printf(out, "<text x=\"%u\" y=\"%u\" font-size=\"%u\"%s%s fill=\"%s\"", x, y, font,
-		   bold ? " font-weight=\"bold\"" : "", anchors[anchor], fill);
+		   bold ? " font-weight=\"bold\"" : "",
+		   anchor == SVG_MIDDLE ? " text-anchor=\"middle\"" : "", fill);
 	if (max_width && svg_text_width(text, font, bold) > max_width)
 		svg_printf(out, " textLength=\"%u\" lengthAdjust=\"spacingAndGlyphs\"", max_width);
 	svg_printf(out, ">%s</text>\n", text);
@@ -114,20 +113,10 @@ void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned inde
 		   g->w, g->h, g->w, g->h);
 }
 
-/* A key time i / count, as "0.1234". */
-static void key_time(char out[16], unsigned i, unsigned count)
-{
-	unsigned long t = (unsigned long)i * 10000u / count;
-	snprintf(out, 16, "%lu.%04lu", t / 10000u, t % 10000u);
-}
-
 void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned index)
 {
 	if (!g->animate || g->count < 2)
 		return;
-	char on[16], off[16];
-	key_time(on, index, g->count);
-	key_time(off, index + 1, g->count);
 	/* Discrete values hold from their key time to the next one. */
 	const char *values = index == 0		     ? "visible;hidden"
 			     : index + 1 == g->count ? "hidden;visible"
@@ -136,9 +125,12 @@ void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned in
 		   "<animate attributeName=\"visibility\" calcMode=\"discrete\" dur=\"%lums\" "
 		   "repeatCount=\"indefinite\" values=\"%s\" keyTimes=\"0",
 		   (unsigned long)g->count * SVG_FRAME_MS, values);
-	if (index > 0)
-		svg_printf(out, ";%s", on);
-	if (index + 1 < g->count)
-		svg_printf(out, ";%s", off);
+	/* The key times index / count (shown) and (index + 1) / count (hidden),
+	 * as "0.1234", where they fall inside the loop. */
+	for (unsigned k = index; k <= index + 1; k++) {
+		unsigned long t = (unsigned long)k * 10000u / g->count;
+		if (k > 0 && k < g->count)
+			svg_printf(out, ";%lu.%04lu", t / 10000u, t % 10000u);
+	}
 	svg_printf(out, "\"/>\n");
 }

@@ -54,7 +54,7 @@ void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned inde
 /* Animated: the <animate> that shows frame `index` in its turn (else nothing). */
 void svg_grid_animate(struct svg_out *out, const struct svg_grid *g, unsigned index);
 
-enum svg_anchor { SVG_START, SVG_MIDDLE, SVG_END };
+enum svg_anchor { SVG_START, SVG_MIDDLE };
 
 /* Writes the text of `fmt` (at most 127 bytes, no markup) with its anchor at
  * (x, y) (y the baseline) in `fill`, squeezed to `max_width` pixels (0: no
