@@ -47,18 +47,14 @@ static int healthcheck_wait(const struct hc_conn *c, short events)
 	}
 }
 
-/* Reads the status code from a status line "HTTP/1.x SSS ..."; -1 if none. */
+/* Reads the status code from a NUL-terminated status line "HTTP/1.x SSS ..."
+ * of len bytes; -1 if none. */
 static int healthcheck_status(const char *line, size_t len)
 {
-	if (len < 12 || memcmp(line, "HTTP/1.", 7) != 0 || line[8] != ' ')
+	if (len < 12 || memcmp(line, "HTTP/1.", 7) != 0 || line[8] != ' ' ||
+	    strspn(line + 9, "0123456789") < 3)
 		return -1;
-	int status = 0;
-	for (size_t i = 9; i < 12; i++) {
-		if (line[i] < '0' || line[i] > '9')
-			return -1;
-		status = status * 10 + (line[i] - '0');
-	}
-	return status;
+	return (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
 }
 
 /* Opens c->fd and connects it to host:port (an address literal or a name,
@@ -155,26 +151,18 @@ out_gnutls:
 static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, const char **why)
 {
 	for (;;) {
-		ssize_t r;
-		if (c->tls) {
-			r = out ? gnutls_record_send(c->tls, buf, n)
-				: gnutls_record_recv(c->tls, buf, n);
-			if (r > 0 || (!out && (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION)))
-				return r > 0 ? r : 0;
-			if ((r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) &&
-			    healthcheck_wait(c, 0) == 0)
-				continue;
-			*why = r < 0 && r != GNUTLS_E_AGAIN ? gnutls_strerror((int)r)
-							    : strerror(errno);
-			return -1;
-		}
-		r = out ? send(c->fd, buf, n, MSG_NOSIGNAL) : recv(c->fd, buf, n, 0);
-		if (r > 0 || (!out && r == 0))
-			return r;
-		if (r < 0 && (errno == EAGAIN || errno == EINTR) &&
-		    healthcheck_wait(c, out ? POLLOUT : POLLIN) == 0)
+		ssize_t r = c->tls ? out ? gnutls_record_send(c->tls, buf, n)
+					 : gnutls_record_recv(c->tls, buf, n)
+			    : out ? send(c->fd, buf, n, MSG_NOSIGNAL)
+				   : recv(c->fd, buf, n, 0);
+		if (r > 0 || (!out && (r == 0 || (c->tls && r == GNUTLS_E_PREMATURE_TERMINATION))))
+			return r > 0 ? r : 0;
+		bool again = c->tls ? r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED
+				    : r < 0 && (errno == EAGAIN || errno == EINTR);
+		if (again && healthcheck_wait(c, c->tls ? 0 : out ? POLLOUT : POLLIN) == 0)
 			continue;
-		*why = strerror(errno);
+		*why = c->tls && r < 0 && r != GNUTLS_E_AGAIN ? gnutls_strerror((int)r)
+							      : strerror(errno);
 		return -1;
 	}
 }
@@ -205,8 +193,8 @@ int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char 
 	}
 	/* The status line: until a newline, the end of the stream or a full buffer. */
 	size_t got = 0;
-	while (got < sizeof reply && !memchr(reply, '\n', got)) {
-		ssize_t r = healthcheck_io(&c, reply + got, sizeof reply - got, false, &why);
+	while (got < sizeof reply - 1 && !memchr(reply, '\n', got)) {
+		ssize_t r = healthcheck_io(&c, reply + got, sizeof reply - 1 - got, false, &why);
 		if (r < 0) {
 			codec_format(err, errlen, "no answer: %s", why);
 			goto out_conn;
@@ -215,6 +203,7 @@ int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char 
 			break;
 		got += (size_t)r;
 	}
+	reply[got] = '\0';
 	int status = healthcheck_status(reply, got);
 	if (status < 0 && tls_cert)
 		codec_format(err, errlen, "not an HTTPS answer from %s port %u", host, port);
