@@ -252,8 +252,6 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	/* By field offset: an old name and its new one are one setting. */
 	bool given[sizeof(struct config)] = {false};
 
-	if (err && errlen)
-		err[0] = '\0';
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return CONFIG_HELP;
