@@ -108,9 +108,7 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 		archive_entry_set_filetype(e, AE_IFREG);
 		archive_entry_set_perm(e, executable ? 0755 : 0644);
 		archive_entry_set_size(e, (la_int64_t)len);
-		archive_entry_set_mtime(e, PKG_MTIME, 0);
-		archive_entry_set_uid(e, 0);
-		archive_entry_set_gid(e, 0);
+		archive_entry_set_mtime(e, PKG_MTIME, 0); /* owner 0: a new entry's */
 		ok = archive_write_header(s->a, e) == ARCHIVE_OK &&
 		     (len == 0 || archive_write_data(s->a, data, len) == (la_ssize_t)len) &&
 		     archive_write_finish_entry(s->a) == ARCHIVE_OK;

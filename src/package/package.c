@@ -33,9 +33,8 @@ struct pkg_test {
 struct pkg_build {
 	const struct package_request *req;
 	const struct problem *p;
-	struct pkg_test *test; /* samples first, then the secret tests */
+	struct pkg_test *test; /* the p->nsamples samples first, then the secret tests */
 	unsigned count;	       /* tests made */
-	unsigned samples;      /* test[0..samples) are the public examples */
 	struct statement statement;
 	struct statement_example *examples; /* the samples, for the statement */
 	struct pkg_sink *sink;
@@ -151,7 +150,6 @@ static bool pkg_tests_make(struct pkg_build *b)
 	unsigned random = rest - chains - large;
 	struct gen_rng rng;
 
-	b->samples = p->nsamples;
 	b->test = dj_calloc(p->nsamples + req->tests, sizeof *b->test);
 	b->examples = dj_calloc(p->nsamples ? p->nsamples : 1, sizeof *b->examples);
 	if (!b->test || !b->examples) {
@@ -228,38 +226,36 @@ static void pkg_put_statement(struct pkg_build *b, const char *path, enum statem
 }
 
 /*
- * The input validator and output checker of a package: self-contained C
- * sources that the judge compiles, a header of definitions generated from
- * dropjudge's tables (the problem's limits and alphabet, the protocol's
- * exit codes), then a fixed source of src/package/files, and for the
- * checker the service's own comparison (src/core/judge.c); all assembled
- * in by blobs.S. Everything that reads files and decides is in the fixed
- * sources, so that a change of rules is a change of the tables.
+ * The validator and checker: self-contained C sources the judge compiles, a
+ * header of definitions from dropjudge's tables (the problem's limits and
+ * alphabet, the protocol's exit codes), then a fixed source of
+ * src/package/files and for the checker the service's comparison
+ * (src/core/judge.c), assembled in by blobs.S. The fixed sources read and
+ * decide, so that a change of rules is a change of the tables.
  */
 extern const char pkg_checker_c[], pkg_checker_c_end[];
 extern const char pkg_judge_h[], pkg_judge_h_end[];
 extern const char pkg_judge_c[], pkg_judge_c_end[];
 
-/* The conventions a program follows, by judge. */
-struct pkg_protocol {
-	const char *macro;	      /* DJ_PROTOCOL_... */
-	int valid_exit, invalid_exit; /* of the validator */
-	const char *fault_prefix;     /* before the validator's message */
+/* The conventions the programs follow, by format: the DJ_PROTOCOL_ macro,
+ * the validator's exit codes and the prefix of its message. */
+static const struct pkg_protocol {
+	const char *macro;
+	int valid_exit, invalid_exit;
+	const char *fault_prefix;
+} pkg_protocols[PACKAGE_FORMAT_COUNT] = {
+    [PACKAGE_KATTIS] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_DOMJUDGE] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_POLYGON] = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
+    [PACKAGE_CMS] = {"DJ_PROTOCOL_CMS", 0, 1, ""},
 };
 
-/* Polygon: check input output answer; exits 0/1/2/3 */
-static const struct pkg_protocol pkg_testlib = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "};
-/* Kattis, DOMjudge: exits 42/43, feedback directory */
-static const struct pkg_protocol pkg_kattis = {"DJ_PROTOCOL_KATTIS", 42, 43, ""};
-/* CMS: outcome on stdout, one message line on stderr */
-static const struct pkg_protocol pkg_cms = {"DJ_PROTOCOL_CMS", 0, 1, ""};
-
-/* Puts the checker (or validator) source of `protocol` at path. */
-static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
-			    const struct pkg_protocol *protocol)
+/* Puts the checker (or validator) source of the format's protocol at path. */
+static void pkg_put_program(struct pkg_build *b, const char *path, bool checker)
 {
 	static const char self[] = "#include \"dropjudge/judge.h\"\n";
 	const struct problem *p = b->p;
+	const struct pkg_protocol *pr = &pkg_protocols[b->req->format];
 	struct problem_text t;
 	problem_text_init(&t);
 	problem_text_printf(
@@ -268,7 +264,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 	    " from its tables for %s (Baekjoon %u):\n"
 	    " * the problem's rules and the judge's protocol. The program follows. */\n"
 	    "#define %s 1\n#define DJ_TITLE \"%s\"\n#define DJ_ANSWER_TOKENS %u\n",
-	    p->title, p->baekjoon, protocol->macro, p->title, p->answer_tokens);
+	    p->title, p->baekjoon, pr->macro, p->title, p->answer_tokens);
 	if (checker) {
 		const char *at = strstr(pkg_judge_c, self);
 		const char *rest = at ? at + sizeof self - 1 : pkg_judge_c;
@@ -285,8 +281,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 		problem_text_printf(&t,
 				    "#define DJ_VALID_EXIT %d\n#define DJ_INVALID_EXIT "
 				    "%d\n#define DJ_FAULT_PREFIX \"%s\"\n",
-				    protocol->valid_exit, protocol->invalid_exit,
-				    protocol->fault_prefix);
+				    pr->valid_exit, pr->invalid_exit, pr->fault_prefix);
 		p->constants(&t);
 		problem_text_puts(&t, "\n");
 		problem_text_put(&t, p->validator, (size_t)(p->validator_end - p->validator));
@@ -312,7 +307,7 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 	char path[128];
 	struct problem_text t;
 	snprintf(path, sizeof path, "%s/%s", dir, source);
-	pkg_put_program(b, path, checker, &pkg_kattis);
+	pkg_put_program(b, path, checker);
 	problem_text_init(&t);
 	problem_text_printf(&t,
 			    "#!/bin/sh\n# Builds this %s into ./run; the judge runs it in this "
@@ -471,8 +466,8 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	pkg_put_text(b, "problem.xml", &x, false);
 	pkg_put_statement(b, "statements/english/problem.tex", STATEMENT_POLYGON_LATEX);
 	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
-	pkg_put_program(b, "files/check.c", true, &pkg_testlib);
-	pkg_put_program(b, "files/validator.c", false, &pkg_testlib);
+	pkg_put_program(b, "files/check.c", true);
+	pkg_put_program(b, "files/validator.c", false);
 	pkg_put_solution(b, "solutions");
 }
 
@@ -497,7 +492,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 			    "public_testcases: \"",
 			    p->short_name, p->title, p->time_limit_ms / 1000,
 			    p->time_limit_ms % 1000, p->memory_mib, b->count);
-	for (unsigned i = 0; i < b->samples; i++)
+	for (unsigned i = 0; i < p->nsamples; i++)
 		problem_text_printf(&t, "%s%u", i ? "," : "", i);
 	problem_text_puts(&t, "\"\n");
 	pkg_put_text(b, "task.yaml", &t, false);
@@ -508,7 +503,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 		snprintf(path, sizeof path, "output/output%u.txt", i);
 		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
-	pkg_put_program(b, "check/checker.c", true, &pkg_cms);
+	pkg_put_program(b, "check/checker.c", true);
 	problem_text_init(&t);
 	problem_text_puts(&t,
 			  "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
@@ -557,7 +552,7 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	    .time_limit_ms = b.p->time_limit_ms,
 	    .memory_mib = b.p->memory_mib,
 	    .examples = b.examples,
-	    .nexamples = b.samples,
+	    .nexamples = b.p->nsamples,
 	};
 	/* A Kattis archive holds the package directory, named by the problem;
 	 * so does a CMS one, whose task directory cmsImportTask is given. */
