@@ -99,22 +99,22 @@ static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned por
 static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char *err, size_t errlen)
 {
 	int rc = gnutls_certificate_allocate_credentials(&c->cred);
-	if (rc < 0)
-		goto out_gnutls;
-	rc = gnutls_certificate_set_x509_trust_file(c->cred, cert_file, GNUTLS_X509_FMT_PEM);
-	if (rc <= 0) {
+	if (rc >= 0 && (rc = gnutls_certificate_set_x509_trust_file(c->cred, cert_file,
+								    GNUTLS_X509_FMT_PEM)) <= 0) {
 		codec_format(err, errlen, "--tls-cert %s: no certificate to trust (%s)", cert_file,
 			     rc < 0 ? gnutls_strerror(rc) : "the file holds none");
 		return -1;
 	}
-	rc = gnutls_init(&c->tls, GNUTLS_CLIENT | GNUTLS_NONBLOCK);
-	if (rc < 0)
-		goto out_gnutls;
-	rc = gnutls_set_default_priority(c->tls);
+	if (rc >= 0)
+		rc = gnutls_init(&c->tls, GNUTLS_CLIENT | GNUTLS_NONBLOCK);
+	if (rc >= 0)
+		rc = gnutls_set_default_priority(c->tls);
 	if (rc >= 0)
 		rc = gnutls_credentials_set(c->tls, GNUTLS_CRD_CERTIFICATE, c->cred);
-	if (rc < 0)
-		goto out_gnutls;
+	if (rc < 0) {
+		codec_format(err, errlen, "TLS: %s", gnutls_strerror(rc));
+		return -1;
+	}
 	gnutls_session_set_verify_cert(c->tls, NULL, 0);
 	gnutls_transport_set_int(c->tls, c->fd);
 	while ((rc = gnutls_handshake(c->tls)) != GNUTLS_E_SUCCESS && !gnutls_error_is_fatal(rc)) {
@@ -139,9 +139,6 @@ static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char 
 		}
 	}
 	codec_format(err, errlen, "TLS handshake: %s", gnutls_strerror(rc));
-	return -1;
-out_gnutls:
-	codec_format(err, errlen, "TLS: %s", gnutls_strerror(rc));
 	return -1;
 }
 

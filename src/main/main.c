@@ -196,9 +196,7 @@ static int main_serve(int argc, char *const argv[])
 	sigset_t signals;
 	int sig = 0;
 	struct http_auth *auth = NULL;
-	struct http_tls tls;
-	bool use_tls = false;
-	struct http_metrics *metrics = NULL;
+	struct http_tls tls; /* loaded when cfg.http.tls points to it */
 	struct http_accesslog *log = NULL;
 
 	enum config_result parsed =
@@ -243,7 +241,7 @@ static int main_serve(int argc, char *const argv[])
 		http_stderr_line("error", "error", "%s", security_err);
 		goto out;
 	}
-	use_tls = cfg.tls_cert != NULL;
+	cfg.http.tls = cfg.tls_cert ? &tls : NULL;
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	sigemptyset(&signals);
@@ -257,10 +255,10 @@ static int main_serve(int argc, char *const argv[])
 	}
 	signal(SIGPIPE, SIG_IGN);
 
-	metrics = http_metrics_new(DROPJUDGE_VERSION);
+	cfg.http.metrics = http_metrics_new(DROPJUDGE_VERSION);
 	log = http_accesslog_new((enum http_log_format)cfg.log_format, STDOUT_FILENO,
 				 HTTP_ACCESSLOG_BUFFER);
-	if (!metrics || !log) {
+	if (!cfg.http.metrics || !log) {
 		http_stderr_line("error", "error", "out of memory");
 		status = 1;
 		goto out;
@@ -269,8 +267,6 @@ static int main_serve(int argc, char *const argv[])
 	cfg.http.listen_fd = listen_fd > 0 ? listen_fd : 0;
 	listen_fd = -1; /* the server's from here on, even if it fails to start */
 	cfg.http.auth = auth;
-	cfg.http.tls = use_tls ? &tls : NULL;
-	cfg.http.metrics = metrics;
 	cfg.http.log = log;
 	struct http_server *srv = http_server_start(&cfg.http, err, sizeof err);
 	if (!srv) {
@@ -281,7 +277,7 @@ static int main_serve(int argc, char *const argv[])
 	const char *lb = strchr(cfg.host, ':') ? "[" : "";
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
 	main_say(log, "start", 1, "dropjudge " DROPJUDGE_VERSION " listening on %s://%s%s%s:%u",
-		 use_tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
+		 cfg.http.tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
 	systemd_notify("READY=1");
 
 	for (;;) {
@@ -303,9 +299,9 @@ out:
 	if (listen_fd > 0)
 		close(listen_fd);
 	http_accesslog_free(log);
-	http_metrics_free(metrics);
+	http_metrics_free(cfg.http.metrics);
 	http_auth_free(auth);
-	if (use_tls)
+	if (cfg.http.tls)
 		http_tls_free(&tls);
 	return status;
 }
