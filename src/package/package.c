@@ -533,10 +533,6 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	char prefix[64] = "", source[48];
 	enum codec_status st = CODEC_E_INTERNAL;
 
-	if (data) {
-		*data = NULL;
-		*len = 0;
-	}
 	if (package_check(req, err) != CODEC_OK)
 		return err ? err->status : CODEC_E_INVALID;
 	b.p = problem_find(req->problem);
@@ -577,6 +573,8 @@ enum codec_status package_build_memory(const struct package_request *req, enum p
 	if (sink == PACKAGE_DIRECTORY)
 		return codec_error_set(err, CODEC_E_INTERNAL,
 				       "a directory cannot be built in memory");
+	*data = NULL;
+	*len = 0;
 	return pkg_build(req, sink, NULL, data, len, err);
 }
 

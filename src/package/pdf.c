@@ -78,13 +78,12 @@ static const uint16_t pdf_helvetica_bold[224] = {
 };
 /* clang-format on */
 
-/* Width of WinAnsi byte c in font f, in 1/1000 em. */
+/* Width of WinAnsi byte c (32 or more: pdf_winansi() gives no control
+ * character) in font f, in 1/1000 em. */
 static unsigned pdf_width(enum pdf_font f, unsigned char c)
 {
 	if (f == PDF_F_MONO)
 		return 600;
-	if (c < 32)
-		return 278;
 	return f == PDF_F_BOLD ? pdf_helvetica_bold[c - 32] : pdf_helvetica[c - 32];
 }
 

@@ -105,19 +105,15 @@ static void render_block(const struct markup *m, const char *src, struct problem
 		bool blank = n == 0;
 		bool fence = n >= 3 && strncmp(line, "```", 3) == 0;
 		bool item = n >= 2 && strncmp(line, "- ", 2) == 0;
-		if (in == PRE) {
-			if (fence) {
-				problem_text_puts(out, m->pre_close);
-				in = NONE;
-			} else {
-				for (size_t i = 0; i < n; i++)
-					m->escape(out, line[i]);
-				problem_text_puts(out, "\n");
-			}
+		if (in == PRE && !fence) {
+			for (size_t i = 0; i < n; i++)
+				m->escape(out, line[i]);
+			problem_text_puts(out, "\n");
 		} else if (blank || fence || (item && in == PARA) || (!item && in == LIST)) {
+			bool open_pre = fence && in != PRE; /* else a fence closes the block */
 			problem_text_puts(out, closing[in]);
 			in = NONE;
-			if (fence) {
+			if (open_pre) {
 				problem_text_puts(out, m->pre_open);
 				in = PRE;
 			}
