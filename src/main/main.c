@@ -280,13 +280,9 @@ static int main_serve(int argc, char *const argv[])
 		 cfg.http.tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
 	systemd_notify("READY=1");
 
-	for (;;) {
-		if (sigwait(&signals, &sig) != 0)
-			continue;
-		if (sig != SIGHUP)
-			break;
+	/* sigwait() fails only for an invalid set */
+	while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
 		main_reload(auth);
-	}
 	main_say(log, "drain", 2, "dropjudge: %s; draining (up to %u s)", strsignal(sig),
 		 cfg.drain_timeout);
 	systemd_notify("STOPPING=1");
