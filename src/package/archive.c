@@ -48,14 +48,12 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 		return NULL;
 	}
 	problem_text_init(&s->mem);
-	s->prefix = prefix ? prefix : "";
-	s->separator = "";
-	const char *what = "cannot set up the archive";
+	bool dir = kind == PACKAGE_DIRECTORY;
+	s->prefix = dir ? path : prefix;
+	s->separator = dir ? "/" : "";
+	const char *what = dir ? "cannot write a directory" : "cannot set up the archive";
 	int rc;
-	if (kind == PACKAGE_DIRECTORY) {
-		s->prefix = path;
-		s->separator = "/";
-		what = "cannot write a directory";
+	if (dir) {
 		s->a = archive_write_disk_new();
 		rc = s->a ? archive_write_disk_set_options(
 				s->a, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
