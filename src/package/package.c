@@ -97,10 +97,8 @@ enum codec_status package_check(const struct package_request *req, struct codec_
 	return err ? err->status : CODEC_E_INVALID;
 }
 
-/*
- * Checks test t with the strict validator and solves it; a failure is a
- * bug in the package data or the generators: CODEC_E_INTERNAL.
- */
+/* Validates and solves test t; a failure is a bug in the package data or
+ * the generators: CODEC_E_INTERNAL. */
 static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct codec_error *err)
 {
 	struct codec_error check;
@@ -133,12 +131,9 @@ static bool pkg_stopped(const struct package_request *req, struct codec_error *e
 	return true;
 }
 
-/*
- * Makes every test of a package: the samples, then `tests` secret tests
- * (edge cases first, then random, large and, for Puyo, long chains), the
- * generated ones from successive outputs of a stream seeded by req->seed.
- * On failure the tests made so far stay in b, for pkg_build() to free.
- */
+/* Makes the samples, then `tests` secret tests (edge cases, then random,
+ * large and, for Puyo, long chains) drawn from a stream seeded by req->seed.
+ * On failure the tests made so far stay in b, for pkg_build() to free. */
 static bool pkg_tests_make(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -194,9 +189,8 @@ static bool pkg_tests_make(struct pkg_build *b)
 
 /* --- Writing files -------------------------------------------------------- */
 
-/* Puts one file; asks req->stop first, as the tests' loop does, so that a
- * build whose client has gone also stops while its files are written and
- * compressed. */
+/* Puts one file, asking req->stop first as the tests' loop does: a build
+ * whose client has gone stops while its files are compressed too. */
 static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
 		    bool executable)
 {
@@ -297,11 +291,8 @@ static void pkg_put_solution(struct pkg_build *b, const char *dir)
 	pkg_put(b, path, b->p->solution, (size_t)(b->p->solution_end - b->p->solution), false);
 }
 
-/*
- * A program directory of the Kattis format built by the judge: dir/source
- * and dir/build, a shell script that compiles it into dir/run (the legacy
- * spec's "build" and "run"; DOMjudge builds executables the same way).
- */
+/* A Kattis program directory: dir/source and dir/build, which compiles it
+ * into dir/run (the legacy spec's "build" and "run"; DOMjudge's too). */
 static void pkg_put_built(struct pkg_build *b, const char *dir, const char *source, bool checker)
 {
 	char path[128];
@@ -317,11 +308,8 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 	pkg_put_text(b, path, &t, true);
 }
 
-/*
- * Starts a metadata file: `head`, then one line saying what made the package
- * between `comment` and `end`. In XML the flags are written without their
- * dashes, since "--" may not appear inside a comment.
- */
+/* Starts a metadata file: `head`, then what made the package between
+ * `comment` and `end`; in XML without the flags' dashes (no "--" in a comment). */
 static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, const char *head,
 			  const char *comment, const char *end)
 {
@@ -339,14 +327,10 @@ static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, con
 	problem_text_printf(t, "%s\n", end);
 }
 
-/*
- * problem.yaml of the legacy Kattis format (and of its ICPC subset, which
- * DOMjudge reads): name, source, custom validation, the memory limit. The
- * legacy format has no time limit key: it derives one from the accepted
- * submissions, so Baekjoon's limit is stated in a comment (and in
- * domjudge-problem.ini for DOMjudge). Then the tests in data/sample and
- * data/secret, the validators built by the judge, the accepted solution.
- */
+/* The legacy Kattis format (and its ICPC subset, which DOMjudge reads):
+ * problem.yaml, whose time limit is a comment (the format derives one from
+ * the accepted submissions), data/sample and data/secret, the validators
+ * the judge builds, the accepted solution. */
 static void pkg_layout_kattis(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -471,12 +455,8 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	pkg_put_solution(b, "solutions");
 }
 
-/*
- * task.yaml of CMS's italy_yaml loader: names, Baekjoon's limits, the
- * number of tests, standard input and output (empty infile and outfile),
- * the samples public. The loader takes check/checker as the comparator when
- * it exists; check/build makes it from check/checker.c before the import.
- */
+/* CMS's italy_yaml layout: task.yaml (standard input and output, the samples
+ * public); check/build makes the comparator check/checker before the import. */
 static void pkg_layout_cms(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
