@@ -47,7 +47,6 @@ struct check_protocol {
 	int exit_code[CHECK_OUTCOMES]; /* of check, by outcome */
 	int valid_exit, invalid_exit;  /* of validate; both 0: no validator */
 	const char *fault_prefix;      /* before a validator's first message ("FAIL ") */
-	bool report_appes;	       /* a fifth argument must be -appes (testlib) */
 	/* Reports a check outcome; false when it could not (a judge error then). */
 	bool (*report)(const struct check_run *run, enum check_outcome outcome, const char *msg);
 };
@@ -158,11 +157,11 @@ static bool check_report_dmoj(const struct check_run *run, enum check_outcome ou
 
 /* clang-format off */
 static const struct check_protocol check_protocols[] = {
-    /* name, max args, answer, output, exits (ok, wa, pe, fail), validate, prefix, appes, report */
-    {"testlib", 5, 2, 1, {0, 1, 2, 3}, 0, 3, "FAIL ", true, check_report_testlib},
-    {"kattis", UINT_MAX, 1, -1, {42, 43, 43, 1}, 42, 43, "", false, check_report_kattis},
-    {"cms", 3, 1, 2, {0, 0, 0, 1}, 0, 0, "", false, check_report_cms},
-    {"dmoj", 3, 2, 1, {0, 1, 1, 2}, 0, 0, "", false, check_report_dmoj},
+    /* name, max args, answer, output, exits (ok, wa, pe, fail), validate, prefix, report */
+    {"testlib", 5, 2, 1, {0, 1, 2, 3}, 0, 3, "FAIL ", check_report_testlib},
+    {"kattis", UINT_MAX, 1, -1, {42, 43, 43, 1}, 42, 43, "", check_report_kattis},
+    {"cms", 3, 1, 2, {0, 0, 0, 1}, 0, 0, "", check_report_cms},
+    {"dmoj", 3, 2, 1, {0, 1, 1, 2}, 0, 0, "", check_report_dmoj},
 };
 /* clang-format on */
 
@@ -247,15 +246,12 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 	if (!problem || !*problem)
 		problem = getenv("DROPJUDGE_PROBLEM");
 	run->problem = problem_find(problem);
-	if (!run->problem) {
-		codec_format(why, whylen,
-			     problem && *problem ? "unknown problem '%s' (expected monomino-domino "
-						   "or puyo)"
-						 : "missing --problem (monomino-domino or puyo)%s",
-			     problem && *problem ? problem : "");
-		return false;
-	}
-	return true;
+	if (!run->problem && problem && *problem)
+		codec_format(why, whylen, "unknown problem '%s' (expected monomino-domino or puyo)",
+			     problem);
+	else if (!run->problem)
+		codec_format(why, whylen, "missing --problem (monomino-domino or puyo)");
+	return run->problem != NULL;
 }
 
 char *check_read_all(FILE *in, size_t max, size_t *len)
@@ -346,8 +342,9 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 			     run->npos + run->extra, run->npos + run->extra == 1 ? "" : "s");
 		return CHECK_FAIL;
 	}
-	if (pr->report_appes && run->npos == 5 && strcmp(run->pos[4], "-appes") != 0 &&
-	    strcmp(run->pos[4], "-APPES") != 0) {
+	/* testlib's fifth argument */
+	if (pr->report == check_report_testlib && run->npos == 5 &&
+	    strcmp(run->pos[4], "-appes") != 0 && strcmp(run->pos[4], "-APPES") != 0) {
 		codec_format(msg, size, "the fifth argument must be -appes, not '%s'", run->pos[4]);
 		return CHECK_FAIL;
 	}

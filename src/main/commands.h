@@ -41,6 +41,11 @@ char *check_read_all(FILE *in, size_t max, size_t *len);
  * detail" (LINE and COLUMN when known), else "NAME: detail". */
 void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err);
 
+/* Writes "dropjudge: CMD: ", the printf-style message and "; try 'dropjudge
+ * [CMD] --help'" (CMD when own_help) on stderr; returns 2, bad usage. */
+int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* `solve PROBLEM [--lines | --ndjson] [FILE]` (--lines for puyo only): the
  * Baekjoon input in, the output out, through the server's readers and cores;
  * `search puyo [--ndjson] [FILE]`: the answer of POST /v1/puyo/search. */

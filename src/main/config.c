@@ -252,8 +252,6 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	/* By field offset: an old name and its new one are one setting. */
 	bool given[sizeof(struct config)] = {false};
 
-	if (err && errlen)
-		err[0] = '\0';
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return CONFIG_HELP;
@@ -263,18 +261,14 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 		while (k < n && !(value = check_flag(argc, argv, &i, opts[k].flag, &missing)) &&
 		       !missing)
 			k++;
-		if (missing) {
+		if (missing)
 			codec_format(err, errlen, "%s: missing value", opts[k].flag);
-			return CONFIG_ERROR;
-		}
-		if (!value) {
+		else if (!value)
 			codec_format(err, errlen,
 				     argv[i][0] == '-' ? "unknown flag '%s'"
 						       : "unexpected argument '%s'",
 				     argv[i]);
-			return CONFIG_ERROR;
-		}
-		if (!config_set(cfg, &opts[k], value, opts[k].flag, err, errlen))
+		if (!value || !config_set(cfg, &opts[k], value, opts[k].flag, err, errlen))
 			return CONFIG_ERROR;
 		given[opts[k].offset] = true;
 	}

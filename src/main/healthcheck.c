@@ -47,18 +47,14 @@ static int healthcheck_wait(const struct hc_conn *c, short events)
 	}
 }
 
-/* Reads the status code from a status line "HTTP/1.x SSS ..."; -1 if none. */
+/* Reads the status code from a NUL-terminated status line "HTTP/1.x SSS ..."
+ * of len bytes; -1 if none. */
 static int healthcheck_status(const char *line, size_t len)
 {
-	if (len < 12 || memcmp(line, "HTTP/1.", 7) != 0 || line[8] != ' ')
+	if (len < 12 || memcmp(line, "HTTP/1.", 7) != 0 || line[8] != ' ' ||
+	    strspn(line + 9, "0123456789") < 3)
 		return -1;
-	int status = 0;
-	for (size_t i = 9; i < 12; i++) {
-		if (line[i] < '0' || line[i] > '9')
-			return -1;
-		status = status * 10 + (line[i] - '0');
-	}
-	return status;
+	return (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
 }
 
 /* Opens c->fd and connects it to host:port (an address literal or a name,
@@ -103,22 +99,22 @@ static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned por
 static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char *err, size_t errlen)
 {
 	int rc = gnutls_certificate_allocate_credentials(&c->cred);
-	if (rc < 0)
-		goto out_gnutls;
-	rc = gnutls_certificate_set_x509_trust_file(c->cred, cert_file, GNUTLS_X509_FMT_PEM);
-	if (rc <= 0) {
+	if (rc >= 0 && (rc = gnutls_certificate_set_x509_trust_file(c->cred, cert_file,
+								    GNUTLS_X509_FMT_PEM)) <= 0) {
 		codec_format(err, errlen, "--tls-cert %s: no certificate to trust (%s)", cert_file,
 			     rc < 0 ? gnutls_strerror(rc) : "the file holds none");
 		return -1;
 	}
-	rc = gnutls_init(&c->tls, GNUTLS_CLIENT | GNUTLS_NONBLOCK);
-	if (rc < 0)
-		goto out_gnutls;
-	rc = gnutls_set_default_priority(c->tls);
+	if (rc >= 0)
+		rc = gnutls_init(&c->tls, GNUTLS_CLIENT | GNUTLS_NONBLOCK);
+	if (rc >= 0)
+		rc = gnutls_set_default_priority(c->tls);
 	if (rc >= 0)
 		rc = gnutls_credentials_set(c->tls, GNUTLS_CRD_CERTIFICATE, c->cred);
-	if (rc < 0)
-		goto out_gnutls;
+	if (rc < 0) {
+		codec_format(err, errlen, "TLS: %s", gnutls_strerror(rc));
+		return -1;
+	}
 	gnutls_session_set_verify_cert(c->tls, NULL, 0);
 	gnutls_transport_set_int(c->tls, c->fd);
 	while ((rc = gnutls_handshake(c->tls)) != GNUTLS_E_SUCCESS && !gnutls_error_is_fatal(rc)) {
@@ -144,9 +140,6 @@ static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char 
 	}
 	codec_format(err, errlen, "TLS handshake: %s", gnutls_strerror(rc));
 	return -1;
-out_gnutls:
-	codec_format(err, errlen, "TLS: %s", gnutls_strerror(rc));
-	return -1;
 }
 
 /* One send (`out`) or receive of up to n bytes on c, waiting for the socket
@@ -155,26 +148,18 @@ out_gnutls:
 static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, const char **why)
 {
 	for (;;) {
-		ssize_t r;
-		if (c->tls) {
-			r = out ? gnutls_record_send(c->tls, buf, n)
-				: gnutls_record_recv(c->tls, buf, n);
-			if (r > 0 || (!out && (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION)))
-				return r > 0 ? r : 0;
-			if ((r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) &&
-			    healthcheck_wait(c, 0) == 0)
-				continue;
-			*why = r < 0 && r != GNUTLS_E_AGAIN ? gnutls_strerror((int)r)
-							    : strerror(errno);
-			return -1;
-		}
-		r = out ? send(c->fd, buf, n, MSG_NOSIGNAL) : recv(c->fd, buf, n, 0);
-		if (r > 0 || (!out && r == 0))
-			return r;
-		if (r < 0 && (errno == EAGAIN || errno == EINTR) &&
-		    healthcheck_wait(c, out ? POLLOUT : POLLIN) == 0)
+		ssize_t r = c->tls ? out ? gnutls_record_send(c->tls, buf, n)
+					 : gnutls_record_recv(c->tls, buf, n)
+			    : out ? send(c->fd, buf, n, MSG_NOSIGNAL)
+				   : recv(c->fd, buf, n, 0);
+		if (r > 0 || (!out && (r == 0 || (c->tls && r == GNUTLS_E_PREMATURE_TERMINATION))))
+			return r > 0 ? r : 0;
+		bool again = c->tls ? r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED
+				    : r < 0 && (errno == EAGAIN || errno == EINTR);
+		if (again && healthcheck_wait(c, c->tls ? 0 : out ? POLLOUT : POLLIN) == 0)
 			continue;
-		*why = strerror(errno);
+		*why = c->tls && r < 0 && r != GNUTLS_E_AGAIN ? gnutls_strerror((int)r)
+							      : strerror(errno);
 		return -1;
 	}
 }
@@ -205,8 +190,8 @@ int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char 
 	}
 	/* The status line: until a newline, the end of the stream or a full buffer. */
 	size_t got = 0;
-	while (got < sizeof reply && !memchr(reply, '\n', got)) {
-		ssize_t r = healthcheck_io(&c, reply + got, sizeof reply - got, false, &why);
+	while (got < sizeof reply - 1 && !memchr(reply, '\n', got)) {
+		ssize_t r = healthcheck_io(&c, reply + got, sizeof reply - 1 - got, false, &why);
 		if (r < 0) {
 			codec_format(err, errlen, "no answer: %s", why);
 			goto out_conn;
@@ -215,6 +200,7 @@ int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char 
 			break;
 		got += (size_t)r;
 	}
+	reply[got] = '\0';
 	int status = healthcheck_status(reply, got);
 	if (status < 0 && tls_cert)
 		codec_format(err, errlen, "not an HTTPS answer from %s port %u", host, port);

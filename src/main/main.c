@@ -49,14 +49,10 @@ static const char *main_getenv(void *ctx, const char *name)
 static unsigned main_cpu_count(void)
 {
 	cpu_set_t set;
-	int n = 0;
 	if (sched_getaffinity(0, sizeof set, &set) == 0)
-		n = CPU_COUNT(&set);
-	if (n < 1) {
-		long online = sysconf(_SC_NPROCESSORS_ONLN);
-		n = online > 0 && online < (long)CONFIG_MAX_THREADS ? (int)online : 1;
-	}
-	return (unsigned)n;
+		return (unsigned)CPU_COUNT(&set);
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	return online > 0 && online < (long)CONFIG_MAX_THREADS ? (unsigned)online : 1;
 }
 
 /* Raises the soft limit on open files towards what `connections` need,
@@ -95,21 +91,19 @@ main_say(struct http_accesslog *log, const char *event, int fd, const char *fmt,
 static void main_reload(struct http_auth *auth)
 {
 	char err[CONFIG_ERROR_MAX + 256];
-	if (!auth) {
+	if (!auth)
 		http_stderr_line(
 		    "info", "reload",
 		    "SIGHUP: reloaded (no --auth-token-file, nothing to reload); still "
 		    "serving");
-		return;
-	}
-	if (http_auth_reload(auth, err, sizeof err) != 0) {
+	else if (http_auth_reload(auth, err, sizeof err) != 0)
 		http_stderr_line("warn", "reload",
 				 "SIGHUP: %s; keeping the %zu tokens in force; still serving", err,
 				 http_auth_count(auth));
-		return;
-	}
-	http_stderr_line("info", "reload", "SIGHUP: token file reloaded, %zu tokens; still serving",
-			 http_auth_count(auth));
+	else
+		http_stderr_line("info", "reload",
+				 "SIGHUP: token file reloaded, %zu tokens; still serving",
+				 http_auth_count(auth));
 }
 
 /* After the first signal: waits until no request is in flight or timeout_s
@@ -191,17 +185,6 @@ static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 	return 0;
 }
 
-/* Writes the address the listening socket fd is bound to in host[0..size)
- * (the start line's, for an inherited socket); false when it cannot. */
-static bool main_socket_host(int fd, char *host, size_t size)
-{
-	struct sockaddr_storage addr;
-	socklen_t len = sizeof addr;
-	return getsockname(fd, (struct sockaddr *)&addr, &len) == 0 &&
-	       getnameinfo((struct sockaddr *)&addr, len, host, (socklen_t)size, NULL, 0,
-			   NI_NUMERICHOST) == 0;
-}
-
 /* `dropjudge serve`: returns the exit status. SIGTERM, SIGINT and SIGHUP are
  * blocked before any server thread starts and taken here by sigwait():
  * SIGHUP re-reads the token file, the first SIGTERM or SIGINT drains (up to
@@ -213,9 +196,7 @@ static int main_serve(int argc, char *const argv[])
 	sigset_t signals;
 	int sig = 0;
 	struct http_auth *auth = NULL;
-	struct http_tls tls;
-	bool use_tls = false;
-	struct http_metrics *metrics = NULL;
+	struct http_tls tls; /* loaded when cfg.http.tls points to it */
 	struct http_accesslog *log = NULL;
 
 	enum config_result parsed =
@@ -237,7 +218,12 @@ static int main_serve(int argc, char *const argv[])
 		http_stderr_line("error", "error", "%s", err);
 		return 1;
 	}
-	if (listen_fd > 0 && !main_socket_host(listen_fd, cfg.host, sizeof cfg.host)) {
+	/* An inherited socket: the start line names the address it is bound to. */
+	struct sockaddr_storage addr;
+	socklen_t addr_len = sizeof addr;
+	if (listen_fd > 0 && (getsockname(listen_fd, (struct sockaddr *)&addr, &addr_len) != 0 ||
+			      getnameinfo((struct sockaddr *)&addr, addr_len, cfg.host,
+					  sizeof cfg.host, NULL, 0, NI_NUMERICHOST) != 0)) {
 		http_stderr_line("error", "error",
 				 "socket activation: cannot read the socket's address");
 		status = 1;
@@ -255,7 +241,7 @@ static int main_serve(int argc, char *const argv[])
 		http_stderr_line("error", "error", "%s", security_err);
 		goto out;
 	}
-	use_tls = cfg.tls_cert != NULL;
+	cfg.http.tls = cfg.tls_cert ? &tls : NULL;
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	sigemptyset(&signals);
@@ -269,10 +255,10 @@ static int main_serve(int argc, char *const argv[])
 	}
 	signal(SIGPIPE, SIG_IGN);
 
-	metrics = http_metrics_new(DROPJUDGE_VERSION);
+	cfg.http.metrics = http_metrics_new(DROPJUDGE_VERSION);
 	log = http_accesslog_new((enum http_log_format)cfg.log_format, STDOUT_FILENO,
 				 HTTP_ACCESSLOG_BUFFER);
-	if (!metrics || !log) {
+	if (!cfg.http.metrics || !log) {
 		http_stderr_line("error", "error", "out of memory");
 		status = 1;
 		goto out;
@@ -281,8 +267,6 @@ static int main_serve(int argc, char *const argv[])
 	cfg.http.listen_fd = listen_fd > 0 ? listen_fd : 0;
 	listen_fd = -1; /* the server's from here on, even if it fails to start */
 	cfg.http.auth = auth;
-	cfg.http.tls = use_tls ? &tls : NULL;
-	cfg.http.metrics = metrics;
 	cfg.http.log = log;
 	struct http_server *srv = http_server_start(&cfg.http, err, sizeof err);
 	if (!srv) {
@@ -293,16 +277,12 @@ static int main_serve(int argc, char *const argv[])
 	const char *lb = strchr(cfg.host, ':') ? "[" : "";
 	const char *rb = strchr(cfg.host, ':') ? "]" : "";
 	main_say(log, "start", 1, "dropjudge " DROPJUDGE_VERSION " listening on %s://%s%s%s:%u",
-		 use_tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
+		 cfg.http.tls ? "https" : "http", lb, cfg.host, rb, http_server_port(srv));
 	systemd_notify("READY=1");
 
-	for (;;) {
-		if (sigwait(&signals, &sig) != 0)
-			continue;
-		if (sig != SIGHUP)
-			break;
+	/* sigwait() fails only for an invalid set */
+	while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
 		main_reload(auth);
-	}
 	main_say(log, "drain", 2, "dropjudge: %s; draining (up to %u s)", strsignal(sig),
 		 cfg.drain_timeout);
 	systemd_notify("STOPPING=1");
@@ -315,9 +295,9 @@ out:
 	if (listen_fd > 0)
 		close(listen_fd);
 	http_accesslog_free(log);
-	http_metrics_free(metrics);
+	http_metrics_free(cfg.http.metrics);
 	http_auth_free(auth);
-	if (use_tls)
+	if (cfg.http.tls)
 		http_tls_free(&tls);
 	return status;
 }
@@ -340,13 +320,14 @@ static int main_healthcheck(int argc, char *const argv[])
 	return 0;
 }
 
-/* The subcommands but serve, each run with the arguments after its name. */
+/* The subcommands, each run with the arguments after its name. */
 static const struct {
 	const char *name;
 	int (*run)(int argc, char *const argv[]);
 } main_commands[] = {
-    {"solve", solve_main}, {"healthcheck", main_healthcheck}, {"search", search_main},
-    {"check", check_main}, {"validate", validate_main},	      {"package", package_main},
+    {"serve", main_serve},     {"solve", solve_main}, {"healthcheck", main_healthcheck},
+    {"search", search_main},   {"check", check_main}, {"validate", validate_main},
+    {"package", package_main},
 };
 
 int main(int argc, char *argv[])
@@ -360,41 +341,39 @@ int main(int argc, char *argv[])
 	if (argc < 2)
 		return main_serve(0, argv + 1);
 	const char *cmd = argv[1];
-	bool help =
-	    strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0;
-	if ((help || strcmp(cmd, "--version") == 0) && argc > 2) {
-		fprintf(stderr,
-			"dropjudge: unexpected argument '%s' after %s; try 'dropjudge --help'\n",
-			argv[2], cmd);
-		return 2;
-	}
-	if (strcmp(cmd, "--version") == 0) {
-		/* The libraries as loaded (README, "Framing"). */
-		printf("dropjudge " DROPJUDGE_VERSION
-		       "\nlibmicrohttpd %s, jansson %s, GnuTLS %s, %s\n",
-		       MHD_get_version(), jansson_version_str(), gnutls_check_version(NULL),
-		       archive_version_string());
+	bool version = strcmp(cmd, "--version") == 0;
+	if (version || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+	    strcmp(cmd, "help") == 0) {
+		if (argc > 2) {
+			fprintf(stderr,
+				"dropjudge: unexpected argument '%s' after %s; try 'dropjudge "
+				"--help'\n",
+				argv[2], cmd);
+			return 2;
+		}
+		if (!version)
+			config_usage(stdout);
+		else /* the libraries as loaded (README, "Framing") */
+			printf("dropjudge " DROPJUDGE_VERSION
+			       "\nlibmicrohttpd %s, jansson %s, GnuTLS %s, %s\n",
+			       MHD_get_version(), jansson_version_str(), gnutls_check_version(NULL),
+			       archive_version_string());
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
-	if (help) {
-		config_usage(stdout);
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
-	if (strcmp(cmd, "serve") == 0)
-		return main_serve(argc - 2, argv + 2);
 	for (size_t c = 0; c < sizeof main_commands / sizeof main_commands[0]; c++) {
+		int (*run)(int, char *const[]) = main_commands[c].run;
 		if (strcmp(cmd, main_commands[c].name) != 0)
 			continue;
 		/* `solve --help`, `package ... -h`: the subcommand's own help
-		 * (healthcheck's parser reads its own) */
-		for (int i = 2; i < argc && main_commands[c].run != main_healthcheck; i++) {
+		 * (serve's and healthcheck's parsers read their own) */
+		for (int i = 2; i < argc && run != main_serve && run != main_healthcheck; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 				if (!config_usage_command(cmd, stdout))
 					config_usage_solve(stdout);
 				return fflush(stdout) == 0 ? 0 : 1;
 			}
 		}
-		return main_commands[c].run(argc - 2, argv + 2);
+		return run(argc - 2, argv + 2);
 	}
 	if (cmd[0] == '-')
 		return main_serve(argc - 1, argv + 1);

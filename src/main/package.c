@@ -3,7 +3,6 @@
  */
 #include "main/commands.h"
 
-#include <stdarg.h>
 #include <string.h>
 #include <strings.h>
 
@@ -27,21 +26,9 @@ static const char *const package_other_archives[] = {
     ".tzst", ".tar.lz", ".gz",	".bz2",	    ".xz",   ".zst",  ".lz",	 ".lzma", ".Z",
     ".cab",  ".jar",	".arj", ".lzh",	    ".iso",  ".cpio", ".war",	 ".ear",  NULL};
 
-__attribute__((format(printf, 1, 2))) static int package_usage(const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "dropjudge: package: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "; try 'dropjudge package --help'\n");
-	return 2;
-}
-
 int package_main(int argc, char *const argv[])
 {
 	struct package_request req = {
-	    .problem = NULL,
 	    .format = PACKAGE_FORMAT_COUNT,
 	    .tests = PACKAGE_DEFAULT_TESTS,
 	    .seed = 1,
@@ -68,13 +55,15 @@ int package_main(int argc, char *const argv[])
 			if ((value = check_flag(argc, argv, &i, flags[f].flag, &missing)))
 				break;
 			if (missing)
-				return package_usage("%s needs a value", flags[f].flag);
+				return command_usage("package", true, "%s needs a value",
+						     flags[f].flag);
 		}
 		if (!value) {
 			if (arg[0] == '-' && arg[1] != '\0')
-				return package_usage("unknown flag '%s'", arg);
+				return command_usage("package", true, "unknown flag '%s'", arg);
 			if (out)
-				return package_usage("unexpected argument '%s' (one OUT only)",
+				return command_usage("package", true,
+						     "unexpected argument '%s' (one OUT only)",
 						     arg);
 			out = arg;
 			continue;
@@ -85,8 +74,8 @@ int package_main(int argc, char *const argv[])
 					: codec_decimal_read_str(value, &v) == CODEC_DECIMAL_OK &&
 					      v >= flags[f].min && v <= flags[f].max;
 		if (!ok)
-			return package_usage("%s must be %s, not '%s'", flags[f].flag,
-					     flags[f].expected, value);
+			return command_usage("package", true, "%s must be %s, not '%s'",
+					     flags[f].flag, flags[f].expected, value);
 		if (f == PROBLEM)
 			req.problem = value;
 		else if (f == TESTS)
@@ -97,11 +86,14 @@ int package_main(int argc, char *const argv[])
 			req.min_chains = (unsigned)v;
 	}
 	if (!req.problem)
-		return package_usage("missing --problem (monomino-domino or puyo)");
+		return command_usage("package", true,
+				     "missing --problem (monomino-domino or puyo)");
 	if (req.format == PACKAGE_FORMAT_COUNT)
-		return package_usage("missing --format (kattis, polygon, domjudge or cms)");
+		return command_usage("package", true,
+				     "missing --format (kattis, polygon, domjudge or cms)");
 	if (!out)
-		return package_usage("missing OUT (a .zip, a .tar.gz or a directory)");
+		return command_usage("package", true,
+				     "missing OUT (a .zip, a .tar.gz or a directory)");
 	enum package_sink sink = PACKAGE_DIRECTORY;
 	if (package_ends_with(out, ".zip") || package_ends_with(out, ".kpp"))
 		sink = PACKAGE_ZIP;
@@ -109,7 +101,8 @@ int package_main(int argc, char *const argv[])
 		sink = PACKAGE_TAR_GZ;
 	for (const char *const *s = package_other_archives; sink == PACKAGE_DIRECTORY && *s; s++)
 		if (package_ends_with(out, *s))
-			return package_usage("OUT '%s' names a %s archive, which dropjudge does "
+			return command_usage("package", true,
+					     "OUT '%s' names a %s archive, which dropjudge does "
 					     "not write: name it .zip or .kpp (zip), .tar.gz or "
 					     ".tgz (tar.gz), or without an archive's suffix for a "
 					     "directory",

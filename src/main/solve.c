@@ -175,16 +175,15 @@ static struct solve_pair *solve_pair_new(void)
 	if ((env && strcmp(env, "1") == 0) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return NULL;
 	struct solve_pair *p = dj_calloc(1, sizeof *p);
-	if (!p || sem_init(&p->go, 0, 0) != 0)
-		goto out_p;
-	if (sem_init(&p->done, 0, 0) != 0)
-		goto out_go;
+	if (!p)
+		return NULL;
+	/* sem_init() fails only for a value past SEM_VALUE_MAX or a shared one */
+	sem_init(&p->go, 0, 0);
+	sem_init(&p->done, 0, 0);
 	if (pthread_create(&p->thread, NULL, solve_pair_main, p) == 0)
 		return p;
 	sem_destroy(&p->done);
-out_go:
 	sem_destroy(&p->go);
-out_p:
 	dj_free(p);
 	return NULL;
 }
@@ -414,15 +413,14 @@ static int solve_run(solve_fn *fn, const char *problem, const char *path)
 	return ret;
 }
 
-/* Writes a usage fault of subcommand `cmd` on stderr; returns 2. */
-__attribute__((format(printf, 2, 3))) static int solve_usage(const char *cmd, const char *fmt, ...)
+int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
 {
 	va_list ap;
 	fprintf(stderr, "dropjudge: %s: ", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("; try 'dropjudge --help'\n", stderr);
+	fprintf(stderr, "; try 'dropjudge %s%s--help'\n", own_help ? cmd : "", own_help ? " " : "");
 	return 2;
 }
 
@@ -431,11 +429,12 @@ int solve_main(int argc, char *const argv[])
 	solve_fn *solve = solve_text;
 
 	if (argc < 1)
-		return solve_usage("solve", "missing PROBLEM (monomino-domino or puyo)");
+		return command_usage("solve", false, "missing PROBLEM (monomino-domino or puyo)");
 	const char *problem = argv[0];
 	if (strcmp(problem, "monomino-domino") != 0 && strcmp(problem, "puyo") != 0)
-		return solve_usage(
-		    "solve", "unknown problem '%s' (expected monomino-domino or puyo)", problem);
+		return command_usage("solve", false,
+				     "unknown problem '%s' (expected monomino-domino or puyo)",
+				     problem);
 	bool lines = strcmp(problem, "puyo") == 0 && argc > 1 && strcmp(argv[1], "--lines") == 0;
 	if (lines || (argc > 1 && strcmp(argv[1], "--ndjson") == 0)) {
 		solve = lines ? solve_puyo_lines : solve_ndjson;
@@ -443,10 +442,10 @@ int solve_main(int argc, char *const argv[])
 		argv++;
 	}
 	if (argc > 2)
-		return solve_usage("solve", "unexpected argument '%s'", argv[2]);
+		return command_usage("solve", false, "unexpected argument '%s'", argv[2]);
 	const char *path = argc == 2 ? argv[1] : "-";
 	if (path[0] == '-' && path[1] != '\0')
-		return solve_usage("solve", "unknown flag '%s'", path);
+		return command_usage("solve", false, "unknown flag '%s'", path);
 	return solve_run(solve, problem, path);
 }
 
@@ -455,14 +454,14 @@ int search_main(int argc, char *const argv[])
 	solve_fn *search = search_one;
 	const char *path = NULL;
 	if (argc < 1 || strcmp(argv[0], "puyo") != 0)
-		return solve_usage("search", "expected 'puyo' (the one problem searched)");
+		return command_usage("search", false, "expected 'puyo' (the one problem searched)");
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--ndjson") == 0 && search != solve_ndjson) {
 			search = solve_ndjson;
 		} else if (!path && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
 			path = argv[i];
 		} else {
-			return solve_usage("search", "unexpected argument '%s'", argv[i]);
+			return command_usage("search", false, "unexpected argument '%s'", argv[i]);
 		}
 	}
 	return solve_run(search, "puyo/search", path);

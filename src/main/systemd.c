@@ -40,8 +40,7 @@ int systemd_listen_fd(char *err, size_t errlen)
 		return -2;
 	}
 	int fd = SYSTEMD_LISTEN_FDS_START;
-	int flags = fcntl(fd, F_GETFD);
-	if (flags < 0 || fcntl(fd, F_SETFD, flags | FD_CLOEXEC) != 0) {
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) { /* the one descriptor flag */
 		codec_format(err, errlen, "socket activation: descriptor %d: %s", fd,
 			     strerror(errno));
 		return -2;

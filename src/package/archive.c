@@ -48,14 +48,12 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 		return NULL;
 	}
 	problem_text_init(&s->mem);
-	s->prefix = prefix ? prefix : "";
-	s->separator = "";
-	const char *what = "cannot set up the archive";
+	bool dir = kind == PACKAGE_DIRECTORY;
+	s->prefix = dir ? path : prefix;
+	s->separator = dir ? "/" : "";
+	const char *what = dir ? "cannot write a directory" : "cannot set up the archive";
 	int rc;
-	if (kind == PACKAGE_DIRECTORY) {
-		s->prefix = path;
-		s->separator = "/";
-		what = "cannot write a directory";
+	if (dir) {
 		s->a = archive_write_disk_new();
 		rc = s->a ? archive_write_disk_set_options(
 				s->a, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
@@ -108,9 +106,7 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 		archive_entry_set_filetype(e, AE_IFREG);
 		archive_entry_set_perm(e, executable ? 0755 : 0644);
 		archive_entry_set_size(e, (la_int64_t)len);
-		archive_entry_set_mtime(e, PKG_MTIME, 0);
-		archive_entry_set_uid(e, 0);
-		archive_entry_set_gid(e, 0);
+		archive_entry_set_mtime(e, PKG_MTIME, 0); /* owner 0: a new entry's */
 		ok = archive_write_header(s->a, e) == ARCHIVE_OK &&
 		     (len == 0 || archive_write_data(s->a, data, len) == (la_ssize_t)len) &&
 		     archive_write_finish_entry(s->a) == ARCHIVE_OK;

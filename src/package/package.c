@@ -33,9 +33,8 @@ struct pkg_test {
 struct pkg_build {
 	const struct package_request *req;
 	const struct problem *p;
-	struct pkg_test *test; /* samples first, then the secret tests */
+	struct pkg_test *test; /* the p->nsamples samples first, then the secret tests */
 	unsigned count;	       /* tests made */
-	unsigned samples;      /* test[0..samples) are the public examples */
 	struct statement statement;
 	struct statement_example *examples; /* the samples, for the statement */
 	struct pkg_sink *sink;
@@ -98,10 +97,8 @@ enum codec_status package_check(const struct package_request *req, struct codec_
 	return err ? err->status : CODEC_E_INVALID;
 }
 
-/*
- * Checks test t with the strict validator and solves it; a failure is a
- * bug in the package data or the generators: CODEC_E_INTERNAL.
- */
+/* Validates and solves test t; a failure is a bug in the package data or
+ * the generators: CODEC_E_INTERNAL. */
 static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct codec_error *err)
 {
 	struct codec_error check;
@@ -134,12 +131,9 @@ static bool pkg_stopped(const struct package_request *req, struct codec_error *e
 	return true;
 }
 
-/*
- * Makes every test of a package: the samples, then `tests` secret tests
- * (edge cases first, then random, large and, for Puyo, long chains), the
- * generated ones from successive outputs of a stream seeded by req->seed.
- * On failure the tests made so far stay in b, for pkg_build() to free.
- */
+/* Makes the samples, then `tests` secret tests (edge cases, then random,
+ * large and, for Puyo, long chains) drawn from a stream seeded by req->seed.
+ * On failure the tests made so far stay in b, for pkg_build() to free. */
 static bool pkg_tests_make(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -151,7 +145,6 @@ static bool pkg_tests_make(struct pkg_build *b)
 	unsigned random = rest - chains - large;
 	struct gen_rng rng;
 
-	b->samples = p->nsamples;
 	b->test = dj_calloc(p->nsamples + req->tests, sizeof *b->test);
 	b->examples = dj_calloc(p->nsamples ? p->nsamples : 1, sizeof *b->examples);
 	if (!b->test || !b->examples) {
@@ -196,9 +189,8 @@ static bool pkg_tests_make(struct pkg_build *b)
 
 /* --- Writing files -------------------------------------------------------- */
 
-/* Puts one file; asks req->stop first, as the tests' loop does, so that a
- * build whose client has gone also stops while its files are written and
- * compressed. */
+/* Puts one file, asking req->stop first as the tests' loop does: a build
+ * whose client has gone stops while its files are compressed too. */
 static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
 		    bool executable)
 {
@@ -228,38 +220,36 @@ static void pkg_put_statement(struct pkg_build *b, const char *path, enum statem
 }
 
 /*
- * The input validator and output checker of a package: self-contained C
- * sources that the judge compiles, a header of definitions generated from
- * dropjudge's tables (the problem's limits and alphabet, the protocol's
- * exit codes), then a fixed source of src/package/files, and for the
- * checker the service's own comparison (src/core/judge.c); all assembled
- * in by blobs.S. Everything that reads files and decides is in the fixed
- * sources, so that a change of rules is a change of the tables.
+ * The validator and checker: self-contained C sources the judge compiles, a
+ * header of definitions from dropjudge's tables (the problem's limits and
+ * alphabet, the protocol's exit codes), then a fixed source of
+ * src/package/files and for the checker the service's comparison
+ * (src/core/judge.c), assembled in by blobs.S. The fixed sources read and
+ * decide, so that a change of rules is a change of the tables.
  */
 extern const char pkg_checker_c[], pkg_checker_c_end[];
 extern const char pkg_judge_h[], pkg_judge_h_end[];
 extern const char pkg_judge_c[], pkg_judge_c_end[];
 
-/* The conventions a program follows, by judge. */
-struct pkg_protocol {
-	const char *macro;	      /* DJ_PROTOCOL_... */
-	int valid_exit, invalid_exit; /* of the validator */
-	const char *fault_prefix;     /* before the validator's message */
+/* The conventions the programs follow, by format: the DJ_PROTOCOL_ macro,
+ * the validator's exit codes and the prefix of its message. */
+static const struct pkg_protocol {
+	const char *macro;
+	int valid_exit, invalid_exit;
+	const char *fault_prefix;
+} pkg_protocols[PACKAGE_FORMAT_COUNT] = {
+    [PACKAGE_KATTIS] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_DOMJUDGE] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_POLYGON] = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
+    [PACKAGE_CMS] = {"DJ_PROTOCOL_CMS", 0, 1, ""},
 };
 
-/* Polygon: check input output answer; exits 0/1/2/3 */
-static const struct pkg_protocol pkg_testlib = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "};
-/* Kattis, DOMjudge: exits 42/43, feedback directory */
-static const struct pkg_protocol pkg_kattis = {"DJ_PROTOCOL_KATTIS", 42, 43, ""};
-/* CMS: outcome on stdout, one message line on stderr */
-static const struct pkg_protocol pkg_cms = {"DJ_PROTOCOL_CMS", 0, 1, ""};
-
-/* Puts the checker (or validator) source of `protocol` at path. */
-static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
-			    const struct pkg_protocol *protocol)
+/* Puts the checker (or validator) source of the format's protocol at path. */
+static void pkg_put_program(struct pkg_build *b, const char *path, bool checker)
 {
 	static const char self[] = "#include \"dropjudge/judge.h\"\n";
 	const struct problem *p = b->p;
+	const struct pkg_protocol *pr = &pkg_protocols[b->req->format];
 	struct problem_text t;
 	problem_text_init(&t);
 	problem_text_printf(
@@ -268,7 +258,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 	    " from its tables for %s (Baekjoon %u):\n"
 	    " * the problem's rules and the judge's protocol. The program follows. */\n"
 	    "#define %s 1\n#define DJ_TITLE \"%s\"\n#define DJ_ANSWER_TOKENS %u\n",
-	    p->title, p->baekjoon, protocol->macro, p->title, p->answer_tokens);
+	    p->title, p->baekjoon, pr->macro, p->title, p->answer_tokens);
 	if (checker) {
 		const char *at = strstr(pkg_judge_c, self);
 		const char *rest = at ? at + sizeof self - 1 : pkg_judge_c;
@@ -285,8 +275,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker,
 		problem_text_printf(&t,
 				    "#define DJ_VALID_EXIT %d\n#define DJ_INVALID_EXIT "
 				    "%d\n#define DJ_FAULT_PREFIX \"%s\"\n",
-				    protocol->valid_exit, protocol->invalid_exit,
-				    protocol->fault_prefix);
+				    pr->valid_exit, pr->invalid_exit, pr->fault_prefix);
 		p->constants(&t);
 		problem_text_puts(&t, "\n");
 		problem_text_put(&t, p->validator, (size_t)(p->validator_end - p->validator));
@@ -302,17 +291,14 @@ static void pkg_put_solution(struct pkg_build *b, const char *dir)
 	pkg_put(b, path, b->p->solution, (size_t)(b->p->solution_end - b->p->solution), false);
 }
 
-/*
- * A program directory of the Kattis format built by the judge: dir/source
- * and dir/build, a shell script that compiles it into dir/run (the legacy
- * spec's "build" and "run"; DOMjudge builds executables the same way).
- */
+/* A Kattis program directory: dir/source and dir/build, which compiles it
+ * into dir/run (the legacy spec's "build" and "run"; DOMjudge's too). */
 static void pkg_put_built(struct pkg_build *b, const char *dir, const char *source, bool checker)
 {
 	char path[128];
 	struct problem_text t;
 	snprintf(path, sizeof path, "%s/%s", dir, source);
-	pkg_put_program(b, path, checker, &pkg_kattis);
+	pkg_put_program(b, path, checker);
 	problem_text_init(&t);
 	problem_text_printf(&t,
 			    "#!/bin/sh\n# Builds this %s into ./run; the judge runs it in this "
@@ -322,11 +308,8 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 	pkg_put_text(b, path, &t, true);
 }
 
-/*
- * Starts a metadata file: `head`, then one line saying what made the package
- * between `comment` and `end`. In XML the flags are written without their
- * dashes, since "--" may not appear inside a comment.
- */
+/* Starts a metadata file: `head`, then what made the package between
+ * `comment` and `end`; in XML without the flags' dashes (no "--" in a comment). */
 static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, const char *head,
 			  const char *comment, const char *end)
 {
@@ -344,14 +327,10 @@ static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, con
 	problem_text_printf(t, "%s\n", end);
 }
 
-/*
- * problem.yaml of the legacy Kattis format (and of its ICPC subset, which
- * DOMjudge reads): name, source, custom validation, the memory limit. The
- * legacy format has no time limit key: it derives one from the accepted
- * submissions, so Baekjoon's limit is stated in a comment (and in
- * domjudge-problem.ini for DOMjudge). Then the tests in data/sample and
- * data/secret, the validators built by the judge, the accepted solution.
- */
+/* The legacy Kattis format (and its ICPC subset, which DOMjudge reads):
+ * problem.yaml, whose time limit is a comment (the format derives one from
+ * the accepted submissions), data/sample and data/secret, the validators
+ * the judge builds, the accepted solution. */
 static void pkg_layout_kattis(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -471,17 +450,13 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	pkg_put_text(b, "problem.xml", &x, false);
 	pkg_put_statement(b, "statements/english/problem.tex", STATEMENT_POLYGON_LATEX);
 	pkg_put_statement(b, "statement.md", STATEMENT_MARKDOWN);
-	pkg_put_program(b, "files/check.c", true, &pkg_testlib);
-	pkg_put_program(b, "files/validator.c", false, &pkg_testlib);
+	pkg_put_program(b, "files/check.c", true);
+	pkg_put_program(b, "files/validator.c", false);
 	pkg_put_solution(b, "solutions");
 }
 
-/*
- * task.yaml of CMS's italy_yaml loader: names, Baekjoon's limits, the
- * number of tests, standard input and output (empty infile and outfile),
- * the samples public. The loader takes check/checker as the comparator when
- * it exists; check/build makes it from check/checker.c before the import.
- */
+/* CMS's italy_yaml layout: task.yaml (standard input and output, the samples
+ * public); check/build makes the comparator check/checker before the import. */
 static void pkg_layout_cms(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -497,7 +472,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 			    "public_testcases: \"",
 			    p->short_name, p->title, p->time_limit_ms / 1000,
 			    p->time_limit_ms % 1000, p->memory_mib, b->count);
-	for (unsigned i = 0; i < b->samples; i++)
+	for (unsigned i = 0; i < p->nsamples; i++)
 		problem_text_printf(&t, "%s%u", i ? "," : "", i);
 	problem_text_puts(&t, "\"\n");
 	pkg_put_text(b, "task.yaml", &t, false);
@@ -508,7 +483,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 		snprintf(path, sizeof path, "output/output%u.txt", i);
 		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
-	pkg_put_program(b, "check/checker.c", true, &pkg_cms);
+	pkg_put_program(b, "check/checker.c", true);
 	problem_text_init(&t);
 	problem_text_puts(&t,
 			  "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
@@ -538,10 +513,6 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	char prefix[64] = "", source[48];
 	enum codec_status st = CODEC_E_INTERNAL;
 
-	if (data) {
-		*data = NULL;
-		*len = 0;
-	}
 	if (package_check(req, err) != CODEC_OK)
 		return err ? err->status : CODEC_E_INVALID;
 	b.p = problem_find(req->problem);
@@ -557,7 +528,7 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	    .time_limit_ms = b.p->time_limit_ms,
 	    .memory_mib = b.p->memory_mib,
 	    .examples = b.examples,
-	    .nexamples = b.samples,
+	    .nexamples = b.p->nsamples,
 	};
 	/* A Kattis archive holds the package directory, named by the problem;
 	 * so does a CMS one, whose task directory cmsImportTask is given. */
@@ -582,6 +553,8 @@ enum codec_status package_build_memory(const struct package_request *req, enum p
 	if (sink == PACKAGE_DIRECTORY)
 		return codec_error_set(err, CODEC_E_INTERNAL,
 				       "a directory cannot be built in memory");
+	*data = NULL;
+	*len = 0;
 	return pkg_build(req, sink, NULL, data, len, err);
 }
 

@@ -78,13 +78,12 @@ static const uint16_t pdf_helvetica_bold[224] = {
 };
 /* clang-format on */
 
-/* Width of WinAnsi byte c in font f, in 1/1000 em. */
+/* Width of WinAnsi byte c (32 or more: pdf_winansi() gives no control
+ * character) in font f, in 1/1000 em. */
 static unsigned pdf_width(enum pdf_font f, unsigned char c)
 {
 	if (f == PDF_F_MONO)
 		return 600;
-	if (c < 32)
-		return 278;
 	return f == PDF_F_BOLD ? pdf_helvetica_bold[c - 32] : pdf_helvetica[c - 32];
 }
 
@@ -171,13 +170,10 @@ static void pdf_line(struct pdf_doc *d, enum pdf_style style, const char *s, siz
 		d->failed = true;
 }
 
-/*
- * Sets one line of the source, s[0..n), wrapped at the margin: at the last
- * space that fits when the style wraps at spaces (the spaces at the break
- * are dropped), else, or when one word is wider than the line, at the last
- * character that fits. An empty line is a paragraph gap in body text and an
- * empty line in a Courier block.
- */
+/* Sets the source line s[0..n) wrapped at the margin: at the last space that
+ * fits (dropping the spaces there) if the style wraps at spaces and a word
+ * fits, else at the last character that fits. An empty line is a paragraph
+ * gap in body text, an empty line in a Courier block. */
 static void pdf_wrapped(struct pdf_doc *d, enum pdf_style style, const char *s, size_t n)
 {
 	enum pdf_font font = pdf_styles[style].font;

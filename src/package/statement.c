@@ -57,12 +57,12 @@ static const struct markup markup_latex = {
     escape_latex, false,
 };
 
-static const struct markup markup_markdown = {.markdown = true};
-
 static void escape_none(struct problem_text *out, char c)
 {
 	problem_text_put(out, &c, 1);
 }
+
+static const struct markup markup_markdown = {.escape = escape_none, .markdown = true};
 
 /* Plain text for the PDF: paragraphs end in a blank line, items are
  * bulleted lines, `code` is quoted (U+2022 and U+2018/U+2019, which
@@ -105,19 +105,15 @@ static void render_block(const struct markup *m, const char *src, struct problem
 		bool blank = n == 0;
 		bool fence = n >= 3 && strncmp(line, "```", 3) == 0;
 		bool item = n >= 2 && strncmp(line, "- ", 2) == 0;
-		if (in == PRE) {
-			if (fence) {
-				problem_text_puts(out, m->pre_close);
-				in = NONE;
-			} else {
-				for (size_t i = 0; i < n; i++)
-					m->escape(out, line[i]);
-				problem_text_puts(out, "\n");
-			}
+		if (in == PRE && !fence) {
+			for (size_t i = 0; i < n; i++)
+				m->escape(out, line[i]);
+			problem_text_puts(out, "\n");
 		} else if (blank || fence || (item && in == PARA) || (!item && in == LIST)) {
+			bool open_pre = fence && in != PRE; /* else a fence closes the block */
 			problem_text_puts(out, closing[in]);
 			in = NONE;
-			if (fence) {
+			if (open_pre) {
 				problem_text_puts(out, m->pre_open);
 				in = PRE;
 			}
@@ -178,21 +174,17 @@ static void render_page(const struct statement *st, const struct markup *m,
 	render_block(m, st->output, out);
 	problem_text_puts(out, md ? "## Examples\n\n" : "<h2>Examples</h2>\n");
 	for (unsigned i = 0; i < st->nexamples; i++) {
-		const struct statement_example *e = &st->examples[i];
-		if (md) {
-			problem_text_printf(out,
-					    "### Example %u\n\nInput:\n\n```\n%s```\n\nOutput:\n\n"
-					    "```\n%s```\n\n",
-					    i + 1, e->input, e->output);
-			continue;
-		}
-		problem_text_printf(out, "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>", i + 1);
-		for (const char *c = e->input; *c; c++)
+		problem_text_printf(out,
+				    md ? "### Example %u\n\nInput:\n\n```\n"
+				       : "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>",
+				    i + 1);
+		for (const char *c = st->examples[i].input; *c; c++)
 			m->escape(out, *c);
-		problem_text_puts(out, "</pre>\n<p>Output:</p>\n<pre>");
-		for (const char *c = e->output; *c; c++)
+		problem_text_puts(out,
+				  md ? "```\n\nOutput:\n\n```\n" : "</pre>\n<p>Output:</p>\n<pre>");
+		for (const char *c = st->examples[i].output; *c; c++)
 			m->escape(out, *c);
-		problem_text_puts(out, "</pre>\n");
+		problem_text_puts(out, md ? "```\n\n" : "</pre>\n");
 	}
 	if (!md)
 		problem_text_puts(out, "</body>\n</html>\n");
