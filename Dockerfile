@@ -13,7 +13,7 @@ FROM debian:trixie-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       build-essential pkg-config libmicrohttpd-dev libjansson-dev libgnutls28-dev \
-      libarchive-dev zlib1g-dev \
+      libarchive-dev zlib1g-dev libhpdf-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile openapi.yaml ./
@@ -27,6 +27,7 @@ FROM debian:trixie-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libmicrohttpd12t64 libgnutls30t64 libjansson4 libarchive13t64 zlib1g \
+      libhpdf-2.3.0 \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \

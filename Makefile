@@ -32,7 +32,8 @@
 #   src/codec  + jansson                  (JSON and Baekjoon text <-> core, errors)
 #   src/problem + jansson                 (one struct per problem: read, solve, encode,
 #                                          trace, generate, validate; its package's texts)
-#   src/package + jansson, libarchive     (problem packages for judges: tests, layouts, archives)
+#   src/package + jansson, libarchive,    (problem packages for judges: tests, layouts, archives,
+#                 libharu                  the CMS statement's PDF)
 #   src/route  + jansson                  (routing table, handlers: request -> response;
 #                                          the package route builds through src/package)
 #   src/http   + libmicrohttpd, GnuTLS    (sockets, lifecycle, limits, tokens, TLS)
@@ -132,7 +133,8 @@ have_pkgs := $(shell $(PKG_CONFIG) --exists libmicrohttpd jansson libarchive 2>/
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd gnutls 2>/dev/null)
 ARCHIVE_CFLAGS := $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
-LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson libarchive zlib 2>/dev/null) -lpthread
+# libharu (the statement PDF) has no pkg-config file in Debian: -lhpdf.
+LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd gnutls jansson libarchive zlib 2>/dev/null) -lhpdf -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 CORE_SRC := $(wildcard src/core/*.c)
 MEM_SRC := $(wildcard src/mem/*.c)
@@ -539,7 +541,7 @@ $(FUZZ_BUILD)/src/www/www_blob.o: src/www/www_blob.S $(WWW_FILES)
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iinclude -Isrc -Itests/fuzz $(JANSSON_CFLAGS) \
-		$< $(FUZZ_LIB_OBJ) $(shell $(PKG_CONFIG) --libs jansson libarchive zlib 2>/dev/null) -o $@
+		$< $(FUZZ_LIB_OBJ) $(shell $(PKG_CONFIG) --libs jansson libarchive zlib 2>/dev/null) -lhpdf -o $@
 
 -include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/src/*/*.d)
 

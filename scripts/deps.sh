@@ -32,6 +32,8 @@ if command -v pkg-config >/dev/null 2>&1; then
 else
 	missing+=(libmicrohttpd-dev libjansson-dev libgnutls28-dev libarchive-dev zlib1g-dev)
 fi
+# libharu (the CMS statement's PDF) has no pkg-config file in Debian: its header says.
+[ -r /usr/include/hpdf.h ] || missing+=(libhpdf-dev)
 if [ "$what" = test ]; then
 	if command -v pkg-config >/dev/null 2>&1; then need_pkg cmocka libcmocka-dev; else missing+=(libcmocka-dev); fi
 	need_cmd curl curl

@@ -1,11 +1,12 @@
 /*
- * A small PDF writer for statements (CMS's statement.pdf): plain text on A4 pages in the standard
- * fonts, long lines wrapped; uncompressed and without a date, so the same text gives the same
- * bytes. Private to src/package.
+ * The statement PDF (CMS's statement.pdf): plain text on A4 pages in the standard fonts, long
+ * lines wrapped, written by libharu; uncompressed and without a date, so the same text gives the
+ * same bytes. Private to src/package.
  */
 #ifndef DROPJUDGE_PACKAGE_PDF_H
 #define DROPJUDGE_PACKAGE_PDF_H
 
+#include <hpdf.h>
 #include <stdbool.h>
 
 #include "problem/text.h"
@@ -21,28 +22,21 @@ enum pdf_style {
 
 /* A document being laid out: caller-owned, started by pdf_init(). */
 struct pdf_doc {
-	struct problem_text *pages; /* one content stream per page; owned */
-	unsigned npages;	    /* pages started, >= 1 once anything was added */
-	int y;			    /* top of the next line, points above the page's bottom edge */
-	bool failed;		    /* an allocation failed: the document is incomplete */
+	HPDF_Doc pdf;	/* libharu's document; owned */
+	HPDF_Page page; /* the page being filled */
+	int y;		/* top of the next line, points above the page's bottom edge */
+	bool failed;	/* libharu failed (out of memory): the document is incomplete */
 };
 
-/* Starts an empty document (nothing allocated); pdf_free() empties it again. */
+/* Starts a document of one blank page (failed if libharu fails); pdf_free() releases it. */
 void pdf_init(struct pdf_doc *d);
 void pdf_free(struct pdf_doc *d);
 
-/*
- * Lays out the NUL-terminated UTF-8 `text` in `style` below what is there.
- * Characters outside WinAnsiEncoding are shown as '?' (see pdf.c). Out of
- * memory marks the document failed; later calls then do nothing.
- */
+/* Lays out the NUL-terminated UTF-8 `text` in `style` below what is there; characters outside
+ * WinAnsiEncoding are shown as '?'. A failure marks the document failed; later calls do nothing. */
 void pdf_add(struct pdf_doc *d, enum pdf_style style, const char *text);
 
-/*
- * Appends the whole PDF file to out, with `title` (UTF-8) as its document
- * title; a document with nothing added is one blank page. A failed document
- * marks out failed. The document itself is left as it is.
- */
-void pdf_finish(const struct pdf_doc *d, const char *title, struct problem_text *out);
+/* Appends the PDF file, titled `title` (UTF-8), to out; a failed document marks out failed. */
+void pdf_finish(struct pdf_doc *d, const char *title, struct problem_text *out);
 
 #endif

@@ -1,13 +1,12 @@
 /*
- * The statement PDF writer (src/package/pdf.h): every file it writes is
- * read back here as a PDF reader starts, from the end: startxref, the
+ * The statement PDF (src/package/pdf.h, written by libharu): every file
+ * is read back here as a PDF reader starts, from the end: startxref, the
  * cross-reference table, each object at its recorded offset, each stream
- * as long as its /Length says, and the page tree's /Count against the page
- * objects. The text shown is collected from the content streams' strings,
- * so that the edge cases (empty text, lines wider than the page, many
- * pages, characters outside WinAnsiEncoding) are checked for what the page
- * shows. Every allocation made to fail in turn must leave the output
- * marked failed and nothing leaked (run under SANITIZER=address to see
+ * as long as its /Length object says, each page's fonts, and the page
+ * tree's /Count against the page objects. The text shown is collected from the content streams'
+ * strings, so that the edge cases (empty text, lines wider than the page, many pages, characters
+ * outside WinAnsiEncoding) are checked for what the page shows. Every allocation made to fail in
+ * turn must leave the output marked failed and nothing leaked (run under SANITIZER=address to see
  * leaks). The same files are checked by qpdf and pdftotext in tests/judges.
  */
 #include <setjmp.h>
@@ -31,9 +30,12 @@ struct shown {
 	unsigned lines;	    /* strings shown */
 	unsigned longest;   /* bytes of the longest string */
 	unsigned pages;	    /* page objects */
-	unsigned mono;	    /* strings shown in Courier (/F3) */
+	unsigned mono;	    /* strings shown in Courier */
 	unsigned max_count; /* /Count of the page tree */
 };
+
+/* The objects of the file read back: their offsets by number. */
+static size_t offsets[4096];
 
 static const char *find(const char *hay, size_t n, const char *needle)
 {
@@ -52,30 +54,60 @@ static const char *find_last(const char *hay, size_t n, const char *needle)
 	return last;
 }
 
-/* Reads the strings of one content stream s[0..n) into sh. */
-static void collect(const char *s, size_t n, struct shown *sh)
+/* The body of object `num`, checked to start with its "num 0 obj" line. */
+static const char *object(const char *d, unsigned num)
 {
-	for (const char *p = s; (p = find(p, n - (size_t)(p - s), "BT /F"));) {
-		bool mono = p[5] == '3';
-		p = strchr(p, '(');
+	char head[32];
+	int k = snprintf(head, sizeof head, "%u 0 obj\n", num);
+	assert_true(num < sizeof offsets / sizeof *offsets && offsets[num] > 0);
+	assert_memory_equal(d + offsets[num], head, (size_t)k);
+	return d + offsets[num] + k;
+}
+
+/*
+ * Reads the strings of one content stream s[0..n) into sh: each shown as
+ * libharu writes a line (BT, font and size, position, string, ET), the
+ * font resolved through the page's resources: fonts[k] is the BaseFont
+ * of /Fk.
+ */
+static void collect(const char *s, size_t n, char fonts[][32], struct shown *sh)
+{
+	for (const char *p = s; (p = find(p, n - (size_t)(p - s), "BT\n/F"));) {
+		char *end;
+		unsigned f = (unsigned)strtoul(p + 5, &end, 10);
+		assert_true(f > 0 && f < 8 && fonts[f][0]);
+		unsigned size = (unsigned)strtoul(end, &end, 10);
+		assert_memory_equal(end, " Tf\n", 4);
+		bool mono = strcmp(fonts[f], "Courier") == 0;
+		/* Each style's font and size (the table of pdf.c). */
+		if (mono)
+			assert_int_equal(size, 10);
+		else
+			assert_true(strncmp(fonts[f], "Helvetica", 9) == 0 && size >= 11);
+		p = strstr(end, " Td\n");
 		assert_non_null(p);
+		p += 4;
 		unsigned len = 0;
-		for (p++; *p != ')'; p++, len++) {
-			char c = *p;
-			if (c == '\\') {
-				p++;
-				if (*p >= '0' && *p <= '7') {
-					c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 +
-						   (p[2] - '0'));
-					p += 2;
-				} else {
-					c = *p;
+		/* libharu writes no string for an empty line. */
+		if (strncmp(p, "ET\n", 3) != 0) {
+			assert_int_equal(*p, '(');
+			for (p++; *p != ')'; p++, len++) {
+				char c = *p;
+				if (c == '\\') {
+					p++;
+					if (*p >= '0' && *p <= '7') {
+						c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 +
+							   (p[2] - '0'));
+						p += 2;
+					} else {
+						c = *p;
+					}
 				}
+				assert_true(sh->len + 2 < sizeof sh->text);
+				sh->text[sh->len++] = c;
 			}
-			assert_true(sh->len + 2 < sizeof sh->text);
-			sh->text[sh->len++] = c;
+			assert_memory_equal(p, ") Tj\nET\n", 8);
 		}
-		assert_memory_equal(p, ") Tj ET\n", 8);
 		sh->text[sh->len++] = '\n';
 		sh->text[sh->len] = '\0';
 		sh->lines++;
@@ -85,15 +117,50 @@ static void collect(const char *s, size_t n, struct shown *sh)
 	}
 }
 
-/* Checks the file's structure as a reader finds it, and reads what it shows. */
+/* Reads page object `body`: its fonts, then the strings of its contents. */
+static void read_page(const char *d, const char *body, struct shown *sh)
+{
+	static char fonts[8][32];
+	memset(fonts, 0, sizeof fonts);
+	size_t n = (size_t)(strstr(body, "endobj\n") - body);
+	const char *f = find(body, n, "/Font <<\n"); /* none on a blank page */
+	for (f = f ? f + 9 : ""; strncmp(f, "/F", 2) == 0; f = strchr(f, '\n') + 1) {
+		char *end;
+		unsigned k = (unsigned)strtoul(f + 2, &end, 10);
+		unsigned num = (unsigned)strtoul(end, NULL, 10);
+		assert_true(k > 0 && k < 8);
+		const char *base = strstr(object(d, num), "/BaseFont /");
+		assert_non_null(base);
+		assert_int_equal(sscanf(base + 11, "%31[A-Za-z-]", fonts[k]), 1);
+	}
+	const char *c = find(body, n, "/Contents ");
+	assert_non_null(c);
+	const char *stream = object(d, (unsigned)strtoul(c + 10, NULL, 10));
+	char *end;
+	assert_memory_equal(stream, "<<\n/Length ", 11);
+	unsigned length_obj = (unsigned)strtoul(stream + 11, &end, 10);
+	assert_memory_equal(end, " 0 R\n>>\nstream\r\n", 16);
+	const char *data = end + 16;
+	size_t len = strtoul(object(d, length_obj), NULL, 10);
+	assert_memory_equal(data + len, "\nendstream\nendobj\n", 18);
+	collect(data, len, fonts, sh);
+}
+
+/*
+ * Checks the file's structure as a reader finds it, and reads what it
+ * shows: startxref, the cross-reference table, each object at its
+ * recorded offset, each page's content stream as long as its /Length
+ * object says, and the page tree's /Count against the page objects.
+ */
 static void read_back(const struct problem_text *pdf, struct shown *sh)
 {
 	const char *d = pdf->data;
 	size_t n = pdf->len;
 	memset(sh, 0, sizeof *sh);
+	memset(offsets, 0, sizeof offsets);
 	assert_false(pdf->failed);
 	assert_non_null(d);
-	assert_memory_equal(d, "%PDF-1.4\n%", 10);
+	assert_memory_equal(d, "%PDF-1.3\n%", 10);
 	assert_memory_equal(d + n - 6, "%%EOF\n", 6);
 	const char *sx = find_last(d, n, "startxref\n");
 	assert_non_null(sx);
@@ -102,31 +169,29 @@ static void read_back(const struct problem_text *pdf, struct shown *sh)
 	assert_memory_equal(d + xref, "xref\n0 ", 7);
 	char *end;
 	unsigned size = (unsigned)strtoul(d + xref + 7, &end, 10);
-	assert_memory_equal(end, "\n0000000000 65535 f \n", 21);
+	assert_true(size < sizeof offsets / sizeof *offsets);
+	assert_memory_equal(end, "\n0000000000 65535 f\r\n", 21);
 	const char *entry = end + 21;
 	for (unsigned i = 1; i < size; i++, entry += 20) {
-		char head[32];
-		assert_memory_equal(entry + 10, " 00000 n \n", 10);
-		size_t off = strtoul(entry, NULL, 10);
-		int k = snprintf(head, sizeof head, "%u 0 obj\n", i);
-		assert_true(off + (size_t)k < n);
-		assert_memory_equal(d + off, head, (size_t)k);
-		const char *body = d + off + k;
-		if (strncmp(body, "<< /Type /Page ", 15) == 0)
-			sh->pages++;
-		if (strncmp(body, "<< /Type /Pages ", 16) == 0)
-			sh->max_count = (unsigned)strtoul(strstr(body, "/Count ") + 7, NULL, 10);
-		if (strncmp(body, "<< /Length ", 11) == 0) {
-			size_t len = strtoul(body + 11, &end, 10);
-			assert_memory_equal(end, " >>\nstream\n", 11);
-			const char *data = end + 11;
-			assert_memory_equal(data + len, "\nendstream\nendobj\n", 18);
-			collect(data, len, sh);
-		}
+		assert_memory_equal(entry + 10, " 00000 n\r\n", 10);
+		offsets[i] = strtoul(entry, NULL, 10);
+		assert_true(offsets[i] > 0 && offsets[i] < n);
+		object(d, i);
 	}
-	char trailer[64];
-	snprintf(trailer, sizeof trailer, "trailer\n<< /Size %u /Root 1 0 R", size);
-	assert_memory_equal(entry, trailer, strlen(trailer));
+	/* Pages in the order of their objects, which is the order they were added. */
+	for (unsigned i = 1; i < size; i++) {
+		const char *body = object(d, i);
+		if (strncmp(body, "<<\n/Type /Page\n", 15) == 0) {
+			sh->pages++;
+			read_page(d, body, sh);
+		}
+		if (strncmp(body, "<<\n/Type /Pages\n", 16) == 0)
+			sh->max_count = (unsigned)strtoul(strstr(body, "/Count ") + 7, NULL, 10);
+	}
+	assert_memory_equal(entry, "trailer\n<<\n/Root ", 17);
+	char trailer[32];
+	snprintf(trailer, sizeof trailer, "/Size %u\n", size);
+	assert_non_null(find(entry, (size_t)(sx - entry), trailer));
 	assert_true(sh->pages >= 1);
 	assert_int_equal(sh->max_count, sh->pages);
 }
@@ -247,8 +312,12 @@ static void pdf_should_write_the_title_as_utf16(void **state)
 	struct problem_text out;
 	pdf_init(&d);
 	problem_text_init(&out);
-	pdf_finish(&d, "Caf\xC3\xA9 \xF0\x9F\x98\x80", &out);
-	assert_non_null(strstr(out.data, "/Title <FEFF00430061006600E90020D83DDE00>"));
+	/* Beyond WinAnsi and Latin-1 too (U+2605); libharu writes a character
+	 * outside the Basic Multilingual Plane (U+1F600) as a space. */
+	pdf_finish(&d, "Caf\xC3\xA9 \xE2\x98\x85 \xF0\x9F\x98\x80", &out);
+	assert_false(out.failed);
+	assert_non_null(strstr(out.data, "/Title <FEFF00430061006600E90020260500200020>"));
+	pdf_free(&d);
 	problem_text_free(&out);
 }
 
@@ -288,11 +357,11 @@ static void pdf_should_mark_the_output_failed_whichever_allocation_fails(void **
 	for (long k = 0;; k++) {
 		struct pdf_doc d;
 		struct problem_text out;
-		pdf_init(&d);
 		problem_text_init(&out);
 		allocs_left = k;
 		refused = false;
 		dj_alloc_set(chaos_malloc, chaos_realloc, free);
+		pdf_init(&d); /* libharu's document and first page: allocations too */
 		pdf_add(&d, PDF_TITLE, "T");
 		pdf_add(&d, PDF_MONO, text);
 		pdf_finish(&d, "T", &out);
