@@ -151,19 +151,16 @@ enum route_status route_error_add(struct codec_error *err, enum route_status sta
 	return status;
 }
 
-json_t *problem_faults_json(const struct codec_error *err)
+json_t *problem_add_faults(json_t *obj, const struct codec_error *err, bool always)
 {
-	json_t *list = json_array();
-	if (!list)
-		return NULL;
-	for (unsigned i = 0; i < err->nfaults; i++) {
+	bool listed = err->nfaults || always;
+	json_t *list = listed ? json_array() : NULL;
+	for (unsigned i = 0; list && i < err->nfaults; i++) {
 		const struct codec_fault *f = &err->faults[i];
-		json_t *item = json_object();
-		int rc = item ? 0 : -1;
-		if (f->pointer[0] || (!f->line && !f->parameter[0]))
-			rc |= json_object_set_new(item, "pointer", json_string(f->pointer));
-		if (f->parameter[0])
-			rc |= json_object_set_new(item, "parameter", json_string(f->parameter));
+		bool at_pointer = f->pointer[0] || (!f->line && !f->parameter[0]);
+		json_t *item = json_pack("{s:s* s:s*}", "pointer", at_pointer ? f->pointer : NULL,
+					 "parameter", f->parameter[0] ? f->parameter : NULL);
+		int rc = 0;
 		if (f->line)
 			rc |= json_object_set_new(item, "line", json_integer((json_int_t)f->line));
 		if (f->column)
@@ -174,10 +171,16 @@ json_t *problem_faults_json(const struct codec_error *err)
 		json_decref(item);
 		if (rc != 0) {
 			json_decref(list);
-			return NULL;
+			list = NULL;
 		}
 	}
-	return list;
+	if ((listed && json_object_set_new(obj, "errors", list) != 0) ||
+	    (err->dropped && json_object_set_new(obj, "errors_omitted",
+						 json_integer((json_int_t)err->dropped)) != 0)) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
 }
 
 json_t *problem_json(const struct codec_error *err)
@@ -185,15 +188,8 @@ json_t *problem_json(const struct codec_error *err)
 	const struct problem_kind *kind = problem_kind_of(err->status);
 	char type[64];
 	kind_type(kind, type, sizeof type);
-	json_t *obj =
-	    json_pack("{ss ss sI ss}", "type", type, "title", kind->title, "status",
-		      (json_int_t)kind->http, "detail", err->detail[0] ? err->detail : kind->title);
-	if (obj &&
-	    ((err->nfaults && json_object_set_new(obj, "errors", problem_faults_json(err))) ||
-	     (err->dropped && json_object_set_new(obj, "errors_omitted",
-						  json_integer((json_int_t)err->dropped))))) {
-		json_decref(obj);
-		return NULL;
-	}
-	return obj;
+	return problem_add_faults(json_pack("{ss ss sI ss}", "type", type, "title", kind->title,
+					    "status", (json_int_t)kind->http, "detail",
+					    err->detail[0] ? err->detail : kind->title),
+				  err, false);
 }

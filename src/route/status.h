@@ -33,7 +33,8 @@ bool problem_page_at(size_t n, struct problem_page *page);
  * "errors_omitted"; NULL when out of memory. */
 json_t *problem_json(const struct codec_error *err);
 
-/* New array of the faults only (for validation answers); NULL on OOM. */
-json_t *problem_faults_json(const struct codec_error *err);
+/* Adds to obj (taken) the faults of err as "errors" (when there are any,
+ * or always), then "errors_omitted"; obj, or NULL (released) on OOM. */
+json_t *problem_add_faults(json_t *obj, const struct codec_error *err, bool always);
 
 #endif

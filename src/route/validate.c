@@ -13,13 +13,7 @@ static json_t *validity_json(struct codec_error *err)
 	if (!codec_error_is_set(err))
 		return json_pack("{sb}", "valid", 1);
 	codec_error_sort(err);
-	json_t *obj = json_pack("{sb so}", "valid", 0, "errors", problem_faults_json(err));
-	if (obj && err->dropped &&
-	    json_object_set_new(obj, "errors_omitted", json_integer((json_int_t)err->dropped))) {
-		json_decref(obj);
-		return NULL;
-	}
-	return obj;
+	return problem_add_faults(json_pack("{sb}", "valid", 0), err, true);
 }
 
 /* route_case_fn: one case of a validate batch. */
