@@ -31,30 +31,27 @@ static enum route_status respond_page(struct route_response *resp, const char *h
 enum route_status route_problem_types(const struct route_call *call, struct route_response *resp,
 				      struct codec_error *err)
 {
-	char html[4096];
-	size_t len = 0;
-	json_t *list = json_array();
-	if (call->format == ROUTE_FORMAT_HTML)
-		len = (size_t)snprintf(
-		    html, sizeof html,
-		    "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta "
-		    "charset=\"utf-8\"><title>dropjudge problem "
-		    "types</title></head>\n<body>\n<h1>Problem types</h1>\n<ul>\n");
 	struct problem_page page;
-	for (size_t i = 0; list && problem_page_at(i, &page); i++) {
-		if (json_array_append_new(list, page_json(&page)) != 0) {
-			json_decref(list);
-			list = NULL;
+	if (call->format != ROUTE_FORMAT_HTML) {
+		json_t *list = json_array();
+		for (size_t i = 0; list && problem_page_at(i, &page); i++) {
+			if (json_array_append_new(list, page_json(&page)) != 0) {
+				json_decref(list);
+				list = NULL;
+			}
 		}
-		if (call->format == ROUTE_FORMAT_HTML && len < sizeof html)
-			len += (size_t)snprintf(html + len, sizeof html - len,
-						"<li><a href=\"%s\">%u %s</a></li>\n", page.type,
-						page.status, page.title);
+		return route_respond_json(resp, json_pack("{so}", "types", list), err);
 	}
-	if (call->format != ROUTE_FORMAT_HTML)
-		return route_respond_json(resp, list ? json_pack("{so}", "types", list) : NULL,
-					  err);
-	json_decref(list);
+	char html[4096];
+	size_t len =
+	    (size_t)snprintf(html, sizeof html,
+			     "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta "
+			     "charset=\"utf-8\"><title>dropjudge problem "
+			     "types</title></head>\n<body>\n<h1>Problem types</h1>\n<ul>\n");
+	for (size_t i = 0; len < sizeof html && problem_page_at(i, &page); i++)
+		len += (size_t)snprintf(html + len, sizeof html - len,
+					"<li><a href=\"%s\">%u %s</a></li>\n", page.type,
+					page.status, page.title);
 	if (len < sizeof html)
 		len += (size_t)snprintf(html + len, sizeof html - len, "</ul>\n</body>\n</html>\n");
 	return respond_page(resp, html, len, sizeof html, err);
