@@ -130,20 +130,25 @@ static const struct {
 			      AUTH_REALM ", error=\"invalid_request\""},
 };
 
-/* Whether entry e answers only with a token (when the server has a token
- * file): its table row says so, but for GET /metrics under --metrics-open. */
-static bool needs_token(const struct route_entry *e, const struct route_request *req)
+/* The first check of the headers a request to entry e fails (but OPTIONS):
+ * the method (405), the credentials where the row asks a token (but GET
+ * /metrics under --metrics-open), a POST's body kind (415); else ROUTE_OK.
+ * *body: a POST's body kind, or NONE. */
+static enum route_status refusal(const struct route_entry *e, const struct route_request *req,
+				 enum route_verb verb, enum route_body *body)
 {
-	return e->auth &&
-	       !(e->handle == ROUTE_HANDLE_METRICS && req->limits && req->limits->metrics_open);
-}
-/* The body kind of a POST, or ROUTE_BODY_NONE when the entry cannot take it. */
-static enum route_body body_of(const struct route_entry *e, const struct route_request *req)
-{
-	if (!encoding_is_taken(req->content_encoding))
-		return ROUTE_BODY_NONE;
+	*body = ROUTE_BODY_NONE;
+	if (!method_allowed(e, verb))
+		return ROUTE_E_METHOD;
+	if (e->auth && req->auth != ROUTE_AUTH_OK &&
+	    !(e->handle == ROUTE_HANDLE_METRICS && req->limits && req->limits->metrics_open))
+		return auth_answers[req->auth].status;
+	if (verb != ROUTE_VERB_POST)
+		return ROUTE_OK;
 	enum route_body kind = route_request_body(req);
-	return (e->bodies & kind) ? kind : ROUTE_BODY_NONE;
+	if (encoding_is_taken(req->content_encoding) && (e->bodies & kind))
+		*body = kind;
+	return *body == ROUTE_BODY_NONE ? ROUTE_E_MEDIA_TYPE : ROUTE_OK;
 }
 
 /* The formats an entry answers a body of kind `body` in: a stream only
@@ -178,23 +183,14 @@ void route_match(const struct route_request *req, long long content_length, stru
 		return;
 	}
 	enum route_verb verb = route_verb_of(req);
+	enum route_body body;
 	if (verb == ROUTE_VERB_OPTIONS)
 		return;
-	if (!method_allowed(e, verb)) {
-		m->refusal = ROUTE_E_METHOD;
-		return;
-	}
-	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
-		m->refusal = auth_answers[req->auth].status;
-		return;
-	}
-	if (verb != ROUTE_VERB_POST)
-		return;
-	m->takes_body = true;
-	enum route_body body = body_of(e, req);
+	m->refusal = refusal(e, req, verb, &body);
+	m->takes_body = body != ROUTE_BODY_NONE || m->refusal == ROUTE_E_MEDIA_TYPE;
 	if (body == ROUTE_BODY_NONE)
-		m->refusal = ROUTE_E_MEDIA_TYPE;
-	else if (route_negotiate(req->accept, formats_of(e, body)) == ROUTE_FORMAT_NONE)
+		return;
+	if (route_negotiate(req->accept, formats_of(e, body)) == ROUTE_FORMAT_NONE)
 		m->refusal = ROUTE_E_NOT_ACCEPTABLE;
 	else if (content_length >= 0 && req->limits &&
 		 (unsigned long long)content_length > route_body_limit(req))
@@ -393,30 +389,28 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		preflight = e;
 		goto out_cors;
 	}
-	if (!method_allowed(e, verb)) {
+	st = refusal(e, req, verb, &call.body);
+	if (st == ROUTE_E_METHOD) {
 		allow_value(e, allow, sizeof allow);
-		route_error_set(&err, ROUTE_E_METHOD, "%s answers %s, not %s", e->path, allow,
+		route_error_set(&err, st, "%s answers %s, not %s", e->path, allow,
 				req->method ? req->method : "this method");
 		goto out_error;
 	}
+	if (st == ROUTE_E_MEDIA_TYPE) {
+		refuse_media_type(e, req, &err);
+		goto out_error;
+	}
 	/* After the method: what a path takes is public (OPTIONS, 405). */
-	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
-		route_error_set(&err, auth_answers[req->auth].status, "%s",
-				auth_answers[req->auth].detail);
+	if (st != ROUTE_OK) {
+		route_error_set(&err, st, "%s", auth_answers[req->auth].detail);
 		route_respond_error(resp, &err, req->request_id);
 		route_add_header(resp, "WWW-Authenticate", auth_answers[req->auth].challenge);
 		goto out_cors;
 	}
-	if (verb == ROUTE_VERB_POST) {
-		call.body = body_of(e, req);
-		if (call.body == ROUTE_BODY_NONE) {
-			refuse_media_type(e, req, &err);
-			goto out_error;
-		}
-		/* A kept body's byte-order mark (as Notepad writes it) is skipped
-		 * here once; validate alone looks for it in req->body, to name it. */
+	/* A kept body's byte-order mark (as Notepad writes it) is skipped here
+	 * once; validate alone looks for it in req->body, to name it. */
+	if (call.body != ROUTE_BODY_NONE)
 		route_skip_bom(&call.bytes, &call.nbytes);
-	}
 	vary = true;
 	call.entry = e;
 	if (decide_format(&call, &err) != ROUTE_OK)
