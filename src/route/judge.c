@@ -151,12 +151,9 @@ static json_t *judge_one(const struct route_call *call, const json_t *item, cons
 		tally->verdicts[report.verdict]++;
 	}
 	dj_free(found.decoded);
-	json_t *verdict = json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict),
-				    "expected", expected, (size_t)n, "message", report.message);
-	if (verdict && out.steps && json_object_set(verdict, "steps", out.steps) != 0) {
-		json_decref(verdict);
-		verdict = NULL;
-	}
+	json_t *verdict =
+	    json_pack("{ss ss# ss s:O*}", "verdict", judge_verdict_name(report.verdict), "expected",
+		      expected, (size_t)n, "message", report.message, "steps", out.steps);
 	problem_outcome_release(&out);
 	if (!verdict)
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
