@@ -94,15 +94,12 @@ enum route_status route_puyo_search_svg(const struct route_call *call, struct ro
 	if (!route_puyo_rows_param(rows, &field, err))
 		return err->status;
 	/* The request as the JSON the route takes, read by the same reader. */
-	json_t *obj = json_pack("{so sI sI}", "field", puyo_json_rows(&field), "add",
+	json_t *obj = json_pack("{so sI sI so s:s*}", "field", puyo_json_rows(&field), "add",
 				(json_int_t)route_arg(call, "add"), "limit",
-				(json_int_t)route_arg(call, "limit"));
-	json_t *p = pairs ? pairs_param(pairs, err) : json_array();
-	if (!obj || !p || json_object_set_new(obj, "pairs", p) != 0 ||
-	    (colors && json_object_set_new(obj, "colors", json_string(colors)) != 0)) {
-		json_decref(obj);
+				(json_int_t)route_arg(call, "limit"), "pairs",
+				pairs ? pairs_param(pairs, err) : json_array(), "colors", colors);
+	if (!obj)
 		return codec_error_is_set(err) ? err->status : route_oom(err);
-	}
 	struct searched *s = dj_malloc(sizeof *s);
 	struct codec_error json_err;
 	codec_error_init(&json_err);
