@@ -82,7 +82,7 @@ static enum route_status read_value(const struct route_param_spec *p, const char
 		return route_status_of(codec_error_at_param(
 		    err, CODEC_E_SYNTAX, p->name, "must be an unsigned decimal integer, got '%.*s'",
 		    SHOWN_MAX, v));
-	bool limited = p->limit == ROUTE_LIMIT_MAX_BLOCKS && limits && limits->max_blocks < p->max;
+	bool limited = p->max_blocks && limits && limits->max_blocks < p->max;
 	uint64_t max = limited ? limits->max_blocks : p->max;
 	if (rd == CODEC_DECIMAL_OVERFLOW || n < p->min || n > max)
 		return route_status_of(codec_error_at_param(

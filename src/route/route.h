@@ -193,12 +193,6 @@ enum route_param_type {
 	ROUTE_PARAM_TEXT, /* any text; the handler reads it (route_param()) */
 };
 
-/* A configured limit that also bounds a parameter. */
-enum route_param_limit {
-	ROUTE_LIMIT_NONE = 0,
-	ROUTE_LIMIT_MAX_BLOCKS, /* --max-blocks */
-};
-
 /* Bytes of the strings of a row, with their NUL. */
 #define ROUTE_PATH_MAX	     40
 #define ROUTE_ENTRY_NAME_MAX 32
@@ -212,7 +206,7 @@ struct route_param_spec {
 	uint64_t min;			 /* U64: smallest value taken */
 	uint64_t max;			 /* U64: largest value taken */
 	uint64_t dflt;			 /* value when absent (BOOL: 0 or 1) */
-	enum route_param_limit limit;	 /* U64: max is also at most this limit */
+	bool max_blocks;		 /* U64: max is also at most --max-blocks */
 	bool json_only;			 /* BOOL: when true the answer can only be JSON */
 };
 

@@ -116,7 +116,7 @@ static const struct route_entry route_table[] = {
 	   .min = MD_BAEKJOON_MIN_N,
 	   .max = MD_BAEKJOON_MAX_N,
 	   .dflt = 10,
-	   .limit = ROUTE_LIMIT_MAX_BLOCKS},
+	   .max_blocks = true},
 	  ANSWER_PARAM),
     PROBLEM_PACKAGE("/v1/monomino-domino/package", "monomino_domino_package", "monomino-domino"),
     HEAVY("/v1/monomino-domino/render.svg", "monomino_domino_render", ROUTE_FORMAT_SVG,
