@@ -549,7 +549,6 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 			return -1;
 		nd->inflating = nd->z_live = true;
 		nd->at = nd->held;
-		nd->sent = 0;
 	}
 	if (size > (size_t)UINT32_MAX)
 		size = UINT32_MAX;
@@ -590,7 +589,6 @@ long route_ndjson_read(void *ctx, char *buf, size_t size)
 	if (!nd->begun) {
 		nd->begun = true;
 		nd->rat = nd->recs;
-		nd->roff = 0;
 	}
 	while (done < size) {
 		if (nd->pend_at < nd->pend_len) {
