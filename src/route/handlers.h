@@ -85,10 +85,6 @@ bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec
  * a trace. A batch is 406. */
 void route_render_body(const struct route_call *call, bool trace, struct route_response *resp);
 
-/* Adds Dropjudge-Seed and Dropjudge-Generator, which make a generated answer
- * reproducible (generate.c). */
-void route_add_seed_headers(struct route_response *resp, uint64_t seed);
-
 /* --- responses (respond.c) --- */
 /* Sets err to "out of memory" (500): ROUTE_E_INTERNAL. */
 enum route_status route_oom(struct codec_error *err);
