@@ -40,13 +40,12 @@ static inline enum route_status route_status_of(enum codec_status status)
 	return (enum route_status)status;
 }
 
-/* codec_error_set() and codec_error_add() for any enum route_status; each
- * returns `status`. */
-enum route_status route_error_set(struct codec_error *err, enum route_status status,
-				  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* codec_error_add() and codec_error_set() (no location) for any enum
+ * route_status; each returns `status`. */
 enum route_status route_error_add(struct codec_error *err, enum route_status status,
 				  const struct codec_where *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+#define route_error_set(err, status, ...) route_error_add(err, status, NULL, __VA_ARGS__)
 
 #define ROUTE_MAX_PARAMS 16 /* query parameters read from one request */
 #define ROUTE_VERDICTS	 3  /* judge verdicts a route_tally counts: enum judge_verdict */

@@ -121,16 +121,6 @@ const char *problem_slug(unsigned status)
 	return problem_kind_of(status)->slug;
 }
 
-enum route_status route_error_set(struct codec_error *err, enum route_status status,
-				  const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	codec_error_vadd(err, (unsigned)status, NULL, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
 enum route_status route_error_add(struct codec_error *err, enum route_status status,
 				  const struct codec_where *where, const char *fmt, ...)
 {
