@@ -12,7 +12,6 @@
 #include <stdint.h>
 
 #include "codec/error.h"
-#include "dropjudge/puyo.h"
 #include "problem/problem.h"
 #include "route/route.h"
 
