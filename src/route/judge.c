@@ -187,13 +187,9 @@ enum route_status route_judge(const struct route_call *call, struct route_respon
 		size_t used = 0;
 		size_t steps =
 		    jt.taken ? jt.steps : json_array_size(json_object_get(verdict, "steps"));
-		if (verdict && !route_trace_within_limit(req->limits, steps, at, &used, err)) {
-			json_decref(verdict);
-			verdict = NULL;
-		}
 		json_decref(root);
 		struct route_buf head = {.data = NULL}; /* a text trace: the verdict but its "}" */
-		if (!verdict)
+		if (!verdict || !route_trace_within_limit(req->limits, steps, at, &used, err))
 			st = err->status;
 		else if (!jt.taken)
 			st = route_respond_json(resp, json_incref(verdict), err);
