@@ -357,7 +357,6 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 				  .faults = &faults};
 	const char *path = req->path ? req->path : "";
 	char allow[64] = "";
-	bool vary = false;
 	const struct route_entry *preflight = NULL; /* e, for OPTIONS */
 	enum route_status st;
 
@@ -411,11 +410,8 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	 * once; validate alone looks for it in req->body, to name it. */
 	if (call.body != ROUTE_BODY_NONE)
 		route_skip_bom(&call.bytes, &call.nbytes);
-	vary = true;
-	call.entry = e;
-	if (decide_format(&call, &err) != ROUTE_OK)
-		goto out_error;
-	if (route_read_params(&call, &err) != ROUTE_OK)
+	call.entry = e; /* from here on the answer depends on Accept */
+	if (decide_format(&call, &err) != ROUTE_OK || route_read_params(&call, &err) != ROUTE_OK)
 		goto out_error;
 	/* A stream: each line answered as the request it holds would be. */
 	st = call.body == ROUTE_BODY_NDJSON ? route_ndjson_respond(&call, resp, &err)
@@ -438,7 +434,7 @@ out_error:
 	if (err.status == ROUTE_E_METHOD) /* only the check above refuses a method */
 		route_add_header(resp, "Allow", allow);
 out_vary:
-	if (vary)
+	if (call.entry)
 		route_add_vary(resp, "Accept");
 out_cors:
 	cors_headers(req, preflight, resp);
