@@ -34,7 +34,6 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 {
 	const struct problem *p = route_entry_problem(call->entry);
 	struct codec_error all;
-	enum route_status st;
 
 	if (!route_collect(call, &all))
 		return route_oom(err);
@@ -42,32 +41,30 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 		codec_error_at_line(&all, CODEC_E_SYNTAX, 1, 1,
 				    "the input starts with a UTF-8 byte-order mark (EF BB BF), "
 				    "which Baekjoon inputs never have");
-	if (call->body == ROUTE_BODY_TEXT) {
-		p->validate_text(call->bytes, call->nbytes, &all);
-		return route_respond_json(resp, validity_json(&all), err);
-	}
 	struct codec_error parse;
 	codec_error_init(&parse);
-	json_t *root = route_parse_json(call->bytes, call->nbytes, &parse);
-	if (!root && parse.status == CODEC_E_INVALID && parse.nfaults) {
+	json_t *root = call->body == ROUTE_BODY_TEXT
+			   ? NULL
+			   : route_parse_json(call->bytes, call->nbytes, &parse);
+	if (call->body == ROUTE_BODY_TEXT) {
+		p->validate_text(call->bytes, call->nbytes, &all);
+	} else if (!root && (parse.status != CODEC_E_INVALID || !parse.nfaults)) {
+		codec_error_copy(err, &parse);
+		return err->status;
+	} else if (!root) {
 		/* JSON that reads but holds a number too large: a fault of the case */
 		const struct codec_fault *f = &parse.faults[0];
 		const struct codec_where w = {
 		    .pointer = f->pointer, .line = f->line, .column = f->column};
 		codec_error_add(&all, CODEC_E_INVALID, &w, "%s", f->detail);
-		return route_respond_json(resp, validity_json(&all), err);
-	}
-	if (!root) {
-		codec_error_copy(err, &parse);
-		return err->status;
-	}
-	if (!route_is_batch(root)) {
+	} else if (route_is_batch(root)) {
+		enum route_status st = route_respond_batch(call, root, validate_case, resp, err);
+		json_decref(root);
+		return st;
+	} else {
 		const struct problem_limits pl = route_problem_limits(call);
 		p->validate_json(root, "", &pl, &all);
-		st = route_respond_json(resp, validity_json(&all), err);
-	} else {
-		st = route_respond_batch(call, root, validate_case, resp, err);
+		json_decref(root);
 	}
-	json_decref(root);
-	return st;
+	return route_respond_json(resp, validity_json(&all), err);
 }
