@@ -28,9 +28,10 @@
 
 /* The picture options from the declared cell, strip and animate (the table
  * has read and range-checked them) and step, whose range is the case's:
- * 1..`steps`, the same words for 0, too many, or a number too large. */
-static bool read_view(const struct route_call *call, unsigned long steps,
-		      struct render_options *opt, struct codec_error *err)
+ * 1..`steps`, the same words for 0, too many, or a number too large.
+ * CODEC_OK, or the status with err set. */
+static enum codec_status read_view(const struct route_call *call, unsigned long steps,
+				   struct render_options *opt, struct codec_error *err)
 {
 	uint64_t step = 0;
 	bool strip = route_arg(call, "strip") != 0, animate = route_arg(call, "animate") != 0;
@@ -38,45 +39,37 @@ static bool read_view(const struct route_call *call, unsigned long steps,
 	if (sv) {
 		unsigned long long n = 0;
 		enum codec_decimal rd = codec_decimal_read_str(sv, &n);
-		if (rd == CODEC_DECIMAL_NOT_A_NUMBER) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, "step",
-					     "must be an unsigned decimal integer, got '%.*s'",
-					     STEP_SHOWN, sv);
-			return false;
-		}
-		if (steps == 0) {
-			codec_error_at_param(err, CODEC_E_INVALID, "step",
-					     "this case has no steps to show");
-			return false;
-		}
-		if (rd == CODEC_DECIMAL_OVERFLOW || n == 0 || n > steps) {
-			codec_error_at_param(err, CODEC_E_INVALID, "step",
-					     "must be 1..%lu (the steps of this case), got %.*s",
-					     steps, STEP_SHOWN, sv);
-			return false;
-		}
+		if (rd == CODEC_DECIMAL_NOT_A_NUMBER)
+			return codec_error_at_param(
+			    err, CODEC_E_SYNTAX, "step",
+			    "must be an unsigned decimal integer, got '%.*s'", STEP_SHOWN, sv);
+		if (steps == 0)
+			return codec_error_at_param(err, CODEC_E_INVALID, "step",
+						    "this case has no steps to show");
+		if (rd == CODEC_DECIMAL_OVERFLOW || n == 0 || n > steps)
+			return codec_error_at_param(
+			    err, CODEC_E_INVALID, "step",
+			    "must be 1..%lu (the steps of this case), got %.*s", steps, STEP_SHOWN,
+			    sv);
 		step = n;
-		if (strip || animate) {
-			codec_error_at_param(
+		if (strip || animate)
+			return codec_error_at_param(
 			    err, CODEC_E_SYNTAX, strip ? "strip" : "animate",
 			    "give step=k for one step or %s=true for all, not both",
 			    strip ? "strip" : "animate");
-			return false;
-		}
 	}
 	strip = strip || animate; /* an animation plays the strip's frames */
-	if (strip && steps > RENDER_STRIP_MAX) {
-		codec_error_at_param(err, CODEC_E_INVALID, animate ? "animate" : "strip",
-				     "a strip draws at most %d steps and this case has %lu; ask "
-				     "for them one by one with step=k",
-				     RENDER_STRIP_MAX, steps);
-		return false;
-	}
+	if (strip && steps > RENDER_STRIP_MAX)
+		return codec_error_at_param(
+		    err, CODEC_E_INVALID, animate ? "animate" : "strip",
+		    "a strip draws at most %d steps and this case has %lu; ask "
+		    "for them one by one with step=k",
+		    RENDER_STRIP_MAX, steps);
 	opt->cell = (unsigned)route_arg(call, "cell");
 	opt->view = step ? RENDER_STEP : strip ? RENDER_STRIP : RENDER_FINAL;
 	opt->step = (unsigned long)step;
 	opt->animate = animate;
-	return true;
+	return CODEC_OK;
 }
 
 /* Draws into buf[0..size); the length as snprintf returns it, -1: cannot. */
@@ -192,7 +185,7 @@ enum route_status route_md_render_call(const struct route_call *call, struct rou
 		return route_status_of(codec_error_at_param(
 		    err, CODEC_E_SYNTAX, "blocks", "required: the placements as txy,txy,..."));
 	if (!read_blocks(v, req->limits ? req->limits->max_blocks : 0, &blocks, &c.n, err) ||
-	    (c.blocks = blocks, !read_view(call, (unsigned long)c.n, &opt, err)))
+	    (c.blocks = blocks, read_view(call, (unsigned long)c.n, &opt, err) != CODEC_OK))
 		st = err->status;
 	else
 		st = draw_svg(req, resp, draw_md, &c, &opt, err);
@@ -220,24 +213,23 @@ static enum codec_status fault_at_param(const struct codec_error *from, const ch
 				    from->nfaults ? f->detail : from->detail);
 }
 
-/* Reads field=ROW,ROW,... into *field; false with err set at "field". */
-static bool puyo_rows_param(const char *v, struct puyo_field *field, struct codec_error *err)
+/* Reads field=ROW,ROW,... into *field: CODEC_OK, or the status with err
+ * set at "field". */
+static enum codec_status puyo_rows_param(const char *v, struct puyo_field *field,
+					 struct codec_error *err)
 {
 	char text[PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1];
 	size_t len = strlen(v);
-	if (len >= sizeof text) {
-		codec_error_at_param(err, CODEC_E_INVALID, "field",
-				     "12 or 13 rows of 6 cells, separated by commas");
-		return false;
-	}
+	if (len >= sizeof text)
+		return codec_error_at_param(err, CODEC_E_INVALID, "field",
+					    "12 or 13 rows of 6 cells, separated by commas");
 	for (size_t i = 0; i < len; i++)
 		text[i] = v[i] == ',' ? '\n' : v[i];
 	struct codec_error rows;
 	codec_error_init(&rows);
 	if (puyo_text_read(text, len, false, field, &rows) == CODEC_OK)
-		return true;
-	fault_at_param(&rows, "field", "row ", err);
-	return false;
+		return CODEC_OK;
+	return fault_at_param(&rows, "field", "row ", err);
 }
 
 enum route_status route_puyo_render_call(const struct route_call *call, struct route_response *resp,
@@ -256,7 +248,7 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 								  : "field",
 					 "give the field one way: field=ROW,ROW,..., puyop= or "
 					 "puyo_nexus="));
-	if (rows && !puyo_rows_param(rows, &field, err))
+	if (rows && puyo_rows_param(rows, &field, err) != CODEC_OK)
 		return err->status;
 	struct codec_error link;
 	codec_error_init(&link);
@@ -270,7 +262,7 @@ enum route_status route_puyo_render_call(const struct route_call *call, struct r
 	struct puyo_field run = field;
 	struct puyo_result result;
 	puyo_run(&run, &result);
-	if (!read_view(call, result.chains, &opt, err))
+	if (read_view(call, result.chains, &opt, err) != CODEC_OK)
 		return err->status;
 	return draw_svg(call->req, resp, draw_puyo, &field, &opt, err);
 }
@@ -292,24 +284,24 @@ static int collect_block(void *ctx, struct md_block block, unsigned long index)
 }
 
 /* The view of a solve answer: every step with a trace (at most a strip's
- * worth, else 422 at `where`), the final state without. */
-static bool solve_view(bool trace, unsigned long steps, const char *trace_pointer,
-		       const struct route_call *call, struct render_options *opt,
-		       struct codec_error *err)
+ * worth, else 422 at `where`), the final state without; CODEC_OK, or the
+ * status with err set. */
+static enum codec_status solve_view(bool trace, unsigned long steps, const char *trace_pointer,
+				    const struct route_call *call, struct render_options *opt,
+				    struct codec_error *err)
 {
 	if (trace && steps > RENDER_STRIP_MAX) {
 		const struct codec_where w = {.pointer = trace_pointer,
 					      .parameter = trace_pointer ? NULL : "trace"};
-		codec_error_add(
+		return codec_error_add(
 		    err, CODEC_E_INVALID, &w,
 		    "a picture of the trace draws at most %d steps and this case has "
 		    "%lu; ask without trace, or for steps with GET .../render.svg?step=k",
 		    RENDER_STRIP_MAX, steps);
-		return false;
 	}
 	*opt = (struct render_options){.cell = (unsigned)route_arg(call, "cell"),
 				       .view = trace ? RENDER_STRIP : RENDER_FINAL};
-	return true;
+	return CODEC_OK;
 }
 
 void route_render_body(const struct route_call *call, bool trace, struct route_response *resp)
@@ -358,7 +350,8 @@ void route_render_body(const struct route_call *call, bool trace, struct route_r
 		struct md_case c = {(const struct md_block *)list.buf.data,
 				    list.buf.len / sizeof(struct md_block)};
 		if (!codec_error_is_set(&err) &&
-		    solve_view(trace, (unsigned long)c.n, trace_pointer, call, &opt, &err))
+		    solve_view(trace, (unsigned long)c.n, trace_pointer, call, &opt, &err) ==
+			CODEC_OK)
 			draw_svg(req, resp, draw_md, &c, &opt, &err);
 	} else {
 		struct puyo_field field;
@@ -370,7 +363,7 @@ void route_render_body(const struct route_call *call, bool trace, struct route_r
 		struct puyo_field run = field;
 		struct puyo_result result;
 		puyo_run(&run, &result);
-		if (solve_view(trace, result.chains, trace_pointer, call, &opt, &err))
+		if (solve_view(trace, result.chains, trace_pointer, call, &opt, &err) == CODEC_OK)
 			draw_svg(req, resp, draw_puyo, &field, &opt, &err);
 	}
 out:
@@ -461,7 +454,7 @@ enum route_status route_puyo_search_svg(const struct route_call *call, struct ro
 		    codec_error_at_param(err, CODEC_E_SYNTAX, "field",
 					 "required: the field as field=ROW,ROW,... (12 or 13 rows, "
 					 "top first)"));
-	if (!puyo_rows_param(rows, &field, err))
+	if (puyo_rows_param(rows, &field, err) != CODEC_OK)
 		return err->status;
 	/* The request as the JSON the route takes, read by the same reader. */
 	json_t *obj = json_pack("{so sI sI so s:s*}", "field", puyo_json_rows(&field), "add",
