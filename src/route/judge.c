@@ -20,9 +20,10 @@ struct contestant_output {
 	unsigned char *decoded; /* dj_malloc'ed for output_base64, else NULL */
 };
 
-/* Reads the output of a judge item at `ptr`; false with err set (422). */
-static bool read_output(const json_t *item, const char *ptr, struct contestant_output *found,
-			struct codec_error *err)
+/* Reads the output of a judge item at `ptr`: CODEC_OK, or the status with
+ * err set (422; 500 out of memory). */
+static enum codec_status read_output(const json_t *item, const char *ptr,
+				     struct contestant_output *found, struct codec_error *err)
 {
 	char at[CODEC_POINTER_MAX];
 	const json_t *text = json_object_get(item, "output");
@@ -35,32 +36,27 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 					"not UTF-8)"
 			  : !json_is_string(v) ? "must be a string (the contestant's output)"
 					       : NULL;
-	if (why) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, at, "%s", why);
-		return false;
-	}
+	if (why)
+		return codec_error_at_pointer(err, CODEC_E_INVALID, at, "%s", why);
 	found->bytes = json_string_value(v);
 	found->len = json_string_length(v);
 	if (text)
-		return true;
+		return CODEC_OK;
 	found->decoded = dj_malloc(CODEC_BASE64_DECODED_MAX(found->len) + 1);
-	if (!found->decoded) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return false;
-	}
+	if (!found->decoded)
+		return problem_oom(err);
 	size_t bad = 0, n = 0;
 	if (!codec_base64_decode(found->bytes, found->len, found->decoded, &n, &bad)) {
 		unsigned char c = bad < found->len ? (unsigned char)found->bytes[bad] : 0;
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       "not base64: byte 0x%02X at offset %zu cannot be there", c,
-				       bad);
 		dj_free(found->decoded);
 		found->decoded = NULL;
-		return false;
+		return codec_error_at_pointer(
+		    err, CODEC_E_INVALID, at,
+		    "not base64: byte 0x%02X at offset %zu cannot be there", c, bad);
 	}
 	found->bytes = (const char *)found->decoded;
 	found->len = n;
-	return true;
+	return CODEC_OK;
 }
 
 /* A trace written as text (the problem's trace()) rather than built as the
@@ -132,8 +128,8 @@ static json_t *judge_one(const struct route_call *call, const json_t *item, cons
 		err->status = CODEC_E_INVALID;
 		return NULL;
 	}
-	struct contestant_output found;
-	if (!read_output(item, ptr, &found, err)) {
+	struct contestant_output found = {.bytes = NULL};
+	if (read_output(item, ptr, &found, err) != CODEC_OK) {
 		problem_outcome_release(&out);
 		return NULL;
 	}
