@@ -122,23 +122,22 @@ static int draw_md(const void *ctx, const struct render_options *opt, char *buf,
 	return render_md_svg(c->blocks, c->n, opt, buf, size);
 }
 
-/* Reads blocks=txy,txy,... into a new array (*out, owned by the caller). */
-static bool read_blocks(const char *v, unsigned long max, struct md_block **out, size_t *n,
-			struct codec_error *err)
+/* Reads blocks=txy,txy,... into a new array *out (the caller's to free,
+ * whatever the outcome) of *n placements: CODEC_OK, or the status with err
+ * set. */
+static enum codec_status read_blocks(const char *v, unsigned long max, struct md_block **out,
+				     size_t *n, struct codec_error *err)
 {
 	size_t len = strlen(v), count = len ? 1 : 0;
 	for (size_t i = 0; i < len; i++)
 		count += v[i] == ',';
-	if (max && count > max) {
-		codec_error_at_param(err, CODEC_E_TOO_LARGE, "blocks",
-				     "%zu placements, more than the limit of %lu", count, max);
-		return false;
-	}
-	struct md_block *blocks = dj_malloc((count ? count : 1) * sizeof *blocks);
-	if (!blocks) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return false;
-	}
+	if (max && count > max)
+		return codec_error_at_param(err, CODEC_E_TOO_LARGE, "blocks",
+					    "%zu placements, more than the limit of %lu", count,
+					    max);
+	struct md_block *blocks = *out = dj_malloc((count ? count : 1) * sizeof *blocks);
+	if (!blocks)
+		return problem_oom(err);
 	const char *p = v;
 	for (size_t i = 0; i < count; i++) {
 		const char *end = strchr(p, ',');
@@ -146,49 +145,41 @@ static bool read_blocks(const char *v, unsigned long max, struct md_block **out,
 		bool digits = k == 3;
 		for (size_t j = 0; j < k && digits; j++)
 			digits = p[j] >= '0' && p[j] <= '9';
-		if (!digits) {
-			codec_error_at_param(err, CODEC_E_SYNTAX, "blocks",
-					     "placement %zu must be three digits t, x, y (as 230 "
-					     "for \"2 3 0\")",
-					     i + 1);
-			goto out_free;
-		}
+		if (!digits)
+			return codec_error_at_param(
+			    err, CODEC_E_SYNTAX, "blocks",
+			    "placement %zu must be three digits t, x, y (as "
+			    "230 for \"2 3 0\")",
+			    i + 1);
 		int t = p[0] - '0', x = p[1] - '0', y = p[2] - '0';
 		enum md_fault fault = md_check(t, x, y);
-		if (fault != MD_FAULT_NONE) {
-			codec_error_at_param(err, CODEC_E_INVALID, "blocks",
-					     "placement %zu (%.3s): %s", i + 1, p,
-					     md_fault_detail(fault, t));
-			goto out_free;
-		}
+		if (fault != MD_FAULT_NONE)
+			return codec_error_at_param(err, CODEC_E_INVALID, "blocks",
+						    "placement %zu (%.3s): %s", i + 1, p,
+						    md_fault_detail(fault, t));
 		blocks[i] = (struct md_block){(uint8_t)t, (uint8_t)x, (uint8_t)y};
 		p += k + 1;
 	}
-	*out = blocks;
 	*n = count;
-	return true;
-out_free:
-	dj_free(blocks);
-	return false;
+	return CODEC_OK;
 }
 
 enum route_status route_md_render_call(const struct route_call *call, struct route_response *resp,
 				       struct codec_error *err)
 {
-	const struct route_request *req = call->req;
-	struct md_case c = {NULL, 0};
 	struct md_block *blocks = NULL;
+	size_t n = 0;
 	struct render_options opt;
 	enum route_status st;
-	const char *v = route_param(req, "blocks");
+	const char *v = route_param(call->req, "blocks");
 	if (!v)
 		return route_status_of(codec_error_at_param(
 		    err, CODEC_E_SYNTAX, "blocks", "required: the placements as txy,txy,..."));
-	if (!read_blocks(v, req->limits ? req->limits->max_blocks : 0, &blocks, &c.n, err) ||
-	    (c.blocks = blocks, read_view(call, (unsigned long)c.n, &opt, err) != CODEC_OK))
+	if (read_blocks(v, route_problem_limits(call).max_blocks, &blocks, &n, err) != CODEC_OK ||
+	    read_view(call, (unsigned long)n, &opt, err) != CODEC_OK)
 		st = err->status;
 	else
-		st = draw_svg(req, resp, draw_md, &c, &opt, err);
+		st = draw_svg(call->req, resp, draw_md, &(struct md_case){blocks, n}, &opt, err);
 	dj_free(blocks);
 	return st;
 }
