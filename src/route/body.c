@@ -25,8 +25,7 @@ void route_skip_bom(const char **body, size_t *len)
 	}
 }
 
-/* The token jansson's message quotes ("near 'TOKEN'"), its bytes in *len;
- * NULL for none ("near end of file"). */
+/* The token jansson's message quotes ("near 'TOKEN'"), its bytes in *len; NULL for none. */
 static const char *near_of(const char *text, size_t *len)
 {
 	const char *near = strstr(text, "near '");

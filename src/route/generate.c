@@ -27,8 +27,7 @@ static uint64_t fresh_seed(void)
 	return z ^ (z >> 31);
 }
 
-/* Adds Dropjudge-Seed and Dropjudge-Generator, which make a generated answer
- * reproducible. */
+/* Adds Dropjudge-Seed and Dropjudge-Generator, which make a generated answer reproducible. */
 static void add_seed_headers(struct route_response *resp, uint64_t seed)
 {
 	char value[32];

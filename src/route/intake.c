@@ -67,8 +67,7 @@ static void stream_feed(struct route_intake *s, const char *bytes, size_t len)
 	s->problem->text_stream_feed(s->text, bytes, len);
 }
 
-/* Decides the byte-order mark: the first bytes of one, broken off, are
- * the body's own. */
+/* Decides the byte-order mark: the first bytes of one, broken off, are the body's own. */
 static void stream_head_end(struct route_intake *s)
 {
 	s->head_done = true;

@@ -20,8 +20,7 @@ struct contestant_output {
 	unsigned char *decoded; /* dj_malloc'ed for output_base64, else NULL */
 };
 
-/* Reads the output of a judge item at `ptr`: CODEC_OK, or the status with
- * err set (422; 500 out of memory). */
+/* Reads a judge item's output at `ptr`: CODEC_OK, or the status with err set (422, 500). */
 static enum codec_status read_output(const json_t *item, const char *ptr,
 				     struct contestant_output *found, struct codec_error *err)
 {
@@ -59,8 +58,7 @@ static enum codec_status read_output(const json_t *item, const char *ptr,
 	return CODEC_OK;
 }
 
-/* A trace written as text (the problem's trace()) rather than built as the
- * verdict's "steps" tree. */
+/* A trace written as text (the problem's trace()), not as the verdict's "steps" tree. */
 struct judge_text {
 	bool taken;		  /* the trace is in text, not in the verdict */
 	struct problem_text text; /* its steps */

@@ -15,8 +15,7 @@
 #include "mem/alloc.h"
 #include "route/handlers.h"
 
-/* GET /livez, /healthz and /readyz: constant answers, sent as they are;
- * /readyz is 503 once shutdown has begun. */
+/* GET /livez, /healthz and /readyz: static answers; /readyz is 503 once shutdown has begun. */
 enum route_status route_health(const struct route_call *call, struct route_response *resp,
 			       struct codec_error *err)
 {

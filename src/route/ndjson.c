@@ -85,8 +85,7 @@ struct route_ndjson {
 	size_t pend_at;		       /* of them, bytes sent */
 };
 
-/* Appends an empty block to the list from *first to *last; false when out
- * of memory. */
+/* Appends an empty block to the list from *first to *last; false when out of memory. */
 static bool nd_block_add(struct nd_block **first, struct nd_block **last)
 {
 	struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
@@ -521,8 +520,7 @@ static bool nd_gzipped(void *ctx)
 	return true;
 }
 
-/* The next held gzip bytes from where sending is, at most max: *n of them,
- * NULL at the end. */
+/* The next held gzip bytes from where sending is, at most max: *n of them, NULL at the end. */
 static const char *nd_held_take(struct route_ndjson *nd, size_t max, size_t *n)
 {
 	while (nd->at && nd->sent == nd->at->len && nd->at->next) {

@@ -23,8 +23,7 @@ static int param_index(const struct route_entry *e, const char *name)
 	return -1;
 }
 
-/* "trace", "seed, n, with_answer" or "no query parameters": what an entry
- * takes. */
+/* What an entry takes: "trace", "seed, n, with_answer" or "no query parameters". */
 static void known_list(const struct route_entry *e, char *buf, size_t size)
 {
 	size_t len = 0;

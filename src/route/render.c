@@ -191,8 +191,7 @@ static int draw_puyo(const void *ctx, const struct render_options *opt, char *bu
 	return render_puyo_svg(ctx, opt, buf, size);
 }
 
-/* Records the first fault of `from` at query parameter `param`, prefixed;
- * returns its status. */
+/* Records the first fault of `from` at query parameter `param`, prefixed; returns its status. */
 static enum codec_status fault_at_param(const struct codec_error *from, const char *param,
 					const char *prefix, struct codec_error *err)
 {
@@ -204,8 +203,7 @@ static enum codec_status fault_at_param(const struct codec_error *from, const ch
 				    from->nfaults ? f->detail : from->detail);
 }
 
-/* Reads field=ROW,ROW,... into *field: CODEC_OK, or the status with err
- * set at "field". */
+/* Reads field=ROW,ROW,... into *field: CODEC_OK, or the status with err set at "field". */
 static enum codec_status puyo_rows_param(const char *v, struct puyo_field *field,
 					 struct codec_error *err)
 {

@@ -51,8 +51,7 @@ static const struct route_entry *route_find_slashed(const char *path)
 	return (size_t)m < sizeof renamed ? route_find(renamed, (size_t)m) : NULL;
 }
 
-/* Whether the entry takes the request's method (HEAD wherever GET;
- * OPTIONS apart). */
+/* Whether the entry takes the request's method (HEAD wherever GET; OPTIONS apart). */
 static bool method_allowed(const struct route_entry *e, enum route_verb verb)
 {
 	if ((e->methods & ROUTE_GET) && (verb == ROUTE_VERB_GET || verb == ROUTE_VERB_HEAD))
