@@ -318,8 +318,7 @@ void route_render_body(const struct route_call *call, bool trace, struct route_r
 		trace = route_case_wants_trace(root, trace);
 	}
 	if (p == &problem_md) {
-		struct md_read_options ro = {
-		    .max_blocks = req->limits ? req->limits->max_blocks : 0, .strict = false};
+		struct md_read_options ro = {.max_blocks = route_problem_limits(call).max_blocks};
 		enum codec_status st;
 		if (json) {
 			st = md_json_read(root, "", &ro, &err, collect_block, &list);
