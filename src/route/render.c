@@ -122,9 +122,8 @@ static int draw_md(const void *ctx, const struct render_options *opt, char *buf,
 	return render_md_svg(c->blocks, c->n, opt, buf, size);
 }
 
-/* Reads blocks=txy,txy,... into a new array *out (the caller's to free,
- * whatever the outcome) of *n placements: CODEC_OK, or the status with err
- * set. */
+/* Reads blocks=txy,txy,... into a new array *out (the caller's to free, whatever
+ * the outcome) of *n placements: CODEC_OK, or the status with err set. */
 static enum codec_status read_blocks(const char *v, unsigned long max, struct md_block **out,
 				     size_t *n, struct codec_error *err)
 {
@@ -272,9 +271,8 @@ static int collect_block(void *ctx, struct md_block block, unsigned long index)
 	return l->out_of_memory;
 }
 
-/* The view of a solve answer: every step with a trace (at most a strip's
- * worth, else 422 at `where`), the final state without; CODEC_OK, or the
- * status with err set. */
+/* The view of a solve answer: every step with a trace (at most a strip's worth,
+ * else 422 at `where`), the final state without; CODEC_OK, or the status with err set. */
 static enum codec_status solve_view(bool trace, unsigned long steps, const char *trace_pointer,
 				    const struct route_call *call, struct render_options *opt,
 				    struct codec_error *err)

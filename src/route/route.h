@@ -301,8 +301,7 @@ void route_intake_free(struct route_intake *s);
 /* The fixed problem+json body of the out-of-memory 500, static. */
 const char *route_oom_body(size_t *len);
 
-/* Fills *resp with the problem response of a set error, with "request_id"
- * when not NULL. */
+/* Fills *resp with the problem response of a set error, with "request_id" when not NULL. */
 void route_error_response_id(const struct codec_error *err, const char *request_id,
 			     struct route_response *resp);
 

@@ -224,9 +224,8 @@ static size_t url_encode(char *buf, size_t size, size_t len, const char *s)
 	return len;
 }
 
-/* Answers 308 to the path of `to` (without a trailing slash, or an error
- * type's new path), query kept; false when the Location would not fit a
- * header (the caller answers 404). */
+/* Answers 308 to the path of `to` (without a trailing slash, or an error type's new
+ * path), query kept; false when the Location would not fit a header (then 404). */
 static bool redirect_slash(const struct route_request *req, const struct route_entry *to,
 			   struct route_response *resp)
 {

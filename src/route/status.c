@@ -181,8 +181,7 @@ static json_t *page_json(const struct status_kind *kind, const char *type)
 			 (json_int_t)kind->http, "meaning", kind->meaning, "fix", kind->fix);
 }
 
-/* Answers an HTML page of n bytes written into html[0..size); 500 when it
- * did not fit. */
+/* Answers an HTML page of n bytes written into html[0..size); 500 when it did not fit. */
 static enum route_status respond_page(struct route_response *resp, const char *html, size_t n,
 				      size_t size, struct codec_error *err)
 {

@@ -72,8 +72,7 @@
 	{.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .auth = true, \
 	 .heavy = true, .handle = fn, .problem = problem_, .params = {__VA_ARGS__}}
 
-/* The page of a problem type (status.c names them): the handler reads the
- * slug from the path. */
+/* The page of a problem type (status.c names them): the handler reads the slug from the path. */
 #define PROBLEM_TYPE(slug)                                                     \
 	{.path = "/errors/" slug, .name = "problem_type", .methods = ROUTE_GET, \
 	 .formats = JSON | HTML, .handle = ROUTE_HANDLE_PROBLEM_PAGE}
