@@ -102,12 +102,11 @@ enum route_status route_package(const struct route_call *call, struct route_resp
 	pkg.stop_ctx = (void *)call->req;
 	char *data = NULL;
 	size_t len = 0;
-	if (call->req->headers_only) { /* HEAD: the headers need no build */
-		if (package_check(&pkg, err) != CODEC_OK)
-			return err->status;
-	} else if (package_build_memory(&pkg, sink, &data, &len, err) != CODEC_OK) {
+	/* HEAD: the headers need no build */
+	if ((call->req->headers_only
+		 ? package_check(&pkg, err)
+		 : package_build_memory(&pkg, sink, &data, &len, err)) != CODEC_OK)
 		return err->status;
-	}
 	route_respond_empty(resp, 200);
 	resp->body = data;
 	resp->body_len = len;

@@ -641,8 +641,7 @@ enum route_status route_ndjson_respond(const struct route_call *call, struct rou
 	struct route_ndjson *nd = route_intake_ndjson(req->intake);
 	if (!nd) { /* the body kept whole (tests, fuzzing): read it now */
 		nd = route_ndjson_new(req, NULL, NULL, true);
-		if (nd)
-			route_ndjson_feed(nd, call->bytes, call->nbytes);
+		route_ndjson_feed(nd, call->bytes, call->nbytes); /* NULL is ignored */
 	}
 	if (!nd || route_ndjson_end(nd) != 0) {
 		route_ndjson_free(nd);
