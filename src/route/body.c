@@ -25,8 +25,7 @@ void route_skip_bom(const char **body, size_t *len)
 	}
 }
 
-/* The token jansson's message quotes ("near 'TOKEN'"), its bytes in *len;
- * NULL for none ("near end of file"). */
+/* The token jansson's message quotes ("near 'TOKEN'"), its bytes in *len; NULL for none. */
 static const char *near_of(const char *text, size_t *len)
 {
 	const char *near = strstr(text, "near '");
@@ -92,7 +91,6 @@ static bool number_locate(const char *body, size_t len, size_t end, struct numbe
 	bool want_key[LOCATE_DEPTH];	 /* an object's next string is a member name */
 	char pointer[CODEC_POINTER_MAX] = "";
 	char token[CODEC_POINTER_MAX];
-	unsigned line = 1, column = 1;
 	size_t depth = 0;
 	bool found = false;
 
@@ -140,21 +138,20 @@ static bool number_locate(const char *body, size_t len, size_t end, struct numbe
 				i++;
 			found = true;
 			memcpy(place->pointer, pointer, sizeof place->pointer);
-			place->line = line;
-			place->column = column;
 			place->start = from;
 			place->len = i - from;
 		} else {
 			i++;
 		}
-		/* line and column of the next byte, characters counted as jansson does */
-		for (size_t k = from; k < i && k < len; k++) {
-			if (body[k] == '\n') {
-				line++;
-				column = 1;
-			} else if (((unsigned char)body[k] & 0xC0) != 0x80) {
-				column++;
-			}
+	}
+	/* its line and column, characters counted as jansson does */
+	place->line = place->column = 1;
+	for (size_t k = 0; found && k < place->start; k++) {
+		if (body[k] == '\n') {
+			place->line++;
+			place->column = 1;
+		} else if (((unsigned char)body[k] & 0xC0) != 0x80) {
+			place->column++;
 		}
 	}
 	return found;

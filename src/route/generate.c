@@ -1,8 +1,10 @@
 /*
- * GET /v1/{problem}/generate: the parts every generator shares — the seed
- * (given, or drawn at random and echoed), and the headers that make a
- * case reproducible. The table has read every parameter already. HEAD
- * answers the headers without searching for a case.
+ * GET /v1/{problem}/generate and /package: a generated case (its seed given,
+ * or drawn at random) or the problem package of `dropjudge package` built in
+ * memory (a zip or a tar.gz as Accept asks, its file name in
+ * Content-Disposition), each with the headers that make it reproducible.
+ * The table has read every parameter already. HEAD answers the headers
+ * without searching for a case or building.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <sys/types.h>
 
 #include "dropjudge/gen.h"
+#include "package/package.h"
 #include "route/handlers.h"
 
 /* A seed for a request that named none: drawn at random (getrandom), with
@@ -24,7 +27,8 @@ static uint64_t fresh_seed(void)
 	return z ^ (z >> 31);
 }
 
-void route_add_seed_headers(struct route_response *resp, uint64_t seed)
+/* Adds Dropjudge-Seed and Dropjudge-Generator, which make a generated answer reproducible. */
+static void add_seed_headers(struct route_response *resp, uint64_t seed)
 {
 	char value[32];
 	snprintf(value, sizeof value, "%" PRIu64, seed);
@@ -62,6 +66,56 @@ enum route_status route_generate(const struct route_call *call, struct route_res
 		if (st != ROUTE_OK)
 			return st;
 	}
-	route_add_seed_headers(resp, seed);
+	add_seed_headers(resp, seed);
+	return ROUTE_OK;
+}
+
+/* package_request.stop: a build whose client has gone stops (503). */
+static bool package_client_gone(void *ctx, struct codec_error *err)
+{
+	const struct route_request *req = ctx;
+	if (!req->gone(req->gone_ctx))
+		return false;
+	route_error_set(err, ROUTE_E_BUSY, "the build stopped: the client has gone");
+	return true;
+}
+
+enum route_status route_package(const struct route_call *call, struct route_response *resp,
+				struct codec_error *err)
+{
+	const struct problem *p = route_entry_problem(call->entry);
+	struct package_request pkg = {.problem = p->id};
+	const char *format = route_param(call->req, "format");
+	if (!format) /* a required parameter missing: 400, as on every path */
+		return route_status_of(codec_error_at_param(
+		    err, CODEC_E_SYNTAX, "format", "required: kattis, polygon, domjudge or cms"));
+	if (!package_format_from_name(format, &pkg.format))
+		return route_status_of(codec_error_at_param(
+		    err, CODEC_E_INVALID, "format",
+		    "must be kattis, polygon, domjudge or cms, got '%.40s'", format));
+	enum package_sink sink = call->format == ROUTE_FORMAT_TAR_GZ ? PACKAGE_TAR_GZ : PACKAGE_ZIP;
+	pkg.tests = (unsigned)route_arg(call, "tests");
+	pkg.seed = route_arg(call, "seed");
+	pkg.min_chains =
+	    p->has_chains ? (unsigned)route_arg(call, "min_chains") : PACKAGE_DEFAULT_MIN_CHAINS;
+	pkg.stop = call->req->gone ? package_client_gone : NULL;
+	pkg.stop_ctx = (void *)call->req;
+	char *data = NULL;
+	size_t len = 0;
+	/* HEAD: the headers need no build */
+	if ((call->req->headers_only
+		 ? package_check(&pkg, err)
+		 : package_build_memory(&pkg, sink, &data, &len, err)) != CODEC_OK)
+		return err->status;
+	route_respond_empty(resp, 200);
+	resp->body = data;
+	resp->body_len = len;
+	resp->head_only = call->req->headers_only;
+	resp->content_type = route_format_media(call->format);
+	char value[64], name[40];
+	package_file_name(&pkg, sink, name, sizeof name);
+	snprintf(value, sizeof value, "attachment; filename=\"%s\"", name);
+	route_add_header(resp, "Content-Disposition", value);
+	add_seed_headers(resp, pkg.seed);
 	return ROUTE_OK;
 }

@@ -12,7 +12,6 @@
 #include <stdint.h>
 
 #include "codec/error.h"
-#include "dropjudge/puyo.h"
 #include "problem/problem.h"
 #include "route/route.h"
 
@@ -69,25 +68,10 @@ route_handler_fn route_solve, route_judge, route_validate, route_generate, route
     route_index, route_problem_types, route_problem_page, route_metrics, route_package, route_www,
     route_md_render_call, route_puyo_render_call, route_puyo_search, route_puyo_search_svg;
 
-/* --- pictures (render.c) --- */
-struct render_options;
-/* Draws into buf[0..size); the length as snprintf returns it, -1: cannot. */
-typedef int (*route_draw_fn)(const void *ctx, const struct render_options *opt, char *buf,
-			     size_t size);
-/* Answers 200 with the picture `draw` makes (HEAD: its length only); over
- * --max-svg-bytes is 422 at "cell". Returns the status with err set. */
-enum route_status route_draw_svg(const struct route_request *req, struct route_response *resp,
-				 route_draw_fn draw, const void *ctx,
-				 const struct render_options *opt, struct codec_error *err);
-/* Reads field=ROW,ROW,... into *field; false with err set at "field". */
-bool route_puyo_rows_param(const char *v, struct puyo_field *field, struct codec_error *err);
+/* --- pictures and the Puyo search (render.c) --- */
 /* Answers solve's single case as SVG: the final state, or every step with
  * a trace. A batch is 406. */
 void route_render_body(const struct route_call *call, bool trace, struct route_response *resp);
-
-/* Adds Dropjudge-Seed and Dropjudge-Generator, which make a generated answer
- * reproducible (generate.c). */
-void route_add_seed_headers(struct route_response *resp, uint64_t seed);
 
 /* --- responses (respond.c) --- */
 /* Sets err to "out of memory" (500): ROUTE_E_INTERNAL. */

@@ -33,12 +33,11 @@ struct route_intake *route_intake_new(const struct route_request *req)
 	const struct problem *p = route_entry_problem(e);
 	/* Else a text case to solve: not another kind, nor a picture (which
 	 * reads the body whole), nor a refused one (the handler sees none). */
-	if (!stream && (e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 || !p ||
-			!p->text_stream_new || !req->limits || !(e->bodies & ROUTE_BODY_TEXT) ||
-			route_request_body(req) != ROUTE_BODY_TEXT))
-		return NULL;
-	enum route_format fmt = route_negotiate(req->accept, e->formats);
-	if (!stream && fmt != ROUTE_FORMAT_JSON && fmt != ROUTE_FORMAT_TEXT)
+	if (!stream &&
+	    (e->handle != ROUTE_HANDLE_SOLVE || req->nparams != 0 || !p || !p->text_stream_new ||
+	     !req->limits || !(e->bodies & ROUTE_BODY_TEXT) ||
+	     route_request_body(req) != ROUTE_BODY_TEXT ||
+	     !(route_negotiate(req->accept, e->formats) & (ROUTE_FORMAT_JSON | ROUTE_FORMAT_TEXT))))
 		return NULL;
 	struct route_intake *s = dj_calloc(1, sizeof *s);
 	if (s && stream) {
@@ -67,8 +66,7 @@ static void stream_feed(struct route_intake *s, const char *bytes, size_t len)
 	s->problem->text_stream_feed(s->text, bytes, len);
 }
 
-/* Decides the byte-order mark: the first bytes of one, broken off, are
- * the body's own. */
+/* Decides the byte-order mark: the first bytes of one, broken off, are the body's own. */
 static void stream_head_end(struct route_intake *s)
 {
 	s->head_done = true;

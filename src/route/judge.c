@@ -20,9 +20,9 @@ struct contestant_output {
 	unsigned char *decoded; /* dj_malloc'ed for output_base64, else NULL */
 };
 
-/* Reads the output of a judge item at `ptr`; false with err set (422). */
-static bool read_output(const json_t *item, const char *ptr, struct contestant_output *found,
-			struct codec_error *err)
+/* Reads a judge item's output at `ptr`: CODEC_OK, or the status with err set (422, 500). */
+static enum codec_status read_output(const json_t *item, const char *ptr,
+				     struct contestant_output *found, struct codec_error *err)
 {
 	char at[CODEC_POINTER_MAX];
 	const json_t *text = json_object_get(item, "output");
@@ -35,36 +35,30 @@ static bool read_output(const json_t *item, const char *ptr, struct contestant_o
 					"not UTF-8)"
 			  : !json_is_string(v) ? "must be a string (the contestant's output)"
 					       : NULL;
-	if (why) {
-		codec_error_at_pointer(err, CODEC_E_INVALID, at, "%s", why);
-		return false;
-	}
+	if (why)
+		return codec_error_at_pointer(err, CODEC_E_INVALID, at, "%s", why);
 	found->bytes = json_string_value(v);
 	found->len = json_string_length(v);
 	if (text)
-		return true;
+		return CODEC_OK;
 	found->decoded = dj_malloc(CODEC_BASE64_DECODED_MAX(found->len) + 1);
-	if (!found->decoded) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		return false;
-	}
+	if (!found->decoded)
+		return problem_oom(err);
 	size_t bad = 0, n = 0;
 	if (!codec_base64_decode(found->bytes, found->len, found->decoded, &n, &bad)) {
 		unsigned char c = bad < found->len ? (unsigned char)found->bytes[bad] : 0;
-		codec_error_at_pointer(err, CODEC_E_INVALID, at,
-				       "not base64: byte 0x%02X at offset %zu cannot be there", c,
-				       bad);
 		dj_free(found->decoded);
 		found->decoded = NULL;
-		return false;
+		return codec_error_at_pointer(
+		    err, CODEC_E_INVALID, at,
+		    "not base64: byte 0x%02X at offset %zu cannot be there", c, bad);
 	}
 	found->bytes = (const char *)found->decoded;
 	found->len = n;
-	return true;
+	return CODEC_OK;
 }
 
-/* A trace written as text (the problem's trace()) rather than built as the
- * verdict's "steps" tree. */
+/* A trace written as text (the problem's trace()), not as the verdict's "steps" tree. */
 struct judge_text {
 	bool taken;		  /* the trace is in text, not in the verdict */
 	struct problem_text text; /* its steps */
@@ -132,8 +126,8 @@ static json_t *judge_one(const struct route_call *call, const json_t *item, cons
 		err->status = CODEC_E_INVALID;
 		return NULL;
 	}
-	struct contestant_output found;
-	if (!read_output(item, ptr, &found, err)) {
+	struct contestant_output found = {.bytes = NULL};
+	if (read_output(item, ptr, &found, err) != CODEC_OK) {
 		problem_outcome_release(&out);
 		return NULL;
 	}
@@ -151,12 +145,9 @@ static json_t *judge_one(const struct route_call *call, const json_t *item, cons
 		tally->verdicts[report.verdict]++;
 	}
 	dj_free(found.decoded);
-	json_t *verdict = json_pack("{ss ss# ss}", "verdict", judge_verdict_name(report.verdict),
-				    "expected", expected, (size_t)n, "message", report.message);
-	if (verdict && out.steps && json_object_set(verdict, "steps", out.steps) != 0) {
-		json_decref(verdict);
-		verdict = NULL;
-	}
+	json_t *verdict =
+	    json_pack("{ss ss# ss s:O*}", "verdict", judge_verdict_name(report.verdict), "expected",
+		      expected, (size_t)n, "message", report.message, "steps", out.steps);
 	problem_outcome_release(&out);
 	if (!verdict)
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
@@ -190,13 +181,9 @@ enum route_status route_judge(const struct route_call *call, struct route_respon
 		size_t used = 0;
 		size_t steps =
 		    jt.taken ? jt.steps : json_array_size(json_object_get(verdict, "steps"));
-		if (verdict && !route_trace_within_limit(req->limits, steps, at, &used, err)) {
-			json_decref(verdict);
-			verdict = NULL;
-		}
 		json_decref(root);
 		struct route_buf head = {.data = NULL}; /* a text trace: the verdict but its "}" */
-		if (!verdict)
+		if (!verdict || !route_trace_within_limit(req->limits, steps, at, &used, err))
 			st = err->status;
 		else if (!jt.taken)
 			st = route_respond_json(resp, json_incref(verdict), err);

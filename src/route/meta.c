@@ -1,16 +1,21 @@
 /*
  * The service's own resources: GET / (what it offers, as JSON, or for a
- * browser the viewer's page), liveness, readiness, metrics and the
- * description of the API version (the OpenAPI document is a file of www.c).
+ * browser the viewer's page), liveness, readiness, metrics, the description
+ * of the API version, and the files assembled into the binary: the viewer's
+ * page, its style sheet, script and icon (src/www/www_blob.S), GET /docs the
+ * API reference written from openapi.yaml (scripts/api-docs.mjs) with its
+ * style sheet, and GET /openapi.yaml itself (openapi_blob.S). No page makes a
+ * request elsewhere, and each says so to the browser with its
+ * Content-Security-Policy.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "dropjudge/version.h"
 #include "mem/alloc.h"
 #include "route/handlers.h"
 
-/* GET /livez, /healthz and /readyz: constant answers, sent as they are;
- * /readyz is 503 once shutdown has begun. */
+/* GET /livez, /healthz and /readyz: static answers; /readyz is 503 once shutdown has begun. */
 enum route_status route_health(const struct route_call *call, struct route_response *resp,
 			       struct codec_error *err)
 {
@@ -87,7 +92,7 @@ enum route_status route_index(const struct route_call *call, struct route_respon
 			      struct codec_error *err)
 {
 	if (call->format == ROUTE_FORMAT_HTML)
-		return route_www(call, resp, err); /* the viewer's page (www.c) */
+		return route_www(call, resp, err); /* the viewer's page (below) */
 	return route_respond_json(resp,
 				  json_pack("{ss ss s{ss ss ss ss ss} so}", "name", "dropjudge",
 					    "version", DROPJUDGE_VERSION, "links", "api", "/v1",
@@ -95,4 +100,53 @@ enum route_status route_index(const struct route_call *call, struct route_respon
 					    "error_types", "/errors", "health", "/livez",
 					    "problems", problem_list(false)),
 				  err);
+}
+
+extern const char www_index_html[], www_index_html_end[];
+extern const char www_viewer_css[], www_viewer_css_end[];
+extern const char www_viewer_js[], www_viewer_js_end[];
+extern const char www_favicon_svg[], www_favicon_svg_end[];
+extern const char www_docs_html[], www_docs_html_end[];
+extern const char www_docs_css[], www_docs_css_end[];
+extern const char route_openapi_yaml[], route_openapi_yaml_end[];
+
+struct www_file {
+	const char *path;
+	const char *start, *end;
+	bool page; /* the viewer's or the reference's: sent with their two headers */
+};
+
+static const struct www_file www_files[] = {
+    {"/", www_index_html, www_index_html_end, true},
+    {"/viewer.css", www_viewer_css, www_viewer_css_end, true},
+    {"/viewer.js", www_viewer_js, www_viewer_js_end, true},
+    {"/favicon.svg", www_favicon_svg, www_favicon_svg_end, true},
+    {"/favicon.ico", www_favicon_svg, www_favicon_svg_end, true}, /* what browsers ask */
+    {"/docs", www_docs_html, www_docs_html_end, true},
+    {"/docs.css", www_docs_css, www_docs_css_end, true},
+    {"/openapi.yaml", route_openapi_yaml, route_openapi_yaml_end, false},
+};
+
+/* route_handler_fn: a file, in the one format its row names, a page with
+ * its headers (the table names each file, so the path is always one of
+ * them; GET / in HTML comes here from route_index()). */
+enum route_status route_www(const struct route_call *call, struct route_response *resp,
+			    struct codec_error *err)
+{
+	for (size_t i = 0; i < sizeof www_files / sizeof www_files[0]; i++) {
+		const struct www_file *f = &www_files[i];
+		if (strcmp(call->entry->path, f->path) != 0)
+			continue;
+		route_respond_static(resp, route_format_media(call->format), f->start,
+				     (size_t)(f->end - f->start));
+		if (f->page) {
+			route_add_header(
+			    resp, "Content-Security-Policy",
+			    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+			route_add_header(resp, "Cache-Control", "no-cache");
+		}
+		return ROUTE_OK;
+	}
+	return route_error_set(err, ROUTE_E_INTERNAL, "no file of the viewer at %s",
+			       call->entry->path);
 }

@@ -85,8 +85,7 @@ struct route_ndjson {
 	size_t pend_at;		       /* of them, bytes sent */
 };
 
-/* Appends an empty block to the list from *first to *last; false when out
- * of memory. */
+/* Appends an empty block to the list from *first to *last; false when out of memory. */
 static bool nd_block_add(struct nd_block **first, struct nd_block **last)
 {
 	struct nd_block *b = dj_malloc(sizeof *b + NDJSON_BLOCK);
@@ -521,8 +520,7 @@ static bool nd_gzipped(void *ctx)
 	return true;
 }
 
-/* The next held gzip bytes from where sending is, at most max: *n of them,
- * NULL at the end. */
+/* The next held gzip bytes from where sending is, at most max: *n of them, NULL at the end. */
 static const char *nd_held_take(struct route_ndjson *nd, size_t max, size_t *n)
 {
 	while (nd->at && nd->sent == nd->at->len && nd->at->next) {
@@ -549,7 +547,6 @@ static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 			return -1;
 		nd->inflating = nd->z_live = true;
 		nd->at = nd->held;
-		nd->sent = 0;
 	}
 	if (size > (size_t)UINT32_MAX)
 		size = UINT32_MAX;
@@ -590,7 +587,6 @@ long route_ndjson_read(void *ctx, char *buf, size_t size)
 	if (!nd->begun) {
 		nd->begun = true;
 		nd->rat = nd->recs;
-		nd->roff = 0;
 	}
 	while (done < size) {
 		if (nd->pend_at < nd->pend_len) {
@@ -645,8 +641,7 @@ enum route_status route_ndjson_respond(const struct route_call *call, struct rou
 	struct route_ndjson *nd = route_intake_ndjson(req->intake);
 	if (!nd) { /* the body kept whole (tests, fuzzing): read it now */
 		nd = route_ndjson_new(req, NULL, NULL, true);
-		if (nd)
-			route_ndjson_feed(nd, call->bytes, call->nbytes);
+		route_ndjson_feed(nd, call->bytes, call->nbytes); /* NULL is ignored */
 	}
 	if (!nd || route_ndjson_end(nd) != 0) {
 		route_ndjson_free(nd);

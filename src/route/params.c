@@ -23,8 +23,7 @@ static int param_index(const struct route_entry *e, const char *name)
 	return -1;
 }
 
-/* "trace", "seed, n, with_answer" or "no query parameters": what an entry
- * takes. */
+/* What an entry takes: "trace", "seed, n, with_answer" or "no query parameters". */
 static void known_list(const struct route_entry *e, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -82,7 +81,7 @@ static enum route_status read_value(const struct route_param_spec *p, const char
 		return route_status_of(codec_error_at_param(
 		    err, CODEC_E_SYNTAX, p->name, "must be an unsigned decimal integer, got '%.*s'",
 		    SHOWN_MAX, v));
-	bool limited = p->limit == ROUTE_LIMIT_MAX_BLOCKS && limits && limits->max_blocks < p->max;
+	bool limited = p->max_blocks && limits && limits->max_blocks < p->max;
 	uint64_t max = limited ? limits->max_blocks : p->max;
 	if (rd == CODEC_DECIMAL_OVERFLOW || n < p->min || n > max)
 		return route_status_of(codec_error_at_param(

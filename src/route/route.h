@@ -40,13 +40,12 @@ static inline enum route_status route_status_of(enum codec_status status)
 	return (enum route_status)status;
 }
 
-/* codec_error_set() and codec_error_add() for any enum route_status; each
- * returns `status`. */
-enum route_status route_error_set(struct codec_error *err, enum route_status status,
-				  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* codec_error_add() and codec_error_set() (no location) for any enum
+ * route_status; each returns `status`. */
 enum route_status route_error_add(struct codec_error *err, enum route_status status,
 				  const struct codec_where *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+#define route_error_set(err, status, ...) route_error_add(err, status, NULL, __VA_ARGS__)
 
 #define ROUTE_MAX_PARAMS 16 /* query parameters read from one request */
 #define ROUTE_VERDICTS	 3  /* judge verdicts a route_tally counts: enum judge_verdict */
@@ -193,12 +192,6 @@ enum route_param_type {
 	ROUTE_PARAM_TEXT, /* any text; the handler reads it (route_param()) */
 };
 
-/* A configured limit that also bounds a parameter. */
-enum route_param_limit {
-	ROUTE_LIMIT_NONE = 0,
-	ROUTE_LIMIT_MAX_BLOCKS, /* --max-blocks */
-};
-
 /* Bytes of the strings of a row, with their NUL. */
 #define ROUTE_PATH_MAX	     40
 #define ROUTE_ENTRY_NAME_MAX 32
@@ -212,7 +205,7 @@ struct route_param_spec {
 	uint64_t min;			 /* U64: smallest value taken */
 	uint64_t max;			 /* U64: largest value taken */
 	uint64_t dflt;			 /* value when absent (BOOL: 0 or 1) */
-	enum route_param_limit limit;	 /* U64: max is also at most this limit */
+	bool max_blocks;		 /* U64: max is also at most --max-blocks */
 	bool json_only;			 /* BOOL: when true the answer can only be JSON */
 };
 
@@ -308,8 +301,7 @@ void route_intake_free(struct route_intake *s);
 /* The fixed problem+json body of the out-of-memory 500, static. */
 const char *route_oom_body(size_t *len);
 
-/* Fills *resp with the problem response of a set error, with "request_id"
- * when not NULL. */
+/* Fills *resp with the problem response of a set error, with "request_id" when not NULL. */
 void route_error_response_id(const struct codec_error *err, const char *request_id,
 			     struct route_response *resp);
 

@@ -51,8 +51,7 @@ static const struct route_entry *route_find_slashed(const char *path)
 	return (size_t)m < sizeof renamed ? route_find(renamed, (size_t)m) : NULL;
 }
 
-/* Whether the entry takes the request's method (HEAD wherever GET;
- * OPTIONS apart). */
+/* Whether the entry takes the request's method (HEAD wherever GET; OPTIONS apart). */
 static bool method_allowed(const struct route_entry *e, enum route_verb verb)
 {
 	if ((e->methods & ROUTE_GET) && (verb == ROUTE_VERB_GET || verb == ROUTE_VERB_HEAD))
@@ -130,20 +129,25 @@ static const struct {
 			      AUTH_REALM ", error=\"invalid_request\""},
 };
 
-/* Whether entry e answers only with a token (when the server has a token
- * file): its table row says so, but for GET /metrics under --metrics-open. */
-static bool needs_token(const struct route_entry *e, const struct route_request *req)
+/* The first check of the headers a request to entry e fails (but OPTIONS):
+ * the method (405), the credentials where the row asks a token (but GET
+ * /metrics under --metrics-open), a POST's body kind (415); else ROUTE_OK.
+ * *body: a POST's body kind, or NONE. */
+static enum route_status refusal(const struct route_entry *e, const struct route_request *req,
+				 enum route_verb verb, enum route_body *body)
 {
-	return e->auth &&
-	       !(e->handle == ROUTE_HANDLE_METRICS && req->limits && req->limits->metrics_open);
-}
-/* The body kind of a POST, or ROUTE_BODY_NONE when the entry cannot take it. */
-static enum route_body body_of(const struct route_entry *e, const struct route_request *req)
-{
-	if (!encoding_is_taken(req->content_encoding))
-		return ROUTE_BODY_NONE;
+	*body = ROUTE_BODY_NONE;
+	if (!method_allowed(e, verb))
+		return ROUTE_E_METHOD;
+	if (e->auth && req->auth != ROUTE_AUTH_OK &&
+	    !(e->handle == ROUTE_HANDLE_METRICS && req->limits && req->limits->metrics_open))
+		return auth_answers[req->auth].status;
+	if (verb != ROUTE_VERB_POST)
+		return ROUTE_OK;
 	enum route_body kind = route_request_body(req);
-	return (e->bodies & kind) ? kind : ROUTE_BODY_NONE;
+	if (encoding_is_taken(req->content_encoding) && (e->bodies & kind))
+		*body = kind;
+	return *body == ROUTE_BODY_NONE ? ROUTE_E_MEDIA_TYPE : ROUTE_OK;
 }
 
 /* The formats an entry answers a body of kind `body` in: a stream only
@@ -178,23 +182,14 @@ void route_match(const struct route_request *req, long long content_length, stru
 		return;
 	}
 	enum route_verb verb = route_verb_of(req);
+	enum route_body body;
 	if (verb == ROUTE_VERB_OPTIONS)
 		return;
-	if (!method_allowed(e, verb)) {
-		m->refusal = ROUTE_E_METHOD;
-		return;
-	}
-	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
-		m->refusal = auth_answers[req->auth].status;
-		return;
-	}
-	if (verb != ROUTE_VERB_POST)
-		return;
-	m->takes_body = true;
-	enum route_body body = body_of(e, req);
+	m->refusal = refusal(e, req, verb, &body);
+	m->takes_body = body != ROUTE_BODY_NONE || m->refusal == ROUTE_E_MEDIA_TYPE;
 	if (body == ROUTE_BODY_NONE)
-		m->refusal = ROUTE_E_MEDIA_TYPE;
-	else if (route_negotiate(req->accept, formats_of(e, body)) == ROUTE_FORMAT_NONE)
+		return;
+	if (route_negotiate(req->accept, formats_of(e, body)) == ROUTE_FORMAT_NONE)
 		m->refusal = ROUTE_E_NOT_ACCEPTABLE;
 	else if (content_length >= 0 && req->limits &&
 		 (unsigned long long)content_length > route_body_limit(req))
@@ -229,9 +224,8 @@ static size_t url_encode(char *buf, size_t size, size_t len, const char *s)
 	return len;
 }
 
-/* Answers 308 to the path of `to` (without a trailing slash, or an error
- * type's new path), query kept; false when the Location would not fit a
- * header (the caller answers 404). */
+/* Answers 308 to the path of `to` (without a trailing slash, or an error type's new
+ * path), query kept; false when the Location would not fit a header (then 404). */
 static bool redirect_slash(const struct route_request *req, const struct route_entry *to,
 			   struct route_response *resp)
 {
@@ -361,7 +355,6 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 				  .faults = &faults};
 	const char *path = req->path ? req->path : "";
 	char allow[64] = "";
-	bool vary = false;
 	const struct route_entry *preflight = NULL; /* e, for OPTIONS */
 	enum route_status st;
 
@@ -393,35 +386,30 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		preflight = e;
 		goto out_cors;
 	}
-	if (!method_allowed(e, verb)) {
+	st = refusal(e, req, verb, &call.body);
+	if (st == ROUTE_E_METHOD) {
 		allow_value(e, allow, sizeof allow);
-		route_error_set(&err, ROUTE_E_METHOD, "%s answers %s, not %s", e->path, allow,
+		route_error_set(&err, st, "%s answers %s, not %s", e->path, allow,
 				req->method ? req->method : "this method");
 		goto out_error;
 	}
+	if (st == ROUTE_E_MEDIA_TYPE) {
+		refuse_media_type(e, req, &err);
+		goto out_error;
+	}
 	/* After the method: what a path takes is public (OPTIONS, 405). */
-	if (needs_token(e, req) && req->auth != ROUTE_AUTH_OK) {
-		route_error_set(&err, auth_answers[req->auth].status, "%s",
-				auth_answers[req->auth].detail);
+	if (st != ROUTE_OK) {
+		route_error_set(&err, st, "%s", auth_answers[req->auth].detail);
 		route_respond_error(resp, &err, req->request_id);
 		route_add_header(resp, "WWW-Authenticate", auth_answers[req->auth].challenge);
 		goto out_cors;
 	}
-	if (verb == ROUTE_VERB_POST) {
-		call.body = body_of(e, req);
-		if (call.body == ROUTE_BODY_NONE) {
-			refuse_media_type(e, req, &err);
-			goto out_error;
-		}
-		/* A kept body's byte-order mark (as Notepad writes it) is skipped
-		 * here once; validate alone looks for it in req->body, to name it. */
+	/* A kept body's byte-order mark (as Notepad writes it) is skipped here
+	 * once; validate alone looks for it in req->body, to name it. */
+	if (call.body != ROUTE_BODY_NONE)
 		route_skip_bom(&call.bytes, &call.nbytes);
-	}
-	vary = true;
-	call.entry = e;
-	if (decide_format(&call, &err) != ROUTE_OK)
-		goto out_error;
-	if (route_read_params(&call, &err) != ROUTE_OK)
+	call.entry = e; /* from here on the answer depends on Accept */
+	if (decide_format(&call, &err) != ROUTE_OK || route_read_params(&call, &err) != ROUTE_OK)
 		goto out_error;
 	/* A stream: each line answered as the request it holds would be. */
 	st = call.body == ROUTE_BODY_NDJSON ? route_ndjson_respond(&call, resp, &err)
@@ -444,7 +432,7 @@ out_error:
 	if (err.status == ROUTE_E_METHOD) /* only the check above refuses a method */
 		route_add_header(resp, "Allow", allow);
 out_vary:
-	if (vary)
+	if (call.entry)
 		route_add_vary(resp, "Accept");
 out_cors:
 	cors_headers(req, preflight, resp);

@@ -191,11 +191,10 @@ enum route_status route_solve(const struct route_call *call, struct route_respon
 					   &answered);
 	}
 	size_t used = 0;
-	if (st == ROUTE_OK && !answered &&
-	    !route_trace_within_limit(req->limits, s.steps, s.trace_at, &used, err))
-		st = err->status;
 	if (st == ROUTE_OK && !answered)
-		st = respond_outcome(call, &s, resp, err);
+		st = route_trace_within_limit(req->limits, s.steps, s.trace_at, &used, err)
+			 ? respond_outcome(call, &s, resp, err)
+			 : err->status;
 	problem_outcome_release(&s.out);
 	problem_text_free(&s.trace);
 	return st;

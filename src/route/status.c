@@ -2,13 +2,19 @@
  * Problem details (RFC 9457) and the status table. Every HTTP status that
  * dropjudge sends for an error is read from problem_table below, one row
  * per enum route_status (the codec's faults and the request's own kinds).
+ * The same rows are the pages of the error types: GET /errors lists them,
+ * GET /errors/{slug} says what one means and how to fix the request, as
+ * JSON or HTML (the old /problems paths answer 308 to these: router.c).
  */
 #include "route/status.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
-struct problem_kind {
+#include "route/handlers.h"
+
+struct status_kind {
 	enum route_status status; /* the kind */
 	unsigned http;		  /* HTTP status */
 	const char *slug;	  /* last segment of the type URI, NULL for CODEC_OK */
@@ -22,7 +28,7 @@ struct problem_kind {
 #define PROBLEM_TYPE_BASE "/errors/"
 
 /* In the order GET /errors lists the types; every route status has its row. */
-static const struct problem_kind problem_table[] = {
+static const struct status_kind problem_table[] = {
     {ROUTE_OK, 200, NULL, "OK", "", ""},
     {ROUTE_E_SYNTAX, 400, "malformed-input", "The input cannot be parsed",
      "The body is not valid JSON, not the Baekjoon text format, or a query "
@@ -90,7 +96,7 @@ static const struct problem_kind problem_table[] = {
 #define PROBLEM_KINDS (sizeof problem_table / sizeof problem_table[0])
 
 /* The row of a status; one without a row reads as ROUTE_E_INTERNAL. */
-static const struct problem_kind *problem_kind_of(unsigned status)
+static const struct status_kind *problem_kind_of(unsigned status)
 {
 	for (size_t i = 0; i < PROBLEM_KINDS; i++)
 		if (problem_table[i].status == status)
@@ -104,7 +110,7 @@ unsigned problem_http_status(unsigned status)
 }
 
 /* The type URI of a kind: PROBLEM_TYPE_BASE and its slug, or about:blank. */
-static void kind_type(const struct problem_kind *kind, char *buf, size_t size)
+static void kind_type(const struct status_kind *kind, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s%s", kind->slug ? PROBLEM_TYPE_BASE : "about:blank",
 		 kind->slug ? kind->slug : "");
@@ -113,32 +119,6 @@ static void kind_type(const struct problem_kind *kind, char *buf, size_t size)
 const char *problem_slug(unsigned status)
 {
 	return problem_kind_of(status)->slug;
-}
-
-bool problem_page_at(size_t n, struct problem_page *page)
-{
-	for (size_t i = 0; i < PROBLEM_KINDS; i++) {
-		const struct problem_kind *kind = &problem_table[i];
-		if (!kind->slug || n-- > 0)
-			continue;
-		*page = (struct problem_page){.status = kind->http,
-					      .title = kind->title,
-					      .meaning = kind->meaning,
-					      .fix = kind->fix};
-		kind_type(kind, page->type, sizeof page->type);
-		return true;
-	}
-	return false;
-}
-
-enum route_status route_error_set(struct codec_error *err, enum route_status status,
-				  const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	codec_error_vadd(err, (unsigned)status, NULL, fmt, ap);
-	va_end(ap);
-	return status;
 }
 
 enum route_status route_error_add(struct codec_error *err, enum route_status status,
@@ -151,19 +131,16 @@ enum route_status route_error_add(struct codec_error *err, enum route_status sta
 	return status;
 }
 
-json_t *problem_faults_json(const struct codec_error *err)
+json_t *problem_add_faults(json_t *obj, const struct codec_error *err, bool always)
 {
-	json_t *list = json_array();
-	if (!list)
-		return NULL;
-	for (unsigned i = 0; i < err->nfaults; i++) {
+	bool listed = err->nfaults || always;
+	json_t *list = listed ? json_array() : NULL;
+	for (unsigned i = 0; list && i < err->nfaults; i++) {
 		const struct codec_fault *f = &err->faults[i];
-		json_t *item = json_object();
-		int rc = item ? 0 : -1;
-		if (f->pointer[0] || (!f->line && !f->parameter[0]))
-			rc |= json_object_set_new(item, "pointer", json_string(f->pointer));
-		if (f->parameter[0])
-			rc |= json_object_set_new(item, "parameter", json_string(f->parameter));
+		bool at_pointer = f->pointer[0] || (!f->line && !f->parameter[0]);
+		json_t *item = json_pack("{s:s* s:s*}", "pointer", at_pointer ? f->pointer : NULL,
+					 "parameter", f->parameter[0] ? f->parameter : NULL);
+		int rc = 0;
 		if (f->line)
 			rc |= json_object_set_new(item, "line", json_integer((json_int_t)f->line));
 		if (f->column)
@@ -174,26 +151,99 @@ json_t *problem_faults_json(const struct codec_error *err)
 		json_decref(item);
 		if (rc != 0) {
 			json_decref(list);
-			return NULL;
+			list = NULL;
 		}
 	}
-	return list;
-}
-
-json_t *problem_json(const struct codec_error *err)
-{
-	const struct problem_kind *kind = problem_kind_of(err->status);
-	char type[64];
-	kind_type(kind, type, sizeof type);
-	json_t *obj =
-	    json_pack("{ss ss sI ss}", "type", type, "title", kind->title, "status",
-		      (json_int_t)kind->http, "detail", err->detail[0] ? err->detail : kind->title);
-	if (obj &&
-	    ((err->nfaults && json_object_set_new(obj, "errors", problem_faults_json(err))) ||
-	     (err->dropped && json_object_set_new(obj, "errors_omitted",
-						  json_integer((json_int_t)err->dropped))))) {
+	if ((listed && json_object_set_new(obj, "errors", list) != 0) ||
+	    (err->dropped && json_object_set_new(obj, "errors_omitted",
+						 json_integer((json_int_t)err->dropped)) != 0)) {
 		json_decref(obj);
 		return NULL;
 	}
 	return obj;
+}
+
+json_t *problem_json(const struct codec_error *err)
+{
+	const struct status_kind *kind = problem_kind_of(err->status);
+	char type[64];
+	kind_type(kind, type, sizeof type);
+	return problem_add_faults(json_pack("{ss ss sI ss}", "type", type, "title", kind->title,
+					    "status", (json_int_t)kind->http, "detail",
+					    err->detail[0] ? err->detail : kind->title),
+				  err, false);
+}
+
+/* {"type", "title", "status", "meaning", "fix"}: the page of a kind. */
+static json_t *page_json(const struct status_kind *kind, const char *type)
+{
+	return json_pack("{ss ss sI ss ss}", "type", type, "title", kind->title, "status",
+			 (json_int_t)kind->http, "meaning", kind->meaning, "fix", kind->fix);
+}
+
+/* Answers an HTML page of n bytes written into html[0..size); 500 when it did not fit. */
+static enum route_status respond_page(struct route_response *resp, const char *html, size_t n,
+				      size_t size, struct codec_error *err)
+{
+	if (n >= size)
+		return route_error_set(err, ROUTE_E_INTERNAL, "the page does not fit");
+	return route_respond_text(resp, route_format_media(ROUTE_FORMAT_HTML), html, n, err);
+}
+
+enum route_status route_problem_types(const struct route_call *call, struct route_response *resp,
+				      struct codec_error *err)
+{
+	char type[64], html[4096];
+	bool page = call->format == ROUTE_FORMAT_HTML;
+	json_t *list = page ? NULL : json_array();
+	size_t len = 0;
+	if (page)
+		len = (size_t)snprintf(
+		    html, sizeof html,
+		    "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta "
+		    "charset=\"utf-8\"><title>dropjudge problem "
+		    "types</title></head>\n<body>\n<h1>Problem types</h1>\n<ul>\n");
+	for (size_t i = 0; i < PROBLEM_KINDS; i++) {
+		const struct status_kind *kind = &problem_table[i];
+		if (!kind->slug)
+			continue; /* OK has no page */
+		kind_type(kind, type, sizeof type);
+		if (!page && json_array_append_new(list, page_json(kind, type)) != 0) {
+			json_decref(list);
+			return route_oom(err);
+		}
+		if (page && len < sizeof html)
+			len += (size_t)snprintf(html + len, sizeof html - len,
+						"<li><a href=\"%s\">%u %s</a></li>\n", type,
+						kind->http, kind->title);
+	}
+	if (!page)
+		return route_respond_json(resp, json_pack("{so}", "types", list), err);
+	if (len < sizeof html)
+		len += (size_t)snprintf(html + len, sizeof html - len, "</ul>\n</body>\n</html>\n");
+	return respond_page(resp, html, len, sizeof html, err);
+}
+
+enum route_status route_problem_page(const struct route_call *call, struct route_response *resp,
+				     struct codec_error *err)
+{
+	/* the page's path is its type URI: /errors/<slug> */
+	const struct status_kind *kind = NULL;
+	char type[64], html[2048];
+	for (size_t i = 0; !kind && i < PROBLEM_KINDS; i++) {
+		kind_type(&problem_table[i], type, sizeof type);
+		kind = strcmp(type, call->entry->path) == 0 ? &problem_table[i] : NULL;
+	}
+	if (!kind)
+		return route_error_set(err, ROUTE_E_INTERNAL, "no page for %s", call->entry->path);
+	if (call->format != ROUTE_FORMAT_HTML)
+		return route_respond_json(resp, page_json(kind, type), err);
+	int n =
+	    snprintf(html, sizeof html,
+		     "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">"
+		     "<title>%u %s</title></head>\n<body>\n<h1>%u %s</h1>\n"
+		     "<p>%s</p>\n<h2>How to fix it</h2>\n<p>%s</p>\n"
+		     "<p><a href=\"/errors\">All error types</a></p>\n</body>\n</html>\n",
+		     kind->http, kind->title, kind->http, kind->title, kind->meaning, kind->fix);
+	return respond_page(resp, html, n < 0 ? sizeof html : (size_t)n, sizeof html, err);
 }

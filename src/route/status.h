@@ -17,23 +17,12 @@ unsigned problem_http_status(unsigned status);
 /* The last segment of a status's type URI ("invalid-input"); NULL for OK. */
 const char *problem_slug(unsigned status);
 
-/* What the page of a problem type says. Strings are static. */
-struct problem_page {
-	char type[64];	     /* the type URI, "/errors/invalid-input" */
-	unsigned status;     /* the HTTP status it comes with */
-	const char *title;   /* the problem's title */
-	const char *meaning; /* what the error means */
-	const char *fix;     /* how to fix the request */
-};
-
-/* Fills *page for the n-th type GET /errors lists; false past the last. */
-bool problem_page_at(size_t n, struct problem_page *page);
-
 /* New problem object for a set error, with its "errors" and
  * "errors_omitted"; NULL when out of memory. */
 json_t *problem_json(const struct codec_error *err);
 
-/* New array of the faults only (for validation answers); NULL on OOM. */
-json_t *problem_faults_json(const struct codec_error *err);
+/* Adds to obj (taken) the faults of err as "errors" (when there are any,
+ * or always), then "errors_omitted"; obj, or NULL (released) on OOM. */
+json_t *problem_add_faults(json_t *obj, const struct codec_error *err, bool always);
 
 #endif

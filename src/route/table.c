@@ -72,8 +72,7 @@
 	{.path = p, .name = n, .methods = ROUTE_GET, .formats = fmts, .auth = true, \
 	 .heavy = true, .handle = fn, .problem = problem_, .params = {__VA_ARGS__}}
 
-/* The page of a problem type (status.c names them): the handler reads the
- * slug from the path. */
+/* The page of a problem type (status.c names them): the handler reads the slug from the path. */
 #define PROBLEM_TYPE(slug)                                                     \
 	{.path = "/errors/" slug, .name = "problem_type", .methods = ROUTE_GET, \
 	 .formats = JSON | HTML, .handle = ROUTE_HANDLE_PROBLEM_PAGE}
@@ -116,7 +115,7 @@ static const struct route_entry route_table[] = {
 	   .min = MD_BAEKJOON_MIN_N,
 	   .max = MD_BAEKJOON_MAX_N,
 	   .dflt = 10,
-	   .limit = ROUTE_LIMIT_MAX_BLOCKS},
+	   .max_blocks = true},
 	  ANSWER_PARAM),
     PROBLEM_PACKAGE("/v1/monomino-domino/package", "monomino_domino_package", "monomino-domino"),
     HEAVY("/v1/monomino-domino/render.svg", "monomino_domino_render", ROUTE_FORMAT_SVG,

@@ -13,13 +13,7 @@ static json_t *validity_json(struct codec_error *err)
 	if (!codec_error_is_set(err))
 		return json_pack("{sb}", "valid", 1);
 	codec_error_sort(err);
-	json_t *obj = json_pack("{sb so}", "valid", 0, "errors", problem_faults_json(err));
-	if (obj && err->dropped &&
-	    json_object_set_new(obj, "errors_omitted", json_integer((json_int_t)err->dropped))) {
-		json_decref(obj);
-		return NULL;
-	}
-	return obj;
+	return problem_add_faults(json_pack("{sb}", "valid", 0), err, true);
 }
 
 /* route_case_fn: one case of a validate batch. */
@@ -40,7 +34,6 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 {
 	const struct problem *p = route_entry_problem(call->entry);
 	struct codec_error all;
-	enum route_status st;
 
 	if (!route_collect(call, &all))
 		return route_oom(err);
@@ -48,32 +41,30 @@ enum route_status route_validate(const struct route_call *call, struct route_res
 		codec_error_at_line(&all, CODEC_E_SYNTAX, 1, 1,
 				    "the input starts with a UTF-8 byte-order mark (EF BB BF), "
 				    "which Baekjoon inputs never have");
-	if (call->body == ROUTE_BODY_TEXT) {
-		p->validate_text(call->bytes, call->nbytes, &all);
-		return route_respond_json(resp, validity_json(&all), err);
-	}
 	struct codec_error parse;
 	codec_error_init(&parse);
-	json_t *root = route_parse_json(call->bytes, call->nbytes, &parse);
-	if (!root && parse.status == CODEC_E_INVALID && parse.nfaults) {
+	json_t *root = call->body == ROUTE_BODY_TEXT
+			   ? NULL
+			   : route_parse_json(call->bytes, call->nbytes, &parse);
+	if (call->body == ROUTE_BODY_TEXT) {
+		p->validate_text(call->bytes, call->nbytes, &all);
+	} else if (!root && (parse.status != CODEC_E_INVALID || !parse.nfaults)) {
+		codec_error_copy(err, &parse);
+		return err->status;
+	} else if (!root) {
 		/* JSON that reads but holds a number too large: a fault of the case */
 		const struct codec_fault *f = &parse.faults[0];
 		const struct codec_where w = {
 		    .pointer = f->pointer, .line = f->line, .column = f->column};
 		codec_error_add(&all, CODEC_E_INVALID, &w, "%s", f->detail);
-		return route_respond_json(resp, validity_json(&all), err);
-	}
-	if (!root) {
-		codec_error_copy(err, &parse);
-		return err->status;
-	}
-	if (!route_is_batch(root)) {
+	} else if (route_is_batch(root)) {
+		enum route_status st = route_respond_batch(call, root, validate_case, resp, err);
+		json_decref(root);
+		return st;
+	} else {
 		const struct problem_limits pl = route_problem_limits(call);
 		p->validate_json(root, "", &pl, &all);
-		st = route_respond_json(resp, validity_json(&all), err);
-	} else {
-		st = route_respond_batch(call, root, validate_case, resp, err);
+		json_decref(root);
 	}
-	json_decref(root);
-	return st;
+	return route_respond_json(resp, validity_json(&all), err);
 }
