@@ -51,8 +51,6 @@ struct http_metrics {
 	atomic_uint_fast64_t overflow; /* observations without a free slot */
 	atomic_int_fast64_t connections_open;
 	atomic_uint_fast64_t connections_total;
-	void (*held_read)(void *ctx, struct http_metrics_held *h); /* NULL: none */
-	void *held_ctx;						   /* handed to held_read */
 };
 
 static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
@@ -216,13 +214,6 @@ void http_metrics_verdicts(struct http_metrics *m, const char *problem, const ch
 	mt_pair_add(m, m->verdict_keys, m->verdicts, problem, verdict, n);
 }
 
-void http_metrics_held_source(struct http_metrics *m,
-			      void (*read)(void *ctx, struct http_metrics_held *h), void *ctx)
-{
-	m->held_read = read;
-	m->held_ctx = ctx;
-}
-
 /* --- rendering ----------------------------------------------------------- */
 
 /* A label value with \, " and newline escaped as the format asks. */
@@ -336,7 +327,8 @@ static unsigned long long mt_resident_bytes(void)
 	return resident * (unsigned long long)(page > 0 ? page : 4096);
 }
 
-char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *len)
+char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped,
+			  const struct http_metrics_held *held, size_t *len)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -377,20 +369,18 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_scalar(t, "dropjudge_access_log_dropped_total", "counter",
 		  "Access log lines dropped because the log writer fell behind.",
 		  (long long)log_dropped);
-	if (m->held_read) {
-		struct http_metrics_held h;
-		m->held_read(m->held_ctx, &h);
+	if (held) {
 		mt_scalar(t, "dropjudge_package_cache_hits_total", "counter",
 			  "Package answers found in the cache (--package-cache).",
-			  (long long)h.cache_hits);
+			  (long long)held->cache_hits);
 		mt_scalar(t, "dropjudge_package_cache_misses_total", "counter",
 			  "Package answers looked for in the cache and built.",
-			  (long long)h.cache_misses);
+			  (long long)held->cache_misses);
 		mt_scalar(t, "dropjudge_package_cache_bytes", "gauge",
-			  "Bytes of packages kept in the cache.", (long long)h.cache_bytes);
+			  "Bytes of packages kept in the cache.", (long long)held->cache_bytes);
 		mt_scalar(t, "dropjudge_answer_bytes_held", "gauge",
 			  "Bytes of answers built and not yet sent (--answer-memory).",
-			  (long long)h.answer_bytes);
+			  (long long)held->answer_bytes);
 	}
 	mt_scalar(t, "dropjudge_metrics_series_overflow_total", "counter",
 		  "Observations not counted because their series table was full.",

@@ -132,21 +132,6 @@ void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
 		http_metrics_request_started(ob->metrics);
 }
 
-/* route_request.metrics: the exposition text, with the log's drop count. */
-static char *http_observe_metrics_text(void *ctx, size_t *len)
-{
-	const struct http_observer *ob = ctx;
-	return http_metrics_render(ob->metrics, http_accesslog_dropped(ob->log), len);
-}
-
-void http_observe_request(const struct http_observer *ob, struct http_observed *o,
-			  struct route_request *req)
-{
-	req->metrics = ob->metrics ? http_observe_metrics_text : NULL;
-	req->metrics_ctx = (void *)ob;
-	req->tally = &o->tally;
-}
-
 void http_observe_stamp(const struct http_observed *o, struct route_response *resp)
 {
 	static const char key[] = ",\"request_id\":\"";
