@@ -264,17 +264,26 @@ static void al_write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* Appends the n bytes of a line to the queue, which has room for them, and
- * wakes the writer if it waits. Holds log->mu. */
-static void al_queue_put_locked(struct http_accesslog *log, const char *s, size_t n)
+/* Appends the n bytes of a line (0: none, it did not fit) to the queue and
+ * wakes the writer if it waits; a request's line (!wait) that finds no
+ * room is dropped and counted, an event waits for room until the log stops. */
+static void al_queue_put(struct http_accesslog *log, const char *s, size_t n, bool wait)
 {
-	size_t at = (log->head + log->len) % log->cap;
-	size_t first = n < log->cap - at ? n : log->cap - at;
-	memcpy(log->ring + at, s, first);
-	memcpy(log->ring, s + first, n - first);
-	log->len += n;
-	if (log->writer_idle)
-		pthread_cond_signal(&log->ready);
+	pthread_mutex_lock(&log->mu);
+	while (wait && n > log->cap - log->len && !log->stopping)
+		pthread_cond_wait(&log->room, &log->mu);
+	if (n == 0 || n > log->cap - log->len) {
+		log->dropped += !wait;
+	} else {
+		size_t at = (log->head + log->len) % log->cap;
+		size_t first = n < log->cap - at ? n : log->cap - at;
+		memcpy(log->ring + at, s, first);
+		memcpy(log->ring, s + first, n - first);
+		log->len += n;
+		if (log->writer_idle)
+			pthread_cond_signal(&log->ready);
+	}
+	pthread_mutex_unlock(&log->mu);
 }
 
 /*
@@ -373,13 +382,7 @@ void http_accesslog_request(struct http_accesslog *log, const struct http_access
 	if (!log || log->format == HTTP_LOG_OFF)
 		return;
 	char line[HTTP_ACCESSLOG_LINE_MAX];
-	size_t n = http_accesslog_line(log->format, e, line, sizeof line);
-	pthread_mutex_lock(&log->mu);
-	if (n == 0 || n > log->cap - log->len)
-		log->dropped++;
-	else
-		al_queue_put_locked(log, line, n);
-	pthread_mutex_unlock(&log->mu);
+	al_queue_put(log, line, http_accesslog_line(log->format, e, line, sizeof line), false);
 }
 
 size_t http_log_json_line(const char *level, const char *event, const char *message, char *buf,
@@ -411,14 +414,7 @@ void http_accesslog_event(struct http_accesslog *log, const char *event, const c
 	char text[HTTP_ACCESSLOG_LINE_MAX];
 	size_t n = http_log_json_line(strcmp(event, "error") == 0 ? "error" : "info", event,
 				      message, text, sizeof text);
-	if (n == 0)
-		return;
-	pthread_mutex_lock(&log->mu);
-	while (n > log->cap - log->len && !log->stopping)
-		pthread_cond_wait(&log->room, &log->mu);
-	if (n <= log->cap - log->len)
-		al_queue_put_locked(log, text, n);
-	pthread_mutex_unlock(&log->mu);
+	al_queue_put(log, text, n, true);
 }
 
 uint64_t http_accesslog_dropped(struct http_accesslog *log)
