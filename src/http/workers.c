@@ -41,26 +41,24 @@ static void *workers_main(void *arg)
 	for (;;) {
 		while (STAILQ_EMPTY(&w->queue) && !w->stopping && !w->trim)
 			pthread_cond_wait(&w->ready, &w->lock);
-		if (STAILQ_EMPTY(&w->queue) && w->trim && !w->stopping &&
-		    http_clock_ns() < w->trim_at) {
+		struct http_job *job = STAILQ_FIRST(&w->queue);
+		if (!job && w->trim && !w->stopping && http_clock_ns() < w->trim_at) {
 			struct timespec at = {.tv_sec = (time_t)(w->trim_at / 1000000000),
 					      .tv_nsec = (long)(w->trim_at % 1000000000)};
 			pthread_cond_timedwait(&w->ready, &w->lock, &at); /* the same clock */
 			continue;
 		}
-		if (STAILQ_EMPTY(&w->queue) && w->trim) {
-			w->trim = false;
-			pthread_mutex_unlock(&w->lock);
-			malloc_trim(0);
-			pthread_mutex_lock(&w->lock);
-			continue;
-		}
-		struct http_job *job = STAILQ_FIRST(&w->queue);
-		if (!job)
+		if (job)
+			STAILQ_REMOVE_HEAD(&w->queue, next);
+		else if (w->trim)
+			w->trim = false; /* no job waits: the heap is trimmed now */
+		else
 			break; /* stopping and nothing left */
-		STAILQ_REMOVE_HEAD(&w->queue, next);
 		pthread_mutex_unlock(&w->lock);
-		job->run(job);
+		if (job)
+			job->run(job);
+		else
+			malloc_trim(0);
 		pthread_mutex_lock(&w->lock);
 	}
 	pthread_mutex_unlock(&w->lock);
