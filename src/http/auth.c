@@ -132,12 +132,10 @@ static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
 
 	unsigned line = 0;
 	for (size_t at = 0; at < len;) {
-		size_t end = at;
-		while (end < len && text[end] != '\n')
-			end++;
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t a = at, b = nl ? (size_t)(nl - text) : len;
 		line++;
-		size_t a = at, b = end;
-		at = end + 1;
+		at = b + 1;
 		while (a < b && auth_is_blank(text[a]))
 			a++;
 		while (b > a && (auth_is_blank(text[b - 1]) || text[b - 1] == '\r'))

@@ -94,12 +94,11 @@ static bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
 			struct MHD_Connection *c = h->places[i].conn;
 			if (pass == 1 && c && http_guard_client_gone(c))
 				c = h->places[i].conn = NULL;
-			if (!c) {
+			if (!c)
 				free_place = free_place < h->total ? free_place : i;
-				continue;
-			}
-			mine += len && h->places[i].len == len &&
-				memcmp(h->places[i].addr, addr, len) == 0;
+			else
+				mine += len && h->places[i].len == len &&
+					memcmp(h->places[i].addr, addr, len) == 0;
 		}
 		if (free_place < h->total && mine < h->per_client) {
 			h->places[free_place].conn = conn;
