@@ -63,24 +63,19 @@ static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-/* Bucket upper bounds in nanoseconds, and as written in the `le` label. */
-static const struct {
-	uint64_t ns;
-	const char *text;
-} mt_bounds[HTTP_METRICS_BUCKETS] = {
-    {50000, "5e-05"},	  {100000, "0.0001"},  {250000, "0.00025"},  {500000, "0.0005"},
-    {1000000, "0.001"},	  {2500000, "0.0025"}, {5000000, "0.005"},   {10000000, "0.01"},
-    {25000000, "0.025"},  {50000000, "0.05"},  {100000000, "0.1"},   {250000000, "0.25"},
-    {500000000, "0.5"},	  {1000000000, "1"},   {2500000000u, "2.5"}, {5000000000u, "5"},
-    {10000000000u, "10"},
-};
+/* Bucket upper bounds in nanoseconds; the `le` label is in seconds, as %g
+ * writes them ("5e-05" to "10"). */
+static const uint64_t mt_bounds[HTTP_METRICS_BUCKETS] = {
+    50000,     100000,	   250000,	500000,	     1000000,	  2500000,
+    5000000,   10000000,   25000000,	50000000,    100000000,	  250000000,
+    500000000, 1000000000, 2500000000u, 5000000000u, 10000000000u};
 
 /* The bucket of a duration: the first whose bound it does not pass (`le`
  * is inclusive), HTTP_METRICS_BUCKETS past the last. */
 static size_t mt_bucket(uint64_t ns)
 {
 	size_t b = 0;
-	while (b < HTTP_METRICS_BUCKETS && ns > mt_bounds[b].ns)
+	while (b < HTTP_METRICS_BUCKETS && ns > mt_bounds[b])
 		b++;
 	return b;
 }
@@ -299,9 +294,12 @@ static void mt_histograms(FILE *t, struct http_metrics *m)
 			cumulative += mt_sum(&rt->buckets[b]);
 			mt_series(t, "dropjudge_http_request_duration_seconds_bucket", "route",
 				  route);
-			fprintf(t, "\",le=\"%s\"} %llu\n",
-				b < HTTP_METRICS_BUCKETS ? mt_bounds[b].text : "+Inf",
-				(unsigned long long)cumulative);
+			if (b < HTTP_METRICS_BUCKETS)
+				fprintf(t, "\",le=\"%g\"} %llu\n", (double)mt_bounds[b] / 1e9,
+					(unsigned long long)cumulative);
+			else
+				fprintf(t, "\",le=\"+Inf\"} %llu\n",
+					(unsigned long long)cumulative);
 		}
 		uint64_t sum = mt_sum(&rt->sum_ns);
 		mt_series(t, "dropjudge_http_request_duration_seconds_sum", "route", route);
