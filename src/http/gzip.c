@@ -211,20 +211,17 @@ static void gzip_wrap_stream(struct route_response *resp)
 
 void http_gzip_response(struct route_response *resp, const char *accept_encoding)
 {
-	if (resp->stream.read) { /* streamed answers are large ones */
-		route_add_vary(resp, "Accept-Encoding");
-		if (!gzip_accepted(accept_encoding))
-			return;
-		if (resp->stream.gzipped && resp->stream.gzipped(resp->stream.ctx))
-			route_add_header(resp, "Content-Encoding", "gzip"); /* held compressed */
-		else
-			gzip_wrap_stream(resp);
-		return;
-	}
-	if (!resp->body || resp->body_len <= HTTP_GZIP_MIN)
+	/* Streamed answers are large ones. */
+	if (!resp->stream.read && (!resp->body || resp->body_len <= HTTP_GZIP_MIN))
 		return;
 	route_add_vary(resp, "Accept-Encoding");
-	if (!gzip_accepted(accept_encoding) || resp->body_len > UINT32_MAX)
+	if (!gzip_accepted(accept_encoding))
+		return;
+	if (resp->stream.read && resp->stream.gzipped && resp->stream.gzipped(resp->stream.ctx))
+		route_add_header(resp, "Content-Encoding", "gzip"); /* held compressed */
+	else if (resp->stream.read)
+		gzip_wrap_stream(resp);
+	if (resp->stream.read || resp->body_len > UINT32_MAX)
 		return;
 	z_stream zs;
 	memset(&zs, 0, sizeof zs);
