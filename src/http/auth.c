@@ -133,11 +133,9 @@ static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
 	unsigned line = 0;
 	for (size_t at = 0; at < len;) {
 		const char *nl = memchr(text + at, '\n', len - at);
-		size_t a = at, b = nl ? (size_t)(nl - text) : len;
+		size_t a = at + strspn(text + at, " \t"), b = nl ? (size_t)(nl - text) : len;
 		line++;
 		at = b + 1;
-		while (a < b && auth_is_blank(text[a]))
-			a++;
 		while (b > a && (auth_is_blank(text[b - 1]) || text[b - 1] == '\r'))
 			b--;
 		if (a == b || text[a] == '#')
@@ -248,17 +246,14 @@ enum route_auth http_auth_check(struct http_auth *auth, const char *const *value
 		return ROUTE_AUTH_MISSING;
 	if (n > 1)
 		return ROUTE_AUTH_MALFORMED;
-	const char *v = values[0];
-	while (auth_is_blank(*v))
-		v++;
+	const char *v = values[0] + strspn(values[0], " \t");
 	size_t name = strcspn(v, " \t");
 	if (name != slen || strncasecmp(v, scheme, slen) != 0)
 		return ROUTE_AUTH_MISSING; /* no credentials of our scheme */
 	const char *tok = v + slen;
 	if (*tok != ' ')
 		return ROUTE_AUTH_MALFORMED;
-	while (*tok == ' ')
-		tok++;
+	tok += strspn(tok, " ");
 	size_t len = strlen(tok);
 	while (len > 0 && auth_is_blank(tok[len - 1]))
 		len--;
