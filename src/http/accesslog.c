@@ -34,7 +34,6 @@ struct http_accesslog {
 	pthread_mutex_t mu;   /* guards the fields below */
 	pthread_cond_t ready; /* lines wait in the queue, or stopping */
 	pthread_cond_t room;  /* the writer freed room in the queue */
-	char *ring;	      /* the queue: cap bytes, lines in order from head */
 	size_t cap;	      /* bytes of ring, at least HTTP_ACCESSLOG_LINE_MAX */
 	size_t head;	      /* offset in ring of the oldest byte not yet written, < cap */
 	size_t len;	      /* bytes queued from head (wrapping), <= cap */
@@ -42,6 +41,7 @@ struct http_accesslog {
 	bool stopping;	      /* free has begun: write what is left, then end */
 	uint64_t dropped;     /* request lines that did not fit */
 	pthread_t thread;     /* the writer */
+	char ring[];	      /* the queue: cap bytes, lines in order from head */
 };
 
 bool http_log_format_parse(const char *text, enum http_log_format *format)
@@ -338,35 +338,26 @@ static void al_grow_pipe(int fd)
 
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer)
 {
-	struct http_accesslog *log = dj_calloc(1, sizeof *log);
+	size_t cap = buffer < HTTP_ACCESSLOG_LINE_MAX ? HTTP_ACCESSLOG_LINE_MAX : buffer;
+	struct http_accesslog *log = dj_malloc(sizeof *log + cap); /* the ring left untouched */
 	if (!log)
 		return NULL;
-	log->format = format;
-	log->fd = fd;
-	log->cap = buffer < HTTP_ACCESSLOG_LINE_MAX ? HTTP_ACCESSLOG_LINE_MAX : buffer;
-	log->ring = dj_malloc(log->cap);
-	if (!log->ring)
-		goto out_log;
+	*log = (struct http_accesslog){.format = format, .fd = fd, .cap = cap};
 	if (pthread_mutex_init(&log->mu, NULL) != 0)
-		goto out_ring;
+		goto out_log;
 	if (pthread_cond_init(&log->ready, NULL) != 0)
 		goto out_mutex;
 	if (pthread_cond_init(&log->room, NULL) != 0)
 		goto out_ready;
-	if (pthread_create(&log->thread, NULL, al_writer, log) != 0)
-		goto out_room;
 	if (format != HTTP_LOG_OFF)
 		al_grow_pipe(fd);
-	return log;
-
-out_room:
+	if (pthread_create(&log->thread, NULL, al_writer, log) == 0)
+		return log;
 	pthread_cond_destroy(&log->room);
 out_ready:
 	pthread_cond_destroy(&log->ready);
 out_mutex:
 	pthread_mutex_destroy(&log->mu);
-out_ring:
-	dj_free(log->ring);
 out_log:
 	dj_free(log);
 	return NULL;
@@ -439,6 +430,5 @@ void http_accesslog_free(struct http_accesslog *log)
 	pthread_cond_destroy(&log->room);
 	pthread_cond_destroy(&log->ready);
 	pthread_mutex_destroy(&log->mu);
-	dj_free(log->ring);
 	dj_free(log);
 }
