@@ -20,16 +20,16 @@
 
 #define AUTH_DIGEST 32 /* bytes of a SHA-256 digest */
 
-/* One set of tokens, as read from the file once. */
+/* One set of tokens, as read from the file once, in one allocation. */
 struct auth_set {
-	size_t count;			/* digests in use, >= 1 */
-	uint8_t (*digest)[AUTH_DIGEST]; /* count digests, dj_malloc'ed */
+	size_t count;		       /* digests in use, >= 1 */
+	uint8_t digest[][AUTH_DIGEST]; /* room for a digest a line of the file */
 };
 
 struct http_auth {
-	char *path;	       /* the token file, dj_malloc'ed */
 	pthread_rwlock_t lock; /* guards set */
 	struct auth_set *set;  /* in force, never NULL */
+	char path[];	       /* the token file */
 };
 
 /* Whether s[0..n) (a NUL-terminated string's start) is an RFC 6750
@@ -52,12 +52,11 @@ static bool auth_is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* Wipes the digests in use and frees the set; NULL is ignored. */
 static void auth_set_free(struct auth_set *set)
 {
-	if (!set)
-		return;
-	dj_free_secret(set->digest, set->count * sizeof set->digest[0]);
-	dj_free(set);
+	if (set)
+		dj_free_secret(set, sizeof *set + set->count * sizeof set->digest[0]);
 }
 
 /* Reads a small file whole: at most `max` bytes of `path` into a new
@@ -123,11 +122,8 @@ static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
 	if (lines > HTTP_AUTH_TOKENS_MAX)
 		lines = HTTP_AUTH_TOKENS_MAX;
 
-	struct auth_set *set = dj_calloc(1, sizeof *set);
+	struct auth_set *set = dj_calloc(1, sizeof *set + lines * sizeof set->digest[0]);
 	if (!set)
-		goto out_oom;
-	set->digest = dj_calloc(lines, sizeof set->digest[0]);
-	if (!set->digest)
 		goto out_oom;
 
 	unsigned line = 0;
@@ -175,13 +171,13 @@ out_set:
 
 struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
 {
-	struct http_auth *auth = dj_calloc(1, sizeof *auth);
-	char *copy = dj_strdup(path);
-	if (!auth || !copy) {
+	size_t len = strlen(path) + 1;
+	struct http_auth *auth = dj_calloc(1, sizeof *auth + len);
+	if (!auth) {
 		codec_format(err, errlen, "out of memory");
-		goto out_path;
+		return NULL;
 	}
-	auth->path = copy;
+	memcpy(auth->path, path, len);
 	auth->set = auth_load(path, err, errlen);
 	if (!auth->set)
 		goto out_path;
@@ -193,7 +189,6 @@ struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
 out_set:
 	auth_set_free(auth->set);
 out_path:
-	dj_free(copy);
 	dj_free(auth);
 	return NULL;
 }
@@ -273,7 +268,6 @@ void http_auth_free(struct http_auth *auth)
 		return;
 	pthread_rwlock_destroy(&auth->lock);
 	auth_set_free(auth->set);
-	dj_free(auth->path);
 	dj_free(auth);
 }
 
