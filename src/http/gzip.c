@@ -115,18 +115,12 @@ static bool gzip_accepted(const char *accept)
 			s++;
 		size_t n = strcspn(s, ",");
 		size_t tok = strcspn(s, " \t;,");
+		/* A weight of zero: "q=0", then only '0' and '.' to its end. */
 		const char *q = memchr(s, ';', n);
-		bool zero = false;
-		if (q) {
-			const char *v = strstr(q, "q=");
-			if (v && v < s + n) {
-				v += 2;
-				zero = *v == '0';
-				for (v++; zero && v < s + n && *v != ' ' && *v != ','; v++)
-					if (*v != '.' && *v != '0')
-						zero = false;
-			}
-		}
+		const char *v = q ? strstr(q, "q=") : NULL;
+		size_t k = v && v < s + n ? strspn(v + 2, "0.") : 0;
+		bool zero =
+		    k > 0 && v[2] == '0' && (v[2 + k] == ' ' || v[2 + k] == ',' || !v[2 + k]);
 		if (gzip_is_coding(s, tok)) {
 			gzip_named = true;
 			gzip = !zero;
