@@ -72,13 +72,6 @@ static struct http_heavy *http_heavy_new(unsigned total, unsigned per_client)
 	return h;
 }
 
-static void http_heavy_free(struct http_heavy *h)
-{
-	if (h)
-		pthread_mutex_destroy(&h->lock);
-	dj_free(h);
-}
-
 /* Takes a place for the heavy request of conn until http_heavy_release():
  * false when the total or its address's share is full. */
 static bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
@@ -533,8 +526,7 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 
 	if (status == CODEC_E_TOO_LARGE)
 		http_problem(&resp, status, NULL, name,
-			     "the request body is larger than the limit of %zu bytes%s",
-			     rq->max ? rq->max : srv->limits.max_body,
+			     "the request body is larger than the limit of %zu bytes%s", rq->max,
 			     kind == ROUTE_BODY_NDJSON ? " (--max-stream-body)"
 			     : kind == ROUTE_BODY_JSON ? " (--max-json-body, --max-body; send more "
 							 "cases as a stream, application/x-ndjson)"
@@ -861,7 +853,9 @@ static void http_server_free(struct http_server *srv)
 	if (srv->daemon)
 		MHD_stop_daemon(srv->daemon);
 	http_workers_free(srv->workers);
-	http_heavy_free(srv->heavy);
+	if (srv->heavy)
+		pthread_mutex_destroy(&srv->heavy->lock);
+	dj_free(srv->heavy);
 	http_cache_free(srv->cache);
 	http_budget_free(srv->budget);
 	http_guard_free(srv->guard);
