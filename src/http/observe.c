@@ -67,8 +67,15 @@ static void request_id_seed(struct request_id_gen *g)
 	g->seeded = true;
 }
 
-/* The next 128 bits of the calling thread's generator. */
-static void request_id_next(unsigned char bits[16])
+/* Eight nibbles, one in each byte of n (0 to 15), as eight lowercase hex
+ * digits: '0' + n, and 39 more for 10 to 15 (from '9' + 1 to 'a'). */
+static uint64_t request_id_hex8(uint64_t n)
+{
+	uint64_t letters = ((n + 0x0606060606060606u) & 0x1010101010101010u) >> 4;
+	return n + 0x3030303030303030u + letters * 39u;
+}
+
+void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
 {
 	static _Thread_local struct request_id_gen gen;
 	if (!gen.seeded)
@@ -81,26 +88,9 @@ static void request_id_next(unsigned char bits[16])
 	l ^= request_id_mix(r + gen.key[1]);
 	r ^= request_id_mix(l ^ gen.key[0]);
 	l ^= request_id_mix(r ^ gen.key[1]);
-	memcpy(bits, &l, 8);
-	memcpy(bits + 8, &r, 8);
-}
-
-/* Eight nibbles, one in each byte of n (0 to 15), as eight lowercase hex
- * digits: '0' + n, and 39 more for 10 to 15 (from '9' + 1 to 'a'). */
-static uint64_t request_id_hex8(uint64_t n)
-{
-	uint64_t letters = ((n + 0x0606060606060606u) & 0x1010101010101010u) >> 4;
-	return n + 0x3030303030303030u + letters * 39u;
-}
-
-void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
-{
-	unsigned char bits[HTTP_REQUEST_ID_GENERATED / 2];
-	request_id_next(bits);
 	/* each half as its high nibbles, then its low ones */
 	for (size_t i = 0; i < 2; i++) {
-		uint64_t w;
-		memcpy(&w, bits + 8 * i, sizeof w);
+		uint64_t w = i == 0 ? l : r;
 		uint64_t hi = request_id_hex8((w >> 4) & 0x0f0f0f0f0f0f0f0fu);
 		uint64_t lo = request_id_hex8(w & 0x0f0f0f0f0f0f0f0fu);
 		memcpy(out + 16 * i, &hi, sizeof hi);
