@@ -62,8 +62,8 @@ static void auth_set_free(struct auth_set *set)
 /* Reads a small file whole: at most `max` bytes of `path` into a new
  * NUL-terminated buffer released with dj_free_secret(buf, *len + 1), *len
  * its length. NULL on failure, with the reason ("cannot open the <what>
- * PATH: ...", never the contents) in err. The buffer grows as bytes arrive
- * (one byte past max tells a file too large); a block left behind is wiped. */
+ * PATH: ...", never the contents) in err. One read of up to max + 1 bytes
+ * into one buffer: a byte past max tells a file too large. */
 static char *auth_read_file(const char *path, const char *what, size_t max, size_t *len, char *err,
 			    size_t errlen)
 {
@@ -72,28 +72,10 @@ static char *auth_read_file(const char *path, const char *what, size_t max, size
 		codec_format(err, errlen, "cannot open the %s %s: %s", what, path, strerror(errno));
 		return NULL;
 	}
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	bool oom = false;
-	while (n <= max && !feof(f) && !ferror(f)) {
-		if (n == cap) {
-			size_t grown = cap ? cap * 2 : 4096;
-			grown = grown < max + 1 ? grown : max + 1;
-			char *p = dj_malloc(grown + 1); /* and the final NUL */
-			if (!p) {
-				oom = true;
-				break;
-			}
-			if (n)
-				memcpy(p, buf, n);
-			dj_free_secret(buf, n);
-			buf = p;
-			cap = grown;
-		}
-		n += fread(buf + n, 1, cap - n, f);
-	}
-	bool ok = !oom && n <= max && !ferror(f);
-	if (oom)
+	char *buf = dj_malloc(max + 2); /* and the final NUL */
+	size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+	bool ok = buf && n <= max && !ferror(f);
+	if (!buf)
 		codec_format(err, errlen, "out of memory reading the %s %s", what, path);
 	else if (n > max)
 		codec_format(err, errlen, "the %s %s is larger than %zu bytes", what, path, max);
