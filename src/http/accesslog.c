@@ -379,7 +379,7 @@ void http_accesslog_request(struct http_accesslog *log, const struct http_access
 size_t http_log_json_line(const char *level, const char *event, const char *message, char *buf,
 			  size_t cap)
 {
-	struct al_line l = {.s = buf, .len = 0, .cap = cap};
+	struct al_line l = {.s = buf, .cap = cap};
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	AL_LIT(&l, "{\"time\":\"");

@@ -163,13 +163,8 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 				     const struct http_target *t, struct http_fields *fields,
 				     struct codec_error *err)
 {
-	struct framing_scan s;
-	memset(&s, 0, sizeof s);
-	s.err = err;
-	s.fields = fields;
+	struct framing_scan s = {.err = err, .fields = fields};
 	memset(fields, 0, sizeof *fields);
-	if (!version)
-		version = "";
 
 	if (t->encoded_nul)
 		framing_fault(&s, ROUTE_E_BAD_REQUEST,
@@ -188,7 +183,7 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 			      "Transfer-Encoding: only a single \"chunked\" coding is supported");
 	if (s.hosts > 1)
 		framing_fault(&s, ROUTE_E_BAD_REQUEST, "several Host header fields");
-	if (s.hosts == 0 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0)
+	if (s.hosts == 0 && (!version || strcmp(version, MHD_HTTP_VERSION_1_0) != 0))
 		framing_fault(&s, ROUTE_E_BAD_REQUEST, "an HTTP/1.1 request without a Host header");
 	if (t->encoded_slash)
 		framing_fault(&s, ROUTE_E_NOT_FOUND,

@@ -217,10 +217,7 @@ void http_gzip_response(struct route_response *resp, const char *accept_encoding
 		gzip_wrap_stream(resp);
 	if (resp->stream.read || resp->body_len > UINT32_MAX)
 		return;
-	z_stream zs;
-	memset(&zs, 0, sizeof zs);
-	zs.zalloc = dj_zalloc;
-	zs.zfree = dj_zfree;
+	z_stream zs = {.zalloc = dj_zalloc, .zfree = dj_zfree};
 	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		return;
