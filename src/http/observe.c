@@ -60,11 +60,8 @@ static void request_id_seed(struct request_id_gen *g)
 		seed[2] = atomic_fetch_add(&fallback_counter, 1) << 32;
 		seed[3] = (uint64_t)(uintptr_t)g;
 	}
-	g->key[0] = seed[0];
-	g->key[1] = seed[1];
-	g->hi = seed[2];
-	g->lo = seed[3];
-	g->seeded = true;
+	*g = (struct request_id_gen){
+	    .key = {seed[0], seed[1]}, .hi = seed[2], .lo = seed[3], .seeded = true};
 }
 
 /* Eight nibbles, one in each byte of n (0 to 15), as eight lowercase hex
