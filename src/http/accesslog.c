@@ -34,7 +34,6 @@ struct http_accesslog {
 	pthread_mutex_t mu;   /* guards the fields below */
 	pthread_cond_t ready; /* lines wait in the queue, or stopping */
 	pthread_cond_t room;  /* the writer freed room in the queue */
-	char *ring;	      /* the queue: cap bytes, lines in order from head */
 	size_t cap;	      /* bytes of ring, at least HTTP_ACCESSLOG_LINE_MAX */
 	size_t head;	      /* offset in ring of the oldest byte not yet written, < cap */
 	size_t len;	      /* bytes queued from head (wrapping), <= cap */
@@ -42,6 +41,7 @@ struct http_accesslog {
 	bool stopping;	      /* free has begun: write what is left, then end */
 	uint64_t dropped;     /* request lines that did not fit */
 	pthread_t thread;     /* the writer */
+	char ring[];	      /* the queue: cap bytes, lines in order from head */
 };
 
 bool http_log_format_parse(const char *text, enum http_log_format *format)
@@ -264,17 +264,26 @@ static void al_write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* Appends the n bytes of a line to the queue, which has room for them, and
- * wakes the writer if it waits. Holds log->mu. */
-static void al_queue_put_locked(struct http_accesslog *log, const char *s, size_t n)
+/* Appends the n bytes of a line (0: none, it did not fit) to the queue and
+ * wakes the writer if it waits; a request's line (!wait) that finds no
+ * room is dropped and counted, an event waits for room until the log stops. */
+static void al_queue_put(struct http_accesslog *log, const char *s, size_t n, bool wait)
 {
-	size_t at = (log->head + log->len) % log->cap;
-	size_t first = n < log->cap - at ? n : log->cap - at;
-	memcpy(log->ring + at, s, first);
-	memcpy(log->ring, s + first, n - first);
-	log->len += n;
-	if (log->writer_idle)
-		pthread_cond_signal(&log->ready);
+	pthread_mutex_lock(&log->mu);
+	while (wait && n > log->cap - log->len && !log->stopping)
+		pthread_cond_wait(&log->room, &log->mu);
+	if (n == 0 || n > log->cap - log->len) {
+		log->dropped += !wait;
+	} else {
+		size_t at = (log->head + log->len) % log->cap;
+		size_t first = n < log->cap - at ? n : log->cap - at;
+		memcpy(log->ring + at, s, first);
+		memcpy(log->ring, s + first, n - first);
+		log->len += n;
+		if (log->writer_idle)
+			pthread_cond_signal(&log->ready);
+	}
+	pthread_mutex_unlock(&log->mu);
 }
 
 /*
@@ -329,35 +338,26 @@ static void al_grow_pipe(int fd)
 
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer)
 {
-	struct http_accesslog *log = dj_calloc(1, sizeof *log);
+	size_t cap = buffer < HTTP_ACCESSLOG_LINE_MAX ? HTTP_ACCESSLOG_LINE_MAX : buffer;
+	struct http_accesslog *log = dj_malloc(sizeof *log + cap); /* the ring left untouched */
 	if (!log)
 		return NULL;
-	log->format = format;
-	log->fd = fd;
-	log->cap = buffer < HTTP_ACCESSLOG_LINE_MAX ? HTTP_ACCESSLOG_LINE_MAX : buffer;
-	log->ring = dj_malloc(log->cap);
-	if (!log->ring)
-		goto out_log;
+	*log = (struct http_accesslog){.format = format, .fd = fd, .cap = cap};
 	if (pthread_mutex_init(&log->mu, NULL) != 0)
-		goto out_ring;
+		goto out_log;
 	if (pthread_cond_init(&log->ready, NULL) != 0)
 		goto out_mutex;
 	if (pthread_cond_init(&log->room, NULL) != 0)
 		goto out_ready;
-	if (pthread_create(&log->thread, NULL, al_writer, log) != 0)
-		goto out_room;
 	if (format != HTTP_LOG_OFF)
 		al_grow_pipe(fd);
-	return log;
-
-out_room:
+	if (pthread_create(&log->thread, NULL, al_writer, log) == 0)
+		return log;
 	pthread_cond_destroy(&log->room);
 out_ready:
 	pthread_cond_destroy(&log->ready);
 out_mutex:
 	pthread_mutex_destroy(&log->mu);
-out_ring:
-	dj_free(log->ring);
 out_log:
 	dj_free(log);
 	return NULL;
@@ -373,19 +373,13 @@ void http_accesslog_request(struct http_accesslog *log, const struct http_access
 	if (!log || log->format == HTTP_LOG_OFF)
 		return;
 	char line[HTTP_ACCESSLOG_LINE_MAX];
-	size_t n = http_accesslog_line(log->format, e, line, sizeof line);
-	pthread_mutex_lock(&log->mu);
-	if (n == 0 || n > log->cap - log->len)
-		log->dropped++;
-	else
-		al_queue_put_locked(log, line, n);
-	pthread_mutex_unlock(&log->mu);
+	al_queue_put(log, line, http_accesslog_line(log->format, e, line, sizeof line), false);
 }
 
 size_t http_log_json_line(const char *level, const char *event, const char *message, char *buf,
 			  size_t cap)
 {
-	struct al_line l = {.s = buf, .len = 0, .cap = cap};
+	struct al_line l = {.s = buf, .cap = cap};
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	AL_LIT(&l, "{\"time\":\"");
@@ -411,14 +405,7 @@ void http_accesslog_event(struct http_accesslog *log, const char *event, const c
 	char text[HTTP_ACCESSLOG_LINE_MAX];
 	size_t n = http_log_json_line(strcmp(event, "error") == 0 ? "error" : "info", event,
 				      message, text, sizeof text);
-	if (n == 0)
-		return;
-	pthread_mutex_lock(&log->mu);
-	while (n > log->cap - log->len && !log->stopping)
-		pthread_cond_wait(&log->room, &log->mu);
-	if (n <= log->cap - log->len)
-		al_queue_put_locked(log, text, n);
-	pthread_mutex_unlock(&log->mu);
+	al_queue_put(log, text, n, true);
 }
 
 uint64_t http_accesslog_dropped(struct http_accesslog *log)
@@ -443,6 +430,5 @@ void http_accesslog_free(struct http_accesslog *log)
 	pthread_cond_destroy(&log->room);
 	pthread_cond_destroy(&log->ready);
 	pthread_mutex_destroy(&log->mu);
-	dj_free(log->ring);
 	dj_free(log);
 }

@@ -20,16 +20,16 @@
 
 #define AUTH_DIGEST 32 /* bytes of a SHA-256 digest */
 
-/* One set of tokens, as read from the file once. */
+/* One set of tokens, as read from the file once, in one allocation. */
 struct auth_set {
-	size_t count;			/* digests in use, >= 1 */
-	uint8_t (*digest)[AUTH_DIGEST]; /* count digests, dj_malloc'ed */
+	size_t count;		       /* digests in use, >= 1 */
+	uint8_t digest[][AUTH_DIGEST]; /* room for a digest a line of the file */
 };
 
 struct http_auth {
-	char *path;	       /* the token file, dj_malloc'ed */
 	pthread_rwlock_t lock; /* guards set */
 	struct auth_set *set;  /* in force, never NULL */
+	char path[];	       /* the token file */
 };
 
 /* Whether s[0..n) (a NUL-terminated string's start) is an RFC 6750
@@ -52,19 +52,18 @@ static bool auth_is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* Wipes the digests in use and frees the set; NULL is ignored. */
 static void auth_set_free(struct auth_set *set)
 {
-	if (!set)
-		return;
-	dj_free_secret(set->digest, set->count * sizeof set->digest[0]);
-	dj_free(set);
+	if (set)
+		dj_free_secret(set, sizeof *set + set->count * sizeof set->digest[0]);
 }
 
 /* Reads a small file whole: at most `max` bytes of `path` into a new
  * NUL-terminated buffer released with dj_free_secret(buf, *len + 1), *len
  * its length. NULL on failure, with the reason ("cannot open the <what>
- * PATH: ...", never the contents) in err. The buffer grows as bytes arrive
- * (one byte past max tells a file too large); a block left behind is wiped. */
+ * PATH: ...", never the contents) in err. One read of up to max + 1 bytes
+ * into one buffer: a byte past max tells a file too large. */
 static char *auth_read_file(const char *path, const char *what, size_t max, size_t *len, char *err,
 			    size_t errlen)
 {
@@ -73,28 +72,10 @@ static char *auth_read_file(const char *path, const char *what, size_t max, size
 		codec_format(err, errlen, "cannot open the %s %s: %s", what, path, strerror(errno));
 		return NULL;
 	}
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	bool oom = false;
-	while (n <= max && !feof(f) && !ferror(f)) {
-		if (n == cap) {
-			size_t grown = cap ? cap * 2 : 4096;
-			grown = grown < max + 1 ? grown : max + 1;
-			char *p = dj_malloc(grown + 1); /* and the final NUL */
-			if (!p) {
-				oom = true;
-				break;
-			}
-			if (n)
-				memcpy(p, buf, n);
-			dj_free_secret(buf, n);
-			buf = p;
-			cap = grown;
-		}
-		n += fread(buf + n, 1, cap - n, f);
-	}
-	bool ok = !oom && n <= max && !ferror(f);
-	if (oom)
+	char *buf = dj_malloc(max + 2); /* and the final NUL */
+	size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+	bool ok = buf && n <= max && !ferror(f);
+	if (!buf)
 		codec_format(err, errlen, "out of memory reading the %s %s", what, path);
 	else if (n > max)
 		codec_format(err, errlen, "the %s %s is larger than %zu bytes", what, path, max);
@@ -123,23 +104,16 @@ static struct auth_set *auth_load(const char *path, char *err, size_t errlen)
 	if (lines > HTTP_AUTH_TOKENS_MAX)
 		lines = HTTP_AUTH_TOKENS_MAX;
 
-	struct auth_set *set = dj_calloc(1, sizeof *set);
+	struct auth_set *set = dj_calloc(1, sizeof *set + lines * sizeof set->digest[0]);
 	if (!set)
-		goto out_oom;
-	set->digest = dj_calloc(lines, sizeof set->digest[0]);
-	if (!set->digest)
 		goto out_oom;
 
 	unsigned line = 0;
 	for (size_t at = 0; at < len;) {
-		size_t end = at;
-		while (end < len && text[end] != '\n')
-			end++;
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t a = at + strspn(text + at, " \t"), b = nl ? (size_t)(nl - text) : len;
 		line++;
-		size_t a = at, b = end;
-		at = end + 1;
-		while (a < b && auth_is_blank(text[a]))
-			a++;
+		at = b + 1;
 		while (b > a && (auth_is_blank(text[b - 1]) || text[b - 1] == '\r'))
 			b--;
 		if (a == b || text[a] == '#')
@@ -179,13 +153,13 @@ out_set:
 
 struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
 {
-	struct http_auth *auth = dj_calloc(1, sizeof *auth);
-	char *copy = dj_strdup(path);
-	if (!auth || !copy) {
+	size_t len = strlen(path) + 1;
+	struct http_auth *auth = dj_calloc(1, sizeof *auth + len);
+	if (!auth) {
 		codec_format(err, errlen, "out of memory");
-		goto out_path;
+		return NULL;
 	}
-	auth->path = copy;
+	memcpy(auth->path, path, len);
 	auth->set = auth_load(path, err, errlen);
 	if (!auth->set)
 		goto out_path;
@@ -197,7 +171,6 @@ struct http_auth *http_auth_new(const char *path, char *err, size_t errlen)
 out_set:
 	auth_set_free(auth->set);
 out_path:
-	dj_free(copy);
 	dj_free(auth);
 	return NULL;
 }
@@ -250,17 +223,14 @@ enum route_auth http_auth_check(struct http_auth *auth, const char *const *value
 		return ROUTE_AUTH_MISSING;
 	if (n > 1)
 		return ROUTE_AUTH_MALFORMED;
-	const char *v = values[0];
-	while (auth_is_blank(*v))
-		v++;
+	const char *v = values[0] + strspn(values[0], " \t");
 	size_t name = strcspn(v, " \t");
 	if (name != slen || strncasecmp(v, scheme, slen) != 0)
 		return ROUTE_AUTH_MISSING; /* no credentials of our scheme */
 	const char *tok = v + slen;
 	if (*tok != ' ')
 		return ROUTE_AUTH_MALFORMED;
-	while (*tok == ' ')
-		tok++;
+	tok += strspn(tok, " ");
 	size_t len = strlen(tok);
 	while (len > 0 && auth_is_blank(tok[len - 1]))
 		len--;
@@ -280,7 +250,6 @@ void http_auth_free(struct http_auth *auth)
 		return;
 	pthread_rwlock_destroy(&auth->lock);
 	auth_set_free(auth->set);
-	dj_free(auth->path);
 	dj_free(auth);
 }
 

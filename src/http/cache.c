@@ -12,11 +12,11 @@
 
 #include "mem/alloc.h"
 
-/* One kept answer. */
+/* One kept answer, its key and body in the same block. */
 struct cache_entry {
 	TAILQ_ENTRY(cache_entry) link; /* in order of last use, most recent first */
-	char *key;		       /* dj_malloc'ed */
-	struct route_response resp;    /* body dj_malloc'ed and owned; no stream */
+	struct route_response resp;    /* body after the key; no stream */
+	char key[];
 };
 
 struct http_cache {
@@ -40,19 +40,12 @@ struct http_cache *http_cache_new(size_t bytes)
 	return c;
 }
 
-static void cache_entry_free(struct cache_entry *e)
-{
-	dj_free(e->key);
-	dj_free(e->resp.body);
-	dj_free(e);
-}
-
 /* Frees every entry of `list`, which is left empty. */
 static void cache_list_free(struct cache_list *list)
 {
 	for (struct cache_entry *e; (e = TAILQ_FIRST(list));) {
 		TAILQ_REMOVE(list, e, link);
-		cache_entry_free(e);
+		dj_free(e);
 	}
 }
 
@@ -147,21 +140,18 @@ void http_cache_put(struct http_cache *c, const char *key, const struct route_re
 	if (resp->status != 200 || !resp->body || resp->body_static || resp->stream.read ||
 	    resp->body_len > c->cap)
 		return;
-	struct cache_entry *e = dj_calloc(1, sizeof *e);
+	size_t key_len = strlen(key) + 1;
+	struct cache_entry *e = dj_malloc(sizeof *e + key_len + resp->body_len);
 	if (!e)
 		return;
-	e->key = dj_strdup(key);
+	memcpy(e->key, key, key_len);
 	e->resp = *resp;
-	e->resp.body = dj_malloc(resp->body_len);
-	if (!e->key || !e->resp.body) {
-		cache_entry_free(e);
-		return;
-	}
+	e->resp.body = e->key + key_len;
 	memcpy(e->resp.body, resp->body, resp->body_len);
 	pthread_mutex_lock(&c->lock);
 	if (cache_find(c, key)) { /* another request built it meanwhile */
 		pthread_mutex_unlock(&c->lock);
-		cache_entry_free(e);
+		dj_free(e);
 		return;
 	}
 	struct cache_list gone = TAILQ_HEAD_INITIALIZER(gone); /* freed outside the lock */

@@ -23,46 +23,36 @@ struct framing_scan {
 	struct http_fields *fields; /* the values read by the server */
 };
 
-/* Whether `key` (key_size bytes) is `name`, but for the case of letters. */
-static bool framing_is(const char *key, size_t key_size, const char *name, size_t name_size)
-{
-	return key_size == name_size && codec_text_name_is(key, name, key_size);
-}
+/* Where struct http_fields keeps the first value of a field, or that it
+ * keeps none (the field is counted or gathered below). */
+#define FRAMING_AT(member) offsetof(struct http_fields, member)
+#define FRAMING_NOT_KEPT   SIZE_MAX
 
-#define FRAMING_FIELD(name, member)                                                                \
+/* The fields the server reads, first those it counts or gathers (by index). */
+enum { FRAMING_HOST, FRAMING_LENGTH, FRAMING_ENCODING, FRAMING_AUTHORIZATION };
+#define FRAMING_FIELD(name, at)                                                                    \
 	{                                                                                          \
-		name, sizeof name - 1, offsetof(struct http_fields, member)                        \
+		name, sizeof name - 1, at                                                          \
 	}
-
-/* The fields the server reads, and where struct http_fields keeps them. */
 static const struct {
 	const char *name;
 	size_t len;
 	size_t at;
 } framing_fields[] = {
-    FRAMING_FIELD(MHD_HTTP_HEADER_ACCEPT, accept),
-    FRAMING_FIELD("Origin", origin),
-    FRAMING_FIELD(MHD_HTTP_HEADER_USER_AGENT, user_agent),
-    FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_TYPE, content_type),
-    FRAMING_FIELD("X-Request-Id", request_id),
-    FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_LENGTH, content_length),
-    FRAMING_FIELD(MHD_HTTP_HEADER_ACCEPT_ENCODING, accept_encoding),
-    FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_ENCODING, content_encoding),
-    FRAMING_FIELD(MHD_HTTP_HEADER_TRANSFER_ENCODING, transfer_encoding),
+    [FRAMING_HOST] = FRAMING_FIELD(MHD_HTTP_HEADER_HOST, FRAMING_NOT_KEPT),
+    [FRAMING_LENGTH] = FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_LENGTH, FRAMING_AT(content_length)),
+    [FRAMING_ENCODING] =
+	FRAMING_FIELD(MHD_HTTP_HEADER_TRANSFER_ENCODING, FRAMING_AT(transfer_encoding)),
+    [FRAMING_AUTHORIZATION] = FRAMING_FIELD(MHD_HTTP_HEADER_AUTHORIZATION, FRAMING_NOT_KEPT),
+    FRAMING_FIELD(MHD_HTTP_HEADER_ACCEPT, FRAMING_AT(accept)),
+    FRAMING_FIELD("Origin", FRAMING_AT(origin)),
+    FRAMING_FIELD(MHD_HTTP_HEADER_USER_AGENT, FRAMING_AT(user_agent)),
+    FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_TYPE, FRAMING_AT(content_type)),
+    FRAMING_FIELD("X-Request-Id", FRAMING_AT(request_id)),
+    FRAMING_FIELD(MHD_HTTP_HEADER_ACCEPT_ENCODING, FRAMING_AT(accept_encoding)),
+    FRAMING_FIELD(MHD_HTTP_HEADER_CONTENT_ENCODING, FRAMING_AT(content_encoding)),
 };
-
-/* Keeps the value in f when the field is the first of a name the server reads. */
-static void framing_note(struct http_fields *f, const char *key, size_t key_size, const char *value)
-{
-	for (size_t i = 0; i < sizeof framing_fields / sizeof framing_fields[0]; i++) {
-		const char **slot = (const char **)((char *)f + framing_fields[i].at);
-		if (framing_is(key, key_size, framing_fields[i].name, framing_fields[i].len)) {
-			if (!*slot)
-				*slot = value;
-			return;
-		}
-	}
-}
+#define FRAMING_NAMES (sizeof framing_fields / sizeof framing_fields[0])
 
 void http_target_note(struct http_target *t, const char *raw)
 {
@@ -121,7 +111,15 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 
 	if (!key || !value)
 		return MHD_YES;
-	framing_note(s->fields, key, key_size, value);
+	size_t i = 0; /* the field's entry in framing_fields, FRAMING_NAMES: none */
+	while (i < FRAMING_NAMES && (key_size != framing_fields[i].len ||
+				     !codec_text_name_is(key, framing_fields[i].name, key_size)))
+		i++;
+	if (i < FRAMING_NAMES && framing_fields[i].at != FRAMING_NOT_KEPT) {
+		const char **slot = (const char **)((char *)s->fields + framing_fields[i].at);
+		if (!*slot)
+			*slot = value;
+	}
 	if (key_size == 0)
 		framing_fault(s, ROUTE_E_BAD_REQUEST, "a header field has an empty name");
 	else if (codec_text_has_blank(key, key_size))
@@ -139,10 +137,9 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		framing_fault(s, ROUTE_E_BAD_REQUEST,
 			      "header '%.40s': its value holds a bare CR (RFC 9112 section 2.2)",
 			      key);
-	if (framing_is(key, key_size, MHD_HTTP_HEADER_HOST, sizeof MHD_HTTP_HEADER_HOST - 1)) {
+	if (i == FRAMING_HOST) {
 		s->hosts++;
-	} else if (framing_is(key, key_size, MHD_HTTP_HEADER_CONTENT_LENGTH,
-			      sizeof MHD_HTTP_HEADER_CONTENT_LENGTH - 1)) {
+	} else if (i == FRAMING_LENGTH) {
 		size_t n = value_size; /* without trailing blanks */
 		while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t'))
 			n--;
@@ -152,15 +149,12 @@ static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind, const c
 		} else if (n != s->length_len || memcmp(value, s->length, n) != 0) {
 			s->lengths_differ = true;
 		}
-	} else if (framing_is(key, key_size, MHD_HTTP_HEADER_TRANSFER_ENCODING,
-			      sizeof MHD_HTTP_HEADER_TRANSFER_ENCODING - 1)) {
+	} else if (i == FRAMING_ENCODING) {
 		/* the same test libmicrohttpd makes to read a chunked body */
 		if (s->encodings++ == 0)
 			s->chunked = strcasecmp(value, "chunked") == 0;
-	} else if (framing_is(key, key_size, MHD_HTTP_HEADER_AUTHORIZATION,
-			      sizeof MHD_HTTP_HEADER_AUTHORIZATION - 1)) {
-		if (s->fields->authorizations < 2)
-			s->fields->authorization[s->fields->authorizations++] = value;
+	} else if (i == FRAMING_AUTHORIZATION && s->fields->authorizations < 2) {
+		s->fields->authorization[s->fields->authorizations++] = value;
 	}
 	return MHD_YES;
 }
@@ -169,13 +163,8 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 				     const struct http_target *t, struct http_fields *fields,
 				     struct codec_error *err)
 {
-	struct framing_scan s;
-	memset(&s, 0, sizeof s);
-	s.err = err;
-	s.fields = fields;
+	struct framing_scan s = {.err = err, .fields = fields};
 	memset(fields, 0, sizeof *fields);
-	if (!version)
-		version = "";
 
 	if (t->encoded_nul)
 		framing_fault(&s, ROUTE_E_BAD_REQUEST,
@@ -194,7 +183,7 @@ enum route_status http_framing_check(struct MHD_Connection *conn, const char *ve
 			      "Transfer-Encoding: only a single \"chunked\" coding is supported");
 	if (s.hosts > 1)
 		framing_fault(&s, ROUTE_E_BAD_REQUEST, "several Host header fields");
-	if (s.hosts == 0 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0)
+	if (s.hosts == 0 && (!version || strcmp(version, MHD_HTTP_VERSION_1_0) != 0))
 		framing_fault(&s, ROUTE_E_BAD_REQUEST, "an HTTP/1.1 request without a Host header");
 	if (t->encoded_slash)
 		framing_fault(&s, ROUTE_E_NOT_FOUND,

@@ -168,13 +168,9 @@ struct http_guard *http_guard_new(const struct http_config *cfg, char *err, size
 	if (pthread_cond_init(&g->wake, NULL) != 0)
 		goto out_lock;
 	int rc = pthread_create(&g->watchdog, NULL, guard_watchdog, g);
-	if (rc != 0) {
-		codec_format(err, errlen, "cannot start the connection watchdog: %s", strerror(rc));
-		goto out_cond;
-	}
-	return g;
-
-out_cond:
+	if (rc == 0)
+		return g;
+	codec_format(err, errlen, "cannot start the connection watchdog: %s", strerror(rc));
 	pthread_cond_destroy(&g->wake);
 out_lock:
 	pthread_mutex_destroy(&g->lock);
@@ -272,8 +268,7 @@ void http_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 		pthread_mutex_unlock(&g->lock);
 		return;
 	}
-	if (code != MHD_CONNECTION_NOTIFY_CLOSED)
-		return;
+	/* MHD_CONNECTION_NOTIFY_CLOSED, the other code */
 	atomic_fetch_sub(&g->open, 1u);
 	c = *socket_context;
 	*socket_context = NULL;

@@ -115,18 +115,12 @@ static bool gzip_accepted(const char *accept)
 			s++;
 		size_t n = strcspn(s, ",");
 		size_t tok = strcspn(s, " \t;,");
+		/* A weight of zero: "q=0", then only '0' and '.' to its end. */
 		const char *q = memchr(s, ';', n);
-		bool zero = false;
-		if (q) {
-			const char *v = strstr(q, "q=");
-			if (v && v < s + n) {
-				v += 2;
-				zero = *v == '0';
-				for (v++; zero && v < s + n && *v != ' ' && *v != ','; v++)
-					if (*v != '.' && *v != '0')
-						zero = false;
-			}
-		}
+		const char *v = q ? strstr(q, "q=") : NULL;
+		size_t k = v && v < s + n ? strspn(v + 2, "0.") : 0;
+		bool zero =
+		    k > 0 && v[2] == '0' && (v[2 + k] == ' ' || v[2 + k] == ',' || !v[2 + k]);
 		if (gzip_is_coding(s, tok)) {
 			gzip_named = true;
 			gzip = !zero;
@@ -211,25 +205,19 @@ static void gzip_wrap_stream(struct route_response *resp)
 
 void http_gzip_response(struct route_response *resp, const char *accept_encoding)
 {
-	if (resp->stream.read) { /* streamed answers are large ones */
-		route_add_vary(resp, "Accept-Encoding");
-		if (!gzip_accepted(accept_encoding))
-			return;
-		if (resp->stream.gzipped && resp->stream.gzipped(resp->stream.ctx))
-			route_add_header(resp, "Content-Encoding", "gzip"); /* held compressed */
-		else
-			gzip_wrap_stream(resp);
-		return;
-	}
-	if (!resp->body || resp->body_len <= HTTP_GZIP_MIN)
+	/* Streamed answers are large ones. */
+	if (!resp->stream.read && (!resp->body || resp->body_len <= HTTP_GZIP_MIN))
 		return;
 	route_add_vary(resp, "Accept-Encoding");
-	if (!gzip_accepted(accept_encoding) || resp->body_len > UINT32_MAX)
+	if (!gzip_accepted(accept_encoding))
 		return;
-	z_stream zs;
-	memset(&zs, 0, sizeof zs);
-	zs.zalloc = dj_zalloc;
-	zs.zfree = dj_zfree;
+	if (resp->stream.read && resp->stream.gzipped && resp->stream.gzipped(resp->stream.ctx))
+		route_add_header(resp, "Content-Encoding", "gzip"); /* held compressed */
+	else if (resp->stream.read)
+		gzip_wrap_stream(resp);
+	if (resp->stream.read || resp->body_len > UINT32_MAX)
+		return;
+	z_stream zs = {.zalloc = dj_zalloc, .zfree = dj_zfree};
 	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		return;

@@ -51,8 +51,6 @@ struct http_metrics {
 	atomic_uint_fast64_t overflow; /* observations without a free slot */
 	atomic_int_fast64_t connections_open;
 	atomic_uint_fast64_t connections_total;
-	void (*held_read)(void *ctx, struct http_metrics_held *h); /* NULL: none */
-	void *held_ctx;						   /* handed to held_read */
 };
 
 static void mt_add(atomic_uint_fast64_t *c, uint64_t n)
@@ -65,24 +63,19 @@ static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-/* Bucket upper bounds in nanoseconds, and as written in the `le` label. */
-static const struct {
-	uint64_t ns;
-	const char *text;
-} mt_bounds[HTTP_METRICS_BUCKETS] = {
-    {50000, "5e-05"},	  {100000, "0.0001"},  {250000, "0.00025"},  {500000, "0.0005"},
-    {1000000, "0.001"},	  {2500000, "0.0025"}, {5000000, "0.005"},   {10000000, "0.01"},
-    {25000000, "0.025"},  {50000000, "0.05"},  {100000000, "0.1"},   {250000000, "0.25"},
-    {500000000, "0.5"},	  {1000000000, "1"},   {2500000000u, "2.5"}, {5000000000u, "5"},
-    {10000000000u, "10"},
-};
+/* Bucket upper bounds in nanoseconds; the `le` label is in seconds, as %g
+ * writes them ("5e-05" to "10"). */
+static const uint64_t mt_bounds[HTTP_METRICS_BUCKETS] = {
+    50000,     100000,	   250000,	500000,	     1000000,	  2500000,
+    5000000,   10000000,   25000000,	50000000,    100000000,	  250000000,
+    500000000, 1000000000, 2500000000u, 5000000000u, 10000000000u};
 
 /* The bucket of a duration: the first whose bound it does not pass (`le`
  * is inclusive), HTTP_METRICS_BUCKETS past the last. */
 static size_t mt_bucket(uint64_t ns)
 {
 	size_t b = 0;
-	while (b < HTTP_METRICS_BUCKETS && ns > mt_bounds[b].ns)
+	while (b < HTTP_METRICS_BUCKETS && ns > mt_bounds[b])
 		b++;
 	return b;
 }
@@ -216,13 +209,6 @@ void http_metrics_verdicts(struct http_metrics *m, const char *problem, const ch
 	mt_pair_add(m, m->verdict_keys, m->verdicts, problem, verdict, n);
 }
 
-void http_metrics_held_source(struct http_metrics *m,
-			      void (*read)(void *ctx, struct http_metrics_held *h), void *ctx)
-{
-	m->held_read = read;
-	m->held_ctx = ctx;
-}
-
 /* --- rendering ----------------------------------------------------------- */
 
 /* A label value with \, " and newline escaped as the format asks. */
@@ -308,9 +294,12 @@ static void mt_histograms(FILE *t, struct http_metrics *m)
 			cumulative += mt_sum(&rt->buckets[b]);
 			mt_series(t, "dropjudge_http_request_duration_seconds_bucket", "route",
 				  route);
-			fprintf(t, "\",le=\"%s\"} %llu\n",
-				b < HTTP_METRICS_BUCKETS ? mt_bounds[b].text : "+Inf",
-				(unsigned long long)cumulative);
+			if (b < HTTP_METRICS_BUCKETS)
+				fprintf(t, "\",le=\"%g\"} %llu\n", (double)mt_bounds[b] / 1e9,
+					(unsigned long long)cumulative);
+			else
+				fprintf(t, "\",le=\"+Inf\"} %llu\n",
+					(unsigned long long)cumulative);
 		}
 		uint64_t sum = mt_sum(&rt->sum_ns);
 		mt_series(t, "dropjudge_http_request_duration_seconds_sum", "route", route);
@@ -336,7 +325,8 @@ static unsigned long long mt_resident_bytes(void)
 	return resident * (unsigned long long)(page > 0 ? page : 4096);
 }
 
-char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *len)
+char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped,
+			  const struct http_metrics_held *held, size_t *len)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -377,20 +367,18 @@ char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *
 	mt_scalar(t, "dropjudge_access_log_dropped_total", "counter",
 		  "Access log lines dropped because the log writer fell behind.",
 		  (long long)log_dropped);
-	if (m->held_read) {
-		struct http_metrics_held h;
-		m->held_read(m->held_ctx, &h);
+	if (held) {
 		mt_scalar(t, "dropjudge_package_cache_hits_total", "counter",
 			  "Package answers found in the cache (--package-cache).",
-			  (long long)h.cache_hits);
+			  (long long)held->cache_hits);
 		mt_scalar(t, "dropjudge_package_cache_misses_total", "counter",
 			  "Package answers looked for in the cache and built.",
-			  (long long)h.cache_misses);
+			  (long long)held->cache_misses);
 		mt_scalar(t, "dropjudge_package_cache_bytes", "gauge",
-			  "Bytes of packages kept in the cache.", (long long)h.cache_bytes);
+			  "Bytes of packages kept in the cache.", (long long)held->cache_bytes);
 		mt_scalar(t, "dropjudge_answer_bytes_held", "gauge",
 			  "Bytes of answers built and not yet sent (--answer-memory).",
-			  (long long)h.answer_bytes);
+			  (long long)held->answer_bytes);
 	}
 	mt_scalar(t, "dropjudge_metrics_series_overflow_total", "counter",
 		  "Observations not counted because their series table was full.",

@@ -50,7 +50,7 @@ void http_metrics_cases(struct http_metrics *m, const char *problem, const char 
 void http_metrics_verdicts(struct http_metrics *m, const char *problem, const char *verdict,
 			   uint64_t n);
 
-/* What the server holds, read at scrape time (http_metrics_held_source()). */
+/* What the server holds, read at scrape time. */
 struct http_metrics_held {
 	uint64_t cache_hits;   /* package cache: answers found */
 	uint64_t cache_misses; /* package cache: answers looked for and not found */
@@ -58,14 +58,11 @@ struct http_metrics_held {
 	uint64_t answer_bytes; /* bytes of answers built and not yet sent */
 };
 
-/* Where http_metrics_render() reads the figures above: read(ctx, h) at
- * each scrape, any thread; NULL: none (their series are left out). */
-void http_metrics_held_source(struct http_metrics *m,
-			      void (*read)(void *ctx, struct http_metrics_held *h), void *ctx);
-
-/* The exposition text, `log_dropped` the access log's drop count: a string
- * the caller frees, its length in *len; NULL when out of memory. Safe while
+/* The exposition text, `log_dropped` the access log's drop count and `held`
+ * the server's figures (NULL: their series are left out): a string the
+ * caller frees, its length in *len; NULL when out of memory. Safe while
  * other threads count (a histogram's count always equals its +Inf bucket). */
-char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped, size_t *len);
+char *http_metrics_render(struct http_metrics *m, uint64_t log_dropped,
+			  const struct http_metrics_held *held, size_t *len);
 
 #endif

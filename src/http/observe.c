@@ -60,29 +60,8 @@ static void request_id_seed(struct request_id_gen *g)
 		seed[2] = atomic_fetch_add(&fallback_counter, 1) << 32;
 		seed[3] = (uint64_t)(uintptr_t)g;
 	}
-	g->key[0] = seed[0];
-	g->key[1] = seed[1];
-	g->hi = seed[2];
-	g->lo = seed[3];
-	g->seeded = true;
-}
-
-/* The next 128 bits of the calling thread's generator. */
-static void request_id_next(unsigned char bits[16])
-{
-	static _Thread_local struct request_id_gen gen;
-	if (!gen.seeded)
-		request_id_seed(&gen);
-	uint64_t l = gen.lo, r = gen.hi;
-	if (++gen.lo == 0)
-		gen.hi++;
-	/* A Feistel network is a permutation whatever its round function. */
-	r ^= request_id_mix(l + gen.key[0]);
-	l ^= request_id_mix(r + gen.key[1]);
-	r ^= request_id_mix(l ^ gen.key[0]);
-	l ^= request_id_mix(r ^ gen.key[1]);
-	memcpy(bits, &l, 8);
-	memcpy(bits + 8, &r, 8);
+	*g = (struct request_id_gen){
+	    .key = {seed[0], seed[1]}, .hi = seed[2], .lo = seed[3], .seeded = true};
 }
 
 /* Eight nibbles, one in each byte of n (0 to 15), as eight lowercase hex
@@ -95,12 +74,20 @@ static uint64_t request_id_hex8(uint64_t n)
 
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1])
 {
-	unsigned char bits[HTTP_REQUEST_ID_GENERATED / 2];
-	request_id_next(bits);
+	static _Thread_local struct request_id_gen gen;
+	if (!gen.seeded)
+		request_id_seed(&gen);
+	uint64_t l = gen.lo, r = gen.hi;
+	if (++gen.lo == 0)
+		gen.hi++;
+	/* A Feistel network is a permutation whatever its round function. */
+	r ^= request_id_mix(l + gen.key[0]);
+	l ^= request_id_mix(r + gen.key[1]);
+	r ^= request_id_mix(l ^ gen.key[0]);
+	l ^= request_id_mix(r ^ gen.key[1]);
 	/* each half as its high nibbles, then its low ones */
 	for (size_t i = 0; i < 2; i++) {
-		uint64_t w;
-		memcpy(&w, bits + 8 * i, sizeof w);
+		uint64_t w = i == 0 ? l : r;
 		uint64_t hi = request_id_hex8((w >> 4) & 0x0f0f0f0f0f0f0f0fu);
 		uint64_t lo = request_id_hex8(w & 0x0f0f0f0f0f0f0f0fu);
 		memcpy(out + 16 * i, &hi, sizeof hi);
@@ -130,21 +117,6 @@ void http_observe_begin(const struct http_observer *ob, struct http_observed *o,
 	memset(&o->tally, 0, sizeof o->tally);
 	if (ob->metrics)
 		http_metrics_request_started(ob->metrics);
-}
-
-/* route_request.metrics: the exposition text, with the log's drop count. */
-static char *http_observe_metrics_text(void *ctx, size_t *len)
-{
-	const struct http_observer *ob = ctx;
-	return http_metrics_render(ob->metrics, http_accesslog_dropped(ob->log), len);
-}
-
-void http_observe_request(const struct http_observer *ob, struct http_observed *o,
-			  struct route_request *req)
-{
-	req->metrics = ob->metrics ? http_observe_metrics_text : NULL;
-	req->metrics_ctx = (void *)ob;
-	req->tally = &o->tally;
 }
 
 void http_observe_stamp(const struct http_observed *o, struct route_response *resp)

@@ -56,10 +56,6 @@ struct http_observed {
 void http_observe_begin(const struct http_observer *ob, struct http_observed *o, const char *url,
 			const char *method, const char *request_id, const char *user_agent);
 
-/* Hands the route request the metrics (GET /metrics) and the tally. */
-void http_observe_request(const struct http_observer *ob, struct http_observed *o,
-			  struct route_request *req);
-
 /* Adds "request_id" as the last member of a problem+json body that has
  * none; left as it is otherwise or when memory runs out. */
 void http_observe_stamp(const struct http_observed *o, struct route_response *resp);

@@ -23,9 +23,7 @@ static bool ratelog_json;		   /* lines as JSON (--log-format json) */
 
 void http_ratelog_set_json(bool json)
 {
-	pthread_mutex_lock(&ratelog_lock);
-	ratelog_json = json;
-	pthread_mutex_unlock(&ratelog_lock);
+	ratelog_json = json; /* before any thread logs */
 }
 
 /* Writes one line of `message` on stderr in the format set; lock held. */

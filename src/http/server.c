@@ -72,13 +72,6 @@ static struct http_heavy *http_heavy_new(unsigned total, unsigned per_client)
 	return h;
 }
 
-static void http_heavy_free(struct http_heavy *h)
-{
-	if (h)
-		pthread_mutex_destroy(&h->lock);
-	dj_free(h);
-}
-
 /* Takes a place for the heavy request of conn until http_heavy_release():
  * false when the total or its address's share is full. */
 static bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
@@ -94,12 +87,11 @@ static bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
 			struct MHD_Connection *c = h->places[i].conn;
 			if (pass == 1 && c && http_guard_client_gone(c))
 				c = h->places[i].conn = NULL;
-			if (!c) {
+			if (!c)
 				free_place = free_place < h->total ? free_place : i;
-				continue;
-			}
-			mine += len && h->places[i].len == len &&
-				memcmp(h->places[i].addr, addr, len) == 0;
+			else
+				mine += len && h->places[i].len == len &&
+					memcmp(h->places[i].addr, addr, len) == 0;
 		}
 		if (free_place < h->total && mine < h->per_client) {
 			h->places[free_place].conn = conn;
@@ -252,7 +244,20 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 	return MHD_YES;
 }
 
-/* Fills rq->req but for its body: the header fields and query parameters. */
+/* route_request.metrics: the exposition text, with the log's drop count
+ * and the cache's and the budget's figures. */
+static char *http_metrics_text(void *ctx, size_t *len)
+{
+	struct http_server *srv = ctx;
+	struct http_metrics_held h;
+	http_cache_figures(srv->cache, &h);
+	h.answer_bytes = http_budget_held(srv->budget);
+	return http_metrics_render(srv->observer.metrics, http_accesslog_dropped(srv->observer.log),
+				   &h, len);
+}
+
+/* Fills rq->req but for its body: the header fields and query parameters,
+ * the metrics (GET /metrics) and the tally. */
 static void http_route_request(struct http_server *srv, struct MHD_Connection *conn,
 			       struct http_request *rq, const char *url, const char *method)
 {
@@ -268,6 +273,9 @@ static void http_route_request(struct http_server *srv, struct MHD_Connection *c
 	req->limits = &srv->limits;
 	req->draining = atomic_load(&srv->draining);
 	req->auth = http_auth_check(srv->auth, f->authorization, f->authorizations);
+	req->metrics = srv->observer.metrics ? http_metrics_text : NULL;
+	req->metrics_ctx = srv;
+	req->tally = &rq->seen.tally;
 	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, http_add_param, req);
 }
 
@@ -328,95 +336,74 @@ static const char *http_entry_name(const struct http_request *rq)
 /* Bytes of a streamed answer asked of the route at a time. */
 #define HTTP_STREAM_BLOCK ((size_t)65536)
 
-/* A streamed answer on its way: the route's stream and the request body
- * it reads, both freed when libmicrohttpd is done with the answer. */
-struct http_stream {
-	struct route_stream s;
-	char *body;	/* dj_malloc'ed, taken from the request */
-	uint64_t *sent; /* the request's count of body bytes sent, added to */
+/* What an answer's MHD response owns until libmicrohttpd is done with it:
+ * a streamed answer's stream and the request body it reads, or a built
+ * answer's body and the bytes it holds of the budget. */
+struct http_owned {
+	struct route_stream s;	    /* the stream; .read NULL: none */
+	char *body;		    /* dj_malloc'ed, freed with the record */
+	uint64_t *sent;		    /* the request's count of body bytes sent, added to */
+	struct http_budget *budget; /* given back `bytes` */
+	size_t bytes;
 };
 
 /* MHD_ContentReaderCallback of a streamed answer. */
 static ssize_t http_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
-	struct http_stream *hs = cls;
+	struct http_owned *o = cls;
 	(void)pos;
-	long n = hs->s.read(hs->s.ctx, buf, max);
+	long n = o->s.read(o->s.ctx, buf, max);
 	if (n > 0) {
-		*hs->sent += (uint64_t)n;
+		*o->sent += (uint64_t)n;
 		return (ssize_t)n;
 	}
 	return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
 /* MHD_ContentReaderFreeCallback: also runs when the client goes away. */
-static void http_stream_free(void *cls)
+static void http_owned_free(void *cls)
 {
-	struct http_stream *hs = cls;
-	if (hs->s.free)
-		hs->s.free(hs->s.ctx);
-	dj_free(hs->body);
-	dj_free(hs);
+	struct http_owned *o = cls;
+	if (o->s.free)
+		o->s.free(o->s.ctx);
+	if (o->bytes)
+		http_budget_give(o->budget, o->bytes);
+	dj_free(o->body);
+	dj_free(o);
 }
 
-/* The MHD response of a streamed answer, which takes the stream and the
- * request's body (rq->body); NULL when out of memory. */
-static struct MHD_Response *http_stream_response(struct http_request *rq,
-						 struct route_response *resp)
+/* The MHD response of resp's stream, which takes it and the request's body
+ * (rq->body), or of resp's dynamic body, which takes it (resp->body NULL)
+ * and the `held` bytes of the budget; NULL when out of memory (nothing
+ * taken). */
+static struct MHD_Response *http_owned_response(struct http_server *srv, struct http_request *rq,
+						struct route_response *resp, size_t held)
 {
-	struct http_stream *hs = dj_malloc(sizeof *hs);
-	if (!hs)
+	struct http_owned *o = dj_malloc(sizeof *o);
+	if (!o)
 		return NULL;
-	hs->s = resp->stream;
-	hs->body = rq->body;
-	hs->sent = &rq->seen.line.bytes_out;
-	struct MHD_Response *r = MHD_create_response_from_callback(
-	    MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK, http_stream_read, hs, http_stream_free);
+	bool stream = resp->stream.read != NULL;
+	*o = (struct http_owned){.s = resp->stream,
+				 .body = stream ? rq->body : resp->body,
+				 .sent = &rq->seen.line.bytes_out,
+				 .budget = srv->budget,
+				 .bytes = held};
+	struct MHD_Response *r =
+	    stream ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK,
+						       http_stream_read, o, http_owned_free)
+		   : MHD_create_response_from_buffer_with_free_callback_cls(
+			 resp->body_len, resp->body, http_owned_free, o);
 	if (!r) {
-		dj_free(hs);
+		dj_free(o);
 		return NULL;
 	}
-	resp->stream = (struct route_stream){.read = NULL};
-	rq->body = NULL;
-	rq->cap = 0;
-	return r;
-}
-
-/* An answer body held against the budget until libmicrohttpd is done
- * with it. */
-struct http_held {
-	struct http_budget *budget; /* given back to */
-	char *body;		    /* dj_malloc'ed, freed with the record */
-	size_t bytes;		    /* taken from budget */
-};
-
-/* MHD_ContentReaderFreeCallback of a held body: frees it and gives its
- * bytes back. */
-static void http_held_free(void *cls)
-{
-	struct http_held *h = cls;
-	http_budget_give(h->budget, h->bytes);
-	dj_free(h->body);
-	dj_free(h);
-}
-
-/* The MHD response of resp's dynamic body, holding `bytes` of the budget
- * until it is freed: takes the body (resp->body NULL) and the bytes; NULL
- * when out of memory (nothing taken). */
-static struct MHD_Response *http_held_response(struct http_server *srv, struct route_response *resp,
-					       size_t bytes)
-{
-	struct http_held *h = dj_malloc(sizeof *h);
-	if (!h)
-		return NULL;
-	*h = (struct http_held){.budget = srv->budget, .body = resp->body, .bytes = bytes};
-	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
-	    resp->body_len, resp->body, http_held_free, h);
-	if (!r) {
-		dj_free(h);
-		return NULL;
+	if (stream) {
+		resp->stream = (struct route_stream){.read = NULL};
+		rq->body = NULL;
+		rq->cap = 0;
+	} else {
+		resp->body = NULL;
 	}
-	resp->body = NULL;
 	return r;
 }
 
@@ -491,15 +478,13 @@ static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection 
 	size_t held = rq->held; /* given back by the response, or below */
 	http_observe_stamp(&rq->seen, resp);
 	http_observe_answer(&rq->seen, resp->status, resp->route_name, resp->body_len);
-	if (resp->stream.read) {
-		r = http_stream_response(rq, resp);
-	} else if (resp->body && resp->body_len > 0 && resp->body_static) {
+	if (resp->body && resp->body_len > 0 && resp->body_static) {
 		r = MHD_create_response_from_buffer(resp->body_len, resp->body,
 						    MHD_RESPMEM_PERSISTENT);
-	} else if (resp->body && resp->body_len > 0) {
-		r = http_held_response(srv, resp, held);
+	} else if (resp->stream.read || (resp->body && resp->body_len > 0)) {
+		r = http_owned_response(srv, rq, resp, held);
 		if (r)
-			held = 0; /* given back when r frees the body */
+			held = 0; /* given back when r is freed */
 	} else if (resp->head_only) {
 		r = MHD_create_response_from_callback(resp->head_length ? resp->head_length
 									: MHD_SIZE_UNKNOWN,
@@ -541,8 +526,7 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 
 	if (status == CODEC_E_TOO_LARGE)
 		http_problem(&resp, status, NULL, name,
-			     "the request body is larger than the limit of %zu bytes%s",
-			     rq->max ? rq->max : srv->limits.max_body,
+			     "the request body is larger than the limit of %zu bytes%s", rq->max,
 			     kind == ROUTE_BODY_NDJSON ? " (--max-stream-body)"
 			     : kind == ROUTE_BODY_JSON ? " (--max-json-body, --max-body; send more "
 							 "cases as a stream, application/x-ndjson)"
@@ -653,7 +637,6 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	/* Made once here, and completed by http_finish(): the headers stay.
 	 * Observed from here, so that a body read as it arrives counts too. */
 	http_route_request(srv, conn, rq, url, method);
-	http_observe_request(&srv->observer, &rq->seen, req);
 	if (framing != ROUTE_OK) {
 		rq->refused = err.status;
 		rq->unread = true;
@@ -863,14 +846,6 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_workers_trim(srv->workers);
 }
 
-/* http_metrics_held_source()'s reader: the cache's and the budget's figures. */
-static void http_server_held(void *ctx, struct http_metrics_held *h)
-{
-	struct http_server *srv = ctx;
-	http_cache_figures(srv->cache, h);
-	h->answer_bytes = http_budget_held(srv->budget);
-}
-
 /* Stops the daemon (when started) and frees what srv holds, any part of
  * which may be NULL. */
 static void http_server_free(struct http_server *srv)
@@ -878,7 +853,9 @@ static void http_server_free(struct http_server *srv)
 	if (srv->daemon)
 		MHD_stop_daemon(srv->daemon);
 	http_workers_free(srv->workers);
-	http_heavy_free(srv->heavy);
+	if (srv->heavy)
+		pthread_mutex_destroy(&srv->heavy->lock);
+	dj_free(srv->heavy);
 	http_cache_free(srv->cache);
 	http_budget_free(srv->budget);
 	http_guard_free(srv->guard);
@@ -1010,8 +987,6 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	}
 	srv->port = ntohs(bound.ss_family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
 						     : ((struct sockaddr_in6 *)&bound)->sin6_port);
-	if (cfg->metrics)
-		http_metrics_held_source(cfg->metrics, http_server_held, srv);
 	return srv;
 
 out_srv:
@@ -1049,8 +1024,6 @@ void http_server_stop(struct http_server *srv)
 {
 	if (!srv)
 		return;
-	if (srv->observer.metrics)
-		http_metrics_held_source(srv->observer.metrics, NULL, NULL);
 	/* Jobs still running resume their connections before the daemon
 	 * stops: libmicrohttpd must not stop with a connection suspended. */
 	http_workers_stop(srv->workers);

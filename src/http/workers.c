@@ -29,7 +29,7 @@ struct http_workers {
 	bool trim;		       /* memory should be given back when a worker is free */
 	long long trim_at;	       /* ... at this http_clock_ns(), if still asked */
 	unsigned nthreads;	       /* threads started */
-	pthread_t *threads;	       /* nthreads entries */
+	pthread_t threads[];	       /* nthreads entries */
 };
 
 static void *workers_main(void *arg)
@@ -41,26 +41,24 @@ static void *workers_main(void *arg)
 	for (;;) {
 		while (STAILQ_EMPTY(&w->queue) && !w->stopping && !w->trim)
 			pthread_cond_wait(&w->ready, &w->lock);
-		if (STAILQ_EMPTY(&w->queue) && w->trim && !w->stopping &&
-		    http_clock_ns() < w->trim_at) {
+		struct http_job *job = STAILQ_FIRST(&w->queue);
+		if (!job && w->trim && !w->stopping && http_clock_ns() < w->trim_at) {
 			struct timespec at = {.tv_sec = (time_t)(w->trim_at / 1000000000),
 					      .tv_nsec = (long)(w->trim_at % 1000000000)};
 			pthread_cond_timedwait(&w->ready, &w->lock, &at); /* the same clock */
 			continue;
 		}
-		if (STAILQ_EMPTY(&w->queue) && w->trim) {
-			w->trim = false;
-			pthread_mutex_unlock(&w->lock);
-			malloc_trim(0);
-			pthread_mutex_lock(&w->lock);
-			continue;
-		}
-		struct http_job *job = STAILQ_FIRST(&w->queue);
-		if (!job)
+		if (job)
+			STAILQ_REMOVE_HEAD(&w->queue, next);
+		else if (w->trim)
+			w->trim = false; /* no job waits: the heap is trimmed now */
+		else
 			break; /* stopping and nothing left */
-		STAILQ_REMOVE_HEAD(&w->queue, next);
 		pthread_mutex_unlock(&w->lock);
-		job->run(job);
+		if (job)
+			job->run(job);
+		else
+			malloc_trim(0);
 		pthread_mutex_lock(&w->lock);
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -74,9 +72,8 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 		codec_format(err, errlen, "no worker threads");
 		return NULL;
 	}
-	struct http_workers *w = dj_calloc(1, sizeof *w);
-	pthread_t *ids = w ? dj_calloc(threads, sizeof *ids) : NULL;
-	if (!ids || pthread_condattr_init(&attr) != 0)
+	struct http_workers *w = dj_calloc(1, sizeof *w + threads * sizeof w->threads[0]);
+	if (!w || pthread_condattr_init(&attr) != 0)
 		goto out_nomem;
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	int rc = pthread_cond_init(&w->ready, &attr);
@@ -87,7 +84,6 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 		pthread_cond_destroy(&w->ready);
 		goto out_nomem;
 	}
-	w->threads = ids;
 	STAILQ_INIT(&w->queue);
 	for (; w->nthreads < threads; w->nthreads++) {
 		rc = pthread_create(&w->threads[w->nthreads], NULL, workers_main, w);
@@ -100,7 +96,6 @@ struct http_workers *http_workers_new(unsigned threads, char *err, size_t errlen
 	return w;
 
 out_nomem:
-	dj_free(ids);
 	dj_free(w);
 	codec_format(err, errlen, "out of memory");
 	return NULL;
@@ -152,6 +147,5 @@ void http_workers_free(struct http_workers *w)
 	http_workers_stop(w);
 	pthread_cond_destroy(&w->ready);
 	pthread_mutex_destroy(&w->lock);
-	dj_free(w->threads);
 	dj_free(w);
 }

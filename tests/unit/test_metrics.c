@@ -32,7 +32,7 @@ static long long sample(const char *text, const char *series)
 static char *render(struct http_metrics *m, uint64_t dropped)
 {
 	size_t len = 0;
-	char *text = http_metrics_render(m, dropped, &len);
+	char *text = http_metrics_render(m, dropped, NULL, &len);
 	assert_non_null(text);
 	assert_int_equal(strlen(text), len);
 	return text;
@@ -236,7 +236,7 @@ static void *count_many(void *arg)
 		done(m, routes[i % 4], i % 2 ? "GET" : "POST", 200 + (unsigned)(i % 3), 1, 2, 1000);
 		if (i % 100 == 0) {
 			size_t len;
-			free(http_metrics_render(m, 0, &len));
+			free(http_metrics_render(m, 0, NULL, &len));
 		}
 	}
 	return NULL;
