@@ -1,12 +1,11 @@
 /*
- * The output checker of this package, in the protocol its judge uses
- * (DJ_PROTOCOL_* above). It compares the contestant's output with the jury
- * answer as dropjudge does (judge_compare() above is the service's own
- * comparison): equal after trimming trailing blanks is accepted, the same
- * tokens in another layout a presentation error, anything else a wrong
- * answer naming the first wrong, missing or extra token. The jury answer
- * must hold DJ_ANSWER_TOKENS non-negative integers, else the run is a judge
- * error. It reads only its arguments' files and starts no other program.
+ * The output checker of this package, in its judge's protocol
+ * (DJ_PROTOCOL_* above). It compares output and jury answer with
+ * judge_compare() above, the service's own comparison: equal after trimming
+ * trailing blanks is accepted, the same tokens in another layout a
+ * presentation error, else a wrong answer naming the first wrong, missing or
+ * extra token. A jury answer not of DJ_ANSWER_TOKENS non-negative integers
+ * is a judge error. It reads only its arguments' files, starts no program.
  *   testlib  check input output answer [report [-appes]]
  *            exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail
  *   kattis   output_validator input answer feedback_dir [flags] < output
@@ -24,69 +23,49 @@
 
 enum chk_outcome { CHK_OK, CHK_WRONG, CHK_PRESENTATION, CHK_FAIL };
 
-/* Reads a whole file (NULL: stdin) into a new buffer; NULL with why set. */
-static char *chk_read(const char *path, size_t *len, char *why, size_t size)
+/* Reads the whole file `what` of the run (path NULL: stdin) into a new
+ * buffer; NULL with msg set. */
+static char *chk_read(const char *what, const char *path, size_t *len, char *msg, size_t size)
 {
 	FILE *f = path ? fopen(path, "rb") : stdin;
-	size_t cap = 4096, n = 0;
-	char *buf = NULL;
-	if (!f) {
-		snprintf(why, size, "cannot read %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (!buf || n + 1 >= cap) {
-			char *p = NULL;
-			if (buf)
-				cap *= 2;
-			if (cap <= CHK_FILE_MAX + 1)
-				p = realloc(buf, cap);
-			if (!p) {
-				snprintf(why, size, "%s: too large or out of memory",
-					 path ? path : "the output");
+	size_t cap = 4096, n = 0, got;
+	char why[256], *buf = f ? malloc(cap) : NULL;
+	if (!f)
+		snprintf(why, sizeof why, "cannot read %s: %s", path, strerror(errno));
+	while (buf && (got = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
+		n += got;
+		if (n + 1 == cap) {
+			char *p = cap < CHK_FILE_MAX ? realloc(buf, cap *= 2) : NULL;
+			if (!p)
 				free(buf);
-				buf = NULL;
-				break;
-			}
 			buf = p;
 		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, f);
-		n += got;
-		if (got == 0) {
-			buf[n] = '\0';
-			*len = n;
-			break;
-		}
 	}
-	if (path)
+	if (f && !buf)
+		snprintf(why, sizeof why, "%s: too large or out of memory",
+			 path ? path : "the output");
+	if (f && path)
 		fclose(f);
+	*len = n;
+	if (buf)
+		buf[n] = '\0';
+	else
+		snprintf(msg, size, "%s: %s", what, why);
 	return buf;
-}
-
-static int chk_is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
 /* Whether a jury answer is DJ_ANSWER_TOKENS non-negative integers of at
  * most 19 digits. */
 static int chk_answer_is_valid(const char *s, size_t len)
 {
+	static const char space[] = " \t\r\n";
 	unsigned tokens = 0;
-	size_t i = 0;
-	for (;;) {
-		while (i < len && chk_is_space(s[i]))
-			i++;
-		if (i == len)
-			break;
-		size_t digits = 0;
-		while (i < len && s[i] >= '0' && s[i] <= '9') {
-			i++;
-			digits++;
-		}
-		if (digits == 0 || digits > 19 || (i < len && !chk_is_space(s[i])))
+	for (size_t i = strspn(s, space); i < len; tokens++) {
+		size_t digits = strspn(s + i, "0123456789");
+		size_t blank = strspn(s + i + digits, space);
+		if (digits == 0 || digits > 19 || (blank == 0 && i + digits < len))
 			return 0;
-		tokens++;
+		i += digits + blank;
 	}
 	return tokens == DJ_ANSWER_TOKENS;
 }
@@ -95,39 +74,27 @@ static int chk_answer_is_valid(const char *s, size_t len)
 static enum chk_outcome chk_judge(const char *input, const char *answer, const char *output,
 				  char *msg, size_t size)
 {
-	char why[256];
 	size_t answer_len = 0, output_len = 0, input_len = 0;
 	enum chk_outcome outcome = CHK_FAIL;
-	char *in = chk_read(input, &input_len, why, sizeof why);
-	char *ans = NULL, *out = NULL;
-	if (!in) {
-		snprintf(msg, size, "the input: %s", why);
-		goto out_free;
-	}
-	ans = chk_read(answer, &answer_len, why, sizeof why);
-	if (!ans) {
-		snprintf(msg, size, "the answer file: %s", why);
-		goto out_free;
-	}
-	if (!chk_answer_is_valid(ans, answer_len)) {
+	char *in = chk_read("the input", input, &input_len, msg, size);
+	char *ans = in ? chk_read("the answer file", answer, &answer_len, msg, size) : NULL;
+	char *out = NULL;
+	if (ans && !chk_answer_is_valid(ans, answer_len)) {
 		snprintf(msg, size,
 			 "the answer file %s is not a %s answer (%d non-negative integer%s)",
 			 answer, DJ_TITLE, DJ_ANSWER_TOKENS, DJ_ANSWER_TOKENS == 1 ? "" : "s");
-		goto out_free;
-	}
-	out = chk_read(output, &output_len, why, sizeof why);
-	if (!out) {
-		snprintf(msg, size, "the output: %s", why);
+	} else if (ans) {
+		out = chk_read("the output", output, &output_len, msg, size);
 		outcome = CHK_WRONG;
-		goto out_free;
 	}
-	struct judge_report report;
-	judge_compare(ans, answer_len, out, output_len, &report);
-	snprintf(msg, size, "%s", report.message);
-	outcome = report.verdict == JUDGE_ACCEPTED	       ? CHK_OK
-		  : report.verdict == JUDGE_PRESENTATION_ERROR ? CHK_PRESENTATION
-							       : CHK_WRONG;
-out_free:
+	if (out) {
+		struct judge_report report;
+		judge_compare(ans, answer_len, out, output_len, &report);
+		snprintf(msg, size, "%s", report.message);
+		outcome = report.verdict == JUDGE_ACCEPTED	       ? CHK_OK
+			  : report.verdict == JUDGE_PRESENTATION_ERROR ? CHK_PRESENTATION
+								       : CHK_WRONG;
+	}
 	free(in);
 	free(ans);
 	free(out);
@@ -135,45 +102,38 @@ out_free:
 }
 
 #if defined(DJ_PROTOCOL_TESTLIB)
+/* Reports the outcome as testlib does: its exit code is the outcome's order. */
 static int chk_report(int argc, char **argv, enum chk_outcome outcome, const char *msg)
 {
 	static const char *const prefix[] = {"ok ", "wrong answer ", "wrong output format ",
 					     "FAIL "};
 	static const char *const appes[] = {"accepted", "wrong-answer", "presentation-error",
 					    "fail"};
-	static const int code[] = {0, 1, 2, 3};
+	static const char special[] = "&<>\"";
+	static const char *const entity[] = {"&amp;", "&lt;", "&gt;", "&quot;"};
 	fprintf(stderr, "%s%s\n", prefix[outcome], msg);
-	if (argc >= 5) {
-		FILE *f = fopen(argv[4], "w");
-		if (!f) {
-			fprintf(stderr, "FAIL cannot write %s: %s\n", argv[4], strerror(errno));
-			return 3;
-		}
-		if (argc >= 6) {
-			fprintf(f,
-				"<?xml version=\"1.0\" encoding=\"utf-8\"?>"
-				"<result outcome = \"%s\">",
-				appes[outcome]);
-			for (const char *c = msg; *c; c++) {
-				if (*c == '&')
-					fputs("&amp;", f);
-				else if (*c == '<')
-					fputs("&lt;", f);
-				else if (*c == '>')
-					fputs("&gt;", f);
-				else if (*c == '"')
-					fputs("&quot;", f);
-				else
-					fputc(*c, f);
-			}
-			fputs("</result>\n", f);
-		} else {
-			fputs(msg, f);
-		}
-		if (fclose(f) != 0)
-			return 3;
+	if (argc < 5)
+		return (int)outcome;
+	FILE *f = fopen(argv[4], "w");
+	if (!f) {
+		fprintf(stderr, "FAIL cannot write %s: %s\n", argv[4], strerror(errno));
+		return 3;
 	}
-	return code[outcome];
+	if (argc >= 6) {
+		fprintf(f, "<?xml version=\"1.0\" encoding=\"utf-8\"?><result outcome = \"%s\">",
+			appes[outcome]);
+		for (const char *c = msg; *c; c++) {
+			const char *e = strchr(special, *c);
+			if (e)
+				fputs(entity[e - special], f);
+			else
+				fputc(*c, f);
+		}
+		fputs("</result>\n", f);
+	} else {
+		fputs(msg, f);
+	}
+	return fclose(f) == 0 ? (int)outcome : 3;
 }
 
 int main(int argc, char **argv)
@@ -183,8 +143,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "FAIL usage: %s input output answer [report [-appes]]\n", argv[0]);
 		return 3;
 	}
-	enum chk_outcome outcome = chk_judge(argv[1], argv[3], argv[2], msg, sizeof msg);
-	return chk_report(argc, argv, outcome, msg);
+	return chk_report(argc, argv, chk_judge(argv[1], argv[3], argv[2], msg, sizeof msg), msg);
 }
 #elif defined(DJ_PROTOCOL_KATTIS) || defined(DJ_PROTOCOL_CMS)
 static const char *const chk_verdict[] = {"accepted", "wrong answer", "presentation error",

@@ -6,21 +6,18 @@
  * rows). Reads N, then N lines "t x y"; prints the score and the tiles.
  */
 #include <stdio.h>
+#include <string.h>
 
 static int board[2][6][4]; /* [green, blue][line, 0 lightest][cell] */
 
 /* Drops cells (line offsets dl[], cells dc[], n of them) into board b. */
 static void drop(int b, int n, const int *dl, const int *dc)
 {
-	int d = 0;
-	for (;;) {
-		int ok = 1;
+	int d = 0, fits = 1;
+	while (fits) {
 		for (int i = 0; i < n; i++)
-			if (dl[i] + d + 1 > 5 || board[b][dl[i] + d + 1][dc[i]])
-				ok = 0;
-		if (!ok)
-			break;
-		d++;
+			fits &= dl[i] + d + 1 <= 5 && !board[b][dl[i] + d + 1][dc[i]];
+		d += fits;
 	}
 	for (int i = 0; i < n; i++)
 		board[b][dl[i] + d][dc[i]] = 1;
@@ -29,35 +26,26 @@ static void drop(int b, int n, const int *dl, const int *dc)
 /* Removes line l, moving the lines above it down by one. */
 static void remove_line(int b, int l)
 {
-	for (int r = l; r > 0; r--)
-		for (int c = 0; c < 4; c++)
-			board[b][r][c] = board[b][r - 1][c];
-	for (int c = 0; c < 4; c++)
-		board[b][0][c] = 0;
+	memmove(board[b][1], board[b][0], sizeof board[b][0] * (size_t)l);
+	memset(board[b][0], 0, sizeof board[b][0]);
 }
 
+/* How many cells of line l of board b are filled. */
+static int filled(int b, int l)
+{
+	return board[b][l][0] + board[b][l][1] + board[b][l][2] + board[b][l][3];
+}
+
+/* Removes full lines (a point each), then a bottom line per light line used. */
 static int settle(int b)
 {
 	int points = 0;
-	for (int l = 5; l >= 0;) {
-		int full = 1;
-		for (int c = 0; c < 4; c++)
-			full &= board[b][l][c];
-		if (full) {
+	for (int l = 5; l >= 0; l--)
+		while (filled(b, l) == 4) {
 			remove_line(b, l);
 			points++;
-		} else {
-			l--;
 		}
-	}
-	int k = 0;
-	for (int l = 0; l < 2; l++)
-		for (int c = 0; c < 4; c++)
-			if (board[b][l][c]) {
-				k++;
-				break;
-			}
-	while (k-- > 0)
+	for (int k = (filled(b, 0) > 0) + (filled(b, 1) > 0); k > 0; k--)
 		remove_line(b, 5);
 	return points;
 }
@@ -85,8 +73,7 @@ int main(void)
 	}
 	for (int b = 0; b < 2; b++)
 		for (int l = 0; l < 6; l++)
-			for (int c = 0; c < 4; c++)
-				tiles += board[b][l][c];
+			tiles += filled(b, l);
 	printf("%d\n%d\n", score, tiles);
 	return 0;
 }

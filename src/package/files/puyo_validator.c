@@ -1,10 +1,9 @@
 /*
  * The input validator of this package for Puyo Puyo (Baekjoon 11559), in
- * the protocol its judge uses: the input on stdin, exit DJ_VALID_EXIT when
- * it is valid, else the first fault on stderr as "<stdin>:LINE[:COLUMN]:
- * rule" and exit DJ_INVALID_EXIT. The rules are those of `dropjudge
- * validate`, with the field's size and alphabet generated above from
- * dropjudge's tables: exactly DJ_PUYO_ROWS lines of DJ_PUYO_COLS
+ * its judge's protocol: the input on stdin; exit DJ_VALID_EXIT if valid,
+ * else DJ_INVALID_EXIT with the first fault on stderr as
+ * "<stdin>:LINE[:COLUMN]: rule". The rules of `dropjudge validate`, size and
+ * alphabet generated above: exactly DJ_PUYO_ROWS lines of DJ_PUYO_COLS
  * characters from DJ_PUYO_ALPHABET, each ended by a lone '\n', nothing
  * after, and no puyo above an empty cell. Arguments (testlib's --testset,
  * Kattis's flags) are ignored. It starts no other program.
@@ -16,11 +15,9 @@
 
 #define VAL_INPUT_MAX ((size_t)1 << 20)
 
-static int val_fault(unsigned line, unsigned column, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /* Reports the fault and gives the exit code of an invalid input. */
-static int val_fault(unsigned line, unsigned column, const char *fmt, ...)
+static int __attribute__((format(printf, 3, 4)))
+val_fault(unsigned line, unsigned column, const char *fmt, ...)
 {
 	va_list ap;
 	fprintf(stderr, "%s<stdin>:%u", DJ_FAULT_PREFIX, line);
@@ -57,18 +54,19 @@ static size_t val_char(const unsigned char *s, size_t n, long *cp)
 	return len ? len : 1;
 }
 
-/* Checks one row (without its '\n' and CR); fills cells; 0 or the exit code. */
-static int val_row(unsigned line, const char *s, size_t n, char *cells)
+/* Checks one row (without its '\n', ended by one if newline); fills cells;
+ * 0 or the exit code. */
+static int val_row(unsigned line, const char *s, size_t n, int newline, char *cells)
 {
 	unsigned chars = 0;
-	for (size_t i = 0; i < n; chars++) {
-		long cp;
+	int cr = n && s[n - 1] == '\r';
+	long cp;
+	n -= (size_t)cr;
+	for (size_t i = 0; i < n; chars++)
 		i += val_char((const unsigned char *)s + i, n - i, &cp);
-	}
 	if (chars != DJ_PUYO_COLS)
 		return val_fault(line, 0, "expected %d characters, found %u", DJ_PUYO_COLS, chars);
 	for (size_t i = 0, col = 1; i < n; col++) {
-		long cp;
 		size_t k = val_char((const unsigned char *)s + i, n - i, &cp);
 		char shown[32];
 		if (cp < 0)
@@ -84,7 +82,11 @@ static int val_row(unsigned line, const char *s, size_t n, char *cells)
 		cells[col - 1] = (char)cp;
 		i += k;
 	}
-	return 0;
+	if (cr)
+		return val_fault(line, DJ_PUYO_COLS + 1,
+				 "carriage return at the end of the line (lines must end with "
+				 "\"\\n\" only)");
+	return newline ? 0 : val_fault(line, 0, "missing newline at the end of the line");
 }
 
 int main(void)
@@ -99,19 +101,9 @@ int main(void)
 		return val_fault(1, 0, "the input is larger than %zu bytes", (size_t)VAL_INPUT_MAX);
 	for (size_t pos = 0; pos < len && !rc; lines++) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - text) : len, n = end - pos;
-		int cr = n && text[end - 1] == '\r';
-		if (lines < DJ_PUYO_ROWS) {
-			rc = val_row(lines + 1, text + pos, n - (size_t)cr, field[lines]);
-			if (!rc && cr)
-				rc = val_fault(
-				    lines + 1, DJ_PUYO_COLS + 1,
-				    "carriage return at the end of the line (lines must end "
-				    "with \"\\n\" only)");
-			if (!rc && !nl)
-				rc = val_fault(lines + 1, 0,
-					       "missing newline at the end of the line");
-		}
+		size_t end = nl ? (size_t)(nl - text) : len;
+		if (lines < DJ_PUYO_ROWS)
+			rc = val_row(lines + 1, text + pos, end - pos, nl != NULL, field[lines]);
 		pos = end + 1;
 	}
 	if (!rc && lines != DJ_PUYO_ROWS)
