@@ -442,11 +442,6 @@ enum codec_status md_text_status(const struct md_text_reader *r)
 	return r->status;
 }
 
-bool md_text_failed(const struct md_text_reader *r)
-{
-	return r->status != CODEC_OK;
-}
-
 bool md_text_declared(const struct md_text_reader *r, unsigned long *n)
 {
 	if (r->have_n)
