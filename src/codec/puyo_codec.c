@@ -284,14 +284,12 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bo
 
 json_t *puyo_json_rows(const struct puyo_field *field)
 {
-	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
+	char text[PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1];
+	int len = puyo_text_field(field, text, sizeof text);
 	json_t *array = json_array();
-	for (unsigned r = 0; array && r < rows; r++) {
-		char text[PUYO_COLS];
-		for (unsigned c = 0; c < PUYO_COLS; c++)
-			text[c] = puyo_cell_to_char(field->cell[r][c]);
+	for (int at = 0; array && at < len; at += PUYO_COLS + 1) {
 		/* append_new takes the string, and fails on NULL. */
-		if (json_array_append_new(array, json_stringn(text, PUYO_COLS)) != 0) {
+		if (json_array_append_new(array, json_stringn(text + at, PUYO_COLS)) != 0) {
 			json_decref(array);
 			array = NULL;
 		}
