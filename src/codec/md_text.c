@@ -110,7 +110,8 @@ static void token_byte(struct md_text_reader *r, unsigned char c)
 		if (r->tok.digits == 0)
 			r->tok.zero_first = d == 0;
 		r->tok.digits = saturating_inc(r->tok.digits);
-		codec_decimal_push(&r->tok.value, d, TOKEN_VALUE_MAX); /* saturates */
+		unsigned long long v = r->tok.value; /* saturates at TOKEN_VALUE_MAX */
+		r->tok.value = v > (TOKEN_VALUE_MAX - d) / 10 ? TOKEN_VALUE_MAX : v * 10 + d;
 	} else if ((c == '+' || c == '-') && r->tok.len == 0) {
 		r->tok.plus = c == '+';
 		r->tok.minus = c == '-';
