@@ -116,16 +116,6 @@ fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
 	return CODEC_E_INVALID;
 }
 
-/* A character as a message shows it: 'x', or its byte value. */
-static void shown(char ch, char out[8])
-{
-	unsigned char b = (unsigned char)ch;
-	if (b > 0x20 && b < 0x7f && b != '\'')
-		snprintf(out, 8, "'%c'", ch);
-	else
-		snprintf(out, 8, "0x%02x", b);
-}
-
 /* Whether s[0..len) starts with `prefix`; advances past it when so. */
 static bool eat(const char **s, size_t *len, const char *prefix)
 {
@@ -158,8 +148,9 @@ static enum codec_status read_cells(const struct site *site, const char *s, size
 	size_t first = (site->max_chars - len) * site->cells; /* cell of s[0] */
 	for (size_t i = 0; i < len; i++) {
 		const char *at = s[i] ? strchr(site->alphabet, s[i]) : NULL;
-		char ch[8];
-		shown(s[i], ch);
+		char ch[8]; /* as a message shows it: 'x', or its byte value */
+		unsigned char b = (unsigned char)s[i];
+		snprintf(ch, sizeof ch, b > 0x20 && b < 0x7f && b != '\'' ? "'%c'" : "0x%02x", b);
 		if (!at)
 			return fault(err, pointer, "character %zu, %s, is not a %s", i + 1, ch,
 				     site->chars);
