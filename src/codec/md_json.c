@@ -162,10 +162,8 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 			       const struct md_read_options *opt, struct codec_error *err,
 			       md_block_fn fn, void *ctx)
 {
-	static const struct md_read_options defaults = {.max_blocks = 0, .strict = false};
+	const struct md_read_options o = opt ? *opt : (struct md_read_options){0};
 	struct json_reader jr = {pointer ? pointer : "", err, CODEC_OK, false};
-	if (!opt)
-		opt = &defaults;
 	if (!json_is_object(case_obj)) {
 		json_fault(&jr, NULL, NULL, "expected an object {\"blocks\": [...]}");
 		return jr.status;
@@ -197,10 +195,10 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 		return jr.status;
 	}
 	size_t n = json_array_size(blocks);
-	if (opt->max_blocks && n > opt->max_blocks)
+	if (o.max_blocks && n > o.max_blocks)
 		json_fault(&jr, NULL, "blocks", "too many blocks: more than the limit of %lu",
-			   opt->max_blocks);
-	else if (opt->strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
+			   o.max_blocks);
+	else if (o.strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
 		json_fault(&jr, NULL, "blocks", "expected %d..%d blocks, found %zu",
 			   MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, n);
 	if (jr.stop)

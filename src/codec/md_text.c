@@ -494,8 +494,7 @@ int md_text_result(const struct md_game *game, char *buf, size_t size)
 
 void md_text_validate(const char *text, size_t len, struct codec_error *err)
 {
-	static const struct md_read_options strict = {.max_blocks = 0, .strict = true};
-	struct md_text_reader *reader = md_text_new(&strict, err);
+	struct md_text_reader *reader = md_text_new(&(struct md_read_options){.strict = true}, err);
 	if (!reader) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return;
