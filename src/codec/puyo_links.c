@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codec/decimal.h"
 #include "codec/puyo_codec.h"
 
 #define BOARD_ROWS  PUYO_ROWS_MAX	     /* the hidden row and 12 visible */
@@ -60,9 +59,9 @@ static const struct site {
      "Puyo Nexus chain character (0-8, A-C)"},
 };
 
-/* Writes the field string of `site`, its leading empty cells left out. */
-static int write_cells(const struct site *site, const struct puyo_field *field, char *buf,
-		       size_t size)
+/* Writes `prefix` and the field string of `site`, its leading empty cells left out. */
+static int write_cells(const struct site *site, const char *prefix, const struct puyo_field *field,
+		       char *buf, size_t size)
 {
 	char text[NEXUS_CHARS];
 	size_t n = 0;
@@ -77,31 +76,27 @@ static int write_cells(const struct site *site, const struct puyo_field *field, 
 	}
 	if (n == 0 && site == &sites[1])
 		text[n++] = '0'; /* as Puyo Nexus writes an empty board */
-	return codec_text_copy(buf, size, text, n);
+	return snprintf(buf, size, "%s%.*s", prefix, (int)n, text);
 }
 
 int puyo_links_puyop(const struct puyo_field *field, char *buf, size_t size)
 {
-	return write_cells(&sites[0], field, buf, size);
+	return write_cells(&sites[0], "", field, buf, size);
 }
 
 int puyo_links_nexus(const struct puyo_field *field, char *buf, size_t size)
 {
-	return write_cells(&sites[1], field, buf, size);
+	return write_cells(&sites[1], "", field, buf, size);
 }
 
 int puyo_links_puyop_url(const struct puyo_field *field, char *buf, size_t size)
 {
-	char text[PUYO_LINKS_PUYOP_MAX];
-	puyo_links_puyop(field, text, sizeof text);
-	return snprintf(buf, size, "%s%s", PUYO_LINKS_PUYOP_URL, text);
+	return write_cells(&sites[0], PUYO_LINKS_PUYOP_URL, field, buf, size);
 }
 
 int puyo_links_nexus_url(const struct puyo_field *field, char *buf, size_t size)
 {
-	char text[PUYO_LINKS_NEXUS_MAX];
-	puyo_links_nexus(field, text, sizeof text);
-	return snprintf(buf, size, "%s%s", PUYO_LINKS_NEXUS_URL, text);
+	return write_cells(&sites[1], PUYO_LINKS_NEXUS_URL, field, buf, size);
 }
 
 /* Records a fault at `pointer` (NULL: none); returns CODEC_E_INVALID. */
