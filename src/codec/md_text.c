@@ -299,8 +299,7 @@ static bool token_begin(struct md_text_reader *r)
 	}
 	r->cur.ws_column = 0;
 	r->cur.ws_bad_column = 0;
-	unsigned want = r->line == 1 ? 1 : 3;
-	if (r->cur.ntokens == want)
+	if (r->cur.ntokens == (r->line == 1 ? 1u : 3u)) /* the first token too many */
 		r->cur.extra_column = r->column;
 	r->tok = (struct md_token){.in = true, .column = r->column};
 	return true;

@@ -419,8 +419,7 @@ static void read_strict(struct puyo_rows *rd, const struct text_line *lines, uns
 	for (unsigned i = 0; i < nlines && i < PUYO_ROWS; i++) {
 		struct text_line tl = lines[i];
 		bool cr = tl.len && tl.s[tl.len - 1] == '\r';
-		if (cr)
-			tl.len--;
+		tl.len -= cr;
 		if (rows_check(rd, tl.s, tl.len, i, i))
 			return;
 		if (cr && rows_fault(rd, NULL, i + 1, rows_chars(tl.s, tl.len) + 1,
