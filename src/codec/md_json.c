@@ -250,10 +250,9 @@ uint64_t md_json_fast_legal(void)
 	return MD_LEGAL_DIGITS;
 }
 
-/* Takes compact blocks "[t,x,y]," (8 bytes, single digits, legal) from s->p into out[0..cap),
- * eight bytes a block read at once; stops before the first other bytes (the last block of a
- * list, which a "]" follows, among them), which take_block() then reads. Returns the blocks
- * taken. */
+/* Takes compact legal blocks "[t,x,y]," from s->p into out[0..cap), 8 bytes at once; stops
+ * before any other bytes (the list's last block among them: take_block() reads those).
+ * Returns the blocks taken. */
 static size_t take_compact_run(struct codec_scan *s, struct md_block *out, size_t cap)
 {
 	size_t n = 0;

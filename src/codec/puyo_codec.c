@@ -372,10 +372,8 @@ bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
 	return true;
 }
 
-/* ---- the Baekjoon text (the rows, top first) in, the output ("C\n") and the field as text
- * out. Lenient mode also takes CR LF, blanks at the end of a line, a missing final newline and
- * blank lines at the end. Faults are at a line and, for a bad character, its column (counted
- * in characters). ---- */
+/* ---- the Baekjoon text in (lenient: also CR LF, trailing blanks, no final newline, blank
+ * lines at the end; faults at a line and a column in characters), "C\n" and rows out ---- */
 
 /* Lines looked at one by one: 13 rows and the first line too many. */
 #define LINES_KEPT (PUYO_ROWS_MAX + 1)
