@@ -7,16 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool codec_decimal_push(unsigned long long *value, unsigned digit, unsigned long long cap)
-{
-	if (*value > (cap - digit) / 10) {
-		*value = cap;
-		return false;
-	}
-	*value = *value * 10 + digit;
-	return true;
-}
-
 enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out)
 {
 	if (!*s || s[strspn(s, "0123456789")])

@@ -7,7 +7,6 @@
 #define DROPJUDGE_CODEC_DECIMAL_H
 
 #include <limits.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -19,9 +18,6 @@ enum codec_decimal {
 
 /* Reads a NUL-terminated string; *out is set only on OK. */
 enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out);
-
-/* Appends `digit` to *value; false, with *value = cap, past cap. */
-bool codec_decimal_push(unsigned long long *value, unsigned digit, unsigned long long cap);
 
 /* Longest decimal text of an unsigned long long, without a NUL. */
 #define CODEC_DECIMAL_MAX 20

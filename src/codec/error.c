@@ -53,26 +53,21 @@ static void text_make_utf8(char *s)
 	}
 }
 
-/* Writes how a fault's place reads in a summary: "line 3, column 2",
- * "/blocks/1/0", "query parameter n"; "" for none or the root. */
-static void where_text(const struct codec_where *w, char *buf, size_t size)
-{
-	const char *pointer = w && w->pointer ? w->pointer : "", *comma = pointer[0] ? ", " : "";
-	if (w && w->parameter && w->parameter[0])
-		snprintf(buf, size, "query parameter %s", w->parameter);
-	else if (!w || !w->line)
-		snprintf(buf, size, "%s", pointer);
-	else if (w->column)
-		snprintf(buf, size, "%s%sline %u, column %u", pointer, comma, w->line, w->column);
-	else
-		snprintf(buf, size, "%s%sline %u", pointer, comma, w->line);
-}
-
-/* Sets the summary "<where>: <text>", or the text alone, cut to fit. */
+/* Sets the summary "<where>: <text>", or the text alone, cut to fit; <where> reads
+ * "line 3, column 2", "/blocks/1/0", "query parameter n", and is empty for the root. */
 static void summary_write(struct codec_error *err, const struct codec_where *w, const char *text)
 {
 	char place[CODEC_POINTER_MAX + 48], *d = err->detail;
-	where_text(w, place, sizeof place);
+	const char *pointer = w && w->pointer ? w->pointer : "", *comma = pointer[0] ? ", " : "";
+	if (w && w->parameter && w->parameter[0])
+		snprintf(place, sizeof place, "query parameter %s", w->parameter);
+	else if (!w || !w->line)
+		snprintf(place, sizeof place, "%s", pointer);
+	else if (w->column)
+		snprintf(place, sizeof place, "%s%sline %u, column %u", pointer, comma, w->line,
+			 w->column);
+	else
+		snprintf(place, sizeof place, "%s%sline %u", pointer, comma, w->line);
 	if (snprintf(d, sizeof err->detail, "%s%s%s", place, place[0] ? ": " : "", text) < 0)
 		d[0] = '\0';
 	text_make_utf8(d);

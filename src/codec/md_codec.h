@@ -62,11 +62,9 @@ struct md_text_reader;
 struct md_text_reader *md_text_new(const struct md_read_options *opt, struct codec_error *err);
 void md_text_free(struct md_text_reader *r);
 
-/* The reader's status so far (CODEC_OK while no fault); whether some fault
- * was recorded (no block is handed on after one); whether line 1 gave a
- * usable N, and then N in *n. */
+/* The reader's status so far (CODEC_OK while no fault: no block is handed
+ * on after one); whether line 1 gave a usable N, and then N in *n. */
 enum codec_status md_text_status(const struct md_text_reader *r);
-bool md_text_failed(const struct md_text_reader *r);
 bool md_text_declared(const struct md_text_reader *r, unsigned long *n);
 
 /* Feeds the next chunk. Returns the status so far (CODEC_OK while none). */

@@ -162,10 +162,8 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 			       const struct md_read_options *opt, struct codec_error *err,
 			       md_block_fn fn, void *ctx)
 {
-	static const struct md_read_options defaults = {.max_blocks = 0, .strict = false};
+	const struct md_read_options o = opt ? *opt : (struct md_read_options){0};
 	struct json_reader jr = {pointer ? pointer : "", err, CODEC_OK, false};
-	if (!opt)
-		opt = &defaults;
 	if (!json_is_object(case_obj)) {
 		json_fault(&jr, NULL, NULL, "expected an object {\"blocks\": [...]}");
 		return jr.status;
@@ -197,10 +195,10 @@ enum codec_status md_json_read(const json_t *case_obj, const char *pointer,
 		return jr.status;
 	}
 	size_t n = json_array_size(blocks);
-	if (opt->max_blocks && n > opt->max_blocks)
+	if (o.max_blocks && n > o.max_blocks)
 		json_fault(&jr, NULL, "blocks", "too many blocks: more than the limit of %lu",
-			   opt->max_blocks);
-	else if (opt->strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
+			   o.max_blocks);
+	else if (o.strict && (n < MD_BAEKJOON_MIN_N || n > MD_BAEKJOON_MAX_N))
 		json_fault(&jr, NULL, "blocks", "expected %d..%d blocks, found %zu",
 			   MD_BAEKJOON_MIN_N, MD_BAEKJOON_MAX_N, n);
 	if (jr.stop)
@@ -252,10 +250,9 @@ uint64_t md_json_fast_legal(void)
 	return MD_LEGAL_DIGITS;
 }
 
-/* Takes compact blocks "[t,x,y]," (8 bytes, single digits, legal) from s->p into out[0..cap),
- * eight bytes a block read at once; stops before the first other bytes (the last block of a
- * list, which a "]" follows, among them), which take_block() then reads. Returns the blocks
- * taken. */
+/* Takes compact legal blocks "[t,x,y]," from s->p into out[0..cap), 8 bytes at once; stops
+ * before any other bytes (the list's last block among them: take_block() reads those).
+ * Returns the blocks taken. */
 static size_t take_compact_run(struct codec_scan *s, struct md_block *out, size_t cap)
 {
 	size_t n = 0;

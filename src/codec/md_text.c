@@ -110,7 +110,8 @@ static void token_byte(struct md_text_reader *r, unsigned char c)
 		if (r->tok.digits == 0)
 			r->tok.zero_first = d == 0;
 		r->tok.digits = saturating_inc(r->tok.digits);
-		codec_decimal_push(&r->tok.value, d, TOKEN_VALUE_MAX); /* saturates */
+		unsigned long long v = r->tok.value; /* saturates at TOKEN_VALUE_MAX */
+		r->tok.value = v > (TOKEN_VALUE_MAX - d) / 10 ? TOKEN_VALUE_MAX : v * 10 + d;
 	} else if ((c == '+' || c == '-') && r->tok.len == 0) {
 		r->tok.plus = c == '+';
 		r->tok.minus = c == '-';
@@ -298,8 +299,7 @@ static bool token_begin(struct md_text_reader *r)
 	}
 	r->cur.ws_column = 0;
 	r->cur.ws_bad_column = 0;
-	unsigned want = r->line == 1 ? 1 : 3;
-	if (r->cur.ntokens == want)
+	if (r->cur.ntokens == (r->line == 1 ? 1u : 3u)) /* the first token too many */
 		r->cur.extra_column = r->column;
 	r->tok = (struct md_token){.in = true, .column = r->column};
 	return true;
@@ -442,11 +442,6 @@ enum codec_status md_text_status(const struct md_text_reader *r)
 	return r->status;
 }
 
-bool md_text_failed(const struct md_text_reader *r)
-{
-	return r->status != CODEC_OK;
-}
-
 bool md_text_declared(const struct md_text_reader *r, unsigned long *n)
 {
 	if (r->have_n)
@@ -498,8 +493,7 @@ int md_text_result(const struct md_game *game, char *buf, size_t size)
 
 void md_text_validate(const char *text, size_t len, struct codec_error *err)
 {
-	static const struct md_read_options strict = {.max_blocks = 0, .strict = true};
-	struct md_text_reader *reader = md_text_new(&strict, err);
+	struct md_text_reader *reader = md_text_new(&(struct md_read_options){.strict = true}, err);
 	if (!reader) {
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
 		return;

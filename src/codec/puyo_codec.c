@@ -284,14 +284,12 @@ enum codec_status puyo_json_read(const json_t *case_obj, const char *pointer, bo
 
 json_t *puyo_json_rows(const struct puyo_field *field)
 {
-	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
+	char text[PUYO_ROWS_MAX * (PUYO_COLS + 1) + 1];
+	int len = puyo_text_field(field, text, sizeof text);
 	json_t *array = json_array();
-	for (unsigned r = 0; array && r < rows; r++) {
-		char text[PUYO_COLS];
-		for (unsigned c = 0; c < PUYO_COLS; c++)
-			text[c] = puyo_cell_to_char(field->cell[r][c]);
+	for (int at = 0; array && at < len; at += PUYO_COLS + 1) {
 		/* append_new takes the string, and fails on NULL. */
-		if (json_array_append_new(array, json_stringn(text, PUYO_COLS)) != 0) {
+		if (json_array_append_new(array, json_stringn(text + at, PUYO_COLS)) != 0) {
 			json_decref(array);
 			array = NULL;
 		}
@@ -374,10 +372,8 @@ bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
 	return true;
 }
 
-/* ---- the Baekjoon text (the rows, top first) in, the output ("C\n") and the field as text
- * out. Lenient mode also takes CR LF, blanks at the end of a line, a missing final newline and
- * blank lines at the end. Faults are at a line and, for a bad character, its column (counted
- * in characters). ---- */
+/* ---- the Baekjoon text in (lenient: also CR LF, trailing blanks, no final newline, blank
+ * lines at the end; faults at a line and a column in characters), "C\n" and rows out ---- */
 
 /* Lines looked at one by one: 13 rows and the first line too many. */
 #define LINES_KEPT (PUYO_ROWS_MAX + 1)
@@ -421,8 +417,7 @@ static void read_strict(struct puyo_rows *rd, const struct text_line *lines, uns
 	for (unsigned i = 0; i < nlines && i < PUYO_ROWS; i++) {
 		struct text_line tl = lines[i];
 		bool cr = tl.len && tl.s[tl.len - 1] == '\r';
-		if (cr)
-			tl.len--;
+		tl.len -= cr;
 		if (rows_check(rd, tl.s, tl.len, i, i))
 			return;
 		if (cr && rows_fault(rd, NULL, i + 1, rows_chars(tl.s, tl.len) + 1,

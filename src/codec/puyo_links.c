@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codec/decimal.h"
 #include "codec/puyo_codec.h"
 
 #define BOARD_ROWS  PUYO_ROWS_MAX	     /* the hidden row and 12 visible */
@@ -47,49 +46,57 @@ static unsigned board_number(const struct puyo_field *f, unsigned r, unsigned c)
 	return number_of_cell[v <= PUYO_GARBAGE ? v : PUYO_EMPTY];
 }
 
+/* What each site's field string is: its alphabet, its cells a character, and the words its
+ * faults use. */
+static const struct site {
+	const char *alphabet;
+	size_t max_chars, cells;
+	const char *name, *size, *chars;
+} sites[2] = {
+    {puyop_alphabet, PUYOP_CHARS, 2, "a puyop.com field", "13 rows of 3 column pairs",
+     "puyop.com field character (0-9a-zA-Z[])"},
+    {nexus_alphabet, NEXUS_CHARS, 1, "a Puyo Nexus chain", "6 columns, 12 rows and the hidden row",
+     "Puyo Nexus chain character (0-8, A-C)"},
+};
+
+/* Writes `prefix` and the field string of `site`, its leading empty cells left out. */
+static int write_cells(const struct site *site, const char *prefix, const struct puyo_field *field,
+		       char *buf, size_t size)
+{
+	char text[NEXUS_CHARS];
+	size_t n = 0;
+	for (unsigned i = 0; i < site->max_chars; i++) {
+		unsigned v = 0; /* puyop.com: a column pair's number, left * 8 + right */
+		for (unsigned k = 0; k < site->cells; k++) {
+			unsigned at = i * (unsigned)site->cells + k;
+			v = v * 8 + board_number(field, at / PUYO_COLS, at % PUYO_COLS);
+		}
+		if (n > 0 || v > 0)
+			text[n++] = site->alphabet[v];
+	}
+	if (n == 0 && site == &sites[1])
+		text[n++] = '0'; /* as Puyo Nexus writes an empty board */
+	return snprintf(buf, size, "%s%.*s", prefix, (int)n, text);
+}
+
 int puyo_links_puyop(const struct puyo_field *field, char *buf, size_t size)
 {
-	char text[PUYO_LINKS_PUYOP_MAX];
-	size_t n = 0;
-	for (unsigned r = 0; r < BOARD_ROWS; r++)
-		for (unsigned p = 0; p < PAIRS; p++) {
-			unsigned left = board_number(field, r, 2 * p);
-			unsigned right = board_number(field, r, 2 * p + 1);
-			if (n == 0 && left == 0 && right == 0)
-				continue;
-			text[n++] = puyop_alphabet[left * 8 + right];
-		}
-	return codec_text_copy(buf, size, text, n);
+	return write_cells(&sites[0], "", field, buf, size);
 }
 
 int puyo_links_nexus(const struct puyo_field *field, char *buf, size_t size)
 {
-	char text[PUYO_LINKS_NEXUS_MAX];
-	size_t n = 0;
-	for (unsigned r = 0; r < BOARD_ROWS; r++)
-		for (unsigned c = 0; c < PUYO_COLS; c++) {
-			char ch = nexus_alphabet[board_number(field, r, c)];
-			if (n == 0 && ch == '0')
-				continue;
-			text[n++] = ch;
-		}
-	if (n == 0)
-		text[n++] = '0'; /* as the site writes an empty board */
-	return codec_text_copy(buf, size, text, n);
+	return write_cells(&sites[1], "", field, buf, size);
 }
 
 int puyo_links_puyop_url(const struct puyo_field *field, char *buf, size_t size)
 {
-	char text[PUYO_LINKS_PUYOP_MAX];
-	puyo_links_puyop(field, text, sizeof text);
-	return snprintf(buf, size, "%s%s", PUYO_LINKS_PUYOP_URL, text);
+	return write_cells(&sites[0], PUYO_LINKS_PUYOP_URL, field, buf, size);
 }
 
 int puyo_links_nexus_url(const struct puyo_field *field, char *buf, size_t size)
 {
-	char text[PUYO_LINKS_NEXUS_MAX];
-	puyo_links_nexus(field, text, sizeof text);
-	return snprintf(buf, size, "%s%s", PUYO_LINKS_NEXUS_URL, text);
+	return write_cells(&sites[1], PUYO_LINKS_NEXUS_URL, field, buf, size);
 }
 
 /* Records a fault at `pointer` (NULL: none); returns CODEC_E_INVALID. */
@@ -102,16 +109,6 @@ fault(struct codec_error *err, const char *pointer, const char *fmt, ...)
 	codec_error_vadd(err, CODEC_E_INVALID, pointer ? &where : NULL, fmt, ap);
 	va_end(ap);
 	return CODEC_E_INVALID;
-}
-
-/* A character as a message shows it: 'x', or its byte value. */
-static void shown(char ch, char out[8])
-{
-	unsigned char b = (unsigned char)ch;
-	if (b > 0x20 && b < 0x7f && b != '\'')
-		snprintf(out, 8, "'%c'", ch);
-	else
-		snprintf(out, 8, "0x%02x", b);
 }
 
 /* Whether s[0..len) starts with `prefix`; advances past it when so. */
@@ -133,19 +130,6 @@ static bool eat_scheme(const char **s, size_t *len)
 	return url;
 }
 
-/* What each site's field string is: its alphabet, its cells a character, and the words its
- * faults use. */
-static const struct site {
-	const char *alphabet;
-	size_t max_chars, cells;
-	const char *name, *size, *chars;
-} sites[2] = {
-    {puyop_alphabet, PUYOP_CHARS, 2, "a puyop.com field", "13 rows of 3 column pairs",
-     "puyop.com field character (0-9a-zA-Z[])"},
-    {nexus_alphabet, NEXUS_CHARS, 1, "a Puyo Nexus chain", "6 columns, 12 rows and the hidden row",
-     "Puyo Nexus chain character (0-8, A-C)"},
-};
-
 /* Reads the field string s[0..len) of `site` (leading empty cells may be left out) into
  * *field, 13 rows only when the hidden row holds a puyo; faults are CODEC_E_INVALID. */
 static enum codec_status read_cells(const struct site *site, const char *s, size_t len,
@@ -159,8 +143,9 @@ static enum codec_status read_cells(const struct site *site, const char *s, size
 	size_t first = (site->max_chars - len) * site->cells; /* cell of s[0] */
 	for (size_t i = 0; i < len; i++) {
 		const char *at = s[i] ? strchr(site->alphabet, s[i]) : NULL;
-		char ch[8];
-		shown(s[i], ch);
+		char ch[8]; /* as a message shows it: 'x', or its byte value */
+		unsigned char b = (unsigned char)s[i];
+		snprintf(ch, sizeof ch, b > 0x20 && b < 0x7f && b != '\'' ? "'%c'" : "0x%02x", b);
 		if (!at)
 			return fault(err, pointer, "character %zu, %s, is not a %s", i + 1, ch,
 				     site->chars);

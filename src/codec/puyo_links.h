@@ -13,10 +13,8 @@
 #include "codec/error.h"
 #include "dropjudge/puyo.h"
 
-/* Buffer sizes that always fit, with the NUL. */
-#define PUYO_LINKS_PUYOP_MAX (PUYO_ROWS_MAX * PUYO_COLS / 2 + 1)
-#define PUYO_LINKS_NEXUS_MAX (PUYO_ROWS_MAX * PUYO_COLS + 1)
-#define PUYO_LINKS_URL_MAX   160
+/* A buffer size that fits every field string and URL, with the NUL. */
+#define PUYO_LINKS_URL_MAX 160
 
 #define PUYO_LINKS_PUYOP_URL "http://www.puyop.com/s/"
 #define PUYO_LINKS_NEXUS_URL "https://puyonexus.com/chainsim/?w=6&h=12&chain="

@@ -19,10 +19,9 @@ static uint64_t gen_splitmix64(uint64_t *state)
 
 void gen_rng_init(struct gen_rng *rng, uint64_t seed)
 {
-	uint64_t state = seed;
 	/* Four successive outputs of a bijection: never all zero. */
 	for (unsigned i = 0; i < 4; i++)
-		rng->s[i] = gen_splitmix64(&state);
+		rng->s[i] = gen_splitmix64(&seed);
 }
 
 static uint64_t gen_rotl(uint64_t x, unsigned k)
@@ -353,22 +352,20 @@ bool gen_puyo_field(uint64_t seed, unsigned colors, unsigned min_chains, struct 
 	if (colors < 1 || colors > PUYO_COLORS || min_chains > GEN_PUYO_MAX_CHAINS ||
 	    (colors == 1 && min_chains > 1))
 		return false;
-	struct gen_search s = {.colors = colors};
+	struct gen_search s = {.colors = colors, .limit = GEN_PUYO_ATTEMPT};
 	gen_rng_init(&s.rng, seed);
 	if (min_chains == 0) {
 		gen_random_stack(&s);
 	} else {
 		uint64_t attempt = GEN_PUYO_ATTEMPT;
-		s.limit = attempt;
 		while (!gen_grow(&s, min_chains)) {
 			if (s.work >= GEN_PUYO_BUDGET)
 				return false;
 			memset(&s.stack, 0, sizeof s.stack);
 			s.chains = 0;
 			attempt *= 2;
-			s.limit = s.work + attempt;
-			if (s.limit > GEN_PUYO_BUDGET)
-				s.limit = GEN_PUYO_BUDGET;
+			s.limit =
+			    s.work + attempt < GEN_PUYO_BUDGET ? s.work + attempt : GEN_PUYO_BUDGET;
 		}
 		gen_add_noise(&s);
 	}

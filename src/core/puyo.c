@@ -220,12 +220,9 @@ static inline __attribute__((always_inline)) bool planes_step(struct planes *p, 
 			}
 		}
 		unsigned popped = count_cells(pop);
-		step->chain = chain;
-		step->popped = popped;
-		step->garbage = count_cells(garbage);
-		step->groups = groups;
-		step->colors = colors;
-		step->score = puyo_step_score(chain, popped, colors, sizes, groups);
+		*step = (struct puyo_step){
+		    chain,  popped, count_cells(garbage),
+		    groups, colors, puyo_step_score(chain, popped, colors, sizes, groups)};
 	}
 
 	gravity(p, occupied & ~(pop | garbage), bmi2);

@@ -216,9 +216,8 @@ static void walk_from(struct walk *w, const struct planes *p, unsigned depth)
 {
 	const struct puyo_search_request *req = w->req;
 	if (depth >= req->pairs || depth >= PUYO_SEARCH_MAX_PAIRS) {
+		w->cur.trigger = (struct puyo_trigger){0}; /* what a sequence without one keeps */
 		w->cur.has_trigger = triggers(p, req->add, req->colors, &w->cur.trigger, false) > 0;
-		if (!w->cur.has_trigger)
-			memset(&w->cur.trigger, 0, sizeof w->cur.trigger);
 		keep(w);
 		return;
 	}

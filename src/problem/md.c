@@ -297,7 +297,7 @@ static void md_text_stream_feed(struct problem_text_stream *s, const char *data,
 		}
 		if (at == len)
 			break;
-		if (md_text_failed(s->reader)) {
+		if (md_text_status(s->reader) != CODEC_OK) {
 			/* No block is taken after a fault: the rest only lists faults. */
 			md_text_feed(s->reader, data + at, len - at, md_stream_hold, s);
 			return;

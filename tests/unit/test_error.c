@@ -287,11 +287,6 @@ static void the_decimal_reader_should_tell_overflow_from_not_a_number(void **sta
 	assert_int_equal(codec_decimal_read_str("", &v), CODEC_DECIMAL_NOT_A_NUMBER);
 	assert_int_equal(codec_decimal_read_str("+1", &v), CODEC_DECIMAL_NOT_A_NUMBER);
 	assert_int_equal(codec_decimal_read_str("1 ", &v), CODEC_DECIMAL_NOT_A_NUMBER);
-	unsigned long long w = 99;
-	assert_true(codec_decimal_push(&w, 5, 995));
-	assert_true(w == 995);
-	assert_false(codec_decimal_push(&w, 0, 9000)); /* 9950 passes the cap */
-	assert_true(w == 9000);
 }
 
 /* The writer against printf's %llu: every power of ten and its neighbours,
