@@ -130,14 +130,13 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 {
 	md_init(&out->u.md);
 	out->steps = trace ? json_array() : NULL;
-	struct md_run run = {.game = &out->u.md, .steps = out->steps};
 	if (trace && !out->steps)
 		return problem_oom(err);
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	unsigned long seen = 0;
 	bool counted = trace && md_count(case_obj, pointer, text, len, &opt, &seen) == CODEC_OK;
-	if (trace && !counted)
-		run.steps = NULL; /* the answer is the fault, as without a trace */
+	/* uncounted, the answer is the fault, as without a trace */
+	struct md_run run = {.game = &out->u.md, .steps = counted ? out->steps : NULL};
 	enum codec_status st = CODEC_OK;
 	if (counted && seen > PROBLEM_MAX_TRACE_STEPS) {
 		/* at the case's "/trace" when it asked, else at ?trace= */
@@ -156,10 +155,8 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
 	if (st == CODEC_OK && codec_error_is_set(err))
 		st = err->status;
-	if (st != CODEC_OK) {
-		json_decref(out->steps);
-		out->steps = NULL;
-	}
+	if (st != CODEC_OK)
+		problem_outcome_release(out);
 	return st;
 }
 
