@@ -294,13 +294,10 @@ static void md_text_stream_feed(struct problem_text_stream *s, const char *data,
 		}
 		if (at == len)
 			break;
-		if (md_text_failed(s->reader)) {
-			/* No block is taken after a fault: the rest only lists faults. */
-			md_text_feed(s->reader, data + at, len - at, md_stream_hold, s);
-			return;
-		}
-		/* The line the fast path left, whole, or what is left of the chunk. */
-		const char *nl = memchr(data + at, '\n', len - at);
+		/* The line the fast path left, whole, or what is left of the chunk,
+		 * all of it after a fault: no block is taken then, faults only listed. */
+		const char *nl =
+		    md_text_failed(s->reader) ? NULL : memchr(data + at, '\n', len - at);
 		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
 		md_text_feed(s->reader, data + at, line, md_stream_hold, s);
 		at += line;
