@@ -394,22 +394,20 @@ static enum codec_status md_generate(const struct problem_gen *g, struct problem
 		md_write_blocks(text, &rng, g->n);
 		return text->failed ? problem_oom(err) : CODEC_OK;
 	}
-	struct md_game game;
-	md_init(&game);
+	struct problem_outcome out = {.steps = NULL};
+	md_init(&out.u.md);
 	json_t *blocks = json_array();
 	for (uint64_t i = 0; blocks && i < g->n; i++) {
 		struct md_block b = gen_md_block(&rng);
-		md_place(&game, b);
+		md_place(&out.u.md, b);
 		if (json_array_append_new(blocks, json_pack("[iii]", b.t, b.x, b.y)) != 0) {
 			json_decref(blocks);
 			blocks = NULL;
 		}
 	}
 	*obj = blocks ? json_pack("{so}", "blocks", blocks) : NULL;
-	if (g->with_answer) {
-		struct problem_outcome out = {.u.md = game, .steps = NULL};
+	if (g->with_answer)
 		*obj = problem_with_answer(&problem_md, *obj, &out);
-	}
 	return CODEC_OK;
 }
 
