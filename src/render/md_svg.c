@@ -138,10 +138,10 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 			if ((line > 0 && board[line - 1][c] == id) ||
 			    (c > 0 && board[line][c - 1] == id))
 				continue;
-			bool next_line = line + 1 < MD_LINES && board[line + 1][c] == id;
-			bool next_cell = c + 1 < MD_CELLS && board[line][c + 1] == id;
+			/* lines and cells it spans, 1 or 2 */
+			unsigned dl = 1u + (line + 1 < MD_LINES && board[line + 1][c] == id);
+			unsigned dc = 1u + (c + 1 < MD_CELLS && board[line][c + 1] == id);
 			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
-			unsigned dl = next_line ? 2 : 1, dc = next_cell ? 2 : 1;
 			tile_rect(o, l, ox, oy, sx, sy, st->blue ? dl : dc, st->blue ? dc : dl, id,
 				  id == landing);
 		}
@@ -247,11 +247,9 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 int render_md_svg(const struct md_block *blocks, size_t n, const struct render_options *opt,
 		  char *buf, size_t size)
 {
-	if (!opt || opt->cell < RENDER_CELL_MIN || opt->cell > RENDER_CELL_MAX)
-		return -1;
-	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > n))
-		return -1;
-	if (opt->view == RENDER_STRIP && n > RENDER_STRIP_MAX)
+	if (!opt || opt->cell < RENDER_CELL_MIN || opt->cell > RENDER_CELL_MAX ||
+	    (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > n)) ||
+	    (opt->view == RENDER_STRIP && n > RENDER_STRIP_MAX))
 		return -1;
 
 	/* The answer first: the description states it. */
