@@ -19,12 +19,9 @@
  * side-by-side stretches, few enough to stay in the cache (3 bytes each). */
 #define MD_BATCH 16384
 
-/*
- * A text body solved as it arrives: md_solve_text() in pieces, without a
- * trace, its blocks played a batch at a time. Canonical lines go straight
- * into the batch (md_text_take()), every other line through md_text_feed(),
- * which decides it and every fault, in reading order.
- */
+/* A text body solved as it arrives, without a trace, a batch at a time:
+ * canonical lines go straight into the batch (md_text_take()), any other
+ * through md_text_feed(), which decides it and every fault, in order. */
 struct problem_text_stream {
 	struct md_game game;		  /* the case so far, without blocks[0..held) */
 	struct md_text_reader *reader;	  /* the push parser, into blocks */
@@ -87,11 +84,9 @@ static int md_count_block(void *ctx, struct md_block block, unsigned long index)
 	return index >= PROBLEM_MAX_TRACE_STEPS;
 }
 
-/*
- * Reads a case, the JSON object case_obj at `pointer` or else text[0..len),
- * handing each legal block to fn; a text's end is checked only after a clean
- * feed. Out of memory is CODEC_E_INTERNAL.
- */
+/* Reads a case (case_obj at `pointer`, else text[0..len)), handing each
+ * legal block to fn; a text's end is checked only after a clean feed. Out of
+ * memory is CODEC_E_INTERNAL. */
 static enum codec_status md_read(const json_t *case_obj, const char *pointer, const char *text,
 				 size_t len, const struct md_read_options *opt,
 				 struct codec_error *err, md_block_fn fn, void *ctx)
@@ -121,9 +116,8 @@ static enum codec_status md_count(const json_t *case_obj, const char *pointer, c
 	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
 }
 
-/* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
- * with a trace when asked: a trace too long or a case with a fault builds no
- * step. */
+/* Solves a case as md_read() reads it, with a trace when asked: a trace too
+ * long or a case with a fault builds no step. */
 static enum codec_status md_solve(const json_t *case_obj, const char *pointer, const char *text,
 				  size_t len, const struct problem_limits *limits, bool trace,
 				  struct problem_outcome *out, struct codec_error *err)
@@ -226,12 +220,9 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	return t->out_of_memory;
 }
 
-/*
- * trace: md_solve_json() (case_obj) or md_solve_text() with a
- * trace, its steps written as text by md_trace_text_block() rather than
- * built as a tree. Any fault, and a trace past PROBLEM_MAX_TRACE_STEPS, is
- * left to them (0): only a case they would answer is taken.
- */
+/* trace: md_solve_json() (case_obj) or md_solve_text() with a trace, its
+ * steps written as text by md_trace_text_block(), not built as a tree; a
+ * fault or a trace too long is left to them (0). */
 static int md_trace(const json_t *case_obj, const char *pointer, const char *text, size_t len,
 		    const struct problem_limits *limits, struct problem_outcome *out,
 		    struct problem_text *trace, size_t *steps)
@@ -498,11 +489,9 @@ static bool md_generate_test(enum problem_kind kind, uint64_t seed, unsigned min
 extern const char pkg_md_solution[], pkg_md_solution_end[];
 extern const char pkg_md_validator[], pkg_md_validator_end[];
 
-/*
- * Monomino-Domino's rules for the validator: Baekjoon's N limits
- * (md_codec.h), and for each block type the largest x and y that
- * md_check() accepts, with the texts `dropjudge validate` gives.
- */
+/* Monomino-Domino's rules for the validator: Baekjoon's N limits, and for
+ * each block type the largest x and y md_check() accepts, with the texts
+ * `dropjudge validate` gives. */
 static void md_constants(struct problem_text *out)
 {
 	problem_text_printf(
