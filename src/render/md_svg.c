@@ -16,16 +16,21 @@ static const char *const block_colors[] = {
 };
 #define BLOCK_COLORS (sizeof block_colors / sizeof block_colors[0])
 
-/* How a falling board looks and sits on the picture. */
+/* How a board looks and sits on the picture. */
 struct board_style {
+	const char *name;  /* its class */
 	const char *fill;  /* cell */
 	const char *light; /* cell of the light area */
 	const char *edge;  /* border */
-	bool blue;	   /* lines are columns (blue), else rows (green) */
+	unsigned lines;	   /* of MD_CELLS cells */
+	bool blue;	   /* lines are columns (blue), else rows (green, red) */
 };
 
-static const struct board_style green_style = {"#c9e8c4", "#f1faef", "#3c9a3c", false};
-static const struct board_style blue_style = {"#c6d8f6", "#f0f5fe", "#3b6fd1", true};
+/* Red is drawn as a board of MD_RED_SIZE rows (lines), without light area. */
+_Static_assert(MD_RED_SIZE == MD_CELLS, "red's rows are lines of MD_CELLS cells");
+static const struct board_style green = {"green", "#c9e8c4", "#f1faef", "#3c9a3c", MD_LINES, false};
+static const struct board_style blue = {"blue", "#c6d8f6", "#f0f5fe", "#3b6fd1", MD_LINES, true};
+static const struct board_style red = {"red", "#fbe3e3", "#fbe3e3", "#d9534f", MD_RED_SIZE, false};
 
 /* Sizes of the picture of one frame, all from the cell size. */
 struct layout {
@@ -107,18 +112,18 @@ static void draw_bands(struct svg_out *o, const struct layout *l, const struct b
 	}
 }
 
-/* Draws a falling board at (ox, oy): cells, the bands of the lines `step`
- * (NULL: none) cleared and pushed out, and the tiles, its block outlined. */
+/* Draws a board at (ox, oy): cells, the bands of the lines `step` (NULL:
+ * none) cleared and pushed out, and the tiles, its block outlined. */
 static void draw_board(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, const uint32_t board[MD_LINES][MD_CELLS],
 		       const struct render_md_step *step)
 {
-	unsigned bw = st->blue ? MD_LINES : MD_CELLS, bh = st->blue ? MD_CELLS : MD_LINES;
+	unsigned bw = st->blue ? st->lines : MD_CELLS, bh = st->blue ? MD_CELLS : st->lines;
 	uint32_t landing = step ? step->index : 0;
 	uint8_t cleared = !step ? 0 : st->blue ? step->blue_cleared : step->green_cleared;
 	uint8_t pushed = !step ? 0 : st->blue ? step->blue_pushed : step->green_pushed;
-	svg_printf(o, "<g class=\"board %s\">\n", st->blue ? "blue" : "green");
-	for (unsigned line = 0; line < MD_LINES; line++) {
+	svg_printf(o, "<g class=\"board %s\">\n", st->name);
+	for (unsigned line = 0; line < st->lines; line++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
 			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
 			svg_rect(o, NULL, ox + sx * l->s, oy + sy * l->s, l->s, l->s,
@@ -150,25 +155,6 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 	svg_printf(o, "</g>\n");
 }
 
-/* The red board with the block just placed (NULL: empty). */
-static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
-		     const struct render_md_step *step)
-{
-	svg_printf(o, "<g class=\"board red\">\n");
-	for (unsigned r = 0; r < MD_RED_SIZE; r++)
-		for (unsigned c = 0; c < MD_RED_SIZE; c++)
-			svg_rect(o, NULL, ox + c * l->s, oy + r * l->s, l->s, l->s,
-				 "fill=\"#fbe3e3\" stroke=\"#ffffff\"");
-	svg_rect(o, NULL, ox, oy, MD_RED_SIZE * l->s, MD_RED_SIZE * l->s,
-		 "fill=\"none\" stroke=\"#d9534f\" stroke-width=\"2\"");
-	if (step) {
-		const struct md_block *b = &step->block;
-		unsigned w = b->t == MD_TYPE_DOMINO_H ? 2 : 1, h = b->t == MD_TYPE_DOMINO_V ? 2 : 1;
-		tile_rect(o, l, ox, oy, b->y, b->x, w, h, step->index, true);
-	}
-	svg_printf(o, "</g>\n");
-}
-
 /* One line of the caption, `row` lines down the free corner from (x, y),
  * never wider than the corner. */
 #define caption(o, l, x, y, row, bold, ...)                                                        \
@@ -196,8 +182,8 @@ static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 				 "stroke-width=\"%u\" stroke-dasharray=\"%u %u\"",
 				 l->stroke, lab / 3 + 1, lab / 4 + 1);
 		else
-			svg_rect(o, NULL, x, top, sw, sh, "fill=\"%s\" stroke=\"%s\"",
-				 green_style.light, green_style.edge);
+			svg_rect(o, NULL, x, top, sw, sh, "fill=\"%s\" stroke=\"%s\"", green.light,
+				 green.edge);
 		static const char *const names[] = {"cleared line", "light-area push",
 						    "light area"};
 		svg_text(o, x + sw + lab / 2, base, lab, false, SVG_START, room, "#333333", "%s",
@@ -220,9 +206,16 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	svg_grid_animate(o, grid, index);
 	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->h);
 	unsigned right = l->m + MD_RED_SIZE * l->s + l->g, below = right;
-	draw_red(o, l, l->m, l->m, step);
-	draw_board(o, l, &blue_style, right, l->m, step ? step->blue : scene->blue, step);
-	draw_board(o, l, &green_style, l->m, below, step ? step->green : scene->green, step);
+	/* red holds the block just placed, as a step of its own without marks */
+	struct render_md_step r = {.index = step ? step->index : 0};
+	if (step) {
+		unsigned x = step->block.x, y = step->block.y, t = step->block.t;
+		r.green[x][y] = r.index;
+		r.green[x + (t == MD_TYPE_DOMINO_V)][y + (t == MD_TYPE_DOMINO_H)] = r.index;
+	}
+	draw_board(o, l, &red, l->m, l->m, r.green, step ? &r : NULL);
+	draw_board(o, l, &blue, right, l->m, step ? step->blue : scene->blue, step);
+	draw_board(o, l, &green, l->m, below, step ? step->green : scene->green, step);
 	board_numbers(o, l, l->m, l->m, MD_RED_SIZE, MD_RED_SIZE, false, false);
 	board_numbers(o, l, right, l->m, MD_LINES, MD_CELLS, false, true);
 	board_numbers(o, l, l->m, below, MD_CELLS, MD_LINES, true, false);
