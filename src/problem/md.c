@@ -182,9 +182,8 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct proble
 /* A case traced as it is read: the steps' text, then the slot. */
 struct md_trace_text {
 	struct md_game game;
-	struct problem_text text; /* the steps, comma-separated, one a placement */
+	struct problem_text text; /* the steps, comma-separated; failed: out of memory */
 	bool over;		  /* the trace would pass PROBLEM_MAX_TRACE_STEPS */
-	bool out_of_memory;
 };
 
 /* Longest step: md_json_write_result()'s answer and {"gained":N,. */
@@ -210,14 +209,13 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	/* the result's members after its "{" (a comma now), without its final newline */
 	int w = md_json_write_result(&t->game, step + n, sizeof step - n);
 	if (w < 2 || (size_t)w >= sizeof step - n) {
-		t->out_of_memory = true;
+		t->text.failed = true;
 		return 1;
 	}
 	step[n] = ',';
 	n += (size_t)w - 1;
 	problem_text_put(&t->text, step, n);
-	t->out_of_memory = t->text.failed;
-	return t->out_of_memory;
+	return t->text.failed;
 }
 
 /* trace: md_solve_json() (case_obj) or md_solve_text() with a trace, its
@@ -233,14 +231,14 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	if (case_obj && (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
 			 seen > PROBLEM_MAX_TRACE_STEPS))
 		return 0;
-	struct md_trace_text t = {.over = false, .out_of_memory = false};
+	struct md_trace_text t = {.over = false};
 	problem_text_init(&t.text);
 	md_init(&t.game);
 	struct codec_error scratch;
 	codec_error_init(&scratch);
 	enum codec_status st =
 	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, &t);
-	int taken = t.out_of_memory || st == CODEC_E_INTERNAL
+	int taken = t.text.failed || st == CODEC_E_INTERNAL
 			? -1
 			: st == CODEC_OK && !t.over && !codec_error_is_set(&scratch);
 	if (taken == 1) {
