@@ -49,8 +49,7 @@ static unsigned board_place(board_t board, struct md_block block, bool blue, uin
 
 	/* Lines move whole, so the lines full now are all that will score. */
 	*cleared = 0;
-	unsigned kept[MD_LINES]; /* landed numbers of the lines left, lightest first */
-	unsigned nkept = 0;
+	unsigned kept[MD_LINES], nkept = 0; /* landed numbers of the lines left, lightest first */
 	for (unsigned l = 0; l < MD_LINES; l++) {
 		if (line_tiles(board, l) == MD_CELLS) {
 			*cleared |= (uint8_t)(1u << l);

@@ -249,10 +249,9 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	struct puyo_step st;
 	bool broken = false;
 	for (unsigned k = 1; k <= chains; k++) {
-		bool draw = strip || (opt->view == RENDER_STEP && k == opt->step);
 		struct puyo_field before = f;
 		run_step(&f, k, &p, &st, &broken);
-		if (!draw)
+		if (!strip && (opt->view != RENDER_STEP || k != opt->step))
 			continue;
 		frame_open(&o, &grid, strip ? k - 1 : 0, k);
 		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, chains);
