@@ -88,9 +88,8 @@ static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, un
 		 landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
 }
 
-/* The bands over the lines `cleared` (red) and `pushed` out by the light
- * area (grey, dashed), disjoint sets: their fills go under the tiles, their
- * edges (edge) over. */
+/* The bands over the lines `cleared` (red) and `pushed` out by the light area (grey,
+ * dashed), disjoint sets: their fills go under the tiles, their edges (edge) over. */
 static void draw_bands(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, uint8_t cleared, uint8_t pushed, bool edge)
 {
@@ -155,14 +154,12 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 	svg_printf(o, "</g>\n");
 }
 
-/* One line of the caption, `row` lines down the free corner from (x, y),
- * never wider than the corner. */
+/* Caption line `row` down the free corner from (x, y), never wider than the corner. */
 #define caption(o, l, x, y, row, bold, ...)                                                        \
 	svg_text(o, x, y + (l)->font + (row) * ((l)->font * 3 / 2), (l)->font, bold, SVG_START,    \
 		 (l)->w - (l)->m / 2 - (x), "#222222", __VA_ARGS__)
 
-/* The legend at the foot of the free corner, from x: a cleared line, a line
- * the light area pushes out, the light area. */
+/* The legend at the foot of the free corner from x: cleared line, light-area push, light area. */
 static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 {
 	unsigned lab = l->label, line = lab * 3 / 2, sw = 2 * lab, sh = lab;

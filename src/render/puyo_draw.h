@@ -47,8 +47,7 @@ unsigned puyo_cy(const struct puyo_layout *l, unsigned d);
 /* Baseline of line `row` of the caption under the field. */
 unsigned puyo_caption_y(const struct puyo_layout *l, unsigned row);
 
-/* Draws the field: background, links, puyos, then the outlines of `pops`
- * (NULL: none). */
+/* Draws the field: background, links, puyos, then the outlines of `pops` (NULL: none). */
 void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struct puyo_field *f,
 		     const struct puyo_pops *pops);
 

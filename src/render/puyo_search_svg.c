@@ -32,11 +32,9 @@ static int lowest_free(const struct puyo_field *f, unsigned c)
 /* Which pair each cell holds (1-based), 0 for none. */
 typedef uint8_t marks_t[PUYO_ROWS_MAX][PUYO_COLS];
 
-/*
- * Replays placement `p` of pair [a, b] (index i, 1-based) on the field at
- * rest, marking its puyos, then runs it. Returns false when it does not
- * fit or fires other than `fired` says.
- */
+/* Replays placement `p` of pair [a, b] (index i, 1-based) on the field at
+ * rest, marking its puyos, and runs it; false when it does not fit or fires
+ * other than `fired` says. */
 static bool replay(struct puyo_field *f, marks_t marks, struct puyo_placement p, const uint8_t *ab,
 		   unsigned i, const struct puyo_result *fired)
 {

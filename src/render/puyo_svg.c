@@ -26,8 +26,7 @@ static unsigned rows_of(const struct puyo_field *f)
 	return f->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
 }
 
-/* Marks in `group` the same-colour group of visible cell (r, c), unmarked so
- * far; returns its cells. */
+/* Marks in `group` the unmarked same-colour group of visible cell (r, c); returns its cells. */
 static unsigned flood(const struct puyo_field *f, unsigned top, bool group[PUYO_ROWS][PUYO_COLS],
 		      int r, int c, uint8_t color)
 {
