@@ -103,9 +103,8 @@ static enum codec_status md_read(const json_t *case_obj, const char *pointer, co
 	return st;
 }
 
-/* md_read() only counting the blocks into *seen, up to one past
- * PROBLEM_MAX_TRACE_STEPS: whether a trace would be too long or the case
- * has a fault is found before any step is built. */
+/* md_read() only counting the blocks into *seen, up to one past PROBLEM_MAX_TRACE_STEPS: a
+ * trace too long or a fault in the case is found before any step is built. */
 static enum codec_status md_count(const json_t *case_obj, const char *pointer, const char *text,
 				  size_t len, const struct md_read_options *opt,
 				  unsigned long *seen)
@@ -372,8 +371,7 @@ static void md_write_blocks(struct problem_text *text, struct gen_rng *rng, uint
 	}
 }
 
-/* generate: `n` blocks from the seed, as the Baekjoon input text or JSON;
- * with_answer adds the solve result and the Baekjoon output. */
+/* generate: `n` blocks from the seed as text or JSON; with_answer adds its answer and output. */
 static enum codec_status md_generate(const struct problem_gen *g, struct problem_text *text,
 				     json_t **obj, struct codec_error *err)
 {
