@@ -14,7 +14,6 @@ static const char *const block_colors[] = {
     "#f28e2b", "#4e79a7", "#e15759", "#76b7b2", "#59a14f",
     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d",
 };
-#define BLOCK_COLORS (sizeof block_colors / sizeof block_colors[0])
 
 /* How a board looks and sits on the picture. */
 struct board_style {
@@ -37,7 +36,7 @@ struct layout {
 	unsigned s;	 /* cell */
 	unsigned m;	 /* margin */
 	unsigned g;	 /* gap between boards */
-	unsigned w, h;	 /* frame */
+	unsigned w;	 /* frame, square */
 	unsigned pad;	 /* tile inset */
 	unsigned stroke; /* heavy line */
 	unsigned font;	 /* text size */
@@ -51,7 +50,6 @@ static struct layout layout_of(unsigned s)
 	l.m = s / 2;
 	l.g = s / 4;
 	l.w = 2 * l.m + 10 * s + l.g;
-	l.h = l.w;
 	l.pad = s / 16 + 1;
 	l.stroke = s / 12 + 1;
 	l.font = s / 2;
@@ -81,7 +79,7 @@ static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox
 static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
 		      unsigned sx, unsigned sy, unsigned w, unsigned h, uint32_t id, bool landing)
 {
-	const char *fill = block_colors[(id - 1) % BLOCK_COLORS];
+	const char *fill = block_colors[(id - 1) % (sizeof block_colors / sizeof *block_colors)];
 	svg_rect(o, w * h == 2 ? "domino" : "tile", ox + sx * l->s + l->pad,
 		 oy + sy * l->s + l->pad, w * l->s - 2 * l->pad, h * l->s - 2 * l->pad,
 		 "rx=\"%u\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"", l->s / 8, fill,
@@ -118,7 +116,6 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 		       const struct render_md_step *step)
 {
 	unsigned bw = st->blue ? st->lines : MD_CELLS, bh = st->blue ? MD_CELLS : st->lines;
-	uint32_t landing = step ? step->index : 0;
 	uint8_t cleared = !step ? 0 : st->blue ? step->blue_cleared : step->green_cleared;
 	uint8_t pushed = !step ? 0 : st->blue ? step->blue_pushed : step->green_pushed;
 	svg_printf(o, "<g class=\"board %s\">\n", st->name);
@@ -147,7 +144,7 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 			unsigned dc = 1u + (c + 1 < MD_CELLS && board[line][c + 1] == id);
 			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
 			tile_rect(o, l, ox, oy, sx, sy, st->blue ? dl : dc, st->blue ? dc : dl, id,
-				  id == landing);
+				  step && id == step->index);
 		}
 	}
 	draw_bands(o, l, st, ox, oy, cleared, pushed, true);
@@ -163,7 +160,7 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 {
 	unsigned lab = l->label, line = lab * 3 / 2, sw = 2 * lab, sh = lab;
-	unsigned bottom = l->h - l->m - lab / 2; /* baseline of the last entry */
+	unsigned bottom = l->w - l->m - lab / 2; /* baseline of the last entry */
 	unsigned room = l->w - l->m / 2 - (x + sw + lab / 2);
 	svg_printf(o, "<g class=\"legend\">\n");
 	for (unsigned i = 0; i < 3; i++) {
@@ -201,7 +198,7 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	else
 		svg_printf(o, "<title>after %zu placements</title>\n", n);
 	svg_grid_animate(o, grid, index);
-	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->h);
+	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->w);
 	unsigned right = l->m + MD_RED_SIZE * l->s + l->g, below = right;
 	/* red holds the block just placed, as a step of its own without marks */
 	struct render_md_step r = {.index = step ? step->index : 0};
@@ -264,7 +261,7 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 	struct layout l = layout_of(opt->cell);
 	bool strip = opt->view == RENDER_STRIP;
 	struct svg_grid grid;
-	svg_grid_init(&grid, strip ? (unsigned)n + 1 : 1, 4, l.w, l.h, strip && opt->animate);
+	svg_grid_init(&grid, strip ? (unsigned)n + 1 : 1, 4, l.w, l.w, strip && opt->animate);
 	struct svg_out o;
 	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 
