@@ -27,9 +27,8 @@ struct puyo_pops {
 /* The sizes of a field's frame, from its cell size. */
 struct puyo_layout {
 	unsigned s;	  /* cell */
-	unsigned m;	  /* margin */
+	unsigned m;	  /* margin, also the top of the hidden row */
 	unsigned w, h;	  /* frame */
-	unsigned field_y; /* top of the hidden row */
 	unsigned radius;  /* puyo */
 	unsigned link;	  /* thickness of a link */
 	unsigned stroke;  /* outline of a popping group */

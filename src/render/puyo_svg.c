@@ -72,12 +72,11 @@ struct puyo_layout puyo_layout_of(unsigned s)
 	struct puyo_layout l;
 	l.s = s;
 	l.m = s / 2;
-	l.field_y = l.m;
 	l.w = 2 * l.m + PUYO_COLS * s;
 	l.font = s / 2;
 	l.label = s / 3;
 	l.numbers = l.label * 3 / 2;
-	l.h = l.field_y + PUYO_ROWS_MAX * s + l.numbers + l.m + 3 * l.font + l.font / 2;
+	l.h = l.m + PUYO_ROWS_MAX * s + l.numbers + l.m + 3 * l.font + l.font / 2;
 	l.radius = s * 43 / 100;
 	l.link = s / 2;
 	l.stroke = s / 10 + 1;
@@ -90,12 +89,12 @@ unsigned puyo_cx(const struct puyo_layout *l, unsigned c)
 }
 unsigned puyo_cy(const struct puyo_layout *l, unsigned d)
 {
-	return l->field_y + d * l->s + l->s / 2;
+	return l->m + d * l->s + l->s / 2;
 }
 
 unsigned puyo_caption_y(const struct puyo_layout *l, unsigned row)
 {
-	return l->field_y + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
+	return l->m + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
 	       row * (l->font * 3 / 2);
 }
 
@@ -103,7 +102,7 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 		     const struct puyo_pops *pops)
 {
 	unsigned top = rows_of(f) - PUYO_ROWS; /* field row of visible row 0 */
-	unsigned x0 = l->m, y0 = l->field_y;
+	unsigned x0 = l->m, y0 = l->m;
 	/* The hidden row, dimmed; the visible field with its grid. */
 	svg_rect(o, "hidden-row", x0, y0, PUYO_COLS * l->s, l->s, "fill=\"#d5d5de\"");
 	svg_rect(o, NULL, x0, y0 + l->s, PUYO_COLS * l->s, PUYO_ROWS * l->s,
