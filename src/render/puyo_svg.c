@@ -16,11 +16,6 @@ const char *const puyo_fill[] = {"none",    "#e53935", "#43a047", "#1e88e5",
 const char *const puyo_edge[] = {"none",    "#8e1b19", "#1f5e22", "#0d4f8c",
 				 "#51146a", "#a08300", "#5d5d66"};
 
-static bool is_color(uint8_t v)
-{
-	return v >= PUYO_RED && v <= PUYO_YELLOW;
-}
-
 static unsigned rows_of(const struct puyo_field *f)
 {
 	return f->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
@@ -46,7 +41,7 @@ static void find_pops(const struct puyo_field *f, struct puyo_pops *p)
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
 			uint8_t v = f->cell[top + r][c];
-			if (seen[r][c] || !is_color(v))
+			if (seen[r][c] || v < PUYO_RED || v > PUYO_YELLOW)
 				continue;
 			unsigned n = flood(f, top, seen, (int)r, (int)c, v);
 			if (n < PUYO_POP_SIZE)
@@ -132,7 +127,7 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
 			uint8_t v = f->cell[top + r][c];
-			if (!is_color(v))
+			if (v < PUYO_RED || v > PUYO_YELLOW) /* not a colour */
 				continue;
 			if (c + 1 < PUYO_COLS && f->cell[top + r][c + 1] == v)
 				svg_rect(o, "link", puyo_cx(l, c), puyo_cy(l, r + 1) - l->link / 2,
