@@ -260,8 +260,8 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 
 	struct layout l = layout_of(opt->cell);
 	bool strip = opt->view == RENDER_STRIP;
-	struct svg_grid grid;
-	svg_grid_init(&grid, strip ? (unsigned)n + 1 : 1, 4, l.w, l.w, strip && opt->animate);
+	struct svg_grid grid =
+	    svg_grid_of(strip ? (unsigned)n + 1 : 1, 4, l.w, l.w, strip && opt->animate);
 	struct svg_out o;
 	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 

@@ -233,8 +233,8 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 
 	struct puyo_layout l = puyo_layout_of(opt->cell);
 	bool strip = opt->view == RENDER_STRIP;
-	struct svg_grid grid;
-	svg_grid_init(&grid, strip ? chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
+	struct svg_grid grid =
+	    svg_grid_of(strip ? chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
 	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 

@@ -42,8 +42,8 @@ struct svg_grid {
 	bool animate;		/* all frames at (0, 0), shown in turn */
 };
 
-void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsigned w, unsigned h,
-		   bool animate);
+struct svg_grid svg_grid_of(unsigned count, unsigned max_cols, unsigned w, unsigned h,
+			    bool animate);
 /* Opens frame `index` (0-based) in its place: a nested <svg class="frame">
  * with id "step-K" (step > 0) or "final". */
 void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned index, unsigned step);
