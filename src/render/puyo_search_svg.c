@@ -86,7 +86,10 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 	if (height < hy + (ncolors + 2) * cell)
 		height = hy + (ncolors + 2) * cell;
 
-	char title[96], desc[256], text[96];
+	char title[96], text[96];
+	char desc[256] =
+	    "The field the best sequence leaves (no trigger); beside it the chains of each "
+	    "trigger of the field.";
 	const struct puyo_trigger *t = best && best->has_trigger ? &best->trigger : NULL;
 	snprintf(title, sizeof title, "Puyo search: %u sequence%s examined", ans->examined,
 		 ans->examined == 1 ? "" : "s");
@@ -97,10 +100,6 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 		    "%u chain%s, score %llu; beside it the chains of each trigger of the field.",
 		    t->puyos, puyo_cell_to_char(t->color), t->column, t->chains,
 		    t->chains == 1 ? "" : "s", (unsigned long long)t->score);
-	else
-		snprintf(desc, sizeof desc,
-			 "The field the best sequence leaves (no trigger); beside it the chains "
-			 "of each trigger of the field.");
 	struct svg_out o;
 	svg_begin(&o, buf, size, width, height, title, desc);
 	svg_printf(&o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", width, height);
