@@ -369,7 +369,8 @@ static void md_write_blocks(struct problem_text *text, struct gen_rng *rng, uint
 	}
 }
 
-/* generate: `n` blocks from the seed as text or JSON; with_answer adds its answer and output. */
+/* generate: `n` blocks from the seed, as the Baekjoon input text or JSON;
+ * with_answer adds the solve result and the Baekjoon output. */
 static enum codec_status md_generate(const struct problem_gen *g, struct problem_text *text,
 				     json_t **obj, struct codec_error *err)
 {

@@ -179,8 +179,9 @@ static void puyo_validate_text(const char *text, size_t len, struct codec_error 
 	puyo_text_read(text, len, true, &field, err);
 }
 
-/* generate: a field from the seed of the asked colours and at least
- * min_chains chains, as text or JSON; with_answer adds its answer and output. */
+/* generate: a field from the seed with the asked colours and at least
+ * min_chains chains, as the Baekjoon input text or JSON; with_answer adds
+ * the solve result and the Baekjoon output. */
 static enum codec_status puyo_generate(const struct problem_gen *g, struct problem_text *text,
 				       json_t **obj, struct codec_error *err)
 {
