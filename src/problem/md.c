@@ -19,12 +19,9 @@
  * side-by-side stretches, few enough to stay in the cache (3 bytes each). */
 #define MD_BATCH 16384
 
-/*
- * A text body solved as it arrives: md_solve_text() in pieces, without a
- * trace, its blocks played a batch at a time. Canonical lines go straight
- * into the batch (md_text_take()), every other line through md_text_feed(),
- * which decides it and every fault, in reading order.
- */
+/* A text body solved as it arrives, without a trace, a batch at a time:
+ * canonical lines go straight into the batch (md_text_take()), any other
+ * through md_text_feed(), which decides it and every fault, in order. */
 struct problem_text_stream {
 	struct md_game game;		  /* the case so far, without blocks[0..held) */
 	struct md_text_reader *reader;	  /* the push parser, into blocks */
@@ -87,11 +84,9 @@ static int md_count_block(void *ctx, struct md_block block, unsigned long index)
 	return index >= PROBLEM_MAX_TRACE_STEPS;
 }
 
-/*
- * Reads a case, the JSON object case_obj at `pointer` or else text[0..len),
- * handing each legal block to fn; a text's end is checked only after a clean
- * feed. Out of memory is CODEC_E_INTERNAL.
- */
+/* Reads a case (case_obj at `pointer`, else text[0..len)), handing each
+ * legal block to fn; a text's end is checked only after a clean feed. Out of
+ * memory is CODEC_E_INTERNAL. */
 static enum codec_status md_read(const json_t *case_obj, const char *pointer, const char *text,
 				 size_t len, const struct md_read_options *opt,
 				 struct codec_error *err, md_block_fn fn, void *ctx)
@@ -108,36 +103,31 @@ static enum codec_status md_read(const json_t *case_obj, const char *pointer, co
 	return st;
 }
 
-/* md_read() only counting the blocks into *seen, up to one past
- * PROBLEM_MAX_TRACE_STEPS: whether a trace would be too long or the case
- * has a fault is found before any step is built. */
+/* md_read() only counting the blocks into *seen, up to one past PROBLEM_MAX_TRACE_STEPS: a
+ * trace too long or a fault in the case is found before any step is built. */
 static enum codec_status md_count(const json_t *case_obj, const char *pointer, const char *text,
 				  size_t len, const struct md_read_options *opt,
 				  unsigned long *seen)
 {
-	struct codec_error scratch;
-	codec_error_init(&scratch);
-	*seen = 0;
-	return md_read(case_obj, pointer, text, len, opt, &scratch, md_count_block, seen);
+	*seen = 0; /* faults unkept: without an error the first one stops the read */
+	return md_read(case_obj, pointer, text, len, opt, NULL, md_count_block, seen);
 }
 
-/* Solves a case (case_obj at `pointer`, else text[0..len)) block by block,
- * with a trace when asked: a trace too long or a case with a fault builds no
- * step. */
+/* Solves a case as md_read() reads it, with a trace when asked: a trace too
+ * long or a case with a fault builds no step. */
 static enum codec_status md_solve(const json_t *case_obj, const char *pointer, const char *text,
 				  size_t len, const struct problem_limits *limits, bool trace,
 				  struct problem_outcome *out, struct codec_error *err)
 {
 	md_init(&out->u.md);
 	out->steps = trace ? json_array() : NULL;
-	struct md_run run = {.game = &out->u.md, .steps = out->steps};
 	if (trace && !out->steps)
 		return problem_oom(err);
 	struct md_read_options opt = {.max_blocks = limits->max_blocks, .strict = false};
 	unsigned long seen = 0;
 	bool counted = trace && md_count(case_obj, pointer, text, len, &opt, &seen) == CODEC_OK;
-	if (trace && !counted)
-		run.steps = NULL; /* the answer is the fault, as without a trace */
+	/* uncounted, the answer is the fault, as without a trace */
+	struct md_run run = {.game = &out->u.md, .steps = counted ? out->steps : NULL};
 	enum codec_status st = CODEC_OK;
 	if (counted && seen > PROBLEM_MAX_TRACE_STEPS) {
 		/* at the case's "/trace" when it asked, else at ?trace= */
@@ -156,10 +146,8 @@ static enum codec_status md_solve(const json_t *case_obj, const char *pointer, c
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory while tracing");
 	if (st == CODEC_OK && codec_error_is_set(err))
 		st = err->status;
-	if (st != CODEC_OK) {
-		json_decref(out->steps);
-		out->steps = NULL;
-	}
+	if (st != CODEC_OK)
+		problem_outcome_release(out);
 	return st;
 }
 
@@ -191,9 +179,8 @@ static bool md_solve_json_fast(const char *body, size_t len, const struct proble
 /* A case traced as it is read: the steps' text, then the slot. */
 struct md_trace_text {
 	struct md_game game;
-	struct problem_text text; /* the steps, comma-separated, one a placement */
+	struct problem_text text; /* the steps, comma-separated; failed: out of memory */
 	bool over;		  /* the trace would pass PROBLEM_MAX_TRACE_STEPS */
-	bool out_of_memory;
 };
 
 /* Longest step: md_json_write_result()'s answer and {"gained":N,. */
@@ -219,22 +206,18 @@ static int md_trace_text_block(void *ctx, struct md_block block, unsigned long i
 	/* the result's members after its "{" (a comma now), without its final newline */
 	int w = md_json_write_result(&t->game, step + n, sizeof step - n);
 	if (w < 2 || (size_t)w >= sizeof step - n) {
-		t->out_of_memory = true;
+		t->text.failed = true;
 		return 1;
 	}
 	step[n] = ',';
 	n += (size_t)w - 1;
 	problem_text_put(&t->text, step, n);
-	t->out_of_memory = t->text.failed;
-	return t->out_of_memory;
+	return t->text.failed;
 }
 
-/*
- * trace: md_solve_json() (case_obj) or md_solve_text() with a
- * trace, its steps written as text by md_trace_text_block() rather than
- * built as a tree. Any fault, and a trace past PROBLEM_MAX_TRACE_STEPS, is
- * left to them (0): only a case they would answer is taken.
- */
+/* trace: md_solve_json() (case_obj) or md_solve_text() with a trace, its
+ * steps written as text by md_trace_text_block(), not built as a tree; a
+ * fault or a trace too long is left to them (0). */
 static int md_trace(const json_t *case_obj, const char *pointer, const char *text, size_t len,
 		    const struct problem_limits *limits, struct problem_outcome *out,
 		    struct problem_text *trace, size_t *steps)
@@ -245,14 +228,14 @@ static int md_trace(const json_t *case_obj, const char *pointer, const char *tex
 	if (case_obj && (md_count(case_obj, pointer, NULL, 0, &opt, &seen) != CODEC_OK ||
 			 seen > PROBLEM_MAX_TRACE_STEPS))
 		return 0;
-	struct md_trace_text t = {.over = false, .out_of_memory = false};
+	struct md_trace_text t = {.over = false};
 	problem_text_init(&t.text);
 	md_init(&t.game);
 	struct codec_error scratch;
 	codec_error_init(&scratch);
 	enum codec_status st =
 	    md_read(case_obj, pointer, text, len, &opt, &scratch, md_trace_text_block, &t);
-	int taken = t.out_of_memory || st == CODEC_E_INTERNAL
+	int taken = t.text.failed || st == CODEC_E_INTERNAL
 			? -1
 			: st == CODEC_OK && !t.over && !codec_error_is_set(&scratch);
 	if (taken == 1) {
@@ -297,13 +280,11 @@ static void md_text_stream_feed(struct problem_text_stream *s, const char *data,
 		}
 		if (at == len)
 			break;
-		if (md_text_status(s->reader) != CODEC_OK) {
-			/* No block is taken after a fault: the rest only lists faults. */
-			md_text_feed(s->reader, data + at, len - at, md_stream_hold, s);
-			return;
-		}
-		/* The line the fast path left, whole, or what is left of the chunk. */
-		const char *nl = memchr(data + at, '\n', len - at);
+		/* The line the fast path left, whole, or what is left of the chunk,
+		 * all of it after a fault: no block is taken then, faults only listed. */
+		const char *nl = md_text_status(s->reader) != CODEC_OK
+				     ? NULL
+				     : memchr(data + at, '\n', len - at);
 		size_t line = nl ? (size_t)(nl - (data + at)) + 1 : len - at;
 		md_text_feed(s->reader, data + at, line, md_stream_hold, s);
 		at += line;
@@ -400,22 +381,20 @@ static enum codec_status md_generate(const struct problem_gen *g, struct problem
 		md_write_blocks(text, &rng, g->n);
 		return text->failed ? problem_oom(err) : CODEC_OK;
 	}
-	struct md_game game;
-	md_init(&game);
+	struct problem_outcome out = {.steps = NULL};
+	md_init(&out.u.md);
 	json_t *blocks = json_array();
 	for (uint64_t i = 0; blocks && i < g->n; i++) {
 		struct md_block b = gen_md_block(&rng);
-		md_place(&game, b);
+		md_place(&out.u.md, b);
 		if (json_array_append_new(blocks, json_pack("[iii]", b.t, b.x, b.y)) != 0) {
 			json_decref(blocks);
 			blocks = NULL;
 		}
 	}
 	*obj = blocks ? json_pack("{so}", "blocks", blocks) : NULL;
-	if (g->with_answer) {
-		struct problem_outcome out = {.u.md = game, .steps = NULL};
+	if (g->with_answer)
 		*obj = problem_with_answer(&problem_md, *obj, &out);
-	}
 	return CODEC_OK;
 }
 
@@ -506,11 +485,9 @@ static bool md_generate_test(enum problem_kind kind, uint64_t seed, unsigned min
 extern const char pkg_md_solution[], pkg_md_solution_end[];
 extern const char pkg_md_validator[], pkg_md_validator_end[];
 
-/*
- * Monomino-Domino's rules for the validator: Baekjoon's N limits
- * (md_codec.h), and for each block type the largest x and y that
- * md_check() accepts, with the texts `dropjudge validate` gives.
- */
+/* Monomino-Domino's rules for the validator: Baekjoon's N limits, and for
+ * each block type the largest x and y md_check() accepts, with the texts
+ * `dropjudge validate` gives. */
 static void md_constants(struct problem_text *out)
 {
 	problem_text_printf(

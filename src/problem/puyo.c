@@ -99,12 +99,9 @@ static int puyo_outcome_write(const struct problem_outcome *out, char *buf, size
 	return puyo_json_write_result(&out->u.puyo.field, &out->u.puyo.result, buf, size);
 }
 
-/*
- * outcome_pack: a byte of the row count (bit 7: 13 rows), all_clear (bit
- * 6) and the chains (bits 0-5), the score as 7-bit groups (low first, bit
- * 7 set on all but the last), then the cells row by row, 3 bits each, low
- * bits first. 0 when the chains do not fit in 6 bits.
- */
+/* outcome_pack: a byte: 13 rows (bit 7), all_clear (bit 6), the chains (bits
+ * 0-5; 0 bytes when more); the score in 7-bit groups (low first, bit 7 set on
+ * all but the last); the cells row by row, 3 bits each, low bits first. */
 static size_t puyo_outcome_pack(const struct problem_outcome *out, unsigned char *buf)
 {
 	const struct puyo_field *f = &out->u.puyo.field;
@@ -182,11 +179,9 @@ static void puyo_validate_text(const char *text, size_t len, struct codec_error 
 	puyo_text_read(text, len, true, &field, err);
 }
 
-/*
- * generate: a field from the seed with the asked colours and at least
+/* generate: a field from the seed with the asked colours and at least
  * min_chains chains, as the Baekjoon input text or JSON; with_answer adds
- * the solve result and the Baekjoon output.
- */
+ * the solve result and the Baekjoon output. */
 static enum codec_status puyo_generate(const struct problem_gen *g, struct problem_text *text,
 				       json_t **obj, struct codec_error *err)
 {
@@ -259,10 +254,8 @@ static const struct problem_case puyo_edges[] = {
 			      "RRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\nRRRRRR\n"},
 };
 
-/*
- * Random: 3 or 4 colours, 0 to 3 chains. Large: all 5 colours, 3 to 5
- * chains. Chains: 4 colours and at least min_chains.
- */
+/* Random: 3 or 4 colours, 0 to 3 chains. Large: all 5 colours, 3 to 5
+ * chains. Chains: 4 colours and at least min_chains. */
 static bool puyo_generate_test(enum problem_kind kind, uint64_t seed, unsigned min_chains,
 			       struct problem_text *out, struct codec_error *err)
 {

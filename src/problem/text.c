@@ -60,10 +60,8 @@ void problem_text_printf(struct problem_text *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		t->failed = true;
-		return;
-	}
+	if (n < 0)
+		t->failed = true; /* and reserve refuses */
 	if (!problem_text_reserve(t, (size_t)n))
 		return;
 	va_start(ap, fmt);

@@ -25,12 +25,9 @@ static void remove_line(board_t board, unsigned line)
 	memset(board[0], 0, sizeof board[0]);
 }
 
-/*
- * Lands the block on a falling board (green, or blue), then scores and
- * empties the light area. *landed gets the board after landing; *cleared and
- * *pushed the lines (in landed numbering) that scoring and the light area
- * remove. Returns the points.
- */
+/* Lands the block on a falling board (green, or blue), scores, empties the
+ * light area: *landed gets the board as landed, *cleared and *pushed the
+ * lines (landed numbering) scoring and the light area remove. Returns the points. */
 static unsigned board_place(board_t board, struct md_block block, bool blue, uint32_t id,
 			    board_t landed, uint8_t *cleared, uint8_t *pushed)
 {
@@ -49,8 +46,7 @@ static unsigned board_place(board_t board, struct md_block block, bool blue, uin
 
 	/* Lines move whole, so the lines full now are all that will score. */
 	*cleared = 0;
-	unsigned kept[MD_LINES]; /* landed numbers of the lines left, lightest first */
-	unsigned nkept = 0;
+	unsigned kept[MD_LINES], nkept = 0; /* landed numbers of the lines left, lightest first */
 	for (unsigned l = 0; l < MD_LINES; l++) {
 		if (line_tiles(board, l) == MD_CELLS) {
 			*cleared |= (uint8_t)(1u << l);

@@ -14,25 +14,29 @@ static const char *const block_colors[] = {
     "#f28e2b", "#4e79a7", "#e15759", "#76b7b2", "#59a14f",
     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d",
 };
-#define BLOCK_COLORS (sizeof block_colors / sizeof block_colors[0])
 
-/* How a falling board looks and sits on the picture. */
+/* How a board looks and sits on the picture. */
 struct board_style {
+	const char *name;  /* its class */
 	const char *fill;  /* cell */
 	const char *light; /* cell of the light area */
 	const char *edge;  /* border */
-	bool blue;	   /* lines are columns (blue), else rows (green) */
+	unsigned lines;	   /* of MD_CELLS cells */
+	bool blue;	   /* lines are columns (blue), else rows (green, red) */
 };
 
-static const struct board_style green_style = {"#c9e8c4", "#f1faef", "#3c9a3c", false};
-static const struct board_style blue_style = {"#c6d8f6", "#f0f5fe", "#3b6fd1", true};
+/* Red is drawn as a board of MD_RED_SIZE rows (lines), without light area. */
+_Static_assert(MD_RED_SIZE == MD_CELLS, "red's rows are lines of MD_CELLS cells");
+static const struct board_style green = {"green", "#c9e8c4", "#f1faef", "#3c9a3c", MD_LINES, false};
+static const struct board_style blue = {"blue", "#c6d8f6", "#f0f5fe", "#3b6fd1", MD_LINES, true};
+static const struct board_style red = {"red", "#fbe3e3", "#fbe3e3", "#d9534f", MD_RED_SIZE, false};
 
 /* Sizes of the picture of one frame, all from the cell size. */
 struct layout {
 	unsigned s;	 /* cell */
 	unsigned m;	 /* margin */
 	unsigned g;	 /* gap between boards */
-	unsigned w, h;	 /* frame */
+	unsigned w;	 /* frame, square */
 	unsigned pad;	 /* tile inset */
 	unsigned stroke; /* heavy line */
 	unsigned font;	 /* text size */
@@ -46,7 +50,6 @@ static struct layout layout_of(unsigned s)
 	l.m = s / 2;
 	l.g = s / 4;
 	l.w = 2 * l.m + 10 * s + l.g;
-	l.h = l.w;
 	l.pad = s / 16 + 1;
 	l.stroke = s / 12 + 1;
 	l.font = s / 2;
@@ -76,16 +79,15 @@ static void board_numbers(struct svg_out *o, const struct layout *l, unsigned ox
 static void tile_rect(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
 		      unsigned sx, unsigned sy, unsigned w, unsigned h, uint32_t id, bool landing)
 {
-	const char *fill = block_colors[(id - 1) % BLOCK_COLORS];
+	const char *fill = block_colors[(id - 1) % (sizeof block_colors / sizeof *block_colors)];
 	svg_rect(o, w * h == 2 ? "domino" : "tile", ox + sx * l->s + l->pad,
 		 oy + sy * l->s + l->pad, w * l->s - 2 * l->pad, h * l->s - 2 * l->pad,
 		 "rx=\"%u\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%u\"", l->s / 8, fill,
 		 landing ? "#111111" : "#4a4a4a", landing ? l->stroke : 1u);
 }
 
-/* The bands over the lines `cleared` (red) and `pushed` out by the light
- * area (grey, dashed), disjoint sets: their fills go under the tiles, their
- * edges (edge) over. */
+/* The bands over the lines `cleared` (red) and `pushed` out by the light area (grey,
+ * dashed), disjoint sets: their fills go under the tiles, their edges (edge) over. */
 static void draw_bands(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, uint8_t cleared, uint8_t pushed, bool edge)
 {
@@ -107,18 +109,17 @@ static void draw_bands(struct svg_out *o, const struct layout *l, const struct b
 	}
 }
 
-/* Draws a falling board at (ox, oy): cells, the bands of the lines `step`
- * (NULL: none) cleared and pushed out, and the tiles, its block outlined. */
+/* Draws a board at (ox, oy): cells, the bands of the lines `step` (NULL:
+ * none) cleared and pushed out, and the tiles, its block outlined. */
 static void draw_board(struct svg_out *o, const struct layout *l, const struct board_style *st,
 		       unsigned ox, unsigned oy, const uint32_t board[MD_LINES][MD_CELLS],
 		       const struct render_md_step *step)
 {
-	unsigned bw = st->blue ? MD_LINES : MD_CELLS, bh = st->blue ? MD_CELLS : MD_LINES;
-	uint32_t landing = step ? step->index : 0;
+	unsigned bw = st->blue ? st->lines : MD_CELLS, bh = st->blue ? MD_CELLS : st->lines;
 	uint8_t cleared = !step ? 0 : st->blue ? step->blue_cleared : step->green_cleared;
 	uint8_t pushed = !step ? 0 : st->blue ? step->blue_pushed : step->green_pushed;
-	svg_printf(o, "<g class=\"board %s\">\n", st->blue ? "blue" : "green");
-	for (unsigned line = 0; line < MD_LINES; line++) {
+	svg_printf(o, "<g class=\"board %s\">\n", st->name);
+	for (unsigned line = 0; line < st->lines; line++) {
 		for (unsigned c = 0; c < MD_CELLS; c++) {
 			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
 			svg_rect(o, NULL, ox + sx * l->s, oy + sy * l->s, l->s, l->s,
@@ -138,49 +139,28 @@ static void draw_board(struct svg_out *o, const struct layout *l, const struct b
 			if ((line > 0 && board[line - 1][c] == id) ||
 			    (c > 0 && board[line][c - 1] == id))
 				continue;
-			bool next_line = line + 1 < MD_LINES && board[line + 1][c] == id;
-			bool next_cell = c + 1 < MD_CELLS && board[line][c + 1] == id;
+			/* lines and cells it spans, 1 or 2 */
+			unsigned dl = 1u + (line + 1 < MD_LINES && board[line + 1][c] == id);
+			unsigned dc = 1u + (c + 1 < MD_CELLS && board[line][c + 1] == id);
 			unsigned sx = st->blue ? line : c, sy = st->blue ? c : line;
-			unsigned dl = next_line ? 2 : 1, dc = next_cell ? 2 : 1;
 			tile_rect(o, l, ox, oy, sx, sy, st->blue ? dl : dc, st->blue ? dc : dl, id,
-				  id == landing);
+				  step && id == step->index);
 		}
 	}
 	draw_bands(o, l, st, ox, oy, cleared, pushed, true);
 	svg_printf(o, "</g>\n");
 }
 
-/* The red board with the block just placed (NULL: empty). */
-static void draw_red(struct svg_out *o, const struct layout *l, unsigned ox, unsigned oy,
-		     const struct render_md_step *step)
-{
-	svg_printf(o, "<g class=\"board red\">\n");
-	for (unsigned r = 0; r < MD_RED_SIZE; r++)
-		for (unsigned c = 0; c < MD_RED_SIZE; c++)
-			svg_rect(o, NULL, ox + c * l->s, oy + r * l->s, l->s, l->s,
-				 "fill=\"#fbe3e3\" stroke=\"#ffffff\"");
-	svg_rect(o, NULL, ox, oy, MD_RED_SIZE * l->s, MD_RED_SIZE * l->s,
-		 "fill=\"none\" stroke=\"#d9534f\" stroke-width=\"2\"");
-	if (step) {
-		const struct md_block *b = &step->block;
-		unsigned w = b->t == MD_TYPE_DOMINO_H ? 2 : 1, h = b->t == MD_TYPE_DOMINO_V ? 2 : 1;
-		tile_rect(o, l, ox, oy, b->y, b->x, w, h, step->index, true);
-	}
-	svg_printf(o, "</g>\n");
-}
-
-/* One line of the caption, `row` lines down the free corner from (x, y),
- * never wider than the corner. */
+/* Caption line `row` down the free corner from (x, y), never wider than the corner. */
 #define caption(o, l, x, y, row, bold, ...)                                                        \
 	svg_text(o, x, y + (l)->font + (row) * ((l)->font * 3 / 2), (l)->font, bold, SVG_START,    \
 		 (l)->w - (l)->m / 2 - (x), "#222222", __VA_ARGS__)
 
-/* The legend at the foot of the free corner, from x: a cleared line, a line
- * the light area pushes out, the light area. */
+/* The legend at the foot of the free corner from x: cleared line, light-area push, light area. */
 static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 {
 	unsigned lab = l->label, line = lab * 3 / 2, sw = 2 * lab, sh = lab;
-	unsigned bottom = l->h - l->m - lab / 2; /* baseline of the last entry */
+	unsigned bottom = l->w - l->m - lab / 2; /* baseline of the last entry */
 	unsigned room = l->w - l->m / 2 - (x + sw + lab / 2);
 	svg_printf(o, "<g class=\"legend\">\n");
 	for (unsigned i = 0; i < 3; i++) {
@@ -196,8 +176,8 @@ static void legend(struct svg_out *o, const struct layout *l, unsigned x)
 				 "stroke-width=\"%u\" stroke-dasharray=\"%u %u\"",
 				 l->stroke, lab / 3 + 1, lab / 4 + 1);
 		else
-			svg_rect(o, NULL, x, top, sw, sh, "fill=\"%s\" stroke=\"%s\"",
-				 green_style.light, green_style.edge);
+			svg_rect(o, NULL, x, top, sw, sh, "fill=\"%s\" stroke=\"%s\"", green.light,
+				 green.edge);
 		static const char *const names[] = {"cleared line", "light-area push",
 						    "light area"};
 		svg_text(o, x + sw + lab / 2, base, lab, false, SVG_START, room, "#333333", "%s",
@@ -218,11 +198,18 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 	else
 		svg_printf(o, "<title>after %zu placements</title>\n", n);
 	svg_grid_animate(o, grid, index);
-	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->h);
+	svg_printf(o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", l->w, l->w);
 	unsigned right = l->m + MD_RED_SIZE * l->s + l->g, below = right;
-	draw_red(o, l, l->m, l->m, step);
-	draw_board(o, l, &blue_style, right, l->m, step ? step->blue : scene->blue, step);
-	draw_board(o, l, &green_style, l->m, below, step ? step->green : scene->green, step);
+	/* red holds the block just placed, as a step of its own without marks */
+	struct render_md_step r = {.index = step ? step->index : 0};
+	if (step) {
+		unsigned x = step->block.x, y = step->block.y, t = step->block.t;
+		r.green[x][y] = r.index;
+		r.green[x + (t == MD_TYPE_DOMINO_V)][y + (t == MD_TYPE_DOMINO_H)] = r.index;
+	}
+	draw_board(o, l, &red, l->m, l->m, r.green, step ? &r : NULL);
+	draw_board(o, l, &blue, right, l->m, step ? step->blue : scene->blue, step);
+	draw_board(o, l, &green, l->m, below, step ? step->green : scene->green, step);
 	board_numbers(o, l, l->m, l->m, MD_RED_SIZE, MD_RED_SIZE, false, false);
 	board_numbers(o, l, right, l->m, MD_LINES, MD_CELLS, false, true);
 	board_numbers(o, l, l->m, below, MD_CELLS, MD_LINES, true, false);
@@ -247,11 +234,9 @@ static void draw_frame(struct svg_out *o, const struct layout *l, const struct s
 int render_md_svg(const struct md_block *blocks, size_t n, const struct render_options *opt,
 		  char *buf, size_t size)
 {
-	if (!opt || opt->cell < RENDER_CELL_MIN || opt->cell > RENDER_CELL_MAX)
-		return -1;
-	if (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > n))
-		return -1;
-	if (opt->view == RENDER_STRIP && n > RENDER_STRIP_MAX)
+	if (!opt || opt->cell < RENDER_CELL_MIN || opt->cell > RENDER_CELL_MAX ||
+	    (opt->view == RENDER_STEP && (opt->step < 1 || opt->step > n)) ||
+	    (opt->view == RENDER_STRIP && n > RENDER_STRIP_MAX))
 		return -1;
 
 	/* The answer first: the description states it. */
@@ -275,8 +260,8 @@ int render_md_svg(const struct md_block *blocks, size_t n, const struct render_o
 
 	struct layout l = layout_of(opt->cell);
 	bool strip = opt->view == RENDER_STRIP;
-	struct svg_grid grid;
-	svg_grid_init(&grid, strip ? (unsigned)n + 1 : 1, 4, l.w, l.h, strip && opt->animate);
+	struct svg_grid grid =
+	    svg_grid_of(strip ? (unsigned)n + 1 : 1, 4, l.w, l.w, strip && opt->animate);
 	struct svg_out o;
 	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 

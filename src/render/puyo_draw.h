@@ -27,9 +27,8 @@ struct puyo_pops {
 /* The sizes of a field's frame, from its cell size. */
 struct puyo_layout {
 	unsigned s;	  /* cell */
-	unsigned m;	  /* margin */
+	unsigned m;	  /* margin, also the top of the hidden row */
 	unsigned w, h;	  /* frame */
-	unsigned field_y; /* top of the hidden row */
 	unsigned radius;  /* puyo */
 	unsigned link;	  /* thickness of a link */
 	unsigned stroke;  /* outline of a popping group */
@@ -47,8 +46,7 @@ unsigned puyo_cy(const struct puyo_layout *l, unsigned d);
 /* Baseline of line `row` of the caption under the field. */
 unsigned puyo_caption_y(const struct puyo_layout *l, unsigned row);
 
-/* Draws the field: background, links, puyos, then the outlines of `pops`
- * (NULL: none). */
+/* Draws the field: background, links, puyos, then the outlines of `pops` (NULL: none). */
 void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struct puyo_field *f,
 		     const struct puyo_pops *pops);
 

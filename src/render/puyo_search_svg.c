@@ -32,11 +32,9 @@ static int lowest_free(const struct puyo_field *f, unsigned c)
 /* Which pair each cell holds (1-based), 0 for none. */
 typedef uint8_t marks_t[PUYO_ROWS_MAX][PUYO_COLS];
 
-/*
- * Replays placement `p` of pair [a, b] (index i, 1-based) on the field at
- * rest, marking its puyos, then runs it. Returns false when it does not
- * fit or fires other than `fired` says.
- */
+/* Replays placement `p` of pair [a, b] (index i, 1-based) on the field at
+ * rest, marking its puyos, and runs it; false when it does not fit or fires
+ * other than `fired` says. */
 static bool replay(struct puyo_field *f, marks_t marks, struct puyo_placement p, const uint8_t *ab,
 		   unsigned i, const struct puyo_result *fired)
 {
@@ -44,13 +42,12 @@ static bool replay(struct puyo_field *f, marks_t marks, struct puyo_placement p,
 	if (p.column < 1 || p.column > PUYO_COLS || c2 >= PUYO_COLS)
 		return false;
 	/* the lower puyo first: b below a only for rotation 2 */
-	const uint8_t puyo[2] = {p.rotation == 2 ? ab[1] : ab[0], p.rotation == 2 ? ab[0] : ab[1]};
 	const unsigned col[2] = {c, c2};
 	for (unsigned k = 0; k < 2; k++) {
 		int r = lowest_free(f, col[k]);
 		if (r < 0)
 			return false;
-		f->cell[r][col[k]] = puyo[k];
+		f->cell[r][col[k]] = ab[p.rotation == 2 ? 1 - k : k];
 		marks[r][col[k]] = (uint8_t)i;
 	}
 	struct puyo_result res;
@@ -83,13 +80,16 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 	for (unsigned i = 0; i < ans->triggers; i++)
 		if (ans->trigger[i].chains > chains_max)
 			chains_max = ans->trigger[i].chains;
-	unsigned hx = l.w + cell, hy = l.field_y + cell; /* the heat map's top left cell */
+	unsigned hx = l.w + cell, hy = l.m + cell; /* the heat map's top left cell */
 	unsigned width = hx + PUYO_COLS * cell + l.m;
 	unsigned height = l.h + l.font; /* room for a third caption line */
 	if (height < hy + (ncolors + 2) * cell)
 		height = hy + (ncolors + 2) * cell;
 
-	char title[96], desc[256], text[96];
+	char title[96], text[96];
+	char desc[256] =
+	    "The field the best sequence leaves (no trigger); beside it the chains of each "
+	    "trigger of the field.";
 	const struct puyo_trigger *t = best && best->has_trigger ? &best->trigger : NULL;
 	snprintf(title, sizeof title, "Puyo search: %u sequence%s examined", ans->examined,
 		 ans->examined == 1 ? "" : "s");
@@ -100,10 +100,6 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 		    "%u chain%s, score %llu; beside it the chains of each trigger of the field.",
 		    t->puyos, puyo_cell_to_char(t->color), t->column, t->chains,
 		    t->chains == 1 ? "" : "s", (unsigned long long)t->score);
-	else
-		snprintf(desc, sizeof desc,
-			 "The field the best sequence leaves (no trigger); beside it the chains "
-			 "of each trigger of the field.");
 	struct svg_out o;
 	svg_begin(&o, buf, size, width, height, title, desc);
 	svg_printf(&o, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", width, height);
@@ -160,16 +156,16 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 	svg_text(&o, l.m, cy + l.font * 3, l.font, false, SVG_START, cw, "#222222", "%s", text);
 
 	/* The heat map: chains of the trigger of each column and colour. */
-	svg_text(&o, hx, l.field_y + l.font, l.font, true, SVG_START, PUYO_COLS * cell, "#222222",
+	svg_text(&o, hx, l.m + l.font, l.font, true, SVG_START, PUYO_COLS * cell, "#222222",
 		 "trigger chains");
 	for (unsigned c = 0; c < PUYO_COLS; c++)
 		svg_text(&o, hx + c * cell + cell / 2, hy + cell - cell / 4, l.label, false,
 			 SVG_MIDDLE, 0, "#55555f", "%u", c + 1);
-	unsigned row = 0;
+	unsigned y = hy; /* the row of the colour */
 	for (unsigned v = PUYO_RED; v <= PUYO_YELLOW; v++) {
 		if (!(req->colors >> (v - 1) & 1))
 			continue;
-		unsigned y = hy + (row + 1) * cell;
+		y += cell;
 		svg_printf(&o, "<circle cx=\"%u\" cy=\"%u\" r=\"%u\" fill=\"%s\" stroke=\"%s\"/>\n",
 			   hx - cell / 2, y + cell / 2, cell / 3, puyo_fill[v], puyo_edge[v]);
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
@@ -185,7 +181,6 @@ int render_puyo_search_svg(const struct puyo_search_request *req,
 				 l.label, chains != 0, SVG_MIDDLE, 0,
 				 chains ? "#222222" : "#8a8a94", chains ? "%u" : "-", chains);
 		}
-		row++;
 	}
 	return svg_end(&o);
 }

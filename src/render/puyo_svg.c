@@ -16,18 +16,12 @@ const char *const puyo_fill[] = {"none",    "#e53935", "#43a047", "#1e88e5",
 const char *const puyo_edge[] = {"none",    "#8e1b19", "#1f5e22", "#0d4f8c",
 				 "#51146a", "#a08300", "#5d5d66"};
 
-static bool is_color(uint8_t v)
-{
-	return v >= PUYO_RED && v <= PUYO_YELLOW;
-}
-
 static unsigned rows_of(const struct puyo_field *f)
 {
 	return f->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
 }
 
-/* Marks in `group` the same-colour group of visible cell (r, c), unmarked so
- * far; returns its cells. */
+/* Marks in `group` the unmarked same-colour group of visible cell (r, c); returns its cells. */
 static unsigned flood(const struct puyo_field *f, unsigned top, bool group[PUYO_ROWS][PUYO_COLS],
 		      int r, int c, uint8_t color)
 {
@@ -47,7 +41,7 @@ static void find_pops(const struct puyo_field *f, struct puyo_pops *p)
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
 			uint8_t v = f->cell[top + r][c];
-			if (seen[r][c] || !is_color(v))
+			if (seen[r][c] || v < PUYO_RED || v > PUYO_YELLOW)
 				continue;
 			unsigned n = flood(f, top, seen, (int)r, (int)c, v);
 			if (n < PUYO_POP_SIZE)
@@ -73,12 +67,11 @@ struct puyo_layout puyo_layout_of(unsigned s)
 	struct puyo_layout l;
 	l.s = s;
 	l.m = s / 2;
-	l.field_y = l.m;
 	l.w = 2 * l.m + PUYO_COLS * s;
 	l.font = s / 2;
 	l.label = s / 3;
 	l.numbers = l.label * 3 / 2;
-	l.h = l.field_y + PUYO_ROWS_MAX * s + l.numbers + l.m + 3 * l.font + l.font / 2;
+	l.h = l.m + PUYO_ROWS_MAX * s + l.numbers + l.m + 3 * l.font + l.font / 2;
 	l.radius = s * 43 / 100;
 	l.link = s / 2;
 	l.stroke = s / 10 + 1;
@@ -91,12 +84,12 @@ unsigned puyo_cx(const struct puyo_layout *l, unsigned c)
 }
 unsigned puyo_cy(const struct puyo_layout *l, unsigned d)
 {
-	return l->field_y + d * l->s + l->s / 2;
+	return l->m + d * l->s + l->s / 2;
 }
 
 unsigned puyo_caption_y(const struct puyo_layout *l, unsigned row)
 {
-	return l->field_y + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
+	return l->m + PUYO_ROWS_MAX * l->s + l->numbers + l->font + l->font / 2 +
 	       row * (l->font * 3 / 2);
 }
 
@@ -104,7 +97,7 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 		     const struct puyo_pops *pops)
 {
 	unsigned top = rows_of(f) - PUYO_ROWS; /* field row of visible row 0 */
-	unsigned x0 = l->m, y0 = l->field_y;
+	unsigned x0 = l->m, y0 = l->m;
 	/* The hidden row, dimmed; the visible field with its grid. */
 	svg_rect(o, "hidden-row", x0, y0, PUYO_COLS * l->s, l->s, "fill=\"#d5d5de\"");
 	svg_rect(o, NULL, x0, y0 + l->s, PUYO_COLS * l->s, PUYO_ROWS * l->s,
@@ -134,7 +127,7 @@ void puyo_draw_field(struct svg_out *o, const struct puyo_layout *l, const struc
 	for (unsigned r = 0; r < PUYO_ROWS; r++)
 		for (unsigned c = 0; c < PUYO_COLS; c++) {
 			uint8_t v = f->cell[top + r][c];
-			if (!is_color(v))
+			if (v < PUYO_RED || v > PUYO_YELLOW) /* not a colour */
 				continue;
 			if (c + 1 < PUYO_COLS && f->cell[top + r][c + 1] == v)
 				svg_rect(o, "link", puyo_cx(l, c), puyo_cy(l, r + 1) - l->link / 2,
@@ -240,8 +233,8 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 
 	struct puyo_layout l = puyo_layout_of(opt->cell);
 	bool strip = opt->view == RENDER_STRIP;
-	struct svg_grid grid;
-	svg_grid_init(&grid, strip ? chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
+	struct svg_grid grid =
+	    svg_grid_of(strip ? chains + 1 : 1, 8, l.w, l.h, strip && opt->animate);
 	struct svg_out o;
 	svg_begin(&o, buf, size, grid.width, grid.height, title, desc);
 
@@ -249,10 +242,9 @@ int render_puyo_svg(const struct puyo_field *field, const struct render_options 
 	struct puyo_step st;
 	bool broken = false;
 	for (unsigned k = 1; k <= chains; k++) {
-		bool draw = strip || (opt->view == RENDER_STEP && k == opt->step);
 		struct puyo_field before = f;
 		run_step(&f, k, &p, &st, &broken);
-		if (!draw)
+		if (!strip && (opt->view != RENDER_STEP || k != opt->step))
 			continue;
 		frame_open(&o, &grid, strip ? k - 1 : 0, k);
 		svg_printf(&o, "<title>chain step %u of %u</title>\n", k, chains);

@@ -39,12 +39,9 @@ struct render_options {
 
 /* ---- Monomino-Domino ------------------------------------------------- */
 
-/*
- * A game whose tiles remember their block: the core's game plus, for each
- * cell of the two falling boards, the 1-based index of the placement whose
- * tile it holds, 0 when empty. The labels must agree with the core after
- * every placement, else `broken` is set and the picture is refused.
- */
+/* A game whose tiles remember their block: the core's game and, in each cell
+ * of the falling boards, the 1-based placement whose tile it holds (0: empty).
+ * Labels and core disagreeing after a placement sets `broken` (no picture). */
 struct render_md_scene {
 	struct md_game game;		    /* the core's game, advanced by md_place() */
 	uint32_t green[MD_LINES][MD_CELLS]; /* [line = row][cell = column] */
@@ -66,31 +63,26 @@ struct render_md_step {
 /* Starts an empty scene. */
 void render_md_scene_init(struct render_md_scene *scene);
 
-/* Places a legal block on both the labels and the core's game; fills *step
- * (NULL allowed) with what it did. */
+/* Places a legal block on the labels and the core's game; *step (NULL allowed) gets what it did. */
 void render_md_scene_place(struct render_md_scene *scene, struct md_block block,
 			   struct render_md_step *step);
 
-/* Writes the picture of the case blocks[0..n) (legal blocks) into buf.
- * Returns the length, or -1 when the options are out of range or the scene
- * broke. */
+/* Writes the picture of the case blocks[0..n) (legal blocks) into buf. Returns the length,
+ * or -1 when the options are out of range or the scene broke. */
 int render_md_svg(const struct md_block *blocks, size_t n, const struct render_options *opt,
 		  char *buf, size_t size);
 
 /* ---- Puyo ------------------------------------------------------------ */
 
-/* Writes the picture of `field` (settled first) and its chain into buf.
- * Returns the length, or -1 when the options are out of range or the
- * drawing disagrees with the core about what pops. */
+/* Writes the picture of `field` (settled first) and its chain into buf. Returns the length, or
+ * -1 when the options are out of range or the drawing disagrees with the core about what pops. */
 int render_puyo_svg(const struct puyo_field *field, const struct render_options *opt, char *buf,
 		    size_t size);
 
-/*
- * Writes the picture of a search's answer (puyo_search() on `req`) into
- * buf: the field its best sequence leaves, beside a heat map of the chains
- * of the field's triggers. Returns the length, or -1 when cell is out of
- * range or the placements do not replay as the answer says.
- */
+/* Writes the picture of a search's answer (puyo_search() on `req`) into buf:
+ * the field its best sequence leaves beside a heat map of its triggers' chains.
+ * The length, or -1 when cell is out of range or the placements do not replay
+ * as the answer says. */
 int render_puyo_search_svg(const struct puyo_search_request *req,
 			   const struct puyo_search_answer *ans, unsigned cell, char *buf,
 			   size_t size);

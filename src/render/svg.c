@@ -90,16 +90,13 @@ int svg_end(struct svg_out *out)
 	return out->len > INT_MAX ? -1 : (int)out->len;
 }
 
-void svg_grid_init(struct svg_grid *g, unsigned count, unsigned max_cols, unsigned w, unsigned h,
-		   bool animate)
+struct svg_grid svg_grid_of(unsigned count, unsigned max_cols, unsigned w, unsigned h, bool animate)
 {
-	g->count = count ? count : 1;
-	g->cols = animate ? 1 : (g->count < max_cols ? g->count : max_cols);
-	g->w = w;
-	g->h = h;
-	g->animate = animate;
-	g->width = g->cols * w;
-	g->height = animate ? h : (g->count + g->cols - 1) / g->cols * h;
+	struct svg_grid g = {.count = count ? count : 1, .w = w, .h = h, .animate = animate};
+	g.cols = animate ? 1 : (g.count < max_cols ? g.count : max_cols);
+	g.width = g.cols * w;
+	g.height = animate ? h : (g.count + g.cols - 1) / g.cols * h;
+	return g;
 }
 
 void svg_frame_open(struct svg_out *out, const struct svg_grid *g, unsigned index, unsigned step)
