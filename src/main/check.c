@@ -57,6 +57,8 @@ static const char *const check_testlib_prefix[CHECK_OUTCOMES] = {"ok ", "wrong a
 								 "wrong output format ", "FAIL "};
 static const char *const check_testlib_outcome[CHECK_OUTCOMES] = {"accepted", "wrong-answer",
 								  "presentation-error", "fail"};
+static const char check_xml_special[] = "&<>\"";
+static const char *const check_xml_entity[] = {"&amp;", "&lt;", "&gt;", "&quot;"};
 
 /* testlib: verdict and message on stderr; the report file holds the
  * message, or with -appes testlib's XML <result outcome="...">. */
@@ -72,14 +74,9 @@ static bool check_report_testlib(const struct check_run *run, enum check_outcome
 		fprintf(f, "<?xml version=\"1.0\" encoding=\"utf-8\"?><result outcome = \"%s\">",
 			check_testlib_outcome[outcome]);
 	for (const char *c = msg; f && *c; c++) {
-		const char *esc = !appes      ? NULL
-				  : *c == '&' ? "&amp;"
-				  : *c == '<' ? "&lt;"
-				  : *c == '>' ? "&gt;"
-				  : *c == '"' ? "&quot;"
-					      : NULL;
+		const char *esc = appes ? strchr(check_xml_special, *c) : NULL;
 		if (esc)
-			fputs(esc, f);
+			fputs(check_xml_entity[esc - check_xml_special], f);
 		else
 			fputc(*c, f);
 	}
