@@ -127,9 +127,9 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, struct http_
 					 timeout_s);
 			return;
 		}
-		if (left > MAIN_DRAIN_POLL_MS)
-			left = MAIN_DRAIN_POLL_MS;
-		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
+		struct timespec wait = {
+		    .tv_nsec =
+			(long)(left < MAIN_DRAIN_POLL_MS ? left : MAIN_DRAIN_POLL_MS) * 1000000L};
 		int sig = sigtimedwait(signals, NULL, &wait);
 		if (sig == SIGHUP) {
 			main_reload(auth);
@@ -243,16 +243,13 @@ static int main_serve(int argc, char *const argv[])
 	}
 	cfg.http.tls = cfg.tls_cert ? &tls : NULL;
 
-	/* Before any thread exists, so that every thread inherits the mask. */
+	/* Before any thread exists, so that every thread inherits the mask
+	 * (pthread_sigmask() fails only for an invalid `how`). */
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
 	sigaddset(&signals, SIGHUP);
-	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
-		http_stderr_line("error", "error", "cannot block signals");
-		status = 1;
-		goto out;
-	}
+	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	cfg.http.metrics = http_metrics_new(DROPJUDGE_VERSION);
