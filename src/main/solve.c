@@ -383,16 +383,13 @@ static int search_one(const char *problem, FILE *in, const char *name)
 				    .auth = ROUTE_AUTH_OK};
 	struct route_response resp;
 	route_handle(&req, &resp);
-	int ret = 0;
-	if (!route_response_gather(&resp)) {
+	int ret = 1;
+	if (!route_response_gather(&resp))
 		fprintf(stderr, "dropjudge: %s: out of memory\n", name);
-		ret = 1;
-	} else if (resp.status != 200) {
+	else if (resp.status != 200)
 		fprintf(stderr, "dropjudge: %s: %.*s", name, (int)resp.body_len, resp.body);
-		ret = 1;
-	} else {
+	else
 		ret = solve_write(resp.body, resp.body_len);
-	}
 	route_response_free(&resp);
 	dj_free(body);
 	return ret;
