@@ -211,8 +211,7 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 {
 	/* only testlib and kattis have validators (validate_run_named) */
 	const char *expected = validator ? "testlib or kattis" : "testlib, kattis, cms or dmoj";
-	memset(run, 0, sizeof *run);
-	run->protocol = check_protocol_find(protocol, protocol_len);
+	*run = (struct check_run){.protocol = check_protocol_find(protocol, protocol_len)};
 	for (int i = 0; i < argc; i++) {
 		bool missing = false;
 		const char *v;

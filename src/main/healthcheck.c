@@ -78,12 +78,11 @@ static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned por
 	}
 	rc = connect(c->fd, ai->ai_addr, ai->ai_addrlen);
 	freeaddrinfo(ai);
-	if (rc == 0)
-		return 0;
 	int soerr = 0;
 	socklen_t solen = sizeof soerr;
-	if (errno != EINPROGRESS || healthcheck_wait(c, POLLOUT) != 0 ||
-	    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0) {
+	if (rc != 0 &&
+	    (errno != EINPROGRESS || healthcheck_wait(c, POLLOUT) != 0 ||
+	     getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0)) {
 		if (soerr)
 			errno = soerr;
 		codec_format(err, errlen, "cannot connect to %s port %u: %s", host, port,
