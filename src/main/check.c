@@ -204,7 +204,8 @@ const char *check_flag(int argc, char *const argv[], int *i, const char *name, b
 
 /* Reads the arguments into *run: --problem and --protocol (which win over
  * `protocol` and `problem` from the program name), positional arguments for
- * the rest. Returns false with a message in why. */
+ * the rest. Returns false with a message in why, also for a validator of a
+ * protocol that has none. */
 static bool check_parse(int argc, char *const argv[], bool validator, const char *protocol,
 			size_t protocol_len, const char *problem, struct check_run *run, char *why,
 			size_t whylen)
@@ -247,7 +248,11 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 			     problem);
 	else if (!run->problem)
 		codec_format(why, whylen, "missing --problem (monomino-domino or puyo)");
-	return run->problem != NULL;
+	else if (validator && !run->protocol->invalid_exit)
+		codec_format(why, whylen,
+			     "the %s protocol has no validator (use testlib or kattis)",
+			     run->protocol->name);
+	return run->problem && (!validator || run->protocol->invalid_exit);
 }
 
 char *check_read_all(FILE *in, size_t max, size_t *len)
@@ -296,24 +301,16 @@ static char *check_read(const char *path, const char *what, size_t *len, char *w
 	return buf;
 }
 
-/* "NAME:LINE:COLUMN: detail" for one fault (COLUMN, LINE when known). */
-static void check_format_fault(char *out, size_t size, const char *name,
-			       const struct codec_fault *f)
+void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err,
+			unsigned i)
 {
-	if (f->line && f->column)
+	const struct codec_fault *f = i < err->nfaults ? &err->faults[i] : NULL;
+	if (f && f->line && f->column)
 		codec_format(out, size, "%s:%u:%u: %s", name, f->line, f->column, f->detail);
-	else if (f->line)
+	else if (f && f->line)
 		codec_format(out, size, "%s:%u: %s", name, f->line, f->detail);
 	else
-		codec_format(out, size, "%s: %s", name, f->detail);
-}
-
-void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err)
-{
-	if (err->nfaults > 0)
-		check_format_fault(out, size, name, &err->faults[0]);
-	else
-		codec_format(out, size, "%s: %s", name, err->detail);
+		codec_format(out, size, "%s: %s", name, f ? f->detail : err->detail);
 }
 
 /* --- check ---------------------------------------------------------------- */
@@ -352,7 +349,7 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 	char expected[CHECK_ANSWER_MAX];
 	int n = problem_answer(run->problem, input, input_len, expected, sizeof expected, &err);
 	if (n < 0 || (size_t)n >= sizeof expected) {
-		check_format_error(why, sizeof why, run->pos[0], &err);
+		check_format_error(why, sizeof why, run->pos[0], &err, 0);
 		codec_format(msg, size, "the input is not a valid %s case: %s", run->problem->title,
 			     why);
 		goto out_free;
@@ -416,19 +413,16 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 {
 	struct check_run run;
 	char msg[CHECK_MESSAGE_MAX];
-	int fail = 2;
-	if (!check_parse(argc, argv, true, protocol, plen, problem, &run, msg, sizeof msg))
-		goto out_usage;
-	const struct check_protocol *pr = run.protocol;
-	if (!pr->invalid_exit) {
-		codec_format(msg, sizeof msg,
-			     "the %s protocol has no validator (use testlib or kattis)", pr->name);
-		goto out_usage;
+	if (!check_parse(argc, argv, true, protocol, plen, problem, &run, msg, sizeof msg)) {
+		fprintf(stderr, "dropjudge: validate: %s; try 'dropjudge --help'\n", msg);
+		return 2;
 	}
-	fail = pr->invalid_exit;
+	const struct check_protocol *pr = run.protocol;
 	if (run.npos + run.extra > 1) {
-		codec_format(msg, sizeof msg, "unexpected argument '%s'", run.pos[1]);
-		goto out_usage;
+		fprintf(stderr,
+			"dropjudge: validate: unexpected argument '%s'; try 'dropjudge --help'\n",
+			run.pos[1]);
+		return pr->invalid_exit;
 	}
 	const char *path = run.npos == 1 && strcmp(run.pos[0], "-") != 0 ? run.pos[0] : NULL;
 	const char *name = path ? path : "<stdin>";
@@ -453,19 +447,15 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	run.problem->validate_text(text, len, err);
 	dj_free(text);
 	bool valid = !codec_error_is_set(err);
-	for (unsigned i = 0; i < err->nfaults; i++) {
-		check_format_fault(msg, sizeof msg, name, &err->faults[i]);
+	/* every fault, or the error's detail when it has none */
+	for (unsigned i = 0; i < err->nfaults || (i == 0 && !valid); i++) {
+		check_format_error(msg, sizeof msg, name, err, i);
 		fprintf(stderr, "%s%s\n", i == 0 ? pr->fault_prefix : "", msg);
 	}
-	if (!valid && err->nfaults == 0)
-		fprintf(stderr, "%s%s: %s\n", pr->fault_prefix, name, err->detail);
 	if (err->dropped)
 		fprintf(stderr, "%s: %u more faults not shown\n", name, err->dropped);
 	dj_free(collect);
 	return valid ? pr->valid_exit : pr->invalid_exit;
-out_usage:
-	fprintf(stderr, "dropjudge: validate: %s; try 'dropjudge --help'\n", msg);
-	return fail;
 }
 
 int validate_main(int argc, char *const argv[])

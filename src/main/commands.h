@@ -37,9 +37,10 @@ const char *check_flag(int argc, char *const argv[], int *i, const char *name, b
  * EFBIG past `max` bytes, ENOMEM, or the read's own error. */
 char *check_read_all(FILE *in, size_t max, size_t *len);
 
-/* Writes the first fault of err to out[0..size) as "NAME:LINE:COLUMN:
- * detail" (LINE and COLUMN when known), else "NAME: detail". */
-void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err);
+/* Writes fault i of err to out[0..size) as "NAME:LINE:COLUMN: detail" (LINE
+ * and COLUMN when known); past its faults, "NAME: detail" of err itself. */
+void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err,
+			unsigned i);
 
 /* Writes "dropjudge: CMD: ", the printf-style message and "; try 'dropjudge
  * [CMD] --help'" (CMD when own_help) on stderr; returns 2, bad usage. */

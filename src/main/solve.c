@@ -32,7 +32,7 @@ typedef int solve_fn(const char *problem, FILE *in, const char *name);
 static void solve_report(const char *name, const struct codec_error *err)
 {
 	char text[PATH_MAX + CODEC_SUMMARY_MAX + 32];
-	check_format_error(text, sizeof text, name, err);
+	check_format_error(text, sizeof text, name, err, 0);
 	fprintf(stderr, "dropjudge: %s\n", text);
 }
 
