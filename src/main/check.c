@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,14 +203,25 @@ const char *check_flag(int argc, char *const argv[], int *i, const char *name, b
 	return argv[++*i];
 }
 
+int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "dropjudge: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "; try 'dropjudge %s%s--help'\n", own_help ? cmd : "", own_help ? " " : "");
+	return 2;
+}
+
 /* Reads the arguments into *run: --problem and --protocol (which win over
  * `protocol` and `problem` from the program name), positional arguments for
- * the rest. Returns false with a message in why, also for a validator of a
- * protocol that has none. */
+ * the rest. Returns false with the usage fault on stderr, also for a
+ * validator of a protocol that has none. */
 static bool check_parse(int argc, char *const argv[], bool validator, const char *protocol,
-			size_t protocol_len, const char *problem, struct check_run *run, char *why,
-			size_t whylen)
+			size_t protocol_len, const char *problem, struct check_run *run)
 {
+	const char *cmd = validator ? "validate" : "check";
 	/* only testlib and kattis have validators (validate_run_named) */
 	const char *expected = validator ? "testlib or kattis" : "testlib, kattis, cms or dmoj";
 	*run = (struct check_run){.protocol = check_protocol_find(protocol, protocol_len)};
@@ -221,12 +233,12 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 		} else if ((v = check_flag(argc, argv, &i, "--protocol", &missing))) {
 			run->protocol = check_protocol_find(v, strlen(v));
 			if (!run->protocol) {
-				codec_format(why, whylen, "unknown protocol '%s' (expected %s)", v,
-					     expected);
+				command_usage(cmd, false, "unknown protocol '%s' (expected %s)", v,
+					      expected);
 				return false;
 			}
 		} else if (missing) {
-			codec_format(why, whylen, "%s needs a value", argv[i]);
+			command_usage(cmd, false, "%s needs a value", argv[i]);
 			return false;
 		} else if (validator && check_is_testlib_validator_flag(argv[i])) {
 			i++; /* testlib's validator flags: accepted and ignored */
@@ -237,21 +249,21 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 		}
 	}
 	if (!run->protocol) {
-		codec_format(why, whylen, "missing --protocol (%s)", expected);
+		command_usage(cmd, false, "missing --protocol (%s)", expected);
 		return false;
 	}
 	if (!problem || !*problem)
 		problem = getenv("DROPJUDGE_PROBLEM");
 	run->problem = problem_find(problem);
 	if (!run->problem && problem && *problem)
-		codec_format(why, whylen, "unknown problem '%s' (expected monomino-domino or puyo)",
-			     problem);
+		command_usage(cmd, false, "unknown problem '%s' (expected monomino-domino or puyo)",
+			      problem);
 	else if (!run->problem)
-		codec_format(why, whylen, "missing --problem (monomino-domino or puyo)");
+		command_usage(cmd, false, "missing --problem (monomino-domino or puyo)");
 	else if (validator && !run->protocol->invalid_exit)
-		codec_format(why, whylen,
-			     "the %s protocol has no validator (use testlib or kattis)",
-			     run->protocol->name);
+		command_usage(cmd, false,
+			      "the %s protocol has no validator (use testlib or kattis)",
+			      run->protocol->name);
 	return run->problem && (!validator || run->protocol->invalid_exit);
 }
 
@@ -389,10 +401,8 @@ static int check_run_named(int argc, char *const argv[], const char *protocol, s
 {
 	struct check_run run;
 	char msg[CHECK_MESSAGE_MAX];
-	if (!check_parse(argc, argv, false, protocol, plen, problem, &run, msg, sizeof msg)) {
-		fprintf(stderr, "dropjudge: check: %s; try 'dropjudge --help'\n", msg);
+	if (!check_parse(argc, argv, false, protocol, plen, problem, &run))
 		return run.protocol ? run.protocol->exit_code[CHECK_FAIL] : 2;
-	}
 	enum check_outcome outcome = check_judge(&run, msg, sizeof msg);
 	if (!run.protocol->report(&run, outcome, msg))
 		outcome = CHECK_FAIL;
@@ -413,15 +423,11 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 {
 	struct check_run run;
 	char msg[CHECK_MESSAGE_MAX];
-	if (!check_parse(argc, argv, true, protocol, plen, problem, &run, msg, sizeof msg)) {
-		fprintf(stderr, "dropjudge: validate: %s; try 'dropjudge --help'\n", msg);
+	if (!check_parse(argc, argv, true, protocol, plen, problem, &run))
 		return 2;
-	}
 	const struct check_protocol *pr = run.protocol;
 	if (run.npos + run.extra > 1) {
-		fprintf(stderr,
-			"dropjudge: validate: unexpected argument '%s'; try 'dropjudge --help'\n",
-			run.pos[1]);
+		command_usage("validate", false, "unexpected argument '%s'", run.pos[1]);
 		return pr->invalid_exit;
 	}
 	const char *path = run.npos == 1 && strcmp(run.pos[0], "-") != 0 ? run.pos[0] : NULL;

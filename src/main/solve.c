@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <semaphore.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -408,17 +407,6 @@ static int solve_run(solve_fn *fn, const char *problem, const char *path)
 	int ret = fn(problem, in, path);
 	fclose(in);
 	return ret;
-}
-
-int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "dropjudge: %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "; try 'dropjudge %s%s--help'\n", own_help ? cmd : "", own_help ? " " : "");
-	return 2;
 }
 
 int solve_main(int argc, char *const argv[])
