@@ -85,12 +85,11 @@ int package_main(int argc, char *const argv[])
 		else if (f == MIN_CHAINS)
 			req.min_chains = (unsigned)v;
 	}
-	if (!req.problem)
-		return command_usage("package", true,
-				     "missing --problem (monomino-domino or puyo)");
-	if (req.format == PACKAGE_FORMAT_COUNT)
-		return command_usage("package", true,
-				     "missing --format (kattis, polygon, domjudge or cms)");
+	if (!req.problem || req.format == PACKAGE_FORMAT_COUNT) {
+		size_t f = req.problem ? FORMAT : PROBLEM;
+		return command_usage("package", true, "missing %s (%s)", flags[f].flag,
+				     flags[f].expected);
+	}
 	if (!out)
 		return command_usage("package", true,
 				     "missing OUT (a .zip, a .tar.gz or a directory)");
