@@ -165,11 +165,10 @@ static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, 
 
 int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char *err, size_t errlen)
 {
-	struct hc_conn c = {.fd = -1, .tls = NULL, .cred = NULL};
+	struct hc_conn c = {.fd = -1, .deadline = http_clock_ms() + HEALTHCHECK_TIMEOUT_MS};
 	char request[128], reply[256];
 	int ret = 1;
 
-	c.deadline = http_clock_ms() + HEALTHCHECK_TIMEOUT_MS;
 	if (healthcheck_connect(&c, host, port, err, errlen) != 0)
 		goto out_conn;
 	if (tls_cert && healthcheck_tls_start(&c, tls_cert, err, errlen) != 0)

@@ -56,12 +56,11 @@ static int solve_text(const char *problem, FILE *in, const char *name)
 	struct problem_text_stream *s = NULL;
 	struct problem_outcome outcome;
 	struct codec_error err;
-	char answer[64];
+	char answer[64], *text = NULL;
 	size_t len = 0;
 	int n = -1, ret = 1;
 
 	codec_error_init(&err);
-	char *text = NULL;
 	if (p->text_stream_new) {
 		text = dj_malloc(SOLVE_CHUNK);
 		s = text ? p->text_stream_new(&limits, &err) : NULL;
@@ -333,12 +332,12 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name)
 				    .auth = ROUTE_AUTH_OK};
 	char *buf = dj_malloc(SOLVE_CHUNK);
 	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, stdout, true) : NULL;
-	int ret = 0;
 	if (!nd) {
 		fprintf(stderr, "dropjudge: %s: out of memory\n", name);
-		ret = 1;
-		goto out_buf;
+		dj_free(buf);
+		return 1;
 	}
+	int ret = 0;
 	size_t n;
 	while ((n = fread(buf, 1, SOLVE_CHUNK, in)) > 0)
 		route_ndjson_feed(nd, buf, n);
@@ -351,7 +350,6 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name)
 		ret = 1;
 	}
 	route_ndjson_free(nd);
-out_buf:
 	dj_free(buf);
 	return ret;
 }
