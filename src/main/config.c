@@ -340,7 +340,8 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 	return CONFIG_OK;
 }
 
-void config_usage_solve(FILE *out)
+/* The part of the manual about `solve`, also its own help. */
+static void config_usage_solve(FILE *out)
 {
 	fprintf(out,
 		"solve monomino-domino|puyo [FILE]\n"
@@ -488,15 +489,7 @@ static void config_usage_serve_text(FILE *out)
 		"\n");
 }
 
-void config_usage_serve(FILE *out)
-{
-	fprintf(out, "Usage: dropjudge [serve] [FLAGS]\n\n");
-	config_usage_serve_text(out);
-	fprintf(out, "Example:\n  dropjudge serve --host localhost --port 8080 --log-format text\n"
-		     "\nThe whole manual: dropjudge --help\n");
-}
-
-bool config_usage_command(const char *name, FILE *out)
+void config_usage_command(const char *name, FILE *out)
 {
 	for (size_t i = 0; i < sizeof config_usage_parts / sizeof config_usage_parts[0]; i++) {
 		const struct config_usage_part *part = &config_usage_parts[i];
@@ -506,9 +499,16 @@ bool config_usage_command(const char *name, FILE *out)
 		    out,
 		    "Usage: dropjudge %s\nExample:\n  %s\n\nThe whole manual: dropjudge --help\n",
 		    part->text, part->example);
-		return true;
+		return;
 	}
-	return false;
+	if (strcmp(name, "serve") != 0) {
+		config_usage_solve(out);
+		return;
+	}
+	fprintf(out, "Usage: dropjudge [serve] [FLAGS]\n\n");
+	config_usage_serve_text(out);
+	fprintf(out, "Example:\n  dropjudge serve --host localhost --port 8080 --log-format text\n"
+		     "\nThe whole manual: dropjudge --help\n");
 }
 
 void config_usage(FILE *out)

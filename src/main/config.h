@@ -70,15 +70,12 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 					    char *const argv[], config_lookup_fn lookup, void *ctx,
 					    char *err, size_t errlen);
 
-/* The whole usage; its part about `solve`; `serve --help` (as in the whole
- * usage, which scripts/gen-docs.sh reads). */
+/* The whole usage, which scripts/gen-docs.sh reads. */
 void config_usage(FILE *out);
-void config_usage_solve(FILE *out);
-void config_usage_serve(FILE *out);
 
-/* Writes the own help of subcommand `name` ("check", "validate",
- * "package", "healthcheck", "search", "solve puyo --lines") with an
- * example; false, writing nothing, for another name. */
-bool config_usage_command(const char *name, FILE *out);
+/* Writes the own help of subcommand `name` ("serve", "check", "validate",
+ * "package", "healthcheck", "search", "solve puyo --lines"), its part of
+ * the whole usage with an example; solve's part for another name. */
+void config_usage_command(const char *name, FILE *out);
 
 #endif

@@ -147,10 +147,7 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, struct http_
 static int main_config_exit(enum config_result result, const char *who, const char *err)
 {
 	if (result == CONFIG_HELP) {
-		if (!*who)
-			config_usage_serve(stdout);
-		else
-			config_usage_command("healthcheck", stdout);
+		config_usage_command(*who ? "healthcheck" : "serve", stdout);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (result == CONFIG_ERROR) {
@@ -365,8 +362,7 @@ int main(int argc, char *argv[])
 		 * (serve's and healthcheck's parsers read their own) */
 		for (int i = 2; i < argc && run != main_serve && run != main_healthcheck; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-				if (!config_usage_command(cmd, stdout))
-					config_usage_solve(stdout);
+				config_usage_command(cmd, stdout);
 				return fflush(stdout) == 0 ? 0 : 1;
 			}
 		}
