@@ -39,8 +39,7 @@ struct check_run {
 	unsigned extra; /* positional arguments past CHECK_MAX_POSITIONAL */
 };
 
-/* One protocol: where its arguments are, which exit code each outcome gets
- * and how the outcome is reported. */
+/* One protocol: its arguments' places, exit codes and report. */
 struct check_protocol {
 	const char *name;
 	unsigned max_args;	       /* positional arguments of check, at least 3 */
@@ -106,8 +105,7 @@ static bool check_report_kattis(const struct check_run *run, enum check_outcome 
 	if (run->npos < 3) /* no feedback directory: a usage fault, said on stderr */
 		return true;
 	const char *dir = run->pos[2];
-	size_t dl = strlen(dir);
-	const char *sep = dl && dir[dl - 1] == '/' ? "" : "/";
+	const char *sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
 	const char *files[2] = {"judgemessage.txt",
 				outcome == CHECK_FAIL ? "judgeerror.txt" : NULL};
 	for (unsigned i = 0; i < 2 && files[i]; i++) {
@@ -123,9 +121,8 @@ static bool check_report_kattis(const struct check_run *run, enum check_outcome 
 	return true;
 }
 
-/* CMS: the outcome on stdout, exactly one line on stderr, the text shown to
- * the contestant: "translate:success" (which CMS translates) when accepted,
- * else the verdict and why. The package's CMS checker says the same. */
+/* CMS, as the package's CMS checker: the score on stdout, one line for the
+ * contestant on stderr: "translate:success" (CMS translates it) or why not. */
 static bool check_report_cms(const struct check_run *run, enum check_outcome outcome,
 			     const char *msg)
 {
@@ -174,8 +171,7 @@ static const struct check_protocol *check_protocol_find(const char *name, size_t
 
 /* --- Arguments and files -------------------------------------------------- */
 
-/* Whether arg is one of testlib validators' own flags, each with a value,
- * which Polygon passes. */
+/* Whether arg is a testlib validator's own flag (with a value; Polygon's). */
 static bool check_is_testlib_validator_flag(const char *arg)
 {
 	static const char *const flags[] = {
@@ -214,15 +210,14 @@ int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
 	return 2;
 }
 
-/* Reads the arguments into *run: --problem and --protocol (which win over
- * `protocol` and `problem` from the program name), positional arguments for
- * the rest. Returns false with the usage fault on stderr, also for a
- * validator of a protocol that has none. */
+/* Reads the arguments into *run: --problem and --protocol (winning over `protocol` and
+ * `problem` from the program name), positional ones for the rest. False with the usage
+ * fault on stderr, also for a validator of a protocol that has none. */
 static bool check_parse(int argc, char *const argv[], bool validator, const char *protocol,
 			size_t protocol_len, const char *problem, struct check_run *run)
 {
 	const char *cmd = validator ? "validate" : "check";
-	/* only testlib and kattis have validators (validate_run_named) */
+	/* only testlib and kattis have validators (validate_run) */
 	const char *expected = validator ? "testlib or kattis" : "testlib, kattis, cms or dmoj";
 	*run = (struct check_run){.protocol = check_protocol_find(protocol, protocol_len)};
 	for (int i = 0; i < argc; i++) {
@@ -327,9 +322,8 @@ void check_format_error(char *out, size_t size, const char *name, const struct c
 
 /* --- check ---------------------------------------------------------------- */
 
-/* Judges one run: fills msg, returns the outcome. Every fault of the jury's
- * side (usage, unreadable or invalid input, unreadable answer file, an
- * answer that disagrees with dropjudge's) is CHECK_FAIL. */
+/* Judges one run: fills msg, returns the outcome. Every fault on the jury's side (usage,
+ * input, answer file, or an answer disagreeing with dropjudge's) is CHECK_FAIL. */
 static enum check_outcome check_judge(const struct check_run *run, char *msg, size_t size)
 {
 	const struct check_protocol *pr = run->protocol;
@@ -395,42 +389,19 @@ out_free:
 	return outcome;
 }
 
-/* Runs a check with the protocol and problem from the name, if any. */
-static int check_run_named(int argc, char *const argv[], const char *protocol, size_t plen,
-			   const char *problem)
-{
-	struct check_run run;
-	char msg[CHECK_MESSAGE_MAX];
-	if (!check_parse(argc, argv, false, protocol, plen, problem, &run))
-		return run.protocol ? run.protocol->exit_code[CHECK_FAIL] : 2;
-	enum check_outcome outcome = check_judge(&run, msg, sizeof msg);
-	if (!run.protocol->report(&run, outcome, msg))
-		outcome = CHECK_FAIL;
-	return run.protocol->exit_code[outcome];
-}
-
-int check_main(int argc, char *const argv[])
-{
-	return check_run_named(argc, argv, NULL, 0, NULL);
-}
-
 /* --- validate ------------------------------------------------------------- */
 
-/* Validates one input (a file or stdin) with the protocol and problem from
- * the name, if any: the protocol's exit code, the first fault on stderr. */
-static int validate_run_named(int argc, char *const argv[], const char *protocol, size_t plen,
-			      const char *problem)
+/* Validates one input (a file or stdin): the protocol's exit code, the
+ * first fault on stderr. */
+static int validate_run(const struct check_run *run)
 {
-	struct check_run run;
 	char msg[CHECK_MESSAGE_MAX];
-	if (!check_parse(argc, argv, true, protocol, plen, problem, &run))
-		return 2;
-	const struct check_protocol *pr = run.protocol;
-	if (run.npos + run.extra > 1) {
-		command_usage("validate", false, "unexpected argument '%s'", run.pos[1]);
+	const struct check_protocol *pr = run->protocol;
+	if (run->npos + run->extra > 1) {
+		command_usage("validate", false, "unexpected argument '%s'", run->pos[1]);
 		return pr->invalid_exit;
 	}
-	const char *path = run.npos == 1 && strcmp(run.pos[0], "-") != 0 ? run.pos[0] : NULL;
+	const char *path = run->npos == 1 && strcmp(run->pos[0], "-") != 0 ? run->pos[0] : NULL;
 	const char *name = path ? path : "<stdin>";
 	size_t len;
 	char *text = check_read(path, "", &len, msg, sizeof msg);
@@ -450,7 +421,7 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	}
 	struct codec_error *err = &collect->err;
 	codec_error_collect(err, collect->faults, CODEC_FAULTS_MAX);
-	run.problem->validate_text(text, len, err);
+	run->problem->validate_text(text, len, err);
 	dj_free(text);
 	bool valid = !codec_error_is_set(err);
 	/* every fault, or the error's detail when it has none */
@@ -464,9 +435,31 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	return valid ? pr->valid_exit : pr->invalid_exit;
 }
 
+/* Runs a check, or a validation when `validator`, with the protocol and
+ * problem from the name, if any. */
+static int check_run_named(int argc, char *const argv[], bool validator, const char *protocol,
+			   size_t plen, const char *problem)
+{
+	struct check_run run;
+	char msg[CHECK_MESSAGE_MAX];
+	if (!check_parse(argc, argv, validator, protocol, plen, problem, &run))
+		return run.protocol && !validator ? run.protocol->exit_code[CHECK_FAIL] : 2;
+	if (validator)
+		return validate_run(&run);
+	enum check_outcome outcome = check_judge(&run, msg, sizeof msg);
+	if (!run.protocol->report(&run, outcome, msg))
+		outcome = CHECK_FAIL;
+	return run.protocol->exit_code[outcome];
+}
+
+int check_main(int argc, char *const argv[])
+{
+	return check_run_named(argc, argv, false, NULL, 0, NULL);
+}
+
 int validate_main(int argc, char *const argv[])
 {
-	return validate_run_named(argc, argv, NULL, 0, NULL);
+	return check_run_named(argc, argv, true, NULL, 0, NULL);
 }
 
 /* --- By name -------------------------------------------------------------- */
@@ -500,9 +493,9 @@ int check_main_by_name(int argc, char *const argv[])
 			continue;
 		protocol = protocol ? protocol : base + len;
 		const char *dash = strchr(protocol, '-');
-		return (check_names[i].validator ? validate_run_named : check_run_named)(
-		    argc - 1, argv + 1, protocol,
-		    dash ? (size_t)(dash - protocol) : strlen(protocol), dash ? dash + 1 : NULL);
+		return check_run_named(argc - 1, argv + 1, check_names[i].validator, protocol,
+				       dash ? (size_t)(dash - protocol) : strlen(protocol),
+				       dash ? dash + 1 : NULL);
 	}
 	return -1;
 }
