@@ -172,11 +172,8 @@ static bool config_is_host(const char *text)
 				 "0123456789-.")] == '\0';
 }
 
-/*
- * Checks `value` for option `opt` and stores it in *cfg. `source` names
- * where it came from ("--port" or "PORT (environment)") for the message.
- * Returns false with err set when the value is bad.
- */
+/* Checks `value` for option `opt` and stores it in *cfg; false with err set,
+ * naming `source` ("--port" or "PORT (environment)"), when it is bad. */
 static bool config_set(struct config *cfg, const struct config_option *opt, const char *value,
 		       const char *source, char *err, size_t errlen)
 {
@@ -232,19 +229,9 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	return true;
 }
 
-/* Fills *cfg with the defaults of the table (threads 0: one per CPU). */
-static void config_defaults(struct config *cfg)
-{
-	memset(cfg, 0, sizeof *cfg);
-	for (size_t k = 0; k < CONFIG_NOPTIONS; k++)
-		if (config_options[k].def)
-			config_set(cfg, &config_options[k], config_options[k].def, "", NULL, 0);
-}
-
-/*
- * Fills *cfg (already holding the defaults) from the flags in argv, then
- * from the environment for the options of `opts[0..n)` no flag gave.
- */
+/* Fills *cfg with the defaults of serve's table (threads 0: one per CPU),
+ * then from the flags in argv, then from the environment for the options of
+ * `opts[0..n)` no flag gave. */
 static enum config_result config_parse(struct config *cfg, const struct config_option *opts,
 				       size_t n, int argc, char *const argv[],
 				       config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
@@ -252,6 +239,10 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	/* By field offset: an old name and its new one are one setting. */
 	bool given[sizeof(struct config)] = {false};
 
+	memset(cfg, 0, sizeof *cfg);
+	for (size_t k = 0; k < CONFIG_NOPTIONS; k++)
+		if (config_options[k].def)
+			config_set(cfg, &config_options[k], config_options[k].def, "", NULL, 0);
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return CONFIG_HELP;
@@ -291,7 +282,6 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
 				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
 {
-	config_defaults(cfg);
 	enum config_result r = config_parse(cfg, config_options, CONFIG_NOPTIONS, argc, argv,
 					    lookup, ctx, err, errlen);
 	if (r != CONFIG_OK)
@@ -323,8 +313,6 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 	    {"--tls-cert", "TLS_CERT", "FILE", CFG(tls_cert, TEXT), 0, 0, NULL, NULL},
 	};
 	struct config cfg;
-
-	config_defaults(&cfg);
 	enum config_result r =
 	    config_parse(&cfg, hc_options, sizeof hc_options / sizeof hc_options[0], argc, argv,
 			 lookup, ctx, err, errlen);
@@ -438,9 +426,8 @@ static const struct config_usage_part config_usage_parts[] = {
      "dropjudge healthcheck --host localhost --port 8080"},
 };
 
-/* The part of the manual about `serve`, after its title line: what it
- * prints, then every flag with its variable and default, then its
- * behaviour on limits, signals, tokens and TLS. */
+/* The part of the manual about `serve` after its title line: what it prints,
+ * every flag with its variable and default, limits, signals, tokens, TLS. */
 static void config_usage_serve_text(FILE *out)
 {
 	fprintf(out,

@@ -30,8 +30,7 @@
 /* Settings of `dropjudge serve`. */
 struct config {
 	char host[CONFIG_HOST_MAX]; /* IPv4 or IPv6 address, or a name, to listen on */
-	struct http_config http;    /* from the flags: the numbers and http.limits; threads 0:
-				       one per CPU; main fills in the rest */
+	struct http_config http;    /* numbers, limits (threads 0: per CPU); main fills the rest */
 	unsigned drain_timeout;	    /* seconds to wait for requests at shutdown */
 	/* Texts below point into argv or the environment (not copied); NULL: unset. */
 	const char *auth_token_file; /* bearer tokens, one a line */
@@ -58,8 +57,7 @@ enum config_result config_parse_serve(struct config *cfg, int argc, char *const 
 
 /* Settings of `dropjudge healthcheck`. */
 struct config_healthcheck {
-	char host[CONFIG_HOST_MAX]; /* address or name to ask; 0.0.0.0 and :: become
-				       their loopback addresses */
+	char host[CONFIG_HOST_MAX]; /* address or name; 0.0.0.0 and :: asked on the loopback */
 	unsigned port;		    /* 1..65535 */
 	const char *tls_cert;	    /* NULL: plain HTTP; else HTTPS trusting this PEM file only */
 };
