@@ -12,29 +12,23 @@
 
 #include "codec/error.h"
 
-/*
- * `check ARGS` and `validate ARGS` in a contest system's protocol (check.c):
+/* `check ARGS` and `validate ARGS` in a contest system's protocol (check.c):
  * --problem P and --protocol X anywhere, the rest the protocol's arguments.
- * A judge's answer file that differs from dropjudge's is a judge error.
- */
+ * A judge's answer file that differs from dropjudge's is a judge error. */
 int check_main(int argc, char *const argv[]);
 int validate_main(int argc, char *const argv[]);
 
-/*
- * Runs the checker or validator that argv[0]'s base name names (check.c's
- * check_names; the problem from the name, --problem or DROPJUDGE_PROBLEM)
- * with argv[1..] and returns its exit status; -1 for any other name.
- */
+/* Runs the checker or validator argv[0]'s base name names (check_names; the
+ * problem from the name, --problem or DROPJUDGE_PROBLEM) with argv[1..]: its
+ * exit status; -1 for any other name. */
 int check_main_by_name(int argc, char *const argv[]);
 
-/* The value of flag `name` at argv[*i], "--name VALUE" (moving *i past
- * VALUE) or "--name=VALUE"; NULL for another argument, or with *missing
- * set when VALUE is missing. */
+/* The value of flag `name` at argv[*i], "--name VALUE" (*i moved past it) or
+ * "--name=VALUE"; NULL for another argument, with *missing set when VALUE is missing. */
 const char *check_flag(int argc, char *const argv[], int *i, const char *name, bool *missing);
 
-/* Reads all of `in` into a new buffer, NUL-terminated after its *len bytes,
- * which the caller frees with dj_free(). NULL with errno set on failure:
- * EFBIG past `max` bytes, ENOMEM, or the read's own error. */
+/* Reads all of `in` into a new buffer (NUL-terminated after *len bytes) for
+ * the caller to dj_free(); NULL with errno set (EFBIG past `max`, ENOMEM, the read's). */
 char *check_read_all(FILE *in, size_t max, size_t *len);
 
 /* Writes fault i of err to out[0..size) as "NAME:LINE:COLUMN: detail" (LINE
@@ -53,9 +47,8 @@ int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
 int solve_main(int argc, char *const argv[]);
 int search_main(int argc, char *const argv[]);
 
-/* `package --problem P --format F [--tests N] [--seed S] [--min-chains M]
- * OUT`: OUT ending in .zip or .kpp is a zip, in .tar.gz or .tgz a tar.gz,
- * anything else a directory. */
+/* `package --problem P --format F [--tests N] [--seed S] [--min-chains M] OUT`:
+ * a zip for OUT ending in .zip or .kpp, a tar.gz for .tar.gz or .tgz, else a directory. */
 int package_main(int argc, char *const argv[]);
 
 /* Sends "GET /livez" to host:port (1..65535) and reads the status line within

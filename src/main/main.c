@@ -34,8 +34,7 @@
 #include "mem/alloc.h"
 
 #define MAIN_DRAIN_POLL_MS 50 /* how often the drain looks for requests in flight */
-/* Consecutive idle checks that end the drain: a connection accepted just
- * before the drain gets a moment to deliver its request headers. */
+/* Idle checks in a row that end the drain (one just accepted sends its headers). */
 #define MAIN_DRAIN_IDLE_POLLS 2
 
 /* config_lookup_fn over the real environment. */
@@ -62,8 +61,7 @@ static void main_raise_fd_limit(unsigned connections, unsigned threads)
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return;
-	/* Two descriptors a connection (libmicrohttpd's and the guard's
-	 * duplicate), the lingering sockets, each thread's few, a margin. */
+	/* Two a connection (libmicrohttpd's, the guard's dup), lingering, threads', a margin. */
 	rlim_t want = 2 * (rlim_t)connections + 128 + 4 * (rlim_t)threads + 64;
 	if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
 		want = rl.rlim_max;
@@ -183,9 +181,8 @@ static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 }
 
 /* `dropjudge serve`: returns the exit status. SIGTERM, SIGINT and SIGHUP are
- * blocked before any server thread starts and taken here by sigwait():
- * SIGHUP re-reads the token file, the first SIGTERM or SIGINT drains (up to
- * the drain timeout), a second one exits 0 at once. */
+ * blocked before any thread starts and taken by sigwait(): SIGHUP re-reads the
+ * token file, SIGTERM or SIGINT drains, a second one exits 0 at once. */
 static int main_serve(int argc, char *const argv[])
 {
 	struct config cfg;
@@ -240,8 +237,7 @@ static int main_serve(int argc, char *const argv[])
 	}
 	cfg.http.tls = cfg.tls_cert ? &tls : NULL;
 
-	/* Before any thread exists, so that every thread inherits the mask
-	 * (pthread_sigmask() fails only for an invalid `how`). */
+	/* Before any thread exists, for all to inherit (fails only for a bad `how`). */
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
@@ -358,8 +354,7 @@ int main(int argc, char *argv[])
 		int (*run)(int, char *const[]) = main_commands[c].run;
 		if (strcmp(cmd, main_commands[c].name) != 0)
 			continue;
-		/* `solve --help`, `package ... -h`: the subcommand's own help
-		 * (serve's and healthcheck's parsers read their own) */
+		/* `solve --help`, `package ... -h`: own help (serve's, healthcheck's: parsed) */
 		for (int i = 2; i < argc && run != main_serve && run != main_healthcheck; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 				config_usage_command(cmd, stdout);

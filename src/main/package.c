@@ -11,8 +11,7 @@
 #include "package/package.h"
 #include "problem/problem.h"
 
-/* Whether s ends in suffix, ASCII case ignored (PK.ZIP is a zip), with
- * something before it. */
+/* Whether s ends in suffix after something, ASCII case ignored (PK.ZIP is a zip). */
 static bool package_ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);

@@ -35,8 +35,7 @@ static void solve_report(const char *name, const struct codec_error *err)
 	fprintf(stderr, "dropjudge: %s\n", text);
 }
 
-/* Writes text[0..len) and flushes stdout; 0, or 1 with a message on
- * stderr when the write fails. */
+/* Writes text[0..len) and flushes stdout: 0, or 1 with a message when that fails. */
 static int solve_write(const char *text, size_t len)
 {
 	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
@@ -102,8 +101,7 @@ out_text:
 	return ret;
 }
 
-/* Input and output buffers of `solve puyo --lines` (the input is read
- * SOLVE_CHUNK bytes at a time, after the part of a line left). */
+/* Buffers of `solve puyo --lines`, and the smallest batch two threads share. */
 #define SOLVE_LINES_IN	((size_t)1 << 20) /* also the longest line taken */
 #define SOLVE_LINES_OUT ((size_t)1 << 16)
 #define SOLVE_PAIR_MIN	((size_t)64 << 10) /* a batch under this is not split */
@@ -199,11 +197,10 @@ static void solve_pair_free(struct solve_pair *p)
 	dj_free(p);
 }
 
-/* Answers and writes the whole lines of buf[*at..held) through out
- * (SOLVE_LINES_OUT bytes; two halves at once when `pair` and enough to
- * share), moving *at past them and counting them in *line. Returns 0 (a
- * line whose answer did not fit is left for the next call), or 1 at a bad
- * line (its fault on stderr) or a failed write. */
+/* Answers and writes the whole lines of buf[*at..held) through out (two
+ * halves at once with `pair` and enough lines), moving *at past them and
+ * counting them in *line. Returns 0 (a line whose answer did not fit is left
+ * for the next call), or 1 at a bad line (its fault on stderr) or a failed write. */
 static int solve_lines_batch(struct solve_pair *pair, char *out, const char *name, const char *buf,
 			     size_t held, size_t *at, unsigned *line)
 {
@@ -239,8 +236,7 @@ static int solve_lines_batch(struct solve_pair *pair, char *out, const char *nam
 		return 1;
 	if (first.done + second.done == len)
 		return 0;
-	/* Read the line that stopped a half again, to say why: an error struct
-	 * is filled only on the way out. */
+	/* Read the line that stopped a half again, to say why. */
 	s = buf + *at;
 	len = (size_t)((const char *)memchr(s, '\n', held - *at) - s);
 	len -= len > 0 && s[len - 1] == '\r';
@@ -354,8 +350,7 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name)
 	return ret;
 }
 
-/* `search puyo`: the one request read from `in`, answered by the route;
- * a request it refuses is written to stderr, exit 1. */
+/* `search puyo`: the one request in `in` answered by the route; one refused: stderr, 1. */
 static int search_one(const char *problem, FILE *in, const char *name)
 {
 	(void)problem;
