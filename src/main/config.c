@@ -165,11 +165,10 @@ static const struct config_option config_options[] = {
 static bool config_is_host(const char *text)
 {
 	unsigned char buf[sizeof(struct in6_addr)];
-	if (inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1)
-		return true;
-	return text[0] && text[0] != '-' && text[0] != '.' &&
-	       text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				 "0123456789-.")] == '\0';
+	return inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1 ||
+	       (text[0] && text[0] != '-' && text[0] != '.' &&
+		text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "0123456789-.")] == '\0');
 }
 
 /* Checks `value` for option `opt` and stores it in *cfg; false with err set,
@@ -348,8 +347,7 @@ static void config_usage_solve(FILE *out)
 		"  to Content-Type: application/x-ndjson (default limits), in flat memory.\n");
 }
 
-/* One subcommand's part of the manual, as `dropjudge --help` prints it
- * (its usage line, then what it does), and an example of its own --help. */
+/* A subcommand's part of the manual (its usage line, what it does), an example for its help. */
 struct config_usage_part {
 	const char *name;    /* the subcommand */
 	const char *text;    /* from its usage line on, ending in a newline */

@@ -16,9 +16,8 @@
 
 #define CONFIG_DEFAULT_HOST "0.0.0.0" /* the other defaults are in config.c's table */
 #define CONFIG_MAX_THREADS  1024u
-/* GnuTLS priorities: TLS 1.3, and TLS 1.2 with forward-secret AEAD suites
- * only (ECDHE with AES-GCM or ChaCha20-Poly1305): no static RSA key
- * exchange, no CBC, no SHA-1 MAC. In pieces, for --help's width. */
+/* GnuTLS priorities: TLS 1.3, and TLS 1.2 with forward-secret AEAD suites only (ECDHE with
+ * AES-GCM or ChaCha20-Poly1305; no static RSA, CBC or SHA-1 MAC). In pieces for --help's width. */
 #define CONFIG_TLS_PRIORITIES_1 "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
 #define CONFIG_TLS_PRIORITIES_2 "-CIPHER-ALL:+CHACHA20-POLY1305:+AES-256-GCM:"
 #define CONFIG_TLS_PRIORITIES_3 "+AES-128-GCM:-MAC-ALL:+AEAD:-KX-ALL:"

@@ -55,8 +55,7 @@ static int healthcheck_status(const char *line, size_t len)
 	return (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
 }
 
-/* Opens c->fd and connects it to host:port (an address literal or a name,
- * its first address). Returns 0, or -1 with err set. */
+/* Opens c->fd and connects it to host:port (a name: its first address). 0, or -1 with err set. */
 static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned port, char *err,
 			       size_t errlen)
 {

@@ -141,8 +141,7 @@ static void solve_half_answer(struct solve_half *h)
 	}
 }
 
-/* The second thread, kept for the whole run: answers `job` each time `go`
- * is posted, then posts `done`; ends when `go` is posted with `stop` set. */
+/* The run's second thread: answers `job` at each post of `go`, then posts `done`, until `stop`. */
 struct solve_pair {
 	pthread_t thread;
 	sem_t go, done;
@@ -249,9 +248,8 @@ static int solve_lines_batch(struct solve_pair *pair, char *out, const char *nam
 	return 1;
 }
 
-/* `solve puyo --lines`: one field per line (CR LF and a last line without
- * its newline taken), one chain count per line out, in flat memory. At the
- * first bad line writes the counts before it, then the fault: 1; else 0. */
+/* `solve puyo --lines`: one field per line (CR LF, a last line without newline taken), one chain
+ * count per line out, in flat memory. At the first bad line: the counts before it, the fault, 1. */
 static int solve_puyo_lines(const char *problem, FILE *in, const char *name)
 {
 	(void)problem;
@@ -312,9 +310,8 @@ static int solve_put(const char *bytes, size_t len, void *ctx)
 	return fwrite(bytes, 1, len, ctx) == len ? 0 : -1;
 }
 
-/* `solve PROBLEM --ndjson` (`search puyo --ndjson`: "puyo/search"): what
- * POST /v1/PROBLEM answers to a stream of cases under the default limits, as
- * each line ends (a bad line answered in its place); 1 on a read or write error. */
+/* `solve PROBLEM --ndjson` (`search puyo --ndjson`: "puyo/search"): POST /v1/PROBLEM's answers to
+ * a stream of cases (default limits) as each line ends, a bad one too; 1 on a read/write error. */
 static int solve_ndjson(const char *problem, FILE *in, const char *name)
 {
 	struct config cfg; /* serve's defaults (no CORS; the lines answer JSON, never SVG) */
