@@ -264,9 +264,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	}
 	for (size_t k = 0; k < n && lookup; k++) {
 		const struct config_option *opt = &opts[k];
-		if (given[opt->offset])
-			continue;
-		const char *value = lookup(ctx, opt->env);
+		const char *value = given[opt->offset] ? NULL : lookup(ctx, opt->env);
 		if (!value || !value[0])
 			continue;
 		char source[48];

@@ -54,8 +54,7 @@ static unsigned main_cpu_count(void)
 	return online > 0 && online < (long)CONFIG_MAX_THREADS ? (unsigned)online : 1;
 }
 
-/* Raises the soft limit on open files towards what `connections` need,
- * never above the hard limit and never lower than it was. */
+/* Raises the soft open-file limit towards what `connections` need, within the hard one. */
 static void main_raise_fd_limit(unsigned connections, unsigned threads)
 {
 	struct rlimit rl;
@@ -303,11 +302,10 @@ static int main_healthcheck(int argc, char *const argv[])
 	int status = main_config_exit(parsed, "healthcheck: ", err);
 	if (status >= 0)
 		return status;
-	if (healthcheck_run(hc.host, hc.port, hc.tls_cert, err, sizeof err) != 0) {
+	status = healthcheck_run(hc.host, hc.port, hc.tls_cert, err, sizeof err);
+	if (status != 0)
 		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
-		return 1;
-	}
-	return 0;
+	return status;
 }
 
 /* The subcommands, each run with the arguments after its name. */
