@@ -391,8 +391,7 @@ out_free:
 
 /* --- validate ------------------------------------------------------------- */
 
-/* Validates one input (a file or stdin): the protocol's exit code, the
- * first fault on stderr. */
+/* Validates one input (a file or stdin): the protocol's exit code, the faults on stderr. */
 static int validate_run(const struct check_run *run)
 {
 	char msg[CHECK_MESSAGE_MAX];
@@ -435,8 +434,7 @@ static int validate_run(const struct check_run *run)
 	return valid ? pr->valid_exit : pr->invalid_exit;
 }
 
-/* Runs a check, or a validation when `validator`, with the protocol and
- * problem from the name, if any. */
+/* Runs a check, or a validation, with the protocol and problem from the name, if any. */
 static int check_run_named(int argc, char *const argv[], bool validator, const char *protocol,
 			   size_t plen, const char *problem)
 {

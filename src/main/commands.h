@@ -41,9 +41,8 @@ void check_format_error(char *out, size_t size, const char *name, const struct c
 int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* `solve PROBLEM [--lines | --ndjson] [FILE]` (--lines for puyo only): the
- * Baekjoon input in, the output out, through the server's readers and cores;
- * `search puyo [--ndjson] [FILE]`: the answer of POST /v1/puyo/search. */
+/* `solve PROBLEM [--lines | --ndjson] [FILE]` (--lines: puyo only) through the server's readers
+ * and cores; `search puyo [--ndjson] [FILE]`: the answer of POST /v1/puyo/search. */
 int solve_main(int argc, char *const argv[]);
 int search_main(int argc, char *const argv[]);
 
@@ -51,9 +50,8 @@ int search_main(int argc, char *const argv[]);
  * a zip for OUT ending in .zip or .kpp, a tar.gz for .tar.gz or .tgz, else a directory. */
 int package_main(int argc, char *const argv[]);
 
-/* Sends "GET /livez" to host:port (1..65535) and reads the status line within
- * 2 seconds; over TLS when tls_cert (the PEM certificates to trust, pinned: no
- * name checked) is not NULL. 0 when the status is 200, else 1 with err set. */
+/* Sends "GET /livez" to host:port (1..65535), reads the status line within 2 s; over TLS pinned
+ * to tls_cert's PEM certificates (no name checked) unless NULL: 0 on a 200, else 1 with err set. */
 int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char *err,
 		    size_t errlen);
 

@@ -18,8 +18,7 @@ static bool package_ends_with(const char *s, const char *suffix)
 	return n > m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-/* Suffixes of archives dropjudge does not write (it writes .zip and .kpp,
- * .tar.gz and .tgz): OUT ending in one is refused, not made a directory. */
+/* Suffixes of archives dropjudge does not write: OUT ending in one is refused, not a directory. */
 static const char *const package_other_archives[] = {
     ".rar",  ".7z",	".tar", ".tar.bz2", ".tbz2", ".tbz",  ".tar.xz", ".txz",  ".tar.zst",
     ".tzst", ".tar.lz", ".gz",	".bz2",	    ".xz",   ".zst",  ".lz",	 ".lzma", ".Z",
