@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,7 @@ struct check_run {
 	unsigned extra; /* positional arguments past CHECK_MAX_POSITIONAL */
 };
 
-/* One protocol: where its arguments are, which exit code each outcome gets
- * and how the outcome is reported. */
+/* One protocol: its arguments' places, exit codes and report. */
 struct check_protocol {
 	const char *name;
 	unsigned max_args;	       /* positional arguments of check, at least 3 */
@@ -57,6 +57,8 @@ static const char *const check_testlib_prefix[CHECK_OUTCOMES] = {"ok ", "wrong a
 								 "wrong output format ", "FAIL "};
 static const char *const check_testlib_outcome[CHECK_OUTCOMES] = {"accepted", "wrong-answer",
 								  "presentation-error", "fail"};
+static const char check_xml_special[] = "&<>\"";
+static const char *const check_xml_entity[] = {"&amp;", "&lt;", "&gt;", "&quot;"};
 
 /* testlib: verdict and message on stderr; the report file holds the
  * message, or with -appes testlib's XML <result outcome="...">. */
@@ -72,14 +74,9 @@ static bool check_report_testlib(const struct check_run *run, enum check_outcome
 		fprintf(f, "<?xml version=\"1.0\" encoding=\"utf-8\"?><result outcome = \"%s\">",
 			check_testlib_outcome[outcome]);
 	for (const char *c = msg; f && *c; c++) {
-		const char *esc = !appes      ? NULL
-				  : *c == '&' ? "&amp;"
-				  : *c == '<' ? "&lt;"
-				  : *c == '>' ? "&gt;"
-				  : *c == '"' ? "&quot;"
-					      : NULL;
+		const char *esc = appes ? strchr(check_xml_special, *c) : NULL;
 		if (esc)
-			fputs(esc, f);
+			fputs(check_xml_entity[esc - check_xml_special], f);
 		else
 			fputc(*c, f);
 	}
@@ -108,8 +105,7 @@ static bool check_report_kattis(const struct check_run *run, enum check_outcome 
 	if (run->npos < 3) /* no feedback directory: a usage fault, said on stderr */
 		return true;
 	const char *dir = run->pos[2];
-	size_t dl = strlen(dir);
-	const char *sep = dl && dir[dl - 1] == '/' ? "" : "/";
+	const char *sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
 	const char *files[2] = {"judgemessage.txt",
 				outcome == CHECK_FAIL ? "judgeerror.txt" : NULL};
 	for (unsigned i = 0; i < 2 && files[i]; i++) {
@@ -125,9 +121,8 @@ static bool check_report_kattis(const struct check_run *run, enum check_outcome 
 	return true;
 }
 
-/* CMS: the outcome on stdout, exactly one line on stderr, the text shown to
- * the contestant: "translate:success" (which CMS translates) when accepted,
- * else the verdict and why. The package's CMS checker says the same. */
+/* CMS, as the package's CMS checker: the score on stdout, one line for the
+ * contestant on stderr: "translate:success" (CMS translates it) or why not. */
 static bool check_report_cms(const struct check_run *run, enum check_outcome outcome,
 			     const char *msg)
 {
@@ -176,8 +171,7 @@ static const struct check_protocol *check_protocol_find(const char *name, size_t
 
 /* --- Arguments and files -------------------------------------------------- */
 
-/* Whether arg is one of testlib validators' own flags, each with a value,
- * which Polygon passes. */
+/* Whether arg is a testlib validator's own flag (with a value; Polygon's). */
 static bool check_is_testlib_validator_flag(const char *arg)
 {
 	static const char *const flags[] = {
@@ -205,17 +199,27 @@ const char *check_flag(int argc, char *const argv[], int *i, const char *name, b
 	return argv[++*i];
 }
 
-/* Reads the arguments into *run: --problem and --protocol (which win over
- * `protocol` and `problem` from the program name), positional arguments for
- * the rest. Returns false with a message in why. */
-static bool check_parse(int argc, char *const argv[], bool validator, const char *protocol,
-			size_t protocol_len, const char *problem, struct check_run *run, char *why,
-			size_t whylen)
+int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
 {
-	/* only testlib and kattis have validators (validate_run_named) */
+	va_list ap;
+	fprintf(stderr, "dropjudge: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "; try 'dropjudge %s%s--help'\n", own_help ? cmd : "", own_help ? " " : "");
+	return 2;
+}
+
+/* Reads the arguments into *run: --problem and --protocol (winning over `protocol` and
+ * `problem` from the program name), positional ones for the rest. False with the usage
+ * fault on stderr, also for a validator of a protocol that has none. */
+static bool check_parse(int argc, char *const argv[], bool validator, const char *protocol,
+			size_t protocol_len, const char *problem, struct check_run *run)
+{
+	const char *cmd = validator ? "validate" : "check";
+	/* only testlib and kattis have validators (validate_run) */
 	const char *expected = validator ? "testlib or kattis" : "testlib, kattis, cms or dmoj";
-	memset(run, 0, sizeof *run);
-	run->protocol = check_protocol_find(protocol, protocol_len);
+	*run = (struct check_run){.protocol = check_protocol_find(protocol, protocol_len)};
 	for (int i = 0; i < argc; i++) {
 		bool missing = false;
 		const char *v;
@@ -224,12 +228,12 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 		} else if ((v = check_flag(argc, argv, &i, "--protocol", &missing))) {
 			run->protocol = check_protocol_find(v, strlen(v));
 			if (!run->protocol) {
-				codec_format(why, whylen, "unknown protocol '%s' (expected %s)", v,
-					     expected);
+				command_usage(cmd, false, "unknown protocol '%s' (expected %s)", v,
+					      expected);
 				return false;
 			}
 		} else if (missing) {
-			codec_format(why, whylen, "%s needs a value", argv[i]);
+			command_usage(cmd, false, "%s needs a value", argv[i]);
 			return false;
 		} else if (validator && check_is_testlib_validator_flag(argv[i])) {
 			i++; /* testlib's validator flags: accepted and ignored */
@@ -240,18 +244,22 @@ static bool check_parse(int argc, char *const argv[], bool validator, const char
 		}
 	}
 	if (!run->protocol) {
-		codec_format(why, whylen, "missing --protocol (%s)", expected);
+		command_usage(cmd, false, "missing --protocol (%s)", expected);
 		return false;
 	}
 	if (!problem || !*problem)
 		problem = getenv("DROPJUDGE_PROBLEM");
 	run->problem = problem_find(problem);
 	if (!run->problem && problem && *problem)
-		codec_format(why, whylen, "unknown problem '%s' (expected monomino-domino or puyo)",
-			     problem);
+		command_usage(cmd, false, "unknown problem '%s' (expected monomino-domino or puyo)",
+			      problem);
 	else if (!run->problem)
-		codec_format(why, whylen, "missing --problem (monomino-domino or puyo)");
-	return run->problem != NULL;
+		command_usage(cmd, false, "missing --problem (monomino-domino or puyo)");
+	else if (validator && !run->protocol->invalid_exit)
+		command_usage(cmd, false,
+			      "the %s protocol has no validator (use testlib or kattis)",
+			      run->protocol->name);
+	return run->problem && (!validator || run->protocol->invalid_exit);
 }
 
 char *check_read_all(FILE *in, size_t max, size_t *len)
@@ -300,31 +308,22 @@ static char *check_read(const char *path, const char *what, size_t *len, char *w
 	return buf;
 }
 
-/* "NAME:LINE:COLUMN: detail" for one fault (COLUMN, LINE when known). */
-static void check_format_fault(char *out, size_t size, const char *name,
-			       const struct codec_fault *f)
+void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err,
+			unsigned i)
 {
-	if (f->line && f->column)
+	const struct codec_fault *f = i < err->nfaults ? &err->faults[i] : NULL;
+	if (f && f->line && f->column)
 		codec_format(out, size, "%s:%u:%u: %s", name, f->line, f->column, f->detail);
-	else if (f->line)
+	else if (f && f->line)
 		codec_format(out, size, "%s:%u: %s", name, f->line, f->detail);
 	else
-		codec_format(out, size, "%s: %s", name, f->detail);
-}
-
-void check_format_error(char *out, size_t size, const char *name, const struct codec_error *err)
-{
-	if (err->nfaults > 0)
-		check_format_fault(out, size, name, &err->faults[0]);
-	else
-		codec_format(out, size, "%s: %s", name, err->detail);
+		codec_format(out, size, "%s: %s", name, f ? f->detail : err->detail);
 }
 
 /* --- check ---------------------------------------------------------------- */
 
-/* Judges one run: fills msg, returns the outcome. Every fault of the jury's
- * side (usage, unreadable or invalid input, unreadable answer file, an
- * answer that disagrees with dropjudge's) is CHECK_FAIL. */
+/* Judges one run: fills msg, returns the outcome. Every fault on the jury's side (usage,
+ * input, answer file, or an answer disagreeing with dropjudge's) is CHECK_FAIL. */
 static enum check_outcome check_judge(const struct check_run *run, char *msg, size_t size)
 {
 	const struct check_protocol *pr = run->protocol;
@@ -356,7 +355,7 @@ static enum check_outcome check_judge(const struct check_run *run, char *msg, si
 	char expected[CHECK_ANSWER_MAX];
 	int n = problem_answer(run->problem, input, input_len, expected, sizeof expected, &err);
 	if (n < 0 || (size_t)n >= sizeof expected) {
-		check_format_error(why, sizeof why, run->pos[0], &err);
+		check_format_error(why, sizeof why, run->pos[0], &err, 0);
 		codec_format(msg, size, "the input is not a valid %s case: %s", run->problem->title,
 			     why);
 		goto out_free;
@@ -390,51 +389,18 @@ out_free:
 	return outcome;
 }
 
-/* Runs a check with the protocol and problem from the name, if any. */
-static int check_run_named(int argc, char *const argv[], const char *protocol, size_t plen,
-			   const char *problem)
-{
-	struct check_run run;
-	char msg[CHECK_MESSAGE_MAX];
-	if (!check_parse(argc, argv, false, protocol, plen, problem, &run, msg, sizeof msg)) {
-		fprintf(stderr, "dropjudge: check: %s; try 'dropjudge --help'\n", msg);
-		return run.protocol ? run.protocol->exit_code[CHECK_FAIL] : 2;
-	}
-	enum check_outcome outcome = check_judge(&run, msg, sizeof msg);
-	if (!run.protocol->report(&run, outcome, msg))
-		outcome = CHECK_FAIL;
-	return run.protocol->exit_code[outcome];
-}
-
-int check_main(int argc, char *const argv[])
-{
-	return check_run_named(argc, argv, NULL, 0, NULL);
-}
-
 /* --- validate ------------------------------------------------------------- */
 
-/* Validates one input (a file or stdin) with the protocol and problem from
- * the name, if any: the protocol's exit code, the first fault on stderr. */
-static int validate_run_named(int argc, char *const argv[], const char *protocol, size_t plen,
-			      const char *problem)
+/* Validates one input (a file or stdin): the protocol's exit code, the faults on stderr. */
+static int validate_run(const struct check_run *run)
 {
-	struct check_run run;
 	char msg[CHECK_MESSAGE_MAX];
-	int fail = 2;
-	if (!check_parse(argc, argv, true, protocol, plen, problem, &run, msg, sizeof msg))
-		goto out_usage;
-	const struct check_protocol *pr = run.protocol;
-	if (!pr->invalid_exit) {
-		codec_format(msg, sizeof msg,
-			     "the %s protocol has no validator (use testlib or kattis)", pr->name);
-		goto out_usage;
+	const struct check_protocol *pr = run->protocol;
+	if (run->npos + run->extra > 1) {
+		command_usage("validate", false, "unexpected argument '%s'", run->pos[1]);
+		return pr->invalid_exit;
 	}
-	fail = pr->invalid_exit;
-	if (run.npos + run.extra > 1) {
-		codec_format(msg, sizeof msg, "unexpected argument '%s'", run.pos[1]);
-		goto out_usage;
-	}
-	const char *path = run.npos == 1 && strcmp(run.pos[0], "-") != 0 ? run.pos[0] : NULL;
+	const char *path = run->npos == 1 && strcmp(run->pos[0], "-") != 0 ? run->pos[0] : NULL;
 	const char *name = path ? path : "<stdin>";
 	size_t len;
 	char *text = check_read(path, "", &len, msg, sizeof msg);
@@ -454,27 +420,44 @@ static int validate_run_named(int argc, char *const argv[], const char *protocol
 	}
 	struct codec_error *err = &collect->err;
 	codec_error_collect(err, collect->faults, CODEC_FAULTS_MAX);
-	run.problem->validate_text(text, len, err);
+	run->problem->validate_text(text, len, err);
 	dj_free(text);
 	bool valid = !codec_error_is_set(err);
-	for (unsigned i = 0; i < err->nfaults; i++) {
-		check_format_fault(msg, sizeof msg, name, &err->faults[i]);
+	/* every fault, or the error's detail when it has none */
+	for (unsigned i = 0; i < err->nfaults || (i == 0 && !valid); i++) {
+		check_format_error(msg, sizeof msg, name, err, i);
 		fprintf(stderr, "%s%s\n", i == 0 ? pr->fault_prefix : "", msg);
 	}
-	if (!valid && err->nfaults == 0)
-		fprintf(stderr, "%s%s: %s\n", pr->fault_prefix, name, err->detail);
 	if (err->dropped)
 		fprintf(stderr, "%s: %u more faults not shown\n", name, err->dropped);
 	dj_free(collect);
 	return valid ? pr->valid_exit : pr->invalid_exit;
-out_usage:
-	fprintf(stderr, "dropjudge: validate: %s; try 'dropjudge --help'\n", msg);
-	return fail;
+}
+
+/* Runs a check, or a validation, with the protocol and problem from the name, if any. */
+static int check_run_named(int argc, char *const argv[], bool validator, const char *protocol,
+			   size_t plen, const char *problem)
+{
+	struct check_run run;
+	char msg[CHECK_MESSAGE_MAX];
+	if (!check_parse(argc, argv, validator, protocol, plen, problem, &run))
+		return run.protocol && !validator ? run.protocol->exit_code[CHECK_FAIL] : 2;
+	if (validator)
+		return validate_run(&run);
+	enum check_outcome outcome = check_judge(&run, msg, sizeof msg);
+	if (!run.protocol->report(&run, outcome, msg))
+		outcome = CHECK_FAIL;
+	return run.protocol->exit_code[outcome];
+}
+
+int check_main(int argc, char *const argv[])
+{
+	return check_run_named(argc, argv, false, NULL, 0, NULL);
 }
 
 int validate_main(int argc, char *const argv[])
 {
-	return validate_run_named(argc, argv, NULL, 0, NULL);
+	return check_run_named(argc, argv, true, NULL, 0, NULL);
 }
 
 /* --- By name -------------------------------------------------------------- */
@@ -508,9 +491,9 @@ int check_main_by_name(int argc, char *const argv[])
 			continue;
 		protocol = protocol ? protocol : base + len;
 		const char *dash = strchr(protocol, '-');
-		return (check_names[i].validator ? validate_run_named : check_run_named)(
-		    argc - 1, argv + 1, protocol,
-		    dash ? (size_t)(dash - protocol) : strlen(protocol), dash ? dash + 1 : NULL);
+		return check_run_named(argc - 1, argv + 1, check_names[i].validator, protocol,
+				       dash ? (size_t)(dash - protocol) : strlen(protocol),
+				       dash ? dash + 1 : NULL);
 	}
 	return -1;
 }

@@ -165,18 +165,14 @@ static const struct config_option config_options[] = {
 static bool config_is_host(const char *text)
 {
 	unsigned char buf[sizeof(struct in6_addr)];
-	if (inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1)
-		return true;
-	return text[0] && text[0] != '-' && text[0] != '.' &&
-	       text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				 "0123456789-.")] == '\0';
+	return inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1 ||
+	       (text[0] && text[0] != '-' && text[0] != '.' &&
+		text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "0123456789-.")] == '\0');
 }
 
-/*
- * Checks `value` for option `opt` and stores it in *cfg. `source` names
- * where it came from ("--port" or "PORT (environment)") for the message.
- * Returns false with err set when the value is bad.
- */
+/* Checks `value` for option `opt` and stores it in *cfg; false with err set,
+ * naming `source` ("--port" or "PORT (environment)"), when it is bad. */
 static bool config_set(struct config *cfg, const struct config_option *opt, const char *value,
 		       const char *source, char *err, size_t errlen)
 {
@@ -232,19 +228,9 @@ static bool config_set(struct config *cfg, const struct config_option *opt, cons
 	return true;
 }
 
-/* Fills *cfg with the defaults of the table (threads 0: one per CPU). */
-static void config_defaults(struct config *cfg)
-{
-	memset(cfg, 0, sizeof *cfg);
-	for (size_t k = 0; k < CONFIG_NOPTIONS; k++)
-		if (config_options[k].def)
-			config_set(cfg, &config_options[k], config_options[k].def, "", NULL, 0);
-}
-
-/*
- * Fills *cfg (already holding the defaults) from the flags in argv, then
- * from the environment for the options of `opts[0..n)` no flag gave.
- */
+/* Fills *cfg with the defaults of serve's table (threads 0: one per CPU),
+ * then from the flags in argv, then from the environment for the options of
+ * `opts[0..n)` no flag gave. */
 static enum config_result config_parse(struct config *cfg, const struct config_option *opts,
 				       size_t n, int argc, char *const argv[],
 				       config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
@@ -252,6 +238,10 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	/* By field offset: an old name and its new one are one setting. */
 	bool given[sizeof(struct config)] = {false};
 
+	memset(cfg, 0, sizeof *cfg);
+	for (size_t k = 0; k < CONFIG_NOPTIONS; k++)
+		if (config_options[k].def)
+			config_set(cfg, &config_options[k], config_options[k].def, "", NULL, 0);
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return CONFIG_HELP;
@@ -274,9 +264,7 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 	}
 	for (size_t k = 0; k < n && lookup; k++) {
 		const struct config_option *opt = &opts[k];
-		if (given[opt->offset])
-			continue;
-		const char *value = lookup(ctx, opt->env);
+		const char *value = given[opt->offset] ? NULL : lookup(ctx, opt->env);
 		if (!value || !value[0])
 			continue;
 		char source[48];
@@ -291,7 +279,6 @@ static enum config_result config_parse(struct config *cfg, const struct config_o
 enum config_result config_parse_serve(struct config *cfg, int argc, char *const argv[],
 				      config_lookup_fn lookup, void *ctx, char *err, size_t errlen)
 {
-	config_defaults(cfg);
 	enum config_result r = config_parse(cfg, config_options, CONFIG_NOPTIONS, argc, argv,
 					    lookup, ctx, err, errlen);
 	if (r != CONFIG_OK)
@@ -323,8 +310,6 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 	    {"--tls-cert", "TLS_CERT", "FILE", CFG(tls_cert, TEXT), 0, 0, NULL, NULL},
 	};
 	struct config cfg;
-
-	config_defaults(&cfg);
 	enum config_result r =
 	    config_parse(&cfg, hc_options, sizeof hc_options / sizeof hc_options[0], argc, argv,
 			 lookup, ctx, err, errlen);
@@ -340,7 +325,8 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 	return CONFIG_OK;
 }
 
-void config_usage_solve(FILE *out)
+/* The part of the manual about `solve`, also its own help. */
+static void config_usage_solve(FILE *out)
 {
 	fprintf(out,
 		"solve monomino-domino|puyo [FILE]\n"
@@ -359,8 +345,7 @@ void config_usage_solve(FILE *out)
 		"  to Content-Type: application/x-ndjson (default limits), in flat memory.\n");
 }
 
-/* One subcommand's part of the manual, as `dropjudge --help` prints it
- * (its usage line, then what it does), and an example of its own --help. */
+/* A subcommand's part of the manual (its usage line, what it does), an example for its help. */
 struct config_usage_part {
 	const char *name;    /* the subcommand */
 	const char *text;    /* from its usage line on, ending in a newline */
@@ -437,9 +422,8 @@ static const struct config_usage_part config_usage_parts[] = {
      "dropjudge healthcheck --host localhost --port 8080"},
 };
 
-/* The part of the manual about `serve`, after its title line: what it
- * prints, then every flag with its variable and default, then its
- * behaviour on limits, signals, tokens and TLS. */
+/* The part of the manual about `serve` after its title line: what it prints,
+ * every flag with its variable and default, limits, signals, tokens, TLS. */
 static void config_usage_serve_text(FILE *out)
 {
 	fprintf(out,
@@ -488,15 +472,7 @@ static void config_usage_serve_text(FILE *out)
 		"\n");
 }
 
-void config_usage_serve(FILE *out)
-{
-	fprintf(out, "Usage: dropjudge [serve] [FLAGS]\n\n");
-	config_usage_serve_text(out);
-	fprintf(out, "Example:\n  dropjudge serve --host localhost --port 8080 --log-format text\n"
-		     "\nThe whole manual: dropjudge --help\n");
-}
-
-bool config_usage_command(const char *name, FILE *out)
+void config_usage_command(const char *name, FILE *out)
 {
 	for (size_t i = 0; i < sizeof config_usage_parts / sizeof config_usage_parts[0]; i++) {
 		const struct config_usage_part *part = &config_usage_parts[i];
@@ -506,9 +482,16 @@ bool config_usage_command(const char *name, FILE *out)
 		    out,
 		    "Usage: dropjudge %s\nExample:\n  %s\n\nThe whole manual: dropjudge --help\n",
 		    part->text, part->example);
-		return true;
+		return;
 	}
-	return false;
+	if (strcmp(name, "serve") != 0) {
+		config_usage_solve(out);
+		return;
+	}
+	fprintf(out, "Usage: dropjudge [serve] [FLAGS]\n\n");
+	config_usage_serve_text(out);
+	fprintf(out, "Example:\n  dropjudge serve --host localhost --port 8080 --log-format text\n"
+		     "\nThe whole manual: dropjudge --help\n");
 }
 
 void config_usage(FILE *out)

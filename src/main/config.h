@@ -16,9 +16,8 @@
 
 #define CONFIG_DEFAULT_HOST "0.0.0.0" /* the other defaults are in config.c's table */
 #define CONFIG_MAX_THREADS  1024u
-/* GnuTLS priorities: TLS 1.3, and TLS 1.2 with forward-secret AEAD suites
- * only (ECDHE with AES-GCM or ChaCha20-Poly1305): no static RSA key
- * exchange, no CBC, no SHA-1 MAC. In pieces, for --help's width. */
+/* GnuTLS priorities: TLS 1.3, and TLS 1.2 with forward-secret AEAD suites only (ECDHE with
+ * AES-GCM or ChaCha20-Poly1305; no static RSA, CBC or SHA-1 MAC). In pieces for --help's width. */
 #define CONFIG_TLS_PRIORITIES_1 "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
 #define CONFIG_TLS_PRIORITIES_2 "-CIPHER-ALL:+CHACHA20-POLY1305:+AES-256-GCM:"
 #define CONFIG_TLS_PRIORITIES_3 "+AES-128-GCM:-MAC-ALL:+AEAD:-KX-ALL:"
@@ -30,8 +29,7 @@
 /* Settings of `dropjudge serve`. */
 struct config {
 	char host[CONFIG_HOST_MAX]; /* IPv4 or IPv6 address, or a name, to listen on */
-	struct http_config http;    /* from the flags: the numbers and http.limits; threads 0:
-				       one per CPU; main fills in the rest */
+	struct http_config http;    /* numbers, limits (threads 0: per CPU); main fills the rest */
 	unsigned drain_timeout;	    /* seconds to wait for requests at shutdown */
 	/* Texts below point into argv or the environment (not copied); NULL: unset. */
 	const char *auth_token_file; /* bearer tokens, one a line */
@@ -58,8 +56,7 @@ enum config_result config_parse_serve(struct config *cfg, int argc, char *const 
 
 /* Settings of `dropjudge healthcheck`. */
 struct config_healthcheck {
-	char host[CONFIG_HOST_MAX]; /* address or name to ask; 0.0.0.0 and :: become
-				       their loopback addresses */
+	char host[CONFIG_HOST_MAX]; /* address or name; 0.0.0.0 and :: asked on the loopback */
 	unsigned port;		    /* 1..65535 */
 	const char *tls_cert;	    /* NULL: plain HTTP; else HTTPS trusting this PEM file only */
 };
@@ -70,15 +67,12 @@ enum config_result config_parse_healthcheck(struct config_healthcheck *hc, int a
 					    char *const argv[], config_lookup_fn lookup, void *ctx,
 					    char *err, size_t errlen);
 
-/* The whole usage; its part about `solve`; `serve --help` (as in the whole
- * usage, which scripts/gen-docs.sh reads). */
+/* The whole usage, which scripts/gen-docs.sh reads. */
 void config_usage(FILE *out);
-void config_usage_solve(FILE *out);
-void config_usage_serve(FILE *out);
 
-/* Writes the own help of subcommand `name` ("check", "validate",
- * "package", "healthcheck", "search", "solve puyo --lines") with an
- * example; false, writing nothing, for another name. */
-bool config_usage_command(const char *name, FILE *out);
+/* Writes the own help of subcommand `name` ("serve", "check", "validate",
+ * "package", "healthcheck", "search", "solve puyo --lines"), its part of
+ * the whole usage with an example; solve's part for another name. */
+void config_usage_command(const char *name, FILE *out);
 
 #endif

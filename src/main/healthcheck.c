@@ -25,9 +25,8 @@ struct hc_conn {
 	long long deadline;		       /* monotonic milliseconds */
 };
 
-/* Waits until c->fd is ready for `events`, or after GNUTLS_E_AGAIN (events
- * 0) for the direction GnuTLS was blocked on: 0, or -1 on timeout
- * (ETIMEDOUT) or error (errno set). */
+/* Waits until c->fd is ready for `events` (0: the direction GnuTLS was blocked
+ * on): 0, or -1 on timeout (ETIMEDOUT) or error (errno set). */
 static int healthcheck_wait(const struct hc_conn *c, short events)
 {
 	if (!events)
@@ -47,8 +46,7 @@ static int healthcheck_wait(const struct hc_conn *c, short events)
 	}
 }
 
-/* Reads the status code from a NUL-terminated status line "HTTP/1.x SSS ..."
- * of len bytes; -1 if none. */
+/* The status code of status line[0..len) "HTTP/1.x SSS ..." (NUL-terminated), or -1. */
 static int healthcheck_status(const char *line, size_t len)
 {
 	if (len < 12 || memcmp(line, "HTTP/1.", 7) != 0 || line[8] != ' ' ||
@@ -57,8 +55,7 @@ static int healthcheck_status(const char *line, size_t len)
 	return (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
 }
 
-/* Opens c->fd and connects it to host:port (an address literal or a name,
- * its first address). Returns 0, or -1 with err set. */
+/* Opens c->fd and connects it to host:port (a name: its first address). 0, or -1 with err set. */
 static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned port, char *err,
 			       size_t errlen)
 {
@@ -78,12 +75,11 @@ static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned por
 	}
 	rc = connect(c->fd, ai->ai_addr, ai->ai_addrlen);
 	freeaddrinfo(ai);
-	if (rc == 0)
-		return 0;
 	int soerr = 0;
 	socklen_t solen = sizeof soerr;
-	if (errno != EINPROGRESS || healthcheck_wait(c, POLLOUT) != 0 ||
-	    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0) {
+	if (rc != 0 &&
+	    (errno != EINPROGRESS || healthcheck_wait(c, POLLOUT) != 0 ||
+	     getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &solen) != 0 || soerr != 0)) {
 		if (soerr)
 			errno = soerr;
 		codec_format(err, errlen, "cannot connect to %s port %u: %s", host, port,
@@ -93,9 +89,8 @@ static int healthcheck_connect(struct hc_conn *c, const char *host, unsigned por
 	return 0;
 }
 
-/* Shakes hands in TLS on the connected socket; the server's certificate
- * must verify against those in `cert_file` (chain and dates, no name check).
- * Returns 0, or -1 with err set. */
+/* Shakes hands in TLS; the server's certificate must verify against `cert_file`'s
+ * (chain and dates, no name check). Returns 0, or -1 with err set. */
 static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char *err, size_t errlen)
 {
 	int rc = gnutls_certificate_allocate_credentials(&c->cred);
@@ -142,9 +137,8 @@ static int healthcheck_tls_start(struct hc_conn *c, const char *cert_file, char 
 	return -1;
 }
 
-/* One send (`out`) or receive of up to n bytes on c, waiting for the socket
- * as needed. Returns the bytes moved, 0 at the end of the stream (receive),
- * or -1 with *why set to the reason (a static string). */
+/* One send (`out`) or receive of up to n bytes on c, waiting as needed: the
+ * bytes moved, 0 at the end of the stream, or -1 with *why (static) set. */
 static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, const char **why)
 {
 	for (;;) {
@@ -166,11 +160,10 @@ static ssize_t healthcheck_io(struct hc_conn *c, char *buf, size_t n, bool out, 
 
 int healthcheck_run(const char *host, unsigned port, const char *tls_cert, char *err, size_t errlen)
 {
-	struct hc_conn c = {.fd = -1, .tls = NULL, .cred = NULL};
+	struct hc_conn c = {.fd = -1, .deadline = http_clock_ms() + HEALTHCHECK_TIMEOUT_MS};
 	char request[128], reply[256];
 	int ret = 1;
 
-	c.deadline = http_clock_ms() + HEALTHCHECK_TIMEOUT_MS;
 	if (healthcheck_connect(&c, host, port, err, errlen) != 0)
 		goto out_conn;
 	if (tls_cert && healthcheck_tls_start(&c, tls_cert, err, errlen) != 0)

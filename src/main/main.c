@@ -34,8 +34,7 @@
 #include "mem/alloc.h"
 
 #define MAIN_DRAIN_POLL_MS 50 /* how often the drain looks for requests in flight */
-/* Consecutive idle checks that end the drain: a connection accepted just
- * before the drain gets a moment to deliver its request headers. */
+/* Idle checks in a row that end the drain (one just accepted sends its headers). */
 #define MAIN_DRAIN_IDLE_POLLS 2
 
 /* config_lookup_fn over the real environment. */
@@ -55,15 +54,13 @@ static unsigned main_cpu_count(void)
 	return online > 0 && online < (long)CONFIG_MAX_THREADS ? (unsigned)online : 1;
 }
 
-/* Raises the soft limit on open files towards what `connections` need,
- * never above the hard limit and never lower than it was. */
+/* Raises the soft open-file limit towards what `connections` need, within the hard one. */
 static void main_raise_fd_limit(unsigned connections, unsigned threads)
 {
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return;
-	/* Two descriptors a connection (libmicrohttpd's and the guard's
-	 * duplicate), the lingering sockets, each thread's few, a margin. */
+	/* Two a connection (libmicrohttpd's, the guard's dup), lingering, threads', a margin. */
 	rlim_t want = 2 * (rlim_t)connections + 128 + 4 * (rlim_t)threads + 64;
 	if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
 		want = rl.rlim_max;
@@ -127,9 +124,9 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, struct http_
 					 timeout_s);
 			return;
 		}
-		if (left > MAIN_DRAIN_POLL_MS)
-			left = MAIN_DRAIN_POLL_MS;
-		struct timespec wait = {.tv_sec = 0, .tv_nsec = (long)left * 1000000L};
+		struct timespec wait = {
+		    .tv_nsec =
+			(long)(left < MAIN_DRAIN_POLL_MS ? left : MAIN_DRAIN_POLL_MS) * 1000000L};
 		int sig = sigtimedwait(signals, NULL, &wait);
 		if (sig == SIGHUP) {
 			main_reload(auth);
@@ -147,10 +144,7 @@ static void main_drain(struct http_server *srv, unsigned timeout_s, struct http_
 static int main_config_exit(enum config_result result, const char *who, const char *err)
 {
 	if (result == CONFIG_HELP) {
-		if (!*who)
-			config_usage_serve(stdout);
-		else
-			config_usage_command("healthcheck", stdout);
+		config_usage_command(*who ? "healthcheck" : "serve", stdout);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (result == CONFIG_ERROR) {
@@ -186,9 +180,8 @@ static int main_resolve_host(char *host, size_t size, char *err, size_t errlen)
 }
 
 /* `dropjudge serve`: returns the exit status. SIGTERM, SIGINT and SIGHUP are
- * blocked before any server thread starts and taken here by sigwait():
- * SIGHUP re-reads the token file, the first SIGTERM or SIGINT drains (up to
- * the drain timeout), a second one exits 0 at once. */
+ * blocked before any thread starts and taken by sigwait(): SIGHUP re-reads the
+ * token file, SIGTERM or SIGINT drains, a second one exits 0 at once. */
 static int main_serve(int argc, char *const argv[])
 {
 	struct config cfg;
@@ -243,16 +236,12 @@ static int main_serve(int argc, char *const argv[])
 	}
 	cfg.http.tls = cfg.tls_cert ? &tls : NULL;
 
-	/* Before any thread exists, so that every thread inherits the mask. */
+	/* Before any thread exists, for all to inherit (fails only for a bad `how`). */
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
 	sigaddset(&signals, SIGHUP);
-	if (pthread_sigmask(SIG_BLOCK, &signals, NULL) != 0) {
-		http_stderr_line("error", "error", "cannot block signals");
-		status = 1;
-		goto out;
-	}
+	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	cfg.http.metrics = http_metrics_new(DROPJUDGE_VERSION);
@@ -313,11 +302,10 @@ static int main_healthcheck(int argc, char *const argv[])
 	int status = main_config_exit(parsed, "healthcheck: ", err);
 	if (status >= 0)
 		return status;
-	if (healthcheck_run(hc.host, hc.port, hc.tls_cert, err, sizeof err) != 0) {
+	status = healthcheck_run(hc.host, hc.port, hc.tls_cert, err, sizeof err);
+	if (status != 0)
 		fprintf(stderr, "dropjudge: healthcheck: %s\n", err);
-		return 1;
-	}
-	return 0;
+	return status;
 }
 
 /* The subcommands, each run with the arguments after its name. */
@@ -364,12 +352,10 @@ int main(int argc, char *argv[])
 		int (*run)(int, char *const[]) = main_commands[c].run;
 		if (strcmp(cmd, main_commands[c].name) != 0)
 			continue;
-		/* `solve --help`, `package ... -h`: the subcommand's own help
-		 * (serve's and healthcheck's parsers read their own) */
+		/* `solve --help`, `package ... -h`: own help (serve's, healthcheck's: parsed) */
 		for (int i = 2; i < argc && run != main_serve && run != main_healthcheck; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-				if (!config_usage_command(cmd, stdout))
-					config_usage_solve(stdout);
+				config_usage_command(cmd, stdout);
 				return fflush(stdout) == 0 ? 0 : 1;
 			}
 		}

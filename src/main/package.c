@@ -11,16 +11,14 @@
 #include "package/package.h"
 #include "problem/problem.h"
 
-/* Whether s ends in suffix, ASCII case ignored (PK.ZIP is a zip), with
- * something before it. */
+/* Whether s ends in suffix after something, ASCII case ignored (PK.ZIP is a zip). */
 static bool package_ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n > m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-/* Suffixes of archives dropjudge does not write (it writes .zip and .kpp,
- * .tar.gz and .tgz): OUT ending in one is refused, not made a directory. */
+/* Suffixes of archives dropjudge does not write: OUT ending in one is refused, not a directory. */
 static const char *const package_other_archives[] = {
     ".rar",  ".7z",	".tar", ".tar.bz2", ".tbz2", ".tbz",  ".tar.xz", ".txz",  ".tar.zst",
     ".tzst", ".tar.lz", ".gz",	".bz2",	    ".xz",   ".zst",  ".lz",	 ".lzma", ".Z",
@@ -85,12 +83,11 @@ int package_main(int argc, char *const argv[])
 		else if (f == MIN_CHAINS)
 			req.min_chains = (unsigned)v;
 	}
-	if (!req.problem)
-		return command_usage("package", true,
-				     "missing --problem (monomino-domino or puyo)");
-	if (req.format == PACKAGE_FORMAT_COUNT)
-		return command_usage("package", true,
-				     "missing --format (kattis, polygon, domjudge or cms)");
+	if (!req.problem || req.format == PACKAGE_FORMAT_COUNT) {
+		size_t f = req.problem ? FORMAT : PROBLEM;
+		return command_usage("package", true, "missing %s (%s)", flags[f].flag,
+				     flags[f].expected);
+	}
 	if (!out)
 		return command_usage("package", true,
 				     "missing OUT (a .zip, a .tar.gz or a directory)");

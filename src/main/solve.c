@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <semaphore.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,12 +31,11 @@ typedef int solve_fn(const char *problem, FILE *in, const char *name);
 static void solve_report(const char *name, const struct codec_error *err)
 {
 	char text[PATH_MAX + CODEC_SUMMARY_MAX + 32];
-	check_format_error(text, sizeof text, name, err);
+	check_format_error(text, sizeof text, name, err, 0);
 	fprintf(stderr, "dropjudge: %s\n", text);
 }
 
-/* Writes text[0..len) and flushes stdout; 0, or 1 with a message on
- * stderr when the write fails. */
+/* Writes text[0..len) and flushes stdout: 0, or 1 with a message when that fails. */
 static int solve_write(const char *text, size_t len)
 {
 	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
@@ -57,12 +55,11 @@ static int solve_text(const char *problem, FILE *in, const char *name)
 	struct problem_text_stream *s = NULL;
 	struct problem_outcome outcome;
 	struct codec_error err;
-	char answer[64];
+	char answer[64], *text = NULL;
 	size_t len = 0;
 	int n = -1, ret = 1;
 
 	codec_error_init(&err);
-	char *text = NULL;
 	if (p->text_stream_new) {
 		text = dj_malloc(SOLVE_CHUNK);
 		s = text ? p->text_stream_new(&limits, &err) : NULL;
@@ -104,8 +101,7 @@ out_text:
 	return ret;
 }
 
-/* Input and output buffers of `solve puyo --lines` (the input is read
- * SOLVE_CHUNK bytes at a time, after the part of a line left). */
+/* Buffers of `solve puyo --lines`, and the smallest batch two threads share. */
 #define SOLVE_LINES_IN	((size_t)1 << 20) /* also the longest line taken */
 #define SOLVE_LINES_OUT ((size_t)1 << 16)
 #define SOLVE_PAIR_MIN	((size_t)64 << 10) /* a batch under this is not split */
@@ -145,8 +141,7 @@ static void solve_half_answer(struct solve_half *h)
 	}
 }
 
-/* The second thread, kept for the whole run: answers `job` each time `go`
- * is posted, then posts `done`; ends when `go` is posted with `stop` set. */
+/* The run's second thread: answers `job` at each post of `go`, then posts `done`, until `stop`. */
 struct solve_pair {
 	pthread_t thread;
 	sem_t go, done;
@@ -201,11 +196,10 @@ static void solve_pair_free(struct solve_pair *p)
 	dj_free(p);
 }
 
-/* Answers and writes the whole lines of buf[*at..held) through out
- * (SOLVE_LINES_OUT bytes; two halves at once when `pair` and enough to
- * share), moving *at past them and counting them in *line. Returns 0 (a
- * line whose answer did not fit is left for the next call), or 1 at a bad
- * line (its fault on stderr) or a failed write. */
+/* Answers and writes the whole lines of buf[*at..held) through out (two
+ * halves at once with `pair` and enough lines), moving *at past them and
+ * counting them in *line. Returns 0 (a line whose answer did not fit is left
+ * for the next call), or 1 at a bad line (its fault on stderr) or a failed write. */
 static int solve_lines_batch(struct solve_pair *pair, char *out, const char *name, const char *buf,
 			     size_t held, size_t *at, unsigned *line)
 {
@@ -241,8 +235,7 @@ static int solve_lines_batch(struct solve_pair *pair, char *out, const char *nam
 		return 1;
 	if (first.done + second.done == len)
 		return 0;
-	/* Read the line that stopped a half again, to say why: an error struct
-	 * is filled only on the way out. */
+	/* Read the line that stopped a half again, to say why. */
 	s = buf + *at;
 	len = (size_t)((const char *)memchr(s, '\n', held - *at) - s);
 	len -= len > 0 && s[len - 1] == '\r';
@@ -255,9 +248,8 @@ static int solve_lines_batch(struct solve_pair *pair, char *out, const char *nam
 	return 1;
 }
 
-/* `solve puyo --lines`: one field per line (CR LF and a last line without
- * its newline taken), one chain count per line out, in flat memory. At the
- * first bad line writes the counts before it, then the fault: 1; else 0. */
+/* `solve puyo --lines`: one field per line (CR LF, a last line without newline taken), one chain
+ * count per line out, in flat memory. At the first bad line: the counts before it, the fault, 1. */
 static int solve_puyo_lines(const char *problem, FILE *in, const char *name)
 {
 	(void)problem;
@@ -318,9 +310,8 @@ static int solve_put(const char *bytes, size_t len, void *ctx)
 	return fwrite(bytes, 1, len, ctx) == len ? 0 : -1;
 }
 
-/* `solve PROBLEM --ndjson` (`search puyo --ndjson`: "puyo/search"): what
- * POST /v1/PROBLEM answers to a stream of cases under the default limits, as
- * each line ends (a bad line answered in its place); 1 on a read or write error. */
+/* `solve PROBLEM --ndjson` (`search puyo --ndjson`: "puyo/search"): POST /v1/PROBLEM's answers to
+ * a stream of cases (default limits) as each line ends, a bad one too; 1 on a read/write error. */
 static int solve_ndjson(const char *problem, FILE *in, const char *name)
 {
 	struct config cfg; /* serve's defaults (no CORS; the lines answer JSON, never SVG) */
@@ -334,12 +325,12 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name)
 				    .auth = ROUTE_AUTH_OK};
 	char *buf = dj_malloc(SOLVE_CHUNK);
 	struct route_ndjson *nd = buf ? route_ndjson_new(&req, solve_put, stdout, true) : NULL;
-	int ret = 0;
 	if (!nd) {
 		fprintf(stderr, "dropjudge: %s: out of memory\n", name);
-		ret = 1;
-		goto out_buf;
+		dj_free(buf);
+		return 1;
 	}
+	int ret = 0;
 	size_t n;
 	while ((n = fread(buf, 1, SOLVE_CHUNK, in)) > 0)
 		route_ndjson_feed(nd, buf, n);
@@ -352,13 +343,11 @@ static int solve_ndjson(const char *problem, FILE *in, const char *name)
 		ret = 1;
 	}
 	route_ndjson_free(nd);
-out_buf:
 	dj_free(buf);
 	return ret;
 }
 
-/* `search puyo`: the one request read from `in`, answered by the route;
- * a request it refuses is written to stderr, exit 1. */
+/* `search puyo`: the one request in `in` answered by the route; one refused: stderr, 1. */
 static int search_one(const char *problem, FILE *in, const char *name)
 {
 	(void)problem;
@@ -383,16 +372,13 @@ static int search_one(const char *problem, FILE *in, const char *name)
 				    .auth = ROUTE_AUTH_OK};
 	struct route_response resp;
 	route_handle(&req, &resp);
-	int ret = 0;
-	if (!route_response_gather(&resp)) {
+	int ret = 1;
+	if (!route_response_gather(&resp))
 		fprintf(stderr, "dropjudge: %s: out of memory\n", name);
-		ret = 1;
-	} else if (resp.status != 200) {
+	else if (resp.status != 200)
 		fprintf(stderr, "dropjudge: %s: %.*s", name, (int)resp.body_len, resp.body);
-		ret = 1;
-	} else {
+	else
 		ret = solve_write(resp.body, resp.body_len);
-	}
 	route_response_free(&resp);
 	dj_free(body);
 	return ret;
@@ -411,17 +397,6 @@ static int solve_run(solve_fn *fn, const char *problem, const char *path)
 	int ret = fn(problem, in, path);
 	fclose(in);
 	return ret;
-}
-
-int command_usage(const char *cmd, bool own_help, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "dropjudge: %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "; try 'dropjudge %s%s--help'\n", own_help ? cmd : "", own_help ? " " : "");
-	return 2;
 }
 
 int solve_main(int argc, char *const argv[])

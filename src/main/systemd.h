@@ -12,8 +12,7 @@
 
 /* Takes the listening socket passed to this process (LISTEN_PID ours,
  * LISTEN_FDS 1): descriptor 3, made close-on-exec, the caller's; the variables
- * are removed either way (no child inherits them). -1 when nothing was
- * passed, -2 with err set when it is not one listening TCP socket. */
+ * are removed either way. -1 when none, -2 with err set when not one TCP one. */
 int systemd_listen_fd(char *err, size_t errlen);
 
 /* Sends `state` ("READY=1", "STOPPING=1") to NOTIFY_SOCKET (a path, or an
