@@ -308,23 +308,22 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 	pkg_put_text(b, path, &t, true);
 }
 
-/* Starts a metadata file: `head`, then what made the package between
- * `comment` and `end`; in XML without the flags' dashes (no "--" in a comment). */
-static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, const char *head,
-			  const char *comment, const char *end)
+/* Starts a metadata file: `head`, which ends by opening a comment, then what made the package,
+ * and the end of an XML comment; in XML without the flags' dashes (no "--" in a comment). */
+static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, const char *head)
 {
-	const char *dashes = b->req->format == PACKAGE_POLYGON ? "" : "--";
+	bool xml = strncmp(head, "<?xml", 5) == 0;
+	const char *dashes = xml ? "" : "--";
 	problem_text_init(t);
-	problem_text_puts(t, head);
 	problem_text_printf(t,
 			    "%s Made by dropjudge " DROPJUDGE_VERSION " (generator %d): dropjudge "
 			    "package %sproblem %s %sformat %s %stests %u %sseed %" PRIu64,
-			    comment, GEN_VERSION, dashes, b->p->id, dashes,
+			    head, GEN_VERSION, dashes, b->p->id, dashes,
 			    package_format_name(b->req->format), dashes, b->req->tests, dashes,
 			    b->req->seed);
 	if (b->p->has_chains)
 		problem_text_printf(t, " %smin-chains %u", dashes, b->req->min_chains);
-	problem_text_printf(t, "%s\n", end);
+	problem_text_puts(t, xml ? " -->\n" : "\n");
 }
 
 /* The legacy Kattis format (and its ICPC subset, which DOMjudge reads):
@@ -339,8 +338,7 @@ static void pkg_layout_kattis(struct pkg_build *b)
 	pkg_meta_open(b, &t,
 		      "# Kattis problem package format, legacy version:\n"
 		      "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
-		      "problem_format_version: legacy\n",
-		      "#", "");
+		      "problem_format_version: legacy\n#");
 	problem_text_printf(&t,
 			    "# Time limit on Baekjoon: %u ms (the legacy format derives the time "
 			    "limit from\n# the accepted submissions).\n"
@@ -370,8 +368,7 @@ static void pkg_layout_domjudge(struct pkg_build *b)
 	pkg_layout_kattis(b);
 	pkg_meta_open(b, &t,
 		      "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
-		      "specification\").\n",
-		      ";", "");
+		      "specification\").\n;");
 	problem_text_printf(&t, "name = \"%s\"\ntimelimit = %u", b->p->title, ms / 1000);
 	if (ms % 1000)
 		problem_text_printf(&t, ".%03u", ms % 1000);
@@ -386,8 +383,7 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	const struct problem *p = b->p;
 	char path[128];
 	struct problem_text x;
-	pkg_meta_open(b, &x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n",
-		      "<!--", " -->");
+	pkg_meta_open(b, &x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n<!--");
 	problem_text_printf(&x,
 			    "<problem revision=\"1\" short-name=\"%s\">\n"
 			    "    <names>\n"
@@ -464,8 +460,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 	struct problem_text t;
 	pkg_meta_open(b, &t,
 		      "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
-		      "italy_yaml .\n",
-		      "#", "");
+		      "italy_yaml .\n#");
 	problem_text_printf(&t,
 			    "name: %s\ntitle: %s\ntime_limit: %u.%03u\nmemory_limit: %u\n"
 			    "n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"
