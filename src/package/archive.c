@@ -1,7 +1,7 @@
 /*
- * Package sinks on libarchive (see archive.h): memory archives grow a
- * problem_text through archive_write_open()'s callback; directories are
- * written by archive_write_disk with no "..", no absolute path, no symlink.
+ * Package sinks on libarchive (see archive.h): memory archives grow a problem_text through
+ * archive_write_open()'s callback; directories are written by archive_write_disk with no "..",
+ * no absolute path, no symlink.
  */
 #include "package/archive.h"
 
@@ -11,8 +11,7 @@
 #include "problem/text.h"
 #include "mem/alloc.h"
 
-/* Every entry's modification time: 2024-01-01T00:00:00Z (zip's DOS times
- * cannot hold 1970). */
+/* Every entry's modification time: 2024-01-01T00:00:00Z (zip's DOS times cannot hold 1970). */
 #define PKG_MTIME 1704067200
 
 struct pkg_sink {
@@ -22,9 +21,8 @@ struct pkg_sink {
 	struct problem_text mem; /* memory sink: the archive so far */
 };
 
-/* Appends to the memory archive. Out of memory is remembered in s->mem for
- * pkg_sink_close(), not refused: libarchive leaks its deflate state when a
- * write fails in the middle of an entry. */
+/* Appends to the memory archive. Out of memory is remembered in s->mem for pkg_sink_close(), not
+ * refused: libarchive leaks its deflate state when a write fails in the middle of an entry. */
 static la_ssize_t pkg_sink_write_mem(struct archive *a, void *ctx, const void *buf, size_t n)
 {
 	(void)a;

@@ -97,8 +97,7 @@ enum codec_status package_check(const struct package_request *req, struct codec_
 	return err ? err->status : CODEC_E_INVALID;
 }
 
-/* Validates and solves test t; a failure is a bug in the package data or
- * the generators: CODEC_E_INTERNAL. */
+/* Validates and solves test t; a failure is a bug in the package data or the generators. */
 static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct codec_error *err)
 {
 	struct codec_error check;
@@ -121,8 +120,7 @@ static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct 
 	return true;
 }
 
-/* Whether req->stop says to stop; then err holds why: what stop recorded,
- * or CODEC_E_INTERNAL when it recorded nothing. */
+/* Whether req->stop says to stop; err then holds what stop recorded, else CODEC_E_INTERNAL. */
 static bool pkg_stopped(const struct package_request *req, struct codec_error *err)
 {
 	if (!req->stop || !req->stop(req->stop_ctx, err))
@@ -131,9 +129,9 @@ static bool pkg_stopped(const struct package_request *req, struct codec_error *e
 	return true;
 }
 
-/* Makes the samples, then `tests` secret tests (edge cases, then random,
- * large and, for Puyo, long chains) drawn from a stream seeded by req->seed.
- * On failure the tests made so far stay in b, for pkg_build() to free. */
+/* Makes the samples, then `tests` secret tests (edge cases, then random, large and, for Puyo,
+ * long chains) drawn from a stream seeded by req->seed. On failure the tests made so far stay
+ * in b, for pkg_build() to free. */
 static bool pkg_tests_make(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -189,8 +187,7 @@ static bool pkg_tests_make(struct pkg_build *b)
 
 /* --- Writing files -------------------------------------------------------- */
 
-/* Puts one file, asking req->stop first as the tests' loop does: a build
- * whose client has gone stops while its files are compressed too. */
+/* Puts one file, asking req->stop first: a build whose client has gone stops here too. */
 static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
 		    bool executable)
 {
@@ -220,19 +217,16 @@ static void pkg_put_statement(struct pkg_build *b, const char *path, enum statem
 }
 
 /*
- * The validator and checker: self-contained C sources the judge compiles, a
- * header of definitions from dropjudge's tables (the problem's limits and
- * alphabet, the protocol's exit codes), then a fixed source of
- * src/package/files and for the checker the service's comparison
- * (src/core/judge.c), assembled in by blobs.S. The fixed sources read and
- * decide, so that a change of rules is a change of the tables.
+ * The validator and checker: self-contained C sources the judge compiles, definitions from
+ * dropjudge's tables (the problem's limits and alphabet, the protocol's exit codes), then a fixed
+ * source of src/package/files and for the checker src/core/judge.c, assembled in by blobs.S: a
+ * change of rules is a change of the tables.
  */
 extern const char pkg_checker_c[], pkg_checker_c_end[];
 extern const char pkg_judge_h[], pkg_judge_h_end[];
 extern const char pkg_judge_c[], pkg_judge_c_end[];
 
-/* The conventions the programs follow, by format: the DJ_PROTOCOL_ macro,
- * the validator's exit codes and the prefix of its message. */
+/* By format: the programs' DJ_PROTOCOL_ macro, the validator's exit codes and message prefix. */
 static const struct pkg_protocol {
 	const char *macro;
 	int valid_exit, invalid_exit;
@@ -291,8 +285,8 @@ static void pkg_put_solution(struct pkg_build *b, const char *dir)
 	pkg_put(b, path, b->p->solution, (size_t)(b->p->solution_end - b->p->solution), false);
 }
 
-/* A Kattis program directory: dir/source and dir/build, which compiles it
- * into dir/run (the legacy spec's "build" and "run"; DOMjudge's too). */
+/* A Kattis (and DOMjudge) program directory: dir/source and dir/build, which compiles it into
+ * dir/run. */
 static void pkg_put_built(struct pkg_build *b, const char *dir, const char *source, bool checker)
 {
 	char path[128];
@@ -326,10 +320,8 @@ static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, con
 	problem_text_puts(t, xml ? " -->\n" : "\n");
 }
 
-/* The legacy Kattis format (and its ICPC subset, which DOMjudge reads):
- * problem.yaml, whose time limit is a comment (the format derives one from
- * the accepted submissions), data/sample and data/secret, the validators
- * the judge builds, the accepted solution. */
+/* The legacy Kattis format (and its ICPC subset, which DOMjudge reads): problem.yaml, whose time
+ * limit is a comment (the format derives one), the tests, the validators, the solution. */
 static void pkg_layout_kattis(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -451,8 +443,8 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	pkg_put_solution(b, "solutions");
 }
 
-/* CMS's italy_yaml layout: task.yaml (standard input and output, the samples
- * public); check/build makes the comparator check/checker before the import. */
+/* CMS's italy_yaml layout: task.yaml (standard input and output, the samples public);
+ * check/build makes the comparator check/checker before the import. */
 static void pkg_layout_cms(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -525,8 +517,7 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	    .examples = b.examples,
 	    .nexamples = b.p->nsamples,
 	};
-	/* A Kattis archive holds the package directory, named by the problem;
-	 * so does a CMS one, whose task directory cmsImportTask is given. */
+	/* Kattis and CMS archives hold the package directory, named by the problem. */
 	if (req->format == PACKAGE_KATTIS || req->format == PACKAGE_CMS)
 		snprintf(prefix, sizeof prefix, "%s/", b.p->short_name);
 	b.sink = pkg_sink_open(sink, path, prefix, err);
