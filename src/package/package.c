@@ -42,22 +42,29 @@ struct pkg_build {
 	bool ok; /* no write has failed */
 };
 
-static const char *const pkg_format_names[PACKAGE_FORMAT_COUNT] = {
-    [PACKAGE_KATTIS] = "kattis",
-    [PACKAGE_POLYGON] = "polygon",
-    [PACKAGE_DOMJUDGE] = "domjudge",
-    [PACKAGE_CMS] = "cms",
+/* By format: its name, the programs' DJ_PROTOCOL_ macro, the validator's exit codes and message
+ * prefix. */
+static const struct pkg_format {
+	const char *name;
+	const char *macro;
+	int valid_exit, invalid_exit;
+	const char *fault_prefix;
+} pkg_formats[PACKAGE_FORMAT_COUNT] = {
+    [PACKAGE_KATTIS] = {"kattis", "DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_POLYGON] = {"polygon", "DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
+    [PACKAGE_DOMJUDGE] = {"domjudge", "DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_CMS] = {"cms", "DJ_PROTOCOL_CMS", 0, 1, ""},
 };
 
 const char *package_format_name(enum package_format format)
 {
-	return (unsigned)format < PACKAGE_FORMAT_COUNT ? pkg_format_names[format] : "unknown";
+	return (unsigned)format < PACKAGE_FORMAT_COUNT ? pkg_formats[format].name : "unknown";
 }
 
 bool package_format_from_name(const char *name, enum package_format *format)
 {
 	for (unsigned f = 0; name && f < PACKAGE_FORMAT_COUNT; f++)
-		if (strcmp(pkg_format_names[f], name) == 0) {
+		if (strcmp(pkg_formats[f].name, name) == 0) {
 			*format = (enum package_format)f;
 			return true;
 		}
@@ -226,24 +233,12 @@ extern const char pkg_checker_c[], pkg_checker_c_end[];
 extern const char pkg_judge_h[], pkg_judge_h_end[];
 extern const char pkg_judge_c[], pkg_judge_c_end[];
 
-/* By format: the programs' DJ_PROTOCOL_ macro, the validator's exit codes and message prefix. */
-static const struct pkg_protocol {
-	const char *macro;
-	int valid_exit, invalid_exit;
-	const char *fault_prefix;
-} pkg_protocols[PACKAGE_FORMAT_COUNT] = {
-    [PACKAGE_KATTIS] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
-    [PACKAGE_DOMJUDGE] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
-    [PACKAGE_POLYGON] = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
-    [PACKAGE_CMS] = {"DJ_PROTOCOL_CMS", 0, 1, ""},
-};
-
 /* Puts the checker (or validator) source of the format's protocol at path. */
 static void pkg_put_program(struct pkg_build *b, const char *path, bool checker)
 {
 	static const char self[] = "#include \"dropjudge/judge.h\"\n";
 	const struct problem *p = b->p;
-	const struct pkg_protocol *pr = &pkg_protocols[b->req->format];
+	const struct pkg_format *fmt = &pkg_formats[b->req->format];
 	struct problem_text t;
 	problem_text_init(&t);
 	problem_text_printf(
@@ -252,7 +247,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker)
 	    " from its tables for %s (Baekjoon %u):\n"
 	    " * the problem's rules and the judge's protocol. The program follows. */\n"
 	    "#define %s 1\n#define DJ_TITLE \"%s\"\n#define DJ_ANSWER_TOKENS %u\n",
-	    p->title, p->baekjoon, pr->macro, p->title, p->answer_tokens);
+	    p->title, p->baekjoon, fmt->macro, p->title, p->answer_tokens);
 	if (checker) {
 		const char *at = strstr(pkg_judge_c, self);
 		const char *rest = at ? at + sizeof self - 1 : pkg_judge_c;
@@ -269,7 +264,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker)
 		problem_text_printf(&t,
 				    "#define DJ_VALID_EXIT %d\n#define DJ_INVALID_EXIT "
 				    "%d\n#define DJ_FAULT_PREFIX \"%s\"\n",
-				    pr->valid_exit, pr->invalid_exit, pr->fault_prefix);
+				    fmt->valid_exit, fmt->invalid_exit, fmt->fault_prefix);
 		p->constants(&t);
 		problem_text_puts(&t, "\n");
 		problem_text_put(&t, p->validator, (size_t)(p->validator_end - p->validator));
