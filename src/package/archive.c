@@ -103,8 +103,7 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 		if (!ok)
 			pkg_sink_fail(s, err, full.data);
 	}
-	if (e)
-		archive_entry_free(e);
+	archive_entry_free(e); /* NULL: nothing */
 	problem_text_free(&full);
 	return ok;
 }
