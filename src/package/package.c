@@ -42,18 +42,23 @@ struct pkg_build {
 	bool ok; /* no write has failed */
 };
 
-/* By format: its name, the programs' DJ_PROTOCOL_ macro, the validator's exit codes and message
- * prefix. */
+static void pkg_layout_kattis(struct pkg_build *b);
+static void pkg_layout_polygon(struct pkg_build *b);
+static void pkg_layout_domjudge(struct pkg_build *b);
+static void pkg_layout_cms(struct pkg_build *b);
+
+/* By format: name, layout, the programs' DJ_PROTOCOL_ macro, the validator's exits and prefix. */
 static const struct pkg_format {
 	const char *name;
+	void (*layout)(struct pkg_build *b);
 	const char *macro;
 	int valid_exit, invalid_exit;
 	const char *fault_prefix;
 } pkg_formats[PACKAGE_FORMAT_COUNT] = {
-    [PACKAGE_KATTIS] = {"kattis", "DJ_PROTOCOL_KATTIS", 42, 43, ""},
-    [PACKAGE_POLYGON] = {"polygon", "DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
-    [PACKAGE_DOMJUDGE] = {"domjudge", "DJ_PROTOCOL_KATTIS", 42, 43, ""},
-    [PACKAGE_CMS] = {"cms", "DJ_PROTOCOL_CMS", 0, 1, ""},
+    [PACKAGE_KATTIS] = {"kattis", pkg_layout_kattis, "DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_POLYGON] = {"polygon", pkg_layout_polygon, "DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
+    [PACKAGE_DOMJUDGE] = {"domjudge", pkg_layout_domjudge, "DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_CMS] = {"cms", pkg_layout_cms, "DJ_PROTOCOL_CMS", 0, 1, ""},
 };
 
 const char *package_format_name(enum package_format format)
@@ -479,13 +484,6 @@ static void pkg_layout_cms(struct pkg_build *b)
 	pkg_put_solution(b, "sol");
 }
 
-static void (*const pkg_layouts[PACKAGE_FORMAT_COUNT])(struct pkg_build *) = {
-    [PACKAGE_KATTIS] = pkg_layout_kattis,
-    [PACKAGE_POLYGON] = pkg_layout_polygon,
-    [PACKAGE_DOMJUDGE] = pkg_layout_domjudge,
-    [PACKAGE_CMS] = pkg_layout_cms,
-};
-
 /* Builds into a sink opened on `path` (NULL: memory). */
 static enum codec_status pkg_build(const struct package_request *req, enum package_sink sink,
 				   const char *path, char **data, size_t *len,
@@ -518,7 +516,7 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	b.sink = pkg_sink_open(sink, path, prefix, err);
 	if (!b.sink)
 		goto out;
-	pkg_layouts[req->format](&b);
+	pkg_formats[req->format].layout(&b);
 	st = pkg_sink_close(b.sink, b.ok, data, len, err);
 out:
 	for (unsigned i = 0; i < b.count; i++)
