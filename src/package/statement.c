@@ -57,9 +57,8 @@ static const struct markup markup_latex = {
 
 static const struct markup markup_markdown = {.markdown = true};
 
-/* Plain text for the PDF: paragraphs end in a blank line, items are
- * bulleted lines, `code` is quoted (U+2022 and U+2018/U+2019, which
- * WinAnsi has), bold is dropped. */
+/* Plain text for the PDF: paragraphs end in a blank line, items are bulleted lines, `code` is
+ * quoted (U+2022 and U+2018/U+2019, which WinAnsi has), bold is dropped. */
 static const struct markup markup_plain = {
     "", "\n\n", "",   "\n",  "\xE2\x80\xA2 ", "\n", "", "\n", "\xE2\x80\x98", "\xE2\x80\x99",
     "", "",	NULL, false,
@@ -120,10 +119,7 @@ static void render_block(const struct markup *m, const char *src, struct problem
 				render_inline(m, line + 2, n - 2, out);
 				problem_text_puts(out, m->item_close);
 			} else {
-				if (in == NONE)
-					problem_text_puts(out, m->para_open);
-				else
-					problem_text_puts(out, "\n");
+				problem_text_puts(out, in == NONE ? m->para_open : "\n");
 				in = PARA;
 				render_inline(m, line, n, out);
 			}
