@@ -470,14 +470,12 @@ static void pkg_layout_cms(struct pkg_build *b)
 		snprintf(path, sizeof path, "output/output%u.txt", i);
 		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
+	static const char build[] = "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes "
+				    "as the comparator;\n# run it before the import, on a machine "
+				    "like the workers.\ncd \"$(dirname \"$0\")\" && exec gcc -O2 "
+				    "-std=c11 -static -o checker checker.c\n";
 	pkg_put_program(b, "check/checker.c", true);
-	problem_text_init(&t);
-	problem_text_puts(&t,
-			  "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
-			  "comparator;\n# run it before the import, on a machine like the "
-			  "workers.\ncd \"$(dirname \"$0\")\" && exec gcc -O2 -std=c11 -static -o "
-			  "checker checker.c\n");
-	pkg_put_text(b, "check/build", &t, true);
+	pkg_put(b, "check/build", build, sizeof build - 1, true);
 	pkg_put_statement(b, "statement/statement.md", STATEMENT_MARKDOWN);
 	pkg_put_statement(b, "statement/statement.html", STATEMENT_HTML);
 	pkg_put_statement(b, "statement/statement.pdf", STATEMENT_PDF);
