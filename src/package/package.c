@@ -119,10 +119,9 @@ static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct 
 	}
 	codec_error_init(&check);
 	p->validate_text(t->input.data, t->input.len, &check);
-	int n = -1;
-	if (!codec_error_is_set(&check))
-		n = problem_answer(p, t->input.data, t->input.len, t->answer, sizeof t->answer,
-				   &check);
+	int n = codec_error_is_set(&check) ? -1
+					   : problem_answer(p, t->input.data, t->input.len,
+							    t->answer, sizeof t->answer, &check);
 	if (n < 0 || (size_t)n >= sizeof t->answer) {
 		codec_error_set(err, CODEC_E_INTERNAL, "test %s is not a valid input: %s", t->name,
 				codec_error_is_set(&check) ? check.detail : "answer too long");
@@ -141,9 +140,8 @@ static bool pkg_stopped(const struct package_request *req, struct codec_error *e
 	return true;
 }
 
-/* Makes the samples, then `tests` secret tests (edge cases, then random, large and, for Puyo,
- * long chains) drawn from a stream seeded by req->seed. On failure the tests made so far stay
- * in b, for pkg_build() to free. */
+/* Makes the samples, then req->tests secret tests (edges, random, large, Puyo's long chains) from
+ * a stream seeded by req->seed; on failure those made stay in b, for pkg_build() to free. */
 static bool pkg_tests_make(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -285,8 +283,7 @@ static void pkg_put_solution(struct pkg_build *b, const char *dir)
 	pkg_put(b, path, b->p->solution, (size_t)(b->p->solution_end - b->p->solution), false);
 }
 
-/* A Kattis (and DOMjudge) program directory: dir/source and dir/build, which compiles it into
- * dir/run. */
+/* A Kattis (and DOMjudge) program directory: dir/source, and dir/build compiling it to dir/run. */
 static void pkg_put_built(struct pkg_build *b, const char *dir, const char *source, bool checker)
 {
 	char path[128];
