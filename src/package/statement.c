@@ -189,10 +189,9 @@ static void render_latex(const struct statement *st, bool polygon, struct proble
 	if (polygon) {
 		problem_text_puts(out, "}{standard input}{standard output}{");
 		render_time(st, out);
-		problem_text_printf(out, "}{%u megabytes}\n\n", st->memory_mib);
-	} else {
-		problem_text_puts(out, "}\n\n");
+		problem_text_printf(out, "}{%u megabytes", st->memory_mib);
 	}
+	problem_text_puts(out, "}\n\n");
 	render_block(&markup_latex, st->legend, out);
 	problem_text_puts(out, polygon ? "\\InputFile\n\n" : "\\section*{Input}\n\n");
 	render_block(&markup_latex, st->input, out);
