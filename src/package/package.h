@@ -60,10 +60,9 @@ int package_file_name(const struct package_request *req, enum package_sink sink,
  * ("problem", "format", "tests", "min_chains"). */
 enum codec_status package_check(const struct package_request *req, struct codec_error *err);
 
-/* Builds the package as a zip or tar.gz in memory: *data, *len bytes, is the caller's to free.
- * On failure *data is NULL and err says why: CODEC_E_INVALID for a bad request, CODEC_E_INTERNAL
- * when out of memory or a generated test fails its own validation (a bug), or what req->stop
- * recorded. */
+/* Builds the package as a zip or tar.gz in memory: *data, *len bytes, the caller's to free. On
+ * failure *data is NULL and err says why: CODEC_E_INVALID for a bad request, CODEC_E_INTERNAL when
+ * out of memory or a generated test fails its validation (a bug), or what req->stop recorded. */
 enum codec_status package_build_memory(const struct package_request *req, enum package_sink sink,
 				       char **data, size_t *len, struct codec_error *err);
 
