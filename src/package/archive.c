@@ -1,7 +1,7 @@
 /*
- * Package sinks on libarchive (see archive.h): memory archives grow a
- * problem_text through archive_write_open()'s callback; directories are
- * written by archive_write_disk with no "..", no absolute path, no symlink.
+ * Package sinks on libarchive (see archive.h): memory archives grow a problem_text through
+ * archive_write_open()'s callback; directories are written by archive_write_disk with no "..",
+ * no absolute path, no symlink.
  */
 #include "package/archive.h"
 
@@ -11,8 +11,7 @@
 #include "problem/text.h"
 #include "mem/alloc.h"
 
-/* Every entry's modification time: 2024-01-01T00:00:00Z (zip's DOS times
- * cannot hold 1970). */
+/* Every entry's modification time: 2024-01-01T00:00:00Z (zip's DOS times cannot hold 1970). */
 #define PKG_MTIME 1704067200
 
 struct pkg_sink {
@@ -22,9 +21,8 @@ struct pkg_sink {
 	struct problem_text mem; /* memory sink: the archive so far */
 };
 
-/* Appends to the memory archive. Out of memory is remembered in s->mem for
- * pkg_sink_close(), not refused: libarchive leaks its deflate state when a
- * write fails in the middle of an entry. */
+/* Appends to the memory archive. Out of memory is remembered in s->mem for pkg_sink_close(), not
+ * refused: libarchive leaks its deflate state when a write fails in the middle of an entry. */
 static la_ssize_t pkg_sink_write_mem(struct archive *a, void *ctx, const void *buf, size_t n)
 {
 	(void)a;
@@ -51,41 +49,33 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 	bool dir = kind == PACKAGE_DIRECTORY;
 	s->prefix = dir ? path : prefix;
 	s->separator = dir ? "/" : "";
+	s->a = dir ? archive_write_disk_new() : archive_write_new();
 	const char *what = dir ? "cannot write a directory" : "cannot set up the archive";
-	int rc;
-	if (dir) {
-		s->a = archive_write_disk_new();
-		rc = s->a ? archive_write_disk_set_options(
-				s->a, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-					  ARCHIVE_EXTRACT_SECURE_SYMLINKS)
-			  : ARCHIVE_FATAL;
-	} else if (!(s->a = archive_write_new())) {
-		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-		goto out_free;
-	} else {
-		rc = kind == PACKAGE_ZIP ? archive_write_set_format_zip(s->a)
-					 : archive_write_set_format_pax_restricted(s->a);
-		if (rc == ARCHIVE_OK && kind == PACKAGE_TAR_GZ) {
-			rc = archive_write_add_filter_gzip(s->a);
-			/* No time stamp in the gzip header: the same files, the same bytes. */
-			if (rc == ARCHIVE_OK)
-				rc = archive_write_set_filter_option(s->a, "gzip", "timestamp",
-								     NULL);
-		}
-		if (rc == ARCHIVE_OK)
-			rc = archive_write_set_bytes_in_last_block(s->a, 1);
-		if (rc == ARCHIVE_OK) {
-			what = path ? path : "cannot open the archive";
-			rc = path ? archive_write_open_filename(s->a, path)
-				  : archive_write_open(s->a, s, NULL, pkg_sink_write_mem, NULL);
-		}
+	int rc = !s->a		       ? ARCHIVE_FATAL
+		 : dir		       ? archive_write_disk_set_options(s->a, ARCHIVE_EXTRACT_PERM |
+										  ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+										  ARCHIVE_EXTRACT_SECURE_SYMLINKS)
+		 : kind == PACKAGE_ZIP ? archive_write_set_format_zip(s->a)
+				       : archive_write_set_format_pax_restricted(s->a);
+	if (rc == ARCHIVE_OK && kind == PACKAGE_TAR_GZ)
+		rc = archive_write_add_filter_gzip(s->a);
+	/* No time stamp in the gzip header: the same files, the same bytes. */
+	if (rc == ARCHIVE_OK && kind == PACKAGE_TAR_GZ)
+		rc = archive_write_set_filter_option(s->a, "gzip", "timestamp", NULL);
+	if (rc == ARCHIVE_OK && !dir)
+		rc = archive_write_set_bytes_in_last_block(s->a, 1);
+	if (rc == ARCHIVE_OK && !dir) {
+		what = path ? path : "cannot open the archive";
+		rc = path ? archive_write_open_filename(s->a, path)
+			  : archive_write_open(s->a, s, NULL, pkg_sink_write_mem, NULL);
 	}
 	if (rc == ARCHIVE_OK)
 		return s;
-	pkg_sink_fail(s, err, what);
-	if (s->a)
-		archive_write_free(s->a);
-out_free:
+	if (s->a || dir)
+		pkg_sink_fail(s, err, what);
+	else
+		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
+	archive_write_free(s->a); /* NULL: nothing */
 	problem_text_free(&s->mem);
 	dj_free(s);
 	return NULL;
@@ -113,8 +103,7 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 		if (!ok)
 			pkg_sink_fail(s, err, full.data);
 	}
-	if (e)
-		archive_entry_free(e);
+	archive_entry_free(e); /* NULL: nothing */
 	problem_text_free(&full);
 	return ok;
 }

@@ -42,22 +42,34 @@ struct pkg_build {
 	bool ok; /* no write has failed */
 };
 
-static const char *const pkg_format_names[PACKAGE_FORMAT_COUNT] = {
-    [PACKAGE_KATTIS] = "kattis",
-    [PACKAGE_POLYGON] = "polygon",
-    [PACKAGE_DOMJUDGE] = "domjudge",
-    [PACKAGE_CMS] = "cms",
+static void pkg_layout_kattis(struct pkg_build *b);
+static void pkg_layout_polygon(struct pkg_build *b);
+static void pkg_layout_domjudge(struct pkg_build *b);
+static void pkg_layout_cms(struct pkg_build *b);
+
+/* By format: name, layout, the programs' DJ_PROTOCOL_ macro, the validator's exits and prefix. */
+static const struct pkg_format {
+	const char *name;
+	void (*layout)(struct pkg_build *b);
+	const char *macro;
+	int valid_exit, invalid_exit;
+	const char *fault_prefix;
+} pkg_formats[PACKAGE_FORMAT_COUNT] = {
+    [PACKAGE_KATTIS] = {"kattis", pkg_layout_kattis, "DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_POLYGON] = {"polygon", pkg_layout_polygon, "DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
+    [PACKAGE_DOMJUDGE] = {"domjudge", pkg_layout_domjudge, "DJ_PROTOCOL_KATTIS", 42, 43, ""},
+    [PACKAGE_CMS] = {"cms", pkg_layout_cms, "DJ_PROTOCOL_CMS", 0, 1, ""},
 };
 
 const char *package_format_name(enum package_format format)
 {
-	return (unsigned)format < PACKAGE_FORMAT_COUNT ? pkg_format_names[format] : "unknown";
+	return (unsigned)format < PACKAGE_FORMAT_COUNT ? pkg_formats[format].name : "unknown";
 }
 
 bool package_format_from_name(const char *name, enum package_format *format)
 {
 	for (unsigned f = 0; name && f < PACKAGE_FORMAT_COUNT; f++)
-		if (strcmp(pkg_format_names[f], name) == 0) {
+		if (strcmp(pkg_formats[f].name, name) == 0) {
 			*format = (enum package_format)f;
 			return true;
 		}
@@ -97,8 +109,7 @@ enum codec_status package_check(const struct package_request *req, struct codec_
 	return err ? err->status : CODEC_E_INVALID;
 }
 
-/* Validates and solves test t; a failure is a bug in the package data or
- * the generators: CODEC_E_INTERNAL. */
+/* Validates and solves test t; a failure is a bug in the package data or the generators. */
 static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct codec_error *err)
 {
 	struct codec_error check;
@@ -108,10 +119,9 @@ static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct 
 	}
 	codec_error_init(&check);
 	p->validate_text(t->input.data, t->input.len, &check);
-	int n = -1;
-	if (!codec_error_is_set(&check))
-		n = problem_answer(p, t->input.data, t->input.len, t->answer, sizeof t->answer,
-				   &check);
+	int n = codec_error_is_set(&check) ? -1
+					   : problem_answer(p, t->input.data, t->input.len,
+							    t->answer, sizeof t->answer, &check);
 	if (n < 0 || (size_t)n >= sizeof t->answer) {
 		codec_error_set(err, CODEC_E_INTERNAL, "test %s is not a valid input: %s", t->name,
 				codec_error_is_set(&check) ? check.detail : "answer too long");
@@ -121,8 +131,7 @@ static bool pkg_test_finish(const struct problem *p, struct pkg_test *t, struct 
 	return true;
 }
 
-/* Whether req->stop says to stop; then err holds why: what stop recorded,
- * or CODEC_E_INTERNAL when it recorded nothing. */
+/* Whether req->stop says to stop; err then holds what stop recorded, else CODEC_E_INTERNAL. */
 static bool pkg_stopped(const struct package_request *req, struct codec_error *err)
 {
 	if (!req->stop || !req->stop(req->stop_ctx, err))
@@ -131,9 +140,8 @@ static bool pkg_stopped(const struct package_request *req, struct codec_error *e
 	return true;
 }
 
-/* Makes the samples, then `tests` secret tests (edge cases, then random,
- * large and, for Puyo, long chains) drawn from a stream seeded by req->seed.
- * On failure the tests made so far stay in b, for pkg_build() to free. */
+/* Makes the samples, then req->tests secret tests (edges, random, large, Puyo's long chains) from
+ * a stream seeded by req->seed; on failure those made stay in b, for pkg_build() to free. */
 static bool pkg_tests_make(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -189,8 +197,7 @@ static bool pkg_tests_make(struct pkg_build *b)
 
 /* --- Writing files -------------------------------------------------------- */
 
-/* Puts one file, asking req->stop first as the tests' loop does: a build
- * whose client has gone stops while its files are compressed too. */
+/* Puts one file, asking req->stop first: a build whose client has gone stops here too. */
 static void pkg_put(struct pkg_build *b, const char *path, const char *data, size_t len,
 		    bool executable)
 {
@@ -220,36 +227,21 @@ static void pkg_put_statement(struct pkg_build *b, const char *path, enum statem
 }
 
 /*
- * The validator and checker: self-contained C sources the judge compiles, a
- * header of definitions from dropjudge's tables (the problem's limits and
- * alphabet, the protocol's exit codes), then a fixed source of
- * src/package/files and for the checker the service's comparison
- * (src/core/judge.c), assembled in by blobs.S. The fixed sources read and
- * decide, so that a change of rules is a change of the tables.
+ * The validator and checker: self-contained C sources the judge compiles, definitions from
+ * dropjudge's tables (the problem's limits and alphabet, the protocol's exit codes), then a fixed
+ * source of src/package/files and for the checker src/core/judge.c, assembled in by blobs.S: a
+ * change of rules is a change of the tables.
  */
 extern const char pkg_checker_c[], pkg_checker_c_end[];
 extern const char pkg_judge_h[], pkg_judge_h_end[];
 extern const char pkg_judge_c[], pkg_judge_c_end[];
-
-/* The conventions the programs follow, by format: the DJ_PROTOCOL_ macro,
- * the validator's exit codes and the prefix of its message. */
-static const struct pkg_protocol {
-	const char *macro;
-	int valid_exit, invalid_exit;
-	const char *fault_prefix;
-} pkg_protocols[PACKAGE_FORMAT_COUNT] = {
-    [PACKAGE_KATTIS] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
-    [PACKAGE_DOMJUDGE] = {"DJ_PROTOCOL_KATTIS", 42, 43, ""},
-    [PACKAGE_POLYGON] = {"DJ_PROTOCOL_TESTLIB", 0, 3, "FAIL "},
-    [PACKAGE_CMS] = {"DJ_PROTOCOL_CMS", 0, 1, ""},
-};
 
 /* Puts the checker (or validator) source of the format's protocol at path. */
 static void pkg_put_program(struct pkg_build *b, const char *path, bool checker)
 {
 	static const char self[] = "#include \"dropjudge/judge.h\"\n";
 	const struct problem *p = b->p;
-	const struct pkg_protocol *pr = &pkg_protocols[b->req->format];
+	const struct pkg_format *fmt = &pkg_formats[b->req->format];
 	struct problem_text t;
 	problem_text_init(&t);
 	problem_text_printf(
@@ -258,7 +250,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker)
 	    " from its tables for %s (Baekjoon %u):\n"
 	    " * the problem's rules and the judge's protocol. The program follows. */\n"
 	    "#define %s 1\n#define DJ_TITLE \"%s\"\n#define DJ_ANSWER_TOKENS %u\n",
-	    p->title, p->baekjoon, pr->macro, p->title, p->answer_tokens);
+	    p->title, p->baekjoon, fmt->macro, p->title, p->answer_tokens);
 	if (checker) {
 		const char *at = strstr(pkg_judge_c, self);
 		const char *rest = at ? at + sizeof self - 1 : pkg_judge_c;
@@ -275,7 +267,7 @@ static void pkg_put_program(struct pkg_build *b, const char *path, bool checker)
 		problem_text_printf(&t,
 				    "#define DJ_VALID_EXIT %d\n#define DJ_INVALID_EXIT "
 				    "%d\n#define DJ_FAULT_PREFIX \"%s\"\n",
-				    pr->valid_exit, pr->invalid_exit, pr->fault_prefix);
+				    fmt->valid_exit, fmt->invalid_exit, fmt->fault_prefix);
 		p->constants(&t);
 		problem_text_puts(&t, "\n");
 		problem_text_put(&t, p->validator, (size_t)(p->validator_end - p->validator));
@@ -291,8 +283,7 @@ static void pkg_put_solution(struct pkg_build *b, const char *dir)
 	pkg_put(b, path, b->p->solution, (size_t)(b->p->solution_end - b->p->solution), false);
 }
 
-/* A Kattis program directory: dir/source and dir/build, which compiles it
- * into dir/run (the legacy spec's "build" and "run"; DOMjudge's too). */
+/* A Kattis (and DOMjudge) program directory: dir/source, and dir/build compiling it to dir/run. */
 static void pkg_put_built(struct pkg_build *b, const char *dir, const char *source, bool checker)
 {
 	char path[128];
@@ -308,29 +299,26 @@ static void pkg_put_built(struct pkg_build *b, const char *dir, const char *sour
 	pkg_put_text(b, path, &t, true);
 }
 
-/* Starts a metadata file: `head`, then what made the package between
- * `comment` and `end`; in XML without the flags' dashes (no "--" in a comment). */
-static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, const char *head,
-			  const char *comment, const char *end)
+/* Starts a metadata file: `head`, which ends by opening a comment, then what made the package,
+ * and the end of an XML comment; in XML without the flags' dashes (no "--" in a comment). */
+static void pkg_meta_open(const struct pkg_build *b, struct problem_text *t, const char *head)
 {
-	const char *dashes = b->req->format == PACKAGE_POLYGON ? "" : "--";
+	bool xml = strncmp(head, "<?xml", 5) == 0;
+	const char *dashes = xml ? "" : "--";
 	problem_text_init(t);
-	problem_text_puts(t, head);
 	problem_text_printf(t,
 			    "%s Made by dropjudge " DROPJUDGE_VERSION " (generator %d): dropjudge "
 			    "package %sproblem %s %sformat %s %stests %u %sseed %" PRIu64,
-			    comment, GEN_VERSION, dashes, b->p->id, dashes,
+			    head, GEN_VERSION, dashes, b->p->id, dashes,
 			    package_format_name(b->req->format), dashes, b->req->tests, dashes,
 			    b->req->seed);
 	if (b->p->has_chains)
 		problem_text_printf(t, " %smin-chains %u", dashes, b->req->min_chains);
-	problem_text_printf(t, "%s\n", end);
+	problem_text_puts(t, xml ? " -->\n" : "\n");
 }
 
-/* The legacy Kattis format (and its ICPC subset, which DOMjudge reads):
- * problem.yaml, whose time limit is a comment (the format derives one from
- * the accepted submissions), data/sample and data/secret, the validators
- * the judge builds, the accepted solution. */
+/* The legacy Kattis format (and its ICPC subset, which DOMjudge reads): problem.yaml, whose time
+ * limit is a comment (the format derives one), the tests, the validators, the solution. */
 static void pkg_layout_kattis(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -339,8 +327,7 @@ static void pkg_layout_kattis(struct pkg_build *b)
 	pkg_meta_open(b, &t,
 		      "# Kattis problem package format, legacy version:\n"
 		      "# https://www.kattis.com/problem-package-format/spec/legacy.html\n"
-		      "problem_format_version: legacy\n",
-		      "#", "");
+		      "problem_format_version: legacy\n#");
 	problem_text_printf(&t,
 			    "# Time limit on Baekjoon: %u ms (the legacy format derives the time "
 			    "limit from\n# the accepted submissions).\n"
@@ -370,8 +357,7 @@ static void pkg_layout_domjudge(struct pkg_build *b)
 	pkg_layout_kattis(b);
 	pkg_meta_open(b, &t,
 		      "; DOMjudge problem metadata (DOMjudge manual, \"Problem format "
-		      "specification\").\n",
-		      ";", "");
+		      "specification\").\n;");
 	problem_text_printf(&t, "name = \"%s\"\ntimelimit = %u", b->p->title, ms / 1000);
 	if (ms % 1000)
 		problem_text_printf(&t, ".%03u", ms % 1000);
@@ -386,8 +372,7 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	const struct problem *p = b->p;
 	char path[128];
 	struct problem_text x;
-	pkg_meta_open(b, &x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n",
-		      "<!--", " -->");
+	pkg_meta_open(b, &x, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n<!--");
 	problem_text_printf(&x,
 			    "<problem revision=\"1\" short-name=\"%s\">\n"
 			    "    <names>\n"
@@ -455,8 +440,8 @@ static void pkg_layout_polygon(struct pkg_build *b)
 	pkg_put_solution(b, "solutions");
 }
 
-/* CMS's italy_yaml layout: task.yaml (standard input and output, the samples
- * public); check/build makes the comparator check/checker before the import. */
+/* CMS's italy_yaml layout: task.yaml (standard input and output, the samples public);
+ * check/build makes the comparator check/checker before the import. */
 static void pkg_layout_cms(struct pkg_build *b)
 {
 	const struct problem *p = b->p;
@@ -464,8 +449,7 @@ static void pkg_layout_cms(struct pkg_build *b)
 	struct problem_text t;
 	pkg_meta_open(b, &t,
 		      "# CMS task, italy_yaml layout: sh check/build, then cmsImportTask -L "
-		      "italy_yaml .\n",
-		      "#", "");
+		      "italy_yaml .\n#");
 	problem_text_printf(&t,
 			    "name: %s\ntitle: %s\ntime_limit: %u.%03u\nmemory_limit: %u\n"
 			    "n_input: %u\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n"
@@ -483,26 +467,17 @@ static void pkg_layout_cms(struct pkg_build *b)
 		snprintf(path, sizeof path, "output/output%u.txt", i);
 		pkg_put(b, path, test->answer, test->answer_len, false);
 	}
+	static const char build[] = "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes "
+				    "as the comparator;\n# run it before the import, on a machine "
+				    "like the workers.\ncd \"$(dirname \"$0\")\" && exec gcc -O2 "
+				    "-std=c11 -static -o checker checker.c\n";
 	pkg_put_program(b, "check/checker.c", true);
-	problem_text_init(&t);
-	problem_text_puts(&t,
-			  "#!/bin/sh\n# Builds check/checker, which cmsImportTask takes as the "
-			  "comparator;\n# run it before the import, on a machine like the "
-			  "workers.\ncd \"$(dirname \"$0\")\" && exec gcc -O2 -std=c11 -static -o "
-			  "checker checker.c\n");
-	pkg_put_text(b, "check/build", &t, true);
+	pkg_put(b, "check/build", build, sizeof build - 1, true);
 	pkg_put_statement(b, "statement/statement.md", STATEMENT_MARKDOWN);
 	pkg_put_statement(b, "statement/statement.html", STATEMENT_HTML);
 	pkg_put_statement(b, "statement/statement.pdf", STATEMENT_PDF);
 	pkg_put_solution(b, "sol");
 }
-
-static void (*const pkg_layouts[PACKAGE_FORMAT_COUNT])(struct pkg_build *) = {
-    [PACKAGE_KATTIS] = pkg_layout_kattis,
-    [PACKAGE_POLYGON] = pkg_layout_polygon,
-    [PACKAGE_DOMJUDGE] = pkg_layout_domjudge,
-    [PACKAGE_CMS] = pkg_layout_cms,
-};
 
 /* Builds into a sink opened on `path` (NULL: memory). */
 static enum codec_status pkg_build(const struct package_request *req, enum package_sink sink,
@@ -530,14 +505,13 @@ static enum codec_status pkg_build(const struct package_request *req, enum packa
 	    .examples = b.examples,
 	    .nexamples = b.p->nsamples,
 	};
-	/* A Kattis archive holds the package directory, named by the problem;
-	 * so does a CMS one, whose task directory cmsImportTask is given. */
+	/* Kattis and CMS archives hold the package directory, named by the problem. */
 	if (req->format == PACKAGE_KATTIS || req->format == PACKAGE_CMS)
 		snprintf(prefix, sizeof prefix, "%s/", b.p->short_name);
 	b.sink = pkg_sink_open(sink, path, prefix, err);
 	if (!b.sink)
 		goto out;
-	pkg_layouts[req->format](&b);
+	pkg_formats[req->format].layout(&b);
 	st = pkg_sink_close(b.sink, b.ok, data, len, err);
 out:
 	for (unsigned i = 0; i < b.count; i++)

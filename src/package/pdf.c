@@ -103,10 +103,9 @@ static void pdf_line(struct pdf_doc *d, enum pdf_style style, HPDF_Font font, ch
 	s[n] = end;
 }
 
-/* Sets the lines of s[0..n) (s[n] is '\n' or a NUL) wrapped where libharu finds them full: after
- * the last space that fits if the style wraps at spaces and a word fits (dropping the spaces
- * there), else after the last character that fits, tried in that order. An empty line is a
- * paragraph gap in body text, an empty line in Courier. Failure marks the document. */
+/* Sets the lines of s[0..n) (s[n] is '\n' or a NUL), broken where full: after the last space
+ * that fits if the style wraps at spaces and a word fits (dropping the spaces), else after the
+ * last character that fits; an empty line is a gap in body text. Failure marks the document. */
 static void pdf_lines(struct pdf_doc *d, enum pdf_style style, char *s, size_t n)
 {
 	HPDF_Font font = HPDF_GetFont(d->pdf, pdf_styles[style].font, "WinAnsiEncoding");

@@ -1,7 +1,6 @@
 /*
- * The statement PDF (CMS's statement.pdf): plain text on A4 pages in the standard fonts, long
- * lines wrapped, written by libharu; uncompressed and without a date, so the same text gives the
- * same bytes. Private to src/package.
+ * The statement PDF (CMS's statement.pdf): plain text on A4 in the standard fonts, wrapped, by
+ * libharu; uncompressed and undated: the same text gives the same bytes. Private to src/package.
  */
 #ifndef DROPJUDGE_PACKAGE_PDF_H
 #define DROPJUDGE_PACKAGE_PDF_H

@@ -15,61 +15,53 @@ struct markup {
 	const char *pre_open, *pre_close;
 	const char *code_open, *code_close;
 	const char *bold_open, *bold_close;
-	void (*escape)(struct problem_text *out, char c); /* one character of text */
-	bool markdown;					  /* the source is copied as it is */
+	const char *const *escapes; /* by byte, what a character of text becomes; NULL: itself */
+	bool markdown;		    /* the source is copied as it is */
 };
 
-static void escape_html(struct problem_text *out, char c)
+static const char *const esc_html[256] = {['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;"};
+static const char *const esc_latex[256] = {['\\'] = "\\textbackslash{}",
+					   ['^'] = "\\^{}",
+					   ['~'] = "\\~{}",
+					   ['<'] = "\\textless{}",
+					   ['>'] = "\\textgreater{}",
+					   ['{'] = "\\{",
+					   ['}'] = "\\}",
+					   ['$'] = "\\$",
+					   ['&'] = "\\&",
+					   ['#'] = "\\#",
+					   ['_'] = "\\_",
+					   ['%'] = "\\%"};
+
+/* Appends the character c of text as m escapes it. */
+static void render_char(const struct markup *m, char c, struct problem_text *out)
 {
-	const char *esc = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : NULL;
+	const char *esc = m->escapes ? m->escapes[(unsigned char)c] : NULL;
 	if (esc)
 		problem_text_puts(out, esc);
 	else
 		problem_text_put(out, &c, 1);
 }
 
-static void escape_latex(struct problem_text *out, char c)
-{
-	const char *esc = c == '\\'  ? "\\textbackslash{}"
-			  : c == '^' ? "\\^{}"
-			  : c == '~' ? "\\~{}"
-			  : c == '<' ? "\\textless{}"
-			  : c == '>' ? "\\textgreater{}"
-				     : NULL;
-	if (esc) {
-		problem_text_puts(out, esc);
-		return;
-	}
-	if (c && strchr("{}$&#_%", c))
-		problem_text_put(out, "\\", 1);
-	problem_text_put(out, &c, 1);
-}
-
 static const struct markup markup_html = {
-    "<p>",	"</p>\n", "<ul>\n",  "</ul>\n",	 "<li>",      "</li>\n",   "<pre>",
-    "</pre>\n", "<code>", "</code>", "<strong>", "</strong>", escape_html, false,
+    "<p>",	"</p>\n", "<ul>\n",  "</ul>\n",	 "<li>",      "</li>\n", "<pre>",
+    "</pre>\n", "<code>", "</code>", "<strong>", "</strong>", esc_html,	 false,
 };
 
 static const struct markup markup_latex = {
-    "",		  "\n\n", "\\begin{itemize}\n",	 "\\end{itemize}\n\n",
-    "\\item ",	  "\n",	  "\\begin{verbatim}\n", "\\end{verbatim}\n\n",
-    "\\texttt{",  "}",	  "\\textbf{",		 "}",
-    escape_latex, false,
+    "",		 "\n\n", "\\begin{itemize}\n",	"\\end{itemize}\n\n",
+    "\\item ",	 "\n",	 "\\begin{verbatim}\n", "\\end{verbatim}\n\n",
+    "\\texttt{", "}",	 "\\textbf{",		"}",
+    esc_latex,	 false,
 };
 
-static void escape_none(struct problem_text *out, char c)
-{
-	problem_text_put(out, &c, 1);
-}
+static const struct markup markup_markdown = {.markdown = true};
 
-static const struct markup markup_markdown = {.escape = escape_none, .markdown = true};
-
-/* Plain text for the PDF: paragraphs end in a blank line, items are
- * bulleted lines, `code` is quoted (U+2022 and U+2018/U+2019, which
- * WinAnsi has), bold is dropped. */
+/* Plain text for the PDF: paragraphs end in a blank line, items are bulleted lines, `code` is
+ * quoted (U+2022 and U+2018/U+2019, which WinAnsi has), bold is dropped. */
 static const struct markup markup_plain = {
-    "", "\n\n", "",	     "\n",  "\xE2\x80\xA2 ", "\n", "", "\n", "\xE2\x80\x98", "\xE2\x80\x99",
-    "", "",	escape_none, false,
+    "", "\n\n", "",   "\n",  "\xE2\x80\xA2 ", "\n", "", "\n", "\xE2\x80\x98", "\xE2\x80\x99",
+    "", "",	NULL, false,
 };
 
 /* Renders the inline text of one line: `code` and **bold**. */
@@ -85,7 +77,7 @@ static void render_inline(const struct markup *m, const char *s, size_t n, struc
 			bold = !bold;
 			i++;
 		} else {
-			m->escape(out, s[i]);
+			render_char(m, s[i], out);
 		}
 	}
 }
@@ -107,7 +99,7 @@ static void render_block(const struct markup *m, const char *src, struct problem
 		bool item = n >= 2 && strncmp(line, "- ", 2) == 0;
 		if (in == PRE && !fence) {
 			for (size_t i = 0; i < n; i++)
-				m->escape(out, line[i]);
+				render_char(m, line[i], out);
 			problem_text_puts(out, "\n");
 		} else if (blank || fence || (item && in == PARA) || (!item && in == LIST)) {
 			bool open_pre = fence && in != PRE; /* else a fence closes the block */
@@ -127,10 +119,7 @@ static void render_block(const struct markup *m, const char *src, struct problem
 				render_inline(m, line + 2, n - 2, out);
 				problem_text_puts(out, m->item_close);
 			} else {
-				if (in == NONE)
-					problem_text_puts(out, m->para_open);
-				else
-					problem_text_puts(out, "\n");
+				problem_text_puts(out, in == NONE ? m->para_open : "\n");
 				in = PARA;
 				render_inline(m, line, n, out);
 			}
@@ -179,11 +168,11 @@ static void render_page(const struct statement *st, const struct markup *m,
 				       : "<h3>Example %u</h3>\n<p>Input:</p>\n<pre>",
 				    i + 1);
 		for (const char *c = st->examples[i].input; *c; c++)
-			m->escape(out, *c);
+			render_char(m, *c, out);
 		problem_text_puts(out,
 				  md ? "```\n\nOutput:\n\n```\n" : "</pre>\n<p>Output:</p>\n<pre>");
 		for (const char *c = st->examples[i].output; *c; c++)
-			m->escape(out, *c);
+			render_char(m, *c, out);
 		problem_text_puts(out, md ? "```\n\n" : "</pre>\n");
 	}
 	if (!md)
@@ -196,14 +185,13 @@ static void render_latex(const struct statement *st, bool polygon, struct proble
 {
 	problem_text_puts(out, polygon ? "\\begin{problem}{" : "\\problemname{");
 	for (const char *c = st->title; *c; c++)
-		escape_latex(out, *c);
+		render_char(&markup_latex, *c, out);
 	if (polygon) {
 		problem_text_puts(out, "}{standard input}{standard output}{");
 		render_time(st, out);
-		problem_text_printf(out, "}{%u megabytes}\n\n", st->memory_mib);
-	} else {
-		problem_text_puts(out, "}\n\n");
+		problem_text_printf(out, "}{%u megabytes", st->memory_mib);
 	}
+	problem_text_puts(out, "}\n\n");
 	render_block(&markup_latex, st->legend, out);
 	problem_text_puts(out, polygon ? "\\InputFile\n\n" : "\\section*{Input}\n\n");
 	render_block(&markup_latex, st->input, out);
