@@ -75,7 +75,8 @@ struct pkg_sink *pkg_sink_open(enum package_sink kind, const char *path, const c
 		pkg_sink_fail(s, err, what);
 	else
 		codec_error_set(err, CODEC_E_INTERNAL, "out of memory");
-	archive_write_free(s->a); /* NULL: nothing */
+	if (s->a)
+		archive_write_free(s->a);
 	problem_text_free(&s->mem);
 	dj_free(s);
 	return NULL;
@@ -103,7 +104,8 @@ bool pkg_sink_put(struct pkg_sink *s, const char *path, const char *data, size_t
 		if (!ok)
 			pkg_sink_fail(s, err, full.data);
 	}
-	archive_entry_free(e); /* NULL: nothing */
+	if (e)
+		archive_entry_free(e);
 	problem_text_free(&full);
 	return ok;
 }
