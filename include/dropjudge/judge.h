@@ -1,7 +1,5 @@
-/*
- * The checker: compares a contestant's output with the expected output the
- * way a judge does. Pure: no allocation, no I/O.
- */
+/* The checker: compares a contestant's output with the expected one as a judge does. Pure: no
+ * allocation, no I/O. */
 #ifndef DROPJUDGE_JUDGE_H
 #define DROPJUDGE_JUDGE_H
 

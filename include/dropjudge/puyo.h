@@ -92,8 +92,7 @@ unsigned puyo_planes_chains(const struct puyo_planes *planes);
 void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows,
 			  struct puyo_field *field);
 
-/* Told each step of a run with the field after it; returns false to hear
- * no more steps (the run itself goes on to the end). */
+/* Told each step of a run and the field after it; false hears no more steps (the run goes on). */
 typedef bool puyo_step_fn(void *ctx, const struct puyo_step *step, const struct puyo_field *field);
 
 /* puyo_run(), telling every step to fn (NULL: none). */

@@ -1,6 +1,4 @@
-/*
- * Base64 decoding. See base64.h.
- */
+/* Base64 decoding. See base64.h. */
 #include "codec/base64.h"
 
 #include <string.h>

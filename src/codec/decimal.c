@@ -1,6 +1,4 @@
-/*
- * Plain unsigned decimal numbers. See decimal.h.
- */
+/* Plain unsigned decimal numbers. See decimal.h. */
 #include "codec/decimal.h"
 
 #include <errno.h>

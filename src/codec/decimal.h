@@ -22,8 +22,7 @@ enum codec_decimal codec_decimal_read_str(const char *s, unsigned long long *out
 /* Longest decimal text of an unsigned long long, without a NUL. */
 #define CODEC_DECIMAL_MAX 20
 
-/* Writes what printf("%llu") writes, without a NUL, to out (room for
- * CODEC_DECIMAL_MAX bytes); returns the bytes written. */
+/* Writes what printf("%llu") writes, no NUL, to out[0..CODEC_DECIMAL_MAX); returns its length. */
 size_t codec_decimal_write(unsigned long long value, char *out);
 
 /* Writes `value` as jansson prints it cast to json_int_t (negative past

@@ -1,6 +1,4 @@
-/*
- * The error type shared by every decoder and handler. See error.h.
- */
+/* The error type shared by every decoder and handler. See error.h. */
 #include "codec/error.h"
 
 #include <stdarg.h>

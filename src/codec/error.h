@@ -99,12 +99,10 @@ enum codec_status codec_error_at_param(struct codec_error *err, enum codec_statu
 				       const char *name, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Sorts the faults by position (pointer, indices as numbers; line; column)
- * and rewrites the summary from the first. */
+/* Sorts the faults by position (pointer, indices as numbers; line; column); resummarises. */
 void codec_error_sort(struct codec_error *err);
 
-/* Gives `pointer` to every fault from index `from` on that has a line but
- * no pointer (a text read from a JSON string). */
+/* Gives `pointer` to faults from index `from` on with a line and no pointer (text in JSON). */
 void codec_error_locate(struct codec_error *err, unsigned from, const char *pointer);
 
 /* Appends "/" and `token` escaped as RFC 6901 says to the pointer in

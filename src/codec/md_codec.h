@@ -81,8 +81,7 @@ size_t md_text_take(struct md_text_reader *r, const char *data, size_t len, stru
 size_t md_text_canonical(const char *data, size_t len, struct md_block *blocks, size_t cap,
 			 size_t *taken);
 
-/* Ends the input: checks the last line and that N lines were read.
- * Returns the reader's status; calling it again adds nothing. */
+/* Ends the input: checks the last line and N lines read. Returns the status; again adds nothing. */
 enum codec_status md_text_finish(struct md_text_reader *r, md_block_fn fn, void *ctx);
 
 /* Validates a whole Baekjoon text strictly: every fault into err. */

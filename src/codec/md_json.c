@@ -382,8 +382,7 @@ json_t *md_json_result(const struct md_game *game)
 	return obj;
 }
 
-/* Appends a board's rows as quoted strings, comma-separated, at text + n;
- * returns the new length. */
+/* Appends a board's rows as quoted strings, comma-separated, at text + n; returns the length. */
 static size_t write_board(char *text, size_t n, const struct md_game *game, unsigned rows,
 			  unsigned cols, unsigned (*row)(const struct md_game *, unsigned))
 {

@@ -355,8 +355,7 @@ static uint64_t load_line(const char *p)
  * vertical domino not in row 3, a horizontal one not in column 3. */
 #define LEGAL_KEYS 0x2AAA6EEE6EEE6EEEULL
 
-/* Reads the canonical line at p (p[0..8) readable) into *block; false when the line is not
- * one, or its block is not legal. */
+/* Reads the canonical line at p (p[0..8) readable) into *block; false if not one or not legal. */
 static inline __attribute__((always_inline)) bool line_take(const char *p, struct md_block *block)
 {
 	uint64_t v = load_line(p) ^ LINE_PATTERN;

@@ -18,8 +18,7 @@
 
 /* ---- the rows: the state, checks and faults the readers share ---- */
 
-/* The state of one Puyo reader: the cells read so far and where faults go.
- * Caller-owned, zeroed before use. */
+/* One Puyo reader's state: the cells read so far and where faults go. Caller-owned, zeroed. */
 struct puyo_rows {
 	struct codec_error *err;	      /* not owned; NULL allowed */
 	const char *pointer;		      /* JSON: the case's pointer; NULL for text */
@@ -182,8 +181,7 @@ static inline uint64_t cell_acc(unsigned char byte)
 	return cell_bits[byte] ^ CELL_BAD;
 }
 
-/* The planes of a field of `rows` rows from its columns' accumulators:
- * false when a byte was bad. */
+/* The planes of a `rows`-row field from its columns' accumulators: false when a byte was bad. */
 static bool acc_planes(const uint64_t acc[PUYO_COLS], unsigned rows, struct puyo_planes *planes)
 {
 	/* row 0 is at h = 0: a 12-row field starts at h = 1 */
@@ -305,8 +303,7 @@ int puyo_json_write_result(const struct puyo_field *field, const struct puyo_res
 {
 	char text[PUYO_RESULT_MAX];
 	unsigned rows = field->rows == PUYO_ROWS_MAX ? PUYO_ROWS_MAX : PUYO_ROWS;
-	/* The same integers as the route's result object, printed as jansson
-	 * does: as json_int_t. */
+	/* The route's result integers, printed as jansson does (json_int_t). */
 	size_t n = codec_text_put(text, 0, "{\"chains\":");
 	n += codec_decimal_write(result->chains, text + n);
 	n = codec_text_put(text, n, ",\"score\":");
@@ -486,8 +483,7 @@ int puyo_text_field(const struct puyo_field *field, char *buf, size_t size)
 
 #define ROW_BYTES (PUYO_COLS + 1) /* a row and the separator after it */
 
-/* Reads a line of the exact layout straight into planes, a column's cells
- * in one accumulator; false for any other line. */
+/* Reads an exact-layout line straight into planes, a column per accumulator; false for others. */
 static bool lines_fast(const unsigned char *u, size_t len, struct puyo_planes *planes)
 {
 	unsigned rows;

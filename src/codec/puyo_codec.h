@@ -68,8 +68,7 @@ int puyo_text_field(const struct puyo_field *field, char *buf, size_t size);
 #define PUYO_SEARCH_DEFAULT_ADD	  3
 #define PUYO_SEARCH_DEFAULT_LIMIT 10
 
-/* Reads a search request into *req; the first fault is CODEC_E_INVALID
- * at its member ("/pairs/1/0"). */
+/* Reads a search request into *req; first fault CODEC_E_INVALID at its member ("/pairs/1/0"). */
 enum codec_status puyo_search_json_read(const json_t *obj, struct puyo_search_request *req,
 					struct codec_error *err);
 

@@ -46,8 +46,7 @@ static unsigned board_number(const struct puyo_field *f, unsigned r, unsigned c)
 	return number_of_cell[v <= PUYO_GARBAGE ? v : PUYO_EMPTY];
 }
 
-/* What each site's field string is: its alphabet, its cells a character, and the words its
- * faults use. */
+/* What each site's field string is: its alphabet, cells a character, and its faults' words. */
 static const struct site {
 	const char *alphabet;
 	size_t max_chars, cells;

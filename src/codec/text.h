@@ -33,8 +33,7 @@ static inline bool codec_text_fold8(uint64_t a, uint64_t b)
 	return (a | fold) == (b | fold);
 }
 
-/* strncasecmp(s, name, n) == 0 for a `name` of ASCII letters, digits and
- * '-'; reads only within the n bytes. */
+/* strncasecmp(s, name, n) == 0 for `name` of ASCII letters, digits, '-'; reads only s[0..n). */
 static inline bool codec_text_name_is(const char *s, const char *name, size_t n)
 {
 	if (n >= 8) {

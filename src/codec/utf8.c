@@ -1,6 +1,4 @@
-/*
- * UTF-8 decoding. See utf8.h.
- */
+/* UTF-8 decoding. See utf8.h. */
 #include "codec/utf8.h"
 
 size_t codec_utf8_decode(const char *s, size_t n, unsigned long *cp)

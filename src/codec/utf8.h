@@ -12,8 +12,7 @@
  * *cp (NULL allowed); 0 when s does not start a valid one. */
 size_t codec_utf8_decode(const char *s, size_t n, unsigned long *cp);
 
-/* Offset of the first byte of s[0..len) that does not start a valid
- * character; len when the whole text is valid UTF-8. */
+/* Offset of the first byte of s[0..len) not starting a valid character; len when all is UTF-8. */
 size_t codec_utf8_invalid_at(const char *s, size_t len);
 
 /* codec_utf8_decode() of the NUL-terminated s, reading no further. */

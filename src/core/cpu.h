@@ -10,8 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* 0 in a build with SIMD=0: the kernels are left out and the portable
- * code runs, whatever the processor has. */
+/* 0 in a SIMD=0 build: the kernels are left out, the portable code runs whatever the CPU has. */
 #ifndef DROPJUDGE_SIMD
 #define DROPJUDGE_SIMD 1
 #endif

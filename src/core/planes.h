@@ -96,8 +96,7 @@ static inline plane_t planes_occupied(const struct planes *p)
 	return p->bit[0] | p->bit[1] | p->bit[2];
 }
 
-/* The cells of value v (enum puyo_cell), guard bits and lanes 6 and 7
- * included when v is 0: the caller masks them. */
+/* The cells of value v (enum puyo_cell); for v 0 also guard bits, lanes 6 and 7: callers mask. */
 static inline plane_t planes_value(const struct planes *p, unsigned v)
 {
 	const plane_t *b = p->bit;

@@ -183,8 +183,7 @@ static inline void gravity(struct planes *p, plane_t keep, bool bmi2)
 		gravity_portable(p, keep);
 }
 
-/* One chain step on settled planes, as puyo_step() says; step NULL only
- * counts (no colours, groups or score). */
+/* puyo_step() on settled planes; a NULL step only counts (no colours, groups or score). */
 static inline __attribute__((always_inline)) bool planes_step(struct planes *p, unsigned chain,
 							      struct puyo_step *step, bool bmi2)
 {

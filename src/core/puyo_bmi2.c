@@ -60,8 +60,7 @@ __attribute__((target("bmi2,popcnt,ssse3,sse4.1"))) void puyo_bmi2_gravity(struc
 	}
 }
 
-/* Whether pext and pdep are fast: AMD's processors before Zen 3 (family
- * 0x19) run them as slow microcode. */
+/* Whether pext and pdep are fast: AMD before Zen 3 (family 0x19) runs them as slow microcode. */
 static bool pext_is_fast(void)
 {
 	unsigned a, b, c, d;

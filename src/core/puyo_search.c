@@ -170,8 +170,7 @@ static bool sequence_before(const struct puyo_sequence *a, const struct puyo_seq
 	return a->trigger.score > b->trigger.score;
 }
 
-/* Keeps the walk's finished sequence among the best `limit`, after every
- * kept one it does not beat. */
+/* Keeps the finished sequence among the best `limit`, after every kept one it does not beat. */
 static void keep(struct walk *w)
 {
 	struct puyo_search_answer *ans = w->ans;

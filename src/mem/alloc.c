@@ -1,7 +1,5 @@
-/*
- * The allocation seam (see alloc.h): three function pointers, the C
- * library's by default, and the calloc and strdup built on them.
- */
+/* The allocation seam (alloc.h): three function pointers, the C library's by default, and the
+ * calloc and strdup built on them. */
 #include "mem/alloc.h"
 
 #include <stdint.h>
