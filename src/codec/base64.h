@@ -1,9 +1,5 @@
-/*
- * Base64 (RFC 4648, section 4, the standard alphabet) decoding, for bytes
- * that a JSON string cannot carry (a contestant's output with invalid
- * UTF-8). Padding is optional; anything else outside the alphabet is an
- * error.
- */
+/* Base64 decoding (RFC 4648 section 4, standard alphabet) of bytes a JSON string cannot carry
+ * (output with invalid UTF-8). Padding optional; any other non-alphabet byte is an error. */
 #ifndef DROPJUDGE_CODEC_BASE64_H
 #define DROPJUDGE_CODEC_BASE64_H
 

@@ -1,8 +1,5 @@
-/*
- * The one decimal reader and writer of dropjudge: plain unsigned digits (no
- * sign, spaces or suffix) to an unsigned long long, overflow told apart
- * from "not a number", and back.
- */
+/* The one decimal reader and writer of dropjudge: plain unsigned digits (no sign, spaces or suffix)
+ * to an unsigned long long, overflow told apart from "not a number", and back. */
 #ifndef DROPJUDGE_CODEC_DECIMAL_H
 #define DROPJUDGE_CODEC_DECIMAL_H
 

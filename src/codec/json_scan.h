@@ -1,9 +1,5 @@
-/*
- * A cursor over a JSON request body for the fast readers of the canonical
- * cases (md_json.c, puyo_codec.c), private to the codec: each
- * step takes what the canonical case holds next or says false, and the
- * caller then leaves the body to jansson.
- */
+/* A cursor over a JSON body for the fast readers of the canonical cases (md_json.c, puyo_codec.c),
+ * private to the codec: each step takes what comes next or says false (then jansson reads). */
 #ifndef DROPJUDGE_CODEC_JSON_SCAN_H
 #define DROPJUDGE_CODEC_JSON_SCAN_H
 

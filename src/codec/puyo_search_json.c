@@ -1,7 +1,5 @@
-/*
- * The JSON form of a Puyo search: the request read into the core's struct
- * (the field by the Puyo case reader), the answer written as JSON.
- */
+/* The JSON form of a Puyo search: the request read into the core's struct (the field by the Puyo
+ * case reader), the answer written as JSON. */
 #include "codec/puyo_codec.h"
 
 #include <stdio.h>

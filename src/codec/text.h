@@ -1,8 +1,5 @@
-/*
- * Strings compared on the request path (a method, a media type, a header
- * name) against a literal: the first byte before a call of strcmp(), and
- * header names a word at a time without strcasecmp()'s locale tables.
- */
+/* Request-path strings (method, media type, header name) against a literal: the first byte before
+ * strcmp(), header names a word at a time without strcasecmp()'s locale tables. */
 #ifndef DROPJUDGE_CODEC_TEXT_H
 #define DROPJUDGE_CODEC_TEXT_H
 

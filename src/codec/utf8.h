@@ -1,8 +1,5 @@
-/*
- * The one UTF-8 decoder of dropjudge, as strict as jansson: no overlong
- * form, no surrogate, nothing above U+10FFFF. Used wherever a text from a
- * request is measured, shown or made safe for JSON.
- */
+/* The one UTF-8 decoder of dropjudge, as strict as jansson: no overlong form, no surrogate, nothing
+ * above U+10FFFF. Used wherever a request's text is measured, shown or made JSON-safe. */
 #ifndef DROPJUDGE_CODEC_UTF8_H
 #define DROPJUDGE_CODEC_UTF8_H
 

@@ -1,8 +1,5 @@
-/*
- * The generators of gen.h: xoshiro256** seeded by splitmix64 (Blackman and
- * Vigna, prng.di.unimi.it). Any change to the draws below (their order, their
- * bounds, the Puyo search's limits) changes what a seed gives: bump GEN_VERSION.
- */
+/* The generators of gen.h: xoshiro256** seeded by splitmix64 (Blackman and Vigna). Any change to
+ * the draws below (order, bounds, the Puyo search's limits) bumps GEN_VERSION. */
 #include "dropjudge/gen.h"
 
 #include <stdlib.h>

@@ -1,8 +1,5 @@
-/*
- * Monomino-Domino (Baekjoon 20061): the pure simulator behind md.h. Green
- * and blue are the same "falling board" seen from two sides, so one routine
- * drops a piece, scores full lines and empties the light area for both.
- */
+/* Monomino-Domino (Baekjoon 20061): the pure simulator behind md.h. Green and blue are one "falling
+ * board" seen from two sides: one routine drops, scores and empties both. */
 #include "dropjudge/md.h"
 
 #include "md_lanes.h"

@@ -1,7 +1,5 @@
-/*
- * md_play()'s lanes with AVX2 (see md_lanes.h): 16 stretches side by side,
- * with md.c's mask arithmetic lane by lane. Left out of a SIMD=0 build.
- */
+/* md_play()'s lanes with AVX2 (see md_lanes.h): 16 stretches side by side, with md.c's mask
+ * arithmetic lane by lane. Left out of a SIMD=0 build. */
 #include "md_lanes.h"
 
 #include <string.h>

@@ -1,8 +1,5 @@
-/*
- * md_play()'s lanes (private to the core): the board layout, the pieces and
- * the lane that md.c's portable lanes and md_avx2.c's AVX2 lanes share, and
- * the AVX2 kernel, which md_play() takes where the processor has AVX2.
- */
+/* md_play()'s lanes (private to the core): the board layout, pieces and lane shared by md.c's
+ * portable lanes and md_avx2.c's AVX2 kernel, which md_play() takes given AVX2. */
 #ifndef DROPJUDGE_CORE_MD_LANES_H
 #define DROPJUDGE_CORE_MD_LANES_H
 
