@@ -1,7 +1,6 @@
 /*
- * What the route layer's files share: the handlers, negotiation, query
- * parameters, request bodies, batches and responses. Private to src/route
- * (and the command line's stream of cases).
+ * What the route layer's files share: handlers, negotiation, query parameters, request bodies,
+ * batches and responses. Private to src/route (and the command line's stream of cases).
  */
 #ifndef DROPJUDGE_ROUTE_HANDLERS_H
 #define DROPJUDGE_ROUTE_HANDLERS_H
@@ -31,8 +30,7 @@ static inline struct problem_limits route_problem_limits(const struct route_call
 }
 
 /* --- negotiation (negotiate.c) --- */
-/* The format among `formats` that an Accept header (NULL: any) prefers;
- * ROUTE_FORMAT_NONE when it excludes them all. */
+/* The format of `formats` an Accept header (NULL: any) prefers; NONE when it excludes all. */
 enum route_format route_negotiate(const char *accept, unsigned formats);
 /* The media type a format is answered with ("text/plain; charset=utf-8"). */
 const char *route_format_media(enum route_format format);
@@ -69,8 +67,7 @@ route_handler_fn route_solve, route_judge, route_validate, route_generate, route
     route_md_render_call, route_puyo_render_call, route_puyo_search, route_puyo_search_svg;
 
 /* --- pictures and the Puyo search (render.c) --- */
-/* Answers solve's single case as SVG: the final state, or every step with
- * a trace. A batch is 406. */
+/* Answers solve's one case as SVG: its final state, or each step with a trace; a batch is 406. */
 void route_render_body(const struct route_call *call, bool trace, struct route_response *resp);
 
 /* --- responses (respond.c) --- */
@@ -113,8 +110,7 @@ enum route_status route_respond_traced(struct route_response *resp, const char *
  * status with every fault in err (pointing into the intake). */
 enum route_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
 				   struct codec_error *err);
-/* Whether a case asks for a trace: its own "trace" member when it is a
- * boolean (the codec rejects other types), else the query's choice. */
+/* Whether a case wants a trace: its "trace" if boolean (others are refused), else the query's. */
 bool route_case_wants_trace(const json_t *case_obj, bool query_trace);
 /* Adds `steps` to the request's *used trace steps; false with err set (422
  * at `pointer`, else at "trace") past --max-request-trace-steps. */
@@ -141,10 +137,9 @@ bool route_collect(const struct route_call *call, struct codec_error *err);
 
 /* --- streams of cases (ndjson.c) --- */
 struct route_ndjson;
-/* A reader of a stream of cases for `req` (its strings borrowed): each line
- * answered as that line sent alone, through put(ctx), or held when put is
- * NULL. direct false sends every line through route_handle(), the reference
- * the fast lines must equal byte for byte (its tests). NULL when out of memory. */
+/* A reader of a stream of cases for `req` (strings borrowed): each line answered as if sent alone,
+ * through put(ctx) or held (put NULL); direct false sends every line through route_handle(), the
+ * reference the fast lines must equal byte for byte (its tests). NULL when out of memory. */
 struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put, void *ctx,
 				      bool direct);
 /* Takes the next bytes of the stream, answering each line as it ends. */
@@ -168,8 +163,7 @@ route_handler_fn route_ndjson_respond;
 /* Reads the query against the entry's parameters into call->args:
  * unknown, repeated or unreadable is 400, out of range 422. */
 enum route_status route_read_params(struct route_call *call, struct codec_error *err);
-/* Whether a json_only parameter of the request reads as true (the answer
- * must then be JSON); *name receives its name. */
+/* Whether a json_only parameter reads as true (the answer must then be JSON), named in *name. */
 bool route_wants_json_only(const struct route_request *req, const struct route_entry *e,
 			   const char **name);
 /* The value of a declared parameter (its default when absent). */
