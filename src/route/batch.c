@@ -1,8 +1,7 @@
 /*
- * Batches, shared by solve, judge and validate: {"cases": [...]} in, one
- * slot per case out, in order (a result, or {"error": problem}), each with
- * the case's own "id", then a summary. A batch is read as one jansson tree,
- * which --max-json-body bounds; more cases go as a stream (ndjson.c).
+ * Batches, shared by solve, judge and validate: {"cases": [...]} in, one slot per case out, in
+ * order (a result, or {"error": problem}), each with the case's own "id", then a summary. A batch
+ * is read as one jansson tree, which --max-json-body bounds; more cases go as a stream (ndjson.c).
  */
 #include <stdio.h>
 #include <string.h>
