@@ -357,16 +357,12 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	resp->route_name = e ? e->name : ROUTE_NAME_UNKNOWN;
 	if (!e) {
 		const struct route_entry *to = route_find_slashed(path);
-		if (to) {
-			resp->route_name = to->name;
-			if (redirect_slash(req, to, resp))
-				goto out_cors;
-			route_error_set(&err, ROUTE_E_NOT_FOUND,
-					"no resource at %s; the resource is %s", path, to->path);
-			goto out_error;
-		}
-		route_error_set(&err, ROUTE_E_NOT_FOUND,
-				"no resource at %s; GET / lists what this service offers", path);
+		resp->route_name = to ? to->name : ROUTE_NAME_UNKNOWN;
+		if (to && redirect_slash(req, to, resp))
+			goto out_cors;
+		route_error_set(&err, ROUTE_E_NOT_FOUND, "no resource at %s; %s%s", path,
+				to ? "the resource is " : "GET / lists what this service offers",
+				to ? to->path : "");
 		goto out_error;
 	}
 	enum route_verb verb = route_verb_of(req);
