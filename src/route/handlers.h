@@ -74,8 +74,7 @@ void route_render_body(const struct route_call *call, bool trace, struct route_r
 /* Sets err to "out of memory" (500): ROUTE_E_INTERNAL. */
 enum route_status route_oom(struct codec_error *err);
 
-/* Answers 200 with `body` as compact JSON and a newline, taking the
- * reference; NULL body or out of memory is ROUTE_E_INTERNAL with err set. */
+/* Answers 200 with `body` (taken) as compact JSON and a newline; NULL or OOM: 500, err set. */
 enum route_status route_respond_json(struct route_response *resp, json_t *body,
 				     struct codec_error *err);
 /* Answers 200 with a copy of text[0..len) as `content_type`. */
@@ -106,8 +105,7 @@ enum route_status route_respond_traced(struct route_response *resp, const char *
 /* --- batches and outcomes (batch.c) --- */
 /* Longest Baekjoon output of either problem, with room to spare. */
 #define ROUTE_OUTPUT_TEXT_MAX 64
-/* The end of a text body read as it arrived: its outcome in *out, or the
- * status with every fault in err (pointing into the intake). */
+/* Ends a text body read as it arrived: *out, or the status, err's faults held by the intake. */
 enum route_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
 				   struct codec_error *err);
 /* Whether a case wants a trace: its "trace" if boolean (others are refused), else the query's. */
@@ -131,8 +129,7 @@ json_t *route_error_slot(struct codec_error *err);
 enum route_status route_respond_batch(const struct route_call *call, json_t *root,
 				      route_case_fn *one, struct route_response *resp,
 				      struct codec_error *err);
-/* Puts err in collect mode over storage the request keeps (router.c);
- * false with err set (500) when out of memory. */
+/* Puts err in collect mode over storage the request keeps (router.c); false (500 set) on OOM. */
 bool route_collect(const struct route_call *call, struct codec_error *err);
 
 /* --- streams of cases (ndjson.c) --- */
@@ -149,8 +146,7 @@ void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len);
 int route_ndjson_end(struct route_ndjson *nd);
 /* Frees a reader (also its route_stream.free); NULL is ignored. */
 void route_ndjson_free(void *nd);
-/* route_stream.read of a held answer (a struct route_ndjson): written out
- * of its records, or the held gzip bytes as they are (raw). */
+/* route_stream.read of a held route_ndjson answer: written from its records, or its gzip (raw). */
 long route_ndjson_read(void *ctx, char *buf, size_t size);
 /* Takes the stream reader out of an intake (NULL when it holds none). */
 struct route_ndjson *route_intake_ndjson(struct route_intake *s);
@@ -160,8 +156,7 @@ bool route_intake_looks_json(const struct route_intake *s);
 route_handler_fn route_ndjson_respond;
 
 /* --- query parameters (params.c) --- */
-/* Reads the query against the entry's parameters into call->args:
- * unknown, repeated or unreadable is 400, out of range 422. */
+/* Reads the query into call->args: unknown, repeated or unreadable is 400, out of range 422. */
 enum route_status route_read_params(struct route_call *call, struct codec_error *err);
 /* Whether a json_only parameter reads as true (the answer must then be JSON), named in *name. */
 bool route_wants_json_only(const struct route_request *req, const struct route_entry *e,

@@ -54,8 +54,7 @@ struct route_intake *route_intake_new(const struct route_request *req)
 	return s;
 }
 
-/* Hands bytes to the problem's parser, noting the first that is not white
- * space (a JSON body sent as text gets a hint). */
+/* Hands bytes to the problem's parser, noting the first not white space (for the JSON hint). */
 static void stream_feed(struct route_intake *s, const char *bytes, size_t len)
 {
 	for (size_t i = 0; !s->first && i < len; i++)

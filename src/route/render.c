@@ -401,8 +401,7 @@ enum route_status route_puyo_search(const struct route_call *call, struct route_
 	return st;
 }
 
-/* The query's pairs=RB,GG as the JSON array of pairs; NULL with err set,
- * or not set when out of memory. */
+/* The query's pairs=RB,GG as a JSON array of pairs; NULL with err set, or unset on OOM. */
 static json_t *pairs_param(const char *v, struct codec_error *err)
 {
 	json_t *pairs = json_array();

@@ -280,8 +280,7 @@ static void cors_headers(const struct route_request *req, const struct route_ent
 	route_add_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
 }
 
-/* Decides the answer format: Accept against the entry's formats, then JSON
- * only when a parameter such as ?trace=true asks for what only JSON shows. */
+/* Decides the answer format: Accept against the entry's, then JSON if ?trace=true or such asks. */
 static enum route_status decide_format(struct route_call *call, struct codec_error *err)
 {
 	const struct route_entry *e = call->entry;

@@ -68,8 +68,7 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 	return route_respond_json(resp, outcome_object(call, &s->out), err);
 }
 
-/* Solves one case from a JSON object (c) or the Baekjoon text (text, when c
- * is NULL); a failure lists every fault. */
+/* Solves one case, the JSON object c or (c NULL) the Baekjoon text; a failure lists every fault. */
 static enum route_status solve_read(const struct route_call *call, const json_t *c, const char *ptr,
 				    const char *text, size_t len, bool trace,
 				    struct problem_outcome *out, struct codec_error *err)
