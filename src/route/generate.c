@@ -13,8 +13,7 @@
 #include "package/package.h"
 #include "route/handlers.h"
 
-/* A seed for a request that named none: drawn at random (getrandom), with
- * the address of a stack slot mixed in should the kernel refuse. */
+/* A seed drawn at random (getrandom(), or a stack slot's address should the kernel refuse). */
 static uint64_t fresh_seed(void)
 {
 	uint64_t z = 0;

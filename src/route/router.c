@@ -32,8 +32,7 @@ static const struct route_entry *route_find(const char *path, size_t len)
 	return NULL;
 }
 
-/* The entry a path answered 308 stands for: the path with one trailing
- * slash too many, or an old path of the error types; NULL for none. */
+/* The entry a path's 308 goes to: one trailing slash less, or an error type's new path; or NULL. */
 static const struct route_entry *route_find_slashed(const char *path)
 {
 	size_t len = path ? strlen(path) : 0;
