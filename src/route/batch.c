@@ -1,8 +1,7 @@
 /*
- * Batches, shared by solve, judge and validate: {"cases": [...]} in, one
- * slot per case out, in order (a result, or {"error": problem}), each with
- * the case's own "id", then a summary. A batch is read as one jansson tree,
- * which --max-json-body bounds; more cases go as a stream (ndjson.c).
+ * Batches, shared by solve, judge and validate: {"cases": [...]} in, one slot per case out, in
+ * order (a result, or {"error": problem}), each with the case's own "id", then a summary. A batch
+ * is read as one jansson tree, which --max-json-body bounds; more cases go as a stream (ndjson.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,8 +15,7 @@ bool route_case_wants_trace(const json_t *case_obj, bool query_trace)
 	return json_is_boolean(t) ? json_is_true(t) : query_trace;
 }
 
-/* The "cases" array of a batch request, or NULL with err set: the root may
- * hold nothing but "cases", and at most max_batch of them. */
+/* A batch's "cases" array, or NULL with err set: the root holds it alone, at most max_batch. */
 static json_t *batch_cases(json_t *root, const struct route_limits *limits, struct codec_error *err)
 {
 	const char *key;

@@ -1,7 +1,6 @@
 /*
- * Request bodies: the JSON parse, with every fault told in the project's
- * own words (jansson's messages never reach a client), and the UTF-8
- * byte-order mark some editors put first.
+ * Request bodies: the JSON parse, every fault told in the project's own words (jansson's messages
+ * never reach a client), and the UTF-8 byte-order mark some editors put first.
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,8 +50,7 @@ bool route_opens_container(const char *body, size_t len)
 	return i < len && (body[i] == '{' || body[i] == '[');
 }
 
-/* Levels of nesting whose place a number's pointer can name: a pointer
- * deeper than this does not fit CODEC_POINTER_MAX anyway. */
+/* Nesting levels a number's pointer can name (a deeper one overflows CODEC_POINTER_MAX). */
 #define LOCATE_DEPTH 48
 
 /* Where the number jansson could not hold is: its pointer, line, column. */
@@ -64,9 +62,8 @@ struct number_place {
 	size_t len;			 /* its bytes */
 };
 
-/* Reads the JSON string (one jansson has accepted) whose opening quote is at
- * body[*pos], leaving *pos past its closing quote; when out is not NULL,
- * writes its text there, unescaped by jansson, cut to size - 1 bytes. */
+/* Reads the JSON string (jansson accepted it) opening at body[*pos], leaving *pos past its end;
+ * writes its text, unescaped by jansson, into out[0..size) unless out is NULL. */
 static void string_read(const char *body, size_t len, size_t *pos, char *out, size_t size)
 {
 	size_t start = *pos, end = start + 1;
@@ -80,9 +77,8 @@ static void string_read(const char *body, size_t len, size_t *pos, char *out, si
 	json_decref(s);
 }
 
-/* Finds the last number that starts before byte `end` of a JSON text that
- * jansson read well up to `end` (a number too large to hold) and writes its
- * place; false when there is none, or it lies deeper than LOCATE_DEPTH. */
+/* Writes the place of the last number starting before byte `end` of a text jansson read well up
+ * to there (too large to hold); false when there is none, or it is deeper than LOCATE_DEPTH. */
 static bool number_locate(const char *body, size_t len, size_t end, struct number_place *place)
 {
 	size_t base[LOCATE_DEPTH];	 /* each open container's pointer length */
@@ -99,8 +95,7 @@ static bool number_locate(const char *body, size_t len, size_t end, struct numbe
 	for (size_t i = 0; i < end;) {
 		char c = body[i];
 		size_t from = i;
-		/* a value starts here: it is the next member of its container, its
-		 * pointer the container's and one more token */
+		/* a value: its container's next member, its pointer the container's and a token */
 		bool value = c == '{' || c == '[' || c == '"' || c == '-' ||
 			     (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n';
 		if (value && depth > 0 && array[depth - 1]) {
@@ -245,8 +240,7 @@ json_t *route_parse_json(const char *body, size_t len, struct codec_error *err)
 	enum codec_status st = parse_fault(body, len, &jerr, detail, sizeof detail);
 	unsigned line = jerr.line > 0 ? (unsigned)jerr.line : 1;
 	unsigned column = jerr.column > 0 ? (unsigned)jerr.column : 0;
-	/* jansson's column is the token's last character: the message names
-	 * the token, so its first character is the column given */
+	/* jansson's column is the named token's last character: the first one is given */
 	size_t n, chars = 0;
 	const char *token = near_of(jerr.text, &n);
 	for (size_t i = 0; token && i < n; i++)

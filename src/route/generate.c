@@ -1,10 +1,8 @@
 /*
- * GET /v1/{problem}/generate and /package: a generated case (its seed given,
- * or drawn at random) or the problem package of `dropjudge package` built in
- * memory (a zip or a tar.gz as Accept asks, its file name in
- * Content-Disposition), each with the headers that make it reproducible.
- * The table has read every parameter already. HEAD answers the headers
- * without searching for a case or building.
+ * GET /v1/{problem}/generate and /package: a generated case (its seed given or drawn at random),
+ * or the package of `dropjudge package` built in memory (zip or tar.gz as Accept asks, named in
+ * Content-Disposition), with the headers that make either reproducible. The table has read every
+ * parameter; HEAD answers the headers without searching for a case or building.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,8 +13,7 @@
 #include "package/package.h"
 #include "route/handlers.h"
 
-/* A seed for a request that named none: drawn at random (getrandom), with
- * the address of a stack slot mixed in should the kernel refuse. */
+/* A seed drawn at random (getrandom(), or a stack slot's address should the kernel refuse). */
 static uint64_t fresh_seed(void)
 {
 	uint64_t z = 0;

@@ -1,7 +1,6 @@
 /*
- * What the route layer's files share: the handlers, negotiation, query
- * parameters, request bodies, batches and responses. Private to src/route
- * (and the command line's stream of cases).
+ * What the route layer's files share: handlers, negotiation, query parameters, request bodies,
+ * batches and responses. Private to src/route (and the command line's stream of cases).
  */
 #ifndef DROPJUDGE_ROUTE_HANDLERS_H
 #define DROPJUDGE_ROUTE_HANDLERS_H
@@ -31,8 +30,7 @@ static inline struct problem_limits route_problem_limits(const struct route_call
 }
 
 /* --- negotiation (negotiate.c) --- */
-/* The format among `formats` that an Accept header (NULL: any) prefers;
- * ROUTE_FORMAT_NONE when it excludes them all. */
+/* The format of `formats` an Accept header (NULL: any) prefers; NONE when it excludes all. */
 enum route_format route_negotiate(const char *accept, unsigned formats);
 /* The media type a format is answered with ("text/plain; charset=utf-8"). */
 const char *route_format_media(enum route_format format);
@@ -69,16 +67,14 @@ route_handler_fn route_solve, route_judge, route_validate, route_generate, route
     route_md_render_call, route_puyo_render_call, route_puyo_search, route_puyo_search_svg;
 
 /* --- pictures and the Puyo search (render.c) --- */
-/* Answers solve's single case as SVG: the final state, or every step with
- * a trace. A batch is 406. */
+/* Answers solve's one case as SVG: its final state, or each step with a trace; a batch is 406. */
 void route_render_body(const struct route_call *call, bool trace, struct route_response *resp);
 
 /* --- responses (respond.c) --- */
 /* Sets err to "out of memory" (500): ROUTE_E_INTERNAL. */
 enum route_status route_oom(struct codec_error *err);
 
-/* Answers 200 with `body` as compact JSON and a newline, taking the
- * reference; NULL body or out of memory is ROUTE_E_INTERNAL with err set. */
+/* Answers 200 with `body` (taken) as compact JSON and a newline; NULL or OOM: 500, err set. */
 enum route_status route_respond_json(struct route_response *resp, json_t *body,
 				     struct codec_error *err);
 /* Answers 200 with a copy of text[0..len) as `content_type`. */
@@ -109,12 +105,10 @@ enum route_status route_respond_traced(struct route_response *resp, const char *
 /* --- batches and outcomes (batch.c) --- */
 /* Longest Baekjoon output of either problem, with room to spare. */
 #define ROUTE_OUTPUT_TEXT_MAX 64
-/* The end of a text body read as it arrived: its outcome in *out, or the
- * status with every fault in err (pointing into the intake). */
+/* Ends a text body read as it arrived: *out, or the status, err's faults held by the intake. */
 enum route_status route_intake_end(struct route_intake *s, struct problem_outcome *out,
 				   struct codec_error *err);
-/* Whether a case asks for a trace: its own "trace" member when it is a
- * boolean (the codec rejects other types), else the query's choice. */
+/* Whether a case wants a trace: its "trace" if boolean (others are refused), else the query's. */
 bool route_case_wants_trace(const json_t *case_obj, bool query_trace);
 /* Adds `steps` to the request's *used trace steps; false with err set (422
  * at `pointer`, else at "trace") past --max-request-trace-steps. */
@@ -135,16 +129,14 @@ json_t *route_error_slot(struct codec_error *err);
 enum route_status route_respond_batch(const struct route_call *call, json_t *root,
 				      route_case_fn *one, struct route_response *resp,
 				      struct codec_error *err);
-/* Puts err in collect mode over storage the request keeps (router.c);
- * false with err set (500) when out of memory. */
+/* Puts err in collect mode over storage the request keeps (router.c); false (500 set) on OOM. */
 bool route_collect(const struct route_call *call, struct codec_error *err);
 
 /* --- streams of cases (ndjson.c) --- */
 struct route_ndjson;
-/* A reader of a stream of cases for `req` (its strings borrowed): each line
- * answered as that line sent alone, through put(ctx), or held when put is
- * NULL. direct false sends every line through route_handle(), the reference
- * the fast lines must equal byte for byte (its tests). NULL when out of memory. */
+/* A reader of a stream of cases for `req` (strings borrowed): each line answered as if sent alone,
+ * through put(ctx) or held (put NULL); direct false sends every line through route_handle(), the
+ * reference the fast lines must equal byte for byte (its tests). NULL when out of memory. */
 struct route_ndjson *route_ndjson_new(const struct route_request *req, route_put_fn *put, void *ctx,
 				      bool direct);
 /* Takes the next bytes of the stream, answering each line as it ends. */
@@ -154,8 +146,7 @@ void route_ndjson_feed(struct route_ndjson *nd, const char *data, size_t len);
 int route_ndjson_end(struct route_ndjson *nd);
 /* Frees a reader (also its route_stream.free); NULL is ignored. */
 void route_ndjson_free(void *nd);
-/* route_stream.read of a held answer (a struct route_ndjson): written out
- * of its records, or the held gzip bytes as they are (raw). */
+/* route_stream.read of a held route_ndjson answer: written from its records, or its gzip (raw). */
 long route_ndjson_read(void *ctx, char *buf, size_t size);
 /* Takes the stream reader out of an intake (NULL when it holds none). */
 struct route_ndjson *route_intake_ndjson(struct route_intake *s);
@@ -165,11 +156,9 @@ bool route_intake_looks_json(const struct route_intake *s);
 route_handler_fn route_ndjson_respond;
 
 /* --- query parameters (params.c) --- */
-/* Reads the query against the entry's parameters into call->args:
- * unknown, repeated or unreadable is 400, out of range 422. */
+/* Reads the query into call->args: unknown, repeated or unreadable is 400, out of range 422. */
 enum route_status route_read_params(struct route_call *call, struct codec_error *err);
-/* Whether a json_only parameter of the request reads as true (the answer
- * must then be JSON); *name receives its name. */
+/* Whether a json_only parameter reads as true (the answer must then be JSON), named in *name. */
 bool route_wants_json_only(const struct route_request *req, const struct route_entry *e,
 			   const char **name);
 /* The value of a declared parameter (its default when absent). */

@@ -1,10 +1,8 @@
 /*
- * Bodies read as they arrive (route.h, route_intake_new()): a single-case
- * solve of a Baekjoon text goes through the problem's push parser chunk by
- * chunk, in constant memory, and a stream of cases through its reader
- * (ndjson.c). The answer is the one the whole body kept would get: the
- * parser collects faults from the first byte (as the second pass over a
- * kept body does), and a byte-order mark is dropped even when split.
+ * Bodies read as they arrive (route.h, route_intake_new()): a Baekjoon text case to solve goes
+ * through the problem's push parser chunk by chunk, in constant memory, a stream of cases through
+ * its reader (ndjson.c). The answer is the one the body kept whole would get: the parser collects
+ * faults from the first byte (as a kept body's second pass does); a BOM is dropped even when split.
  */
 #include "mem/alloc.h"
 #include "route/handlers.h"
@@ -56,8 +54,7 @@ struct route_intake *route_intake_new(const struct route_request *req)
 	return s;
 }
 
-/* Hands bytes to the problem's parser, noting the first that is not white
- * space (a JSON body sent as text gets a hint). */
+/* Hands bytes to the problem's parser, noting the first not white space (for the JSON hint). */
 static void stream_feed(struct route_intake *s, const char *bytes, size_t len)
 {
 	for (size_t i = 0; !s->first && i < len; i++)

@@ -1,9 +1,8 @@
 /*
- * Judge: a contestant's output against the expected output of a case, the
- * way a judge compares them (accepted, presentation error, wrong answer).
- * The output is any bytes: "output" as a JSON string (NUL included) or
- * "output_base64" for bytes that are not UTF-8; either is judged, never
- * refused. A bad input is the jury's fault: 422 at /input.
+ * Judge: a contestant's output against a case's expected output, as a judge compares them
+ * (accepted, presentation error, wrong answer). The output is any bytes, "output" as a JSON string
+ * (NUL included) or "output_base64" for bytes that are not UTF-8, judged and never refused. A bad
+ * input is the jury's fault: 422 at /input.
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,9 +64,8 @@ struct judge_text {
 	size_t steps;		  /* how many */
 };
 
-/* Judges one {"input", "output"} item at `ptr`: the verdict object, or NULL
- * with err set (every input fault CODEC_E_INVALID: the jury's fault). With
- * `jt`, a trace asked is written as text when the problem can (jt->taken). */
+/* Judges one {"input", "output"} item at `ptr`: its verdict, or NULL with err set (a bad input is
+ * CODEC_E_INVALID, the jury's); with `jt`, a trace is text where the problem can (jt->taken). */
 static json_t *judge_one(const struct route_call *call, const json_t *item, const char *ptr,
 			 bool trace, struct codec_error *err, struct judge_text *jt)
 {

@@ -1,12 +1,9 @@
 /*
- * The service's own resources: GET / (what it offers, as JSON, or for a
- * browser the viewer's page), liveness, readiness, metrics, the description
- * of the API version, and the files assembled into the binary: the viewer's
- * page, its style sheet, script and icon (src/www/www_blob.S), GET /docs the
- * API reference written from openapi.yaml (scripts/api-docs.mjs) with its
- * style sheet, and GET /openapi.yaml itself (openapi_blob.S). No page makes a
- * request elsewhere, and each says so to the browser with its
- * Content-Security-Policy.
+ * The service's own resources: GET / (what it offers, in JSON, or the viewer's page), liveness,
+ * readiness, metrics, the description of the API version, and the files assembled into the binary:
+ * the viewer's page, style sheet, script and icon (src/www/www_blob.S), GET /docs (the reference
+ * scripts/api-docs.mjs writes from openapi.yaml) with its style sheet, and GET /openapi.yaml
+ * (openapi_blob.S). No page asks anything elsewhere, as its Content-Security-Policy says.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,7 +37,6 @@ enum route_status route_metrics(const struct route_call *call, struct route_resp
 	char *text = req->metrics(req->metrics_ctx, &len);
 	if (!text)
 		return route_oom(err);
-	/* Prometheus' text exposition format 0.0.4. */
 	enum route_status st =
 	    route_respond_text(resp, "text/plain; version=0.0.4; charset=utf-8", text, len, err);
 	dj_free(text);
@@ -127,9 +123,8 @@ static const struct www_file www_files[] = {
     {"/openapi.yaml", route_openapi_yaml, route_openapi_yaml_end, false},
 };
 
-/* route_handler_fn: a file, in the one format its row names, a page with
- * its headers (the table names each file, so the path is always one of
- * them; GET / in HTML comes here from route_index()). */
+/* route_handler_fn: the file at the entry's path (the table names only these; GET / in HTML comes
+ * from route_index()), in its row's one format, a page with its two headers. */
 enum route_status route_www(const struct route_call *call, struct route_response *resp,
 			    struct codec_error *err)
 {

@@ -1,15 +1,12 @@
 /*
- * Streams of cases (application/x-ndjson or application/jsonl): one case a
- * line, each answered as the request holding it alone would be, the line's
- * "id" echoed, or {"line": n, "id": ..., "error": problem}; then a summary
- * line. Blank lines are skipped, a CR before the LF dropped, a line over
- * the JSON body limit is its 413. Lines the problem's fast reader takes are
- * solved here as route_solve() would, without a request for each.
+ * Streams of cases (application/x-ndjson or jsonl): one case a line, answered as the request
+ * holding it alone would be, its "id" echoed, or {"line": n, "id": ..., "error": problem}; then a
+ * summary line. Blank lines are skipped, a CR before the LF dropped, a line over the JSON body
+ * limit is its 413. Lines the problem's fast reader takes are solved here as route_solve() would.
  *
- * libmicrohttpd sends nothing before the whole body is read, so the answer
- * is held: runs of gzip-compressed bytes and packed outcomes, written out
- * as it is sent (the gzip bytes as they are when nothing was packed). The
- * command line hands its own sink and nothing is held.
+ * libmicrohttpd sends nothing before the whole body is read, so the answer is held: runs of gzip
+ * bytes and packed outcomes, written out as it is sent (the gzip bytes as they are when nothing
+ * was packed). The command line hands its own sink and nothing is held.
  */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
@@ -19,8 +16,7 @@
 #include "mem/alloc.h"
 #include "route/handlers.h"
 
-/* Whether the build reads lines with the problems' fast readers (1) or
- * every line through route_handle() (0). */
+/* 1: lines read with the problems' fast readers; 0: every line through route_handle(). */
 #ifndef NDJSON_DIRECT
 #define NDJSON_DIRECT 1
 #endif
@@ -118,8 +114,7 @@ static size_t nd_chomp(const char *s, size_t len)
 	return len;
 }
 
-/* Deflates bytes (flush: Z_NO_FLUSH or Z_FINISH) onto the held blocks,
- * straight into the last one; -1 when out of memory. */
+/* Deflates bytes (flush: Z_NO_FLUSH or Z_FINISH) onto the held blocks; -1 when out of memory. */
 static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, int flush)
 {
 	nd->z.next_in = (Bytef *)bytes;
@@ -141,8 +136,7 @@ static int nd_deflate(struct route_ndjson *nd, const char *bytes, size_t len, in
 	}
 }
 
-/* Room for `need` more bytes of held records (the caller adds them to the
- * block's len); NULL when out of memory. */
+/* Room for `need` more bytes of held records (the caller counts them in len); NULL on OOM. */
 static unsigned char *nd_record_room(struct route_ndjson *nd, size_t need)
 {
 	if ((!nd->recs_last || NDJSON_BLOCK - nd->recs_last->len < need) &&
@@ -151,8 +145,7 @@ static unsigned char *nd_record_room(struct route_ndjson *nd, size_t need)
 	return (unsigned char *)nd->recs_last->data + nd->recs_last->len;
 }
 
-/* Counts len more bytes in the text record at the end of the held records,
- * starting one when the last is packed or full; -1 when out of memory. */
+/* Counts len bytes into the last text record, or a new one after a packed or full one; -1: OOM. */
 static int nd_text_run(struct route_ndjson *nd, size_t len)
 {
 	uint32_t n = 0;
@@ -172,8 +165,7 @@ static int nd_text_run(struct route_ndjson *nd, size_t len)
 	return 0;
 }
 
-/* Adds answer bytes to the held gzip run through the stage, deflated a stage
- * at a time (deflate() costs more than a few bytes); -1 when out of memory. */
+/* Adds answer bytes to the held gzip run, deflated a stage at a time; -1 when out of memory. */
 static int nd_stage(struct route_ndjson *nd, const char *bytes, size_t len)
 {
 	int st = 0;
@@ -211,8 +203,7 @@ static size_t nd_outcome_line(const struct problem *p, const struct problem_outc
 	return n <= 0 || n >= NDJSON_LINE_MAX ? 0 : nd_chomp(buf, (size_t)n);
 }
 
-/* Answers a line the fast reader took: the outcome packed into the held
- * records when its problem packs it, else its answer line written. */
+/* Answers a line the fast reader took: its outcome packed when the problem packs, else written. */
 static void nd_outcome(struct route_ndjson *nd, const struct problem_outcome *out)
 {
 	const struct problem *p = nd->direct;
@@ -290,8 +281,7 @@ static void nd_fault(struct route_ndjson *nd, const char *id, const struct codec
 	route_response_free(&r);
 }
 
-/* The problem whose fast reader may answer the lines of a stream to its
- * solve resource without parameters; NULL otherwise or with NDJSON_DIRECT=0. */
+/* The problem whose fast reader may answer a stream's lines (solve, no parameters), or NULL. */
 static const struct problem *nd_direct(const struct route_request *req)
 {
 	if (!NDJSON_DIRECT || req->nparams != 0)
@@ -535,8 +525,7 @@ static const char *nd_held_take(struct route_ndjson *nd, size_t max, size_t *n)
 	return p;
 }
 
-/* Inflates the next bytes of the held gzip run into buf[0..size): how
- * many (0 when the run has ended), -1 when it is broken. */
+/* Inflates more of the held gzip run into buf[0..size): its bytes, 0 at its end, -1 if broken. */
 static long nd_inflate(struct route_ndjson *nd, char *buf, size_t size)
 {
 	if (!nd->inflating) {

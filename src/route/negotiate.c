@@ -1,9 +1,7 @@
 /*
- * Content negotiation: the body kind a Content-Type names, and which of an
- * entry's formats an Accept header prefers (RFC 9110, 12.5.1: the most
- * specific matching range gives a type its quality). An absent, empty or
- * unreadable Accept takes the entry's first format; one that gives every
- * format quality 0 is a 406.
+ * Content negotiation: the body kind a Content-Type names, and the entry's format an Accept header
+ * prefers (RFC 9110, 12.5.1: the most specific matching range gives a type its quality). An absent,
+ * empty or unreadable Accept takes the entry's first format; one giving each quality 0 is a 406.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -35,9 +33,8 @@ static bool token_is(const char *s, const char *end, const char *word)
 	return (size_t)(end - s) == n && strncasecmp(s, word, n) == 0;
 }
 
-/* Reads the parameters ";name=value" of one media range or type, [s, end):
- * *q in 1000ths (1000 when absent), *charset_ok false when a charset other
- * than utf-8 is named. False when the parameters cannot be read. */
+/* Reads the ";name=value" parameters of a media range or type [s, end): *q in 1000ths (1000 when
+ * absent), *charset_ok false for a charset but utf-8. False when they cannot be read. */
 static bool read_params(const char *s, const char *end, int *q, bool *charset_ok)
 {
 	*q = 1000;
@@ -90,8 +87,7 @@ enum route_body route_request_body(const struct route_request *req)
 	const char *content_type = req->content_type;
 	if (!content_type)
 		return ROUTE_BODY_NONE;
-	/* The two types as clients write them most, without parameters: what
-	 * the reading below makes of them, at once. */
+	/* The two types clients write most, bare: what the reading below makes of them, at once. */
 	if (strcmp(content_type, "application/json") == 0)
 		return ROUTE_BODY_JSON;
 	if (strcmp(content_type, "text/plain") == 0)
@@ -204,9 +200,8 @@ enum route_format route_negotiate(const char *accept, unsigned formats)
 			offers[n++] = (struct offer){&format_table[i], -1, 0};
 	if (n == 0)
 		return ROUTE_FORMAT_NONE;
-	/* One media type alone, exactly as the table writes it, or any type:
-	 * what the weighing below gives, at once (the first offer of that
-	 * type, or the first offer, each at q=1). */
+	/* Any type, or one exactly as the table writes it: what the weighing below gives (the first
+	 * offer, or the first of that type, at q=1), at once. */
 	if (!accept || strcmp(accept, "*/*") == 0)
 		return offers[0].kind->format;
 	for (size_t i = 0; i < n; i++)

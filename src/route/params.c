@@ -1,9 +1,8 @@
 /*
- * Query parameters, read against the parameters an entry declares: each
- * known at most once, booleans as true/false/1/0, numbers as plain decimal
- * within their range (and within the configured limit a parameter names).
- * A fault is 400 when the value cannot be read and 422 when it is out of
- * range; every message names the parameter and echoes what was received.
+ * Query parameters, read against those an entry declares: each known one at most once, booleans as
+ * true/false/1/0, numbers as plain decimals within their range (and any configured limit the
+ * parameter names). Unreadable is 400, out of range 422; each message names the parameter and
+ * echoes what was received.
  */
 #include <stdio.h>
 #include <string.h>

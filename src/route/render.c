@@ -1,15 +1,12 @@
 /*
- * GET /v1/{problem}/render.svg: a case given in the query, drawn by
- * src/render. Monomino-Domino takes blocks=txy,txy,... (three digits a
- * placement, as the Baekjoon line "t x y" without spaces); Puyo takes
- * field=ROW,ROW,... (12 or 13 rows, top first), or puyop= / puyo_nexus=
- * (a field string or link, codec/puyo_links.h). Both take cell= (pixels a
- * cell), step=k (one step), strip=true (every step, then the final state)
- * or animate=true (the strip's frames shown in turn, looping).
+ * GET /v1/{problem}/render.svg: a case given in the query, drawn by src/render. Monomino-Domino
+ * takes blocks=txy,txy,... (three digits a placement, the Baekjoon line "t x y" without spaces);
+ * Puyo field=ROW,ROW,... (12 or 13 rows, top first), or puyop= / puyo_nexus= (a field string or
+ * link, codec/puyo_links.h). Both take cell= (pixels a cell), step=k (one step), strip=true (every
+ * step, then the final state) or animate=true (the strip's frames shown in turn, looping).
  *
- * The Puyo search (dropjudge/puyo_search.h): POST /v1/puyo/search takes one
- * request in JSON and answers in JSON or as its picture; GET
- * /v1/puyo/search.svg takes the request in the query (field=ROW,ROW,...,
+ * The Puyo search (dropjudge/puyo_search.h): POST /v1/puyo/search, one request in JSON answered in
+ * JSON or as its picture; GET /v1/puyo/search.svg, the request in the query (field=ROW,ROW,...,
  * pairs=RB,GG, add=, limit=, colors=) for an <img>.
  */
 #include <stdio.h>
@@ -26,10 +23,8 @@
 #define SVG_MEDIA_TYPE "image/svg+xml"
 #define STEP_SHOWN     40 /* bytes of a parameter's value quoted in a message */
 
-/* The picture options from the declared cell, strip and animate (the table
- * has read and range-checked them) and step, whose range is the case's:
- * 1..`steps`, the same words for 0, too many, or a number too large.
- * CODEC_OK, or the status with err set. */
+/* The picture's options: cell, strip and animate as the table read them, and step within the
+ * case's 1..`steps` (the same words for 0, too many or too large); CODEC_OK, or err's status. */
 static enum codec_status read_view(const struct route_call *call, unsigned long steps,
 				   struct render_options *opt, struct codec_error *err)
 {
@@ -406,8 +401,7 @@ enum route_status route_puyo_search(const struct route_call *call, struct route_
 	return st;
 }
 
-/* The query's pairs=RB,GG as the JSON array of pairs; NULL with err set,
- * or not set when out of memory. */
+/* The query's pairs=RB,GG as a JSON array of pairs; NULL with err set, or unset on OOM. */
 static json_t *pairs_param(const char *v, struct codec_error *err)
 {
 	json_t *pairs = json_array();

@@ -1,8 +1,7 @@
 /*
- * Building responses: JSON bodies (jansson, compact, ended by a newline so
- * that curl output reads well), text bodies, empty answers, problem details
- * and headers. Every HTTP status of an error comes from
- * problem_http_status().
+ * Building responses: JSON bodies (jansson, compact, ended by a newline so that curl output reads
+ * well), text bodies, empty answers, problem details and headers. Every HTTP status of an error
+ * comes from problem_http_status().
  */
 #include <stdio.h>
 #include <string.h>
@@ -80,8 +79,7 @@ enum route_status route_respond_traced(struct route_response *resp, const char *
 	return ROUTE_OK;
 }
 
-/* Answers `status` with `body` dumped compact and a final newline as
- * `content_type`; false when out of memory. */
+/* Answers `status` with `body` dumped compact, a newline after, as `content_type`; false on OOM. */
 static bool respond_dump(struct route_response *resp, unsigned status, const char *content_type,
 			 const json_t *body)
 {

@@ -1,9 +1,8 @@
 /*
- * The request path without sockets: a parsed request in, a complete
- * response out. One table (table.c) lists every resource; route_handle()
- * checks a request against its entry in one order, then calls the entry's
- * handler. The HTTP layer calls route_match() with the headers alone, before
- * any body arrives. No mutable state: any number of threads may call in.
+ * The request path without sockets: a parsed request in, a complete response out. route_handle()
+ * checks a request against its entry of the table (table.c) in one order, then calls the entry's
+ * handler; the HTTP layer calls route_match() with the headers alone, before any body arrives.
+ * No mutable state: any number of threads may call in.
  */
 #ifndef DROPJUDGE_ROUTE_ROUTE_H
 #define DROPJUDGE_ROUTE_ROUTE_H
@@ -14,8 +13,7 @@
 
 #include "codec/error.h"
 
-/* The codec's faults (the same values) and the request's own kinds after
- * them; route/status.c gives each its HTTP status and problem type. */
+/* The codec's faults (same values), then the request's own; status.c maps each to HTTP. */
 enum route_status {
 	ROUTE_OK = CODEC_OK,
 	ROUTE_E_SYNTAX = CODEC_E_SYNTAX,	 /* the codec's: not parseable */
@@ -40,8 +38,7 @@ static inline enum route_status route_status_of(enum codec_status status)
 	return (enum route_status)status;
 }
 
-/* codec_error_add() and codec_error_set() (no location) for any enum
- * route_status; each returns `status`. */
+/* codec_error_add() and codec_error_set() (no location) for a route_status; both return it. */
 enum route_status route_error_add(struct codec_error *err, enum route_status status,
 				  const struct codec_where *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -68,8 +65,7 @@ struct route_param {
 	const char *value; /* NUL-terminated, not owned; "" for a bare key */
 };
 
-/* The request's bearer token (RFC 6750), as the HTTP layer found it;
- * always ROUTE_AUTH_OK without a token file. */
+/* The request's bearer token (RFC 6750) as the HTTP layer judged it; OK without a token file. */
 enum route_auth {
 	ROUTE_AUTH_OK = 0,    /* a valid token, or none needed */
 	ROUTE_AUTH_MISSING,   /* no Authorization header, or another scheme */
@@ -128,15 +124,12 @@ struct route_header {
 	char value[ROUTE_HEADER_MAX];
 };
 
-/* A body written as it is sent: read() writes the next bytes into
- * buf[0..size) and returns how many, 0 at the end, -1 when it cannot go on
- * (the connection is then closed). free() releases ctx; the request's body
- * must live until then. */
+/* A body written as it is sent: read() fills buf[0..size) and returns its bytes, 0 at the end,
+ * -1 to close the connection; free() releases ctx, and the request's body must outlive it. */
 struct route_stream {
 	long (*read)(void *ctx, char *buf, size_t size);
 	void (*free)(void *ctx);
-	bool (*gzipped)(void *ctx); /* optional, before the first read(): true when read()
-				       gives the answer gzip-compressed from then on */
+	bool (*gzipped)(void *ctx); /* optional, asked before read(): true when it gives gzip */
 	int gzip_level;		    /* zlib's level for the HTTP layer's gzip; 0: default */
 	void *ctx;		    /* owned: released by free() */
 };
@@ -214,13 +207,11 @@ struct route_param_spec {
 
 struct route_call;
 
-/* A handler: fills *resp and returns ROUTE_OK, or the error status with
- * `err` set. What the table declares is already checked. */
+/* A handler, after the table's checks: ROUTE_OK with *resp filled, or err set and its status. */
 typedef enum route_status route_handler_fn(const struct route_call *call,
 					   struct route_response *resp, struct codec_error *err);
 
-/* One row of the table. It holds no pointer (its handler and problem are
- * numbers) so that the loader never relocates it. */
+/* A row of the table; no pointer (handler and problem are numbers), so never relocated. */
 struct route_entry {
 	char path[ROUTE_PATH_MAX];	 /* exact path, e.g. "/v1/puyo/judge" */
 	char name[ROUTE_ENTRY_NAME_MAX]; /* for logs and metrics, e.g. "puyo_judge" */
@@ -254,18 +245,15 @@ struct route_call {
 struct route_match {
 	const struct route_entry *entry; /* NULL for 404 or a redirect */
 	bool takes_body;		 /* the method sends a body this entry reads */
-	enum route_status refusal;	 /* ROUTE_OK, or what route_handle() will answer
-					    from the headers: 404, 405, 401, 415, 406, or
-					    413 when the declared length is over max_body */
+	enum route_status refusal;	 /* ROUTE_OK, or route_handle()'s answer to the headers:
+					    404, 405, 401, 415, 406, or 413 (declared length) */
 };
 
-/* Matches a request by its method, path and headers alone; content_length
- * is the declared body length, < 0 when unknown. */
+/* Matches a request by method, path and headers; content_length: declared, < 0 unknown. */
 void route_match(const struct route_request *req, long long content_length, struct route_match *m);
 
-/* The most bytes the body of a request may have, by its Content-Type:
- * an NDJSON stream max_stream_body, a JSON body the least of max_body and
- * max_json_body, any other max_body (0 reads as max_body). */
+/* The most bytes a body may have: a stream max_stream_body, JSON the least of max_body and
+ * max_json_body, any other max_body (a limit of 0 reads as max_body). */
 size_t route_body_limit(const struct route_request *req);
 
 /* The body kind a request's Content-Type names; ROUTE_BODY_NONE for none. */
@@ -278,8 +266,7 @@ void route_handle(const struct route_request *req, struct route_response *resp);
 /* Releases the body of a response; safe on a zeroed response. */
 void route_response_free(struct route_response *resp);
 
-/* Reads a streamed body whole into resp->body; false when out of memory or
- * the stream fails (the stream is released anyway). */
+/* Reads a streamed body whole into resp->body; false on OOM or a failed stream (released). */
 bool route_response_gather(struct route_response *resp);
 
 /* Adds a header, its value copied (cut to fit); dropped past the last. */
@@ -287,10 +274,8 @@ void route_add_header(struct route_response *resp, const char *name, const char 
 /* Adds `token` to the response's Vary header, creating it when absent. */
 void route_add_vary(struct route_response *resp, const char *token);
 
-/* A body read as it arrives (intake.c), chunk by chunk, for a single text
- * case to solve or a stream of cases; the answer is the one the whole body
- * kept would get. NULL for any other request or out of memory: the body is
- * then kept. */
+/* A body read chunk by chunk as it arrives (intake.c): a text case to solve or a stream of
+ * cases, answered as if kept whole. NULL for another request or out of memory: it is kept. */
 struct route_intake;
 struct route_intake *route_intake_new(const struct route_request *req);
 /* Takes the next bytes of the body (after any gzip inflating). */

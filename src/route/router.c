@@ -1,8 +1,7 @@
 /*
- * The checks of route.h in their one order, then the handler: the entry
- * (404, or 308 for a trailing slash), OPTIONS (204, CORS preflights), the
- * method (405), the credentials (401), the body (415), the answer format
- * (406), the query parameters (400/422). Every error is problem+json.
+ * The checks of route.h in their one order, then the handler: the entry (404, or 308 for a
+ * trailing slash), OPTIONS (204, CORS preflights), the method (405), the credentials (401), the
+ * body (415), the answer format (406), the query parameters (400/422). Every error is problem+json.
  */
 #include <stdio.h>
 #include <stddef.h>
@@ -17,9 +16,8 @@
 #define CORS_EXPOSE_HEADERS "Dropjudge-Seed, Dropjudge-Generator, X-Request-Id"
 #define CORS_MAX_AGE	    "600"
 
-/* The entry whose path is path[0..len) (no NUL in it), or NULL. A row's path
- * is that long when it ends at [len] but not at [len - 1]: two bytes set most
- * rows aside before any comparison. */
+/* The entry whose path is path[0..len) (no NUL in it), or NULL; a row's bytes [len - 1] and [len]
+ * say whether its path is that long, setting most rows aside before any comparison. */
 static const struct route_entry *route_find(const char *path, size_t len)
 {
 	size_t count;
@@ -34,8 +32,7 @@ static const struct route_entry *route_find(const char *path, size_t len)
 	return NULL;
 }
 
-/* The entry a path answered 308 stands for: the path with one trailing
- * slash too many, or an old path of the error types; NULL for none. */
+/* The entry a path's 308 goes to: one trailing slash less, or an error type's new path; or NULL. */
 static const struct route_entry *route_find_slashed(const char *path)
 {
 	size_t len = path ? strlen(path) : 0;
@@ -66,8 +63,7 @@ static void allow_value(const struct route_entry *e, char *buf, size_t size)
 		 e->methods & ROUTE_POST ? "POST, " : "", "OPTIONS");
 }
 
-/* Whether a Content-Encoding header names no encoding, or one the HTTP layer
- * decodes as the body arrives (gzip). */
+/* Whether Content-Encoding names none, or one the HTTP layer decodes as the body arrives (gzip). */
 static bool encoding_is_taken(const char *encoding)
 {
 	if (!encoding)
@@ -109,9 +105,8 @@ static void refuse_media_type(const struct route_entry *e, const struct route_re
 				e->path, taken, hint);
 }
 
-/* The answer to missing, wrong or malformed credentials (whether the token
- * is good was decided by the HTTP layer, http/auth.c): the problem (401, or
- * 400 for a malformed Authorization header) and its RFC 6750 challenge. */
+/* The answer to credentials missing, wrong or malformed (as http/auth.c found them): the problem
+ * (401, or 400 for a malformed Authorization header) and its RFC 6750 challenge. */
 #define AUTH_REALM "Bearer realm=\"dropjudge\""
 static const struct {
 	enum route_status status;
@@ -129,10 +124,9 @@ static const struct {
 			      AUTH_REALM ", error=\"invalid_request\""},
 };
 
-/* The first check of the headers a request to entry e fails (but OPTIONS):
- * the method (405), the credentials where the row asks a token (but GET
- * /metrics under --metrics-open), a POST's body kind (415); else ROUTE_OK.
- * *body: a POST's body kind, or NONE. */
+/* The first check a request's headers fail for entry e (not OPTIONS): the method (405), the
+ * credentials where the row asks a token (not GET /metrics under --metrics-open), a POST's body
+ * kind (415); else ROUTE_OK. *body: a POST's body kind, or NONE. */
 static enum route_status refusal(const struct route_entry *e, const struct route_request *req,
 				 enum route_verb verb, enum route_body *body)
 {
@@ -150,8 +144,7 @@ static enum route_status refusal(const struct route_entry *e, const struct route
 	return *body == ROUTE_BODY_NONE ? ROUTE_E_MEDIA_TYPE : ROUTE_OK;
 }
 
-/* The formats an entry answers a body of kind `body` in: a stream only
- * NDJSON, anything else what the entry declares. */
+/* The formats an entry answers a body of kind `body` in: a stream NDJSON, else its own. */
 static unsigned formats_of(const struct route_entry *e, enum route_body body)
 {
 	return body == ROUTE_BODY_NDJSON ? ROUTE_FORMAT_NDJSON : e->formats;
@@ -249,9 +242,8 @@ static bool redirect_slash(const struct route_request *req, const struct route_e
 	return true;
 }
 
-/* The CORS headers of an answer: the origin allowed, "*" or the request's
- * when --cors-origins lists it; a preflight (of entry `preflight`, else
- * NULL) also learns what it may send. */
+/* The CORS headers of an answer: the origin allowed, "*" or the request's when --cors-origins
+ * lists it; a preflight (of entry `preflight`, else NULL) also learns what it may send. */
 static void cors_headers(const struct route_request *req, const struct route_entry *preflight,
 			 struct route_response *resp)
 {
@@ -287,8 +279,7 @@ static void cors_headers(const struct route_request *req, const struct route_ent
 	route_add_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
 }
 
-/* Decides the answer format: Accept against the entry's formats, then JSON
- * only when a parameter such as ?trace=true asks for what only JSON shows. */
+/* Decides the answer format: Accept against the entry's, then JSON if ?trace=true or such asks. */
 static enum route_status decide_format(struct route_call *call, struct codec_error *err)
 {
 	const struct route_entry *e = call->entry;
@@ -302,8 +293,7 @@ static enum route_status decide_format(struct route_call *call, struct codec_err
 				       "Accept: %s excludes everything %s answers (%s)",
 				       req->accept, e->path, formats);
 	}
-	/* A picture draws a trace as its frames: only text cannot show one;
-	 * each line of a stream is answered in JSON. */
+	/* Only text cannot show a trace: a picture draws its frames, a stream's lines are JSON. */
 	if (call->format == ROUTE_FORMAT_JSON || call->format == ROUTE_FORMAT_SVG ||
 	    call->format == ROUTE_FORMAT_NDJSON || !route_wants_json_only(req, e, &name))
 		return ROUTE_OK;
@@ -358,24 +348,19 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 	const struct route_entry *preflight = NULL; /* e, for OPTIONS */
 	enum route_status st;
 
-	/* Every field but the headers, of which none is read past nheaders:
-	 * they are two kilobytes to clear for every request. */
+	/* All but the headers: none is read past nheaders, and they are 2 KB to clear. */
 	memset(resp, 0, offsetof(struct route_response, headers));
 	codec_error_init(&err);
 	const struct route_entry *e = req->entry ? req->entry : route_find(path, strlen(path));
 	resp->route_name = e ? e->name : ROUTE_NAME_UNKNOWN;
 	if (!e) {
 		const struct route_entry *to = route_find_slashed(path);
-		if (to) {
-			resp->route_name = to->name;
-			if (redirect_slash(req, to, resp))
-				goto out_cors;
-			route_error_set(&err, ROUTE_E_NOT_FOUND,
-					"no resource at %s; the resource is %s", path, to->path);
-			goto out_error;
-		}
-		route_error_set(&err, ROUTE_E_NOT_FOUND,
-				"no resource at %s; GET / lists what this service offers", path);
+		resp->route_name = to ? to->name : ROUTE_NAME_UNKNOWN;
+		if (to && redirect_slash(req, to, resp))
+			goto out_cors;
+		route_error_set(&err, ROUTE_E_NOT_FOUND, "no resource at %s; %s%s", path,
+				to ? "the resource is " : "GET / lists what this service offers",
+				to ? to->path : "");
 		goto out_error;
 	}
 	enum route_verb verb = route_verb_of(req);
@@ -404,14 +389,12 @@ void route_handle(const struct route_request *req, struct route_response *resp)
 		route_add_header(resp, "WWW-Authenticate", auth_answers[req->auth].challenge);
 		goto out_cors;
 	}
-	/* A kept body's byte-order mark (as Notepad writes it) is skipped here
-	 * once; validate alone looks for it in req->body, to name it. */
+	/* A kept body's byte-order mark is skipped once here; validate names it from req->body. */
 	if (call.body != ROUTE_BODY_NONE)
 		route_skip_bom(&call.bytes, &call.nbytes);
 	call.entry = e; /* from here on the answer depends on Accept */
 	if (decide_format(&call, &err) != ROUTE_OK || route_read_params(&call, &err) != ROUTE_OK)
 		goto out_error;
-	/* A stream: each line answered as the request it holds would be. */
 	st = call.body == ROUTE_BODY_NDJSON ? route_ndjson_respond(&call, resp, &err)
 					    : route_entry_handler(e)(&call, resp, &err);
 	if (st == ROUTE_OK)

@@ -1,8 +1,7 @@
 /*
- * Solve: one case or a batch, JSON or the Baekjoon text, in JSON or the
- * Baekjoon output, with an optional trace. A case that fails is read again
- * in collect mode so that the answer lists every fault of it, sorted by
- * position, as validate does.
+ * Solve: one case or a batch, JSON or the Baekjoon text, in JSON or the Baekjoon output, with an
+ * optional trace. A case that fails is read again in collect mode so that the answer lists every
+ * fault of it, sorted by position, as validate does.
  */
 #include <stdio.h>
 
@@ -26,8 +25,7 @@ static bool wants_links(const struct route_call *call)
 	return p->outcome_links && route_arg(call, "links") != 0;
 }
 
-/* The result object of a solved case, with its links when asked; takes
- * out->steps. NULL when out of memory. */
+/* A solved case's result object, with links when asked, taking out->steps; NULL on OOM. */
 static json_t *outcome_object(const struct route_call *call, struct problem_outcome *out)
 {
 	const struct problem *p = route_entry_problem(call->entry);
@@ -70,8 +68,7 @@ static enum route_status respond_outcome(const struct route_call *call, struct s
 	return route_respond_json(resp, outcome_object(call, &s->out), err);
 }
 
-/* Solves one case from a JSON object (c) or the Baekjoon text (text, when c
- * is NULL); a failure lists every fault. */
+/* Solves one case, the JSON object c or (c NULL) the Baekjoon text; a failure lists every fault. */
 static enum route_status solve_read(const struct route_call *call, const json_t *c, const char *ptr,
 				    const char *text, size_t len, bool trace,
 				    struct problem_outcome *out, struct codec_error *err)
@@ -81,7 +78,6 @@ static enum route_status solve_read(const struct route_call *call, const json_t 
 	enum codec_status st = c ? p->solve_json(c, ptr, &pl, trace, out, err)
 				 : p->solve_text(text, len, &pl, trace, out, err);
 	route_tally_case(call, p->id, st == CODEC_OK);
-	/* a fault of the input is read again to list every fault */
 	if ((st != CODEC_E_SYNTAX && st != CODEC_E_INVALID) || !route_collect(call, err))
 		return route_status_of(st);
 	struct problem_outcome again = {.steps = NULL};
@@ -103,9 +99,8 @@ static json_t *solve_case(const struct route_call *call, const json_t *c, const 
 	return outcome_object(call, &out);
 }
 
-/* Solves a case alone (c, or text[0..len) when c is NULL) into *s: with a
- * trace, through the problem's trace() when it takes the case, else through
- * the reader and the core with the trace built as a tree. */
+/* Solves a case alone (c, or text[0..len) when c is NULL) into *s; a trace through the problem's
+ * trace() when it takes the case, else built as a tree by the reader and the core. */
 static enum route_status solve_alone(const struct route_call *call, const json_t *c,
 				     const char *text, size_t len, bool trace, struct solved *s,
 				     struct codec_error *err)
@@ -177,7 +172,6 @@ enum route_status route_solve(const struct route_call *call, struct route_respon
 	enum route_status st;
 
 	if (call->format == ROUTE_FORMAT_SVG) {
-		/* The case drawn: its final state, or every step with a trace. */
 		route_render_body(call, trace, resp);
 		return ROUTE_OK;
 	}

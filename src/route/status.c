@@ -1,10 +1,8 @@
 /*
- * Problem details (RFC 9457) and the status table. Every HTTP status that
- * dropjudge sends for an error is read from problem_table below, one row
- * per enum route_status (the codec's faults and the request's own kinds).
- * The same rows are the pages of the error types: GET /errors lists them,
- * GET /errors/{slug} says what one means and how to fix the request, as
- * JSON or HTML (the old /problems paths answer 308 to these: router.c).
+ * Problem details (RFC 9457) and the status table: problem_table, one row per enum route_status,
+ * gives every HTTP status dropjudge sends for an error. The rows are also the pages of the error
+ * types: GET /errors lists them, GET /errors/{slug} says what one means and how to fix the request,
+ * as JSON or HTML (the old /problems paths answer 308 to these: router.c).
  */
 #include "route/status.h"
 
@@ -23,8 +21,7 @@ struct status_kind {
 	const char *fix;	  /* how to fix the request, for its page */
 };
 
-/* Type URIs are relative references (RFC 9457, section 3.1.1): the service
- * that answered also serves the page of each type. */
+/* Type URIs are relative (RFC 9457, 3.1.1): the service that answered serves each type's page. */
 #define PROBLEM_TYPE_BASE "/errors/"
 
 /* In the order GET /errors lists the types; every route status has its row. */

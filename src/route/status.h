@@ -17,8 +17,7 @@ unsigned problem_http_status(unsigned status);
 /* The last segment of a status's type URI ("invalid-input"); NULL for OK. */
 const char *problem_slug(unsigned status);
 
-/* New problem object for a set error, with its "errors" and
- * "errors_omitted"; NULL when out of memory. */
+/* New problem object of a set error, with "errors" and "errors_omitted"; NULL on OOM. */
 json_t *problem_json(const struct codec_error *err);
 
 /* Adds to obj (taken) the faults of err as "errors" (when there are any,

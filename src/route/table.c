@@ -1,9 +1,8 @@
 /*
- * The route table: every resource of the service, one row each. A row says
- * everything route_handle() checks (methods, body kinds, answer formats,
- * query parameters) and what the HTTP layer needs to know before the body
- * (name, auth). Adding a resource, a format or a parameter is adding a row
- * or a bit here; nothing else decides routes.
+ * The route table: every resource of the service, one row each. A row says all route_handle()
+ * checks (methods, body kinds, answer formats, query parameters) and what the HTTP layer needs
+ * before the body (name, auth). A new resource, format or parameter is a row or a bit here;
+ * nothing else decides routes.
  */
 
 #include "codec/md_codec.h"
@@ -23,8 +22,7 @@
 #define CELL_PARAM                                                      \
 	{.name = "cell", .type = ROUTE_PARAM_U64, .min = RENDER_CELL_MIN, \
 	 .max = RENDER_CELL_MAX, .dflt = RENDER_CELL_DEFAULT}
-/* The view of a picture: cell size, one step (its range is the case's:
- * render.c), every step, animated. */
+/* A picture's view: cell size, one step (in the case's range: render.c), every step, animated. */
 #define RENDER_VIEW_PARAMS                                      \
 	CELL_PARAM, {.name = "step", .type = ROUTE_PARAM_TEXT}, \
 	{.name = "strip", .type = ROUTE_PARAM_BOOL},            \
@@ -34,8 +32,7 @@
 #define SEED_PARAM {.name = "seed", .type = ROUTE_PARAM_U64, .min = 0, .max = UINT64_MAX}
 #define ANSWER_PARAM {.name = "with_answer", .type = ROUTE_PARAM_BOOL, .json_only = true}
 
-/* A problem's package: GET, zip or tar.gz, the tests' count and seed, then
- * the problem's own parameters. */
+/* A problem's package: GET, zip or tar.gz, the tests' count and seed, then its own parameters. */
 #define PROBLEM_PACKAGE(path_, name_, problem_, ...)                                    \
 	{.path = path_, .name = name_, .methods = ROUTE_GET,                            \
 	 .formats = ROUTE_FORMAT_ZIP | ROUTE_FORMAT_TAR_GZ, .auth = true, .heavy = true, \

@@ -1,8 +1,7 @@
 /*
- * Validate: a case against the strict Baekjoon constraints, every fault
- * listed (collect mode, up to CODEC_FAULTS_MAX, then errors_omitted),
- * sorted by position. A byte-order mark at the start is one of the faults:
- * Baekjoon inputs have none.
+ * Validate: a case against the strict Baekjoon constraints, every fault listed (collect mode, up
+ * to CODEC_FAULTS_MAX, then errors_omitted) sorted by position. A leading byte-order mark is one of
+ * the faults: Baekjoon inputs have none.
  */
 #include "route/status.h"
 #include "route/handlers.h"
