@@ -24,11 +24,9 @@
  * [A-Za-z0-9._:-]. NULL is not. */
 bool http_request_id_is_sane(const char *s);
 
-/*
- * Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out: a
- * thread never repeats one, and ids of different threads and processes
- * meet no more often than random ones. Not a secret. Never fails.
- */
+/* Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out: a thread never repeats
+ * one, and ids of different threads and processes meet no more often than random ones. Not a
+ * secret. Never fails. */
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1]);
 
 /* Writes the id of a request whose X-Request-Id is `header` (NULL: absent)
@@ -45,8 +43,7 @@ struct http_observer {
 struct http_observed {
 	char request_id[HTTP_REQUEST_ID_MAX + 1]; /* taken or generated at the start */
 	long long start_ns;			  /* http_clock_ns() at the start */
-	/* Its access line and metrics, filled as it goes (libmicrohttpd's
-	 * strings, valid until completion). */
+	/* Access line and metrics, filled as it goes (libmicrohttpd's strings, valid till done). */
 	struct http_access_entry line;
 	struct route_tally tally; /* cases and verdicts the handlers counted */
 };
