@@ -907,9 +907,8 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 
 	/* The logger first, to catch what the other options say. The total limit is the guard's
 	 * (at accept); the daemon's is past it by the threads that may accept at once. From here
-	 * the inherited socket is the daemon's to close. From libmicrohttpd 0.9.77, client
-	 * discipline 1 refuses a NUL byte, a bare CR or LF, a folded line, whitespace before a
-	 * colon (framing.h); 0.9.75's strict mode would answer a missing Host itself, in HTML. */
+	 * the inherited socket is the daemon's to close. Client discipline 1 from libmicrohttpd
+	 * 0.9.77: docs/OPERATING.md; 0.9.75's strict mode would answer a missing Host in HTML. */
 	handed = true;
 	srv->daemon = MHD_start_daemon(
 	    flags, (uint16_t)cfg->port, http_guard_accept, srv->guard, http_access, srv,
@@ -967,8 +966,7 @@ unsigned http_server_port(const struct http_server *srv)
 
 void http_server_begin_drain(struct http_server *srv)
 {
-	/* Closed at accept by the guard: MHD_quiesce_daemon() races its own epoll workers in
-	 * libmicrohttpd 1.0.1 and may abort the process. */
+	/* Closed at accept by the guard, not MHD_quiesce_daemon() (docs/OPERATING.md). */
 	if (!atomic_exchange(&srv->draining, true))
 		http_guard_close_new(srv->guard);
 }
