@@ -39,8 +39,7 @@ static void ratelog_write_locked(const char *level, const char *event, const cha
 		fwrite(line, 1, n, stderr);
 }
 
-/* Writes the count of lines suppressed once their window has ended; lock
- * held. */
+/* Writes the count of lines suppressed once their window has ended; lock held. */
 static void ratelog_report_locked(long long now)
 {
 	if (ratelog_pending == 0 || now - ratelog_window_ms < 1000)
