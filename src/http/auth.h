@@ -21,8 +21,7 @@ struct http_auth;
  * NULL on failure, with the reason (file and line, never a token) in err (errlen bytes). */
 struct http_auth *http_auth_new(const char *path, char *err, size_t errlen);
 
-/* Reads the token file again: 0 and the new set in force, or -1 with the
- * reason in err and the old set still in force. */
+/* Reads the token file again: 0 and the new set in force, or -1, the reason in err, old kept. */
 int http_auth_reload(struct http_auth *auth, char *err, size_t errlen);
 
 /* Tokens in force. */

@@ -20,15 +20,13 @@
 
 struct http_cache;
 
-/* A cache of at most `bytes` of answer bodies; 0: nothing is ever kept. NULL
- * when out of memory. */
+/* A cache of at most `bytes` of answer bodies; 0: nothing is kept. NULL when out of memory. */
 struct http_cache *http_cache_new(size_t bytes);
 
 /* Frees c and every answer it keeps; NULL is ignored. */
 void http_cache_free(struct http_cache *c);
 
-/* The key of req into buf (size bytes, NUL-terminated): false when it
- * does not fit (the request is then not cached). */
+/* The key of req into buf (size bytes, NUL-terminated): false when it does not fit (not cached). */
 bool http_cache_key(const struct route_request *req, const char *accept, char *buf, size_t size);
 
 /* Fills *resp with a copy of the answer kept under key, its body owned by
@@ -53,8 +51,7 @@ struct http_budget *http_budget_new(size_t bytes);
 /* Frees b; NULL is ignored. Nothing may hold bytes of it any more. */
 void http_budget_free(struct http_budget *b);
 
-/* Takes n bytes: false (nothing taken) when n is at least
- * HTTP_BUDGET_SMALL and the bytes held would pass the budget. */
+/* Takes n bytes: false (none taken) when n >= HTTP_BUDGET_SMALL and held would pass the budget. */
 bool http_budget_take(struct http_budget *b, size_t n);
 
 /* Gives back n bytes taken by http_budget_take(). Any thread. */

@@ -1,5 +1,4 @@
-/* Request framing checks (framing.h): one pass over the header fields
- * libmicrohttpd parsed, in the order they arrived. */
+/* Request framing checks (framing.h): one pass over the parsed header fields, in arrival order. */
 #include "http/framing.h"
 
 #include "codec/text.h"

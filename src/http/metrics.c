@@ -63,8 +63,7 @@ static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-/* Bucket upper bounds in nanoseconds; the `le` label is in seconds, as %g
- * writes them ("5e-05" to "10"). */
+/* Bucket upper bounds in nanoseconds; `le` is in seconds, as %g writes them ("5e-05" to "10"). */
 static const uint64_t mt_bounds[HTTP_METRICS_BUCKETS] = {
     50000,     100000,	   250000,	500000,	     1000000,	  2500000,
     5000000,   10000000,   25000000,	50000000,    100000000,	  250000000,

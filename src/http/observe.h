@@ -20,8 +20,7 @@
 /* Characters of a generated id: 128 bits in lowercase hex. */
 #define HTTP_REQUEST_ID_GENERATED 32
 
-/* Whether `s` is a sane id: 1..HTTP_REQUEST_ID_MAX characters of
- * [A-Za-z0-9._:-]. NULL is not. */
+/* Whether `s` is a sane id: 1..HTTP_REQUEST_ID_MAX characters of [A-Za-z0-9._:-]. NULL is not. */
 bool http_request_id_is_sane(const char *s);
 
 /* Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out: a thread never repeats
@@ -29,8 +28,7 @@ bool http_request_id_is_sane(const char *s);
  * secret. Never fails. */
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1]);
 
-/* Writes the id of a request whose X-Request-Id is `header` (NULL: absent)
- * to out: a copy when sane, else a generated one. */
+/* Writes to out the id for X-Request-Id `header` (NULL: none): a copy when sane, else a new one. */
 void http_request_id_take(const char *header, char out[HTTP_REQUEST_ID_MAX + 1]);
 
 /* Where observations go; either may be NULL. Not owned. */
@@ -61,8 +59,7 @@ void http_observe_stamp(const struct http_observed *o, struct route_response *re
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
 			 size_t body_len);
 
-/* It is complete (answered, cut or timed out) at `now_ns`: counts it and
- * logs its line. */
+/* It is complete (answered, cut or timed out) at `now_ns`: counts it and logs its line. */
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		      struct MHD_Connection *conn, uint64_t bytes_in, long long now_ns);
 
