@@ -1,6 +1,5 @@
-/* Credentials read from files: the bearer token store (SHA-256 digests
- * under a read-write lock) and the HTTPS settings of auth.h. Every
- * buffer that held part of a file is wiped before it is freed. */
+/* Credentials read from files: the bearer token store (SHA-256 digests under a read-write lock)
+ * and the HTTPS settings of auth.h. Every buffer that held part of a file is wiped when freed. */
 #include "http/auth.h"
 
 #include <errno.h>

@@ -1,6 +1,5 @@
-/* libmicrohttpd plumbing (server.h). Per-request state lives in the
- * connection's con_cls and is freed only by the request-completed callback,
- * which also runs after errors, timeouts and aborts. */
+/* libmicrohttpd plumbing (server.h). Per-request state lives in the connection's con_cls and is
+ * freed only by the request-completed callback, which also runs on errors, timeouts, aborts. */
 #include "http/server.h"
 
 #include <arpa/inet.h>
