@@ -51,8 +51,7 @@ struct http_observed {
 void http_observe_begin(const struct http_observer *ob, struct http_observed *o, const char *url,
 			const char *method, const char *request_id, const char *user_agent);
 
-/* Adds "request_id" as the last member of a problem+json body that has
- * none; left as it is otherwise or when memory runs out. */
+/* Adds "request_id" last to a problem+json body that has none; else (or out of memory) as is. */
 void http_observe_stamp(const struct http_observed *o, struct route_response *resp);
 
 /* Its answer was queued with `status`, from route `route`, `body_len` bytes. */

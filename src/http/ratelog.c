@@ -1,5 +1,4 @@
-/* The rate-limited error log of ratelog.h: a window of one second with a
- * budget of RATELOG_BURST lines, under one mutex. */
+/* The rate-limited log of ratelog.h: one-second windows of RATELOG_BURST lines, under a mutex. */
 #include "http/ratelog.h"
 
 #include <pthread.h>

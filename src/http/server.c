@@ -42,9 +42,8 @@
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (256 * 1024)
 
-/* Admission of heavy work: at most `total` requests queued or running on the worker pool,
- * `per_client` from one address; past either, 503 at once. A small table under one lock,
- * scanned whole; places of clients that have gone count for nothing. */
+/* Admission of heavy work: at most `total` queued or running on the pool, `per_client` from one
+ * address, else 503 at once. One table, one lock, scanned whole; gone clients' places are free. */
 struct http_heavy {
 	pthread_mutex_t lock; /* guards places */
 	unsigned total;	      /* places */
@@ -68,8 +67,7 @@ static struct http_heavy *http_heavy_new(unsigned total, unsigned per_client)
 	return h;
 }
 
-/* Takes a place for the heavy request of conn until http_heavy_release():
- * false when the total or its address's share is full. */
+/* Takes a place for conn until http_heavy_release(): false when the total or its share is full. */
 static bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
 {
 	unsigned char addr[16];
