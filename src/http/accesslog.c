@@ -21,8 +21,7 @@
 /* Most bytes of one path, method or user agent taken, before escaping. */
 #define AL_FIELD_MAX 1024
 
-/* How long the writer lets lines gather (unless a quarter of the queue
- * waits), so that under load one write carries many lines. */
+/* Lines gather this long (unless a quarter of the queue waits): one write carries many. */
 static const struct timespec al_gather = {.tv_sec = 0, .tv_nsec = 10000000};
 
 /* Most bytes of one write, so that room comes back a piece at a time. */
@@ -98,9 +97,8 @@ static void al_millis(struct al_line *l, uint64_t ns)
 	al_uint(l, ns / 1000u % 1000u, 3);
 }
 
-/* Appends RFC 3339 UTC time with milliseconds: 2026-01-31T12:34:56.789Z.
- * Each thread formats a second once: gmtime_r() takes glibc's time zone
- * lock, which every request would otherwise queue on. */
+/* Appends RFC 3339 UTC time with milliseconds: 2026-01-31T12:34:56.789Z. Each thread formats a
+ * second once: gmtime_r() takes glibc's time zone lock, which every request would queue on. */
 static void al_time(struct al_line *l, const struct timespec *ts)
 {
 	static _Thread_local time_t sec;
@@ -130,12 +128,9 @@ static void al_hex(struct al_line *l, const char *prefix, unsigned char c)
 	al_put(l, &digits[c & 15], 1);
 }
 
-/*
- * Appends the first AL_FIELD_MAX bytes of s (a character that starts within
- * them whole), escaped: '"' and '\\' after a backslash; controls and DEL as
- * \u00hh in JSON, \xhh in text; a byte that starts no valid UTF-8
- * character as \ufffd in JSON, \xhh in text.
- */
+/* Appends the first AL_FIELD_MAX bytes of s (a character that starts within them whole),
+ * escaped: '"' and '\\' after a backslash; controls and DEL as \u00hh in JSON, \xhh in text; a
+ * byte that starts no valid UTF-8 character as \ufffd in JSON, \xhh in text. */
 static void al_string(struct al_line *l, const char *s, bool json)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -286,12 +281,9 @@ static void al_queue_put(struct http_accesslog *log, const char *s, size_t n, bo
 	pthread_mutex_unlock(&log->mu);
 }
 
-/*
- * The writer thread: once lines wait, lets more gather, then writes the
- * queue from head, at most AL_WRITE_MAX bytes at a time and never across
- * the ring's end; the bytes stay queued until written (or failed). Ends,
- * with the queue empty, once the log stops.
- */
+/* The writer thread: once lines wait, lets more gather, then writes the queue from head, at most
+ * AL_WRITE_MAX bytes at a time and never across the ring's end; the bytes stay queued until
+ * written (or failed). Ends, with the queue empty, once the log stops. */
 static void *al_writer(void *arg)
 {
 	struct http_accesslog *log = arg;
@@ -323,8 +315,7 @@ static void *al_writer(void *arg)
 	return NULL;
 }
 
-/* Grows a pipe fd to AL_PIPE bytes, so that a reader behind for a moment
- * costs no dropped lines; best effort. */
+/* Grows a pipe fd to AL_PIPE bytes, so a reader behind for a moment drops no lines; best effort. */
 #define AL_PIPE (1 << 20)
 static void al_grow_pipe(int fd)
 {

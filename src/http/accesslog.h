@@ -1,11 +1,8 @@
-/*
- * The access log: one line per request on a file descriptor (stdout), JSON
- * by default, plain text, or nothing; the start, drain and stop lines go
- * the same way. A request formats its line on its own thread and puts it
- * whole into a bounded queue, or drops and counts it when the queue is full:
- * requests never wait for the log's reader, and a line is never cut. One
- * writer thread writes the queue out in order, so lines never interleave.
- */
+/* The access log: one line per request on a file descriptor (stdout), JSON by default, plain
+ * text, or nothing; the start, drain and stop lines go the same way. A request formats its line
+ * on its own thread and puts it whole into a bounded queue, or drops and counts it when the
+ * queue is full: requests never wait for the log's reader, and a line is never cut. One writer
+ * thread writes the queue out in order, so lines never interleave. */
 #ifndef DROPJUDGE_HTTP_ACCESSLOG_H
 #define DROPJUDGE_HTTP_ACCESSLOG_H
 
@@ -26,10 +23,9 @@ enum http_log_format {
 /* Bytes of the longest line, its newline included, plus one. */
 #define HTTP_ACCESSLOG_LINE_MAX 4096
 
-/* One request, as the access line shows it; strings not owned. The id, the
- * address and the route are written as they are (nothing in them to
- * escape); method, path and user agent are escaped and cut after their
- * first KiB (at a character). */
+/* One request, as the access line shows it; strings not owned. The id, the address and the
+ * route are written as they are (nothing in them to escape); method, path and user agent are
+ * escaped and cut after their first KiB (at a character). */
 struct http_access_entry {
 	struct timespec start;	/* CLOCK_REALTIME when its headers arrived */
 	const char *request_id; /* the X-Request-Id answered (http_request_id_take) */
@@ -49,34 +45,26 @@ struct http_accesslog;
 /* Parses "json", "text" or "off" into *format; false (*format left) else. */
 bool http_log_format_parse(const char *text, enum http_log_format *format);
 
-/*
- * A log writing to fd (not closed by the log) through a queue of `buffer`
- * bytes (at least HTTP_ACCESSLOG_LINE_MAX), its writer thread started; a
- * pipe is grown to 1 MiB where the kernel allows. NULL when out of memory
- * or threads. Released with http_accesslog_free().
- */
+/* A log writing to fd (not closed by the log) through a queue of `buffer` bytes (at least
+ * HTTP_ACCESSLOG_LINE_MAX), its writer thread started; a pipe is grown to 1 MiB where the kernel
+ * allows. NULL when out of memory or threads. Released with http_accesslog_free(). */
 struct http_accesslog *http_accesslog_new(enum http_log_format format, int fd, size_t buffer);
 
 /* The format the log was made with. */
 enum http_log_format http_accesslog_format(const struct http_accesslog *log);
 
-/* Logs one request (nothing when off), or drops and counts a line that
- * does not fit the queue or HTTP_ACCESSLOG_LINE_MAX. Any thread; NULL log
- * is ignored. */
+/* Logs one request (nothing when off), or drops and counts a line that does not fit the queue
+ * or HTTP_ACCESSLOG_LINE_MAX. Any thread; NULL log is ignored. */
 void http_accesslog_request(struct http_accesslog *log, const struct http_access_entry *e);
 
-/* Formats the line of e in `format` into the caller's buf: its length,
- * without a NUL, under both cap and HTTP_ACCESSLOG_LINE_MAX; 0 when it
- * does not fit or the format is off. */
+/* Formats the line of e in `format` into the caller's buf: its length, without a NUL, under
+ * both cap and HTTP_ACCESSLOG_LINE_MAX; 0 when it does not fit or the format is off. */
 size_t http_accesslog_line(enum http_log_format format, const struct http_access_entry *e,
 			   char *buf, size_t cap);
 
-/*
- * Logs a line of the process's life, `event` ("start", "drain", "stop",
- * "error") and `message`: in JSON mode {"time","level","event","msg"} on
- * the log's fd, waiting for room; otherwise (or NULL log) `message` as it
- * is on `text_fd`. From the main thread.
- */
+/* Logs a line of the process's life, `event` ("start", "drain", "stop", "error") and `message`:
+ * in JSON mode {"time","level","event","msg"} on the log's fd, waiting for room; otherwise (or
+ * NULL log) `message` as it is on `text_fd`. From the main thread. */
 void http_accesslog_event(struct http_accesslog *log, const char *event, const char *message,
 			  int text_fd);
 

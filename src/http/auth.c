@@ -1,6 +1,5 @@
-/* Credentials read from files: the bearer token store (SHA-256 digests
- * under a read-write lock) and the HTTPS settings of auth.h. Every
- * buffer that held part of a file is wiped before it is freed. */
+/* Credentials read from files: the bearer token store (SHA-256 digests under a read-write lock)
+ * and the HTTPS settings of auth.h. Every buffer that held part of a file is wiped when freed. */
 #include "http/auth.h"
 
 #include <errno.h>
@@ -59,11 +58,10 @@ static void auth_set_free(struct auth_set *set)
 		dj_free_secret(set, sizeof *set + set->count * sizeof set->digest[0]);
 }
 
-/* Reads a small file whole: at most `max` bytes of `path` into a new
- * NUL-terminated buffer released with dj_free_secret(buf, *len + 1), *len
- * its length. NULL on failure, with the reason ("cannot open the <what>
- * PATH: ...", never the contents) in err. One read of up to max + 1 bytes
- * into one buffer: a byte past max tells a file too large. */
+/* Reads a small file whole: at most `max` bytes of `path` into a new NUL-terminated buffer
+ * released with dj_free_secret(buf, *len + 1), *len its length. NULL on failure, with the reason
+ * ("cannot open the <what> PATH: ...", never the contents) in err. One read of up to max + 1
+ * bytes into one buffer: a byte past max tells a file too large. */
 static char *auth_read_file(const char *path, const char *what, size_t max, size_t *len, char *err,
 			    size_t errlen)
 {
@@ -196,8 +194,7 @@ size_t http_auth_count(struct http_auth *auth)
 	return n;
 }
 
-/* Whether `digest` is one of the set's, looking at every byte of every
- * digest whatever matches: the time depends on the count only. */
+/* Whether `digest` is the set's, reading every byte of every digest: time depends on count only. */
 static bool auth_set_has(const struct auth_set *set, const uint8_t digest[AUTH_DIGEST])
 {
 	unsigned found = 0;

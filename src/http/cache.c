@@ -1,7 +1,6 @@
-/* The cache of cache.h: a list in order of last use under one lock,
- * scanned whole (a few dozen packages fill it); the budget: one atomic
- * count, raised by a compare-and-swap so that two threads cannot both pass
- * it with the last bytes. */
+/* The cache of cache.h: a list in order of last use under one lock, scanned whole (a few dozen
+ * packages fill it); the budget: one atomic count, raised by a compare-and-swap so that two
+ * threads cannot both pass it with the last bytes. */
 #include "http/cache.h"
 
 #include <pthread.h>
@@ -58,8 +57,7 @@ void http_cache_free(struct http_cache *c)
 	dj_free(c);
 }
 
-/* Appends s to buf at *at, escaping the separators; false when it does
- * not fit. */
+/* Appends s to buf at *at, escaping the separators; false when it does not fit. */
 static bool cache_key_put(char *buf, size_t size, size_t *at, const char *s)
 {
 	for (; *s; s++) {

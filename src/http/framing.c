@@ -1,5 +1,4 @@
-/* Request framing checks (framing.h): one pass over the header fields
- * libmicrohttpd parsed, in the order they arrived. */
+/* Request framing checks (framing.h): one pass over the parsed header fields, in arrival order. */
 #include "http/framing.h"
 
 #include "codec/text.h"
@@ -87,9 +86,8 @@ framing_fault(struct framing_scan *s, enum route_status status, const char *fmt,
 	s->status = status;
 }
 
-/* Whether key[0..n) is an RFC 9110 token (section 5.6.2): a field name
- * has no other characters. Letters and digits first: every header of every
- * request passes here. */
+/* Whether key[0..n) is an RFC 9110 token (section 5.6.2), as a field name must be. Letters and
+ * digits first: every header of every request passes here. */
 static bool framing_is_token(const char *key, size_t n)
 {
 	static const char tchar[] = "!#$%&'*+-.^_`|~";

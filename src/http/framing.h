@@ -1,13 +1,9 @@
-/*
- * Request framing checks (RFC 9112 sections 3, 5, 6): whatever a proxy in
- * front could read differently from libmicrohttpd is refused before the
- * route layer sees the request (request smuggling). Only what
- * libmicrohttpd documents is read: the header fields in arrival order
- * (MHD_get_connection_values_n()), the raw target of the URI log callback
- * and the version; what those cannot show is left to the library's own
- * strictness (its client discipline, set in server.c). docs/OPERATING.md
- * says, rule by rule, who enforces what on each version.
- */
+/* Request framing checks (RFC 9112 sections 3, 5, 6): whatever a proxy in front could read
+ * differently from libmicrohttpd is refused before the route layer sees the request (request
+ * smuggling). Only what libmicrohttpd documents is read: the header fields in arrival order
+ * (MHD_get_connection_values_n()), the raw target of the URI log callback and the version; what
+ * those cannot show is left to the library's own strictness (its client discipline, set in
+ * server.c). docs/OPERATING.md says, rule by rule, who enforces what on each version. */
 #ifndef DROPJUDGE_HTTP_FRAMING_H
 #define DROPJUDGE_HTTP_FRAMING_H
 
@@ -25,9 +21,8 @@ struct http_target {
 	bool space;	    /* a space inside the target */
 };
 
-/* The header fields the server reads, found in the same pass: the value of
- * the first field of each name, NULL when none; libmicrohttpd's strings,
- * valid until the request completes. */
+/* The header fields the server reads, found in the same pass: the value of the first field of
+ * each name, NULL when none; libmicrohttpd's strings, valid until the request completes. */
 struct http_fields {
 	const char *content_type;
 	const char *content_length;
@@ -42,16 +37,12 @@ struct http_fields {
 	size_t authorizations;	      /* of them found: two make a request malformed */
 };
 
-/* Records what `raw` (the undecoded target, NUL-terminated; NULL when the
- * request line had none) shows. Called from the URI log callback. */
+/* Records what `raw` (the undecoded target; NULL: none) shows. From the URI log callback. */
 void http_target_note(struct http_target *t, const char *raw);
 
-/*
- * Checks the framing of a request whose headers have all arrived (`version`
- * as the access handler got it, `t` from http_target_note()): ROUTE_OK, or
- * the status to answer, before any body and closing the connection, with
- * err set to the reason. *fields is filled either way.
- */
+/* Checks the framing of a request whose headers have all arrived (`version` as the access
+ * handler got it, `t` from http_target_note()): ROUTE_OK, or the status to answer, before any
+ * body and closing the connection, with err set to the reason. *fields is filled either way. */
 enum route_status http_framing_check(struct MHD_Connection *conn, const char *version,
 				     const struct http_target *t, struct http_fields *fields,
 				     struct codec_error *err);

@@ -53,14 +53,12 @@ struct http_guard {
 	pthread_cond_t wake;	       /* signalled to stop the watchdog */
 	LIST_HEAD(, guard_conn) conns; /* open connections */
 	bool stopping;		       /* under lock: the watchdog must end */
-	struct guard_linger lingering[GUARD_LINGER_MAX]; /* appended under the lock;
-							    drained by the watchdog */
+	struct guard_linger lingering[GUARD_LINGER_MAX]; /* added under lock, watchdog drains */
 	unsigned nlinger;				 /* entries in lingering */
 	pthread_t watchdog;				 /* running while the guard lives */
 };
 
-/* Shuts down every connection past its deadline; lock held. Returns how
- * many were cut. */
+/* Shuts down every connection past its deadline, lock held; returns how many were cut. */
 static unsigned guard_sweep_locked(struct http_guard *g, long long now)
 {
 	unsigned n = 0;
@@ -76,9 +74,8 @@ static unsigned guard_sweep_locked(struct http_guard *g, long long now)
 	return n;
 }
 
-/* Reads what has arrived on a lingering socket and discards it. Returns
- * true while it should linger on: neither the end of the stream, nor an
- * error, nor too many bytes, nor past its time. */
+/* Reads and discards what has arrived on a lingering socket: true while it should linger on,
+ * neither the end of the stream, nor an error, nor too many bytes, nor past its time. */
 static bool guard_linger_drain(struct guard_linger *l, long long now)
 {
 	char sink[16384];
@@ -98,8 +95,7 @@ static bool guard_linger_drain(struct guard_linger *l, long long now)
 	}
 }
 
-/* One pass over the lingering sockets: each drained, and closed when it
- * has lingered enough. */
+/* One pass over the lingering sockets: each drained, and closed when it has lingered enough. */
 static void guard_linger_sweep(struct http_guard *g, long long now)
 {
 	pthread_mutex_lock(&g->lock);
@@ -208,8 +204,7 @@ enum MHD_Result http_guard_accept(void *cls, const struct sockaddr *addr, sockle
 	struct http_guard *g = cls;
 	(void)addr;
 	(void)addrlen;
-	/* Threads accepting at once may each take the last place: the daemon's
-	 * own, larger limit leaves room for them. */
+	/* Threads accepting at once may each take the last place: the daemon's limit has room. */
 	if (atomic_load(&g->closing))
 		return MHD_NO;
 	if (atomic_load(&g->open) < g->max_connections)

@@ -144,8 +144,7 @@ struct gzip_stream {
 	char in[GZIP_STREAM_CHUNK];
 };
 
-/* route_stream.read: the next compressed bytes; returns as soon as deflate
- * gives any, so that one call does a bounded amount of the answer's work. */
+/* route_stream.read: the next compressed bytes, as soon as deflate gives any (bounded work). */
 static long gzip_stream_read(void *ctx, char *buf, size_t size)
 {
 	struct gzip_stream *g = ctx;
@@ -183,8 +182,7 @@ static void gzip_stream_free(void *ctx)
 	dj_free(g);
 }
 
-/* Puts a gzip stream around resp's streamed answer; left as it was when
- * out of memory. */
+/* Puts a gzip stream around resp's streamed answer; left as it was when out of memory. */
 static void gzip_wrap_stream(struct route_response *resp)
 {
 	struct gzip_stream *g = dj_calloc(1, sizeof *g);

@@ -1,9 +1,6 @@
-/*
- * gzip on the wire (zlib): request bodies with Content-Encoding: gzip
- * inflated as they arrive, into a sink that applies the body limit to the
- * inflated bytes (a compression bomb stops there); answers over
- * HTTP_GZIP_MIN bytes compressed when Accept-Encoding allows gzip.
- */
+/* gzip on the wire (zlib): request bodies with Content-Encoding: gzip inflated as they arrive,
+ * into a sink that applies the body limit to the inflated bytes (a compression bomb stops
+ * there); answers over HTTP_GZIP_MIN bytes compressed when Accept-Encoding allows gzip. */
 #ifndef DROPJUDGE_HTTP_GZIP_H
 #define DROPJUDGE_HTTP_GZIP_H
 
@@ -40,10 +37,9 @@ bool http_gunzip_done(const struct http_gunzip *z);
 /* Frees an inflater; NULL is ignored. */
 void http_gunzip_free(struct http_gunzip *z);
 
-/* Compresses resp's body (or stream) in place when it is over
- * HTTP_GZIP_MIN bytes and `accept_encoding` (NULL: none) allows gzip; any
- * such body gets "Vary: Accept-Encoding". Left as it was when compression
- * fails or does not pay. */
+/* Compresses resp's body (or stream) in place when it is over HTTP_GZIP_MIN bytes and
+ * `accept_encoding` (NULL: none) allows gzip; any such body gets "Vary: Accept-Encoding". Left as
+ * it was when compression fails or does not pay. */
 void http_gzip_response(struct route_response *resp, const char *accept_encoding);
 
 #endif

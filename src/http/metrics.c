@@ -63,15 +63,13 @@ static uint64_t mt_sum(const atomic_uint_fast64_t *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-/* Bucket upper bounds in nanoseconds; the `le` label is in seconds, as %g
- * writes them ("5e-05" to "10"). */
+/* Bucket upper bounds in nanoseconds; `le` is in seconds, as %g writes them ("5e-05" to "10"). */
 static const uint64_t mt_bounds[HTTP_METRICS_BUCKETS] = {
     50000,     100000,	   250000,	500000,	     1000000,	  2500000,
     5000000,   10000000,   25000000,	50000000,    100000000,	  250000000,
     500000000, 1000000000, 2500000000u, 5000000000u, 10000000000u};
 
-/* The bucket of a duration: the first whose bound it does not pass (`le`
- * is inclusive), HTTP_METRICS_BUCKETS past the last. */
+/* The bucket of a duration: the first bound it does not pass (`le` is inclusive), else +Inf. */
 static size_t mt_bucket(uint64_t ns)
 {
 	size_t b = 0;
@@ -105,9 +103,8 @@ static uint64_t mt_hash(const char *a, const char *b, unsigned n)
 	return h ^ (h >> 29);
 }
 
-/* The slot of (a, b, n) in `keys` (cap slots; NULL labels count as ""),
- * claimed with one compare-and-swap when new (a slot being claimed is
- * waited for: a few stores); -1 when the table is full. */
+/* The slot of (a, b, n) in `keys` (cap slots; NULL labels count as ""), claimed with one
+ * compare-and-swap when new (a slot being claimed is waited for: a few stores); -1 when full. */
 static long mt_slot(struct mt_key *keys, size_t cap, const char *a, const char *b, unsigned n)
 {
 	a = a ? a : "";
@@ -251,8 +248,7 @@ static void mt_scalar(FILE *t, const char *name, const char *type, const char *h
 	fprintf(t, "%s %lld\n", name, value);
 }
 
-/* The counter `name`: its head, then `name{la="a",lb="b"} value` for every
- * ready slot of a pair table. */
+/* The counter `name`: its head, then `name{la="a",lb="b"} value` per ready pair-table slot. */
 static void mt_pairs(FILE *t, const char *name, const char *help, const char *la, const char *lb,
 		     struct mt_key *keys, const atomic_uint_fast64_t *values)
 {
@@ -310,8 +306,7 @@ static void mt_histograms(FILE *t, struct http_metrics *m)
 	}
 }
 
-/* The resident set of this process in bytes (/proc/self/statm); 0 where
- * that file cannot be read. */
+/* The resident set of this process in bytes (/proc/self/statm); 0 when it cannot be read. */
 static unsigned long long mt_resident_bytes(void)
 {
 	unsigned long long size = 0, resident = 0;

@@ -1,5 +1,4 @@
-/* The per-request observation of observe.h; request ids are made by a
- * per-thread counter through a keyed permutation. */
+/* Request observation (observe.h); ids from a per-thread counter through a keyed permutation. */
 #define _GNU_SOURCE /* memmem */
 
 #include "http/observe.h"

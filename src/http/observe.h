@@ -20,19 +20,15 @@
 /* Characters of a generated id: 128 bits in lowercase hex. */
 #define HTTP_REQUEST_ID_GENERATED 32
 
-/* Whether `s` is a sane id: 1..HTTP_REQUEST_ID_MAX characters of
- * [A-Za-z0-9._:-]. NULL is not. */
+/* Whether `s` is a sane id: 1..HTTP_REQUEST_ID_MAX characters of [A-Za-z0-9._:-]. NULL is not. */
 bool http_request_id_is_sane(const char *s);
 
-/*
- * Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out: a
- * thread never repeats one, and ids of different threads and processes
- * meet no more often than random ones. Not a secret. Never fails.
- */
+/* Writes a new id, 128 bits as 32 lowercase hex digits and a NUL, to out: a thread never repeats
+ * one, and ids of different threads and processes meet no more often than random ones. Not a
+ * secret. Never fails. */
 void http_request_id_generate(char out[HTTP_REQUEST_ID_GENERATED + 1]);
 
-/* Writes the id of a request whose X-Request-Id is `header` (NULL: absent)
- * to out: a copy when sane, else a generated one. */
+/* Writes to out the id for X-Request-Id `header` (NULL: none): a copy when sane, else a new one. */
 void http_request_id_take(const char *header, char out[HTTP_REQUEST_ID_MAX + 1]);
 
 /* Where observations go; either may be NULL. Not owned. */
@@ -45,8 +41,7 @@ struct http_observer {
 struct http_observed {
 	char request_id[HTTP_REQUEST_ID_MAX + 1]; /* taken or generated at the start */
 	long long start_ns;			  /* http_clock_ns() at the start */
-	/* Its access line and metrics, filled as it goes (libmicrohttpd's
-	 * strings, valid until completion). */
+	/* Access line and metrics, filled as it goes (libmicrohttpd's strings, valid till done). */
 	struct http_access_entry line;
 	struct route_tally tally; /* cases and verdicts the handlers counted */
 };
@@ -56,16 +51,14 @@ struct http_observed {
 void http_observe_begin(const struct http_observer *ob, struct http_observed *o, const char *url,
 			const char *method, const char *request_id, const char *user_agent);
 
-/* Adds "request_id" as the last member of a problem+json body that has
- * none; left as it is otherwise or when memory runs out. */
+/* Adds "request_id" last to a problem+json body that has none; else (or out of memory) as is. */
 void http_observe_stamp(const struct http_observed *o, struct route_response *resp);
 
 /* Its answer was queued with `status`, from route `route`, `body_len` bytes. */
 void http_observe_answer(struct http_observed *o, unsigned status, const char *route,
 			 size_t body_len);
 
-/* It is complete (answered, cut or timed out) at `now_ns`: counts it and
- * logs its line. */
+/* It is complete (answered, cut or timed out) at `now_ns`: counts it and logs its line. */
 void http_observe_end(const struct http_observer *ob, struct http_observed *o,
 		      struct MHD_Connection *conn, uint64_t bytes_in, long long now_ns);
 

@@ -1,5 +1,4 @@
-/* The rate-limited error log of ratelog.h: a window of one second with a
- * budget of RATELOG_BURST lines, under one mutex. */
+/* The rate-limited log of ratelog.h: one-second windows of RATELOG_BURST lines, under a mutex. */
 #include "http/ratelog.h"
 
 #include <pthread.h>
@@ -39,8 +38,7 @@ static void ratelog_write_locked(const char *level, const char *event, const cha
 		fwrite(line, 1, n, stderr);
 }
 
-/* Writes the count of lines suppressed once their window has ended; lock
- * held. */
+/* Writes the count of lines suppressed once their window has ended; lock held. */
 static void ratelog_report_locked(long long now)
 {
 	if (ratelog_pending == 0 || now - ratelog_window_ms < 1000)

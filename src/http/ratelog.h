@@ -1,8 +1,6 @@
-/*
- * Error lines on stderr, rate-limited: at most RATELOG_BURST lines in any
- * one second; the rest are counted, and the count written as one line at
- * most once a second (at the next line or http_ratelog_tick()). Any thread.
- */
+/* Error lines on stderr, rate-limited: at most RATELOG_BURST lines in any one second; the rest
+ * are counted, and the count written as one line at most once a second (at the next line or
+ * http_ratelog_tick()). Any thread. */
 #ifndef DROPJUDGE_HTTP_RATELOG_H
 #define DROPJUDGE_HTTP_RATELOG_H
 
@@ -15,9 +13,8 @@
  * "dropjudge: <message>" (false, the start). Set before any thread logs. */
 void http_ratelog_set_json(bool json);
 
-/* Writes "dropjudge: <message>", or its JSON line (level "warn", `event`
- * such as "libmicrohttpd", "connections"), unless over the rate; a trailing
- * newline is dropped. */
+/* Writes "dropjudge: <message>", or its JSON line (level "warn", `event` such as
+ * "libmicrohttpd", "connections"), unless over the rate; a trailing newline is dropped. */
 void http_ratelog_event(const char *event, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -26,8 +23,7 @@ void http_ratelog_event(const char *event, const char *fmt, ...)
 void http_stderr_line(const char *level, const char *event, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Writes the count of suppressed lines when a second has passed since the
- * last (the connection watchdog calls it). */
+/* Writes the suppressed count when a second has passed since the last (the watchdog calls it). */
 void http_ratelog_tick(void);
 
 /* Lines suppressed since the start (for tests and metrics). */

@@ -1,6 +1,5 @@
-/* libmicrohttpd plumbing (server.h). Per-request state lives in the
- * connection's con_cls and is freed only by the request-completed callback,
- * which also runs after errors, timeouts and aborts. */
+/* libmicrohttpd plumbing (server.h). Per-request state lives in the connection's con_cls and is
+ * freed only by the request-completed callback, which also runs on errors, timeouts, aborts. */
 #include "http/server.h"
 
 #include <arpa/inet.h>
@@ -32,12 +31,10 @@
 
 /* First allocation for a body; it doubles from there as bytes arrive. */
 #define HTTP_BODY_START 16384
-/* A body's block up to HTTP_BODY_KEEP_MAX bytes is kept for the thread's
- * next body; a first allocation is at least HTTP_BODY_MIN bytes. */
+/* A block up to KEEP_MAX bytes is kept for the thread's next body; a first is >= MIN. */
 #define HTTP_BODY_KEEP_MAX HTTP_BODY_START
 #define HTTP_BODY_MIN	   512
-/* Bytes of a body not kept read and dropped, so that the answer can be
- * sent at its end (not in the middle); past this the sender is cut off. */
+/* Unkept body bytes read and dropped (to answer at the end); past this the sender is cut off. */
 #define HTTP_DISCARD_MAX ((size_t)64 << 20)
 /* A body at least this large runs on the worker pool (http_is_heavy()). */
 #define HTTP_HEAVY_BODY ((size_t)128 << 10)
@@ -45,10 +42,8 @@
 #define HTTP_MMAP_THRESHOLD (1024 * 1024)
 #define HTTP_TRIM_THRESHOLD (256 * 1024)
 
-/* Admission of heavy work: at most `total` requests waiting for or running
- * on the worker pool, `per_client` of them from one address; past either a
- * heavy request is answered 503 at once. A small table under one lock,
- * scanned whole; places of clients that have gone count for nothing. */
+/* Admission of heavy work: at most `total` queued or running on the pool, `per_client` from one
+ * address, else 503 at once. One table, one lock, scanned whole; gone clients' places are free. */
 struct http_heavy {
 	pthread_mutex_t lock; /* guards places */
 	unsigned total;	      /* places */
@@ -72,15 +67,13 @@ static struct http_heavy *http_heavy_new(unsigned total, unsigned per_client)
 	return h;
 }
 
-/* Takes a place for the heavy request of conn until http_heavy_release():
- * false when the total or its address's share is full. */
+/* Takes a place for conn until http_heavy_release(): false when the total or its share is full. */
 static bool http_heavy_admit(struct http_heavy *h, struct MHD_Connection *conn)
 {
 	unsigned char addr[16];
 	unsigned char len = http_client_address(conn, addr);
 	pthread_mutex_lock(&h->lock);
-	/* First without asking the sockets; past a limit, again once the
-	 * places of clients that have gone are given up (a syscall each). */
+	/* Past a limit, again once places of clients gone are given up (a syscall each). */
 	for (int pass = 0; pass < 2; pass++) {
 		unsigned free_place = h->total, mine = 0;
 		for (unsigned i = 0; i < h->total; i++) {
@@ -145,15 +138,12 @@ struct http_request {
 	char *body;		     /* body kept so far, dj_malloc'ed, NULL while empty */
 	size_t len;		     /* bytes in body */
 	size_t cap;		     /* bytes allocated for body */
-	size_t limit;		     /* most body bytes that may be kept: the declared
-					length when known, else max */
+	size_t limit;		     /* most body bytes kept: the declared length, else max */
 	size_t dropped;		     /* bytes of body read and not kept */
 	enum route_status refused;   /* route_match() verdict; ROUTE_OK: keep the body */
 	size_t max;		     /* bytes the body may have (route_body_limit()) */
-	enum codec_status fault;     /* CODEC_OK, or why nothing more is kept: past
-					max (TOO_LARGE), out of memory (INTERNAL) */
-	bool unread;		     /* answered before its body was read: the
-					connection closes, and lingers (guard.h) */
+	enum codec_status fault;     /* CODEC_OK, TOO_LARGE (past max), INTERNAL (no memory) */
+	bool unread;		     /* answered before its body was read: closes, lingers */
 	struct http_gunzip *gunzip;  /* inflater of a gzip body, or NULL */
 	struct route_intake *intake; /* takes the body as it arrives, or NULL: kept */
 	struct http_server *srv;     /* for the job */
@@ -162,14 +152,12 @@ struct http_request {
 	/* Not zeroed when the state is set up: each is filled before it is read. */
 	struct route_request req;   /* made by http_begin(), completed by http_finish() */
 	struct route_response resp; /* the job's answer, owned until sent: only when heavy */
-	/* Kept across the requests of the thread: an earlier body's block
-	 * (HTTP_BODY_KEEP_MAX bytes at most) for the next body, or NULL; owned. */
+	/* Kept across the thread's requests: an earlier body's block, or NULL; owned. */
 	char *body_block;
 	size_t body_block_cap;
 };
 
-/* Per-request state kept for the next request of the thread (the key's
- * value), freed when the thread ends. */
+/* The thread's spare per-request state for its next request, freed when the thread ends. */
 static pthread_key_t http_spare_key;
 static pthread_once_t http_spare_once = PTHREAD_ONCE_INIT;
 
@@ -218,8 +206,7 @@ static void __attribute__((format(printf, 2, 0))) http_log(void *cls, const char
 	http_ratelog_event("libmicrohttpd", "libmicrohttpd: %s", line);
 }
 
-/* The declared body length: Content-Length when present and no
- * Transfer-Encoding is, -1 otherwise; too large to represent: LLONG_MAX. */
+/* Content-Length when present without Transfer-Encoding, else -1; too large: LLONG_MAX. */
 static long long http_content_length(const struct http_fields *f)
 {
 	const char *text = f->transfer_encoding ? NULL : f->content_length;
@@ -229,8 +216,7 @@ static long long http_content_length(const struct http_fields *f)
 	return *text >= '0' && *text <= '9' ? strtoll(text, NULL, 10) : -1;
 }
 
-/* MHD_KeyValueIterator: appends a query parameter, stops after the first
- * ROUTE_MAX_PARAMS. */
+/* MHD_KeyValueIterator: appends a query parameter, stops after ROUTE_MAX_PARAMS. */
 static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const char *key,
 				      const char *value)
 {
@@ -244,8 +230,7 @@ static enum MHD_Result http_add_param(void *cls, enum MHD_ValueKind kind, const 
 	return MHD_YES;
 }
 
-/* route_request.metrics: the exposition text, with the log's drop count
- * and the cache's and the budget's figures. */
+/* route_request.metrics: the exposition text, with the log's, cache's and budget's figures. */
 static char *http_metrics_text(void *ctx, size_t *len)
 {
 	struct http_server *srv = ctx;
@@ -256,8 +241,7 @@ static char *http_metrics_text(void *ctx, size_t *len)
 				   &h, len);
 }
 
-/* Fills rq->req but for its body: the header fields and query parameters,
- * the metrics (GET /metrics) and the tally. */
+/* Fills rq->req but for its body: header fields, query parameters, metrics and tally. */
 static void http_route_request(struct http_server *srv, struct MHD_Connection *conn,
 			       struct http_request *rq, const char *url, const char *method)
 {
@@ -293,8 +277,7 @@ static bool http_add_defensive_headers(struct MHD_Response *r, const char *conte
 	return true;
 }
 
-/* The 500 problem for out of memory, made once at start so that it can
- * still be sent when nothing more can be allocated. */
+/* The 500 for out of memory, made at start so that it is sent when nothing can be allocated. */
 static struct MHD_Response *http_oom_response_new(void)
 {
 	size_t len;
@@ -336,9 +319,8 @@ static const char *http_entry_name(const struct http_request *rq)
 /* Bytes of a streamed answer asked of the route at a time. */
 #define HTTP_STREAM_BLOCK ((size_t)65536)
 
-/* What an answer's MHD response owns until libmicrohttpd is done with it:
- * a streamed answer's stream and the request body it reads, or a built
- * answer's body and the bytes it holds of the budget. */
+/* What an answer's MHD response owns until libmicrohttpd is done with it: a stream and the
+ * request body it reads, or a built body and its bytes of the budget. */
 struct http_owned {
 	struct route_stream s;	    /* the stream; .read NULL: none */
 	char *body;		    /* dj_malloc'ed, freed with the record */
@@ -372,10 +354,8 @@ static void http_owned_free(void *cls)
 	dj_free(o);
 }
 
-/* The MHD response of resp's stream, which takes it and the request's body
- * (rq->body), or of resp's dynamic body, which takes it (resp->body NULL)
- * and the `held` bytes of the budget; NULL when out of memory (nothing
- * taken). */
+/* The MHD response of resp's stream, taking it and rq->body, or of its dynamic body, taking it
+ * (resp->body NULL) and `held` bytes of the budget; NULL when out of memory, nothing taken. */
 static struct MHD_Response *http_owned_response(struct http_server *srv, struct http_request *rq,
 						struct route_response *resp, size_t held)
 {
@@ -430,12 +410,9 @@ static bool http_cacheable(const struct route_request *req)
 	       (req->auth == ROUTE_AUTH_OK || !req->entry->auth) && !req->draining;
 }
 
-/*
- * Makes resp ready to send, on the thread that built it (a worker for a
- * heavy request): keeps a built package in the cache, compresses the body
- * for a client that takes gzip, takes its bytes from the answer budget
- * (into rq->held) or past it answers 503 instead.
- */
+/* Makes resp ready to send on the thread that built it (a worker when heavy): caches a built
+ * package, gzips for a client that takes it, takes the body's bytes from the budget (into
+ * rq->held) or past it answers 503 instead. */
 static void http_prepare(struct http_server *srv, struct http_request *rq,
 			 struct route_response *resp)
 {
@@ -464,9 +441,8 @@ static void http_prepare(struct http_server *srv, struct http_request *rq,
 		rq->held = resp->body_len; /* small: always taken */
 }
 
-/* Sends `resp` (its body taken over) with its headers, "Connection: close"
- * when `closing` or draining, or the preallocated 500 when out of memory.
- * Releases *resp in every case. */
+/* Sends `resp` (body taken over) with its headers, "Connection: close" when `closing` or
+ * draining, or the preallocated 500 when out of memory. Releases *resp in every case. */
 static enum MHD_Result http_send(struct http_server *srv, struct MHD_Connection *conn,
 				 struct http_request *rq, struct route_response *resp, bool closing)
 {
@@ -541,9 +517,8 @@ static enum MHD_Result http_send_error(struct http_server *srv, struct MHD_Conne
 	return http_send(srv, conn, rq, &resp, false);
 }
 
-/* Takes a chunk of body: kept while the route accepted the headers and the
- * body stays within rq->max, else dropped and marked for 413 (or 500 when
- * out of memory). False when too much was dropped: the sender is cut off. */
+/* Takes a chunk of body: kept while the route took the headers and within rq->max, else dropped
+ * and marked 413 (500 when out of memory). False when too much was dropped: cut off. */
 static bool http_take_body(struct http_request *rq, const char *data, size_t size)
 {
 	if (rq->refused != ROUTE_OK || rq->fault != CODEC_OK)
@@ -603,8 +578,7 @@ static bool http_keep_inflated(void *ctx, const char *data, size_t size)
 	return rq->fault == CODEC_OK;
 }
 
-/* Takes a chunk of a gzip body: inflated into the body, within the limit on
- * the inflated bytes (a compression bomb stops here, answered 413). */
+/* Takes a chunk of gzip body, inflated within the body limit (a compression bomb: 413). */
 static bool http_take_gzip(struct http_request *rq, const char *data, size_t size)
 {
 	if (rq->fault != CODEC_OK || http_gunzip_failed(rq->gunzip))
@@ -613,12 +587,9 @@ static bool http_take_gzip(struct http_request *rq, const char *data, size_t siz
 	return true;
 }
 
-/*
- * First call of a request, its headers: checks the framing and asks the
- * route whether it takes a body. A declared length over the limit (413),
- * and a body whose answer does not depend on it (a refusal, a redirect,
- * OPTIONS, a GET), are answered before any of the body is read.
- */
+/* First call, the headers: checks the framing and asks the route whether it takes a body. A
+ * declared length over the limit (413), and a body the answer does not depend on (a refusal,
+ * a redirect, OPTIONS, a GET), are answered before any of the body is read. */
 static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection *conn,
 				  const char *url, const char *method, const char *version,
 				  struct http_request *rq)
@@ -634,8 +605,7 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	http_observe_begin(&srv->observer, &rq->seen, url, method, rq->fields.request_id,
 			   rq->fields.user_agent);
 	http_guard_headers_in(conn, rq->seen.start_ns / 1000000);
-	/* Made once here, and completed by http_finish(): the headers stay.
-	 * Observed from here, so that a body read as it arrives counts too. */
+	/* Completed by http_finish(); made here so that a body read as it arrives counts too. */
 	http_route_request(srv, conn, rq, url, method);
 	if (framing != ROUTE_OK) {
 		rq->refused = err.status;
@@ -675,9 +645,8 @@ static enum MHD_Result http_begin(struct http_server *srv, struct MHD_Connection
 	return MHD_YES;
 }
 
-/* Whether a request's work may be large, to run on the worker pool: by its
- * body size or a picture asked for (neither for an intake, judged as it
- * arrived), a trace, or its route table row. */
+/* Whether the work may be large, for the worker pool: by body size or a picture asked for
+ * (neither for an intake, judged as it arrived), a trace, or its route table row. */
 static bool http_is_heavy(const struct http_request *rq)
 {
 	const struct route_request *req = &rq->req;
@@ -786,8 +755,7 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 	return http_finish(srv, conn, rq);
 }
 
-/* MHD_OPTION_URI_LOG_CALLBACK: the start of every request, before the
- * target is decoded. Its result is the request's con_cls. */
+/* MHD_OPTION_URI_LOG_CALLBACK: each request's start, target undecoded; returns its con_cls. */
 static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
 {
 	(void)cls;
@@ -800,8 +768,7 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 	return rq;
 }
 
-/* MHD_NotifyConnectionCallback: the guard's bookkeeping, then the count of
- * connections opened and closed. */
+/* MHD_NotifyConnectionCallback: the guard's bookkeeping, then the count of connections. */
 static void http_notify_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 				   enum MHD_ConnectionNotificationCode toe)
 {
@@ -846,8 +813,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		http_workers_trim(srv->workers);
 }
 
-/* Stops the daemon (when started) and frees what srv holds, any part of
- * which may be NULL. */
+/* Stops the daemon (when started) and frees what srv holds, any part of which may be NULL. */
 static void http_server_free(struct http_server *srv)
 {
 	if (srv->daemon)
@@ -869,8 +835,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 	struct sockaddr_in in4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)cfg->port)};
 	struct sockaddr_in6 in6 = {.sin6_family = AF_INET6,
 				   .sin6_port = htons((uint16_t)cfg->port)};
-	/* The socket to serve on: the inherited one (socket activation), as it
-	 * is, or one of ours. */
+	/* The socket: the inherited one (socket activation) as it is, or one of ours. */
 	struct MHD_OptionItem listen_opts[2] = {
 	    {MHD_OPTION_LISTEN_SOCKET, (intptr_t)cfg->listen_fd, NULL},
 	    {MHD_OPTION_END, 0, NULL},
@@ -937,15 +902,10 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 		goto out_srv;
 	}
 
-	/*
-	 * The logger comes first to catch what the other options say. The
-	 * total limit is the guard's (it closes at accept); the daemon's own
-	 * is set past it by the number of threads that may accept at once.
-	 * From here on the inherited socket is the daemon's to close. From
-	 * libmicrohttpd 0.9.77 its client discipline 1 refuses a NUL byte, a
-	 * bare CR or LF, a folded line, whitespace before a colon (framing.h);
-	 * 0.9.75's strict mode would answer a missing Host itself, in HTML.
-	 */
+	/* The logger first, to catch what the other options say. The total limit is the guard's
+	 * (at accept); the daemon's is past it by the threads that may accept at once. From here
+	 * the inherited socket is the daemon's to close. Client discipline 1 from libmicrohttpd
+	 * 0.9.77: docs/OPERATING.md; 0.9.75's strict mode would answer a missing Host in HTML. */
 	handed = true;
 	srv->daemon = MHD_start_daemon(
 	    flags, (uint16_t)cfg->port, http_guard_accept, srv->guard, http_access, srv,
@@ -974,8 +934,7 @@ struct http_server *http_server_start(const struct http_config *cfg, char *err, 
 				     cfg->host, cfg->port);
 		goto out_srv;
 	}
-	/* The port from the listening socket itself: MHD_DAEMON_INFO_BIND_PORT
-	 * may not know that of a socket it was given. */
+	/* From the socket itself: MHD_DAEMON_INFO_BIND_PORT may not know a socket it was given. */
 	const union MHD_DaemonInfo *info =
 	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_LISTEN_FD);
 	struct sockaddr_storage bound;
@@ -1004,9 +963,7 @@ unsigned http_server_port(const struct http_server *srv)
 
 void http_server_begin_drain(struct http_server *srv)
 {
-	/* New connections are closed at accept by the guard rather than by
-	 * MHD_quiesce_daemon(), which races its own epoll workers in
-	 * libmicrohttpd 1.0.1 and may abort the process. */
+	/* Closed at accept by the guard, not MHD_quiesce_daemon() (docs/OPERATING.md). */
 	if (!atomic_exchange(&srv->draining, true))
 		http_guard_close_new(srv->guard);
 }
@@ -1024,8 +981,7 @@ void http_server_stop(struct http_server *srv)
 {
 	if (!srv)
 		return;
-	/* Jobs still running resume their connections before the daemon
-	 * stops: libmicrohttpd must not stop with a connection suspended. */
+	/* Running jobs resume their connections first: no stop with one suspended. */
 	http_workers_stop(srv->workers);
 	http_server_free(srv);
 }

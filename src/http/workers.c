@@ -1,5 +1,4 @@
-/* The worker pool of workers.h: a FIFO of jobs under one mutex and
- * condition variable, and a fixed set of threads. */
+/* The pool of workers.h: a FIFO of jobs under one mutex and condvar, and a fixed set of threads. */
 #define _GNU_SOURCE /* syscall(SYS_gettid) */
 #include "http/workers.h"
 #include "mem/alloc.h"

@@ -1,9 +1,6 @@
-/*
- * The worker pool: threads at a lower priority (nice +10) that run the
- * requests whose work is large, so that the event loops keep answering the
- * others. The server suspends such a request's connection and hands it
- * here; its job resumes the connection when the answer is ready.
- */
+/* The worker pool: threads at a lower priority (nice +10) that run the requests whose work is
+ * large, so that the event loops keep answering the others. The server suspends such a request's
+ * connection and hands it here; its job resumes the connection when the answer is ready. */
 #ifndef DROPJUDGE_HTTP_WORKERS_H
 #define DROPJUDGE_HTTP_WORKERS_H
 
