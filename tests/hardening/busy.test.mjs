@@ -74,7 +74,9 @@ function heldRequest() {
 }
 
 test('200 heavy requests from one address that already holds its share: each is 503 with Retry-After, at once', async () => {
-	const server = await startServer({ args: ['--threads', '2'] });
+	// Eight held answers of 13 MB pass the default --answer-memory (64 MiB): one
+	// refused 503 by the budget would end at once and give its place back.
+	const server = await startServer({ args: ['--threads', '2', '--answer-memory', '1073741824'] });
 	const held = [];
 	const text = heldRequest();
 	for (let i = 0; i < 8; i++) {
