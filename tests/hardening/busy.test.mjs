@@ -59,7 +59,7 @@ function askInTurn(port, text, count) {
 	});
 }
 
-// A traced batch whose answer (about 10 MB) outgrows the socket buffers:
+// A traced batch whose answer (about 13 MB) outgrows the socket buffers:
 // sent by a client that never reads, it holds its place for as long as
 // the client stays.
 function heldRequest() {
