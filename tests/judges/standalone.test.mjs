@@ -40,6 +40,11 @@ const INVALID = {
 		['0\n', /N must be 1\.\.10000, got 0/],
 		['10001\n', /N must be 1\.\.10000, got 10001/],
 		['-3\n', /N must be 0 or more, got -3/],
+		// Integers past any limit: read without overflow, shown cut at 16 bytes.
+		['99999999999999999999\n', /1:1: N must be 1\.\.10000, got 9999999999999999\.\.\./],
+		['-99999999999999999999\n', /1:1: N must be 0 or more, got -999999999999999\.\.\./],
+		['1\n1 99999999999999999999 1\n', /2:3: x must be 0\.\.3, got 9999999999999999\.\.\./],
+		['1\n1 aaaaaaaaaaaaaaaaaaaaaaaa 1\n', /2:3: expected an integer, found 'aaaaaaaaaaaaaaaa\.\.\.'/],
 		['+1\n1 1 1\n', /without '\+', leading zeros or '-0', found '\+1'/],
 		['1\n01 1 1\n', /without '\+', leading zeros or '-0', found '01'/],
 		['1\n1 -0 1\n', /without '\+', leading zeros or '-0', found '-0'/],

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VAL_SHOWN     32		    /* bytes of a token shown in a message */
-#define VAL_VALUE_MAX 1000000000000000000LL /* digits stop being read at this */
+#define VAL_SHOWN     16		   /* bytes of a token shown, as `dropjudge validate` */
+#define VAL_VALUE_MAX 100000000000000000LL /* digits stop being read at this: v * 10 + 9 fits */
 #define VAL_INPUT_MAX ((size_t)64 << 20)
 
 /* One integer token of a line. */
