@@ -92,6 +92,11 @@ unsigned puyo_planes_chains(const struct puyo_planes *planes);
 void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows,
 			  struct puyo_field *field);
 
+/* puyo_run() on the field of `rows` rows (12 or 13) whose planes these are, without building
+ * that field first: *field receives the field after the run. */
+void puyo_planes_run(const struct puyo_planes *planes, unsigned rows, struct puyo_field *field,
+		     struct puyo_result *result);
+
 /* Told each step of a run and the field after it; false hears no more steps (the run goes on). */
 typedef bool puyo_step_fn(void *ctx, const struct puyo_step *step, const struct puyo_field *field);
 

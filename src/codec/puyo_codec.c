@@ -359,16 +359,6 @@ bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *pla
 	return acc_planes(acc, n, planes);
 }
 
-bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field)
-{
-	struct puyo_planes planes;
-	unsigned rows;
-	if (!puyo_json_fast_planes(body, len, &planes, &rows))
-		return false;
-	puyo_planes_to_field(&planes, rows, field);
-	return true;
-}
-
 /* ---- the Baekjoon text in (lenient: also CR LF, trailing blanks, no final newline, blank
  * lines at the end; faults at a line and a column in characters), "C\n" and rows out ---- */
 

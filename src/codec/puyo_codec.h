@@ -27,10 +27,9 @@ enum codec_status puyo_text_read(const char *text, size_t len, bool strict,
 				 struct puyo_field *field, struct codec_error *err);
 
 /* The fast reader of a JSON body: true when body[0..len) is exactly {"field": [12 or 13 rows
- * of `.RGBPYO`]}, having filled *field as puyo_json_read() would (or the planes and the
- * number of rows); false, reporting nothing, for any other body, which the caller reads
+ * of `.RGBPYO`]}, having filled the planes of the field puyo_json_read() would read and its
+ * number of rows; false, reporting nothing, for any other body, which the caller reads
  * through jansson. */
-bool puyo_json_fast_read(const char *body, size_t len, struct puyo_field *field);
 bool puyo_json_fast_planes(const char *body, size_t len, struct puyo_planes *planes,
 			   unsigned *rows);
 

@@ -326,6 +326,16 @@ void puyo_planes_to_field(const struct puyo_planes *planes, unsigned rows, struc
 	planes_to_field(&p, field);
 }
 
+void puyo_planes_run(const struct puyo_planes *planes, unsigned rows, struct puyo_field *field,
+		     struct puyo_result *result)
+{
+	struct planes p;
+	memcpy(p.bit, planes->word, sizeof p.bit);
+	puyo_field_init(field, rows);
+	planes_run(&p, result, field, NULL, NULL);
+	planes_to_field(&p, field);
+}
+
 /* Group bonus of one popped group: 4:0, 5:2, 6:3, ..., 10:7, 11 and more: 10. */
 static unsigned group_bonus(unsigned size)
 {

@@ -65,9 +65,15 @@ static bool puyo_solve_json_fast(const char *body, size_t len, const struct prob
 				 struct problem_outcome *out)
 {
 	(void)limits;
-	/* without a trace the chain allocates nothing and cannot fail */
-	return puyo_json_fast_read(body, len, &out->u.puyo.field) &&
-	       puyo_solve_field(out, false, NULL) == CODEC_OK;
+	/* puyo_solve_field() without a trace, run on the planes as they were read */
+	struct puyo_planes planes;
+	unsigned rows;
+	if (!puyo_json_fast_planes(body, len, &planes, &rows))
+		return false;
+	puyo_planes_to_field(&planes, rows, &out->u.puyo.input);
+	out->steps = NULL;
+	puyo_planes_run(&planes, rows, &out->u.puyo.field, &out->u.puyo.result);
+	return true;
 }
 
 static enum codec_status puyo_solve_text(const char *text, size_t len,

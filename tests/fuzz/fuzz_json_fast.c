@@ -189,8 +189,11 @@ static void check_md(const char *body, size_t len, bool text, const struct route
 static void check_puyo(const char *body, size_t len, bool text, const struct route_limits *limits)
 {
 	struct puyo_field fast, full;
-	if (!puyo_json_fast_read(body, len, &fast))
+	struct puyo_planes planes;
+	unsigned rows;
+	if (!puyo_json_fast_planes(body, len, &planes, &rows))
 		return;
+	puyo_planes_to_field(&planes, rows, &fast);
 	json_error_t jerr;
 	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
 	FUZZ_CHECK(root != NULL, "the fast path took what jansson refuses: %s", jerr.text);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/cpu.h"
+#include "core/planes.h"
 #include "core/puyo_bmi2.h"
 #include "dropjudge/gen.h"
 #include "dropjudge/puyo.h"
@@ -822,6 +823,27 @@ static unsigned rng_below(uint64_t *s, unsigned n)
 	return (unsigned)(rng_next(s) % n);
 }
 
+/* The core's bit count of a plane against the compiler's, on sparse, dense and random planes. */
+static void count_cells_should_count_every_bit_of_a_plane(void **state)
+{
+	(void)state;
+	assert_int_equal(count_cells(from_halves(0, 0)), 0);
+	assert_int_equal(count_cells(from_halves(~0ull, ~0ull)), 128);
+	uint64_t s = 6;
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t lo = rng_next(&s), hi = rng_next(&s);
+		if (i % 3 == 1) { /* sparse */
+			lo &= rng_next(&s) & rng_next(&s);
+			hi &= rng_next(&s) & rng_next(&s);
+		} else if (i % 3 == 2) { /* dense */
+			lo |= rng_next(&s) | rng_next(&s);
+			hi |= rng_next(&s) | rng_next(&s);
+		}
+		unsigned want = (unsigned)(__builtin_popcountll(lo) + __builtin_popcountll(hi));
+		assert_int_equal(count_cells(from_halves(lo, hi)), want);
+	}
+}
+
 /* Baekjoon's fields: 12 rows, settled, `colors` colours, no garbage. */
 static void random_settled(struct puyo_field *f, uint64_t *s, unsigned colors)
 {
@@ -915,6 +937,17 @@ static unsigned compare_once_with_reference(const struct puyo_field *start, uint
 		empty = empty && strcmp(r.g[i], "......") == 0;
 	assert_int_equal(res.all_clear, k > 1 && empty);
 	assert_memory_equal(&g, &f, sizeof f);
+
+	/* run on the planes of the field (the fast JSON reader's way): the same result and field */
+	struct puyo_field h;
+	struct puyo_result from_planes;
+	memset(&h, 0xA5, sizeof h);
+	puyo_planes_run(&planes, start->rows, &h, &from_planes);
+	assert_int_equal(from_planes.chains, res.chains);
+	assert_int_equal(from_planes.score, res.score);
+	assert_int_equal(from_planes.all_clear, res.all_clear);
+	assert_int_equal(h.rows, f.rows);
+	assert_memory_equal(h.cell, f.cell, f.rows * sizeof f.cell[0]);
 	return (unsigned)(k - 1);
 }
 
@@ -1092,6 +1125,7 @@ int main(void)
 	    cmocka_unit_test(puyo_should_map_cells_to_characters_and_back),
 	    cmocka_unit_test(puyo_should_init_to_twelve_or_thirteen_empty_rows),
 	    cmocka_unit_test(puyo_should_tell_floating_fields),
+	    cmocka_unit_test(count_cells_should_count_every_bit_of_a_plane),
 	    cmocka_unit_test(puyo_should_match_the_reference_on_random_settled_fields),
 	    cmocka_unit_test(puyo_should_match_the_reference_on_long_generated_chains),
 	    cmocka_unit_test(puyo_should_match_the_reference_with_garbage_13_rows_and_floating),

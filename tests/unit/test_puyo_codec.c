@@ -873,7 +873,7 @@ static void puyo_lines_should_name_what_is_wrong_and_where(void **state)
 	assert_int_equal(err.faults[0].column, (unsigned)(strchr(l, 'X') - l) + 1);
 }
 
-/* ---- the JSON fast path (puyo_json_fast_read) ------------------------- */
+/* ---- the JSON fast path (puyo_json_fast_planes) ------------------------ */
 
 static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_jansson(void **state)
 {
@@ -916,14 +916,14 @@ static void puyo_json_fast_should_take_the_canonical_case_only_and_read_it_as_ja
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *body = cases[i].body;
 		struct puyo_field fast, full;
-		bool taken = puyo_json_fast_read(body, strlen(body), &fast);
-		if (taken != cases[i].taken)
-			fail_msg("'%s': taken %d, want %d", body, taken, cases[i].taken);
 		struct puyo_planes any;
 		unsigned nrows;
-		assert_int_equal(puyo_json_fast_planes(body, strlen(body), &any, &nrows), taken);
+		bool taken = puyo_json_fast_planes(body, strlen(body), &any, &nrows);
+		if (taken != cases[i].taken)
+			fail_msg("'%s': taken %d, want %d", body, taken, cases[i].taken);
 		if (!taken)
 			continue;
+		puyo_planes_to_field(&any, nrows, &fast);
 		json_t *root = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
 		assert_non_null(root);
 		assert_int_equal(puyo_json_read(root, "", false, &full, NULL), CODEC_OK);
