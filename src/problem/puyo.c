@@ -4,6 +4,7 @@
  * field generator; its package's statement, examples and tests.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "codec/puyo_codec.h"
 #include "codec/puyo_links.h"
@@ -122,10 +123,13 @@ static size_t puyo_outcome_pack(const struct problem_outcome *out, unsigned char
 		buf[n++] = (unsigned char)(score | 0x80);
 	buf[n++] = (unsigned char)score;
 	uint64_t acc = 0; /* bits not yet written, low first */
-	unsigned bits = 0;
-	for (unsigned row = 0; row < f->rows; row++) {
+	unsigned bits = 0, rows = f->rows;
+	for (unsigned row = 0; row < rows; row++) {
+		/* the row's cells read before any byte is written (buf may alias them) */
+		uint64_t row_bits = 0;
 		for (unsigned col = 0; col < PUYO_COLS; col++)
-			acc |= (uint64_t)(f->cell[row][col] & 7) << (bits + 3 * col);
+			row_bits |= (uint64_t)(f->cell[row][col] & 7) << (3 * col);
+		acc |= row_bits << bits;
 		bits += 3 * PUYO_COLS;
 		for (; bits >= 8; bits -= 8, acc >>= 8)
 			buf[n++] = (unsigned char)acc;
@@ -153,13 +157,15 @@ static size_t puyo_outcome_unpack(const unsigned char *buf, struct problem_outco
 			break;
 	}
 	uint64_t acc = 0; /* bits read, not yet taken, low first */
-	unsigned bits = 0;
-	for (unsigned row = 0; row < f->rows; row++) {
+	unsigned bits = 0, rows = f->rows;
+	for (unsigned row = 0; row < rows; row++) {
 		for (; bits < 3 * PUYO_COLS; bits += 8)
 			acc |= (uint64_t)buf[n++] << bits;
-		uint8_t *c = f->cell[row];
+		/* the row made whole, then stored: a byte store may alias anything */
+		uint8_t c[PUYO_COLS];
 		for (unsigned col = 0; col < PUYO_COLS; col++)
 			c[col] = (uint8_t)(acc >> (3 * col) & 7);
+		memcpy(f->cell[row], c, sizeof c);
 		acc >>= 3 * PUYO_COLS;
 		bits -= 3 * PUYO_COLS;
 	}
