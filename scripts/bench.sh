@@ -57,7 +57,9 @@ for bin in "$dropjudge" "$bench/bare_server" "$bench/md_naive" "$bench/puyo_naiv
 	fi
 done
 
-tmp=$(mktemp -d)
+# Inputs and answers in memory (/dev/shm) where there is one: files a goal wrote to disk are
+# written back by the kernel while the next goals run, and that work would count there.
+tmp=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 pids=()
 cleanup() {
 	local p
@@ -174,6 +176,7 @@ if want 3; then
 	say "3" "peak RSS KiB, 10^7 placements minus 10^5 (flat in N)" \
 		"$(( ${rss_big/\?/0} - ${rss_small/\?/0} ))" "<=" 512 \
 		"$(verdict "$(( ${rss_big/\?/0} - ${rss_small/\?/0} ))" "<=" 512)"
+	rm -f "$tmp"/md10m.txt "$tmp"/md100k.txt "$tmp"/md1.txt "$tmp"/out.*
 fi
 
 if want 4; then
@@ -184,6 +187,7 @@ if want 4; then
 		"($cli_wall), user CPU $cli_cpu"
 	say "4" "solve puyo --lines 10^6 fields (x the BFS counter)" "$cli_ratio" ">=" 20 \
 		"$(verdict "$cli_ratio" ">=" 20)"
+	rm -f "$tmp"/puyo1m.txt "$tmp"/out.*
 fi
 
 if want 6; then
@@ -235,7 +239,7 @@ if want 6; then
 		t1=$(date +%s%N)
 		echo $(((t1 - t0) / 1000)) >>"$tmp/nd.gunzip.times"
 	done
-	rm -f "$tmp/nd.gz" "$tmp/nd.gunzip" "$tmp/nd.plain"
+	rm -f "$tmp/nd.gz" "$tmp/nd.gunzip" "$tmp/nd.plain" "$tmp/nd.answer" "$tmp/puyo.ndjson"
 	nd_us=$(median <"$tmp/nd.times")
 	nd_plain_us=$(median <"$tmp/nd.plain.times")
 	gunzip_us=$(median <"$tmp/nd.gunzip.times")
