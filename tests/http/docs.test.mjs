@@ -61,6 +61,12 @@ test('the README shows API examples with their output', () => {
 	assert.ok(cmds.filter((c) => c.shown.length).length >= 10);
 });
 
+// A README a user reads through: at most 250 lines, as the 2.0 layout set it.
+test('the README is at most 250 lines', () => {
+	const lines = README.split('\n').length - (README.endsWith('\n') ? 1 : 0);
+	assert.ok(lines <= 250, `${lines} lines`);
+});
+
 test('docs/JUDGES.md shows the package and generator examples with their output', () => {
 	assert.ok(judgeCmds.length >= 4, `${judgeCmds.length} examples`);
 	assert.ok(judgeCmds.filter((c) => c.shown.length).length >= 3);
